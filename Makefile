@@ -1,0 +1,125 @@
+# crown - one non-recursive Makefile.
+#   make                 release build of build/release/crown
+#   make BUILD=debug     -O0 -g3, assertions on
+#   make BUILD=asan      AddressSanitizer + UndefinedBehaviorSanitizer
+#   make CC=clang ...    any of the above with clang
+#   make test            installs test dependencies if missing, then runs every test in
+#                        the release and sanitizer builds, plus a clang build
+#   make play            installs build dependencies if missing, builds, plays the AI
+#   make bench           the benchmark script (slow; not part of the tests)
+
+BUILD ?= release
+CC ?= cc
+WERROR ?= 1
+
+ifeq ($(CC),cc)
+  CC := gcc
+endif
+
+OUT := build/$(BUILD)$(if $(filter clang,$(notdir $(CC))),-clang,)
+
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wmissing-declarations -Wold-style-definition -Wpointer-arith -Wcast-align \
+        -Wwrite-strings -Wundef -Wvla -Wformat=2 -Wimplicit-fallthrough \
+        -Wdouble-promotion -Wconversion -Wno-sign-conversion
+ifeq ($(WERROR),1)
+  WARN += -Werror
+endif
+
+BASE := -std=c17 -D_POSIX_C_SOURCE=200809L -pthread -ffp-contract=off -Isrc -MMD -MP
+ifeq ($(BUILD),release)
+  OPT := -O3 -DNDEBUG -flto=auto
+else ifeq ($(BUILD),debug)
+  OPT := -O0 -g3
+else ifeq ($(BUILD),asan)
+  OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+  $(error BUILD must be release, debug or asan)
+endif
+# x86-64-v2 (2009 on) has POPCNT, which the bitboard code leans on.
+ifeq ($(shell uname -m),x86_64)
+  OPT += -march=x86-64-v2
+endif
+ifeq ($(NATIVE),1)
+  OPT += -march=native
+endif
+
+CFLAGS_ALL := $(BASE) $(OPT) $(WARN) $(CFLAGS)
+LDFLAGS_ALL := $(OPT) -pthread $(LDFLAGS)
+LDLIBS_ALL := -lm $(LDLIBS)
+
+LIB_SRC := $(wildcard src/core/*.c src/games/*/*.c src/search/*.c)
+CLI_SRC := $(wildcard src/cli/*.c)
+TEST_SUPPORT_SRC := $(wildcard tests/support/*.c)
+TEST_SRC := $(wildcard tests/test_*.c)
+
+LIB_OBJ := $(LIB_SRC:%.c=$(OUT)/obj/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(OUT)/obj/%.o)
+TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(OUT)/obj/%.o)
+TEST_BIN := $(TEST_SRC:tests/%.c=$(OUT)/tests/%)
+
+LIB := $(OUT)/libcrown.a
+CROWN := $(OUT)/crown
+
+.PHONY: all tests check test play bench deps deps-test clean format format-check lint
+all: $(CROWN)
+
+$(OUT)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	@ar rcs $@ $^
+
+$(CROWN): $(CLI_OBJ) $(LIB)
+	@echo "  LINK    $@"
+	@$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS_ALL)
+
+$(OUT)/tests/%: $(OUT)/obj/tests/%.o $(TEST_SUPPORT_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	@$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_SUPPORT_OBJ) $(LIB) -lcmocka $(LDLIBS_ALL)
+
+tests: $(CROWN) $(TEST_BIN)
+
+# Runs every test binary and the command-line transcripts of one build.
+check: tests
+	@tools/run-tests.sh $(OUT)
+
+# The one test command: release, sanitizers, and clang, each warning-free.
+test: deps-test
+	tools/check-layering.sh
+	$(MAKE) --no-print-directory BUILD=release check
+	$(MAKE) --no-print-directory BUILD=asan check
+	$(MAKE) --no-print-directory CC=clang BUILD=release check
+
+play: deps
+	$(MAKE) --no-print-directory BUILD=release
+	$(CROWN) play kings-valley
+
+bench: deps
+	$(MAKE) --no-print-directory BUILD=release
+	bench/run.sh
+
+deps:
+	@tools/install-deps.sh build
+
+deps-test:
+	@tools/install-deps.sh test
+
+format:
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(wildcard src/*/*.h src/games/*/*.h tests/*.c tests/*/*.c tests/*/*.h)
+
+format-check:
+	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC)
+
+lint:
+	cppcheck --quiet --enable=warning,performance,portability --std=c11 -Isrc src
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_SUPPORT_OBJ:.o=.d) $(TEST_BIN:$(OUT)/tests/%=$(OUT)/obj/tests/%.d)

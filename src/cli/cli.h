@@ -1,0 +1,58 @@
+/*
+ * cli.h - what the subcommands of the crown program share: parsed command-line options,
+ * setting up a game from them, and the entry point of each subcommand.
+ *
+ * Subcommands print to stdout, errors to stderr as one line "crown: ...", and return
+ * the process exit code (0 ok, 1 failure, 2 bad usage).
+ */
+#ifndef CROWN_CLI_CLI_H
+#define CROWN_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/game.h"
+#include "search/limits.h"
+
+enum { CLI_MAX_RULES = GAME_MAX_OPTIONS * 2, CLI_MAX_POSITIONAL = 4 };
+
+typedef struct CliOptions {
+    const char *rules[CLI_MAX_RULES];
+    int n_rules;
+    const char *position;
+    const char *players;
+    const char *out;
+    const char *agent;
+    uint64_t seed;
+    bool seed_set;
+    SearchLimits limits;
+    long games;
+    long jobs;
+    bool generic;
+    bool help;
+    const char *positional[CLI_MAX_POSITIONAL];
+    int n_positional;
+} CliOptions;
+
+/* Reads argv[first..argc) into *o. Returns false after printing an error. */
+bool cli_parse_options(int argc, char **argv, int first, CliOptions *o);
+
+/* Looks the game up and creates it with the --rule settings; prints an error listing the
+ * games when the name is unknown. */
+bool cli_make_game(const char *name, const CliOptions *o, Game **out);
+
+/* The start position (from the seed), or --position when given. */
+bool cli_make_state(const Game *g, const CliOptions *o, GameState **out);
+
+/* Prints "crown: <message>" to stderr; returns 1 for use as an exit code. */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+int cmd_games(int argc, char **argv);
+int cmd_perft(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+int cmd_match(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_playouts(int argc, char **argv);
+
+#endif

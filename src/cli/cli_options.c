@@ -1,0 +1,168 @@
+/*
+ * cli_options.c - one option parser for every subcommand, and game set-up from it.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/game_api.h"
+#include "core/registry.h"
+
+int cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("crown: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 1;
+}
+
+static bool read_number(const char *flag, const char *text, long min, long max, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || v < min || v > max) {
+        cli_error("%s takes a whole number from %ld to %ld, not '%s'", flag, min, max, text);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    o->games = 10;
+    o->jobs = 1;
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            o->help = true;
+            continue;
+        }
+        if (strcmp(a, "--generic") == 0) {
+            o->generic = true;
+            continue;
+        }
+        if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
+            if (o->n_positional == CLI_MAX_POSITIONAL) {
+                cli_error("too many arguments ('%s')", a);
+                return false;
+            }
+            o->positional[o->n_positional++] = a;
+            continue;
+        }
+        // Every other flag takes a value, as "--flag value" or "--flag=value".
+        char flag[32];
+        const char *value = strchr(a, '=');
+        size_t len = value ? (size_t)(value - a) : strlen(a);
+        if (len >= sizeof flag) {
+            cli_error("unknown option '%s'", a);
+            return false;
+        }
+        memcpy(flag, a, len);
+        flag[len] = '\0';
+        if (value)
+            value++;
+        else if (i + 1 < argc)
+            value = argv[++i];
+        else {
+            cli_error("%s needs a value", flag);
+            return false;
+        }
+        long v;
+        if (strcmp(flag, "--rule") == 0) {
+            if (o->n_rules == CLI_MAX_RULES) {
+                cli_error("too many --rule settings");
+                return false;
+            }
+            o->rules[o->n_rules++] = value;
+        } else if (strcmp(flag, "--position") == 0) {
+            o->position = value;
+        } else if (strcmp(flag, "--players") == 0) {
+            o->players = value;
+        } else if (strcmp(flag, "--out") == 0) {
+            o->out = value;
+        } else if (strcmp(flag, "--agent") == 0) {
+            o->agent = value;
+        } else if (strcmp(flag, "--seed") == 0) {
+            char *end;
+            errno = 0;
+            unsigned long long s = strtoull(value, &end, 10);
+            if (errno != 0 || end == value || *end != '\0' || value[0] == '-') {
+                cli_error("--seed takes a non-negative whole number, not '%s'", value);
+                return false;
+            }
+            o->seed = s;
+            o->seed_set = true;
+        } else if (strcmp(flag, "--depth") == 0) {
+            if (!read_number(flag, value, 1, 200, &v))
+                return false;
+            o->limits.depth = (int)v;
+        } else if (strcmp(flag, "--nodes") == 0) {
+            if (!read_number(flag, value, 1, 2000000000000L, &v))
+                return false;
+            o->limits.nodes = (uint64_t)v;
+        } else if (strcmp(flag, "--movetime") == 0) {
+            if (!read_number(flag, value, 1, 86400000L, &v))
+                return false;
+            o->limits.movetime_ms = v;
+        } else if (strcmp(flag, "--games") == 0) {
+            if (!read_number(flag, value, 1, 1000000, &o->games))
+                return false;
+        } else if (strcmp(flag, "--jobs") == 0) {
+            if (!read_number(flag, value, 1, 64, &o->jobs))
+                return false;
+        } else {
+            cli_error("unknown option '%s'", flag);
+            return false;
+        }
+    }
+    return true;
+}
+
+bool cli_make_game(const char *name, const CliOptions *o, Game **out)
+{
+    const GameOps *ops = registry_find(name);
+    if (ops == NULL) {
+        StrBuf names;
+        sb_init(&names);
+        for (int i = 0; i < registry_count(); i++)
+            sb_printf(&names, "%s%s", i ? ", " : "", registry_at(i)->name);
+        cli_error("no game called '%s' (games: %s)", name, sb_str(&names));
+        sb_free(&names);
+        return false;
+    }
+    ErrBuf err;
+    if (game_create(ops, 0, o->rules, o->n_rules, out, &err) != STATUS_OK) {
+        cli_error("%s", err.msg);
+        return false;
+    }
+    return true;
+}
+
+bool cli_make_state(const Game *g, const CliOptions *o, GameState **out)
+{
+    GameState *s = game_state_new(g);
+    if (s == NULL) {
+        cli_error("out of memory");
+        return false;
+    }
+    g->ops->new_game(g, s, o->seed);
+    if (o->position != NULL) {
+        ErrBuf err;
+        if (g->ops->parse_position(g, s, o->position, &err) != STATUS_OK) {
+            cli_error("bad position: %s", err.msg);
+            free(s);
+            return false;
+        }
+    }
+    *out = s;
+    return true;
+}

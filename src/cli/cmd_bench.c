@@ -1,0 +1,130 @@
+/*
+ * cmd_bench.c - `crown bench [GAME]`: a fixed search over fixed positions of every game,
+ * printing node counts and a total signature ("Bench: N") that the tests compare with
+ * bench/signature. Any change of search or rules behaviour changes the signature.
+ *
+ * Positions are generated, not listed: each game's start position, and the positions
+ * reached from it by BENCH_WALK_PLIES[i] uniformly random actions from a fixed seed.
+ * Each search starts from a fresh agent (empty tables), single-threaded, with a depth
+ * and a node cap, never a time limit.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/clock.h"
+#include "core/game_api.h"
+#include "core/registry.h"
+#include "search/agent.h"
+
+static const int BENCH_WALK_PLIES[] = {0, 5, 10, 15, 20};
+enum {
+    BENCH_DEPTH = 7,
+    BENCH_NODES = 10000,
+    BENCH_WALKS = sizeof BENCH_WALK_PLIES / sizeof BENCH_WALK_PLIES[0],
+};
+
+/* Plays `plies` random actions from the start; stops early at the end of the game. */
+static void random_walk(const Game *g, GameState *s, int plies, uint64_t seed)
+{
+    Rng rng;
+    rng_seed(&rng, seed);
+    MoveList *ml = malloc(sizeof *ml);
+    void *undo = game_undo_new(g);
+    for (int i = 0; i < plies && ml && undo; i++) {
+        const int p = g->ops->to_move(g, s);
+        if (p == PLAYER_NONE)
+            break;
+        Move m;
+        if (p == PLAYER_CHANCE) {
+            m = game_sample_chance(g, s, &rng);
+        } else {
+            g->ops->gen_moves(g, s, ml);
+            m = ml->moves[rng_below(&rng, (uint32_t)ml->count)];
+        }
+        // Stop one short of an ending so that there is something to search.
+        void *keep = game_state_clone(g, s);
+        g->ops->make(g, s, m, undo);
+        if (game_is_over(g, s) && keep) {
+            memcpy(s, keep, g->state_size);
+            free(keep);
+            break;
+        }
+        free(keep);
+    }
+    free(ml);
+    free(undo);
+}
+
+static bool bench_game(const GameOps *ops, const CliOptions *o, uint64_t *total)
+{
+    Game *g;
+    ErrBuf err;
+    if (game_create(ops, 0, NULL, 0, &g, &err) != STATUS_OK)
+        return cli_error("%s: %s", ops->name, err.msg), false;
+    uint64_t game_nodes = 0;
+    bool ok = true;
+    for (int i = 0; i < BENCH_WALKS && ok; i++) {
+        GameState *s = game_state_new(g);
+        g->ops->new_game(g, s, 1);
+        random_walk(g, s, BENCH_WALK_PLIES[i], 0xBE4C4ULL + (uint64_t)i);
+        AgentSpec spec;
+        agent_spec_parse("ai:10", &spec, &err);
+        spec.limits.depth = o->limits.depth ? o->limits.depth : BENCH_DEPTH;
+        spec.limits.nodes = o->limits.nodes ? o->limits.nodes : BENCH_NODES;
+        spec.limits.movetime_ms = SEARCH_UNLIMITED;
+        spec.seed = (uint64_t)i + 1;
+        Agent *a = NULL;
+        SearchResult r;
+        StrBuf pos, mv;
+        sb_init(&pos);
+        sb_init(&mv);
+        g->ops->format_position(g, s, &pos);
+        if (agent_new(g, &spec, &a, &err) != STATUS_OK ||
+            agent_think(a, s, &r, &err) != STATUS_OK) {
+            ok = false;
+            cli_error("%s position %d: %s", ops->name, i + 1, err.msg);
+        } else {
+            g->ops->format_move(g, s, r.best, &mv);
+            printf("%s %d [%s] bestmove %s nodes %" PRIu64 "\n", ops->name, i + 1, sb_str(&pos),
+                   sb_str(&mv), r.nodes);
+            game_nodes += r.nodes;
+        }
+        fflush(stdout);
+        sb_free(&pos);
+        sb_free(&mv);
+        agent_free(a);
+        free(s);
+    }
+    printf("%s total %" PRIu64 "\n", ops->name, game_nodes);
+    *total += game_nodes;
+    game_destroy(g);
+    return ok;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    CliOptions o;
+    if (!cli_parse_options(argc, argv, 2, &o))
+        return 2;
+    if (o.n_positional > 1)
+        return cli_error("usage: crown bench [GAME] [--depth N] [--nodes N]"), 2;
+    if (o.n_positional == 1 && registry_find(o.positional[0]) == NULL)
+        return cli_error("no game called '%s'", o.positional[0]), 2;
+    uint64_t total = 0;
+    const int64_t t0 = clock_us();
+    bool ok = true;
+    for (int i = 0; i < registry_count() && ok; i++) {
+        const GameOps *ops = registry_at(i);
+        if (o.n_positional == 1 && strcmp(ops->name, o.positional[0]) != 0)
+            continue;
+        ok = bench_game(ops, &o, &total);
+    }
+    const int64_t us = clock_us() - t0;
+    printf("Bench: %" PRIu64 "\n", total);
+    printf("time %.3f s, %.0f nodes per second\n", (double)us / 1e6,
+           us ? (double)total * 1e6 / (double)us : 0.0);
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,383 @@
+/*
+ * cmd_play.c - `crown play GAME`: a game on the terminal between humans and AIs.
+ *
+ * On a terminal it draws the board in colour and prompts; otherwise it reads one line
+ * at a time so that games can be scripted. A line is a command or a move; several
+ * actions of one turn may be given on one line separated by ';'. Every input is checked
+ * on a copy first: a bad line prints one "error:" line and changes nothing.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/record.h"
+#include "cli/seats.h"
+#include "core/game_api.h"
+
+typedef struct PlaySession {
+    GameRecord rec;
+    Seats seats;
+    bool interactive;
+    unsigned render_flags;
+    Rng chance_rng;
+    int errors;
+} PlaySession;
+
+static const char *const SEAT_NAME[MAX_PLAYERS] = {"first", "second", "third", "fourth"};
+
+static void say_error(PlaySession *ps, const char *msg)
+{
+    printf("error: %s\n", msg);
+    ps->errors++;
+}
+
+static void show_board(const PlaySession *ps)
+{
+    const Game *g = ps->rec.game;
+    StrBuf out;
+    sb_init(&out);
+    g->ops->render(g, ps->rec.current, ps->render_flags, &out);
+    fputs(sb_str(&out), stdout);
+    sb_free(&out);
+}
+
+static void show_status(const PlaySession *ps)
+{
+    const Game *g = ps->rec.game;
+    const int p = g->ops->to_move(g, ps->rec.current);
+    if (p == PLAYER_NONE) {
+        StrBuf r;
+        sb_init(&r);
+        record_result_text(&ps->rec, &r);
+        printf("game over: %s\n", sb_str(&r));
+        sb_free(&r);
+    } else if (p >= 0) {
+        printf("%s player (%s) to move\n", SEAT_NAME[p], ps->seats.seat[p].text);
+    }
+}
+
+static void show_help(void)
+{
+    puts("Type a move in the game's notation (King's Valley: c1-c4), or a command:\n"
+         "  moves        list the legal moves\n"
+         "  undo         take back your last move (and the AI's reply)\n"
+         "  hint         ask the AI for a move\n"
+         "  board        draw the board again\n"
+         "  position     print the position text\n"
+         "  save FILE    write the game to FILE\n"
+         "  load FILE    continue the game saved in FILE\n"
+         "  help         this text\n"
+         "  quit         leave");
+}
+
+static void list_moves(const PlaySession *ps)
+{
+    const Game *g = ps->rec.game;
+    MoveList *ml = malloc(sizeof *ml);
+    if (ml == NULL)
+        return;
+    g->ops->gen_moves(g, ps->rec.current, ml);
+    StrBuf out;
+    sb_init(&out);
+    for (int i = 0; i < ml->count; i++) {
+        if (i)
+            sb_putc(&out, ' ');
+        g->ops->format_move(g, ps->rec.current, ml->moves[i], &out);
+    }
+    printf("%d moves: %s\n", ml->count, sb_str(&out));
+    sb_free(&out);
+    free(ml);
+}
+
+/* Plays the actions of `line` (separated by ';') if every one is legal in turn. */
+static void play_line(PlaySession *ps, char *line)
+{
+    const Game *g = ps->rec.game;
+    const int before = ps->rec.count;
+    const int mover = g->ops->to_move(g, ps->rec.current);
+    ErrBuf err;
+    char *save = NULL;
+    for (char *tok = strtok_r(line, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+        while (*tok == ' ' || *tok == '\t')
+            tok++;
+        if (*tok == '\0')
+            continue;
+        const int p = g->ops->to_move(g, ps->rec.current);
+        Move m;
+        Status st;
+        if (p == PLAYER_NONE)
+            st = err_set(&err, STATUS_ILLEGAL, "the game is over");
+        else if (p != mover)
+            st = err_set(&err, STATUS_ILLEGAL, "'%s' comes after the turn has passed", tok);
+        else
+            st = g->ops->parse_move(g, ps->rec.current, tok, &m, &err);
+        StrBuf text;
+        sb_init(&text);
+        if (st == STATUS_OK)
+            g->ops->format_move(g, ps->rec.current, m, &text);
+        if (st == STATUS_OK)
+            st = record_push(&ps->rec, m, &err);
+        if (st == STATUS_OK && !ps->interactive)
+            printf("%s player (%s) plays %s\n", SEAT_NAME[p], ps->seats.seat[p].text,
+                   sb_str(&text));
+        sb_free(&text);
+        if (st != STATUS_OK) {
+            record_truncate(&ps->rec, before);
+            say_error(ps, err.msg);
+            return;
+        }
+    }
+}
+
+static void do_undo(PlaySession *ps)
+{
+    const Game *g = ps->rec.game;
+    // Take back to the previous position where a human was to move, at least one action.
+    const int before = ps->rec.count;
+    for (int n = before - 1; n >= 0; n--) {
+        record_truncate(&ps->rec, n);
+        const int q = g->ops->to_move(g, ps->rec.current);
+        if (q >= 0 && ps->seats.seat[q].human) {
+            printf("took back %d action%s\n", before - n, before - n == 1 ? "" : "s");
+            return;
+        }
+    }
+    record_truncate(&ps->rec, before);
+    say_error(ps, "there is no move of yours to take back");
+}
+
+static void do_hint(PlaySession *ps)
+{
+    const Game *g = ps->rec.game;
+    if (game_is_over(g, ps->rec.current)) {
+        say_error(ps, "the game is over");
+        return;
+    }
+    AgentSpec spec;
+    ErrBuf err;
+    agent_spec_parse("ai:5", &spec, &err);
+    Agent *a = NULL;
+    SearchResult r;
+    if (agent_new(g, &spec, &a, &err) != STATUS_OK || agent_think(a, ps->rec.current, &r, &err)) {
+        say_error(ps, err.msg);
+    } else {
+        StrBuf out;
+        sb_init(&out);
+        g->ops->format_move(g, ps->rec.current, r.best, &out);
+        sb_puts(&out, " (");
+        search_format_score(&r, &out);
+        printf("hint: %s)\n", sb_str(&out));
+        sb_free(&out);
+    }
+    agent_free(a);
+}
+
+static void do_load(PlaySession *ps, const char *path)
+{
+    GameRecord loaded;
+    ErrBuf err;
+    if (record_load(path, &loaded, &err) != STATUS_OK) {
+        say_error(ps, err.msg);
+        return;
+    }
+    if (loaded.game->players != ps->seats.count) {
+        record_free(&loaded);
+        say_error(ps, "that record has a different number of players");
+        return;
+    }
+    // Agents belong to a configured game, so they are rebuilt for the loaded one.
+    Seats fresh = ps->seats;
+    for (int i = 0; i < fresh.count; i++)
+        fresh.seat[i].agent = NULL;
+    if (seats_start(&fresh, loaded.game, &err) != STATUS_OK) {
+        record_free(&loaded);
+        say_error(ps, err.msg);
+        return;
+    }
+    seats_stop(&ps->seats);
+    ps->seats = fresh;
+    record_free(&ps->rec);
+    ps->rec = loaded;
+    seats_format(&ps->seats, ps->rec.players, (int)sizeof ps->rec.players);
+    printf("loaded %s: %s, %d actions played\n", path, ps->rec.game->ops->name, ps->rec.count);
+}
+
+/* Handles one input line; false when the user asked to quit. */
+static bool handle_line(PlaySession *ps, char *line)
+{
+    char *end = line + strlen(line);
+    while (end > line && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
+        *--end = '\0';
+    while (*line == ' ' || *line == '\t')
+        line++;
+    if (*line == '\0' || *line == '#')
+        return true;
+    char *arg = strchr(line, ' ');
+    if (arg) {
+        *arg++ = '\0';
+        while (*arg == ' ')
+            arg++;
+    }
+    ErrBuf err;
+    if (strcmp(line, "quit") == 0 || strcmp(line, "exit") == 0)
+        return false;
+    if (strcmp(line, "help") == 0) {
+        show_help();
+    } else if (strcmp(line, "moves") == 0) {
+        list_moves(ps);
+    } else if (strcmp(line, "undo") == 0) {
+        do_undo(ps);
+    } else if (strcmp(line, "hint") == 0) {
+        do_hint(ps);
+    } else if (strcmp(line, "board") == 0) {
+        show_board(ps);
+    } else if (strcmp(line, "position") == 0) {
+        StrBuf out;
+        sb_init(&out);
+        ps->rec.game->ops->format_position(ps->rec.game, ps->rec.current, &out);
+        printf("%s\n", sb_str(&out));
+        sb_free(&out);
+    } else if (strcmp(line, "save") == 0 || strcmp(line, "load") == 0) {
+        if (arg == NULL || *arg == '\0') {
+            say_error(ps, "give a file name, e.g. save mygame.txt");
+        } else if (line[0] == 's') {
+            if (record_save(&ps->rec, arg, &err) != STATUS_OK)
+                say_error(ps, err.msg);
+            else
+                printf("saved to %s\n", arg);
+        } else {
+            do_load(ps, arg);
+        }
+    } else {
+        if (arg)
+            arg[-1] = ' '; // a move text may contain spaces; give it back whole
+        const Game *g = ps->rec.game;
+        const int p = g->ops->to_move(g, ps->rec.current);
+        if (p >= 0 && !ps->seats.seat[p].human)
+            say_error(ps, "it is the AI's turn");
+        else
+            play_line(ps, line);
+    }
+    return true;
+}
+
+/* Lets AIs and chance act until a human is to move or the game ends. */
+static bool run_automatic(PlaySession *ps)
+{
+    const Game *g = ps->rec.game;
+    ErrBuf err;
+    for (;;) {
+        const int p = g->ops->to_move(g, ps->rec.current);
+        if (p == PLAYER_NONE || (p >= 0 && ps->seats.seat[p].human))
+            return true;
+        Move m;
+        StrBuf text;
+        sb_init(&text);
+        if (p == PLAYER_CHANCE) {
+            m = game_sample_chance(g, ps->rec.current, &ps->chance_rng);
+            g->ops->format_move(g, ps->rec.current, m, &text);
+            printf("chance: %s\n", sb_str(&text));
+        } else {
+            SearchResult r;
+            if (agent_think(ps->seats.seat[p].agent, ps->rec.current, &r, &err) != STATUS_OK) {
+                cli_error("AI failed: %s", err.msg);
+                sb_free(&text);
+                return false;
+            }
+            m = r.best;
+            g->ops->format_move(g, ps->rec.current, m, &text);
+            sb_puts(&text, "  (");
+            search_format_score(&r, &text);
+            sb_puts(&text, ")");
+            printf("%s player (%s) plays %s\n", SEAT_NAME[p], ps->seats.seat[p].text,
+                   sb_str(&text));
+        }
+        sb_free(&text);
+        if (record_push(&ps->rec, m, &err) != STATUS_OK)
+            return cli_error("%s", err.msg), false;
+        if (ps->interactive)
+            show_board(ps);
+    }
+}
+
+int cmd_play(int argc, char **argv)
+{
+    CliOptions o;
+    if (!cli_parse_options(argc, argv, 2, &o))
+        return 2;
+    if (o.n_positional != 1)
+        return cli_error("usage: crown play GAME [--players SPEC,SPEC] [--rule NAME=VALUE]... "
+                         "[--seed S]"),
+               2;
+    PlaySession ps;
+    memset(&ps, 0, sizeof ps);
+    ps.interactive = isatty(STDIN_FILENO);
+    if (isatty(STDOUT_FILENO)) {
+        const char *term = getenv("TERM");
+        ps.render_flags = RENDER_UNICODE;
+        if (getenv("NO_COLOR") == NULL && !(term && strcmp(term, "dumb") == 0))
+            ps.render_flags |= RENDER_COLOR;
+    }
+    rng_seed(&ps.chance_rng, o.seed ^ 0x63686E6365ULL);
+    Game *g;
+    GameState *s;
+    if (!cli_make_game(o.positional[0], &o, &g))
+        return 1;
+    if (!cli_make_state(g, &o, &s)) {
+        game_destroy(g);
+        return 1;
+    }
+    ErrBuf err;
+    if (seats_parse(o.players ? o.players : "human,ai", g->players, &o.limits, o.seed, &ps.seats,
+                    &err) != STATUS_OK ||
+        record_init(&ps.rec, g, s, &err) != STATUS_OK) {
+        free(s);
+        game_destroy(g);
+        return cli_error("%s", err.msg), 2;
+    }
+    free(s);
+    if (seats_start(&ps.seats, ps.rec.game, &err) != STATUS_OK) {
+        record_free(&ps.rec);
+        return cli_error("%s", err.msg), 2;
+    }
+    seats_format(&ps.seats, ps.rec.players, (int)sizeof ps.rec.players);
+    printf("%s: %s\n", g->ops->name, g->ops->summary);
+    if (ps.interactive)
+        puts("Type 'help' for the commands.");
+    show_board(&ps);
+    enum { LINE_CAP = 4096 };
+    char line[LINE_CAP];
+    bool ok = true;
+    for (;;) {
+        if (!(ok = run_automatic(&ps)))
+            break;
+        show_status(&ps);
+        if (ps.interactive) {
+            printf("> ");
+            fflush(stdout);
+        }
+        if (fgets(line, sizeof line, stdin) == NULL)
+            break;
+        if (strchr(line, '\n') == NULL && !feof(stdin)) {
+            int ch;
+            while ((ch = getchar()) != EOF && ch != '\n') {
+            }
+            say_error(&ps, "line too long");
+            continue;
+        }
+        const int before = ps.rec.count;
+        if (!handle_line(&ps, line))
+            break;
+        if (ps.rec.count > before && ps.interactive)
+            show_board(&ps);
+    }
+    if (!ps.interactive)
+        show_board(&ps);
+    seats_stop(&ps.seats);
+    record_free(&ps.rec);
+    if (!ok)
+        return 1;
+    return (!ps.interactive && ps.errors) ? 1 : 0;
+}

@@ -1,0 +1,71 @@
+/*
+ * main.c - the crown program: dispatches to a subcommand. The only place that exits.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+typedef struct Command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *usage;
+    const char *help;
+} Command;
+
+static const Command COMMANDS[] = {
+    {"games", cmd_games, "crown games", "list every game with its rule options"},
+    {"play", cmd_play,
+     "crown play GAME [--players SPEC,SPEC] [--rule NAME=VALUE]... [--seed S] [--position TEXT]\n"
+     "           [--depth N] [--nodes N] [--movetime MS]",
+     "play on the terminal; SPEC is human or ai[:LEVEL] (also ab, mcts, random)"},
+    {"analyze", cmd_analyze,
+     "crown analyze GAME [--position TEXT] [--rule NAME=VALUE]... [--agent SPEC]\n"
+     "           [--depth N] [--nodes N] [--movetime MS] [--seed S]",
+     "search one position; prints bestmove, score and principal variation"},
+    {"perft", cmd_perft,
+     "crown perft GAME DEPTH [--position TEXT] [--rule NAME=VALUE]... [--generic]",
+     "count the move tree to each depth (--generic: the interface's slow loop)"},
+    {"match", cmd_match,
+     "crown match GAME --players SPEC,SPEC --games N [--seed S] [--out FILE] [--jobs J]\n"
+     "           [--rule NAME=VALUE]... [--depth N] [--nodes N] [--movetime MS]",
+     "play AI against AI with seats alternating; prints the score and Elo difference"},
+    {"playouts", cmd_playouts,
+     "crown playouts GAME [--games N] [--seed S] [--position TEXT] [--rule NAME=VALUE]...",
+     "random games to the end: speed, and how often each player wins under random play"},
+    {"bench", cmd_bench, "crown bench [GAME]",
+     "fixed-depth searches over fixed positions; prints a node-count signature"},
+};
+enum { N_COMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
+
+static void usage(FILE *f)
+{
+    fprintf(f, "crown - engine, AI and referee for King's Valley and other games about kings\n\n"
+               "usage:\n");
+    for (int i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "  %s\n      %s\n", COMMANDS[i].usage, COMMANDS[i].help);
+    fprintf(f, "\n`crown COMMAND --help` describes one command; `crown games` lists the games.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
+        strcmp(argv[1], "-h") == 0) {
+        usage(stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    for (int i = 0; i < N_COMMANDS; i++) {
+        if (strcmp(argv[1], COMMANDS[i].name) != 0)
+            continue;
+        for (int a = 2; a < argc; a++) {
+            if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+                printf("usage: %s\n  %s\n", COMMANDS[i].usage, COMMANDS[i].help);
+                return 0;
+            }
+        }
+        return COMMANDS[i].run(argc, argv);
+    }
+    fprintf(stderr, "crown: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,80 @@
+/*
+ * seats.c - parsing --players lists into human and AI seats.
+ */
+#include "cli/seats.h"
+
+#include <stdio.h>
+#include <string.h>
+
+Status seats_parse(const char *list, int players, const SearchLimits *limits, uint64_t seed,
+                   Seats *out, ErrBuf *err)
+{
+    Seats t;
+    memset(&t, 0, sizeof t);
+    const char *p = list;
+    while (true) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (t.count == MAX_PLAYERS)
+            return err_set(err, STATUS_PARSE, "too many players in '%s'", list);
+        Seat *s = &t.seat[t.count];
+        if (len == 0 || len >= sizeof s->text)
+            return err_set(err, STATUS_PARSE, "bad player list '%s': use e.g. human,ai:5", list);
+        memcpy(s->text, p, len);
+        s->text[len] = '\0';
+        if (strcmp(s->text, "human") == 0) {
+            s->human = true;
+        } else {
+            ErrBuf e2;
+            if (agent_spec_parse(s->text, &s->spec, &e2) != STATUS_OK)
+                return err_set(err, STATUS_PARSE, "player '%s': %s (or 'human')", s->text,
+                               e2.msg);
+            if (limits->depth > 0)
+                s->spec.limits.depth = limits->depth;
+            if (limits->nodes > 0)
+                s->spec.limits.nodes = limits->nodes;
+            if (limits->movetime_ms > 0)
+                s->spec.limits.movetime_ms = limits->movetime_ms;
+            s->spec.seed = seed * 31 + (uint64_t)t.count + 1;
+        }
+        t.count++;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    if (t.count != players)
+        return err_set(err, STATUS_PARSE, "this game has %d players, but '%s' names %d", players,
+                       list, t.count);
+    *out = t;
+    return STATUS_OK;
+}
+
+Status seats_start(Seats *s, const Game *g, ErrBuf *err)
+{
+    for (int i = 0; i < s->count; i++) {
+        if (s->seat[i].human || s->seat[i].agent)
+            continue;
+        Status st = agent_new(g, &s->seat[i].spec, &s->seat[i].agent, err);
+        if (st != STATUS_OK) {
+            seats_stop(s);
+            return st;
+        }
+    }
+    return STATUS_OK;
+}
+
+void seats_stop(Seats *s)
+{
+    for (int i = 0; i < s->count; i++) {
+        agent_free(s->seat[i].agent);
+        s->seat[i].agent = NULL;
+    }
+}
+
+void seats_format(const Seats *s, char *out, int cap)
+{
+    int used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < s->count && used < cap; i++)
+        used += snprintf(out + used, (size_t)(cap - used), "%s%s", i ? "," : "", s->seat[i].text);
+}

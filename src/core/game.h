@@ -1,0 +1,166 @@
+/*
+ * game.h - the contract between a game and everything else in crown.
+ *
+ * A game is a GameOps table (rules as functions) plus a Game instance (the table with
+ * its rule options chosen and the read-only data they imply: board geometry, hash
+ * keys). A GameState is plain data of ops-chosen size with no internal pointers:
+ * memcpy clones it and memcmp compares it. Search, the CLI and the tests see games
+ * only through this header; they never include a game's own headers.
+ *
+ * Turns. to_move() names who acts next. A turn made of several actions (carrying
+ * pieces off a stack, the phases of a tile game, a chain of captures) is simply the
+ * same player acting several times in a row; every action is a Move. Chance events are
+ * actions of the pseudo-player PLAYER_CHANCE whose outcomes and probabilities
+ * chance_outcomes() lists. Hidden information is what determinize() may resample.
+ */
+#ifndef CROWN_CORE_GAME_H
+#define CROWN_CORE_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/rng.h"
+#include "core/status.h"
+#include "core/strbuf.h"
+
+/* A move (an action) packed by its game. MOVE_NONE is never a legal move. */
+typedef uint32_t Move;
+
+enum {
+    MOVE_NONE = 0,
+    MAX_PLAYERS = 4,
+    MOVELIST_CAP = 1024,    /* the most actions any position of any game may offer */
+    CHANCE_CAP = 128,       /* the most outcomes of one chance event */
+    GAME_MAX_OPTIONS = 16,  /* rule options of one game */
+    OPTION_VALUE_LEN = 256, /* longest option value, NUL included (file names fit) */
+    PLAYER_NONE = -1,       /* to_move() of a finished game */
+    PLAYER_CHANCE = -2,     /* to_move() when chance acts next */
+};
+
+typedef struct MoveList {
+    int count;
+    Move moves[MOVELIST_CAP];
+} MoveList;
+
+typedef struct ChanceList {
+    int count;
+    Move outcomes[CHANCE_CAP];
+    double prob[CHANCE_CAP]; /* sums to 1 */
+} ChanceList;
+
+/* Opaque: each game defines the real struct in its own files. */
+typedef struct GameState GameState;
+
+/* What a game is, so that algorithms can refuse games they cannot handle. */
+enum GameFlags {
+    GAME_PERFECT_INFO = 1u << 0, /* nothing hidden from any player */
+    GAME_ZERO_SUM = 1u << 1,     /* returns sum to zero */
+    GAME_HAS_CHANCE = 1u << 2,   /* PLAYER_CHANCE may act */
+};
+
+/* A named rule option: either one of `choices` ("a|b|c"), or an integer in
+ * [min, max] when choices is NULL and is_text is false, or free text (a file name). */
+typedef struct RuleOption {
+    const char *name;
+    const char *help;
+    const char *default_value;
+    const char *choices;
+    long min, max;
+    bool is_text;
+} RuleOption;
+
+/* Flags for GameOps.render. */
+enum RenderFlags {
+    RENDER_COLOR = 1u << 0,   /* ANSI colours allowed */
+    RENDER_UNICODE = 1u << 1, /* non-ASCII symbols allowed */
+};
+
+typedef struct GameOps GameOps;
+
+/* A configured game. Create with game_create (game_api.h); read-only afterwards, so one
+ * Game may be shared by any number of states and threads. */
+typedef struct Game {
+    const GameOps *ops;
+    int players;
+    char values[GAME_MAX_OPTIONS][OPTION_VALUE_LEN]; /* one per ops->options entry */
+    void *config;            /* the game's own read-only data, built by ops->configure */
+    size_t state_size;       /* bytes of a GameState; set by configure */
+    size_t undo_size;        /* bytes of an undo record for make/unmake; set by configure */
+    int move_index_count;    /* move_index() is in [0, this); set by configure */
+    int max_game_length;     /* no game lasts more actions than this; set by configure */
+} Game;
+
+struct GameOps {
+    /* Identity. `name` is the registry key; `summary` one line for `crown games`. */
+    const char *name;
+    const char *summary;
+    int min_players, max_players;
+    unsigned flags; /* enum GameFlags */
+    const RuleOption *options;
+    int option_count;
+
+    /* Reads g->values (already checked against the option table) and g->players, builds
+     * g->config and sets the size fields. Returns an error for a combination of values
+     * that makes no sense; then nothing needs releasing. */
+    Status (*configure)(Game *g, ErrBuf *err);
+    /* Frees what configure built. */
+    void (*release)(Game *g);
+
+    /* Writes the start position. `seed` drives any random set-up. */
+    void (*new_game)(const Game *g, GameState *s, uint64_t seed);
+    /* Reads a position text. On error *s is unchanged. */
+    Status (*parse_position)(const Game *g, GameState *s, const char *text, ErrBuf *err);
+    /* Appends the position text; parse_position reads it back to an equal state
+     * (history used for repetition draws is not part of the text). */
+    void (*format_position)(const Game *g, const GameState *s, StrBuf *out);
+
+    /* Reads one action's text and checks that it is legal here. */
+    Status (*parse_move)(const Game *g, const GameState *s, const char *text, Move *out,
+                         ErrBuf *err);
+    void (*format_move)(const Game *g, const GameState *s, Move m, StrBuf *out);
+
+    /* 0..players-1, PLAYER_CHANCE, or PLAYER_NONE once the game is over. */
+    int (*to_move)(const Game *g, const GameState *s);
+    /* Legal actions of the player to move, in a deterministic order, no duplicates;
+     * empty exactly when to_move() is PLAYER_NONE or PLAYER_CHANCE. Returns the count. */
+    int (*gen_moves)(const Game *g, const GameState *s, MoveList *out);
+    /* Plays m, which gen_moves (or chance_outcomes) offered here. Saves what unmake
+     * needs into `undo` (undo_size bytes). */
+    void (*make)(const Game *g, GameState *s, Move m, void *undo);
+    /* Restores the state before make(m) byte for byte. */
+    void (*unmake)(const Game *g, GameState *s, Move m, const void *undo);
+    /* Final scores per player (win 1, loss -1, draw 0 for two-player games); only
+     * meaningful once the game is over. */
+    void (*returns)(const Game *g, const GameState *s, double out[MAX_PLAYERS]);
+    /* Appends why the game ended ("king reached the Valley"), or nothing if it has not. */
+    void (*describe_result)(const Game *g, const GameState *s, StrBuf *out);
+    /* Key of the position (incrementally maintained). Equal positions, equal keys. */
+    uint64_t (*hash)(const Game *g, const GameState *s);
+    /* Dense id in [0, g->move_index_count) for history tables. */
+    int (*move_index)(const Game *g, const GameState *s, Move m);
+    /* Recomputes everything derived (hash, counts, result) from scratch and compares;
+     * false with a message on the first mismatch. Used by tests and debug builds. */
+    bool (*is_ok)(const Game *g, const GameState *s, ErrBuf *err);
+    /* Appends a drawing of the board for a terminal (flags: enum RenderFlags). */
+    void (*render)(const Game *g, const GameState *s, unsigned flags, StrBuf *out);
+
+    /* Optional hooks; NULL when they do not apply. */
+
+    /* Outcomes of the chance event when to_move() is PLAYER_CHANCE. */
+    int (*chance_outcomes)(const Game *g, const GameState *s, ChanceList *out);
+    /* Resamples everything `observer` cannot see, keeping his view. */
+    void (*determinize)(const Game *g, GameState *s, int observer, Rng *rng);
+    /* Appends what `observer` may see (hidden-information games). */
+    void (*format_view)(const Game *g, const GameState *s, int observer, StrBuf *out);
+    /* Heuristic value for the player to move, in centi-units; two-player zero-sum. Wins
+     * and losses are the search's business, not the evaluation's. */
+    int (*evaluate)(const Game *g, const GameState *s);
+    /* Plays uniformly random legal moves to the end and writes the returns; may change
+     * *s. A fast path for MCTS: it must match the generic loop in distribution. */
+    void (*playout)(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS]);
+    /* Counts the leaves `depth` actions deep; must equal the generic perft. */
+    uint64_t (*perft)(const Game *g, GameState *s, int depth);
+};
+
+#endif

@@ -1,0 +1,248 @@
+/*
+ * game_api.c - game creation with rule-option checking, and the generic helpers that
+ * work for any game through its ops table.
+ */
+#include "core/game_api.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int game_option_index(const GameOps *ops, const char *name)
+{
+    for (int i = 0; i < ops->option_count; i++)
+        if (strcmp(ops->options[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* True if `value` is one of the '|'-separated words of `choices`. */
+static bool is_choice(const char *choices, const char *value)
+{
+    size_t n = strlen(value);
+    const char *p = choices;
+    while (*p) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == n && strncmp(p, value, n) == 0)
+            return true;
+        if (!bar)
+            break;
+        p = bar + 1;
+    }
+    return false;
+}
+
+static Status check_value(const GameOps *ops, const RuleOption *o, const char *value,
+                          ErrBuf *err)
+{
+    if (strlen(value) >= OPTION_VALUE_LEN)
+        return err_set(err, STATUS_PARSE, "value of rule '%s' is too long", o->name);
+    if (o->is_text)
+        return STATUS_OK;
+    if (o->choices != NULL) {
+        if (!is_choice(o->choices, value))
+            return err_set(err, STATUS_PARSE, "rule '%s' of %s takes one of %s, not '%s'",
+                           o->name, ops->name, o->choices, value);
+        return STATUS_OK;
+    }
+    char *end;
+    errno = 0;
+    long v = strtol(value, &end, 10);
+    if (errno != 0 || end == value || *end != '\0' || v < o->min || v > o->max)
+        return err_set(err, STATUS_PARSE, "rule '%s' of %s takes a whole number from %ld to %ld, not '%s'",
+                       o->name, ops->name, o->min, o->max, value);
+    return STATUS_OK;
+}
+
+Status game_create(const GameOps *ops, int players, const char *const *rules, int n_rules,
+                   Game **out, ErrBuf *err)
+{
+    *out = NULL;
+    if (players == 0)
+        players = ops->min_players;
+    if (players < ops->min_players || players > ops->max_players)
+        return err_set(err, STATUS_UNSUPPORTED, "%s is for %d to %d players, not %d", ops->name,
+                       ops->min_players, ops->max_players, players);
+    Game *g = calloc(1, sizeof *g);
+    if (g == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    g->ops = ops;
+    g->players = players;
+    for (int i = 0; i < ops->option_count; i++)
+        snprintf(g->values[i], sizeof g->values[i], "%s", ops->options[i].default_value);
+    for (int r = 0; r < n_rules; r++) {
+        const char *eq = strchr(rules[r], '=');
+        if (eq == NULL || eq == rules[r]) {
+            free(g);
+            return err_set(err, STATUS_PARSE, "rule setting '%s' is not of the form name=value",
+                           rules[r]);
+        }
+        char name[64];
+        size_t len = (size_t)(eq - rules[r]);
+        if (len >= sizeof name)
+            len = sizeof name - 1;
+        memcpy(name, rules[r], len);
+        name[len] = '\0';
+        int idx = game_option_index(ops, name);
+        if (idx < 0) {
+            StrBuf names;
+            sb_init(&names);
+            for (int i = 0; i < ops->option_count; i++)
+                sb_printf(&names, "%s%s", i ? ", " : "", ops->options[i].name);
+            err_set(err, STATUS_PARSE, "%s has no rule '%s' (its rules: %s)", ops->name, name,
+                    ops->option_count ? sb_str(&names) : "none");
+            sb_free(&names);
+            free(g);
+            return STATUS_PARSE;
+        }
+        Status st = check_value(ops, &ops->options[idx], eq + 1, err);
+        if (st != STATUS_OK) {
+            free(g);
+            return st;
+        }
+        snprintf(g->values[idx], sizeof g->values[idx], "%s", eq + 1);
+    }
+    Status st = ops->configure(g, err);
+    if (st != STATUS_OK) {
+        free(g);
+        return st;
+    }
+    *out = g;
+    return STATUS_OK;
+}
+
+void game_destroy(Game *g)
+{
+    if (g == NULL)
+        return;
+    if (g->ops->release)
+        g->ops->release(g);
+    free(g);
+}
+
+const char *game_option(const Game *g, const char *name)
+{
+    int idx = game_option_index(g->ops, name);
+    return idx < 0 ? NULL : g->values[idx];
+}
+
+long game_option_long(const Game *g, const char *name, long fallback)
+{
+    const char *v = game_option(g, name);
+    return v == NULL ? fallback : strtol(v, NULL, 10);
+}
+
+void game_format_rules(const Game *g, StrBuf *out)
+{
+    for (int i = 0; i < g->ops->option_count; i++)
+        sb_printf(out, "%s%s=%s", i ? " " : "", g->ops->options[i].name, g->values[i]);
+}
+
+GameState *game_state_new(const Game *g)
+{
+    return calloc(1, g->state_size);
+}
+
+void *game_undo_new(const Game *g)
+{
+    return calloc(1, g->undo_size ? g->undo_size : 1);
+}
+
+GameState *game_state_clone(const Game *g, const GameState *s)
+{
+    GameState *c = malloc(g->state_size);
+    if (c != NULL)
+        memcpy(c, s, g->state_size);
+    return c;
+}
+
+void game_state_copy(const Game *g, GameState *dst, const GameState *src)
+{
+    memcpy(dst, src, g->state_size);
+}
+
+/* Recursion state of the generic perft: one move list and undo record per ply. */
+typedef struct PerftFrame {
+    MoveList list;
+    ChanceList chance;
+} PerftFrame;
+
+static uint64_t perft_rec(const Game *g, GameState *s, int depth, PerftFrame *frames,
+                          unsigned char *undo)
+{
+    const GameOps *ops = g->ops;
+    PerftFrame *f = &frames[depth];
+    int n;
+    const Move *moves;
+    if (ops->to_move(g, s) == PLAYER_CHANCE) {
+        n = ops->chance_outcomes(g, s, &f->chance);
+        moves = f->chance.outcomes;
+    } else {
+        n = ops->gen_moves(g, s, &f->list);
+        moves = f->list.moves;
+    }
+    if (depth == 1)
+        return (uint64_t)n;
+    uint64_t total = 0;
+    void *u = undo + (size_t)depth * g->undo_size;
+    for (int i = 0; i < n; i++) {
+        ops->make(g, s, moves[i], u);
+        total += perft_rec(g, s, depth - 1, frames, undo);
+        ops->unmake(g, s, moves[i], u);
+    }
+    return total;
+}
+
+uint64_t game_perft_generic(const Game *g, GameState *s, int depth)
+{
+    if (depth <= 0)
+        return 1;
+    PerftFrame *frames = malloc(sizeof *frames * (size_t)(depth + 1));
+    unsigned char *undo = malloc(g->undo_size * (size_t)(depth + 1) + 1);
+    uint64_t n = 0;
+    if (frames != NULL && undo != NULL)
+        n = perft_rec(g, s, depth, frames, undo);
+    free(frames);
+    free(undo);
+    return n;
+}
+
+uint64_t game_perft(const Game *g, GameState *s, int depth)
+{
+    if (g->ops->perft != NULL)
+        return g->ops->perft(g, s, depth);
+    return game_perft_generic(g, s, depth);
+}
+
+Status game_play_text(const Game *g, GameState *s, const char *text, Move *played, ErrBuf *err)
+{
+    Move m;
+    if (g->ops->to_move(g, s) == PLAYER_NONE)
+        return err_set(err, STATUS_ILLEGAL, "the game is over");
+    Status st = g->ops->parse_move(g, s, text, &m, err);
+    if (st != STATUS_OK)
+        return st;
+    void *undo = game_undo_new(g);
+    if (undo == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    g->ops->make(g, s, m, undo);
+    free(undo);
+    if (played)
+        *played = m;
+    return STATUS_OK;
+}
+
+Move game_sample_chance(const Game *g, const GameState *s, Rng *rng)
+{
+    ChanceList cl;
+    int n = g->ops->chance_outcomes(g, s, &cl);
+    double r = rng_double(rng);
+    for (int i = 0; i < n; i++) {
+        r -= cl.prob[i];
+        if (r < 0)
+            return cl.outcomes[i];
+    }
+    return cl.outcomes[n - 1];
+}

@@ -1,0 +1,52 @@
+/*
+ * game_api.h - creating configured games and the small helpers every user of a game
+ * needs (state allocation, rule option text, generic perft), over game.h.
+ */
+#ifndef CROWN_CORE_GAME_API_H
+#define CROWN_CORE_GAME_API_H
+
+#include "core/game.h"
+
+/* Creates a game from its ops, a player count (0 = the game's minimum) and rule
+ * settings "name=value" (may be NULL when n_rules is 0). Unknown names and values out of
+ * range are errors that list what is allowed. On error *out is NULL. */
+Status game_create(const GameOps *ops, int players, const char *const *rules, int n_rules,
+                   Game **out, ErrBuf *err);
+void game_destroy(Game *g);
+
+/* The value of a rule option by name; NULL if the game has no such option. */
+const char *game_option(const Game *g, const char *name);
+/* Integer value of an integer option; `fallback` if absent. */
+long game_option_long(const Game *g, const char *name, long fallback);
+
+/* Appends "name=value" for every option, space-separated. */
+void game_format_rules(const Game *g, StrBuf *out);
+
+/* Zeroed, suitably aligned state storage of g->state_size bytes; free with free(). */
+GameState *game_state_new(const Game *g);
+/* Zeroed undo storage of g->undo_size bytes; free with free(). */
+void *game_undo_new(const Game *g);
+GameState *game_state_clone(const Game *g, const GameState *s);
+void game_state_copy(const Game *g, GameState *dst, const GameState *src);
+
+static inline bool game_is_over(const Game *g, const GameState *s)
+{
+    return g->ops->to_move(g, s) == PLAYER_NONE;
+}
+
+/* The number of leaves `depth` actions deep, by the generic make/unmake loop (chance
+ * events count each outcome as one branch). Ignores the ops->perft fast path. */
+uint64_t game_perft_generic(const Game *g, GameState *s, int depth);
+/* ops->perft if the game has one, else the generic loop. */
+uint64_t game_perft(const Game *g, GameState *s, int depth);
+
+/* Parses `text` as one action and plays it. On error the state is unchanged. */
+Status game_play_text(const Game *g, GameState *s, const char *text, Move *played, ErrBuf *err);
+
+/* Draws a chance outcome by its probabilities. */
+Move game_sample_chance(const Game *g, const GameState *s, Rng *rng);
+
+/* Finds `name` in the option table; -1 if absent. */
+int game_option_index(const GameOps *ops, const char *name);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * registry.c - the list of every registered game. The one core file that names games:
+ * adding a game means adding its ops here.
+ */
+#include "core/registry.h"
+
+#include <string.h>
+
+#include "games/kingsvalley/kingsvalley.h"
+
+static const GameOps *const registry[] = {
+    &kv_standard_ops,
+    &kv_retrieve_ops,
+    &kv_7x7_ops,
+    &kv_labyrinth_ops,
+};
+
+int registry_count(void)
+{
+    return (int)(sizeof registry / sizeof registry[0]);
+}
+
+const GameOps *registry_at(int i)
+{
+    return (i >= 0 && i < registry_count()) ? registry[i] : NULL;
+}
+
+const GameOps *registry_find(const char *name)
+{
+    for (int i = 0; i < registry_count(); i++)
+        if (strcmp(registry[i]->name, name) == 0)
+            return registry[i];
+    return NULL;
+}

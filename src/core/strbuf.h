@@ -1,0 +1,37 @@
+/*
+ * strbuf.h - a growable text buffer for formatting positions, moves and reports.
+ *
+ * The text is always NUL-terminated. If an allocation fails the buffer keeps what it
+ * had and sets `failed`, so formatting code needs no error path of its own; callers
+ * that care check sb_failed() once at the end.
+ */
+#ifndef CROWN_CORE_STRBUF_H
+#define CROWN_CORE_STRBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct StrBuf {
+    char *data; /* NUL-terminated; never NULL after sb_init */
+    size_t len;
+    size_t cap;
+    bool failed;
+    char small[64]; /* first bytes live inline so short strings need no malloc */
+} StrBuf;
+
+void sb_init(StrBuf *sb);
+void sb_free(StrBuf *sb);
+void sb_clear(StrBuf *sb);
+void sb_putc(StrBuf *sb, char c);
+void sb_puts(StrBuf *sb, const char *s);
+void sb_printf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline const char *sb_str(const StrBuf *sb)
+{
+    return sb->data;
+}
+static inline bool sb_failed(const StrBuf *sb)
+{
+    return sb->failed;
+}
+
+#endif

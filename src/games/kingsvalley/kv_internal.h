@@ -1,0 +1,172 @@
+/*
+ * kv_internal.h - what the King's Valley files share: the board geometry, the state,
+ * and the slide primitive.
+ *
+ * Squares are numbered rank-major from a1 = 0 (index = rank * size + file), so a board of
+ * up to 7x7 fits one uint64_t. A state holds one bitboard of all men per player plus
+ * each king's square; pillars are part of the variant and live in the config. The state
+ * carries the hashes of every position since set-up so that threefold repetition is a
+ * rule of the game, not of the search.
+ */
+#ifndef CROWN_GAMES_KV_INTERNAL_H
+#define CROWN_GAMES_KV_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/bits.h"
+#include "core/game.h"
+#include "core/rng.h"
+
+enum {
+    KV_MAX_SIZE = 7,
+    KV_MAX_CELLS = 49,
+    KV_MAX_PLIES_LIMIT = 1000,
+    KV_HISTORY_CAP = KV_MAX_PLIES_LIMIT + 1,
+    KV_DIRS = 8,
+};
+
+typedef enum KvResult { KV_PLAYING, KV_WIN_FIRST, KV_WIN_SECOND, KV_DRAW } KvResult;
+
+typedef enum KvReason {
+    KV_REASON_NONE,
+    KV_REASON_VALLEY,     /* a king reached the Valley */
+    KV_REASON_LOCKED,     /* the king of the player to move cannot move */
+    KV_REASON_NO_MOVE,    /* the player to move has no legal move */
+    KV_REASON_REPETITION, /* third occurrence of a position */
+    KV_REASON_PLY_LIMIT,  /* max-plies reached */
+} KvReason;
+
+typedef enum KvTrap { KV_TRAP_OFF, KV_TRAP_OPPONENT, KV_TRAP_BOTH } KvTrap;
+
+/* Read-only data of one configured variant. */
+typedef struct KvConfig {
+    int size;
+    int cells;
+    int valley;
+    uint64_t on_board;
+    uint64_t pillars;
+    bool first_move_soldier;
+    bool locked_king_loses;
+    KvTrap trap;
+    int max_plies;
+    int delta[KV_DIRS];                          /* square step of each direction */
+    uint64_t ray[KV_DIRS][KV_MAX_CELLS];         /* squares beyond sq in direction d */
+    int8_t ray_end[KV_DIRS][KV_MAX_CELLS];       /* last square of that ray, or sq itself */
+    uint64_t neighbours[KV_MAX_CELLS];           /* the up to 8 adjacent squares */
+    uint64_t step_from[KV_DIRS];                 /* squares with a neighbour in direction d */
+    int8_t toward_valley[KV_MAX_CELLS];          /* direction from sq to the Valley along a
+                                                    line, or -1 when not on one */
+    uint64_t between_valley[KV_MAX_CELLS];       /* squares strictly between sq and the Valley */
+    uint64_t zobrist[2][2][KV_MAX_CELLS];        /* [player][is king][square] */
+    uint64_t zobrist_second_to_move;
+    char start[64];                              /* start position text */
+} KvConfig;
+
+typedef struct KvState {
+    uint64_t men[2]; /* every man (king included) of each player */
+    uint64_t hash;
+    uint8_t king[2];
+    uint8_t turn;   /* 0: first player, 1: second */
+    uint8_t result; /* KvResult */
+    uint8_t reason; /* KvReason */
+    uint8_t pad[1];
+    uint16_t ply;   /* plies played, as the position text counts them */
+    uint16_t nhist; /* entries used in history; history[nhist - 1] == hash */
+    uint16_t pad2[3];
+    uint64_t history[KV_HISTORY_CAP];
+} KvState;
+
+typedef struct KvUndo {
+    uint64_t men;
+    uint64_t hash;
+    uint8_t king;
+    uint8_t result;
+    uint8_t reason;
+} KvUndo;
+
+/* A move is from | to << 6; from != to, so no move is 0 (MOVE_NONE). */
+static inline Move kv_move(int from, int to)
+{
+    return (Move)(from | (to << 6));
+}
+static inline int kv_from(Move m)
+{
+    return (int)(m & 63);
+}
+static inline int kv_to(Move m)
+{
+    return (int)((m >> 6) & 63);
+}
+
+static inline const KvConfig *kv_cfg(const Game *g)
+{
+    return (const KvConfig *)g->config;
+}
+
+/* Where a man on `sq` stops sliding in direction d over occupancy `occ` (men and
+ * pillars); `sq` itself when the first square is blocked. */
+static inline int kv_slide(const KvConfig *c, int sq, int d, uint64_t occ)
+{
+    uint64_t blockers = c->ray[d][sq] & occ;
+    if (blockers == 0)
+        return c->ray_end[d][sq];
+    int first = c->delta[d] > 0 ? bits_lowest(blockers) : bits_highest(blockers);
+    return first - c->delta[d];
+}
+
+static inline uint64_t kv_occupied(const KvConfig *c, const KvState *s)
+{
+    return s->men[0] | s->men[1] | c->pillars;
+}
+
+static inline bool kv_king_locked(const KvConfig *c, const KvState *s, int player)
+{
+    return (c->neighbours[s->king[player]] & ~kv_occupied(c, s)) == 0;
+}
+
+/* kv_rules.c */
+uint64_t kv_compute_hash(const KvConfig *c, const KvState *s);
+int kv_gen_pseudo(const KvConfig *c, const KvState *s, Move *out);
+int kv_gen_legal(const KvConfig *c, const KvState *s, Move *out);
+void kv_make(const KvConfig *c, KvState *s, Move m, KvUndo *u);
+void kv_unmake(KvState *s, Move m, const KvUndo *u);
+void kv_settle_result(const KvConfig *c, KvState *s);
+/* As kv_settle_result / kv_make, skipping the repetition scan when the caller knows the
+ * position is new (may_repeat false). */
+void kv_settle_hinted(const KvConfig *c, KvState *s, bool may_repeat);
+void kv_make_hinted(const KvConfig *c, KvState *s, Move m, KvUndo *u, bool may_repeat);
+
+/* kv_trap.c: the 7x7 trap-prevention filter. A plan is the moves (man's square,
+ * direction) that prepare a king's slide onto the Valley. */
+typedef struct KvPlan {
+    int count;
+    uint8_t from[4];
+    uint8_t dir[4];
+} KvPlan;
+bool kv_reach_plan(const KvConfig *c, const uint64_t men[2], const uint8_t king[2], int player,
+                   int moves_left, KvPlan *plan);
+bool kv_plan_works(const KvConfig *c, const uint64_t men[2], const uint8_t king[2], int player,
+                   const KvPlan *plan);
+int kv_trap_filter(const KvConfig *c, const KvState *s, Move *moves, int n);
+bool kv_can_reach_valley(const KvConfig *c, const uint64_t men[2], const uint8_t king[2],
+                         int player, int moves_left);
+bool kv_can_reach_valley_plain(const KvConfig *c, const uint64_t men[2], const uint8_t king[2],
+                               int player, int moves_left);
+
+/* kv_notation.c */
+Status kv_parse_position(const KvConfig *c, KvState *s, const char *text, ErrBuf *err);
+void kv_format_position(const KvConfig *c, const KvState *s, StrBuf *out);
+void kv_format_square(const KvConfig *c, int sq, StrBuf *out);
+Status kv_parse_move_text(const KvConfig *c, const KvState *s, const char *text, Move *out,
+                          ErrBuf *err);
+void kv_render(const KvConfig *c, const KvState *s, unsigned flags, StrBuf *out);
+
+/* kv_eval.c */
+int kv_evaluate(const KvConfig *c, const KvState *s);
+
+/* kv_fast.c: perft and playouts without the interface's indirections. */
+uint64_t kv_perft(const KvConfig *c, KvState *s, int depth);
+void kv_playout(const KvConfig *c, KvState *s, Rng *rng);
+
+#endif

@@ -1,0 +1,309 @@
+/*
+ * kv_ops.c - the four King's Valley games as GameOps tables: their rule options, the
+ * geometry each configuration builds, and thin adapters from the interface to kv_*.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/game_api.h"
+#include "games/kingsvalley/kingsvalley.h"
+#include "games/kingsvalley/kv_internal.h"
+
+typedef enum KvVariant { KV_STANDARD, KV_RETRIEVE, KV_7X7, KV_LABYRINTH } KvVariant;
+
+#define KV_COMMON_OPTIONS                                                                      \
+    {"first-move-soldier", "the first move of the game must be made by a soldier", "on",       \
+     "on|off", 0, 0, false},                                                                   \
+        {"locked-king-loses", "a player whose king cannot move at the start of his turn loses", \
+         "on", "on|off", 0, 0, false},                                                         \
+        {"max-plies", "the game is drawn once this many plies have been played", "300", NULL,   \
+         0, KV_MAX_PLIES_LIMIT, false}
+
+static const RuleOption kv_options[] = {KV_COMMON_OPTIONS};
+static const RuleOption kv_7x7_options[] = {
+    KV_COMMON_OPTIONS,
+    {"trap", "no move may shut a king off from the Valley: both kings, the opponent's, or off",
+     "both", "both|opponent|off", 0, 0, false},
+};
+
+static KvVariant variant_of(const GameOps *ops)
+{
+    if (ops == &kv_retrieve_ops)
+        return KV_RETRIEVE;
+    if (ops == &kv_7x7_ops)
+        return KV_7X7;
+    if (ops == &kv_labyrinth_ops)
+        return KV_LABYRINTH;
+    return KV_STANDARD;
+}
+
+static void build_geometry(KvConfig *c)
+{
+    const int n = c->size;
+    const int df[KV_DIRS] = {0, 1, 1, 1, 0, -1, -1, -1};
+    const int dr[KV_DIRS] = {1, 1, 0, -1, -1, -1, 0, 1};
+    c->cells = n * n;
+    c->valley = (n / 2) * n + n / 2;
+    c->on_board = c->cells == 64 ? ~0ULL : (1ULL << c->cells) - 1;
+    for (int d = 0; d < KV_DIRS; d++) {
+        c->delta[d] = dr[d] * n + df[d];
+        c->step_from[d] = 0;
+        for (int sq = 0; sq < c->cells; sq++) {
+            int f = sq % n + df[d], r = sq / n + dr[d];
+            int last = sq;
+            c->ray[d][sq] = 0;
+            if (f >= 0 && f < n && r >= 0 && r < n)
+                c->step_from[d] |= 1ULL << sq;
+            while (f >= 0 && f < n && r >= 0 && r < n) {
+                last = r * n + f;
+                c->ray[d][sq] |= 1ULL << last;
+                f += df[d];
+                r += dr[d];
+            }
+            c->ray_end[d][sq] = (int8_t)last;
+        }
+    }
+    for (int sq = 0; sq < c->cells; sq++) {
+        c->neighbours[sq] = 0;
+        for (int d = 0; d < KV_DIRS; d++)
+            if (c->step_from[d] & (1ULL << sq))
+                c->neighbours[sq] |= 1ULL << (sq + c->delta[d]);
+    }
+    for (int sq = 0; sq < c->cells; sq++) {
+        c->toward_valley[sq] = -1;
+        c->between_valley[sq] = 0;
+        for (int d = 0; d < KV_DIRS; d++) {
+            if (c->ray[d][sq] & (1ULL << c->valley)) {
+                c->toward_valley[sq] = (int8_t)d;
+                c->between_valley[sq] = c->ray[d][sq] & ~c->ray[d][c->valley] &
+                                        ~(1ULL << c->valley);
+            }
+        }
+    }
+    // Hash keys come from a fixed seed so that hashes are the same in every run.
+    uint64_t seed = 0x6B696E67732D7661ULL + (uint64_t)n;
+    for (int p = 0; p < 2; p++)
+        for (int k = 0; k < 2; k++)
+            for (int sq = 0; sq < KV_MAX_CELLS; sq++)
+                c->zobrist[p][k][sq] = rng_mix(&seed);
+    c->zobrist_second_to_move = rng_mix(&seed);
+}
+
+static Status kv_configure(Game *g, ErrBuf *err)
+{
+    KvConfig *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    const KvVariant v = variant_of(g->ops);
+    c->size = (v == KV_7X7 || v == KV_LABYRINTH) ? 7 : 5;
+    build_geometry(c);
+    c->first_move_soldier = strcmp(game_option(g, "first-move-soldier"), "on") == 0;
+    c->locked_king_loses = strcmp(game_option(g, "locked-king-loses"), "on") == 0;
+    c->max_plies = (int)game_option_long(g, "max-plies", 300);
+    c->trap = KV_TRAP_OFF;
+    if (v == KV_7X7) {
+        const char *t = game_option(g, "trap");
+        c->trap = strcmp(t, "both") == 0 ? KV_TRAP_BOTH
+                  : strcmp(t, "opponent") == 0 ? KV_TRAP_OPPONENT
+                                               : KV_TRAP_OFF;
+    }
+    const char *start = "sskss/5/5/5/SSKSS 1 0";
+    if (v == KV_RETRIEVE)
+        start = "ssKss/5/5/5/SSkSS 1 0";
+    else if (v == KV_7X7)
+        start = "sssksss/7/7/7/7/7/SSSKSSS 1 0";
+    else if (v == KV_LABYRINTH) {
+        start = "sssksss/7/1#3#1/7/1#3#1/7/SSSKSSS 1 0";
+        const int pillars[4] = {2 * 7 + 1, 2 * 7 + 5, 4 * 7 + 1, 4 * 7 + 5};
+        for (int i = 0; i < 4; i++)
+            c->pillars |= 1ULL << pillars[i];
+    }
+    snprintf(c->start, sizeof c->start, "%s", start);
+    g->config = c;
+    g->state_size = sizeof(KvState);
+    g->undo_size = sizeof(KvUndo);
+    g->move_index_count = c->cells * c->cells;
+    g->max_game_length = c->max_plies;
+    return STATUS_OK;
+}
+
+static void kv_release(Game *g)
+{
+    free(g->config);
+    g->config = NULL;
+}
+
+static void ops_new_game(const Game *g, GameState *s, uint64_t seed)
+{
+    (void)seed;
+    const KvConfig *c = kv_cfg(g);
+    ErrBuf err;
+    memset(s, 0, g->state_size);
+    Status st = kv_parse_position(c, (KvState *)s, c->start, &err);
+    (void)st; // the start texts are constants checked by the tests
+}
+
+static Status ops_parse_position(const Game *g, GameState *s, const char *text, ErrBuf *err)
+{
+    return kv_parse_position(kv_cfg(g), (KvState *)s, text, err);
+}
+
+static void ops_format_position(const Game *g, const GameState *s, StrBuf *out)
+{
+    kv_format_position(kv_cfg(g), (const KvState *)s, out);
+}
+
+static Status ops_parse_move(const Game *g, const GameState *s, const char *text, Move *out,
+                             ErrBuf *err)
+{
+    return kv_parse_move_text(kv_cfg(g), (const KvState *)s, text, out, err);
+}
+
+static void ops_format_move(const Game *g, const GameState *s, Move m, StrBuf *out)
+{
+    (void)s;
+    kv_format_square(kv_cfg(g), kv_from(m), out);
+    sb_putc(out, '-');
+    kv_format_square(kv_cfg(g), kv_to(m), out);
+}
+
+static int ops_to_move(const Game *g, const GameState *s)
+{
+    (void)g;
+    const KvState *k = (const KvState *)s;
+    return k->result == KV_PLAYING ? k->turn : PLAYER_NONE;
+}
+
+static int ops_gen_moves(const Game *g, const GameState *s, MoveList *out)
+{
+    out->count = kv_gen_legal(kv_cfg(g), (const KvState *)s, out->moves);
+    return out->count;
+}
+
+static void ops_make(const Game *g, GameState *s, Move m, void *undo)
+{
+    kv_make(kv_cfg(g), (KvState *)s, m, (KvUndo *)undo);
+}
+
+static void ops_unmake(const Game *g, GameState *s, Move m, const void *undo)
+{
+    (void)g;
+    kv_unmake((KvState *)s, m, (const KvUndo *)undo);
+}
+
+static void ops_returns(const Game *g, const GameState *s, double out[MAX_PLAYERS])
+{
+    (void)g;
+    const KvState *k = (const KvState *)s;
+    for (int p = 0; p < MAX_PLAYERS; p++)
+        out[p] = 0;
+    if (k->result == KV_WIN_FIRST) {
+        out[0] = 1;
+        out[1] = -1;
+    } else if (k->result == KV_WIN_SECOND) {
+        out[0] = -1;
+        out[1] = 1;
+    }
+}
+
+static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)
+{
+    (void)g;
+    const KvState *k = (const KvState *)s;
+    static const char *const reasons[] = {
+        [KV_REASON_NONE] = "",
+        [KV_REASON_VALLEY] = "a king reached the Valley",
+        [KV_REASON_LOCKED] = "the king of the player to move is locked in",
+        [KV_REASON_NO_MOVE] = "the player to move has no legal move",
+        [KV_REASON_REPETITION] = "the same position occurred a third time",
+        [KV_REASON_PLY_LIMIT] = "the ply limit (max-plies) was reached",
+    };
+    sb_puts(out, reasons[k->reason]);
+}
+
+static uint64_t ops_hash(const Game *g, const GameState *s)
+{
+    (void)g;
+    return ((const KvState *)s)->hash;
+}
+
+static int ops_move_index(const Game *g, const GameState *s, Move m)
+{
+    (void)s;
+    return kv_from(m) * kv_cfg(g)->cells + kv_to(m);
+}
+
+static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
+{
+    const KvConfig *c = kv_cfg(g);
+    const KvState *s = (const KvState *)gs;
+    if (s->men[0] & s->men[1])
+        return err_set(err, STATUS_ILLEGAL, "a square holds men of both players"), false;
+    if ((s->men[0] | s->men[1]) & (c->pillars | ~c->on_board))
+        return err_set(err, STATUS_ILLEGAL, "a man stands on a pillar or off the board"), false;
+    for (int p = 0; p < 2; p++)
+        if (!(s->men[p] & (1ULL << s->king[p])))
+            return err_set(err, STATUS_ILLEGAL, "king %d is not among his men", p + 1), false;
+    if (s->turn > 1)
+        return err_set(err, STATUS_ILLEGAL, "bad player to move"), false;
+    if (s->hash != kv_compute_hash(c, s))
+        return err_set(err, STATUS_ILLEGAL, "incremental hash differs from a fresh one"), false;
+    if (s->nhist < 1 || s->nhist > KV_HISTORY_CAP || s->history[s->nhist - 1] != s->hash)
+        return err_set(err, STATUS_ILLEGAL, "position history is inconsistent"), false;
+    for (int i = s->nhist; i < KV_HISTORY_CAP; i++)
+        if (s->history[i] != 0)
+            return err_set(err, STATUS_ILLEGAL, "stale history entry at %d", i), false;
+    KvState fresh = *s;
+    kv_settle_result(c, &fresh);
+    if (fresh.result != s->result || fresh.reason != s->reason)
+        return err_set(err, STATUS_ILLEGAL, "stored result differs from a fresh one"), false;
+    return true;
+}
+
+static void ops_render(const Game *g, const GameState *s, unsigned flags, StrBuf *out)
+{
+    kv_render(kv_cfg(g), (const KvState *)s, flags, out);
+}
+
+static int ops_evaluate(const Game *g, const GameState *s)
+{
+    return kv_evaluate(kv_cfg(g), (const KvState *)s);
+}
+
+static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS])
+{
+    kv_playout(kv_cfg(g), (KvState *)s, rng);
+    ops_returns(g, s, out);
+}
+
+static uint64_t ops_perft(const Game *g, GameState *s, int depth)
+{
+    return kv_perft(kv_cfg(g), (KvState *)s, depth);
+}
+
+#define KV_OPS(NAME, SUMMARY, OPTIONS)                                                         \
+    {                                                                                          \
+        .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 2,                 \
+        .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM, .options = OPTIONS,                        \
+        .option_count = (int)(sizeof OPTIONS / sizeof OPTIONS[0]), .configure = kv_configure,  \
+        .release = kv_release, .new_game = ops_new_game,                                       \
+        .parse_position = ops_parse_position, .format_position = ops_format_position,          \
+        .parse_move = ops_parse_move, .format_move = ops_format_move, .to_move = ops_to_move,   \
+        .gen_moves = ops_gen_moves, .make = ops_make, .unmake = ops_unmake,                    \
+        .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
+        .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
+        .evaluate = ops_evaluate, .playout = ops_playout, .perft = ops_perft,                  \
+    }
+
+const GameOps kv_standard_ops =
+    KV_OPS("kings-valley", "King's Valley on 5x5: slide your king onto the centre square",
+           kv_options);
+const GameOps kv_retrieve_ops =
+    KV_OPS("retrieve-the-king", "King's Valley with each king starting on the opponent's side",
+           kv_options);
+const GameOps kv_7x7_ops =
+    KV_OPS("kings-valley-7x7",
+           "King's Valley on 7x7 with six soldiers and the trap-prevention rule", kv_7x7_options);
+const GameOps kv_labyrinth_ops = KV_OPS(
+    "kings-valley-labyrinth", "King's Valley on 7x7 with four immovable pillars", kv_options);

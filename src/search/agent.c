@@ -1,0 +1,290 @@
+/*
+ * agent.c - agent specs and levels, and the dispatch of a think to alpha-beta, MCTS or
+ * a uniform random choice. The level tables below are the whole strength policy.
+ */
+#include "search/agent.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rng.h"
+#include "search/alphabeta.h"
+#include "search/mcts.h"
+
+/* Per level (index 1..10; 0 unused). See the table in agent.h. */
+static const int level_ab_depth[AGENT_LEVEL_MAX + 1] = {0, 1, 2, 3, 4, 6, 8, 10, 14, 20, 0};
+static const int level_ab_noise[AGENT_LEVEL_MAX + 1] = {0, 300, 150, 60, 20, 0, 0, 0, 0, 0, 0};
+static const uint64_t level_mcts_iterations[AGENT_LEVEL_MAX + 1] = {
+    0, 200, 500, 1000, 3000, 10000, 20000, 40000, 80000, 130000, 200000};
+static const int64_t level_time_ms[AGENT_LEVEL_MAX + 1] = {0,    100,  200,  300,  500, 1000,
+                                                           1500, 2000, 3000, 4000, 5000};
+
+struct Agent {
+    const Game *g;
+    AgentSpec spec;
+    AgentKind kind;      /* resolved: never AGENT_AI */
+    SearchLimits limits; /* what the searches get */
+    Rng rng;
+    atomic_bool stop;
+    AlphaBeta *ab;
+    Mcts *mcts;
+    MoveList list; /* for the random agent */
+};
+
+void agent_spec_default(AgentSpec *spec)
+{
+    memset(spec, 0, sizeof *spec);
+    spec->kind = AGENT_AI;
+    spec->level = AGENT_LEVEL_DEFAULT;
+}
+
+const char *agent_kind_name(AgentKind k)
+{
+    switch (k) {
+    case AGENT_AI:
+        return "ai";
+    case AGENT_ALPHABETA:
+        return "alphabeta";
+    case AGENT_MCTS:
+        return "mcts";
+    case AGENT_RANDOM:
+        return "random";
+    }
+    return "unknown";
+}
+
+Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err)
+{
+    static const struct {
+        const char *name;
+        AgentKind kind;
+    } names[] = {
+        {"ai", AGENT_AI},     {"ab", AGENT_ALPHABETA}, {"alphabeta", AGENT_ALPHABETA},
+        {"mcts", AGENT_MCTS}, {"uct", AGENT_MCTS},     {"random", AGENT_RANDOM},
+    };
+    static const char allowed[] = "use ai, ab (or alphabeta), mcts (or uct) or random; all "
+                                  "but random may add :LEVEL from 1 to 10, as in ai:7";
+    if (text == NULL)
+        return err_set(err, STATUS_PARSE, "no agent given: %s", allowed);
+    const char *colon = strchr(text, ':');
+    const size_t len = colon != NULL ? (size_t)(colon - text) : strlen(text);
+    int found = -1;
+    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
+        if (strlen(names[i].name) == len && strncmp(names[i].name, text, len) == 0)
+            found = i;
+    if (found < 0)
+        return err_set(err, STATUS_PARSE, "unknown agent '%.40s': %s", text, allowed);
+
+    int level = AGENT_LEVEL_DEFAULT;
+    if (colon != NULL) {
+        if (names[found].kind == AGENT_RANDOM)
+            return err_set(err, STATUS_PARSE, "agent 'random' takes no level: %s", allowed);
+        const char *d = colon + 1;
+        level = 0;
+        int digits = 0;
+        for (; *d >= '0' && *d <= '9' && digits < 3; d++, digits++)
+            level = level * 10 + (*d - '0');
+        if (digits == 0 || colon[1] == '0' || *d != '\0' || level < AGENT_LEVEL_MIN ||
+            level > AGENT_LEVEL_MAX)
+            return err_set(err, STATUS_PARSE,
+                           "bad level in agent '%.40s': the level is a whole number from %d "
+                           "(weakest) to %d (strongest); %s",
+                           text, AGENT_LEVEL_MIN, AGENT_LEVEL_MAX, allowed);
+    }
+    agent_spec_default(out);
+    out->kind = names[found].kind;
+    out->level = level;
+    return STATUS_OK;
+}
+
+/* The level's limits for `kind`, then the spec's nonzero fields over them. */
+static SearchLimits effective_limits(AgentKind kind, int level, const SearchLimits *over)
+{
+    SearchLimits l = {0, 0, 0};
+    if (kind == AGENT_ALPHABETA) {
+        l.depth = level_ab_depth[level];
+        l.movetime_ms = level_time_ms[level];
+    } else if (kind == AGENT_MCTS) {
+        l.nodes = level_mcts_iterations[level];
+        l.movetime_ms = level_time_ms[level];
+    }
+    if (over->depth != 0)
+        l.depth = over->depth < 0 ? 0 : over->depth;
+    if (over->nodes != 0)
+        l.nodes = over->nodes == UINT64_MAX ? 0 : over->nodes;
+    if (over->movetime_ms != 0)
+        l.movetime_ms = over->movetime_ms < 0 ? 0 : over->movetime_ms;
+    return l;
+}
+
+/* The seed of the evaluation noise, kept apart from the Rng's own sequence. */
+static uint64_t noise_seed(uint64_t seed)
+{
+    uint64_t s = seed ^ 0x6E6F697365ULL; // "noise"
+    return rng_mix(&s);
+}
+
+Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
+{
+    *out = NULL;
+    const int level = spec->level == 0 ? AGENT_LEVEL_DEFAULT : spec->level;
+    if (level < AGENT_LEVEL_MIN || level > AGENT_LEVEL_MAX)
+        return err_set(err, STATUS_UNSUPPORTED,
+                       "agent level %d is out of range: levels go from %d (weakest) to %d "
+                       "(strongest)",
+                       spec->level, AGENT_LEVEL_MIN, AGENT_LEVEL_MAX);
+
+    // Step 1. Resolve "ai": alpha-beta wherever it applies, MCTS elsewhere.
+    AgentKind kind = spec->kind;
+    switch (kind) {
+    case AGENT_AI:
+        kind = alphabeta_check_game(g, NULL) == STATUS_OK ? AGENT_ALPHABETA : AGENT_MCTS;
+        break;
+    case AGENT_ALPHABETA:
+    case AGENT_MCTS:
+    case AGENT_RANDOM:
+        break;
+    default:
+        return err_set(err, STATUS_UNSUPPORTED, "unknown agent kind %d", (int)kind);
+    }
+
+    // Step 2. The agent and its searcher.
+    Agent *a = calloc(1, sizeof *a);
+    if (a == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    a->g = g;
+    a->spec = *spec;
+    a->spec.level = level;
+    a->kind = kind;
+    a->limits = effective_limits(kind, level, &spec->limits);
+    rng_seed(&a->rng, spec->seed);
+    atomic_init(&a->stop, false);
+    Status st = STATUS_OK;
+    if (kind == AGENT_ALPHABETA) {
+        AlphaBetaConfig cfg = {0, level_ab_noise[level], noise_seed(spec->seed)};
+        st = alphabeta_new(g, &cfg, &a->ab, err);
+    } else if (kind == AGENT_MCTS) {
+        MctsConfig cfg;
+        mcts_config_uct(&cfg);
+        st = mcts_new(g, &cfg, &a->mcts, err);
+    }
+    if (st != STATUS_OK) {
+        agent_free(a);
+        return st;
+    }
+    *out = a;
+    return STATUS_OK;
+}
+
+void agent_free(Agent *a)
+{
+    if (a == NULL)
+        return;
+    alphabeta_free(a->ab);
+    mcts_free(a->mcts);
+    free(a);
+}
+
+void agent_new_game(Agent *a)
+{
+    if (a->ab != NULL)
+        alphabeta_clear(a->ab);
+    rng_seed(&a->rng, a->spec.seed);
+    atomic_store(&a->stop, false);
+}
+
+Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err)
+{
+    const Game *g = a->g;
+    const int p = g->ops->to_move(g, s);
+    if (p == PLAYER_NONE)
+        return err_set(err, STATUS_ILLEGAL, "the game is over: there is no move to choose");
+    if (p == PLAYER_CHANCE)
+        return err_set(err, STATUS_UNSUPPORTED,
+                       "chance acts next: sample its outcome, agents only choose players' moves");
+
+    switch (a->kind) {
+    case AGENT_ALPHABETA:
+        alphabeta_search(a->ab, s, &a->limits, &a->stop, out);
+        break;
+    case AGENT_MCTS:
+        mcts_search(a->mcts, s, &a->limits, &a->rng, &a->stop, out);
+        break;
+    default: {
+        memset(out, 0, sizeof *out);
+        const int n = g->ops->gen_moves(g, s, &a->list);
+        if (n > 0) {
+            out->best = a->list.moves[rng_below(&a->rng, (uint32_t)n)];
+            out->pv[0] = out->best;
+            out->pv_len = 1;
+        }
+        break;
+    }
+    }
+    // The request is spent; clearing it only now keeps one sent just before the think.
+    atomic_store(&a->stop, false);
+    if (out->best == MOVE_NONE)
+        return err_set(err, STATUS_ILLEGAL, "%s offers no legal move in this position",
+                       g->ops->name);
+    return STATUS_OK;
+}
+
+void agent_stop(Agent *a)
+{
+    atomic_store(&a->stop, true);
+}
+
+Status agent_set_memory(Agent *a, size_t bytes, ErrBuf *err)
+{
+    if (a->ab != NULL)
+        return alphabeta_resize_tt(a->ab, bytes != 0 ? bytes : ALPHABETA_DEFAULT_TT_BYTES, err);
+    if (a->mcts != NULL)
+        mcts_set_max_bytes(a->mcts, bytes);
+    return STATUS_OK;
+}
+
+AgentKind agent_kind(const Agent *a)
+{
+    return a->kind;
+}
+
+SearchLimits agent_limits(const Agent *a)
+{
+    return a->limits;
+}
+
+void agent_describe(const Agent *a, StrBuf *out)
+{
+    sb_printf(out, "%s", agent_kind_name(a->kind));
+    if (a->kind == AGENT_RANDOM)
+        return;
+    sb_printf(out, " level %d (", a->spec.level);
+    const char *sep = "";
+    if (a->kind == AGENT_ALPHABETA && a->limits.depth > 0) {
+        sb_printf(out, "depth %d", a->limits.depth);
+        sep = ", ";
+    }
+    if (a->limits.nodes > 0) {
+        sb_printf(out, "%s%llu %s", sep, (unsigned long long)a->limits.nodes,
+                  a->kind == AGENT_MCTS ? "iterations" : "nodes");
+        sep = ", ";
+    }
+    if (a->limits.movetime_ms > 0) {
+        sb_printf(out, "%s%lld ms", sep, (long long)a->limits.movetime_ms);
+        sep = ", ";
+    }
+    sb_printf(out, "%s)", *sep ? "" : "no limit");
+}
+
+void search_format_score(const SearchResult *r, StrBuf *out)
+{
+    if (!r->has_score)
+        sb_printf(out, "value %.3f", r->value);
+    else if (r->score >= SCORE_WIN_BOUND)
+        sb_printf(out, "win in %d", SCORE_WIN - r->score);
+    else if (r->score <= -SCORE_WIN_BOUND)
+        sb_printf(out, "loss in %d", SCORE_WIN + r->score);
+    else
+        sb_printf(out, "cp %d", r->score);
+}

@@ -1,0 +1,108 @@
+/*
+ * agent.h - a player program for any game: chooses an algorithm (alpha-beta, MCTS or
+ * random) and a strength level, and answers "what do you play here?".
+ *
+ * One Agent is one searcher for one thread, with all its state (TT, tree, Rng) inside
+ * it; any number of agents may live in one process. Only agent_stop may be called from
+ * another thread.
+ */
+#ifndef CROWN_SEARCH_AGENT_H
+#define CROWN_SEARCH_AGENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/game.h"
+#include "core/status.h"
+#include "core/strbuf.h"
+#include "search/limits.h"
+
+typedef enum AgentKind { AGENT_AI, AGENT_ALPHABETA, AGENT_MCTS, AGENT_RANDOM } AgentKind;
+
+enum {
+    AGENT_LEVEL_MIN = 1,
+    AGENT_LEVEL_MAX = 10,
+    AGENT_LEVEL_DEFAULT = 5,
+    /* In AgentSpec.limits.depth or .movetime_ms: drop the level's limit of that kind
+     * without setting another (nodes uses UINT64_MAX for the same). */
+    SEARCH_UNLIMITED = -1,
+};
+
+typedef struct AgentSpec {
+    /* AGENT_AI = the best algorithm for the game: alpha-beta for two-player zero-sum
+     * perfect-information games without chance that have ops->evaluate, else MCTS */
+    AgentKind kind;
+    int level;           /* 1..10, 10 strongest; default 5 (0 also means 5) */
+    SearchLimits limits; /* each nonzero field overrides the level's own limit */
+    uint64_t seed;       /* for MCTS/random and any randomness of weak levels */
+} AgentSpec;
+
+typedef struct Agent Agent;
+
+/* The spec of a default agent: AGENT_AI, level 5, the level's limits, seed 0. */
+void agent_spec_default(AgentSpec *spec);
+
+/* Reads "ai", "ai:7", "ab", "ab:3", "alphabeta", "mcts", "mcts:4", "uct", "random"
+ * (case-sensitive; every name but random takes ":LEVEL" with LEVEL 1..10). "mcts" and
+ * "uct" are the same plain UCT. On success *out is a default spec of that kind and
+ * level; on error (STATUS_PARSE, with a message listing what is allowed) it is
+ * unchanged. */
+Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err);
+
+/* Creates an agent for g, which must outlive it. Resolves AGENT_AI, then refuses with
+ * STATUS_UNSUPPORTED and a clear message: alpha-beta for a game without GAME_ZERO_SUM
+ * or GAME_PERFECT_INFO, with GAME_HAS_CHANCE, without evaluate, or with players != 2;
+ * a level outside 1..10. Allocates everything the searches need (STATUS_NOMEM if it
+ * cannot). On error *out is NULL.
+ *
+ * Levels set the limits below; a nonzero field of spec->limits replaces the level's
+ * limit of that kind (SEARCH_UNLIMITED / UINT64_MAX: none at all). Alpha-beta stops at
+ * the depth or the time, whichever comes first, and levels 1-4 add noise (in
+ * centi-units, fixed per position and seed) to every evaluation:
+ *
+ *   level           1    2    3    4    5     6     7     8     9     10
+ *   ab depth        1    2    3    4    6     8     10    14    20    none
+ *   ab noise        300  150  60   20   0     0     0     0     0     0
+ *   mcts iterations 200  500  1k   3k   10k   20k   40k   80k   130k  200k
+ *   time (ms)       100  200  300  500  1000  1500  2000  3000  4000  5000
+ */
+Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err);
+/* Frees the agent; NULL is allowed. No think may be running. */
+void agent_free(Agent *a);
+
+/* Forgets everything learnt (TT, history, killers) and reseeds the Rng from the spec:
+ * after it, the same search gives the same result as a fresh agent. */
+void agent_new_game(Agent *a);
+
+/* Chooses a move for the player to move in s (s is not modified). Error if the game is
+ * over (STATUS_ILLEGAL) or it is a chance node (STATUS_UNSUPPORTED). out->best is a
+ * legal move of s. Deterministic given the spec (seed, limits) and the agent's past
+ * thinks since creation or agent_new_game, unless a time limit or agent_stop cuts the
+ * search. The Rng advances from one think to the next. */
+Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err);
+
+/* May be called from another thread: a running think returns soon with its best so
+ * far. The request is cleared when a think returns, so a stop that arrives just before
+ * a think starts is not lost (that think returns at once, after the shortest search
+ * that still gives a move); do not call it while no think runs or is about to. */
+void agent_stop(Agent *a);
+
+/* Changes the memory used by the agent's searcher: the TT size of alpha-beta (it is
+ * cleared), the node arena cap of MCTS (0 = the default). STATUS_NOMEM keeps the old TT. */
+Status agent_set_memory(Agent *a, size_t bytes, ErrBuf *err);
+
+/* The algorithm the agent runs: never AGENT_AI, which agent_new resolved. */
+AgentKind agent_kind(const Agent *a);
+/* The limits its searches use, levels and overrides applied (0 = none). */
+SearchLimits agent_limits(const Agent *a);
+/* Appends e.g. "alphabeta level 5 (depth 6, 1000 ms)". */
+void agent_describe(const Agent *a, StrBuf *out);
+
+/* Appends the score of a result: "cp 35", "win in 3", "loss in 4" (in actions) when
+ * the search gives a score, else "value 0.412" (MCTS mean return). */
+void search_format_score(const SearchResult *r, StrBuf *out);
+
+/* "ai", "alphabeta", "mcts", "random". */
+const char *agent_kind_name(AgentKind k);
+
+#endif

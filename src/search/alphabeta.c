@@ -1,0 +1,613 @@
+/*
+ * alphabeta.c - negamax PVS with iterative deepening, aspiration windows, a
+ * transposition table and killer/history move ordering, over any GameOps.
+ *
+ * Central rule: a turn may be several actions of the same player, so values are
+ * negated only across a change of mover (child_value). Terminal positions are scored
+ * for the player who made the last action: SCORE_WIN - ply for a win, ply being the
+ * actions from the root. The search unwinds normally when stopped (no longjmp): every
+ * frame sees ab->stopped, unmakes its move and returns a value its caller discards.
+ *
+ * Known imprecision, accepted as in most engines: the game's hash covers the position
+ * but not its history, while repetition draws (to_move() == PLAYER_NONE) depend on
+ * history. A TT entry for a position that was a repetition draw on one path can thus
+ * be reused on another path where it is not, and the other way round. This only
+ * matters in lines that repeat positions; the game itself always plays by its rules.
+ */
+#include "search/alphabeta.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/game_api.h"
+#include "core/rng.h"
+#include "search/deadline.h"
+#include "search/tt.h"
+
+enum {
+    AB_HISTORY_MAX = 16384, /* history scores stay within +-this (gravity formula) */
+    AB_HISTORY_BONUS_CAP = 1024,
+    AB_ASPIRATION_DEPTH = 4, /* first iteration searched with a window */
+    AB_ASPIRATION_WINDOW = 30,
+    AB_ASPIRATION_GIVE_UP = 1000, /* a window this wide becomes the full one */
+    ORDER_TT = 1 << 30,
+    ORDER_KILLER_1 = 1 << 29,
+    ORDER_KILLER_2 = (1 << 29) - 1,
+};
+
+/* Everything one ply of the recursion needs, preallocated. */
+typedef struct Ply {
+    MoveList list;
+    int32_t order[MOVELIST_CAP]; /* ordering score of list.moves[i] */
+    Move killer[2];              /* quiet refutations found at this ply */
+    int pv_len;
+    Move pv[SEARCH_MAX_PLY]; /* triangular PV: the best line from this node */
+} Ply;
+
+struct AlphaBeta {
+    const Game *g;
+    const GameOps *ops;
+    AlphaBetaConfig cfg;
+    TTable tt;
+    int32_t *history;    /* [2][g->move_index_count], NULL if the game has no ids */
+    Ply *ply;            /* [SEARCH_MAX_PLY + 1] */
+    unsigned char *undo; /* SEARCH_MAX_PLY records of undo_stride bytes */
+    size_t undo_stride;
+    GameState *pos; /* the searched position, made and unmade in place */
+
+    /* Per search. */
+    Deadline clock; /* movetime and stop flag */
+    uint64_t nodes;
+    uint64_t node_limit; /* 0 = none */
+    bool time_checks;    /* poll the clock (off while depth 1 runs) */
+    bool stopped;
+
+    /* The last root move of the running iteration proven better with an exact score. */
+    Move iter_move;
+    int iter_score;
+    int iter_pv_len;
+    Move iter_pv[SEARCH_MAX_PLY];
+};
+
+Status alphabeta_check_game(const Game *g, ErrBuf *err)
+{
+    const GameOps *ops = g->ops;
+    if (g->players != 2)
+        return err_set(err, STATUS_UNSUPPORTED,
+                       "alpha-beta needs a two-player game; %s is played by %d (use mcts)",
+                       ops->name, g->players);
+    if ((ops->flags & GAME_ZERO_SUM) == 0)
+        return err_set(err, STATUS_UNSUPPORTED,
+                       "alpha-beta needs a zero-sum game; %s is not (use mcts)", ops->name);
+    if ((ops->flags & GAME_PERFECT_INFO) == 0)
+        return err_set(err, STATUS_UNSUPPORTED,
+                       "alpha-beta needs perfect information; %s hides some (use mcts)", ops->name);
+    if ((ops->flags & GAME_HAS_CHANCE) != 0)
+        return err_set(err, STATUS_UNSUPPORTED,
+                       "alpha-beta cannot handle chance events; %s has them (use mcts)", ops->name);
+    if (ops->evaluate == NULL)
+        return err_set(err, STATUS_UNSUPPORTED,
+                       "alpha-beta needs an evaluation function; %s has none (use mcts)",
+                       ops->name);
+    return STATUS_OK;
+}
+
+Status alphabeta_new(const Game *g, const AlphaBetaConfig *cfg, AlphaBeta **out, ErrBuf *err)
+{
+    *out = NULL;
+    Status st = alphabeta_check_game(g, err);
+    if (st != STATUS_OK)
+        return st;
+    AlphaBeta *ab = calloc(1, sizeof *ab);
+    if (ab == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    ab->g = g;
+    ab->ops = g->ops;
+    if (cfg != NULL)
+        ab->cfg = *cfg;
+    if (ab->cfg.tt_bytes == 0)
+        ab->cfg.tt_bytes = ALPHABETA_DEFAULT_TT_BYTES;
+    // Undo records are kept 16-byte aligned, whatever a game's undo size.
+    ab->undo_stride = (g->undo_size + 15) / 16 * 16;
+    if (ab->undo_stride == 0)
+        ab->undo_stride = 16;
+    ab->ply = calloc(SEARCH_MAX_PLY + 1, sizeof *ab->ply);
+    ab->undo = aligned_alloc(16, ab->undo_stride * SEARCH_MAX_PLY);
+    ab->pos = game_state_new(g);
+    if (g->move_index_count > 0)
+        ab->history = calloc(2 * (size_t)g->move_index_count, sizeof *ab->history);
+    if (ab->ply == NULL || ab->undo == NULL || ab->pos == NULL ||
+        (g->move_index_count > 0 && ab->history == NULL)) {
+        alphabeta_free(ab);
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    }
+    st = tt_init(&ab->tt, ab->cfg.tt_bytes, err);
+    if (st != STATUS_OK) {
+        alphabeta_free(ab);
+        return st;
+    }
+    *out = ab;
+    return STATUS_OK;
+}
+
+void alphabeta_free(AlphaBeta *ab)
+{
+    if (ab == NULL)
+        return;
+    tt_free(&ab->tt);
+    free(ab->history);
+    free(ab->ply);
+    free(ab->undo);
+    free(ab->pos);
+    free(ab);
+}
+
+void alphabeta_clear(AlphaBeta *ab)
+{
+    tt_clear(&ab->tt);
+    if (ab->history != NULL)
+        memset(ab->history, 0, 2 * (size_t)ab->g->move_index_count * sizeof *ab->history);
+    for (int i = 0; i <= SEARCH_MAX_PLY; i++)
+        ab->ply[i].killer[0] = ab->ply[i].killer[1] = MOVE_NONE;
+}
+
+Status alphabeta_resize_tt(AlphaBeta *ab, size_t bytes, ErrBuf *err)
+{
+    TTable fresh;
+    Status st = tt_init(&fresh, bytes, err);
+    if (st != STATUS_OK)
+        return st;
+    tt_free(&ab->tt);
+    ab->tt = fresh;
+    ab->cfg.tt_bytes = bytes;
+    return STATUS_OK;
+}
+
+/* Counts a node, or says that a limit was reached and the search must unwind. The node
+ * limit is exact (a search never counts more nodes than it allows); the clock and the
+ * stop flag are polled every so many nodes (deadline.h). */
+static inline bool enter_node(AlphaBeta *ab)
+{
+    if (ab->stopped)
+        return false;
+    if (ab->node_limit != 0 && ab->nodes >= ab->node_limit) {
+        ab->stopped = true;
+        return false;
+    }
+    ab->nodes++;
+    if (ab->time_checks && deadline_poll(&ab->clock, ab->nodes)) {
+        ab->stopped = true;
+        return false;
+    }
+    return true;
+}
+
+/* The evaluation for the player to move, plus the configured noise, kept clear of the
+ * decisive range. The noise is a hash of the position, so a position keeps its value
+ * within a search and the TT stays consistent. */
+static int evaluate(AlphaBeta *ab)
+{
+    long long v = ab->ops->evaluate(ab->g, ab->pos);
+    if (ab->cfg.eval_noise > 0) {
+        uint64_t k = ab->ops->hash(ab->g, ab->pos) ^ ab->cfg.noise_seed;
+        const uint64_t span = 2 * (uint64_t)ab->cfg.eval_noise + 1;
+        v += (long long)(rng_mix(&k) % span) - ab->cfg.eval_noise;
+    }
+    if (v > SCORE_EVAL_MAX)
+        return SCORE_EVAL_MAX;
+    if (v < -SCORE_EVAL_MAX)
+        return -SCORE_EVAL_MAX;
+    return (int)v;
+}
+
+/* Value of a finished game for `us`, who made the last action, `ply` actions from the
+ * root: sooner wins and later losses are better. */
+static int terminal_score(const AlphaBeta *ab, int us, int ply)
+{
+    double r[MAX_PLAYERS] = {0};
+    ab->ops->returns(ab->g, ab->pos, r);
+    if (r[us] > 0)
+        return SCORE_WIN - ply;
+    if (r[us] < 0)
+        return -SCORE_WIN + ply;
+    return 0;
+}
+
+static inline int32_t *history_of(AlphaBeta *ab, int player, Move m)
+{
+    const int idx = ab->ops->move_index(ab->g, ab->pos, m);
+    assert(idx >= 0 && idx < ab->g->move_index_count);
+    return &ab->history[(size_t)player * (size_t)ab->g->move_index_count + (size_t)idx];
+}
+
+/* Moves a history score towards +-AB_HISTORY_MAX by `delta`, slower the closer it is. */
+static inline void history_add(int32_t *h, int delta)
+{
+    const int mag = delta < 0 ? -delta : delta;
+    *h += delta - *h * mag / AB_HISTORY_MAX;
+}
+
+/* Step 5 of search: gives every move an ordering score. The TT move first, then the
+ * killers of this ply, then the rest by history. */
+static void score_moves(AlphaBeta *ab, Ply *p, int us, Move tt_move, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const Move m = p->list.moves[i];
+        if (m == tt_move)
+            p->order[i] = ORDER_TT;
+        else if (m == p->killer[0])
+            p->order[i] = ORDER_KILLER_1;
+        else if (m == p->killer[1])
+            p->order[i] = ORDER_KILLER_2;
+        else if (ab->history != NULL)
+            p->order[i] = *history_of(ab, us, m);
+        else
+            p->order[i] = 0;
+    }
+}
+
+/* Brings the best-scored of moves[i..n) to position i (the first one on ties) and
+ * returns it. A selection step rather than a sort: most nodes cut after a few moves. */
+static inline Move pick_move(Ply *p, int i, int n)
+{
+    int best = i;
+    for (int j = i + 1; j < n; j++)
+        if (p->order[j] > p->order[best])
+            best = j;
+    if (best != i) {
+        const Move m = p->list.moves[best];
+        const int32_t o = p->order[best];
+        p->list.moves[best] = p->list.moves[i];
+        p->order[best] = p->order[i];
+        p->list.moves[i] = m;
+        p->order[i] = o;
+    }
+    return p->list.moves[i];
+}
+
+static inline void update_pv(Ply *p, Move m, const Ply *child)
+{
+    int len = child->pv_len;
+    if (len > SEARCH_MAX_PLY - 1)
+        len = SEARCH_MAX_PLY - 1;
+    p->pv[0] = m;
+    memcpy(p->pv + 1, child->pv, (size_t)len * sizeof(Move));
+    p->pv_len = len + 1;
+}
+
+/* A beta cutoff by moves[i]: it becomes a killer and gains history; the moves tried
+ * before it, which did not cut, lose some. */
+static void reward_cutoff(AlphaBeta *ab, Ply *p, int us, int i, int depth)
+{
+    const Move m = p->list.moves[i];
+    if (p->killer[0] != m) {
+        p->killer[1] = p->killer[0];
+        p->killer[0] = m;
+    }
+    if (ab->history == NULL)
+        return;
+    const int bonus = depth * depth < AB_HISTORY_BONUS_CAP ? depth * depth : AB_HISTORY_BONUS_CAP;
+    history_add(history_of(ab, us, m), bonus);
+    for (int j = 0; j < i; j++)
+        history_add(history_of(ab, us, p->list.moves[j]), -bonus);
+}
+
+static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply, bool pv_node);
+
+/* The value, from the view of `us` (who just acted), of the position after that action,
+ * `ply` actions from the root. The negamax sign flips only when the mover changes:
+ * several actions in a row by one player keep the window and the sign. */
+static int child_value(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply, bool pv_node)
+{
+    const int them = ab->ops->to_move(ab->g, ab->pos);
+    if (them == us)
+        return search(ab, us, alpha, beta, depth, ply, pv_node);
+    if (them >= 0)
+        return -search(ab, them, -beta, -alpha, depth, ply, pv_node);
+    // Game over. (PLAYER_CHANCE cannot happen in a game that passed
+    // alphabeta_check_game; it would count as a draw.)
+    ab->ply[ply].pv_len = 0;
+    if (!enter_node(ab))
+        return 0;
+    return them == PLAYER_NONE ? terminal_score(ab, us, ply) : 0;
+}
+
+/* Negamax PVS below the root: the value for `us`, the player to move, in the window
+ * (alpha, beta), fail-soft. Not meaningful once ab->stopped is set. */
+static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply, bool pv_node)
+{
+    const Game *g = ab->g;
+    const GameOps *ops = ab->ops;
+    Ply *p = &ab->ply[ply];
+    p->pv_len = 0;
+
+    // Step 1. Count the node, or unwind if a limit was reached.
+    if (!enter_node(ab))
+        return 0;
+
+    // Step 2. The horizon: the evaluation stands for the rest of the game.
+    if (depth <= 0 || ply >= SEARCH_MAX_PLY - 1)
+        return evaluate(ab);
+
+    // Step 3. Mate-distance pruning: nothing here beats a win at the very next action
+    // or is worse than a loss at the very next action.
+    const int worst = -SCORE_WIN + ply + 1;
+    const int best_possible = SCORE_WIN - ply - 1;
+    if (alpha < worst)
+        alpha = worst;
+    if (beta > best_possible)
+        beta = best_possible;
+    if (alpha >= beta)
+        return alpha;
+
+    // Step 4. Probe the TT. Cut only on an entry searched at least this deep, and
+    // never at PV nodes, so that the PV stays complete.
+    const uint64_t key = ops->hash(g, ab->pos);
+    Move tt_move = MOVE_NONE;
+    TTHit hit;
+    if (tt_probe(&ab->tt, key, ply, &hit)) {
+        tt_move = hit.move;
+        if (!pv_node && hit.depth >= depth &&
+            (hit.bound == TT_BOUND_EXACT || (hit.bound == TT_BOUND_LOWER && hit.score >= beta) ||
+             (hit.bound == TT_BOUND_UPPER && hit.score <= alpha)))
+            return hit.score;
+    }
+
+    // Step 5. Generate and order the moves. A player to move always has one; an
+    // empty list would break the game contract, and is scored as a draw.
+    const int n = ops->gen_moves(g, ab->pos, &p->list);
+    if (n == 0)
+        return 0;
+    score_moves(ab, p, us, tt_move, n);
+
+    // Step 6. The first move with the full window, the others with a null window,
+    // re-searched with the full one only if they might be better (PVS).
+    const int old_alpha = alpha;
+    int best = -SCORE_INF;
+    Move best_move = MOVE_NONE;
+    void *undo = ab->undo + (size_t)ply * ab->undo_stride;
+    for (int i = 0; i < n; i++) {
+        const Move m = pick_move(p, i, n);
+        ops->make(g, ab->pos, m, undo);
+        int score;
+        if (i == 0) {
+            score = child_value(ab, us, alpha, beta, depth - 1, ply + 1, pv_node);
+        } else {
+            score = child_value(ab, us, alpha, alpha + 1, depth - 1, ply + 1, false);
+            if (pv_node && score > alpha && score < beta)
+                score = child_value(ab, us, alpha, beta, depth - 1, ply + 1, true);
+        }
+        ops->unmake(g, ab->pos, m, undo);
+        if (ab->stopped)
+            return 0;
+
+        if (score > best) {
+            best = score;
+            best_move = m;
+            if (score > alpha) {
+                alpha = score;
+                if (pv_node)
+                    update_pv(p, m, &ab->ply[ply + 1]);
+                if (alpha >= beta) {
+                    reward_cutoff(ab, p, us, i, depth);
+                    break;
+                }
+            }
+        }
+    }
+
+    // Step 7. Remember the result. A node where every move failed low has no best
+    // move worth keeping, so the entry keeps whatever move it had.
+    const int bound = best >= beta       ? TT_BOUND_LOWER
+                      : best > old_alpha ? TT_BOUND_EXACT
+                                         : TT_BOUND_UPPER;
+    tt_store(&ab->tt, key, ply, bound == TT_BOUND_UPPER ? MOVE_NONE : best_move, best, depth,
+             bound);
+    return best;
+}
+
+/* One iteration at the root, over the root moves in their current order. Like search,
+ * but it records in ab->iter_* every root move proven best with an exact score, so
+ * that an iteration cut short can still be used. */
+static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
+{
+    const Game *g = ab->g;
+    const GameOps *ops = ab->ops;
+    Ply *p = &ab->ply[0];
+    const int n = p->list.count;
+    void *undo = ab->undo;
+    int best = -SCORE_INF;
+
+    p->pv_len = 0;
+    ab->iter_move = MOVE_NONE;
+    if (!enter_node(ab))
+        return 0;
+    for (int i = 0; i < n; i++) {
+        const Move m = p->list.moves[i];
+        ops->make(g, ab->pos, m, undo);
+        int score;
+        if (i == 0) {
+            score = child_value(ab, us, alpha, beta, depth - 1, 1, true);
+        } else {
+            score = child_value(ab, us, alpha, alpha + 1, depth - 1, 1, false);
+            if (score > alpha && score < beta)
+                score = child_value(ab, us, alpha, beta, depth - 1, 1, true);
+        }
+        ops->unmake(g, ab->pos, m, undo);
+        if (ab->stopped)
+            break;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                update_pv(p, m, &ab->ply[1]);
+                if (score < beta) {
+                    ab->iter_move = m;
+                    ab->iter_score = score;
+                    ab->iter_pv_len = p->pv_len;
+                    memcpy(ab->iter_pv, p->pv, (size_t)p->pv_len * sizeof(Move));
+                } else {
+                    break; // fail high: the driver widens the window
+                }
+            }
+        }
+    }
+    return best;
+}
+
+/* Stable insertion sort of the root moves by ordering score, best first. */
+static void sort_root(Ply *p)
+{
+    for (int i = 1; i < p->list.count; i++) {
+        const Move m = p->list.moves[i];
+        const int32_t o = p->order[i];
+        int j = i;
+        while (j > 0 && p->order[j - 1] < o) {
+            p->list.moves[j] = p->list.moves[j - 1];
+            p->order[j] = p->order[j - 1];
+            j--;
+        }
+        p->list.moves[j] = m;
+        p->order[j] = o;
+    }
+}
+
+/* Moves `m` to the front of the root list, keeping the others in order. */
+static void root_to_front(Ply *p, Move m)
+{
+    int i = 0;
+    while (i < p->list.count && p->list.moves[i] != m)
+        i++;
+    for (; i > 0 && i < p->list.count; i--)
+        p->list.moves[i] = p->list.moves[i - 1];
+    p->list.moves[0] = m;
+}
+
+static void set_pv(SearchResult *out, const Move *pv, int len)
+{
+    if (len > SEARCH_PV_CAP)
+        len = SEARCH_PV_CAP;
+    memcpy(out->pv, pv, (size_t)len * sizeof(Move));
+    out->pv_len = len;
+}
+
+void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *limits,
+                      atomic_bool *stop, SearchResult *out)
+{
+    const Game *g = ab->g;
+    const GameOps *ops = ab->ops;
+    memset(out, 0, sizeof *out);
+
+    // Step 1. Set up: the working copy, the limits, a new TT age, fresh killers.
+    deadline_start(&ab->clock, limits->movetime_ms, stop);
+    game_state_copy(g, ab->pos, s);
+    ab->nodes = 0;
+    ab->node_limit = limits->nodes;
+    ab->stopped = false;
+    ab->time_checks = false;
+    tt_new_search(&ab->tt);
+    for (int i = 0; i <= SEARCH_MAX_PLY; i++)
+        ab->ply[i].killer[0] = ab->ply[i].killer[1] = MOVE_NONE;
+
+    // Step 2. The root moves, TT move first and then by history, so that even a search
+    // stopped at once answers with a reasonable legal move.
+    const int us = ops->to_move(g, ab->pos);
+    Ply *root = &ab->ply[0];
+    const int n = us >= 0 ? ops->gen_moves(g, ab->pos, &root->list) : 0;
+    if (n == 0) {
+        out->best = MOVE_NONE; // precondition broken: nothing to play
+        out->time_ms = deadline_elapsed_ms(&ab->clock);
+        return;
+    }
+    const uint64_t root_key = ops->hash(g, ab->pos);
+    TTHit hit;
+    score_moves(ab, root, us, tt_probe(&ab->tt, root_key, 0, &hit) ? hit.move : MOVE_NONE, n);
+    sort_root(root);
+
+    Move best_move = root->list.moves[0];
+    int best_score = 0;
+    bool has_score = false;
+    int done_depth = 0;
+    Move pv[SEARCH_MAX_PLY];
+    int pv_len = 1;
+    pv[0] = best_move;
+
+    int max_depth = limits->depth > 0 ? limits->depth : SEARCH_MAX_PLY - 1;
+    if (max_depth > SEARCH_MAX_PLY - 1)
+        max_depth = SEARCH_MAX_PLY - 1;
+    if (g->max_game_length > 0 && max_depth > g->max_game_length)
+        max_depth = g->max_game_length; // deeper than any game can last is pointless
+
+    // Step 3. Iterative deepening. Depth 1 always runs to the end (unless the node
+    // limit strikes) so that the move is at least not a blunder at one action.
+    for (int depth = 1; depth <= max_depth; depth++) {
+        if (depth > 1) {
+            ab->time_checks = true;
+            if (deadline_check(&ab->clock, ab->nodes))
+                break;
+            // An iteration started after half the time would rarely finish.
+            if (limits->movetime_ms > 0 &&
+                deadline_elapsed_ms(&ab->clock) * 2 >= limits->movetime_ms)
+                break;
+        }
+
+        // Step 4. Aspiration: a window around the last score, widened on failure.
+        int window = AB_ASPIRATION_WINDOW;
+        int alpha = -SCORE_INF, beta = SCORE_INF;
+        if (depth >= AB_ASPIRATION_DEPTH && !score_is_decisive(best_score)) {
+            alpha = best_score - window;
+            beta = best_score + window;
+        }
+        int score;
+        for (;;) {
+            score = search_root(ab, us, alpha, beta, depth);
+            if (ab->stopped)
+                break;
+            if (score > alpha && score < beta)
+                break;
+            window *= 2;
+            if (score <= alpha)
+                alpha = window > AB_ASPIRATION_GIVE_UP ? -SCORE_INF : alpha - window;
+            else
+                beta = window > AB_ASPIRATION_GIVE_UP ? SCORE_INF : beta + window;
+        }
+
+        // Step 5. A cut iteration counts only through a root move it finished exactly:
+        // the old best searched deeper, or a move proven better than it.
+        if (ab->stopped) {
+            if (ab->iter_move != MOVE_NONE) {
+                best_move = ab->iter_move;
+                best_score = ab->iter_score;
+                has_score = true;
+                pv_len = ab->iter_pv_len;
+                memcpy(pv, ab->iter_pv, (size_t)pv_len * sizeof(Move));
+            }
+            break;
+        }
+
+        best_move = root->pv[0];
+        best_score = score;
+        has_score = true;
+        done_depth = depth;
+        pv_len = root->pv_len;
+        memcpy(pv, root->pv, (size_t)pv_len * sizeof(Move));
+        root_to_front(root, best_move);
+        tt_store(&ab->tt, root_key, 0, best_move, score, depth, TT_BOUND_EXACT);
+
+        // Step 6. Stop early when more depth cannot change the answer: a win or loss
+        // proven within the searched depth, or a single legal move under a clock.
+        if (score_is_decisive(score) && SCORE_WIN - abs(score) <= depth)
+            break;
+        if (n == 1 && limits->movetime_ms > 0)
+            break;
+    }
+
+    out->best = best_move;
+    out->has_score = has_score;
+    out->score = has_score ? best_score : 0;
+    set_pv(out, pv, pv_len);
+    out->nodes = ab->nodes;
+    out->depth = done_depth;
+    out->time_ms = deadline_elapsed_ms(&ab->clock);
+}

@@ -1,0 +1,59 @@
+/*
+ * alphabeta.h - negamax principal-variation search with iterative deepening for
+ * two-player zero-sum games of perfect information without chance.
+ *
+ * One AlphaBeta object is one searcher: it owns its transposition table, ordering
+ * tables (killers, history), per-ply move lists and undo records, so a search allocates
+ * nothing. It is not thread-safe; only the stop flag may be set from another thread.
+ */
+#ifndef CROWN_SEARCH_ALPHABETA_H
+#define CROWN_SEARCH_ALPHABETA_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/game.h"
+#include "core/status.h"
+#include "search/limits.h"
+
+enum {
+    ALPHABETA_DEFAULT_TT_BYTES = 16u << 20,
+};
+
+typedef struct AlphaBetaConfig {
+    size_t tt_bytes;     /* transposition table size; 0 = ALPHABETA_DEFAULT_TT_BYTES */
+    int eval_noise;      /* >0: add a pseudo-random +-eval_noise to every evaluation */
+    uint64_t noise_seed; /* which noise: the same seed gives the same noise per position */
+} AlphaBetaConfig;
+
+typedef struct AlphaBeta AlphaBeta;
+
+/* Whether alpha-beta can play g: two players, GAME_ZERO_SUM and GAME_PERFECT_INFO,
+ * no GAME_HAS_CHANCE, and an evaluate hook. STATUS_UNSUPPORTED with the reason if not. */
+Status alphabeta_check_game(const Game *g, ErrBuf *err);
+
+/* Creates a searcher for g (which must outlive it and pass alphabeta_check_game).
+ * cfg may be NULL for the defaults. On error *out is NULL. */
+Status alphabeta_new(const Game *g, const AlphaBetaConfig *cfg, AlphaBeta **out, ErrBuf *err);
+void alphabeta_free(AlphaBeta *ab);
+
+/* Forgets everything learnt (TT, killers, history): the next search behaves exactly
+ * like one of a new searcher with the same configuration. */
+void alphabeta_clear(AlphaBeta *ab);
+
+/* Replaces the transposition table by one of `bytes` (which also clears it). On error
+ * the old table is kept. */
+Status alphabeta_resize_tt(AlphaBeta *ab, size_t bytes, ErrBuf *err);
+
+/* Searches s, where a player (not chance) is to move and the game is not over, within
+ * `limits`. `stop`, if not NULL, is polled about every quarter millisecond; setting it makes
+ * the search unwind and return its best so far. s is not modified. out->best is always
+ * a legal move: depth 1 is completed even when the time is up at once (a node limit
+ * still applies), and an iteration cut short only replaces the last completed one when
+ * its first root moves were finished with an exact score. Deterministic given the
+ * searcher's history and the limits, unless movetime_ms or stop intervene. */
+void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *limits,
+                      atomic_bool *stop, SearchResult *out);
+
+#endif

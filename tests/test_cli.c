@@ -1,0 +1,306 @@
+/*
+ * test_cli.c - the crown program end to end: each test runs the binary named by
+ * $CROWN_BIN with arguments and scripted standard input, and checks its output and exit
+ * code. Covers every subcommand, the play commands, bad input of each kind, and the
+ * bench signature recorded in bench/signature.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+typedef struct Run {
+    char out[1 << 16];
+    int status;
+} Run;
+
+/* Runs `crown ARGS < input 2>&1`; input may be NULL (empty). */
+static void run(Run *r, const char *args, const char *input)
+{
+    const char *bin = getenv("CROWN_BIN");
+    assert_non_null(bin);
+    char in_path[] = "/tmp/crown-cli-XXXXXX";
+    int fd = mkstemp(in_path);
+    assert_true(fd >= 0);
+    if (input && write(fd, input, strlen(input)) < 0)
+        fail_msg("cannot write input");
+    close(fd);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s < %s 2>&1", bin, args, in_path);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(r->out, 1, sizeof r->out - 1, p);
+    r->out[n] = '\0';
+    int st = pclose(p);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    unlink(in_path);
+}
+
+static void assert_contains(const Run *r, const char *needle)
+{
+    if (strstr(r->out, needle) == NULL)
+        fail_msg("expected '%s' in output:\n%s", needle, r->out);
+}
+
+static void assert_lacks(const Run *r, const char *needle)
+{
+    if (strstr(r->out, needle) != NULL)
+        fail_msg("did not expect '%s' in output:\n%s", needle, r->out);
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+static void test_help_and_games(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "help", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "crown play GAME");
+    run(&r, "games", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "kings-valley - ");
+    assert_contains(&r, "retrieve-the-king - ");
+    assert_contains(&r, "kings-valley-7x7 - ");
+    assert_contains(&r, "kings-valley-labyrinth - ");
+    assert_contains(&r, "--rule trap=both|opponent|off");
+    assert_contains(&r, "--rule max-plies=0..1000");
+    run(&r, "frobnicate", NULL);
+    assert_int_equal(r.status, 2);
+    assert_contains(&r, "unknown command 'frobnicate'");
+    run(&r, "play --help", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "usage: crown play");
+}
+
+static void test_perft(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "perft kings-valley 4", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "perft 1 10\nperft 2 110\nperft 3 1570\nperft 4 21708\n");
+    assert_contains(&r, "nodes per second");
+    run(&r, "perft kings-valley 3 --generic", NULL);
+    assert_contains(&r, "perft 3 1570\n");
+    run(&r, "perft kings-valley-labyrinth 2 --rule first-move-soldier=off", NULL);
+    assert_int_equal(r.status, 0);
+    run(&r, "perft kings-valley 2 --position '4k/3s1/5/5/K4 1 10'", NULL);
+    assert_int_equal(r.status, 0);
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "perft kings-valley x", NULL);
+    assert_int_equal(r.status, 2);
+    assert_contains(&r, "DEPTH must be a whole number");
+    run(&r, "perft chess 2", NULL);
+    assert_int_equal(r.status, 1);
+    assert_contains(&r, "no game called 'chess' (games: kings-valley");
+    run(&r, "perft kings-valley 2 --rule max-plies=abc", NULL);
+    assert_contains(&r, "rule 'max-plies' of kings-valley takes a whole number");
+    run(&r, "perft kings-valley 2 --rule colour=blue", NULL);
+    assert_contains(&r, "has no rule 'colour'");
+    run(&r, "perft kings-valley 2 --rule trap=off", NULL);
+    assert_contains(&r, "has no rule 'trap'");
+    run(&r, "perft kings-valley 2 --position 'sskss/5/5/5 1 0'", NULL);
+    assert_int_equal(r.status, 1);
+    assert_contains(&r, "bad position:");
+    run(&r, "perft kings-valley 2 --bogus 3", NULL);
+    assert_contains(&r, "unknown option '--bogus'");
+    run(&r, "play kings-valley --players human", NULL);
+    assert_contains(&r, "this game has 2 players");
+    run(&r, "play kings-valley --players human,wizard", NULL);
+    assert_contains(&r, "player 'wizard'");
+    run(&r, "match kings-valley --players human,ai --games 1", NULL);
+    assert_contains(&r, "AI players only");
+}
+
+static void test_play_script(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "play kings-valley --players human,human",
+        "position\n"
+        "c1-c3\n"        // the king may not make the first move
+        "a1-a3\n"        // slides must go as far as they can
+        "zz\n"           // not a move
+        "a1-a4\n"
+        "position\n"
+        "moves\n"
+        "undo\n"
+        "position\n"
+        "help\n"
+        "quit\n");
+    assert_int_equal(r.status, 1); // errors in a script make the exit code 1
+    assert_contains(&r, "error: the first move of the game must be made by a soldier");
+    assert_contains(&r, "error: men slide as far as they can: from a1 that way it stops on a4");
+    assert_contains(&r, "error: a move is written from-to");
+    assert_contains(&r, "first player (human) plays a1-a4");
+    assert_contains(&r, "sskss/S4/5/5/1SKSS 2 1");
+    assert_contains(&r, "took back 1 action\n");
+    assert_contains(&r, "sskss/5/5/5/SSKSS 1 0\n");
+}
+
+static void test_play_rejects_without_change(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "play kings-valley --players human,human",
+        "a1-a4\nposition\nd5-d1\nb5-b2 ; e5-e2\nposition\nquit\n");
+    // Every rejected line leaves the same position behind.
+    assert_int_equal(count_of(r.out, "sskss/S4/5/5/1SKSS 2 1"), 2);
+    assert_contains(&r, "error: ");
+}
+
+static void test_play_against_ai_and_undo(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "play kings-valley --players human,ai:3 --depth 3", "a1-a4\nundo\nposition\nquit\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "second player (ai:3) plays");
+    assert_contains(&r, "took back 2 actions");
+    assert_contains(&r, "sskss/5/5/5/SSKSS 1 0");
+}
+
+static void test_play_save_load(void **state)
+{
+    (void)state;
+    static Run r;
+    char path[] = "/tmp/crown-save-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    char input[512];
+    snprintf(input, sizeof input, "a1-a4\nb5-b2\nsave %s\nquit\n", path);
+    run(&r, "play kings-valley --players human,human", input);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "saved to");
+    snprintf(input, sizeof input, "load %s\nposition\nload /nonexistent/file\nposition\nquit\n",
+             path);
+    run(&r, "play kings-valley --players human,human", input);
+    assert_contains(&r, "2 actions played");
+    assert_int_equal(count_of(r.out, "s1kss/S4/5/1s3/1SKSS 1 2"), 2);
+    assert_contains(&r, "error: cannot open '/nonexistent/file'");
+    // A corrupt record is refused with the line that is wrong.
+    FILE *f = fopen(path, "w");
+    fputs("crown-record 1\ngame kings-valley\nstart sskss/5/5/5/SSKSS 1 0\nmove a1-a2\n", f);
+    fclose(f);
+    snprintf(input, sizeof input, "load %s\nquit\n", path);
+    run(&r, "play kings-valley --players human,human", input);
+    assert_contains(&r, "error: line 4: move 1 'a1-a2'");
+    unlink(path);
+}
+
+static void test_play_ai_vs_ai_to_the_end(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "play kings-valley --players ai:2,ai:2 --depth 2", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "game over: ");
+    assert_lacks(&r, "error:");
+}
+
+static void test_analyze(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "analyze kings-valley --position '4k/3s1/5/5/K4 1 10' --depth 4", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "bestmove a1-c3\n");
+    assert_contains(&r, "score win in 1");
+    assert_contains(&r, "pv a1-c3");
+    run(&r, "analyze kings-valley --depth 3", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "bestmove ");
+    run(&r, "analyze kings-valley --agent mcts --nodes 500 --seed 3", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "bestmove ");
+    run(&r, "analyze kings-valley --position '5/5/2K2/5/2k2 2 3' --depth 3", NULL);
+    assert_int_equal(r.status, 1);
+    assert_contains(&r, "over");
+}
+
+static void test_match(void **state)
+{
+    (void)state;
+    static Run r;
+    char path[] = "/tmp/crown-match-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    char args[256];
+    snprintf(args, sizeof args,
+             "match kings-valley --players ai:2,random --games 6 --depth 2 --seed 5 --jobs 2 "
+             "--out %s",
+             path);
+    run(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "ai:2 vs random: 6 games, ");
+    assert_contains(&r, "Elo difference");
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    assert_int_equal(count_of(buf, "crown-record 1"), 6);
+    unlink(path);
+    // The same seed gives the same games.
+    static Run again;
+    run(&again, "match kings-valley --players ai:2,random --games 6 --depth 2 --seed 5", NULL);
+    const char *a = strstr(r.out, "ai:2 vs random"), *b = strstr(again.out, "ai:2 vs random");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_memory_equal(a, b, strcspn(a, "\n"));
+}
+
+static void test_bench_signature(void **state)
+{
+    (void)state;
+    static Run r;
+    FILE *f = fopen("bench/signature", "r");
+    assert_non_null(f);
+    char line[256], expected[256] = "";
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "Bench: ", 7) == 0)
+            snprintf(expected, sizeof expected, "%s", line);
+    fclose(f);
+    assert_true(expected[0] != '\0');
+    run(&r, "bench", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, expected);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help_and_games),
+        cmocka_unit_test(test_perft),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_play_script),
+        cmocka_unit_test(test_play_rejects_without_change),
+        cmocka_unit_test(test_play_against_ai_and_undo),
+        cmocka_unit_test(test_play_save_load),
+        cmocka_unit_test(test_play_ai_vs_ai_to_the_end),
+        cmocka_unit_test(test_analyze),
+        cmocka_unit_test(test_match),
+        cmocka_unit_test(test_bench_signature),
+    };
+    return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}

@@ -1,0 +1,1135 @@
+/*
+ * test_search.c - the generic search (alpha-beta, MCTS, agents, TT) on the toy games of
+ * tests/support/toy_games.h, whose answers are known or computed here by brute force.
+ *
+ * Alpha-beta is checked against an exhaustive solver that scores wins and losses by
+ * their distance exactly as the search does; MCTS on positions with one clearly right
+ * move, with three players, chance and hidden information; and both for determinism
+ * with fixed limits and seeds.
+ */
+// cmocka needs these headers first, in this order.
+// clang-format off
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+// clang-format on
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/game.h"
+#include "core/game_api.h"
+#include "core/rng.h"
+#include "search/agent.h"
+#include "search/alphabeta.h"
+#include "search/mcts.h"
+#include "search/tt.h"
+#include "support/toy_games.h"
+
+/* ---------------------------------------------------------------------------------- */
+/* Helpers                                                                              */
+/* ---------------------------------------------------------------------------------- */
+
+static Game *new_game(const GameOps *ops, int players, const char *rule)
+{
+    Game *g = NULL;
+    ErrBuf err;
+    const char *rules[1] = {rule};
+    Status st = game_create(ops, players, rules, rule ? 1 : 0, &g, &err);
+    if (st != STATUS_OK)
+        fail_msg("game_create(%s): %s", ops->name, err.msg);
+    return g;
+}
+
+/* A position from its text, or the start position when text is NULL. */
+static GameState *new_pos(const Game *g, const char *text)
+{
+    GameState *s = game_state_new(g);
+    assert_non_null(s);
+    ErrBuf err;
+    if (text == NULL)
+        g->ops->new_game(g, s, 1);
+    else if (g->ops->parse_position(g, s, text, &err) != STATUS_OK)
+        fail_msg("parse_position(%s): %s", text, err.msg);
+    return s;
+}
+
+static Agent *new_agent(const Game *g, AgentKind kind, int level, int depth, uint64_t nodes,
+                        int64_t movetime_ms, uint64_t seed)
+{
+    AgentSpec spec;
+    agent_spec_default(&spec);
+    spec.kind = kind;
+    spec.level = level;
+    spec.limits.depth = depth;
+    spec.limits.nodes = nodes;
+    spec.limits.movetime_ms = movetime_ms;
+    spec.seed = seed;
+    Agent *a = NULL;
+    ErrBuf err;
+    if (agent_new(g, &spec, &a, &err) != STATUS_OK)
+        fail_msg("agent_new: %s", err.msg);
+    return a;
+}
+
+/* A full-strength alpha-beta agent that searches to the end of these small games. */
+static Agent *solver_agent(const Game *g)
+{
+    return new_agent(g, AGENT_ALPHABETA, 10, SEARCH_UNLIMITED, 0, SEARCH_UNLIMITED, 0);
+}
+
+static SearchResult think(Agent *a, const GameState *s)
+{
+    SearchResult r;
+    ErrBuf err;
+    if (agent_think(a, s, &r, &err) != STATUS_OK)
+        fail_msg("agent_think: %s", err.msg);
+    return r;
+}
+
+static bool is_legal(const Game *g, const GameState *s, Move m)
+{
+    MoveList list;
+    const int n = g->ops->gen_moves(g, s, &list);
+    for (int i = 0; i < n; i++)
+        if (list.moves[i] == m)
+            return true;
+    return false;
+}
+
+static Move parse_move(const Game *g, const GameState *s, const char *text)
+{
+    Move m;
+    ErrBuf err;
+    if (g->ops->parse_move(g, s, text, &m, &err) != STATUS_OK)
+        fail_msg("parse_move(%s): %s", text, err.msg);
+    return m;
+}
+
+static void assert_score_text(const SearchResult *r, const char *expected)
+{
+    StrBuf sb;
+    sb_init(&sb);
+    search_format_score(r, &sb);
+    assert_string_equal(sb_str(&sb), expected);
+    sb_free(&sb);
+}
+
+static void assert_same_result(const SearchResult *a, const SearchResult *b)
+{
+    assert_int_equal(a->best, b->best);
+    assert_int_equal(a->has_score, b->has_score);
+    assert_int_equal(a->score, b->score);
+    assert_true(a->value == b->value);
+    assert_int_equal(a->nodes, b->nodes);
+    assert_int_equal(a->depth, b->depth);
+    assert_int_equal(a->pv_len, b->pv_len);
+    assert_memory_equal(a->pv, b->pv, (size_t)a->pv_len * sizeof(Move));
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* An exhaustive solver with the search's scoring                                       */
+/* ---------------------------------------------------------------------------------- */
+
+enum { MEMO_BITS = 16, MEMO_SIZE = 1 << MEMO_BITS, UNDO_CAP = 64 };
+
+/* Values of positions (they do not depend on history in the toy games), relative to
+ * the position: SCORE_WIN - n is a win n actions later. */
+typedef struct Memo {
+    uint64_t key[MEMO_SIZE];
+    int32_t value[MEMO_SIZE];
+    bool used[MEMO_SIZE];
+} Memo;
+
+static int solve(const Game *g, GameState *s, Memo *memo);
+
+/* After a move by `us`: the value of the new position for `us`, relative to the
+ * position before the move. */
+static int solve_child(const Game *g, GameState *s, int us, Memo *memo)
+{
+    const int them = g->ops->to_move(g, s);
+    if (them == PLAYER_NONE) {
+        double r[MAX_PLAYERS];
+        g->ops->returns(g, s, r);
+        return r[us] > 0 ? SCORE_WIN - 1 : r[us] < 0 ? -SCORE_WIN + 1 : 0;
+    }
+    int v = solve(g, s, memo);
+    if (v >= SCORE_WIN_BOUND)
+        v--;
+    else if (v <= -SCORE_WIN_BOUND)
+        v++;
+    return them == us ? v : -v;
+}
+
+static int solve(const Game *g, GameState *s, Memo *memo)
+{
+    const uint64_t key = g->ops->hash(g, s);
+    uint32_t h = (uint32_t)(key & (MEMO_SIZE - 1));
+    while (memo->used[h]) {
+        if (memo->key[h] == key)
+            return memo->value[h];
+        h = (h + 1) & (MEMO_SIZE - 1);
+    }
+    const int us = g->ops->to_move(g, s);
+    MoveList list;
+    const int n = g->ops->gen_moves(g, s, &list);
+    _Alignas(16) unsigned char undo[UNDO_CAP];
+    assert_true(g->undo_size <= UNDO_CAP);
+    int best = -SCORE_INF;
+    for (int i = 0; i < n; i++) {
+        g->ops->make(g, s, list.moves[i], undo);
+        const int v = solve_child(g, s, us, memo);
+        g->ops->unmake(g, s, list.moves[i], undo);
+        if (v > best)
+            best = v;
+    }
+    h = (uint32_t)(key & (MEMO_SIZE - 1));
+    while (memo->used[h])
+        h = (h + 1) & (MEMO_SIZE - 1);
+    memo->used[h] = true;
+    memo->key[h] = key;
+    memo->value[h] = best;
+    return best;
+}
+
+/* Alpha-beta must give the solver's value, and a move that achieves it. */
+static void check_against_solver(const Game *g, Agent *a, GameState *s, Memo *memo)
+{
+    const int expected = solve(g, s, memo);
+    const SearchResult r = think(a, s);
+    StrBuf text;
+    sb_init(&text);
+    g->ops->format_position(g, s, &text);
+    if (!r.has_score || r.score != expected)
+        fail_msg("%s: %s: search says %d, solver %d", g->ops->name, sb_str(&text), r.score,
+                 expected);
+    assert_true(is_legal(g, s, r.best));
+    _Alignas(16) unsigned char undo[UNDO_CAP];
+    const int us = g->ops->to_move(g, s);
+    g->ops->make(g, s, r.best, undo);
+    const int achieved = solve_child(g, s, us, memo);
+    g->ops->unmake(g, s, r.best, undo);
+    if (achieved != expected)
+        fail_msg("%s: %s: move %u gets %d, not %d", g->ops->name, sb_str(&text), (unsigned)r.best,
+                 achieved, expected);
+    assert_true(r.pv_len >= 1);
+    assert_int_equal(r.pv[0], r.best);
+    sb_free(&text);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Toy games keep the game contract                                                     */
+/* ---------------------------------------------------------------------------------- */
+
+static void check_random_games(const GameOps *ops, int players, int games)
+{
+    Game *g = new_game(ops, players, NULL);
+    GameState *s = game_state_new(g);
+    GameState *before = game_state_new(g);
+    void *undo = game_undo_new(g);
+    Rng rng;
+    rng_seed(&rng, 42);
+    MoveList list;
+    ChanceList chance;
+    ErrBuf err;
+    for (int k = 0; k < games; k++) {
+        g->ops->new_game(g, s, (uint64_t)k);
+        int steps = 0;
+        while (g->ops->to_move(g, s) != PLAYER_NONE) {
+            assert_true(g->ops->is_ok(g, s, &err));
+            const int p = g->ops->to_move(g, s);
+            int n;
+            const Move *moves;
+            if (p == PLAYER_CHANCE) {
+                n = g->ops->chance_outcomes(g, s, &chance);
+                moves = chance.outcomes;
+                assert_int_equal(g->ops->gen_moves(g, s, &list), 0);
+            } else {
+                n = g->ops->gen_moves(g, s, &list);
+                moves = list.moves;
+            }
+            assert_true(n > 0);
+            // Every move unmakes byte for byte and survives a text round trip.
+            for (int i = 0; i < n; i++) {
+                game_state_copy(g, before, s);
+                g->ops->make(g, s, moves[i], undo);
+                g->ops->unmake(g, s, moves[i], undo);
+                assert_memory_equal(s, before, g->state_size);
+                StrBuf t;
+                sb_init(&t);
+                g->ops->format_move(g, s, moves[i], &t);
+                assert_int_equal(parse_move(g, s, sb_str(&t)), moves[i]);
+                sb_free(&t);
+            }
+            StrBuf pos;
+            sb_init(&pos);
+            g->ops->format_position(g, s, &pos);
+            GameState *back = new_pos(g, sb_str(&pos));
+            assert_memory_equal(back, s, g->state_size);
+            free(back);
+            sb_free(&pos);
+            g->ops->make(g, s, moves[rng_below(&rng, (uint32_t)n)], undo);
+            assert_true(++steps <= g->max_game_length);
+        }
+        double r[MAX_PLAYERS], sum = 0;
+        g->ops->returns(g, s, r);
+        for (int i = 0; i < g->players; i++)
+            sum += r[i];
+        assert_true(sum > -1e-9 && sum < 1e-9);
+    }
+    free(undo);
+    free(before);
+    free(s);
+    game_destroy(g);
+}
+
+static void test_toy_games_keep_the_contract(void **state)
+{
+    (void)state;
+    check_random_games(&toy_nim_ops, 2, 20);
+    check_random_games(&toy_twostep_ops, 2, 20);
+    check_random_games(&toy_tictactoe_ops, 2, 30);
+    check_random_games(&toy_race_ops, 3, 20);
+    check_random_games(&toy_hidden_race_ops, 4, 20);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Agent specs, refusals, errors                                                        */
+/* ---------------------------------------------------------------------------------- */
+
+static void test_spec_parse(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        AgentKind kind;
+        int level;
+    } good[] = {
+        {"ai", AGENT_AI, 5},
+        {"ai:7", AGENT_AI, 7},
+        {"ab", AGENT_ALPHABETA, 5},
+        {"ab:3", AGENT_ALPHABETA, 3},
+        {"alphabeta", AGENT_ALPHABETA, 5},
+        {"alphabeta:10", AGENT_ALPHABETA, 10},
+        {"mcts", AGENT_MCTS, 5},
+        {"mcts:4", AGENT_MCTS, 4},
+        {"uct", AGENT_MCTS, 5},
+        {"uct:1", AGENT_MCTS, 1},
+        {"random", AGENT_RANDOM, 5},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        AgentSpec spec;
+        ErrBuf err;
+        assert_int_equal(agent_spec_parse(good[i].text, &spec, &err), STATUS_OK);
+        assert_int_equal(spec.kind, good[i].kind);
+        assert_int_equal(spec.level, good[i].level);
+        assert_int_equal(spec.limits.depth, 0);
+        assert_int_equal(spec.limits.nodes, 0);
+        assert_int_equal(spec.limits.movetime_ms, 0);
+    }
+    static const char *const bad[] = {"",      "AI",     "Ai:3",  "ai:",    "ai:0",  "ai:11",
+                                      "ai:5x", "ai:-1",  "ai: 3", "ai:007", "foo",   "random:3",
+                                      "mcts:", "ab:3:4", "uct ",  " ab",    "alpha", "ai:100"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        AgentSpec spec;
+        agent_spec_default(&spec);
+        spec.level = 9;
+        ErrBuf err;
+        err_clear(&err);
+        if (agent_spec_parse(bad[i], &spec, &err) != STATUS_PARSE)
+            fail_msg("'%s' was accepted", bad[i]);
+        assert_int_equal(spec.level, 9); // unchanged on error
+        assert_non_null(strstr(err.msg, "ai"));
+        assert_non_null(strstr(err.msg, "10"));
+    }
+    ErrBuf err;
+    AgentSpec spec;
+    assert_int_equal(agent_spec_parse(NULL, &spec, &err), STATUS_PARSE);
+    assert_string_equal(agent_kind_name(AGENT_AI), "ai");
+    assert_string_equal(agent_kind_name(AGENT_ALPHABETA), "alphabeta");
+    assert_string_equal(agent_kind_name(AGENT_MCTS), "mcts");
+    assert_string_equal(agent_kind_name(AGENT_RANDOM), "random");
+}
+
+/* agent_new must refuse alpha-beta with `ops` and say `why`. */
+static void expect_refusal(const GameOps *ops, int players, const char *why)
+{
+    Game *g = new_game(ops, players, NULL);
+    AgentSpec spec;
+    agent_spec_default(&spec);
+    spec.kind = AGENT_ALPHABETA;
+    Agent *a = NULL;
+    ErrBuf err;
+    err_clear(&err);
+    assert_int_equal(agent_new(g, &spec, &a, &err), STATUS_UNSUPPORTED);
+    assert_null(a);
+    if (strstr(err.msg, why) == NULL)
+        fail_msg("%s: message '%s' does not mention '%s'", ops->name, err.msg, why);
+    // "ai" picks MCTS instead.
+    spec.kind = AGENT_AI;
+    assert_int_equal(agent_new(g, &spec, &a, &err), STATUS_OK);
+    assert_int_equal(agent_kind(a), AGENT_MCTS);
+    agent_free(a);
+    game_destroy(g);
+}
+
+static void test_agent_new_refuses_alphabeta(void **state)
+{
+    (void)state;
+    expect_refusal(&toy_race_ops, 3, "two-player");
+    expect_refusal(&toy_race_ops, 2, "chance");
+    expect_refusal(&toy_hidden_race_ops, 2, "perfect information");
+    GameOps no_eval = toy_tictactoe_ops;
+    no_eval.evaluate = NULL;
+    expect_refusal(&no_eval, 2, "evaluation");
+    GameOps not_zero_sum = toy_tictactoe_ops;
+    not_zero_sum.flags = GAME_PERFECT_INFO;
+    expect_refusal(&not_zero_sum, 2, "zero-sum");
+
+    // Where it applies, "ai" is alpha-beta; levels outside 1..10 are refused.
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    Agent *a = new_agent(g, AGENT_AI, 5, 0, 0, 0, 0);
+    assert_int_equal(agent_kind(a), AGENT_ALPHABETA);
+    agent_free(a);
+    AgentSpec spec;
+    agent_spec_default(&spec);
+    ErrBuf err;
+    for (int level = -1; level <= 11; level += 12) {
+        spec.level = level;
+        assert_int_equal(agent_new(g, &spec, &a, &err), STATUS_UNSUPPORTED);
+        assert_null(a);
+        assert_non_null(strstr(err.msg, "level"));
+    }
+    game_destroy(g);
+}
+
+static void test_think_refuses_finished_games_and_chance(void **state)
+{
+    (void)state;
+    static const AgentKind kinds[] = {AGENT_AI, AGENT_ALPHABETA, AGENT_MCTS, AGENT_RANDOM};
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    GameState *won = new_pos(g, "xxxoo.... o");
+    GameState *full = new_pos(g, "xoxxoxoxo o");
+    for (int k = 0; k < 4; k++) {
+        Agent *a = new_agent(g, kinds[k], 3, 0, 0, 0, 0);
+        SearchResult r;
+        ErrBuf err;
+        err_clear(&err);
+        assert_int_equal(agent_think(a, won, &r, &err), STATUS_ILLEGAL);
+        assert_non_null(strstr(err.msg, "over"));
+        assert_int_equal(agent_think(a, full, &r, &err), STATUS_ILLEGAL);
+        agent_free(a);
+    }
+    free(won);
+    free(full);
+    game_destroy(g);
+
+    g = new_game(&toy_race_ops, 3, NULL);
+    GameState *pending = new_pos(g, "1,2,3 0*");
+    Agent *a = new_agent(g, AGENT_MCTS, 1, 0, 0, 0, 0);
+    SearchResult r;
+    ErrBuf err;
+    assert_int_equal(agent_think(a, pending, &r, &err), STATUS_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "chance"));
+    agent_free(a);
+    free(pending);
+    game_destroy(g);
+}
+
+static void test_format_score(void **state)
+{
+    (void)state;
+    SearchResult r;
+    memset(&r, 0, sizeof r);
+    r.has_score = true;
+    r.score = 35;
+    assert_score_text(&r, "cp 35");
+    r.score = -120;
+    assert_score_text(&r, "cp -120");
+    r.score = SCORE_WIN - 3;
+    assert_score_text(&r, "win in 3");
+    r.score = -SCORE_WIN + 4;
+    assert_score_text(&r, "loss in 4");
+    r.has_score = false;
+    r.value = 0.4123;
+    assert_score_text(&r, "value 0.412");
+}
+
+static void test_levels_and_overrides(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    Agent *a = new_agent(g, AGENT_ALPHABETA, 1, 0, 0, 0, 0);
+    SearchLimits l = agent_limits(a);
+    assert_int_equal(l.depth, 1);
+    assert_int_equal(l.movetime_ms, 100);
+    assert_int_equal(l.nodes, 0);
+    agent_free(a);
+
+    a = new_agent(g, AGENT_ALPHABETA, 10, 0, 0, 0, 0);
+    l = agent_limits(a);
+    assert_int_equal(l.depth, 0);
+    assert_int_equal(l.movetime_ms, 5000);
+    StrBuf sb;
+    sb_init(&sb);
+    agent_describe(a, &sb);
+    assert_string_equal(sb_str(&sb), "alphabeta level 10 (5000 ms)");
+    agent_free(a);
+
+    a = new_agent(g, AGENT_ALPHABETA, 5, 3, 1000, SEARCH_UNLIMITED, 0);
+    l = agent_limits(a);
+    assert_int_equal(l.depth, 3);
+    assert_int_equal(l.nodes, 1000);
+    assert_int_equal(l.movetime_ms, 0);
+    sb_clear(&sb);
+    agent_describe(a, &sb);
+    assert_string_equal(sb_str(&sb), "alphabeta level 5 (depth 3, 1000 nodes)");
+    agent_free(a);
+
+    a = new_agent(g, AGENT_MCTS, 10, 0, 0, 0, 0);
+    l = agent_limits(a);
+    assert_int_equal(l.nodes, 200000);
+    assert_int_equal(l.movetime_ms, 5000);
+    agent_free(a);
+
+    a = new_agent(g, AGENT_MCTS, 0, 0, UINT64_MAX, 250, 0); // level 0 = default 5
+    l = agent_limits(a);
+    assert_int_equal(l.nodes, 0);
+    assert_int_equal(l.movetime_ms, 250);
+    sb_clear(&sb);
+    agent_describe(a, &sb);
+    assert_string_equal(sb_str(&sb), "mcts level 5 (250 ms)");
+    agent_free(a);
+    sb_free(&sb);
+    game_destroy(g);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Alpha-beta                                                                           */
+/* ---------------------------------------------------------------------------------- */
+
+static void test_alphabeta_nim_mate_scores(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *pos;
+        const char *score;
+        Move best; /* MOVE_NONE: any */
+    } cases[] = {
+        {"1 0", "win in 1", 1},  {"3 1", "win in 1", 3},   {"5 0", "win in 3", 1},
+        {"4 0", "loss in 2", 0}, {"8 1", "loss in 4", 0},  {"21 0", "win in 11", 1},
+        {"7 0", "win in 3", 3},  {"12 0", "loss in 6", 0},
+    };
+    Game *g = new_game(&toy_nim_ops, 2, NULL);
+    Agent *a = solver_agent(g);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        GameState *s = new_pos(g, cases[i].pos);
+        const SearchResult r = think(a, s);
+        assert_true(is_legal(g, s, r.best));
+        assert_true(r.has_score);
+        assert_score_text(&r, cases[i].score);
+        if (cases[i].best != MOVE_NONE)
+            assert_int_equal(r.best, cases[i].best);
+        // The PV is a line of legal moves that ends the game at the announced distance.
+        if (r.score >= SCORE_WIN_BOUND)
+            assert_int_equal(r.pv_len, SCORE_WIN - r.score);
+        void *undo = game_undo_new(g);
+        GameState *t = game_state_clone(g, s);
+        for (int k = 0; k < r.pv_len; k++) {
+            assert_true(is_legal(g, t, r.pv[k]));
+            g->ops->make(g, t, r.pv[k], undo);
+        }
+        if (r.score >= SCORE_WIN_BOUND)
+            assert_true(game_is_over(g, t));
+        free(t);
+        free(undo);
+        free(s);
+    }
+    agent_free(a);
+    game_destroy(g);
+}
+
+/* Two actions per turn: a search that negated at every action would get these wrong. */
+static void test_alphabeta_multi_action_turns(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_twostep_ops, 2, "stones=20");
+    Agent *a = solver_agent(g);
+    Memo *memo = calloc(1, sizeof *memo);
+    assert_non_null(memo);
+
+    GameState *s = new_pos(g, "7 0 2");
+    SearchResult r = think(a, s);
+    assert_int_equal(r.best, 1); // 7 -> 6 -> 5; taking 2 first loses
+    assert_score_text(&r, "win in 6");
+    assert_true(r.pv_len >= 2);
+    assert_int_equal(r.pv[1], 1);
+    free(s);
+
+    s = new_pos(g, "11 1 2");
+    r = think(a, s);
+    assert_true(r.score <= -SCORE_WIN_BOUND); // 11 % 6 == 5: lost
+    free(s);
+
+    char text[32];
+    for (int heap = 1; heap <= 20; heap++) {
+        for (int left = 1; left <= 2; left++) {
+            snprintf(text, sizeof text, "%d %d %d", heap, heap % 2, left);
+            s = new_pos(g, text);
+            check_against_solver(g, a, s, memo);
+            if (left == 2 && heap >= 5) {
+                const bool lost = heap % 6 == 5 || heap % 6 == 0;
+                assert_int_equal(think(a, s).score < 0, lost);
+            }
+            free(s);
+        }
+    }
+    free(memo);
+    agent_free(a);
+    game_destroy(g);
+}
+
+static void test_alphabeta_tictactoe_matches_solver(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    Agent *a = solver_agent(g);
+    Memo *memo = calloc(1, sizeof *memo);
+    assert_non_null(memo);
+    GameState *s = game_state_new(g);
+    void *undo = game_undo_new(g);
+    Rng rng;
+    rng_seed(&rng, 2024);
+    MoveList list;
+    int checked = 0;
+    for (int k = 0; k < 60; k++) {
+        g->ops->new_game(g, s, 0);
+        const int plies = 2 + (int)rng_below(&rng, 5);
+        for (int i = 0; i < plies && !game_is_over(g, s); i++) {
+            const int n = g->ops->gen_moves(g, s, &list);
+            g->ops->make(g, s, list.moves[rng_below(&rng, (uint32_t)n)], undo);
+        }
+        if (game_is_over(g, s))
+            continue;
+        if (k % 2 == 0)
+            agent_new_game(a); // with and without what earlier searches left in the TT
+        check_against_solver(g, a, s, memo);
+        checked++;
+    }
+    assert_true(checked > 40);
+    free(undo);
+    free(s);
+    free(memo);
+    agent_free(a);
+    game_destroy(g);
+}
+
+static void test_alphabeta_tictactoe_tactics(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    Agent *a = solver_agent(g);
+
+    GameState *s = new_pos(g, "xx.oo.... x"); // x wins at 3
+    SearchResult r = think(a, s);
+    assert_int_equal(r.best, 3);
+    assert_score_text(&r, "win in 1");
+    free(s);
+
+    s = new_pos(g, "xx..o.... o"); // o must block at 3, then it is a draw
+    r = think(a, s);
+    assert_int_equal(r.best, 3);
+    free(s);
+
+    s = new_pos(g, "x...o...x o"); // o must not take a corner
+    r = think(a, s);
+    assert_true(r.best == 2 || r.best == 4 || r.best == 6 || r.best == 8);
+    assert_score_text(&r, "cp 0");
+    free(s);
+
+    s = new_pos(g, NULL);
+    r = think(a, s);
+    assert_score_text(&r, "cp 0");
+    assert_int_equal(r.depth, 9);
+    free(s);
+    agent_free(a);
+
+    // Even level 1 (depth 1, noisy evaluation) takes a win in one.
+    s = new_pos(g, "oo.xx.... x");
+    for (uint64_t seed = 0; seed < 5; seed++) {
+        a = new_agent(g, AGENT_ALPHABETA, 1, 0, 0, SEARCH_UNLIMITED, seed);
+        r = think(a, s);
+        assert_int_equal(r.best, 6);
+        assert_int_equal(r.depth, 1);
+        agent_free(a);
+    }
+    free(s);
+    game_destroy(g);
+}
+
+static void test_alphabeta_is_deterministic(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    GameState *start = new_pos(g, NULL);
+    GameState *other = new_pos(g, "x...o.... x");
+    for (int level = 1; level <= 10; level += 3) {
+        Agent *a = new_agent(g, AGENT_ALPHABETA, level, 5, 0, SEARCH_UNLIMITED, 77);
+        Agent *b = new_agent(g, AGENT_ALPHABETA, level, 5, 0, SEARCH_UNLIMITED, 77);
+        const SearchResult r1 = think(a, start);
+        const SearchResult r2 = think(b, start);
+        assert_same_result(&r1, &r2);
+        assert_true(r1.nodes > 0);
+        // Learning from other searches changes nothing once forgotten.
+        (void)think(a, other);
+        (void)think(a, start);
+        agent_new_game(a);
+        const SearchResult r3 = think(a, start);
+        assert_same_result(&r1, &r3);
+        agent_free(a);
+        agent_free(b);
+    }
+    free(start);
+    free(other);
+    game_destroy(g);
+}
+
+static void test_alphabeta_node_limit(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    GameState *s = new_pos(g, NULL);
+    static const uint64_t limits[] = {1, 2, 5, 10, 100, 1000};
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        Agent *a =
+            new_agent(g, AGENT_ALPHABETA, 10, SEARCH_UNLIMITED, limits[i], SEARCH_UNLIMITED, 0);
+        const SearchResult r = think(a, s);
+        assert_true(r.nodes <= limits[i]);
+        assert_true(r.nodes >= limits[i] - 1);
+        assert_true(is_legal(g, s, r.best));
+        assert_true(r.pv_len >= 1 && r.pv[0] == r.best);
+        // And again, from a TT that knows the position.
+        const SearchResult r2 = think(a, s);
+        assert_true(r2.nodes <= limits[i]);
+        assert_true(is_legal(g, s, r2.best));
+        agent_free(a);
+    }
+    free(s);
+    game_destroy(g);
+}
+
+static void test_alphabeta_stop_and_time(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    GameState *s = new_pos(g, "xx.oo.... x");
+    GameState *copy = game_state_clone(g, s);
+    AlphaBeta *ab;
+    ErrBuf err;
+    assert_int_equal(alphabeta_new(g, NULL, &ab, &err), STATUS_OK);
+
+    // A stop requested before the search still leaves depth 1, which finds the win.
+    atomic_bool stop;
+    atomic_init(&stop, true);
+    SearchLimits limits = {0, 0, 0};
+    SearchResult r;
+    alphabeta_search(ab, s, &limits, &stop, &r);
+    assert_int_equal(r.depth, 1);
+    assert_int_equal(r.best, 3);
+    assert_score_text(&r, "win in 1");
+
+    // A tiny time budget still gives a legal move, soon.
+    atomic_store(&stop, false);
+    limits.movetime_ms = 1;
+    alphabeta_search(ab, s, &limits, &stop, &r);
+    assert_true(is_legal(g, s, r.best));
+    assert_true(r.depth >= 1);
+    assert_true(r.time_ms < 1000);
+    assert_memory_equal(s, copy, g->state_size); // s untouched
+
+    // A smaller TT gives the same answers.
+    assert_int_equal(alphabeta_resize_tt(ab, 64 * 1024, &err), STATUS_OK);
+    limits.movetime_ms = 0;
+    alphabeta_search(ab, s, &limits, NULL, &r);
+    assert_int_equal(r.best, 3);
+    alphabeta_free(ab);
+    free(copy);
+    free(s);
+    game_destroy(g);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Transposition table                                                                  */
+/* ---------------------------------------------------------------------------------- */
+
+static void test_tt(void **state)
+{
+    (void)state;
+    TTable tt;
+    ErrBuf err;
+    assert_int_equal(tt_init(&tt, 4096, &err), STATUS_OK);
+    assert_int_equal(tt_bytes(&tt), 4096);
+    TTHit hit;
+    assert_false(tt_probe(&tt, 0x1234, 0, &hit));
+
+    // A win stored 3 plies from the root is a win 2 plies from that node...
+    tt_store(&tt, 0xABCDEF0100000001ULL, 3, 7, SCORE_WIN - 5, 4, TT_BOUND_EXACT);
+    assert_true(tt_probe(&tt, 0xABCDEF0100000001ULL, 3, &hit));
+    assert_int_equal(hit.move, 7);
+    assert_int_equal(hit.score, SCORE_WIN - 5);
+    assert_int_equal(hit.depth, 4);
+    assert_int_equal(hit.bound, TT_BOUND_EXACT);
+    // ... so reached at ply 1 it is a win in 3.
+    assert_true(tt_probe(&tt, 0xABCDEF0100000001ULL, 1, &hit));
+    assert_int_equal(hit.score, SCORE_WIN - 3);
+    // Same bucket, other key: not found.
+    assert_false(tt_probe(&tt, 0x1111111100000001ULL, 0, &hit));
+
+    // A shallow bound does not overwrite a much deeper entry of the same search, but
+    // keeps the move; a move-less store keeps the old move.
+    tt_store(&tt, 0xABCDEF0100000001ULL, 0, 9, 50, 1, TT_BOUND_LOWER);
+    assert_true(tt_probe(&tt, 0xABCDEF0100000001ULL, 0, &hit));
+    assert_int_equal(hit.depth, 4);
+    assert_int_equal(hit.move, 9);
+    tt_store(&tt, 0xABCDEF0100000001ULL, 0, MOVE_NONE, -20, 6, TT_BOUND_UPPER);
+    assert_true(tt_probe(&tt, 0xABCDEF0100000001ULL, 0, &hit));
+    assert_int_equal(hit.depth, 6);
+    assert_int_equal(hit.move, 9);
+    assert_int_equal(hit.score, -20);
+
+    // A full bucket replaces its shallowest entry.
+    const uint64_t mask = tt.mask;
+    for (uint64_t i = 0; i < TT_BUCKET_ENTRIES; i++)
+        tt_store(&tt, (i + 2) << 32 | 5, 0, 1, 0, (int)(10 + i), TT_BOUND_EXACT);
+    tt_store(&tt, (uint64_t)99 << 32 | 5, 0, 1, 0, 3, TT_BOUND_EXACT);
+    assert_true(tt_probe(&tt, (uint64_t)99 << 32 | 5, 0, &hit));
+    assert_false(tt_probe(&tt, (uint64_t)2 << 32 | 5, 0, &hit));
+    assert_true(tt_probe(&tt, (uint64_t)5 << 32 | 5, 0, &hit));
+    assert_true(mask + 1 == 4096 / sizeof(TTBucket));
+
+    // Entries of old searches go first.
+    tt_new_search(&tt);
+    tt_store(&tt, (uint64_t)100 << 32 | 5, 0, 1, 0, 2, TT_BOUND_EXACT);
+    assert_true(tt_probe(&tt, (uint64_t)100 << 32 | 5, 0, &hit));
+    assert_false(tt_probe(&tt, (uint64_t)99 << 32 | 5, 0, &hit));
+
+    tt_clear(&tt);
+    assert_false(tt_probe(&tt, 0xABCDEF0100000001ULL, 0, &hit));
+    tt_free(&tt);
+    tt_free(&tt);
+    assert_int_equal(tt_bytes(&tt), 0);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* MCTS                                                                                 */
+/* ---------------------------------------------------------------------------------- */
+
+static void test_mcts_is_deterministic(void **state)
+{
+    (void)state;
+    static const struct {
+        const GameOps *ops;
+        int players;
+        const char *pos;
+    } cases[] = {
+        {&toy_tictactoe_ops, 2, NULL},
+        {&toy_nim_ops, 2, "13 0"},
+        {&toy_race_ops, 3, NULL},
+        {&toy_hidden_race_ops, 3, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Game *g = new_game(cases[i].ops, cases[i].players, NULL);
+        GameState *s = new_pos(g, cases[i].pos);
+        GameState *other = new_pos(g, cases[i].pos);
+        void *undo = game_undo_new(g);
+        MoveList list;
+        g->ops->gen_moves(g, other, &list);
+        g->ops->make(g, other, list.moves[0], undo);
+
+        Agent *a = new_agent(g, AGENT_MCTS, 5, 0, 1500, SEARCH_UNLIMITED, 99);
+        Agent *b = new_agent(g, AGENT_MCTS, 5, 0, 1500, SEARCH_UNLIMITED, 99);
+        const SearchResult r1 = think(a, s);
+        const SearchResult r2 = think(b, s);
+        assert_same_result(&r1, &r2);
+        assert_int_equal(r1.nodes, 1500);
+        assert_false(r1.has_score);
+        assert_true(r1.value >= -1 && r1.value <= 1);
+        assert_true(r1.depth >= 1);
+        assert_true(is_legal(g, s, r1.best));
+        if (g->ops->to_move(g, other) >= 0)
+            (void)think(a, other);
+        agent_new_game(a);
+        const SearchResult r3 = think(a, s);
+        assert_same_result(&r1, &r3);
+        // The Rng moves on from think to think.
+        const SearchResult r4 = think(a, s);
+        assert_int_equal(r4.nodes, 1500);
+        free(undo);
+        free(other);
+        free(s);
+        agent_free(a);
+        agent_free(b);
+        game_destroy(g);
+    }
+}
+
+static void test_mcts_finds_obvious_moves(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    static const struct {
+        const char *pos;
+        Move best;
+    } cases[] = {
+        {"xx.oo.... x", 3}, // win now (and o would win at 6)
+        {"xx.oo.x.. o", 6}, // o wins now
+        {"xx..o.... o", 3}, // block
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        GameState *s = new_pos(g, cases[i].pos);
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            Agent *a = new_agent(g, AGENT_MCTS, 5, 0, 3000, SEARCH_UNLIMITED, seed);
+            const SearchResult r = think(a, s);
+            if (r.best != cases[i].best)
+                fail_msg("%s seed %llu: mcts plays %u", cases[i].pos, (unsigned long long)seed,
+                         (unsigned)r.best);
+            agent_free(a);
+        }
+        free(s);
+    }
+    // Winning a won position shows in the value.
+    GameState *s = new_pos(g, "xx.oo.... x");
+    Agent *a = new_agent(g, AGENT_MCTS, 5, 0, 3000, SEARCH_UNLIMITED, 1);
+    assert_true(think(a, s).value > 0.8);
+    agent_free(a);
+    free(s);
+    game_destroy(g);
+
+    // Nim (no playout hook: the generic rollout): 5 stones, take 1.
+    g = new_game(&toy_nim_ops, 2, NULL);
+    s = new_pos(g, "5 0");
+    a = new_agent(g, AGENT_MCTS, 5, 0, 4000, SEARCH_UNLIMITED, 3);
+    assert_int_equal(think(a, s).best, 1);
+    agent_free(a);
+    free(s);
+    game_destroy(g);
+}
+
+static void test_mcts_three_players_and_chance(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_race_ops, 3, NULL);
+    // Everybody is one step from the goal: step and win now, a gamble may fail.
+    GameState *s = new_pos(g, "9,9,9 0");
+    Agent *a = new_agent(g, AGENT_AI, 5, 0, 2000, SEARCH_UNLIMITED, 5);
+    assert_int_equal(agent_kind(a), AGENT_MCTS);
+    SearchResult r = think(a, s);
+    assert_int_equal(r.best, parse_move(g, s, "step"));
+    assert_true(r.value > 0.5);
+    free(s);
+
+    // Two from the goal and the others one: only a lucky gamble wins.
+    s = new_pos(g, "8,9,9 0");
+    r = think(a, s);
+    assert_int_equal(r.best, parse_move(g, s, "gamble"));
+    free(s);
+
+    // The same for the third player, whose turn it is.
+    s = new_pos(g, "9,9,8 2");
+    r = think(a, s);
+    assert_int_equal(r.best, parse_move(g, s, "gamble"));
+    free(s);
+    agent_free(a);
+
+    // A four-player game from the start runs, stays in range and reports a tree.
+    game_destroy(g);
+    g = new_game(&toy_race_ops, 4, NULL);
+    s = new_pos(g, NULL);
+    a = new_agent(g, AGENT_MCTS, 3, 0, 0, SEARCH_UNLIMITED, 8);
+    r = think(a, s);
+    assert_int_equal(r.nodes, 1000);
+    assert_true(r.depth >= 2);
+    assert_true(r.value > -1 && r.value < 1);
+    agent_free(a);
+    free(s);
+    game_destroy(g);
+}
+
+/* The hidden future holds a failing gamble. Determinized, the gamble still wins half
+ * the time; a search that peeked at the true future would see only losses. */
+static void test_mcts_determinizes_hidden_information(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_hidden_race_ops, 3, NULL);
+    GameState *s = new_pos(g, "8,9,9 0 0 0");
+    GameState *copy = game_state_clone(g, s);
+    Agent *a = new_agent(g, AGENT_AI, 5, 0, 3000, SEARCH_UNLIMITED, 11);
+    assert_int_equal(agent_kind(a), AGENT_MCTS);
+    const SearchResult r = think(a, s);
+    assert_int_equal(r.best, parse_move(g, s, "gamble"));
+    assert_true(r.value > 0.0); // a peek would give -0.5
+    assert_memory_equal(s, copy, g->state_size);
+    agent_free(a);
+    free(copy);
+    free(s);
+    game_destroy(g);
+}
+
+static void test_mcts_full_arena(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    GameState *s = new_pos(g, "xx.oo.x.. o");
+    MctsConfig cfg;
+    mcts_config_uct(&cfg);
+    cfg.max_bytes = 5 * 64; // the root and its four children
+    Mcts *m;
+    ErrBuf err;
+    assert_int_equal(mcts_new(g, &cfg, &m, &err), STATUS_OK);
+    Rng rng;
+    rng_seed(&rng, 1);
+    SearchLimits limits = {0, 2000, 0};
+    SearchResult r;
+    mcts_search(m, s, &limits, &rng, NULL, &r);
+    assert_int_equal(r.nodes, 2000);
+    assert_int_equal(r.best, 6); // the root's children alone see the win
+    assert_int_equal(r.depth, 1);
+    // The cap can be lifted for the next search.
+    mcts_set_max_bytes(m, 0);
+    mcts_search(m, s, &limits, &rng, NULL, &r);
+    assert_true(r.depth > 2);
+    assert_int_equal(r.best, 6);
+    mcts_free(m);
+    free(s);
+    game_destroy(g);
+}
+
+typedef struct StopLater {
+    Agent *agent;
+    int delay_ms;
+} StopLater;
+
+static void *stop_later(void *arg)
+{
+    const StopLater *sl = arg;
+    struct timespec ts = {0, (long)sl->delay_ms * 1000000L};
+    nanosleep(&ts, NULL);
+    agent_stop(sl->agent);
+    return NULL;
+}
+
+static void test_stop_from_another_thread(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    GameState *s = new_pos(g, NULL);
+    // Without limits MCTS runs until stopped.
+    Agent *a = new_agent(g, AGENT_MCTS, 5, 0, UINT64_MAX, SEARCH_UNLIMITED, 1);
+    StopLater sl = {a, 50};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, stop_later, &sl), 0);
+    const SearchResult r = think(a, s);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    assert_true(r.nodes > 0);
+    assert_true(r.time_ms < 5000);
+    assert_true(is_legal(g, s, r.best));
+    agent_free(a);
+
+    // The request is spent: the next think runs to its limit.
+    a = new_agent(g, AGENT_MCTS, 5, 0, 300, SEARCH_UNLIMITED, 1);
+    agent_stop(a);
+    SearchResult r2 = think(a, s); // stopped at once: one iteration
+    assert_int_equal(r2.nodes, 1);
+    assert_true(is_legal(g, s, r2.best));
+    r2 = think(a, s);
+    assert_int_equal(r2.nodes, 300);
+    agent_free(a);
+    free(s);
+    game_destroy(g);
+}
+
+static void test_random_agent(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    GameState *s = new_pos(g, NULL);
+    Agent *a = new_agent(g, AGENT_RANDOM, 5, 0, 0, 0, 123);
+    Agent *b = new_agent(g, AGENT_RANDOM, 5, 0, 0, 0, 123);
+    int seen[10] = {0};
+    for (int i = 0; i < 200; i++) {
+        const SearchResult r1 = think(a, s);
+        const SearchResult r2 = think(b, s);
+        assert_int_equal(r1.best, r2.best);
+        assert_true(is_legal(g, s, r1.best));
+        seen[r1.best]++;
+    }
+    for (int c = 1; c <= 9; c++)
+        assert_true(seen[c] > 0);
+    StrBuf sb;
+    sb_init(&sb);
+    agent_describe(a, &sb);
+    assert_string_equal(sb_str(&sb), "random");
+    sb_free(&sb);
+    agent_free(a);
+    agent_free(b);
+    free(s);
+    game_destroy(g);
+}
+
+/* Two agents in one process play whole games against each other without trouble. */
+static void test_agents_play_a_game(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    GameState *s = new_pos(g, NULL);
+    void *undo = game_undo_new(g);
+    Agent *players[2] = {new_agent(g, AGENT_ALPHABETA, 10, 0, 0, SEARCH_UNLIMITED, 0),
+                         new_agent(g, AGENT_MCTS, 7, 0, 2000, SEARCH_UNLIMITED, 4)};
+    while (!game_is_over(g, s)) {
+        const SearchResult r = think(players[g->ops->to_move(g, s)], s);
+        assert_true(is_legal(g, s, r.best));
+        g->ops->make(g, s, r.best, undo);
+    }
+    double ret[MAX_PLAYERS];
+    g->ops->returns(g, s, ret);
+    assert_true(ret[0] >= 0); // perfect play never loses tic-tac-toe
+    agent_free(players[0]);
+    agent_free(players[1]);
+    free(undo);
+    free(s);
+    game_destroy(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_toy_games_keep_the_contract),
+        cmocka_unit_test(test_spec_parse),
+        cmocka_unit_test(test_agent_new_refuses_alphabeta),
+        cmocka_unit_test(test_think_refuses_finished_games_and_chance),
+        cmocka_unit_test(test_format_score),
+        cmocka_unit_test(test_levels_and_overrides),
+        cmocka_unit_test(test_alphabeta_nim_mate_scores),
+        cmocka_unit_test(test_alphabeta_multi_action_turns),
+        cmocka_unit_test(test_alphabeta_tictactoe_matches_solver),
+        cmocka_unit_test(test_alphabeta_tictactoe_tactics),
+        cmocka_unit_test(test_alphabeta_is_deterministic),
+        cmocka_unit_test(test_alphabeta_node_limit),
+        cmocka_unit_test(test_alphabeta_stop_and_time),
+        cmocka_unit_test(test_tt),
+        cmocka_unit_test(test_mcts_is_deterministic),
+        cmocka_unit_test(test_mcts_finds_obvious_moves),
+        cmocka_unit_test(test_mcts_three_players_and_chance),
+        cmocka_unit_test(test_mcts_determinizes_hidden_information),
+        cmocka_unit_test(test_mcts_full_arena),
+        cmocka_unit_test(test_stop_from_another_thread),
+        cmocka_unit_test(test_random_agent),
+        cmocka_unit_test(test_agents_play_a_game),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
