@@ -95,6 +95,30 @@ static void list_moves(const PlaySession *ps)
 static void play_line(PlaySession *ps, char *line)
 {
     const Game *g = ps->rec.game;
+    if (g->ops->parse_actions != NULL) {
+        enum { TURN_CAP = 64 };
+        Move acts[TURN_CAP];
+        int n = 0;
+        ErrBuf perr;
+        const int p = g->ops->to_move(g, ps->rec.current);
+        if (g->ops->parse_actions(g, ps->rec.current, line, acts, TURN_CAP, &n, &perr) !=
+            STATUS_OK) {
+            say_error(ps, perr.msg);
+            return;
+        }
+        for (int i = 0; i < n; i++) {
+            StrBuf text;
+            sb_init(&text);
+            g->ops->format_move(g, ps->rec.current, acts[i], &text);
+            if (record_push(&ps->rec, acts[i], &perr) != STATUS_OK)
+                say_error(ps, perr.msg);
+            else if (!ps->interactive)
+                printf("%s player (%s) plays %s\n", SEAT_NAME[p], ps->seats.seat[p].text,
+                       sb_str(&text));
+            sb_free(&text);
+        }
+        return;
+    }
     const int before = ps->rec.count;
     const int mover = g->ops->to_move(g, ps->rec.current);
     ErrBuf err;

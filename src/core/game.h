@@ -147,6 +147,12 @@ struct GameOps {
 
     /* Optional hooks; NULL when they do not apply. */
 
+    /* Reads a text that may stand for several consecutive actions of the player to move
+     * (a whole turn, such as a King's Guard turn `c3-c5,c4`), checking each in turn on a
+     * scratch copy. Writes up to `cap` actions and their count. On error nothing is
+     * written. When NULL, callers treat ';'-separated parse_move texts the same way. */
+    Status (*parse_actions)(const Game *g, const GameState *s, const char *text, Move *out,
+                            int cap, int *count, ErrBuf *err);
     /* Outcomes of the chance event when to_move() is PLAYER_CHANCE. */
     int (*chance_outcomes)(const Game *g, const GameState *s, ChanceList *out);
     /* Resamples everything `observer` cannot see, keeping his view. */
