@@ -16,7 +16,7 @@ ifeq ($(CC),cc)
   CC := gcc
 endif
 
-OUT := build/$(BUILD)$(if $(filter clang,$(notdir $(CC))),-clang,)
+OUT ?= build/$(BUILD)$(if $(filter clang,$(notdir $(CC))),-clang,)
 
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wmissing-declarations -Wold-style-definition -Wpointer-arith -Wcast-align \
@@ -28,7 +28,7 @@ endif
 
 BASE := -std=c17 -D_POSIX_C_SOURCE=200809L -pthread -ffp-contract=off -Isrc -MMD -MP
 ifeq ($(BUILD),release)
-  OPT := -O3 -DNDEBUG -flto=auto
+  OPT := -O3 -DNDEBUG
 else ifeq ($(BUILD),debug)
   OPT := -O0 -g3
 else ifeq ($(BUILD),asan)
@@ -55,6 +55,7 @@ TEST_SRC := $(wildcard tests/test_*.c)
 
 LIB_OBJ := $(LIB_SRC:%.c=$(OUT)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(OUT)/obj/%.o)
+CLI_MODULE_OBJ := $(filter-out %/main.o,$(CLI_OBJ))
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(OUT)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(OUT)/tests/%)
 
@@ -78,10 +79,11 @@ $(CROWN): $(CLI_OBJ) $(LIB)
 	@echo "  LINK    $@"
 	@$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS_ALL)
 
-$(OUT)/tests/%: $(OUT)/obj/tests/%.o $(TEST_SUPPORT_OBJ) $(LIB)
+# Tests link the library, the shared test support and the CLI's modules (all but main).
+$(OUT)/tests/%: $(OUT)/obj/tests/%.o $(TEST_SUPPORT_OBJ) $(CLI_MODULE_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	@$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_SUPPORT_OBJ) $(LIB) -lcmocka $(LDLIBS_ALL)
+	@$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_SUPPORT_OBJ) $(CLI_MODULE_OBJ) $(LIB) -lcmocka $(LDLIBS_ALL)
 
 tests: $(CROWN) $(TEST_BIN)
 
@@ -92,6 +94,7 @@ check: tests
 # The one test command: release, sanitizers, and clang, each warning-free.
 test: deps-test
 	tools/check-layering.sh
+	tools/check-architecture.sh
 	$(MAKE) --no-print-directory BUILD=release check
 	$(MAKE) --no-print-directory BUILD=asan check
 	$(MAKE) --no-print-directory CC=clang BUILD=release check

@@ -37,12 +37,19 @@ printf 'stockfish chess perft 6:    %.0f nodes/s\n' "$sf_nps"
 awk -v a="$crown_nps" -v b="$sf_nps" \
     'BEGIN { printf "perft ratio crown/stockfish: %.2fx (goal >= 2.0x)\n", a / b }'
 
-echo "== random playouts"
-for g in kings-valley retrieve-the-king kings-valley-labyrinth; do
-    $crown playouts $g --games 300000 --seed 1 | tail -1
+echo "== random playouts (one core, 300000 games or 3 s)"
+games=$($crown games | awk '/^[a-z]/ { print $1 }')
+for g in $games; do
+    $crown playouts "$g" --games 300000 --movetime 3000 --seed 1 | tail -1
 done
-$crown playouts kings-valley-7x7 --games 300 --seed 1 | tail -1
 echo "goal: kings-valley >= 300000 playouts per second"
+
+echo "== perft speed (deepest depth started within 2 s)"
+for g in $games; do
+    printf '%s: ' "$g"
+    $crown perft "$g" 12 --movetime 2000 | tail -2 | tr '\n' ' '
+    echo
+done
 
 if [ "${1:-}" = --strength ]; then
     echo "== strength: strongest AI against plain UCT, 0.5 s a move, 200 games"

@@ -27,6 +27,7 @@ typedef struct CliOptions {
     bool seed_set;
     SearchLimits limits;
     long games;
+    bool games_set; /* --games was given (its default suits match, not playouts) */
     long jobs;
     bool generic;
     bool help;
@@ -43,6 +44,11 @@ bool cli_make_game(const char *name, const CliOptions *o, Game **out);
 
 /* The start position (from the seed), or --position when given. */
 bool cli_make_state(const Game *g, const CliOptions *o, GameState **out);
+
+/* The limits an AI seat or analysis is given from the command line: each one set replaces
+ * the level's limit of that kind, and a depth or node limit without --movetime removes
+ * the level's clock too, so that such searches are exact and repeatable. */
+SearchLimits cli_search_limits(const CliOptions *o);
 
 /* Prints "crown: <message>" to stderr; returns 1 for use as an exit code. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

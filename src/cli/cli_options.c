@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "core/game_api.h"
 #include "core/registry.h"
+#include "search/agent.h"
 
 int cli_error(const char *fmt, ...)
 {
@@ -114,8 +115,9 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
                 return false;
             o->limits.movetime_ms = v;
         } else if (strcmp(flag, "--games") == 0) {
-            if (!read_number(flag, value, 1, 1000000, &o->games))
+            if (!read_number(flag, value, 1, 1000000000, &o->games))
                 return false;
+            o->games_set = true;
         } else if (strcmp(flag, "--jobs") == 0) {
             if (!read_number(flag, value, 1, 64, &o->jobs))
                 return false;
@@ -125,6 +127,14 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
         }
     }
     return true;
+}
+
+SearchLimits cli_search_limits(const CliOptions *o)
+{
+    SearchLimits l = o->limits;
+    if ((l.depth > 0 || l.nodes > 0) && l.movetime_ms == 0)
+        l.movetime_ms = SEARCH_UNLIMITED;
+    return l;
 }
 
 bool cli_make_game(const char *name, const CliOptions *o, Game **out)

@@ -23,7 +23,7 @@ int cmd_analyze(int argc, char **argv)
     AgentSpec spec;
     if (agent_spec_parse(o.agent ? o.agent : "ai:10", &spec, &err) != STATUS_OK)
         return cli_error("--agent: %s", err.msg), 2;
-    spec.limits = o.limits;
+    spec.limits = cli_search_limits(&o);
     spec.seed = o.seed;
     Game *g;
     GameState *s;

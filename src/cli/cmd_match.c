@@ -14,7 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/match_stats.h"
-#include "cli/record.h"
+#include "core/record.h"
 #include "cli/seats.h"
 #include "core/game_api.h"
 
@@ -164,7 +164,8 @@ int cmd_match(int argc, char **argv)
     mt.n_games = (int)o.games;
     ErrBuf err;
     int rc = 0;
-    if (seats_parse(o.players, g->players, &o.limits, o.seed, &mt.specs, &err) != STATUS_OK) {
+    const SearchLimits lim = cli_search_limits(&o);
+    if (seats_parse(o.players, g->players, &lim, o.seed, &mt.specs, &err) != STATUS_OK) {
         rc = cli_error("%s", err.msg);
         goto done;
     }

@@ -16,7 +16,8 @@ int cmd_perft(int argc, char **argv)
     if (!cli_parse_options(argc, argv, 2, &o))
         return 2;
     if (o.n_positional != 2)
-        return cli_error("usage: crown perft GAME DEPTH [--position TEXT] [--rule NAME=VALUE]..."),
+        return cli_error("usage: crown perft GAME DEPTH [--position TEXT] [--rule NAME=VALUE]... "
+                         "[--movetime MS] [--generic]"),
                2;
     char *end;
     errno = 0;
@@ -39,6 +40,9 @@ int cmd_perft(int argc, char **argv)
         total += n;
         printf("perft %d %" PRIu64 "\n", d, n);
         fflush(stdout);
+        // --movetime: a budget; no deeper depth is started once it is spent.
+        if (o.limits.movetime_ms > 0 && clock_us() - t0 > o.limits.movetime_ms * 1000)
+            break;
     }
     const int64_t us = clock_us() - t0;
     printf("time %.3f s, %" PRIu64 " nodes, %.0f nodes per second\n", (double)us / 1e6, total,

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/record.h"
+#include "core/record.h"
 #include "cli/seats.h"
 #include "core/game_api.h"
 
@@ -354,7 +354,8 @@ int cmd_play(int argc, char **argv)
         return 1;
     }
     ErrBuf err;
-    if (seats_parse(o.players ? o.players : "human,ai", g->players, &o.limits, o.seed, &ps.seats,
+    const SearchLimits lim = cli_search_limits(&o);
+    if (seats_parse(o.players ? o.players : "human,ai", g->players, &lim, o.seed, &ps.seats,
                     &err) != STATUS_OK ||
         record_init(&ps.rec, g, s, &err) != STATUS_OK) {
         free(s);

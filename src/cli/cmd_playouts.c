@@ -36,8 +36,8 @@ int cmd_playouts(int argc, char **argv)
     if (!cli_parse_options(argc, argv, 2, &o))
         return 2;
     if (o.n_positional != 1)
-        return cli_error("usage: crown playouts GAME [--games N] [--seed S] [--position TEXT] "
-                         "[--rule NAME=VALUE]... [--generic]"),
+        return cli_error("usage: crown playouts GAME [--games N] [--movetime MS] [--seed S] "
+                         "[--position TEXT] [--rule NAME=VALUE]... [--generic]"),
                2;
     Game *g;
     GameState *start;
@@ -60,11 +60,17 @@ int cmd_playouts(int argc, char **argv)
     }
     Rng rng;
     rng_seed(&rng, o.seed);
-    const long n = o.games;
+    // --movetime is a time budget: stop at the first check past it (every 64 playouts).
+    const int64_t budget_us = o.limits.movetime_ms * 1000;
+    long n = o.games_set ? o.games : budget_us > 0 ? 1000000000L : 100000L;
     double sum[MAX_PLAYERS] = {0};
     long wins[MAX_PLAYERS] = {0}, draws = 0;
     const int64_t t0 = clock_us();
     for (long i = 0; i < n; i++) {
+        if (budget_us > 0 && (i & 63) == 0 && i > 0 && clock_us() - t0 > budget_us) {
+            n = i;
+            break;
+        }
         double ret[MAX_PLAYERS];
         memcpy(s, start, g->state_size);
         if (g->ops->playout && !o.generic) {

@@ -24,14 +24,17 @@ static const Command COMMANDS[] = {
      "           [--depth N] [--nodes N] [--movetime MS] [--seed S]",
      "search one position; prints bestmove, score and principal variation"},
     {"perft", cmd_perft,
-     "crown perft GAME DEPTH [--position TEXT] [--rule NAME=VALUE]... [--generic]",
-     "count the move tree to each depth (--generic: the interface's slow loop)"},
+     "crown perft GAME DEPTH [--position TEXT] [--rule NAME=VALUE]... [--movetime MS]\n"
+     "           [--generic]",
+     "count the move tree to each depth (--generic: the interface's slow loop; --movetime:\n"
+     "      start no deeper depth once that many milliseconds are spent)"},
     {"match", cmd_match,
      "crown match GAME --players SPEC,SPEC --games N [--seed S] [--out FILE] [--jobs J]\n"
      "           [--rule NAME=VALUE]... [--depth N] [--nodes N] [--movetime MS]",
      "play AI against AI with seats alternating; prints the score and Elo difference"},
     {"playouts", cmd_playouts,
-     "crown playouts GAME [--games N] [--seed S] [--position TEXT] [--rule NAME=VALUE]...",
+     "crown playouts GAME [--games N] [--movetime MS] [--seed S] [--position TEXT]\n"
+     "           [--rule NAME=VALUE]...",
      "random games to the end: speed, and how often each player wins under random play"},
     {"bench", cmd_bench, "crown bench [GAME]",
      "fixed-depth searches over fixed positions; prints a node-count signature"},

@@ -29,11 +29,11 @@ Status seats_parse(const char *list, int players, const SearchLimits *limits, ui
             if (agent_spec_parse(s->text, &s->spec, &e2) != STATUS_OK)
                 return err_set(err, STATUS_PARSE, "player '%s': %s (or 'human')", s->text,
                                e2.msg);
-            if (limits->depth > 0)
+            if (limits->depth != 0)
                 s->spec.limits.depth = limits->depth;
-            if (limits->nodes > 0)
+            if (limits->nodes != 0)
                 s->spec.limits.nodes = limits->nodes;
-            if (limits->movetime_ms > 0)
+            if (limits->movetime_ms != 0)
                 s->spec.limits.movetime_ms = limits->movetime_ms;
             s->spec.seed = seed * 31 + (uint64_t)t.count + 1;
         }

@@ -9,10 +9,12 @@
  * frame sees ab->stopped, unmakes its move and returns a value its caller discards.
  *
  * Known imprecision, accepted as in most engines: the game's hash covers the position
- * but not its history, while repetition draws (to_move() == PLAYER_NONE) depend on
- * history. A TT entry for a position that was a repetition draw on one path can thus
- * be reused on another path where it is not, and the other way round. This only
- * matters in lines that repeat positions; the game itself always plays by its rules.
+ * but not its history, while draws by repetition or by a move-count limit (to_move()
+ * == PLAYER_NONE) depend on history. A TT entry for a position that was such a draw on
+ * one path (or whose subtree held one) can thus be reused on another path where it is
+ * not, and the other way round. This only matters in lines that repeat positions or
+ * near the move limit; the game itself always plays by its rules, and the search has
+ * no repetition detection of its own.
  */
 #include "search/alphabeta.h"
 
@@ -40,7 +42,7 @@ enum {
 typedef struct Ply {
     MoveList list;
     int32_t order[MOVELIST_CAP]; /* ordering score of list.moves[i] */
-    Move killer[2];              /* quiet refutations found at this ply */
+    Move killer[2];              /* recent refutations (beta cutoffs) at this ply */
     int pv_len;
     Move pv[SEARCH_MAX_PLY]; /* triangular PV: the best line from this node */
 } Ply;

@@ -1,7 +1,7 @@
 /*
  * record.c - game records: replay-based undo and the text file format of record.h.
  */
-#include "cli/record.h"
+#include "core/record.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,8 +14,8 @@
  *   move c1-c4                  (one line per action, in order)
  *   result first player wins: a king reached the Valley   (informative; ignored on load)
  */
-#ifndef CROWN_CLI_RECORD_H
-#define CROWN_CLI_RECORD_H
+#ifndef CROWN_CORE_RECORD_H
+#define CROWN_CORE_RECORD_H
 
 #include <stdio.h>
 

@@ -1,0 +1,181 @@
+/*
+ * test_kv_internals.c - King's Valley fast paths against their plain definitions:
+ * the trap rule's two-moves-deep shortcut and plan reuse against the plain search of
+ * RULINGS 1.2 item 7, the playout hook against the interface's random loop (same
+ * distribution of results), and the evaluation's colour symmetry.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/game_api.h"
+#include "core/registry.h"
+#include "games/kingsvalley/kv_internal.h"
+
+static Game *make_game(const char *name, const char *rule)
+{
+    Game *g;
+    ErrBuf err;
+    const char *rules[1] = {rule};
+    assert_int_equal(game_create(registry_find(name), 0, rules, rule ? 1 : 0, &g, &err),
+                     STATUS_OK);
+    return g;
+}
+
+/* Random 7x7 games (without the trap rule, so that trapped positions occur too): at every
+ * position, for both players and every depth, the fast reach equals the plain one. */
+static void test_reach_matches_plain_search(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-valley-7x7", "trap=off");
+    const KvConfig *c = g->config;
+    KvState *s = (KvState *)game_state_new(g);
+    Rng rng;
+    rng_seed(&rng, 7);
+    MoveList ml;
+    KvUndo u;
+    int checked = 0, reachable = 0;
+    for (int game = 0; game < 40; game++) {
+        g->ops->new_game(g, (GameState *)s, 0);
+        while (!game_is_over(g, (GameState *)s)) {
+            for (int p = 0; p < 2; p++) {
+                for (int d = 1; d <= 3; d++) {
+                    const bool fast = kv_can_reach_valley(c, s->men, s->king, p, d);
+                    const bool plain = kv_can_reach_valley_plain(c, s->men, s->king, p, d);
+                    assert_int_equal(fast, plain);
+                    KvPlan plan;
+                    if (kv_reach_plan(c, s->men, s->king, p, d, &plan)) {
+                        // Every plan found is a real witness of the shortest-enough path.
+                        assert_true(plan.count <= d - 1);
+                        assert_true(kv_plan_works(c, s->men, s->king, p, &plan));
+                        reachable++;
+                    }
+                    checked++;
+                }
+            }
+            g->ops->gen_moves(g, (GameState *)s, &ml);
+            kv_make(c, s, ml.moves[rng_below(&rng, (uint32_t)ml.count)], &u);
+        }
+    }
+    assert_true(checked > 10000);
+    print_message("reach checked %d times, %d reachable\n", checked, reachable);
+    assert_true(reachable > checked / 20 && reachable < checked);
+    free(s);
+    game_destroy(g);
+}
+
+/* Runs n playouts from the start, by the hook or by the generic loop; returns the first
+ * player's wins and the mean length. */
+static void playout_stats(const Game *g, bool hook, int n, uint64_t seed, int *wins,
+                          double *mean_plies)
+{
+    KvState *s = (KvState *)game_state_new(g);
+    KvState *start = (KvState *)game_state_new(g);
+    g->ops->new_game(g, (GameState *)start, 0);
+    MoveList ml;
+    void *undo = game_undo_new(g);
+    Rng rng;
+    rng_seed(&rng, seed);
+    long plies = 0;
+    *wins = 0;
+    for (int i = 0; i < n; i++) {
+        memcpy(s, start, g->state_size);
+        double ret[MAX_PLAYERS];
+        if (hook) {
+            g->ops->playout(g, (GameState *)s, &rng, ret);
+        } else {
+            while (!game_is_over(g, (GameState *)s)) {
+                g->ops->gen_moves(g, (GameState *)s, &ml);
+                g->ops->make(g, (GameState *)s, ml.moves[rng_below(&rng, (uint32_t)ml.count)],
+                             undo);
+            }
+            g->ops->returns(g, (GameState *)s, ret);
+        }
+        ErrBuf err;
+        assert_true(g->ops->is_ok(g, (GameState *)s, &err));
+        *wins += ret[0] > 0;
+        plies += s->ply;
+    }
+    *mean_plies = (double)plies / n;
+    free(undo);
+    free(s);
+    free(start);
+}
+
+static void test_playout_hook_matches_generic_distribution(void **state)
+{
+    (void)state;
+    const char *games[] = {"kings-valley", "kings-valley-labyrinth", "retrieve-the-king"};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        Game *g = make_game(games[i], NULL);
+        enum { N = 6000 };
+        int w_hook, w_gen;
+        double len_hook, len_gen;
+        playout_stats(g, true, N, 11, &w_hook, &len_hook);
+        playout_stats(g, false, N, 12, &w_gen, &len_gen);
+        // Binomial standard error at N = 6000 is about 0.65 points: allow five of them.
+        const double diff = (double)(w_hook - w_gen) / N;
+        if (diff > 0.033 || diff < -0.033)
+            fail_msg("%s: first-player wins %d (hook) vs %d (generic)", games[i], w_hook, w_gen);
+        if (len_hook / len_gen > 1.08 || len_gen / len_hook > 1.08)
+            fail_msg("%s: mean length %.1f (hook) vs %.1f (generic)", games[i], len_hook,
+                     len_gen);
+        game_destroy(g);
+    }
+}
+
+/* The same position with colours and sides swapped (board turned upside down) must be
+ * worth the same to the player to move. */
+static void test_evaluation_is_colour_symmetric(void **state)
+{
+    (void)state;
+    const char *games[] = {"kings-valley", "kings-valley-labyrinth"};
+    for (size_t gi = 0; gi < 2; gi++) {
+        Game *g = make_game(games[gi], NULL);
+        const KvConfig *c = g->config;
+        KvState *s = (KvState *)game_state_new(g), *m = (KvState *)game_state_new(g);
+        Rng rng;
+        rng_seed(&rng, 3);
+        MoveList ml;
+        KvUndo u;
+        for (int game = 0; game < 30; game++) {
+            g->ops->new_game(g, (GameState *)s, 0);
+            while (!game_is_over(g, (GameState *)s)) {
+                memset(m, 0, sizeof *m);
+                for (int p = 0; p < 2; p++) {
+                    uint64_t men = s->men[p];
+                    while (men) {
+                        const int sq = bits_pop(&men);
+                        const int flipped = (c->size - 1 - sq / c->size) * c->size + sq % c->size;
+                        m->men[1 - p] |= 1ULL << flipped;
+                        if (sq == s->king[p])
+                            m->king[1 - p] = (uint8_t)flipped;
+                    }
+                }
+                m->turn = (uint8_t)(1 - s->turn);
+                m->ply = s->ply;
+                assert_int_equal(kv_evaluate(c, s), kv_evaluate(c, m));
+                g->ops->gen_moves(g, (GameState *)s, &ml);
+                kv_make(c, s, ml.moves[rng_below(&rng, (uint32_t)ml.count)], &u);
+            }
+        }
+        free(s);
+        free(m);
+        game_destroy(g);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reach_matches_plain_search),
+        cmocka_unit_test(test_playout_hook_matches_generic_distribution),
+        cmocka_unit_test(test_evaluation_is_colour_symmetric),
+    };
+    return cmocka_run_group_tests_name("kv_internals", tests, NULL, NULL);
+}
