@@ -27,9 +27,14 @@ typedef struct PlaySession {
 
 static const char *const SEAT_NAME[MAX_PLAYERS] = {"first", "second", "third", "fourth"};
 
+/* Prints one error line; control characters from the user's own input (a pasted binary,
+ * say) are shown as '?' so that they cannot disturb the terminal. */
 static void say_error(PlaySession *ps, const char *msg)
 {
-    printf("error: %s\n", msg);
+    fputs("error: ", stdout);
+    for (const char *p = msg; *p; p++)
+        putchar(((unsigned char)*p < 0x20 || *p == 0x7f) ? '?' : *p);
+    putchar('\n');
     ps->errors++;
 }
 

@@ -4,7 +4,9 @@
  * Position text: ranks from the highest down to rank 1 separated by '/', one character
  * per square ('K' 'S' first player, 'k' 's' second player, '#' pillar) or a digit for a
  * run of empty squares; then a space and the player to move ('1' or '2'); then a space
- * and the number of plies played. File a is the leftmost column of player 1.
+ * and the number of plies played. File a is the leftmost column of player 1. Each side
+ * has exactly one king; soldiers may be any number (handy for rule diagrams); pillars
+ * stand on b3, f3, b5 and f5 of the Labyrinth and nowhere else.
  *
  * Rules, from rulebooks/kings-valley.txt and RULINGS.md 1.2/1.3:
  *  - a piece slides in one of 8 directions as far as it can (edge, piece or pillar stops
@@ -74,7 +76,8 @@ bool kvref_rules_for(const char *game, const char *const *settings, int n_settin
     }
     bool is_7x7 = strcmp(game, "kings-valley-7x7") == 0;
     KvRefRules r;
-    r.size = (is_7x7 || strcmp(game, "kings-valley-labyrinth") == 0) ? 7 : 5;
+    r.pillars = strcmp(game, "kings-valley-labyrinth") == 0;
+    r.size = (is_7x7 || r.pillars) ? 7 : 5;
     r.trap = is_7x7 ? KVREF_TRAP_BOTH : KVREF_TRAP_OFF;
     r.first_move_soldier = true;
     r.locked_king_loses = true;
@@ -175,6 +178,17 @@ bool kvref_parse_position(const KvRefRules *rules, const char *text, KvRefPos *o
                 return false;
             }
             p++;
+        }
+    }
+    for (int rank = 0; rank < pos.size; rank++) {
+        for (int file = 0; file < pos.size; file++) {
+            bool pillar_square = rules->pillars && (file == 1 || file == 5) &&
+                                 (rank == 2 || rank == 4);
+            if ((pos.cell[rank][file] == '#') != pillar_square) {
+                set_err(err, err_len, rules->pillars ? "pillars belong on b3, f3, b5, f5"
+                                                     : "this board has no pillars");
+                return false;
+            }
         }
     }
     if (kings[0] != 1 || kings[1] != 1) {
@@ -340,14 +354,12 @@ static bool king_of(const KvRefPos *pos, int player, int *file, int *rank)
     return false;
 }
 
-/* Can `player` put his king on the Valley within `moves_left` of his own moves, the
- * opponent frozen (RULINGS 1.3.1: no end-of-game tests on the way)? */
-static bool reach(const KvRefPos *pos, int player, int moves_left)
+/* Can `player`, whose king stands on (kf, kr), put it on the Valley within `moves_left`
+ * of his own moves, the opponent frozen (RULINGS 1.3.1: no end-of-game tests on the way)?
+ * Each hypothetical move is made on the grid and taken back before the next one. */
+static bool reach(KvRefPos *pos, int player, int kf, int kr, int moves_left)
 {
     int v = valley(pos->size);
-    int kf, kr;
-    if (!king_of(pos, player, &kf, &kr))
-        return false;
     for (int d = 0; d < 8; d++) {
         int tf, tr;
         if (slide(pos, kf, kr, d, &tf, &tr) && tf == v && tr == v)
@@ -358,11 +370,29 @@ static bool reach(const KvRefPos *pos, int player, int moves_left)
     KvRefMove moves[KVREF_MAX_MOVES];
     int n = slides_of(pos, player, true, moves);
     for (int i = 0; i < n; i++) {
-        KvRefPos next = after(pos, moves[i]);
-        if (reach(&next, player, moves_left - 1))
+        KvRefMove m = moves[i];
+        char piece = pos->cell[m.from_rank][m.from_file];
+        pos->cell[m.to_rank][m.to_file] = piece;
+        pos->cell[m.from_rank][m.from_file] = '.';
+        bool king = is_king(piece);
+        bool ok = reach(pos, player, king ? m.to_file : kf, king ? m.to_rank : kr,
+                        moves_left - 1);
+        pos->cell[m.from_rank][m.from_file] = piece;
+        pos->cell[m.to_rank][m.to_file] = '.';
+        if (ok)
             return true;
     }
     return false;
+}
+
+/* reach() from the start of the hypothetical: `player` moves next, `moves` of his own. */
+static bool can_reach(const KvRefPos *pos, int player, int moves)
+{
+    KvRefPos scratch = *pos;
+    int kf, kr;
+    if (!king_of(&scratch, player, &kf, &kr))
+        return false;
+    return reach(&scratch, player, kf, kr, moves);
 }
 
 /* The first-move rule: the king stays put on ply 0. */
@@ -389,9 +419,9 @@ static int candidate_moves(const KvRefRules *rules, const KvRefPos *pos, KvRefMo
         bool wins = is_king(pos->cell[m.from_rank][m.from_file]) && m.to_file == v &&
                     m.to_rank == v;
         KvRefPos next = after(pos, m);
-        bool ok = wins || (reach(&next, 1 - me, KVREF_TRAP_DEPTH) &&
+        bool ok = wins || (can_reach(&next, 1 - me, KVREF_TRAP_DEPTH) &&
                            (rules->trap == KVREF_TRAP_OPPONENT ||
-                            reach(&next, me, KVREF_TRAP_DEPTH)));
+                            can_reach(&next, me, KVREF_TRAP_DEPTH)));
         if (ok)
             out[kept++] = m;
     }

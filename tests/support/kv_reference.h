@@ -5,7 +5,7 @@
  * generator in src/games/kingsvalley, so that agreement between the two means something.
  * A char grid, plain loops over cells, copy-make and a full position history: obviously
  * correct beats fast. Covers kings-valley, retrieve-the-king, kings-valley-7x7 (with the
- * trap-prevention filter) and kings-valley-labyrinth (pillars come from the position text).
+ * trap-prevention filter) and kings-valley-labyrinth (pillars on b3, f3, b5, f5).
  */
 #ifndef CROWN_TESTS_SUPPORT_KV_REFERENCE_H
 #define CROWN_TESTS_SUPPORT_KV_REFERENCE_H
@@ -33,6 +33,7 @@ typedef enum KvRefTrap {
 
 typedef struct KvRefRules {
     int size;                /* 5 or 7 */
+    bool pillars;            /* labyrinth: pillars on b3, f3, b5, f5 and nowhere else */
     KvRefTrap trap;          /* KVREF_TRAP_OFF except on kings-valley-7x7 */
     bool first_move_soldier; /* the king may not move on ply 0 */
     bool locked_king_loses;  /* a player to move whose king has no free neighbour loses */

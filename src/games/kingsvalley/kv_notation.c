@@ -62,7 +62,8 @@ Status kv_parse_position(const KvConfig *c, KvState *out, const char *text, ErrB
                 continue;
             }
             if (file >= c->size)
-                break;
+                return err_set(err, STATUS_PARSE, "rank %d describes more than %d squares",
+                               rank + 1, c->size);
             const int sq = rank * c->size + file;
             const uint64_t bit = 1ULL << sq;
             switch (ch) {
