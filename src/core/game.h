@@ -167,6 +167,30 @@ struct GameOps {
     void (*playout)(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS]);
     /* Counts the leaves `depth` actions deep; must equal the generic perft. */
     uint64_t (*perft)(const Game *g, GameState *s, int depth);
+
+    /* For interfaces where a player acts by clicking cells (crown serve). Appends the
+     * cells that action m (legal in s) touches, as cell names of the game's own notation
+     * separated by single spaces:
+     *   - the first name is the cell the player picks first: the piece or stack that
+     *     moves (for a group, the cell named first in the move text), or the only cell of
+     *     a placement or pick-up;
+     *   - the last name is where the action ends (a move's destination); with one name
+     *     the action is "click this cell";
+     *   - names in between are other cells the action moves (the rest of a group), so an
+     *     interface can show them; they are never needed to tell actions apart.
+     * Nothing at all for an action that touches no cell (end of turn, pass, swap).
+     * Names come from the same writer as the move text, so they match what the
+     * position text and the board drawing call those cells. Two actions of one position
+     * may share first and last cells (a phalanx of 2 moving 2 cells, or of 3 moving 1);
+     * the interface then asks the player to choose between their texts. Never changes
+     * s; must not fail. */
+    void (*move_cells)(const Game *g, const GameState *s, Move m, StrBuf *out);
+
+    /* The score `player` would have if the game were scored now: points, higher is
+     * better, any real number (a game may add a fraction to break ties of points). It
+     * need not say who wins; returns() does that. For baseline players that take the
+     * action with the best immediate score (greedy) and for reports. Never changes s. */
+    double (*score)(const Game *g, const GameState *s, int player);
 };
 
 #endif

@@ -6,6 +6,9 @@
 
 #include <string.h>
 
+#include "games/kingdown/kingdown.h"
+#include "games/kingscastle/kingscastle.h"
+#include "games/kingsguard/kingsguard.h"
 #include "games/kingsvalley/kingsvalley.h"
 
 static const GameOps *const registry[] = {
@@ -13,6 +16,10 @@ static const GameOps *const registry[] = {
     &kv_retrieve_ops,
     &kv_7x7_ops,
     &kv_labyrinth_ops,
+    &kg_standard_ops,
+    &kg_8x8_ops,
+    &kc_ops,
+    &kd_ops,
 };
 
 int registry_count(void)

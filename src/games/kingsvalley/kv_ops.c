@@ -282,6 +282,15 @@ static uint64_t ops_perft(const Game *g, GameState *s, int depth)
     return kv_perft(kv_cfg(g), (KvState *)s, depth);
 }
 
+/* The man's square, then where it stops: the two squares of the move text. */
+static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *out)
+{
+    (void)s;
+    kv_format_square(kv_cfg(g), kv_from(m), out);
+    sb_putc(out, ' ');
+    kv_format_square(kv_cfg(g), kv_to(m), out);
+}
+
 #define KV_OPS(NAME, SUMMARY, OPTIONS)                                                         \
     {                                                                                          \
         .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 2,                 \
@@ -294,6 +303,7 @@ static uint64_t ops_perft(const Game *g, GameState *s, int depth)
         .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
         .evaluate = ops_evaluate, .playout = ops_playout, .perft = ops_perft,                  \
+        .move_cells = ops_move_cells,                                                          \
     }
 
 const GameOps kv_standard_ops =

@@ -1,0 +1,379 @@
+/*
+ * kd_ops.c - King Down Classic as a GameOps table: its rule options, the configuration
+ * they build, and thin adapters from the interface to kd_*.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/game_api.h"
+#include "games/kingdown/kd_internal.h"
+#include "games/kingdown/kingdown.h"
+
+static const RuleOption kd_options[] = {
+    {"setup",
+     "the back rank: random (drawn from the 16-piece pool with the game's seed), classic "
+     "(RNBQKBNR), a set-up id, or eight letters from a1 to h1",
+     "random", NULL, 0, 0, true},
+    {"king-file", "in a random set-up the king's file is random too, or always e", "random",
+     "random|e", 0, 0, false},
+    {"castling", "castling (Chess960 rules, so any back rank works)", "off", "off|on", 0, 0,
+     false},
+    {"en-passant", "en passant captures by pawns", "off", "off|on", 0, 0, false},
+    {"promotion",
+     "what a pawn becomes on the last rank: any piece but a king, or only Q R B N (classic)",
+     "all", "all|classic", 0, 0, false},
+    {"promotion-optional", "a pawn reaching the last rank may stay a pawn", "off", "off|on", 0,
+     0, false},
+    {"mate",
+     "checkmate: chess (no legal move out of check) or literal (in check and the king cannot "
+     "move to safety)",
+     "chess", "chess|literal", 0, 0, false},
+    {"repetition", "the third occurrence of a position is a draw", "on", "on|off", 0, 0,
+     false},
+    {"fifty-moves", "fifty moves by each side without a capture or pawn move draw", "on",
+     "on|off", 0, 0, false},
+    {"bare-kings", "a game with only the two kings left is drawn", "draw", "draw|off", 0, 0,
+     false},
+    {"beast-chain",
+     "captures a beast may make in one turn: unlimited, two (the rulebook's literal "
+     "'another'), or one",
+     "unlimited", "unlimited|two|one", 0, 0, false},
+    {"armies", "the six kings and their powers, chosen at the start", "off", "off|on", 0, 0,
+     false},
+    {"notation", "how moves are written: long algebraic (e2e4) or SAN (e4)", "long",
+     "long|san", 0, 0, false},
+    {"max-plies", "the game is drawn once this many turns have been played", "2000", NULL, 10,
+     KD_MAX_PLIES_LIMIT, false},
+};
+
+static bool opt_is(const Game *g, const char *name, const char *value)
+{
+    return strcmp(game_option(g, name), value) == 0;
+}
+
+static Status kd_configure(Game *g, ErrBuf *err)
+{
+    KdConfig *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    Status st = kd_parse_setup(game_option(g, "setup"), &c->setup, c->setup_rank, err);
+    if (st != STATUS_OK) {
+        free(c);
+        return st;
+    }
+    kd_build_geometry(c);
+    c->king_file_e = opt_is(g, "king-file", "e");
+    c->castling = opt_is(g, "castling", "on");
+    c->en_passant = opt_is(g, "en-passant", "on");
+    c->promo_mask = (uint16_t)((1u << KD_QUEEN) | (1u << KD_ROOK) | (1u << KD_BISHOP) |
+                               (1u << KD_KNIGHT));
+    if (opt_is(g, "promotion", "all"))
+        c->promo_mask |= (uint16_t)((1u << KD_ARCHER) | (1u << KD_PALADIN) | (1u << KD_GUARD) |
+                                    (1u << KD_MAESTER) | (1u << KD_BEAST));
+    c->promo_decline = opt_is(g, "promotion-optional", "on");
+    c->mate_literal = opt_is(g, "mate", "literal");
+    c->repetition = opt_is(g, "repetition", "on");
+    c->fifty = opt_is(g, "fifty-moves", "on");
+    c->bare_kings = opt_is(g, "bare-kings", "draw");
+    c->chain_limit = opt_is(g, "beast-chain", "unlimited") ? KD_MAX_CHAIN
+                     : opt_is(g, "beast-chain", "two")     ? 2
+                                                           : 1;
+    c->armies = opt_is(g, "armies", "on");
+    c->san = opt_is(g, "notation", "san");
+    c->max_plies = (int)game_option_long(g, "max-plies", 2000);
+    c->hist_cap = c->fifty ? KD_FIFTY_RING : c->max_plies + 1;
+    g->config = c;
+    g->state_size = sizeof(KdState) + sizeof(uint64_t) * (size_t)c->hist_cap;
+    g->undo_size = sizeof(KdUndo);
+    g->move_index_count = KD_KINDS * 64 * 64;
+    g->max_game_length = c->max_plies * KD_TURN_ACTIONS + 8;
+    return STATUS_OK;
+}
+
+static void kd_release(Game *g)
+{
+    free(g->config);
+    g->config = NULL;
+}
+
+static void ops_new_game(const Game *g, GameState *s, uint64_t seed)
+{
+    const KdConfig *c = kd_cfg(g);
+    uint8_t rank[8];
+    if (c->setup == KD_SETUP_RANDOM)
+        kd_draw_back_rank(c, seed, rank);
+    else
+        memcpy(rank, c->setup_rank, sizeof rank);
+    KdPos p;
+    kd_start_position(c, &p, rank);
+    KdState *k = (KdState *)s;
+    kd_state_init(c, k, &p);
+    memcpy(k->start_rank, rank, sizeof rank);
+}
+
+static Status ops_parse_position(const Game *g, GameState *s, const char *text, ErrBuf *err)
+{
+    const KdConfig *c = kd_cfg(g);
+    KdPos p;
+    Status st = kd_parse_fen(c, &p, text, err);
+    if (st != STATUS_OK)
+        return st;
+    kd_state_init(c, (KdState *)s, &p);
+    return STATUS_OK;
+}
+
+static void ops_format_position(const Game *g, const GameState *s, StrBuf *out)
+{
+    kd_format_fen(kd_cfg(g), &((const KdState *)s)->pos, out);
+}
+
+static Status ops_parse_move(const Game *g, const GameState *s, const char *text, Move *out,
+                             ErrBuf *err)
+{
+    const KdState *k = (const KdState *)s;
+    if (k->result != KD_PLAYING)
+        return err_set(err, STATUS_ILLEGAL, "the game is over");
+    return kd_parse_move(kd_cfg(g), &k->pos, text, out, err);
+}
+
+static Status ops_parse_actions(const Game *g, const GameState *s, const char *text, Move *out,
+                                int cap, int *count, ErrBuf *err)
+{
+    const KdState *k = (const KdState *)s;
+    if (k->result != KD_PLAYING)
+        return err_set(err, STATUS_ILLEGAL, "the game is over");
+    return kd_parse_actions(kd_cfg(g), &k->pos, text, out, cap, count, err);
+}
+
+static void ops_format_move(const Game *g, const GameState *s, Move m, StrBuf *out)
+{
+    const KdConfig *c = kd_cfg(g);
+    if (c->san)
+        kd_format_san(c, &((const KdState *)s)->pos, m, out);
+    else
+        kd_format_long(c, &((const KdState *)s)->pos, m, out);
+}
+
+static int ops_to_move(const Game *g, const GameState *s)
+{
+    (void)g;
+    const KdState *k = (const KdState *)s;
+    if (k->result != KD_PLAYING)
+        return PLAYER_NONE;
+    return k->pos.phase != KD_PHASE_PLAY ? kd_picker(&k->pos) : k->pos.turn;
+}
+
+static int ops_gen_moves(const Game *g, const GameState *s, MoveList *out)
+{
+    const KdState *k = (const KdState *)s;
+    out->count = k->result != KD_PLAYING ? 0 : kd_gen_legal(kd_cfg(g), &k->pos, out->moves);
+    return out->count;
+}
+
+static void ops_make(const Game *g, GameState *s, Move m, void *undo)
+{
+    kd_make(kd_cfg(g), (KdState *)s, m, (KdUndo *)undo);
+}
+
+static void ops_unmake(const Game *g, GameState *s, Move m, const void *undo)
+{
+    kd_unmake(kd_cfg(g), (KdState *)s, m, (const KdUndo *)undo);
+}
+
+static void ops_returns(const Game *g, const GameState *s, double out[MAX_PLAYERS])
+{
+    (void)g;
+    const KdState *k = (const KdState *)s;
+    for (int p = 0; p < MAX_PLAYERS; p++)
+        out[p] = 0;
+    if (k->result == KD_WIN_FIRST) {
+        out[0] = 1;
+        out[1] = -1;
+    } else if (k->result == KD_WIN_SECOND) {
+        out[0] = -1;
+        out[1] = 1;
+    }
+}
+
+static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)
+{
+    (void)g;
+    static const char *const reasons[] = {
+        [KD_REASON_NONE] = "",
+        [KD_REASON_MATE] = "checkmate",
+        [KD_REASON_LITERAL_MATE] = "checkmate: the king in check cannot move to safety",
+        [KD_REASON_STALEMATE] = "stalemate: no legal move, not in check",
+        [KD_REASON_REPETITION] = "the same position occurred a third time",
+        [KD_REASON_FIFTY] = "fifty moves by each side without a capture or pawn move",
+        [KD_REASON_BARE_KINGS] = "only the two kings are left",
+        [KD_REASON_PLY_LIMIT] = "the ply limit (max-plies) was reached",
+    };
+    sb_puts(out, reasons[((const KdState *)s)->reason]);
+}
+
+static uint64_t ops_hash(const Game *g, const GameState *s)
+{
+    (void)g;
+    return ((const KdState *)s)->pos.hash;
+}
+
+static int ops_move_index(const Game *g, const GameState *s, Move m)
+{
+    (void)g;
+    (void)s;
+    return (kd_kind(m) * 64 + kd_from(m)) * 64 + kd_to(m);
+}
+
+static bool check_position(const KdConfig *c, const KdPos *p, ErrBuf *err)
+{
+    uint64_t bb[KD_TYPES] = {0}, side[2] = {0};
+    int kings[2] = {0, 0};
+    for (int sq = 0; sq < 64; sq++) {
+        const uint8_t v = p->board[sq];
+        if (v == KD_EMPTY)
+            continue;
+        const int type = v & 15, colour = v >> 4;
+        if (type == KD_EMPTY || type >= KD_TYPES || colour > 1)
+            return err_set(err, STATUS_ILLEGAL, "bad mailbox entry on %d", sq), false;
+        bb[type] |= kd_bit(sq);
+        bb[KD_EMPTY] |= kd_bit(sq);
+        side[colour] |= kd_bit(sq);
+        if (type == KD_KING) {
+            kings[colour]++;
+            if (p->king[colour] != sq)
+                return err_set(err, STATUS_ILLEGAL, "king square of %d is stale", colour), false;
+        }
+    }
+    if (memcmp(bb, p->bb, sizeof bb) != 0 || memcmp(side, p->side, sizeof side) != 0)
+        return err_set(err, STATUS_ILLEGAL, "bitboards differ from the mailbox"), false;
+    if (kings[0] != 1 || kings[1] != 1)
+        return err_set(err, STATUS_ILLEGAL, "each side needs one king"), false;
+    for (uint64_t b = p->castle; b;) {
+        const int sq = bits_pop(&b);
+        const int colour = kd_colour_at(p, sq);
+        if (kd_type_at(p, sq) != KD_ROOK || kd_rel_rank(colour, sq) != 0 ||
+            kd_rel_rank(colour, p->king[colour]) != 0 || !c->castling)
+            return err_set(err, STATUS_ILLEGAL, "castling right without its rook and king"), false;
+    }
+    for (uint64_t b = p->moved; b;) {
+        const int sq = bits_pop(&b);
+        if (kd_type_at(p, sq) != KD_PAWN || kd_rel_rank(kd_colour_at(p, sq), sq) != 1)
+            return err_set(err, STATUS_ILLEGAL, "moved mark on a square without a pawn"), false;
+    }
+    if (p->ep != KD_NO_SQ && (p->board[p->ep] != KD_EMPTY || !c->en_passant))
+        return err_set(err, STATUS_ILLEGAL, "bad en-passant square"), false;
+    if (p->chain_sq != KD_NO_SQ && p->board[p->chain_sq] != (KD_BEAST | p->turn << 4))
+        return err_set(err, STATUS_ILLEGAL, "chain square without the beast"), false;
+    if (p->turn > 1 || p->stage > KD_STAGE_HASTE2 || p->phase > KD_PHASE_PICK_POWER)
+        return err_set(err, STATUS_ILLEGAL, "bad turn fields"), false;
+    if (p->hash != kd_compute_hash(c, p))
+        return err_set(err, STATUS_ILLEGAL, "incremental hash differs from a fresh one"), false;
+    return true;
+}
+
+static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
+{
+    const KdConfig *c = kd_cfg(g);
+    const KdState *s = (const KdState *)gs;
+    if (!check_position(c, &s->pos, err))
+        return false;
+    const uint32_t cap = (uint32_t)c->hist_cap;
+    if (kd_turn_start(&s->pos) && s->hist[kd_plies(&s->pos) % cap] != s->pos.hash)
+        return err_set(err, STATUS_ILLEGAL, "history does not end with the position"), false;
+    KdState *fresh = malloc(g->state_size);
+    if (fresh == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory"), false;
+    memcpy(fresh, s, g->state_size);
+    kd_settle(c, fresh);
+    const bool same = fresh->result == s->result && fresh->reason == s->reason;
+    free(fresh);
+    if (!same)
+        return err_set(err, STATUS_ILLEGAL, "stored result differs from a fresh one"), false;
+    return true;
+}
+
+static void ops_render(const Game *g, const GameState *s, unsigned flags, StrBuf *out)
+{
+    kd_render(kd_cfg(g), (const KdState *)s, flags, out);
+}
+
+static int ops_evaluate(const Game *g, const GameState *s)
+{
+    return kd_evaluate(kd_cfg(g), &((const KdState *)s)->pos);
+}
+
+static uint64_t ops_perft(const Game *g, GameState *s, int depth)
+{
+    return kd_perft(kd_cfg(g), (KdState *)s, depth);
+}
+
+/* For click interfaces: the piece that acts, then where the action ends. Castling is the
+ * king onto its own rook (the Chess960 convention), a power on a piece names that piece,
+ * and the choices and Haste name no cell. */
+static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *out)
+{
+    (void)g;
+    (void)s;
+    const int kind = kd_kind(m);
+    switch (kind) {
+    case KD_MV_PICK:
+    case KD_MV_HASTE:
+        return;
+    case KD_MV_FREEZE:
+    case KD_MV_ICE_WALL:
+        kd_format_square(kd_to(m), out);
+        return;
+    case KD_MV_SACRIFICE:
+        kd_format_square(kd_from(m), out);
+        return;
+    default:
+        kd_format_square(kd_from(m), out);
+        sb_putc(out, ' ');
+        kd_format_square(kd_to(m), out);
+        return;
+    }
+}
+
+/* Points now: the material balance in pawns, and 1000 for a won game. */
+static double ops_score(const Game *g, const GameState *s, int player)
+{
+    const KdState *k = (const KdState *)s;
+    double ret[MAX_PLAYERS];
+    ops_returns(g, s, ret);
+    const double balance = (kd_material(&k->pos, player) - kd_material(&k->pos, player ^ 1)) / 100.0;
+    return k->result == KD_PLAYING ? balance : balance + 1000.0 * ret[player];
+}
+
+const GameOps kd_ops = {
+    .name = "king-down",
+    .summary = "King Down Classic: chess with archers, paladins, guards, maesters and beasts "
+               "on a drawn back rank",
+    .min_players = 2,
+    .max_players = 2,
+    .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM,
+    .options = kd_options,
+    .option_count = (int)(sizeof kd_options / sizeof kd_options[0]),
+    .configure = kd_configure,
+    .release = kd_release,
+    .new_game = ops_new_game,
+    .parse_position = ops_parse_position,
+    .format_position = ops_format_position,
+    .parse_move = ops_parse_move,
+    .format_move = ops_format_move,
+    .to_move = ops_to_move,
+    .gen_moves = ops_gen_moves,
+    .make = ops_make,
+    .unmake = ops_unmake,
+    .returns = ops_returns,
+    .describe_result = ops_describe_result,
+    .hash = ops_hash,
+    .move_index = ops_move_index,
+    .is_ok = ops_is_ok,
+    .render = ops_render,
+    .parse_actions = ops_parse_actions,
+    .evaluate = ops_evaluate,
+    .perft = ops_perft,
+    .move_cells = ops_move_cells,
+    .score = ops_score,
+};

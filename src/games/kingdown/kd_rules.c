@@ -1,0 +1,1067 @@
+/*
+ * kd_rules.c - King Down move generation and the effect of every action on a position.
+ *
+ * Legality. A turn is legal when, at its end, the mover's king is not attacked, and (for
+ * a turn that spent a token) the opponent's king is not attacked either. Most actions
+ * end the turn and only move one piece from one square to another ("displacement"):
+ * for those the chess shortcut holds, because the only pieces that attack along lines
+ * (bishop, rook, queen) are blocked or unblocked exactly as in chess: a displacement is
+ * legal iff it lands inside the check mask and a pinned piece stays on its line. The
+ * other actions (shots, paladin captures that empty both squares, swaps, en passant,
+ * castling, powers, and actions after which the turn goes on) are played on a copy and
+ * tested; an action that does not end the turn is legal iff some way of finishing the
+ * turn from there is legal.
+ */
+#include "games/kingdown/kd_internal.h"
+
+const KdArmyInfo kd_army_info[KD_ARMIES] = {
+    [KD_ARMY_NONE] = {"none", {KD_POW_NONE, KD_POW_NONE}},
+    [KD_FROST] = {"frost", {KD_FREEZE, KD_ICE_WALL}},
+    [KD_FLAME] = {"flame", {KD_STRIKE, KD_HASTE}},
+    [KD_STRATUS] = {"stratus", {KD_FLIGHT, KD_SACRIFICE}},
+    [KD_MUD] = {"mud", {KD_MARCH, KD_LEAP}},
+    [KD_SPIRIT] = {"spirit", {KD_HOLY_LIGHT, KD_MERCY}},
+    [KD_SHADOW] = {"shadow", {KD_DEATH_TOUCH, KD_DARKNESS}},
+};
+
+const KdPowerInfo kd_power_info[KD_POWERS] = {
+    [KD_POW_NONE] = {"none", 0},          [KD_FREEZE] = {"freeze", 2},
+    [KD_ICE_WALL] = {"ice-wall", 2},      [KD_STRIKE] = {"strike", 1},
+    [KD_HASTE] = {"haste", 1},            [KD_FLIGHT] = {"flight", 1},
+    [KD_SACRIFICE] = {"sacrifice", 1},    [KD_MARCH] = {"march", 3},
+    [KD_LEAP] = {"leap", 3},              [KD_HOLY_LIGHT] = {"holy-light", 0},
+    [KD_MERCY] = {"mercy", 0},            [KD_DEATH_TOUCH] = {"death-touch", 0},
+    [KD_DARKNESS] = {"darkness", 0},
+};
+
+/* Promotion choices in the order they are generated: Q R B N A L G M E. */
+static const uint8_t PROMO_ORDER[9] = {KD_QUEEN,   KD_ROOK,    KD_BISHOP,
+                                       KD_KNIGHT,  KD_ARCHER,  KD_PALADIN,
+                                       KD_GUARD,   KD_MAESTER, KD_BEAST};
+
+/* --- pieces on squares ---------------------------------------------------------------- */
+
+void kd_put(const KdConfig *c, KdPos *p, int sq, int colour, int type)
+{
+    const uint64_t b = kd_bit(sq);
+    p->board[sq] = (uint8_t)(type | colour << 4);
+    p->bb[type] |= b;
+    p->bb[KD_EMPTY] |= b;
+    p->side[colour] |= b;
+    p->hash ^= c->z_piece[colour][type][sq];
+    if (type == KD_KING)
+        p->king[colour] = (uint8_t)sq;
+}
+
+void kd_remove(const KdConfig *c, KdPos *p, int sq)
+{
+    const uint64_t b = kd_bit(sq);
+    const int type = kd_type_at(p, sq), colour = kd_colour_at(p, sq);
+    p->board[sq] = KD_EMPTY;
+    p->bb[type] &= ~b;
+    p->bb[KD_EMPTY] &= ~b;
+    p->side[colour] &= ~b;
+    p->hash ^= c->z_piece[colour][type][sq];
+    if (p->castle & b) {
+        p->castle &= ~b;
+        p->hash ^= c->z_castle[sq];
+    }
+    if (p->moved & b) {
+        p->moved &= ~b;
+        p->hash ^= c->z_moved[sq];
+    }
+}
+
+static void set_moved(const KdConfig *c, KdPos *p, int sq)
+{
+    if (!(p->moved & kd_bit(sq))) {
+        p->moved |= kd_bit(sq);
+        p->hash ^= c->z_moved[sq];
+    }
+}
+
+/* A capture: the piece leaves the board and, with armies, joins its side's captured. */
+static void capture_at(const KdConfig *c, KdPos *p, int sq)
+{
+    const int type = kd_type_at(p, sq), colour = kd_colour_at(p, sq);
+    kd_remove(c, p, sq);
+    if (p->frozen == sq) {
+        p->hash ^= c->z_frozen[sq];
+        p->frozen = KD_NO_SQ;
+    }
+    if (p->iced == sq) {
+        p->hash ^= c->z_iced[sq];
+        p->iced = KD_NO_SQ;
+    }
+    if (c->armies) {
+        const int n = p->captured[colour][type];
+        if (n < 15) {
+            p->hash ^= c->z_captured[colour][type][n] ^ c->z_captured[colour][type][n + 1];
+            p->captured[colour][type] = (uint8_t)(n + 1);
+        }
+    }
+}
+
+/* --- attacks -------------------------------------------------------------------------- */
+
+uint64_t kd_attackers(const KdConfig *c, const KdPos *p, int sq, int by, uint64_t occ)
+{
+    const int def = by ^ 1;
+    const uint64_t mine = p->side[by];
+    uint64_t a = 0;
+    const uint64_t pawns = p->bb[KD_PAWN] & mine;
+    if (pawns && p->power[def] != KD_HOLY_LIGHT) {
+        // A pawn of `by` on b captures b + diagonal, so b = sq - diagonal, which is where a
+        // pawn of the defender on sq would capture. A Darkness pawn captures straight ahead.
+        a |= (p->power[by] == KD_DARKNESS ? c->fwd[def][sq] : c->pawn_att[def][sq]) & pawns;
+    }
+    a |= c->knight[sq] & p->bb[KD_KNIGHT] & mine;
+    a |= c->archer[sq] & p->bb[KD_ARCHER] & mine;
+    uint64_t adjacent = p->bb[KD_MAESTER];
+    if (p->power[by] != KD_MERCY)
+        adjacent |= p->bb[KD_KING];
+    a |= c->king[sq] & adjacent & mine;
+    // A beast on b captures every neighbour but b + forward: b != sq - forward.
+    a |= c->king[sq] & ~c->fwd[def][sq] & p->bb[KD_BEAST] & mine;
+    const uint64_t diag = (p->bb[KD_BISHOP] | p->bb[KD_QUEEN]) & mine;
+    const uint64_t orth = (p->bb[KD_ROOK] | p->bb[KD_QUEEN]) & mine;
+    if (diag)
+        a |= kd_bishop_att(c, sq, occ) & diag;
+    if (orth)
+        a |= kd_rook_att(c, sq, occ) & orth;
+    return a;
+}
+
+bool kd_in_check(const KdConfig *c, const KdPos *p, int colour)
+{
+    return kd_attackers(c, p, p->king[colour], colour ^ 1, p->bb[KD_EMPTY]) != 0;
+}
+
+uint64_t kd_compute_hash(const KdConfig *c, const KdPos *p)
+{
+    uint64_t h = p->turn ? c->z_side : 0;
+    for (int sq = 0; sq < 64; sq++)
+        if (p->board[sq] != KD_EMPTY)
+            h ^= c->z_piece[kd_colour_at(p, sq)][kd_type_at(p, sq)][sq];
+    for (uint64_t b = p->castle; b;)
+        h ^= c->z_castle[bits_pop(&b)];
+    for (uint64_t b = p->moved; b;)
+        h ^= c->z_moved[bits_pop(&b)];
+    if (p->ep != KD_NO_SQ)
+        h ^= c->z_ep[p->ep];
+    if (p->chain_sq != KD_NO_SQ)
+        h ^= c->z_chain[p->chain_sq];
+    h ^= c->z_chain_n[p->chain_n];
+    h ^= c->z_stage[p->stage];
+    if (p->haste_sq != KD_NO_SQ)
+        h ^= c->z_haste[p->haste_sq];
+    if (p->token_used)
+        h ^= c->z_token_used;
+    if (p->frozen != KD_NO_SQ)
+        h ^= c->z_frozen[p->frozen];
+    if (p->iced != KD_NO_SQ)
+        h ^= c->z_iced[p->iced];
+    h ^= c->z_phase[p->phase];
+    for (int col = 0; col < 2; col++) {
+        h ^= c->z_army[col][p->army[col]] ^ c->z_power[col][p->power[col]];
+        h ^= c->z_tokens[col][p->tokens[col]];
+        for (int t = 0; t < KD_TYPES; t++)
+            h ^= c->z_captured[col][t][p->captured[col][t]];
+    }
+    return h;
+}
+
+bool kd_ep_possible(const KdConfig *c, const KdPos *p, int ep)
+{
+    // The pawn that stepped twice stands in front of ep, seen from its owner; the side to
+    // move next captures with a normal pawn that attacks ep.
+    const int them = p->turn ^ 1; // called before the turn passes: `them` moves next
+    if (!c->en_passant || p->power[them] == KD_DARKNESS)
+        return false;
+    return (c->pawn_att[p->turn][ep] & kd_pieces(p, them, KD_PAWN)) != 0;
+}
+
+/* --- applying an action --------------------------------------------------------------- */
+
+static bool is_token_kind(int kind)
+{
+    return kind >= KD_MV_FREEZE && kind <= KD_MV_LEAP;
+}
+
+static void spend_token(const KdConfig *c, KdPos *p)
+{
+    const int us = p->turn;
+    p->hash ^= c->z_tokens[us][p->tokens[us]];
+    p->tokens[us]--;
+    p->hash ^= c->z_tokens[us][p->tokens[us]];
+    if (!p->token_used) {
+        p->token_used = 1;
+        p->hash ^= c->z_token_used;
+    }
+}
+
+static void set_stage(const KdConfig *c, KdPos *p, int stage)
+{
+    p->hash ^= c->z_stage[p->stage] ^ c->z_stage[stage];
+    p->stage = (uint8_t)stage;
+}
+
+static void set_sq(KdPos *p, uint8_t *field, const uint64_t *keys, int sq)
+{
+    if (*field != KD_NO_SQ)
+        p->hash ^= keys[*field];
+    *field = (uint8_t)sq;
+    if (sq != KD_NO_SQ)
+        p->hash ^= keys[sq];
+}
+
+int kd_picker(const KdPos *p)
+{
+    if (p->army[0] == KD_ARMY_NONE)
+        return 0;
+    if (p->army[1] == KD_ARMY_NONE)
+        return 1;
+    return p->power[0] == KD_POW_NONE ? 0 : 1;
+}
+
+/* Choices: white's king, black's king, white's power, black's power, then the play. The
+ * player to move in the play (p->turn) is not touched. */
+static void apply_pick(const KdConfig *c, KdPos *p, Move m)
+{
+    const int who = kd_picker(p), v = kd_to(m);
+    if (p->phase == KD_PHASE_PICK_KING) {
+        p->hash ^= c->z_army[who][p->army[who]] ^ c->z_army[who][v];
+        p->army[who] = (uint8_t)v;
+    } else {
+        const int power = kd_army_info[p->army[who]].powers[v];
+        p->hash ^= c->z_power[who][p->power[who]] ^ c->z_power[who][power];
+        p->power[who] = (uint8_t)power;
+        p->hash ^= c->z_tokens[who][p->tokens[who]];
+        p->tokens[who] = kd_power_info[power].tokens;
+        p->hash ^= c->z_tokens[who][p->tokens[who]];
+    }
+    const int phase = p->army[1] == KD_ARMY_NONE    ? KD_PHASE_PICK_KING
+                      : p->power[1] == KD_POW_NONE ? KD_PHASE_PICK_POWER
+                                                   : KD_PHASE_PLAY;
+    p->hash ^= c->z_phase[p->phase] ^ c->z_phase[phase];
+    p->phase = (uint8_t)phase;
+}
+
+/* Puts a pawn (or what it becomes) that arrived on `to`. */
+static void land_pawn(const KdConfig *c, KdPos *p, int to, int colour, int promo)
+{
+    if (kd_rel_rank(colour, to) == 7 && promo != KD_EMPTY) {
+        kd_put(c, p, to, colour, promo);
+        return;
+    }
+    kd_put(c, p, to, colour, KD_PAWN);
+    if (kd_rel_rank(colour, to) == 1)
+        set_moved(c, p, to);
+}
+
+void kd_apply(const KdConfig *c, KdPos *p, Move m)
+{
+    const int kind = kd_kind(m);
+    if (kind == KD_MV_PICK) {
+        apply_pick(c, p, m);
+        return;
+    }
+    const int us = p->turn, them = us ^ 1;
+    const int from = kd_from(m), to = kd_to(m), promo = kd_promo(m);
+    const int old_king = p->king[us];
+    bool irrev = false;     // a capture or a pawn move: resets the 50-move count
+    bool move_done = true;  // a move was completed (not a declaration or a chain link)
+    int landed = to;        // where the piece that moved now stands (Haste, Ice Wall)
+    int new_ep = KD_NO_SQ;
+    if (is_token_kind(kind))
+        spend_token(c, p);
+    switch (kind) {
+    case KD_MV_NORMAL:
+    case KD_MV_STRIKE:
+    case KD_MV_LEAP:
+    case KD_MV_MARCH:
+    case KD_MV_FLIGHT: {
+        const int type = kd_type_at(p, from);
+        const bool capture = p->board[to] != KD_EMPTY;
+        if (capture) {
+            capture_at(c, p, to);
+            irrev = true;
+        }
+        kd_remove(c, p, from);
+        if (type == KD_PALADIN && capture && kind == KD_MV_NORMAL) {
+            // The paladin falls with its victim.
+            kd_put(c, p, to, us, KD_PALADIN);
+            capture_at(c, p, to);
+            landed = KD_NO_SQ;
+        } else if (type == KD_PAWN) {
+            irrev = true;
+            land_pawn(c, p, to, us, promo);
+            if (kind == KD_MV_NORMAL && (to - from == 16 || from - to == 16) &&
+                kd_ep_possible(c, p, (from + to) / 2))
+                new_ep = (from + to) / 2;
+        } else {
+            kd_put(c, p, to, us, type);
+        }
+        if (type == KD_BEAST && capture && kind == KD_MV_NORMAL) {
+            p->hash ^= c->z_chain_n[p->chain_n];
+            p->chain_n++;
+            p->hash ^= c->z_chain_n[p->chain_n];
+            if (kd_more(m)) {
+                set_sq(p, &p->chain_sq, c->z_chain, to);
+                move_done = false;
+            } else {
+                set_sq(p, &p->chain_sq, c->z_chain, KD_NO_SQ);
+                p->hash ^= c->z_chain_n[p->chain_n];
+                p->chain_n = 0;
+            }
+        }
+        break;
+    }
+    case KD_MV_EP: {
+        const int victim = us == 0 ? to - 8 : to + 8;
+        capture_at(c, p, victim);
+        kd_remove(c, p, from);
+        kd_put(c, p, to, us, KD_PAWN);
+        irrev = true;
+        break;
+    }
+    case KD_MV_CASTLE: {
+        const bool h_side = to > from;
+        const int rank0 = from & 56;
+        const int kdest = rank0 + (h_side ? 6 : 2), rdest = rank0 + (h_side ? 5 : 3);
+        kd_remove(c, p, from);
+        kd_remove(c, p, to);
+        kd_put(c, p, kdest, us, KD_KING);
+        kd_put(c, p, rdest, us, KD_ROOK);
+        landed = kdest;
+        if (p->iced == to)
+            set_sq(p, &p->iced, c->z_iced, rdest);
+        else if (p->iced == from)
+            set_sq(p, &p->iced, c->z_iced, kdest);
+        break;
+    }
+    case KD_MV_SHOT:
+        capture_at(c, p, to);
+        irrev = true;
+        landed = from;
+        break;
+    case KD_MV_SWAP: {
+        const int friend_type = kd_type_at(p, to);
+        kd_remove(c, p, from);
+        kd_remove(c, p, to);
+        kd_put(c, p, to, us, KD_MAESTER);
+        if (friend_type == KD_PAWN) {
+            irrev = true;
+            land_pawn(c, p, from, us, promo);
+        } else {
+            kd_put(c, p, from, us, friend_type);
+        }
+        if (p->iced == to)
+            set_sq(p, &p->iced, c->z_iced, from);
+        else if (p->iced == from)
+            set_sq(p, &p->iced, c->z_iced, to);
+        break;
+    }
+    case KD_MV_FREEZE:
+        set_sq(p, &p->frozen, c->z_frozen, to);
+        set_stage(c, p, KD_STAGE_DECLARED);
+        move_done = false;
+        break;
+    case KD_MV_ICE_WALL:
+        set_sq(p, &p->iced, c->z_iced, to);
+        set_stage(c, p, KD_STAGE_DECLARED);
+        move_done = false;
+        break;
+    case KD_MV_HASTE:
+        set_stage(c, p, KD_STAGE_HASTE1);
+        move_done = false;
+        break;
+    case KD_MV_SACRIFICE: {
+        capture_at(c, p, from);
+        kd_put(c, p, from, us, promo);
+        if (c->armies) {
+            const int n = p->captured[us][promo];
+            p->hash ^= c->z_captured[us][promo][n] ^ c->z_captured[us][promo][n - 1];
+            p->captured[us][promo] = (uint8_t)(n - 1);
+        }
+        irrev = true;
+        landed = from;
+        break;
+    }
+    default:
+        break;
+    }
+    // Ice Wall protects a piece, not a square: it follows the piece's own move.
+    const bool displacement = kind == KD_MV_NORMAL || kind == KD_MV_EP || kind == KD_MV_STRIKE ||
+                              kind == KD_MV_LEAP || kind == KD_MV_MARCH || kind == KD_MV_FLIGHT;
+    if (displacement && p->iced == from)
+        set_sq(p, &p->iced, c->z_iced, landed);
+    if (p->king[us] != old_king || kind == KD_MV_CASTLE) {
+        for (uint64_t b = p->castle & kd_rank_bb(us == 0 ? 0 : 7); b;) {
+            const int sq = bits_pop(&b);
+            p->castle &= ~kd_bit(sq);
+            p->hash ^= c->z_castle[sq];
+        }
+    }
+    if (irrev)
+        p->irrev = 1;
+    if (!move_done)
+        return;
+    if (p->stage == KD_STAGE_HASTE1) {
+        // The first of the two moves: the same piece moves again.
+        set_stage(c, p, KD_STAGE_HASTE2);
+        set_sq(p, &p->haste_sq, c->z_haste, landed);
+        return;
+    }
+    // The turn ends.
+    set_sq(p, &p->ep, c->z_ep, new_ep);
+    if (p->irrev)
+        p->halfmove = 0;
+    else if (p->halfmove < UINT16_MAX)
+        p->halfmove++;
+    p->irrev = 0;
+    if (us == 1 && p->fullmove < UINT16_MAX)
+        p->fullmove++;
+    set_stage(c, p, KD_STAGE_START);
+    set_sq(p, &p->haste_sq, c->z_haste, KD_NO_SQ);
+    if (p->token_used) {
+        p->token_used = 0;
+        p->hash ^= c->z_token_used;
+    }
+    // Freeze and Ice Wall last through the opponent's turn that follows the declaration.
+    if (p->power[us] != KD_FREEZE)
+        set_sq(p, &p->frozen, c->z_frozen, KD_NO_SQ);
+    if (p->power[us] != KD_ICE_WALL)
+        set_sq(p, &p->iced, c->z_iced, KD_NO_SQ);
+    p->turn = (uint8_t)them;
+    p->hash ^= c->z_side;
+}
+
+/* --- generation ----------------------------------------------------------------------- */
+
+typedef struct Gen {
+    const KdConfig *c;
+    const KdPos *p;
+    int us, them, ksq;
+    uint64_t own, enemy, occ, empty;
+    uint64_t victims; /* enemy pieces a piece other than a king may capture */
+    uint64_t movable; /* own pieces that may move (the frozen one may not) */
+    uint64_t checkers, pinned, checkmask;
+    uint64_t pin_line[8]; /* for the pinned pieces in square order: king to pinner */
+    uint64_t targets; /* squares an action may end on: all, or the enemy's (captures) */
+    bool captures;    /* only actions that capture */
+    bool legal; /* filter by legality (else: every pseudo-legal action) */
+    bool fast;  /* the displacement shortcut applies */
+    int limit;  /* stop once this many actions are listed */
+    Move *out;
+    int n;
+} Gen;
+
+static bool has_completion(const KdConfig *c, const KdPos *q);
+static int generate(const KdConfig *c, const KdPos *p, Move *out, bool legal, int limit,
+                    bool captures);
+
+static inline bool full(const Gen *g)
+{
+    return g->n >= g->limit;
+}
+
+static inline void add(Gen *g, Move m)
+{
+    if (g->n < g->limit)
+        g->out[g->n++] = m;
+}
+
+static bool turn_end_ok(const KdConfig *c, const KdPos *q, int mover, bool used)
+{
+    if (kd_in_check(c, q, mover))
+        return false;
+    return !used || !kd_in_check(c, q, mover ^ 1);
+}
+
+/* Legal iff the turn, finished from here in some way, is legal. */
+static bool action_ok(const KdConfig *c, const KdPos *p, Move m)
+{
+    KdPos q = *p;
+    kd_apply(c, &q, m);
+    if (q.turn != p->turn)
+        return turn_end_ok(c, &q, p->turn, p->token_used || is_token_kind(kd_kind(m)));
+    return has_completion(c, &q);
+}
+
+static bool has_completion(const KdConfig *c, const KdPos *q)
+{
+    Move moves[KD_MAX_MOVES];
+    const int n = generate(c, q, moves, false, KD_MAX_MOVES, false);
+    for (int i = 0; i < n; i++)
+        if (action_ok(c, q, moves[i]))
+            return true;
+    return false;
+}
+
+static inline void emit_full(Gen *g, Move m)
+{
+    if (!g->legal || action_ok(g->c, g->p, m))
+        add(g, m);
+}
+
+/* Where a pinned piece may go: the segment from its king to the pinner (a paladin may
+ * pass over its own king, but not stay out of the line of fire by doing so). */
+static inline uint64_t pin_line(const Gen *g, int from)
+{
+    return g->pin_line[bits_count(g->pinned & (kd_bit(from) - 1))];
+}
+
+/* Displacements of a piece other than the king from `from` to each of `targets`. */
+static void emit_simple(Gen *g, int from, uint64_t targets, int kind)
+{
+    targets &= g->targets;
+    if (g->fast) {
+        targets &= g->checkmask;
+        if (g->pinned & kd_bit(from))
+            targets &= pin_line(g, from);
+        while (targets && !full(g))
+            add(g, kd_move(from, bits_pop(&targets), kind, 0, 0));
+        return;
+    }
+    while (targets && !full(g))
+        emit_full(g, kd_move(from, bits_pop(&targets), kind, 0, 0));
+}
+
+static inline bool simple_ok(const Gen *g, int from, int to)
+{
+    if (!(g->checkmask & kd_bit(to)))
+        return false;
+    return !(g->pinned & kd_bit(from)) || (pin_line(g, from) & kd_bit(to));
+}
+
+/* A pawn (or the friend of a swap, or a striking pawn) arriving on `to`: promotions. */
+static void emit_promotions(Gen *g, int from, int to, int kind, bool simple)
+{
+    const KdConfig *c = g->c;
+    if (simple && g->fast && !simple_ok(g, from, to))
+        return;
+    for (int i = 0; i < 9 && !full(g); i++) {
+        const int t = PROMO_ORDER[i];
+        if (!(c->promo_mask & (1u << t)))
+            continue;
+        const Move m = kd_move(from, to, kind, t, 0);
+        if (simple && g->fast)
+            add(g, m);
+        else
+            emit_full(g, m);
+    }
+    if (c->promo_decline && !full(g)) {
+        const Move m = kd_move(from, to, kind, 0, 0);
+        if (simple && g->fast)
+            add(g, m);
+        else
+            emit_full(g, m);
+    }
+}
+
+static void emit_pawn_targets(Gen *g, int from, uint64_t targets)
+{
+    const uint64_t last = kd_rank_bb(g->us == 0 ? 7 : 0);
+    emit_simple(g, from, targets & ~last, KD_MV_NORMAL);
+    for (uint64_t t = targets & last & g->targets; t && !full(g);)
+        emit_promotions(g, from, bits_pop(&t), KD_MV_NORMAL, true);
+}
+
+static void gen_pawn(Gen *g, int from)
+{
+    const KdConfig *c = g->c;
+    const KdPos *p = g->p;
+    const int us = g->us;
+    if (p->power[us] == KD_DARKNESS) {
+        // Darkness: diagonally forward to an empty square, captures straight ahead.
+        emit_pawn_targets(g, from, (c->pawn_att[us][from] & g->empty) |
+                                       (c->fwd[us][from] & g->victims));
+        return;
+    }
+    uint64_t targets = c->pawn_att[us][from] & g->victims;
+    const uint64_t one = c->fwd[us][from] & g->empty;
+    targets |= one;
+    if (one && kd_rel_rank(us, from) == 1 && !(p->moved & kd_bit(from))) {
+        const int mid = bits_lowest(one);
+        targets |= c->fwd[us][mid] & g->empty;
+    }
+    emit_pawn_targets(g, from, targets);
+    if (p->ep != KD_NO_SQ && (c->pawn_att[us][from] & kd_bit(p->ep)) && c->en_passant) {
+        const int victim = us == 0 ? p->ep - 8 : p->ep + 8;
+        if (victim != p->iced && !full(g))
+            emit_full(g, kd_move(from, p->ep, KD_MV_EP, 0, 0));
+    }
+}
+
+/* Squares a slider reaches from `from` in direction d: quiet ones, passing over own
+ * pieces when `pass` holds them, and the first enemy piece met (or KD_NO_SQ). */
+static uint64_t walk(const KdConfig *c, const KdPos *p, int from, int d, uint64_t pass,
+                     int us, int *enemy_sq, uint64_t *passed)
+{
+    uint64_t quiet = 0;
+    uint64_t r = c->ray[d][from];
+    *enemy_sq = KD_NO_SQ;
+    *passed = 0;
+    while (r) {
+        const int s = d < 4 ? bits_lowest(r) : bits_highest(r);
+        r &= ~kd_bit(s);
+        if (p->board[s] == KD_EMPTY) {
+            quiet |= kd_bit(s);
+            continue;
+        }
+        if (kd_colour_at(p, s) == us) {
+            if (pass & kd_bit(s)) {
+                *passed |= kd_bit(s);
+                continue;
+            }
+            break;
+        }
+        *enemy_sq = s;
+        break;
+    }
+    return quiet;
+}
+
+static void gen_paladin(Gen *g, int from)
+{
+    uint64_t quiet = 0;
+    for (int d = 0; d < 8; d++) {
+        int enemy;
+        uint64_t passed;
+        quiet |= walk(g->c, g->p, from, d, g->own, g->us, &enemy, &passed);
+        if (enemy != KD_NO_SQ && (g->victims & kd_bit(enemy)) && !full(g))
+            emit_full(g, kd_move(from, enemy, KD_MV_NORMAL, 0, 0));
+    }
+    emit_simple(g, from, quiet, KD_MV_NORMAL);
+}
+
+static void gen_maester(Gen *g, int from)
+{
+    const KdConfig *c = g->c;
+    const KdPos *p = g->p;
+    const int us = g->us;
+    emit_simple(g, from, c->king[from] & (g->empty | g->victims), KD_MV_NORMAL);
+    if (g->captures)
+        return;
+    uint64_t friends = c->king[from] & g->own & g->movable;
+    // The long swap: maester and king both on their first rank, at any distance.
+    const int ksq = p->king[us];
+    if (kd_rel_rank(us, from) == 0 && kd_rel_rank(us, ksq) == 0)
+        friends |= kd_bit(ksq);
+    while (friends && !full(g)) {
+        const int to = bits_pop(&friends);
+        if (kd_type_at(p, to) == KD_PAWN && kd_rel_rank(us, from) == 7)
+            emit_promotions(g, from, to, KD_MV_SWAP, false);
+        else
+            emit_full(g, kd_move(from, to, KD_MV_SWAP, 0, 0));
+    }
+}
+
+static void gen_beast_captures(Gen *g, int from)
+{
+    const KdConfig *c = g->c;
+    const uint64_t caps = c->king[from] & ~c->fwd[g->us][from] & g->victims;
+    // A capture is the turn's last (more = 0) or not (more = 1, another follows).
+    const bool may_go_on = g->p->chain_n + 1 < c->chain_limit;
+    emit_simple(g, from, caps, KD_MV_NORMAL);
+    if (may_go_on)
+        for (uint64_t t = caps; t && !full(g);)
+            emit_full(g, kd_move(from, bits_pop(&t), KD_MV_NORMAL, 0, 1));
+}
+
+static void gen_king(Gen *g, bool castling)
+{
+    const KdConfig *c = g->c;
+    const KdPos *p = g->p;
+    const int us = g->us, ksq = g->ksq;
+    if (!(g->movable & kd_bit(ksq)))
+        return;
+    uint64_t targets;
+    if (p->power[us] == KD_MERCY) {
+        // One or two squares in a line, over a friend if need be; never a capture.
+        targets = c->king[ksq] & g->empty;
+        for (int d = 0; d < 8; d++) {
+            const uint64_t r = c->ray[d][ksq];
+            if (!r)
+                continue;
+            const int s1 = d < 4 ? bits_lowest(r) : bits_highest(r);
+            if (p->board[s1] != KD_EMPTY && kd_colour_at(p, s1) != us)
+                continue;
+            const uint64_t r2 = r & ~kd_bit(s1);
+            if (!r2)
+                continue;
+            const int s2 = d < 4 ? bits_lowest(r2) : bits_highest(r2);
+            if (p->board[s2] == KD_EMPTY)
+                targets |= kd_bit(s2);
+        }
+    } else {
+        uint64_t prey = g->enemy & ~p->bb[KD_KING];
+        if (p->iced != KD_NO_SQ)
+            prey &= ~kd_bit(p->iced);
+        if (p->power[us] == KD_HOLY_LIGHT)
+            prey &= ~p->bb[KD_PAWN];
+        targets = c->king[ksq] & (g->empty | prey);
+        if (p->power[us] == KD_DEATH_TOUCH)
+            for (uint64_t t = c->king[ksq] & prey; t && !full(g);)
+                emit_full(g, kd_move(ksq, bits_pop(&t), KD_MV_SHOT, 0, 0));
+    }
+    targets &= g->targets;
+    if (g->fast) {
+        const uint64_t occ = g->occ ^ kd_bit(ksq);
+        while (targets && !full(g)) {
+            const int to = bits_pop(&targets);
+            if (!(kd_attackers(c, p, to, g->them, occ) & ~kd_bit(to)))
+                add(g, kd_move(ksq, to, KD_MV_NORMAL, 0, 0));
+        }
+    } else {
+        while (targets && !full(g))
+            emit_full(g, kd_move(ksq, bits_pop(&targets), KD_MV_NORMAL, 0, 0));
+    }
+    if (!castling || !c->castling || g->checkers || g->captures || full(g))
+        return;
+    for (uint64_t rooks = p->castle & g->own; rooks && !full(g);) {
+        const int rsq = bits_pop(&rooks);
+        const bool h_side = rsq > ksq;
+        const int rank0 = ksq & 56;
+        const int kdest = rank0 + (h_side ? 6 : 2), rdest = rank0 + (h_side ? 5 : 3);
+        const uint64_t kpath = c->between[ksq][kdest] | kd_bit(kdest);
+        const uint64_t rpath = c->between[rsq][rdest] | kd_bit(rdest);
+        if ((kpath | rpath) & g->occ & ~kd_bit(ksq) & ~kd_bit(rsq))
+            continue;
+        bool attacked = false;
+        for (uint64_t t = kpath & ~kd_bit(ksq); t && !attacked;)
+            attacked = kd_attackers(c, p, bits_pop(&t), g->them, g->occ ^ kd_bit(ksq)) != 0;
+        if (!attacked)
+            emit_full(g, kd_move(ksq, rsq, KD_MV_CASTLE, 0, 0));
+    }
+}
+
+/* Normal moves of the pieces in `pieces` (a subset of the movable ones). */
+static void gen_normal(Gen *g, uint64_t pieces, bool castling)
+{
+    const KdConfig *c = g->c;
+    const KdPos *p = g->p;
+    if (pieces & kd_bit(g->ksq))
+        gen_king(g, castling);
+    pieces &= ~kd_bit(g->ksq);
+    const uint64_t to_or_take = g->empty | g->victims;
+    while (pieces && !full(g)) {
+        const int from = bits_pop(&pieces);
+        switch (kd_type_at(p, from)) {
+        case KD_PAWN:
+            gen_pawn(g, from);
+            break;
+        case KD_KNIGHT:
+            emit_simple(g, from, c->knight[from] & to_or_take, KD_MV_NORMAL);
+            break;
+        case KD_BISHOP:
+            emit_simple(g, from, kd_bishop_att(c, from, g->occ) & to_or_take, KD_MV_NORMAL);
+            break;
+        case KD_ROOK:
+            emit_simple(g, from, kd_rook_att(c, from, g->occ) & to_or_take, KD_MV_NORMAL);
+            break;
+        case KD_QUEEN:
+            emit_simple(g, from,
+                        (kd_bishop_att(c, from, g->occ) | kd_rook_att(c, from, g->occ)) &
+                            to_or_take,
+                        KD_MV_NORMAL);
+            break;
+        case KD_ARCHER:
+            emit_simple(g, from, c->wazir[from] & g->empty, KD_MV_NORMAL);
+            for (uint64_t t = c->archer[from] & g->victims; t && !full(g);)
+                emit_full(g, kd_move(from, bits_pop(&t), KD_MV_SHOT, 0, 0));
+            break;
+        case KD_PALADIN:
+            gen_paladin(g, from);
+            break;
+        case KD_GUARD:
+            emit_simple(g, from, c->king[from] & g->empty, KD_MV_NORMAL);
+            break;
+        case KD_MAESTER:
+            gen_maester(g, from);
+            break;
+        case KD_BEAST:
+            emit_simple(g, from, c->fwd[g->us][from] & g->empty, KD_MV_NORMAL);
+            gen_beast_captures(g, from);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* --- powers --------------------------------------------------------------------------- */
+
+static void gen_strike(Gen *g)
+{
+    const KdConfig *c = g->c;
+    const uint64_t last = kd_rank_bb(g->us == 0 ? 7 : 0);
+    for (uint64_t pcs = g->movable & ~kd_bit(g->ksq); pcs && !full(g);) {
+        const int from = bits_pop(&pcs);
+        uint64_t t = (kd_bishop_att(c, from, g->occ) | kd_rook_att(c, from, g->occ)) &
+                     (g->empty | g->victims);
+        const bool pawn = kd_type_at(g->p, from) == KD_PAWN;
+        while (t && !full(g)) {
+            const int to = bits_pop(&t);
+            if (pawn && (last & kd_bit(to)))
+                emit_promotions(g, from, to, KD_MV_STRIKE, false);
+            else
+                emit_full(g, kd_move(from, to, KD_MV_STRIKE, 0, 0));
+        }
+    }
+}
+
+static void gen_leap(Gen *g)
+{
+    const KdConfig *c = g->c;
+    const KdPos *p = g->p;
+    const uint64_t sliders =
+        g->movable & (p->bb[KD_BISHOP] | p->bb[KD_ROOK] | p->bb[KD_QUEEN]);
+    const uint64_t own_pawns = g->own & p->bb[KD_PAWN];
+    for (uint64_t pcs = sliders; pcs && !full(g);) {
+        const int from = bits_pop(&pcs);
+        const int type = kd_type_at(p, from);
+        for (int d = 0; d < 8 && !full(g); d++) {
+            const bool diagonal = d & 1;
+            if ((type == KD_BISHOP && !diagonal) || (type == KD_ROOK && diagonal))
+                continue;
+            // Only the squares beyond the first pawn passed are new.
+            uint64_t r = c->ray[d][from];
+            bool passed = false;
+            while (r && !full(g)) {
+                const int s = d < 4 ? bits_lowest(r) : bits_highest(r);
+                r &= ~kd_bit(s);
+                if (p->board[s] == KD_EMPTY) {
+                    if (passed)
+                        emit_full(g, kd_move(from, s, KD_MV_LEAP, 0, 0));
+                    continue;
+                }
+                if (own_pawns & kd_bit(s)) {
+                    passed = true;
+                    continue;
+                }
+                if (passed && (g->victims & kd_bit(s)))
+                    emit_full(g, kd_move(from, s, KD_MV_LEAP, 0, 0));
+                break;
+            }
+        }
+    }
+}
+
+static void gen_powers(Gen *g)
+{
+    const KdConfig *c = g->c;
+    const KdPos *p = g->p;
+    const int us = g->us;
+    if (p->tokens[us] == 0)
+        return;
+    const uint64_t non_kings = ~p->bb[KD_KING];
+    switch (p->power[us]) {
+    case KD_FREEZE:
+        for (uint64_t t = g->enemy & non_kings; t && !full(g);)
+            emit_full(g, kd_move(0, bits_pop(&t), KD_MV_FREEZE, 0, 0));
+        break;
+    case KD_ICE_WALL:
+        for (uint64_t t = g->own & non_kings; t && !full(g);)
+            emit_full(g, kd_move(0, bits_pop(&t), KD_MV_ICE_WALL, 0, 0));
+        break;
+    case KD_STRIKE:
+        gen_strike(g);
+        break;
+    case KD_HASTE:
+        emit_full(g, kd_move(0, 0, KD_MV_HASTE, 0, 0));
+        break;
+    case KD_FLIGHT: {
+        const uint64_t half = us == 0 ? 0x00000000FFFFFFFFULL : 0xFFFFFFFF00000000ULL;
+        for (uint64_t pcs = g->movable & non_kings; pcs && !full(g);) {
+            const int from = bits_pop(&pcs);
+            for (uint64_t t = half & g->empty; t && !full(g);)
+                emit_full(g, kd_move(from, bits_pop(&t), KD_MV_FLIGHT, 0, 0));
+        }
+        break;
+    }
+    case KD_SACRIFICE:
+        for (uint64_t pcs = g->movable & p->bb[KD_PAWN]; pcs && !full(g);) {
+            const int from = bits_pop(&pcs);
+            for (int i = 0; i < 9 && !full(g); i++) {
+                const int t = PROMO_ORDER[i];
+                if (p->captured[us][t] > 0)
+                    emit_full(g, kd_move(from, 0, KD_MV_SACRIFICE, t, 0));
+            }
+        }
+        break;
+    case KD_MARCH: {
+        const uint64_t last = kd_rank_bb(us == 0 ? 7 : 0);
+        for (uint64_t pcs = g->movable & p->bb[KD_PAWN]; pcs && !full(g);) {
+            const int from = bits_pop(&pcs);
+            const uint64_t one = c->fwd[us][from] & g->empty;
+            if (!one)
+                continue;
+            const uint64_t two = c->fwd[us][bits_lowest(one)] & g->empty;
+            if (!two)
+                continue;
+            const int to = bits_lowest(two);
+            if (last & two)
+                emit_promotions(g, from, to, KD_MV_MARCH, false);
+            else
+                emit_full(g, kd_move(from, to, KD_MV_MARCH, 0, 0));
+        }
+        break;
+    }
+    case KD_LEAP:
+        gen_leap(g);
+        break;
+    default:
+        break;
+    }
+}
+
+static void gen_picks(Gen *g)
+{
+    const KdPos *p = g->p;
+    if (p->phase == KD_PHASE_PICK_KING) {
+        const int other = p->army[0] != KD_ARMY_NONE ? p->army[0] : p->army[1];
+        for (int a = 1; a < KD_ARMIES; a++)
+            if (a != other)
+                add(g, kd_move(0, a, KD_MV_PICK, 0, 0));
+    } else {
+        for (int i = 0; i < 2; i++)
+            add(g, kd_move(0, i, KD_MV_PICK, 0, 0));
+    }
+}
+
+static void init_gen(Gen *g, const KdConfig *c, const KdPos *p, Move *out, bool legal, int limit,
+                     bool captures)
+{
+    g->c = c;
+    g->p = p;
+    g->us = p->turn;
+    g->them = p->turn ^ 1;
+    g->ksq = p->king[g->us];
+    g->own = p->side[g->us];
+    g->enemy = p->side[g->them];
+    g->occ = p->bb[KD_EMPTY];
+    g->empty = ~g->occ;
+    g->victims = g->enemy & ~p->bb[KD_KING] & ~p->bb[KD_GUARD];
+    if (p->iced != KD_NO_SQ)
+        g->victims &= ~kd_bit(p->iced);
+    g->movable = g->own;
+    if (p->frozen != KD_NO_SQ)
+        g->movable &= ~kd_bit(p->frozen);
+    g->captures = captures;
+    g->targets = captures ? g->enemy : ~0ULL;
+    g->legal = legal;
+    g->limit = limit;
+    g->out = out;
+    g->n = 0;
+    g->fast = legal && p->stage == KD_STAGE_START;
+    g->checkers = 0;
+    g->pinned = 0;
+    g->checkmask = ~0ULL;
+    if (!g->fast)
+        return;
+    // Every checker can be captured or (a slider) blocked by a displacement: paladins and
+    // guards never check, and the other pieces' attacks do not depend on occupancy.
+    g->checkers = kd_attackers(c, p, g->ksq, g->them, g->occ);
+    if (g->checkers) {
+        if (g->checkers & (g->checkers - 1)) {
+            g->checkmask = 0;
+        } else {
+            // A slider's check can be blocked; every other checker only captured.
+            const int ch = bits_lowest(g->checkers);
+            const uint64_t sliders = p->bb[KD_BISHOP] | p->bb[KD_ROOK] | p->bb[KD_QUEEN];
+            g->checkmask = g->checkers;
+            if (sliders & g->checkers)
+                g->checkmask |= c->between[g->ksq][ch];
+        }
+    }
+    const uint64_t diag = (p->bb[KD_BISHOP] | p->bb[KD_QUEEN]) & g->enemy;
+    const uint64_t orth = (p->bb[KD_ROOK] | p->bb[KD_QUEEN]) & g->enemy;
+    uint64_t snipers = (kd_bishop_att(c, g->ksq, 0) & diag) | (kd_rook_att(c, g->ksq, 0) & orth);
+    uint64_t lines[8];
+    int pins = 0;
+    while (snipers) {
+        const int s = bits_pop(&snipers);
+        const uint64_t b = c->between[g->ksq][s] & g->occ;
+        if (b && !(b & (b - 1)) && (b & g->own)) {
+            g->pinned |= b;
+            lines[pins++] = c->between[g->ksq][s] | kd_bit(s);
+        }
+    }
+    // Store the segments in the square order of the pinned pieces.
+    for (int i = 0; i < pins; i++) {
+        const uint64_t piece = lines[i] & g->pinned;
+        g->pin_line[bits_count(g->pinned & (piece - 1))] = lines[i];
+    }
+}
+
+static int generate(const KdConfig *c, const KdPos *p, Move *out, bool legal, int limit,
+                    bool captures)
+{
+    Gen g;
+    init_gen(&g, c, p, out, legal, limit, captures);
+    if (p->phase != KD_PHASE_PLAY) {
+        gen_picks(&g);
+        return g.n;
+    }
+    if (p->chain_sq != KD_NO_SQ) {
+        gen_beast_captures(&g, p->chain_sq);
+        return g.n;
+    }
+    switch (p->stage) {
+    case KD_STAGE_START:
+        gen_normal(&g, g.movable, true);
+        if (c->armies && !captures && !full(&g))
+            gen_powers(&g);
+        break;
+    case KD_STAGE_DECLARED:
+        gen_normal(&g, g.movable, true);
+        break;
+    case KD_STAGE_HASTE1:
+        gen_normal(&g, g.movable, false);
+        break;
+    case KD_STAGE_HASTE2:
+        if (p->haste_sq != KD_NO_SQ && (g.movable & kd_bit(p->haste_sq)))
+            gen_normal(&g, kd_bit(p->haste_sq), false);
+        break;
+    default:
+        break;
+    }
+    return g.n;
+}
+
+int kd_gen_legal(const KdConfig *c, const KdPos *p, Move *out)
+{
+    return generate(c, p, out, true, KD_MAX_MOVES, false);
+}
+
+int kd_gen_captures(const KdConfig *c, const KdPos *p, Move *out)
+{
+    return generate(c, p, out, true, KD_MAX_MOVES, true);
+}
+
+bool kd_has_legal(const KdConfig *c, const KdPos *p)
+{
+    Move one[1];
+    return generate(c, p, one, true, 1, false) > 0;
+}
+
+bool kd_literal_mate(const KdConfig *c, const KdPos *p)
+{
+    const int us = p->turn;
+    if (!kd_in_check(c, p, us))
+        return false;
+    Move moves[KD_MAX_MOVES];
+    const int n = kd_gen_legal(c, p, moves);
+    for (int i = 0; i < n; i++) {
+        const int kind = kd_kind(moves[i]);
+        if (kind != KD_MV_NORMAL && kind != KD_MV_SWAP && kind != KD_MV_CASTLE)
+            continue;
+        KdPos q = *p;
+        kd_apply(c, &q, moves[i]);
+        if (q.king[us] != p->king[us])
+            return false;
+    }
+    return true;
+}

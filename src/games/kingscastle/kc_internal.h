@@ -1,0 +1,265 @@
+/*
+ * kc_internal.h - what the King's Castle files share: the hex board and its Castle, the
+ * state, the packing of moves, and the bitboard helpers.
+ *
+ * Cells live on an 11x11 grid of axial coordinates (q, r), both in -5..5, numbered
+ * rank-major from the top: index = (r + 5) * 11 + (q + 5). 91 of the 121 grid cells are
+ * on the board; the others are never set. That numbering makes a direction a fixed
+ * index step, so the neighbours of a whole set of cells are six shifts of a 128-bit
+ * bitboard, masked so that no shift wraps round a row or crosses a Castle wall.
+ *
+ * The state keeps each player's men as two 64-bit words (not a 128-bit integer, so
+ * that states and undo records need no 16-byte alignment when the engine packs them),
+ * plus the hashes of every position since set-up for the repetition rule.
+ */
+#ifndef CROWN_GAMES_KC_INTERNAL_H
+#define CROWN_GAMES_KC_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/bits.h"
+#include "core/game.h"
+#include "core/rng.h"
+
+/* A set of grid cells. */
+__extension__ typedef unsigned __int128 KcBits;
+
+enum {
+    KC_RADIUS = 5,
+    KC_SIDE = 11,        /* grid width and height */
+    KC_GRID = 121,       /* grid cells; 91 of them are on the board */
+    KC_CELLS = 91,
+    KC_DIRS = 6,
+    KC_THRONE = 60,      /* (0, 0) */
+    KC_MAX_LINE = 10,    /* longest wall-free straight line of cells (a door line) */
+    KC_MAX_PLIES_LIMIT = 1000,
+    KC_HISTORY_CAP = KC_MAX_PLIES_LIMIT + 1,
+    KC_FILTER_SIZE = 1024, /* buckets of the repetition filter */
+    KC_MOVE_CAP = 1024,    /* a position offers far fewer moves: see kc_rules.c */
+};
+
+/* Players: White (0) moves first, Black (1). */
+typedef enum KcResult { KC_PLAYING, KC_WHITE_WINS, KC_BLACK_WINS, KC_DRAW } KcResult;
+
+typedef enum KcReason {
+    KC_REASON_NONE,
+    KC_REASON_THRONE,     /* the player to move found his man on the Throne */
+    KC_REASON_NO_MOVE,    /* the player to move has no legal move */
+    KC_REASON_REPETITION, /* third occurrence of a position */
+    KC_REASON_PLY_LIMIT,  /* max-plies reached */
+} KcReason;
+
+/* Read-only data of a configured game: geometry, hash keys, the chosen rules. */
+typedef struct KcConfig {
+    KcBits board;             /* the 91 cells */
+    KcBits castle;            /* the Throne, the inner ring and the entrance cells */
+    KcBits outside;           /* board minus castle */
+    KcBits throne_bit;
+    KcBits inner;             /* the six cells around the Throne */
+    KcBits conn_from[KC_DIRS]; /* cells whose neighbour in direction d is on the board
+                                  with no wall in between */
+    KcBits nbr[KC_GRID];      /* connected neighbours of each cell */
+    KcBits pair_mask[3];      /* the opposite pairs of inner cells */
+    int8_t step[KC_DIRS][KC_GRID]; /* connected neighbour in direction d, or -1 */
+    int8_t raw_step[KC_DIRS][KC_GRID]; /* neighbour ignoring walls, or -1 */
+    int8_t delta[KC_DIRS];    /* index step of each direction */
+    bool wall[KC_GRID][KC_DIRS]; /* a wall lies between the cell and its d-neighbour */
+    bool door[KC_GRID][KC_DIRS]; /* a door lies there */
+    uint64_t zobrist[2][KC_GRID];
+    uint64_t zobrist_black;   /* xored in when Black is to move */
+    /* The twelve ways in: for each door, the three outside cells in front of it from
+     * the door outwards, the castle cells beyond it (entrance, inner, inner, entrance)
+     * and the direction pointing in. */
+    int8_t approach[12][3];
+    int8_t inward[12][4];
+    int8_t approach_dir[12];
+
+    /* Rules. */
+    bool swap;           /* Black may take over White's first man */
+    bool single_full;    /* singles slide as far as they can instead of choosing */
+    bool throne_by_move; /* entering the Throne is a move of its own, not automatic */
+    bool loss_if_broken; /* the Throne man goes when his flank is broken by any means */
+    bool no_move_draw;   /* a player without moves draws instead of losing */
+    bool repetition;     /* third occurrence of a position draws */
+    int max_plies;
+} KcConfig;
+
+typedef struct KcState {
+    uint64_t men[2][2]; /* [player][low, high word] bitboards; the Throne man included */
+    uint64_t hash;
+    uint16_t ply;       /* plies played, as the position text counts them */
+    uint16_t nhist;     /* entries used in history; history[nhist - 1] == hash */
+    uint8_t turn;       /* 0 White, 1 Black */
+    uint8_t result;     /* KcResult */
+    uint8_t reason;     /* KcReason */
+    uint8_t pad[1];
+    /* How many history entries fall in each bucket of hash >> 54: a position whose
+     * bucket holds fewer than three entries cannot be a third occurrence, so the history
+     * is scanned only when a bucket fills up. */
+    uint16_t filter[KC_FILTER_SIZE];
+    uint64_t history[KC_HISTORY_CAP];
+} KcState;
+
+typedef struct KcUndo {
+    uint64_t men[2][2];
+    uint64_t hash;
+    uint8_t result;
+    uint8_t reason;
+} KcUndo;
+
+/* Moves. Bits 0-6: a cell (placement cell, or the front man of what moves); 7-9: the
+ * direction; 10-13: k, the number of men moving (1 for a single); 14-17: the distance m;
+ * 18-19: the kind. Every move has a kind, so none is 0 (MOVE_NONE). */
+typedef enum KcKind { KC_PLACE = 1, KC_SWAP = 2, KC_SLIDE = 3 } KcKind;
+
+static inline Move kc_place(int cell)
+{
+    return (Move)(cell | KC_PLACE << 18);
+}
+static inline Move kc_swap_move(void)
+{
+    return (Move)(KC_SWAP << 18);
+}
+static inline Move kc_slide(int front, int dir, int k, int m)
+{
+    return (Move)(front | dir << 7 | k << 10 | m << 14 | KC_SLIDE << 18);
+}
+static inline int kc_kind(Move m)
+{
+    return (int)(m >> 18);
+}
+static inline int kc_cell(Move m)
+{
+    return (int)(m & 127);
+}
+static inline int kc_dir(Move m)
+{
+    return (int)((m >> 7) & 7);
+}
+static inline int kc_k(Move m)
+{
+    return (int)((m >> 10) & 15);
+}
+static inline int kc_m(Move m)
+{
+    return (int)((m >> 14) & 15);
+}
+
+/* --- bitboards ------------------------------------------------------------------------- */
+
+static inline KcBits kc_bit(int cell)
+{
+    return (KcBits)1 << cell;
+}
+static inline bool kc_has(KcBits b, int cell)
+{
+    return (b >> cell) & 1;
+}
+static inline int kc_count(KcBits b)
+{
+    return bits_count((uint64_t)b) + bits_count((uint64_t)(b >> 64));
+}
+/* Index of the lowest cell; b must not be empty. */
+static inline int kc_lowest(KcBits b)
+{
+    const uint64_t lo = (uint64_t)b;
+    return lo ? bits_lowest(lo) : 64 + bits_lowest((uint64_t)(b >> 64));
+}
+static inline int kc_pop(KcBits *b)
+{
+    const int i = kc_lowest(*b);
+    *b &= *b - 1;
+    return i;
+}
+static inline KcBits kc_shift(KcBits b, int delta)
+{
+    return delta > 0 ? b << delta : b >> -delta;
+}
+/* Every cell connected to a cell of b. */
+static inline KcBits kc_neighbours(const KcConfig *c, KcBits b)
+{
+    KcBits n = 0;
+    for (int d = 0; d < KC_DIRS; d++)
+        n |= kc_shift(b & c->conn_from[d], c->delta[d]);
+    return n;
+}
+
+static inline KcBits kc_men(const KcState *s, int p)
+{
+    return (KcBits)s->men[p][1] << 64 | s->men[p][0];
+}
+static inline void kc_set_men(KcState *s, int p, KcBits b)
+{
+    s->men[p][0] = (uint64_t)b;
+    s->men[p][1] = (uint64_t)(b >> 64);
+}
+
+static inline const KcConfig *kc_cfg(const Game *g)
+{
+    return (const KcConfig *)g->config;
+}
+
+/* Axial coordinates of a grid index. */
+static inline int kc_q(int cell)
+{
+    return cell % KC_SIDE - KC_RADIUS;
+}
+static inline int kc_r(int cell)
+{
+    return cell / KC_SIDE - KC_RADIUS;
+}
+static inline int kc_index(int q, int r)
+{
+    return (r + KC_RADIUS) * KC_SIDE + q + KC_RADIUS;
+}
+static inline bool kc_on_board(int q, int r)
+{
+    const int s = -q - r;
+    return q >= -KC_RADIUS && q <= KC_RADIUS && r >= -KC_RADIUS && r <= KC_RADIUS &&
+           s >= -KC_RADIUS && s <= KC_RADIUS;
+}
+
+/* kc_geometry.c */
+void kc_build_geometry(KcConfig *c);
+
+/* kc_rules.c */
+uint64_t kc_compute_hash(const KcConfig *c, const KcState *s);
+/* Cells where the player to move may place a man (the Throne excluded). */
+KcBits kc_placements(const KcConfig *c, const KcState *s);
+/* True if the player to move may put a man on the Throne as a move (throne-entry=move). */
+bool kc_throne_move_ok(const KcConfig *c, const KcState *s);
+bool kc_swap_ok(const KcConfig *c, const KcState *s);
+/* All legal moves, placements first; 0 once the game is over. */
+int kc_gen_moves(const KcConfig *c, const KcState *s, Move *out);
+/* Moves of men only (singles and phalanxes), appended at out. */
+int kc_gen_slides(const KcConfig *c, const KcState *s, Move *out);
+void kc_make(const KcConfig *c, KcState *s, Move m, KcUndo *u);
+void kc_unmake(KcState *s, Move m, const KcUndo *u);
+/* Decides the result of the position from scratch, as make does. */
+void kc_settle(const KcConfig *c, KcState *s);
+/* Rebuilds the repetition filter from the history. */
+void kc_rebuild_filter(KcState *s);
+/* The opponent men a slide would capture (phalanx) and, for a single, the cell of the
+ * man it throws (or -1). */
+KcBits kc_slide_captures(const KcConfig *c, const KcState *s, Move m, int *thrown);
+
+/* kc_notation.c */
+void kc_format_cell(int cell, StrBuf *out);
+void kc_format_move(const KcConfig *c, const KcState *s, Move m, StrBuf *out);
+Status kc_parse_move(const KcConfig *c, const KcState *s, const char *text, Move *out,
+                     ErrBuf *err);
+Status kc_parse_position(const KcConfig *c, KcState *s, const char *text, ErrBuf *err);
+void kc_format_position(const KcState *s, StrBuf *out);
+void kc_render(const KcConfig *c, const KcState *s, unsigned flags, StrBuf *out);
+
+/* kc_eval.c */
+int kc_evaluate(const KcConfig *c, const KcState *s);
+
+/* kc_fast.c */
+uint64_t kc_perft(const KcConfig *c, KcState *s, int depth);
+void kc_playout(const KcConfig *c, KcState *s, Rng *rng);
+/* The number of legal moves, counted without listing them. */
+int kc_count_moves(const KcConfig *c, const KcState *s);
+
+#endif

@@ -1,0 +1,299 @@
+/*
+ * kc_ops.c - King's Castle as a GameOps table: its rule options (every INFERRED choice of
+ * RULINGS 5.3 plus the engine's draw rules), the configuration they build, and thin
+ * adapters from the interface to kc_*.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/game_api.h"
+#include "games/kingscastle/kc_internal.h"
+#include "games/kingscastle/kingscastle.h"
+
+enum { KC_DEFAULT_MAX_PLIES = 400 };
+
+static const RuleOption kc_options[] = {
+    {"swap", "Black's first move may take over White's first man instead of placing", "on",
+     "on|off", 0, 0, false},
+    {"single-range",
+     "a single stops on any cell of its open line (any), or slides to the end of it (full)",
+     "any", "any|full", 0, 0, false},
+    {"throne-entry",
+     "a man goes onto the Throne by itself after a move that leaves it flanked (auto), or "
+     "only as a later move of its own (move)",
+     "auto", "auto|move", 0, 0, false},
+    {"throne-loss",
+     "the Throne man is removed when a man of a flanking pair is captured (capture), or when "
+     "a flanking pair is broken by any means, throws included (broken)",
+     "capture", "capture|broken", 0, 0, false},
+    {"no-move", "a player with no legal move loses (loss), or the game is drawn (draw)", "loss",
+     "loss|draw", 0, 0, false},
+    {"repetition", "the third occurrence of a position with the same player to move draws",
+     "draw", "draw|off", 0, 0, false},
+    {"max-plies", "the game is drawn once this many plies have been played", "400", NULL, 0,
+     KC_MAX_PLIES_LIMIT, false},
+};
+
+static bool option_is(const Game *g, const char *name, const char *value)
+{
+    return strcmp(game_option(g, name), value) == 0;
+}
+
+static Status kc_configure(Game *g, ErrBuf *err)
+{
+    KcConfig *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    kc_build_geometry(c);
+    c->swap = option_is(g, "swap", "on");
+    c->single_full = option_is(g, "single-range", "full");
+    c->throne_by_move = option_is(g, "throne-entry", "move");
+    c->loss_if_broken = option_is(g, "throne-loss", "broken");
+    c->no_move_draw = option_is(g, "no-move", "draw");
+    c->repetition = option_is(g, "repetition", "draw");
+    c->max_plies = (int)game_option_long(g, "max-plies", KC_DEFAULT_MAX_PLIES);
+    g->config = c;
+    g->state_size = sizeof(KcState);
+    g->undo_size = sizeof(KcUndo);
+    // Placements and the swap, then slides by (front cell, direction, k, distance).
+    g->move_index_count = KC_GRID + 1 + KC_GRID * KC_DIRS * KC_MAX_LINE * KC_MAX_LINE;
+    g->max_game_length = c->max_plies;
+    return STATUS_OK;
+}
+
+static void kc_release(Game *g)
+{
+    free(g->config);
+    g->config = NULL;
+}
+
+static void ops_new_game(const Game *g, GameState *gs, uint64_t seed)
+{
+    (void)seed;
+    KcState *s = (KcState *)gs;
+    memset(s, 0, g->state_size);
+    s->hash = kc_compute_hash(kc_cfg(g), s);
+    s->history[0] = s->hash;
+    s->nhist = 1;
+    kc_rebuild_filter(s);
+    kc_settle(kc_cfg(g), s);
+}
+
+static Status ops_parse_position(const Game *g, GameState *s, const char *text, ErrBuf *err)
+{
+    return kc_parse_position(kc_cfg(g), (KcState *)s, text, err);
+}
+
+static void ops_format_position(const Game *g, const GameState *s, StrBuf *out)
+{
+    (void)g;
+    kc_format_position((const KcState *)s, out);
+}
+
+static Status ops_parse_move(const Game *g, const GameState *s, const char *text, Move *out,
+                             ErrBuf *err)
+{
+    return kc_parse_move(kc_cfg(g), (const KcState *)s, text, out, err);
+}
+
+static void ops_format_move(const Game *g, const GameState *s, Move m, StrBuf *out)
+{
+    kc_format_move(kc_cfg(g), (const KcState *)s, m, out);
+}
+
+static int ops_to_move(const Game *g, const GameState *s)
+{
+    (void)g;
+    const KcState *k = (const KcState *)s;
+    return k->result == KC_PLAYING ? k->turn : PLAYER_NONE;
+}
+
+static int ops_gen_moves(const Game *g, const GameState *s, MoveList *out)
+{
+    out->count = kc_gen_moves(kc_cfg(g), (const KcState *)s, out->moves);
+    return out->count;
+}
+
+static void ops_make(const Game *g, GameState *s, Move m, void *undo)
+{
+    kc_make(kc_cfg(g), (KcState *)s, m, (KcUndo *)undo);
+}
+
+static void ops_unmake(const Game *g, GameState *s, Move m, const void *undo)
+{
+    (void)g;
+    kc_unmake((KcState *)s, m, (const KcUndo *)undo);
+}
+
+static void ops_returns(const Game *g, const GameState *s, double out[MAX_PLAYERS])
+{
+    (void)g;
+    const KcState *k = (const KcState *)s;
+    for (int p = 0; p < MAX_PLAYERS; p++)
+        out[p] = 0;
+    if (k->result == KC_WHITE_WINS) {
+        out[0] = 1;
+        out[1] = -1;
+    } else if (k->result == KC_BLACK_WINS) {
+        out[0] = -1;
+        out[1] = 1;
+    }
+}
+
+static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)
+{
+    (void)g;
+    const KcState *k = (const KcState *)s;
+    static const char *const reasons[] = {
+        [KC_REASON_NONE] = "",
+        [KC_REASON_THRONE] = "found his own man on the Throne at the start of his turn",
+        [KC_REASON_NO_MOVE] = "the player to move has no legal move",
+        [KC_REASON_REPETITION] = "the same position occurred a third time",
+        [KC_REASON_PLY_LIMIT] = "the ply limit (max-plies) was reached",
+    };
+    if (k->reason == KC_REASON_THRONE)
+        sb_printf(out, "%s %s", k->turn ? "Black" : "White", reasons[k->reason]);
+    else
+        sb_puts(out, reasons[k->reason]);
+}
+
+static uint64_t ops_hash(const Game *g, const GameState *s)
+{
+    (void)g;
+    return ((const KcState *)s)->hash;
+}
+
+static int ops_move_index(const Game *g, const GameState *s, Move m)
+{
+    (void)g;
+    (void)s;
+    switch (kc_kind(m)) {
+    case KC_PLACE:
+        return kc_cell(m);
+    case KC_SWAP:
+        return KC_GRID;
+    default:
+        return KC_GRID + 1 +
+               ((kc_cell(m) * KC_DIRS + kc_dir(m)) * KC_MAX_LINE + kc_k(m) - 1) * KC_MAX_LINE +
+               kc_m(m) - 1;
+    }
+}
+
+static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
+{
+    const KcConfig *c = kc_cfg(g);
+    const KcState *s = (const KcState *)gs;
+    const KcBits w = kc_men(s, 0), b = kc_men(s, 1);
+    if (w & b)
+        return err_set(err, STATUS_ILLEGAL, "a cell holds men of both players"), false;
+    if ((w | b) & ~c->board)
+        return err_set(err, STATUS_ILLEGAL, "a man stands off the board"), false;
+    if (s->turn > 1)
+        return err_set(err, STATUS_ILLEGAL, "bad player to move"), false;
+    if (s->hash != kc_compute_hash(c, s))
+        return err_set(err, STATUS_ILLEGAL, "incremental hash differs from a fresh one"), false;
+    if (s->nhist < 1 || s->nhist > KC_HISTORY_CAP || s->history[s->nhist - 1] != s->hash)
+        return err_set(err, STATUS_ILLEGAL, "position history is inconsistent"), false;
+    for (int i = s->nhist; i < KC_HISTORY_CAP; i++)
+        if (s->history[i] != 0)
+            return err_set(err, STATUS_ILLEGAL, "stale history entry at %d", i), false;
+    KcState *fresh = malloc(sizeof *fresh);
+    if (fresh == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory"), false;
+    memcpy(fresh, s, sizeof *fresh);
+    kc_rebuild_filter(fresh);
+    bool ok = memcmp(fresh->filter, s->filter, sizeof s->filter) == 0;
+    if (!ok)
+        err_set(err, STATUS_ILLEGAL, "repetition filter differs from the history");
+    kc_settle(c, fresh);
+    if (ok && (fresh->result != s->result || fresh->reason != s->reason)) {
+        ok = false;
+        err_set(err, STATUS_ILLEGAL, "stored result differs from a fresh one");
+    }
+    free(fresh);
+    return ok;
+}
+
+static void ops_render(const Game *g, const GameState *s, unsigned flags, StrBuf *out)
+{
+    kc_render(kc_cfg(g), (const KcState *)s, flags, out);
+}
+
+static int ops_evaluate(const Game *g, const GameState *s)
+{
+    return kc_evaluate(kc_cfg(g), (const KcState *)s);
+}
+
+static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS])
+{
+    kc_playout(kc_cfg(g), (KcState *)s, rng);
+    ops_returns(g, s, out);
+}
+
+static uint64_t ops_perft(const Game *g, GameState *s, int depth)
+{
+    return kc_perft(kc_cfg(g), (KcState *)s, depth);
+}
+
+/* A placement touches its cell; a single its start and end cells; a phalanx its men from
+ * the rear (named first in the move text) to the front, then where the front stops. The
+ * swap touches none. */
+static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *out)
+{
+    (void)s;
+    const KcConfig *c = kc_cfg(g);
+    if (kc_kind(m) == KC_PLACE) {
+        kc_format_cell(kc_cell(m), out);
+        return;
+    }
+    if (kc_kind(m) != KC_SLIDE)
+        return;
+    const int d = kc_dir(m), k = kc_k(m);
+    int men[16];
+    men[0] = kc_cell(m);
+    for (int i = 1; i < k && i < 16; i++)
+        if ((men[i] = c->raw_step[(d + 3) % KC_DIRS][men[i - 1]]) < 0)
+            return; // not a move of this board: nothing sensible to show
+    int to = kc_cell(m);
+    for (int i = 0; i < kc_m(m) && to >= 0; i++)
+        to = c->raw_step[d][to];
+    if (to < 0 || k < 1 || k > 16)
+        return;
+    for (int i = k - 1; i >= 0; i--) {
+        kc_format_cell(men[i], out);
+        sb_putc(out, ' ');
+    }
+    kc_format_cell(to, out);
+}
+
+const GameOps kc_ops = {
+    .name = "kings-castle",
+    .summary = "King's Castle (Freeling): place men, move phalanxes through the doors of the "
+               "Castle and flank its Throne",
+    .min_players = 2,
+    .max_players = 2,
+    .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM,
+    .options = kc_options,
+    .option_count = (int)(sizeof kc_options / sizeof kc_options[0]),
+    .configure = kc_configure,
+    .release = kc_release,
+    .new_game = ops_new_game,
+    .parse_position = ops_parse_position,
+    .format_position = ops_format_position,
+    .parse_move = ops_parse_move,
+    .format_move = ops_format_move,
+    .to_move = ops_to_move,
+    .gen_moves = ops_gen_moves,
+    .make = ops_make,
+    .unmake = ops_unmake,
+    .returns = ops_returns,
+    .describe_result = ops_describe_result,
+    .hash = ops_hash,
+    .move_index = ops_move_index,
+    .is_ok = ops_is_ok,
+    .render = ops_render,
+    .evaluate = ops_evaluate,
+    .playout = ops_playout,
+    .perft = ops_perft,
+    .move_cells = ops_move_cells,
+};

@@ -1,0 +1,759 @@
+/*
+ * test_king_down_perft.c - King Down against published numbers and against the plain
+ * reference generator (tests/support/kd_reference).
+ *
+ * Four layers:
+ *   (a) the Chess Programming Wiki "Perft Results" positions with the chess rules
+ *       (setup=classic castling=on en-passant=on promotion=classic), to shallow depths
+ *       here; bench/king-down-perft.sh runs them to the published depths;
+ *   (b) the committed table tests/perft/king-down.perft, positions that exercise every
+ *       piece, option and power: fast perft, generic perft and the reference must agree;
+ *   (c) random games from drawn set-ups under many rule settings, in which every
+ *       position's text, result and legal action list must match the reference;
+ *   (d) thousands of random placements (random pieces, rights, armies, powers, turns in
+ *       progress), which both must accept or reject alike and then agree on.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/game.h"
+#include "core/game_api.h"
+#include "core/registry.h"
+#include "core/rng.h"
+#include "support/kd_reference.h"
+
+enum {
+    MAX_SETTINGS = 12,
+    LOG_CAP = 16384,
+    LINE_CAP = 2048,
+    MAX_DEPTHS = 8,
+};
+
+static const char *const CHESS[] = {"setup=classic", "castling=on", "en-passant=on",
+                                    "promotion=classic"};
+
+/* --- the game and the reference side by side ------------------------------------------ */
+
+typedef struct Pair {
+    const char *settings[MAX_SETTINGS];
+    int n_settings;
+    Game *g;
+    GameState *s;
+    void *undo;
+    KdRefGame *ref;
+    char log[LOG_CAP];
+} Pair;
+
+static Game *make_game(const char *const *settings, int n)
+{
+    const GameOps *ops = registry_find("king-down");
+    if (ops == NULL)
+        fail_msg("king-down is not registered");
+    Game *g = NULL;
+    ErrBuf err;
+    err_clear(&err);
+    if (game_create(ops, 0, settings, n, &g, &err) != STATUS_OK)
+        fail_msg("game_create: %s", err.msg);
+    return g;
+}
+
+static char *fast_text(const Game *g, const GameState *s)
+{
+    StrBuf sb;
+    sb_init(&sb);
+    g->ops->format_position(g, s, &sb);
+    char *t = strdup(sb_str(&sb));
+    sb_free(&sb);
+    assert_non_null(t);
+    return t;
+}
+
+/* From a position text, or (text NULL) from the game's new_game with `seed`. */
+static void pair_open(Pair *p, const char *const *settings, int n, const char *text,
+                      uint64_t seed)
+{
+    memset(p, 0, sizeof *p);
+    p->n_settings = n;
+    for (int i = 0; i < n; i++)
+        p->settings[i] = settings[i];
+    p->g = make_game(settings, n);
+    p->s = game_state_new(p->g);
+    p->undo = game_undo_new(p->g);
+    assert_true(p->s != NULL && p->undo != NULL);
+    char *start = NULL;
+    if (text == NULL) {
+        p->g->ops->new_game(p->g, p->s, seed);
+        start = fast_text(p->g, p->s);
+        text = start;
+    } else {
+        ErrBuf err;
+        err_clear(&err);
+        if (p->g->ops->parse_position(p->g, p->s, text, &err) != STATUS_OK)
+            fail_msg("fast parse of '%s': %s", text, err.msg);
+    }
+    KdRefRules rules;
+    char rerr[128];
+    if (!kdref_rules(settings, n, &rules, rerr, sizeof rerr))
+        fail_msg("reference rules: %s", rerr);
+    p->ref = kdref_new(&rules, text, rerr, sizeof rerr);
+    if (p->ref == NULL)
+        fail_msg("reference parse of '%s': %s", text, rerr);
+    snprintf(p->log, sizeof p->log, "%s :", text);
+    free(start);
+}
+
+static void pair_close(Pair *p)
+{
+    kdref_free(p->ref);
+    free(p->undo);
+    free(p->s);
+    game_destroy(p->g);
+}
+
+static void describe(const Pair *p, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < p->n_settings && n < cap; i++)
+        n += (size_t)snprintf(out + n, cap - n, "%s%s", i ? " " : "", p->settings[i]);
+}
+
+typedef char MoveText[KDREF_MOVE_TEXT];
+
+static int cmp_text(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+static int fast_moves(const Game *g, const GameState *s, MoveList *list, MoveText *out)
+{
+    const int n = g->ops->gen_moves(g, s, list);
+    for (int i = 0; i < n; i++) {
+        StrBuf sb;
+        sb_init(&sb);
+        g->ops->format_move(g, s, list->moves[i], &sb);
+        snprintf(out[i], sizeof out[i], "%s", sb_str(&sb));
+        sb_free(&sb);
+    }
+    qsort(out, (size_t)n, sizeof out[0], cmp_text);
+    return n;
+}
+
+static int ref_moves(const KdRefGame *ref, MoveText *out)
+{
+    KdRefMove *m = calloc(KDREF_MAX_MOVES, sizeof *m);
+    assert_non_null(m);
+    const int n = kdref_moves(ref, m);
+    for (int i = 0; i < n; i++)
+        kdref_move_text(&ref->pos, m[i], out[i]);
+    free(m);
+    qsort(out, (size_t)n, sizeof out[0], cmp_text);
+    return n;
+}
+
+static void join(MoveText *t, int n, char *out, size_t cap)
+{
+    size_t len = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n && len + 1 < cap; i++)
+        len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? " " : "", t[i]);
+}
+
+/* Position text, result and legal actions must agree; returns the action count and
+ * leaves the sorted texts in `texts`. */
+static int compare_position(Pair *p, MoveList *list, MoveText *texts, MoveText *scratch)
+{
+    char rules[512];
+    describe(p, rules, sizeof rules);
+    char ref_pos[KDREF_TEXT];
+    kdref_format(&p->ref->rules, &p->ref->pos, ref_pos, sizeof ref_pos);
+    char *fast_pos = fast_text(p->g, p->s);
+    if (strcmp(fast_pos, ref_pos) != 0)
+        fail_msg("[%s] position text\n  fast '%s'\n  ref  '%s'\n  moves: %s", rules, fast_pos,
+                 ref_pos, p->log);
+    free(fast_pos);
+    const char *why;
+    const KdRefResult want = kdref_result(p->ref, &why);
+    const int tm = p->g->ops->to_move(p->g, p->s);
+    if ((want == KDREF_ONGOING) != (tm != PLAYER_NONE))
+        fail_msg("[%s] at '%s' fast says %s, reference %s (%s)\n  moves: %s", rules, ref_pos,
+                 tm == PLAYER_NONE ? "over" : "not over",
+                 want == KDREF_ONGOING ? "not over" : "over", why, p->log);
+    if (want != KDREF_ONGOING) {
+        double ret[MAX_PLAYERS] = {0};
+        p->g->ops->returns(p->g, p->s, ret);
+        const double first = want == KDREF_WHITE_WINS ? 1 : want == KDREF_BLACK_WINS ? -1 : 0;
+        if (ret[0] != first || ret[1] != -first)
+            fail_msg("[%s] at '%s' fast returns %g, reference %s\n  moves: %s", rules, ref_pos,
+                     ret[0], why, p->log);
+    }
+    const int nf = fast_moves(p->g, p->s, list, scratch);
+    const int nr = ref_moves(p->ref, texts);
+    bool same = nf == nr;
+    for (int i = 0; same && i < nf; i++)
+        same = strcmp(scratch[i], texts[i]) == 0;
+    if (!same) {
+        static char a[65536], b[65536];
+        join(scratch, nf, a, sizeof a);
+        join(texts, nr, b, sizeof b);
+        fail_msg("[%s] actions at '%s'\n  fast (%d): %s\n  ref  (%d): %s\n  moves: %s", rules,
+                 ref_pos, nf, a, nr, b, p->log);
+    }
+    return nr;
+}
+
+static void pair_play(Pair *p, const MoveList *list, const char *text)
+{
+    const GameOps *ops = p->g->ops;
+    Move m = MOVE_NONE;
+    for (int i = 0; i < list->count && m == MOVE_NONE; i++) {
+        StrBuf sb;
+        sb_init(&sb);
+        ops->format_move(p->g, p->s, list->moves[i], &sb);
+        if (strcmp(sb_str(&sb), text) == 0)
+            m = list->moves[i];
+        sb_free(&sb);
+    }
+    KdRefMove rm;
+    assert_true(m != MOVE_NONE);
+    assert_true(kdref_find(p->ref, text, &rm));
+    ops->make(p->g, p->s, m, p->undo);
+    kdref_play(p->ref, rm);
+    size_t len = strlen(p->log);
+    if (len + 40 < sizeof p->log)
+        snprintf(p->log + len, sizeof p->log - len, " %s", text);
+}
+
+static void compare_perft(Pair *p, int depth)
+{
+    const uint64_t want = kdref_perft(p->ref, depth);
+    const uint64_t fast = game_perft(p->g, p->s, depth);
+    const uint64_t generic = game_perft_generic(p->g, p->s, depth);
+    if (fast != want || generic != want) {
+        char rules[512], pos[KDREF_TEXT];
+        describe(p, rules, sizeof rules);
+        kdref_format(&p->ref->rules, &p->ref->pos, pos, sizeof pos);
+        fail_msg("[%s] perft %d at '%s': reference %llu, fast %llu, generic %llu\n  moves: %s",
+                 rules, depth, pos, (unsigned long long)want, (unsigned long long)fast,
+                 (unsigned long long)generic, p->log);
+    }
+}
+
+/* --- (a) the published chess numbers ------------------------------------------------- */
+
+typedef struct Published {
+    const char *name, *fen;
+    uint64_t nodes[4]; /* depths 1..4 */
+} Published;
+
+/* Chess Programming Wiki, "Perft Results" (the six standard positions). */
+static const Published PUBLISHED[] = {
+    {"start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+     {20, 400, 8902, 197281}},
+    {"kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -",
+     {48, 2039, 97862, 4085603}},
+    {"position 3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -", {14, 191, 2812, 43238}},
+    {"position 4", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+     {6, 264, 9467, 422333}},
+    {"position 5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+     {44, 1486, 62379, 2103487}},
+    {"position 6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+     {46, 2079, 89890, 3894594}},
+};
+
+static void test_published_chess(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof PUBLISHED / sizeof PUBLISHED[0]; i++) {
+        const Published *pub = &PUBLISHED[i];
+        Pair p;
+        pair_open(&p, CHESS, 4, pub->fen, 0);
+        for (int d = 1; d <= 4; d++) {
+            const uint64_t fast = game_perft(p.g, p.s, d);
+            if (fast != pub->nodes[d - 1])
+                fail_msg("%s perft %d: %llu, published %llu", pub->name, d,
+                         (unsigned long long)fast, (unsigned long long)pub->nodes[d - 1]);
+            if (d <= 3 && game_perft_generic(p.g, p.s, d) != pub->nodes[d - 1])
+                fail_msg("%s generic perft %d differs", pub->name, d);
+            if (d <= 2 && kdref_perft(p.ref, d) != pub->nodes[d - 1])
+                fail_msg("%s reference perft %d differs", pub->name, d);
+        }
+        pair_close(&p);
+    }
+}
+
+/* --- (b) the committed table ---------------------------------------------------------- */
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+    return s;
+}
+
+/* "king-down [name=value ...] ;<position> ;D1 n ;D2 n ..." */
+static void check_table_line(char *line, int line_no, int ref_depth)
+{
+    char *fields[MAX_DEPTHS + 2] = {0};
+    int nf = 0;
+    char *p = line;
+    while (nf < MAX_DEPTHS + 2) {
+        fields[nf++] = p;
+        char *semi = strchr(p, ';');
+        if (semi == NULL)
+            break;
+        *semi = '\0';
+        p = semi + 1;
+    }
+    if (nf < 3)
+        fail_msg("perft table line %d: expected game ;position ;D1 n", line_no);
+    const char *settings[MAX_SETTINGS];
+    int ns = 0;
+    char *save = NULL;
+    char *game = strtok_r(trim(fields[0]), " ", &save);
+    if (game == NULL || strcmp(game, "king-down") != 0)
+        fail_msg("perft table line %d: the game is king-down", line_no);
+    for (char *w = strtok_r(NULL, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        if (ns == MAX_SETTINGS)
+            fail_msg("perft table line %d: too many settings", line_no);
+        settings[ns++] = w;
+    }
+    Pair pair;
+    pair_open(&pair, settings, ns, trim(fields[1]), 0);
+    for (int i = 2; i < nf; i++) {
+        int depth;
+        unsigned long long n;
+        if (sscanf(trim(fields[i]), "D%d %llu", &depth, &n) != 2 || depth < 1)
+            fail_msg("perft table line %d: bad field '%s'", line_no, fields[i]);
+        const uint64_t fast = game_perft(pair.g, pair.s, depth);
+        const uint64_t generic = game_perft_generic(pair.g, pair.s, depth);
+        if (fast != n || generic != n)
+            fail_msg("perft table line %d (%s) D%d: table %llu, fast %llu, generic %llu",
+                     line_no, trim(fields[1]), depth, n, (unsigned long long)fast,
+                     (unsigned long long)generic);
+        if (depth <= ref_depth && kdref_perft(pair.ref, depth) != n)
+            fail_msg("perft table line %d D%d: the reference says %llu, the table %llu",
+                     line_no, depth, (unsigned long long)kdref_perft(pair.ref, depth), n);
+    }
+    pair_close(&pair);
+}
+
+static void test_perft_table(void **state)
+{
+    (void)state;
+    const char *root = getenv("CROWN_ROOT");
+    char path[1024];
+    snprintf(path, sizeof path, "%s%stests/perft/king-down.perft", root ? root : "",
+             root ? "/" : "");
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        fail_msg("cannot open %s (run from the source root or set CROWN_ROOT)", path);
+    char line[LINE_CAP];
+    int line_no = 0, checked = 0;
+    while (fgets(line, sizeof line, f) != NULL) {
+        line_no++;
+        char *t = trim(line);
+        if (t[0] == '\0' || t[0] == '#')
+            continue;
+        check_table_line(t, line_no, 3);
+        checked++;
+    }
+    fclose(f);
+    assert_true(checked >= 20);
+    print_message("perft table: %d positions\n", checked);
+}
+
+/* --- (c) random games ---------------------------------------------------------------- */
+
+/* How the reference says games ended. */
+static const char *const ENDINGS[] = {"checkmate", "stalemate", "repetition", "fifty moves",
+                                      "bare kings", "ply limit", "literal mate"};
+enum { N_ENDINGS = 7 };
+
+typedef struct GameCase {
+    const char *settings[MAX_SETTINGS];
+    int n_settings;
+    int games;
+    const char *start; /* NULL: drawn set-ups */
+    const char *first; /* played first in every other game, when given */
+} GameCase;
+
+/* Endings come quickly from a few pieces against a bare king. */
+#define ENDGAME "4k3/8/8/8/8/8/8/QRG1K3 w - - 0 1"
+
+static const GameCase GAME_CASES[] = {
+    {{"castling=on", "en-passant=on"}, 1, 4, NULL, NULL},
+    {{"castling=on", "en-passant=on", "promotion-optional=on"}, 3, 3, NULL, NULL},
+    {{"beast-chain=two", "mate=literal"}, 2, 6, NULL, NULL},
+    {{"beast-chain=one", "king-file=e", "castling=on"}, 3, 2, NULL, NULL},
+    {{"armies=on", "castling=on", "en-passant=on"}, 3, 12, NULL, NULL},
+    {{"armies=on", "fifty-moves=off", "max-plies=120"}, 3, 4, NULL, NULL},
+    {{"setup=classic", "castling=on", "en-passant=on", "promotion=classic"}, 4, 2, NULL, NULL},
+    {{"repetition=on", "max-plies=200"}, 2, 6, NULL, NULL},
+    {{"mate=literal"}, 1, 6, "7k/6pp/2n5/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d8"},
+    {{"bare-kings=draw"}, 1, 16, ENDGAME, NULL},
+};
+
+/* Often a move that takes back the mover's previous move (from and to swapped), so that
+ * positions repeat and the repetition draw is reached and compared. */
+static int pick(Rng *rng, MoveText *texts, int n, const char *last_own, bool repeat)
+{
+    if (repeat && last_own[0] != '\0' && strlen(last_own) == 4 && rng_below(rng, 4) == 0) {
+        char back[8];
+        snprintf(back, sizeof back, "%.2s%.2s", last_own + 2, last_own);
+        for (int i = 0; i < n; i++)
+            if (strcmp(texts[i], back) == 0)
+                return i;
+    }
+    return (int)rng_below(rng, (uint32_t)n);
+}
+
+static void test_random_games(void **state)
+{
+    (void)state;
+    MoveList *list = malloc(sizeof *list);
+    MoveText *texts = malloc(sizeof *texts * MOVELIST_CAP);
+    MoveText *scratch = malloc(sizeof *scratch * MOVELIST_CAP);
+    assert_true(list != NULL && texts != NULL && scratch != NULL);
+    long positions = 0, games = 0, perfts = 0;
+    long endings[N_ENDINGS] = {0};
+    uint64_t seed = 0x6B64000;
+    for (size_t c = 0; c < sizeof GAME_CASES / sizeof GAME_CASES[0]; c++) {
+        const GameCase *gc = &GAME_CASES[c];
+        for (int k = 0; k < gc->games; k++, seed++) {
+            Pair p;
+            pair_open(&p, gc->settings, gc->n_settings, gc->start, seed);
+            Rng rng;
+            rng_seed(&rng, seed);
+            char played[2][KDREF_MOVE_TEXT] = {"", ""};
+            for (int ply = 0;; ply++) {
+                const int n = compare_position(&p, list, texts, scratch);
+                positions++;
+                if (ply % 37 == 5) {
+                    compare_perft(&p, 2);
+                    perfts++;
+                }
+                if (n == 0) {
+                    const char *why;
+                    kdref_result(p.ref, &why);
+                    for (int e = 0; e < N_ENDINGS; e++)
+                        endings[e] += strcmp(why, ENDINGS[e]) == 0;
+                    break;
+                }
+                const int mover = p.ref->pos.turn;
+                int i = pick(&rng, texts, n, played[mover], k % 3 == 2);
+                for (int j = 0; ply == 0 && k % 2 == 0 && gc->first && j < n; j++)
+                    if (strcmp(texts[j], gc->first) == 0)
+                        i = j;
+                snprintf(played[mover], sizeof played[mover], "%s", texts[i]);
+                pair_play(&p, list, texts[i]);
+            }
+            games++;
+            pair_close(&p);
+        }
+    }
+    print_message("random games: %ld games, %ld positions, %ld perft checks\n", games,
+                  positions, perfts);
+    for (int e = 0; e < N_ENDINGS; e++)
+        print_message("  %-12s %ld\n", ENDINGS[e], endings[e]);
+    // Every way a game can end was reached (and compared) at least once.
+    for (int e = 0; e < N_ENDINGS; e++)
+        assert_true(endings[e] > 0);
+    free(list);
+    free(texts);
+    free(scratch);
+}
+
+/* --- (d) random placements ------------------------------------------------------------ */
+
+static const char *const ARMIES[] = {"frost", "flame", "stratus", "mud", "spirit", "shadow"};
+static const char *const POWERS[6][2] = {{"freeze", "ice-wall"},     {"strike", "haste"},
+                                         {"flight", "sacrifice"},    {"march", "leap"},
+                                         {"holy-light", "mercy"},    {"death-touch", "darkness"}};
+
+static char random_piece(Rng *rng, int colour)
+{
+    static const char KINDS[] = "PPPPPNBRQALGMEALGMEE";
+    const char ch = KINDS[rng_below(rng, (uint32_t)(sizeof KINDS - 1))];
+    return colour == 0 ? ch : (char)(ch - 'A' + 'a');
+}
+
+static void sq_name(int sq, char *out)
+{
+    out[0] = (char)('a' + sq % 8);
+    out[1] = (char)('1' + sq / 8);
+    out[2] = '\0';
+}
+
+/* A square of `board` holding one of `letters`, or -1. */
+static int random_square_of(Rng *rng, const char *board, const char *letters, int lo, int hi)
+{
+    int cand[64], n = 0;
+    for (int sq = lo; sq < hi; sq++)
+        if (board[sq] != '.' && strchr(letters, board[sq]))
+            cand[n++] = sq;
+    return n ? cand[rng_below(rng, (uint32_t)n)] : -1;
+}
+
+/* A random position text, mostly legal; now and again not (both sides must then reject
+ * it alike). */
+static void random_fen(Rng *rng, bool armies, char *out, size_t cap)
+{
+    char board[64];
+    memset(board, '.', sizeof board);
+    // Kings on their first rank half the time, so castling and long swaps occur.
+    const int wk = rng_below(rng, 2) ? (int)rng_below(rng, 8) : (int)rng_below(rng, 64);
+    int bk;
+    do
+        bk = rng_below(rng, 2) ? 56 + (int)rng_below(rng, 8) : (int)rng_below(rng, 64);
+    while (bk == wk);
+    board[wk] = 'K';
+    board[bk] = 'k';
+    if (rng_below(rng, 2)) {
+        const int corners[4] = {0, 7, 56, 63};
+        for (int i = 0; i < 4; i++)
+            if (board[corners[i]] == '.' && rng_below(rng, 3))
+                board[corners[i]] = i < 2 ? 'R' : 'r';
+    }
+    const int pieces = 2 + (int)rng_below(rng, 16);
+    for (int i = 0; i < pieces; i++) {
+        const int sq = (int)rng_below(rng, 64);
+        if (board[sq] != '.')
+            continue;
+        const int colour = (int)rng_below(rng, 2);
+        char ch = random_piece(rng, colour);
+        if ((ch == 'P' || ch == 'p') && (sq < 8 || sq >= 56) && rng_below(rng, 4))
+            ch = colour == 0 ? 'E' : 'e';
+        board[sq] = ch;
+    }
+    size_t n = 0;
+    for (int rank = 7; rank >= 0; rank--) {
+        int run = 0;
+        for (int f = 0; f < 8; f++) {
+            const char ch = board[rank * 8 + f];
+            if (ch == '.') {
+                run++;
+                continue;
+            }
+            if (run)
+                n += (size_t)snprintf(out + n, cap - n, "%d", run);
+            run = 0;
+            n += (size_t)snprintf(out + n, cap - n, "%c", ch);
+        }
+        if (run)
+            n += (size_t)snprintf(out + n, cap - n, "%d", run);
+        if (rank)
+            n += (size_t)snprintf(out + n, cap - n, "/");
+    }
+    const int side = (int)rng_below(rng, 2);
+    n += (size_t)snprintf(out + n, cap - n, " %c ", side ? 'b' : 'w');
+    // Castling rights for rooks on the first ranks, by KQkq or by file.
+    bool any = false;
+    for (int colour = 0; colour < 2; colour++) {
+        const int base = colour ? 56 : 0, k = colour ? bk : wk;
+        if (k / 8 != base / 8)
+            continue;
+        for (int f = 0; f < 8; f++) {
+            if (board[base + f] != (colour ? 'r' : 'R') || rng_below(rng, 3) == 0)
+                continue;
+            char ch = (char)('A' + f);
+            if (rng_below(rng, 2))
+                ch = base + f > k ? 'K' : 'Q';
+            n += (size_t)snprintf(out + n, cap - n, "%c", colour ? ch - 'A' + 'a' : ch);
+            any = true;
+        }
+    }
+    if (!any || rng_below(rng, 20) == 0)
+        n += (size_t)snprintf(out + n, cap - n, "%s", any ? "X" : "-");
+    // En passant behind a pawn of the side that just moved, when there is one.
+    char ep[3] = "-";
+    const int just = random_square_of(rng, board, side ? "P" : "p", side ? 24 : 32, side ? 32 : 40);
+    if (just >= 0 && rng_below(rng, 2)) {
+        const int sq = side ? just - 8 : just + 8;
+        if (board[sq] == '.' || rng_below(rng, 8) == 0)
+            sq_name(sq, ep);
+    }
+    n += (size_t)snprintf(out + n, cap - n, " %s %d %d", ep, (int)rng_below(rng, 30),
+                          1 + (int)rng_below(rng, 40));
+    const int moved = random_square_of(rng, board, "Pp", 8, 56);
+    if (moved >= 0 && rng_below(rng, 4) == 0) {
+        char s[3];
+        sq_name(moved, s);
+        n += (size_t)snprintf(out + n, cap - n, " moved:%s", s);
+    }
+    const int beast = random_square_of(rng, board, side ? "e" : "E", 0, 64);
+    if (beast >= 0 && rng_below(rng, 4) == 0) {
+        char s[3];
+        sq_name(beast, s);
+        n += (size_t)snprintf(out + n, cap - n, " chain:%s/1", s);
+    }
+    if (!armies)
+        return;
+    const int a = (int)rng_below(rng, 6);
+    int b = (int)rng_below(rng, 6);
+    if (b == a)
+        b = (b + 1) % 6;
+    const char *pa = POWERS[a][rng_below(rng, 2)], *pb = POWERS[b][rng_below(rng, 2)];
+    n += (size_t)snprintf(out + n, cap - n, " armies:%s/%s powers:%s/%s", ARMIES[a], ARMIES[b],
+                          pa, pb);
+    if (rng_below(rng, 3) == 0)
+        n += (size_t)snprintf(out + n, cap - n, " tokens:%d/%d", (int)rng_below(rng, 2),
+                              (int)rng_below(rng, 3));
+    if (rng_below(rng, 2) == 0)
+        n += (size_t)snprintf(out + n, cap - n, " captured:%s",
+                              rng_below(rng, 2) ? "QNbr" : "PALGMEpe");
+    const char *mine_power = side ? pb : pa;
+    const int r = (int)rng_below(rng, 6);
+    if (r == 0 && (strcmp(mine_power, "freeze") == 0 || strcmp(mine_power, "ice-wall") == 0))
+        n += (size_t)snprintf(out + n, cap - n, " stage:declared");
+    else if (r == 1 && strcmp(mine_power, "haste") == 0)
+        n += (size_t)snprintf(out + n, cap - n, " stage:haste1");
+    else if (r == 2 && strcmp(mine_power, "haste") == 0) {
+        const int piece = random_square_of(rng, board, side ? "pnbrqkalgme" : "PNBRQKALGME", 0, 64);
+        char s[3];
+        sq_name(piece, s);
+        n += (size_t)snprintf(out + n, cap - n, " stage:haste2/%s", s);
+    }
+    for (int k = 0; k < 2; k++) {
+        const char *power = k == 0 ? "freeze" : "ice-wall";
+        const int holder = strcmp(pa, power) == 0 ? 0 : strcmp(pb, power) == 0 ? 1 : -1;
+        if (holder < 0 || rng_below(rng, 2))
+            continue;
+        const int target = k == 0 ? 1 - holder : holder;
+        const int sq = random_square_of(rng, board, target ? "pnbrqalgme" : "PNBRQALGME", 0, 64);
+        if (sq < 0)
+            continue;
+        char s[3];
+        sq_name(sq, s);
+        n += (size_t)snprintf(out + n, cap - n, " %s:%s", k == 0 ? "frozen" : "iced", s);
+    }
+}
+
+static const char *const PLACEMENT_RULES[][6] = {
+    {"castling=on", "en-passant=on", NULL},
+    {"castling=on", "en-passant=on", "promotion=classic", "promotion-optional=on", NULL},
+    {"beast-chain=two", "mate=literal", NULL},
+    {"beast-chain=one", NULL},
+    {"armies=on", "castling=on", "en-passant=on", NULL},
+    {"armies=on", "promotion-optional=on", "mate=literal", NULL},
+};
+
+/* Every legal action of the position, written in SAN by a game with notation=san (same
+ * rules otherwise, so the same state layout), is unique and reads back as itself. */
+static void check_san(const Game *san, const GameState *s, const MoveList *list, const char *fen)
+{
+    char (*texts)[64] = malloc(sizeof *texts * (size_t)list->count);
+    assert_non_null(texts);
+    for (int i = 0; i < list->count; i++) {
+        StrBuf sb;
+        sb_init(&sb);
+        san->ops->format_move(san, s, list->moves[i], &sb);
+        snprintf(texts[i], sizeof texts[i], "%s", sb_str(&sb));
+        sb_free(&sb);
+        for (int j = 0; j < i; j++)
+            if (strcmp(texts[i], texts[j]) == 0)
+                fail_msg("two actions write as '%s' in SAN at '%s'", texts[i], fen);
+        Move back = MOVE_NONE;
+        ErrBuf err;
+        err_clear(&err);
+        if (san->ops->parse_move(san, s, texts[i], &back, &err) != STATUS_OK ||
+            back != list->moves[i])
+            fail_msg("SAN '%s' does not read back at '%s': %s", texts[i], fen, err.msg);
+    }
+    free(texts);
+}
+
+static void test_random_positions(void **state)
+{
+    (void)state;
+    MoveList *list = malloc(sizeof *list);
+    MoveText *texts = malloc(sizeof *texts * MOVELIST_CAP);
+    MoveText *scratch = malloc(sizeof *scratch * MOVELIST_CAP);
+    assert_true(list != NULL && texts != NULL && scratch != NULL);
+    const int per_rules = 1500;
+    long accepted = 0, rejected = 0, perfts = 0, sans = 0;
+    Rng rng;
+    rng_seed(&rng, 0x6B64F00D);
+    for (size_t r = 0; r < sizeof PLACEMENT_RULES / sizeof PLACEMENT_RULES[0]; r++) {
+        const char *const *settings = PLACEMENT_RULES[r];
+        int ns = 0;
+        while (settings[ns] != NULL)
+            ns++;
+        const bool armies = strcmp(settings[0], "armies=on") == 0;
+        Game *g = make_game(settings, ns);
+        const char *with_san[8];
+        for (int i = 0; i < ns; i++)
+            with_san[i] = settings[i];
+        with_san[ns] = "notation=san";
+        Game *san = make_game(with_san, ns + 1);
+        assert_int_equal((int)san->state_size, (int)g->state_size);
+        KdRefRules rules;
+        char rerr[128];
+        assert_true(kdref_rules(settings, ns, &rules, rerr, sizeof rerr));
+        GameState *s = game_state_new(g);
+        assert_non_null(s);
+        for (int i = 0; i < per_rules; i++) {
+            char fen[KDREF_TEXT];
+            random_fen(&rng, armies, fen, sizeof fen);
+            ErrBuf err;
+            err_clear(&err);
+            const bool fast_ok = g->ops->parse_position(g, s, fen, &err) == STATUS_OK;
+            KdRefPos pos;
+            const bool ref_ok = kdref_parse(&rules, fen, &pos, rerr, sizeof rerr);
+            if (fast_ok != ref_ok)
+                fail_msg("[%s] '%s': fast %s (%s), reference %s (%s)", settings[0], fen,
+                         fast_ok ? "accepts" : "rejects", fast_ok ? "" : err.msg,
+                         ref_ok ? "accepts" : "rejects", ref_ok ? "" : rerr);
+            if (!fast_ok) {
+                rejected++;
+                continue;
+            }
+            accepted++;
+            Pair p;
+            pair_open(&p, settings, ns, fen, 0);
+            const int n = compare_position(&p, list, texts, scratch);
+            if (n > 0 && i % 5 == 0) {
+                compare_perft(&p, 2);
+                perfts++;
+            }
+            if (n > 0 && i % 3 == 0) {
+                check_san(san, p.s, list, fen);
+                sans++;
+            }
+            pair_close(&p);
+        }
+        free(s);
+        game_destroy(san);
+        game_destroy(g);
+    }
+    print_message("random positions: %ld compared, %ld rejected alike, %ld perft checks, "
+                  "%ld SAN checks\n",
+                  accepted, rejected, perfts, sans);
+    assert_true(accepted >= 1000);
+    free(list);
+    free(texts);
+    free(scratch);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_published_chess),
+        cmocka_unit_test(test_perft_table),
+        cmocka_unit_test(test_random_games),
+        cmocka_unit_test(test_random_positions),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
