@@ -4,7 +4,9 @@
 #   make BUILD=asan      AddressSanitizer + UndefinedBehaviorSanitizer
 #   make CC=clang ...    any of the above with clang
 #   make test            installs test dependencies if missing, then runs every test in
-#                        the release and sanitizer builds, plus a clang build
+#                        the release and sanitizer builds, plus a clang build, then the
+#                        web API tests (sanitizer and release builds) and browser tests
+#   make web-check       the web tests of one build (WEB_TESTS="api e2e" by default)
 #   make play            installs build dependencies if missing, builds, plays the AI
 #   make bench           the benchmark script (slow; not part of the tests)
 
@@ -50,19 +52,28 @@ LDLIBS_ALL := -lm $(LDLIBS)
 
 LIB_SRC := $(wildcard src/core/*.c src/games/*/*.c src/search/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
+# The web server (crown serve) and its front end, compiled into the program by
+# tools/embed-assets.sh; the directories are prerequisites too, so that a removed file
+# regenerates the table.
+WEB_SRC := $(wildcard src/web/*.c)
+WEB_STATIC := $(shell find src/web/static -type f 2>/dev/null) $(shell find src/web/static -type d 2>/dev/null)
+WEB_GEN := $(OUT)/gen/web_assets_data.c
+WEB_LIBS := -lmicrohttpd -lsqlite3 -ljansson
+WEB_TESTS ?= api e2e
 TEST_SUPPORT_SRC := $(wildcard tests/support/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 
 LIB_OBJ := $(LIB_SRC:%.c=$(OUT)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(OUT)/obj/%.o)
 CLI_MODULE_OBJ := $(filter-out %/main.o,$(CLI_OBJ))
+WEB_OBJ := $(WEB_SRC:%.c=$(OUT)/obj/%.o) $(OUT)/obj/gen/web_assets_data.o
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(OUT)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(OUT)/tests/%)
 
 LIB := $(OUT)/libcrown.a
 CROWN := $(OUT)/crown
 
-.PHONY: all tests check test play bench deps deps-test clean format format-check lint
+.PHONY: all tests check test play bench deps deps-test clean format format-check lint web-check
 all: $(CROWN)
 
 $(OUT)/obj/%.o: %.c
@@ -75,9 +86,19 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	@ar rcs $@ $^
 
-$(CROWN): $(CLI_OBJ) $(LIB)
+$(WEB_GEN): tools/embed-assets.sh $(WEB_STATIC)
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@tools/embed-assets.sh src/web/static > $@.tmp && mv $@.tmp $@
+
+$(OUT)/obj/gen/web_assets_data.o: $(WEB_GEN)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(CROWN): $(CLI_OBJ) $(WEB_OBJ) $(LIB)
 	@echo "  LINK    $@"
-	@$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS_ALL)
+	@$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(WEB_OBJ) $(LIB) $(WEB_LIBS) $(LDLIBS_ALL)
 
 # Tests link the library, the shared test support and the CLI's modules (all but main).
 $(OUT)/tests/%: $(OUT)/obj/tests/%.o $(TEST_SUPPORT_OBJ) $(CLI_MODULE_OBJ) $(LIB)
@@ -98,6 +119,12 @@ test: deps-test
 	$(MAKE) --no-print-directory BUILD=release check
 	$(MAKE) --no-print-directory BUILD=asan check
 	$(MAKE) --no-print-directory CC=clang BUILD=release check
+	$(MAKE) --no-print-directory BUILD=asan web-check WEB_TESTS=api
+	$(MAKE) --no-print-directory BUILD=release web-check
+
+# The web tests of one build against its crown: API tests, and browser tests (e2e).
+web-check: $(CROWN)
+	@tools/run-web-tests.sh $(OUT) $(WEB_TESTS)
 
 play: deps
 	$(MAKE) --no-print-directory BUILD=release
@@ -125,4 +152,4 @@ lint:
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_SUPPORT_OBJ:.o=.d) $(TEST_BIN:$(OUT)/tests/%=$(OUT)/obj/tests/%.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(WEB_OBJ:.o=.d) $(TEST_SUPPORT_OBJ:.o=.d) $(TEST_BIN:$(OUT)/tests/%=$(OUT)/obj/tests/%.d)

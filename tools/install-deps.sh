@@ -1,20 +1,46 @@
 #!/usr/bin/env bash
 # Installs the Debian packages crown needs, only those missing.
-#   tools/install-deps.sh build   compiler and make: enough to build and play
-#   tools/install-deps.sh test    also cmocka and clang, for `make test`
+#   tools/install-deps.sh build   compiler, make and the web server's libraries: enough to
+#                                 build and play (libmicrohttpd, SQLite, jansson)
+#   tools/install-deps.sh web     also Node.js, npm and Chromium, and the browser tests'
+#                                 npm packages (tests/web: playwright-core)
+#   tools/install-deps.sh test    build + web + cmocka and clang, for `make test`
 set -eu
-want=(gcc make)
-if [ "${1:-build}" = test ]; then
-    want+=(libcmocka-dev clang)
-fi
+cd "$(dirname "$0")/.."
+set_name=${1:-build}
+want=(gcc make libmicrohttpd-dev libsqlite3-dev libjansson-dev)
+web=false
+case $set_name in
+build) ;;
+web) web=true ;;
+test) web=true; want+=(libcmocka-dev clang) ;;
+*) echo "install-deps: unknown set '$set_name' (build, web, test)" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${want[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-echo "installing Debian packages: ${missing[*]}"
-sudo=""
-[ "$(id -u)" -ne 0 ] && sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+if $web; then
+    # Node.js may come from elsewhere than Debian (NodeSource's nodejs carries npm): ask
+    # for the commands, not the packages.
+    command -v node >/dev/null || missing+=(nodejs)
+    command -v npm >/dev/null || missing+=(npm)
+    [ -x /usr/bin/chromium ] || [ -n "${CHROMIUM_BIN:-}" ] || missing+=(chromium)
+fi
+if [ ${#missing[@]} -ne 0 ]; then
+    echo "installing Debian packages: ${missing[*]}"
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if $web; then
+    # The exact versions of tests/web/package-lock.json, once (again when the lock changes).
+    lock=tests/web/package-lock.json
+    stamp=tests/web/node_modules/.crown-installed
+    if [ ! -f "$stamp" ] || [ "$lock" -nt "$stamp" ]; then
+        echo "installing npm packages for the browser tests (tests/web)"
+        (cd tests/web && npm ci --no-audit --no-fund --loglevel=error) && touch "$stamp"
+    fi
+fi

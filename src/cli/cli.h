@@ -60,5 +60,7 @@ int cmd_play(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_playouts(int argc, char **argv);
+/* In src/web/serve.c: the web server, which links libmicrohttpd, SQLite and jansson. */
+int cmd_serve(int argc, char **argv);
 
 #endif

@@ -38,6 +38,12 @@ static const Command COMMANDS[] = {
      "random games to the end: speed, and how often each player wins under random play"},
     {"bench", cmd_bench, "crown bench [GAME]",
      "fixed-depth searches over fixed positions; prints a node-count signature"},
+    {"serve", cmd_serve,
+     "crown serve [--port P] [--bind ADDR] [--db FILE] [--ai-threads N] [--rate N] [--quiet]",
+     "the web server: play every game in a browser against the AI or with friends (default\n"
+     "      127.0.0.1:8080; --port 0 picks a free port; --db defaults to\n"
+     "      $XDG_DATA_HOME/crown/crown.db or ~/.local/share/crown/crown.db; --rate: moves and\n"
+     "      other changes a second per client address)"},
 };
 enum { N_COMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
 

@@ -1,0 +1,310 @@
+/*
+ * ai.c - the AI worker pool: a FIFO of jobs under one mutex, served by a fixed set of
+ * threads. An AI move is claimed from its session (which checks that it is still
+ * wanted), searched on a copy of the position without any session lock held, and
+ * handed back to the session, which plays it only if the game has not changed meanwhile
+ * (an undo, say). A hint is searched the same way for a request thread that waits for
+ * it on the pool's `done` condition.
+ */
+#include "web/ai.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/game_api.h"
+#include "search/agent.h"
+#include "web/server.h"
+#include "web/session.h"
+
+typedef enum JobKind { JOB_MOVE, JOB_HINT } JobKind;
+
+typedef struct Job {
+    JobKind kind;
+    Session *session;
+    /* hints: the position and where the answer goes; the job lives on the stack of the
+     * request thread that waits for `done` */
+    GameState *state;
+    AiHint *out;
+    ErrBuf *err;
+    bool done;
+    int http;
+    struct Job *next;
+} Job;
+
+typedef struct Worker {
+    AiPool *pool;
+    int index;
+    pthread_t thread;
+    bool started;
+} Worker;
+
+struct AiPool {
+    Server *srv;
+    pthread_mutex_t mu;
+    pthread_cond_t work; /* a job was queued, or the pool is stopping */
+    pthread_cond_t done; /* a hint job finished */
+    Job *head, *tail;
+    bool stopping;
+    int n_workers;
+    Worker *workers;
+    Agent **running; /* per worker: the agent searching now, for agent_stop at shutdown */
+};
+
+/* The AI that hints: the default level's strength, capped at one second. */
+enum { HINT_LEVEL = 5, HINT_MOVETIME_MS = 1000 };
+
+static void push_job(AiPool *p, Job *j)
+{
+    j->next = NULL;
+    if (p->tail)
+        p->tail->next = j;
+    else
+        p->head = j;
+    p->tail = j;
+    pthread_cond_signal(&p->work);
+}
+
+static Job *pop_job(AiPool *p)
+{
+    Job *j = p->head;
+    if (j) {
+        p->head = j->next;
+        if (p->head == NULL)
+            p->tail = NULL;
+    }
+    return j;
+}
+
+/* Makes the agent visible to ai_pool_stop while it searches; false if stopping already. */
+static bool set_running(AiPool *p, int worker, Agent *a)
+{
+    pthread_mutex_lock(&p->mu);
+    const bool ok = !p->stopping || a == NULL;
+    if (ok)
+        p->running[worker] = a;
+    pthread_mutex_unlock(&p->mu);
+    return ok;
+}
+
+static void run_move(AiPool *p, int worker, Job *job)
+{
+    Session *s = job->session;
+    free(job);
+    AiClaim claim;
+    if (!session_ai_claim(s, &claim))
+        return;
+    Agent *a = NULL;
+    ErrBuf err;
+    SearchResult r;
+    memset(&r, 0, sizeof r);
+    err_clear(&err);
+    bool ok = agent_new(s->game, &claim.spec, &a, &err) == STATUS_OK;
+    bool dropped = false;
+    if (ok) {
+        session_ai_running(s, a, true);
+        if (set_running(p, worker, a))
+            ok = agent_think(a, claim.state, &r, &err) == STATUS_OK;
+        else
+            dropped = true;
+        set_running(p, worker, NULL);
+        session_ai_running(s, a, false);
+    }
+    pthread_mutex_lock(&p->mu);
+    if (p->stopping)
+        dropped = true; // a search cut short by shutdown is not a move worth keeping
+    pthread_mutex_unlock(&p->mu);
+    session_ai_finish(p->srv, s, &claim, ok && !dropped, r.best, dropped ? NULL : err.msg);
+    agent_free(a);
+    free(claim.state);
+}
+
+static void run_hint(AiPool *p, int worker, Job *job)
+{
+    const Game *g = job->session->game;
+    AgentSpec spec;
+    agent_spec_default(&spec);
+    spec.level = HINT_LEVEL;
+    spec.limits.movetime_ms = HINT_MOVETIME_MS;
+    spec.seed = job->session->seed ^ 0x68696E74ULL;
+    Agent *a = NULL;
+    ErrBuf err;
+    SearchResult r;
+    memset(&r, 0, sizeof r);
+    int http = 200;
+    if (agent_new(g, &spec, &a, &err) != STATUS_OK) {
+        http = 409;
+    } else if (!set_running(p, worker, a)) {
+        http = 503;
+        err_set(&err, STATUS_IO, "the server is stopping");
+    } else {
+        if (agent_think(a, job->state, &r, &err) != STATUS_OK)
+            http = 409;
+        set_running(p, worker, NULL);
+    }
+    if (http == 200) {
+        StrBuf t, c, sc;
+        sb_init(&t);
+        sb_init(&c);
+        sb_init(&sc);
+        g->ops->format_move(g, job->state, r.best, &t);
+        if (g->ops->move_cells)
+            g->ops->move_cells(g, job->state, r.best, &c);
+        search_format_score(&r, &sc);
+        snprintf(job->out->text, sizeof job->out->text, "%s", sb_str(&t));
+        snprintf(job->out->cells, sizeof job->out->cells, "%s", sb_str(&c));
+        snprintf(job->out->score, sizeof job->out->score, "%s", sb_str(&sc));
+        sb_free(&t);
+        sb_free(&c);
+        sb_free(&sc);
+    } else {
+        *job->err = err;
+    }
+    agent_free(a);
+    pthread_mutex_lock(&p->mu);
+    job->http = http;
+    job->done = true;
+    pthread_cond_broadcast(&p->done);
+    pthread_mutex_unlock(&p->mu);
+}
+
+static void *worker_main(void *arg)
+{
+    Worker *w = arg;
+    AiPool *p = w->pool;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        while (!p->stopping && p->head == NULL)
+            pthread_cond_wait(&p->work, &p->mu);
+        Job *job = p->stopping ? NULL : pop_job(p);
+        pthread_mutex_unlock(&p->mu);
+        if (job == NULL)
+            return NULL;
+        if (job->kind == JOB_MOVE)
+            run_move(p, w->index, job);
+        else
+            run_hint(p, w->index, job);
+    }
+}
+
+Status ai_pool_start(Server *srv, int threads, AiPool **out, ErrBuf *err)
+{
+    *out = NULL;
+    if (threads < 1)
+        threads = 1;
+    AiPool *p = calloc(1, sizeof *p);
+    if (p == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    p->srv = srv;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->work, NULL);
+    pthread_cond_init(&p->done, NULL);
+    p->workers = calloc((size_t)threads, sizeof *p->workers);
+    p->running = calloc((size_t)threads, sizeof *p->running);
+    if (p->workers == NULL || p->running == NULL) {
+        ai_pool_free(p);
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    }
+    p->n_workers = threads;
+    for (int i = 0; i < threads; i++) {
+        p->workers[i].pool = p;
+        p->workers[i].index = i;
+        if (pthread_create(&p->workers[i].thread, NULL, worker_main, &p->workers[i]) != 0) {
+            ai_pool_stop(p);
+            ai_pool_free(p);
+            return err_set(err, STATUS_NOMEM, "cannot start AI worker threads");
+        }
+        p->workers[i].started = true;
+    }
+    *out = p;
+    return STATUS_OK;
+}
+
+void ai_pool_stop(AiPool *p)
+{
+    if (p == NULL)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->stopping = true;
+    for (int i = 0; i < p->n_workers; i++)
+        if (p->running[i])
+            agent_stop(p->running[i]);
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+    for (int i = 0; i < p->n_workers; i++)
+        if (p->workers[i].started) {
+            pthread_join(p->workers[i].thread, NULL);
+            p->workers[i].started = false;
+        }
+    // Nobody serves the queue any more: drop the moves, answer the hints.
+    pthread_mutex_lock(&p->mu);
+    Job *j;
+    while ((j = pop_job(p)) != NULL) {
+        if (j->kind == JOB_MOVE) {
+            free(j);
+        } else {
+            err_set(j->err, STATUS_IO, "the server is stopping");
+            j->http = 503;
+            j->done = true;
+        }
+    }
+    pthread_cond_broadcast(&p->done);
+    pthread_mutex_unlock(&p->mu);
+}
+
+void ai_pool_free(AiPool *p)
+{
+    if (p == NULL)
+        return;
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->work);
+    pthread_cond_destroy(&p->done);
+    free(p->workers);
+    free(p->running);
+    free(p);
+}
+
+void ai_queue_move(AiPool *p, Session *s)
+{
+    Job *j = calloc(1, sizeof *j);
+    if (j == NULL)
+        return; // the next change to the game (or a reload) asks again
+    j->kind = JOB_MOVE;
+    j->session = s;
+    pthread_mutex_lock(&p->mu);
+    if (p->stopping)
+        free(j);
+    else
+        push_job(p, j);
+    pthread_mutex_unlock(&p->mu);
+}
+
+int ai_hint(AiPool *p, Session *s, int seat, AiHint *out, ErrBuf *err)
+{
+    GameState *state = NULL;
+    const int http = session_copy_for_hint(s, seat, &state, err);
+    if (http != 200)
+        return http;
+    Job job;
+    memset(&job, 0, sizeof job);
+    job.kind = JOB_HINT;
+    job.session = s;
+    job.state = state;
+    job.out = out;
+    job.err = err;
+    pthread_mutex_lock(&p->mu);
+    if (p->stopping) {
+        job.http = 503;
+        job.done = true;
+        err_set(err, STATUS_IO, "the server is stopping");
+    } else {
+        push_job(p, &job);
+    }
+    while (!job.done)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    free(state);
+    return job.http;
+}

@@ -1,0 +1,644 @@
+/*
+ * api.c - the JSON API handlers (docs/API.md is the reference) and the state body.
+ *
+ * Request bodies are parsed with jansson and checked field by field; unknown fields are
+ * refused so that a typo is an error, not a silently ignored setting. The state body of
+ * a game is cached per version and per view, because reading a game (every client
+ * after every move, and every event stream) is by far the most frequent request: the
+ * cached text only gets "you" spliced in front.
+ */
+#include "web/api.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/game_api.h"
+#include "core/registry.h"
+#include "web/ai.h"
+#include "web/server.h"
+#include "web/session.h"
+
+/* Seeds stay within the integers a JavaScript number holds exactly. */
+#define SEED_MAX ((json_int_t)((1ULL << 53) - 1))
+
+static char *dump(const json_t *j, size_t *len)
+{
+    char *s = json_dumps(j, JSON_COMPACT);
+    *len = s ? strlen(s) : 0;
+    return s;
+}
+
+/* --- the list of games ------------------------------------------------------------------ */
+
+static json_t *option_json(const RuleOption *o)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "name", json_string(o->name));
+    json_object_set_new(j, "help", json_string(o->help));
+    json_object_set_new(j, "default", json_string(o->default_value));
+    if (o->choices) {
+        json_t *c = json_array();
+        char buf[OPTION_VALUE_LEN];
+        snprintf(buf, sizeof buf, "%s", o->choices);
+        char *save = NULL;
+        for (char *t = strtok_r(buf, "|", &save); t; t = strtok_r(NULL, "|", &save))
+            json_array_append_new(c, json_string(t));
+        json_object_set_new(j, "type", json_string("choice"));
+        json_object_set_new(j, "choices", c);
+    } else if (o->is_text) {
+        json_object_set_new(j, "type", json_string("text"));
+    } else {
+        json_object_set_new(j, "type", json_string("integer"));
+        json_object_set_new(j, "min", json_integer(o->min));
+        json_object_set_new(j, "max", json_integer(o->max));
+    }
+    return j;
+}
+
+char *api_games_json(size_t *len)
+{
+    json_t *games = json_array();
+    for (int i = 0; i < registry_count(); i++) {
+        const GameOps *ops = registry_at(i);
+        json_t *g = json_object();
+        json_object_set_new(g, "name", json_string(ops->name));
+        json_object_set_new(g, "summary", json_string(ops->summary));
+        json_object_set_new(g, "min_players", json_integer(ops->min_players));
+        json_object_set_new(g, "max_players", json_integer(ops->max_players));
+        json_object_set_new(g, "perfect_information",
+                            json_boolean(ops->flags & GAME_PERFECT_INFO));
+        json_object_set_new(g, "chance", json_boolean(ops->flags & GAME_HAS_CHANCE));
+        json_object_set_new(g, "clickable", json_boolean(ops->move_cells != NULL));
+        json_t *opts = json_array();
+        for (int k = 0; k < ops->option_count; k++)
+            json_array_append_new(opts, option_json(&ops->options[k]));
+        json_object_set_new(g, "options", opts);
+        json_array_append_new(games, g);
+    }
+    json_t *root = json_object();
+    json_object_set_new(root, "games", games);
+    char *s = dump(root, len);
+    json_decref(root);
+    return s;
+}
+
+/* --- the state of a game ----------------------------------------------------------------- */
+
+/* "a b c" as a JSON array of strings. */
+static json_t *words_json(const char *text)
+{
+    json_t *a = json_array();
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        const char *q = p;
+        while (*q && *q != ' ')
+            q++;
+        if (q > p)
+            json_array_append_new(a, json_stringn(p, (size_t)(q - p)));
+        p = q;
+    }
+    return a;
+}
+
+static json_t *seat_or_null(int p)
+{
+    return p >= 0 ? json_integer(p) : json_null();
+}
+
+/* The state as `view` sees it: view is a seat of a hidden-information game, or -1 for
+ * what everybody may see. */
+static json_t *build_state(Session *s, int view)
+{
+    const Game *g = s->game;
+    const GameOps *ops = g->ops;
+    const GameState *cur = s->rec.current;
+    const bool hidden = !(ops->flags & GAME_PERFECT_INFO);
+    const int p = ops->to_move(g, cur);
+    json_t *o = json_object();
+    StrBuf t;
+    sb_init(&t);
+
+    json_object_set_new(o, "id", json_string(s->id));
+    json_object_set_new(o, "game", json_string(ops->name));
+    json_object_set_new(o, "summary", json_string(ops->summary));
+    json_object_set_new(o, "players", json_integer(g->players));
+    json_t *rules = json_object();
+    for (int i = 0; i < ops->option_count; i++)
+        json_object_set_new(rules, ops->options[i].name, json_string(g->values[i]));
+    json_object_set_new(o, "rules", rules);
+    json_object_set_new(o, "seed", json_integer((json_int_t)s->seed));
+    json_t *seats = json_array();
+    for (int i = 0; i < g->players; i++) {
+        json_t *st = json_object();
+        json_object_set_new(st, "seat", json_integer(i));
+        json_object_set_new(st, "player", json_string(s->player[i]));
+        json_object_set_new(st, "ai", json_boolean(s->is_ai[i]));
+        json_array_append_new(seats, st);
+    }
+    json_object_set_new(o, "seats", seats);
+    json_object_set_new(o, "version", json_integer((json_int_t)s->version));
+    json_object_set_new(o, "ply", json_integer(s->rec.count));
+    json_object_set_new(o, "status", json_string(p == PLAYER_NONE ? "over" : "playing"));
+    json_object_set_new(o, "to_move", seat_or_null(p));
+    json_object_set_new(o, "thinking", seat_or_null(s->thinking));
+    json_object_set_new(o, "ai_error", s->ai_error[0] ? json_string(s->ai_error) : json_null());
+
+    if (!hidden) {
+        sb_clear(&t);
+        ops->format_position(g, cur, &t);
+        json_object_set_new(o, "position", json_string(sb_str(&t)));
+        sb_clear(&t);
+        ops->render(g, cur, 0, &t);
+        json_object_set_new(o, "board", json_string(sb_str(&t)));
+    } else if (view >= 0 && ops->format_view) {
+        sb_clear(&t);
+        ops->format_view(g, cur, view, &t);
+        json_object_set_new(o, "view", json_string(sb_str(&t)));
+    }
+
+    // In a hidden-information game a seat sees the texts of its own actions only: the
+    // text of another's action (a tile drawn, a card played) may be what is hidden.
+    json_t *moves = json_array();
+    for (int i = 0; i < s->rec.count; i++) {
+        json_t *m = json_object();
+        const int a = s->actor[i];
+        json_object_set_new(m, "seat", seat_or_null(a));
+        if (a == PLAYER_CHANCE)
+            json_object_set_new(m, "chance", json_true());
+        const bool shown = !hidden || (view >= 0 && a == view);
+        json_object_set_new(m, "text", shown ? json_string(s->texts[i]) : json_null());
+        json_object_set_new(m, "cells", shown ? words_json(s->cells[i]) : json_array());
+        json_array_append_new(moves, m);
+    }
+    json_object_set_new(o, "moves", moves);
+
+    json_t *legal = json_array();
+    if (p >= 0 && (!hidden || view == p)) {
+        MoveList *ml = malloc(sizeof *ml);
+        if (ml) {
+            ops->gen_moves(g, cur, ml);
+            for (int i = 0; i < ml->count; i++) {
+                json_t *m = json_object();
+                sb_clear(&t);
+                ops->format_move(g, cur, ml->moves[i], &t);
+                json_object_set_new(m, "text", json_string(sb_str(&t)));
+                sb_clear(&t);
+                if (ops->move_cells)
+                    ops->move_cells(g, cur, ml->moves[i], &t);
+                json_object_set_new(m, "cells", words_json(sb_str(&t)));
+                json_array_append_new(legal, m);
+            }
+            free(ml);
+        }
+    }
+    json_object_set_new(o, "legal", legal);
+
+    if (p == PLAYER_NONE) {
+        json_t *r = json_object();
+        sb_clear(&t);
+        record_result_text(&s->rec, &t);
+        json_object_set_new(r, "text", json_string(sb_str(&t)));
+        double ret[MAX_PLAYERS];
+        ops->returns(g, cur, ret);
+        json_t *ra = json_array();
+        for (int i = 0; i < g->players; i++)
+            json_array_append_new(ra, json_real(ret[i]));
+        json_object_set_new(r, "returns", ra);
+        json_object_set_new(o, "result", r);
+    } else {
+        json_object_set_new(o, "result", json_null());
+    }
+    sb_free(&t);
+    return o;
+}
+
+char *api_state_locked(Session *s, int viewer, size_t *len)
+{
+    const bool hidden = !(s->game->ops->flags & GAME_PERFECT_INFO);
+    const int slot = hidden && viewer >= 0 ? 1 + viewer : 0;
+    if (s->cache[slot] == NULL || s->cache_version[slot] != s->version) {
+        json_t *o = build_state(s, hidden ? viewer : -1);
+        size_t n;
+        char *body = dump(o, &n);
+        json_decref(o);
+        if (body == NULL)
+            return NULL;
+        free(s->cache[slot]);
+        s->cache[slot] = body;
+        s->cache_len[slot] = n;
+        s->cache_version[slot] = s->version;
+    }
+    // The cached text is an object "{...}"; the viewer's seat goes in front of its fields.
+    char head[32];
+    const int hl = viewer >= 0 ? snprintf(head, sizeof head, "{\"you\":%d,", viewer)
+                               : snprintf(head, sizeof head, "{\"you\":null,");
+    const size_t n = (size_t)hl + s->cache_len[slot] - 1;
+    char *out = malloc(n + 1);
+    if (out == NULL)
+        return NULL;
+    memcpy(out, head, (size_t)hl);
+    memcpy(out + hl, s->cache[slot] + 1, s->cache_len[slot]); // includes the NUL
+    *len = n;
+    return out;
+}
+
+/* --- helpers for handlers ------------------------------------------------------------ */
+
+/* Parses the body as a JSON object; on failure answers 400 and returns NULL. */
+static json_t *parse_body(const Request *req, Response *res)
+{
+    if (req->body_len == 0) {
+        response_error(res, 400, "this request needs a JSON object as its body");
+        return NULL;
+    }
+    json_error_t e;
+    json_t *j = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &e);
+    if (j == NULL) {
+        response_error(res, 400, "the body is not valid JSON: %s (line %d, column %d)", e.text,
+                       e.line, e.column);
+        return NULL;
+    }
+    if (!json_is_object(j)) {
+        json_decref(j);
+        response_error(res, 400, "the body must be a JSON object");
+        return NULL;
+    }
+    return j;
+}
+
+/* Refuses fields other than those listed (NULL-terminated). */
+static bool only_fields(json_t *o, const char *const *allowed, Response *res)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(o, key, v) {
+        bool ok = false;
+        for (int i = 0; allowed[i] && !ok; i++)
+            ok = strcmp(key, allowed[i]) == 0;
+        if (!ok) {
+            StrBuf list;
+            sb_init(&list);
+            for (int i = 0; allowed[i]; i++)
+                sb_printf(&list, "%s'%s'", i ? ", " : "", allowed[i]);
+            response_error(res, 400, "unknown field '%.40s': the fields are %s", key,
+                           sb_str(&list));
+            sb_free(&list);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void state_response(Response *res, Session *s, int viewer, int status)
+{
+    size_t len = 0;
+    pthread_mutex_lock(&s->mu);
+    char *body = api_state_locked(s, viewer, &len);
+    pthread_mutex_unlock(&s->mu);
+    if (body == NULL)
+        response_error(res, 503, "out of memory");
+    else
+        response_json(res, status, body, len);
+}
+
+/* The seat of the request's token; answers 403 and returns -2 when a token is needed
+ * (or offered) and it is not one of this game's. -1: no token and none needed. */
+static int seat_of_request(const Request *req, Session *s, bool needed, Response *res)
+{
+    if (req->token == NULL || req->token[0] == '\0') {
+        if (!needed)
+            return -1;
+        response_error(res, 403, "this needs the seat's secret token: send it as "
+                       "'Authorization: Bearer TOKEN' (it is in the seat's link)");
+        return -2;
+    }
+    const int seat = session_seat_of(s, req->token);
+    if (seat < 0) {
+        response_error(res, 403, "the token is not the token of any seat of this game");
+        return -2;
+    }
+    return seat;
+}
+
+/* --- handlers ------------------------------------------------------------------------- */
+
+static void create_game(Server *srv, const Request *req, Response *res)
+{
+    static const char *const FIELDS[] = {"game", "seats", "rules", "seed", "position", NULL};
+    json_t *body = parse_body(req, res);
+    if (body == NULL || !only_fields(body, FIELDS, res)) {
+        json_decref(body);
+        return;
+    }
+    NewGame ng;
+    memset(&ng, 0, sizeof ng);
+    char rule_text[2 * GAME_MAX_OPTIONS][OPTION_VALUE_LEN + 64];
+    const json_t *game = json_object_get(body, "game");
+    const json_t *seats = json_object_get(body, "seats");
+    const json_t *rules = json_object_get(body, "rules");
+    const json_t *seed = json_object_get(body, "seed");
+    const json_t *position = json_object_get(body, "position");
+    bool ok = false;
+    if (!json_is_string(game)) {
+        response_error(res, 400, "'game' must be the name of a game (GET /api/games lists them)");
+    } else if ((ng.ops = registry_find(json_string_value(game))) == NULL) {
+        response_error(res, 400, "there is no game called '%.40s' (GET /api/games lists them)",
+                       json_string_value(game));
+    } else if (seats && (!json_is_array(seats) || json_array_size(seats) < 1 ||
+                         json_array_size(seats) > MAX_PLAYERS)) {
+        response_error(res, 400, "'seats' must be an array of 1 to %d players such as "
+                       "[\"human\", \"ai:5\"]", MAX_PLAYERS);
+    } else if (rules && !json_is_object(rules)) {
+        response_error(res, 400, "'rules' must be an object such as {\"max-plies\": 200}");
+    } else if (seed && (!json_is_integer(seed) || json_integer_value(seed) < 0 ||
+                        json_integer_value(seed) > SEED_MAX)) {
+        response_error(res, 400, "'seed' must be a whole number from 0 to 2^53 - 1");
+    } else if (position && !json_is_string(position)) {
+        response_error(res, 400, "'position' must be a position text");
+    } else {
+        ok = true;
+    }
+    const int n_seats = seats ? (int)json_array_size(seats) : ng.ops ? ng.ops->min_players : 0;
+    if (ok && (n_seats < ng.ops->min_players || n_seats > ng.ops->max_players)) {
+        response_error(res, 400, "%s is played by %d to %d players, not %d", ng.ops->name,
+                       ng.ops->min_players, ng.ops->max_players, n_seats);
+        ok = false;
+    }
+    for (int i = 0; ok && i < n_seats; i++) {
+        // Without "seats": the first seat is a human, the others the default AI.
+        const json_t *v = seats ? json_array_get(seats, (size_t)i) : NULL;
+        const char *p = seats ? json_string_value(v) : i == 0 ? "human" : "ai";
+        if (p == NULL || strlen(p) == 0 || strlen(p) >= STORE_PLAYER_LEN) {
+            response_error(res, 400, "seat %d must be \"human\" or an AI such as \"ai:5\"", i);
+            ok = false;
+        } else {
+            snprintf(ng.player[i], sizeof ng.player[i], "%s", p);
+        }
+    }
+    ng.players = n_seats;
+    const char *key;
+    json_t *v;
+    if (ok && rules) {
+        json_object_foreach((json_t *)rules, key, v) {
+            if (ng.n_rules == 2 * GAME_MAX_OPTIONS) {
+                response_error(res, 400, "too many rules");
+                ok = false;
+                break;
+            }
+            char *dst = rule_text[ng.n_rules];
+            const size_t cap = sizeof rule_text[0];
+            if (json_is_string(v) && strlen(json_string_value(v)) < OPTION_VALUE_LEN &&
+                strlen(key) < 48) {
+                snprintf(dst, cap, "%s=%s", key, json_string_value(v));
+            } else if (json_is_integer(v) && strlen(key) < 48) {
+                snprintf(dst, cap, "%s=%lld", key, (long long)json_integer_value(v));
+            } else {
+                response_error(res, 400, "rule '%.40s' must have a short string or whole "
+                               "number as its value", key);
+                ok = false;
+                break;
+            }
+            ng.rules[ng.n_rules++] = dst;
+        }
+    }
+    if (ok && seed) {
+        ng.seed_set = true;
+        ng.seed = (uint64_t)json_integer_value(seed);
+    }
+    if (ok && position)
+        ng.position = json_string_value(position);
+    if (!ok) {
+        json_decref(body);
+        return;
+    }
+    Session *s = NULL;
+    ErrBuf err;
+    const int http = session_create(srv, &ng, &s, &err);
+    json_decref(body);
+    if (http != 201) {
+        response_error(res, http, "%s", err.msg);
+        return;
+    }
+    json_t *out = json_object();
+    json_object_set_new(out, "id", json_string(s->id));
+    json_t *links = json_array();
+    for (int i = 0; i < s->game->players; i++) {
+        json_t *l = json_object();
+        char url[128];
+        snprintf(url, sizeof url, "/g/%s#token=%s", s->id, s->token[i]);
+        json_object_set_new(l, "seat", json_integer(i));
+        json_object_set_new(l, "player", json_string(s->player[i]));
+        json_object_set_new(l, "token", json_string(s->token[i]));
+        json_object_set_new(l, "url", json_string(url));
+        json_array_append_new(links, l);
+    }
+    json_object_set_new(out, "seats", links);
+    char watch[64];
+    snprintf(watch, sizeof watch, "/g/%s", s->id);
+    json_object_set_new(out, "watch_url", json_string(watch));
+    size_t len = 0;
+    pthread_mutex_lock(&s->mu);
+    char *state = api_state_locked(s, -1, &len);
+    pthread_mutex_unlock(&s->mu);
+    json_error_t je;
+    json_t *st = state ? json_loadb(state, len, 0, &je) : NULL;
+    free(state);
+    json_object_set_new(out, "state", st ? st : json_null());
+    char *text = dump(out, &len);
+    json_decref(out);
+    if (text == NULL) {
+        response_error(res, 503, "out of memory");
+        return;
+    }
+    snprintf(res->location, sizeof res->location, "/api/games/%s", s->id);
+    response_json(res, 201, text, len);
+}
+
+static void play_move(Server *srv, const Request *req, Session *s, Response *res)
+{
+    static const char *const FIELDS[] = {"move", "ply", NULL};
+    const int seat = seat_of_request(req, s, true, res);
+    if (seat < -1)
+        return;
+    json_t *body = parse_body(req, res);
+    if (body == NULL || !only_fields(body, FIELDS, res)) {
+        json_decref(body);
+        return;
+    }
+    const json_t *move = json_object_get(body, "move");
+    const json_t *ply = json_object_get(body, "ply");
+    if (!json_is_string(move) || json_string_length(move) == 0) {
+        response_error(res, 400, "'move' must be the move's text, such as \"c1-c4\"");
+    } else if (ply && (!json_is_integer(ply) || json_integer_value(ply) < 0 ||
+                       json_integer_value(ply) > 1000000)) {
+        response_error(res, 400, "'ply' must be the number of actions played so far");
+    } else if (memchr(json_string_value(move), '\0', json_string_length(move)) != NULL) {
+        response_error(res, 400, "'move' must not contain NUL characters");
+    } else {
+        ErrBuf err;
+        const int http = session_play(srv, s, seat, json_string_value(move),
+                                      ply ? (int)json_integer_value(ply) : -1, &err);
+        if (http == 200)
+            state_response(res, s, seat, 200);
+        else
+            response_error(res, http, "%s", err.msg);
+    }
+    json_decref(body);
+}
+
+static void take_back(Server *srv, const Request *req, Session *s, Response *res)
+{
+    const int seat = seat_of_request(req, s, true, res);
+    if (seat < -1)
+        return;
+    ErrBuf err;
+    const int http = session_undo(srv, s, seat, &err);
+    if (http == 200)
+        state_response(res, s, seat, 200);
+    else
+        response_error(res, http, "%s", err.msg);
+}
+
+static void hint(Server *srv, const Request *req, Session *s, Response *res)
+{
+    const int seat = seat_of_request(req, s, true, res);
+    if (seat < -1)
+        return;
+    AiHint h;
+    ErrBuf err;
+    const int http = ai_hint(srv->ai, s, seat, &h, &err);
+    if (http != 200) {
+        response_error(res, http, "%s", err.msg);
+        return;
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "move", json_string(h.text));
+    json_object_set_new(o, "cells", words_json(h.cells));
+    json_object_set_new(o, "score", json_string(h.score));
+    size_t len;
+    char *text = dump(o, &len);
+    json_decref(o);
+    if (text == NULL)
+        response_error(res, 503, "out of memory");
+    else
+        response_json(res, 200, text, len);
+}
+
+static void record_text(const Request *req, Session *s, Response *res)
+{
+    const int seat = seat_of_request(req, s, false, res);
+    if (seat < -1)
+        return;
+    pthread_mutex_lock(&s->mu);
+    const bool hidden = !(s->game->ops->flags & GAME_PERFECT_INFO);
+    if (hidden && !game_is_over(s->game, s->rec.current)) {
+        pthread_mutex_unlock(&s->mu);
+        response_error(res, 403, "the record of a hidden-information game is shown when the "
+                       "game is over");
+        return;
+    }
+    StrBuf t;
+    sb_init(&t);
+    record_write(&s->rec, &t);
+    pthread_mutex_unlock(&s->mu);
+    char *body = sb_failed(&t) ? NULL : malloc(t.len + 1);
+    if (body == NULL) {
+        sb_free(&t);
+        response_error(res, 503, "out of memory");
+        return;
+    }
+    memcpy(body, sb_str(&t), t.len + 1);
+    res->status = 200;
+    res->body = body;
+    res->len = t.len;
+    res->content_type = "text/plain; charset=utf-8";
+    sb_free(&t);
+}
+
+/* --- routing ------------------------------------------------------------------------- */
+
+static bool method_is(const Request *req, const char *m, Response *res)
+{
+    if (strcmp(req->method, m) == 0)
+        return true;
+    res->allow = m;
+    response_error(res, 405, "use %s here, not %.10s", m, req->method);
+    return false;
+}
+
+void api_handle(Server *srv, const Request *req, Response *res)
+{
+    // /api/games[/ID[/ACTION]]
+    const char *p = req->path;
+    if (strcmp(p, "/api/games") == 0) {
+        if (strcmp(req->method, "GET") == 0) {
+            char *copy = malloc(srv->games_json_len + 1);
+            if (copy == NULL) {
+                response_error(res, 503, "out of memory");
+                return;
+            }
+            memcpy(copy, srv->games_json, srv->games_json_len + 1);
+            response_json(res, 200, copy, srv->games_json_len);
+        } else if (strcmp(req->method, "POST") == 0) {
+            create_game(srv, req, res);
+        } else {
+            res->allow = "GET, POST";
+            response_error(res, 405, "use GET to list games or POST to create one");
+        }
+        return;
+    }
+    if (strncmp(p, "/api/games/", 11) != 0) {
+        response_error(res, 404, "no such API path '%.60s': see docs/API.md", p);
+        return;
+    }
+    p += 11;
+    char id[64];
+    const char *slash = strchr(p, '/');
+    const size_t id_len = slash ? (size_t)(slash - p) : strlen(p);
+    if (id_len == 0 || id_len >= sizeof id) {
+        response_error(res, 404, "no game '%.40s'", p);
+        return;
+    }
+    memcpy(id, p, id_len);
+    id[id_len] = '\0';
+    const char *action = slash ? slash + 1 : "";
+    static const char *const ACTIONS[] = {"", "moves", "undo", "hint", "record", NULL};
+    bool known = false;
+    for (int i = 0; ACTIONS[i] && !known; i++)
+        known = strcmp(action, ACTIONS[i]) == 0;
+    if (!known) {
+        response_error(res, 404, "no such API path '%.60s': a game has moves, undo, hint, "
+                       "record and events", req->path);
+        return;
+    }
+    Session *s = NULL;
+    ErrBuf err;
+    const int http = session_find(srv, id, &s, &err);
+    if (http != 200) {
+        response_error(res, http, "%s", err.msg);
+        return;
+    }
+    if (action[0] == '\0') {
+        if (method_is(req, "GET", res)) {
+            const int seat = seat_of_request(req, s, false, res);
+            if (seat >= -1)
+                state_response(res, s, seat, 200);
+        }
+    } else if (strcmp(action, "moves") == 0) {
+        if (method_is(req, "POST", res))
+            play_move(srv, req, s, res);
+    } else if (strcmp(action, "undo") == 0) {
+        if (method_is(req, "POST", res))
+            take_back(srv, req, s, res);
+    } else if (strcmp(action, "hint") == 0) {
+        if (method_is(req, "POST", res))
+            hint(srv, req, s, res);
+    } else if (method_is(req, "GET", res)) {
+        record_text(req, s, res);
+    }
+}

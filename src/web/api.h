@@ -1,0 +1,29 @@
+/*
+ * api.h - the JSON API (docs/API.md): listing games, creating one, reading its state,
+ * moving, taking back, asking a hint, and the game record. Handlers check everything a
+ * client sends and answer malformed requests with a 4xx and a JSON error saying what is
+ * wrong; the rules themselves are the game's, through session.h.
+ */
+#ifndef CROWN_WEB_API_H
+#define CROWN_WEB_API_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "web/http.h"
+
+typedef struct Server Server;
+typedef struct Session Session;
+
+/* Answers a request under /api/ (except event streams); false if the path is not one of
+ * the API's, so that the caller answers 404. */
+void api_handle(Server *srv, const Request *req, Response *res);
+
+/* GET /api/games: every registered game with its options, built once at start. */
+char *api_games_json(size_t *len);
+
+/* The state body of s as `viewer` (a seat, or -1 for a spectator) sees it, from the
+ * cache when nothing changed. The caller holds s->mu. NULL when memory is short. */
+char *api_state_locked(Session *s, int viewer, size_t *len);
+
+#endif

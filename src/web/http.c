@@ -1,0 +1,370 @@
+/*
+ * http.c - libmicrohttpd glue (see http.h): the daemon, request bodies, bounds, tokens,
+ * rate limits, and routing to the API, the event streams and the front-end files.
+ *
+ * The daemon runs one thread per connection. That keeps event streams simple (their
+ * reader waits on the game's condition variable in its own thread) and lets a hint
+ * request wait for an AI worker without holding up anybody else; the connection limits
+ * bound the threads.
+ */
+#include "web/http.h"
+
+#include <arpa/inet.h>
+#include <jansson.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+
+#include "web/api.h"
+#include "web/assets.h"
+#include "web/server.h"
+#include "web/sse.h"
+
+/* What one request collects between the calls libmicrohttpd makes for it. */
+typedef struct ConnCtx {
+    char *body;
+    size_t len;
+    bool too_large;
+} ConnCtx;
+
+static const char JSON_TYPE[] = "application/json; charset=utf-8";
+
+void response_json(Response *r, int status, char *body, size_t len)
+{
+    r->status = status;
+    r->body = body;
+    r->len = len;
+    r->content_type = JSON_TYPE;
+}
+
+void response_error(Response *r, int status, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    free(r->body);
+    json_t *m = json_string(msg);
+    if (m == NULL) {
+        // A message quoting a client's text cut in the middle of a UTF-8 sequence is not
+        // valid UTF-8, which JSON strings must be: keep the ASCII part.
+        for (char *p = msg; *p; p++)
+            if ((unsigned char)*p >= 0x80)
+                *p = '?';
+        m = json_string(msg);
+    }
+    json_t *o = json_object();
+    json_object_set_new(o, "error", m);
+    json_object_set_new(o, "status", json_integer(status));
+    char *text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    if (text == NULL || m == NULL) {
+        free(text);
+        text = malloc(96);
+        if (text)
+            snprintf(text, 96, "{\"error\":\"the request is malformed\",\"status\":%d}", status);
+    }
+    response_json(r, status, text, text ? strlen(text) : 0);
+}
+
+/* Queues r (taking its body) with the headers every answer carries. */
+static enum MHD_Result send_response(struct MHD_Connection *c, Response *r)
+{
+    static const char EMPTY[] = "";
+    struct MHD_Response *mr =
+        r->body ? MHD_create_response_from_buffer(r->len, r->body, MHD_RESPMEM_MUST_FREE)
+                : MHD_create_response_from_buffer(0, (void *)EMPTY, MHD_RESPMEM_PERSISTENT);
+    if (mr == NULL) {
+        free(r->body);
+        r->body = NULL;
+        return MHD_NO;
+    }
+    r->body = NULL;
+    MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE,
+                            r->content_type ? r->content_type : JSON_TYPE);
+    MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    MHD_add_response_header(mr, "X-Content-Type-Options", "nosniff");
+    if (r->allow)
+        MHD_add_response_header(mr, MHD_HTTP_HEADER_ALLOW, r->allow);
+    if (r->location[0])
+        MHD_add_response_header(mr, MHD_HTTP_HEADER_LOCATION, r->location);
+    const enum MHD_Result ret = MHD_queue_response(c, (unsigned)r->status, mr);
+    MHD_destroy_response(mr);
+    return ret;
+}
+
+static enum MHD_Result send_error(struct MHD_Connection *c, int status, const char *msg,
+                                  const char *extra_header, const char *extra_value)
+{
+    Response r;
+    memset(&r, 0, sizeof r);
+    response_error(&r, status, "%s", msg);
+    if (extra_header == NULL)
+        return send_response(c, &r);
+    struct MHD_Response *mr =
+        MHD_create_response_from_buffer(r.len, r.body, MHD_RESPMEM_MUST_FREE);
+    if (mr == NULL) {
+        free(r.body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE, JSON_TYPE);
+    MHD_add_response_header(mr, extra_header, extra_value);
+    const enum MHD_Result ret = MHD_queue_response(c, (unsigned)status, mr);
+    MHD_destroy_response(mr);
+    return ret;
+}
+
+/* The built-in front end: "/" and every "/g/ID" page are the one page of the app. */
+static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *path)
+{
+    if (strcmp(path, "/") == 0 || strncmp(path, "/g/", 3) == 0)
+        path = "/index.html";
+    const WebAsset *a = assets_find(path);
+    if (a == NULL)
+        return send_error(c, 404, "no such page", NULL, NULL);
+    const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-None-Match");
+    const bool fresh = inm && strcmp(inm, a->etag) == 0;
+    struct MHD_Response *mr = MHD_create_response_from_buffer(
+        fresh ? 0 : a->size, fresh ? (void *)"" : (void *)a->data, MHD_RESPMEM_PERSISTENT);
+    if (mr == NULL)
+        return MHD_NO;
+    MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE, a->mime);
+    MHD_add_response_header(mr, MHD_HTTP_HEADER_ETAG, a->etag);
+    // Revalidate every time: a new build of the server must never meet old scripts.
+    MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
+    MHD_add_response_header(mr, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(mr, "Referrer-Policy", "no-referrer");
+    MHD_add_response_header(mr, "Content-Security-Policy",
+                            "default-src 'self'; img-src 'self' data:; base-uri 'none'; "
+                            "frame-ancestors 'none'; form-action 'self'");
+    const enum MHD_Result ret = MHD_queue_response(c, fresh ? 304 : 200, mr);
+    MHD_destroy_response(mr);
+    return ret;
+}
+
+/* The client's address as text, for the rate limiter. */
+static void client_address(struct MHD_Connection *c, char *out, size_t cap)
+{
+    out[0] = '\0';
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (ci == NULL || ci->client_addr == NULL)
+        return;
+    const struct sockaddr *sa = ci->client_addr;
+    if (sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
+                  (socklen_t)cap);
+    else if (sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out,
+                  (socklen_t)cap);
+}
+
+/* The token from "Authorization: Bearer TOKEN", else from ?token= (event streams cannot
+ * set headers in a browser). */
+static const char *request_token(struct MHD_Connection *c)
+{
+    const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                   MHD_HTTP_HEADER_AUTHORIZATION);
+    if (auth && strncasecmp(auth, "Bearer ", 7) == 0) {
+        auth += 7;
+        while (*auth == ' ')
+            auth++;
+        return auth;
+    }
+    return MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
+}
+
+/* "/api/games/ID/events" -> ID in id (false if the path is not that). */
+static bool events_path(const char *path, char *id, size_t cap)
+{
+    static const char PREFIX[] = "/api/games/";
+    const size_t plen = sizeof PREFIX - 1;
+    if (strncmp(path, PREFIX, plen) != 0)
+        return false;
+    const char *slash = strchr(path + plen, '/');
+    if (slash == NULL || strcmp(slash, "/events") != 0)
+        return false;
+    const size_t n = (size_t)(slash - (path + plen));
+    if (n == 0 || n >= cap)
+        return false;
+    memcpy(id, path + plen, n);
+    id[n] = '\0';
+    return true;
+}
+
+static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const char *id)
+{
+    Session *s = NULL;
+    ErrBuf err;
+    const int http = session_find(srv, id, &s, &err);
+    if (http != 200)
+        return send_error(c, http, err.msg, NULL, NULL);
+    const char *token = request_token(c);
+    int viewer = -1;
+    if (token && token[0] && (viewer = session_seat_of(s, token)) < 0)
+        return send_error(c, 403, "the token is not the token of any seat of this game", NULL,
+                          NULL);
+    struct MHD_Response *mr = sse_response(srv, s, viewer);
+    if (mr == NULL)
+        return send_error(c, 503, "out of memory", NULL, NULL);
+    const enum MHD_Result ret = MHD_queue_response(c, 200, mr);
+    MHD_destroy_response(mr);
+    return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
+                                  const char *method, const char *version,
+                                  const char *upload_data, size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    Server *srv = cls;
+    ConnCtx *cx = *con_cls;
+    if (cx == NULL) {
+        if ((cx = calloc(1, sizeof *cx)) == NULL)
+            return MHD_NO;
+        *con_cls = cx;
+        // Refuse a body announced as too large before it is sent at all.
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                     MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > SERVER_MAX_BODY) {
+            cx->too_large = true;
+            char msg[96];
+            snprintf(msg, sizeof msg, "a request body is at most %d bytes", SERVER_MAX_BODY);
+            return send_error(c, 413, msg, NULL, NULL);
+        }
+        return MHD_YES;
+    }
+    if (*upload_size != 0) {
+        if (!cx->too_large && cx->len + *upload_size > SERVER_MAX_BODY) {
+            cx->too_large = true;
+            free(cx->body);
+            cx->body = NULL;
+            cx->len = 0;
+        }
+        if (!cx->too_large) {
+            char *b = realloc(cx->body, cx->len + *upload_size + 1);
+            if (b == NULL)
+                return MHD_NO;
+            memcpy(b + cx->len, upload_data, *upload_size);
+            cx->body = b;
+            cx->len += *upload_size;
+            b[cx->len] = '\0';
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (cx->too_large) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "a request body is at most %d bytes", SERVER_MAX_BODY);
+        return send_error(c, 413, msg, NULL, NULL);
+    }
+
+    const bool is_get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    const bool is_post = strcmp(method, "POST") == 0;
+    if (!is_get && !is_post)
+        return send_error(c, 405, "this server answers GET and POST only", MHD_HTTP_HEADER_ALLOW,
+                          "GET, POST");
+    if (is_post) {
+        char addr[64];
+        client_address(c, addr, sizeof addr);
+        int retry = 1;
+        if (!ratelimit_take(srv->rate, addr, &retry)) {
+            char secs[16], msg[128];
+            snprintf(secs, sizeof secs, "%d", retry);
+            snprintf(msg, sizeof msg, "too many requests from your address: try again in %d s",
+                     retry);
+            return send_error(c, 429, msg, MHD_HTTP_HEADER_RETRY_AFTER, secs);
+        }
+    }
+    if (strncmp(url, "/api/", 5) != 0 && strcmp(url, "/api") != 0) {
+        if (!is_get)
+            return send_error(c, 405, "pages are read with GET", MHD_HTTP_HEADER_ALLOW, "GET");
+        return serve_asset(c, url);
+    }
+    char id[64];
+    if (events_path(url, id, sizeof id)) {
+        if (!is_get)
+            return send_error(c, 405, "event streams are read with GET", MHD_HTTP_HEADER_ALLOW,
+                              "GET");
+        return serve_events(srv, c, id);
+    }
+    Request req = {
+        .method = is_get ? "GET" : "POST",
+        .path = url,
+        .body = cx->body ? cx->body : "",
+        .body_len = cx->len,
+        .token = request_token(c),
+    };
+    Response res;
+    memset(&res, 0, sizeof res);
+    api_handle(srv, &req, &res);
+    if (res.status == 0)
+        response_error(&res, 500, "the request was not answered");
+    return send_response(c, &res);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
+                         enum MHD_RequestTerminationCode code)
+{
+    (void)cls;
+    (void)c;
+    (void)code;
+    ConnCtx *cx = *con_cls;
+    if (cx) {
+        free(cx->body);
+        free(cx);
+        *con_cls = NULL;
+    }
+}
+
+Status http_start(Server *srv, ErrBuf *err)
+{
+    struct sockaddr_in v4;
+    struct sockaddr_in6 v6;
+    const struct sockaddr *sa;
+    unsigned flags = MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD |
+                     MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG;
+    const uint16_t port = (uint16_t)srv->cfg.port;
+    memset(&v4, 0, sizeof v4);
+    memset(&v6, 0, sizeof v6);
+    if (inet_pton(AF_INET, srv->cfg.bind, &v4.sin_addr) == 1) {
+        v4.sin_family = AF_INET;
+        v4.sin_port = htons(port);
+        sa = (const struct sockaddr *)(const void *)&v4;
+    } else if (inet_pton(AF_INET6, srv->cfg.bind, &v6.sin6_addr) == 1) {
+        v6.sin6_family = AF_INET6;
+        v6.sin6_port = htons(port);
+        sa = (const struct sockaddr *)(const void *)&v6;
+        flags |= MHD_USE_IPv6;
+    } else {
+        return err_set(err, STATUS_PARSE, "cannot listen on '%s': give an IPv4 or IPv6 "
+                       "address such as 127.0.0.1 or 0.0.0.0", srv->cfg.bind);
+    }
+    srv->daemon = MHD_start_daemon(
+        flags, port, NULL, NULL, on_request, srv, MHD_OPTION_SOCK_ADDR, sa,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)SERVER_CONN_MEMORY, MHD_OPTION_CONNECTION_LIMIT,
+        (unsigned)srv->cfg.max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        (unsigned)srv->cfg.max_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)SERVER_CONN_TIMEOUT_S, MHD_OPTION_LISTEN_BACKLOG_SIZE, 256u, MHD_OPTION_END);
+    if (srv->daemon == NULL)
+        return err_set(err, STATUS_IO, "cannot listen on %s port %d (is it in use?)",
+                       srv->cfg.bind, srv->cfg.port);
+    const union MHD_DaemonInfo *di = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    srv->port = di ? di->port : srv->cfg.port;
+    return STATUS_OK;
+}
+
+void http_stop(Server *srv)
+{
+    if (srv->daemon) {
+        MHD_stop_daemon(srv->daemon);
+        srv->daemon = NULL;
+    }
+}

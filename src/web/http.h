@@ -1,0 +1,48 @@
+/*
+ * http.h - the HTTP side of the server on libmicrohttpd: one thread per connection,
+ * request bodies collected up to a bound, the client's token read from the
+ * Authorization header (or ?token=), writes rate-limited per address, and each request
+ * routed to the JSON API, the event streams or the built-in front-end files.
+ */
+#ifndef CROWN_WEB_HTTP_H
+#define CROWN_WEB_HTTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/status.h"
+
+typedef struct Server Server;
+
+/* A request as the handlers see it. */
+typedef struct Request {
+    const char *method; /* "GET", "POST", ... ("HEAD" is passed on as "GET") */
+    const char *path;   /* decoded URL path, no query */
+    const char *body;   /* NUL-terminated; "" when there is none */
+    size_t body_len;
+    const char *token;  /* the seat token offered, or NULL */
+} Request;
+
+/* What a handler answers: a status and a malloc'd body of one content type. */
+typedef struct Response {
+    int status;
+    char *body;
+    size_t len;
+    const char *content_type; /* static text */
+    const char *allow;        /* for 405: the methods allowed */
+    char location[128];       /* for 201: where the new thing is, or "" */
+} Response;
+
+/* Sets r to {"error": message} with that status (a 4xx or 5xx). Always succeeds: when
+ * memory is short the body is a fixed text. */
+void response_error(Response *r, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Takes ownership of a malloc'd JSON body. */
+void response_json(Response *r, int status, char *body, size_t len);
+
+/* Starts listening on srv->cfg.bind / port; sets srv->daemon and srv->port. */
+Status http_start(Server *srv, ErrBuf *err);
+/* Stops listening and waits for every connection thread. */
+void http_stop(Server *srv);
+
+#endif

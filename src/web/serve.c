@@ -1,0 +1,153 @@
+/*
+ * serve.c - `crown serve`: reads the options, finds (and creates) the database's
+ * folder, starts the server, prints the address to open and runs until SIGINT or
+ * SIGTERM. Signals are taken synchronously with sigwait in this thread, blocked in all
+ * the others, so no handler runs in the middle of a request.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "web/server.h"
+
+enum { PATH_CAP = 4096 };
+
+/* Makes every missing folder of `dir` (mkdir -p). */
+static bool make_dirs(char *dir)
+{
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        const bool ok = mkdir(dir, 0700) == 0 || errno == EEXIST;
+        *p = '/';
+        if (!ok)
+            return false;
+    }
+    return mkdir(dir, 0700) == 0 || errno == EEXIST;
+}
+
+/* $XDG_DATA_HOME/crown/crown.db, else ~/.local/share/crown/crown.db; the folder is made. */
+static bool default_db(char *out, size_t cap)
+{
+    const char *xdg = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+    char dir[PATH_CAP];
+    if (xdg && xdg[0] == '/')
+        snprintf(dir, sizeof dir, "%s/crown", xdg);
+    else if (home && home[0])
+        snprintf(dir, sizeof dir, "%s/.local/share/crown", home);
+    else
+        return cli_error("no data folder: set HOME or XDG_DATA_HOME, or give --db FILE"), false;
+    if (!make_dirs(dir))
+        return cli_error("cannot create %s: %s", dir, strerror(errno)), false;
+    const int n = snprintf(out, cap, "%s/crown.db", dir);
+    if (n < 0 || (size_t)n >= cap)
+        return cli_error("the data folder's name is too long: give --db FILE"), false;
+    return true;
+}
+
+static bool read_long(const char *flag, const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    const long v = strtol(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0' || v < lo || v > hi)
+        return cli_error("%s wants a whole number from %ld to %ld, not '%s'", flag, lo, hi, text),
+               false;
+    *out = v;
+    return true;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    ServeConfig cfg = {
+        .bind = "127.0.0.1",
+        .port = 8080,
+        .db_path = NULL,
+        .ai_threads = 0,
+        .write_rate = 20,
+        .write_burst = 120,
+        .max_connections = 512,
+        .max_per_ip = 256,
+    };
+    bool quiet = false;
+    for (int i = 2; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long n;
+        if (strcmp(a, "--quiet") == 0) {
+            quiet = true;
+            continue;
+        }
+        if (v == NULL)
+            return cli_error("%s needs a value (crown serve --help)", a), 2;
+        if (strcmp(a, "--port") == 0) {
+            if (!read_long(a, v, 0, 65535, &n))
+                return 2;
+            cfg.port = (int)n;
+        } else if (strcmp(a, "--bind") == 0) {
+            cfg.bind = v;
+        } else if (strcmp(a, "--db") == 0) {
+            cfg.db_path = v;
+        } else if (strcmp(a, "--ai-threads") == 0) {
+            if (!read_long(a, v, 1, 64, &n))
+                return 2;
+            cfg.ai_threads = (int)n;
+        } else if (strcmp(a, "--rate") == 0) {
+            if (!read_long(a, v, 1, 100000, &n))
+                return 2;
+            cfg.write_rate = (double)n;
+            cfg.write_burst = (double)(n * 6);
+        } else {
+            return cli_error("unknown option '%s' (crown serve --help)", a), 2;
+        }
+        i++;
+    }
+    char db[PATH_CAP];
+    if (cfg.db_path == NULL) {
+        if (!default_db(db, sizeof db))
+            return 1;
+        cfg.db_path = db;
+    }
+    if (cfg.ai_threads == 0) {
+        const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        cfg.ai_threads = cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus;
+    }
+
+    // Block the stop signals before any thread starts, so that every thread inherits the
+    // mask and only sigwait below sees them. A peer closing early must not kill us either.
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    Server srv;
+    ErrBuf err;
+    if (server_start(&srv, &cfg, &err) != STATUS_OK)
+        return cli_error("%s", err.msg), 1;
+    const bool v6 = strchr(cfg.bind, ':') != NULL;
+    const bool any = strcmp(cfg.bind, "0.0.0.0") == 0 || strcmp(cfg.bind, "::") == 0;
+    printf("crown serve: open http://%s%s%s:%d/ in a browser%s\n", v6 ? "[" : "",
+           any ? (v6 ? "::1" : "127.0.0.1") : cfg.bind, v6 ? "]" : "", srv.port,
+           any ? " (listening on every address of this machine)" : "");
+    if (!quiet)
+        printf("crown serve: %ld games in %s; %d AI threads; Ctrl-C stops\n",
+               store_count_games(srv.store), cfg.db_path, cfg.ai_threads);
+    fflush(stdout);
+    int sig = 0;
+    sigwait(&stop, &sig);
+    if (!quiet)
+        printf("crown serve: stopping\n");
+    fflush(stdout);
+    server_stop(&srv);
+    return 0;
+}

@@ -1,0 +1,56 @@
+/*
+ * server.c - starting and stopping the server's parts in a safe order.
+ *
+ * Stopping: first the flag every waiting thread checks, then the AI workers (which
+ * answers waiting hint requests), then a wake-up for every event stream, and only then
+ * the HTTP daemon, which joins the connection threads; what they used is freed last.
+ */
+#include "web/server.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "web/api.h"
+#include "web/http.h"
+
+Status server_start(Server *srv, const ServeConfig *cfg, ErrBuf *err)
+{
+    memset(srv, 0, sizeof *srv);
+    srv->cfg = *cfg;
+    atomic_init(&srv->stopping, false);
+    Status st = store_open(cfg->db_path, &srv->store, err);
+    if (st != STATUS_OK)
+        return st;
+    srv->sessions = sessions_new();
+    srv->rate = ratelimit_new(cfg->write_rate, cfg->write_burst);
+    srv->games_json = api_games_json(&srv->games_json_len);
+    if (srv->sessions == NULL || srv->rate == NULL || srv->games_json == NULL) {
+        server_stop(srv);
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    }
+    if ((st = ai_pool_start(srv, cfg->ai_threads, &srv->ai, err)) != STATUS_OK ||
+        (st = http_start(srv, err)) != STATUS_OK) {
+        server_stop(srv);
+        return st;
+    }
+    return STATUS_OK;
+}
+
+void server_stop(Server *srv)
+{
+    atomic_store(&srv->stopping, true);
+    ai_pool_stop(srv->ai);
+    if (srv->sessions)
+        sessions_wake_all(srv->sessions);
+    http_stop(srv);
+    ai_pool_free(srv->ai);
+    sessions_free(srv->sessions);
+    store_close(srv->store);
+    ratelimit_free(srv->rate);
+    free(srv->games_json);
+    srv->ai = NULL;
+    srv->sessions = NULL;
+    srv->store = NULL;
+    srv->rate = NULL;
+    srv->games_json = NULL;
+}

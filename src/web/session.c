@@ -1,0 +1,791 @@
+/*
+ * session.c - games in play (see session.h): creating and loading them, playing and
+ * taking back actions with the store committed first, chance draws, and the hand-over
+ * to and from the AI workers.
+ *
+ * Every change follows one pattern: check and prepare on a scratch copy under the
+ * session's lock, commit to the store, and only then change the in-memory record, bump
+ * the version and wake the event streams. A failed commit changes nothing.
+ */
+#include "web/session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/game_api.h"
+#include "core/registry.h"
+#include "web/ai.h"
+#include "web/server.h"
+
+enum {
+    TABLE_BUCKETS = 1024,
+    TURN_CAP = 64,      /* actions one request may play */
+    CHANCE_STEPS = 256, /* chance draws that may follow one change before a player acts */
+    COMMIT_CAP = TURN_CAP + CHANCE_STEPS,
+};
+
+struct SessionTable {
+    pthread_mutex_t mu;
+    Session *bucket[TABLE_BUCKETS];
+};
+
+static const char *const ORDINAL[MAX_PLAYERS] = {"first", "second", "third", "fourth"};
+
+/* --- the table ----------------------------------------------------------------------- */
+
+SessionTable *sessions_new(void)
+{
+    SessionTable *t = calloc(1, sizeof *t);
+    if (t)
+        pthread_mutex_init(&t->mu, NULL);
+    return t;
+}
+
+static void texts_truncate(Session *s, int n)
+{
+    for (int i = n; i < s->rec.count; i++) {
+        free(s->texts[i]);
+        free(s->cells[i]);
+        s->texts[i] = s->cells[i] = NULL;
+    }
+}
+
+static void session_destroy(Session *s)
+{
+    if (s->rec.game)
+        texts_truncate(s, 0);
+    free(s->texts);
+    free(s->cells);
+    free(s->actor);
+    for (int i = 0; i <= MAX_PLAYERS; i++)
+        free(s->cache[i]);
+    if (s->rec.game)
+        record_free(&s->rec);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->changed);
+    free(s);
+}
+
+void sessions_free(SessionTable *t)
+{
+    if (t == NULL)
+        return;
+    for (int b = 0; b < TABLE_BUCKETS; b++) {
+        Session *s = t->bucket[b];
+        while (s) {
+            Session *next = s->next;
+            session_destroy(s);
+            s = next;
+        }
+    }
+    pthread_mutex_destroy(&t->mu);
+    free(t);
+}
+
+void sessions_wake_all(SessionTable *t)
+{
+    pthread_mutex_lock(&t->mu);
+    for (int b = 0; b < TABLE_BUCKETS; b++)
+        for (Session *s = t->bucket[b]; s; s = s->next) {
+            pthread_mutex_lock(&s->mu);
+            pthread_cond_broadcast(&s->changed);
+            pthread_mutex_unlock(&s->mu);
+        }
+    pthread_mutex_unlock(&t->mu);
+}
+
+static unsigned bucket_of(const char *id)
+{
+    unsigned h = 5381;
+    for (; *id; id++)
+        h = h * 33u + (unsigned char)*id;
+    return h % TABLE_BUCKETS;
+}
+
+static Session *lookup_locked(SessionTable *t, const char *id)
+{
+    for (Session *s = t->bucket[bucket_of(id)]; s; s = s->next)
+        if (strcmp(s->id, id) == 0)
+            return s;
+    return NULL;
+}
+
+static void insert_locked(SessionTable *t, Session *s)
+{
+    const unsigned b = bucket_of(s->id);
+    s->next = t->bucket[b];
+    t->bucket[b] = s;
+}
+
+static Session *session_alloc(void)
+{
+    Session *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    pthread_mutex_init(&s->mu, NULL);
+    // Event streams wait on `changed` with a timeout for their keep-alive; the monotonic
+    // clock keeps that timeout right when the wall clock is set.
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&s->changed, &attr);
+    pthread_condattr_destroy(&attr);
+    s->thinking = -1;
+    return s;
+}
+
+/* --- seats and actions ----------------------------------------------------------------- */
+
+/* Reads "human" or an agent spec for `seat`; the AI's seed follows from the game's. */
+static bool seat_spec(Session *s, int seat, const char *player, ErrBuf *err)
+{
+    snprintf(s->player[seat], sizeof s->player[seat], "%s", player);
+    if (strcmp(player, "human") == 0) {
+        s->is_ai[seat] = false;
+        return true;
+    }
+    ErrBuf e2;
+    if (agent_spec_parse(player, &s->spec[seat], &e2) != STATUS_OK) {
+        err_set(err, STATUS_PARSE, "seat %d: '%.32s': %s (or 'human')", seat, player, e2.msg);
+        return false;
+    }
+    s->spec[seat].seed = s->seed * 31 + (uint64_t)seat + 1;
+    s->is_ai[seat] = true;
+    return true;
+}
+
+static bool texts_reserve(Session *s, int n)
+{
+    if (n <= s->texts_cap)
+        return true;
+    int cap = s->texts_cap ? s->texts_cap : 64;
+    while (cap < n)
+        cap *= 2;
+    char **t = realloc(s->texts, sizeof *t * (size_t)cap);
+    if (t == NULL)
+        return false;
+    s->texts = t;
+    t = realloc(s->cells, sizeof *t * (size_t)cap);
+    if (t == NULL)
+        return false;
+    s->cells = t;
+    int8_t *a = realloc(s->actor, sizeof *a * (size_t)cap);
+    if (a == NULL)
+        return false;
+    s->actor = a;
+    s->texts_cap = cap;
+    return true;
+}
+
+static char *dup_str(const char *t)
+{
+    char *d = malloc(strlen(t) + 1);
+    if (d)
+        strcpy(d, t);
+    return d;
+}
+
+/* The cells action m touches in st, as a malloc'd text ("" for none or no hook). */
+static char *cells_of(const Game *g, const GameState *st, Move m)
+{
+    StrBuf t;
+    sb_init(&t);
+    if (g->ops->move_cells)
+        g->ops->move_cells(g, st, m, &t);
+    char *d = sb_failed(&t) ? NULL : dup_str(sb_str(&t));
+    sb_free(&t);
+    return d;
+}
+
+/* Reads one action's text in st: a chance outcome by its text when chance is to act,
+ * else through the game's parse_move. */
+static Status parse_one(const Game *g, const GameState *st, const char *text, Move *m,
+                        ErrBuf *err)
+{
+    if (g->ops->to_move(g, st) != PLAYER_CHANCE)
+        return g->ops->parse_move(g, st, text, m, err);
+    ChanceList *cl = malloc(sizeof *cl);
+    if (cl == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    const int n = g->ops->chance_outcomes(g, st, cl);
+    Status result = err_set(err, STATUS_ILLEGAL, "'%.40s' is not a possible chance outcome", text);
+    StrBuf t;
+    sb_init(&t);
+    for (int i = 0; i < n; i++) {
+        sb_clear(&t);
+        g->ops->format_move(g, st, cl->outcomes[i], &t);
+        if (strcmp(sb_str(&t), text) == 0) {
+            *m = cl->outcomes[i];
+            result = STATUS_OK;
+            break;
+        }
+    }
+    sb_free(&t);
+    free(cl);
+    return result;
+}
+
+static void changed_locked(Session *s)
+{
+    s->version++;
+    pthread_cond_broadcast(&s->changed);
+}
+
+void session_schedule_ai_locked(Server *srv, Session *s)
+{
+    const int p = s->game->ops->to_move(s->game, s->rec.current);
+    if (p >= 0 && s->is_ai[p] && !s->ai_queued && s->thinking < 0 &&
+        !atomic_load(&srv->stopping)) {
+        s->ai_queued = true;
+        ai_queue_move(srv->ai, s);
+    }
+}
+
+/* Commits actions acts[0..n) (legal one after the other from the current position) and
+ * the chance draws that follow them, then shows them. Returns 200 or 503. */
+static int commit_actions(Server *srv, Session *s, const Move *acts, int n, ErrBuf *err)
+{
+    const Game *g = s->game;
+    GameState *scratch = game_state_clone(g, s->rec.current);
+    void *undo = game_undo_new(g);
+    Move *all = malloc(sizeof *all * COMMIT_CAP);
+    char **texts = calloc(COMMIT_CAP, sizeof *texts);
+    char **cells = calloc(COMMIT_CAP, sizeof *cells);
+    int8_t actors[COMMIT_CAP];
+    int total = 0, http = 200;
+    if (!scratch || !undo || !all || !texts || !cells ||
+        !texts_reserve(s, s->rec.count + COMMIT_CAP)) {
+        http = 503;
+        err_set(err, STATUS_NOMEM, "out of memory");
+    }
+    StrBuf t;
+    sb_init(&t);
+    for (int i = 0; http == 200 && i < n + CHANCE_STEPS; i++) {
+        const int p = g->ops->to_move(g, scratch);
+        Move m;
+        if (i < n) {
+            m = acts[i];
+        } else if (p == PLAYER_CHANCE) {
+            // Chance draws depend only on the game's seed and the ply, so they are the same
+            // whoever triggers them and however often the server restarts.
+            Rng rng;
+            rng_seed(&rng, s->seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(s->rec.count + i + 1)));
+            m = game_sample_chance(g, scratch, &rng);
+        } else {
+            break;
+        }
+        sb_clear(&t);
+        g->ops->format_move(g, scratch, m, &t);
+        if ((texts[total] = dup_str(sb_str(&t))) == NULL || sb_failed(&t) ||
+            (cells[total] = cells_of(g, scratch, m)) == NULL) {
+            http = 503;
+            err_set(err, STATUS_NOMEM, "out of memory");
+            break;
+        }
+        actors[total] = (int8_t)p;
+        all[total++] = m;
+        g->ops->make(g, scratch, m, undo);
+    }
+    sb_free(&t);
+    const uint64_t version = s->version + 1;
+    if (http == 200 && total > 0 &&
+        store_append(srv->store, s->id, s->rec.count, (const char *const *)texts, total, version,
+                     err) != STATUS_OK)
+        http = 503;
+    if (http == 200) {
+        const int before = s->rec.count;
+        for (int i = 0; i < total; i++) {
+            if (record_push(&s->rec, all[i], err) != STATUS_OK) {
+                // Memory and store must agree: take the stored actions back as well.
+                ErrBuf e2;
+                store_truncate(srv->store, s->id, before, version, &e2);
+                texts_truncate(s, before);
+                record_truncate(&s->rec, before);
+                http = 503;
+                break;
+            }
+            s->texts[before + i] = texts[i];
+            s->cells[before + i] = cells[i];
+            s->actor[before + i] = actors[i];
+            texts[i] = cells[i] = NULL;
+        }
+        if (http == 200) {
+            s->version = version - 1; // changed_locked adds the one
+            s->ai_error[0] = '\0';
+            changed_locked(s);
+            session_schedule_ai_locked(srv, s);
+        }
+    }
+    for (int i = 0; texts && cells && i < COMMIT_CAP; i++) {
+        free(texts[i]);
+        free(cells[i]);
+    }
+    free(texts);
+    free(cells);
+    free(all);
+    free(undo);
+    free(scratch);
+    return http;
+}
+
+/* 200 if `seat` may act now, else 409 with the reason. */
+static int check_turn(const Session *s, int seat, ErrBuf *err)
+{
+    const int p = s->game->ops->to_move(s->game, s->rec.current);
+    if (p == PLAYER_NONE)
+        return err_set(err, STATUS_ILLEGAL, "the game is over"), 409;
+    if (seat < 0 || seat >= s->game->players)
+        return err_set(err, STATUS_ILLEGAL, "no such seat"), 409;
+    if (s->is_ai[seat])
+        return err_set(err, STATUS_ILLEGAL, "the %s seat is played by the AI (%s)",
+                       ORDINAL[seat], s->player[seat]),
+               409;
+    if (p != seat) {
+        if (p >= 0)
+            err_set(err, STATUS_ILLEGAL, "it is not your turn: the %s player (%s) is to move",
+                    ORDINAL[p], s->player[p]);
+        else
+            err_set(err, STATUS_ILLEGAL, "it is not your turn: chance acts next");
+        return 409;
+    }
+    return 200;
+}
+
+/* --- creating and loading -------------------------------------------------------------- */
+
+/* Sets up s->rec from a configured game and its start, taking ownership of g. */
+static int init_record(Session *s, Game *g, const GameState *start, ErrBuf *err)
+{
+    if (record_init(&s->rec, g, start, err) != STATUS_OK)
+        return 503;
+    s->game = s->rec.game;
+    StrBuf p;
+    sb_init(&p);
+    for (int i = 0; i < g->players; i++)
+        sb_printf(&p, "%s%s", i ? "," : "", s->player[i]);
+    snprintf(s->rec.players, sizeof s->rec.players, "%s", sb_str(&p));
+    sb_free(&p);
+    if (!texts_reserve(s, 64))
+        return err_set(err, STATUS_NOMEM, "out of memory"), 503;
+    return 200;
+}
+
+int session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err)
+{
+    Game *g = NULL;
+    ErrBuf e2;
+    if (game_create(ng->ops, ng->players, ng->rules, ng->n_rules, &g, &e2) != STATUS_OK)
+        return err_set(err, STATUS_PARSE, "%s", e2.msg), 400;
+    Session *s = session_alloc();
+    GameState *start = game_state_new(g);
+    if (s == NULL || start == NULL) {
+        game_destroy(g);
+        free(start);
+        if (s)
+            session_destroy(s);
+        return err_set(err, STATUS_NOMEM, "out of memory"), 503;
+    }
+    int http = 201;
+    s->seed = ng->seed;
+    if (!ng->seed_set && !secret_u64(&s->seed))
+        http = 503, err_set(err, STATUS_IO, "no randomness for the seed");
+    if (!ng->seed_set)
+        s->seed &= (1ULL << 53) - 1; // what a JavaScript number holds exactly
+    if (http == 201 && ng->position) {
+        if (g->ops->parse_position(g, start, ng->position, &e2) != STATUS_OK)
+            http = 400, err_set(err, STATUS_PARSE, "bad position: %s", e2.msg);
+    } else if (http == 201) {
+        g->ops->new_game(g, start, s->seed);
+    }
+    for (int i = 0; http == 201 && i < g->players; i++) {
+        if (!seat_spec(s, i, ng->player[i], err)) {
+            http = 400;
+        } else if (s->is_ai[i]) {
+            // Refuse now what the AI could not play later (alpha-beta on a game without an
+            // evaluation, say), with the agent's own explanation.
+            Agent *a = NULL;
+            if (agent_new(g, &s->spec[i], &a, &e2) != STATUS_OK)
+                http = 400, err_set(err, STATUS_UNSUPPORTED, "seat %d (%s): %s", i,
+                                    s->player[i], e2.msg);
+            agent_free(a);
+        }
+    }
+    if (http == 201 && !secret_hex(s->id, SECRET_ID_BYTES))
+        http = 503, err_set(err, STATUS_IO, "no randomness for the game id");
+    for (int i = 0; http == 201 && i < g->players; i++)
+        if (!secret_hex(s->token[i], SECRET_TOKEN_BYTES))
+            http = 503, err_set(err, STATUS_IO, "no randomness for the tokens");
+    if (http != 201) {
+        game_destroy(g);
+        free(start);
+        session_destroy(s);
+        return http;
+    }
+    s->created = (int64_t)time(NULL);
+
+    StoredGame sg;
+    memset(&sg, 0, sizeof sg);
+    StrBuf rules, pos;
+    sb_init(&rules);
+    sb_init(&pos);
+    // Every option is stored with its value, defaults included, so a later change of a
+    // default cannot change a stored game.
+    for (int i = 0; i < g->ops->option_count; i++)
+        sb_printf(&rules, "%s=%s\n", g->ops->options[i].name, g->values[i]);
+    g->ops->format_position(g, start, &pos);
+    snprintf(sg.id, sizeof sg.id, "%s", s->id);
+    snprintf(sg.game, sizeof sg.game, "%s", g->ops->name);
+    sg.players = g->players;
+    sg.rules = rules.data;
+    sg.start = pos.data;
+    sg.seed = s->seed;
+    sg.created = s->created;
+    sg.version = 0;
+    for (int i = 0; i < g->players; i++) {
+        snprintf(sg.player[i], sizeof sg.player[i], "%s", s->player[i]);
+        snprintf(sg.token[i], sizeof sg.token[i], "%s", s->token[i]);
+    }
+    if (sb_failed(&rules) || sb_failed(&pos))
+        http = 503, err_set(err, STATUS_NOMEM, "out of memory");
+    else if (store_insert_game(srv->store, &sg, err) != STATUS_OK)
+        http = 503;
+    sb_free(&rules);
+    sb_free(&pos);
+    if (http == 201 && init_record(s, g, start, err) != 200) {
+        g = NULL; // owned by the record now, freed with the session
+        http = 503;
+    }
+    free(start);
+    if (http != 201) {
+        if (s->rec.game == NULL && g != NULL)
+            game_destroy(g);
+        session_destroy(s);
+        return http;
+    }
+    pthread_mutex_lock(&srv->sessions->mu);
+    insert_locked(srv->sessions, s);
+    pthread_mutex_unlock(&srv->sessions->mu);
+    pthread_mutex_lock(&s->mu);
+    // A game may begin with chance (a shuffle, a first draw): draw now, then let an AI
+    // seat start if it has the first move.
+    if (g->ops->to_move(s->game, s->rec.current) == PLAYER_CHANCE) {
+        if (commit_actions(srv, s, NULL, 0, err) != 200)
+            snprintf(s->ai_error, sizeof s->ai_error, "%s", err->msg);
+    } else {
+        session_schedule_ai_locked(srv, s);
+    }
+    pthread_mutex_unlock(&s->mu);
+    *out = s;
+    return 201;
+}
+
+/* Rebuilds a session from its stored form by replaying every action through the game's
+ * own parser; 500 if the stored game no longer makes sense to this build. */
+static int load_session(const StoredGame *sg, Session **out, ErrBuf *err)
+{
+    const GameOps *ops = registry_find(sg->game);
+    if (ops == NULL)
+        return err_set(err, STATUS_UNSUPPORTED, "game %s is of '%s', which this server does "
+                       "not know", sg->id, sg->game), 500;
+    char *rules_copy = dup_str(sg->rules);
+    Session *s = session_alloc();
+    if (rules_copy == NULL || s == NULL) {
+        free(rules_copy);
+        if (s)
+            session_destroy(s);
+        return err_set(err, STATUS_NOMEM, "out of memory"), 503;
+    }
+    const char *rules[2 * GAME_MAX_OPTIONS];
+    int n_rules = 0;
+    char *save = NULL;
+    for (char *r = strtok_r(rules_copy, "\n", &save); r && n_rules < 2 * GAME_MAX_OPTIONS;
+         r = strtok_r(NULL, "\n", &save))
+        rules[n_rules++] = r;
+    Game *g = NULL;
+    ErrBuf e2;
+    int http = 200;
+    if (game_create(ops, sg->players, rules, n_rules, &g, &e2) != STATUS_OK)
+        http = 500, err_set(err, STATUS_UNSUPPORTED, "game %s: its rules: %s", sg->id, e2.msg);
+    free(rules_copy);
+    snprintf(s->id, sizeof s->id, "%s", sg->id);
+    s->seed = sg->seed;
+    s->created = sg->created;
+    s->version = sg->version;
+    GameState *start = http == 200 ? game_state_new(g) : NULL;
+    if (http == 200 && start == NULL)
+        http = 503, err_set(err, STATUS_NOMEM, "out of memory");
+    if (http == 200 && ops->parse_position(g, start, sg->start, &e2) != STATUS_OK)
+        http = 500, err_set(err, STATUS_UNSUPPORTED, "game %s: its start: %s", sg->id, e2.msg);
+    for (int i = 0; http == 200 && i < sg->players; i++) {
+        snprintf(s->token[i], sizeof s->token[i], "%s", sg->token[i]);
+        if (!seat_spec(s, i, sg->player[i], err))
+            http = 500;
+    }
+    if (http == 200) {
+        http = init_record(s, g, start, err) == 200 ? 200 : 503;
+        g = NULL;
+    }
+    free(start);
+    if (g)
+        game_destroy(g);
+    for (int i = 0; http == 200 && i < sg->n_moves; i++) {
+        Move m;
+        const int p = s->game->ops->to_move(s->game, s->rec.current);
+        if (p == PLAYER_NONE) {
+            http = 500, err_set(err, STATUS_ILLEGAL, "game %s: move %d after the end", sg->id,
+                                i + 1);
+        } else if (parse_one(s->game, s->rec.current, sg->moves[i], &m, &e2) != STATUS_OK) {
+            http = 500, err_set(err, STATUS_ILLEGAL, "game %s: move %d '%.40s': %s", sg->id,
+                                i + 1, sg->moves[i], e2.msg);
+        } else if (!texts_reserve(s, i + 1) ||
+                   (s->cells[i] = cells_of(s->game, s->rec.current, m)) == NULL ||
+                   record_push(&s->rec, m, err) != STATUS_OK) {
+            free(s->cells[i]);
+            http = 503, err_set(err, STATUS_NOMEM, "out of memory");
+        } else if ((s->texts[i] = dup_str(sg->moves[i])) == NULL) {
+            http = 503, err_set(err, STATUS_NOMEM, "out of memory");
+        } else {
+            s->actor[i] = (int8_t)p;
+        }
+    }
+    if (http != 200) {
+        session_destroy(s); // texts[0..count) are all set (NULL where a copy failed)
+        return http;
+    }
+    *out = s;
+    return 200;
+}
+
+int session_find(Server *srv, const char *id, Session **out, ErrBuf *err)
+{
+    if (id == NULL || !secret_is_hex(id, SECRET_ID_LEN))
+        return err_set(err, STATUS_PARSE, "no game '%.40s': a game id is %d hex digits",
+                       id ? id : "", SECRET_ID_LEN), 404;
+    SessionTable *t = srv->sessions;
+    pthread_mutex_lock(&t->mu);
+    Session *s = lookup_locked(t, id);
+    int http = 200;
+    if (s == NULL) {
+        StoredGame sg;
+        const Status st = store_load(srv->store, id, &sg, err);
+        if (st == STATUS_ILLEGAL) {
+            http = 404;
+            err_set(err, STATUS_ILLEGAL, "no game '%s'", id);
+        } else if (st != STATUS_OK) {
+            http = 503;
+        } else {
+            http = load_session(&sg, &s, err);
+            stored_game_free(&sg);
+            if (http == 200) {
+                insert_locked(t, s);
+                // The server may have stopped while an AI was to move: carry on.
+                pthread_mutex_lock(&s->mu);
+                session_schedule_ai_locked(srv, s);
+                pthread_mutex_unlock(&s->mu);
+            }
+        }
+    }
+    pthread_mutex_unlock(&t->mu);
+    if (http == 200)
+        *out = s;
+    return http;
+}
+
+int session_seat_of(const Session *s, const char *token)
+{
+    if (token == NULL || !secret_is_hex(token, SECRET_TOKEN_LEN))
+        return -1;
+    int seat = -1;
+    // Compare with every seat, so the time does not tell which seat came close.
+    for (int i = 0; i < s->game->players; i++)
+        if (secret_equal(s->token[i], token))
+            seat = i;
+    return seat;
+}
+
+/* --- playing -------------------------------------------------------------------------- */
+
+static int status_http(Status st)
+{
+    return st == STATUS_PARSE ? 400 : st == STATUS_NOMEM ? 503 : 422;
+}
+
+/* Reads `text` as actions of `seat` from the current position into acts. */
+static int parse_turn(const Session *s, int seat, const char *text, Move *acts, int *n,
+                      ErrBuf *err)
+{
+    const Game *g = s->game;
+    *n = 0;
+    if (strlen(text) > 1000)
+        return err_set(err, STATUS_PARSE, "a move text is at most 1000 characters"), 400;
+    if (g->ops->parse_actions) {
+        const Status st = g->ops->parse_actions(g, s->rec.current, text, acts, TURN_CAP, n, err);
+        return st == STATUS_OK ? 200 : status_http(st);
+    }
+    char *copy = dup_str(text);
+    GameState *scratch = game_state_clone(g, s->rec.current);
+    void *undo = game_undo_new(g);
+    int http = 200;
+    if (!copy || !scratch || !undo)
+        http = 503, err_set(err, STATUS_NOMEM, "out of memory");
+    char *save = NULL;
+    for (char *tok = copy ? strtok_r(copy, ";", &save) : NULL; tok && http == 200;
+         tok = strtok_r(NULL, ";", &save)) {
+        while (*tok == ' ' || *tok == '\t')
+            tok++;
+        char *end = tok + strlen(tok);
+        while (end > tok && (end[-1] == ' ' || end[-1] == '\t'))
+            *--end = '\0';
+        if (*tok == '\0')
+            continue;
+        if (*n == TURN_CAP) {
+            http = 400, err_set(err, STATUS_PARSE, "at most %d actions at once", TURN_CAP);
+            break;
+        }
+        if (g->ops->to_move(g, scratch) != seat) {
+            http = 422, err_set(err, STATUS_ILLEGAL, "'%.40s' comes after your turn is over", tok);
+            break;
+        }
+        const Status st = g->ops->parse_move(g, scratch, tok, &acts[*n], err);
+        if (st != STATUS_OK) {
+            http = status_http(st);
+            break;
+        }
+        g->ops->make(g, scratch, acts[(*n)++], undo);
+    }
+    free(copy);
+    free(scratch);
+    free(undo);
+    return http;
+}
+
+int session_play(Server *srv, Session *s, int seat, const char *text, int expect_ply,
+                 ErrBuf *err)
+{
+    Move acts[TURN_CAP];
+    int n = 0;
+    pthread_mutex_lock(&s->mu);
+    int http = check_turn(s, seat, err);
+    if (http == 200 && expect_ply >= 0 && expect_ply != s->rec.count)
+        http = 409, err_set(err, STATUS_ILLEGAL, "the game has moved on: %d actions have been "
+                            "played, not %d", s->rec.count, expect_ply);
+    if (http == 200)
+        http = parse_turn(s, seat, text, acts, &n, err);
+    if (http == 200 && n == 0)
+        http = 400, err_set(err, STATUS_PARSE, "no move given");
+    if (http == 200)
+        http = commit_actions(srv, s, acts, n, err);
+    pthread_mutex_unlock(&s->mu);
+    return http;
+}
+
+int session_undo(Server *srv, Session *s, int seat, ErrBuf *err)
+{
+    pthread_mutex_lock(&s->mu);
+    int http = 200;
+    if (seat < 0 || seat >= s->game->players || s->is_ai[seat])
+        http = 409, err_set(err, STATUS_ILLEGAL, "only a human seat may take moves back");
+    for (int i = 0; http == 200 && i < s->game->players; i++)
+        if (i != seat && !s->is_ai[i])
+            http = 409, err_set(err, STATUS_ILLEGAL, "undo is only for games against the AI: "
+                                "the %s seat is another human's", ORDINAL[i]);
+    // Back to just before this seat's last action: it has the move again.
+    int keep = -1;
+    for (int i = s->rec.count - 1; http == 200 && i >= 0 && keep < 0; i--)
+        if (s->actor[i] == seat)
+            keep = i;
+    if (http == 200 && keep < 0)
+        http = 409, err_set(err, STATUS_ILLEGAL, "you have no move to take back");
+    if (http == 200 && store_truncate(srv->store, s->id, keep, s->version + 1, err) != STATUS_OK)
+        http = 503;
+    if (http == 200) {
+        if (s->agent)
+            agent_stop(s->agent); // its move would be dropped anyway: stop wasting time
+        s->thinking = -1;
+        texts_truncate(s, keep);
+        record_truncate(&s->rec, keep);
+        s->ai_error[0] = '\0';
+        changed_locked(s);
+        session_schedule_ai_locked(srv, s);
+    }
+    pthread_mutex_unlock(&s->mu);
+    return http;
+}
+
+/* --- the AI's side ----------------------------------------------------------------------- */
+
+bool session_ai_claim(Session *s, AiClaim *claim)
+{
+    pthread_mutex_lock(&s->mu);
+    s->ai_queued = false;
+    const int p = s->game->ops->to_move(s->game, s->rec.current);
+    bool ok = p >= 0 && s->is_ai[p] && s->thinking < 0;
+    if (ok) {
+        claim->state = game_state_clone(s->game, s->rec.current);
+        ok = claim->state != NULL;
+    }
+    if (ok) {
+        claim->seat = p;
+        claim->spec = s->spec[p];
+        s->thinking = p;
+        changed_locked(s);
+        claim->version = s->version;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return ok;
+}
+
+void session_ai_running(Session *s, Agent *a, bool running)
+{
+    pthread_mutex_lock(&s->mu);
+    if (running)
+        s->agent = a;
+    else if (s->agent == a)
+        s->agent = NULL;
+    pthread_mutex_unlock(&s->mu);
+}
+
+void session_ai_finish(Server *srv, Session *s, const AiClaim *claim, bool ok, Move best,
+                       const char *error)
+{
+    pthread_mutex_lock(&s->mu);
+    // Anything that changed the game since the claim (an undo) made this think stale; the
+    // change itself cleared `thinking`.
+    if (s->version == claim->version) {
+        s->thinking = -1;
+        ErrBuf err;
+        if (ok) {
+            MoveList *ml = malloc(sizeof *ml);
+            bool legal = false;
+            if (ml) {
+                s->game->ops->gen_moves(s->game, s->rec.current, ml);
+                for (int i = 0; i < ml->count && !legal; i++)
+                    legal = ml->moves[i] == best;
+                free(ml);
+            }
+            if (!legal)
+                snprintf(s->ai_error, sizeof s->ai_error, "the AI chose an illegal move");
+            else if (commit_actions(srv, s, &best, 1, &err) != 200)
+                snprintf(s->ai_error, sizeof s->ai_error, "%s", err.msg);
+            if (!legal || s->version == claim->version)
+                changed_locked(s);
+        } else {
+            if (error)
+                snprintf(s->ai_error, sizeof s->ai_error, "%s", error);
+            changed_locked(s);
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
+int session_copy_for_hint(Session *s, int seat, GameState **out, ErrBuf *err)
+{
+    pthread_mutex_lock(&s->mu);
+    int http = check_turn(s, seat, err);
+    if (http == 200 && (*out = game_state_clone(s->game, s->rec.current)) == NULL)
+        http = 503, err_set(err, STATUS_NOMEM, "out of memory");
+    pthread_mutex_unlock(&s->mu);
+    return http;
+}

@@ -1,0 +1,126 @@
+/*
+ * session.h - games in play: a game record with its seats, tokens and the texts of its
+ * actions, kept in memory, loaded from the store on first use, and changed only through
+ * the functions here, which commit every change to the store before it becomes visible.
+ *
+ * The server is the referee: every action is parsed and checked by the game's own code
+ * (parse_move / parse_actions) against the current position, and chance is drawn here.
+ *
+ * Locking: each Session has a mutex guarding everything in it but the fields marked
+ * fixed (set when the session is made, read without the lock). Lock order: session
+ * table, then a session, then the store or the AI queue; never the other way round.
+ * Sessions live until the server stops, so a pointer from session_find stays valid.
+ */
+#ifndef CROWN_WEB_SESSION_H
+#define CROWN_WEB_SESSION_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/record.h"
+#include "search/agent.h"
+#include "web/secret.h"
+#include "web/store.h"
+
+typedef struct Server Server;
+
+typedef struct Session {
+    pthread_mutex_t mu;
+    pthread_cond_t changed; /* broadcast whenever version changes, and at shutdown */
+
+    /* fixed */
+    char id[SECRET_ID_LEN + 1];
+    const Game *game; /* == rec.game; the configured game never changes */
+    uint64_t seed;
+    int64_t created;
+    char player[MAX_PLAYERS][STORE_PLAYER_LEN]; /* "human" or an agent spec */
+    bool is_ai[MAX_PLAYERS];
+    AgentSpec spec[MAX_PLAYERS];
+    char token[MAX_PLAYERS][SECRET_TOKEN_LEN + 1];
+
+    /* guarded by mu */
+    GameRecord rec;
+    char **texts; /* the text of each action of rec, as played */
+    char **cells; /* the cells each action touched (ops->move_cells), "" if none */
+    int8_t *actor; /* who played each action: a seat, or PLAYER_CHANCE */
+    int texts_cap;
+    uint64_t version; /* bumped by every visible change: moves, undo, AI start/stop */
+    int thinking;     /* the seat whose AI is thinking, or -1 */
+    bool ai_queued;   /* an AI move job for this session waits in the queue */
+    Agent *agent;     /* the AI think in progress, for agent_stop on undo */
+    char ai_error[ERRBUF_LEN]; /* why the last AI move failed, or "" */
+    /* The API's cache of state bodies per view (0: public, 1 + seat: that seat's own
+     * view of a hidden-information game), valid while cache_version == version. */
+    char *cache[1 + MAX_PLAYERS];
+    size_t cache_len[1 + MAX_PLAYERS];
+    uint64_t cache_version[1 + MAX_PLAYERS];
+
+    struct Session *next; /* in the table's hash chain */
+} Session;
+
+typedef struct SessionTable SessionTable;
+
+SessionTable *sessions_new(void);
+/* Frees every session; no other thread may use them any more. */
+void sessions_free(SessionTable *t);
+/* Wakes every thread waiting on a session (server-sent event streams) at shutdown. */
+void sessions_wake_all(SessionTable *t);
+
+/* What a new game is made of; validated by session_create. */
+typedef struct NewGame {
+    const GameOps *ops;
+    int players;
+    const char *rules[2 * GAME_MAX_OPTIONS]; /* "name=value" */
+    int n_rules;
+    char player[MAX_PLAYERS][STORE_PLAYER_LEN];
+    bool seed_set;
+    uint64_t seed;
+    const char *position; /* NULL: the game's start position */
+} NewGame;
+
+/* The functions below return an HTTP status: 200 (201 for a new game) on success, else
+ * the 4xx or 5xx code the request deserves, with the reason in *err. */
+
+/* Creates, stores and registers a new game; *out is its session. */
+int session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err);
+/* Finds a game by id, loading it from the store on first use; 404 when there is none. */
+int session_find(Server *srv, const char *id, Session **out, ErrBuf *err);
+
+/* The seat whose token this is, or -1 (NULL or unknown tokens). Needs no lock. */
+int session_seat_of(const Session *s, const char *token);
+
+/* Plays the actions of `text` for `seat`: one action, or a whole turn as the game
+ * writes it (parse_actions) or as actions separated by ';'. expect_ply >= 0 refuses
+ * the move (409) unless exactly that many actions have been played, so a repeated
+ * request cannot play twice. Commits before it returns 200. */
+int session_play(Server *srv, Session *s, int seat, const char *text, int expect_ply,
+                 ErrBuf *err);
+/* Takes back the actions since `seat` last had the move (at least one of its own), in
+ * games where every other seat is an AI; stops the AI if it is thinking. */
+int session_undo(Server *srv, Session *s, int seat, ErrBuf *err);
+
+/* For the AI workers. session_ai_claim checks under the lock that an AI seat is to move
+ * and no think runs, marks it thinking and hands out a copy of the position and the
+ * seat's spec; the caller then thinks without the lock and reports with
+ * session_ai_finish, which plays the move only if nothing changed meanwhile. */
+typedef struct AiClaim {
+    int seat;
+    AgentSpec spec;
+    GameState *state; /* owned by the caller: free() */
+    uint64_t version; /* the version the think started from */
+} AiClaim;
+bool session_ai_claim(Session *s, AiClaim *claim);
+/* Registers the agent thinking for this session (running true), or clears it (false)
+ * unless another think has registered its own agent since. */
+void session_ai_running(Session *s, Agent *a, bool running);
+void session_ai_finish(Server *srv, Session *s, const AiClaim *claim, bool ok, Move best,
+                       const char *error);
+/* Queues an AI move if an AI seat is to move and none is queued or thinking; the caller
+ * holds s->mu. */
+void session_schedule_ai_locked(Server *srv, Session *s);
+
+/* The viewer's hint position: a copy of the position when `seat` is to move (else 409). */
+int session_copy_for_hint(Session *s, int seat, GameState **out, ErrBuf *err);
+
+#endif

@@ -1,0 +1,41 @@
+// api.js - the JSON API of crown serve (docs/API.md) as small async functions, and the
+// event stream of a game. Every failure becomes an Error whose message is the server's
+// own explanation.
+
+async function call(method, path, { body, token } = {}) {
+  const headers = {};
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new Error('the server cannot be reached');
+  }
+  const type = res.headers.get('content-type') || '';
+  const data = type.startsWith('application/json') ? await res.json() : await res.text();
+  if (!res.ok) {
+    const err = new Error((data && data.error) || `the server answered ${res.status}`);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+export const listGames = () => call('GET', '/api/games');
+export const createGame = (spec) => call('POST', '/api/games', { body: spec });
+export const getState = (id, token) => call('GET', `/api/games/${id}`, { token });
+export const playMove = (id, token, move, ply) => call('POST', `/api/games/${id}/moves`, { token, body: { move, ply } });
+export const undo = (id, token) => call('POST', `/api/games/${id}/undo`, { token });
+export const hint = (id, token) => call('POST', `/api/games/${id}/hint`, { token });
+
+// Calls onState(state) with every state the server sends; onOpen() whenever the stream
+// (re)connects, since the browser reconnects by itself after a network hiccup or a
+// server restart. Returns a function that closes the stream.
+export function watch(id, token, onState, onOpen) {
+  const q = token ? `?token=${encodeURIComponent(token)}` : '';
+  const es = new EventSource(`/api/games/${id}/events${q}`);
+  es.addEventListener('state', (ev) => onState(JSON.parse(ev.data)));
+  es.addEventListener('open', () => onOpen && onOpen());
+  return () => es.close();
+}

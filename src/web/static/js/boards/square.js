@@ -1,0 +1,70 @@
+// square.js - the common drawing of square boards (King's Valley, King's Guard, King
+// Down): the cells with their names in data-cell, the selection and move marks, file
+// and rank labels, and the board turned round for the second player. Each game's drawer
+// gives the cell colours and draws the pieces.
+import { el, markClasses, svgRoot } from '../svg.js';
+
+export const CELL = 60;
+const MARGIN = 26;
+
+export const squareName = (file, rank) => String.fromCharCode(97 + file) + (rank + 1);
+
+// opts: files, ranks, label, flip, marks, cellClass(file, rank), piece(file, rank, cx, cy)
+export function squareBoard(opts) {
+  const { files, ranks, flip, marks } = opts;
+  const W = files * CELL + 2 * MARGIN;
+  const H = ranks * CELL + 2 * MARGIN;
+  const svg = svgRoot(W, H, opts.label);
+  svg.append(el('rect', { x: 0, y: 0, width: W, height: H, class: 'frame', rx: 8 }));
+  const xOf = (f) => MARGIN + (flip ? files - 1 - f : f) * CELL;
+  const yOf = (r) => MARGIN + (flip ? r : ranks - 1 - r) * CELL;
+  for (let r = 0; r < ranks; r++) {
+    for (let f = 0; f < files; f++) {
+      const name = squareName(f, r);
+      const x = xOf(f);
+      const y = yOf(r);
+      const g = el('g', { class: `cell ${opts.cellClass(f, r)} ${markClasses(name, marks)}`, 'data-cell': name });
+      g.append(el('rect', { x, y, width: CELL, height: CELL, class: 'ground' }));
+      g.append(el('rect', { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: 'mark', rx: 6 }));
+      const p = opts.piece(f, r, x + CELL / 2, y + CELL / 2);
+      if (p) g.append(p);
+      if (marks.targets.has(name)) g.append(el('circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: 9, class: 'dot' }));
+      svg.append(g);
+    }
+  }
+  for (let f = 0; f < files; f++) {
+    const t = String.fromCharCode(97 + f);
+    svg.append(el('text', { x: xOf(f) + CELL / 2, y: H - 8, class: 'coord' }, t));
+    svg.append(el('text', { x: xOf(f) + CELL / 2, y: 18, class: 'coord' }, t));
+  }
+  for (let r = 0; r < ranks; r++) {
+    svg.append(el('text', { x: 13, y: yOf(r) + CELL / 2 + 5, class: 'coord' }, String(r + 1)));
+    svg.append(el('text', { x: W - 13, y: yOf(r) + CELL / 2 + 5, class: 'coord' }, String(r + 1)));
+  }
+  return svg;
+}
+
+// Splits the board field of a position text into ranks from the top, each a list of
+// tokens: a piece letter, '(...)' for a stack, or null for an empty square.
+export function parseRanks(board, { multiDigit = false } = {}) {
+  return board.split('/').map((row) => {
+    const cells = [];
+    for (let i = 0; i < row.length;) {
+      const ch = row[i];
+      if (ch >= '0' && ch <= '9') {
+        let j = i + 1;
+        while (multiDigit && j < row.length && row[j] >= '0' && row[j] <= '9') j++;
+        for (let k = 0; k < Number(row.slice(i, j)); k++) cells.push(null);
+        i = j;
+      } else if (ch === '(') {
+        const j = row.indexOf(')', i);
+        cells.push(row.slice(i + 1, j));
+        i = j + 1;
+      } else {
+        cells.push(ch);
+        i++;
+      }
+    }
+    return cells;
+  });
+}

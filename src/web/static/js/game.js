@@ -1,0 +1,281 @@
+// game.js - a game on the page: the board (drawn by the game's drawer), clicking a
+// piece to see where it may go and clicking again to move, multi-action turns step by
+// step, moves typed in notation, the move list, result, hint, undo against the AI, the
+// AI's thinking indicator and the seats' links. Every state comes from the server (the
+// referee); the page never decides what is legal, it only offers what the server lists.
+import * as api from './api.js';
+import { drawerFor } from './boards/index.js';
+import * as textBoard from './boards/text.js';
+import { describePlayer, h, ORDINAL } from './dom.js';
+
+export function showGame(root, id, token) {
+  const ui = {
+    id,
+    token,
+    state: null,
+    selected: null,
+    hint: null,    // {move, cells, score} for the current ply
+    busy: false,   // a move or undo is on its way
+    stop: null,
+  };
+
+  const board = h('div', { id: 'board', class: 'board-box' });
+  const actions = h('div', { id: 'actions', class: 'actions' });
+  const chooser = h('div', { id: 'chooser', class: 'chooser', hidden: true });
+  const title = h('h1', { id: 'title', class: 'game-title' });
+  const summary = h('p', { class: 'summary' });
+  const status = h('p', { id: 'status', class: 'status' });
+  const thinking = h('p', { id: 'thinking', class: 'thinking', hidden: true }, h('span', { class: 'spinner' }), ' ', h('span'));
+  const result = h('p', { id: 'result', class: 'result', hidden: true });
+  const message = h('p', { id: 'message', class: 'message', role: 'alert' });
+  const input = h('input', { id: 'move-input', list: 'legal-list', autocomplete: 'off', placeholder: 'type a move', 'aria-label': 'move in notation' });
+  const datalist = h('datalist', { id: 'legal-list' });
+  const typed = h('form', { id: 'type-move', class: 'type-move' }, input, datalist, h('button', { type: 'submit' }, 'Play'));
+  const hintBtn = h('button', { id: 'hint', type: 'button' }, 'Hint');
+  const undoBtn = h('button', { id: 'undo', type: 'button' }, 'Undo');
+  const moves = h('ol', { id: 'moves', class: 'moves' });
+  const seats = h('div', { id: 'seats', class: 'seats' });
+  const record = h('a', { id: 'record-link', href: `/api/games/${id}/record`, target: '_blank', rel: 'noopener' }, 'game record');
+
+  root.replaceChildren(h('section', { class: 'game' },
+    h('div', { class: 'board-area' }, board, chooser, actions),
+    h('aside', { class: 'panel' },
+      title, summary, status, thinking, result, message, typed,
+      h('div', { class: 'buttons' }, hintBtn, undoBtn),
+      h('h2', {}, 'Moves'), moves,
+      h('h2', {}, 'Players'), seats,
+      h('p', { class: 'links' }, h('a', { href: '/' }, 'New game'), ' · ', record))));
+
+  const myTurn = () => ui.state && ui.state.you !== null && ui.state.to_move === ui.state.you && ui.state.status === 'playing';
+  const say = (text) => { message.textContent = text || ''; };
+
+  // --- what the board shows -------------------------------------------------------------
+
+  // Legal moves with at least one cell start at cells[0] and end at their last cell.
+  function marks() {
+    const st = ui.state;
+    const legal = myTurn() ? st.legal : [];
+    const targets = new Set();
+    const movable = new Set();
+    for (const m of legal) if (m.cells.length) movable.add(m.cells[0]);
+    if (ui.selected) for (const m of legal) if (m.cells.length >= 2 && m.cells[0] === ui.selected) targets.add(m.cells.at(-1));
+    const lastMove = st.moves.length ? st.moves.at(-1) : null;
+    return {
+      selected: ui.selected,
+      targets,
+      movable,
+      last: new Set(lastMove && lastMove.cells ? lastMove.cells : []),
+      hint: new Set(ui.hint ? ui.hint.cells : []),
+    };
+  }
+
+  function drawBoard() {
+    const st = ui.state;
+    const drawer = drawerFor(st.game);
+    let pic;
+    try {
+      // A drawer reads state.position, or state.view in a hidden-information game.
+      pic = drawer && (st.position || st.view) ? drawer.draw(st, marks()) : textBoard.draw(st);
+    } catch (e) {
+      // A drawer that cannot read a position must not take the game away: fall back.
+      console.error(e);
+      pic = textBoard.draw(st);
+    }
+    board.replaceChildren(pic);
+    Object.assign(board.dataset, {
+      ply: st.ply, version: st.version, status: st.status, you: st.you ?? '',
+      toMove: st.to_move ?? '', thinking: st.thinking ?? '', selected: ui.selected ?? '',
+    });
+  }
+
+  function seatName(seat) {
+    const st = ui.state;
+    const who = describePlayer(st.seats[seat].player);
+    return `${ORDINAL[seat]} player (${seat === st.you ? 'you' : who})`;
+  }
+
+  function render() {
+    const st = ui.state;
+    drawBoard();
+    title.textContent = st.game;
+    summary.textContent = st.summary;
+    status.textContent = st.status === 'over' ? 'Game over'
+      : st.to_move === null ? 'Chance acts next'
+        : myTurn() ? `Your move (${ORDINAL[st.you]} player)` : `${seatName(st.to_move)} to move`;
+    thinking.hidden = st.thinking === null;
+    if (st.thinking !== null) thinking.lastElementChild.textContent = `${seatName(st.thinking)} is thinking…`;
+    result.hidden = !st.result;
+    result.textContent = st.result ? st.result.text : '';
+    if (st.ai_error) say(`The AI could not move: ${st.ai_error}`);
+
+    // Actions that touch no cell (end a turn, swap) are buttons; so is every move of a
+    // game whose board the page cannot draw.
+    const clickable = drawerFor(st.game) && (st.position || st.view);
+    const buttons = myTurn() ? st.legal.filter((m) => m.cells.length === 0 || !clickable) : [];
+    actions.replaceChildren(...buttons.map((m) => h('button', { type: 'button', class: 'action', 'data-move': m.text, onclick: () => play(m.text) }, m.text)));
+    datalist.replaceChildren(...(myTurn() ? st.legal : []).map((m) => h('option', { value: m.text })));
+    input.disabled = !myTurn();
+    typed.querySelector('button').disabled = !myTurn();
+    hintBtn.disabled = !myTurn();
+    hintBtn.hidden = st.you === null;
+    const othersAi = st.seats.every((s) => s.seat === st.you || s.ai);
+    undoBtn.hidden = st.you === null || !othersAi;
+    undoBtn.disabled = !st.moves.some((m) => m.seat === st.you);
+
+    moves.replaceChildren(...st.moves.map((m, i) => h('li', { class: `move p${m.seat ?? 'c'}`, 'data-ply': i + 1 },
+      h('span', { class: 'who' }, m.seat === null ? 'chance' : ORDINAL[m.seat]), ' ', m.text ?? '(hidden)')));
+    moves.scrollTop = moves.scrollHeight;
+    renderSeats();
+  }
+
+  function renderSeats() {
+    const st = ui.state;
+    let links = null;
+    try { links = JSON.parse(localStorage.getItem(`crown.links.${id}`) || 'null'); } catch { links = null; }
+    seats.replaceChildren(...st.seats.map((s) => {
+      const link = links && links[s.seat];
+      const row = h('p', { class: `seat p${s.seat}` }, h('span', { class: 'swatch' }), ` ${ORDINAL[s.seat]}: ${describePlayer(s.player)}${s.seat === st.you ? ' (you)' : ''}`);
+      if (link && !s.ai && s.seat !== st.you) {
+        const url = new URL(link, location.href).href;
+        row.append(' ', h('input', { class: 'invite', readonly: true, value: url, 'aria-label': `link for the ${ORDINAL[s.seat]} player`, onclick: (e) => e.target.select() }));
+      }
+      return row;
+    }));
+  }
+
+  // --- state updates --------------------------------------------------------------------
+
+  let shownVersion = -1;
+  function applyState(st) {
+    // Event streams and answers may cross; never go back to an older version.
+    if (st.version < shownVersion) return;
+    const moved = !ui.state || st.ply !== ui.state.ply;
+    shownVersion = st.version;
+    ui.state = st;
+    if (moved) {
+      ui.hint = null;
+      ui.selected = null;
+      chooser.hidden = true;
+    }
+    // When every move left starts from one cell (the rest of a King's Guard turn), it
+    // is already selected.
+    if (myTurn() && !ui.selected) {
+      const starts = new Set(st.legal.filter((m) => m.cells.length >= 2).map((m) => m.cells[0]));
+      const singles = st.legal.filter((m) => m.cells.length === 1);
+      if (starts.size === 1 && singles.length === 0) ui.selected = [...starts][0];
+    }
+    render();
+  }
+
+  async function play(text) {
+    if (ui.busy || !myTurn()) return;
+    ui.busy = true;
+    say('');
+    chooser.hidden = true;
+    try {
+      applyState(await api.playMove(id, token, text, ui.state.ply));
+    } catch (e) {
+      say(e.message);
+      ui.selected = null;
+      render();
+      if (e.status === 409) refresh();
+    } finally {
+      ui.busy = false;
+    }
+  }
+
+  function choose(options) {
+    chooser.replaceChildren(h('span', {}, 'Which move? '),
+      ...options.map((m) => h('button', { type: 'button', class: 'choice', 'data-move': m.text, onclick: () => play(m.text) }, m.text)),
+      h('button', { type: 'button', class: 'cancel', onclick: () => { chooser.hidden = true; } }, 'Cancel'));
+    chooser.hidden = false;
+  }
+
+  function clickCell(cell) {
+    if (!myTurn() || ui.busy) return;
+    const legal = ui.state.legal;
+    chooser.hidden = true;
+    if (ui.selected && ui.selected !== cell) {
+      const to = legal.filter((m) => m.cells.length >= 2 && m.cells[0] === ui.selected && m.cells.at(-1) === cell);
+      if (to.length === 1) return play(to[0].text);
+      if (to.length > 1) return choose(to);
+    }
+    const singles = legal.filter((m) => m.cells.length === 1 && m.cells[0] === cell);
+    const starts = legal.some((m) => m.cells.length >= 2 && m.cells[0] === cell);
+    // A second click on the selected piece lets go of it, unless it is the only piece
+    // that may move (the rest of a King's Guard turn) or it has a one-cell action.
+    const forced = new Set(legal.filter((m) => m.cells.length >= 2).map((m) => m.cells[0])).size === 1;
+    if (starts && (ui.selected !== cell || (forced && singles.length === 0))) {
+      ui.selected = cell;
+    } else if (singles.length === 1) {
+      return play(singles[0].text);
+    } else if (singles.length > 1) {
+      return choose(singles);
+    } else {
+      ui.selected = null;
+    }
+    drawBoard();
+  }
+
+  board.addEventListener('click', (e) => {
+    const c = e.target.closest('[data-cell]');
+    if (c) clickCell(c.getAttribute('data-cell'));
+  });
+
+  typed.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (text) play(text).then(() => { if (!message.textContent) input.value = ''; });
+  });
+
+  hintBtn.addEventListener('click', async () => {
+    hintBtn.disabled = true;
+    say('Thinking of a hint…');
+    try {
+      const ply = ui.state.ply;
+      const r = await api.hint(id, token);
+      if (ui.state.ply === ply) {
+        ui.hint = r;
+        say(`Hint: ${r.move} (${r.score})`);
+        drawBoard();
+      }
+    } catch (e) {
+      say(e.message);
+    } finally {
+      hintBtn.disabled = !myTurn();
+    }
+  });
+
+  undoBtn.addEventListener('click', async () => {
+    if (ui.busy) return;
+    ui.busy = true;
+    say('');
+    try {
+      applyState(await api.undo(id, token));
+    } catch (e) {
+      say(e.message);
+    } finally {
+      ui.busy = false;
+    }
+  });
+
+  async function refresh() {
+    try {
+      applyState(await api.getState(id, token));
+    } catch (e) {
+      if (!ui.state) {
+        root.replaceChildren(h('p', { class: 'message' }, e.message, ' ', h('a', { href: '/' }, 'Start a new game')));
+        if (ui.stop) ui.stop();
+      } else {
+        say(e.message);
+      }
+    }
+  }
+
+  refresh().then(() => {
+    if (!ui.state) return;
+    // A reconnected stream may come from a restarted server, whose versions start again
+    // from what it stored: accept whatever it sends first.
+    ui.stop = api.watch(id, token, applyState, () => { shownVersion = -1; });
+  });
+}

@@ -1,0 +1,108 @@
+// newgame.js - the new-game form: the game, its rule options (from the game's own option
+// table, so a new option appears here by itself), each seat human or AI with a level,
+// and the seed. Starting a game keeps every seat's secret link in this browser (to show
+// them as invitations) and opens the first human seat's link.
+import * as api from './api.js';
+import { h, ORDINAL } from './dom.js';
+
+function optionField(o) {
+  const id = `rule-${o.name}`;
+  let input;
+  if (o.type === 'choice') {
+    input = h('select', { id, name: o.name }, ...o.choices.map((c) => h('option', { value: c, selected: c === o.default }, c)));
+  } else if (o.type === 'integer') {
+    input = h('input', { id, name: o.name, type: 'number', min: o.min, max: o.max, value: o.default, required: true });
+  } else {
+    input = h('input', { id, name: o.name, type: 'text', value: o.default });
+  }
+  return h('label', { class: 'field', title: o.help }, h('span', { class: 'name' }, o.name), input, h('span', { class: 'help' }, o.help));
+}
+
+function seatField(i) {
+  const kind = h('select', { id: `seat-${i}`, name: `seat-${i}` },
+    h('option', { value: 'human', selected: i === 0 }, 'human'),
+    h('option', { value: 'ai', selected: i !== 0 }, 'AI'));
+  const level = h('select', { id: `level-${i}`, name: `level-${i}`, 'aria-label': `AI level of the ${ORDINAL[i]} player` },
+    ...Array.from({ length: 10 }, (_, k) => h('option', { value: k + 1, selected: k + 1 === 5 }, `level ${k + 1}`)));
+  const sync = () => { level.disabled = kind.value !== 'ai'; };
+  kind.addEventListener('change', sync);
+  sync();
+  return h('div', { class: 'seat-field' }, h('span', { class: `swatch p${i}` }), ` ${ORDINAL[i]} player `, kind, ' ', level);
+}
+
+export async function showNewGame(root) {
+  let games;
+  try {
+    games = (await api.listGames()).games;
+  } catch (e) {
+    root.replaceChildren(h('p', { class: 'message' }, e.message));
+    return;
+  }
+  const select = h('select', { id: 'game-select', name: 'game' },
+    ...games.map((g) => h('option', { value: g.name }, g.name)));
+  const summary = h('p', { id: 'game-summary', class: 'summary' });
+  const players = h('select', { id: 'players', name: 'players' });
+  const playersField = h('label', { class: 'field' }, h('span', { class: 'name' }, 'players'), players);
+  const rules = h('fieldset', { id: 'rules' });
+  const seats = h('fieldset', { id: 'seats' });
+  const seed = h('input', { id: 'seed', name: 'seed', type: 'number', min: 0, step: 1, placeholder: 'random' });
+  const message = h('p', { id: 'message', class: 'message', role: 'alert' });
+  const start = h('button', { id: 'start', type: 'submit' }, 'Start the game');
+  const form = h('form', { id: 'new-game', class: 'new-game' },
+    h('label', { class: 'field' }, h('span', { class: 'name' }, 'game'), select), summary,
+    playersField,
+    h('h2', {}, 'Players'), seats,
+    h('h2', {}, 'Rules'), rules,
+    h('label', { class: 'field' }, h('span', { class: 'name' }, 'seed'), seed,
+      h('span', { class: 'help' }, 'the same seed gives the same random set-up and AI play')),
+    start, message);
+  root.replaceChildren(h('section', { class: 'intro' }, h('h1', {}, 'New game'),
+    h('p', {}, 'Play against the AI, or with friends: every human seat gets its own secret link.')), form);
+
+  const current = () => games.find((g) => g.name === select.value);
+  function drawSeats() {
+    const n = Number(players.value);
+    seats.replaceChildren(h('legend', {}, 'Who plays'), ...Array.from({ length: n }, (_, i) => seatField(i)));
+  }
+  function drawGame() {
+    const g = current();
+    summary.textContent = g.summary;
+    players.replaceChildren(...Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) =>
+      h('option', { value: g.min_players + k }, String(g.min_players + k))));
+    playersField.hidden = g.min_players === g.max_players;
+    rules.replaceChildren(h('legend', {}, 'Rule options'), ...(g.options.length ? g.options.map(optionField) : [h('p', {}, 'This game has no options.')]));
+    drawSeats();
+  }
+  select.addEventListener('change', drawGame);
+  players.addEventListener('change', drawSeats);
+  const wanted = new URLSearchParams(location.search).get('game');
+  if (wanted && games.some((g) => g.name === wanted)) select.value = wanted;
+  drawGame();
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const g = current();
+    const spec = { game: g.name, seats: [], rules: {} };
+    for (let i = 0; i < Number(players.value); i++) {
+      const kind = form.querySelector(`#seat-${i}`).value;
+      spec.seats.push(kind === 'human' ? 'human' : `ai:${form.querySelector(`#level-${i}`).value}`);
+    }
+    for (const o of g.options) {
+      const v = form.querySelector(`#rule-${CSS.escape(o.name)}`).value;
+      if (v !== o.default) spec.rules[o.name] = v;
+    }
+    if (seed.value !== '') spec.seed = Number(seed.value);
+    start.disabled = true;
+    message.textContent = '';
+    try {
+      const made = await api.createGame(spec);
+      const links = made.seats.map((s) => s.url);
+      localStorage.setItem(`crown.links.${made.id}`, JSON.stringify(links));
+      const mine = made.seats.find((s) => s.player === 'human');
+      location.assign(mine ? mine.url : made.watch_url);
+    } catch (err) {
+      message.textContent = err.message;
+      start.disabled = false;
+    }
+  });
+}

@@ -1,0 +1,466 @@
+// api.test.mjs - the JSON API of `crown serve` against a real server on a free loopback
+// port: every registered game created and played against the AI, two humans with
+// tokens, 403 without the seat's token, 4xx with a JSON error for malformed requests,
+// undo, hints, event streams, rate limits, one server per database, and recovery after
+// SIGKILL. Run by tools/run-web-tests.sh with CROWN_BIN set to the build under test.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { api, events, startServer, tempDir, waitState } from './server.mjs';
+import { join } from 'node:path';
+
+let srv;
+let games;
+
+before(async () => {
+  srv = await startServer();
+  games = (await api(srv, 'GET', '/api/games')).body.games;
+});
+
+after(async () => {
+  const { code } = await srv.stop();
+  assert.equal(code, 0, `crown serve should stop cleanly on SIGTERM:\n${srv.stderr()}`);
+  assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer/);
+});
+
+async function create(body) {
+  const r = await api(srv, 'POST', '/api/games', { body });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  return r.body;
+}
+
+// The first legal move of a state, as its text.
+const first = (state) => state.legal[0].text;
+
+describe('games and set-up', () => {
+  test('GET /api/games lists every game with its options', async () => {
+    assert.ok(games.length >= 1);
+    const names = games.map((g) => g.name);
+    assert.ok(names.includes('kings-valley'));
+    for (const g of games) {
+      assert.equal(typeof g.summary, 'string');
+      for (const o of g.options) {
+        assert.equal(typeof o.default, 'string', `${g.name} ${o.name}`);
+        assert.ok(['choice', 'integer', 'text'].includes(o.type));
+      }
+    }
+  });
+
+  test('every game: create with rule options, read back, legal moves with cells', async () => {
+    for (const g of games) {
+      const rules = Object.fromEntries(g.options.map((o) => [o.name, o.default]));
+      const seats = Array.from({ length: g.min_players }, () => 'human');
+      const made = await create({ game: g.name, seats, rules, seed: 5 });
+      assert.match(made.id, /^[0-9a-f]{24}$/);
+      assert.equal(made.seats.length, g.min_players);
+      for (const s of made.seats) {
+        assert.match(s.token, /^[0-9a-f]{32}$/);
+        assert.equal(s.url, `/g/${made.id}#token=${s.token}`);
+      }
+      const watched = (await api(srv, 'GET', `/api/games/${made.id}`)).body;
+      assert.equal(watched.you, null);
+      // The seat to move sees its legal moves (in a hidden-information game only it does).
+      const mover = made.seats[watched.to_move ?? 0];
+      const st = (await api(srv, 'GET', `/api/games/${made.id}`, { token: mover.token })).body;
+      assert.equal(st.game, g.name);
+      assert.equal(st.you, mover.seat);
+      assert.equal(st.seed, 5);
+      assert.deepEqual(st.rules, rules);
+      if (!g.chance) assert.equal(st.ply, 0);
+      assert.ok(st.legal.length > 0, g.name);
+      if (g.perfect_information) assert.equal(typeof st.position, 'string');
+      if (g.clickable) {
+        // Every legal move names cells, except those that touch none (end, swap).
+        assert.ok(st.legal.some((m) => m.cells.length > 0), g.name);
+        for (const m of st.legal) for (const c of m.cells) assert.match(c, /^[a-z][0-9]+$/);
+      }
+    }
+  });
+
+  test('the end of a game: the result, and no more moves', async () => {
+    const made = await create({ game: 'kings-valley', seats: ['human', 'human'], position: 'ss1ss/2k2/5/5/SSKSS 1 2' });
+    const r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token: made.seats[0].token, body: { move: 'c1-c3' } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.status, 'over');
+    assert.equal(r.body.to_move, null);
+    assert.deepEqual(r.body.legal, []);
+    assert.match(r.body.result.text, /^first player wins: a king reached the Valley/);
+    assert.deepEqual(r.body.result.returns, [1, -1]);
+    const late = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token: made.seats[1].token, body: { move: 'a5-a1' } });
+    assert.equal(late.status, 409);
+    assert.match(late.body.error, /over/);
+  });
+
+  test('a position and a seed are kept', async () => {
+    const made = await create({ game: 'kings-valley', seats: ['human', 'human'], position: 'sskss/5/5/5/SSKSS 2 3', seed: 42 });
+    assert.equal(made.state.position, 'sskss/5/5/5/SSKSS 2 3');
+    assert.equal(made.state.to_move, 1);
+  });
+});
+
+describe('playing', () => {
+  test('every game against the AI: a human move, then the AI answers', async () => {
+    for (const g of games) {
+      const seats = ['human', ...Array.from({ length: g.min_players - 1 }, () => 'ai:1')];
+      const made = await create({ game: g.name, seats, seed: 1 });
+      const token = made.seats[0].token;
+      let st = (await api(srv, 'GET', `/api/games/${made.id}`, { token })).body;
+      assert.equal(st.to_move, 0, g.name);
+      const opening = first(st);
+      // A turn may be several actions (King's Guard): play until the turn passes (the
+      // answer may already hold the AI's reply).
+      for (let i = 0; i < 20 && st.to_move === 0 && !st.moves.some((m) => m.seat === 1); i++) {
+        const r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token, body: { move: first(st), ply: st.ply } });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        assert.equal(r.body.you, 0);
+        st = r.body;
+      }
+      assert.equal(st.moves[0].text, opening);
+      const mine = st.moves.filter((m) => m.seat === 0).length;
+      // The AI may need several actions for its turn too; wait until the human moves again.
+      const back = await waitState(srv, made.id, (s) => (s.to_move === 0 && s.moves.length > mine) || s.status === 'over');
+      assert.ok(back.moves.length >= 2, g.name);
+      assert.ok(back.moves.slice(1).some((m) => m.seat === 1), g.name);
+      assert.equal(back.thinking, null);
+    }
+  });
+
+  test('two humans: each seat moves with its own token; the other is refused', async () => {
+    const made = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+    const [t0, t1] = made.seats.map((s) => s.token);
+    let r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token: t1, body: { move: 'b1-b4' } });
+    assert.equal(r.status, 409);
+    assert.match(r.body.error, /not your turn/);
+    r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token: t0, body: { move: 'b1-b4' } });
+    assert.equal(r.status, 200);
+    r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token: t1, body: { move: 'a5-a2', ply: 1 } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.deepEqual(r.body.moves.map((m) => m.text), ['b1-b4', 'a5-a2']);
+    // A repeated request (same ply) cannot play twice.
+    r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token: t0, body: { move: 'e1-e4', ply: 1 } });
+    assert.equal(r.status, 409);
+  });
+
+  test('403 without the seat token, with a wrong token; nothing changes', async () => {
+    const made = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+    const before = (await api(srv, 'GET', `/api/games/${made.id}`)).body;
+    const attempts = [
+      {},
+      { token: 'f'.repeat(32) },
+      { token: 'not-a-token' },
+      { headers: { authorization: 'Basic abc' } },
+    ];
+    for (const a of attempts) {
+      for (const path of ['moves', 'undo', 'hint']) {
+        const r = await api(srv, 'POST', `/api/games/${made.id}/${path}`, { ...a, body: { move: 'b1-b4' } });
+        assert.equal(r.status, 403, `${path} ${JSON.stringify(a)}: ${JSON.stringify(r.body)}`);
+        assert.equal(typeof r.body.error, 'string');
+      }
+    }
+    // The token of another game is no better.
+    const other = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+    const r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token: other.seats[0].token, body: { move: 'b1-b4' } });
+    assert.equal(r.status, 403);
+    const afterwards = (await api(srv, 'GET', `/api/games/${made.id}`)).body;
+    assert.equal(afterwards.version, before.version);
+    assert.equal(afterwards.ply, 0);
+    assert.equal(afterwards.position, before.position);
+  });
+
+  test('illegal and unreadable moves: 422 and 400 with the reason', async () => {
+    const made = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+    const token = made.seats[0].token;
+    let r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token, body: { move: 'c1-c4' } });
+    assert.equal(r.status, 422);
+    assert.match(r.body.error, /soldier/);
+    r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token, body: { move: 'hello' } });
+    assert.equal(r.status, 400);
+    assert.match(r.body.error, /from-to/);
+    r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token, body: { move: 'b1-b4;b5-b2' } });
+    assert.equal(r.status, 422, 'the second action is the other player\'s');
+    assert.equal((await api(srv, 'GET', `/api/games/${made.id}`)).body.ply, 0);
+  });
+
+  test('a whole King\'s Guard turn in one text plays every action', async (t) => {
+    if (!games.some((g) => g.name === 'kings-guard')) return t.skip('kings-guard is not registered');
+    const made = await create({ game: 'kings-guard', seats: ['human', 'human'] });
+    const token = made.seats[0].token;
+    const pick = made.state.legal.find((m) => m.cells.length === 1);
+    let r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token, body: { move: pick.text } });
+    assert.equal(r.status, 200);
+    const place = r.body.legal.find((m) => m.cells.length === 2);
+    assert.equal(place.cells[0], pick.cells[0]);
+    r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token, body: { move: place.text } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.ok(r.body.ply >= 2);
+  });
+
+  test('undo against the AI takes back the AI reply too; refused between humans', async () => {
+    const made = await create({ game: 'kings-valley', seats: ['human', 'random'] });
+    const token = made.seats[0].token;
+    await api(srv, 'POST', `/api/games/${made.id}/moves`, { token, body: { move: 'b1-b4' } });
+    await waitState(srv, made.id, (s) => s.ply === 2);
+    const r = await api(srv, 'POST', `/api/games/${made.id}/undo`, { token });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.ply, 0);
+    assert.equal(r.body.to_move, 0);
+    assert.equal(r.body.position, made.state.position);
+    const again = await api(srv, 'POST', `/api/games/${made.id}/undo`, { token });
+    assert.equal(again.status, 409);
+    const pvp = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+    await api(srv, 'POST', `/api/games/${pvp.id}/moves`, { token: pvp.seats[0].token, body: { move: 'b1-b4' } });
+    const refused = await api(srv, 'POST', `/api/games/${pvp.id}/undo`, { token: pvp.seats[0].token });
+    assert.equal(refused.status, 409);
+    assert.match(refused.body.error, /against the AI/);
+  });
+
+  test('a hint is a legal move of the seat to move', async () => {
+    const made = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+    const r = await api(srv, 'POST', `/api/games/${made.id}/hint`, { token: made.seats[0].token });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.ok(made.state.legal.some((m) => m.text === r.body.move));
+    assert.equal(r.body.cells.length, 2);
+    const notYours = await api(srv, 'POST', `/api/games/${made.id}/hint`, { token: made.seats[1].token });
+    assert.equal(notYours.status, 409);
+  });
+
+  test('the record is a crown record of the game', async () => {
+    const made = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+    await api(srv, 'POST', `/api/games/${made.id}/moves`, { token: made.seats[0].token, body: { move: 'b1-b4' } });
+    const r = await api(srv, 'GET', `/api/games/${made.id}/record`);
+    assert.equal(r.status, 200);
+    assert.match(r.body, /^crown-record 1\ngame kings-valley\n/);
+    assert.match(r.body, /\nplayers human,human\n/);
+    assert.match(r.body, /\nmove b1-b4\n/);
+  });
+});
+
+describe('event streams', () => {
+  test('a watcher sees the state at once and every move without asking', async () => {
+    const made = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+    const watcher = events(srv, made.id);
+    const second = events(srv, made.id, made.seats[1].token);
+    try {
+      assert.equal((await watcher.next()).ply, 0);
+      assert.equal((await second.next()).you, 1);
+      await api(srv, 'POST', `/api/games/${made.id}/moves`, { token: made.seats[0].token, body: { move: 'b1-b4' } });
+      const seen = await watcher.next((s) => s.ply === 1);
+      assert.equal(seen.moves[0].text, 'b1-b4');
+      const mine = await second.next((s) => s.ply === 1);
+      assert.equal(mine.to_move, 1);
+      assert.equal(mine.you, 1);
+    } finally {
+      await watcher.close();
+      await second.close();
+    }
+  });
+
+  test('the AI thinking shows, and other requests are served meanwhile', async () => {
+    // Two seconds a move (level 7): reads must not wait for the search.
+    const made = await create({ game: 'kings-valley-7x7', seats: ['ai:7', 'human'] });
+    const stream = events(srv, made.id);
+    try {
+      await stream.next((s) => s.thinking === 0);
+      let slowest = 0;
+      for (let i = 0; i < 20; i++) {
+        const t = Date.now();
+        const r = await api(srv, 'GET', `/api/games/${made.id}`);
+        slowest = Math.max(slowest, Date.now() - t);
+        assert.equal(r.status, 200);
+      }
+      const other = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+      assert.ok(other.id);
+      assert.ok(slowest < 1000, `a read took ${slowest} ms while the AI was thinking`);
+      const moved = await stream.next((s) => s.ply === 1, 30000);
+      assert.equal(moved.thinking, null);
+      assert.equal(moved.to_move, 1);
+    } finally {
+      await stream.close();
+    }
+  });
+});
+
+describe('malformed requests get a 4xx and a JSON error', () => {
+  test('creating games', async () => {
+    const cases = [
+      [{ raw: '{not json' }, 400, /not valid JSON/],
+      [{ raw: '[1,2]' }, 400, /JSON object/],
+      [{ raw: '' }, 400, /JSON object/],
+      [{ raw: '{"game":"kings-valley","game":"x"}' }, 400, /duplicate|not valid/],
+      [{ body: { game: 'no-such-game' } }, 400, /no game called/],
+      [{ body: { game: 42 } }, 400, /'game'/],
+      [{ body: { game: 'kings-valley', seats: ['human'] } }, 400, /2 to 2 players/],
+      [{ body: { game: 'kings-valley', seats: ['human', 'wizard'] } }, 400, /wizard/],
+      [{ body: { game: 'kings-valley', seats: 'human,ai' } }, 400, /'seats'/],
+      [{ body: { game: 'kings-valley', rules: { 'max-plies': 99999 } } }, 400, /max-plies/],
+      [{ body: { game: 'kings-valley', rules: { nonsense: 'on' } } }, 400, /nonsense/],
+      [{ body: { game: 'kings-valley', rules: { trap: ['x'] } } }, 400, /trap/],
+      [{ body: { game: 'kings-valley', seed: -1 } }, 400, /seed/],
+      [{ body: { game: 'kings-valley', seed: 1.5 } }, 400, /seed/],
+      [{ body: { game: 'kings-valley', position: 'zzz' } }, 400, /position/],
+      [{ body: { game: 'kings-valley', colour: 'red' } }, 400, /unknown field 'colour'/],
+      [{ raw: '{"game":"kings-valley\u0000"}' }, 400, /control character/],
+      [{ raw: '{"game":"kings-valley\\u0000"}' }, 400, /not allowed|JSON/],
+      [{ raw: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) }, 400, /JSON/],
+    ];
+    for (const [opts, status, re] of cases) {
+      const r = await api(srv, 'POST', '/api/games', opts);
+      assert.equal(r.status, status, `${JSON.stringify(opts)} -> ${JSON.stringify(r.body)}`);
+      assert.equal(typeof r.body.error, 'string', JSON.stringify(opts));
+      assert.match(r.body.error, re, JSON.stringify(opts));
+    }
+  });
+
+  test('moves, paths, methods and sizes', async () => {
+    const made = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+    const token = made.seats[0].token;
+    const id = made.id;
+    const cases = [
+      ['POST', `/api/games/${id}/moves`, { token, raw: 'nope' }, 400],
+      ['POST', `/api/games/${id}/moves`, { token, body: {} }, 400],
+      ['POST', `/api/games/${id}/moves`, { token, body: { move: 7 } }, 400],
+      ['POST', `/api/games/${id}/moves`, { token, body: { move: 'b1-b4', ply: 'x' } }, 400],
+      ['POST', `/api/games/${id}/moves`, { token, body: { move: 'b1-b4', extra: 1 } }, 400],
+      ['POST', `/api/games/${id}/moves`, { token, body: { move: 'b1-b4'.repeat(300) } }, 400],
+      ['POST', `/api/games/${id}/moves`, { token, raw: '{"move":"b1\\u0000-b4"}' }, 400],
+      // Quoted back cut after 20 bytes, in the middle of a character: still a JSON error.
+      ['POST', `/api/games/${id}/moves`, { token, body: { move: `${'é'.repeat(15)}` } }, 400],
+      ['POST', `/api/games/${id}/moves`, { token, body: { move: `a${'€'.repeat(10)}` } }, 400],
+      ['GET', `/api/games/${id}/moves`, {}, 405],
+      ['POST', `/api/games/${id}`, { body: {} }, 405],
+      ['DELETE', `/api/games/${id}`, {}, 405],
+      ['GET', '/api/games/0123456789abcdef01234567', {}, 404],
+      ['GET', '/api/games/../../etc/passwd', {}, 404],
+      ['GET', `/api/games/${id}/teleport`, {}, 404],
+      ['GET', '/api/nothing', {}, 404],
+      ['GET', '/no/such/page.js', {}, 404],
+      ['GET', `/api/games/${id}`, { token: 'a'.repeat(32) }, 403],
+      ['POST', '/api/games', { raw: 'x'.repeat(40000) }, 413],
+    ];
+    for (const [method, path, opts, status] of cases) {
+      const r = await api(srv, method, path, opts);
+      assert.equal(r.status, status, `${method} ${path} ${JSON.stringify(opts).slice(0, 80)} -> ${JSON.stringify(r.body).slice(0, 200)}`);
+      if (method !== 'HEAD') assert.equal(typeof r.body.error, 'string', `${method} ${path}`);
+    }
+    // A chunked body that never says its size is cut off at the bound too.
+    const big = new ReadableStream({
+      start(c) { for (let i = 0; i < 40; i++) c.enqueue(new TextEncoder().encode('x'.repeat(1000))); c.close(); },
+    });
+    const r = await fetch(`${srv.url}/api/games`, { method: 'POST', body: big, duplex: 'half' });
+    assert.equal(r.status, 413);
+    // Huge headers are refused by the HTTP layer, and the server goes on.
+    const h = await fetch(`${srv.url}/api/games`, { headers: { 'x-big': 'y'.repeat(100000) } }).catch((e) => e);
+    assert.ok(h instanceof Error || h.status >= 400);
+    assert.equal((await api(srv, 'GET', `/api/games/${id}`)).body.ply, 0);
+  });
+});
+
+describe('bounds', () => {
+  test('writes are rate limited per address with 429 and Retry-After', async () => {
+    const limited = await startServer({ args: ['--rate', '1'] });
+    try {
+      let refused = null;
+      for (let i = 0; i < 30 && !refused; i++) {
+        const r = await api(limited, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'] } });
+        if (r.status === 429) refused = r;
+        else assert.equal(r.status, 201);
+      }
+      assert.ok(refused, 'no request was refused');
+      assert.match(refused.body.error, /too many requests/);
+      assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+      // Reading is never limited.
+      assert.equal((await api(limited, 'GET', '/api/games')).status, 200);
+    } finally {
+      assert.equal((await limited.stop()).code, 0);
+    }
+  });
+
+  test('one server per database', async () => {
+    const again = await startServer({ db: srv.db }).then((s) => s, (e) => e);
+    if (!(again instanceof Error)) await again.stop();
+    assert.ok(again instanceof Error, 'a second server opened the same database');
+    assert.match(again.message, /in use by another crown serve/);
+  });
+});
+
+describe('recovery', () => {
+  test('after SIGKILL every acknowledged game and move is back exactly', async () => {
+    const dir = tempDir();
+    const db = join(dir, 'crown.db');
+    let s1 = await startServer({ db });
+    const made = [];
+    const games2 = games.filter((g) => g.min_players === 2);
+    for (const g of games2) {
+      const vsAi = await api(s1, 'POST', '/api/games', { body: { game: g.name, seats: ['human', 'random'], seed: 3 } });
+      const pvp = await api(s1, 'POST', '/api/games', { body: { game: g.name, seats: ['human', 'human'], seed: 4 } });
+      made.push(vsAi.body, pvp.body);
+    }
+    // Play a few actions in each, the AI answering in the first kind.
+    for (const m of made) {
+      for (let i = 0; i < 3; i++) {
+        const watched = (await api(s1, 'GET', `/api/games/${m.id}`)).body;
+        const seatNow = m.seats.find((x) => x.seat === watched.to_move);
+        const st = (await api(s1, 'GET', `/api/games/${m.id}`, { token: seatNow?.token })).body;
+        if (st.status === 'over') break;
+        const seat = m.seats.find((x) => x.seat === st.to_move);
+        if (seat && seat.player === 'human' && st.you !== seat.seat) continue; // it moved on
+        if (!seat || seat.player !== 'human') {
+          await waitState(s1, m.id, (x) => x.ply > st.ply || x.status === 'over');
+          continue;
+        }
+        const r = await api(s1, 'POST', `/api/games/${m.id}/moves`, { token: seat.token, body: { move: first(st), ply: st.ply } });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+      }
+    }
+    // The last state each game acknowledged, then a crash in the middle of play: an AI
+    // game left thinking (level 10, five seconds a move) and a burst of moves in flight.
+    const acked = new Map();
+    for (const m of made) {
+      await waitState(s1, m.id, (x) => x.thinking === null);
+      acked.set(m.id, (await api(s1, 'GET', `/api/games/${m.id}`, { token: m.seats[0].token })).body);
+    }
+    const thinker = (await api(s1, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['ai:10', 'human'] } })).body;
+    await waitState(s1, thinker.id, (x) => x.thinking === 0);
+    const pending = new Map(); // game id -> the move sent but never acknowledged
+    // (Moves in flight only where seat 0's view is everybody's: perfect information.)
+    const inflight = made.filter((m) => m.seats[1].player === 'human' && acked.get(m.id).position).map(async (m) => {
+      const st = acked.get(m.id);
+      if (st.status === 'over' || st.to_move !== 0) return null;
+      const seat = m.seats[0];
+      pending.set(m.id, first(st));
+      const r = await api(s1, 'POST', `/api/games/${m.id}/moves`, { token: seat.token, body: { move: first(st), ply: st.ply } }).catch(() => null);
+      return r && r.status === 200 ? [m.id, r.body] : null;
+    });
+    const killed = s1.kill();
+    for (const r of await Promise.all(inflight)) {
+      if (r) {
+        acked.set(r[0], r[1]);
+        pending.delete(r[0]);
+      }
+    }
+    assert.equal((await killed).signal, 'SIGKILL');
+
+    const s2 = await startServer({ db });
+    try {
+      for (const m of made) {
+        const want = acked.get(m.id);
+        const got = (await api(s2, 'GET', `/api/games/${m.id}`, { token: m.seats[0].token })).body;
+        // A move whose answer never came may have been committed just before the kill;
+        // nothing acknowledged may be missing, and nothing else may be added.
+        if (pending.has(m.id) && got.ply === want.ply + 1) {
+          assert.deepEqual(got.moves.slice(0, -1), want.moves, `${m.id} (${want.game}) moves`);
+          assert.equal(got.moves.at(-1).text, pending.get(m.id));
+          continue;
+        }
+        for (const k of ['game', 'ply', 'position', 'moves', 'rules', 'seats', 'seed', 'status'])
+          assert.deepEqual(got[k], want[k], `${m.id} (${want.game}) ${k}`);
+        // The tokens still open the seats.
+        assert.equal(got.you, 0);
+      }
+      // The game whose AI was thinking carries on by itself.
+      const st = await waitState(s2, thinker.id, (x) => x.ply === 1, { timeoutMs: 30000 });
+      assert.equal(st.to_move, 1);
+    } finally {
+      assert.equal((await s2.stop()).code, 0);
+    }
+  });
+});

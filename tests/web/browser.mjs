@@ -1,0 +1,22 @@
+// browser.mjs - launches Debian's Chromium for the end-to-end tests through
+// playwright-core (Playwright's own browser download does not work here): headless,
+// without a sandbox (the tests may run as root), with a fresh profile, and with every
+// background connection off, since the machine has no network beyond loopback.
+// Playwright gives every launch a fresh empty profile folder of its own.
+import { chromium } from 'playwright-core';
+import { existsSync } from 'node:fs';
+
+export const CHROMIUM = process.env.CHROMIUM_BIN || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
+
+export async function launch() {
+  if (!CHROMIUM) throw new Error('Chromium is not installed (apt-get install chromium)');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--no-proxy-server',
+    ],
+  });
+}

@@ -1,0 +1,256 @@
+// e2e.test.mjs - the web app in headless Chromium (Debian's, driven by playwright-core)
+// against a real `crown serve`: for every registered game, start a game against the AI
+// from the new-game form, move by clicking the board and see the AI answer (and save a
+// screenshot of the board under build/web-screenshots/); a two-seat game between two
+// browser contexts, the moves reaching the other screen without reloading; a reload in
+// the middle of a game; typed moves, hints, undo, and the thinking indicator.
+// Every wait is on a condition of the page, bounded by a timeout; none is a sleep.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { launch } from './browser.mjs';
+import { api, startServer } from './server.mjs';
+
+const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
+const WAIT = { timeout: 30000 };
+
+let srv;
+let browser;
+let games;
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  srv = await startServer();
+  browser = await launch();
+  games = (await api(srv, 'GET', '/api/games')).body.games;
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (srv) {
+    const { code } = await srv.stop();
+    assert.equal(code, 0, srv.stderr());
+  }
+});
+
+async function newPage(context) {
+  const page = await (context || browser).newPage({ viewport: { width: 1200, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.errors = errors;
+  return page;
+}
+
+// The game id and seat token of a game page.
+function pageGame(page) {
+  const u = new URL(page.url());
+  return { id: u.pathname.split('/')[2], token: new URLSearchParams(u.hash.slice(1)).get('token') };
+}
+
+// Starts a game through the form: seats like ['human', 'ai:1'].
+async function startFromForm(page, game, seats, seed) {
+  await page.goto(`${srv.url}/`);
+  await page.selectOption('#game-select', game);
+  for (let i = 0; i < seats.length; i++) {
+    const [kind, level] = seats[i].split(':');
+    await page.selectOption(`#seat-${i}`, kind === 'human' ? 'human' : 'ai');
+    if (level) await page.selectOption(`#level-${i}`, level);
+  }
+  if (seed !== undefined) await page.fill('#seed', String(seed));
+  await Promise.all([page.waitForURL(/\/g\/[0-9a-f]{24}#token=/, WAIT), page.click('#start')]);
+  await page.waitForSelector('#board svg, #board pre', WAIT);
+}
+
+const boardData = (page) => page.$eval('#board', (b) => ({ ...b.dataset }));
+
+// page.waitForFunction, but a timeout says what the page showed then, to find out why.
+async function until(page, fn, arg, what) {
+  try {
+    await page.waitForFunction(fn, arg, WAIT);
+  } catch (e) {
+    const seen = await page.evaluate(() => ({
+      board: { ...(document.querySelector('#board') || {}).dataset },
+      status: document.querySelector('#status')?.textContent,
+      message: document.querySelector('#message')?.textContent,
+      moves: [...document.querySelectorAll('#moves li')].map((li) => li.textContent),
+    })).catch(() => 'the page is gone');
+    throw new Error(`${what}: ${e.message.split('\n')[0]}; the page showed ${JSON.stringify(seen)}`);
+  }
+}
+
+// Plays one action by clicking: its first cell, then its last (answering the chooser
+// if several moves share those cells), or its button for actions on no cell.
+async function clickMove(page, move) {
+  const cell = (c) => page.locator(`#board [data-cell="${c}"]`);
+  const plyBefore = Number((await boardData(page)).ply);
+  // A game without a board drawer shows its moves as buttons.
+  const drawn = (await page.locator('#board [data-cell]').count()) > 0;
+  if (move.cells.length === 0 || !drawn) {
+    await page.click(`#actions button[data-move="${move.text}"]`);
+  } else {
+    await cell(move.cells[0]).click();
+    if (move.cells.length > 1) {
+      await page.waitForSelector(`#board [data-cell="${move.cells.at(-1)}"].target`, WAIT);
+      await cell(move.cells.at(-1)).click();
+    }
+  }
+  const choice = page.locator(`#chooser:not([hidden]) button[data-move="${move.text}"]`);
+  // Either the move is played or the chooser asks which one.
+  await until(page, ([p]) => {
+    const b = document.querySelector('#board');
+    return Number(b.dataset.ply) > p || !document.querySelector('#chooser').hidden;
+  }, [plyBefore], `playing ${move.text}`);
+  if (await choice.count()) await choice.click();
+  await until(page, ([p]) => Number(document.querySelector('#board').dataset.ply) > p, [plyBefore], `playing ${move.text}`);
+}
+
+// The move to click in a state: one that moves a piece if there is one.
+function pickMove(state) {
+  return state.legal.find((m) => m.cells.length >= 2) || state.legal.find((m) => m.cells.length === 1) || state.legal[0];
+}
+
+// Plays the seat's whole turn by clicking; returns the number of actions played. The
+// turn is over when another seat acts or is to act (a quick AI may have answered
+// already: that is the next turn, not this one).
+async function playTurnByClicking(page) {
+  const { id, token } = pageGame(page);
+  let n = 0;
+  let start = null;
+  for (;;) {
+    const st = (await api(srv, 'GET', `/api/games/${id}`, { token })).body;
+    if (start === null) start = st.ply;
+    const passed = st.moves.slice(start).some((m) => m.seat !== st.you);
+    if (st.status !== 'playing' || st.to_move !== st.you || passed) return n;
+    await clickMove(page, pickMove(st));
+    n++;
+    assert.ok(n < 40, 'a turn should end');
+  }
+}
+
+test('every game: start against the AI from the form, move by clicking, the AI answers', async () => {
+  for (const g of games) {
+    const page = await newPage();
+    const seats = ['human', ...Array.from({ length: g.min_players - 1 }, () => 'ai:1')];
+    await startFromForm(page, g.name, seats, 11);
+    const played = await playTurnByClicking(page);
+    assert.ok(played >= 1, g.name);
+    // The AI's actions appear in the move list by themselves, then it is our turn again.
+    await until(page, () => {
+      const b = document.querySelector('#board').dataset;
+      return document.querySelector('#moves li.p1') && (b.status === 'over' || (b.toMove === b.you && b.thinking === ''));
+    }, null, `${g.name}: the AI's answer`);
+    const texts = await page.$$eval('#moves li', (li) => li.map((x) => x.textContent));
+    assert.ok(texts.length >= played + 1, `${g.name}: ${texts}`);
+    await page.locator('#board').screenshot({ path: join(SHOTS, `${g.name}.png`) });
+    assert.deepEqual(page.errors, [], g.name);
+    await page.close();
+  }
+});
+
+test('two players in two browser contexts see each other\'s moves without reloading', async () => {
+  const ctxA = await browser.newContext();
+  const ctxB = await browser.newContext();
+  try {
+    const a = await newPage(ctxA);
+    await startFromForm(a, 'kings-valley', ['human', 'human']);
+    // The creator's page offers the second seat's secret link.
+    const invite = await a.inputValue('.seat.p1 .invite');
+    assert.match(invite, /\/g\/[0-9a-f]{24}#token=[0-9a-f]{32}$/);
+    const b = await newPage(ctxB);
+    await b.goto(invite);
+    await b.waitForSelector('#board svg', WAIT);
+    assert.equal((await boardData(b)).you, '1');
+    // Not B's turn: B's board offers nothing to click.
+    assert.equal(await b.locator('#board .cell.movable').count(), 0);
+
+    await playTurnByClicking(a);
+    await until(b, () => document.querySelectorAll('#moves li').length === 1, null, 'the first move on the second screen');
+    assert.equal((await boardData(b)).toMove, '1');
+    await playTurnByClicking(b);
+    await until(a, () => document.querySelectorAll('#moves li').length === 2, null, 'the second move on the first screen');
+    const listA = await a.$$eval('#moves li', (li) => li.map((x) => x.textContent));
+    const listB = await b.$$eval('#moves li', (li) => li.map((x) => x.textContent));
+    assert.deepEqual(listA, listB);
+    await a.locator('#board').screenshot({ path: join(SHOTS, 'two-players-first-seat.png') });
+    await b.locator('#board').screenshot({ path: join(SHOTS, 'two-players-second-seat.png') });
+    assert.deepEqual(a.errors, []);
+    assert.deepEqual(b.errors, []);
+  } finally {
+    await ctxA.close();
+    await ctxB.close();
+  }
+});
+
+test('a reload in the middle of a game finds it intact', async () => {
+  const page = await newPage();
+  await startFromForm(page, 'kings-valley-7x7', ['human', 'ai:1'], 5);
+  await playTurnByClicking(page);
+  await until(page, () => document.querySelectorAll('#moves li.p1').length === 1, null, 'the AI\'s first answer');
+  await playTurnByClicking(page);
+  await until(page, () => document.querySelectorAll('#moves li.p1').length === 2, null, 'the AI\'s second answer');
+  const before = { data: await boardData(page), moves: await page.$$eval('#moves li', (li) => li.map((x) => x.textContent)) };
+  const svgBefore = await page.$eval('#board svg', (s) => s.outerHTML);
+  await page.reload();
+  await page.waitForSelector('#board svg', WAIT);
+  await page.waitForFunction(([p]) => document.querySelector('#board').dataset.ply === p, [before.data.ply], WAIT);
+  const movesAfter = await page.$$eval('#moves li', (li) => li.map((x) => x.textContent));
+  assert.deepEqual(movesAfter, before.moves);
+  assert.equal((await boardData(page)).you, '0');
+  assert.equal(await page.$eval('#board svg', (s) => s.outerHTML), svgBefore);
+  // And the game goes on.
+  await playTurnByClicking(page);
+  await until(page, () => document.querySelectorAll('#moves li.p1').length === 3, null, 'the AI\'s third answer');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('typed moves, their errors, a hint and undo against the AI', async () => {
+  const page = await newPage();
+  await startFromForm(page, 'kings-valley', ['human', 'ai:1']);
+  await page.fill('#move-input', 'c1-c4');
+  await page.click('#type-move button');
+  await page.waitForFunction(() => /soldier/.test(document.querySelector('#message').textContent), null, WAIT);
+  assert.equal((await boardData(page)).ply, '0');
+  await page.fill('#move-input', 'b1-b4');
+  await page.click('#type-move button');
+  await page.waitForSelector('#moves li.p1', WAIT);
+  await page.waitForFunction(() => document.querySelector('#board').dataset.toMove === '0', null, WAIT);
+  await page.click('#hint');
+  await page.waitForFunction(() => /^Hint: /.test(document.querySelector('#message').textContent), null, WAIT);
+  assert.ok(await page.locator('#board .cell.hint').count() >= 1);
+  await page.click('#undo');
+  await page.waitForFunction(() => document.querySelector('#board').dataset.ply === '0', null, WAIT);
+  assert.equal(await page.locator('#moves li').count(), 0);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the result shows when the game ends', async () => {
+  const made = (await api(srv, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'ai:1'], position: 'ss1ss/2k2/5/5/SSKSS 1 2' } })).body;
+  const page = await newPage();
+  await page.goto(srv.url + made.seats[0].url);
+  await page.waitForSelector('#board svg', WAIT);
+  await clickMove(page, { text: 'c1-c3', cells: ['c1', 'c3'] });
+  await page.waitForSelector('#result:not([hidden])', WAIT);
+  assert.match(await page.textContent('#result'), /first player wins: a king reached the Valley/);
+  assert.equal(await page.textContent('#status'), 'Game over');
+  assert.equal(await page.locator('#board .cell.movable').count(), 0);
+  await page.locator('#board').screenshot({ path: join(SHOTS, 'kings-valley-won.png') });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the AI\'s thinking shows while it searches', async () => {
+  const page = await newPage();
+  // Two seconds a move on the Castle's big board: long enough to be seen.
+  await startFromForm(page, 'kings-castle', ['ai:7', 'human']);
+  await page.waitForSelector('#thinking:not([hidden])', WAIT);
+  assert.match(await page.textContent('#thinking'), /thinking/);
+  await page.waitForSelector('#moves li.p0', WAIT);
+  await page.waitForFunction(() => document.querySelector('#thinking').hidden, null, WAIT);
+  assert.equal((await boardData(page)).toMove, '1');
+  await page.locator('#board').screenshot({ path: join(SHOTS, 'kings-castle-second-seat.png') });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -1,0 +1,129 @@
+// server.mjs - starts and stops `crown serve` for the web tests: on a free loopback
+// port (--port 0; the port is read from the address line it prints), with its own
+// database in a fresh temporary folder unless one is given, and small helpers for the
+// JSON API and its event streams. CROWN_BIN names the program (tools/run-web-tests.sh
+// sets it to the build under test).
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const CROWN = process.env.CROWN_BIN || 'build/release/crown';
+
+// Servers still running when the test process ends (a failed test skipped its clean-up)
+// are killed with it rather than left behind.
+const running = new Set();
+process.on('exit', () => { for (const p of running) p.kill('SIGKILL'); });
+
+export function tempDir(prefix = 'crown-web-') {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+// Starts a server; resolves to { url, port, proc, db, stop(), kill() } once it listens.
+export async function startServer({ db, args = [], timeoutMs = 20000 } = {}) {
+  const dbPath = db || join(tempDir(), 'crown.db');
+  // Tests send writes faster than people do: lift the per-address rate limit unless the
+  // test sets its own.
+  const rate = args.includes('--rate') ? [] : ['--rate', '10000'];
+  const proc = spawn(CROWN, ['serve', '--port', '0', '--db', dbPath, '--quiet', ...rate, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stderr.on('data', (d) => { err += d; });
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`crown serve did not start: ${out}${err}`)), timeoutMs);
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/127\.0\.0\.1:(\d+)\//);
+      if (m) { clearTimeout(timer); resolve(`http://127.0.0.1:${m[1]}`); }
+    });
+    proc.on('exit', (code) => { clearTimeout(timer); running.delete(proc); reject(new Error(`crown serve exited (${code}): ${out}${err}`)); });
+  });
+  running.add(proc);
+  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => { running.delete(proc); resolve({ code, signal }); }));
+  const server = {
+    url, proc, db: dbPath, exited,
+    stderr: () => err,
+    // SIGTERM: the orderly stop; resolves to the exit code.
+    async stop() { if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM'); return exited; },
+    // SIGKILL: a crash, for the recovery test.
+    async kill() { proc.kill('SIGKILL'); return exited; },
+  };
+  return server;
+}
+
+// A JSON API call: resolves to { status, body (parsed JSON or text), headers }.
+export async function api(server, method, path, { body, token, raw, headers = {} } = {}) {
+  const h = { ...headers };
+  if (token) h.authorization = `Bearer ${token}`;
+  let payload;
+  if (raw !== undefined) payload = raw;
+  else if (body !== undefined) { payload = JSON.stringify(body); h['content-type'] = 'application/json'; }
+  const res = await fetch(server.url + path, { method, headers: h, body: payload });
+  const text = await res.text();
+  let parsed = text;
+  if ((res.headers.get('content-type') || '').startsWith('application/json')) parsed = JSON.parse(text);
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+// Polls GET /api/games/ID until pred(state) holds; bounded by timeoutMs.
+export async function waitState(server, id, pred, { token, timeoutMs = 30000 } = {}) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < end) {
+    last = (await api(server, 'GET', `/api/games/${id}`, { token })).body;
+    if (pred(last)) return last;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for game ${id}; last state: ${JSON.stringify(last).slice(0, 400)}`);
+}
+
+// Opens the event stream of a game; next(pred) resolves to the first state event for
+// which pred holds, close() ends the stream.
+export function events(server, id, token) {
+  const ctl = new AbortController();
+  const q = token ? `?token=${token}` : '';
+  const queue = [];
+  const waiters = [];
+  let failed = null;
+  const done = (async () => {
+    try {
+      const res = await fetch(`${server.url}/api/games/${id}/events${q}`, { signal: ctl.signal });
+      if (res.status !== 200) throw new Error(`event stream answered ${res.status}`);
+      const dec = new TextDecoder();
+      let buf = '';
+      for await (const chunk of res.body) {
+        buf += dec.decode(chunk, { stream: true });
+        let i;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const frame = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const data = frame.split('\n').filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
+          if (!data) continue;
+          const state = JSON.parse(data);
+          queue.push(state);
+          for (const w of [...waiters]) w();
+        }
+      }
+    } catch (e) {
+      if (e.name !== 'AbortError') failed = e;
+    }
+    for (const w of [...waiters]) w();
+  })();
+  return {
+    async next(pred = () => true, timeoutMs = 30000) {
+      const end = Date.now() + timeoutMs;
+      for (;;) {
+        const k = queue.findIndex(pred);
+        if (k >= 0) { const s = queue[k]; queue.splice(0, k + 1); return s; }
+        if (failed) throw failed;
+        const left = end - Date.now();
+        if (left <= 0) throw new Error(`no matching event within ${timeoutMs} ms`);
+        await new Promise((r) => { const t = setTimeout(r, left); waiters.push(() => { clearTimeout(t); r(); }); });
+        waiters.length = 0;
+      }
+    },
+    async close() { ctl.abort(); await done; },
+  };
+}

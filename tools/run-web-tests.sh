@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs the web tests of one build against its crown program: the JSON API tests (api)
+# and the browser tests in headless Chromium (e2e), with node's test runner, and prints
+# one closing line "<build>/web: N passed, N failed" counting tests. Installs what the
+# browser tests need (Chromium, playwright-core) first when it is missing.
+#   tools/run-web-tests.sh build/release api e2e
+set -u
+out=${1:?usage: tools/run-web-tests.sh BUILD_DIR [api] [e2e]}
+shift
+cd "$(dirname "$0")/.."
+[ $# -eq 0 ] && set -- api e2e
+files=()
+for suite in "$@"; do
+    case $suite in
+    api) files+=(tests/web/api.test.mjs) ;;
+    e2e)
+        files+=(tests/web/e2e.test.mjs)
+        tools/install-deps.sh web || exit 1
+        ;;
+    *) echo "run-web-tests: unknown suite '$suite' (api, e2e)" >&2; exit 2 ;;
+    esac
+done
+if ! command -v node >/dev/null; then
+    tools/install-deps.sh web || exit 1
+fi
+export CROWN_BIN="$PWD/$out/crown"
+export SCREENSHOT_DIR="${SCREENSHOT_DIR:-$PWD/build/web-screenshots}"
+[ -x "$CROWN_BIN" ] || { echo "run-web-tests: $CROWN_BIN is not built" >&2; exit 1; }
+log=$(mktemp)
+start=$(date +%s%N)
+# Files one after the other: the browser tests are timing-sensitive on two cores.
+node --test --test-concurrency=1 --test-reporter=tap "${files[@]}" >"$log" 2>&1
+status=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+# The TAP stream without the passing details; failures in full.
+grep -vE '^ *(duration_ms|\.\.\.|---|type: .test.)' "$log" | grep -vE '^# (Subtest|tests|suites|cancelled|skipped|todo|duration_ms)' || true
+passed=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log" | tail -1)
+failed=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$log" | tail -1)
+rm -f "$log"
+passed=${passed:-0}
+failed=${failed:-0}
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+    failed=1 # the runner itself failed (a file that did not load, say)
+fi
+printf '%s web tests (%s) in %d.%03d s; screenshots in %s\n' "$out" "$*" $((ms / 1000)) $((ms % 1000)) "$SCREENSHOT_DIR"
+echo "$out/web: $passed passed, $failed failed"
+[ "$status" -eq 0 ] && [ "$failed" -eq 0 ]
