@@ -26,14 +26,15 @@ enum {
     BENCH_WALKS = sizeof BENCH_WALK_PLIES / sizeof BENCH_WALK_PLIES[0],
 };
 
-/* Plays `plies` random actions from the start; stops early at the end of the game. */
+/* Plays `plies` random actions from the start, then chance's actions until a player is
+ * to move (agents do not choose for chance); stops early at the end of the game. */
 static void random_walk(const Game *g, GameState *s, int plies, uint64_t seed)
 {
     Rng rng;
     rng_seed(&rng, seed);
     MoveList *ml = malloc(sizeof *ml);
     void *undo = game_undo_new(g);
-    for (int i = 0; i < plies && ml && undo; i++) {
+    for (int i = 0; (i < plies || g->ops->to_move(g, s) == PLAYER_CHANCE) && ml && undo; i++) {
         const int p = g->ops->to_move(g, s);
         if (p == PLAYER_NONE)
             break;

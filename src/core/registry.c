@@ -9,6 +9,7 @@
 #include "games/kingdown/kingdown.h"
 #include "games/kingscastle/kingscastle.h"
 #include "games/kingsguard/kingsguard.h"
+#include "games/kingofthevalley/kingofthevalley.h"
 #include "games/kingsvalley/kingsvalley.h"
 
 static const GameOps *const registry[] = {
@@ -19,6 +20,7 @@ static const GameOps *const registry[] = {
     &kg_standard_ops,
     &kg_8x8_ops,
     &kc_ops,
+    &kotv_ops,
     &kd_ops,
 };
 

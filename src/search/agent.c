@@ -10,6 +10,7 @@
 
 #include "core/rng.h"
 #include "search/alphabeta.h"
+#include "search/greedy.h"
 #include "search/mcts.h"
 
 /* Per level (index 1..10; 0 unused). See the table in agent.h. */
@@ -29,6 +30,7 @@ struct Agent {
     atomic_bool stop;
     AlphaBeta *ab;
     Mcts *mcts;
+    Greedy *greedy;
     MoveList list; /* for the random agent */
 };
 
@@ -50,6 +52,8 @@ const char *agent_kind_name(AgentKind k)
         return "mcts";
     case AGENT_RANDOM:
         return "random";
+    case AGENT_GREEDY:
+        return "greedy";
     }
     return "unknown";
 }
@@ -62,9 +66,11 @@ Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err)
     } names[] = {
         {"ai", AGENT_AI},     {"ab", AGENT_ALPHABETA}, {"alphabeta", AGENT_ALPHABETA},
         {"mcts", AGENT_MCTS}, {"uct", AGENT_MCTS},     {"random", AGENT_RANDOM},
+        {"greedy", AGENT_GREEDY},
     };
-    static const char allowed[] = "use ai, ab (or alphabeta), mcts (or uct) or random; all "
-                                  "but random may add :LEVEL from 1 to 10, as in ai:7";
+    static const char allowed[] = "use ai, ab (or alphabeta), mcts (or uct), random or greedy; "
+                                  "all but random and greedy may add :LEVEL from 1 to 10, as "
+                                  "in ai:7";
     if (text == NULL)
         return err_set(err, STATUS_PARSE, "no agent given: %s", allowed);
     const char *colon = strchr(text, ':');
@@ -78,8 +84,9 @@ Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err)
 
     int level = AGENT_LEVEL_DEFAULT;
     if (colon != NULL) {
-        if (names[found].kind == AGENT_RANDOM)
-            return err_set(err, STATUS_PARSE, "agent 'random' takes no level: %s", allowed);
+        if (names[found].kind == AGENT_RANDOM || names[found].kind == AGENT_GREEDY)
+            return err_set(err, STATUS_PARSE, "agent '%s' takes no level: %s", names[found].name,
+                           allowed);
         const char *d = colon + 1;
         level = 0;
         int digits = 0;
@@ -145,6 +152,12 @@ Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
     case AGENT_MCTS:
     case AGENT_RANDOM:
         break;
+    case AGENT_GREEDY: {
+        Status st = greedy_check_game(g, err);
+        if (st != STATUS_OK)
+            return st;
+        break;
+    }
     default:
         return err_set(err, STATUS_UNSUPPORTED, "unknown agent kind %d", (int)kind);
     }
@@ -168,6 +181,8 @@ Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
         MctsConfig cfg;
         mcts_config_uct(&cfg);
         st = mcts_new(g, &cfg, &a->mcts, err);
+    } else if (kind == AGENT_GREEDY) {
+        st = greedy_new(g, &a->greedy, err);
     }
     if (st != STATUS_OK) {
         agent_free(a);
@@ -183,6 +198,7 @@ void agent_free(Agent *a)
         return;
     alphabeta_free(a->ab);
     mcts_free(a->mcts);
+    greedy_free(a->greedy);
     free(a);
 }
 
@@ -210,6 +226,9 @@ Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err)
         break;
     case AGENT_MCTS:
         mcts_search(a->mcts, s, &a->limits, &a->rng, &a->stop, out);
+        break;
+    case AGENT_GREEDY:
+        greedy_search(a->greedy, s, &a->limits, &a->rng, out);
         break;
     default: {
         memset(out, 0, sizeof *out);
@@ -257,7 +276,7 @@ SearchLimits agent_limits(const Agent *a)
 void agent_describe(const Agent *a, StrBuf *out)
 {
     sb_printf(out, "%s", agent_kind_name(a->kind));
-    if (a->kind == AGENT_RANDOM)
+    if (a->kind == AGENT_RANDOM || a->kind == AGENT_GREEDY)
         return;
     sb_printf(out, " level %d (", a->spec.level);
     const char *sep = "";

@@ -17,7 +17,13 @@
 #include "core/strbuf.h"
 #include "search/limits.h"
 
-typedef enum AgentKind { AGENT_AI, AGENT_ALPHABETA, AGENT_MCTS, AGENT_RANDOM } AgentKind;
+typedef enum AgentKind {
+    AGENT_AI,
+    AGENT_ALPHABETA,
+    AGENT_MCTS,
+    AGENT_RANDOM,
+    AGENT_GREEDY, /* the action with the best immediate score (search/greedy.h) */
+} AgentKind;
 
 enum {
     AGENT_LEVEL_MIN = 1,
@@ -42,9 +48,10 @@ typedef struct Agent Agent;
 /* The spec of a default agent: AGENT_AI, level 5, the level's limits, seed 0. */
 void agent_spec_default(AgentSpec *spec);
 
-/* Reads "ai", "ai:7", "ab", "ab:3", "alphabeta", "mcts", "mcts:4", "uct", "random"
- * (case-sensitive; every name but random takes ":LEVEL" with LEVEL 1..10). "mcts" and
- * "uct" are the same plain UCT. On success *out is a default spec of that kind and
+/* Reads "ai", "ai:7", "ab", "ab:3", "alphabeta", "mcts", "mcts:4", "uct", "random",
+ * "greedy" (case-sensitive; every name but random and greedy takes ":LEVEL" with LEVEL
+ * 1..10). "mcts" and "uct" are the same plain UCT. "greedy" needs a game with a score
+ * hook; a nonzero limits.nodes caps the states it looks at per decision. On success *out is a default spec of that kind and
  * level; on error (STATUS_PARSE, with a message listing what is allowed) it is
  * unchanged. */
 Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err);
@@ -102,7 +109,7 @@ void agent_describe(const Agent *a, StrBuf *out);
  * the search gives a score, else "value 0.412" (MCTS mean return). */
 void search_format_score(const SearchResult *r, StrBuf *out);
 
-/* "ai", "alphabeta", "mcts", "random". */
+/* "ai", "alphabeta", "mcts", "random", "greedy". */
 const char *agent_kind_name(AgentKind k);
 
 #endif

@@ -1,0 +1,326 @@
+/*
+ * kotv_ops.c - King of the Valley as a GameOps table: rule options, configuration (the
+ * tile table and the player count) and thin adapters from the interface to kotv_*.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/game_api.h"
+#include "games/kingofthevalley/kingofthevalley.h"
+#include "games/kingofthevalley/kotv_internal.h"
+
+static const RuleOption kotv_options[] = {
+    {"players", "the number of players; the same as the player count the game is created with",
+     "2", "2|3|4", 0, 0, false},
+    {"tiles", "the component table: builtin, or a table file (docs/games/king-of-the-valley.md)",
+     "builtin", NULL, 0, 0, true},
+    {"hill-refill",
+     "the piles that refill the hill: I, then II, then III (RULINGS 2.2.1), or the rulebook's "
+     "literal I then III",
+     "i-ii-iii", "i-ii-iii|i-iii", 0, 0, false},
+    {"short-column",
+     "replenishing the valley from a hill column with too few tiles: only when neither column "
+     "has enough (forbid), or always (allow)",
+     "forbid", "forbid|allow", 0, 0, false},
+    {"jester-couples", "jesters in the farmer and wife columns count for the couple bonus", "off",
+     "off|on", 0, 0, false},
+    {"token-supply", "kingdom and tax tokens run out when the supply is used up, or never",
+     "limited", "limited|unlimited", 0, 0, false},
+    {"turn-down",
+     "which face-up subjects of a column are turned face down first: real ones (jesters stay "
+     "up) or jesters",
+     "real-first", "real-first|jesters-first", 0, 0, false},
+    {"max-rounds", "safety net: the game ends and is scored after this many rounds", "100", NULL,
+     1, KOTV_MAX_ROUNDS_LIMIT, false},
+    {"returns",
+     "what search optimises: the rank among players, or the rank plus a quarter weight of the "
+     "score margin",
+     "rank", "rank|margin", 0, 0, false},
+    {"playout",
+     "random games for MCTS: uniform (as the generic loop) or the heuristic policy of "
+     "kotv_ai.c",
+     "uniform", "uniform|heuristic", 0, 0, false},
+};
+
+enum {
+    IDX_PLACE = 0,
+    IDX_PASS = IDX_PLACE + KOTV_CELLS,
+    IDX_RECRUIT = IDX_PASS + 1,
+    IDX_LEG = IDX_RECRUIT + KOTV_HILL_COLS * KOTV_HILL_ROWS,
+    IDX_JESTER = IDX_LEG + KOTV_CELLS * KOTV_DIRS * KOTV_RAY * 16,
+    IDX_SWAP = IDX_JESTER + KOTV_COLUMNS,
+    IDX_TAX = IDX_SWAP + (KOTV_MAX_KINDS + KOTV_COLUMNS) * KOTV_HILL_COLS * KOTV_HILL_ROWS,
+    IDX_KINGDOM = IDX_TAX + KOTV_COLUMNS,
+    IDX_REFILL = IDX_KINGDOM + KOTV_COLUMNS,
+    IDX_DRAW = IDX_REFILL + KOTV_HILL_COLS,
+    IDX_COUNT = IDX_DRAW + KOTV_MAX_KINDS,
+};
+
+static bool option_is(const Game *g, const char *name, const char *value)
+{
+    return strcmp(game_option(g, name), value) == 0;
+}
+
+static Status kotv_configure(Game *g, ErrBuf *err)
+{
+    // The player count comes from game_create's argument or from the rule option. A
+    // count other than the minimum was asked for explicitly: the option follows it
+    // (and must not contradict it); otherwise the option sets the count.
+    const int idx = game_option_index(g->ops, "players");
+    const int opt = (int)game_option_long(g, "players", 2);
+    if (g->players != g->ops->min_players) {
+        if (opt != g->players && strcmp(g->values[idx], g->ops->options[idx].default_value) != 0)
+            return err_set(err, STATUS_UNSUPPORTED, "the game is created for %d players but the "
+                           "rule says players=%d", g->players, opt);
+        snprintf(g->values[idx], sizeof g->values[idx], "%d", g->players);
+    } else {
+        g->players = opt;
+    }
+    KotvConfig *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    c->players = g->players;
+    const char *tiles = game_option(g, "tiles");
+    Status st = strcmp(tiles, "builtin") == 0 ? kotv_tiles_default(c, err)
+                                              : kotv_tiles_load(c, tiles, err);
+    if (st != STATUS_OK) {
+        free(c);
+        // Leave the player count as it was given, so that a failed create changes nothing.
+        return st;
+    }
+    snprintf(c->tiles_name, sizeof c->tiles_name, "%s", tiles);
+    c->refill = option_is(g, "hill-refill", "i-iii") ? KOTV_REFILL_I_III : KOTV_REFILL_I_II_III;
+    c->short_column_ok = option_is(g, "short-column", "allow");
+    c->jester_couples = option_is(g, "jester-couples", "on");
+    c->limited_tokens = option_is(g, "token-supply", "limited");
+    c->jesters_first = option_is(g, "turn-down", "jesters-first");
+    c->max_rounds = (int)game_option_long(g, "max-rounds", 100);
+    c->returns = option_is(g, "returns", "margin") ? KOTV_RETURNS_MARGIN : KOTV_RETURNS_RANK;
+    c->heuristic_playout = option_is(g, "playout", "heuristic");
+    kotv_build_geometry(c);
+    g->config = c;
+    g->state_size = sizeof(KotvState);
+    g->undo_size = sizeof(KotvState);
+    g->move_index_count = IDX_COUNT;
+    g->max_game_length = g->players + c->max_rounds * g->players * KOTV_ACTIONS_PER_TURN;
+    return STATUS_OK;
+}
+
+static void kotv_release(Game *g)
+{
+    free(g->config);
+    g->config = NULL;
+}
+
+static void ops_new_game(const Game *g, GameState *s, uint64_t seed)
+{
+    kotv_new_game(kotv_cfg(g), (KotvState *)s, seed);
+}
+
+static Status ops_parse_position(const Game *g, GameState *s, const char *text, ErrBuf *err)
+{
+    return kotv_parse_position(kotv_cfg(g), (KotvState *)s, text, err);
+}
+
+static void ops_format_position(const Game *g, const GameState *s, StrBuf *out)
+{
+    kotv_format_position(kotv_cfg(g), (const KotvState *)s, out);
+}
+
+static Status ops_parse_move(const Game *g, const GameState *s, const char *text, Move *out,
+                             ErrBuf *err)
+{
+    return kotv_parse_move(kotv_cfg(g), (const KotvState *)s, text, out, err);
+}
+
+static void ops_format_move(const Game *g, const GameState *s, Move m, StrBuf *out)
+{
+    kotv_format_move(kotv_cfg(g), (const KotvState *)s, m, out);
+}
+
+static int ops_to_move(const Game *g, const GameState *s)
+{
+    (void)g;
+    return kotv_to_move((const KotvState *)s);
+}
+
+static int ops_gen_moves(const Game *g, const GameState *s, MoveList *out)
+{
+    out->count = kotv_gen(kotv_cfg(g), (const KotvState *)s, out->moves);
+    return out->count;
+}
+
+static void ops_make(const Game *g, GameState *s, Move m, void *undo)
+{
+    memcpy(undo, s, sizeof(KotvState));
+    kotv_make(kotv_cfg(g), (KotvState *)s, m);
+}
+
+static void ops_unmake(const Game *g, GameState *s, Move m, const void *undo)
+{
+    (void)g;
+    (void)m;
+    memcpy(s, undo, sizeof(KotvState));
+}
+
+static void ops_returns(const Game *g, const GameState *s, double out[MAX_PLAYERS])
+{
+    kotv_returns(kotv_cfg(g), (const KotvState *)s, out);
+}
+
+static void ops_describe_result(const Game *g, const GameState *gs, StrBuf *out)
+{
+    const KotvConfig *c = kotv_cfg(g);
+    const KotvState *s = (const KotvState *)gs;
+    if (s->phase != KPH_OVER)
+        return;
+    sb_puts(out, s->end_triggered ? "the hill could not be refilled in full; reputation"
+                                  : "max-rounds reached; reputation");
+    for (int p = 0; p < s->players; p++)
+        sb_printf(out, "%s %d", p ? "," : "", kotv_reputation(c, s, p));
+    sb_puts(out, " (influence");
+    for (int p = 0; p < s->players; p++)
+        sb_printf(out, "%s %d", p ? "," : "", kotv_influence(c, s, p));
+    sb_puts(out, ")");
+}
+
+static uint64_t ops_hash(const Game *g, const GameState *s)
+{
+    (void)g;
+    return ((const KotvState *)s)->hash;
+}
+
+static int ops_move_index(const Game *g, const GameState *s, Move m)
+{
+    (void)g;
+    (void)s;
+    const int a = kotv_marg(m);
+    switch (kotv_mtype(m)) {
+    case KMV_PLACE:
+        return IDX_PLACE + a % KOTV_CELLS;
+    case KMV_PASS:
+        return IDX_PASS;
+    case KMV_RECRUIT:
+        return IDX_RECRUIT + kotv_recruit_hcol(m) * KOTV_HILL_ROWS + kotv_recruit_row(m) % 6;
+    case KMV_LEG:
+        return IDX_LEG + (((kotv_leg_from(m) % KOTV_CELLS) * KOTV_DIRS + kotv_leg_dir(m)) *
+                              KOTV_RAY + (kotv_leg_dist(m) - 1) % KOTV_RAY) * 16 +
+               kotv_leg_mask(m);
+    case KMV_JESTER:
+        return IDX_JESTER + a % KOTV_COLUMNS;
+    case KMV_SWAP:
+        return IDX_SWAP + (kotv_swap_code(m) % (KOTV_MAX_KINDS + KOTV_COLUMNS) * KOTV_HILL_COLS +
+                           kotv_swap_hcol(m)) * KOTV_HILL_ROWS + kotv_swap_row(m) % 6;
+    case KMV_TAX:
+        return IDX_TAX + a % KOTV_COLUMNS;
+    case KMV_KINGDOM:
+        return IDX_KINGDOM + a % KOTV_COLUMNS;
+    case KMV_REFILL:
+        return IDX_REFILL + a % KOTV_HILL_COLS;
+    default:
+        return IDX_DRAW + a % KOTV_MAX_KINDS;
+    }
+}
+
+static bool ops_is_ok(const Game *g, const GameState *s, ErrBuf *err)
+{
+    return kotv_check(kotv_cfg(g), (const KotvState *)s, true, err);
+}
+
+static void ops_render(const Game *g, const GameState *s, unsigned flags, StrBuf *out)
+{
+    kotv_render(kotv_cfg(g), (const KotvState *)s, flags, out);
+}
+
+static int ops_chance_outcomes(const Game *g, const GameState *s, ChanceList *out)
+{
+    out->count = kotv_chance(kotv_cfg(g), (const KotvState *)s, out->outcomes, out->prob);
+    return out->count;
+}
+
+/* Nothing to resample: the state holds no hidden information. The one secret of the
+ * physical game, the order of the face-down piles, is not stored at all; each tile
+ * drawn is a chance action over the pile's contents (which every player can count), so
+ * a sample of the hidden order is exactly what chance_outcomes gives, one draw at a
+ * time. */
+static void ops_determinize(const Game *g, GameState *s, int observer, Rng *rng)
+{
+    (void)g;
+    (void)s;
+    (void)observer;
+    (void)rng;
+}
+
+static void ops_format_view(const Game *g, const GameState *s, int observer, StrBuf *out)
+{
+    kotv_format_view(kotv_cfg(g), (const KotvState *)s, observer, out);
+}
+
+static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS])
+{
+    kotv_playout(kotv_cfg(g), (KotvState *)s, rng);
+    kotv_returns(kotv_cfg(g), (const KotvState *)s, out);
+}
+
+/* Cells for click interfaces: a placement is its square; a summon leg is the king's
+ * square, the tiles taken in passing, and where the king stops. Other actions (hill,
+ * castle and phase choices) touch no valley cell. */
+static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *out)
+{
+    (void)s;
+    const KotvConfig *c = kotv_cfg(g);
+    if (kotv_mtype(m) == KMV_PLACE) {
+        kotv_format_square(kotv_marg(m), out);
+    } else if (kotv_mtype(m) == KMV_LEG) {
+        const int from = kotv_leg_from(m), d = kotv_leg_dir(m), mask = kotv_leg_mask(m);
+        kotv_format_square(from, out);
+        for (int i = 0; i < KOTV_RAY; i++)
+            if ((mask >> i) & 1) {
+                sb_putc(out, ' ');
+                kotv_format_square(c->ray[d][from][i], out);
+            }
+        sb_putc(out, ' ');
+        kotv_format_square(c->ray[d][from][kotv_leg_dist(m) - 1], out);
+    }
+}
+
+static double ops_score(const Game *g, const GameState *s, int player)
+{
+    const KotvConfig *c = kotv_cfg(g);
+    const KotvState *k = (const KotvState *)s;
+    return kotv_reputation(c, k, player) + 0.001 * kotv_influence(c, k, player);
+}
+
+const GameOps kotv_ops = {
+    .name = "king-of-the-valley",
+    .summary = "King of the Valley: summon subjects from a 5x5 valley of tiles (2-4 players)",
+    .min_players = 2,
+    .max_players = 4,
+    .flags = GAME_HAS_CHANCE | GAME_ZERO_SUM,
+    .options = kotv_options,
+    .option_count = (int)(sizeof kotv_options / sizeof kotv_options[0]),
+    .configure = kotv_configure,
+    .release = kotv_release,
+    .new_game = ops_new_game,
+    .parse_position = ops_parse_position,
+    .format_position = ops_format_position,
+    .parse_move = ops_parse_move,
+    .format_move = ops_format_move,
+    .to_move = ops_to_move,
+    .gen_moves = ops_gen_moves,
+    .make = ops_make,
+    .unmake = ops_unmake,
+    .returns = ops_returns,
+    .describe_result = ops_describe_result,
+    .hash = ops_hash,
+    .move_index = ops_move_index,
+    .is_ok = ops_is_ok,
+    .render = ops_render,
+    .chance_outcomes = ops_chance_outcomes,
+    .determinize = ops_determinize,
+    .format_view = ops_format_view,
+    .playout = ops_playout,
+    .move_cells = ops_move_cells,
+    .score = ops_score,
+};
