@@ -270,6 +270,27 @@ static void test_match(void **state)
     assert_memory_equal(a, b, strcspn(a, "\n"));
 }
 
+/* More than two players: a table per player (wins, mean rank, score) and by seat; the
+ * same seed gives the same table. */
+static void test_match_many_players(void **state)
+{
+    (void)state;
+    static Run r, again;
+    const char *args = "match king-of-the-valley --rule players=3 --players ai,greedy,random "
+                       "--games 3 --nodes 40 --seed 2 --jobs 2";
+    run(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "mean rank");
+    assert_contains(&r, "mean score");
+    assert_contains(&r, "mean rank by seat");
+    const char *table = strstr(r.out, "    player");
+    assert_non_null(table);
+    run(&again, args, NULL);
+    const char *table2 = strstr(again.out, "    player");
+    assert_non_null(table2);
+    assert_string_equal(table, table2);
+}
+
 static void test_bench_signature(void **state)
 {
     (void)state;
@@ -300,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_play_ai_vs_ai_to_the_end),
         cmocka_unit_test(test_analyze),
         cmocka_unit_test(test_match),
+        cmocka_unit_test(test_match_many_players),
         cmocka_unit_test(test_bench_signature),
     };
     return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -365,13 +365,46 @@ static void check_determinize(const Game *g, const GameState *s, Rng *rng)
         return;
     GameState *c = game_state_new(g);
     assert_non_null(c);
+    StrBuf seen, seen_after;
+    sb_init(&seen);
+    sb_init(&seen_after);
     for (int obs = 0; obs < g->players; obs++) {
         memcpy(c, s, g->state_size);
         g->ops->determinize(g, c, obs, rng);
         check_is_ok(g, c, "after determinize");
         if (g->ops->to_move(g, c) != g->ops->to_move(g, s))
             fail_msg("%s: determinize changed the player to move", g->ops->name);
+        // Everything the observer can see stays as it was.
+        if (g->ops->format_view != NULL) {
+            sb_clear(&seen);
+            sb_clear(&seen_after);
+            g->ops->format_view(g, s, obs, &seen);
+            g->ops->format_view(g, c, obs, &seen_after);
+            if (strcmp(sb_str(&seen), sb_str(&seen_after)) != 0)
+                fail_msg("%s: determinize for player %d changed what he sees:\n%s\nbecame\n%s",
+                         g->ops->name, obs + 1, sb_str(&seen), sb_str(&seen_after));
+        }
     }
+    sb_free(&seen);
+    sb_free(&seen_after);
+    free(c);
+}
+
+/* The guided playout ends the game in a sound state with values in [-1, 1]. */
+static void check_guided_playout(const Game *g, const GameState *s, Rng *rng)
+{
+    if (g->ops->guided_playout == NULL)
+        return;
+    GameState *c = game_state_clone(g, s);
+    assert_non_null(c);
+    double v[MAX_PLAYERS];
+    g->ops->guided_playout(g, c, rng, v);
+    check_is_ok(g, c, "after a guided playout");
+    if (g->ops->to_move(g, c) != PLAYER_NONE)
+        fail_msg("%s: a guided playout stopped before the end", g->ops->name);
+    for (int p = 0; p < g->players; p++)
+        if (!(v[p] >= -1 && v[p] <= 1))
+            fail_msg("%s: guided playout value %g for player %d", g->ops->name, v[p], p + 1);
     free(c);
 }
 
@@ -424,6 +457,7 @@ static int check_position(const Game *g, GameState *s, bool full, bool garbage,
     if (full) {
         check_position_text(g, s, list);
         check_determinize(g, s, rng);
+        check_guided_playout(g, s, rng);
     }
     if (garbage) {
         GameState *scratch = game_state_new(g);

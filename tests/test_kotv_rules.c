@@ -1006,16 +1006,21 @@ static void test_scoring(void **state)
     kotv_ops.returns(t.g, t.s, ret);
     assert_true(ret[0] == 0 && ret[1] == 0);
     close_setup(&t);
-    // Four players: rank returns sum to zero; returns=margin keeps the order.
-    const char *four[2] = {"players=4", "returns=margin"};
+    // Four players: rank returns sum to zero; the guided values (rank and margin) keep
+    // the order and also sum to zero; on a finished game the guided hook plays nothing.
+    const char *four[1] = {"players=4"};
     t = open_setup(four, 1, FARMS, "phase=over end=1 turns=8 gold=10,5,5,0 kings=a1,b1,c1,d1");
     kotv_ops.returns(t.g, t.s, ret);
     assert_true(fabs(ret[0] - 1) < 1e-12 && fabs(ret[1]) < 1e-12 && fabs(ret[2]) < 1e-12 &&
                 fabs(ret[3] + 1) < 1e-12);
-    close_setup(&t);
-    t = open_setup(four, 2, FARMS, "phase=over end=1 turns=8 gold=10,5,5,0 kings=a1,b1,c1,d1");
-    kotv_ops.returns(t.g, t.s, ret);
+    Rng rng;
+    rng_seed(&rng, 1);
+    GameState *before = game_state_clone(t.g, t.s);
+    kotv_ops.guided_playout(t.g, t.s, &rng, ret);
+    assert_memory_equal(before, t.s, t.g->state_size);
+    free(before);
     assert_true(ret[0] > ret[1] && ret[1] == ret[2] && ret[2] > ret[3]);
+    assert_true(ret[0] < 1 && ret[3] > -1);
     assert_true(fabs(ret[0] + ret[1] + ret[2] + ret[3]) < 1e-12);
     close_setup(&t);
 }
@@ -1300,24 +1305,27 @@ static void test_greedy_baseline(void **state)
     }
 }
 
-/* The playout hook, uniform and heuristic, plays games to the end that are sound. */
+/* The playout hooks, uniform and guided, play games to the end that are sound. */
 static void test_playouts(void **state)
 {
     (void)state;
-    const char *const modes[2] = {"playout=uniform", "playout=heuristic"};
+    const char *const modes[2] = {"playout", "guided_playout"};
     for (int m = 0; m < 2; m++)
         for (int players = 2; players <= 4; players++) {
             char rule[32];
             snprintf(rule, sizeof rule, "players=%d", players);
-            const char *settings[2] = {rule, modes[m]};
-            Game *g = make_game(settings, 2);
+            const char *settings[1] = {rule};
+            Game *g = make_game(settings, 1);
             GameState *s = game_state_new(g);
             Rng rng;
             rng_seed(&rng, 9);
             for (int k = 0; k < 30; k++) {
                 kotv_ops.new_game(g, s, (uint64_t)k);
                 double ret[MAX_PLAYERS];
-                kotv_ops.playout(g, s, &rng, ret);
+                if (m == 0)
+                    kotv_ops.playout(g, s, &rng, ret);
+                else
+                    kotv_ops.guided_playout(g, s, &rng, ret);
                 ErrBuf err;
                 if (!kotv_ops.is_ok(g, s, &err))
                     fail_msg("%s: is_ok after a playout: %s", modes[m], err.msg);

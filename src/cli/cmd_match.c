@@ -20,6 +20,7 @@
 
 typedef struct MatchGame {
     double returns[MAX_PLAYERS]; /* per spec (not per seat) */
+    double score[MAX_PLAYERS];   /* per spec: ops->score at the end, when the game has it */
     int actions;
     char *record_text;           /* when --out is given */
     bool failed;
@@ -93,8 +94,11 @@ static void play_one(Match *mt, int index)
     }
     double ret[MAX_PLAYERS];
     own->ops->returns(own, rec.current, ret);
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
         out->returns[(k + index) % n] = ret[k];
+        if (own->ops->score != NULL)
+            out->score[(k + index) % n] = own->ops->score(own, rec.current, k);
+    }
     out->actions = rec.count;
     if (mt->opts->out) {
         seats_format(&seats, rec.players, (int)sizeof rec.players);
@@ -136,6 +140,74 @@ static void *worker(void *arg)
         mt->done++;
         report_game(mt, index);
         pthread_mutex_unlock(&mt->lock);
+    }
+}
+
+/* The rank of spec k in game i: 1 plus the number of players with a better return
+ * (players with equal returns share a rank). */
+static int rank_of(const Match *mt, int i, int k)
+{
+    int rank = 1;
+    for (int j = 0; j < mt->specs.count; j++)
+        rank += mt->games[i].returns[j] > mt->games[i].returns[k];
+    return rank;
+}
+
+/* Games of more than two players: per player (each entry of --players) the wins (sole
+ * first places), shared first places, mean rank, mean score and mean return, then the
+ * mean rank of each player in each seat. Seat of spec k in game i: (k - i) mod n. */
+static void report_players(const Match *mt)
+{
+    const int n = mt->specs.count;
+    const bool scored = mt->game->ops->score != NULL;
+    printf("%-3s %-16s %6s %6s %7s %9s %10s %11s\n", "", "player", "games", "wins", "shared",
+           "mean rank", scored ? "mean score" : "", "mean return");
+    for (int k = 0; k < n; k++) {
+        int games = 0, wins = 0, shared = 0;
+        double rank = 0, score = 0, ret = 0;
+        for (int i = 0; i < mt->n_games; i++) {
+            if (mt->games[i].failed)
+                continue;
+            games++;
+            const int r = rank_of(mt, i, k);
+            int tied = 0;
+            for (int j = 0; j < n; j++)
+                tied += j != k && mt->games[i].returns[j] == mt->games[i].returns[k];
+            wins += r == 1 && tied == 0;
+            shared += r == 1 && tied > 0;
+            rank += r;
+            score += mt->games[i].score[k];
+            ret += mt->games[i].returns[k];
+        }
+        const double d = games > 0 ? games : 1;
+        printf("%-3d %-16s %6d %6d %7d %9.3f ", k + 1, mt->specs.seat[k].text, games, wins, shared,
+               rank / d);
+        if (scored)
+            printf("%10.2f", score / d);
+        else
+            printf("%10s", "");
+        printf(" %+11.3f   (wins %.1f%%)\n", ret / d, 100.0 * wins / d);
+    }
+    printf("%-18s", "mean rank by seat");
+    for (int seat = 0; seat < n; seat++)
+        printf("    seat %d", seat + 1);
+    printf("\n");
+    for (int k = 0; k < n; k++) {
+        printf("%-3d %-14s", k + 1, mt->specs.seat[k].text);
+        for (int seat = 0; seat < n; seat++) {
+            double sum = 0;
+            int cnt = 0;
+            for (int i = 0; i < mt->n_games; i++)
+                if (!mt->games[i].failed && ((k - i) % n + n) % n == seat) {
+                    sum += rank_of(mt, i, k);
+                    cnt++;
+                }
+            if (cnt > 0)
+                printf(" %9.3f", sum / cnt);
+            else
+                printf(" %9s", "-");
+        }
+        printf("\n");
     }
 }
 
@@ -223,19 +295,7 @@ int cmd_match(int argc, char **argv)
         else
             printf("%s (every game went one way)\n", st.elo > 0 ? "+inf" : "-inf");
     } else {
-        for (int k = 0; k < mt.specs.count; k++) {
-            double sum = 0;
-            int firsts = 0;
-            for (int i = 0; i < mt.n_games; i++) {
-                sum += mt.games[i].returns[k];
-                int better = 0;
-                for (int j = 0; j < mt.specs.count; j++)
-                    better += mt.games[i].returns[j] >= mt.games[i].returns[k] && j != k;
-                firsts += better == 0;
-            }
-            printf("%s: mean return %.3f, sole first place in %d of %d games\n",
-                   mt.specs.seat[k].text, sum / mt.n_games, firsts, mt.n_games);
-        }
+        report_players(&mt);
     }
     if (o.out) {
         FILE *f = fopen(o.out, "w");

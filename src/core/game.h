@@ -165,6 +165,13 @@ struct GameOps {
     /* Plays uniformly random legal moves to the end and writes the returns; may change
      * *s. A fast path for MCTS: it must match the generic loop in distribution. */
     void (*playout)(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS]);
+    /* A random game for searchers that want more than uniform moves: plays to the end by
+     * the game's own policy (sensible choices most of the time, random ones otherwise)
+     * and writes, per player, a value in [-1, 1] for the search to maximise, which may be
+     * finer than returns() (the rank plus a share of the score margin, say). On a
+     * finished state it plays nothing and writes those values. Unlike playout it follows
+     * no prescribed distribution; it may change *s. The "ai" agent's MCTS uses it. */
+    void (*guided_playout)(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS]);
     /* Counts the leaves `depth` actions deep; must equal the generic perft. */
     uint64_t (*perft)(const Game *g, GameState *s, int depth);
 

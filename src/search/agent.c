@@ -178,8 +178,12 @@ Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
         AlphaBetaConfig cfg = {0, level_ab_noise[level], noise_seed(spec->seed)};
         st = alphabeta_new(g, &cfg, &a->ab, err);
     } else if (kind == AGENT_MCTS) {
+        // "mcts" is plain UCT, the reference; "ai" uses what the game knows about itself.
         MctsConfig cfg;
-        mcts_config_uct(&cfg);
+        if (spec->kind == AGENT_AI)
+            mcts_config_guided(&cfg);
+        else
+            mcts_config_uct(&cfg);
         st = mcts_new(g, &cfg, &a->mcts, err);
     } else if (kind == AGENT_GREEDY) {
         st = greedy_new(g, &a->greedy, err);
@@ -282,6 +286,10 @@ void agent_describe(const Agent *a, StrBuf *out)
     const char *sep = "";
     if (a->kind == AGENT_ALPHABETA && a->limits.depth > 0) {
         sb_printf(out, "depth %d", a->limits.depth);
+        sep = ", ";
+    }
+    if (a->kind == AGENT_MCTS && a->spec.kind == AGENT_AI && a->g->ops->guided_playout) {
+        sb_printf(out, "guided playouts");
         sep = ", ";
     }
     if (a->limits.nodes > 0) {

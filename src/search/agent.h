@@ -36,7 +36,8 @@ enum {
 
 typedef struct AgentSpec {
     /* AGENT_AI = the best algorithm for the game: alpha-beta for two-player zero-sum
-     * perfect-information games without chance that have ops->evaluate, else MCTS */
+     * perfect-information games without chance that have ops->evaluate, else MCTS
+     * with the game's guided playouts when it has them (mcts_config_guided) */
     AgentKind kind;
     int level;           /* 1..10, 10 strongest; default 5 (0 also means 5) */
     SearchLimits limits; /* each nonzero field overrides the level's own limit */

@@ -65,6 +65,7 @@ struct Mcts {
     Move untried[MOVELIST_CAP];
     bool matched[MOVELIST_CAP]; /* list.moves[i] already has a child */
     MoveSet set;
+    bool guided; /* cfg.guided and the game has guided_playout */
 };
 
 static void set_clear(MoveSet *s)
@@ -105,6 +106,13 @@ void mcts_config_uct(MctsConfig *cfg)
 {
     cfg->exploration = sqrt(2.0);
     cfg->max_bytes = MCTS_DEFAULT_MAX_BYTES;
+    cfg->guided = false;
+}
+
+void mcts_config_guided(MctsConfig *cfg)
+{
+    mcts_config_uct(cfg);
+    cfg->guided = true;
 }
 
 void mcts_set_max_bytes(Mcts *m, size_t bytes)
@@ -133,6 +141,7 @@ Status mcts_new(const Game *g, const MctsConfig *cfg, Mcts **out, ErrBuf *err)
         m->cfg = *cfg;
     else
         mcts_config_uct(&m->cfg);
+    m->guided = m->cfg.guided && g->ops->guided_playout != NULL;
     mcts_set_max_bytes(m, m->cfg.max_bytes);
     m->cap = m->max_nodes < MCTS_INITIAL_NODES ? m->max_nodes : MCTS_INITIAL_NODES;
     m->nodes = malloc(m->cap * sizeof *m->nodes);
@@ -197,13 +206,18 @@ static int32_t new_node(Mcts *m, int32_t parent, Move move, int mover)
     return i;
 }
 
-/* Plays s to the end with uniformly random moves and writes the returns: the game's own
- * playout hook if it has one, else generate, pick, make. */
+/* Plays s to the end and writes the returns: the game's guided playout when the config
+ * asks for it and the game has one, else uniformly random moves (the game's own playout
+ * hook if it has one, else generate, pick, make). */
 static void rollout(Mcts *m, GameState *s, Rng *rng, double ret[MAX_PLAYERS])
 {
     const Game *g = m->g;
     const GameOps *ops = m->ops;
     memset(ret, 0, MAX_PLAYERS * sizeof *ret);
+    if (m->guided) {
+        ops->guided_playout(g, s, rng, ret);
+        return;
+    }
     if (ops->to_move(g, s) == PLAYER_NONE) {
         ops->returns(g, s, ret);
         return;
@@ -340,7 +354,7 @@ static int iterate(Mcts *m, const GameState *root, int root_player, bool determi
             p = ops->to_move(g, w);
         }
         if (p == PLAYER_NONE) {
-            ops->returns(g, w, ret);
+            rollout(m, w, rng, ret); // the values of the finished game
             break;
         }
         const int n = ops->gen_moves(g, w, &m->list);

@@ -12,6 +12,7 @@
 #define CROWN_SEARCH_MCTS_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/game.h"
@@ -26,11 +27,17 @@ enum {
 typedef struct MctsConfig {
     double exploration; /* C of UCT, on returns scaled to [0, 1] */
     size_t max_bytes;   /* the node arena never grows past this; 0 = MCTS_DEFAULT_MAX_BYTES */
+    /* Judge new nodes and finished games by ops->guided_playout when the game has one
+     * (its policy and its values) instead of uniform playouts and returns(). */
+    bool guided;
 } MctsConfig;
 
 /* Plain UCT: random playouts (ops->playout when the game has one), no evaluation,
  * C = sqrt(2), the default memory cap. This is what the "mcts" and "uct" agents use. */
 void mcts_config_uct(MctsConfig *cfg);
+/* UCT as above with the game's guided playouts where it has them: what the "ai" agent
+ * uses for games alpha-beta cannot play. Equal to plain UCT for other games. */
+void mcts_config_guided(MctsConfig *cfg);
 
 typedef struct Mcts Mcts;
 
@@ -52,7 +59,8 @@ void mcts_set_max_bytes(Mcts *m, size_t bytes);
  * Chance events inside the tree are sampled, not stored (open loop). When the arena is
  * full the tree stops growing but iterations go on. The answer is the most visited root
  * child (ties: the better mean, then the earlier expanded), always a legal move of s;
- * out->value is the mean return of the player to move over all iterations.
+ * out->value is the mean return of the player to move over all iterations (of the
+ * guided values when the config is guided and the game has them).
  * Deterministic given the Rng state and the limits, unless movetime_ms or stop
  * intervene. s is not modified. */
 void mcts_search(Mcts *m, const GameState *s, const SearchLimits *limits, Rng *rng,

@@ -1,7 +1,8 @@
 /*
- * kotv_ai.c - random games for MCTS: uniformly random actions (the distribution of the
- * interface's generic loop, the default), or a heuristic policy (rule option
- * playout=heuristic) that plays what a sensible player would most of the time.
+ * kotv_ai.c - random games for MCTS: uniformly random actions (the playout hook, the
+ * distribution of the interface's generic loop), or a heuristic policy (the
+ * guided_playout hook, which the "ai" agent's ISMCTS uses) that plays what a sensible
+ * player would most of the time.
  *
  * The policy scores every option of a decision without playing it, from the tiles it
  * gains or gives up and what they are worth to this player now (influence, the knight
@@ -191,7 +192,7 @@ Move kotv_heuristic_choice(const KotvConfig *c, const KotvState *s, const Move *
     return pick;
 }
 
-void kotv_playout(const KotvConfig *c, KotvState *s, Rng *rng)
+void kotv_playout(const KotvConfig *c, KotvState *s, bool heuristic, Rng *rng)
 {
     Move list[KOTV_MAX_MOVES];
     int n = kotv_gen(c, s, list);
@@ -199,7 +200,7 @@ void kotv_playout(const KotvConfig *c, KotvState *s, Rng *rng)
         Move m;
         if (s->phase == KPH_DRAW)
             m = sample_draw(c, s, rng);
-        else if (c->heuristic_playout)
+        else if (heuristic)
             m = kotv_heuristic_choice(c, s, list, n, rng);
         else
             m = list[rng_below(rng, (uint32_t)n)];

@@ -87,7 +87,6 @@ typedef enum KotvPhase {
 
 /* Rule options that are not component data. */
 typedef enum KotvRefill { KOTV_REFILL_I_II_III, KOTV_REFILL_I_III } KotvRefill;
-typedef enum KotvReturns { KOTV_RETURNS_RANK, KOTV_RETURNS_MARGIN } KotvReturns;
 
 typedef struct KotvKind {
     uint8_t ch;      /* KotvChar */
@@ -120,8 +119,6 @@ typedef struct KotvConfig {
     bool jester_couples;
     bool jesters_first; /* turn jesters face down before real subjects */
     KotvRefill refill;
-    KotvReturns returns;
-    bool heuristic_playout;
     int max_rounds;
     /* geometry */
     int8_t ray[KOTV_DIRS][KOTV_CELLS][KOTV_RAY]; /* squares beyond sq, nearest first */
@@ -291,7 +288,9 @@ int kotv_tax_taken(const KotvState *s);
 /* Scoring: reputation (influence, kingdom tokens, orders, couples, gold) and influence. */
 int kotv_reputation(const KotvConfig *c, const KotvState *s, int player);
 int kotv_influence(const KotvConfig *c, const KotvState *s, int player);
-void kotv_returns(const KotvConfig *c, const KotvState *s, double out[MAX_PLAYERS]);
+/* The game's returns (by rank), or with `margin` the values guided search maximises:
+ * 0.75 of the rank value plus 0.25 of the score's distance from the mean, scaled. */
+void kotv_returns(const KotvConfig *c, const KotvState *s, bool margin, double out[MAX_PLAYERS]);
 /* Checks the state against the table and the rules' invariants; false with a message.
  * `full` adds that the state is settled and its hash is right. */
 bool kotv_check(const KotvConfig *c, const KotvState *s, bool full, ErrBuf *err);
@@ -308,8 +307,9 @@ Status kotv_parse_position(const KotvConfig *c, KotvState *s, const char *text, 
 void kotv_render(const KotvConfig *c, const KotvState *s, unsigned flags, StrBuf *out);
 void kotv_format_view(const KotvConfig *c, const KotvState *s, int observer, StrBuf *out);
 
-/* kotv_ai.c: the playout hook (uniform, or the heuristic policy). */
-void kotv_playout(const KotvConfig *c, KotvState *s, Rng *rng);
+/* kotv_ai.c: random games to the end, uniform (the playout hook) or by the heuristic
+ * policy (the guided_playout hook). */
+void kotv_playout(const KotvConfig *c, KotvState *s, bool heuristic, Rng *rng);
 Move kotv_heuristic_choice(const KotvConfig *c, const KotvState *s, const Move *moves, int n,
                            Rng *rng);
 

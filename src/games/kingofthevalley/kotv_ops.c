@@ -33,14 +33,6 @@ static const RuleOption kotv_options[] = {
      "real-first", "real-first|jesters-first", 0, 0, false},
     {"max-rounds", "safety net: the game ends and is scored after this many rounds", "100", NULL,
      1, KOTV_MAX_ROUNDS_LIMIT, false},
-    {"returns",
-     "what search optimises: the rank among players, or the rank plus a quarter weight of the "
-     "score margin",
-     "rank", "rank|margin", 0, 0, false},
-    {"playout",
-     "random games for MCTS: uniform (as the generic loop) or the heuristic policy of "
-     "kotv_ai.c",
-     "uniform", "uniform|heuristic", 0, 0, false},
 };
 
 enum {
@@ -96,8 +88,6 @@ static Status kotv_configure(Game *g, ErrBuf *err)
     c->limited_tokens = option_is(g, "token-supply", "limited");
     c->jesters_first = option_is(g, "turn-down", "jesters-first");
     c->max_rounds = (int)game_option_long(g, "max-rounds", 100);
-    c->returns = option_is(g, "returns", "margin") ? KOTV_RETURNS_MARGIN : KOTV_RETURNS_RANK;
-    c->heuristic_playout = option_is(g, "playout", "heuristic");
     kotv_build_geometry(c);
     g->config = c;
     g->state_size = sizeof(KotvState);
@@ -166,7 +156,7 @@ static void ops_unmake(const Game *g, GameState *s, Move m, const void *undo)
 
 static void ops_returns(const Game *g, const GameState *s, double out[MAX_PLAYERS])
 {
-    kotv_returns(kotv_cfg(g), (const KotvState *)s, out);
+    kotv_returns(kotv_cfg(g), (const KotvState *)s, false, out);
 }
 
 static void ops_describe_result(const Game *g, const GameState *gs, StrBuf *out)
@@ -259,8 +249,14 @@ static void ops_format_view(const Game *g, const GameState *s, int observer, Str
 
 static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS])
 {
-    kotv_playout(kotv_cfg(g), (KotvState *)s, rng);
-    kotv_returns(kotv_cfg(g), (const KotvState *)s, out);
+    kotv_playout(kotv_cfg(g), (KotvState *)s, false, rng);
+    kotv_returns(kotv_cfg(g), (const KotvState *)s, false, out);
+}
+
+static void ops_guided_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS])
+{
+    kotv_playout(kotv_cfg(g), (KotvState *)s, true, rng);
+    kotv_returns(kotv_cfg(g), (const KotvState *)s, true, out);
 }
 
 /* Cells for click interfaces: a placement is its square; a summon leg is the king's
@@ -321,6 +317,7 @@ const GameOps kotv_ops = {
     .determinize = ops_determinize,
     .format_view = ops_format_view,
     .playout = ops_playout,
+    .guided_playout = ops_guided_playout,
     .move_cells = ops_move_cells,
     .score = ops_score,
 };

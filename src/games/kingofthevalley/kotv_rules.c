@@ -771,7 +771,7 @@ int kotv_reputation(const KotvConfig *c, const KotvState *s, int player)
     return score;
 }
 
-void kotv_returns(const KotvConfig *c, const KotvState *s, double out[MAX_PLAYERS])
+void kotv_returns(const KotvConfig *c, const KotvState *s, bool margin, double out[MAX_PLAYERS])
 {
     const int n = s->players;
     int rep[MAX_PLAYERS], inf[MAX_PLAYERS];
@@ -801,8 +801,7 @@ void kotv_returns(const KotvConfig *c, const KotvState *s, double out[MAX_PLAYER
                 net--;
         }
         const double rank = (double)net / (n - 1);
-        out[p] = c->returns == KOTV_RETURNS_RANK ? rank
-                                                 : 0.75 * rank + 0.25 * (rep[p] - mean) / spread;
+        out[p] = margin ? 0.75 * rank + 0.25 * (rep[p] - mean) / spread : rank;
     }
 }
 
