@@ -323,6 +323,22 @@ static void play(Setup *t, const char *text)
         fail_msg("is_ok after '%s': %s", text, err.msg);
 }
 
+/* The cells a click interface gets for a legal action (GameOps.move_cells). */
+static void expect_cells(const Setup *t, const char *text, const char *want)
+{
+    Move m;
+    ErrBuf err;
+    err_clear(&err);
+    if (kotv_ops.parse_move(t->g, t->s, text, &m, &err) != STATUS_OK)
+        fail_msg("'%s' refused: %s", text, err.msg);
+    StrBuf cells;
+    sb_init(&cells);
+    kotv_ops.move_cells(t->g, t->s, m, &cells);
+    if (strcmp(sb_str(&cells), want) != 0)
+        fail_msg("cells of '%s': got '%s', want '%s'", text, sb_str(&cells), want);
+    sb_free(&cells);
+}
+
 static void expect_to_move(const Setup *t, int who)
 {
     assert_int_equal(kotv_ops.to_move(t->g, t->s), who);
@@ -400,6 +416,7 @@ static void test_placement(void **state)
     Setup t = open_setup(settings, 1, FARMS,
                          "phase=place first=2 turn=2 turns=0 kings=-,-,- hill=F,F,F,F,F,F/F,F,F,F,F,F");
     expect_to_move(&t, 1);
+    expect_cells(&t, "place c3", "c3"); // one cell: click it
     play(&t, "place c3");
     expect_to_move(&t, 2);
     expect_illegal(&t, "place c3", "another king");
@@ -430,6 +447,9 @@ static void test_recruit(void **state)
     expect_illegal(&t, "recruit L3", "specialist");
     expect_illegal(&t, "recruit L4", "costs 6 gold and you have 3");
     expect_illegal(&t, "recruit L6", "empty");
+    // Hill slots are no cells of the valley: a click interface offers these otherwise.
+    expect_cells(&t, "recruit L2", "");
+    expect_cells(&t, "pass", "");
     play(&t, "recruit L2");
     expect_field(&t, "gold", "0,9");
     expect_field(&t, "up1", "D");
@@ -472,6 +492,9 @@ static void test_summon_single(void **state)
     expect_illegal(&t, "c3-e3", "e3 is empty");
     expect_illegal(&t, "c3-d5", "straight line");
     expect_illegal(&t, "d4-d5", "your king stands on c3");
+    // The king's square, then where he stops (over the other king's square).
+    expect_cells(&t, "c3-a5", "c3 a5");
+    expect_cells(&t, "c3-e5", "c3 e5");
     play(&t, "c3-a5");
     expect_field(&t, "up1", "Q");
     expect_field(&t, "kings", "a5,b4");
@@ -1164,7 +1187,8 @@ static void test_move_texts(void **state)
 }
 
 /* The view of each player shows the public state and never a pile's order (which the
- * state does not even hold); determinize changes nothing. */
+ * state does not even hold), and ends with the position text; a spectator's view is the
+ * same; determinize changes nothing. */
 static void test_view_and_determinize(void **state)
 {
     (void)state;
@@ -1184,6 +1208,25 @@ static void test_view_and_determinize(void **state)
     assert_non_null(strstr(sb_str(&a), "View of player 1"));
     assert_non_null(strstr(sb_str(&b), "View of player 2"));
     assert_non_null(strstr(sb_str(&a), "Pile II holds"));
+    // The view ends with the position text, which a program drawing it reads back.
+    StrBuf pos;
+    sb_init(&pos);
+    kotv_ops.format_position(g, s, &pos);
+    const char *line = strstr(sb_str(&a), "\nPosition: ");
+    assert_non_null(line);
+    line += strlen("\nPosition: ");
+    assert_int_equal(strncmp(line, sb_str(&pos), strlen(sb_str(&pos))), 0);
+    assert_string_equal(line + strlen(sb_str(&pos)), "\n");
+    ErrBuf err;
+    assert_int_equal(kotv_ops.parse_position(g, c, sb_str(&pos), &err), STATUS_OK);
+    assert_memory_equal(s, c, g->state_size);
+    // A spectator (PLAYER_NONE) sees the same public state under his own heading.
+    sb_clear(&b);
+    kotv_ops.format_view(g, s, PLAYER_NONE, &b);
+    assert_non_null(strstr(sb_str(&b), "View of a spectator."));
+    assert_null(strstr(sb_str(&b), "View of player"));
+    assert_string_equal(strstr(sb_str(&b), "\nPosition: "), strstr(sb_str(&a), "\nPosition: "));
+    sb_free(&pos);
     sb_free(&a);
     sb_free(&b);
     free(s);

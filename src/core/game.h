@@ -157,7 +157,8 @@ struct GameOps {
     int (*chance_outcomes)(const Game *g, const GameState *s, ChanceList *out);
     /* Resamples everything `observer` cannot see, keeping his view. */
     void (*determinize)(const Game *g, GameState *s, int observer, Rng *rng);
-    /* Appends what `observer` may see (hidden-information games). */
+    /* Appends what `observer` may see (hidden-information games): observer is a seat, or
+     * PLAYER_NONE for a spectator, who may see only what is public to every player. */
     void (*format_view)(const Game *g, const GameState *s, int observer, StrBuf *out);
     /* Heuristic value for the player to move, in centi-units; two-player zero-sum. Wins
      * and losses are the search's business, not the evaluation's. */

@@ -131,7 +131,12 @@ static json_t *build_state(Session *s, int view)
     for (int i = 0; i < ops->option_count; i++)
         json_object_set_new(rules, ops->options[i].name, json_string(g->values[i]));
     json_object_set_new(o, "rules", rules);
-    json_object_set_new(o, "seed", json_integer((json_int_t)s->seed));
+    // Chance draws follow from the seed (session.c): in a hidden-information game it
+    // would tell the hidden order of what is to come, so it is shown once the game is
+    // over, like the record.
+    json_object_set_new(o, "seed", hidden && p != PLAYER_NONE
+                                       ? json_null()
+                                       : json_integer((json_int_t)s->seed));
     json_t *seats = json_array();
     for (int i = 0; i < g->players; i++) {
         json_t *st = json_object();
@@ -155,9 +160,11 @@ static json_t *build_state(Session *s, int view)
         sb_clear(&t);
         ops->render(g, cur, 0, &t);
         json_object_set_new(o, "board", json_string(sb_str(&t)));
-    } else if (view >= 0 && ops->format_view) {
+    } else if (ops->format_view) {
+        // A spectator gets the public view (format_view's PLAYER_NONE), so that a game
+        // whose secrets are few can still be watched.
         sb_clear(&t);
-        ops->format_view(g, cur, view, &t);
+        ops->format_view(g, cur, view >= 0 ? view : PLAYER_NONE, &t);
         json_object_set_new(o, "view", json_string(sb_str(&t)));
     }
 

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { api, events, startServer, tempDir, waitState } from './server.mjs';
 import { join } from 'node:path';
+import { parse as parseKotv } from '../../src/web/static/js/boards/kingofthevalley.js';
 
 let srv;
 let games;
@@ -63,7 +64,9 @@ describe('games and set-up', () => {
       const st = (await api(srv, 'GET', `/api/games/${made.id}`, { token: mover.token })).body;
       assert.equal(st.game, g.name);
       assert.equal(st.you, mover.seat);
-      assert.equal(st.seed, 5);
+      // The seed decides the chance draws to come: hidden while a hidden game is played.
+      assert.equal(st.seed, g.perfect_information ? 5 : null, g.name);
+      assert.equal(watched.seed, g.perfect_information ? 5 : null, g.name);
       assert.deepEqual(st.rules, rules);
       if (!g.chance) assert.equal(st.ply, 0);
       assert.ok(st.legal.length > 0, g.name);
@@ -231,6 +234,132 @@ describe('playing', () => {
     assert.match(r.body, /^crown-record 1\ngame kings-valley\n/);
     assert.match(r.body, /\nplayers human,human\n/);
     assert.match(r.body, /\nmove b1-b4\n/);
+  });
+});
+
+describe('hidden information: King of the Valley', () => {
+  const KOTV = 'king-of-the-valley';
+  const get = async (id, token) => (await api(srv, 'GET', `/api/games/${id}`, { token })).body;
+  const positionLine = (view) => view.split('\n').find((l) => l.startsWith('Position: '));
+
+  // Plays the first legal action of whoever is to move, `count` times, with its token.
+  async function playFirst(made, count) {
+    for (let i = 0; i < count; i++) {
+      const mover = (await get(made.id)).to_move;
+      if (mover === null) return;
+      const st = await get(made.id, made.seats[mover].token);
+      const r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token: made.seats[mover].token, body: { move: first(st), ply: st.ply } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+    }
+  }
+
+  test('each seat sees its own view, its own action texts and legal moves; a spectator the public view', async () => {
+    const made = await create({ game: KOTV, seats: ['human', 'human', 'human'], seed: 9 });
+    // Past the set-up and through a whole turn, chance draws included.
+    await playFirst(made, 12);
+    const watched = await get(made.id);
+    assert.ok(watched.moves.some((m) => m.chance), 'the hill was refilled by chance');
+    const states = await Promise.all(made.seats.map((s) => get(made.id, s.token)));
+    const everyone = [...states, watched];
+    for (const [seat, st] of states.entries()) {
+      assert.equal(st.you, seat);
+      assert.equal(st.position, undefined);
+      assert.equal(st.board, undefined);
+      assert.ok(st.view.startsWith(`View of player ${seat + 1}.`), st.view.slice(0, 40));
+      assert.equal(st.seed, null, 'the seed would tell the draws to come');
+      // Only the seat to move gets legal moves; every seat the texts of its own actions.
+      assert.equal(st.legal.length > 0, seat === st.to_move, `seat ${seat}`);
+      for (const m of st.moves) {
+        if (m.seat === seat) assert.equal(typeof m.text, 'string');
+        else assert.deepEqual([m.text, m.cells], [null, []], `seat ${seat} sees ${JSON.stringify(m)}`);
+      }
+    }
+    assert.equal(watched.you, null);
+    assert.ok(watched.view.startsWith('View of a spectator.'));
+    assert.deepEqual(watched.legal, []);
+    assert.ok(watched.moves.every((m) => m.text === null));
+    assert.equal(watched.seed, null);
+    // The state is public: every view, the spectator's too, has the same position line,
+    // and the board drawer reads the same table from each.
+    const line = positionLine(watched.view);
+    assert.ok(line, watched.view);
+    for (const st of everyone) assert.equal(positionLine(st.view), line);
+    const model = parseKotv(watched);
+    assert.equal(model.n, 3);
+    assert.equal(model.valley.size, 25);
+    assert.equal(model.players.filter((p) => p.king).length, 3, 'every king is placed');
+    assert.equal(model.turn, watched.to_move);
+    // The piles are counts of each kind in the table's order, never a sequence: each kind
+    // once, in the order of the view's table of tiles, the same as the view's pile lines.
+    const table = watched.view.split('\n').find((l) => l.startsWith('Tiles:')).slice(7).split(', ').map((t) => t.split(' ')[0]);
+    for (const [i, pile] of model.piles.entries()) {
+      const codes = pile.map((t) => t.code);
+      assert.deepEqual(codes, table.filter((c) => codes.includes(c)), `pile ${i + 1} is in table order`);
+      const text = pile.map((t) => `${t.n > 1 ? t.n : ''}${t.code}`).join(',') || '-';
+      assert.ok(watched.view.includes(`\nPile ${['I', 'II', 'III'][i]} holds: ${text}\n`), `pile ${i + 1}`);
+    }
+    // The record, with the seed and every draw, is refused while the game is played.
+    for (const token of [undefined, made.seats[0].token]) {
+      const r = await api(srv, 'GET', `/api/games/${made.id}/record`, { token });
+      assert.equal(r.status, 403);
+    }
+  });
+
+  test('the view does not depend on the seed, which decides the draws to come', async () => {
+    const base = await create({ game: KOTV, seats: ['human', 'human'], seed: 21 });
+    const position = positionLine((await get(base.id)).view).slice('Position: '.length);
+    const a = await create({ game: KOTV, seats: ['human', 'human'], seed: 1, position });
+    const b = await create({ game: KOTV, seats: ['human', 'human'], seed: 2, position });
+    for (const seat of [0, 1]) {
+      const sa = await get(a.id, a.seats[seat].token);
+      const sb = await get(b.id, b.seats[seat].token);
+      assert.equal(sa.view, sb.view);
+      assert.equal(sa.seed, null);
+    }
+    assert.equal(a.state.seed, null, 'not in the answer to the creation either');
+  });
+
+  test('a move with another seat\'s token, a foreign token or none is refused and changes nothing', async () => {
+    const made = await create({ game: KOTV, seats: ['human', 'human'], seed: 4 });
+    const other = await create({ game: KOTV, seats: ['human', 'human'], seed: 4 });
+    await playFirst(made, 2);
+    const before = await Promise.all([undefined, ...made.seats.map((s) => s.token)].map((t) => get(made.id, t)));
+    const mover = before[0].to_move;
+    const idle = made.seats[1 - mover];
+    const move = first(before[1 + mover]);
+    // The other seat's token is a real seat's, so the server knows it is not its turn.
+    let r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token: idle.token, body: { move } });
+    assert.equal(r.status, 409, JSON.stringify(r.body));
+    assert.match(r.body.error, /not your turn/);
+    for (const token of [undefined, other.seats[mover].token, 'e'.repeat(32)]) {
+      r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token, body: { move } });
+      assert.equal(r.status, 403, JSON.stringify(r.body));
+    }
+    // The other seat cannot ask for a hint or undo for the seat to move either.
+    r = await api(srv, 'POST', `/api/games/${made.id}/hint`, { token: idle.token });
+    assert.equal(r.status, 409);
+    const afterwards = await Promise.all([undefined, ...made.seats.map((s) => s.token)].map((t) => get(made.id, t)));
+    for (const [i, st] of afterwards.entries()) {
+      assert.equal(st.version, before[i].version);
+      assert.equal(st.ply, before[i].ply);
+      assert.equal(st.view, before[i].view);
+    }
+    // The mover's own token plays it.
+    r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token: made.seats[mover].token, body: { move, ply: before[0].ply } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  });
+
+  test('once the game is over the seed and the record are shown', async () => {
+    // One round only (max-rounds=1): the set-up and one turn each.
+    const made = await create({ game: KOTV, seats: ['human', 'human'], seed: 6, rules: { 'max-rounds': 1 } });
+    await playFirst(made, 40);
+    const over = await get(made.id);
+    assert.equal(over.status, 'over');
+    assert.equal(over.seed, 6);
+    assert.match(over.result.text, /reputation/);
+    const r = await api(srv, 'GET', `/api/games/${made.id}/record`);
+    assert.equal(r.status, 200);
+    assert.match(r.body, /\nmove draw /);
   });
 });
 

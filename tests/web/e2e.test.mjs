@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launch } from './browser.mjs';
 import { api, startServer } from './server.mjs';
+import { parse as parseKotv } from '../../src/web/static/js/boards/kingofthevalley.js';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
 const WAIT = { timeout: 30000 };
@@ -133,6 +134,8 @@ test('every game: start against the AI from the form, move by clicking, the AI a
     const page = await newPage();
     const seats = ['human', ...Array.from({ length: g.min_players - 1 }, () => 'ai:1')];
     await startFromForm(page, g.name, seats, 11);
+    // Every game has a drawer now: a board that fails to draw falls back to text.
+    assert.equal(await page.locator('#board svg').count(), 1, `${g.name} is drawn`);
     const played = await playTurnByClicking(page);
     assert.ok(played >= 1, g.name);
     // The AI's actions appear in the move list by themselves, then it is our turn again.
@@ -146,6 +149,103 @@ test('every game: start against the AI from the form, move by clicking, the AI a
     assert.deepEqual(page.errors, [], g.name);
     await page.close();
   }
+});
+
+// King of the Valley by clicking: the king placed on a valley square, summon legs from
+// the king's square to where he stops, the hill column to refill from, and a recruit
+// on the hill (or the pass button); buttons for the rest (jesters, swaps, taxes,
+// kingdom). Each action is checked on the drawing as well as in the move list.
+test('King of the Valley: king placement and summons by clicking, phases by buttons and the hill, the AI answers', async () => {
+  const page = await newPage();
+  await startFromForm(page, 'king-of-the-valley', ['human', 'ai:1'], 3);
+  await page.waitForSelector('#board svg.kotv', WAIT);
+  assert.equal(await page.locator('#board [data-cell]').count(), 25);
+  assert.equal(await page.locator('#board [data-slot]').count(), 12);
+  assert.equal(await page.locator('#board [data-castle]').count(), 2);
+  const { id, token } = pageGame(page);
+  const state = async () => (await api(srv, 'GET', `/api/games/${id}`, { token })).body;
+  const ourTurn = () => until(page, () => {
+    const b = document.querySelector('#board').dataset;
+    return b.status === 'over' || (b.toMove === b.you && b.thinking === '');
+  }, null, 'our turn');
+  const chipCount = () => page.$$eval('#board [data-castle="0"] .kotv-chip', (cs) => cs.reduce((a, c) => a + Number(c.dataset.count), 0));
+
+  // Plays one action that touches no cell: on the board where it is offered, else its
+  // button.
+  async function clickOffer(text) {
+    const plyBefore = Number((await boardData(page)).ply);
+    const onBoard = page.locator(`#board [data-moves="${text}"]`);
+    if (await onBoard.count()) await onBoard.first().click();
+    else await page.click(`#actions button[data-move="${text}"]`);
+    await until(page, ([p]) => Number(document.querySelector('#board').dataset.ply) > p, [plyBefore], `playing ${text}`);
+  }
+
+  const seen = { place: 0, leg: 0, refillOnBoard: 0, recruitOrPass: 0, others: 0 };
+  for (let turn = 0; turn < 4 && seen.leg < 2; turn++) {
+    await ourTurn();
+    let st = await state();
+    if (st.status !== 'playing') break;
+    const startPly = st.ply;
+    // Our whole turn, action by action, until another seat acts.
+    while (st.status === 'playing' && st.to_move === 0 && !st.moves.slice(startPly).some((m) => m.seat !== 0)) {
+      const model = parseKotv(st);
+      if (model.phase === 'place') {
+        const m = st.legal[0];
+        await clickMove(page, m);
+        await page.waitForSelector(`#board [data-cell="${m.cells[0]}"] [data-king="0"]`, WAIT);
+        seen.place++;
+      } else if (model.phase === 'summon') {
+        // A leg that takes one subject when there is one: the king's square, then where
+        // he stops.
+        const legs = st.legal.filter((m) => m.cells.length >= 2);
+        const subject = legs.find((m) => !m.text.includes(':') && /^[QDCNFW]/.test(model.valley.get(m.cells.at(-1)).code || ''));
+        const m = subject || legs[0];
+        const chipsBefore = await chipCount();
+        await clickMove(page, m);
+        await page.waitForSelector(`#board [data-cell="${m.cells.at(-1)}"] [data-king="0"]`, WAIT);
+        if (subject) assert.ok(await chipCount() > chipsBefore, `${m.text} puts a subject in the castle`);
+        seen.leg++;
+      } else if (model.phase === 'refill') {
+        const m = st.legal[0];
+        assert.equal(await page.locator(`#board [data-hill-column][data-moves="${m.text}"]`).count(), 1, m.text);
+        await clickOffer(m.text);
+        seen.refillOnBoard++;
+      } else if (model.phase === 'recruit') {
+        const recruit = st.legal.find((m) => m.text.startsWith('recruit '));
+        if (recruit) {
+          const slot = recruit.text.split(' ')[1];
+          assert.equal(await page.locator(`#board [data-slot="${slot}"][data-moves="${recruit.text}"]`).count(), 1, recruit.text);
+        }
+        await clickOffer(recruit ? recruit.text : 'pass');
+        seen.recruitOrPass++;
+      } else {
+        // Jesters, wizard swaps, taxes, the kingdom bonus: the first one offered.
+        await clickOffer(st.legal[0].text);
+        seen.others++;
+      }
+      st = await state();
+    }
+  }
+  assert.equal(seen.place, 1);
+  assert.ok(seen.leg >= 2, JSON.stringify(seen));
+  assert.ok(seen.refillOnBoard >= 2, JSON.stringify(seen));
+  assert.ok(seen.recruitOrPass >= 1, JSON.stringify(seen));
+  await ourTurn();
+  const texts = await page.$$eval('#moves li', (li) => li.map((x) => x.textContent));
+  assert.ok(texts.some((t) => /^first\s+place [a-e][1-5]$/.test(t)), texts.join(' | '));
+  assert.ok(texts.some((t) => /^second\s+\(hidden\)$/.test(t)), 'the AI played');
+  assert.ok(texts.some((t) => /^chance\s+\(hidden\)$/.test(t)), 'chance refilled the hill');
+  await page.locator('#board').screenshot({ path: join(SHOTS, 'king-of-the-valley-turns.png') });
+  // A spectator sees the same table (without anything to click).
+  const watcher = await newPage();
+  await watcher.goto(`${srv.url}/g/${id}`);
+  await watcher.waitForSelector('#board svg.kotv', WAIT);
+  assert.equal(await watcher.locator('#board .offer').count(), 0);
+  assert.equal(await watcher.locator('#board [data-cell]').count(), 25);
+  assert.deepEqual(watcher.errors, []);
+  await watcher.close();
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 test('two players in two browser contexts see each other\'s moves without reloading', async () => {

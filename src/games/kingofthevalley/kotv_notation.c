@@ -1189,9 +1189,12 @@ void kotv_render(const KotvConfig *c, const KotvState *s, unsigned flags, StrBuf
 
 void kotv_format_view(const KotvConfig *c, const KotvState *s, int observer, StrBuf *out)
 {
-    sb_printf(out, "View of player %d. Everything below is public; the order of the face-down "
-                   "piles is known to nobody, only how many tiles of each kind they still hold.\n",
-              observer + 1);
+    if (observer >= 0)
+        sb_printf(out, "View of player %d.", observer + 1);
+    else
+        sb_puts(out, "View of a spectator.");
+    sb_puts(out, " Everything below is public; the order of the face-down piles is known to "
+                 "nobody, only how many tiles of each kind they still hold.\n");
     kotv_render(c, s, 0, out);
     for (int st = 0; st < KOTV_STAGES; st++) {
         sb_printf(out, "Pile %s holds: ", st == 0 ? "I" : st == 1 ? "II" : "III");
@@ -1210,5 +1213,9 @@ void kotv_format_view(const KotvConfig *c, const KotvState *s, int observer, Str
             sb_printf(out, " (%d gold for %d identical subjects)", kd->gold, kd->req);
         sb_putc(out, k + 1 < c->nkinds ? ',' : '.');
     }
+    // The position text holds nothing private either (piles are counts), and a program
+    // drawing the view (the web board) reads it rather than the drawing above.
+    sb_puts(out, "\nPosition: ");
+    kotv_format_position(c, s, out);
     sb_putc(out, '\n');
 }

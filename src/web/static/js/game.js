@@ -219,7 +219,18 @@ export function showGame(root, id, token) {
 
   board.addEventListener('click', (e) => {
     const c = e.target.closest('[data-cell]');
-    if (c) clickCell(c.getAttribute('data-cell'));
+    if (c) return clickCell(c.getAttribute('data-cell'));
+    // A drawer may offer actions that touch no cell on other things it draws (a hill
+    // slot, a castle column): data-moves holds their texts, '|' between. Only what the
+    // server lists is played; several are asked about.
+    const o = e.target.closest('[data-moves]');
+    if (!o || !myTurn() || ui.busy) return undefined;
+    const texts = o.getAttribute('data-moves').split('|');
+    const offered = ui.state.legal.filter((m) => texts.includes(m.text));
+    chooser.hidden = true;
+    if (offered.length === 1) return play(offered[0].text);
+    if (offered.length > 1) choose(offered);
+    return undefined;
   });
 
   typed.addEventListener('submit', (e) => {

@@ -6,12 +6,14 @@ import * as kingsvalley from './kingsvalley.js';
 import * as kingsguard from './kingsguard.js';
 import * as kingscastle from './kingscastle.js';
 import * as kingdown from './kingdown.js';
+import * as kingofthevalley from './kingofthevalley.js';
 
 const DRAWERS = [
   [/^(kings-valley|retrieve-the-king)/, kingsvalley],
   [/^kings-guard/, kingsguard],
   [/^kings-castle/, kingscastle],
   [/^king-down/, kingdown],
+  [/^king-of-the-valley/, kingofthevalley],
 ];
 
 export function drawerFor(game) {

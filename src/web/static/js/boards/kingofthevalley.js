@@ -1,0 +1,414 @@
+// kingofthevalley.js - the King of the Valley table: the 5x5 valley of tiles (each
+// character in its own colour with its letter, name and influence or gold, priests'
+// coins, the kings as crowns), the hill's two columns with the row prices, every
+// player's castle (tiles grouped by column and kind, face down apart, jesters, tax and
+// kingdom tokens) and gold, the round, phase and player to act, and the piles.
+// A seat gets the game's view text, whose "Position: " line is the position text (the
+// state holds nothing private); a game with perfect information would send `position`.
+// Valley squares carry data-cell (king placement and summon legs are clicked there);
+// hill slots, hill columns and the castle columns of the player to act carry
+// data-moves, the texts of the legal actions clicking them plays.
+import { crown, el, markClasses, PLAYER_FILL, PLAYER_INK, PLAYER_STROKE, svgRoot } from '../svg.js';
+
+const W = 1000;
+const TILE = 62; // a valley tile; squares are TILE + GAP apart
+const GAP = 6;
+const VX = 44; // the valley's top left corner
+const VY = 54;
+const HT = 50; // a hill tile
+const HX = 424; // the hill's left column
+const HPITCH = 57;
+const INFO_X = 618;
+const COLUMNS = ['Q', 'D', 'C', 'N', 'F', 'W'];
+const DEFAULT_PRICES = [2, 3, 4, 6, 8, 10];
+const SUPPLY = 6; // kingdom and tax tokens of the built-in table
+
+// Per character: name, castle column, default influence (subjects), colours. Specialists
+// (priest, wizard, tax collector) have the grey border the printed tiles have.
+const CHARS = {
+  Q: { name: 'queen', inf: 5, fill: '#7d3c98', ink: '#fff' },
+  D: { name: 'duke', inf: 4, fill: '#1f5fa8', ink: '#fff' },
+  C: { name: 'countess', inf: 3, fill: '#c2477f', ink: '#fff' },
+  N: { name: 'knight', inf: 2, fill: '#566573', ink: '#fff' },
+  F: { name: 'farmer', inf: 1, fill: '#5d8a2a', ink: '#fff' },
+  W: { name: 'wife', inf: 1, fill: '#d68a2e', ink: '#fff' },
+  J: { name: 'jester', inf: 0, fill: '#f1c40f', ink: '#3b2f05' },
+  P: { name: 'priest', fill: '#f4f1ea', ink: '#3d3d3d', special: true },
+  Z: { name: 'wizard', fill: '#e8e2f4', ink: '#3d2b6b', special: true },
+  T: { name: 'tax', fill: '#f3ead2', ink: '#7a5a0c', special: true },
+};
+const ORDER_FILL = { A: '#c0392b', B: '#2471a3', C: '#229954', D: '#b7950b' };
+const PHASES = {
+  place: 'Set-up: place the king',
+  recruit: 'Phase 1: recruit from the hill',
+  summon: 'Phase 2: summon from the valley',
+  kingdom: 'Phase 3: kingdom bonus',
+  refill: 'Phase 4: replenish the valley',
+  draw: 'Phase 4: the hill is refilled',
+  over: 'The game is over',
+};
+
+const squareName = (f, r) => String.fromCharCode(97 + f) + (r + 1);
+
+// What a tile code says: character letter, knight order, tax need and gold.
+export function tileInfo(code) {
+  const t = code.match(/^T(\d+):(\d+)$/);
+  if (t) return { ch: 'T', need: Number(t[1]), gold: Number(t[2]), ...CHARS.T };
+  const ch = code[0];
+  const info = CHARS[ch];
+  if (!info) throw new Error(`unknown tile '${code}'`);
+  return { ch, order: ch === 'N' ? code[1] : undefined, ...info };
+}
+
+// "Q,2D,T3:5" (or "-") -> [{code: 'Q', n: 1}, {code: 'D', n: 2}, ...]
+function counted(text) {
+  if (!text || text === '-') return [];
+  return text.split(',').map((item) => {
+    const m = item.match(/^(\d*)(.+)$/);
+    return { code: m[2], n: m[1] ? Number(m[1]) : 1 };
+  });
+}
+
+const list = (text) => (!text || text === '-' ? [] : text.split(','));
+
+// The position text (docs/games/king-of-the-valley.md), and from a view also the prices,
+// reputations and supplies its drawing states.
+export function parse(state) {
+  let posText = state.position;
+  const view = state.view || '';
+  if (!posText) {
+    const line = view.split('\n').find((l) => l.startsWith('Position: '));
+    if (!line) throw new Error('the view holds no position line');
+    posText = line.slice('Position: '.length);
+  }
+  const f = {};
+  for (const field of posText.trim().split(/\s+/)) {
+    const i = field.indexOf('=');
+    if (i > 0) f[field.slice(0, i)] = field.slice(i + 1);
+  }
+  if (!f.valley || !f.players) throw new Error('not a King of the Valley position');
+  const n = Number(f.players);
+  const valley = new Map();
+  f.valley.split('/').forEach((row, i) => {
+    row.split(',').forEach((sq, file) => {
+      const m = sq.match(/^([^+]*)(?:\+(\d+))?$/);
+      valley.set(squareName(file, 4 - i), { code: m[1] === '-' ? null : m[1], coins: m[2] ? Number(m[2]) : 0 });
+    });
+  });
+  const [left, right] = (f.hill || '-/-').split('/');
+  const perPlayer = (key) => list(f[key]);
+  const gold = perPlayer('gold').map(Number);
+  const crowns = perPlayer('crowns').map(Number);
+  const taxed = perPlayer('taxed').map((t) => (t === '-' ? '' : t));
+  const kings = perPlayer('kings');
+  const players = Array.from({ length: n }, (_, p) => ({
+    king: !kings[p] || kings[p] === '-' ? null : kings[p],
+    gold: gold[p] ?? 0,
+    crowns: crowns[p] ?? 0,
+    taxed: taxed[p] ?? '',
+    up: counted(f[`up${p + 1}`]),
+    down: counted(f[`down${p + 1}`]),
+  }));
+  const model = {
+    n,
+    first: Number(f.first) - 1,
+    turn: Number(f.turn) - 1,
+    turns: Number(f.turns),
+    phase: f.phase,
+    end: f.end === '1',
+    valley,
+    hill: [list(left), list(right)],
+    piles: [1, 2, 3].map((k) => counted(f[`pile${k}`])),
+    players,
+    holes: list(f.holes),
+    pending: counted(f.pending),
+    prices: DEFAULT_PRICES.slice(),
+    tokensLeft: null,
+  };
+  // The rest is what the view's drawing adds; a position alone goes without it.
+  for (const m of view.matchAll(/row (\d)\s+\S+\s+(\d+)\s+\S+/g)) model.prices[Number(m[1]) - 1] = Number(m[2]);
+  for (const m of view.matchAll(/Player (\d+)[^:\n]*: gold \d+, kingdom tokens \d+, reputation (-?\d+) \(influence (-?\d+)\)/g)) {
+    const p = players[Number(m[1]) - 1];
+    if (p) Object.assign(p, { reputation: Number(m[2]), influence: Number(m[3]) });
+  }
+  const left2 = view.match(/Kingdom tokens left (\d+), tax tokens left (\d+)/);
+  if (left2) model.tokensLeft = [Number(left2[1]), Number(left2[2])];
+  else if (!view && state.rules?.['token-supply'] !== 'unlimited') {
+    model.tokensLeft = [SUPPLY - players.reduce((a, p) => a + p.crowns, 0), SUPPLY - players.reduce((a, p) => a + p.taxed.length, 0)];
+  }
+  return model;
+}
+
+const text = (x, y, s, attrs = {}) => el('text', { x, y, class: 'label', ...attrs }, String(s));
+
+// A tile face at (x, y), s wide: colour and letter of its character, its name, its
+// influence (a shield) or, for a tax collector, its need and gold.
+function tileFace(code, x, y, s) {
+  const t = tileInfo(code);
+  const k = s / TILE;
+  const g = el('g', { class: `tile ch-${t.ch}`, 'data-tile': code });
+  g.append(el('rect', {
+    x: x + 1, y: y + 1, width: s - 2, height: s - 2, rx: 7 * k, fill: t.fill,
+    stroke: t.special ? '#8c8c8c' : '#00000055', 'stroke-width': t.special ? 4 * k : 1.5,
+  }));
+  if (t.order) {
+    g.append(el('rect', { x: x + 5 * k, y: y + 5 * k, width: s - 10 * k, height: 6 * k, rx: 3 * k, fill: ORDER_FILL[t.order] || '#999' }));
+  }
+  const letter = t.ch === 'N' ? `N${t.order || ''}` : t.ch;
+  g.append(text(x + s / 2, y + s * 0.4, letter, { 'font-size': 22 * k, 'font-weight': 700, fill: t.ink }));
+  const sub = t.ch === 'T' ? (t.need ? `${t.need} alike` : 'no need') : t.ch === 'N' ? `knight ${t.order || ''}` : t.name;
+  g.append(text(x + s / 2, y + s * 0.68, sub, { 'font-size': 9.5 * k, fill: t.ink }));
+  if (t.inf !== undefined) {
+    // The shield with the influence, bottom left as on the printed tiles.
+    const sx = x + 12 * k;
+    const sy = y + s - 13 * k;
+    const r = 8 * k;
+    g.append(el('path', {
+      d: `M${sx - r},${sy - r} h${2 * r} v${r} q0,${r} ${-r},${1.4 * r} q${-r},${-0.4 * r} ${-r},${-1.4 * r} z`,
+      fill: '#fff', stroke: '#00000088', 'stroke-width': 1,
+    }));
+    g.append(text(sx, sy + 0.1 * r, t.inf, { 'font-size': 10 * k, 'font-weight': 700, fill: '#222' }));
+  } else if (t.ch === 'T') {
+    g.append(coin(x + s - 13 * k, y + s - 13 * k, 9 * k, `${t.gold}`));
+  }
+  g.append(el('title', {}, describe(code)));
+  return g;
+}
+
+function describe(code) {
+  const t = tileInfo(code);
+  if (t.ch === 'T') return `tax collector: ${t.gold} gold${t.need ? ` for ${t.need} identical subjects` : ', no need'}`;
+  if (t.ch === 'N') return `knight of order ${t.order}, influence 2`;
+  if (t.special) return t.ch === 'P' ? 'priest: pay 1 gold, change direction' : 'wizard: swap a castle subject with the hill';
+  return `${t.name}, influence ${t.inf}`;
+}
+
+function coin(cx, cy, r, label) {
+  return el('g', { class: 'coin' },
+    el('circle', { cx, cy, r, fill: '#f0c419', stroke: '#8a6d1a', 'stroke-width': 1.5 }),
+    text(cx, cy + 0.5, label, { 'font-size': r * 1.15, 'font-weight': 700, fill: '#4a3a08' }));
+}
+
+function king(p, cx, cy, r) {
+  return el('g', { class: `piece king p${p}`, 'data-king': p },
+    el('circle', { cx, cy, r, fill: PLAYER_FILL[p], stroke: PLAYER_STROKE[p], 'stroke-width': 2 }),
+    crown(cx, cy + 1, r * 1.25, PLAYER_INK[p], 'none'));
+}
+
+// The texts of the legal actions of the viewer that satisfy pred; only when it is the
+// viewer's turn (a game with perfect information lists them to everybody).
+function offers(state, pred) {
+  const mine = state.you !== null && state.you !== undefined && state.to_move === state.you && state.status === 'playing';
+  return mine ? (state.legal || []).map((m) => m.text).filter(pred) : [];
+}
+
+function offerAttrs(texts) {
+  return texts.length ? { 'data-moves': texts.join('|'), class: 'offer' } : {};
+}
+
+function drawValley(svg, model, marks) {
+  const xOf = (f) => VX + f * (TILE + GAP);
+  const yOf = (r) => VY + (4 - r) * (TILE + GAP);
+  svg.append(el('rect', { x: VX - 10, y: VY - 10, width: 5 * (TILE + GAP) + 14, height: 5 * (TILE + GAP) + 14, rx: 10, class: 'kotv-valley' }));
+  svg.append(text(VX + 2.5 * (TILE + GAP) - GAP / 2, 22, 'The valley', { class: 'label kotv-title' }));
+  const kingsAt = new Map();
+  model.players.forEach((p, i) => { if (p.king) kingsAt.set(p.king, [...(kingsAt.get(p.king) || []), i]); });
+  for (let r = 0; r < 5; r++) {
+    for (let f = 0; f < 5; f++) {
+      const name = squareName(f, r);
+      const sq = model.valley.get(name);
+      const x = xOf(f);
+      const y = yOf(r);
+      const hole = model.holes.includes(name);
+      const g = el('g', { class: `cell kotv-sq ${markClasses(name, marks)}${hole ? ' hole' : ''}`, 'data-cell': name, 'data-tile': sq.code || '' });
+      g.append(el('rect', { x, y, width: TILE, height: TILE, rx: 8, class: 'ground' }));
+      if (sq.code) g.append(tileFace(sq.code, x, y, TILE));
+      else g.append(text(x + TILE / 2, y + TILE / 2, 'empty', { 'font-size': 10, fill: '#00000066' }));
+      if (sq.coins) g.append(coin(x + TILE - 12, y + TILE - 12, 9, `${sq.coins}`));
+      const kings = kingsAt.get(name) || [];
+      kings.forEach((p, k) => g.append(king(p, x + TILE - 12 - k * 16, y + 13, 11)));
+      g.append(el('rect', { x: x - 1, y: y - 1, width: TILE + 2, height: TILE + 2, rx: 9, class: 'mark' }));
+      // Below the tile's name, where it hides nothing of the tile.
+      if (marks.targets.has(name)) g.append(el('circle', { cx: x + TILE / 2, cy: y + TILE - 8, r: 6, class: 'dot' }));
+      svg.append(g);
+    }
+  }
+  for (let f = 0; f < 5; f++) svg.append(text(xOf(f) + TILE / 2, VY + 5 * (TILE + GAP) + 10, String.fromCharCode(97 + f), { class: 'label kotv-coord' }));
+  for (let r = 0; r < 5; r++) svg.append(text(VX - 24, yOf(r) + TILE / 2, String(r + 1), { class: 'label kotv-coord' }));
+}
+
+function drawHill(svg, model, state) {
+  const priceX = HX + HT + 28;
+  const rightX = HX + HT + 56;
+  svg.append(text(priceX, 22, 'The hill', { class: 'label kotv-title' }));
+  const top = VY;
+  svg.append(el('path', {
+    d: `M${HX - 10},${top + 6 * HPITCH + 6} L${HX + 8},${top - 12} L${rightX + HT - 8},${top - 12} L${rightX + HT + 10},${top + 6 * HPITCH + 6} Z`,
+    class: 'kotv-hill',
+  }));
+  for (let row = 5; row >= 0; row--) {
+    const y = top + (5 - row) * HPITCH;
+    svg.append(coin(priceX, y + HT / 2, 13, `${model.prices[row]}`));
+    [0, 1].forEach((c) => {
+      const slot = `${c ? 'R' : 'L'}${row + 1}`;
+      const code = model.hill[c][row];
+      const x = c ? rightX : HX;
+      const texts = offers(state, (t) => t.endsWith(` ${slot}`) && /^(recruit|swap) /.test(t));
+      const a = offerAttrs(texts);
+      const g = el('g', { 'data-slot': slot, 'data-tile': code || '', ...a, class: `kotv-slot ${a.class || ''}` });
+      g.append(el('rect', { x, y, width: HT, height: HT, rx: 6, class: 'ground' }));
+      if (code) g.append(tileFace(code, x, y, HT));
+      g.append(el('rect', { x: x - 2, y: y - 2, width: HT + 4, height: HT + 4, rx: 8, class: 'mark' }));
+      svg.append(g);
+    });
+  }
+  // The column letters under the hill: where a refill is chosen.
+  const y = top + 6 * HPITCH + 8;
+  [0, 1].forEach((c) => {
+    const col = c ? 'R' : 'L';
+    const a = offerAttrs(offers(state, (t) => t === `refill ${col}`));
+    const x = c ? rightX : HX;
+    svg.append(el('g', { 'data-hill-column': col, ...a, class: `kotv-slot kotv-col ${a.class || ''}` },
+      el('rect', { x, y, width: HT, height: 22, rx: 5, class: 'ground' }),
+      el('rect', { x: x - 2, y: y - 2, width: HT + 4, height: 26, rx: 6, class: 'mark' }),
+      text(x + HT / 2, y + 11, c ? 'right' : 'left', { 'font-size': 12, fill: '#f3e6cc' })));
+  });
+  svg.append(text(priceX, y + 11, 'gold', { 'font-size': 11, fill: '#f3e6cc' }));
+}
+
+function pileIcon(x, y, label, count) {
+  const g = el('g', { class: 'kotv-pile', 'data-pile': label, 'data-count': count });
+  for (let i = 2; i >= 0; i--) g.append(el('rect', { x: x + i * 3, y: y - i * 3, width: 34, height: 34, rx: 4, fill: count ? '#6b4f36' : '#6b4f3640', stroke: '#3a2a1c', 'stroke-width': 1 }));
+  g.append(text(x + 17, y + 17, label, { 'font-size': 13, 'font-weight': 700, fill: '#f3e6cc' }));
+  g.append(text(x + 17, y + 48, `${count}`, { 'font-size': 12, fill: '#2b2522' }));
+  return g;
+}
+
+function drawInfo(svg, model, state) {
+  const x = INFO_X;
+  let y = 22;
+  const line = (s, attrs = {}) => { svg.append(text(x, y, s, { class: 'label kotv-info', ...attrs })); y += 21; };
+  const round = model.phase === 'place' ? 'Set-up' : `Round ${Math.floor(model.turns / model.n) + 1}${model.end ? ' (the last)' : ''}`;
+  line(round, { 'font-weight': 700, 'font-size': 17 });
+  line(PHASES[model.phase] || model.phase, { class: 'label kotv-info kotv-phase', 'data-phase': model.phase });
+  if (model.phase !== 'over' && model.phase !== 'draw') {
+    const p = model.turn;
+    svg.append(king(p, x + 10, y - 1, 10));
+    svg.append(text(x + 26, y, `Player ${p + 1}${p === state.you ? ' (you)' : ''} to act`, { class: 'label kotv-info kotv-turn', 'data-turn': p }));
+    y += 23;
+  }
+  if (model.pending.length) {
+    const what = model.pending.map(({ code, n }) => `${n > 1 ? `${n} ` : ''}${code === 'J' ? 'jester' : code === 'Z' ? 'wizard swap' : `tax ${code}`}${n > 1 ? 's' : ''}`);
+    line(`To resolve: ${what.join(', ')}`, { class: 'label kotv-info kotv-pending' });
+  }
+  y += 4;
+  line('Piles (face down)', { 'font-weight': 700 });
+  ['I', 'II', 'III'].forEach((label, i) => {
+    const count = model.piles[i].reduce((a, t) => a + t.n, 0);
+    svg.append(pileIcon(x + i * 58, y - 8, label, count));
+  });
+  y += 62;
+  if (model.tokensLeft) {
+    line(`Supply: ${model.tokensLeft[0]} kingdom, ${model.tokensLeft[1]} tax tokens`);
+  }
+  y += 6;
+  line('Tiles', { 'font-weight': 700 });
+  const legend = ['Q', 'D', 'C', 'NA', 'F', 'W', 'J', 'P', 'Z', 'T3:5'];
+  legend.forEach((code, i) => {
+    const lx = x + (i % 5) * 72;
+    const ly = y - 10 + Math.floor(i / 5) * 46;
+    svg.append(tileFace(code, lx, ly, 40));
+  });
+  y += 96;
+  svg.append(text(x, y, 'Shield: influence. Grey border: specialist.', { class: 'label kotv-info', 'font-size': 11 }));
+}
+
+// One chip of a castle column: a kind, face up or down, and how many.
+function chip(x, y, w, code, n, down) {
+  const jesterIn = code.length === 2 && code[0] === 'J' ? code[1] : null;
+  const t = tileInfo(jesterIn ? 'J' : code);
+  const g = el('g', { class: `kotv-chip${down ? ' down' : ''}`, 'data-tile': code, 'data-face': down ? 'down' : 'up', 'data-count': n });
+  g.append(el('rect', { x, y, width: w, height: 20, rx: 4, fill: down ? '#4a423b' : t.fill, stroke: down ? '#00000088' : '#00000044', 'stroke-dasharray': down ? '3 2' : null }));
+  if (t.order) g.append(el('rect', { x: x + 2, y: y + 2, width: 5, height: 16, rx: 2, fill: ORDER_FILL[t.order] }));
+  const label = jesterIn ? 'jester' : t.ch === 'N' ? `N${t.order}` : t.ch;
+  g.append(text(x + w / 2 - 6, y + 10.5, label, { 'font-size': 11, 'font-weight': 700, fill: down ? '#d5cabc' : t.ink }));
+  g.append(text(x + w - 12, y + 10.5, `${n}`, { 'font-size': 11, fill: down ? '#d5cabc' : t.ink }));
+  g.append(el('title', {}, `${n} ${jesterIn ? `jester${n > 1 ? 's' : ''} in the ${CHARS[jesterIn].name} column` : describe(code)}, face ${down ? 'down' : 'up'}`));
+  return g;
+}
+
+// The chips of column c: real subjects face up, jesters placed there face up, then the
+// same face down.
+function columnChips(player, c) {
+  const inColumn = (code) => (code.length === 2 && code[0] === 'J' ? code[1] === c : code[0] === c);
+  const chips = [];
+  for (const [tiles, down] of [[player.up, false], [player.down, true]]) {
+    for (const { code, n } of tiles) if (inColumn(code) && code[0] !== 'J') chips.push({ code, n, down });
+    for (const { code, n } of tiles) if (inColumn(code) && code[0] === 'J') chips.push({ code, n, down });
+  }
+  return chips;
+}
+
+function castleHeight(model) {
+  let most = 1;
+  for (const p of model.players) for (const c of COLUMNS) most = Math.max(most, columnChips(p, c).length);
+  return 78 + most * 23;
+}
+
+function drawCastle(svg, model, state, p, x, y, w, h) {
+  const pl = model.players[p];
+  const active = model.phase !== 'over' && model.phase !== 'draw' && model.turn === p;
+  const g = el('g', { class: `kotv-castle p${p}${active ? ' active' : ''}`, 'data-castle': p });
+  g.append(el('rect', { x, y, width: w, height: h, rx: 10, class: 'kotv-castle-bg' }));
+  g.append(king(p, x + 18, y + 18, 11));
+  const who = `Player ${p + 1}${p === state.you ? ' (you)' : ''}${p === model.first ? ', starting player' : ''}`;
+  g.append(text(x + 36, y + 18, who, { class: 'label kotv-info', 'font-weight': 700 }));
+  g.append(coin(x + w - 178, y + 18, 11, `${pl.gold}`));
+  g.append(text(x + w - 163, y + 18, 'gold', { class: 'label kotv-info', 'font-size': 12 }));
+  // Kingdom tokens: a crown and how many.
+  g.append(crown(x + w - 108, y + 18, 18, '#f0c419', '#8a6d1a'));
+  g.append(text(x + w - 95, y + 18, `${pl.crowns} kingdom`, { class: 'label kotv-info', 'font-size': 12, 'data-crowns': pl.crowns }));
+  if (pl.reputation !== undefined) {
+    g.append(text(x + 36, y + 38, `reputation ${pl.reputation} · influence ${pl.influence}`, { class: 'label kotv-info', 'font-size': 12, 'data-reputation': pl.reputation }));
+  }
+  const cw = (w - 20) / 6;
+  COLUMNS.forEach((c, i) => {
+    const cx = x + 10 + i * cw;
+    const texts = p === model.turn ? offers(state, (t) => /^(jester|tax|kingdom) /.test(t) && t.endsWith(` ${c}`)) : [];
+    const a = offerAttrs(texts);
+    const col = el('g', { 'data-column': c, ...a, class: `kotv-column ${a.class || ''}` });
+    col.append(el('rect', { x: cx + 1, y: y + 50, width: cw - 2, height: h - 56, rx: 6, class: 'ground' }));
+    col.append(el('rect', { x: cx - 1, y: y + 48, width: cw + 2, height: h - 52, rx: 7, class: 'mark' }));
+    const taxed = pl.taxed.includes(c);
+    col.append(text(cx + cw / 2 - (taxed ? 8 : 0), y + 62, `${c} ${CHARS[c].name}`, { 'font-size': 11, 'font-weight': 700, fill: CHARS[c].fill }));
+    if (taxed) {
+      // A tax token: this column can never be taxed again by this player.
+      col.append(el('g', { class: 'kotv-taxed', 'data-taxed': c },
+        el('circle', { cx: cx + cw - 9, cy: y + 62, r: 7, fill: '#7a5a0c' }),
+        text(cx + cw - 9, y + 62.5, 'T', { 'font-size': 9, 'font-weight': 700, fill: '#fff' })));
+    }
+    columnChips(pl, c).forEach((ch, k) => col.append(chip(cx + 4, y + 74 + k * 23, cw - 8, ch.code, ch.n, ch.down)));
+    g.append(col);
+  });
+  svg.append(g);
+}
+
+export function draw(state, marks) {
+  const model = parse(state);
+  const top = VY + 6 * HPITCH + 48;
+  const ch = castleHeight(model);
+  const rows = Math.ceil(model.n / 2);
+  const H = top + rows * (ch + 12) + 8;
+  const svg = svgRoot(W, H, 'king-of-the-valley table');
+  svg.classList.add('kotv');
+  svg.append(el('rect', { x: 0, y: 0, width: W, height: H, class: 'frame', rx: 8 }));
+  svg.append(el('rect', { x: INFO_X - 14, y: 4, width: W - INFO_X + 8, height: top - 14, rx: 8, class: 'kotv-panel' }));
+  drawValley(svg, model, marks);
+  drawHill(svg, model, state);
+  drawInfo(svg, model, state);
+  const cwid = (W - 30) / 2;
+  for (let p = 0; p < model.n; p++) {
+    drawCastle(svg, model, state, p, 10 + (p % 2) * (cwid + 10), top + Math.floor(p / 2) * (ch + 12), cwid, ch);
+  }
+  return svg;
+}
