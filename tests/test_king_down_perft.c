@@ -12,6 +12,7 @@
  *       position's text, result and legal action list must match the reference;
  *   (d) thousands of random placements (random pieces, rights, armies, powers, turns in
  *       progress), which both must accept or reject alike and then agree on.
+ * The comparing is tests/support/perft_pair's.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,225 +26,82 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
-#include "core/registry.h"
 #include "core/rng.h"
 #include "support/kd_reference.h"
+#include "support/perft_pair.h"
 
-enum {
-    MAX_SETTINGS = 12,
-    LOG_CAP = 16384,
-    LINE_CAP = 2048,
-    MAX_DEPTHS = 8,
-};
+enum { MAX_SETTINGS = 12 };
 
 static const char *const CHESS[] = {"setup=classic", "castling=on", "en-passant=on",
                                     "promotion=classic"};
 
-/* --- the game and the reference side by side ------------------------------------------ */
+/* --- the reference, as the harness reaches it ------------------------------------------- */
 
-typedef struct Pair {
-    const char *settings[MAX_SETTINGS];
-    int n_settings;
-    Game *g;
-    GameState *s;
-    void *undo;
-    KdRefGame *ref;
-    char log[LOG_CAP];
-} Pair;
-
-static Game *make_game(const char *const *settings, int n)
+static void *ref_open(const PerftPair *p, const char *text, char *err, size_t cap)
 {
-    const GameOps *ops = registry_find("king-down");
-    if (ops == NULL)
-        fail_msg("king-down is not registered");
-    Game *g = NULL;
-    ErrBuf err;
-    err_clear(&err);
-    if (game_create(ops, 0, settings, n, &g, &err) != STATUS_OK)
-        fail_msg("game_create: %s", err.msg);
-    return g;
-}
-
-static char *fast_text(const Game *g, const GameState *s)
-{
-    StrBuf sb;
-    sb_init(&sb);
-    g->ops->format_position(g, s, &sb);
-    char *t = strdup(sb_str(&sb));
-    sb_free(&sb);
-    assert_non_null(t);
-    return t;
-}
-
-/* From a position text, or (text NULL) from the game's new_game with `seed`. */
-static void pair_open(Pair *p, const char *const *settings, int n, const char *text,
-                      uint64_t seed)
-{
-    memset(p, 0, sizeof *p);
-    p->n_settings = n;
-    for (int i = 0; i < n; i++)
-        p->settings[i] = settings[i];
-    p->g = make_game(settings, n);
-    p->s = game_state_new(p->g);
-    p->undo = game_undo_new(p->g);
-    assert_true(p->s != NULL && p->undo != NULL);
-    char *start = NULL;
-    if (text == NULL) {
-        p->g->ops->new_game(p->g, p->s, seed);
-        start = fast_text(p->g, p->s);
-        text = start;
-    } else {
-        ErrBuf err;
-        err_clear(&err);
-        if (p->g->ops->parse_position(p->g, p->s, text, &err) != STATUS_OK)
-            fail_msg("fast parse of '%s': %s", text, err.msg);
-    }
     KdRefRules rules;
-    char rerr[128];
-    if (!kdref_rules(settings, n, &rules, rerr, sizeof rerr))
-        fail_msg("reference rules: %s", rerr);
-    p->ref = kdref_new(&rules, text, rerr, sizeof rerr);
-    if (p->ref == NULL)
-        fail_msg("reference parse of '%s': %s", text, rerr);
-    snprintf(p->log, sizeof p->log, "%s :", text);
-    free(start);
+    if (!kdref_rules(p->settings, p->n_settings, &rules, err, cap))
+        return NULL;
+    return kdref_new(&rules, text, err, cap);
 }
 
-static void pair_close(Pair *p)
+static void ref_close(void *ref)
 {
-    kdref_free(p->ref);
-    free(p->undo);
-    free(p->s);
-    game_destroy(p->g);
+    kdref_free(ref);
 }
 
-static void describe(const Pair *p, char *out, size_t cap)
+static void ref_format_position(const void *ref, char *out, size_t cap)
 {
-    size_t n = 0;
-    out[0] = '\0';
-    for (int i = 0; i < p->n_settings && n < cap; i++)
-        n += (size_t)snprintf(out + n, cap - n, "%s%s", i ? " " : "", p->settings[i]);
+    const KdRefGame *g = ref;
+    kdref_format(&g->rules, &g->pos, out, cap);
 }
 
-typedef char MoveText[KDREF_MOVE_TEXT];
-
-static int cmp_text(const void *a, const void *b)
+/* While the armies and powers are chosen the reference keeps no player to act. */
+static void ref_status(const void *ref, RefStatus *out)
 {
-    return strcmp((const char *)a, (const char *)b);
+    const KdRefGame *g = ref;
+    const KdRefResult r = kdref_result(g, &out->why);
+    const bool choosing = g->rules.armies && g->pos.power[1] == 0;
+    ref_status_two_player(out, choosing ? REF_SOME_PLAYER : g->pos.turn, r != KDREF_ONGOING,
+                          r == KDREF_WHITE_WINS ? 0 : r == KDREF_BLACK_WINS ? 1 : -1);
 }
 
-static int fast_moves(const Game *g, const GameState *s, MoveList *list, MoveText *out)
+static int ref_actions(const void *ref, PairAction *out)
 {
-    const int n = g->ops->gen_moves(g, s, list);
-    for (int i = 0; i < n; i++) {
-        StrBuf sb;
-        sb_init(&sb);
-        g->ops->format_move(g, s, list->moves[i], &sb);
-        snprintf(out[i], sizeof out[i], "%s", sb_str(&sb));
-        sb_free(&sb);
-    }
-    qsort(out, (size_t)n, sizeof out[0], cmp_text);
-    return n;
-}
-
-static int ref_moves(const KdRefGame *ref, MoveText *out)
-{
-    KdRefMove *m = calloc(KDREF_MAX_MOVES, sizeof *m);
-    assert_non_null(m);
-    const int n = kdref_moves(ref, m);
+    const KdRefGame *g = ref;
+    KdRefMove *moves = calloc(KDREF_MAX_MOVES, sizeof *moves);
+    assert_non_null(moves);
+    const int n = kdref_moves(g, moves);
     for (int i = 0; i < n; i++)
-        kdref_move_text(&ref->pos, m[i], out[i]);
-    free(m);
-    qsort(out, (size_t)n, sizeof out[0], cmp_text);
+        kdref_move_text(&g->pos, moves[i], out[i].text);
+    free(moves);
     return n;
 }
 
-static void join(MoveText *t, int n, char *out, size_t cap)
+static bool ref_play(void *ref, const char *text)
 {
-    size_t len = 0;
-    out[0] = '\0';
-    for (int i = 0; i < n && len + 1 < cap; i++)
-        len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? " " : "", t[i]);
+    KdRefMove m;
+    if (!kdref_find(ref, text, &m))
+        return false;
+    kdref_play(ref, m);
+    return true;
 }
 
-/* Position text, result and legal actions must agree; returns the action count and
- * leaves the sorted texts in `texts`. */
-static int compare_position(Pair *p, MoveList *list, MoveText *texts, MoveText *scratch)
+static uint64_t ref_perft(void *ref, int depth)
 {
-    char rules[512];
-    describe(p, rules, sizeof rules);
-    char ref_pos[KDREF_TEXT];
-    kdref_format(&p->ref->rules, &p->ref->pos, ref_pos, sizeof ref_pos);
-    char *fast_pos = fast_text(p->g, p->s);
-    if (strcmp(fast_pos, ref_pos) != 0)
-        fail_msg("[%s] position text\n  fast '%s'\n  ref  '%s'\n  moves: %s", rules, fast_pos,
-                 ref_pos, p->log);
-    free(fast_pos);
-    const char *why;
-    const KdRefResult want = kdref_result(p->ref, &why);
-    const int tm = p->g->ops->to_move(p->g, p->s);
-    if ((want == KDREF_ONGOING) != (tm != PLAYER_NONE))
-        fail_msg("[%s] at '%s' fast says %s, reference %s (%s)\n  moves: %s", rules, ref_pos,
-                 tm == PLAYER_NONE ? "over" : "not over",
-                 want == KDREF_ONGOING ? "not over" : "over", why, p->log);
-    if (want != KDREF_ONGOING) {
-        double ret[MAX_PLAYERS] = {0};
-        p->g->ops->returns(p->g, p->s, ret);
-        const double first = want == KDREF_WHITE_WINS ? 1 : want == KDREF_BLACK_WINS ? -1 : 0;
-        if (ret[0] != first || ret[1] != -first)
-            fail_msg("[%s] at '%s' fast returns %g, reference %s\n  moves: %s", rules, ref_pos,
-                     ret[0], why, p->log);
-    }
-    const int nf = fast_moves(p->g, p->s, list, scratch);
-    const int nr = ref_moves(p->ref, texts);
-    bool same = nf == nr;
-    for (int i = 0; same && i < nf; i++)
-        same = strcmp(scratch[i], texts[i]) == 0;
-    if (!same) {
-        static char a[65536], b[65536];
-        join(scratch, nf, a, sizeof a);
-        join(texts, nr, b, sizeof b);
-        fail_msg("[%s] actions at '%s'\n  fast (%d): %s\n  ref  (%d): %s\n  moves: %s", rules,
-                 ref_pos, nf, a, nr, b, p->log);
-    }
-    return nr;
+    return kdref_perft(ref, depth);
 }
 
-static void pair_play(Pair *p, const MoveList *list, const char *text)
-{
-    const GameOps *ops = p->g->ops;
-    Move m = MOVE_NONE;
-    for (int i = 0; i < list->count && m == MOVE_NONE; i++) {
-        StrBuf sb;
-        sb_init(&sb);
-        ops->format_move(p->g, p->s, list->moves[i], &sb);
-        if (strcmp(sb_str(&sb), text) == 0)
-            m = list->moves[i];
-        sb_free(&sb);
-    }
-    KdRefMove rm;
-    assert_true(m != MOVE_NONE);
-    assert_true(kdref_find(p->ref, text, &rm));
-    ops->make(p->g, p->s, m, p->undo);
-    kdref_play(p->ref, rm);
-    size_t len = strlen(p->log);
-    if (len + 40 < sizeof p->log)
-        snprintf(p->log + len, sizeof p->log - len, " %s", text);
-}
+/* Set-ups are drawn by seed: the reference starts from the game's (no start text). */
+static const PerftReference KD_REFERENCE = {
+    ref_open, ref_close, NULL, ref_format_position,
+    ref_status, ref_actions, ref_play, ref_perft,
+};
 
-static void compare_perft(Pair *p, int depth)
+static void pair_open(PerftPair *p, const char *const *settings, int n_settings,
+                      const char *text, uint64_t seed)
 {
-    const uint64_t want = kdref_perft(p->ref, depth);
-    const uint64_t fast = game_perft(p->g, p->s, depth);
-    const uint64_t generic = game_perft_generic(p->g, p->s, depth);
-    if (fast != want || generic != want) {
-        char rules[512], pos[KDREF_TEXT];
-        describe(p, rules, sizeof rules);
-        kdref_format(&p->ref->rules, &p->ref->pos, pos, sizeof pos);
-        fail_msg("[%s] perft %d at '%s': reference %llu, fast %llu, generic %llu\n  moves: %s",
-                 rules, depth, pos, (unsigned long long)want, (unsigned long long)fast,
-                 (unsigned long long)generic, p->log);
-    }
+    perft_pair_open(p, &KD_REFERENCE, "king-down", settings, n_settings, text, seed);
 }
 
 /* --- (a) the published chess numbers ------------------------------------------------- */
@@ -273,104 +131,28 @@ static void test_published_chess(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof PUBLISHED / sizeof PUBLISHED[0]; i++) {
         const Published *pub = &PUBLISHED[i];
-        Pair p;
+        PerftPair p;
         pair_open(&p, CHESS, 4, pub->fen, 0);
-        for (int d = 1; d <= 4; d++) {
-            const uint64_t fast = game_perft(p.g, p.s, d);
-            if (fast != pub->nodes[d - 1])
-                fail_msg("%s perft %d: %llu, published %llu", pub->name, d,
-                         (unsigned long long)fast, (unsigned long long)pub->nodes[d - 1]);
-            if (d <= 3 && game_perft_generic(p.g, p.s, d) != pub->nodes[d - 1])
-                fail_msg("%s generic perft %d differs", pub->name, d);
-            if (d <= 2 && kdref_perft(p.ref, d) != pub->nodes[d - 1])
-                fail_msg("%s reference perft %d differs", pub->name, d);
-        }
-        pair_close(&p);
+        for (int d = 1; d <= 4; d++)
+            perft_pair_expect_leaves(&p, pub->name, d, pub->nodes[d - 1],
+                                     PERFT_FAST | (d <= 3 ? PERFT_GENERIC : 0) |
+                                         (d <= 2 ? PERFT_REFERENCE : 0));
+        perft_pair_close(&p);
     }
 }
 
 /* --- (b) the committed table ---------------------------------------------------------- */
 
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-    return s;
-}
-
-/* "king-down [name=value ...] ;<position> ;D1 n ;D2 n ..." */
-static void check_table_line(char *line, int line_no, int ref_depth)
-{
-    char *fields[MAX_DEPTHS + 2] = {0};
-    int nf = 0;
-    char *p = line;
-    while (nf < MAX_DEPTHS + 2) {
-        fields[nf++] = p;
-        char *semi = strchr(p, ';');
-        if (semi == NULL)
-            break;
-        *semi = '\0';
-        p = semi + 1;
-    }
-    if (nf < 3)
-        fail_msg("perft table line %d: expected game ;position ;D1 n", line_no);
-    const char *settings[MAX_SETTINGS];
-    int ns = 0;
-    char *save = NULL;
-    char *game = strtok_r(trim(fields[0]), " ", &save);
-    if (game == NULL || strcmp(game, "king-down") != 0)
-        fail_msg("perft table line %d: the game is king-down", line_no);
-    for (char *w = strtok_r(NULL, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-        if (ns == MAX_SETTINGS)
-            fail_msg("perft table line %d: too many settings", line_no);
-        settings[ns++] = w;
-    }
-    Pair pair;
-    pair_open(&pair, settings, ns, trim(fields[1]), 0);
-    for (int i = 2; i < nf; i++) {
-        int depth;
-        unsigned long long n;
-        if (sscanf(trim(fields[i]), "D%d %llu", &depth, &n) != 2 || depth < 1)
-            fail_msg("perft table line %d: bad field '%s'", line_no, fields[i]);
-        const uint64_t fast = game_perft(pair.g, pair.s, depth);
-        const uint64_t generic = game_perft_generic(pair.g, pair.s, depth);
-        if (fast != n || generic != n)
-            fail_msg("perft table line %d (%s) D%d: table %llu, fast %llu, generic %llu",
-                     line_no, trim(fields[1]), depth, n, (unsigned long long)fast,
-                     (unsigned long long)generic);
-        if (depth <= ref_depth && kdref_perft(pair.ref, depth) != n)
-            fail_msg("perft table line %d D%d: the reference says %llu, the table %llu",
-                     line_no, depth, (unsigned long long)kdref_perft(pair.ref, depth), n);
-    }
-    pair_close(&pair);
-}
-
+/* The reference re-derives D1-D3, so that an edited table is caught. */
 static void test_perft_table(void **state)
 {
-    (void)state;
-    const char *root = getenv("CROWN_ROOT");
-    char path[1024];
-    snprintf(path, sizeof path, "%s%stests/perft/king-down.perft", root ? root : "",
-             root ? "/" : "");
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        fail_msg("cannot open %s (run from the source root or set CROWN_ROOT)", path);
-    char line[LINE_CAP];
-    int line_no = 0, checked = 0;
-    while (fgets(line, sizeof line, f) != NULL) {
-        line_no++;
-        char *t = trim(line);
-        if (t[0] == '\0' || t[0] == '#')
-            continue;
-        check_table_line(t, line_no, 3);
-        checked++;
-    }
-    fclose(f);
-    assert_true(checked >= 20);
-    print_message("perft table: %d positions\n", checked);
+    static const PerftTableCheck check = {
+        .reference = &KD_REFERENCE,
+        .game = "king-down",
+        .min_positions = 20,
+        .reference_depth = 3,
+    };
+    perft_pair_check_table(*state, &check);
 }
 
 /* --- (c) random games ---------------------------------------------------------------- */
@@ -406,13 +188,14 @@ static const GameCase GAME_CASES[] = {
 
 /* Often a move that takes back the mover's previous move (from and to swapped), so that
  * positions repeat and the repetition draw is reached and compared. */
-static int pick(Rng *rng, MoveText *texts, int n, const char *last_own, bool repeat)
+static int pick(Rng *rng, const PairActions *acts, const char *last_own, bool repeat)
 {
+    const int n = acts->count;
     if (repeat && last_own[0] != '\0' && strlen(last_own) == 4 && rng_below(rng, 4) == 0) {
         char back[8];
         snprintf(back, sizeof back, "%.2s%.2s", last_own + 2, last_own);
         for (int i = 0; i < n; i++)
-            if (strcmp(texts[i], back) == 0)
+            if (strcmp(acts->at[i].text, back) == 0)
                 return i;
     }
     return (int)rng_below(rng, (uint32_t)n);
@@ -421,45 +204,44 @@ static int pick(Rng *rng, MoveText *texts, int n, const char *last_own, bool rep
 static void test_random_games(void **state)
 {
     (void)state;
-    MoveList *list = malloc(sizeof *list);
-    MoveText *texts = malloc(sizeof *texts * MOVELIST_CAP);
-    MoveText *scratch = malloc(sizeof *scratch * MOVELIST_CAP);
-    assert_true(list != NULL && texts != NULL && scratch != NULL);
+    PairActions *acts = malloc(sizeof *acts);
+    assert_non_null(acts);
     long positions = 0, games = 0, perfts = 0;
     long endings[N_ENDINGS] = {0};
     uint64_t seed = 0x6B64000;
     for (size_t c = 0; c < sizeof GAME_CASES / sizeof GAME_CASES[0]; c++) {
         const GameCase *gc = &GAME_CASES[c];
         for (int k = 0; k < gc->games; k++, seed++) {
-            Pair p;
+            PerftPair p;
             pair_open(&p, gc->settings, gc->n_settings, gc->start, seed);
+            const KdRefGame *ref = p.ref;
             Rng rng;
             rng_seed(&rng, seed);
             char played[2][KDREF_MOVE_TEXT] = {"", ""};
             for (int ply = 0;; ply++) {
-                const int n = compare_position(&p, list, texts, scratch);
+                const int n = perft_pair_compare(&p, acts, 0);
                 positions++;
                 if (ply % 37 == 5) {
-                    compare_perft(&p, 2);
+                    perft_pair_compare_perft(&p, 2);
                     perfts++;
                 }
                 if (n == 0) {
                     const char *why;
-                    kdref_result(p.ref, &why);
+                    kdref_result(ref, &why);
                     for (int e = 0; e < N_ENDINGS; e++)
                         endings[e] += strcmp(why, ENDINGS[e]) == 0;
                     break;
                 }
-                const int mover = p.ref->pos.turn;
-                int i = pick(&rng, texts, n, played[mover], k % 3 == 2);
+                const int mover = ref->pos.turn;
+                int i = pick(&rng, acts, played[mover], k % 3 == 2);
                 for (int j = 0; ply == 0 && k % 2 == 0 && gc->first && j < n; j++)
-                    if (strcmp(texts[j], gc->first) == 0)
+                    if (strcmp(acts->at[j].text, gc->first) == 0)
                         i = j;
-                snprintf(played[mover], sizeof played[mover], "%s", texts[i]);
-                pair_play(&p, list, texts[i]);
+                snprintf(played[mover], sizeof played[mover], "%s", acts->at[i].text);
+                perft_pair_play(&p, &acts->at[i]);
             }
             games++;
-            pair_close(&p);
+            perft_pair_close(&p);
         }
     }
     print_message("random games: %ld games, %ld positions, %ld perft checks\n", games,
@@ -469,9 +251,7 @@ static void test_random_games(void **state)
     // Every way a game can end was reached (and compared) at least once.
     for (int e = 0; e < N_ENDINGS; e++)
         assert_true(endings[e] > 0);
-    free(list);
-    free(texts);
-    free(scratch);
+    free(acts);
 }
 
 /* --- (d) random placements ------------------------------------------------------------ */
@@ -650,14 +430,15 @@ static const char *const PLACEMENT_RULES[][6] = {
 
 /* Every legal action of the position, written in SAN by a game with notation=san (same
  * rules otherwise, so the same state layout), is unique and reads back as itself. */
-static void check_san(const Game *san, const GameState *s, const MoveList *list, const char *fen)
+static void check_san(const Game *san, const GameState *s, const PairActions *acts,
+                      const char *fen)
 {
-    char (*texts)[64] = malloc(sizeof *texts * (size_t)list->count);
+    char (*texts)[64] = malloc(sizeof *texts * (size_t)acts->count);
     assert_non_null(texts);
-    for (int i = 0; i < list->count; i++) {
+    for (int i = 0; i < acts->count; i++) {
         StrBuf sb;
         sb_init(&sb);
-        san->ops->format_move(san, s, list->moves[i], &sb);
+        san->ops->format_move(san, s, acts->at[i].move, &sb);
         snprintf(texts[i], sizeof texts[i], "%s", sb_str(&sb));
         sb_free(&sb);
         for (int j = 0; j < i; j++)
@@ -667,7 +448,7 @@ static void check_san(const Game *san, const GameState *s, const MoveList *list,
         ErrBuf err;
         err_clear(&err);
         if (san->ops->parse_move(san, s, texts[i], &back, &err) != STATUS_OK ||
-            back != list->moves[i])
+            back != acts->at[i].move)
             fail_msg("SAN '%s' does not read back at '%s': %s", texts[i], fen, err.msg);
     }
     free(texts);
@@ -676,10 +457,8 @@ static void check_san(const Game *san, const GameState *s, const MoveList *list,
 static void test_random_positions(void **state)
 {
     (void)state;
-    MoveList *list = malloc(sizeof *list);
-    MoveText *texts = malloc(sizeof *texts * MOVELIST_CAP);
-    MoveText *scratch = malloc(sizeof *scratch * MOVELIST_CAP);
-    assert_true(list != NULL && texts != NULL && scratch != NULL);
+    PairActions *acts = malloc(sizeof *acts);
+    assert_non_null(acts);
     const int per_rules = 1500;
     long accepted = 0, rejected = 0, perfts = 0, sans = 0;
     Rng rng;
@@ -690,12 +469,12 @@ static void test_random_positions(void **state)
         while (settings[ns] != NULL)
             ns++;
         const bool armies = strcmp(settings[0], "armies=on") == 0;
-        Game *g = make_game(settings, ns);
+        Game *g = perft_game_create("king-down", settings, ns);
         const char *with_san[8];
         for (int i = 0; i < ns; i++)
             with_san[i] = settings[i];
         with_san[ns] = "notation=san";
-        Game *san = make_game(with_san, ns + 1);
+        Game *san = perft_game_create("king-down", with_san, ns + 1);
         assert_int_equal((int)san->state_size, (int)g->state_size);
         KdRefRules rules;
         char rerr[128];
@@ -719,18 +498,18 @@ static void test_random_positions(void **state)
                 continue;
             }
             accepted++;
-            Pair p;
+            PerftPair p;
             pair_open(&p, settings, ns, fen, 0);
-            const int n = compare_position(&p, list, texts, scratch);
+            const int n = perft_pair_compare(&p, acts, 0);
             if (n > 0 && i % 5 == 0) {
-                compare_perft(&p, 2);
+                perft_pair_compare_perft(&p, 2);
                 perfts++;
             }
             if (n > 0 && i % 3 == 0) {
-                check_san(san, p.s, list, fen);
+                check_san(san, p.s, acts, fen);
                 sans++;
             }
-            pair_close(&p);
+            perft_pair_close(&p);
         }
         free(s);
         game_destroy(san);
@@ -740,18 +519,19 @@ static void test_random_positions(void **state)
                   "%ld SAN checks\n",
                   accepted, rejected, perfts, sans);
     assert_true(accepted >= 1000);
-    free(list);
-    free(texts);
-    free(scratch);
+    free(acts);
 }
 
+/* An optional argument runs only the tests whose names match it (cmocka pattern). */
 int main(int argc, char **argv)
 {
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);
+    char path[PERFT_TABLE_PATH];
+    perft_table_path(argv[0], "king-down.perft", path, sizeof path);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_published_chess),
-        cmocka_unit_test(test_perft_table),
+        cmocka_unit_test_prestate(test_perft_table, path),
         cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_random_positions),
     };

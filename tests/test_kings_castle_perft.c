@@ -8,7 +8,8 @@
  * doors, phalanx captures, splits and the Throne come up often), played on for a few
  * moves. At every visited position the move lists (as texts), the position texts and the
  * results of the two must agree, under every rule option; perft is compared now and
- * again. The events seen are counted, and the test insists that each kind occurred.
+ * again. The events seen are counted, and the test insists that each kind occurred. The
+ * comparing is tests/support/perft_pair's.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,22 +20,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/game.h"
 #include "core/game_api.h"
 #include "core/rng.h"
-#include "games/kingscastle/kingscastle.h"
 #include "support/kc_reference.h"
+#include "support/perft_pair.h"
 
-enum {
-    MAX_SETTINGS = 4,
-    LOG_CAP = 16384, /* moves played so far, for reproducing a failure */
-    LINE_CAP = 1024, /* one line of the perft table */
-    PATH_CAP = 4096,
-    MAX_DEPTHS = 12,
-    LIST_TEXT = 16384,
-};
+enum { MAX_SETTINGS = 4 };
+
+_Static_assert((int)KCREF_MAX_MOVES <= (int)PERFT_PAIR_MAX_REF_ACTIONS,
+               "the harness holds every move the reference lists");
 
 /* Events seen in the random games, to show that the rules in question were exercised. */
 typedef struct Events {
@@ -43,160 +39,103 @@ typedef struct Events {
     long throne_taken, throne_lost, throne_wins, repetitions, swaps;
 } Events;
 
-/* The fast game and the reference side by side, kept at the same position. */
-typedef struct Pair {
-    const char *settings[MAX_SETTINGS];
-    int n_settings;
-    Game *g;
-    GameState *s;
-    void *undo;
-    KcRefGame *ref;
-    char log[LOG_CAP]; /* "<start text> : d4 swap ..." */
-} Pair;
+/* --- the reference, as the harness reaches it --------------------------------------------- */
 
-static void describe(const Pair *p, char *out, size_t cap)
+/* The reference game, and the move it played last, for the events. */
+typedef struct KcRef {
+    KcRefGame *game;
+    KcRefMove last;
+} KcRef;
+
+static KcRefGame *game_of(const void *ref)
 {
-    size_t n = (size_t)snprintf(out, cap, "kings-castle");
-    for (int i = 0; i < p->n_settings && n < cap; i++)
-        n += (size_t)snprintf(out + n, cap - n, " %s", p->settings[i]);
+    return ((const KcRef *)ref)->game;
 }
 
-static void pair_open(Pair *p, const char *const *settings, int n_settings, const char *text)
+static void *ref_open(const PerftPair *p, const char *text, char *err, size_t cap)
 {
-    memset(p, 0, sizeof *p);
-    p->n_settings = n_settings;
-    for (int i = 0; i < n_settings; i++)
-        p->settings[i] = settings[i];
-    ErrBuf err;
-    err_clear(&err);
-    if (game_create(&kc_ops, 0, settings, n_settings, &p->g, &err) != STATUS_OK)
-        fail_msg("game_create: %s", err.msg);
-    p->s = game_state_new(p->g);
-    p->undo = game_undo_new(p->g);
-    assert_true(p->s != NULL && p->undo != NULL);
     KcRefRules rules;
-    char rerr[128];
-    if (!kcref_rules(settings, n_settings, &rules, rerr, sizeof rerr))
-        fail_msg("reference rules: %s", rerr);
-    if (text == NULL) {
-        kc_ops.new_game(p->g, p->s, 1);
-        text = "6/7/8/9/10/11/10/9/8/7/6 w 0";
-    } else if (kc_ops.parse_position(p->g, p->s, text, &err) != STATUS_OK) {
-        fail_msg("fast parse of '%s': %s", text, err.msg);
-    }
-    p->ref = kcref_game_new(&rules, text, rerr, sizeof rerr);
-    if (p->ref == NULL)
-        fail_msg("reference parse of '%s': %s", text, rerr);
-    snprintf(p->log, sizeof p->log, "%s :", text);
+    KcRef *ref = calloc(1, sizeof *ref);
+    assert_non_null(ref);
+    if (kcref_rules(p->settings, p->n_settings, &rules, err, cap))
+        ref->game = kcref_game_new(&rules, text, err, cap);
+    if (ref->game != NULL)
+        return ref;
+    free(ref);
+    return NULL;
 }
 
-static void pair_close(Pair *p)
+static void ref_close(void *ref)
 {
-    free(p->ref);
-    free(p->undo);
-    free(p->s);
-    game_destroy(p->g);
-    p->g = NULL;
+    free(game_of(ref));
+    free(ref);
 }
 
-typedef char MoveText[KCREF_MOVE_TEXT];
-
-static int cmp_text(const void *a, const void *b)
+static void ref_start_text(const PerftPair *p, char *out, size_t cap)
 {
-    return strcmp((const char *)a, (const char *)b);
+    (void)p;
+    snprintf(out, cap, "6/7/8/9/10/11/10/9/8/7/6 w 0");
 }
 
-static int fast_texts(const Pair *p, MoveList *list, MoveText *out)
+static void ref_format_position(const void *ref, char *out, size_t cap)
 {
-    const int n = kc_ops.gen_moves(p->g, p->s, list);
-    for (int i = 0; i < n; i++) {
-        StrBuf sb;
-        sb_init(&sb);
-        kc_ops.format_move(p->g, p->s, list->moves[i], &sb);
-        snprintf(out[i], sizeof out[i], "%s", sb_str(&sb));
-        sb_free(&sb);
-    }
-    qsort(out, (size_t)n, sizeof out[0], cmp_text);
-    return n;
+    kcref_format_position(kcref_current(game_of(ref)), out, cap);
 }
 
-static int ref_texts(const Pair *p, MoveText *out)
+static void ref_status(const void *ref, RefStatus *out)
 {
+    const KcRefGame *g = game_of(ref);
+    const KcRefResult r = kcref_result(g, &out->why);
+    ref_status_two_player(out, kcref_current(g)->to_move, r != KCREF_ONGOING,
+                          r == KCREF_WHITE_WINS ? 0 : r == KCREF_BLACK_WINS ? 1 : -1);
+}
+
+static int ref_actions(const void *ref, PairAction *out)
+{
+    const KcRefGame *g = game_of(ref);
     KcRefMove *moves = malloc(sizeof *moves * KCREF_MAX_MOVES);
     assert_non_null(moves);
-    const int n = kcref_legal_moves(p->ref, moves);
+    const int n = kcref_legal_moves(g, moves);
     for (int i = 0; i < n; i++)
-        kcref_format_move(kcref_current(p->ref), moves[i], out[i]);
+        kcref_format_move(kcref_current(g), moves[i], out[i].text);
     free(moves);
-    qsort(out, (size_t)n, sizeof out[0], cmp_text);
     return n;
 }
 
-static void join(MoveText *t, int n, char *out, size_t cap)
+static bool ref_play(void *ref, const char *text)
 {
-    size_t len = 0;
-    out[0] = '\0';
-    for (int i = 0; i < n && len < cap; i++)
-        len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? " " : "", t[i]);
+    KcRef *r = ref;
+    if (!kcref_find_move(r->game, text, &r->last))
+        return false;
+    kcref_play(r->game, r->last);
+    return true;
 }
 
-/* Everything observable at the current position must agree: position text, result, move
- * list. Leaves the agreed sorted move texts in `ref` and returns their count. */
-static int compare_position(const Pair *p, MoveList *list, MoveText *ref)
+static uint64_t ref_perft(void *ref, int depth)
 {
-    char rules[256];
-    describe(p, rules, sizeof rules);
-    char ref_pos[KCREF_POSITION_TEXT];
-    kcref_format_position(kcref_current(p->ref), ref_pos, sizeof ref_pos);
-    StrBuf sb;
-    sb_init(&sb);
-    kc_ops.format_position(p->g, p->s, &sb);
-    if (strcmp(sb_str(&sb), ref_pos) != 0)
-        fail_msg("[%s] position text '%s', reference '%s'\n  moves: %s", rules, sb_str(&sb),
-                 ref_pos, p->log);
-    sb_free(&sb);
-    ErrBuf err;
-    if (!kc_ops.is_ok(p->g, p->s, &err))
-        fail_msg("[%s] is_ok at '%s': %s\n  moves: %s", rules, ref_pos, err.msg, p->log);
+    return kcref_perft(game_of(ref), depth);
+}
 
-    const char *why;
-    const KcRefResult want = kcref_result(p->ref, &why);
-    const int tm = kc_ops.to_move(p->g, p->s);
-    if ((want == KCREF_ONGOING) != (tm != PLAYER_NONE))
-        fail_msg("[%s] at '%s' the fast game says %s, the reference %s (%s)\n  moves: %s",
-                 rules, ref_pos, tm == PLAYER_NONE ? "over" : "not over",
-                 want == KCREF_ONGOING ? "not over" : "over", why, p->log);
-    if (want == KCREF_ONGOING && tm != kcref_current(p->ref)->to_move)
-        fail_msg("[%s] at '%s' fast to_move %d\n  moves: %s", rules, ref_pos, tm, p->log);
-    if (want != KCREF_ONGOING) {
-        double ret[MAX_PLAYERS] = {0};
-        kc_ops.returns(p->g, p->s, ret);
-        const double first = want == KCREF_WHITE_WINS ? 1 : want == KCREF_BLACK_WINS ? -1 : 0;
-        if (ret[0] != first || ret[1] != -first)
-            fail_msg("[%s] at '%s' fast returns %g %g, reference %s (%s)\n  moves: %s", rules,
-                     ref_pos, ret[0], ret[1],
-                     want == KCREF_DRAW ? "draw" : want == KCREF_WHITE_WINS ? "W wins" : "B wins",
-                     why, p->log);
-    }
+static const PerftReference KC_REFERENCE = {
+    ref_open, ref_close, ref_start_text, ref_format_position,
+    ref_status, ref_actions, ref_play, ref_perft,
+};
 
-    MoveText *fast = malloc(sizeof *fast * MOVELIST_CAP);
-    char *a = malloc(LIST_TEXT), *b = malloc(LIST_TEXT);
-    assert_true(fast != NULL && a != NULL && b != NULL);
-    const int nf = fast_texts(p, list, fast);
-    const int nr = ref_texts(p, ref);
-    join(fast, nf, a, LIST_TEXT);
-    join(ref, nr, b, LIST_TEXT);
-    if (strcmp(a, b) != 0)
-        fail_msg("[%s] moves at '%s'\n  fast (%d): %s\n  ref  (%d): %s\n  moves: %s", rules,
-                 ref_pos, nf, a, nr, b, p->log);
+static void pair_open(PerftPair *p, const char *const *settings, int n_settings,
+                      const char *text)
+{
+    perft_pair_open(p, &KC_REFERENCE, "kings-castle", settings, n_settings, text, 1);
+}
+
+/* The harness's comparison, and the counting perft must count the listed moves. */
+static int compare_position(const PerftPair *p, PairActions *acts)
+{
+    const int n = perft_pair_compare(p, acts, 0);
     const int counted = (int)game_perft(p->g, p->s, 1);
-    if (counted != nf)
-        fail_msg("[%s] at '%s' the counting perft says %d moves, the list has %d", rules,
-                 ref_pos, counted, nf);
-    free(fast);
-    free(a);
-    free(b);
-    return nr;
+    if (counted != n)
+        fail_msg("the counting perft says %d moves, the list has %d\n  moves: %s", counted, n,
+                 p->log);
+    return n;
 }
 
 static int count_men(const KcRefPos *p, char who)
@@ -258,72 +197,44 @@ static void note_events(const KcRefPos *before, const KcRefPos *after, KcRefMove
         ev->castle_entries++;
 }
 
-/* Plays the move with this text in both. */
-static void pair_play(Pair *p, const MoveList *list, const char *text, Events *ev)
+/* Plays the move in both; its text must parse back to it. */
+static void pair_play(PerftPair *p, const PairAction *a, Events *ev)
 {
-    Move m = MOVE_NONE;
-    for (int i = 0; i < list->count && m == MOVE_NONE; i++) {
-        StrBuf sb;
-        sb_init(&sb);
-        kc_ops.format_move(p->g, p->s, list->moves[i], &sb);
-        if (strcmp(sb_str(&sb), text) == 0)
-            m = list->moves[i];
-        sb_free(&sb);
-    }
-    KcRefMove rm;
-    assert_true(m != MOVE_NONE);
-    assert_true(kcref_find_move(p->ref, text, &rm));
-    // The text must parse back to the same move.
-    ErrBuf err;
-    err_clear(&err);
-    Move back = MOVE_NONE;
-    if (kc_ops.parse_move(p->g, p->s, text, &back, &err) != STATUS_OK || back != m)
-        fail_msg("move text '%s' does not parse back: %s\n  moves: %s", text, err.msg, p->log);
-    const KcRefPos before = *kcref_current(p->ref);
-    kc_ops.make(p->g, p->s, m, p->undo);
-    kcref_play(p->ref, rm);
-    note_events(&before, kcref_current(p->ref), rm, ev);
-    size_t len = strlen(p->log);
-    snprintf(p->log + len, sizeof p->log - len, " %s", text);
+    perft_pair_expect_parses_back(p, a);
+    const KcRefPos before = *kcref_current(game_of(p->ref));
+    perft_pair_play(p, a);
+    const KcRef *ref = p->ref;
+    note_events(&before, kcref_current(ref->game), ref->last, ev);
 }
 
-static void compare_perft(const Pair *p, int depth, Events *ev)
+static bool is_slide(const char *text)
 {
-    const uint64_t want = kcref_perft(p->ref, depth);
-    const uint64_t fast = game_perft(p->g, p->s, depth);
-    const uint64_t generic = game_perft_generic(p->g, p->s, depth);
-    ev->perfts++;
-    if (fast != want || generic != want) {
-        char rules[256], pos[KCREF_POSITION_TEXT];
-        describe(p, rules, sizeof rules);
-        kcref_format_position(kcref_current(p->ref), pos, sizeof pos);
-        fail_msg("[%s] perft %d at '%s': reference %llu, fast %llu, generic %llu\n  moves: %s",
-                 rules, depth, pos, (unsigned long long)want, (unsigned long long)fast,
-                 (unsigned long long)generic, p->log);
-    }
+    return strchr(text, '-') != NULL || strchr(text, 'x') != NULL;
 }
 
 /* Picks the next move: now and then one that repeats an earlier position, so that
  * repetition draws happen often enough to be compared. */
-static int pick_move(Pair *p, Rng *rng, MoveText *texts, int n, bool seek_repeats)
+static int pick_move(const PerftPair *p, Rng *rng, const PairActions *acts, bool seek_repeats)
 {
+    KcRefGame *ref = game_of(p->ref);
+    const int n = acts->count;
     if (seek_repeats && rng_below(rng, 8) != 0) {
         KcRefMove *moves = malloc(sizeof *moves * KCREF_MAX_MOVES);
         int *repeats = malloc(sizeof *repeats * (size_t)n);
         assert_true(moves != NULL && repeats != NULL);
-        const int nm = kcref_legal_moves(p->ref, moves);
+        const int nm = kcref_legal_moves(ref, moves);
         assert_int_equal(nm, n);
         int nrep = 0;
         for (int i = 0; i < nm; i++) {
-            kcref_play(p->ref, moves[i]);
-            const bool repeats_one = kcref_occurrences(p->ref) >= 1;
-            kcref_undo(p->ref);
+            kcref_play(ref, moves[i]);
+            const bool repeats_one = kcref_occurrences(ref) >= 1;
+            kcref_undo(ref);
             if (!repeats_one)
                 continue;
             char t[KCREF_MOVE_TEXT];
-            kcref_format_move(kcref_current(p->ref), moves[i], t);
+            kcref_format_move(kcref_current(ref), moves[i], t);
             for (int j = 0; j < n; j++)
-                if (strcmp(texts[j], t) == 0)
+                if (strcmp(acts->at[j].text, t) == 0)
                     repeats[nrep++] = j;
         }
         const int pick = nrep > 0 ? repeats[rng_below(rng, (uint32_t)nrep)] : -1;
@@ -336,33 +247,33 @@ static int pick_move(Pair *p, Rng *rng, MoveText *texts, int n, bool seek_repeat
     if (rng_below(rng, 3) != 0) {
         int slides = 0;
         for (int i = 0; i < n; i++)
-            slides += strchr(texts[i], '-') != NULL || strchr(texts[i], 'x') != NULL;
+            slides += is_slide(acts->at[i].text);
         if (slides > 0) {
             int k = (int)rng_below(rng, (uint32_t)slides);
             for (int i = 0; i < n; i++)
-                if (strchr(texts[i], '-') != NULL || strchr(texts[i], 'x') != NULL)
-                    if (k-- == 0)
-                        return i;
+                if (is_slide(acts->at[i].text) && k-- == 0)
+                    return i;
         }
     }
     return (int)rng_below(rng, (uint32_t)n);
 }
 
 /* Plays up to `plies` moves from the pair's position, comparing every position. */
-static void walk(Pair *p, Rng *rng, int plies, int perft_every, int perft_depth,
+static void walk(PerftPair *p, Rng *rng, int plies, int perft_every, int perft_depth,
                  bool seek_repeats, Events *ev)
 {
-    MoveList *list = malloc(sizeof *list);
-    MoveText *texts = malloc(sizeof *texts * KCREF_MAX_MOVES);
-    assert_true(list != NULL && texts != NULL);
+    PairActions *acts = malloc(sizeof *acts);
+    assert_non_null(acts);
     for (int ply = 0;; ply++) {
-        const int n = compare_position(p, list, texts);
+        const int n = compare_position(p, acts);
         ev->positions++;
-        if (perft_every > 0 && ev->positions % perft_every == 0)
-            compare_perft(p, perft_depth, ev);
+        if (perft_every > 0 && ev->positions % perft_every == 0) {
+            perft_pair_compare_perft(p, perft_depth);
+            ev->perfts++;
+        }
         if (n == 0) {
             const char *why;
-            const KcRefResult r = kcref_result(p->ref, &why);
+            const KcRefResult r = kcref_result(game_of(p->ref), &why);
             if (strcmp(why, "own man on the Throne") == 0)
                 ev->throne_wins++;
             if (r == KCREF_DRAW && strcmp(why, "third occurrence") == 0)
@@ -371,97 +282,27 @@ static void walk(Pair *p, Rng *rng, int plies, int perft_every, int perft_depth,
         }
         if (ply >= plies)
             break;
-        int i = pick_move(p, rng, texts, n, seek_repeats);
-        if (strcmp(texts[n - 1], "swap") == 0 && rng_below(rng, 2) == 0)
+        int i = pick_move(p, rng, acts, seek_repeats);
+        if (strcmp(acts->at[n - 1].text, "swap") == 0 && rng_below(rng, 2) == 0)
             i = n - 1; // sorted texts: "swap" comes after the cell names
 
-        pair_play(p, list, texts[i], ev);
+        pair_play(p, &acts->at[i], ev);
     }
-    free(list);
-    free(texts);
+    free(acts);
 }
 
 /* --- (a) the committed table -------------------------------------------------------------- */
 
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-    return s;
-}
-
-/* One table line: "[name=value ...] <position> ;D1 n ;D2 n ...". Rule settings (words
- * with '=') may come before the position. */
-static void check_table_line(char *line, int line_no, int ref_depth)
-{
-    char *fields[MAX_DEPTHS + 2] = {0};
-    int nf = 0;
-    char *p = line;
-    while (nf < MAX_DEPTHS + 2) {
-        fields[nf++] = p;
-        char *semi = strchr(p, ';');
-        if (semi == NULL)
-            break;
-        *semi = '\0';
-        p = semi + 1;
-    }
-    if (nf < 2)
-        fail_msg("perft table line %d: expected <position> ;D1 n", line_no);
-    const char *settings[MAX_SETTINGS];
-    int ns = 0;
-    char *head = trim(fields[0]);
-    while (strchr(head, '=') != NULL && strchr(head, ' ') != NULL &&
-           strchr(head, '=') < strchr(head, ' ')) {
-        char *sp = strchr(head, ' ');
-        *sp = '\0';
-        if (ns == MAX_SETTINGS)
-            fail_msg("perft table line %d: too many settings", line_no);
-        settings[ns++] = head;
-        head = trim(sp + 1);
-    }
-    Pair pair;
-    pair_open(&pair, settings, ns, head);
-    for (int i = 1; i < nf; i++) {
-        int depth;
-        unsigned long long n;
-        if (sscanf(trim(fields[i]), "D%d %llu", &depth, &n) != 2 || depth < 1)
-            fail_msg("perft table line %d: bad field '%s'", line_no, fields[i]);
-        const uint64_t fast = game_perft(pair.g, pair.s, depth);
-        const uint64_t generic = game_perft_generic(pair.g, pair.s, depth);
-        if (fast != n || generic != n)
-            fail_msg("perft table line %d (%s) D%d: table %llu, fast %llu, generic %llu",
-                     line_no, head, depth, n, (unsigned long long)fast,
-                     (unsigned long long)generic);
-        // The reference re-derives the shallow numbers, so an edited table is caught.
-        if (depth <= ref_depth && kcref_perft(pair.ref, depth) != n)
-            fail_msg("perft table line %d D%d: the reference disagrees with the table",
-                     line_no, depth);
-    }
-    pair_close(&pair);
-}
-
+/* The reference re-derives D1-D2, so that an edited table is caught. */
 static void test_perft_table(void **state)
 {
-    const char *path = *state;
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        fail_msg("cannot open %s (run from the source root or set CROWN_ROOT)", path);
-    char line[LINE_CAP];
-    int line_no = 0, checked = 0;
-    while (fgets(line, sizeof line, f) != NULL) {
-        line_no++;
-        char *t = trim(line);
-        if (t[0] == '\0' || t[0] == '#')
-            continue;
-        check_table_line(t, line_no, 2);
-        checked++;
-    }
-    fclose(f);
-    assert_true(checked >= 10);
-    print_message("perft table: %d positions\n", checked);
+    static const PerftTableCheck check = {
+        .reference = &KC_REFERENCE,
+        .game = "kings-castle",
+        .min_positions = 10,
+        .reference_depth = 2,
+    };
+    perft_pair_check_table(*state, &check);
 }
 
 /* --- (b) random games from the start ------------------------------------------------------ */
@@ -490,12 +331,12 @@ static void test_random_games(void **state)
     Events ev = {0};
     for (size_t c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
         for (int k = 0; k < CASES[c].games; k++) {
-            Pair p;
+            PerftPair p;
             pair_open(&p, CASES[c].settings, CASES[c].n_settings, NULL);
             Rng rng;
             rng_seed(&rng, 0xC4570000u + 100 * c + (uint64_t)k);
             walk(&p, &rng, 120, 37, 2, k % 2 == 1, &ev);
-            pair_close(&p);
+            perft_pair_close(&p);
         }
     }
     print_message("%ld positions compared, %ld perft comparisons; %ld swaps, %ld repetition "
@@ -556,10 +397,10 @@ static void test_random_positions(void **state)
         for (int k = 0; k < POS_CASES[c].games; k++) {
             char text[KCREF_POSITION_TEXT];
             random_position(&rng, text, sizeof text);
-            Pair p;
+            PerftPair p;
             pair_open(&p, POS_CASES[c].settings, POS_CASES[c].n_settings, text);
             walk(&p, &rng, 8, 23, 2, k % 3 == 0, &ev);
-            pair_close(&p);
+            perft_pair_close(&p);
         }
     }
     print_message("%ld positions compared, %ld perft comparisons; seen: %ld throws (%ld "
@@ -574,30 +415,13 @@ static void test_random_positions(void **state)
     assert_true(ev.throne_taken > 20 && ev.throne_lost > 5 && ev.throne_wins > 5);
 }
 
-/* The table file: $CROWN_ROOT/tests/perft/..., else relative to the working directory,
- * else relative to the binary (build/<variant>/tests/test_kings_castle_perft). */
-static void find_table(const char *argv0, char *out, size_t cap)
-{
-    const char *rel = "tests/perft/kings-castle.perft";
-    const char *root = getenv("CROWN_ROOT");
-    if (root != NULL) {
-        snprintf(out, cap, "%s/%s", root, rel);
-        return;
-    }
-    if (access(rel, R_OK) == 0) {
-        snprintf(out, cap, "%s", rel);
-        return;
-    }
-    const char *slash = strrchr(argv0, '/');
-    const int dir_len = slash ? (int)(slash - argv0) : 1;
-    snprintf(out, cap, "%.*s/../../../%s", dir_len, slash ? argv0 : ".", rel);
-}
-
+/* An optional argument runs only the tests whose names match it (cmocka pattern). */
 int main(int argc, char **argv)
 {
-    (void)argc;
-    char path[PATH_CAP];
-    find_table(argv[0], path, sizeof path);
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
+    char path[PERFT_TABLE_PATH];
+    perft_table_path(argv[0], "kings-castle.perft", path, sizeof path);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_prestate(test_perft_table, path),
         cmocka_unit_test(test_random_games),

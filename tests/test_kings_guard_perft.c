@@ -13,7 +13,7 @@
  * count one). Perft per turn counts leaves `depth` whole turns deep, a turn being one
  * sequence of placements from one start square (RULINGS 3.4.9); the game offers no hook
  * for it, so it is computed here through the interface: a turn is over when the player
- * to move changes or the game ends.
+ * to move changes or the game ends. The comparing is tests/support/perft_pair's.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,101 +24,79 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/game.h"
 #include "core/game_api.h"
-#include "core/registry.h"
 #include "core/rng.h"
 #include "support/kg_reference.h"
+#include "support/perft_pair.h"
 
-enum {
-    MAX_SETTINGS = 4,
-    LINE_CAP = 2048,
-    PATH_CAP = 4096,
-    MAX_FIELDS = 16,
-    TEXT_CAP = 4096,
-};
+enum { MAX_SETTINGS = 4 };
 
-/* The game and the reference side by side, kept at the same position. */
-typedef struct Pair {
-    const char *game;
-    const char *settings[MAX_SETTINGS];
-    int n_settings;
-    Game *g;
-    GameState *s;
-    void *undo;
-    KgRefGame *ref;
-} Pair;
+/* --- the reference, as the harness reaches it ------------------------------------------------ */
 
-static void describe(const Pair *p, char *out, size_t cap)
+static void *ref_open(const PerftPair *p, const char *text, char *err, size_t cap)
 {
-    size_t n = (size_t)snprintf(out, cap, "%s", p->game);
-    for (int i = 0; i < p->n_settings && n < cap; i++)
-        n += (size_t)snprintf(out + n, cap - n, " %s", p->settings[i]);
-}
-
-/* Sets both up from a position text (NULL: the game's start, which must print as the
- * reference's start text). */
-static void pair_open(Pair *p, const char *game, const char *const *settings, int n_settings,
-                      const char *text)
-{
-    memset(p, 0, sizeof *p);
-    p->game = game;
-    p->n_settings = n_settings;
-    for (int i = 0; i < n_settings; i++)
-        p->settings[i] = settings[i];
-    const GameOps *ops = registry_find(game);
-    if (ops == NULL)
-        fail_msg("game %s is not registered", game);
-    ErrBuf err;
-    err_clear(&err);
-    if (game_create(ops, 0, settings, n_settings, &p->g, &err) != STATUS_OK)
-        fail_msg("%s: game_create: %s", game, err.msg);
-    p->s = game_state_new(p->g);
-    p->undo = game_undo_new(p->g);
-    assert_true(p->s != NULL && p->undo != NULL);
     KgRefRules rules;
-    char rerr[128];
-    if (!kgref_rules_for(game, settings, n_settings, &rules, rerr, sizeof rerr))
-        fail_msg("%s: reference rules: %s", game, rerr);
-    char start[KGREF_POSITION_TEXT];
-    if (text == NULL) {
-        ops->new_game(p->g, p->s, 1);
-        kgref_start_text(&rules, start, sizeof start);
-        text = start;
-        StrBuf sb;
-        sb_init(&sb);
-        ops->format_position(p->g, p->s, &sb);
-        if (strcmp(sb_str(&sb), text) != 0)
-            fail_msg("%s: start position is '%s', not '%s'", game, sb_str(&sb), text);
-        sb_free(&sb);
-    } else if (ops->parse_position(p->g, p->s, text, &err) != STATUS_OK) {
-        fail_msg("%s: fast parse of '%s': %s", game, text, err.msg);
-    }
-    p->ref = kgref_game_new(&rules, text, rerr, sizeof rerr);
-    if (p->ref == NULL)
-        fail_msg("%s: reference parse of '%s': %s", game, text, rerr);
+    if (!kgref_rules_for(p->game, p->settings, p->n_settings, &rules, err, cap))
+        return NULL;
+    return kgref_game_new(&rules, text, err, cap);
 }
 
-static void pair_close(Pair *p)
+static void ref_close(void *ref)
 {
-    kgref_game_free(p->ref);
-    free(p->undo);
-    free(p->s);
-    game_destroy(p->g);
-    p->g = NULL;
+    kgref_game_free(ref);
 }
 
-static char *fast_position(const Pair *p, char *out, size_t cap)
+static void ref_start_text(const PerftPair *p, char *out, size_t cap)
 {
-    StrBuf sb;
-    sb_init(&sb);
-    p->g->ops->format_position(p->g, p->s, &sb);
-    snprintf(out, cap, "%s", sb_str(&sb));
-    sb_free(&sb);
-    return out;
+    KgRefRules rules;
+    char err[128];
+    if (!kgref_rules_for(p->game, p->settings, p->n_settings, &rules, err, sizeof err))
+        fail_msg("%s: reference rules: %s", p->game, err);
+    kgref_start_text(&rules, out, cap);
 }
+
+static void ref_format_position(const void *ref, char *out, size_t cap)
+{
+    const KgRefGame *g = ref;
+    kgref_format_position(&g->rules, kgref_current(g), out, cap);
+}
+
+static void ref_status(const void *ref, RefStatus *out)
+{
+    const KgRefResult r = kgref_result(ref, &out->why);
+    ref_status_two_player(out, kgref_current(ref)->to_move, r != KGREF_ONGOING,
+                          r == KGREF_FIRST_WINS ? 0 : r == KGREF_SECOND_WINS ? 1 : -1);
+}
+
+static int ref_actions(const void *ref, PairAction *out)
+{
+    KgRefAction actions[KGREF_MAX_ACTIONS];
+    const int n = kgref_legal(ref, actions);
+    for (int i = 0; i < n; i++)
+        kgref_format_action(ref, actions[i], out[i].text);
+    return n;
+}
+
+static bool ref_play(void *ref, const char *text)
+{
+    KgRefAction a;
+    if (!kgref_find_action(ref, text, &a))
+        return false;
+    kgref_play(ref, a);
+    return true;
+}
+
+static uint64_t ref_perft(void *ref, int depth)
+{
+    return kgref_perft(ref, depth);
+}
+
+static const PerftReference KG_REFERENCE = {
+    ref_open, ref_close, ref_start_text, ref_format_position,
+    ref_status, ref_actions, ref_play, ref_perft,
+};
 
 /* --- whole-turn perft through the interface ------------------------------------------------ */
 
@@ -154,117 +132,14 @@ static uint64_t turns_perft(const Game *g, GameState *s, int depth)
     return finish_turn(g, s, tm, depth);
 }
 
-/* --- comparing ------------------------------------------------------------------------------- */
-
-static int cmp_text(const void *a, const void *b)
-{
-    return strcmp((const char *)a, (const char *)b);
-}
-
-typedef char ActionText[KGREF_ACTION_TEXT];
-
-/* Everything observable at the current position must agree: position text, result,
- * legal actions. Leaves the game's actions (in its order) in `list`, their texts in
- * `texts`, and returns their count. */
-static int compare_position(const Pair *p, MoveList *list, ActionText *texts, const char *log)
-{
-    char rules[256];
-    describe(p, rules, sizeof rules);
-    const GameOps *ops = p->g->ops;
-    char ref_pos[KGREF_POSITION_TEXT], pos[TEXT_CAP];
-    kgref_format_position(&p->ref->rules, kgref_current(p->ref), ref_pos, sizeof ref_pos);
-    fast_position(p, pos, sizeof pos);
-    if (strcmp(pos, ref_pos) != 0)
-        fail_msg("[%s] position text '%s', reference '%s'\n  %s", rules, pos, ref_pos, log);
-    ErrBuf err;
-    err_clear(&err);
-    if (!ops->is_ok(p->g, p->s, &err))
-        fail_msg("[%s] is_ok at '%s': %s\n  %s", rules, pos, err.msg, log);
-
-    const char *why;
-    const KgRefResult want = kgref_result(p->ref, &why);
-    const int tm = ops->to_move(p->g, p->s);
-    if ((want == KGREF_ONGOING) != (tm != PLAYER_NONE))
-        fail_msg("[%s] at '%s' the game says %s, the reference %s (%s)\n  %s", rules, pos,
-                 tm == PLAYER_NONE ? "over" : "not over",
-                 want == KGREF_ONGOING ? "not over" : "over", why, log);
-    if (want == KGREF_ONGOING && tm != kgref_current(p->ref)->to_move)
-        fail_msg("[%s] at '%s' to_move %d\n  %s", rules, pos, tm, log);
-    if (want != KGREF_ONGOING) {
-        double ret[MAX_PLAYERS] = {0};
-        ops->returns(p->g, p->s, ret);
-        const double first = want == KGREF_FIRST_WINS ? 1 : want == KGREF_SECOND_WINS ? -1 : 0;
-        if (ret[0] != first || ret[1] != -first)
-            fail_msg("[%s] at '%s' returns %g %g, reference %d (%s)\n  %s", rules, pos, ret[0],
-                     ret[1], (int)want, why, log);
-    }
-
-    const int n = ops->gen_moves(p->g, p->s, list);
-    static ActionText fast_sorted[MOVELIST_CAP], ref_sorted[KGREF_MAX_ACTIONS];
-    for (int i = 0; i < n; i++) {
-        StrBuf sb;
-        sb_init(&sb);
-        ops->format_move(p->g, p->s, list->moves[i], &sb);
-        snprintf(texts[i], sizeof texts[i], "%s", sb_str(&sb));
-        snprintf(fast_sorted[i], sizeof fast_sorted[i], "%s", sb_str(&sb));
-        sb_free(&sb);
-    }
-    KgRefAction ref[KGREF_MAX_ACTIONS];
-    const int nr = kgref_legal(p->ref, ref);
-    for (int i = 0; i < nr; i++)
-        kgref_format_action(p->ref, ref[i], ref_sorted[i]);
-    qsort(fast_sorted, (size_t)n, sizeof fast_sorted[0], cmp_text);
-    qsort(ref_sorted, (size_t)nr, sizeof ref_sorted[0], cmp_text);
-    bool same = n == nr;
-    for (int i = 0; same && i < n; i++)
-        same = strcmp(fast_sorted[i], ref_sorted[i]) == 0;
-    if (!same) {
-        char a[TEXT_CAP], b[TEXT_CAP];
-        size_t la = 0, lb = 0;
-        a[0] = b[0] = '\0';
-        for (int i = 0; i < n && la < sizeof a; i++)
-            la += (size_t)snprintf(a + la, sizeof a - la, " %s", fast_sorted[i]);
-        for (int i = 0; i < nr && lb < sizeof b; i++)
-            lb += (size_t)snprintf(b + lb, sizeof b - lb, " %s", ref_sorted[i]);
-        fail_msg("[%s] actions at '%s'\n  game (%d):%s\n  ref  (%d):%s\n  %s", rules, pos, n, a,
-                 nr, b, log);
-    }
-    return n;
-}
-
-static void pair_play(Pair *p, const MoveList *list, int i, const char *text)
-{
-    KgRefAction a;
-    if (!kgref_find_action(p->ref, text, &a))
-        fail_msg("reference has no '%s'", text);
-    p->g->ops->make(p->g, p->s, list->moves[i], p->undo);
-    kgref_play(p->ref, a);
-}
-
-static void compare_perft(const Pair *p, int depth, const char *log)
-{
-    const uint64_t want = kgref_perft(p->ref, depth);
-    const uint64_t fast = game_perft(p->g, p->s, depth);
-    const uint64_t generic = game_perft_generic(p->g, p->s, depth);
-    if (fast != want || generic != want) {
-        char rules[256], pos[TEXT_CAP];
-        describe(p, rules, sizeof rules);
-        fail_msg("[%s] perft %d at '%s': reference %llu, fast %llu, generic %llu\n  %s", rules,
-                 depth, fast_position(p, pos, sizeof pos), (unsigned long long)want,
-                 (unsigned long long)fast, (unsigned long long)generic, log);
-    }
-}
-
-static void compare_turns(const Pair *p, int depth)
+/* Whole-turn perft of the game (through the interface) and of the reference must agree. */
+static void compare_turns(const PerftPair *p, int depth)
 {
     const uint64_t want = kgref_perft_turns(p->ref, depth);
     const uint64_t got = turns_perft(p->g, p->s, depth);
-    if (got != want) {
-        char pos[TEXT_CAP];
-        fail_msg("turn perft %d at '%s': reference %llu, game %llu", depth,
-                 fast_position(p, pos, sizeof pos), (unsigned long long)want,
-                 (unsigned long long)got);
-    }
+    if (got != want)
+        fail_msg("turn perft %d at '%s': reference %llu, game %llu", depth, p->log,
+                 (unsigned long long)want, (unsigned long long)got);
 }
 
 /* --- (a) the start positions ----------------------------------------------------------------- */
@@ -290,116 +165,46 @@ static void test_start_numbers(void **state)
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const StartCase *sc = &cases[c];
-        Pair p;
-        pair_open(&p, sc->game, sc->settings, sc->n_settings, NULL);
-        for (int d = 1; d <= 7 && sc->actions[d - 1] != 0; d++) {
-            const uint64_t want = sc->actions[d - 1];
-            assert_int_equal(game_perft(p.g, p.s, d), want);
-            assert_int_equal(game_perft_generic(p.g, p.s, d), want);
-            if (d <= 4)
-                assert_int_equal(kgref_perft(p.ref, d), want);
-        }
+        PerftPair p;
+        perft_pair_open(&p, &KG_REFERENCE, sc->game, sc->settings, sc->n_settings, NULL, 1);
+        for (int d = 1; d <= 7 && sc->actions[d - 1] != 0; d++)
+            perft_pair_expect_leaves(&p, "the start", d, sc->actions[d - 1],
+                                     PERFT_FAST | PERFT_GENERIC | (d <= 4 ? PERFT_REFERENCE : 0));
         for (int d = 1; d <= 3 && sc->turns[d - 1] != 0; d++) {
             assert_int_equal(turns_perft(p.g, p.s, d), sc->turns[d - 1]);
             if (d <= 2)
                 assert_int_equal(kgref_perft_turns(p.ref, d), sc->turns[d - 1]);
         }
-        pair_close(&p);
+        perft_pair_close(&p);
     }
 }
 
 /* --- (b) the committed table ------------------------------------------------------------------ */
 
-static char *trim(char *s)
+/* Tk counts whole turns: the game's through the interface, re-derived by the reference
+ * at T1 so that an edited table is caught. */
+static void check_turn_count(const PerftPair *p, const PerftLine *line, const PerftCount *c)
 {
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-    return s;
+    if (c->kind != 'T')
+        fail_msg("perft table line %d: unknown count %c%d", line->line_no, c->kind, c->depth);
+    const uint64_t got = turns_perft(p->g, p->s, c->depth);
+    if (got != c->leaves)
+        fail_msg("perft table line %d T%d: table %llu, game %llu", line->line_no, c->depth,
+                 (unsigned long long)c->leaves, (unsigned long long)got);
+    if (c->depth == 1 && kgref_perft_turns(p->ref, c->depth) != c->leaves)
+        fail_msg("perft table line %d T1: the reference disagrees", line->line_no);
 }
 
-/* One line: "<game> [name=value ...] ;<position> ;D1 n ;D2 n ... ;T1 n ...": Dk per
- * action, Tk per whole turn. The reference re-derives the shallow numbers, so an edited
- * table is caught. */
-static void check_table_line(char *line, int line_no)
-{
-    char *fields[MAX_FIELDS] = {0};
-    int nf = 0;
-    char *p = line;
-    while (nf < MAX_FIELDS) {
-        fields[nf++] = p;
-        char *semi = strchr(p, ';');
-        if (semi == NULL)
-            break;
-        *semi = '\0';
-        p = semi + 1;
-    }
-    if (nf < 3)
-        fail_msg("perft table line %d: expected game ;position ;D1 n", line_no);
-    char *head = trim(fields[0]);
-    const char *settings[MAX_SETTINGS];
-    int ns = 0;
-    char *sp = strchr(head, ' ');
-    while (sp != NULL) {
-        *sp = '\0';
-        char *next = sp + 1;
-        while (*next == ' ')
-            next++;
-        if (ns == MAX_SETTINGS)
-            fail_msg("perft table line %d: too many settings", line_no);
-        settings[ns++] = next;
-        sp = strchr(next, ' ');
-    }
-    Pair pair;
-    pair_open(&pair, head, settings, ns, trim(fields[1]));
-    for (int i = 2; i < nf; i++) {
-        char kind;
-        int depth;
-        unsigned long long n;
-        if (sscanf(trim(fields[i]), "%c%d %llu", &kind, &depth, &n) != 3 || depth < 1 ||
-            (kind != 'D' && kind != 'T'))
-            fail_msg("perft table line %d: bad field '%s'", line_no, fields[i]);
-        if (kind == 'D') {
-            const uint64_t fast = game_perft(pair.g, pair.s, depth);
-            const uint64_t generic = game_perft_generic(pair.g, pair.s, depth);
-            if (fast != n || generic != n)
-                fail_msg("perft table line %d D%d: table %llu, fast %llu, generic %llu", line_no,
-                         depth, n, (unsigned long long)fast, (unsigned long long)generic);
-            if (depth <= 2 && kgref_perft(pair.ref, depth) != n)
-                fail_msg("perft table line %d D%d: the reference disagrees", line_no, depth);
-        } else {
-            const uint64_t got = turns_perft(pair.g, pair.s, depth);
-            if (got != n)
-                fail_msg("perft table line %d T%d: table %llu, game %llu", line_no, depth, n,
-                         (unsigned long long)got);
-            if (depth == 1 && kgref_perft_turns(pair.ref, depth) != n)
-                fail_msg("perft table line %d T1: the reference disagrees", line_no);
-        }
-    }
-    pair_close(&pair);
-}
-
+/* Dk per action, Tk per whole turn; the reference re-derives D1-D2 and T1. */
 static void test_perft_table(void **state)
 {
-    const char *path = *state;
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        fail_msg("cannot open %s (run from the source root or set CROWN_ROOT)", path);
-    char line[LINE_CAP];
-    int line_no = 0, checked = 0;
-    while (fgets(line, sizeof line, f) != NULL) {
-        line_no++;
-        char *t = trim(line);
-        if (t[0] == '\0' || t[0] == '#')
-            continue;
-        check_table_line(t, line_no);
-        checked++;
-    }
-    fclose(f);
-    assert_true(checked >= 12);
-    print_message("perft table: %d positions\n", checked);
+    static const PerftTableCheck check = {
+        .reference = &KG_REFERENCE,
+        .min_positions = 12,
+        .reference_depth = 2,
+        .check_count = check_turn_count,
+    };
+    perft_pair_check_table(*state, &check);
 }
 
 /* --- (c) random games --------------------------------------------------------------------------- */
@@ -412,37 +217,29 @@ typedef struct RandomCase {
     int perft_every; /* compare perft 2 at every n-th position */
 } RandomCase;
 
-static long run_game(const RandomCase *c, uint64_t seed, long *perfts)
+static long run_game(const RandomCase *c, uint64_t seed, PairActions *acts, long *perfts)
 {
-    Pair p;
-    pair_open(&p, c->game, c->settings, c->n_settings, NULL);
-    MoveList *list = malloc(sizeof *list);
-    ActionText *texts = malloc(sizeof *texts * MOVELIST_CAP);
-    char *log = malloc(TEXT_CAP);
-    assert_true(list != NULL && texts != NULL && log != NULL);
+    PerftPair p;
+    perft_pair_open(&p, &KG_REFERENCE, c->game, c->settings, c->n_settings, NULL, 1);
     Rng rng;
     rng_seed(&rng, seed);
     long positions = 0;
-    snprintf(log, TEXT_CAP, "seed %llu", (unsigned long long)seed);
     for (;;) {
-        const int n = compare_position(&p, list, texts, log);
+        const int n = perft_pair_compare(&p, acts, PAIR_GAME_ORDER);
         positions++;
         if (c->perft_every > 0 && positions % c->perft_every == 0) {
-            compare_perft(&p, 2, log);
+            perft_pair_compare_perft(&p, 2);
             (*perfts)++;
         }
         if (n == 0)
             break;
         // "end" half as often as placements: longer turns, taller towers.
         int i = (int)rng_below(&rng, (uint32_t)n);
-        if (strcmp(texts[i], "end") == 0 && n > 1 && rng_below(&rng, 2) == 0)
+        if (strcmp(acts->at[i].text, "end") == 0 && n > 1 && rng_below(&rng, 2) == 0)
             i = (int)rng_below(&rng, (uint32_t)(n - 1));
-        pair_play(&p, list, i, texts[i]);
+        perft_pair_play(&p, &acts->at[i]);
     }
-    free(log);
-    free(texts);
-    free(list);
-    pair_close(&p);
+    perft_pair_close(&p);
     return positions;
 }
 
@@ -459,10 +256,13 @@ static void test_random_games(void **state)
         {"kings-guard-8x8", {"max-plies=1"}, 1, 2, 1},
         {"kings-guard-8x8", {"max-plies=0"}, 1, 1, 1},
     };
+    PairActions *acts = malloc(sizeof *acts);
+    assert_non_null(acts);
     long positions = 0, perfts = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (int k = 0; k < cases[i].games; k++)
-            positions += run_game(&cases[i], 0x6B67000 + 100 * i + (uint64_t)k, &perfts);
+            positions += run_game(&cases[i], 0x6B67000 + 100 * i + (uint64_t)k, acts, &perfts);
+    free(acts);
     print_message("%ld positions compared, %ld perft comparisons\n", positions, perfts);
 }
 
@@ -525,7 +325,7 @@ static void random_position(const KgRefRules *r, Rng *rng, int window, char *out
 }
 
 /* True if the player to move can capture a king with the first piece of some turn. */
-static bool capture_on_offer(const Pair *p)
+static bool capture_on_offer(const PerftPair *p)
 {
     const Game *g = p->g;
     MoveList *picks = malloc(sizeof *picks), *places = malloc(sizeof *places);
@@ -597,9 +397,8 @@ static void test_random_positions(void **state)
         {"kings-guard-8x8", {0}, 0, 3000, 3},
         {"kings-guard-8x8", {"steps=all", "no-move=draw"}, 2, 1000, 5},
     };
-    MoveList *list = malloc(sizeof *list);
-    ActionText *texts = malloc(sizeof *texts * MOVELIST_CAP);
-    assert_true(list != NULL && texts != NULL);
+    PairActions *acts = malloc(sizeof *acts);
+    assert_non_null(acts);
     long positions = 0, perfts = 0, turn_perfts = 0, full = 0, dismantle = 0, attacks = 0;
     long over = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -611,22 +410,21 @@ static void test_random_positions(void **state)
         Rng rng;
         rng_seed(&rng, 0x706F73 + c);
         for (int k = 0; k < rc->games; k++) {
-            char text[KGREF_POSITION_TEXT], log[KGREF_POSITION_TEXT + 32];
+            char text[KGREF_POSITION_TEXT];
             const int windows[4] = {0, 2, 3, 4};
             random_position(&rules, &rng, windows[k % 4], text, sizeof text);
-            snprintf(log, sizeof log, "from %s", text);
-            Pair p;
-            pair_open(&p, rc->game, rc->settings, rc->n_settings, text);
+            PerftPair p;
+            perft_pair_open(&p, &KG_REFERENCE, rc->game, rc->settings, rc->n_settings, text, 0);
             const int mover = p.g->ops->to_move(p.g, p.s);
             full += has_full_tower(text, rules.limit, false, 0);
             dismantle += mover >= 0 && has_full_tower(text, rules.limit, true, mover);
             attacks += mover >= 0 && capture_on_offer(&p);
             // The position itself, then a few random actions into it.
             for (int step = 0; step < 6; step++) {
-                const int n = compare_position(&p, list, texts, log);
+                const int n = perft_pair_compare(&p, acts, PAIR_GAME_ORDER);
                 positions++;
                 if (step == 0 && k % rc->perft_every == 0) {
-                    compare_perft(&p, 2, log);
+                    perft_pair_compare_perft(&p, 2);
                     perfts++;
                     if (mover >= 0 && count_turns_upto(p.g, p.s, mover, 3000) <= 3000) {
                         compare_turns(&p, 1);
@@ -638,13 +436,12 @@ static void test_random_positions(void **state)
                     break;
                 }
                 const int i = (int)rng_below(&rng, (uint32_t)n);
-                pair_play(&p, list, i, texts[i]);
+                perft_pair_play(&p, &acts->at[i]);
             }
-            pair_close(&p);
+            perft_pair_close(&p);
         }
     }
-    free(texts);
-    free(list);
+    free(acts);
     print_message("%ld positions compared; of the random ones %ld with a full tower, %ld "
                   "with one to dismantle, %ld with a king capture on offer, %ld finished; "
                   "%ld perft 2, %ld turn perft\n",
@@ -693,8 +490,8 @@ static void test_playout_hook(void **state)
     enum { N = 3000 };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const char *settings[1] = {cases[c].setting};
-        Pair p;
-        pair_open(&p, cases[c].game, settings, 1, cases[c].text);
+        PerftPair p;
+        perft_pair_open(&p, &KG_REFERENCE, cases[c].game, settings, 1, cases[c].text, 0);
         const Game *g = p.g;
         GameState *s = game_state_new(g);
         MoveList *list = malloc(sizeof *list);
@@ -726,27 +523,8 @@ static void test_playout_hook(void **state)
         assert_true(sigmas(fast.draws, plain.draws, N) < 4);
         free(list);
         free(s);
-        pair_close(&p);
+        perft_pair_close(&p);
     }
-}
-
-/* The table file: $CROWN_ROOT/tests/perft/..., else relative to the working directory,
- * else relative to the binary (build/<variant>/tests/test_kings_guard_perft). */
-static void find_table(const char *argv0, char *out, size_t cap)
-{
-    const char *rel = "tests/perft/kings-guard.perft";
-    const char *root = getenv("CROWN_ROOT");
-    if (root != NULL) {
-        snprintf(out, cap, "%s/%s", root, rel);
-        return;
-    }
-    if (access(rel, R_OK) == 0) {
-        snprintf(out, cap, "%s", rel);
-        return;
-    }
-    const char *slash = strrchr(argv0, '/');
-    const int dir_len = slash ? (int)(slash - argv0) : 1;
-    snprintf(out, cap, "%.*s/../../../%s", dir_len, slash ? argv0 : ".", rel);
 }
 
 /* An optional argument runs only the tests whose names match it (cmocka pattern). */
@@ -754,8 +532,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);
-    char path[PATH_CAP];
-    find_table(argv[0], path, sizeof path);
+    char path[PERFT_TABLE_PATH];
+    perft_table_path(argv[0], "kings-guard.perft", path, sizeof path);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_start_numbers),
         cmocka_unit_test_prestate(test_perft_table, path),

@@ -10,7 +10,8 @@
  * the legal actions (as texts), the chance outcomes and their probabilities, and the
  * scores at the end; and the same over games whose random choices favour specialists,
  * so that priests, wizards, tax collectors and kingdoms come up often. The events seen
- * are counted and the test insists that each kind occurred.
+ * are counted and the test insists that each kind occurred. The comparing is
+ * tests/support/perft_pair's.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,7 +19,6 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,15 +26,12 @@
 #include "core/game.h"
 #include "core/game_api.h"
 #include "core/rng.h"
-#include "games/kingofthevalley/kingofthevalley.h"
 #include "support/kotv_reference.h"
+#include "support/perft_pair.h"
 
 enum {
     MAX_SETTINGS = 4,
-    LOG_CAP = 32768,
-    LINE_CAP = 8192,
-    MAX_DEPTHS = 8,
-    LIST_TEXT = 32768,
+    TEXT_CAP = 8192, /* a position text */
     GAMES_SCALE = 4, /* random games per case and layer: GAMES_SCALE x Case.games */
 };
 
@@ -44,205 +41,92 @@ typedef struct Events {
     long taxes, kingdoms, refills, ends_triggered, short_refills;
 } Events;
 
-typedef struct Pair {
-    const char *settings[MAX_SETTINGS];
-    int n_settings;
-    Game *g;
-    GameState *s;
-    void *undo;
+/* --- the reference, as the harness reaches it -------------------------------------------- */
+
+/* The reference's rules and position. */
+typedef struct KotvRef {
     KrefRules rules;
-    KrefPos *ref;
-    char log[LOG_CAP];
-} Pair;
+    KrefPos pos;
+} KotvRef;
 
-static void describe(const Pair *p, char *out, size_t cap)
+static void *ref_open(const PerftPair *p, const char *text, char *err, size_t cap)
 {
-    size_t n = (size_t)snprintf(out, cap, "king-of-the-valley");
-    for (int i = 0; i < p->n_settings && n < cap; i++)
-        n += (size_t)snprintf(out + n, cap - n, " %s", p->settings[i]);
+    KotvRef *ref = malloc(sizeof *ref);
+    assert_non_null(ref);
+    if (!kref_rules(p->g->players, p->settings, p->n_settings, &ref->rules))
+        snprintf(err, cap, "the reference does not know these rules");
+    else if (kref_parse_position(&ref->rules, text, &ref->pos, err, cap))
+        return ref;
+    free(ref);
+    return NULL;
 }
 
-static void log_add(Pair *p, const char *text)
+static void ref_format_position(const void *ref, char *out, size_t cap)
 {
-    size_t len = strlen(p->log);
-    if (len + strlen(text) + 3 < sizeof p->log)
-        snprintf(p->log + len, sizeof p->log - len, " %s;", text);
+    const KotvRef *r = ref;
+    kref_format_position(&r->rules, &r->pos, out, cap);
 }
 
-/* Opens the pair at a position text, or at the set-up of `seed` when text is NULL. */
-static void pair_open(Pair *p, const char *const *settings, int n, const char *text,
-                      uint64_t seed)
+/* At the end, scores: reputation, then influence to break ties. */
+static void ref_status(const void *ref, RefStatus *out)
 {
-    memset(p, 0, sizeof *p);
-    p->n_settings = n;
-    for (int i = 0; i < n; i++)
-        p->settings[i] = settings[i];
-    ErrBuf err;
-    err_clear(&err);
-    if (game_create(&kotv_ops, 0, settings, n, &p->g, &err) != STATUS_OK)
-        fail_msg("game_create: %s", err.msg);
-    p->s = game_state_new(p->g);
-    p->undo = game_undo_new(p->g);
-    p->ref = malloc(sizeof *p->ref);
-    assert_true(p->s != NULL && p->undo != NULL && p->ref != NULL);
-    if (!kref_rules(p->g->players, settings, n, &p->rules))
-        fail_msg("the reference does not know these rules");
-    char *start = NULL;
-    if (text == NULL) {
-        kotv_ops.new_game(p->g, p->s, seed);
-        StrBuf sb;
-        sb_init(&sb);
-        kotv_ops.format_position(p->g, p->s, &sb);
-        start = strdup(sb_str(&sb));
-        sb_free(&sb);
-        text = start;
-    } else if (kotv_ops.parse_position(p->g, p->s, text, &err) != STATUS_OK) {
-        fail_msg("fast parse of '%s': %s", text, err.msg);
-    }
-    char rerr[128];
-    if (!kref_parse_position(&p->rules, text, p->ref, rerr, sizeof rerr))
-        fail_msg("reference parse of '%s': %s", text, rerr);
-    snprintf(p->log, sizeof p->log, "%s :", text);
-    free(start);
+    const KotvRef *r = ref;
+    const int tm = kref_to_move(&r->pos);
+    out->to_move = tm == -2 ? PLAYER_NONE : tm == -1 ? PLAYER_CHANCE : tm;
+    out->has_scores = tm == -2;
+    for (int q = 0; out->has_scores && q < r->rules.players; q++)
+        out->scores[q] =
+            kref_reputation(&r->rules, &r->pos, q) + 0.001 * kref_influence(&r->pos, q);
 }
 
-static void pair_close(Pair *p)
+static int ref_actions(const void *ref, PairAction *out)
 {
-    free(p->ref);
-    free(p->undo);
-    free(p->s);
-    game_destroy(p->g);
-}
-
-typedef char Text[KREF_TEXT];
-
-static int cmp_text(const void *a, const void *b)
-{
-    return strcmp((const char *)a, (const char *)b);
-}
-
-static void join(Text *t, int n, char *out, size_t cap)
-{
-    size_t len = 0;
-    out[0] = '\0';
-    for (int i = 0; i < n && len < cap; i++)
-        len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? " " : "", t[i]);
-}
-
-/* The fast game's actions (or chance outcomes with probabilities) as sorted texts. */
-static int fast_actions(const Pair *p, Text *out, Move *moves, double *prob)
-{
-    MoveList *ml = malloc(sizeof *ml);
-    ChanceList *cl = malloc(sizeof *cl);
-    assert_true(ml != NULL && cl != NULL);
-    int n;
-    const Move *src;
-    if (kotv_ops.to_move(p->g, p->s) == PLAYER_CHANCE) {
-        n = kotv_ops.chance_outcomes(p->g, p->s, cl);
-        src = cl->outcomes;
-    } else {
-        n = kotv_ops.gen_moves(p->g, p->s, ml);
-        src = ml->moves;
-    }
-    // Sort texts with their moves and probabilities alongside.
+    const KotvRef *r = ref;
+    KrefText *texts = malloc(sizeof *texts * KREF_MAX_ACTIONS);
+    double *prob = malloc(sizeof *prob * KREF_MAX_ACTIONS);
+    assert_true(texts != NULL && prob != NULL);
+    const bool chance = kref_to_move(&r->pos) == -1;
+    const int n = chance ? kref_chance(&r->rules, &r->pos, texts, prob)
+                         : kref_legal(&r->rules, &r->pos, texts);
     for (int i = 0; i < n; i++) {
-        StrBuf sb;
-        sb_init(&sb);
-        kotv_ops.format_move(p->g, p->s, src[i], &sb);
-        snprintf(out[i], sizeof out[i], "%s", sb_str(&sb));
-        sb_free(&sb);
-        moves[i] = src[i];
-        prob[i] = kotv_ops.to_move(p->g, p->s) == PLAYER_CHANCE ? cl->prob[i] : 0;
+        snprintf(out[i].text, sizeof out[i].text, "%s", texts[i]);
+        out[i].prob = chance ? prob[i] : 0;
     }
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && strcmp(out[j - 1], out[j]) > 0; j--) {
-            Text t;
-            memcpy(t, out[j], sizeof t);
-            memcpy(out[j], out[j - 1], sizeof t);
-            memcpy(out[j - 1], t, sizeof t);
-            const Move m = moves[j];
-            moves[j] = moves[j - 1];
-            moves[j - 1] = m;
-            const double d = prob[j];
-            prob[j] = prob[j - 1];
-            prob[j - 1] = d;
-        }
-    free(ml);
-    free(cl);
+    free(prob);
+    free(texts);
     return n;
 }
 
-/* Everything observable must agree. Leaves the agreed sorted texts and the fast moves in
- * `texts` / `moves` and returns their count. */
-static int compare_position(const Pair *p, Text *texts, Move *moves)
+static bool ref_play(void *ref, const char *text)
 {
-    char rules[256];
-    describe(p, rules, sizeof rules);
-    char *ref_pos = malloc(KREF_POSITION_TEXT);
-    assert_non_null(ref_pos);
-    kref_format_position(&p->rules, p->ref, ref_pos, KREF_POSITION_TEXT);
-    StrBuf sb;
-    sb_init(&sb);
-    kotv_ops.format_position(p->g, p->s, &sb);
-    if (strcmp(sb_str(&sb), ref_pos) != 0)
-        fail_msg("[%s] position text\n  fast %s\n  ref  %s\n  moves: %s", rules, sb_str(&sb),
-                 ref_pos, p->log);
-    sb_free(&sb);
-    ErrBuf err;
-    if (!kotv_ops.is_ok(p->g, p->s, &err))
-        fail_msg("[%s] is_ok at '%s': %s", rules, ref_pos, err.msg);
-    const int tm = kotv_ops.to_move(p->g, p->s), rtm = kref_to_move(p->ref);
-    const int want = rtm == -2 ? PLAYER_NONE : rtm == -1 ? PLAYER_CHANCE : rtm;
-    if (tm != want)
-        fail_msg("[%s] at '%s' fast to_move %d, reference %d\n  moves: %s", rules, ref_pos, tm,
-                 want, p->log);
-    double prob[KREF_MAX_ACTIONS], rprob[KREF_MAX_ACTIONS];
-    Text *ref = malloc(sizeof *ref * KREF_MAX_ACTIONS);
-    char *a = malloc(LIST_TEXT), *b = malloc(LIST_TEXT);
-    assert_true(ref != NULL && a != NULL && b != NULL);
-    const int nf = fast_actions(p, texts, moves, prob);
-    int nr;
-    if (tm == PLAYER_CHANCE) {
-        nr = kref_chance(&p->rules, p->ref, ref, rprob);
-        // Sort with probabilities.
-        for (int i = 1; i < nr; i++)
-            for (int j = i; j > 0 && strcmp(ref[j - 1], ref[j]) > 0; j--) {
-                Text t;
-                memcpy(t, ref[j], sizeof t);
-                memcpy(ref[j], ref[j - 1], sizeof t);
-                memcpy(ref[j - 1], t, sizeof t);
-                const double d = rprob[j];
-                rprob[j] = rprob[j - 1];
-                rprob[j - 1] = d;
-            }
-    } else {
-        nr = kref_legal(&p->rules, p->ref, ref);
-        qsort(ref, (size_t)nr, sizeof ref[0], cmp_text);
-    }
-    join(texts, nf, a, LIST_TEXT);
-    join(ref, nr, b, LIST_TEXT);
-    if (strcmp(a, b) != 0)
-        fail_msg("[%s] actions at '%s'\n  fast (%d): %s\n  ref  (%d): %s\n  moves: %s", rules,
-                 ref_pos, nf, a, nr, b, p->log);
-    if (tm == PLAYER_CHANCE)
-        for (int i = 0; i < nf; i++)
-            if (fabs(prob[i] - rprob[i]) > 1e-12)
-                fail_msg("[%s] at '%s' chance %s: %g, reference %g", rules, ref_pos, texts[i],
-                         prob[i], rprob[i]);
-    if (tm == PLAYER_NONE) {
-        for (int q = 0; q < p->g->players; q++) {
-            const double want_score =
-                kref_reputation(&p->rules, p->ref, q) + 0.001 * kref_influence(p->ref, q);
-            if (fabs(kotv_ops.score(p->g, p->s, q) - want_score) > 1e-9)
-                fail_msg("[%s] at '%s' score of player %d: %g, reference %g", rules, ref_pos, q + 1,
-                         kotv_ops.score(p->g, p->s, q), want_score);
-        }
-    }
-    free(ref);
-    free(a);
-    free(b);
-    free(ref_pos);
-    return nf;
+    KotvRef *r = ref;
+    kref_play(&r->rules, &r->pos, text);
+    return true;
+}
+
+static uint64_t ref_perft(void *ref, int depth)
+{
+    const KotvRef *r = ref;
+    return kref_perft(&r->rules, &r->pos, depth);
+}
+
+/* One malloc'd block, which the harness frees (no close); set-ups are drawn by seed, and
+ * the reference starts from the game's (no start text). */
+static const PerftReference KOTV_REFERENCE = {
+    ref_open, NULL, NULL, ref_format_position,
+    ref_status, ref_actions, ref_play, ref_perft,
+};
+
+static void pair_open(PerftPair *p, const char *const *settings, int n_settings,
+                      const char *text, uint64_t seed)
+{
+    perft_pair_open(p, &KOTV_REFERENCE, "king-of-the-valley", settings, n_settings, text,
+                    seed);
+}
+
+static const KrefPos *ref_position(const PerftPair *p)
+{
+    return &((const KotvRef *)p->ref)->pos;
 }
 
 static void note_event(const char *text, const KrefPos *before, const KrefPos *after,
@@ -280,74 +164,46 @@ static void note_event(const char *text, const KrefPos *before, const KrefPos *a
         ev->short_refills++;
 }
 
-static void pair_play(Pair *p, Text *texts, const Move *moves, int i, Events *ev)
+/* Plays the action in both; a player's action must parse back to itself. */
+static void pair_play(PerftPair *p, const PairAction *a, Events *ev)
 {
-    const char *text = texts[i];
-    // A player's action must parse back to the same move.
-    if (kotv_ops.to_move(p->g, p->s) >= 0) {
-        Move back = MOVE_NONE;
-        ErrBuf err;
-        err_clear(&err);
-        if (kotv_ops.parse_move(p->g, p->s, text, &back, &err) != STATUS_OK || back != moves[i])
-            fail_msg("action '%s' does not parse back: %s\n  moves: %s", text, err.msg, p->log);
-    } else {
+    if (p->g->ops->to_move(p->g, p->s) >= 0)
+        perft_pair_expect_parses_back(p, a);
+    else
         ev->chance_nodes++;
-    }
     KrefPos *before = malloc(sizeof *before);
     assert_non_null(before);
-    *before = *p->ref;
-    kotv_ops.make(p->g, p->s, moves[i], p->undo);
-    kref_play(&p->rules, p->ref, text);
-    note_event(text, before, p->ref, ev);
+    *before = *ref_position(p);
+    perft_pair_play(p, a);
+    note_event(a->text, before, ref_position(p), ev);
     free(before);
-    log_add(p, text);
-}
-
-static void compare_perft(const Pair *p, int depth, Events *ev)
-{
-    const uint64_t want = kref_perft(&p->rules, p->ref, depth);
-    const uint64_t fast = game_perft(p->g, p->s, depth);
-    const uint64_t generic = game_perft_generic(p->g, p->s, depth);
-    ev->perfts++;
-    if (fast != want || generic != want) {
-        char rules[256];
-        describe(p, rules, sizeof rules);
-        fail_msg("[%s] perft %d: reference %llu, fast %llu, generic %llu\n  moves: %s", rules,
-                 depth, (unsigned long long)want, (unsigned long long)fast,
-                 (unsigned long long)generic, p->log);
-    }
 }
 
 /* Picks an action: uniformly, or (specialists) preferring summons of priests, wizards
  * and tax collectors, recruiting, claiming kingdoms and taking jesters. */
-static int pick(const Pair *p, Rng *rng, Text *texts, int n, bool specialists)
+static int pick(const PerftPair *p, Rng *rng, const PairActions *acts, bool specialists)
 {
-    if (kotv_ops.to_move(p->g, p->s) == PLAYER_CHANCE) {
+    const int n = acts->count;
+    if (p->g->ops->to_move(p->g, p->s) == PLAYER_CHANCE) {
         // Chance by its probabilities.
-        ChanceList cl;
-        kotv_ops.chance_outcomes(p->g, p->s, &cl);
         const Move m = game_sample_chance(p->g, p->s, rng);
-        StrBuf sb;
-        sb_init(&sb);
-        kotv_ops.format_move(p->g, p->s, m, &sb);
         int found = 0;
         for (int i = 0; i < n; i++)
-            if (strcmp(texts[i], sb_str(&sb)) == 0)
+            if (acts->at[i].move == m)
                 found = i;
-        sb_free(&sb);
         return found;
     }
     if (specialists && rng_below(rng, 4) != 0) {
         int good[KREF_MAX_ACTIONS], ng = 0;
         for (int i = 0; i < n; i++) {
-            const char *t = texts[i];
+            const char *t = acts->at[i].text;
             bool g = strncmp(t, "recruit", 7) == 0 || strncmp(t, "kingdom", 7) == 0;
             if (t[2] == '-' && strchr(t, ':') == NULL) {
                 const int to = (t[4] - '1') * 5 + (t[3] - 'a');
-                g = strchr("PZTJ", p->ref->valley[to][0]) != NULL;
+                g = strchr("PZTJ", ref_position(p)->valley[to][0]) != NULL;
             } else if (t[2] == '-') {
                 const int sq = (t[7] - '1') * 5 + (t[6] - 'a');
-                g = strchr("ZTJN", p->ref->valley[sq][0]) != NULL;
+                g = strchr("ZTJN", ref_position(p)->valley[sq][0]) != NULL;
             }
             if (g)
                 good[ng++] = i;
@@ -358,111 +214,38 @@ static int pick(const Pair *p, Rng *rng, Text *texts, int n, bool specialists)
     return (int)rng_below(rng, (uint32_t)n);
 }
 
-static void walk(Pair *p, Rng *rng, int perft_every, int perft_depth, bool specialists,
+static void walk(PerftPair *p, Rng *rng, int perft_every, int perft_depth, bool specialists,
                  Events *ev)
 {
-    Text *texts = malloc(sizeof *texts * MOVELIST_CAP);
-    Move *moves = malloc(sizeof *moves * MOVELIST_CAP);
-    assert_true(texts != NULL && moves != NULL);
+    PairActions *acts = malloc(sizeof *acts);
+    assert_non_null(acts);
     for (;;) {
-        const int n = compare_position(p, texts, moves);
+        const int n = perft_pair_compare(p, acts, 0);
         ev->positions++;
-        if (perft_every > 0 && ev->positions % perft_every == 0)
-            compare_perft(p, perft_depth, ev);
+        if (perft_every > 0 && ev->positions % perft_every == 0) {
+            perft_pair_compare_perft(p, perft_depth);
+            ev->perfts++;
+        }
         if (n == 0)
             break;
-        pair_play(p, texts, moves, pick(p, rng, texts, n, specialists), ev);
+        pair_play(p, &acts->at[pick(p, rng, acts, specialists)], ev);
     }
     ev->games++;
-    free(texts);
-    free(moves);
+    free(acts);
 }
 
 /* --- (a) the committed table ----------------------------------------------------------- */
 
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-    return s;
-}
-
-/* One line: "[name=value ...] <position> ;D1 n ;D2 n ...". */
-static void check_table_line(char *line, int line_no, int ref_depth, Events *ev)
-{
-    const char *settings[MAX_SETTINGS];
-    int ns = 0;
-    char *p = line;
-    if (*p == '[') {
-        char *close = strchr(p, ']');
-        if (close == NULL)
-            fail_msg("perft table line %d: unclosed '['", line_no);
-        *close = '\0';
-        char *save = NULL;
-        for (char *w = strtok_r(p + 1, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-            if (ns == MAX_SETTINGS)
-                fail_msg("perft table line %d: too many settings", line_no);
-            settings[ns++] = w;
-        }
-        p = close + 1;
-    }
-    char *semi = strchr(p, ';');
-    if (semi == NULL)
-        fail_msg("perft table line %d: expected <position> ;D1 n", line_no);
-    *semi = '\0';
-    char *pos = trim(p);
-    Pair pair;
-    pair_open(&pair, settings, ns, pos, 0);
-    for (char *f = semi + 1; f;) {
-        char *next = strchr(f, ';');
-        if (next)
-            *next++ = '\0';
-        int depth;
-        unsigned long long n;
-        if (sscanf(trim(f), "D%d %llu", &depth, &n) != 2 || depth < 1 || depth > MAX_DEPTHS)
-            fail_msg("perft table line %d: bad field '%s'", line_no, f);
-        const uint64_t fast = game_perft(pair.g, pair.s, depth);
-        const uint64_t generic = game_perft_generic(pair.g, pair.s, depth);
-        if (fast != n || generic != n)
-            fail_msg("perft table line %d D%d: table %llu, fast %llu, generic %llu", line_no,
-                     depth, n, (unsigned long long)fast, (unsigned long long)generic);
-        if (depth <= ref_depth && kref_perft(&pair.rules, pair.ref, depth) != n)
-            fail_msg("perft table line %d D%d: the reference disagrees with the table", line_no,
-                     depth);
-        ev->perfts++;
-        f = next;
-    }
-    pair_close(&pair);
-}
-
+/* The reference re-derives D1-D3, so that an edited table is caught. */
 static void test_perft_table(void **state)
 {
-    (void)state;
-    const char *root = getenv("CROWN_ROOT");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/perft/king-of-the-valley.perft", root ? root : ".");
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        fail_msg("cannot open %s (run from the source root or set CROWN_ROOT)", path);
-    char *line = malloc(LINE_CAP);
-    assert_non_null(line);
-    int line_no = 0, checked = 0;
-    Events ev = {0};
-    while (fgets(line, LINE_CAP, f) != NULL) {
-        line_no++;
-        char *t = trim(line);
-        if (t[0] == '\0' || t[0] == '#')
-            continue;
-        check_table_line(t, line_no, 3, &ev);
-        checked++;
-    }
-    fclose(f);
-    free(line);
-    assert_true(checked >= 10);
-    print_message("perft table: %d positions, %ld numbers\n", checked, ev.perfts);
+    static const PerftTableCheck check = {
+        .reference = &KOTV_REFERENCE,
+        .game = "king-of-the-valley",
+        .min_positions = 10,
+        .reference_depth = 3,
+    };
+    perft_pair_check_table(*state, &check);
 }
 
 /* --- (b) random games ------------------------------------------------------------------- */
@@ -501,13 +284,13 @@ static void run_cases(bool specialists, uint64_t seed_base, Events *ev)
 {
     for (size_t c = 0; c < sizeof CASES / sizeof CASES[0]; c++)
         for (int k = 0; k < GAMES_SCALE * CASES[c].games; k++) {
-            Pair p;
+            PerftPair p;
             const uint64_t seed = seed_base + 100 * c + (uint64_t)k;
             pair_open(&p, CASES[c].settings, CASES[c].n_settings, NULL, seed);
             Rng rng;
             rng_seed(&rng, seed);
             walk(&p, &rng, k % 5 == 4 ? 601 : 97, k % 5 == 4 ? 3 : 2, specialists, ev);
-            pair_close(&p);
+            perft_pair_close(&p);
         }
 }
 
@@ -553,17 +336,14 @@ static void test_endgame_games(void **state)
         for (size_t k = 0; k < sizeof piles / sizeof piles[0]; k++)
             for (int rep = 0; rep < 4; rep++) {
                 const uint64_t seed = 0xE4D000u + 100 * c + 10 * k + (uint64_t)rep;
-                Game *g = NULL;
-                ErrBuf err;
-                assert_int_equal(game_create(&kotv_ops, 0, ends[c].settings, ends[c].n_settings,
-                                             &g, &err),
-                                 STATUS_OK);
+                Game *g = perft_game_create("king-of-the-valley", ends[c].settings,
+                                            ends[c].n_settings);
                 GameState *s = game_state_new(g);
-                kotv_ops.new_game(g, s, seed);
+                g->ops->new_game(g, s, seed);
                 StrBuf sb;
                 sb_init(&sb);
-                kotv_ops.format_position(g, s, &sb);
-                char text[LINE_CAP];
+                g->ops->format_position(g, s, &sb);
+                char text[TEXT_CAP];
                 snprintf(text, sizeof text, "%s", sb_str(&sb));
                 sb_free(&sb);
                 free(s);
@@ -571,12 +351,12 @@ static void test_endgame_games(void **state)
                 set_field(text, sizeof text, "pile2", piles[k][0]);
                 set_field(text, sizeof text, "pile3", piles[k][1]);
                 set_field(text, sizeof text, "hill", piles[k][2]);
-                Pair p;
+                PerftPair p;
                 pair_open(&p, ends[c].settings, ends[c].n_settings, text, 0);
                 Rng rng;
                 rng_seed(&rng, seed);
                 walk(&p, &rng, 13, 3, rep % 2 == 1, &ev);
-                pair_close(&p);
+                perft_pair_close(&p);
             }
     report("games with nearly empty piles", &ev);
     assert_true(ev.short_refills > 0 && ev.ends_triggered > 0);
@@ -592,12 +372,15 @@ static void test_specialist_games(void **state)
                 ev.kingdoms > 0 && ev.recruits > 0);
 }
 
+/* An optional argument runs only the tests whose names match it (cmocka pattern). */
 int main(int argc, char **argv)
 {
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);
+    char path[PERFT_TABLE_PATH];
+    perft_table_path(argv[0], "king-of-the-valley.perft", path, sizeof path);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_perft_table),
+        cmocka_unit_test_prestate(test_perft_table, path),
         cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_specialist_games),
         cmocka_unit_test(test_endgame_games),

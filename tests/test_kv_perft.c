@@ -8,7 +8,8 @@
  * result, and its move list (at every position, or in long 7x7 trap games at every few),
  * must match the reference, with perft compared now and again. Positions are reached
  * only by play, half the time steering back to earlier positions, so the reference and
- * the fast game share history and repetition draws are compared too.
+ * the fast game share history and repetition draws are compared too. The comparing is
+ * tests/support/perft_pair's; this file gives it the reference and the games to play.
  *
  * Run with a test name pattern as argument to run only those tests; CROWN_ROOT locates
  * the table when not run from the source root.
@@ -22,228 +23,70 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/game.h"
-#include "core/game_api.h"
-#include "core/registry.h"
 #include "core/rng.h"
 #include "support/kv_reference.h"
+#include "support/perft_pair.h"
 
-enum {
-    MAX_SETTINGS = 4,
-    LOG_CAP = 8192,   /* moves played so far, for reproducing a failure */
-    LINE_CAP = 1024,  /* one line of the perft table */
-    PATH_CAP = 4096,
-    MAX_DEPTHS = 12,
-};
+/* --- the reference, as the harness reaches it ----------------------------------------- */
 
-/* The fast game and the reference side by side, kept at the same position. */
-typedef struct Pair {
-    const char *game;
-    const char *settings[MAX_SETTINGS];
-    int n_settings;
-    Game *g;
-    GameState *s;
-    void *undo;
-    KvRefGame *ref;
-    char log[LOG_CAP]; /* "<start text> : c1-c4 a5-a2 ..." */
-} Pair;
-
-static void describe(const Pair *p, char *out, size_t cap)
+static void *ref_open(const PerftPair *p, const char *text, char *err, size_t cap)
 {
-    size_t n = (size_t)snprintf(out, cap, "%s", p->game);
-    for (int i = 0; i < p->n_settings && n < cap; i++)
-        n += (size_t)snprintf(out + n, cap - n, " %s", p->settings[i]);
-}
-
-/* Sets up both from a position text (NULL: the fast game's new_game, which must then
- * print as the reference start text). */
-static void pair_open(Pair *p, const char *game, const char *const *settings, int n_settings,
-                      const char *text)
-{
-    memset(p, 0, sizeof *p);
-    p->game = game;
-    p->n_settings = n_settings;
-    for (int i = 0; i < n_settings; i++)
-        p->settings[i] = settings[i];
-    const GameOps *ops = registry_find(game);
-    if (ops == NULL)
-        fail_msg("game %s is not registered", game);
-    ErrBuf err;
-    err_clear(&err);
-    if (game_create(ops, 0, settings, n_settings, &p->g, &err) != STATUS_OK)
-        fail_msg("%s: game_create: %s", game, err.msg);
-    p->s = game_state_new(p->g);
-    p->undo = game_undo_new(p->g);
-    assert_true(p->s != NULL && p->undo != NULL);
     KvRefRules rules;
-    char rerr[128];
-    if (!kvref_rules_for(game, settings, n_settings, &rules, rerr, sizeof rerr))
-        fail_msg("%s: reference rules: %s", game, rerr);
-    if (text == NULL) {
-        ops->new_game(p->g, p->s, 1);
-        text = kvref_start_text(game);
-        StrBuf sb;
-        sb_init(&sb);
-        ops->format_position(p->g, p->s, &sb);
-        if (strcmp(sb_str(&sb), text) != 0)
-            fail_msg("%s: start position is '%s', not '%s'", game, sb_str(&sb), text);
-        sb_free(&sb);
-    } else if (ops->parse_position(p->g, p->s, text, &err) != STATUS_OK) {
-        fail_msg("%s: fast parse of '%s': %s", game, text, err.msg);
-    }
-    p->ref = kvref_game_new(&rules, text, rerr, sizeof rerr);
-    if (p->ref == NULL)
-        fail_msg("%s: reference parse of '%s': %s", game, text, rerr);
-    snprintf(p->log, sizeof p->log, "%s :", text);
+    if (!kvref_rules_for(p->game, p->settings, p->n_settings, &rules, err, cap))
+        return NULL;
+    return kvref_game_new(&rules, text, err, cap);
 }
 
-static void pair_close(Pair *p)
+static void ref_start_text(const PerftPair *p, char *out, size_t cap)
 {
-    free(p->ref);
-    free(p->undo);
-    free(p->s);
-    game_destroy(p->g);
-    p->g = NULL;
+    snprintf(out, cap, "%s", kvref_start_text(p->game));
 }
 
-typedef char MoveText[KVREF_MOVE_TEXT];
-
-static int cmp_text(const void *a, const void *b)
+static void ref_format_position(const void *ref, char *out, size_t cap)
 {
-    return strcmp((const char *)a, (const char *)b);
+    kvref_format_position(kvref_current(ref), out, cap);
 }
 
-/* The fast move list as sorted texts. */
-static int fast_texts(const Pair *p, MoveList *list, MoveText *out)
+static void ref_status(const void *ref, RefStatus *out)
 {
-    int n = p->g->ops->gen_moves(p->g, p->s, list);
-    for (int i = 0; i < n; i++) {
-        StrBuf sb;
-        sb_init(&sb);
-        p->g->ops->format_move(p->g, p->s, list->moves[i], &sb);
-        snprintf(out[i], sizeof out[i], "%s", sb_str(&sb));
-        sb_free(&sb);
-    }
-    qsort(out, (size_t)n, sizeof out[0], cmp_text);
-    return n;
+    const KvRefResult r = kvref_result(ref, &out->why);
+    ref_status_two_player(out, kvref_current(ref)->to_move, r != KVREF_ONGOING,
+                          r == KVREF_FIRST_WINS ? 0 : r == KVREF_SECOND_WINS ? 1 : -1);
 }
 
-static int ref_texts(const Pair *p, MoveText *out)
+static int ref_actions(const void *ref, PairAction *out)
 {
     KvRefMove moves[KVREF_MAX_MOVES];
-    int n = kvref_legal_moves(p->ref, moves);
+    const int n = kvref_legal_moves(ref, moves);
     for (int i = 0; i < n; i++)
-        kvref_format_move(moves[i], out[i]);
-    qsort(out, (size_t)n, sizeof out[0], cmp_text);
+        kvref_format_move(moves[i], out[i].text);
     return n;
 }
 
-static void join(MoveText *t, int n, char *out, size_t cap)
+/* The text comes from the agreed move list, so only its syntax needs reading (a legality
+ * check would regenerate the list, which is slow under the trap rule). */
+static bool ref_play(void *ref, const char *text)
 {
-    size_t len = 0;
-    out[0] = '\0';
-    for (int i = 0; i < n && len < cap; i++)
-        len += (size_t)snprintf(out + len, cap - len, "%s%s", i ? " " : "", t[i]);
+    KvRefGame *g = ref;
+    KvRefMove m;
+    if (!kvref_parse_move(g->rules.size, text, &m))
+        return false;
+    kvref_play(g, m);
+    return true;
 }
 
-/* Everything observable at the current position must agree: position text, result and,
- * when `moves` is set, the move list (the costly part under the 7x7 trap rule). Leaves the
- * sorted move texts in `out` (the agreed list, or the fast one when not compared) and
- * returns their count. */
-static int compare_position(const Pair *p, MoveList *list, MoveText *out, bool moves)
+static uint64_t ref_perft(void *ref, int depth)
 {
-    char rules[256];
-    describe(p, rules, sizeof rules);
-    const GameOps *ops = p->g->ops;
-    char ref_pos[KVREF_POSITION_TEXT];
-    kvref_format_position(kvref_current(p->ref), ref_pos, sizeof ref_pos);
-    StrBuf sb;
-    sb_init(&sb);
-    ops->format_position(p->g, p->s, &sb);
-    if (strcmp(sb_str(&sb), ref_pos) != 0)
-        fail_msg("[%s] position text '%s', reference '%s'\n  moves: %s", rules, sb_str(&sb),
-                 ref_pos, p->log);
-    sb_free(&sb);
-
-    const char *why;
-    KvRefResult want = kvref_result(p->ref, &why);
-    int tm = ops->to_move(p->g, p->s);
-    if ((want == KVREF_ONGOING) != (tm != PLAYER_NONE))
-        fail_msg("[%s] at '%s' the fast game says %s, the reference %s (%s)\n  moves: %s",
-                 rules, ref_pos, tm == PLAYER_NONE ? "over" : "not over",
-                 want == KVREF_ONGOING ? "not over" : "over", why, p->log);
-    if (want == KVREF_ONGOING && tm != kvref_current(p->ref)->to_move)
-        fail_msg("[%s] at '%s' fast to_move %d\n  moves: %s", rules, ref_pos, tm, p->log);
-    if (want != KVREF_ONGOING) {
-        double ret[MAX_PLAYERS] = {0};
-        ops->returns(p->g, p->s, ret);
-        double first = want == KVREF_FIRST_WINS ? 1 : want == KVREF_SECOND_WINS ? -1 : 0;
-        if (ret[0] != first || ret[1] != -first)
-            fail_msg("[%s] at '%s' fast returns %g %g, reference says %s (%s)\n  moves: %s",
-                     rules, ref_pos, ret[0], ret[1],
-                     want == KVREF_DRAW ? "draw" : want == KVREF_FIRST_WINS ? "1 wins" : "2 wins",
-                     why, p->log);
-    }
-
-    MoveText fast[MOVELIST_CAP];
-    int nf = fast_texts(p, list, fast);
-    if (!moves) {
-        if (nf > KVREF_MAX_MOVES)
-            fail_msg("[%s] %d moves at '%s'", rules, nf, ref_pos);
-        memcpy(out, fast, sizeof fast[0] * (size_t)nf);
-        return nf;
-    }
-    MoveText *ref = out;
-    int nr = ref_texts(p, ref);
-    char a[1024], b[1024];
-    join(fast, nf, a, sizeof a);
-    join(ref, nr, b, sizeof b);
-    if (strcmp(a, b) != 0)
-        fail_msg("[%s] moves at '%s'\n  fast (%d): %s\n  ref  (%d): %s\n  moves: %s", rules,
-                 ref_pos, nf, a, nr, b, p->log);
-    return nr;
+    return kvref_perft(ref, depth);
 }
 
-/* Plays the move with this text in both. */
-static void pair_play(Pair *p, const MoveList *list, const char *text)
-{
-    const GameOps *ops = p->g->ops;
-    Move m = MOVE_NONE;
-    for (int i = 0; i < list->count && m == MOVE_NONE; i++) {
-        StrBuf sb;
-        sb_init(&sb);
-        ops->format_move(p->g, p->s, list->moves[i], &sb);
-        if (strcmp(sb_str(&sb), text) == 0)
-            m = list->moves[i];
-        sb_free(&sb);
-    }
-    /* The text comes from the agreed move list, so only its syntax needs reading (a
-     * legality check would regenerate the list, which is slow under the trap rule). */
-    KvRefMove rm;
-    assert_true(m != MOVE_NONE);
-    assert_true(kvref_parse_move(p->ref->rules.size, text, &rm));
-    ops->make(p->g, p->s, m, p->undo);
-    kvref_play(p->ref, rm);
-    size_t len = strlen(p->log);
-    snprintf(p->log + len, sizeof p->log - len, " %s", text);
-}
-
-static void compare_perft(const Pair *p, int depth)
-{
-    uint64_t want = kvref_perft(p->ref, depth);
-    uint64_t fast = game_perft(p->g, p->s, depth);
-    uint64_t generic = game_perft_generic(p->g, p->s, depth);
-    if (fast != want || generic != want) {
-        char rules[256], pos[KVREF_POSITION_TEXT];
-        describe(p, rules, sizeof rules);
-        kvref_format_position(kvref_current(p->ref), pos, sizeof pos);
-        fail_msg("[%s] perft %d at '%s': reference %llu, fast %llu, generic %llu\n  moves: %s",
-                 rules, depth, pos, (unsigned long long)want, (unsigned long long)fast,
-                 (unsigned long long)generic, p->log);
-    }
-}
+/* The reference game is one malloc'd block: the harness frees it (no close). */
+static const PerftReference KV_REFERENCE = {
+    ref_open, NULL, ref_start_text, ref_format_position,
+    ref_status, ref_actions, ref_play, ref_perft,
+};
 
 /* --- (a) the numbers given with the issue ------------------------------------------ */
 
@@ -251,106 +94,36 @@ static void test_given_start_numbers(void **state)
 {
     (void)state;
     static const uint64_t want[] = {10, 110, 1570, 21708};
-    Pair p;
-    pair_open(&p, "kings-valley", NULL, 0, NULL);
-    for (int d = 1; d <= 4; d++) {
-        assert_int_equal(kvref_perft(p.ref, d), want[d - 1]);
-        assert_int_equal(game_perft(p.g, p.s, d), want[d - 1]);
-        assert_int_equal(game_perft_generic(p.g, p.s, d), want[d - 1]);
-    }
-    pair_close(&p);
+    PerftPair p;
+    perft_pair_open(&p, &KV_REFERENCE, "kings-valley", NULL, 0, NULL, 1);
+    for (int d = 1; d <= 4; d++)
+        perft_pair_expect_leaves(&p, "the start numbers given with the issue", d, want[d - 1],
+                                 PERFT_FAST | PERFT_GENERIC | PERFT_REFERENCE);
+    perft_pair_close(&p);
 }
 
 /* --- (b) the committed table ---------------------------------------------------------- */
 
-static char *trim(char *s)
+/* The reference re-derives D1 and D2 (only D1 under the 7x7 trap rule, where each of its
+ * move generations is costly), so that an edited table is caught. */
+static int table_reference_depth(const PerftPair *p)
 {
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-    return s;
-}
-
-/* One table line: "<game> [name=value ...] ;<position> ;D1 n ;D2 n ...". The rule
- * settings after the game name are an extension of the EPD-style format for the 7x7
- * trap option and the like. */
-static void check_table_line(char *line, int line_no)
-{
-    char *fields[MAX_DEPTHS + 2] = {0};
-    int nf = 0;
-    char *p = line;
-    while (nf < MAX_DEPTHS + 2) {
-        fields[nf++] = p;
-        char *semi = strchr(p, ';');
-        if (semi == NULL)
-            break;
-        *semi = '\0';
-        p = semi + 1;
-    }
-    if (nf < 3)
-        fail_msg("perft table line %d: expected game ;position ;D1 n", line_no);
-    char *head = trim(fields[0]);
-    const char *settings[MAX_SETTINGS];
-    int ns = 0;
-    char *game = head;
-    char *sp = strchr(head, ' ');
-    while (sp != NULL) {
-        *sp = '\0';
-        char *next = sp + 1;
-        while (*next == ' ')
-            next++;
-        if (ns == MAX_SETTINGS)
-            fail_msg("perft table line %d: too many settings", line_no);
-        settings[ns++] = next;
-        sp = strchr(next, ' ');
-    }
-    Pair pair;
-    pair_open(&pair, game, settings, ns, trim(fields[1]));
-    for (int i = 2; i < nf; i++) {
-        int depth;
-        unsigned long long n;
-        if (sscanf(trim(fields[i]), "D%d %llu", &depth, &n) != 2 || depth < 1)
-            fail_msg("perft table line %d: bad field '%s'", line_no, fields[i]);
-        uint64_t fast = game_perft(pair.g, pair.s, depth);
-        uint64_t generic = game_perft_generic(pair.g, pair.s, depth);
-        if (fast != n || generic != n)
-            fail_msg("perft table line %d (%s ;%s) D%d: table %llu, fast %llu, generic %llu",
-                     line_no, game, trim(fields[1]), depth, n,
-                     (unsigned long long)fast, (unsigned long long)generic);
-        /* The reference re-derives the shallow numbers, so an edited table is caught (only
-         * D1 under the trap rule, where each reference generation is costly). */
-        int ref_depth = pair.ref->rules.trap == KVREF_TRAP_OFF ? 2 : 1;
-        if (depth <= ref_depth && kvref_perft(pair.ref, depth) != n)
-            fail_msg("perft table line %d D%d: reference disagrees with the table", line_no,
-                     depth);
-    }
-    pair_close(&pair);
+    return ((const KvRefGame *)p->ref)->rules.trap == KVREF_TRAP_OFF ? 2 : 1;
 }
 
 static void test_perft_table(void **state)
 {
-    const char *path = *state;
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        fail_msg("cannot open %s (run from the source root or set CROWN_ROOT)", path);
-    char line[LINE_CAP];
-    int line_no = 0, checked = 0;
-    while (fgets(line, sizeof line, f) != NULL) {
-        line_no++;
-        char *t = trim(line);
-        if (t[0] == '\0' || t[0] == '#')
-            continue;
-        check_table_line(t, line_no);
-        checked++;
-    }
-    fclose(f);
-    assert_true(checked >= 10);
-    print_message("perft table: %d positions\n", checked);
+    static const PerftTableCheck check = {
+        .reference = &KV_REFERENCE,
+        .min_positions = 10,
+        .reference_depth_for = table_reference_depth,
+    };
+    perft_pair_check_table(*state, &check);
 }
 
 /* --- (c) random games against the reference ------------------------------------------ */
+
+enum { MAX_SETTINGS = 4 };
 
 typedef struct RandomCase {
     const char *game;
@@ -365,21 +138,22 @@ typedef struct RandomCase {
 
 /* Picks the next move: half the time one that repeats an earlier position when there is
  * such a move, so that repetition draws happen often enough to be compared. */
-static int pick_move(Pair *p, Rng *rng, MoveText *texts, int n)
+static int pick_move(const PerftPair *p, Rng *rng, const PairActions *acts)
 {
+    KvRefGame *ref = p->ref;
     int repeats[KVREF_MAX_MOVES];
     int nrep = 0;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < acts->count; i++) {
         KvRefMove m;
-        assert_true(kvref_parse_move(p->ref->rules.size, texts[i], &m));
-        kvref_play(p->ref, m);
-        if (kvref_occurrences(p->ref) >= 2)
+        assert_true(kvref_parse_move(ref->rules.size, acts->at[i].text, &m));
+        kvref_play(ref, m);
+        if (kvref_occurrences(ref) >= 2)
             repeats[nrep++] = i;
-        kvref_undo(p->ref);
+        kvref_undo(ref);
     }
     if (nrep > 0 && rng_below(rng, 2) == 0)
         return repeats[rng_below(rng, (uint32_t)nrep)];
-    return (int)rng_below(rng, (uint32_t)n);
+    return (int)rng_below(rng, (uint32_t)acts->count);
 }
 
 /* How the reference says games ended, so the output shows which rules were reached. */
@@ -401,33 +175,31 @@ static long run_case(const RandomCase *c, uint64_t seed, long *perfts, long *end
                      long *lists)
 {
     long positions = 0, compared = 0;
-    MoveList *list = malloc(sizeof *list);
-    assert_non_null(list);
+    PairActions *acts = malloc(sizeof *acts);
+    assert_non_null(acts);
     for (int k = 0; k < c->games; k++) {
-        Pair p;
-        pair_open(&p, c->game, c->settings, c->n_settings, NULL);
+        PerftPair p;
+        perft_pair_open(&p, &KV_REFERENCE, c->game, c->settings, c->n_settings, NULL, 1);
         Rng rng;
         rng_seed(&rng, seed + (uint64_t)k);
         for (int ply = 0;; ply++) {
-            MoveText texts[KVREF_MAX_MOVES];
-            bool full = ply < c->full_plies || ply % c->list_every == 0;
-            int n = compare_position(&p, list, texts, full);
+            const bool full = ply < c->full_plies || ply % c->list_every == 0;
+            const int n = perft_pair_compare(&p, acts, full ? 0 : PAIR_SKIP_REFERENCE_ACTIONS);
             positions++;
             compared += full;
             if (full && c->perft_every > 0 && compared % c->perft_every == 0) {
-                compare_perft(&p, c->perft_depth);
+                perft_pair_compare_perft(&p, c->perft_depth);
                 (*perfts)++;
             }
             if (n == 0) {
                 tally_ending(p.ref, endings);
                 break;
             }
-            int i = pick_move(&p, &rng, texts, n);
-            pair_play(&p, list, texts[i]);
+            perft_pair_play(&p, &acts->at[pick_move(&p, &rng, acts)]);
         }
-        pair_close(&p);
+        perft_pair_close(&p);
     }
-    free(list);
+    free(acts);
     *lists += compared;
     return positions;
 }
@@ -506,32 +278,13 @@ static void test_random_7x7_trap(void **state)
     run_cases(cases, sizeof cases / sizeof cases[0], 0x9000);
 }
 
-/* The table file: $CROWN_ROOT/tests/perft/..., else relative to the working directory,
- * else relative to the binary (build/<variant>/tests/test_kv_perft). */
-static void find_table(const char *argv0, char *out, size_t cap)
-{
-    const char *rel = "tests/perft/kings-valley.perft";
-    const char *root = getenv("CROWN_ROOT");
-    if (root != NULL) {
-        snprintf(out, cap, "%s/%s", root, rel);
-        return;
-    }
-    if (access(rel, R_OK) == 0) {
-        snprintf(out, cap, "%s", rel);
-        return;
-    }
-    const char *slash = strrchr(argv0, '/');
-    int dir_len = slash ? (int)(slash - argv0) : 1;
-    snprintf(out, cap, "%.*s/../../../%s", dir_len, slash ? argv0 : ".", rel);
-}
-
 /* An optional argument runs only the tests whose names match it (cmocka pattern). */
 int main(int argc, char **argv)
 {
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);
-    char path[PATH_CAP];
-    find_table(argv[0], path, sizeof path);
+    char path[PERFT_TABLE_PATH];
+    perft_table_path(argv[0], "kings-valley.perft", path, sizeof path);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_given_start_numbers),
         cmocka_unit_test_prestate(test_perft_table, path),
