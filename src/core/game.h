@@ -57,6 +57,9 @@ enum GameFlags {
     GAME_PERFECT_INFO = 1u << 0, /* nothing hidden from any player */
     GAME_ZERO_SUM = 1u << 1,     /* returns sum to zero */
     GAME_HAS_CHANCE = 1u << 2,   /* PLAYER_CHANCE may act */
+    /* Without GAME_PERFECT_INFO: what is hidden is only what is still to come (the order
+     * of a shuffled pile); every action, chance outcomes included, is seen by all. */
+    GAME_PUBLIC_ACTIONS = 1u << 3,
 };
 
 /* A named rule option: either one of `choices` ("a|b|c"), or an integer in

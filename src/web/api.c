@@ -169,7 +169,9 @@ static json_t *build_state(Session *s, int view)
     }
 
     // In a hidden-information game a seat sees the texts of its own actions only: the
-    // text of another's action (a tile drawn, a card played) may be what is hidden.
+    // text of another's action (a card played face down) may be what is hidden; unless
+    // the game says that every action is public once made.
+    const bool public_actions = (ops->flags & GAME_PUBLIC_ACTIONS) != 0;
     json_t *moves = json_array();
     for (int i = 0; i < s->rec.count; i++) {
         json_t *m = json_object();
@@ -177,7 +179,7 @@ static json_t *build_state(Session *s, int view)
         json_object_set_new(m, "seat", seat_or_null(a));
         if (a == PLAYER_CHANCE)
             json_object_set_new(m, "chance", json_true());
-        const bool shown = !hidden || (view >= 0 && a == view);
+        const bool shown = !hidden || public_actions || (view >= 0 && a == view);
         json_object_set_new(m, "text", shown ? json_string(s->texts[i]) : json_null());
         json_object_set_new(m, "cells", shown ? words_json(s->cells[i]) : json_array());
         json_array_append_new(moves, m);

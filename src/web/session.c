@@ -268,10 +268,12 @@ static int commit_actions(Server *srv, Session *s, const Move *acts, int n, ErrB
         if (i < n) {
             m = acts[i];
         } else if (p == PLAYER_CHANCE) {
-            // Chance draws depend only on the game's seed and the ply, so they are the same
-            // whoever triggers them and however often the server restarts.
+            // Chance draws depend only on the game's seed, the ply and the version, so
+            // they are the same whoever triggers them. The version changes with every
+            // undo: taking a move back must not show what the next draw will be.
             Rng rng;
-            rng_seed(&rng, s->seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(s->rec.count + i + 1)));
+            rng_seed(&rng, s->seed ^ (0x9E3779B97F4A7C15ULL * (uint64_t)(s->rec.count + i + 1)) ^
+                               (0xD1B54A32D192ED03ULL * s->version));
             m = game_sample_chance(g, scratch, &rng);
         } else {
             break;

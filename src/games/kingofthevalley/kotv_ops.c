@@ -290,10 +290,10 @@ static double ops_score(const Game *g, const GameState *s, int player)
 
 const GameOps kotv_ops = {
     .name = "king-of-the-valley",
-    .summary = "King of the Valley: summon subjects from a 5x5 valley of tiles (2-4 players)",
+    .summary = "King of the Valley: summon subjects from a 5x5 valley of tiles",
     .min_players = 2,
     .max_players = 4,
-    .flags = GAME_HAS_CHANCE | GAME_ZERO_SUM,
+    .flags = GAME_HAS_CHANCE | GAME_ZERO_SUM | GAME_PUBLIC_ACTIONS,
     .options = kotv_options,
     .option_count = (int)(sizeof kotv_options / sizeof kotv_options[0]),
     .configure = kotv_configure,
