@@ -1,8 +1,9 @@
 /*
  * test_kv_internals.c - King's Valley fast paths against their plain definitions:
- * the trap rule's two-moves-deep shortcut and plan reuse against the plain search of
- * RULINGS 1.2 item 7, the playout hook against the interface's random loop (same
- * distribution of results), and the evaluation's colour symmetry.
+ * the trap rule's shortcuts (two and three moves deep) and plan reuse against the plain
+ * search of RULINGS 1.2 item 7, the whole filter against a plain one, the playout hook
+ * against the interface's random loop (same distribution of results), and the
+ * evaluation's colour symmetry.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -67,6 +68,86 @@ static void test_reach_matches_plain_search(void **state)
     assert_true(reachable > checked / 20 && reachable < checked);
     free(s);
     game_destroy(g);
+}
+
+/* The trap filter by the plain definition: each candidate kept if it wins at once, or if
+ * afterwards the players concerned can reach the Valley by the plain search; none kept
+ * means all kept. */
+static int plain_trap_filter(const KvConfig *c, const KvState *s, KvTrap trap, Move *moves,
+                             int n)
+{
+    const int p = s->turn;
+    int kept = 0;
+    Move out[KV_MAX_CELLS * KV_DIRS];
+    for (int i = 0; i < n; i++) {
+        const int from = kv_from(moves[i]), to = kv_to(moves[i]);
+        uint64_t men[2] = {s->men[0], s->men[1]};
+        uint8_t king[2] = {s->king[0], s->king[1]};
+        men[p] ^= (1ULL << from) | (1ULL << to);
+        if (from == s->king[p])
+            king[p] = (uint8_t)to;
+        if (king[p] == c->valley ||
+            (kv_can_reach_valley_plain(c, men, king, 1 - p, 4) &&
+             (trap == KV_TRAP_OPPONENT || kv_can_reach_valley_plain(c, men, king, p, 4))))
+            out[kept++] = moves[i];
+    }
+    if (kept == 0)
+        return n;
+    for (int i = 0; i < kept; i++)
+        moves[i] = out[i];
+    return kept;
+}
+
+/* Random 7x7 positions (played without the trap rule, so that trapped kings occur): the
+ * four-move reach of both players and the filter's verdict under trap=both and
+ * trap=opponent equal the plain search's. */
+static void test_trap_filter_matches_plain(void **state)
+{
+    (void)state;
+    Game *free_play = make_game("kings-valley-7x7", "trap=off");
+    Game *both = make_game("kings-valley-7x7", "trap=both");
+    Game *opponent = make_game("kings-valley-7x7", "trap=opponent");
+    const KvConfig *c = free_play->config;
+    const Game *filters[2] = {both, opponent};
+    KvState *s = (KvState *)game_state_new(free_play);
+    Rng rng;
+    rng_seed(&rng, 11);
+    MoveList ml;
+    KvUndo u;
+    int positions = 0, unreachable = 0, removed = 0;
+    for (int game = 0; game < 12; game++) {
+        free_play->ops->new_game(free_play, (GameState *)s, 0);
+        while (!game_is_over(free_play, (GameState *)s)) {
+            if (rng_below(&rng, 3) == 0) {
+                positions++;
+                for (int p = 0; p < 2; p++) {
+                    const bool fast = kv_can_reach_valley(c, s->men, s->king, p, 4);
+                    assert_int_equal(fast, kv_can_reach_valley_plain(c, s->men, s->king, p, 4));
+                    unreachable += !fast;
+                }
+                for (int f = 0; f < 2; f++) {
+                    const KvConfig *fc = filters[f]->config;
+                    Move fast[KV_MAX_CELLS * KV_DIRS], plain[KV_MAX_CELLS * KV_DIRS];
+                    const int n = kv_gen_pseudo(fc, s, fast);
+                    memcpy(plain, fast, sizeof(Move) * (size_t)n);
+                    const int n_fast = kv_trap_filter(fc, s, fast, n);
+                    const int n_plain = plain_trap_filter(fc, s, fc->trap, plain, n);
+                    assert_int_equal(n_fast, n_plain);
+                    assert_memory_equal(fast, plain, sizeof(Move) * (size_t)n_fast);
+                    removed += n - n_fast;
+                }
+            }
+            free_play->ops->gen_moves(free_play, (GameState *)s, &ml);
+            kv_make(c, s, ml.moves[rng_below(&rng, (uint32_t)ml.count)], &u);
+        }
+    }
+    print_message("trap filter checked at %d positions: %d unreachable kings, %d moves removed\n",
+                  positions, unreachable, removed);
+    assert_true(positions > 100 && unreachable > 0 && removed > 0);
+    free(s);
+    game_destroy(opponent);
+    game_destroy(both);
+    game_destroy(free_play);
 }
 
 /* Runs n playouts from the start, by the hook or by the generic loop; returns the first
@@ -174,6 +255,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reach_matches_plain_search),
+        cmocka_unit_test(test_trap_filter_matches_plain),
         cmocka_unit_test(test_playout_hook_matches_generic_distribution),
         cmocka_unit_test(test_evaluation_is_colour_symmetric),
     };

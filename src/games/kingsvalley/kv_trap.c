@@ -6,6 +6,10 @@
  * 1.3). The hypothetical play ignores every end-of-game test and the first-move rule.
  * A move that puts the mover's own king on the Valley is exempt, and if the filter would
  * leave no move at all it is suspended for that turn.
+ *
+ * Speed comes from deciding the last two levels of the search from the lines through the
+ * king and the Valley, skipping moves a level up that cannot change those, and replaying
+ * plans that worked for earlier candidates; kv_can_reach_valley_plain stays the definition.
  */
 #include "games/kingsvalley/kv_internal.h"
 
@@ -19,12 +23,14 @@ static bool plan_push(KvPlan *plan, int from, int dir)
     return true;
 }
 
+/* Only along its own line through the Valley can a king stop there: the way must be clear
+ * and the square past the Valley taken (or off the board). */
 static bool king_slides_to_valley(const KvConfig *c, int k, uint64_t occ)
 {
-    for (int d = 0; d < KV_DIRS; d++)
-        if (kv_slide(c, k, d, occ) == c->valley)
-            return true;
-    return false;
+    const int toward = c->toward_valley[k];
+    if (toward < 0 || (occ & (c->between_valley[k] | (1ULL << c->valley))))
+        return false;
+    return c->ray[toward][c->valley] == 0 || (occ & (1ULL << (c->valley + c->delta[toward])));
 }
 
 /* Squares from which a king would slide onto the Valley over occupancy occ: on each line
@@ -48,37 +54,57 @@ static uint64_t lanes_to_valley(const KvConfig *c, uint64_t occ)
     return lanes;
 }
 
-/* Two moves deep without search: can one move of `player` set up a king slide onto the
- * Valley? (The caller knows there is none yet.) Either the king slides onto an open lane,
- * or, for a king already on a line through the Valley, a soldier brings the missing
- * stopper, or the only man in the way is our soldier and it steps off the line or slides
- * across the Valley to become the stopper. */
-static bool reach_in_two(const KvConfig *c, const uint64_t men[2], int k, int player,
-                         KvPlan *plan)
+/* The soldier, if any, that slides onto the empty square `target`: looking out from the
+ * target, the first man met on each line is the only one that could arrive along it, and
+ * it stops there when the square past the target is the edge or occupied. */
+static bool soldier_slides_onto(const KvConfig *c, uint64_t soldiers, int target, uint64_t occ,
+                                KvPlan *plan)
 {
-    const uint64_t occ = men[0] | men[1] | c->pillars;
+    for (int e = 0; e < KV_DIRS; e++) {
+        const uint64_t blockers = c->ray[e][target] & occ;
+        if (!(blockers & soldiers))
+            continue;
+        const int sq = c->delta[e] > 0 ? bits_lowest(blockers) : bits_highest(blockers);
+        if (!(soldiers & (1ULL << sq)))
+            continue;
+        const int back = (e + 4) & 7;
+        const uint64_t past = c->ray[back][target];
+        if (past == 0 || (occ & (1ULL << (target + c->delta[back]))))
+            return plan_push(plan, sq, back);
+    }
+    return false;
+}
+
+/* One king move onto a square from which it would slide onto the Valley. */
+static bool king_to_lane(const KvConfig *c, int k, uint64_t occ, KvPlan *plan)
+{
     const uint64_t lanes = lanes_to_valley(c, occ & ~(1ULL << k));
     for (int d = 0; d < KV_DIRS; d++) {
+        if (!(c->ray[d][k] & lanes))
+            continue;
         const int to = kv_slide(c, k, d, occ);
         if (to != k && (lanes & (1ULL << to)))
             return plan_push(plan, k, d);
     }
+    return false;
+}
+
+/* For a king already on a line through the Valley, one soldier move that lets it slide
+ * there: bringing the missing stopper, or, when the only man in the way is our soldier,
+ * stepping it off the line or sliding it across the Valley to become the stopper. The
+ * caller knows the king cannot slide there yet. */
+static bool soldier_fix(const KvConfig *c, const uint64_t men[2], int k, int player,
+                        uint64_t occ, KvPlan *plan)
+{
     const int toward = c->toward_valley[k];
     if (toward < 0)
         return false;
     const int stopper = c->valley + c->delta[toward];
     const uint64_t blockers = c->between_valley[k] & occ;
     const uint64_t soldiers = men[player] & ~(1ULL << k);
-    if (blockers == 0) {
-        uint64_t rest = soldiers;
-        while (rest) {
-            const int sq = bits_pop(&rest);
-            for (int d = 0; d < KV_DIRS; d++)
-                if (kv_slide(c, sq, d, occ) == stopper)
-                    return plan_push(plan, sq, d);
-        }
-        return false;
-    }
+    // A clear way and no slide yet means the stopper square is empty.
+    if (blockers == 0)
+        return soldier_slides_onto(c, soldiers, stopper, occ, plan);
     if ((blockers & (blockers - 1)) || !(blockers & soldiers))
         return false;
     const int sq = bits_lowest(blockers);
@@ -95,6 +121,103 @@ static bool reach_in_two(const KvConfig *c, const uint64_t men[2], int k, int pl
     return false;
 }
 
+/* Two moves deep without search: can one move of `player` set up a king slide onto the
+ * Valley? (The caller knows there is none yet.) */
+static bool reach_in_two(const KvConfig *c, const uint64_t men[2], int k, int player,
+                         KvPlan *plan)
+{
+    const uint64_t occ = men[0] | men[1] | c->pillars;
+    return king_to_lane(c, k, occ, plan) || soldier_fix(c, men, k, player, occ, plan);
+}
+
+/* The squares king_to_lane reads: each line from the king and from the Valley (the latter
+ * seen through the king) up to and including its first man. A soldier move that neither
+ * leaves nor enters one of them leaves king_to_lane's answer as it was. */
+static uint64_t king_to_lane_support(const KvConfig *c, int k, uint64_t occ)
+{
+    const uint64_t occ_v = occ & ~(1ULL << k);
+    uint64_t sup = 0;
+    for (int d = 0; d < KV_DIRS; d++) {
+        const uint64_t rk = c->ray[d][k], bk = rk & occ;
+        sup |= bk ? rk & ~c->ray[d][c->delta[d] > 0 ? bits_lowest(bk) : bits_highest(bk)] : rk;
+        const uint64_t rv = c->ray[d][c->valley], bv = rv & occ_v;
+        sup |= bv ? rv & ~c->ray[d][c->delta[d] > 0 ? bits_lowest(bv) : bits_highest(bv)] : rv;
+    }
+    return sup;
+}
+
+/* The squares soldier_fix reads besides the king's line and its stopper (which the caller
+ * keeps fixed), or 0 when no change elsewhere can make it succeed: the lines into an empty
+ * stopper square up to their first man and the squares around it, or the squares around
+ * the one soldier in the way. */
+static uint64_t soldier_fix_support(const KvConfig *c, int k, uint64_t occ)
+{
+    const int toward = c->toward_valley[k];
+    if (toward < 0)
+        return 0;
+    const int stopper = c->valley + c->delta[toward];
+    const uint64_t blockers = c->between_valley[k] & occ;
+    if (blockers == 0) {
+        uint64_t sup = c->neighbours[stopper];
+        for (int e = 0; e < KV_DIRS; e++) {
+            const uint64_t r = c->ray[e][stopper], b = r & occ;
+            sup |= b ? r & ~c->ray[e][c->delta[e] > 0 ? bits_lowest(b) : bits_highest(b)] : r;
+        }
+        return sup;
+    }
+    if ((blockers & (blockers - 1)) || !(occ & (1ULL << stopper)))
+        return 0;
+    return c->neighbours[bits_lowest(blockers)];
+}
+
+/* Three moves deep: one move, then reach_in_two. (The caller knows the king cannot slide
+ * onto the Valley yet.) Once reach_in_two fails here, no king move lands on a lane, so
+ * none of the king's moves needs the slide test; a soldier move outside the support of
+ * king_to_lane leaves that part failing and the king's slide impossible (its line and
+ * stopper are in the support), so only soldier_fix needs a fresh look, and only if the move
+ * touches what soldier_fix reads. */
+static bool reach_in_three(const KvConfig *c, const uint64_t men[2], int k, int player,
+                           KvPlan *plan)
+{
+    if (reach_in_two(c, men, k, player, plan))
+        return true;
+    const uint64_t occ = men[0] | men[1] | c->pillars;
+    for (int d = 0; d < KV_DIRS; d++) {
+        const int to = kv_slide(c, k, d, occ);
+        if (to == k)
+            continue;
+        uint64_t next_men[2] = {men[0], men[1]};
+        next_men[player] ^= (1ULL << k) | (1ULL << to);
+        if (reach_in_two(c, next_men, to, player, plan))
+            return plan_push(plan, k, d);
+    }
+    const uint64_t sup = king_to_lane_support(c, k, occ);
+    const uint64_t fix_sup = soldier_fix_support(c, k, occ);
+    uint64_t soldiers = men[player] & ~(1ULL << k);
+    while (soldiers) {
+        const int sq = bits_pop(&soldiers);
+        for (int d = 0; d < KV_DIRS; d++) {
+            const int to = kv_slide(c, sq, d, occ);
+            // Soldiers cannot stop on the Valley.
+            if (to == sq || to == c->valley)
+                continue;
+            const uint64_t moved = (1ULL << sq) | (1ULL << to);
+            if (!(moved & (sup | fix_sup)))
+                continue;
+            uint64_t next_men[2] = {men[0], men[1]};
+            next_men[player] ^= moved;
+            const uint64_t next_occ = occ ^ moved;
+            const bool found = (moved & sup)
+                                   ? king_slides_to_valley(c, k, next_occ) ||
+                                         reach_in_two(c, next_men, k, player, plan)
+                                   : soldier_fix(c, next_men, k, player, next_occ, plan);
+            if (found)
+                return plan_push(plan, sq, d);
+        }
+    }
+    return false;
+}
+
 /* Search for a plan of at most moves_left moves; on success the plan's moves are pushed
  * deepest first, so the caller reverses them. */
 static bool search_plan(const KvConfig *c, const uint64_t men[2], const uint8_t king[2],
@@ -108,6 +231,8 @@ static bool search_plan(const KvConfig *c, const uint64_t men[2], const uint8_t 
         return false;
     if (moves_left == 2)
         return reach_in_two(c, men, k, player, plan);
+    if (moves_left == 3)
+        return reach_in_three(c, men, k, player, plan);
     uint64_t own = men[player];
     while (own) {
         const int sq = bits_pop(&own);
@@ -200,18 +325,28 @@ bool kv_can_reach_valley_plain(const KvConfig *c, const uint64_t men[2], const u
     return false;
 }
 
-/* Whether `player` can still reach the Valley; tries the last plan that worked before
- * searching, since one candidate move seldom spoils the other side's plan. */
+/* The plans that worked for one player in this position, newest last (a ring). */
+enum { KV_PLAN_CACHE = 8 };
+typedef struct PlanCache {
+    int count, next;
+    KvPlan plan[KV_PLAN_CACHE];
+} PlanCache;
+
+/* Whether `player` can still reach the Valley; tries the plans that worked for earlier
+ * candidates before searching, since one candidate move seldom spoils all of them. */
 static bool reach_cached(const KvConfig *c, const uint64_t men[2], const uint8_t king[2],
-                         int player, KvPlan *cache, bool *have)
+                         int player, PlanCache *cache)
 {
-    if (*have && kv_plan_works(c, men, king, player, cache))
-        return true;
+    for (int i = 0; i < cache->count; i++)
+        if (kv_plan_works(c, men, king, player, &cache->plan[i]))
+            return true;
     KvPlan plan;
     if (!kv_reach_plan(c, men, king, player, KV_TRAP_DEPTH, &plan))
         return false;
-    *cache = plan;
-    *have = true;
+    cache->plan[cache->next] = plan;
+    cache->next = (cache->next + 1) % KV_PLAN_CACHE;
+    if (cache->count < KV_PLAN_CACHE)
+        cache->count++;
     return true;
 }
 
@@ -220,8 +355,8 @@ int kv_trap_filter(const KvConfig *c, const KvState *s, Move *moves, int n)
     const int p = s->turn;
     Move kept[KV_MAX_CELLS * KV_DIRS];
     int n_kept = 0;
-    KvPlan cache[2];
-    bool have[2] = {false, false};
+    PlanCache cache[2];
+    cache[0].count = cache[0].next = cache[1].count = cache[1].next = 0;
     for (int i = 0; i < n; i++) {
         const int from = kv_from(moves[i]), to = kv_to(moves[i]);
         const bool is_king = from == s->king[p];
@@ -234,9 +369,9 @@ int kv_trap_filter(const KvConfig *c, const KvState *s, Move *moves, int n)
         men[p] ^= (1ULL << from) | (1ULL << to);
         if (is_king)
             king[p] = (uint8_t)to;
-        if (!reach_cached(c, men, king, 1 - p, &cache[1 - p], &have[1 - p]))
+        if (!reach_cached(c, men, king, 1 - p, &cache[1 - p]))
             continue;
-        if (c->trap == KV_TRAP_BOTH && !reach_cached(c, men, king, p, &cache[p], &have[p]))
+        if (c->trap == KV_TRAP_BOTH && !reach_cached(c, men, king, p, &cache[p]))
             continue;
         kept[n_kept++] = moves[i];
     }
