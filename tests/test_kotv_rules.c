@@ -1207,6 +1207,9 @@ static void test_view_and_determinize(void **state)
     kotv_ops.format_view(g, s, 1, &b);
     assert_non_null(strstr(sb_str(&a), "View of player 1"));
     assert_non_null(strstr(sb_str(&b), "View of player 2"));
+    // The table of tiles says each subject's influence (a tiles file may change it).
+    assert_non_null(strstr(sb_str(&a), " Q queen (influence 5),"));
+    assert_non_null(strstr(sb_str(&a), " NA knight of order A (influence 2),"));
     assert_non_null(strstr(sb_str(&a), "Pile II holds"));
     // The view ends with the position text, which a program drawing it reads back.
     StrBuf pos;

@@ -399,6 +399,19 @@ static void create_game(Server *srv, const Request *req, Response *res)
                 ok = false;
                 break;
             }
+            // A free-text option names a file on the server (tiles=FILE): a client must
+            // not make the server read its files, so only the default is accepted here.
+            const RuleOption *opt = NULL;
+            for (int i = 0; i < ng.ops->option_count; i++)
+                if (strcmp(ng.ops->options[i].name, key) == 0)
+                    opt = &ng.ops->options[i];
+            if (opt != NULL && opt->is_text &&
+                !(json_is_string(v) && strcmp(json_string_value(v), opt->default_value) == 0)) {
+                response_error(res, 400, "rule '%s' names a file on the server, which the web "
+                               "app does not read; play such games with crown play", key);
+                ok = false;
+                break;
+            }
             char *dst = rule_text[ng.n_rules];
             const size_t cap = sizeof rule_text[0];
             if (json_is_string(v) && strlen(json_string_value(v)) < OPTION_VALUE_LEN &&

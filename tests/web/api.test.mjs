@@ -288,6 +288,9 @@ describe('hidden information: King of the Valley', () => {
     assert.equal(model.valley.size, 25);
     assert.equal(model.players.filter((p) => p.king).length, 3, 'every king is placed');
     assert.equal(model.turn, watched.to_move);
+    // Influence comes from the game's tile table, not from the drawer's defaults.
+    assert.deepEqual([model.influence.Q, model.influence.D, model.influence.NA, model.influence.J], [5, 4, 2, 0]);
+    assert.equal(model.influence['T3:5'], undefined);
     // The piles are counts of each kind in the table's order, never a sequence: each kind
     // once, in the order of the view's table of tiles, the same as the view's pile lines.
     const table = watched.view.split('\n').find((l) => l.startsWith('Tiles:')).slice(7).split(', ').map((t) => t.split(' ')[0]);
@@ -422,6 +425,7 @@ describe('malformed requests get a 4xx and a JSON error', () => {
       [{ body: { game: 'kings-valley', rules: { 'max-plies': 99999 } } }, 400, /max-plies/],
       [{ body: { game: 'kings-valley', rules: { nonsense: 'on' } } }, 400, /nonsense/],
       [{ body: { game: 'kings-valley', rules: { trap: ['x'] } } }, 400, /trap/],
+      [{ body: { game: 'king-of-the-valley', rules: { tiles: '/etc/passwd' } } }, 400, /names a file on the server/],
       [{ body: { game: 'kings-valley', seed: -1 } }, 400, /seed/],
       [{ body: { game: 'kings-valley', seed: 1.5 } }, 400, /seed/],
       [{ body: { game: 'kings-valley', position: 'zzz' } }, 400, /position/],

@@ -1207,6 +1207,10 @@ void kotv_format_view(const KotvConfig *c, const KotvState *s, int observer, Str
         sb_printf(out, " %s %s", kd->code, CHAR_NAMES[kd->ch]);
         if (kd->ch == KCH_KNIGHT)
             sb_printf(out, " of order %c", 'A' + kd->order);
+        // Influence comes from the tile table (tiles=FILE may change it): say it, so that
+        // a drawing need not assume the printed values.
+        if (kd->ch <= KCH_JESTER)
+            sb_printf(out, " (influence %d)", kd->influence);
         if (kd->ch == KCH_TAX && kd->req == 0)
             sb_printf(out, " (%d gold, no need)", kd->gold);
         else if (kd->ch == KCH_TAX)

@@ -13,9 +13,12 @@ function optionField(o) {
   } else if (o.type === 'integer') {
     input = h('input', { id, name: o.name, type: 'number', min: o.min, max: o.max, value: o.default, required: true });
   } else {
-    input = h('input', { id, name: o.name, type: 'text', value: o.default });
+    // Free text names a file on the server, which the server does not read for a
+    // browser: shown for completeness, fixed at its default.
+    input = h('input', { id, name: o.name, type: 'text', value: o.default, readonly: true });
   }
-  return h('label', { class: 'field', title: o.help }, h('span', { class: 'name' }, o.name), input, h('span', { class: 'help' }, o.help));
+  const help = o.type === 'text' ? `${o.help} (only with crown play at the terminal)` : o.help;
+  return h('label', { class: 'field', title: help }, h('span', { class: 'name' }, o.name), input, h('span', { class: 'help' }, help));
 }
 
 function seatField(i) {

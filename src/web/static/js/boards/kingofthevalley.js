@@ -50,14 +50,17 @@ const PHASES = {
 
 const squareName = (f, r) => String.fromCharCode(97 + f) + (r + 1);
 
-// What a tile code says: character letter, knight order, tax need and gold.
-export function tileInfo(code) {
+// What a tile code says: character letter, knight order, tax need and gold; `influence`
+// (code -> value, from the view's table of tiles) overrides the printed influence.
+export function tileInfo(code, influence) {
   const t = code.match(/^T(\d+):(\d+)$/);
   if (t) return { ch: 'T', need: Number(t[1]), gold: Number(t[2]), ...CHARS.T };
   const ch = code[0];
   const info = CHARS[ch];
   if (!info) throw new Error(`unknown tile '${code}'`);
-  return { ch, order: ch === 'N' ? code[1] : undefined, ...info };
+  const tile = { ch, order: ch === 'N' ? code[1] : undefined, ...info };
+  if (influence && influence[code] !== undefined && tile.inf !== undefined) tile.inf = influence[code];
+  return tile;
 }
 
 // "Q,2D,T3:5" (or "-") -> [{code: 'Q', n: 1}, {code: 'D', n: 2}, ...]
@@ -124,12 +127,18 @@ export function parse(state) {
     pending: counted(f.pending),
     prices: DEFAULT_PRICES.slice(),
     tokensLeft: null,
+    influence: {},
   };
   // The rest is what the view's drawing adds; a position alone goes without it.
   for (const m of view.matchAll(/row (\d)\s+\S+\s+(\d+)\s+\S+/g)) model.prices[Number(m[1]) - 1] = Number(m[2]);
   for (const m of view.matchAll(/Player (\d+)[^:\n]*: gold \d+, kingdom tokens \d+, reputation (-?\d+) \(influence (-?\d+)\)/g)) {
     const p = players[Number(m[1]) - 1];
     if (p) Object.assign(p, { reputation: Number(m[2]), influence: Number(m[3]) });
+  }
+  const tiles = view.split('\n').find((l) => l.startsWith('Tiles: '));
+  for (const entry of tiles ? tiles.slice(7).split(', ') : []) {
+    const m = entry.match(/^(\S+) .*\(influence (-?\d+)\)/);
+    if (m) model.influence[m[1]] = Number(m[2]);
   }
   const left2 = view.match(/Kingdom tokens left (\d+), tax tokens left (\d+)/);
   if (left2) model.tokensLeft = [Number(left2[1]), Number(left2[2])];
@@ -143,8 +152,8 @@ const text = (x, y, s, attrs = {}) => el('text', { x, y, class: 'label', ...attr
 
 // A tile face at (x, y), s wide: colour and letter of its character, its name, its
 // influence (a shield) or, for a tax collector, its need and gold.
-function tileFace(code, x, y, s) {
-  const t = tileInfo(code);
+function tileFace(code, x, y, s, influence) {
+  const t = tileInfo(code, influence);
   const k = s / TILE;
   const g = el('g', { class: `tile ch-${t.ch}`, 'data-tile': code });
   g.append(el('rect', {
@@ -171,14 +180,14 @@ function tileFace(code, x, y, s) {
   } else if (t.ch === 'T') {
     g.append(coin(x + s - 13 * k, y + s - 13 * k, 9 * k, `${t.gold}`));
   }
-  g.append(el('title', {}, describe(code)));
+  g.append(el('title', {}, describe(code, influence)));
   return g;
 }
 
-function describe(code) {
-  const t = tileInfo(code);
+function describe(code, influence) {
+  const t = tileInfo(code, influence);
   if (t.ch === 'T') return `tax collector: ${t.gold} gold${t.need ? ` for ${t.need} identical subjects` : ', no need'}`;
-  if (t.ch === 'N') return `knight of order ${t.order}, influence 2`;
+  if (t.ch === 'N') return `knight of order ${t.order}, influence ${t.inf}`;
   if (t.special) return t.ch === 'P' ? 'priest: pay 1 gold, change direction' : 'wizard: swap a castle subject with the hill';
   return `${t.name}, influence ${t.inf}`;
 }
@@ -222,7 +231,7 @@ function drawValley(svg, model, marks) {
       const hole = model.holes.includes(name);
       const g = el('g', { class: `cell kotv-sq ${markClasses(name, marks)}${hole ? ' hole' : ''}`, 'data-cell': name, 'data-tile': sq.code || '' });
       g.append(el('rect', { x, y, width: TILE, height: TILE, rx: 8, class: 'ground' }));
-      if (sq.code) g.append(tileFace(sq.code, x, y, TILE));
+      if (sq.code) g.append(tileFace(sq.code, x, y, TILE, model.influence));
       else g.append(text(x + TILE / 2, y + TILE / 2, 'empty', { 'font-size': 10, fill: '#00000066' }));
       if (sq.coins) g.append(coin(x + TILE - 12, y + TILE - 12, 9, `${sq.coins}`));
       const kings = kingsAt.get(name) || [];
@@ -257,7 +266,7 @@ function drawHill(svg, model, state) {
       const a = offerAttrs(texts);
       const g = el('g', { 'data-slot': slot, 'data-tile': code || '', ...a, class: `kotv-slot ${a.class || ''}` });
       g.append(el('rect', { x, y, width: HT, height: HT, rx: 6, class: 'ground' }));
-      if (code) g.append(tileFace(code, x, y, HT));
+      if (code) g.append(tileFace(code, x, y, HT, model.influence));
       g.append(el('rect', { x: x - 2, y: y - 2, width: HT + 4, height: HT + 4, rx: 8, class: 'mark' }));
       svg.append(g);
     });
@@ -317,23 +326,23 @@ function drawInfo(svg, model, state) {
   legend.forEach((code, i) => {
     const lx = x + (i % 5) * 72;
     const ly = y - 10 + Math.floor(i / 5) * 46;
-    svg.append(tileFace(code, lx, ly, 40));
+    svg.append(tileFace(code, lx, ly, 40, model.influence));
   });
   y += 96;
   svg.append(text(x, y, 'Shield: influence. Grey border: specialist.', { class: 'label kotv-info', 'font-size': 11 }));
 }
 
 // One chip of a castle column: a kind, face up or down, and how many.
-function chip(x, y, w, code, n, down) {
+function chip(x, y, w, code, n, down, influence) {
   const jesterIn = code.length === 2 && code[0] === 'J' ? code[1] : null;
-  const t = tileInfo(jesterIn ? 'J' : code);
+  const t = tileInfo(jesterIn ? 'J' : code, influence);
   const g = el('g', { class: `kotv-chip${down ? ' down' : ''}`, 'data-tile': code, 'data-face': down ? 'down' : 'up', 'data-count': n });
   g.append(el('rect', { x, y, width: w, height: 20, rx: 4, fill: down ? '#4a423b' : t.fill, stroke: down ? '#00000088' : '#00000044', 'stroke-dasharray': down ? '3 2' : null }));
   if (t.order) g.append(el('rect', { x: x + 2, y: y + 2, width: 5, height: 16, rx: 2, fill: ORDER_FILL[t.order] }));
   const label = jesterIn ? 'jester' : t.ch === 'N' ? `N${t.order}` : t.ch;
   g.append(text(x + w / 2 - 6, y + 10.5, label, { 'font-size': 11, 'font-weight': 700, fill: down ? '#d5cabc' : t.ink }));
   g.append(text(x + w - 12, y + 10.5, `${n}`, { 'font-size': 11, fill: down ? '#d5cabc' : t.ink }));
-  g.append(el('title', {}, `${n} ${jesterIn ? `jester${n > 1 ? 's' : ''} in the ${CHARS[jesterIn].name} column` : describe(code)}, face ${down ? 'down' : 'up'}`));
+  g.append(el('title', {}, `${n} ${jesterIn ? `jester${n > 1 ? 's' : ''} in the ${CHARS[jesterIn].name} column` : describe(code, influence)}, face ${down ? 'down' : 'up'}`));
   return g;
 }
 
@@ -387,7 +396,7 @@ function drawCastle(svg, model, state, p, x, y, w, h) {
         el('circle', { cx: cx + cw - 9, cy: y + 62, r: 7, fill: '#7a5a0c' }),
         text(cx + cw - 9, y + 62.5, 'T', { 'font-size': 9, 'font-weight': 700, fill: '#fff' })));
     }
-    columnChips(pl, c).forEach((ch, k) => col.append(chip(cx + 4, y + 74 + k * 23, cw - 8, ch.code, ch.n, ch.down)));
+    columnChips(pl, c).forEach((ch, k) => col.append(chip(cx + 4, y + 74 + k * 23, cw - 8, ch.code, ch.n, ch.down, model.influence)));
     g.append(col);
   });
   svg.append(g);
