@@ -98,9 +98,10 @@ static int plain_trap_filter(const KvConfig *c, const KvState *s, KvTrap trap, M
     return kept;
 }
 
-/* Random 7x7 positions (played without the trap rule, so that trapped kings occur): the
- * four-move reach of both players and the filter's verdict under trap=both and
- * trap=opponent equal the plain search's. */
+/* Random 7x7 positions, from games played without the trap rule (so that trapped kings
+ * occur) and from games played under it (long games with crowded boards): the four-move
+ * reach of both players, with a working plan when reachable, and the filter's verdict
+ * under trap=both and trap=opponent equal the plain search's. */
 static void test_trap_filter_matches_plain(void **state)
 {
     (void)state;
@@ -115,14 +116,19 @@ static void test_trap_filter_matches_plain(void **state)
     MoveList ml;
     KvUndo u;
     int positions = 0, unreachable = 0, removed = 0;
-    for (int game = 0; game < 12; game++) {
+    for (int game = 0; game < 24; game++) {
+        // Odd games follow the rule itself.
+        const Game *play = game % 2 ? both : free_play;
         free_play->ops->new_game(free_play, (GameState *)s, 0);
-        while (!game_is_over(free_play, (GameState *)s)) {
+        while (!game_is_over(play, (GameState *)s)) {
             if (rng_below(&rng, 3) == 0) {
                 positions++;
                 for (int p = 0; p < 2; p++) {
-                    const bool fast = kv_can_reach_valley(c, s->men, s->king, p, 4);
+                    KvPlan plan;
+                    const bool fast = kv_reach_plan(c, s->men, s->king, p, 4, &plan);
                     assert_int_equal(fast, kv_can_reach_valley_plain(c, s->men, s->king, p, 4));
+                    if (fast)
+                        assert_true(plan.count <= 3 && kv_plan_works(c, s->men, s->king, p, &plan));
                     unreachable += !fast;
                 }
                 for (int f = 0; f < 2; f++) {
@@ -137,8 +143,8 @@ static void test_trap_filter_matches_plain(void **state)
                     removed += n - n_fast;
                 }
             }
-            free_play->ops->gen_moves(free_play, (GameState *)s, &ml);
-            kv_make(c, s, ml.moves[rng_below(&rng, (uint32_t)ml.count)], &u);
+            play->ops->gen_moves(play, (GameState *)s, &ml);
+            kv_make(play->config, s, ml.moves[rng_below(&rng, (uint32_t)ml.count)], &u);
         }
     }
     print_message("trap filter checked at %d positions: %d unreachable kings, %d moves removed\n",

@@ -8,8 +8,10 @@
  * leave no move at all it is suspended for that turn.
  *
  * Speed comes from deciding the last two levels of the search from the lines through the
- * king and the Valley, skipping moves a level up that cannot change those, and replaying
- * plans that worked for earlier candidates; kv_can_reach_valley_plain stays the definition.
+ * king and the Valley, skipping moves a level up that touch no square those tests read
+ * (and reusing the lanes and king slides they found when a move leaves them be), and
+ * replaying plans that worked for earlier candidates; kv_can_reach_valley_plain stays the
+ * definition.
  */
 #include "games/kingsvalley/kv_internal.h"
 
@@ -130,22 +132,6 @@ static bool reach_in_two(const KvConfig *c, const uint64_t men[2], int k, int pl
     return king_to_lane(c, k, occ, plan) || soldier_fix(c, men, k, player, occ, plan);
 }
 
-/* The squares king_to_lane reads: each line from the king and from the Valley (the latter
- * seen through the king) up to and including its first man. A soldier move that neither
- * leaves nor enters one of them leaves king_to_lane's answer as it was. */
-static uint64_t king_to_lane_support(const KvConfig *c, int k, uint64_t occ)
-{
-    const uint64_t occ_v = occ & ~(1ULL << k);
-    uint64_t sup = 0;
-    for (int d = 0; d < KV_DIRS; d++) {
-        const uint64_t rk = c->ray[d][k], bk = rk & occ;
-        sup |= bk ? rk & ~c->ray[d][c->delta[d] > 0 ? bits_lowest(bk) : bits_highest(bk)] : rk;
-        const uint64_t rv = c->ray[d][c->valley], bv = rv & occ_v;
-        sup |= bv ? rv & ~c->ray[d][c->delta[d] > 0 ? bits_lowest(bv) : bits_highest(bv)] : rv;
-    }
-    return sup;
-}
-
 /* The squares soldier_fix reads besides the king's line and its stopper (which the caller
  * keeps fixed), or 0 when no change elsewhere can make it succeed: the lines into an empty
  * stopper square up to their first man and the squares around it, or the squares around
@@ -170,30 +156,76 @@ static uint64_t soldier_fix_support(const KvConfig *c, int k, uint64_t occ)
     return c->neighbours[bits_lowest(blockers)];
 }
 
+/* Every square soldier_fix reads for a king fixed on k, the stopper and the line to the
+ * Valley included (in the case of one soldier in the way and no stopper, the whole line
+ * past the Valley along which that soldier would slide); 0 when the king is on no line. */
+static uint64_t soldier_fix_reads(const KvConfig *c, int k, uint64_t occ)
+{
+    const int toward = c->toward_valley[k];
+    if (toward < 0)
+        return 0;
+    return c->between_valley[k] | c->ray[toward][c->valley] | soldier_fix_support(c, k, occ);
+}
+
+/* king_to_lane with the lanes given and, when slides is not NULL, the king's slide ends
+ * already known (both unchanged by a move outside what they read). */
+static bool king_to_lane_in(const KvConfig *c, int k, uint64_t occ, uint64_t lanes,
+                            const int8_t *slides, KvPlan *plan)
+{
+    for (int d = 0; d < KV_DIRS; d++) {
+        if (!(c->ray[d][k] & lanes))
+            continue;
+        const int to = slides ? slides[d] : kv_slide(c, k, d, occ);
+        if (to != k && (lanes & (1ULL << to)))
+            return plan_push(plan, k, d);
+    }
+    return false;
+}
+
 /* Three moves deep: one move, then reach_in_two. (The caller knows the king cannot slide
  * onto the Valley yet.) Once reach_in_two fails here, no king move lands on a lane, so
- * none of the king's moves needs the slide test; a soldier move outside the support of
- * king_to_lane leaves that part failing and the king's slide impossible (its line and
- * stopper are in the support), so only soldier_fix needs a fresh look, and only if the move
- * touches what soldier_fix reads. */
+ * none of the king's moves needs the slide test. The lanes (seen without the king) are the
+ * same after every king move, so they are found once; after a soldier move they and the
+ * king's slide ends are found again only if the move touches the lines they were read
+ * from, and soldier_fix runs again only if the move touches a square it read. */
 static bool reach_in_three(const KvConfig *c, const uint64_t men[2], int k, int player,
                            KvPlan *plan)
 {
-    if (reach_in_two(c, men, k, player, plan))
-        return true;
     const uint64_t occ = men[0] | men[1] | c->pillars;
+    const uint64_t kbit = 1ULL << k;
+    const uint64_t lanes = lanes_to_valley(c, occ & ~kbit);
+    int8_t slides[KV_DIRS];
+    for (int d = 0; d < KV_DIRS; d++)
+        slides[d] = (int8_t)kv_slide(c, k, d, occ);
+    if (king_to_lane_in(c, k, occ, lanes, slides, plan) ||
+        soldier_fix(c, men, k, player, occ, plan))
+        return true;
     for (int d = 0; d < KV_DIRS; d++) {
-        const int to = kv_slide(c, k, d, occ);
+        const int to = slides[d];
         if (to == k)
             continue;
         uint64_t next_men[2] = {men[0], men[1]};
-        next_men[player] ^= (1ULL << k) | (1ULL << to);
-        if (reach_in_two(c, next_men, to, player, plan))
+        next_men[player] ^= kbit | (1ULL << to);
+        const uint64_t next_occ = occ ^ kbit ^ (1ULL << to);
+        if (king_to_lane_in(c, to, next_occ, lanes, NULL, plan) ||
+            soldier_fix(c, next_men, to, player, next_occ, plan))
             return plan_push(plan, k, d);
     }
-    const uint64_t sup = king_to_lane_support(c, k, occ);
-    const uint64_t fix_sup = soldier_fix_support(c, k, occ);
-    uint64_t soldiers = men[player] & ~(1ULL << k);
+    // The king's lines (up to their first man) decide its slide ends; the Valley's lines,
+    // seen through the king, decide the lanes, the stopper and the king's own slide.
+    uint64_t king_lines = 0, valley_lines = 0;
+    const uint64_t occ_v = occ & ~kbit;
+    for (int d = 0; d < KV_DIRS; d++) {
+        const uint64_t rk = c->ray[d][k], bk = rk & occ;
+        king_lines |= bk ? rk & ~c->ray[d][c->delta[d] > 0 ? bits_lowest(bk) : bits_highest(bk)]
+                         : rk;
+        const uint64_t rv = c->ray[d][c->valley], bv = rv & occ_v;
+        valley_lines |=
+            bv ? rv & ~c->ray[d][c->delta[d] > 0 ? bits_lowest(bv) : bits_highest(bv)] : rv;
+    }
+    const uint64_t sup = king_lines | valley_lines;
+    const uint64_t fix_reads = soldier_fix_reads(c, k, occ);
+    uint64_t soldiers = men[player] & ~kbit;
     while (soldiers) {
         const int sq = bits_pop(&soldiers);
         for (int d = 0; d < KV_DIRS; d++) {
@@ -202,15 +234,22 @@ static bool reach_in_three(const KvConfig *c, const uint64_t men[2], int k, int 
             if (to == sq || to == c->valley)
                 continue;
             const uint64_t moved = (1ULL << sq) | (1ULL << to);
-            if (!(moved & (sup | fix_sup)))
+            if (!(moved & (sup | fix_reads)))
                 continue;
-            uint64_t next_men[2] = {men[0], men[1]};
-            next_men[player] ^= moved;
             const uint64_t next_occ = occ ^ moved;
-            const bool found = (moved & sup)
-                                   ? king_slides_to_valley(c, k, next_occ) ||
-                                         reach_in_two(c, next_men, k, player, plan)
-                                   : soldier_fix(c, next_men, k, player, next_occ, plan);
+            bool found = false;
+            if (moved & sup) {
+                const uint64_t next_lanes =
+                    (moved & valley_lines) ? lanes_to_valley(c, next_occ & ~kbit) : lanes;
+                found = king_slides_to_valley(c, k, next_occ) ||
+                        king_to_lane_in(c, k, next_occ, next_lanes,
+                                        (moved & king_lines) ? NULL : slides, plan);
+            }
+            if (!found && (moved & fix_reads)) {
+                uint64_t next_men[2] = {men[0], men[1]};
+                next_men[player] ^= moved;
+                found = soldier_fix(c, next_men, k, player, next_occ, plan);
+            }
             if (found)
                 return plan_push(plan, sq, d);
         }
