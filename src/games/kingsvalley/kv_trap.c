@@ -40,6 +40,9 @@ static bool king_slides_to_valley(const KvConfig *c, int k, uint64_t occ)
 static uint64_t lanes_to_valley(const KvConfig *c, uint64_t occ)
 {
     uint64_t lanes = 0;
+    // Most of the time no square next to the Valley is taken, so no line has a stopper.
+    if (!(occ & c->neighbours[c->valley]))
+        return 0;
     for (int d = 0; d < KV_DIRS; d++) {
         if (!(occ & (1ULL << (c->valley + c->delta[d]))))
             continue;
@@ -62,6 +65,11 @@ static uint64_t lanes_to_valley(const KvConfig *c, uint64_t occ)
 static bool soldier_slides_onto(const KvConfig *c, uint64_t soldiers, int target, uint64_t occ,
                                 KvPlan *plan)
 {
+    // A slide stops against a taken square or the edge: with neither next to the target
+    // (as often around the squares next to the Valley) no man stops there.
+    const uint64_t around = c->neighbours[target];
+    if (!(around & occ) && bits_count(around) == KV_DIRS)
+        return false;
     for (int e = 0; e < KV_DIRS; e++) {
         const uint64_t blockers = c->ray[e][target] & occ;
         if (!(blockers & soldiers))
@@ -172,6 +180,8 @@ static uint64_t soldier_fix_reads(const KvConfig *c, int k, uint64_t occ)
 static bool king_to_lane_in(const KvConfig *c, int k, uint64_t occ, uint64_t lanes,
                             const int8_t *slides, KvPlan *plan)
 {
+    if (!lanes)
+        return false;
     for (int d = 0; d < KV_DIRS; d++) {
         if (!(c->ray[d][k] & lanes))
             continue;
@@ -225,23 +235,35 @@ static bool reach_in_three(const KvConfig *c, const uint64_t men[2], int k, int 
     }
     const uint64_t sup = king_lines | valley_lines;
     const uint64_t fix_reads = soldier_fix_reads(c, k, occ);
+    const uint64_t reads = sup | fix_reads;
+    // The king's own slide can start to end on the Valley only if a move touches its way
+    // there, the Valley or the stopper square.
+    const int toward = c->toward_valley[k];
+    const uint64_t king_way =
+        toward < 0 ? 0
+                   : c->between_valley[k] | (1ULL << c->valley) |
+                         (c->ray[toward][c->valley] ? 1ULL << (c->valley + c->delta[toward]) : 0);
     uint64_t soldiers = men[player] & ~kbit;
     while (soldiers) {
         const int sq = bits_pop(&soldiers);
+        // A soldier off every square read moves into them only along a ray that meets one.
+        const bool on_reads = reads & (1ULL << sq);
         for (int d = 0; d < KV_DIRS; d++) {
+            if (!on_reads && !(c->ray[d][sq] & reads))
+                continue;
             const int to = kv_slide(c, sq, d, occ);
             // Soldiers cannot stop on the Valley.
             if (to == sq || to == c->valley)
                 continue;
             const uint64_t moved = (1ULL << sq) | (1ULL << to);
-            if (!(moved & (sup | fix_reads)))
+            if (!(moved & reads))
                 continue;
             const uint64_t next_occ = occ ^ moved;
             bool found = false;
             if (moved & sup) {
                 const uint64_t next_lanes =
                     (moved & valley_lines) ? lanes_to_valley(c, next_occ & ~kbit) : lanes;
-                found = king_slides_to_valley(c, k, next_occ) ||
+                found = ((moved & king_way) && king_slides_to_valley(c, k, next_occ)) ||
                         king_to_lane_in(c, k, next_occ, next_lanes,
                                         (moved & king_lines) ? NULL : slides, plan);
             }
