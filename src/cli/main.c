@@ -31,7 +31,8 @@ static const Command COMMANDS[] = {
     {"match", cmd_match,
      "crown match GAME --players SPEC,SPEC --games N [--seed S] [--out FILE] [--jobs J]\n"
      "           [--rule NAME=VALUE]... [--depth N] [--nodes N] [--movetime MS]",
-     "play AI against AI with seats alternating; prints the score and Elo difference"},
+     "play AI against AI with seats rotating; prints the score and Elo difference (two\n"
+     "      players) or each player's wins, mean rank, mean score and mean rank by seat"},
     {"playouts", cmd_playouts,
      "crown playouts GAME [--games N] [--movetime MS] [--seed S] [--position TEXT]\n"
      "           [--rule NAME=VALUE]...",
