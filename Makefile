@@ -1,6 +1,6 @@
 # crown - one non-recursive Makefile.
 #   make                 release build of build/release/crown
-#   make BUILD=debug     -O0 -g3, assertions on
+#   make BUILD=debug     -O0 -g3, assertions on, is_ok checked after every make/unmake
 #   make BUILD=asan      AddressSanitizer + UndefinedBehaviorSanitizer
 #   make CC=clang ...    any of the above with clang
 #   make test            installs test dependencies if missing, then runs every test in
@@ -32,7 +32,7 @@ BASE := -std=c17 -D_POSIX_C_SOURCE=200809L -pthread -ffp-contract=off -Isrc -MMD
 ifeq ($(BUILD),release)
   OPT := -O3 -DNDEBUG
 else ifeq ($(BUILD),debug)
-  OPT := -O0 -g3
+  OPT := -O0 -g3 -DCROWN_CHECK_INVARIANTS
 else ifeq ($(BUILD),asan)
   OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 else

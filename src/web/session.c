@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "core/game_api.h"
+#include "core/invariant.h"
 #include "core/registry.h"
 #include "web/ai.h"
 #include "web/server.h"
@@ -289,6 +290,7 @@ static int commit_actions(Server *srv, Session *s, const Move *acts, int n, ErrB
         actors[total] = (int8_t)p;
         all[total++] = m;
         g->ops->make(g, scratch, m, undo);
+        GAME_CHECK(g, scratch);
     }
     sb_free(&t);
     const uint64_t version = s->version + 1;
@@ -656,6 +658,7 @@ static int parse_turn(const Session *s, int seat, const char *text, Move *acts, 
             break;
         }
         g->ops->make(g, scratch, acts[(*n)++], undo);
+        GAME_CHECK(g, scratch);
     }
     free(copy);
     free(scratch);
