@@ -2,6 +2,9 @@
 #   make                 release build of build/release/crown
 #   make BUILD=debug     -O0 -g3, assertions on, is_ok checked after every make/unmake
 #   make BUILD=asan      AddressSanitizer + UndefinedBehaviorSanitizer
+#   make BUILD=tsan      ThreadSanitizer (for the web server's threads)
+#   make fuzz            builds the libFuzzer targets (clang, BUILD=fuzz) and runs each
+#                        for FUZZ_SECONDS (default 30) from its seed corpus
 #   make CC=clang ...    any of the above with clang
 #   make test            installs test dependencies if missing, then runs every test in
 #                        the release and sanitizer builds, plus a clang build, then the
@@ -16,6 +19,11 @@ WERROR ?= 1
 
 ifeq ($(CC),cc)
   CC := gcc
+endif
+# libFuzzer comes with clang only.
+ifeq ($(BUILD),fuzz)
+  CC := clang
+  OUT ?= build/fuzz
 endif
 
 OUT ?= build/$(BUILD)$(if $(filter clang,$(notdir $(CC))),-clang,)
@@ -35,8 +43,13 @@ else ifeq ($(BUILD),debug)
   OPT := -O0 -g3 -DCROWN_CHECK_INVARIANTS
 else ifeq ($(BUILD),asan)
   OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else ifeq ($(BUILD),tsan)
+  OPT := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+else ifeq ($(BUILD),fuzz)
+  OPT := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+         -fno-omit-frame-pointer
 else
-  $(error BUILD must be release, debug or asan)
+  $(error BUILD must be release, debug, asan, tsan or fuzz)
 endif
 # x86-64-v2 (2009 on) has POPCNT, which the bitboard code leans on.
 ifeq ($(shell uname -m),x86_64)
@@ -63,17 +76,24 @@ WEB_TESTS ?= api e2e
 TEST_SUPPORT_SRC := $(wildcard tests/support/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 
+# libFuzzer targets: tests/fuzz/fuzz_*.c, each with the shared helpers (fuzz_support.c).
+FUZZ_SUPPORT_SRC := tests/fuzz/fuzz_support.c
+FUZZ_SRC := $(filter-out $(FUZZ_SUPPORT_SRC),$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SECONDS ?= 30
+
 LIB_OBJ := $(LIB_SRC:%.c=$(OUT)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(OUT)/obj/%.o)
 CLI_MODULE_OBJ := $(filter-out %/main.o,$(CLI_OBJ))
 WEB_OBJ := $(WEB_SRC:%.c=$(OUT)/obj/%.o) $(OUT)/obj/gen/web_assets_data.o
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(OUT)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(OUT)/tests/%)
+FUZZ_SUPPORT_OBJ := $(FUZZ_SUPPORT_SRC:%.c=$(OUT)/obj/%.o)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(OUT)/fuzz/%)
 
 LIB := $(OUT)/libcrown.a
 CROWN := $(OUT)/crown
 
-.PHONY: all tests check test play bench deps deps-test clean lint web-check
+.PHONY: all tests check test play bench deps deps-test clean lint web-check fuzz fuzz-targets
 all: $(CROWN)
 
 $(OUT)/obj/%.o: %.c
@@ -107,6 +127,23 @@ $(OUT)/tests/%: $(OUT)/obj/tests/%.o $(TEST_SUPPORT_OBJ) $(CLI_MODULE_OBJ) $(LIB
 	@$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_SUPPORT_OBJ) $(CLI_MODULE_OBJ) $(LIB) -lcmocka $(LDLIBS_ALL)
 
 tests: $(CROWN) $(TEST_BIN)
+
+# A fuzz target links the library and the web server without its command (serve.c
+# needs the CLI), for fuzz_web_api.
+FUZZ_WEB_OBJ := $(filter-out %/serve.o,$(WEB_OBJ))
+$(OUT)/fuzz/%: $(OUT)/obj/tests/fuzz/%.o $(FUZZ_SUPPORT_OBJ) $(FUZZ_WEB_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	@$(CC) $(LDFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(FUZZ_SUPPORT_OBJ) $(FUZZ_WEB_OBJ) $(LIB) \
+	    $(WEB_LIBS) $(LDLIBS_ALL)
+.SECONDARY: $(FUZZ_SRC:%.c=$(OUT)/obj/%.o)
+
+fuzz-targets: $(FUZZ_BIN)
+
+# Runs every fuzz target of the fuzz build for FUZZ_SECONDS from its seed corpus.
+fuzz:
+	@$(MAKE) --no-print-directory BUILD=fuzz fuzz-targets
+	@tools/run-fuzz.sh build/fuzz $(FUZZ_SECONDS)
 
 # Runs every test binary and the command-line transcripts of one build.
 check: tests
@@ -146,4 +183,5 @@ lint:
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(WEB_OBJ:.o=.d) $(TEST_SUPPORT_OBJ:.o=.d) $(TEST_BIN:$(OUT)/tests/%=$(OUT)/obj/tests/%.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(WEB_OBJ:.o=.d) $(TEST_SUPPORT_OBJ:.o=.d) $(TEST_BIN:$(OUT)/tests/%=$(OUT)/obj/tests/%.d) \
+    $(FUZZ_SUPPORT_OBJ:.o=.d) $(FUZZ_BIN:$(OUT)/fuzz/%=$(OUT)/obj/tests/fuzz/%.d)
