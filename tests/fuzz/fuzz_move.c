@@ -3,7 +3,9 @@
  * "GAME [rule=value ...]", a line with a position text ("start" for the start
  * position), then one action's text. A refused move must leave the state untouched; an
  * accepted one must be among the legal actions, read back to the same Move from its own
- * text, keep is_ok after make, and unmake must restore the state byte for byte.
+ * text, keep is_ok after make, and unmake must restore the state byte for byte. The
+ * same text is also read as a whole turn (parse_actions, where the game has it): every
+ * action it gives must be legal in turn, and unmaking them all restores the state.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,39 @@ static bool is_offered(const Game *g, const GameState *s, Move m)
         found = ml->moves[i] == m;
     free(ml);
     return found;
+}
+
+enum { MAX_ACTIONS = 64 };
+
+/* The turn-text reader: its actions played one after the other, then taken back. */
+static void check_turn(const Game *g, GameState *s, const GameState *before, const char *text)
+{
+    const GameOps *ops = g->ops;
+    Move acts[MAX_ACTIONS];
+    int n = -1;
+    ErrBuf err;
+    if (ops->parse_actions(g, s, text, acts, MAX_ACTIONS, &n, &err) != STATUS_OK) {
+        if (memcmp(s, before, g->state_size) != 0)
+            fuzz_fail("a refused turn changed the state", err.msg);
+        return;
+    }
+    if (n < 0 || n > MAX_ACTIONS)
+        fuzz_fail("parse_actions gave an impossible count", text);
+    unsigned char *undo = malloc(g->undo_size * (size_t)(n > 0 ? n : 1) + 1);
+    if (undo == NULL)
+        return;
+    for (int i = 0; i < n; i++) {
+        if (ops->to_move(g, s) < 0 || !is_offered(g, s, acts[i]))
+            fuzz_fail("parse_actions gave an action gen_moves does not offer", text);
+        ops->make(g, s, acts[i], undo + (size_t)i * g->undo_size);
+        if (!ops->is_ok(g, s, &err))
+            fuzz_fail("the state after a turn's action fails is_ok", err.msg);
+    }
+    for (int i = n - 1; i >= 0; i--)
+        ops->unmake(g, s, acts[i], undo + (size_t)i * g->undo_size);
+    if (memcmp(s, before, g->state_size) != 0)
+        fuzz_fail("unmaking a turn does not restore the state byte for byte", text);
+    free(undo);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -50,6 +85,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (strcmp(position, "start") != 0 && ops->parse_position(g, s, position, &err) != STATUS_OK)
         goto done;
     memcpy(before, s, g->state_size);
+    if (ops->parse_actions != NULL)
+        check_turn(g, s, before, rest);
     Move m = MOVE_NONE, again = MOVE_NONE;
     if (ops->parse_move(g, s, rest, &m, &err) != STATUS_OK) {
         if (memcmp(s, before, g->state_size) != 0)
