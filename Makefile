@@ -8,7 +8,9 @@
 #   make CC=clang ...    any of the above with clang
 #   make test            installs test dependencies if missing, then runs every test in
 #                        the release and sanitizer builds, plus a clang build, then the
-#                        web API tests (sanitizer and release builds) and browser tests
+#                        web API tests (sanitizer and release builds) and browser tests,
+#                        the search and contract tests in the debug build, the web API
+#                        tests under ThreadSanitizer, and each fuzz target briefly
 #   make web-check       the web tests of one build (WEB_TESTS="api e2e" by default)
 #   make play            installs build dependencies if missing, builds, plays the AI
 #   make bench           the benchmark script (slow; not part of the tests)
@@ -80,6 +82,8 @@ TEST_SRC := $(wildcard tests/test_*.c)
 FUZZ_SUPPORT_SRC := tests/fuzz/fuzz_support.c
 FUZZ_SRC := $(filter-out $(FUZZ_SUPPORT_SRC),$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 30
+# Seconds per fuzz target in make test: four targets, three minutes in all.
+FUZZ_TEST_SECONDS ?= 45
 
 LIB_OBJ := $(LIB_SRC:%.c=$(OUT)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(OUT)/obj/%.o)
@@ -93,7 +97,7 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(OUT)/fuzz/%)
 LIB := $(OUT)/libcrown.a
 CROWN := $(OUT)/crown
 
-.PHONY: all tests check test play bench deps deps-test clean lint web-check fuzz fuzz-targets
+.PHONY: all tests check test play bench deps deps-test clean lint web-check fuzz fuzz-targets check-invariants
 all: $(CROWN)
 
 $(OUT)/obj/%.o: %.c
@@ -158,6 +162,16 @@ test: deps-test
 	$(MAKE) --no-print-directory CC=clang BUILD=release check
 	$(MAKE) --no-print-directory BUILD=asan web-check WEB_TESTS=api
 	$(MAKE) --no-print-directory BUILD=release web-check
+	$(MAKE) --no-print-directory BUILD=debug check-invariants
+	$(MAKE) --no-print-directory BUILD=tsan web-check WEB_TESTS=api
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS)
+
+# The search and contract tests in the debug build, where GAME_CHECK runs is_ok after
+# every make and unmake (about 20 s).
+check-invariants: $(OUT)/tests/test_search $(OUT)/tests/test_contract
+	$(OUT)/tests/test_search >/dev/null
+	$(OUT)/tests/test_contract >/dev/null
+	@echo "$(OUT): search and contract tests pass with every state checked"
 
 # The web tests of one build against its crown: API tests, and browser tests (e2e).
 web-check: $(CROWN)
