@@ -21,6 +21,7 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
+#include "support/rule_text.h"
 #include "core/registry.h"
 #include "core/rng.h"
 
@@ -51,7 +52,7 @@ static int pick_combos(const GameOps *ops, Combo *out)
     out[n++] = (Combo){0, ""};
     for (int i = 0; i < ops->option_count && n < MAX_COMBOS; i++) {
         const RuleOption *o = &ops->options[i];
-        if (o->is_text)
+        if (o->kind == RULE_TEXT || o->kind == RULE_FILE)
             continue;
         if (o->choices != NULL) {
             const char *p = o->choices;
@@ -88,7 +89,7 @@ static Game *create_game(const GameOps *ops, const Combo *c)
     ErrBuf err;
     err_clear(&err);
     Game *g = NULL;
-    Status st = game_create(ops, 0, rules, c->n, &g, &err);
+    Status st = rule_text_create(ops, 0, rules, c->n, &g, &err);
     if (st != STATUS_OK)
         fail_msg("%s %s: game_create failed: %s", ops->name, c->setting, err.msg);
     return g;
@@ -615,13 +616,13 @@ static void test_bad_rules(void **state)
             ErrBuf err;
             err_clear(&err);
             const char *rules[1] = {bad[k]};
-            assert_int_not_equal(game_create(ops, 0, rules, 1, &g, &err), STATUS_OK);
+            assert_int_not_equal(rule_text_create(ops, 0, rules, 1, &g, &err), STATUS_OK);
             assert_null(g);
             assert_true(err.msg[0] != '\0');
         }
         for (int k = 0; k < ops->option_count; k++) {
             const RuleOption *o = &ops->options[k];
-            if (o->is_text)
+            if (o->kind == RULE_TEXT || o->kind == RULE_FILE)
                 continue;
             char setting[SETTING_LEN];
             if (o->choices != NULL)
@@ -634,7 +635,7 @@ static void test_bad_rules(void **state)
             ErrBuf err;
             err_clear(&err);
             const char *rules[1] = {setting};
-            assert_int_not_equal(game_create(ops, 0, rules, 1, &g, &err), STATUS_OK);
+            assert_int_not_equal(rule_text_create(ops, 0, rules, 1, &g, &err), STATUS_OK);
             assert_true(err.msg[0] != '\0');
         }
     }
