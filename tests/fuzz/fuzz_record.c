@@ -15,7 +15,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Whether a "rule" line of the record asks for a file (see fuzz_names_a_file). */
+/* Whether a "rule" line of the record asks for a file (see fuzz_reads_a_file). */
 static bool rules_name_a_file(const char *text)
 {
     for (const char *l = text; l != NULL; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
@@ -25,7 +25,7 @@ static bool rules_name_a_file(const char *text)
         const size_t len = end ? (size_t)(end - l) : strlen(l);
         char line[512];
         snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), l);
-        if (fuzz_names_a_file(line))
+        if (fuzz_reads_a_file(line + 5))
             return true;
     }
     return false;

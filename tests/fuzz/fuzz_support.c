@@ -35,41 +35,45 @@ char *fuzz_line(char **text)
     return line;
 }
 
-int fuzz_names_a_file(const char *text)
+bool fuzz_reads_a_file(const char *setting)
 {
-    // Every free-text option that reads a file takes a path; the others (a set-up id,
-    // letters) never contain '/'. "tiles=" is King of the Valley's table file, which
-    // may also be a bare name in the current directory.
-    return strchr(text, '/') != NULL || strstr(text, "tiles=") != NULL;
+    char copy[OPTION_VALUE_LEN + 64];
+    snprintf(copy, sizeof copy, "%s", setting);
+    RuleSetting r;
+    if (rule_setting_split(copy, &r, NULL) != STATUS_OK)
+        return false;
+    for (int i = 0; i < registry_count(); i++) {
+        const GameOps *ops = registry_at(i);
+        const int k = game_option_index(ops, r.name);
+        if (k >= 0 && ops->options[k].kind == RULE_FILE &&
+            strcmp(r.value, ops->options[k].default_value) != 0)
+            return true;
+    }
+    return false;
 }
 
 Game *fuzz_game(const char *line)
 {
-    if (fuzz_names_a_file(line))
-        return NULL;
     char *copy = fuzz_text((const uint8_t *)line, strlen(line));
     if (copy == NULL)
         return NULL;
-    const char *rules[MAX_RULES];
-    int n = 0;
+    RuleSetting rules[MAX_RULES];
+    int n = 0, players = 0;
     char *save = NULL;
     const char *name = strtok_r(copy, " ", &save);
     char *w;
-    while (name != NULL && (w = strtok_r(NULL, " ", &save)) != NULL) {
-        if (n == MAX_RULES) {
-            free(copy);
-            return NULL;
-        }
-        rules[n++] = w;
+    bool ok = name != NULL;
+    while (ok && (w = strtok_r(NULL, " ", &save)) != NULL) {
+        ok = n < MAX_RULES && !fuzz_reads_a_file(w) &&
+             rule_setting_split(w, &rules[n], NULL) == STATUS_OK;
+        // A player count among the rules is also the game's player count (King of the
+        // Valley checks that the two agree).
+        if (ok && strcmp(rules[n].name, "players") == 0)
+            players = atoi(rules[n].value);
+        n++;
     }
-    const GameOps *ops = name ? registry_find(name) : NULL;
+    const GameOps *ops = ok ? registry_find(name) : NULL;
     Game *g = NULL;
-    int players = 0;
-    // A player count among the rules is also the game's player count (King of the
-    // Valley checks that the two agree).
-    for (int i = 0; i < n; i++)
-        if (strncmp(rules[i], "players=", 8) == 0)
-            players = atoi(rules[i] + 8);
     ErrBuf err;
     if (ops != NULL && game_create(ops, players, rules, n, &g, &err) != STATUS_OK)
         g = NULL;

@@ -8,6 +8,7 @@
 #ifndef CROWN_TESTS_FUZZ_SUPPORT_H
 #define CROWN_TESTS_FUZZ_SUPPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -20,9 +21,10 @@ char *fuzz_text(const uint8_t *data, size_t size);
 /* Cuts the first line off *text (in place) and returns it; *text moves past it. */
 char *fuzz_line(char **text);
 
-/* Whether rule text asks for a file (a text option whose value names a path): the
- * fuzzers never let a game read files, which could block (/dev/stdin) or be slow. */
-int fuzz_names_a_file(const char *text);
+/* Whether the rule setting "NAME=VALUE" (a copy is split) names a file for any game: a
+ * RULE_FILE option set to anything but its default. The fuzzers never let a game read
+ * files, which could block (/dev/stdin) or be slow. */
+bool fuzz_reads_a_file(const char *setting);
 
 /* Creates the game named by `line` ("GAME [rule=value ...]"), or NULL if it names none,
  * its rules are refused, or they ask for a file. */
