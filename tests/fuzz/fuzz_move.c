@@ -63,15 +63,10 @@ static void check_turn(const Game *g, GameState *s, const GameState *before, con
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = fuzz_text(data, size);
-    if (text == NULL)
+    char *text, *rest;
+    Game *g = fuzz_input_game(data, size, &text, &rest);
+    if (g == NULL)
         return 0;
-    char *rest = text;
-    Game *g = fuzz_game(fuzz_line(&rest));
-    if (g == NULL) {
-        free(text);
-        return 0;
-    }
     const char *position = fuzz_line(&rest);
     const GameOps *ops = g->ops;
     GameState *s = game_state_new(g), *before = game_state_new(g);

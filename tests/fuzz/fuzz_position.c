@@ -14,15 +14,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = fuzz_text(data, size);
-    if (text == NULL)
+    char *text, *rest;
+    Game *g = fuzz_input_game(data, size, &text, &rest);
+    if (g == NULL)
         return 0;
-    char *rest = text;
-    Game *g = fuzz_game(fuzz_line(&rest));
-    if (g == NULL) {
-        free(text);
-        return 0;
-    }
     const GameOps *ops = g->ops;
     GameState *s = game_state_new(g), *before = game_state_new(g), *again = game_state_new(g);
     StrBuf out, out2;

@@ -81,6 +81,20 @@ Game *fuzz_game(const char *line)
     return g;
 }
 
+Game *fuzz_input_game(const uint8_t *data, size_t size, char **text, char **rest)
+{
+    *text = fuzz_text(data, size);
+    if (*text == NULL)
+        return NULL;
+    *rest = *text;
+    Game *g = fuzz_game(fuzz_line(rest));
+    if (g == NULL) {
+        free(*text);
+        *text = NULL;
+    }
+    return g;
+}
+
 void fuzz_fail(const char *what, const char *detail)
 {
     fprintf(stderr, "fuzz property failed: %s\n%s\n", what, detail ? detail : "");

@@ -30,6 +30,11 @@ bool fuzz_reads_a_file(const char *setting);
  * its rules are refused, or they ask for a file. */
 Game *fuzz_game(const char *line);
 
+/* The game named by an input's first line: *text is the input as text (the caller frees
+ * it) and *rest what follows that line. NULL, with nothing to free, when the input names
+ * no game this way. */
+Game *fuzz_input_game(const uint8_t *data, size_t size, char **text, char **rest);
+
 /* Reports a failed property with the input's text and aborts, so that libFuzzer keeps
  * the input as a crash. */
 void fuzz_fail(const char *what, const char *detail) __attribute__((noreturn));
