@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/observation.h"
 #include "core/rng.h"
 #include "core/status.h"
 #include "core/strbuf.h"
@@ -107,6 +108,9 @@ typedef struct Game {
     size_t undo_size;        /* bytes of an undo record for make/unmake; set by configure */
     int move_index_count;    /* move_index() is in [0, this); set by configure */
     int max_game_length;     /* no game lasts more actions than this; set by configure */
+    /* What observe() fills (core/observation.h); set by configure when the game has the
+     * hook, NULL otherwise. */
+    const ObsSchema *observation;
 } Game;
 
 struct GameOps {
@@ -217,6 +221,13 @@ struct GameOps {
      * need not say who wins; returns() does that. For baseline players that take the
      * action with the best immediate score (greedy) and for reports. Never changes s. */
     double (*score)(const Game *g, const GameState *s, int player);
+
+    /* Describes the position as `observer` (a seat, or PLAYER_NONE for a spectator) sees
+     * it, as structured data following g->observation and the conventions of
+     * core/observation.h: nothing the observer may not see, so that the observation is
+     * the same before and after determinize for that observer. Never changes s; must
+     * not fail; allocates nothing. */
+    void (*observe)(const Game *g, const GameState *s, int observer, Observation *out);
 };
 
 #endif
