@@ -24,6 +24,7 @@
 #include "core/observation.h"
 #include "core/registry.h"
 #include "core/rng.h"
+#include "support/rule_text.h"
 
 enum {
     MAX_COMBOS = 40,       /* rule settings tried per game */
@@ -52,7 +53,7 @@ static int pick_combos(const GameOps *ops, Combo *out)
     out[n++] = (Combo){0, ""};
     for (int i = 0; i < ops->option_count && n < MAX_COMBOS; i++) {
         const RuleOption *o = &ops->options[i];
-        if (o->is_text)
+        if (o->kind == RULE_TEXT || o->kind == RULE_FILE)
             continue;
         if (o->choices != NULL) {
             const char *p = o->choices;
@@ -89,7 +90,7 @@ static Game *create_game(const GameOps *ops, const Combo *c)
     ErrBuf err;
     err_clear(&err);
     Game *g = NULL;
-    Status st = game_create(ops, 0, rules, c->n, &g, &err);
+    Status st = rule_text_create(ops, 0, rules, c->n, &g, &err);
     if (st != STATUS_OK)
         fail_msg("%s %s: game_create failed: %s", ops->name, c->setting, err.msg);
     return g;
@@ -740,13 +741,13 @@ static void test_bad_rules(void **state)
             ErrBuf err;
             err_clear(&err);
             const char *rules[1] = {bad[k]};
-            assert_int_not_equal(game_create(ops, 0, rules, 1, &g, &err), STATUS_OK);
+            assert_int_not_equal(rule_text_create(ops, 0, rules, 1, &g, &err), STATUS_OK);
             assert_null(g);
             assert_true(err.msg[0] != '\0');
         }
         for (int k = 0; k < ops->option_count; k++) {
             const RuleOption *o = &ops->options[k];
-            if (o->is_text)
+            if (o->kind == RULE_TEXT || o->kind == RULE_FILE)
                 continue;
             char setting[SETTING_LEN];
             if (o->choices != NULL)
@@ -759,7 +760,7 @@ static void test_bad_rules(void **state)
             ErrBuf err;
             err_clear(&err);
             const char *rules[1] = {setting};
-            assert_int_not_equal(game_create(ops, 0, rules, 1, &g, &err), STATUS_OK);
+            assert_int_not_equal(rule_text_create(ops, 0, rules, 1, &g, &err), STATUS_OK);
             assert_true(err.msg[0] != '\0');
         }
     }

@@ -63,16 +63,31 @@ enum GameFlags {
     GAME_PUBLIC_ACTIONS = 1u << 3,
 };
 
-/* A named rule option: either one of `choices` ("a|b|c"), or an integer in
- * [min, max] when choices is NULL and is_text is false, or free text (a file name). */
+/* What a rule option's value is. The kind says how it is checked and who may set it:
+ * a file option names a file the game reads when configured, so a server must not take
+ * one from a client, while a text option is free text the game itself validates. */
+typedef enum RuleKind {
+    RULE_CHOICE,  /* one of `choices` ("a|b|c") */
+    RULE_INTEGER, /* a whole number in [min, max] */
+    RULE_TEXT,    /* free text checked by configure; reads no file */
+    RULE_FILE,    /* the name of a file that configure reads, or a word the game knows */
+} RuleKind;
+
 typedef struct RuleOption {
     const char *name;
     const char *help;
     const char *default_value;
-    const char *choices;
-    long min, max;
-    bool is_text;
+    const char *choices; /* RULE_CHOICE: the values; RULE_TEXT: common ones, or NULL */
+    long min, max;       /* RULE_INTEGER only */
+    RuleKind kind;
 } RuleOption;
+
+/* One rule option set by name: a pair, never joined into "name=value" text, so that no
+ * '=' in a name or value can move the split. */
+typedef struct RuleSetting {
+    const char *name;
+    const char *value;
+} RuleSetting;
 
 /* Flags for GameOps.render. */
 enum RenderFlags {

@@ -14,17 +14,17 @@ typedef enum KvVariant { KV_STANDARD, KV_RETRIEVE, KV_7X7, KV_LABYRINTH } KvVari
 
 #define KV_COMMON_OPTIONS                                                                      \
     {"first-move-soldier", "the first move of the game must be made by a soldier", "on",       \
-     "on|off", 0, 0, false},                                                                   \
+     "on|off", 0, 0, RULE_CHOICE},                                                             \
         {"locked-king-loses", "a player whose king cannot move at the start of his turn loses", \
-         "on", "on|off", 0, 0, false},                                                         \
+         "on", "on|off", 0, 0, RULE_CHOICE},                                                   \
         {"max-plies", "the game is drawn once this many plies have been played", "300", NULL,   \
-         0, KV_MAX_PLIES_LIMIT, false}
+         0, KV_MAX_PLIES_LIMIT, RULE_INTEGER}
 
 static const RuleOption kv_options[] = {KV_COMMON_OPTIONS};
 static const RuleOption kv_7x7_options[] = {
     KV_COMMON_OPTIONS,
     {"trap", "no move may shut a king off from the Valley: both kings, the opponent's, or off",
-     "both", "both|opponent|off", 0, 0, false},
+     "both", "both|opponent|off", 0, 0, RULE_CHOICE},
 };
 
 static KvVariant variant_of(const GameOps *ops)
