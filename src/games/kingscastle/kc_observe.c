@@ -43,7 +43,7 @@ void kc_observe(const KcConfig *c, const KcState *s, int observer, Observation *
         kc_format_cell(cell, &name);
         ObsCell *oc = obs_add_cell(o, 0, kc_q(cell) + KC_RADIUS, kc_r(cell) + KC_RADIUS,
                                    sb_str(&name));
-        unsigned terrain = 0;
+        uint32_t terrain = 0;
         if (kc_has(c->castle, cell))
             terrain |= 1u << TERRAIN_CASTLE;
         if (cell == KC_THRONE)
@@ -54,7 +54,7 @@ void kc_observe(const KcConfig *c, const KcState *s, int observer, Observation *
             if (c->door[cell][d])
                 terrain |= 1u << (TERRAIN_DOOR0 + d);
         }
-        oc->terrain = (uint16_t)terrain;
+        oc->terrain = terrain;
         for (int p = 0; p < 2; p++)
             if (kc_has(men[p], cell))
                 obs_push(oc, KIND_MAN, p, 0, 0);
