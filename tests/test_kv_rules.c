@@ -594,6 +594,16 @@ static void test_threefold_repetition(void **state)
     expect_result(&fx, KVREF_DRAW);
     fx_close(&fx);
 
+    /* With repetition=off (the printed rules have no draw) the cycle goes on: only the ply
+     * limit ends it. */
+    static const char *const no_repetition[] = {"repetition=off"};
+    fx_open(&fx, "kings-valley", SETTINGS(no_repetition), DIAGRAM(rows), 1, 10);
+    for (int i = 0; i < 40; i++) {
+        play(&fx, cycle[i % 4]);
+        expect_result(&fx, KVREF_ONGOING);
+    }
+    fx_close(&fx);
+
     /* Positions count only since the set-up: the same board set up after one cycle has
      * one occurrence behind it, not two. */
     fx_open(&fx, "kings-valley", NO_SETTINGS, DIAGRAM(rows), 1, 14);

@@ -48,6 +48,7 @@ typedef struct KvConfig {
     uint64_t pillars;
     bool first_move_soldier;
     bool locked_king_loses;
+    bool repetition; /* the third occurrence of a position draws (an engine rule) */
     KvTrap trap;
     int max_plies;
     int delta[KV_DIRS];                          /* square step of each direction */

@@ -87,7 +87,7 @@ void kv_settle_hinted(const KvConfig *c, KvState *s, bool may_repeat)
         s->reason = KV_REASON_LOCKED;
         return;
     }
-    if (may_repeat && earlier_occurrences(s) >= 2) {
+    if (may_repeat && c->repetition && earlier_occurrences(s) >= 2) {
         s->result = KV_DRAW;
         s->reason = KV_REASON_REPETITION;
         return;
