@@ -494,6 +494,11 @@ static void test_no_legal_move(void **state)
     fx_open(&fx, "kings-valley", SETTINGS(lkl_off), DIAGRAM(rows), 1, 10);
     expect_result(&fx, KVREF_SECOND_WINS); /* no legal move: he loses */
     fx_close(&fx);
+    /* With no-move=draw the same board is a draw. */
+    static const char *const lkl_off_draw[] = {"locked-king-loses=off", "no-move=draw"};
+    fx_open(&fx, "kings-valley", SETTINGS(lkl_off_draw), DIAGRAM(rows), 1, 10);
+    expect_result(&fx, KVREF_DRAW);
+    fx_close(&fx);
     fx_open(&fx, "kings-valley", SETTINGS(lkl_off), DIAGRAM(rows), 2, 11);
     expect_result(&fx, KVREF_ONGOING); /* the second player can move */
     fx_close(&fx);

@@ -83,6 +83,7 @@ bool kvref_rules_for(const char *game, const char *const *settings, int n_settin
     r.locked_king_loses = true;
     r.max_plies = 300;
     r.repetition = true;
+    r.no_move_draws = false;
     for (int i = 0; i < n_settings; i++) {
         const char *eq = strchr(settings[i], '=');
         if (eq == NULL) {
@@ -96,6 +97,9 @@ bool kvref_rules_for(const char *game, const char *const *settings, int n_settin
             ok = read_on_off(value, &r.first_move_soldier);
         } else if (name_len == 17 && strncmp(settings[i], "locked-king-loses", 17) == 0) {
             ok = read_on_off(value, &r.locked_king_loses);
+        } else if (name_len == 7 && strncmp(settings[i], "no-move", 7) == 0) {
+            ok = strcmp(value, "loss") == 0 || strcmp(value, "draw") == 0;
+            r.no_move_draws = strcmp(value, "draw") == 0;
         } else if (name_len == 10 && strncmp(settings[i], "repetition", 10) == 0) {
             ok = read_on_off(value, &r.repetition);
         } else if (name_len == 9 && strncmp(settings[i], "max-plies", 9) == 0) {
@@ -493,7 +497,7 @@ KvRefResult kvref_result(const KvRefGame *g, const char **reason)
     } else if (slides_of(pos, pos->to_move, kings_may_move(&g->rules, pos), moves) == 0) {
         /* The trap filter never empties a non-empty list (fallback), so the unfiltered
          * slides decide this. */
-        res = mover_loses;
+        res = g->rules.no_move_draws ? KVREF_DRAW : mover_loses;
         why = "no legal move";
     }
     if (reason != NULL)

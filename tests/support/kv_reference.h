@@ -38,7 +38,8 @@ typedef struct KvRefRules {
     bool first_move_soldier; /* the king may not move on ply 0 */
     bool locked_king_loses;  /* a player to move whose king has no free neighbour loses */
     int max_plies;
-    bool repetition;         /* the third occurrence of a position draws */           /* draw once this many plies have been played */
+    bool repetition;         /* the third occurrence of a position draws */
+    bool no_move_draws;      /* a player without a legal move draws instead of losing */           /* draw once this many plies have been played */
 } KvRefRules;
 
 /* One position: cell[rank][file], rank 0 = rank 1, file 0 = file a. Cells hold

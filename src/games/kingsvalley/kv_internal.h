@@ -48,7 +48,8 @@ typedef struct KvConfig {
     uint64_t pillars;
     bool first_move_soldier;
     bool locked_king_loses;
-    bool repetition; /* the third occurrence of a position draws (an engine rule) */
+    bool repetition;    /* the third occurrence of a position draws (an engine rule) */
+    bool no_move_draws; /* a player without a legal move draws instead of losing */
     KvTrap trap;
     int max_plies;
     int delta[KV_DIRS];                          /* square step of each direction */

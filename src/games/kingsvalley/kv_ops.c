@@ -21,7 +21,9 @@ typedef enum KvVariant { KV_STANDARD, KV_RETRIEVE, KV_7X7, KV_LABYRINTH } KvVari
          0, KV_MAX_PLIES_LIMIT, RULE_INTEGER},                                                 \
         {"repetition",                                                                         \
          "the third occurrence of a position with the same player to move is a draw", "on",    \
-         "on|off", 0, 0, RULE_CHOICE}
+         "on|off", 0, 0, RULE_CHOICE},                                                         \
+        {"no-move", "a player with no legal move loses, or the game is drawn", "loss",         \
+         "loss|draw", 0, 0, RULE_CHOICE}
 
 static const RuleOption kv_options[] = {KV_COMMON_OPTIONS};
 static const RuleOption kv_7x7_options[] = {
@@ -105,6 +107,7 @@ static Status kv_configure(Game *g, ErrBuf *err)
     c->locked_king_loses = strcmp(game_option(g, "locked-king-loses"), "on") == 0;
     c->max_plies = (int)game_option_long(g, "max-plies", 300);
     c->repetition = strcmp(game_option(g, "repetition"), "on") == 0;
+    c->no_move_draws = strcmp(game_option(g, "no-move"), "draw") == 0;
     c->trap = KV_TRAP_OFF;
     if (v == KV_7X7) {
         const char *t = game_option(g, "trap");
