@@ -580,6 +580,16 @@ static void test_single_inside_the_castle(void **state)
                  " g5-g6 g5-g7 g5-g8 g5-g9 g5-g10 g5-g11");
     expect_illegal(&t, "g5-h6", "wall");
     expect_illegal(&t, "g5-f4", "wall");
+    done(&t);
+    // With single-throne=cross a single inside may pass over the empty Throne, never
+    // stopping on it: f7 reaches f5 (then a wall).
+    t = setup_with("single-throne=cross", d, 'w', 8);
+    expect_moves(&t, "f7-",
+                 "f7-g7 f7-h7 f7-i7 f7-j7 f7-k7 f7-e7 f7-d7 f7-c7 f7-b7"
+                 " f7-g8 f7-h9 f7-i10 f7-j11 f7-e6 f7-d5 f7-c4 f7-b3 f7-a2 f7-f5");
+    expect_illegal(&t, "f7-f6", "not stop on it");
+    done(&t);
+    t = setup(d, 'w', 8);
     play(&t, "g5-g3");
     play(&t, "a1");
     expect_illegal(&t, "g3-g5", "may not enter the Castle");
