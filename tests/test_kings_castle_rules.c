@@ -963,6 +963,28 @@ static void test_phalanx_blocked_and_several_lines(void **state)
     expect_board(&t, halted, 'b');
     done(&t);
 
+    // capture-limit=entered: only the men the front enters count, so a phalanx of 3 may
+    // bite two men off a line of 3, and one of 2 may take the first man of it.
+    t = setup_with("capture-limit=entered", block, 'w', 8);
+    expect_moves(&t, "b3:d3", "b3:d3-e3 b3:d3xf3 b3:d3xg3");
+    expect_moves(&t, "c3:d3", "c3:d3-e3 c3:d3xf3");
+    play(&t, "b3:d3xg3");
+    static Diagram bitten = {
+        "     . . . . . .",
+        "    . . . . . . .",
+        "   . . . . . . . .",
+        "  . . . . + . . . .",
+        " . . . + + + + . . .",
+        ". . . . + * + . . . .",
+        " . . . + + + + . . .",
+        "  . . . . + . . . .",
+        "   . . . . W W W B",
+        "    . . . . . . .",
+        "     . . . . . .",
+    };
+    expect_board(&t, bitten, 'b');
+    done(&t);
+
     static Diagram runs = {
         "     . . . . . .",
         "    . . . . . . .",

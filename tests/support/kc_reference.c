@@ -109,7 +109,7 @@ static char colour(int player)
 bool kcref_rules(const char *const *settings, int n_settings, KcRefRules *out, char *err,
                  size_t err_len)
 {
-    KcRefRules r = {true, false, false, false, false, true, 400, false};
+    KcRefRules r = {true, false, false, false, false, true, 400, false, false};
     for (int i = 0; i < n_settings; i++) {
         const char *s = settings[i];
         if (strcmp(s, "swap=on") == 0)
@@ -124,6 +124,10 @@ bool kcref_rules(const char *const *settings, int n_settings, KcRefRules *out, c
             r.single_cross = false;
         else if (strcmp(s, "single-throne=cross") == 0)
             r.single_cross = true;
+        else if (strcmp(s, "capture-limit=whole-line") == 0)
+            r.capture_entered = false;
+        else if (strcmp(s, "capture-limit=entered") == 0)
+            r.capture_entered = true;
         else if (strcmp(s, "throne-entry=auto") == 0)
             r.throne_by_move = false;
         else if (strcmp(s, "throne-entry=move") == 0)
@@ -341,11 +345,15 @@ static bool slide_ok(const KcRefPos *p, const KcRefRules *rules, KcRefMove m)
         return false;
     q = m.q;
     r = m.r;
+    int entered = 0; /* opposing men of the current line entered so far */
     for (int i = 0; i < m.dist; i++) {
         const int nq = q + DQ[d], nr = r + DR[d];
         if (!connected(q, r, nq, nr) || is_throne(nq, nr) || at(p, nq, nr) == me)
             return false;
-        if (at(p, nq, nr) == them && chain_length(p, nq, nr, d, them) >= m.k)
+        entered = at(p, nq, nr) == them ? entered + 1 : 0;
+        if (rules->capture_entered ? entered >= m.k
+                                   : at(p, nq, nr) == them &&
+                                         chain_length(p, nq, nr, d, them) >= m.k)
             return false;
         q = nq;
         r = nr;

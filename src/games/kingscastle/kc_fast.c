@@ -59,8 +59,9 @@ static inline int count_phalanx(const KcConfig *c, int front, int d, int L, KcBi
     int n = 0;
     for (int k = 2; k <= L; k++) {
         int limit = k < free_len ? k : free_len;
-        if (first_run[k] - 1 < limit)
-            limit = first_run[k] - 1;
+        const int stop = first_run[k] - 1 + (c->capture_entered ? k - 1 : 0);
+        if (stop < limit)
+            limit = stop;
         n += limit;
     }
     return n;

@@ -135,8 +135,11 @@ static int gen_phalanx(const KcConfig *c, int front, int d, int L, KcBits own, K
         int limit = k < free_len ? k : free_len;
         for (int i = 0; i < runs; i++) {
             if (run_len[i] >= k) {
-                if (run_start[i] - 1 < limit)
-                    limit = run_start[i] - 1;
+                // The front stops before such a line, or (capture-limit=entered) before
+                // entering its k-th man.
+                const int stop = run_start[i] - 1 + (c->capture_entered ? k - 1 : 0);
+                if (stop < limit)
+                    limit = stop;
                 break;
             }
         }
