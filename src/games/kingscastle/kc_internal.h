@@ -86,6 +86,7 @@ typedef struct KcConfig {
     bool repetition;     /* third occurrence of a position draws */
     int max_plies;
     ObsSchema obs; /* what kc_observe fills */
+    char obs_names[KC_GRID][OBS_NAME_LEN]; /* each cell's name, written once */
 } KcConfig;
 
 typedef struct KcState {

@@ -64,6 +64,7 @@ typedef struct KvConfig {
     uint64_t zobrist_second_to_move;
     char start[64];                              /* start position text */
     ObsSchema obs;                               /* what kv_observe fills */
+    char obs_names[KV_MAX_CELLS][OBS_NAME_LEN];  /* each square's name, written once */
 } KvConfig;
 
 typedef struct KvState {
