@@ -346,6 +346,7 @@ static void test_clone_is_independent(void **unused)
     assert_int_equal(crown_state_hash(s), h);
     crown_state_free(s); /* the clone outlives its original */
     assert_int_equal(crown_state_apply_text(c, "b1-b4"), CROWN_OK);
+    crown_state_free(c);
     assert_int_equal(crown_state_clone(NULL, &c, &err), CROWN_ERROR_ARGUMENT);
     assert_null(c);
     assert_true(strlen(err.message) > 0);
