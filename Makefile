@@ -93,7 +93,7 @@ INCDIR := $(DESTDIR)$(PREFIX)/include
 PCDIR := $(LIBDIR)/pkgconfig
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 
-.PHONY: all tests check test play bench deps deps-test clean format format-check lint web-check \
+.PHONY: all tests check test play bench deps deps-test clean lint web-check \
         install uninstall
 all: $(CROWN) $(SHLIB)
 
@@ -197,12 +197,6 @@ deps:
 
 deps-test:
 	@tools/install-deps.sh test
-
-format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(wildcard src/*/*.h src/games/*/*.h tests/*.c tests/*/*.c tests/*/*.h)
-
-format-check:
-	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC)
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --std=c11 -Isrc src

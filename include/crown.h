@@ -76,6 +76,7 @@ enum {
     CROWN_MAX_ACTIONS = 1024, /* no position of any game offers more actions */
     CROWN_MAX_PLAYERS = 4,
     CROWN_ERROR_LEN = 256,
+    CROWN_OBS_MAX_DIMS = 3, /* dimensions of an observation tensor */
 };
 
 typedef uint32_t crown_action;
@@ -196,6 +197,25 @@ CROWN_API int crown_state_result_text(crown_state *state, const char **text);
 /* The number of action sequences `depth` (0..64) actions deep from here, chance outcomes
  * counting as branches. The state is unchanged afterwards. */
 CROWN_API int crown_state_perft(crown_state *state, int depth, uint64_t *count);
+
+/* ---- Observations ----------------------------------------------------------------- */
+
+/* What one observer may see of a position, for interfaces and learning programs. An
+ * observer is a seat 0..players-1, or CROWN_PLAYER_NONE for a spectator (who sees only
+ * what is public). Games without observations give CROWN_ERROR_UNSUPPORTED.
+ *
+ * The tensor's shape is fixed by the game and its options: [planes, rows, cols] for a
+ * game of one board (OpenSpiel's layout), [size] for others; its length in floats is the
+ * product of the dims. crown_game_observation_shape writes *ndims dims into dims[0..cap)
+ * (CROWN_OBS_MAX_DIMS is always enough). */
+CROWN_API int crown_game_observation_shape(const crown_game *game, int *dims, int cap,
+                                           int *ndims, crown_error *err);
+/* The observation as one JSON object: cells with their names, terrain and pieces, the
+ * game's counters and lists, who is to move. */
+CROWN_API int crown_state_observation_json(crown_state *state, int observer, const char **text);
+/* Writes the observation tensor into out[0..n); n must be at least its length. */
+CROWN_API int crown_state_observation_tensor(crown_state *state, int observer, float *out,
+                                             size_t n);
 
 /* ---- Agents ----------------------------------------------------------------------- */
 

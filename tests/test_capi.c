@@ -2,7 +2,8 @@
  * test_capi.c - the public C API (include/crown.h) as an embedding program sees it: only
  * crown.h is included. Every function, the errors and their messages, illegal actions
  * that change nothing, clones that are independent, undo that restores the hash, chance
- * and four players, and agents that repeat themselves under a depth limit.
+ * and four players, observations, and agents that repeat themselves under a depth
+ * limit.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -516,6 +517,81 @@ static void test_agent_depth_limit_is_deterministic(void **unused)
     crown_game_free(g);
 }
 
+static void test_observations(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    crown_state *s = new_state(g, 0);
+    int dims[CROWN_OBS_MAX_DIMS], nd = 0;
+    crown_error err;
+    assert_int_equal(crown_game_observation_shape(g, dims, CROWN_OBS_MAX_DIMS, &nd, &err),
+                     CROWN_OK);
+    assert_int_equal(nd, 3); /* one board: [planes, rows, cols] */
+    assert_int_equal(dims[1], 5);
+    assert_int_equal(dims[2], 5);
+    assert_int_equal(crown_game_observation_shape(g, dims, 2, &nd, &err), CROWN_ERROR_ARGUMENT);
+    assert_non_null(strstr(err.message, "3 needed"));
+    size_t size = (size_t)dims[0] * (size_t)dims[1] * (size_t)dims[2];
+
+    const char *json = NULL;
+    assert_int_equal(crown_state_observation_json(s, 0, &json), CROWN_OK);
+    assert_true(json[0] == '{');
+    assert_non_null(strstr(json, "\"observer\":0"));
+    assert_non_null(strstr(json, "\"c3\""));
+    assert_int_equal(crown_state_observation_json(s, CROWN_PLAYER_NONE, &json), CROWN_OK);
+    assert_non_null(strstr(json, "\"observer\":null"));
+
+    float *seat = calloc(size, sizeof *seat), *spectator = calloc(size, sizeof *spectator);
+    assert_non_null(seat);
+    assert_non_null(spectator);
+    assert_int_equal(crown_state_observation_tensor(s, 0, seat, size), CROWN_OK);
+    assert_int_equal(crown_state_observation_tensor(s, CROWN_PLAYER_NONE, spectator, size),
+                     CROWN_OK);
+    double sum = 0;
+    int differ = 0;
+    for (size_t i = 0; i < size; i++) {
+        assert_true(seat[i] >= 0.0f);
+        sum += (double)seat[i];
+        differ += seat[i] != spectator[i];
+    }
+    assert_true(sum > 10.0); /* ten pieces and more */
+    assert_true(differ > 0); /* the observer plane */
+    /* The tensor follows the position. */
+    assert_int_equal(crown_state_apply_text(s, "a1-a4"), CROWN_OK);
+    assert_int_equal(crown_state_observation_tensor(s, 0, spectator, size), CROWN_OK);
+    assert_memory_not_equal(seat, spectator, size * sizeof *seat);
+
+    assert_int_equal(crown_state_observation_tensor(s, 0, seat, size - 1), CROWN_ERROR_ARGUMENT);
+    assert_non_null(strstr(crown_state_errmsg(s), "needed"));
+    assert_int_equal(crown_state_observation_tensor(s, 2, seat, size), CROWN_ERROR_ARGUMENT);
+    assert_non_null(strstr(crown_state_errmsg(s), "observer 2"));
+    assert_int_equal(crown_state_observation_json(s, -3, &json), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_observation_json(s, 0, NULL), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_observation_tensor(s, 0, NULL, size), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_game_observation_shape(NULL, dims, 3, &nd, NULL), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_observation_json(NULL, 0, &json), CROWN_ERROR_ARGUMENT);
+    free(seat);
+    free(spectator);
+    crown_state_free(s);
+    crown_game_free(g);
+
+    /* A game that offers none says so. */
+    int have = 0;
+    for (int i = 0; i < crown_game_count() && !have; i++) {
+        crown_game *o = new_game(crown_game_names(i), NULL, NULL);
+        if (crown_game_observation_shape(o, dims, CROWN_OBS_MAX_DIMS, &nd, &err) ==
+            CROWN_ERROR_UNSUPPORTED) {
+            have = 1;
+            assert_non_null(strstr(err.message, "no observations"));
+            crown_state *os = new_state(o, 0);
+            assert_int_equal(crown_state_observation_json(os, 0, &json), CROWN_ERROR_UNSUPPORTED);
+            crown_state_free(os);
+        }
+        crown_game_free(o);
+    }
+    (void)have; /* once every game has observations there is nothing to refuse */
+}
+
 static void test_null_handles_are_refused(void **unused)
 {
     (void)unused;
@@ -569,6 +645,7 @@ int main(void)
         cmocka_unit_test(test_perft),
         cmocka_unit_test(test_chance_and_four_players),
         cmocka_unit_test(test_agent_depth_limit_is_deterministic),
+        cmocka_unit_test(test_observations),
         cmocka_unit_test(test_null_handles_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

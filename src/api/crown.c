@@ -15,6 +15,7 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
+#include "core/observation.h"
 #include "core/registry.h"
 #include "core/status.h"
 #include "core/strbuf.h"
@@ -35,6 +36,7 @@ _Static_assert((int)CROWN_PLAYER_NONE == (int)PLAYER_NONE &&
                    (int)CROWN_ERROR_LEN == (int)ERRBUF_LEN,
                "crown.h constants must match core/game.h and core/status.h");
 _Static_assert(sizeof(crown_action) == sizeof(Move), "crown_action is a Move");
+_Static_assert((int)CROWN_OBS_MAX_DIMS == (int)OBS_MAX_DIMS, "one tensor rank");
 
 enum { PERFT_MAX_DEPTH = 64 };
 
@@ -54,6 +56,7 @@ struct crown_state {
     StrBuf text;
     MoveList scratch; /* legality checks without a large stack frame */
     ChanceList chance;
+    Observation *obs; /* allocated on first use: it is large */
 };
 
 struct crown_agent {
@@ -192,45 +195,23 @@ int crown_game_new(const char *name, const char *const *names, const char *const
         sb_free(&list);
         return CROWN_ERROR_ARGUMENT;
     }
-    /* game_create reads "name=value" settings. */
-    char **rules = calloc((size_t)n_options + 1, sizeof *rules);
-    if (rules == NULL)
+    RuleSetting *rules = calloc((size_t)n_options + 1, sizeof *rules);
+    crown_game *h = calloc(1, sizeof *h);
+    if (rules == NULL || h == NULL) {
+        free(rules);
+        free(h);
         return error_out(err, CROWN_ERROR_NOMEM, "out of memory");
-    int st = CROWN_OK;
-    for (int i = 0; i < n_options && st == CROWN_OK; i++) {
-        if (names[i] == NULL || values[i] == NULL || names[i][0] == '\0' ||
-            strchr(names[i], '=') != NULL) {
-            st = error_out(err, CROWN_ERROR_ARGUMENT, "option %d has no proper name and value", i);
-            break;
-        }
-        size_t len = strlen(names[i]) + strlen(values[i]) + 2;
-        rules[i] = malloc(len);
-        if (rules[i] == NULL)
-            st = error_out(err, CROWN_ERROR_NOMEM, "out of memory");
-        else
-            snprintf(rules[i], len, "%s=%s", names[i], values[i]);
-    }
-    crown_game *h = NULL;
-    if (st == CROWN_OK) {
-        h = calloc(1, sizeof *h);
-        if (h == NULL)
-            st = error_out(err, CROWN_ERROR_NOMEM, "out of memory");
-    }
-    if (st == CROWN_OK) {
-        ErrBuf e;
-        err_clear(&e);
-        st = (int)game_create(ops, 0, (const char *const *)rules, n_options, &h->game, &e);
-        if (st != CROWN_OK) {
-            error_out(err, st, "%s", e.msg);
-            free(h);
-            h = NULL;
-        }
     }
     for (int i = 0; i < n_options; i++)
-        free(rules[i]);
+        rules[i] = (RuleSetting){.name = names[i], .value = values[i]};
+    ErrBuf e;
+    err_clear(&e);
+    int st = (int)game_create(ops, 0, rules, n_options, &h->game, &e);
     free(rules);
-    if (st != CROWN_OK)
-        return st;
+    if (st != CROWN_OK) {
+        free(h);
+        return error_out(err, st, "%s", e.msg);
+    }
     *out = h;
     return error_ok(err);
 }
@@ -363,6 +344,7 @@ void crown_state_free(crown_state *state)
     free(state->s);
     free(state->moves);
     free(state->undo);
+    free(state->obs);
     sb_free(&state->text);
     free(state);
 }
@@ -634,6 +616,81 @@ int crown_state_perft(crown_state *state, int depth, uint64_t *count)
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
     *count = depth == 0 ? 1 : game_perft(g, copy, depth);
     free(copy);
+    return state_result(state, CROWN_OK);
+}
+
+/* ---- Observations --------------------------------------------------------------- */
+
+static bool has_observations(const Game *g)
+{
+    return g->observation != NULL && g->ops->observe != NULL;
+}
+
+int crown_game_observation_shape(const crown_game *game, int *dims, int cap, int *ndims,
+                                 crown_error *err)
+{
+    if (game == NULL || dims == NULL || ndims == NULL)
+        return error_out(err, CROWN_ERROR_ARGUMENT,
+                         "crown_game_observation_shape: NULL game, dims or ndims");
+    const Game *g = game->game;
+    if (!has_observations(g))
+        return error_out(err, CROWN_ERROR_UNSUPPORTED, "%s has no observations", g->ops->name);
+    int d[OBS_MAX_DIMS];
+    int n = obs_tensor_shape(g->observation, d);
+    if (cap < n)
+        return error_out(err, CROWN_ERROR_ARGUMENT, "room for %d dims, %d needed", cap, n);
+    memcpy(dims, d, sizeof *dims * (size_t)n);
+    *ndims = n;
+    return error_ok(err);
+}
+
+/* Fills the state's observation for `observer` after checking that it may be made. */
+static int observe(crown_state *state, int observer)
+{
+    const Game *g = state->game->game;
+    if (!has_observations(g))
+        return state_fail(state, CROWN_ERROR_UNSUPPORTED, "%s has no observations",
+                          g->ops->name);
+    if (observer != PLAYER_NONE && (observer < 0 || observer >= g->players))
+        return state_fail(state, CROWN_ERROR_ARGUMENT,
+                          "observer %d is neither a seat 0..%d nor a spectator (%d)", observer,
+                          g->players - 1, PLAYER_NONE);
+    if (state->obs == NULL && (state->obs = malloc(sizeof *state->obs)) == NULL)
+        return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
+    g->ops->observe(g, state->s, observer, state->obs);
+    return CROWN_OK;
+}
+
+int crown_state_observation_json(crown_state *state, int observer, const char **text)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (text == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT,
+                          "crown_state_observation_json: text is NULL");
+    int st = observe(state, observer);
+    if (st != CROWN_OK)
+        return st;
+    sb_clear(&state->text);
+    obs_write_json(state->game->game->observation, state->obs, &state->text);
+    return state_text(state, text);
+}
+
+int crown_state_observation_tensor(crown_state *state, int observer, float *out, size_t n)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    const Game *g = state->game->game;
+    if (out == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT,
+                          "crown_state_observation_tensor: out is NULL");
+    if (has_observations(g) && n < (size_t)obs_tensor_size(g->observation))
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "room for %zu floats, %d needed", n,
+                          obs_tensor_size(g->observation));
+    int st = observe(state, observer);
+    if (st != CROWN_OK)
+        return st;
+    obs_write_tensor(g->observation, state->obs, out);
     return state_result(state, CROWN_OK);
 }
 
