@@ -2,9 +2,10 @@
  * test_capi.c - the public C API (include/crown.h) as an embedding program sees it: only
  * crown.h is included. Every function, the errors and their messages, illegal actions
  * that change nothing, clones that are independent, undo that restores the hash, chance
- * and four players, observations, and agents that repeat themselves under a depth
- * limit.
+ * and four players, observations, agents that repeat themselves under a depth limit,
+ * and two threads sharing one game.
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -592,6 +593,51 @@ static void test_observations(void **unused)
     (void)have; /* once every game has observations there is nothing to refuse */
 }
 
+/* One thread's work on a game it shares: its own state and agent. */
+typedef struct ThreadJob {
+    const crown_game *game;
+    uint64_t perft;
+    crown_action best;
+    int status;
+} ThreadJob;
+
+static void *thread_work(void *arg)
+{
+    ThreadJob *job = arg;
+    crown_state *s = NULL;
+    crown_agent *a = NULL;
+    job->status = crown_state_new(job->game, 0, &s, NULL);
+    if (job->status == CROWN_OK)
+        job->status = crown_state_perft(s, 4, &job->perft);
+    if (job->status == CROWN_OK)
+        job->status = crown_agent_new(job->game, "ab", 2, &a, NULL);
+    if (job->status == CROWN_OK)
+        job->status = crown_agent_set_limits(a, 4, 0, 0);
+    if (job->status == CROWN_OK)
+        job->status = crown_agent_think(a, s, &job->best);
+    crown_agent_free(a);
+    crown_state_free(s);
+    return NULL;
+}
+
+static void test_threads_share_a_game(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    ThreadJob jobs[2] = {{.game = g}, {.game = g}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, thread_work, &jobs[i]), 0);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_join(t[i], NULL), 0);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(jobs[i].status, CROWN_OK);
+        assert_int_equal(jobs[i].perft, 21708);
+    }
+    assert_int_equal(jobs[0].best, jobs[1].best);
+    crown_game_free(g);
+}
+
 static void test_null_handles_are_refused(void **unused)
 {
     (void)unused;
@@ -646,6 +692,7 @@ int main(void)
         cmocka_unit_test(test_chance_and_four_players),
         cmocka_unit_test(test_agent_depth_limit_is_deterministic),
         cmocka_unit_test(test_observations),
+        cmocka_unit_test(test_threads_share_a_game),
         cmocka_unit_test(test_null_handles_are_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
