@@ -12,7 +12,7 @@
  *   crown_agent  a player program (alpha-beta, MCTS, ...) with its limits
  *
  * Errors. Every call that can fail returns an int status, CROWN_OK (0) or one of the
- * CROWN_ERROR_* codes, and leaves its handle as it was. Calls on an existing handle
+ * CROWN_ERROR_* codes, and then changes nothing but the error message. Calls on a handle
  * keep the message on that handle (crown_state_errmsg, crown_agent_errmsg); calls that
  * create a handle, or that only read a shared crown_game, write it into an optional
  * caller-owned crown_error. There is no global state: separate handles may be used from
