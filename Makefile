@@ -199,7 +199,7 @@ deps-test:
 	@tools/install-deps.sh test
 
 lint:
-	cppcheck --quiet --enable=warning,performance,portability --std=c11 -Isrc src
+	cppcheck --quiet --enable=warning,performance,portability --std=c11 -Isrc -Iinclude src
 
 clean:
 	rm -rf build
