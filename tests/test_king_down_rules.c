@@ -953,6 +953,84 @@ static void test_flame_stratus_mud(void **state)
     fx_close(&fx);
 }
 
+/* A whole turn written as one text must be refused, with a message naming `why`. */
+static void turn_refused(Fx *fx, const char *turn, const char *why)
+{
+    Move acts[8];
+    int n = 0;
+    ErrBuf err;
+    err_clear(&err);
+    if (fx->g->ops->parse_actions(fx->g, fx->s, turn, acts, 8, &n, &err) == STATUS_OK)
+        fail_msg("'%s' should be refused at '%s'", turn, fx->text);
+    if (strstr(err.msg, why) == NULL)
+        fail_msg("'%s' refused with '%s', which does not say '%s'", turn, err.msg, why);
+}
+
+/* Haste: each of the two moves is a normal move of its own (RULINGS 4.2 item 8), under
+ * both values of haste-check; `each` also refuses a first move that gives check. */
+static void test_haste_each_move(void **state)
+{
+    (void)state;
+    static const char *const VALUES[2] = {"haste-check=end", "haste-check=each"};
+    static const char *const KING_THROUGH[8] = {
+        ". . . . . . . k",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        "r . . . . . . .",
+        ". . . . K . . .",
+    };
+    static const char *const PINNED[8] = {
+        ". . . . r . . k",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . R . . .",
+        ". . . . K . . .",
+    };
+    const char *tail = " w - - 0 1 armies:flame/frost powers:haste/freeze tokens:1/2";
+    for (int v = 0; v < 2; v++) {
+        const char *const settings[2] = {"armies=on", VALUES[v]};
+        const bool each = v == 1;
+        Fx fx;
+        // The king may not step onto the rook's rank, even to step off it again.
+        fx_diagram(&fx, settings, 2, KING_THROUGH, tail);
+        turn_refused(&fx, "haste; e1e2; e2e3", "leaves your king in check");
+        play(&fx, "haste");
+        illegal(&fx, "e1e2");
+        illegal(&fx, "e1f2");
+        legal(&fx, "e1d1");
+        play(&fx, "e1f1");
+        illegal(&fx, "f1f2"); // the turn may not end in check either
+        play(&fx, "f1g1");
+        assert_int_equal(fx.g->ops->to_move(fx.g, fx.s), 1);
+        fx_close(&fx);
+        // The pinned rook may not step off its pin and back.
+        fx_diagram(&fx, settings, 2, PINNED, tail);
+        turn_refused(&fx, "haste; e2d2; d2e2", "leaves your king in check");
+        play(&fx, "haste");
+        illegal(&fx, "e2d2");
+        illegal(&fx, "e2a2");
+        legal(&fx, "e2e5");
+        // Taking on e8 checks along the eighth rank: a first move that gives check is
+        // refused only with haste-check=each (the second move must leave the rank).
+        if (each) {
+            illegal(&fx, "e2e8");
+            turn_refused(&fx, "e2e8; e8e7", "haste-check=each");
+        } else {
+            play(&fx, "e2e8");
+            illegal(&fx, "e8d8"); // the turn may not end giving check
+            play(&fx, "e8e7");
+            assert_int_equal(fx.g->ops->to_move(fx.g, fx.s), 1);
+        }
+        fx_close(&fx);
+    }
+}
+
 static void test_spirit_shadow(void **state)
 {
     (void)state;
@@ -1006,6 +1084,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_freeze_and_ice_wall),
         cmocka_unit_test(test_flame_stratus_mud),
         cmocka_unit_test(test_spirit_shadow),
+        cmocka_unit_test(test_haste_each_move),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

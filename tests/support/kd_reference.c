@@ -7,7 +7,9 @@
  * finished so that the mover's king is not attacked (and, when the turn spent a token,
  * the other king is not attacked either): actions that end the turn are tried on a copy,
  * actions that do not (a beast capture announcing another, a power declared before the
- * move, the first move under Haste) are legal when some legal action follows them.
+ * move, the first move under Haste) are legal when some legal action follows them. The
+ * first move under Haste is also a move of its own: once it is made (after a beast's
+ * last capture, if it is a chain) the mover may not be in check.
  */
 #include "kd_reference.h"
 
@@ -842,6 +844,12 @@ static bool legal(const KdRefRules *r, const KdRefPos *p, KdRefMove m)
         const bool spent = p->token_used || token_kind(m.kind);
         return !spent || !in_check(&q, q.turn);
     }
+    // Haste's first move just ended: it is a normal move of its own, so it may not leave
+    // the mover in check (nor, with haste-check=each, give check).
+    if (p->stage == 2 && q.stage == 3) {
+        if (in_check(&q, p->turn) || (r->haste_each && in_check(&q, 1 - p->turn)))
+            return false;
+    }
     return can_finish(r, &q);
 }
 
@@ -1253,7 +1261,7 @@ bool kdref_parse(const KdRefRules *r, const char *text, KdRefPos *out, char *err
 
 bool kdref_rules(const char *const *settings, int n, KdRefRules *out, char *err, size_t cap)
 {
-    KdRefRules r = {false, false, true, false, false, true, true, true, false, 99, 2000};
+    KdRefRules r = {false, false, true, false, false, true, true, true, false, false, 99, 2000};
     for (int i = 0; i < n; i++) {
         char name[64];
         const char *eq = strchr(settings[i], '=');
@@ -1282,6 +1290,8 @@ bool kdref_rules(const char *const *settings, int n, KdRefRules *out, char *err,
             r.chain_limit = !strcmp(v, "unlimited") ? 99 : !strcmp(v, "two") ? 2 : 1;
         else if (!strcmp(name, "armies"))
             r.armies = on;
+        else if (!strcmp(name, "haste-check"))
+            r.haste_each = !strcmp(v, "each");
         else if (!strcmp(name, "max-plies"))
             r.max_plies = atoi(v);
         else if (strcmp(name, "setup") && strcmp(name, "notation") && strcmp(name, "king-file"))

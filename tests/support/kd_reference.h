@@ -24,6 +24,7 @@ enum {
 typedef struct KdRefRules {
     bool castling, en_passant, promo_all, promo_optional, mate_literal;
     bool repetition, fifty, bare_kings, armies;
+    bool haste_each; /* haste-check=each */
     int chain_limit; /* captures a beast may make in one turn */
     int max_plies;
 } KdRefRules;

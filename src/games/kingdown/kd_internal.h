@@ -177,6 +177,7 @@ typedef struct KdConfig {
     /* rules */
     bool castling, en_passant, promo_decline, mate_literal;
     bool repetition, fifty, bare_kings, armies, san, king_file_e;
+    bool haste_each; /* haste-check=each: Haste's first move may not give check */
     uint16_t promo_mask; /* bit t: a pawn may become type t */
     int chain_limit;     /* captures a beast may make in one turn */
     int max_plies;
@@ -358,6 +359,10 @@ int kd_gen_legal(const KdConfig *c, const KdPos *p, Move *out);
 bool kd_has_legal(const KdConfig *c, const KdPos *p);
 /* The legal actions that capture (en passant and shots included; no powers, no swaps). */
 int kd_gen_captures(const KdConfig *c, const KdPos *p, Move *out);
+/* Every action the rules of the current stage offer, legal or not; and, for one of them
+ * that is not legal, why (for error messages). */
+int kd_gen_pseudo(const KdConfig *c, const KdPos *p, Move *out);
+const char *kd_illegal_reason(const KdConfig *c, const KdPos *p, Move m);
 bool kd_literal_mate(const KdConfig *c, const KdPos *p);
 
 /* kd_state.c: the game state over positions: history, results, make/unmake. */

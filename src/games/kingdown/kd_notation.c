@@ -747,25 +747,11 @@ static void normalise(const char *in, char *out, size_t cap, bool lower)
 
 enum { MOVE_TEXT_CAP = 48 };
 
-Status kd_parse_move(const KdConfig *c, const KdPos *p, const char *text, Move *out, ErrBuf *err)
+/* The action among moves[0..n) written `in` (long algebraic in any case, SAN, other
+ * spellings of castling and swaps); false if none. */
+static bool find_action(const KdConfig *c, const KdPos *p, const char *in, const Move *moves,
+                        int n, Move *out)
 {
-    while (isspace((unsigned char)*text))
-        text++;
-    size_t len = strlen(text);
-    while (len > 0 && isspace((unsigned char)text[len - 1]))
-        len--;
-    if (len == 0)
-        return err_set(err, STATUS_PARSE, "empty move");
-    if (len >= MOVE_TEXT_CAP)
-        return err_set(err, STATUS_PARSE, "'%.20s...' is too long for a move", text);
-    char in[MOVE_TEXT_CAP];
-    memcpy(in, text, len);
-    in[len] = '\0';
-    for (size_t i = 0; i < len; i++)
-        if (!isprint((unsigned char)in[i]))
-            return err_set(err, STATUS_PARSE, "a move is plain text; this one has a control character");
-    Move moves[KD_MAX_MOVES];
-    const int n = kd_gen_legal(c, p, moves);
     char want[MOVE_TEXT_CAP], want_low[MOVE_TEXT_CAP];
     normalise(in, want, sizeof want, false);
     normalise(in, want_low, sizeof want_low, true);
@@ -802,7 +788,7 @@ Status kd_parse_move(const KdConfig *c, const KdPos *p, const char *text, Move *
                 if ((strcmp(fa, want_low) == 0 && from != kdest) || strcmp(fb, want_low) == 0) {
                     sb_free(&sb);
                     *out = moves[i];
-                    return STATUS_OK;
+                    return true;
                 }
             } else if (kind == KD_MV_SWAP) {
                 // d1e2 for d1~e2: a maester "moving" onto a friend swaps with it.
@@ -816,19 +802,47 @@ Status kd_parse_move(const KdConfig *c, const KdPos *p, const char *text, Move *
             sb_free(&sb);
             if (pass != 1 && got[0] && strcmp(got, want_low) == 0) {
                 *out = moves[i];
-                return STATUS_OK;
+                return true;
             }
             if (pass == 1 && strcmp(got, want) == 0) {
                 *out = moves[i];
-                return STATUS_OK;
+                return true;
             }
         }
     }
+    return false;
+}
+
+Status kd_parse_move(const KdConfig *c, const KdPos *p, const char *text, Move *out, ErrBuf *err)
+{
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t len = strlen(text);
+    while (len > 0 && isspace((unsigned char)text[len - 1]))
+        len--;
+    if (len == 0)
+        return err_set(err, STATUS_PARSE, "empty move");
+    if (len >= MOVE_TEXT_CAP)
+        return err_set(err, STATUS_PARSE, "'%.20s...' is too long for a move", text);
+    char in[MOVE_TEXT_CAP];
+    memcpy(in, text, len);
+    in[len] = '\0';
+    for (size_t i = 0; i < len; i++)
+        if (!isprint((unsigned char)in[i]))
+            return err_set(err, STATUS_PARSE, "a move is plain text; this one has a control character");
+    Move moves[KD_MAX_MOVES];
+    const int n = kd_gen_legal(c, p, moves);
+    if (find_action(c, p, in, moves, n, out))
+        return STATUS_OK;
     if (p->phase != KD_PHASE_PLAY)
         return err_set(err, STATUS_ILLEGAL, "'%s' is not a choice here: %s",
                        in, p->phase == KD_PHASE_PICK_KING
                                ? "pick a king: frost, flame, stratus, mud, spirit or shadow"
                                : "pick one of your king's two powers");
+    Move pseudo[KD_MAX_MOVES], m;
+    if (find_action(c, p, in, pseudo, kd_gen_pseudo(c, p, pseudo), &m))
+        return err_set(err, STATUS_ILLEGAL, "'%s' is not legal here: %s", in,
+                       kd_illegal_reason(c, p, m));
     if (n == 0)
         return err_set(err, STATUS_ILLEGAL, "there is no legal move here");
     if (p->chain_sq != KD_NO_SQ)

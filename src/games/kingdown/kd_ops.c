@@ -41,6 +41,10 @@ static const RuleOption kd_options[] = {
      "unlimited", "unlimited|two|one", 0, 0, false},
     {"armies", "the six kings and their powers, chosen at the start", "off", "off|on", 0, 0,
      false},
+    {"haste-check",
+     "Haste's two moves may never leave your king in check and the turn may not end in "
+     "check; each: the first move may not give check either",
+     "end", "end|each", 0, 0, false},
     {"notation", "how moves are written: long algebraic (e2e4) or SAN (e4)", "long",
      "long|san", 0, 0, false},
     {"max-plies", "the game is drawn once this many turns have been played", "2000", NULL, 10,
@@ -80,6 +84,7 @@ static Status kd_configure(Game *g, ErrBuf *err)
                      : opt_is(g, "beast-chain", "two")     ? 2
                                                            : 1;
     c->armies = opt_is(g, "armies", "on");
+    c->haste_each = opt_is(g, "haste-check", "each");
     c->san = opt_is(g, "notation", "san");
     c->max_plies = (int)game_option_long(g, "max-plies", 2000);
     c->hist_cap = c->fifty ? KD_FIFTY_RING : c->max_plies + 1;
