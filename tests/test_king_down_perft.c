@@ -181,6 +181,12 @@ static const GameCase GAME_CASES[] = {
     {{"beast-chain=one", "king-file=e", "castling=on"}, 3, 2, NULL, NULL},
     {{"armies=on", "castling=on", "en-passant=on"}, 3, 12, NULL, NULL},
     {{"armies=on", "fifty-moves=off", "max-plies=120"}, 3, 4, NULL, NULL},
+    {{"armies=on", "en-passant=on", "march-en-passant=on", "displaced-pawn=unmoved", "castling=on",
+      "castling-rooks=all"},
+     6,
+     8,
+     NULL,
+     NULL},
     {{"setup=classic", "castling=on", "en-passant=on", "promotion=classic"}, 4, 2, NULL, NULL},
     {{"repetition=on", "max-plies=200"}, 2, 6, NULL, NULL},
     {{"mate=literal"}, 1, 6, "7k/6pp/2n5/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d8"},
@@ -427,6 +433,7 @@ static const char *const PLACEMENT_RULES[][6] = {
     {"beast-chain=one", NULL},
     {"armies=on", "castling=on", "en-passant=on", NULL},
     {"armies=on", "promotion-optional=on", "mate=literal", NULL},
+    {"armies=on", "en-passant=on", "march-en-passant=on", "displaced-pawn=unmoved", NULL},
 };
 
 /* Every legal action of the position, written in SAN by a game with notation=san (same

@@ -953,6 +953,67 @@ static void test_flame_stratus_mud(void **state)
     fx_close(&fx);
 }
 
+/* The choices the rules leave open that became options (docs/games/king-down.md, "Rules
+ * fidelity"): a displaced pawn's double step, en passant after a March, which rooks of a
+ * drawn rank may castle. */
+static void test_fidelity_options(void **state)
+{
+    (void)state;
+    static const char *const SWAP[8] = {
+        ". . . . k . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . P . . . .",
+        ". . M . . . . .",
+        ". . . . K . . .",
+    };
+    Fx fx;
+    // The maester swaps the d3 pawn back onto c2: by default it has moved.
+    fx_diagram(&fx, NO_SETTINGS, SWAP, " w - - 0 1");
+    play(&fx, "c2~d3");
+    assert_non_null(strstr(fx.text, "moved:c2"));
+    play(&fx, "e8e7");
+    illegal(&fx, "c2c4");
+    legal(&fx, "c2c3");
+    fx_close(&fx);
+    fx_diagram(&fx, SETTINGS("displaced-pawn=unmoved"), SWAP, " w - - 0 1");
+    play(&fx, "c2~d3");
+    play(&fx, "e8e7");
+    legal(&fx, "c2c4");
+    fx_close(&fx);
+    // A March from e3 to e5 passes e4, where the d5 pawn could take.
+    static const char *const MARCH[8] = {
+        ". . . . k . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . p . . . .",
+        ". . . . . . . .",
+        ". . . . P . . .",
+        ". . . . . . . .",
+        ". . . . K . . .",
+    };
+    const char *tail = " w - - 0 1 armies:mud/frost powers:march/freeze";
+    fx_diagram(&fx, SETTINGS("armies=on", "en-passant=on"), MARCH, tail);
+    play(&fx, "march:e3e5");
+    illegal(&fx, "d5e4");
+    fx_close(&fx);
+    fx_diagram(&fx, SETTINGS("armies=on", "en-passant=on", "march-en-passant=on"), MARCH, tail);
+    play(&fx, "march:e3e5");
+    assert_non_null(strstr(fx.text, " e4 "));
+    play(&fx, "d5e4");
+    assert_non_null(strstr(fx.text, "/8/4p3/8/8/4K3 "));
+    fx_close(&fx);
+    // Two rooks on the king's h-side: only the outer one castles, unless castling-rooks=all.
+    char *t = start_text(SETTINGS("setup=NKRRBBQN", "castling=on"), 1, NULL, 0);
+    assert_string_equal(t, "nkrrbbqn/pppppppp/8/8/8/8/PPPPPPPP/NKRRBBQN w Kk - 0 1");
+    free(t);
+    t = start_text(SETTINGS("setup=NKRRBBQN", "castling=on", "castling-rooks=all"), 1, NULL, 0);
+    assert_string_equal(t, "nkrrbbqn/pppppppp/8/8/8/8/PPPPPPPP/NKRRBBQN w KCkc - 0 1");
+    free(t);
+}
+
 /* A whole turn written as one text must be refused, with a message naming `why`. */
 static void turn_refused(Fx *fx, const char *turn, const char *why)
 {
@@ -1085,6 +1146,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_flame_stratus_mud),
         cmocka_unit_test(test_spirit_shadow),
         cmocka_unit_test(test_haste_each_move),
+        cmocka_unit_test(test_fidelity_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -655,14 +655,16 @@ static void take(const KdRefRules *r, KdRefPos *p, int sq)
         p->captured[c][k - 'A']++;
 }
 
-static void place_pawn(KdRefPos *p, int sq, int c, char promo)
+/* A pawn arriving on its second rank can only have been put there by a swap or a power:
+ * it has moved, unless displaced-pawn=unmoved. */
+static void place_pawn(const KdRefRules *r, KdRefPos *p, int sq, int c, char promo)
 {
     if (rel_rank(c, sq) == 7 && promo) {
         p->board[sq] = colour_letter(c, promo);
         return;
     }
     p->board[sq] = colour_letter(c, 'P');
-    if (rel_rank(c, sq) == 1)
+    if (rel_rank(c, sq) == 1 && !r->displaced_unmoved)
         p->moved[sq] = true;
 }
 
@@ -704,8 +706,10 @@ static void play(const KdRefRules *r, KdRefPos *p, KdRefMove m)
             landed = -1;
         } else if (k == 'P') {
             irrev = true;
-            place_pawn(p, m.to, c, m.promo);
-            if (m.kind == K_MOVE && iabs(m.to - m.from) == 16 && r->en_passant &&
+            place_pawn(r, p, m.to, c, m.promo);
+            // march-en-passant=on: a March that leaves a pawn behind counts like a double step.
+            const bool march = m.kind == K_MARCH && r->march_ep && rel_rank(c, m.to) != 7;
+            if ((m.kind == K_MOVE || march) && iabs(m.to - m.from) == 16 && r->en_passant &&
                 p->power[1 - c] != P_DARK) {
                 const int mid = (m.from + m.to) / 2;
                 for (int df = -1; df <= 1; df += 2) {
@@ -759,7 +763,7 @@ static void play(const KdRefRules *r, KdRefPos *p, KdRefMove m)
         p->board[m.to] = colour_letter(c, 'M');
         if (other == 'P') {
             irrev = true;
-            place_pawn(p, m.from, c, m.promo);
+            place_pawn(r, p, m.from, c, m.promo);
         } else {
             p->board[m.from] = colour_letter(c, other);
         }
@@ -1117,7 +1121,8 @@ bool kdref_parse(const KdRefRules *r, const char *text, KdRefPos *out, char *err
         if (strcmp(w[3], "-") != 0) {
             ep = strlen(w[3]) == 2 ? read_sq(w[3]) : -1;
             const int behind = ep < 0 ? -1 : (p.turn == 0 ? ep - 8 : ep + 8);
-            if (ep < 0 || rank_of(ep) != (p.turn == 0 ? 5 : 2) || !empty(&p, ep) ||
+            if (ep < 0 || (rank_of(ep) != (p.turn == 0 ? 5 : 2) && !r->march_ep) ||
+                behind < 0 || behind > 63 || !empty(&p, ep) ||
                 p.board[behind] != colour_letter(1 - p.turn, 'P'))
                 return fail(err, cap, "ep");
         }
@@ -1261,7 +1266,8 @@ bool kdref_parse(const KdRefRules *r, const char *text, KdRefPos *out, char *err
 
 bool kdref_rules(const char *const *settings, int n, KdRefRules *out, char *err, size_t cap)
 {
-    KdRefRules r = {false, false, true, false, false, true, true, true, false, false, 99, 2000};
+    KdRefRules r = {false, false, true,  false, false, true, true,
+                    true,  false, false, false, false, 99,   2000};
     for (int i = 0; i < n; i++) {
         char name[64];
         const char *eq = strchr(settings[i], '=');
@@ -1292,9 +1298,14 @@ bool kdref_rules(const char *const *settings, int n, KdRefRules *out, char *err,
             r.armies = on;
         else if (!strcmp(name, "haste-check"))
             r.haste_each = !strcmp(v, "each");
+        else if (!strcmp(name, "displaced-pawn"))
+            r.displaced_unmoved = !strcmp(v, "unmoved");
+        else if (!strcmp(name, "march-en-passant"))
+            r.march_ep = on;
         else if (!strcmp(name, "max-plies"))
             r.max_plies = atoi(v);
-        else if (strcmp(name, "setup") && strcmp(name, "notation") && strcmp(name, "king-file"))
+        else if (strcmp(name, "setup") && strcmp(name, "notation") && strcmp(name, "king-file") &&
+                 strcmp(name, "castling-rooks"))
             return fail(err, cap, "unknown rule");
     }
     *out = r;

@@ -173,7 +173,7 @@ static void land_pawn(const KdConfig *c, KdPos *p, int to, int colour, int promo
         return;
     }
     kd_put(c, p, to, colour, KD_PAWN);
-    if (kd_rel_rank(colour, to) == 1)
+    if (kd_rel_rank(colour, to) == 1 && !c->displaced_double)
         set_moved(c, p, to);
 }
 
@@ -214,7 +214,9 @@ void kd_apply(const KdConfig *c, KdPos *p, Move m)
         } else if (type == KD_PAWN) {
             irrev = true;
             land_pawn(c, p, to, us, promo);
-            if (kind == KD_MV_NORMAL && (to - from == 16 || from - to == 16) &&
+            // A March ending on the last rank promoted the pawn: nothing to take there.
+            const bool march = kind == KD_MV_MARCH && c->march_ep && kd_rel_rank(us, to) != 7;
+            if ((kind == KD_MV_NORMAL || march) && (to - from == 16 || from - to == 16) &&
                 kd_ep_possible(c, p, (from + to) / 2))
                 new_ep = (from + to) / 2;
         } else {

@@ -177,7 +177,10 @@ typedef struct KdConfig {
     /* rules */
     bool castling, en_passant, promo_decline, mate_literal;
     bool repetition, fifty, bare_kings, armies, san, king_file_e;
-    bool haste_each; /* haste-check=each: Haste's first move may not give check */
+    bool haste_each;     /* haste-check=each: Haste's first move may not give check */
+    bool displaced_double; /* displaced-pawn=unmoved: a pawn put on its 2nd rank steps two */
+    bool march_ep;         /* march-en-passant=on: a March gives an en-passant chance */
+    bool castle_all_rooks; /* castling-rooks=all: every rook of the drawn rank may castle */
     uint16_t promo_mask; /* bit t: a pawn may become type t */
     int chain_limit;     /* captures a beast may make in one turn */
     int max_plies;

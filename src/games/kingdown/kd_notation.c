@@ -392,9 +392,11 @@ Status kd_parse_fen(const KdConfig *c, KdPos *out, const char *text, ErrBuf *err
     if (nw > 3) {
         if (strcmp(words[3], "-") != 0) {
             ep = strlen(words[3]) == 2 ? read_square(words[3]) : -1;
+            // After a March (march-en-passant=on) the square may be on any rank.
             const int need_rank = t.turn == 0 ? 5 : 2;
             const int behind = t.turn == 0 ? ep - 8 : ep + 8;
-            if (ep < 0 || kd_rank(ep) != need_rank || t.board[ep] != KD_EMPTY ||
+            if (ep < 0 || (kd_rank(ep) != need_rank && !c->march_ep) || behind < 0 ||
+                behind > 63 || t.board[ep] != KD_EMPTY ||
                 t.board[behind] != (KD_PAWN | (t.turn ^ 1) << 4))
                 return err_set(err, STATUS_PARSE,
                                "en passant square '%.10s' is not behind a pawn that just stepped twice",

@@ -45,6 +45,18 @@ static const RuleOption kd_options[] = {
      "Haste's two moves may never leave your king in check and the turn may not end in "
      "check; each: the first move may not give check either",
      "end", "end|each", 0, 0, false},
+    {"displaced-pawn",
+     "a pawn that a swap or a power puts back on its second rank: counts as moved (no "
+     "double step), or unmoved (it may step two squares again)",
+     "moved", "moved|unmoved", 0, 0, false},
+    {"march-en-passant",
+     "with en passant on, a pawn that Marched two squares may be taken en passant like one "
+     "that stepped twice from its starting rank",
+     "off", "off|on", 0, 0, false},
+    {"castling-rooks",
+     "with castling on and two rooks on one side of the king in the set-up: only the outer "
+     "one may castle, or either",
+     "outer", "outer|all", 0, 0, false},
     {"notation", "how moves are written: long algebraic (e2e4) or SAN (e4)", "long",
      "long|san", 0, 0, false},
     {"max-plies", "the game is drawn once this many turns have been played", "2000", NULL, 10,
@@ -85,6 +97,9 @@ static Status kd_configure(Game *g, ErrBuf *err)
                                                            : 1;
     c->armies = opt_is(g, "armies", "on");
     c->haste_each = opt_is(g, "haste-check", "each");
+    c->displaced_double = opt_is(g, "displaced-pawn", "unmoved");
+    c->march_ep = opt_is(g, "march-en-passant", "on");
+    c->castle_all_rooks = opt_is(g, "castling-rooks", "all");
     c->san = opt_is(g, "notation", "san");
     c->max_plies = (int)game_option_long(g, "max-plies", 2000);
     c->hist_cap = c->fifty ? KD_FIFTY_RING : c->max_plies + 1;
