@@ -23,6 +23,7 @@
 #include "core/game.h"
 #include "core/game_api.h"
 #include "support/rule_text.h"
+#include "core/observation.h"
 #include "core/registry.h"
 #include "support/kd_reference.h"
 
@@ -1015,6 +1016,45 @@ static void test_fidelity_options(void **state)
     free(t);
 }
 
+/* The observation's JSON (core/observation.h) holds `part`. */
+static void observed(Fx *fx, const char *part)
+{
+    Observation *o = malloc(sizeof *o);
+    assert_non_null(o);
+    fx->g->ops->observe(fx->g, fx->s, PLAYER_NONE, o);
+    StrBuf sb;
+    sb_init(&sb);
+    obs_write_json(fx->g->observation, o, &sb);
+    if (strstr(sb_str(&sb), part) == NULL)
+        fail_msg("the observation at '%s' lacks '%s': %s", fx->text, part, sb_str(&sb));
+    sb_free(&sb);
+    free(o);
+}
+
+/* What the observation says of pieces, marks and the turn in progress. */
+static void test_observation(void **state)
+{
+    (void)state;
+    Fx fx;
+    fx_open(&fx, SETTINGS("armies=on", "castling=on", "en-passant=on"),
+            "r3k3/8/8/3pP3/8/8/1P2N3/4K2R w Kq d6 0 1 armies:flame/frost "
+            "powers:haste/freeze tokens:1/1 captured:Ga");
+    observed(&fx, "{\"name\":\"e2\",\"zone\":0,\"col\":4,\"row\":1,\"terrain\":[],"
+                  "\"pieces\":[{\"kind\":\"knight\",\"owner\":0}]}");
+    observed(&fx, "\"name\":\"h1\",\"zone\":0,\"col\":7,\"row\":0,\"terrain\":[\"castling\"]");
+    observed(&fx, "\"name\":\"a8\",\"zone\":0,\"col\":0,\"row\":7,\"terrain\":[\"castling\"]");
+    observed(&fx, "\"name\":\"d6\",\"zone\":0,\"col\":3,\"row\":5,\"terrain\":[\"en-passant\"]");
+    observed(&fx, "\"army\":[2,1],\"power\":[4,1],\"tokens\":[1,1]");
+    observed(&fx, "\"captured\":[[{\"kind\":\"guard\",\"owner\":0}],"
+                  "[{\"kind\":\"archer\",\"owner\":1}]]");
+    play(&fx, "haste");
+    observed(&fx, "\"stage\":2");
+    play(&fx, "e2d4");
+    observed(&fx, "\"name\":\"d4\",\"zone\":0,\"col\":3,\"row\":3,\"terrain\":[\"haste\"]");
+    observed(&fx, "\"turn\":0,\"halfmove\":0,\"fullmove\":1,\"phase\":0,\"stage\":3");
+    fx_close(&fx);
+}
+
 /* A whole turn written as one text must be refused, with a message naming `why`. */
 static void turn_refused(Fx *fx, const char *turn, const char *why)
 {
@@ -1148,6 +1188,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_spirit_shadow),
         cmocka_unit_test(test_haste_each_move),
         cmocka_unit_test(test_fidelity_options),
+        cmocka_unit_test(test_observation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -200,6 +200,7 @@ typedef struct KdConfig {
     uint64_t z_stage[4], z_haste[64], z_token_used, z_frozen[64], z_iced[64];
     uint64_t z_phase[3], z_army[2][KD_ARMIES], z_power[2][KD_POWERS], z_tokens[2][8];
     uint64_t z_captured[2][KD_TYPES][16];
+    ObsSchema obs; /* what kd_observe fills */
 } KdConfig;
 
 /* Everything about a position but its history: copied whole by copy-make. */
@@ -328,6 +329,13 @@ extern const int kd_dir_delta[8]; /* N NE E NW S SW W SE, in that order */
 
 /* kd_armies.c: who chooses next while the armies are chosen. */
 int kd_picker(const KdPos *p);
+/* Who acts next: the player to move, the one choosing, or PLAYER_NONE at the end. */
+static inline int kd_to_move(const KdState *s)
+{
+    if (s->result != KD_PLAYING)
+        return PLAYER_NONE;
+    return s->pos.phase != KD_PHASE_PLAY ? kd_picker(&s->pos) : s->pos.turn;
+}
 
 /* kd_attack.c */
 /* Pieces of `by` that could capture a king of the other colour standing on sq, with
@@ -398,6 +406,10 @@ Status kd_parse_move(const KdConfig *c, const KdPos *p, const char *text, Move *
 Status kd_parse_actions(const KdConfig *c, const KdPos *p, const char *text, Move *out,
                         int cap, int *count, ErrBuf *err);
 void kd_render(const KdConfig *c, const KdState *s, unsigned flags, StrBuf *out);
+
+/* kd_observe.c */
+void kd_obs_schema(KdConfig *c);
+void kd_observe(const KdConfig *c, const KdState *s, int observer, Observation *o);
 
 /* kd_eval.c */
 int kd_evaluate(const KdConfig *c, const KdPos *p);

@@ -103,7 +103,9 @@ static Status kd_configure(Game *g, ErrBuf *err)
     c->san = opt_is(g, "notation", "san");
     c->max_plies = (int)game_option_long(g, "max-plies", 2000);
     c->hist_cap = c->fifty ? KD_FIFTY_RING : c->max_plies + 1;
+    kd_obs_schema(c);
     g->config = c;
+    g->observation = &c->obs;
     g->state_size = sizeof(KdState) + sizeof(uint64_t) * (size_t)c->hist_cap;
     g->undo_size = sizeof(KdUndo);
     g->move_index_count = KD_KINDS * 64 * 64;
@@ -178,10 +180,12 @@ static void ops_format_move(const Game *g, const GameState *s, Move m, StrBuf *o
 static int ops_to_move(const Game *g, const GameState *s)
 {
     (void)g;
-    const KdState *k = (const KdState *)s;
-    if (k->result != KD_PLAYING)
-        return PLAYER_NONE;
-    return k->pos.phase != KD_PHASE_PLAY ? kd_picker(&k->pos) : k->pos.turn;
+    return kd_to_move((const KdState *)s);
+}
+
+static void ops_observe(const Game *g, const GameState *s, int observer, Observation *out)
+{
+    kd_observe(kd_cfg(g), (const KdState *)s, observer, out);
 }
 
 static int ops_gen_moves(const Game *g, const GameState *s, MoveList *out)
@@ -395,5 +399,6 @@ const GameOps kd_ops = {
     .evaluate = ops_evaluate,
     .perft = ops_perft,
     .move_cells = ops_move_cells,
+    .observe = ops_observe,
     .score = ops_score,
 };
