@@ -62,7 +62,7 @@ static void ref_status(const void *ref, RefStatus *out)
 {
     const KdRefGame *g = ref;
     const KdRefResult r = kdref_result(g, &out->why);
-    const bool choosing = g->rules.armies && g->pos.power[1] == 0;
+    const bool choosing = g->rules.armies && (g->pos.power[0] == 0 || g->pos.power[1] == 0);
     ref_status_two_player(out, choosing ? REF_SOME_PLAYER : g->pos.turn, r != KDREF_ONGOING,
                           r == KDREF_WHITE_WINS ? 0 : r == KDREF_BLACK_WINS ? 1 : -1);
 }
@@ -180,7 +180,7 @@ static const GameCase GAME_CASES[] = {
     {{"beast-chain=two", "mate=literal"}, 2, 6, NULL, NULL},
     {{"beast-chain=one", "king-file=e", "castling=on"}, 3, 2, NULL, NULL},
     {{"armies=on", "castling=on", "en-passant=on"}, 3, 12, NULL, NULL},
-    {{"armies=on", "fifty-moves=off", "max-plies=120"}, 3, 4, NULL, NULL},
+    {{"armies=on", "fifty-moves=off", "max-plies=120", "army-order=black"}, 4, 4, NULL, NULL},
     {{"armies=on", "en-passant=on", "march-en-passant=on", "displaced-pawn=unmoved", "castling=on",
       "castling-rooks=all"},
      6,

@@ -1007,6 +1007,21 @@ static void test_fidelity_options(void **state)
     play(&fx, "d5e4");
     assert_non_null(strstr(fx.text, "/8/4p3/8/8/4K3 "));
     fx_close(&fx);
+    // army-order=black: Black chooses his king first, then White, then Black's power.
+    fx_open(&fx, SETTINGS("armies=on", "army-order=black"),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1 armies:-/-");
+    assert_int_equal(fx.g->ops->to_move(fx.g, fx.s), 1);
+    play(&fx, "flame");
+    assert_int_equal(fx.g->ops->to_move(fx.g, fx.s), 0);
+    illegal(&fx, "flame"); // taken
+    play(&fx, "frost");
+    assert_int_equal(fx.g->ops->to_move(fx.g, fx.s), 1);
+    play(&fx, "haste");
+    assert_non_null(strstr(fx.text, "powers:-/haste"));
+    play(&fx, "ice-wall");
+    assert_int_equal(fx.g->ops->to_move(fx.g, fx.s), 0);
+    legal(&fx, "e2e4");
+    fx_close(&fx);
     // Two rooks on the king's h-side: only the outer one castles, unless castling-rooks=all.
     char *t = start_text(SETTINGS("setup=NKRRBBQN", "castling=on"), 1, NULL, 0);
     assert_string_equal(t, "nkrrbbqn/pppppppp/8/8/8/8/PPPPPPPP/NKRRBBQN w Kk - 0 1");

@@ -124,14 +124,24 @@ static int king_square(const KdRefPos *p, int c)
             return sq;
     return -1;
 }
-static bool turn_start(const KdRefPos *p, const KdRefRules *r)
-{
-    const bool play = !r->armies || p->power[1] != P_NONE;
-    return play && p->stage == 0 && p->chain_sq < 0;
-}
 static bool in_play(const KdRefRules *r, const KdRefPos *p)
 {
-    return !r->armies || p->power[1] != P_NONE;
+    return !r->armies || (p->power[0] != P_NONE && p->power[1] != P_NONE);
+}
+static bool turn_start(const KdRefPos *p, const KdRefRules *r)
+{
+    return in_play(r, p) && p->stage == 0 && p->chain_sq < 0;
+}
+/* Who chooses next: the first chooser's king, the other's, then their powers the same
+ * way round. */
+static int picker(const KdRefRules *r, const KdRefPos *p)
+{
+    const int first = r->first_picker, second = 1 - first;
+    if (p->army[first] == 0)
+        return first;
+    if (p->army[second] == 0)
+        return second;
+    return p->power[first] == P_NONE ? first : second;
 }
 
 /* --- attacks and check ------------------------------------------------------------------ */
@@ -592,13 +602,15 @@ static void power_actions(const KdRefRules *r, const KdRefPos *p, List *l)
 static void pseudo_actions(const KdRefRules *r, const KdRefPos *p, List *l)
 {
     if (!in_play(r, p)) {
+        // A pick's `from` is the player choosing.
+        const int who = picker(r, p);
         if (p->army[0] == 0 || p->army[1] == 0) {
             for (int a = 1; a <= 6; a++)
-                if (a != p->army[0])
-                    push(l, K_PICK, 0, a, 0, false);
+                if (a != p->army[1 - who])
+                    push(l, K_PICK, who, a, 0, false);
         } else {
-            push(l, K_PICK, 0, 0, 0, false);
-            push(l, K_PICK, 0, 1, 0, false);
+            push(l, K_PICK, who, 0, 0, false);
+            push(l, K_PICK, who, 1, 0, false);
         }
         return;
     }
@@ -672,12 +684,10 @@ static void play(const KdRefRules *r, KdRefPos *p, KdRefMove m)
 {
     const int c = p->turn;
     if (m.kind == K_PICK) {
-        if (p->army[0] == 0)
-            p->army[0] = m.to;
-        else if (p->army[1] == 0)
-            p->army[1] = m.to;
+        const int who = m.from;
+        if (p->army[who] == 0)
+            p->army[who] = m.to;
         else {
-            const int who = p->power[0] == P_NONE ? 0 : 1;
             p->power[who] = ARMY_POWERS[p->army[who]][m.to];
             p->tokens[who] = POWER_TOKENS[p->power[who]];
         }
@@ -984,7 +994,7 @@ void kdref_format(const KdRefRules *r, const KdRefPos *p, char *out, size_t cap)
         return;
     snprintf(tmp, sizeof tmp, " armies:%s/%s", ARMY_NAME[p->army[0]], ARMY_NAME[p->army[1]]);
     put_text(out, cap, &n, tmp);
-    if (p->power[0]) {
+    if (p->power[0] || p->power[1]) {
         snprintf(tmp, sizeof tmp, " powers:%s/%s tokens:%d/%d", POWER_NAME[p->power[0]],
                  POWER_NAME[p->power[1]], p->tokens[0], p->tokens[1]);
         put_text(out, cap, &n, tmp);
@@ -1217,8 +1227,9 @@ bool kdref_parse(const KdRefRules *r, const char *text, KdRefPos *out, char *err
     } else {
         if (p.army[0] && p.army[0] == p.army[1])
             return fail(err, cap, "same king");
-        if ((!p.army[0] && (p.army[1] || p.power[0] || p.power[1])) ||
-            (!p.army[1] && (p.power[0] || p.power[1])) || (!p.power[0] && p.power[1]))
+        const int one = r->first_picker, two = 1 - one;
+        if ((!p.army[one] && (p.army[two] || p.power[0] || p.power[1])) ||
+            (!p.army[two] && (p.power[0] || p.power[1])) || (!p.power[one] && p.power[two]))
             return fail(err, cap, "choice order");
         for (int c = 0; c < 2; c++) {
             if (p.power[c] && ARMY_POWERS[p.army[c]][0] != p.power[c] &&
@@ -1266,8 +1277,8 @@ bool kdref_parse(const KdRefRules *r, const char *text, KdRefPos *out, char *err
 
 bool kdref_rules(const char *const *settings, int n, KdRefRules *out, char *err, size_t cap)
 {
-    KdRefRules r = {false, false, true,  false, false, true, true,
-                    true,  false, false, false, false, 99,   2000};
+    KdRefRules r = {false, false, true, false, false, true, true, true,
+                    false, false, false, false, 99,   2000, 0};
     for (int i = 0; i < n; i++) {
         char name[64];
         const char *eq = strchr(settings[i], '=');
@@ -1302,6 +1313,8 @@ bool kdref_rules(const char *const *settings, int n, KdRefRules *out, char *err,
             r.displaced_unmoved = !strcmp(v, "unmoved");
         else if (!strcmp(name, "march-en-passant"))
             r.march_ep = on;
+        else if (!strcmp(name, "army-order"))
+            r.first_picker = !strcmp(v, "black");
         else if (!strcmp(name, "max-plies"))
             r.max_plies = atoi(v);
         else if (strcmp(name, "setup") && strcmp(name, "notation") && strcmp(name, "king-file") &&
@@ -1450,7 +1463,7 @@ void kdref_move_text(const KdRefPos *p, KdRefMove m, char out[KDREF_MOVE_TEXT])
             snprintf(out, KDREF_MOVE_TEXT, "%s", ARMY_NAME[m.to]);
         else
             snprintf(out, KDREF_MOVE_TEXT, "%s",
-                     POWER_NAME[ARMY_POWERS[p->army[p->power[0] == P_NONE ? 0 : 1]][m.to]]);
+                     POWER_NAME[ARMY_POWERS[p->army[m.from]][m.to]]);
         return;
     case K_CASTLE:
         snprintf(out, KDREF_MOVE_TEXT, "%s", m.to > m.from ? "O-O" : "O-O-O");

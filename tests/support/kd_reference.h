@@ -29,6 +29,7 @@ typedef struct KdRefRules {
     bool march_ep;          /* march-en-passant=on */
     int chain_limit; /* captures a beast may make in one turn */
     int max_plies;
+    int first_picker; /* army-order: 0 white chooses first, 1 black */
 } KdRefRules;
 
 /* One position: board[rank * 8 + file], '.' or a letter (upper case: white). */

@@ -142,11 +142,11 @@ static void set_sq(KdPos *p, uint8_t *field, const uint64_t *keys, int sq)
         p->hash ^= keys[sq];
 }
 
-/* Choices: white's king, black's king, white's power, black's power, then the play. The
- * player to move in the play (p->turn) is not touched. */
+/* Choices: the first chooser's king, the other's, the first chooser's power, the
+ * other's, then the play. The player to move in the play (p->turn) is not touched. */
 static void apply_pick(const KdConfig *c, KdPos *p, Move m)
 {
-    const int who = kd_picker(p), v = kd_to(m);
+    const int who = kd_picker(c, p), v = kd_to(m);
     if (p->phase == KD_PHASE_PICK_KING) {
         p->hash ^= c->z_army[who][p->army[who]] ^ c->z_army[who][v];
         p->army[who] = (uint8_t)v;
@@ -158,9 +158,7 @@ static void apply_pick(const KdConfig *c, KdPos *p, Move m)
         p->tokens[who] = kd_power_info[power].tokens;
         p->hash ^= c->z_tokens[who][p->tokens[who]];
     }
-    const int phase = p->army[1] == KD_ARMY_NONE    ? KD_PHASE_PICK_KING
-                      : p->power[1] == KD_POW_NONE ? KD_PHASE_PICK_POWER
-                                                   : KD_PHASE_PLAY;
+    const int phase = kd_choice_phase(p);
     p->hash ^= c->z_phase[p->phase] ^ c->z_phase[phase];
     p->phase = (uint8_t)phase;
 }

@@ -181,6 +181,7 @@ typedef struct KdConfig {
     bool displaced_double; /* displaced-pawn=unmoved: a pawn put on its 2nd rank steps two */
     bool march_ep;         /* march-en-passant=on: a March gives an en-passant chance */
     bool castle_all_rooks; /* castling-rooks=all: every rook of the drawn rank may castle */
+    int first_picker;      /* army-order: the player who chooses first (king, then power) */
     uint16_t promo_mask; /* bit t: a pawn may become type t */
     int chain_limit;     /* captures a beast may make in one turn */
     int max_plies;
@@ -328,13 +329,15 @@ void kd_build_geometry(KdConfig *c);
 extern const int kd_dir_delta[8]; /* N NE E NW S SW W SE, in that order */
 
 /* kd_armies.c: who chooses next while the armies are chosen. */
-int kd_picker(const KdPos *p);
+int kd_picker(const KdConfig *c, const KdPos *p);
+/* The phase the choices made so far lead to (in either order of choosing). */
+int kd_choice_phase(const KdPos *p);
 /* Who acts next: the player to move, the one choosing, or PLAYER_NONE at the end. */
-static inline int kd_to_move(const KdState *s)
+static inline int kd_to_move(const KdConfig *c, const KdState *s)
 {
     if (s->result != KD_PLAYING)
         return PLAYER_NONE;
-    return s->pos.phase != KD_PHASE_PLAY ? kd_picker(&s->pos) : s->pos.turn;
+    return s->pos.phase != KD_PHASE_PLAY ? kd_picker(c, &s->pos) : s->pos.turn;
 }
 
 /* kd_attack.c */

@@ -258,11 +258,15 @@ static Status check_armies(const KdConfig *c, KdPos *t, bool have_tokens, ErrBuf
     }
     if (t->army[0] != KD_ARMY_NONE && t->army[0] == t->army[1])
         return err_set(err, STATUS_PARSE, "the two players need different kings");
-    if ((t->army[0] == KD_ARMY_NONE && (t->army[1] | t->power[0] | t->power[1])) ||
-        (t->army[1] == KD_ARMY_NONE && (t->power[0] | t->power[1])) ||
-        (t->power[0] == KD_POW_NONE && t->power[1]))
+    const int first = c->first_picker, second = first ^ 1;
+    if ((t->army[first] == KD_ARMY_NONE && (t->army[second] | t->power[0] | t->power[1])) ||
+        (t->army[second] == KD_ARMY_NONE && (t->power[0] | t->power[1])) ||
+        (t->power[first] == KD_POW_NONE && t->power[second])) {
+        const char *f = first ? "black" : "white", *s = first ? "white" : "black";
         return err_set(err, STATUS_PARSE,
-                       "choices come in order: white's king, black's king, white's power, black's power");
+                       "choices come in order: %s's king, %s's king, %s's power, %s's power", f, s,
+                       f, s);
+    }
     for (int col = 0; col < 2; col++) {
         const int pw = t->power[col];
         const KdArmyInfo *a = &kd_army_info[t->army[col]];
@@ -275,9 +279,7 @@ static Status check_armies(const KdConfig *c, KdPos *t, bool have_tokens, ErrBuf
             return err_set(err, STATUS_PARSE, "%s has only %d tokens", kd_power_info[pw].name,
                            kd_power_info[pw].tokens);
     }
-    t->phase = t->army[1] == KD_ARMY_NONE    ? KD_PHASE_PICK_KING
-               : t->power[1] == KD_POW_NONE ? KD_PHASE_PICK_POWER
-                                            : KD_PHASE_PLAY;
+    t->phase = (uint8_t)kd_choice_phase(t);
     const int us = t->turn;
     if (t->phase != KD_PHASE_PLAY &&
         (t->stage != KD_STAGE_START || t->chain_sq != KD_NO_SQ || t->frozen != KD_NO_SQ ||
@@ -533,8 +535,8 @@ void kd_format_fen(const KdConfig *c, const KdPos *p, StrBuf *out)
     if (c->armies) {
         sb_printf(out, " armies:%s/%s", p->army[0] ? kd_army_info[p->army[0]].name : "-",
                   p->army[1] ? kd_army_info[p->army[1]].name : "-");
-        if (p->power[0] != KD_POW_NONE) {
-            sb_printf(out, " powers:%s/%s", kd_power_info[p->power[0]].name,
+        if (p->power[0] != KD_POW_NONE || p->power[1] != KD_POW_NONE) {
+            sb_printf(out, " powers:%s/%s", p->power[0] ? kd_power_info[p->power[0]].name : "-",
                       p->power[1] ? kd_power_info[p->power[1]].name : "-");
             sb_printf(out, " tokens:%d/%d", p->tokens[0], p->tokens[1]);
         }
@@ -596,12 +598,12 @@ static const char *power_word(int kind)
     }
 }
 
-static void format_pick(const KdPos *p, Move m, StrBuf *out)
+static void format_pick(const KdConfig *c, const KdPos *p, Move m, StrBuf *out)
 {
     if (p->phase == KD_PHASE_PICK_KING)
         sb_puts(out, kd_army_info[kd_to(m)].name);
     else
-        sb_puts(out, kd_power_info[kd_army_info[p->army[kd_picker(p)]].powers[kd_to(m)]].name);
+        sb_puts(out, kd_power_info[kd_army_info[p->army[kd_picker(c, p)]].powers[kd_to(m)]].name);
 }
 
 void kd_format_long(const KdConfig *c, const KdPos *p, Move m, StrBuf *out)
@@ -610,7 +612,7 @@ void kd_format_long(const KdConfig *c, const KdPos *p, Move m, StrBuf *out)
     const int from = kd_from(m), to = kd_to(m), kind = kd_kind(m);
     switch (kind) {
     case KD_MV_PICK:
-        format_pick(p, m, out);
+        format_pick(c, p, m, out);
         return;
     case KD_MV_CASTLE:
         sb_puts(out, to > from ? "O-O" : "O-O-O");

@@ -73,7 +73,7 @@ static void mark(Observation *o, int sq, int terrain)
 void kd_observe(const KdConfig *c, const KdState *s, int observer, Observation *o)
 {
     const KdPos *p = &s->pos;
-    obs_begin(o, observer, kd_to_move(s));
+    obs_begin(o, observer, kd_to_move(c, s));
     StrBuf name;
     sb_init(&name);
     // Cells in square order, so that cells[sq] is square sq.

@@ -57,6 +57,10 @@ static const RuleOption kd_options[] = {
      "with castling on and two rooks on one side of the king in the set-up: only the outer "
      "one may castle, or either",
      "outer", "outer|all", 0, 0, RULE_CHOICE},
+    {"army-order",
+     "who chooses first with armies on, the king and then the power: white (the first "
+     "player) or black",
+     "white", "white|black", 0, 0, RULE_CHOICE},
     {"notation", "how moves are written: long algebraic (e2e4) or SAN (e4)", "long",
      "long|san", 0, 0, RULE_CHOICE},
     {"max-plies", "the game is drawn once this many turns have been played", "2000", NULL, 10,
@@ -100,6 +104,7 @@ static Status kd_configure(Game *g, ErrBuf *err)
     c->displaced_double = opt_is(g, "displaced-pawn", "unmoved");
     c->march_ep = opt_is(g, "march-en-passant", "on");
     c->castle_all_rooks = opt_is(g, "castling-rooks", "all");
+    c->first_picker = opt_is(g, "army-order", "black") ? 1 : 0;
     c->san = opt_is(g, "notation", "san");
     c->max_plies = (int)game_option_long(g, "max-plies", 2000);
     c->hist_cap = c->fifty ? KD_FIFTY_RING : c->max_plies + 1;
@@ -180,7 +185,7 @@ static void ops_format_move(const Game *g, const GameState *s, Move m, StrBuf *o
 static int ops_to_move(const Game *g, const GameState *s)
 {
     (void)g;
-    return kd_to_move((const KdState *)s);
+    return kd_to_move(kd_cfg(g), (const KdState *)s);
 }
 
 static void ops_observe(const Game *g, const GameState *s, int observer, Observation *out)
