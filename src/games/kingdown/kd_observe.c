@@ -67,7 +67,7 @@ void kd_obs_schema(KdConfig *c)
 static void mark(Observation *o, int sq, int terrain)
 {
     if (sq != KD_NO_SQ)
-        o->cells[sq].terrain |= (uint16_t)(1u << terrain);
+        o->cells[sq].terrain |= 1u << terrain;
 }
 
 void kd_observe(const KdConfig *c, const KdState *s, int observer, Observation *o)
