@@ -42,8 +42,8 @@ static const RuleOption kd_options[] = {
     {"armies", "the six kings and their powers, chosen at the start", "off", "off|on", 0, 0,
      RULE_CHOICE},
     {"haste-check",
-     "Haste's two moves may never leave your king in check and the turn may not end in "
-     "check; each: the first move may not give check either",
+     "a Haste turn may not end giving check; with each, its first move may not give check "
+     "either (neither move may ever leave your own king in check)",
      "end", "end|each", 0, 0, RULE_CHOICE},
     {"displaced-pawn",
      "a pawn that a swap or a power puts back on its second rank: counts as moved (no "
