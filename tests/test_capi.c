@@ -82,18 +82,18 @@ static void test_game_creation_and_options(void **unused)
     crown_game *g = new_game("kings-valley", "max-plies", "100");
     assert_string_equal(crown_game_name(g), "kings-valley");
     assert_int_equal(crown_game_players(g), 2);
-    int count = crown_game_option_count(g);
-    assert_true(count >= 3);
+    const int options = crown_game_option_count(g);
+    assert_true(options >= 3); /* max-plies, first-move-soldier, locked-king-loses, ... */
     assert_string_equal(crown_game_option_value(g, "max-plies"), "100");
     assert_string_equal(crown_game_option_value(g, "first-move-soldier"), "on");
     assert_null(crown_game_option_value(g, "no-such"));
     int seen = 0;
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < options; i++) {
         seen += strcmp(crown_game_option_name(g, i), "max-plies") == 0;
         assert_non_null(crown_game_option_value(g, crown_game_option_name(g, i)));
     }
     assert_int_equal(seen, 1);
-    assert_null(crown_game_option_name(g, count));
+    assert_null(crown_game_option_name(g, options));
     assert_null(crown_game_option_name(g, -1));
     crown_game_free(g);
 
