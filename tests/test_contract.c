@@ -21,7 +21,7 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "core/rng.h"
 
 enum {

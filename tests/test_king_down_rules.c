@@ -22,7 +22,7 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "support/kd_reference.h"
 
 enum { TEXT_CAP = 700, MAX_SETTINGS = 8 };

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "core/game_api.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "games/kingsvalley/kv_internal.h"
 
 static Game *make_game(const char *name, const char *rule)

@@ -20,7 +20,7 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "support/diagram.h"
 #include "support/kv_reference.h"
 

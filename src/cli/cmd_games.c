@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "core/registry.h"
+#include "play/registry.h"
 
 int cmd_games(int argc, char **argv)
 {

@@ -17,6 +17,7 @@
 #include "core/record.h"
 #include "cli/seats.h"
 #include "core/game_api.h"
+#include "play/words.h"
 
 typedef struct MatchGame {
     double returns[MAX_PLAYERS]; /* per spec (not per seat) */
@@ -104,7 +105,11 @@ static void play_one(Match *mt, int index)
         seats_format(&seats, rec.players, (int)sizeof rec.players);
         StrBuf text;
         sb_init(&text);
-        record_write(&rec, &text);
+        StrBuf result;
+        sb_init(&result);
+        play_result_text(rec.game, rec.current, PLAYER_NONE, &result);
+        record_write(&rec, sb_str(&result), &text);
+        sb_free(&result);
         out->record_text = strdup(sb_str(&text));
         sb_free(&text);
     }

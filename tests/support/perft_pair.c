@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "core/game_api.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "core/strbuf.h"
 
 enum {
