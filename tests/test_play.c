@@ -466,7 +466,7 @@ static void test_result_texts(void **state)
     record_free(&r);
 
     // A draw by the ply limit.
-    const char *rules[] = {"max-plies=1"};
+    const RuleSetting rules[] = {{"max-plies", "1"}};
     Game *g2 = NULL;
     ErrBuf err;
     assert_int_equal(game_create(registry_find("kings-valley"), 0, rules, 1, &g2, &err),
