@@ -2,7 +2,7 @@
  * test_play.c - the play layer (src/play) and the reading it shares with records: whole
  * turns read right and refused without a change, chance outcomes by their text, undo to
  * the start of a seat's last turn across chance draws and turns of several actions, seat
- * names, result texts, and records whose game the caller's lookup does not know.
+ * names and players' texts, result texts, and records whose game the caller's lookup does not know.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +18,7 @@
 #include "core/rng.h"
 #include "core/strbuf.h"
 #include "play/registry.h"
+#include "play/seats.h"
 #include "play/turn.h"
 #include "play/undo.h"
 #include "play/words.h"
@@ -429,6 +430,26 @@ static void test_seat_names(void **state)
     assert_string_equal(play_seat_ordinal(-5), "nobody");
 }
 
+static void test_seat_players(void **state)
+{
+    (void)state;
+    bool human = false;
+    AgentSpec spec;
+    memset(&spec, 0, sizeof spec);
+    ErrBuf err;
+    assert_int_equal(seat_parse("human", 1, 9, &human, &spec, &err), STATUS_OK);
+    assert_true(human);
+    assert_int_equal(seat_parse("ai:7", 1, 9, &human, &spec, &err), STATUS_OK);
+    assert_false(human);
+    assert_int_equal(spec.level, 7);
+    assert_int_equal(spec.seed, 9 * 31 + 2); // the same game seed gives the same AI
+    human = true;
+    assert_int_equal(seat_parse("wizard", 0, 9, &human, &spec, &err), STATUS_PARSE);
+    assert_true(human);
+    assert_non_null(strstr(err.msg, "'wizard': "));
+    assert_non_null(strstr(err.msg, "(or 'human')"));
+}
+
 static void result_is(const GameRecord *r, int viewer, const char *want)
 {
     StrBuf t;
@@ -533,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_undo_point_in_every_position),
         cmocka_unit_test(test_undo_takes_back_whole_turns),
         cmocka_unit_test(test_seat_names),
+        cmocka_unit_test(test_seat_players),
         cmocka_unit_test(test_result_texts),
         cmocka_unit_test(test_record_lookup),
     };

@@ -15,7 +15,7 @@
 #include "cli/cli.h"
 #include "cli/match_stats.h"
 #include "core/record.h"
-#include "cli/seats.h"
+#include "play/seats.h"
 #include "core/game_api.h"
 #include "play/words.h"
 

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/seats.h"
+#include "play/seats.h"
 #include "core/game_api.h"
 #include "core/record.h"
 #include "play/registry.h"

@@ -16,6 +16,7 @@
 
 #include "core/game_api.h"
 #include "play/registry.h"
+#include "play/seats.h"
 #include "play/turn.h"
 #include "play/undo.h"
 #include "play/words.h"
@@ -142,17 +143,13 @@ static Session *session_alloc(void)
 static bool seat_spec(Session *s, int seat, const char *player, ErrBuf *err)
 {
     snprintf(s->player[seat], sizeof s->player[seat], "%s", player);
-    if (strcmp(player, "human") == 0) {
-        s->is_ai[seat] = false;
-        return true;
-    }
+    bool human = true;
     ErrBuf e2;
-    if (agent_spec_parse(player, &s->spec[seat], &e2) != STATUS_OK) {
-        err_set(err, STATUS_PARSE, "seat %d: '%.32s': %s (or 'human')", seat, player, e2.msg);
+    if (seat_parse(player, seat, s->seed, &human, &s->spec[seat], &e2) != STATUS_OK) {
+        err_set(err, STATUS_PARSE, "seat %d: %s", seat, e2.msg);
         return false;
     }
-    s->spec[seat].seed = s->seed * 31 + (uint64_t)seat + 1;
-    s->is_ai[seat] = true;
+    s->is_ai[seat] = !human;
     return true;
 }
 

@@ -1,10 +1,25 @@
 /*
- * seats.c - parsing --players lists into human and AI seats.
+ * seats.c - players' texts into human and AI seats, one or a comma-separated list.
  */
-#include "cli/seats.h"
+#include "play/seats.h"
 
 #include <stdio.h>
 #include <string.h>
+
+Status seat_parse(const char *text, int index, uint64_t game_seed, bool *human, AgentSpec *spec,
+                  ErrBuf *err)
+{
+    if (strcmp(text, "human") == 0) {
+        *human = true;
+        return STATUS_OK;
+    }
+    ErrBuf e2;
+    if (agent_spec_parse(text, spec, &e2) != STATUS_OK)
+        return err_set(err, STATUS_PARSE, "'%.32s': %s (or 'human')", text, e2.msg);
+    spec->seed = game_seed * 31 + (uint64_t)index + 1;
+    *human = false;
+    return STATUS_OK;
+}
 
 Status seats_parse(const char *list, int players, const SearchLimits *limits, uint64_t seed,
                    Seats *out, ErrBuf *err)
@@ -22,20 +37,16 @@ Status seats_parse(const char *list, int players, const SearchLimits *limits, ui
             return err_set(err, STATUS_PARSE, "bad player list '%s': use e.g. human,ai:5", list);
         memcpy(s->text, p, len);
         s->text[len] = '\0';
-        if (strcmp(s->text, "human") == 0) {
-            s->human = true;
-        } else {
-            ErrBuf e2;
-            if (agent_spec_parse(s->text, &s->spec, &e2) != STATUS_OK)
-                return err_set(err, STATUS_PARSE, "player '%s': %s (or 'human')", s->text,
-                               e2.msg);
+        ErrBuf e2;
+        if (seat_parse(s->text, t.count, seed, &s->human, &s->spec, &e2) != STATUS_OK)
+            return err_set(err, STATUS_PARSE, "player %s", e2.msg);
+        if (!s->human) {
             if (limits->depth != 0)
                 s->spec.limits.depth = limits->depth;
             if (limits->nodes != 0)
                 s->spec.limits.nodes = limits->nodes;
             if (limits->movetime_ms != 0)
                 s->spec.limits.movetime_ms = limits->movetime_ms;
-            s->spec.seed = seed * 31 + (uint64_t)t.count + 1;
         }
         t.count++;
         if (!comma)

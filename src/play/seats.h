@@ -1,9 +1,10 @@
 /*
- * seats.h - who plays each seat of a game: a human at the terminal or an AI agent,
- * parsed from a --players list such as "human,ai:7".
+ * seats.h - who plays each seat of a game: a human or an AI agent, read from one
+ * player's text ("human", "ai:7") or a list of them such as "human,ai:7" (the CLI's
+ * --players); the web server reads its seats one by one with seat_parse.
  */
-#ifndef CROWN_CLI_SEATS_H
-#define CROWN_CLI_SEATS_H
+#ifndef CROWN_PLAY_SEATS_H
+#define CROWN_PLAY_SEATS_H
 
 #include <stdbool.h>
 
@@ -21,6 +22,12 @@ typedef struct Seats {
     int count;
     Seat seat[MAX_PLAYERS];
 } Seats;
+
+/* Reads one player's text for seat `index`: "human" (*human true, spec untouched), or an
+ * agent spec such as "ai:7" into *spec, whose seed follows from the game's seed and the
+ * seat, so that a game replays the same. */
+Status seat_parse(const char *text, int index, uint64_t game_seed, bool *human, AgentSpec *spec,
+                  ErrBuf *err);
 
 /* Parses a comma-separated list of `players` specs; the game needs exactly that many.
  * Limits (when nonzero) override every AI seat's level limits. */
