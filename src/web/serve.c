@@ -19,16 +19,17 @@
 
 enum { PATH_CAP = 4096 };
 
-/* One "crown: ..." line on stderr, like every other command's errors; returns 1. */
+/* One "crown: ..." line on stderr, the form of every command's errors (cli_error); the
+ * web server has its own, since src/web does not include src/cli. Returns 1. */
 static int serve_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int serve_error(const char *fmt, ...)
 {
+    char line[ERRBUF_LEN];
     va_list ap;
     va_start(ap, fmt);
-    fputs("crown: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    fprintf(stderr, "crown: %s\n", line);
     return 1;
 }
 
