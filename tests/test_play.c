@@ -2,7 +2,7 @@
  * test_play.c - the play layer (src/play) and the reading it shares with records: whole
  * turns read right and refused without a change, chance outcomes by their text, undo to
  * the start of a seat's last turn across chance draws and turns of several actions, seat
- * names and players' texts, result texts, and records whose game the caller's lookup does not know.
+ * names, players' texts and who may act, result texts, and records whose game the caller's lookup does not know.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -450,6 +450,46 @@ static void test_seat_players(void **state)
     assert_non_null(strstr(err.msg, "(or 'human')"));
 }
 
+static void check_turn_is(const Seats *seats, const GameRecord *r, int seat, Status want,
+                          const char *why)
+{
+    ErrBuf err;
+    err_clear(&err);
+    assert_int_equal(seats_check_turn(seats, r->game, r->current, seat, &err), want);
+    if (strstr(err.msg, why) == NULL)
+        fail_msg("seat %d: '%s' lacks '%s'", seat, err.msg, why);
+}
+
+static void test_who_may_act(void **state)
+{
+    (void)state;
+    Seats seats;
+    ErrBuf err;
+    const SearchLimits none = {0};
+    assert_int_equal(seats_parse("human,ai:3", 2, &none, 1, &seats, &err), STATUS_OK);
+    Game *g = make_game("kings-valley", 0);
+    GameRecord r;
+    open_record(&r, g, "ss1ss/2k2/5/5/SSKSS 1 2");
+    check_turn_is(&seats, &r, 0, STATUS_OK, "");
+    check_turn_is(&seats, &r, 1, STATUS_CONFLICT, "the second seat is played by the AI (ai:3)");
+    check_turn_is(&seats, &r, 2, STATUS_CONFLICT, "no such seat");
+    check_turn_is(&seats, &r, -1, STATUS_CONFLICT, "no such seat");
+    assert_int_equal(seats_parse("human,human", 2, &none, 1, &seats, &err), STATUS_OK);
+    check_turn_is(&seats, &r, 1, STATUS_NOT_YOUR_TURN,
+                  "it is not your turn: the first player (human) is to move");
+    play_text(&r, "c1-c3");
+    check_turn_is(&seats, &r, 1, STATUS_CONFLICT, "the game is over");
+    record_free(&r);
+
+    g = make_game("king-of-the-valley", 2);
+    open_record(&r, g, NULL);
+    play_text(&r, "place c4");
+    play_text(&r, "place c1");
+    play_text(&r, "c4-c3; refill R");
+    check_turn_is(&seats, &r, 1, STATUS_NOT_YOUR_TURN, "chance acts next");
+    record_free(&r);
+}
+
 static void result_is(const GameRecord *r, int viewer, const char *want)
 {
     StrBuf t;
@@ -555,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_undo_takes_back_whole_turns),
         cmocka_unit_test(test_seat_names),
         cmocka_unit_test(test_seat_players),
+        cmocka_unit_test(test_who_may_act),
         cmocka_unit_test(test_result_texts),
         cmocka_unit_test(test_record_lookup),
     };

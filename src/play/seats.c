@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "play/words.h"
+
 Status seat_parse(const char *text, int index, uint64_t game_seed, bool *human, AgentSpec *spec,
                   ErrBuf *err)
 {
@@ -80,6 +82,25 @@ void seats_stop(Seats *s)
         agent_free(s->seat[i].agent);
         s->seat[i].agent = NULL;
     }
+}
+
+Status seats_check_turn(const Seats *seats, const Game *g, const GameState *s, int seat,
+                        ErrBuf *err)
+{
+    const int p = g->ops->to_move(g, s);
+    if (p == PLAYER_NONE)
+        return err_set(err, STATUS_CONFLICT, "the game is over");
+    if (seat < 0 || seat >= g->players || seat >= seats->count)
+        return err_set(err, STATUS_CONFLICT, "no such seat");
+    if (!seats->seat[seat].human)
+        return err_set(err, STATUS_CONFLICT, "the %s seat is played by the AI (%s)",
+                       play_seat_ordinal(seat), seats->seat[seat].text);
+    if (p == PLAYER_CHANCE)
+        return err_set(err, STATUS_NOT_YOUR_TURN, "it is not your turn: chance acts next");
+    if (p != seat)
+        return err_set(err, STATUS_NOT_YOUR_TURN, "it is not your turn: the %s (%s) is to move",
+                       play_seat_name(g, p), p < seats->count ? seats->seat[p].text : "?");
+    return STATUS_OK;
 }
 
 void seats_format(const Seats *s, char *out, int cap)

@@ -36,6 +36,11 @@ Status seats_parse(const char *list, int players, const SearchLimits *limits, ui
 /* Creates the agents of the AI seats for game g. */
 Status seats_start(Seats *s, const Game *g, ErrBuf *err);
 void seats_stop(Seats *s);
+/* Whether `seat` may act now in s: STATUS_CONFLICT when the game is over, there is no
+ * such seat or an AI plays it, STATUS_NOT_YOUR_TURN when another seat or chance is to
+ * act; the message says which. */
+Status seats_check_turn(const Seats *seats, const Game *g, const GameState *s, int seat,
+                        ErrBuf *err);
 /* "human,ai:5" */
 void seats_format(const Seats *s, char *out, int cap);
 

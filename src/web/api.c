@@ -141,8 +141,8 @@ static json_t *build_state(Session *s, int view)
     for (int i = 0; i < g->players; i++) {
         json_t *st = json_object();
         json_object_set_new(st, "seat", json_integer(i));
-        json_object_set_new(st, "player", json_string(s->player[i]));
-        json_object_set_new(st, "ai", json_boolean(s->is_ai[i]));
+        json_object_set_new(st, "player", json_string(s->seats.seat[i].text));
+        json_object_set_new(st, "ai", json_boolean(!s->seats.seat[i].human));
         json_array_append_new(seats, st);
     }
     json_object_set_new(o, "seats", seats);
@@ -452,7 +452,7 @@ static void create_game(Server *srv, const Request *req, Response *res)
         char url[128];
         snprintf(url, sizeof url, "/g/%s#token=%s", s->id, s->token[i]);
         json_object_set_new(l, "seat", json_integer(i));
-        json_object_set_new(l, "player", json_string(s->player[i]));
+        json_object_set_new(l, "player", json_string(s->seats.seat[i].text));
         json_object_set_new(l, "token", json_string(s->token[i]));
         json_object_set_new(l, "url", json_string(url));
         json_array_append_new(links, l);

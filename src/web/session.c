@@ -142,14 +142,15 @@ static Session *session_alloc(void)
 /* Reads "human" or an agent spec for `seat`; the AI's seed follows from the game's. */
 static bool seat_spec(Session *s, int seat, const char *player, ErrBuf *err)
 {
-    snprintf(s->player[seat], sizeof s->player[seat], "%s", player);
-    bool human = true;
+    Seat *st = &s->seats.seat[seat];
+    snprintf(st->text, sizeof st->text, "%s", player);
     ErrBuf e2;
-    if (seat_parse(player, seat, s->seed, &human, &s->spec[seat], &e2) != STATUS_OK) {
+    if (seat_parse(player, seat, s->seed, &st->human, &st->spec, &e2) != STATUS_OK) {
         err_set(err, STATUS_PARSE, "seat %d: %s", seat, e2.msg);
         return false;
     }
-    s->is_ai[seat] = !human;
+    if (seat >= s->seats.count)
+        s->seats.count = seat + 1;
     return true;
 }
 
@@ -205,7 +206,7 @@ static void changed_locked(Session *s)
 void session_schedule_ai_locked(Server *srv, Session *s)
 {
     const int p = s->game->ops->to_move(s->game, s->rec.current);
-    if (p >= 0 && s->is_ai[p] && !s->ai_queued && s->thinking < 0 &&
+    if (p >= 0 && !s->seats.seat[p].human && !s->ai_queued && s->thinking < 0 &&
         !atomic_load(&srv->stopping)) {
         s->ai_queued = true;
         ai_queue_move(srv->ai, s);
@@ -303,21 +304,7 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
 /* Whether `seat` may act now; the reason when not. */
 static Status check_turn(const Session *s, int seat, ErrBuf *err)
 {
-    const Game *g = s->game;
-    const int p = g->ops->to_move(g, s->rec.current);
-    if (p == PLAYER_NONE)
-        return err_set(err, STATUS_CONFLICT, "the game is over");
-    if (seat < 0 || seat >= g->players)
-        return err_set(err, STATUS_CONFLICT, "no such seat");
-    if (s->is_ai[seat])
-        return err_set(err, STATUS_CONFLICT, "the %s seat is played by the AI (%s)",
-                       play_seat_ordinal(seat), s->player[seat]);
-    if (p >= 0 && p != seat)
-        return err_set(err, STATUS_NOT_YOUR_TURN, "it is not your turn: the %s (%s) is to move",
-                       play_seat_name(g, p), s->player[p]);
-    if (p != seat)
-        return err_set(err, STATUS_NOT_YOUR_TURN, "it is not your turn: chance acts next");
-    return STATUS_OK;
+    return seats_check_turn(&s->seats, s->game, s->rec.current, seat, err);
 }
 
 /* --- creating and loading -------------------------------------------------------------- */
@@ -329,12 +316,7 @@ static Status init_record(Session *s, Game *g, const GameState *start, ErrBuf *e
     if (st != STATUS_OK)
         return st;
     s->game = s->rec.game;
-    StrBuf p;
-    sb_init(&p);
-    for (int i = 0; i < g->players; i++)
-        sb_printf(&p, "%s%s", i ? "," : "", s->player[i]);
-    snprintf(s->rec.players, sizeof s->rec.players, "%s", sb_str(&p));
-    sb_free(&p);
+    seats_format(&s->seats, s->rec.players, (int)sizeof s->rec.players);
     if (!texts_reserve(s, 64))
         return err_set(err, STATUS_NOMEM, "out of memory");
     return STATUS_OK;
@@ -370,13 +352,13 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
     for (int i = 0; st == STATUS_OK && i < g->players; i++) {
         if (!seat_spec(s, i, ng->player[i], err)) {
             st = STATUS_PARSE;
-        } else if (s->is_ai[i]) {
+        } else if (!s->seats.seat[i].human) {
             // Refuse now what the AI could not play later (alpha-beta on a game without an
             // evaluation, say), with the agent's own explanation.
             Agent *a = NULL;
-            if (agent_new(g, &s->spec[i], &a, &e2) != STATUS_OK)
+            if (agent_new(g, &s->seats.seat[i].spec, &a, &e2) != STATUS_OK)
                 st = err_set(err, STATUS_PARSE, "seat %d (%s): %s", i,
-                                    s->player[i], e2.msg);
+                                    s->seats.seat[i].text, e2.msg);
             agent_free(a);
         }
     }
@@ -412,7 +394,7 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
     sg.created = s->created;
     sg.version = 0;
     for (int i = 0; i < g->players; i++) {
-        snprintf(sg.player[i], sizeof sg.player[i], "%s", s->player[i]);
+        snprintf(sg.player[i], sizeof sg.player[i], "%s", s->seats.seat[i].text);
         snprintf(sg.token[i], sizeof sg.token[i], "%s", s->token[i]);
     }
     if (sb_failed(&rules) || sb_failed(&pos))
@@ -603,10 +585,10 @@ Status session_undo(Server *srv, Session *s, int seat, ErrBuf *err)
 {
     pthread_mutex_lock(&s->mu);
     Status st = STATUS_OK;
-    if (seat < 0 || seat >= s->game->players || s->is_ai[seat])
+    if (seat < 0 || seat >= s->game->players || !s->seats.seat[seat].human)
         st = err_set(err, STATUS_CONFLICT, "only a human seat may take moves back");
     for (int i = 0; st == STATUS_OK && i < s->game->players; i++)
-        if (i != seat && !s->is_ai[i])
+        if (i != seat && s->seats.seat[i].human)
             st = err_set(err, STATUS_CONFLICT, "undo is only for games against the AI: "
                          "the %s seat is another human's", play_seat_ordinal(i));
     int keep = 0;
@@ -637,14 +619,14 @@ bool session_ai_claim(Session *s, AiClaim *claim)
     pthread_mutex_lock(&s->mu);
     s->ai_queued = false;
     const int p = s->game->ops->to_move(s->game, s->rec.current);
-    bool ok = p >= 0 && s->is_ai[p] && s->thinking < 0;
+    bool ok = p >= 0 && !s->seats.seat[p].human && s->thinking < 0;
     if (ok) {
         claim->state = game_state_clone(s->game, s->rec.current);
         ok = claim->state != NULL;
     }
     if (ok) {
         claim->seat = p;
-        claim->spec = s->spec[p];
+        claim->spec = s->seats.seat[p].spec;
         s->thinking = p;
         changed_locked(s);
         claim->version = s->version;

@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "core/record.h"
+#include "play/seats.h"
 #include "search/agent.h"
 #include "web/secret.h"
 #include "web/store.h"
@@ -36,9 +37,7 @@ typedef struct Session {
     const Game *game; /* == rec.game; the configured game never changes */
     uint64_t seed;
     int64_t created;
-    char player[MAX_PLAYERS][STORE_PLAYER_LEN]; /* "human" or an agent spec */
-    bool is_ai[MAX_PLAYERS];
-    AgentSpec spec[MAX_PLAYERS];
+    Seats seats; /* each seat's player ("human" or an agent spec); no agents */
     char token[MAX_PLAYERS][SECRET_TOKEN_LEN + 1];
 
     /* guarded by mu */
