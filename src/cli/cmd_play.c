@@ -55,9 +55,17 @@ static void show_status(const PlaySession *ps)
     const Game *g = ps->rec.game;
     const int p = g->ops->to_move(g, ps->rec.current);
     if (p == PLAYER_NONE) {
+        // At a terminal with one human the result is told to that player ("You won");
+        // scripts get the neutral form, which does not depend on the seats.
+        int viewer = PLAYER_NONE, humans = 0;
+        for (int i = 0; i < ps->seats.count; i++)
+            if (ps->seats.seat[i].human)
+                humans++, viewer = i;
+        if (!ps->interactive || humans != 1)
+            viewer = PLAYER_NONE;
         StrBuf r;
         sb_init(&r);
-        play_result_text(g, ps->rec.current, PLAYER_NONE, &r);
+        play_result_text(g, ps->rec.current, viewer, &r);
         printf("game over: %s\n", sb_str(&r));
         sb_free(&r);
     } else if (p >= 0) {
