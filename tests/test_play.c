@@ -487,6 +487,29 @@ static void test_who_may_act(void **state)
     play_text(&r, "place c1");
     play_text(&r, "c4-c3; refill R");
     check_turn_is(&seats, &r, 1, STATUS_NOT_YOUR_TURN, "chance acts next");
+
+    // What plays itself: chance draws, an AI seat's move; never a human's.
+    Rng rng;
+    rng_seed(&rng, 4);
+    Move m;
+    assert_int_equal(seats_auto_action(&seats, r.game, r.current, &rng, &m, NULL, &err),
+                     STATUS_OK);
+    assert_int_equal(record_push(&r, m, &err), STATUS_OK);
+    while (r.game->ops->to_move(r.game, r.current) == PLAYER_CHANCE) {
+        assert_int_equal(seats_auto_action(&seats, r.game, r.current, &rng, &m, NULL, &err),
+                         STATUS_OK);
+        assert_int_equal(record_push(&r, m, &err), STATUS_OK);
+    }
+    assert_int_equal(seats_auto_action(&seats, r.game, r.current, &rng, &m, NULL, &err),
+                     STATUS_CONFLICT);
+    assert_int_equal(seats_parse("random,random", 2, &none, 1, &seats, &err), STATUS_OK);
+    assert_int_equal(seats_start(&seats, r.game, &err), STATUS_OK);
+    SearchResult sr;
+    assert_int_equal(seats_auto_action(&seats, r.game, r.current, &rng, &m, &sr, &err),
+                     STATUS_OK);
+    assert_int_equal(sr.best, m);
+    assert_int_equal(record_push(&r, m, &err), STATUS_OK);
+    seats_stop(&seats);
     record_free(&r);
 }
 

@@ -74,16 +74,10 @@ static void play_one(Match *mt, int index)
         if (p == PLAYER_NONE)
             break;
         Move m;
-        if (p == PLAYER_CHANCE) {
-            m = game_sample_chance(own, rec.current, &chance);
-        } else {
-            SearchResult r;
-            if (agent_think(seats.seat[p].agent, rec.current, &r, &err) != STATUS_OK) {
-                out->failed = true;
-                snprintf(out->error, sizeof out->error, "%s", err.msg);
-                break;
-            }
-            m = r.best;
+        if (seats_auto_action(&seats, own, rec.current, &chance, &m, NULL, &err) != STATUS_OK) {
+            out->failed = true;
+            snprintf(out->error, sizeof out->error, "%s", err.msg);
+            break;
         }
         if (record_push(&rec, m, &err) != STATUS_OK) {
             out->failed = true;

@@ -281,21 +281,16 @@ static bool run_automatic(PlaySession *ps)
         if (p == PLAYER_NONE || (p >= 0 && ps->seats.seat[p].human))
             return true;
         Move m;
+        SearchResult r;
+        if (seats_auto_action(&ps->seats, g, ps->rec.current, &ps->chance_rng, &m, &r, &err) !=
+            STATUS_OK)
+            return cli_error("AI failed: %s", err.msg), false;
         StrBuf text;
         sb_init(&text);
+        g->ops->format_move(g, ps->rec.current, m, &text);
         if (p == PLAYER_CHANCE) {
-            m = game_sample_chance(g, ps->rec.current, &ps->chance_rng);
-            g->ops->format_move(g, ps->rec.current, m, &text);
             printf("chance: %s\n", sb_str(&text));
         } else {
-            SearchResult r;
-            if (agent_think(ps->seats.seat[p].agent, ps->rec.current, &r, &err) != STATUS_OK) {
-                cli_error("AI failed: %s", err.msg);
-                sb_free(&text);
-                return false;
-            }
-            m = r.best;
-            g->ops->format_move(g, ps->rec.current, m, &text);
             sb_puts(&text, "  (");
             search_format_score(&r, &text);
             sb_puts(&text, ")");

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/game_api.h"
 #include "play/words.h"
 
 Status seat_parse(const char *text, int index, uint64_t game_seed, bool *human, AgentSpec *spec,
@@ -100,6 +101,26 @@ Status seats_check_turn(const Seats *seats, const Game *g, const GameState *s, i
     if (p != seat)
         return err_set(err, STATUS_NOT_YOUR_TURN, "it is not your turn: the %s (%s) is to move",
                        play_seat_name(g, p), p < seats->count ? seats->seat[p].text : "?");
+    return STATUS_OK;
+}
+
+Status seats_auto_action(const Seats *seats, const Game *g, const GameState *s, Rng *chance,
+                         Move *m, SearchResult *result, ErrBuf *err)
+{
+    const int p = g->ops->to_move(g, s);
+    if (p == PLAYER_CHANCE) {
+        *m = game_sample_chance(g, s, chance);
+        return STATUS_OK;
+    }
+    if (p < 0 || p >= seats->count || seats->seat[p].human || seats->seat[p].agent == NULL)
+        return err_set(err, STATUS_CONFLICT, "no AI or chance is to act");
+    SearchResult r;
+    const Status st = agent_think(seats->seat[p].agent, s, &r, err);
+    if (st != STATUS_OK)
+        return st;
+    *m = r.best;
+    if (result)
+        *result = r;
     return STATUS_OK;
 }
 

@@ -41,6 +41,12 @@ void seats_stop(Seats *s);
  * act; the message says which. */
 Status seats_check_turn(const Seats *seats, const Game *g, const GameState *s, int seat,
                         ErrBuf *err);
+/* The action that plays itself in s: when chance is to act, an outcome drawn with
+ * `chance`; when an AI seat is, its agent's move (seats_start made it), with the search
+ * in *result (p is that seat; result may be NULL for chance). STATUS_CONFLICT when a
+ * human or nobody is to act; the agent's own Status when its search fails. */
+Status seats_auto_action(const Seats *seats, const Game *g, const GameState *s, Rng *chance,
+                         Move *m, SearchResult *result, ErrBuf *err);
 /* "human,ai:5" */
 void seats_format(const Seats *s, char *out, int cap);
 
