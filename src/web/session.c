@@ -357,8 +357,8 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
             // evaluation, say), with the agent's own explanation.
             Agent *a = NULL;
             if (agent_new(g, &s->seats.seat[i].spec, &a, &e2) != STATUS_OK)
-                st = err_set(err, STATUS_PARSE, "seat %d (%s): %s", i,
-                                    s->seats.seat[i].text, e2.msg);
+                st = err_set(err, STATUS_PARSE, "seat %d (%s): %s", i, s->seats.seat[i].text,
+                             e2.msg);
             agent_free(a);
         }
     }
@@ -488,12 +488,11 @@ static Status load_session(const StoredGame *sg, Session **out, ErrBuf *err)
         Move m;
         const int p = s->game->ops->to_move(s->game, s->rec.current);
         if (p == PLAYER_NONE) {
-            st = err_set(err, STATUS_CORRUPT, "game %s: move %d after the end", sg->id,
-                                i + 1);
+            st = err_set(err, STATUS_CORRUPT, "game %s: move %d after the end", sg->id, i + 1);
         } else if (game_parse_action(s->game, s->rec.current, sg->moves[i], &m, &e2) !=
                    STATUS_OK) {
-            st = err_set(err, STATUS_CORRUPT, "game %s: move %d '%.40s': %s", sg->id,
-                                i + 1, sg->moves[i], e2.msg);
+            st = err_set(err, STATUS_CORRUPT, "game %s: move %d '%.40s': %s", sg->id, i + 1,
+                         sg->moves[i], e2.msg);
         } else if (!texts_reserve(s, i + 1) ||
                    (s->cells[i] = cells_of(s->game, s->rec.current, m)) == NULL ||
                    record_push(&s->rec, m, err) != STATUS_OK) {
