@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Enforces the dependency rule, layers from the bottom: core (includes only core), games
 # (core), search (core, never a game), play (core, search, and games only in its
-# registry), then the front ends cli and web (anything below, never each other).
+# registry), then the public C API (src/api, include/crown.h) and the front ends cli and
+# web (anything below, never each other; the CLI's --version reads crown.h).
 set -eu
 cd "$(dirname "$0")/.."
 fail=0
@@ -21,5 +22,9 @@ while IFS= read -r hit; do bad "only the play registry may include games: $hit";
     < <(grep -HnE '#include *"games/' src/play/*.[ch] | grep -v '^src/play/registry.c:' || true)
 check "cli includes the web server" x 'web' src/cli/*.[ch]
 check "web includes the cli" x 'cli' src/web/*.[ch]
+check "the API includes a front end" x 'cli|web' src/api/*.[ch]
+while IFS= read -r hit; do bad "an engine layer includes the public API: $hit"; done \
+    < <(grep -HnE '#include *[<"](crown\.h|api/)' src/core/*.[ch] src/games/*/*.[ch] \
+        src/search/*.[ch] src/play/*.[ch] 2>/dev/null || true)
 if [ $fail -ne 0 ]; then exit 1; fi
 echo "layering: ok"
