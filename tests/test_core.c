@@ -15,7 +15,7 @@
 #include "core/record.h"
 #include "core/game_api.h"
 #include "support/rule_text.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "core/rng.h"
 #include "core/strbuf.h"
 
@@ -189,15 +189,15 @@ static void test_record_round_trip(void **state)
                        "result unfinished\n";
     GameRecord r;
     ErrBuf err;
-    assert_int_equal(record_parse(text, &r, &err), STATUS_OK);
+    assert_int_equal(record_parse(text, registry_find, &r, &err), STATUS_OK);
     assert_int_equal(r.count, 2);
     assert_string_equal(r.players, "human,ai:3");
     assert_string_equal(game_option(r.game, "max-plies"), "50");
     StrBuf out;
     sb_init(&out);
-    record_write(&r, &out);
+    record_write(&r, NULL, &out);
     GameRecord again;
-    assert_int_equal(record_parse(sb_str(&out), &again, &err), STATUS_OK);
+    assert_int_equal(record_parse(sb_str(&out), registry_find, &again, &err), STATUS_OK);
     assert_int_equal(again.count, 2);
     assert_memory_equal(again.current, r.current, r.game->state_size);
     record_truncate(&again, 1);
@@ -237,7 +237,7 @@ static void test_record_errors_name_the_line(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         GameRecord r;
         ErrBuf err;
-        assert_int_not_equal(record_parse(bad[i].text, &r, &err), STATUS_OK);
+        assert_int_not_equal(record_parse(bad[i].text, registry_find, &r, &err), STATUS_OK);
         if (strstr(err.msg, bad[i].message) == NULL)
             fail_msg("record %zu: message '%s' lacks '%s'", i, err.msg, bad[i].message);
     }

@@ -24,7 +24,7 @@
 #include "core/game_api.h"
 #include "support/rule_text.h"
 #include "core/observation.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "support/kd_reference.h"
 
 enum { TEXT_CAP = 700, MAX_SETTINGS = 8 };

@@ -35,7 +35,7 @@
 #include "core/game_api.h"
 #include "support/rule_text.h"
 #include "core/record.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "games/kingofthevalley/kingofthevalley.h"
 #include "search/agent.h"
 
@@ -1264,9 +1264,9 @@ static void test_replay_from_record(void **state)
     }
     StrBuf text;
     sb_init(&text);
-    record_write(&rec, &text);
+    record_write(&rec, NULL, &text);
     GameRecord back;
-    if (record_parse(sb_str(&text), &back, &err) != STATUS_OK)
+    if (record_parse(sb_str(&text), registry_find, &back, &err) != STATUS_OK)
         fail_msg("record does not load: %s", err.msg);
     assert_int_equal(back.count, rec.count);
     assert_memory_equal(back.current, rec.current, rec.game->state_size);

@@ -236,6 +236,37 @@ uint64_t game_perft(const Game *g, GameState *s, int depth)
     return game_perft_generic(g, s, depth);
 }
 
+Status game_parse_action(const Game *g, const GameState *s, const char *text, Move *m,
+                         ErrBuf *err)
+{
+    const int p = g->ops->to_move(g, s);
+    if (p == PLAYER_NONE)
+        return err_set(err, STATUS_ILLEGAL, "the game is over");
+    if (p != PLAYER_CHANCE)
+        return g->ops->parse_move(g, s, text, m, err);
+    ChanceList *cl = malloc(sizeof *cl);
+    if (cl == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    const int n = g->ops->chance_outcomes(g, s, cl);
+    Status st = err_set(err, STATUS_ILLEGAL, "'%.40s' is not a possible chance outcome here",
+                        text);
+    StrBuf t;
+    sb_init(&t);
+    for (int i = 0; i < n && st != STATUS_OK; i++) {
+        sb_clear(&t);
+        g->ops->format_move(g, s, cl->outcomes[i], &t);
+        if (strcmp(sb_str(&t), text) == 0) {
+            *m = cl->outcomes[i];
+            st = STATUS_OK;
+        }
+    }
+    if (sb_failed(&t) && st != STATUS_OK)
+        st = err_set(err, STATUS_NOMEM, "out of memory");
+    sb_free(&t);
+    free(cl);
+    return st;
+}
+
 Status game_play_text(const Game *g, GameState *s, const char *text, Move *played, ErrBuf *err)
 {
     Move m;

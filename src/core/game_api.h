@@ -48,6 +48,12 @@ uint64_t game_perft_generic(const Game *g, GameState *s, int depth);
 /* ops->perft if the game has one, else the generic loop. */
 uint64_t game_perft(const Game *g, GameState *s, int depth);
 
+/* Reads `text` as the one action to play in s: when chance is to act, the chance outcome
+ * whose format_move text it is exactly (records and stored games write draws like
+ * moves); otherwise through the game's parse_move. *m is untouched on error. */
+Status game_parse_action(const Game *g, const GameState *s, const char *text, Move *m,
+                         ErrBuf *err);
+
 /* Parses `text` as one action and plays it. On error the state is unchanged. */
 Status game_play_text(const Game *g, GameState *s, const char *text, Move *played, ErrBuf *err);
 
