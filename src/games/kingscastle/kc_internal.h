@@ -18,12 +18,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/bits.h"
+#include "core/bb128.h"
 #include "core/game.h"
 #include "core/rng.h"
-
-/* A set of grid cells. */
-__extension__ typedef unsigned __int128 KcBits;
 
 enum {
     KC_RADIUS = 5,
@@ -52,15 +49,15 @@ typedef enum KcReason {
 
 /* Read-only data of a configured game: geometry, hash keys, the chosen rules. */
 typedef struct KcConfig {
-    KcBits board;             /* the 91 cells */
-    KcBits castle;            /* the Throne, the inner ring and the entrance cells */
-    KcBits outside;           /* board minus castle */
-    KcBits throne_bit;
-    KcBits inner;             /* the six cells around the Throne */
-    KcBits conn_from[KC_DIRS]; /* cells whose neighbour in direction d is on the board
+    Bb128 board;             /* the 91 cells */
+    Bb128 castle;            /* the Throne, the inner ring and the entrance cells */
+    Bb128 outside;           /* board minus castle */
+    Bb128 throne_bit;
+    Bb128 inner;             /* the six cells around the Throne */
+    Bb128 conn_from[KC_DIRS]; /* cells whose neighbour in direction d is on the board
                                   with no wall in between */
-    KcBits nbr[KC_GRID];      /* connected neighbours of each cell */
-    KcBits pair_mask[3];      /* the opposite pairs of inner cells */
+    Bb128 nbr[KC_GRID];      /* connected neighbours of each cell */
+    Bb128 pair_mask[3];      /* the opposite pairs of inner cells */
     int8_t step[KC_DIRS][KC_GRID]; /* connected neighbour in direction d, or -1 */
     int8_t raw_step[KC_DIRS][KC_GRID]; /* neighbour ignoring walls, or -1 */
     int8_t delta[KC_DIRS];    /* index step of each direction */
@@ -148,51 +145,23 @@ static inline int kc_m(Move m)
 
 /* --- bitboards ------------------------------------------------------------------------- */
 
-static inline KcBits kc_bit(int cell)
-{
-    return (KcBits)1 << cell;
-}
-static inline bool kc_has(KcBits b, int cell)
-{
-    return (b >> cell) & 1;
-}
-static inline int kc_count(KcBits b)
-{
-    return bits_count((uint64_t)b) + bits_count((uint64_t)(b >> 64));
-}
-/* Index of the lowest cell; b must not be empty. */
-static inline int kc_lowest(KcBits b)
-{
-    const uint64_t lo = (uint64_t)b;
-    return lo ? bits_lowest(lo) : 64 + bits_lowest((uint64_t)(b >> 64));
-}
-static inline int kc_pop(KcBits *b)
-{
-    const int i = kc_lowest(*b);
-    *b &= *b - 1;
-    return i;
-}
-static inline KcBits kc_shift(KcBits b, int delta)
-{
-    return delta > 0 ? b << delta : b >> -delta;
-}
 /* Every cell connected to a cell of b. */
-static inline KcBits kc_neighbours(const KcConfig *c, KcBits b)
+static inline Bb128 kc_neighbours(const KcConfig *c, Bb128 b)
 {
-    KcBits n = 0;
+    Bb128 n = 0;
     for (int d = 0; d < KC_DIRS; d++)
-        n |= kc_shift(b & c->conn_from[d], c->delta[d]);
+        n |= bb128_shift(b & c->conn_from[d], c->delta[d]);
     return n;
 }
 
-static inline KcBits kc_men(const KcState *s, int p)
+static inline Bb128 kc_men(const KcState *s, int p)
 {
-    return (KcBits)s->men[p][1] << 64 | s->men[p][0];
+    return bb128_make(s->men[p][0], s->men[p][1]);
 }
-static inline void kc_set_men(KcState *s, int p, KcBits b)
+static inline void kc_set_men(KcState *s, int p, Bb128 b)
 {
-    s->men[p][0] = (uint64_t)b;
-    s->men[p][1] = (uint64_t)(b >> 64);
+    s->men[p][0] = bb128_lo(b);
+    s->men[p][1] = bb128_hi(b);
 }
 
 static inline const KcConfig *kc_cfg(const Game *g)
@@ -226,7 +195,7 @@ void kc_build_geometry(KcConfig *c);
 /* kc_rules.c */
 uint64_t kc_compute_hash(const KcConfig *c, const KcState *s);
 /* Cells where the player to move may place a man (the Throne excluded). */
-KcBits kc_placements(const KcConfig *c, const KcState *s);
+Bb128 kc_placements(const KcConfig *c, const KcState *s);
 /* True if the player to move may put a man on the Throne as a move (throne-entry=move). */
 bool kc_throne_move_ok(const KcConfig *c, const KcState *s);
 bool kc_swap_ok(const KcConfig *c, const KcState *s);
@@ -242,7 +211,7 @@ void kc_settle(const KcConfig *c, KcState *s);
 void kc_rebuild_filter(KcState *s);
 /* The opponent men a slide would capture (phalanx) and, for a single, the cell of the
  * man it throws (or -1). */
-KcBits kc_slide_captures(const KcConfig *c, const KcState *s, Move m, int *thrown);
+Bb128 kc_slide_captures(const KcConfig *c, const KcState *s, Move m, int *thrown);
 
 /* kc_notation.c */
 void kc_format_cell(int cell, StrBuf *out);

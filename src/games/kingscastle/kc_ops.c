@@ -183,7 +183,7 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
 {
     const KcConfig *c = kc_cfg(g);
     const KcState *s = (const KcState *)gs;
-    const KcBits w = kc_men(s, 0), b = kc_men(s, 1);
+    const Bb128 w = kc_men(s, 0), b = kc_men(s, 1);
     if (w & b)
         return err_set(err, STATUS_ILLEGAL, "a cell holds men of both players"), false;
     if ((w | b) & ~c->board)

@@ -79,10 +79,10 @@ static void build_geometry(KgConfig *c)
     c->on_board = 0;
     for (int r = 0; r < c->ranks; r++)
         for (int f = 0; f < c->files; f++)
-            c->on_board |= kg_bit(r * c->stride + f);
+            c->on_board |= bb128_bit(r * c->stride + f);
     for (int sq = 0; sq < KG_MAX_SQ; sq++)
-        c->neighbours[sq] = sq < c->squares && kg_has(c->on_board, sq)
-                                ? kg_spread(c, kg_bit(sq))
+        c->neighbours[sq] = sq < c->squares && bb128_has(c->on_board, sq)
+                                ? kg_spread(c, bb128_bit(sq))
                                 : 0;
     // Hash keys come from a fixed seed so that hashes are the same in every run.
     uint64_t seed = 0x6B696E6773677561ULL + (uint64_t)c->files;
@@ -260,7 +260,7 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
     const KgState *s = (const KgState *)gs;
     const KgCore *k = &s->k;
     for (int sq = 0; sq < KG_MAX_SQ; sq++) {
-        const bool on = sq < c->squares && kg_has(c->on_board, sq);
+        const bool on = sq < c->squares && bb128_has(c->on_board, sq);
         if (k->height[sq] > (on ? c->limit : 0))
             return err_set(err, STATUS_ILLEGAL, "square %d holds %d pieces", sq, k->height[sq]),
                    false;

@@ -10,6 +10,7 @@
  * or the first-move rule applies, or where a repetition is possible, use the plain
  * generator.
  */
+#include "core/seen_filter.h"
 #include "games/kingsvalley/kv_internal.h"
 
 /* The step of direction d on a board `size` wide, in the order of KvConfig.delta. With a
@@ -194,21 +195,6 @@ static inline Move draw_move(const KvConfig *c, const KvState *s, Rng *rng, int 
     }
 }
 
-/* A 1024-bit Bloom filter of the positions seen in a playout: a position whose bit is
- * clear has certainly not occurred before, so the repetition scan can be skipped. */
-typedef struct SeenFilter {
-    uint64_t bits[16];
-} SeenFilter;
-
-static inline bool seen_add(SeenFilter *f, uint64_t hash)
-{
-    const unsigned i = (unsigned)(hash >> 54);
-    const uint64_t bit = 1ULL << (i & 63);
-    const bool was = f->bits[i >> 6] & bit;
-    f->bits[i >> 6] |= bit;
-    return was;
-}
-
 /* kv_make without an undo record, settling the result with what a random move can do:
  * only the mover's king can have reached the Valley, only the opponent's king can be
  * locked at the start of his turn. The rare remainder goes to kv_settle_hinted. */
@@ -237,7 +223,8 @@ static inline void playout_make(const KvConfig *c, KvState *s, int from, int to,
 static inline void playout_sized(const KvConfig *c, KvState *s, Rng *rng, int size)
 {
     Move moves[KV_MAX_CELLS * KV_DIRS];
-    SeenFilter seen = {{0}};
+    SeenFilter seen;
+    seen_clear(&seen);
     for (int i = 0; i < s->nhist; i++)
         seen_add(&seen, s->history[i]);
     while (s->result == KV_PLAYING) {
