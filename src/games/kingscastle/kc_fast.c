@@ -1,8 +1,8 @@
 /*
- * kc_fast.c - perft and random playouts with direct calls instead of the interface.
+ * kc_fast.c - perft's bulk counting and random playouts with direct calls.
  *
- * Perft counts the last ply without listing it: placements are one popcount, a single's
- * moves the length of its open lines, a phalanx's moves a sum over its parts of the
+ * Perft (game_perft) asks here for the last ply counted without listing it: placements
+ * are one popcount, a single's moves the length of its open lines, a phalanx's moves a sum over its parts of the
  * cells its front may enter ("bulk counting"). A playout draws a uniform index over the
  * legal moves, picking a placement straight from the bitboard of free cells, so that
  * only the slides are ever listed.
@@ -102,24 +102,6 @@ int kc_count_moves(const KcConfig *c, const KcState *s)
         return 0;
     return bb128_count(kc_placements(c, s)) + kc_throne_move_ok(c, s) + kc_swap_ok(c, s) +
            count_slides(c, s);
-}
-
-uint64_t kc_perft(const KcConfig *c, KcState *s, int depth)
-{
-    if (depth <= 0)
-        return 1;
-    if (depth == 1)
-        return (uint64_t)kc_count_moves(c, s);
-    Move moves[KC_MOVE_CAP];
-    const int n = kc_gen_moves(c, s, moves);
-    uint64_t total = 0;
-    KcUndo u;
-    for (int i = 0; i < n; i++) {
-        kc_make(c, s, moves[i], &u);
-        total += kc_perft(c, s, depth - 1);
-        kc_unmake(s, moves[i], &u);
-    }
-    return total;
 }
 
 void kc_playout(const KcConfig *c, KcState *s, Rng *rng)

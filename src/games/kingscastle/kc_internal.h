@@ -226,7 +226,6 @@ void kc_render(const KcConfig *c, const KcState *s, unsigned flags, StrBuf *out)
 int kc_evaluate(const KcConfig *c, const KcState *s);
 
 /* kc_fast.c */
-uint64_t kc_perft(const KcConfig *c, KcState *s, int depth);
 void kc_playout(const KcConfig *c, KcState *s, Rng *rng);
 /* The number of legal moves, counted without listing them. */
 int kc_count_moves(const KcConfig *c, const KcState *s);

@@ -230,9 +230,12 @@ static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PL
     ops_returns(g, s, out);
 }
 
-static uint64_t ops_perft(const Game *g, GameState *s, int depth)
+static bool ops_perft_leaves(const Game *g, GameState *s, int depth, uint64_t *count)
 {
-    return kc_perft(kc_cfg(g), (KcState *)s, depth);
+    if (depth != 1)
+        return false;
+    *count = (uint64_t)kc_count_moves(kc_cfg(g), (const KcState *)s);
+    return true;
 }
 
 /* A placement touches its cell; a single its start and end cells; a phalanx its men from
@@ -294,6 +297,6 @@ const GameOps kc_ops = {
     .render = ops_render,
     .evaluate = ops_evaluate,
     .playout = ops_playout,
-    .perft = ops_perft,
+    .perft_leaves = ops_perft_leaves,
     .move_cells = ops_move_cells,
 };

@@ -1,9 +1,9 @@
 /*
- * kg_fast.c - perft and random playouts with direct calls instead of the interface.
+ * kg_fast.c - perft's bulk counting and random playouts with direct calls.
  *
- * Perft counts the last action without making it ("bulk counting"): at the start of a
- * turn the pick-ups are one bitboard, in a turn in progress the placements are one
- * flood fill, plus "end" once a piece has been placed. A playout draws a uniform index
+ * Perft (game_perft) asks here for the last two actions, the last one counted without
+ * making it ("bulk counting"): at the start of a turn the pick-ups are one bitboard, in a turn in
+ * progress the placements are one flood fill, plus "end" once a piece has been placed. A playout draws a uniform index
  * into the same bitboards, so it matches the generic random game action for action.
  */
 #include "core/seen_filter.h"
@@ -18,24 +18,29 @@ static inline uint64_t count_actions(const KgConfig *c, const KgCore *k)
     return (uint64_t)bb128_count(kg_dests(c, k)) + (k->placed > 0);
 }
 
-uint64_t kg_perft(const KgConfig *c, KgState *s, int depth)
+bool kg_perft_leaves(const KgConfig *c, KgState *s, int depth, uint64_t *count)
 {
-    if (depth <= 0)
-        return 1;
-    if (depth == 1)
-        return count_actions(c, &s->k);
-    if (s->k.result != KG_PLAYING)
-        return 0;
-    Move moves[KG_MAX_ACTIONS];
-    const int n = kg_gen(c, s, moves);
-    uint64_t total = 0;
-    KgUndo u;
-    for (int i = 0; i < n; i++) {
-        kg_make(c, s, moves[i], &u);
-        total += kg_perft(c, s, depth - 1);
-        kg_unmake(s, &u);
+    if (depth == 1) {
+        *count = count_actions(c, &s->k);
+        return true;
     }
-    return total;
+    if (depth != 2)
+        return false;
+    // Turns are several actions, often few of them: the last two plies are counted here,
+    // without the interface's indirect calls, which would weigh on so few moves.
+    uint64_t total = 0;
+    if (s->k.result == KG_PLAYING) {
+        Move moves[KG_MAX_ACTIONS];
+        const int n = kg_gen(c, s, moves);
+        KgUndo u;
+        for (int i = 0; i < n; i++) {
+            kg_make(c, s, moves[i], &u);
+            total += count_actions(c, &s->k);
+            kg_unmake(s, &u);
+        }
+    }
+    *count = total;
+    return true;
 }
 
 void kg_playout(const KgConfig *c, KgState *s, Rng *rng)

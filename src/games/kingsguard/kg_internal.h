@@ -216,7 +216,8 @@ void kg_render(const KgConfig *c, const KgState *s, unsigned flags, StrBuf *out)
 int kg_evaluate(const KgConfig *c, const KgState *s);
 
 /* kg_fast.c */
-uint64_t kg_perft(const KgConfig *c, KgState *s, int depth);
+/* The leaves 1 or 2 actions deep, the last counted without listing it (for game_perft). */
+bool kg_perft_leaves(const KgConfig *c, KgState *s, int depth, uint64_t *count);
 void kg_playout(const KgConfig *c, KgState *s, Rng *rng);
 
 #endif

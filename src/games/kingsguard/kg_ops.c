@@ -343,9 +343,9 @@ static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PL
     ops_returns(g, s, out);
 }
 
-static uint64_t ops_perft(const Game *g, GameState *s, int depth)
+static bool ops_perft_leaves(const Game *g, GameState *s, int depth, uint64_t *count)
 {
-    return kg_perft(kg_cfg(g), (KgState *)s, depth);
+    return kg_perft_leaves(kg_cfg(g), (KgState *)s, depth, count);
 }
 
 /* A pick-up touches its square, a placement its start and destination squares, the end
@@ -374,7 +374,7 @@ static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *ou
         .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
         .parse_actions = ops_parse_actions, .evaluate = ops_evaluate,                          \
-        .playout = ops_playout, .perft = ops_perft,                                            \
+        .playout = ops_playout, .perft_leaves = ops_perft_leaves,                                            \
         .move_cells = ops_move_cells,                                                          \
     }
 

@@ -1,10 +1,11 @@
 /*
- * kv_fast.c - perft and random playouts with direct calls instead of the interface.
+ * kv_fast.c - perft's bulk counting and random playouts with direct calls.
  *
  * Both rest on counting moves without listing them: the men that can leave their square
  * in direction d are a shift and a mask, so the move count is eight popcounts. Perft
- * counts the last ply that way ("bulk counting"); a playout draws a uniform index into
- * those counts and slides only the chosen man. Soldiers whose slide would end on the
+ * (game_perft) asks here for the last ply counted that way, or the last two ("bulk
+ * counting"); a playout draws a uniform index into those counts and slides only the
+ * chosen man. Soldiers whose slide would end on the
  * Valley are counted too: perft subtracts them, the playout redraws when it picks one
  * (rejection keeps the draw uniform over the legal moves). Positions where the trap rule
  * or the first-move rule applies, or where a repetition is possible, use the plain
@@ -138,26 +139,16 @@ static uint64_t perft2(const KvConfig *c, const KvState *s)
     return total;
 }
 
-uint64_t kv_perft(const KvConfig *c, KvState *s, int depth)
+bool kv_perft_leaves(const KvConfig *c, const KvState *s, int depth, uint64_t *count)
 {
-    if (depth <= 0)
-        return 1;
-    if (depth == 1)
-        return count_moves(c, s);
-    if (s->result != KV_PLAYING)
-        return 0;
-    if (depth == 2 && !needs_plain_path(c, s, 2))
-        return perft2(c, s);
-    Move moves[KV_MAX_CELLS * KV_DIRS];
-    const int n = kv_gen_legal(c, s, moves);
-    uint64_t total = 0;
-    KvUndo u;
-    for (int i = 0; i < n; i++) {
-        kv_make(c, s, moves[i], &u);
-        total += kv_perft(c, s, depth - 1);
-        kv_unmake(s, moves[i], &u);
+    if (depth == 1) {
+        *count = count_moves(c, s);
+        return true;
     }
-    return total;
+    if (depth != 2 || needs_plain_path(c, s, 2))
+        return false;
+    *count = s->result == KV_PLAYING ? perft2(c, s) : 0;
+    return true;
 }
 
 /* Draws a uniform legal move by counting, for positions without the trap rule. */

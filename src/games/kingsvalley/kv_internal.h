@@ -166,7 +166,7 @@ void kv_render(const KvConfig *c, const KvState *s, unsigned flags, StrBuf *out)
 int kv_evaluate(const KvConfig *c, const KvState *s);
 
 /* kv_fast.c: perft and playouts without the interface's indirections. */
-uint64_t kv_perft(const KvConfig *c, KvState *s, int depth);
+bool kv_perft_leaves(const KvConfig *c, const KvState *s, int depth, uint64_t *count);
 void kv_playout(const KvConfig *c, KvState *s, Rng *rng);
 
 #endif

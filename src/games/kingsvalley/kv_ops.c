@@ -277,9 +277,9 @@ static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PL
     ops_returns(g, s, out);
 }
 
-static uint64_t ops_perft(const Game *g, GameState *s, int depth)
+static bool ops_perft_leaves(const Game *g, GameState *s, int depth, uint64_t *count)
 {
-    return kv_perft(kv_cfg(g), (KvState *)s, depth);
+    return kv_perft_leaves(kv_cfg(g), (const KvState *)s, depth, count);
 }
 
 /* The man's square, then where it stops: the two squares of the move text. */
@@ -302,7 +302,7 @@ static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *ou
         .gen_moves = ops_gen_moves, .make = ops_make, .unmake = ops_unmake,                    \
         .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
-        .evaluate = ops_evaluate, .playout = ops_playout, .perft = ops_perft,                  \
+        .evaluate = ops_evaluate, .playout = ops_playout, .perft_leaves = ops_perft_leaves,                  \
         .move_cells = ops_move_cells,                                                          \
     }
 
