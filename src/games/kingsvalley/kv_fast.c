@@ -82,7 +82,7 @@ static bool needs_plain_path(const KvConfig *c, const KvState *s, int depth)
 {
     // A third occurrence needs at least eight plies since set-up.
     return c->trap != KV_TRAP_OFF || (c->first_move_soldier && s->ply == 0) ||
-           s->nhist + depth > 8;
+           s->hist.len + depth > 8;
 }
 
 static uint64_t count_moves(const KvConfig *c, const KvState *s)
@@ -100,7 +100,7 @@ static uint64_t count_moves(const KvConfig *c, const KvState *s)
  * kv_settle_result would, then its moves are counted. A move of ours changes the
  * opponent's step count only around its two squares: men next to `from` gain a step into
  * it, men next to `to` lose theirs; only the Valley stops need a fresh look. */
-static uint64_t perft2(const KvConfig *c, const KvState *s)
+static uint64_t perft2(const KvConfig *c, KvState *s)
 {
     Move moves[KV_MAX_CELLS * KV_DIRS];
     const int n = kv_gen_legal(c, s, moves);
@@ -126,10 +126,10 @@ static uint64_t perft2(const KvConfig *c, const KvState *s)
             if (c->locked_king_loses)
                 continue;
             // Rare: count the long way.
-            KvState child = *s;
             KvUndo u;
-            kv_make(c, &child, moves[i], &u);
-            total += count_moves(c, &child);
+            kv_make(c, s, moves[i], &u);
+            total += count_moves(c, s);
+            kv_unmake(s, moves[i], &u);
             continue;
         }
         const int64_t steps = base + bits_count(c->neighbours[from] & their) -
@@ -139,7 +139,7 @@ static uint64_t perft2(const KvConfig *c, const KvState *s)
     return total;
 }
 
-bool kv_perft_leaves(const KvConfig *c, const KvState *s, int depth, uint64_t *count)
+bool kv_perft_leaves(const KvConfig *c, KvState *s, int depth, uint64_t *count)
 {
     if (depth == 1) {
         *count = count_moves(c, s);
@@ -200,7 +200,7 @@ static inline void playout_make(const KvConfig *c, KvState *s, int from, int to,
     s->hash = hash;
     s->turn = (uint8_t)q;
     s->ply++;
-    s->history[s->nhist++] = hash;
+    rep_history_push(&s->hist, s->history, hash);
     if (is_king && to == c->valley) {
         s->result = (uint8_t)(p == 0 ? KV_WIN_FIRST : KV_WIN_SECOND);
         s->reason = KV_REASON_VALLEY;
@@ -216,7 +216,7 @@ static inline void playout_sized(const KvConfig *c, KvState *s, Rng *rng, int si
     Move moves[KV_MAX_CELLS * KV_DIRS];
     SeenFilter seen;
     seen_clear(&seen);
-    for (int i = 0; i < s->nhist; i++)
+    for (int i = 0; i < s->hist.len; i++)
         seen_add(&seen, s->history[i]);
     while (s->result == KV_PLAYING) {
         Move m;

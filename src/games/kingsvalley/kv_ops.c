@@ -121,7 +121,8 @@ static Status kv_configure(Game *g, ErrBuf *err)
     }
     snprintf(c->start, sizeof c->start, "%s", start);
     g->config = c;
-    g->state_size = sizeof(KvState);
+    c->hist_cap = c->max_plies + 1;
+    g->state_size = sizeof(KvState) + rep_history_bytes(c->hist_cap, false);
     g->undo_size = sizeof(KvUndo);
     g->move_index_count = c->cells * c->cells;
     g->max_game_length = c->max_plies;
@@ -249,14 +250,17 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
         return err_set(err, STATUS_ILLEGAL, "bad player to move"), false;
     if (s->hash != kv_compute_hash(c, s))
         return err_set(err, STATUS_ILLEGAL, "incremental hash differs from a fresh one"), false;
-    if (s->nhist < 1 || s->nhist > KV_HISTORY_CAP || s->history[s->nhist - 1] != s->hash)
+    if (!rep_history_is_ok(&s->hist, s->history, c->hist_cap, false, err))
+        return false;
+    if (s->hist.len < 1 || rep_history_last(&s->hist, s->history) != s->hash)
         return err_set(err, STATUS_ILLEGAL, "position history is inconsistent"), false;
-    for (int i = s->nhist; i < KV_HISTORY_CAP; i++)
-        if (s->history[i] != 0)
-            return err_set(err, STATUS_ILLEGAL, "stale history entry at %d", i), false;
-    KvState fresh = *s;
-    kv_settle_result(c, &fresh);
-    if (fresh.result != s->result || fresh.reason != s->reason)
+    KvState *fresh = (KvState *)game_state_clone(g, gs);
+    if (fresh == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory"), false;
+    kv_settle_result(c, fresh);
+    const bool same = fresh->result == s->result && fresh->reason == s->reason;
+    free(fresh);
+    if (!same)
         return err_set(err, STATUS_ILLEGAL, "stored result differs from a fresh one"), false;
     return true;
 }
@@ -279,7 +283,7 @@ static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PL
 
 static bool ops_perft_leaves(const Game *g, GameState *s, int depth, uint64_t *count)
 {
-    return kv_perft_leaves(kv_cfg(g), (const KvState *)s, depth, count);
+    return kv_perft_leaves(kv_cfg(g), (KvState *)s, depth, count);
 }
 
 /* The man's square, then where it stops: the two squares of the move text. */
