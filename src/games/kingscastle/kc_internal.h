@@ -20,6 +20,7 @@
 
 #include "core/bb128.h"
 #include "core/game.h"
+#include "core/rep_history.h"
 #include "core/rng.h"
 
 enum {
@@ -31,8 +32,6 @@ enum {
     KC_THRONE = 60,      /* (0, 0) */
     KC_MAX_LINE = 10,    /* longest wall-free straight line of cells (a door line) */
     KC_MAX_PLIES_LIMIT = 1000,
-    KC_HISTORY_CAP = KC_MAX_PLIES_LIMIT + 1,
-    KC_FILTER_SIZE = 1024, /* buckets of the repetition filter */
     KC_MOVE_CAP = 1024,    /* a position offers far fewer moves: see kc_rules.c */
 };
 
@@ -80,23 +79,24 @@ typedef struct KcConfig {
     bool no_move_draw;   /* a player without moves draws instead of losing */
     bool repetition;     /* third occurrence of a position draws */
     int max_plies;
+    int hist_cap; /* history entries: max_plies + 1 */
 } KcConfig;
 
 typedef struct KcState {
     uint64_t men[2][2]; /* [player][low, high word] bitboards; the Throne man included */
     uint64_t hash;
     uint16_t ply;       /* plies played, as the position text counts them */
-    uint16_t nhist;     /* entries used in history; history[nhist - 1] == hash */
     uint8_t turn;       /* 0 White, 1 Black */
     uint8_t result;     /* KcResult */
     uint8_t reason;     /* KcReason */
-    uint8_t pad[1];
-    /* How many history entries fall in each bucket of hash >> 54: a position whose
-     * bucket holds fewer than three entries cannot be a third occurrence, so the history
-     * is scanned only when a bucket fills up. */
-    uint16_t filter[KC_FILTER_SIZE];
-    uint64_t history[KC_HISTORY_CAP];
+    uint8_t pad[3];
+    RepHistory hist;    /* of history below; its newest entry is hash */
+    /* The hashes of the positions since set-up (rep_history.h), max-plies + 1 of them,
+     * with the bucket filter when repetition draws are on. */
+    uint64_t history[];
 } KcState;
+
+_Static_assert(sizeof(KcState) == 56, "KcState must have no hidden padding");
 
 typedef struct KcUndo {
     uint64_t men[2][2];
@@ -207,8 +207,8 @@ void kc_make(const KcConfig *c, KcState *s, Move m, KcUndo *u);
 void kc_unmake(KcState *s, Move m, const KcUndo *u);
 /* Decides the result of the position from scratch, as make does. */
 void kc_settle(const KcConfig *c, KcState *s);
-/* Rebuilds the repetition filter from the history. */
-void kc_rebuild_filter(KcState *s);
+/* Empties the history and enters the current position. */
+void kc_start_history(const KcConfig *c, KcState *s);
 /* The opponent men a slide would capture (phalanx) and, for a single, the cell of the
  * man it throws (or -1). */
 Bb128 kc_slide_captures(const KcConfig *c, const KcState *s, Move m, int *thrown);

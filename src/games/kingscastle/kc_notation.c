@@ -418,11 +418,9 @@ Status kc_parse_position(const KcConfig *c, KcState *out, const char *text, ErrB
     t.turn = side[0] == 'b';
     t.ply = (uint16_t)ply;
     t.hash = kc_compute_hash(c, &t);
-    t.history[0] = t.hash;
-    t.nhist = 1;
-    kc_rebuild_filter(&t);
-    kc_settle(c, &t);
     *out = t;
+    kc_start_history(c, out);
+    kc_settle(c, out);
     return STATUS_OK;
 }
 

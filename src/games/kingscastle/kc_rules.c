@@ -27,17 +27,10 @@ uint64_t kc_compute_hash(const KcConfig *c, const KcState *s)
     return h;
 }
 
-static inline unsigned filter_bucket(uint64_t hash)
+void kc_start_history(const KcConfig *c, KcState *s)
 {
-    return (unsigned)(hash >> 54);
-}
-
-void kc_rebuild_filter(KcState *s)
-{
-    for (int i = 0; i < KC_FILTER_SIZE; i++)
-        s->filter[i] = 0;
-    for (int i = 0; i < s->nhist; i++)
-        s->filter[filter_bucket(s->history[i])]++;
+    rep_history_init(&s->hist, s->history, c->hist_cap, c->repetition);
+    rep_history_push(&s->hist, s->history, s->hash);
 }
 
 /* Whether `men` holds both cells of some opposite pair of inner cells. */
@@ -230,16 +223,6 @@ Bb128 kc_slide_captures(const KcConfig *c, const KcState *s, Move m, int *thrown
     return entered & opp;
 }
 
-/* Counts earlier occurrences of the current position with the same player to move. */
-static int earlier_occurrences(const KcState *s)
-{
-    int count = 0;
-    const uint64_t h = s->history[s->nhist - 1];
-    for (int i = (int)s->nhist - 3; i >= 0; i -= 2)
-        count += s->history[i] == h;
-    return count;
-}
-
 static bool has_any_move(const KcConfig *c, const KcState *s)
 {
     if (kc_placements(c, s) || kc_swap_ok(c, s) || kc_throne_move_ok(c, s))
@@ -258,7 +241,7 @@ void kc_settle(const KcConfig *c, KcState *s)
         s->reason = KC_REASON_THRONE;
         return;
     }
-    if (c->repetition && s->filter[filter_bucket(s->hash)] >= 3 && earlier_occurrences(s) >= 2) {
+    if (c->repetition && rep_history_threefold(&s->hist, s->history)) {
         s->result = KC_DRAW;
         s->reason = KC_REASON_REPETITION;
         return;
@@ -350,8 +333,7 @@ void kc_make(const KcConfig *c, KcState *s, Move m, KcUndo *u)
     kc_set_men(s, o, opp);
     s->turn = (uint8_t)o;
     s->ply++;
-    s->history[s->nhist++] = s->hash;
-    s->filter[filter_bucket(s->hash)]++;
+    rep_history_push(&s->hist, s->history, s->hash);
     kc_settle(c, s);
 }
 
@@ -360,8 +342,7 @@ void kc_unmake(KcState *s, Move m, const KcUndo *u)
     (void)m;
     s->turn ^= 1;
     s->ply--;
-    s->filter[filter_bucket(s->hash)]--;
-    s->history[--s->nhist] = 0;
+    rep_history_pop(&s->hist, s->history);
     for (int i = 0; i < 2; i++) {
         s->men[i][0] = u->men[i][0];
         s->men[i][1] = u->men[i][1];
