@@ -47,7 +47,7 @@ void kg_playout(const KgConfig *c, KgState *s, Rng *rng)
 {
     SeenFilter seen;
     seen_clear(&seen);
-    for (int i = 0; i < s->k.nhist; i++)
+    for (int i = 0; i < s->k.hist.len; i++)
         seen_add(&seen, s->history[i]);
     KgCore *k = &s->k;
     while (k->result == KG_PLAYING) {

@@ -26,6 +26,7 @@
 
 #include "core/bb128.h"
 #include "core/game.h"
+#include "core/rep_history.h"
 #include "core/rng.h"
 
 enum {
@@ -34,7 +35,6 @@ enum {
     KG_MAX_SQ = 100, /* (files + 1) * ranks on the largest board */
     KG_MAX_HEIGHT = 5,
     KG_MAX_PLIES_LIMIT = 1000,
-    KG_HISTORY_CAP = KG_MAX_PLIES_LIMIT + 1,
     KG_NO_SQ = 255,
     KG_MAX_ACTIONS = KG_MAX_SQ + 1, /* a placement per square, or end: well under 1024 */
 };
@@ -63,6 +63,8 @@ typedef struct KgConfig {
     bool repetition;
     bool no_move_loses;
     int max_plies; /* turns before the game is drawn */
+    int hist_cap;  /* history entries: max_plies + 1 */
+    size_t state_bytes; /* a KgState with its history */
     uint64_t zobrist[KG_KINDS][KG_MAX_HEIGHT][KG_MAX_SQ];
     uint64_t zobrist_origin[KG_MAX_SQ]; /* a turn in progress started here */
     uint64_t zobrist_placed;            /* ... and has placed a piece already */
@@ -87,18 +89,18 @@ typedef struct KgCore {
     uint8_t result;            /* KgResult */
     uint8_t reason;            /* KgReason */
     uint8_t pad;
-    uint16_t ply;   /* whole turns played, as the position text counts them */
-    uint16_t nhist; /* entries used in history */
-    uint16_t pad2;
+    uint16_t ply;    /* whole turns played, as the position text counts them */
+    uint16_t pad2[2];
+    RepHistory hist; /* of KgState.history */
 } KgCore;
 
-_Static_assert(sizeof(KgCore) == 288, "KgCore must have no hidden padding");
+_Static_assert(sizeof(KgCore) == 296, "KgCore must have no hidden padding");
 
 typedef struct KgState {
     KgCore k;
-    /* hashes of the positions at the start of each turn; history[nhist - 1] is the
-     * current one between turns */
-    uint64_t history[KG_HISTORY_CAP];
+    /* hashes of the positions at the start of each turn (rep_history.h), max-plies + 1
+     * of them; the newest is the current one between turns */
+    uint64_t history[];
 } KgState;
 
 typedef struct KgUndo {

@@ -216,7 +216,7 @@ Status kg_parse_position(const KgConfig *c, KgState *out, const char *text, ErrB
     if (fields > 4)
         return err_set(err, STATUS_PARSE, "unexpected text after the fourth field");
 
-    KgState *t = calloc(1, sizeof *t);
+    KgState *t = calloc(1, c->state_bytes);
     if (t == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
     KgCore *k = &t->k;
@@ -266,12 +266,12 @@ Status kg_parse_position(const KgConfig *c, KgState *out, const char *text, ErrB
         return st;
     }
     k->hash = kg_compute_hash(c, k);
+    rep_history_init(&k->hist, t->history, c->hist_cap, false);
     if (k->origin == KG_NO_SQ) {
-        t->history[0] = k->hash;
-        k->nhist = 1;
+        rep_history_push(&k->hist, t->history, k->hash);
         kg_settle(c, t);
     }
-    memcpy(out, t, sizeof *t);
+    memcpy(out, t, c->state_bytes);
     free(t);
     return STATUS_OK;
 }
@@ -631,14 +631,14 @@ Status kg_parse_actions(const KgConfig *c, const KgState *s, const char *text, M
 {
     if (s->k.result != KG_PLAYING)
         return err_set(err, STATUS_ILLEGAL, "the game is over");
-    KgState *t = malloc(sizeof *t);
+    KgState *t = malloc(c->state_bytes);
     Move *acts = malloc(sizeof *acts * (size_t)(cap > 0 ? cap : 1));
     if (t == NULL || acts == NULL) {
         free(t);
         free(acts);
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
-    memcpy(t, s, sizeof *t);
+    memcpy(t, s, c->state_bytes);
     const int mover = s->k.turn;
     int n = 0;
     Status st = STATUS_OK;

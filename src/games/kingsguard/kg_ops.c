@@ -118,7 +118,9 @@ static Status kg_configure(Game *g, ErrBuf *err)
         king_file = 3;
     build_start(c, king_file);
     g->config = c;
-    g->state_size = sizeof(KgState);
+    c->hist_cap = c->max_plies + 1;
+    c->state_bytes = sizeof(KgState) + rep_history_bytes(c->hist_cap, false);
+    g->state_size = c->state_bytes;
     g->undo_size = sizeof(KgUndo);
     g->move_index_count = c->squares * c->squares + c->squares + 1;
     // A turn is a pick-up, at most `limit` placements and an end.
@@ -287,7 +289,7 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
         return err_set(err, STATUS_ILLEGAL, "both kings on top of one stack"), false;
     if (buried > 1)
         return err_set(err, STATUS_ILLEGAL, "both kings are buried"), false;
-    if (k->turn > 1 || k->pad != 0 || k->pad2 != 0)
+    if (k->turn > 1 || k->pad != 0 || k->pad2[0] != 0 || k->pad2[1] != 0)
         return err_set(err, STATUS_ILLEGAL, "bad player to move or padding"), false;
     if (k->origin != KG_NO_SQ) {
         if (k->origin >= c->squares || k->height[k->origin] == 0 ||
@@ -304,18 +306,15 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
     }
     if (k->hash != kg_compute_hash(c, k))
         return err_set(err, STATUS_ILLEGAL, "incremental hash differs from a fresh one"), false;
-    if (k->nhist > KG_HISTORY_CAP)
-        return err_set(err, STATUS_ILLEGAL, "history overflow"), false;
-    if (k->origin == KG_NO_SQ && (k->nhist < 1 || s->history[k->nhist - 1] != k->hash))
+    if (!rep_history_is_ok(&k->hist, s->history, c->hist_cap, false, err))
+        return false;
+    if (k->origin == KG_NO_SQ &&
+        (k->hist.len < 1 || rep_history_last(&k->hist, s->history) != k->hash))
         return err_set(err, STATUS_ILLEGAL, "position history is inconsistent"), false;
-    for (int i = k->nhist; i < KG_HISTORY_CAP; i++)
-        if (s->history[i] != 0)
-            return err_set(err, STATUS_ILLEGAL, "stale history entry at %d", i), false;
     if (k->origin == KG_NO_SQ) {
-        KgState *copy = malloc(sizeof *copy);
+        KgState *copy = (KgState *)game_state_clone(g, gs);
         if (copy == NULL)
             return err_set(err, STATUS_NOMEM, "out of memory"), false;
-        memcpy(copy, s, sizeof *copy);
         kg_settle(c, copy);
         const bool same = copy->k.result == k->result && copy->k.reason == k->reason;
         free(copy);

@@ -89,21 +89,11 @@ int kg_gen(const KgConfig *c, const KgState *s, Move *out)
     return n;
 }
 
-/* Counts earlier turn starts with this position (the hash includes the player to move). */
-static int earlier_occurrences(const KgState *s)
-{
-    int count = 0;
-    const uint64_t h = s->history[s->k.nhist - 1];
-    for (int i = (int)s->k.nhist - 3; i >= 0; i -= 2)
-        count += s->history[i] == h;
-    return count;
-}
-
 void kg_check_repetition(const KgConfig *c, KgState *s)
 {
     KgCore *k = &s->k;
-    if (c->repetition && k->result == KG_PLAYING && k->origin == KG_NO_SQ && k->nhist > 0 &&
-        earlier_occurrences(s) >= 2) {
+    if (c->repetition && k->result == KG_PLAYING && k->origin == KG_NO_SQ && k->hist.len > 0 &&
+        rep_history_earlier(&k->hist, s->history) >= 2) {
         k->result = KG_DRAW;
         k->reason = KG_REASON_REPETITION;
     }
@@ -134,7 +124,8 @@ void kg_settle_hinted(const KgConfig *c, KgState *s, bool may_repeat)
         k->reason = KG_REASON_NO_MOVE;
         return;
     }
-    if (c->repetition && may_repeat && k->nhist > 0 && earlier_occurrences(s) >= 2) {
+    if (c->repetition && may_repeat && k->hist.len > 0 &&
+        rep_history_earlier(&k->hist, s->history) >= 2) {
         k->result = KG_DRAW;
         k->reason = KG_REASON_REPETITION;
         return;
@@ -162,7 +153,7 @@ static void end_turn(const KgConfig *c, KgState *s, bool may_repeat)
     k->placed = 0;
     k->turn ^= 1;
     k->ply++;
-    s->history[k->nhist++] = k->hash;
+    rep_history_push(&k->hist, s->history, k->hash);
     kg_settle_hinted(c, s, may_repeat);
 }
 
@@ -252,7 +243,7 @@ void kg_make(const KgConfig *c, KgState *s, Move m, KgUndo *u)
 void kg_unmake(KgState *s, const KgUndo *u)
 {
     // An action pushes at most one history entry: the one ending a turn.
-    if (s->k.nhist > u->k.nhist)
-        s->history[u->k.nhist] = 0;
+    if (s->k.hist.len > u->k.hist.len)
+        rep_history_pop(&s->k.hist, s->history);
     memcpy(&s->k, &u->k, sizeof s->k);
 }
