@@ -41,9 +41,24 @@ describe('games and set-up', () => {
       assert.equal(typeof g.summary, 'string');
       for (const o of g.options) {
         assert.equal(typeof o.default, 'string', `${g.name} ${o.name}`);
-        assert.ok(['choice', 'integer', 'text'].includes(o.type));
+        assert.ok(['choice', 'integer', 'text', 'file'].includes(o.type));
       }
     }
+  });
+
+  test('a text option is the game\'s to check; a file option is refused', async () => {
+    const kd = games.find((g) => g.name === 'king-down').options.find((o) => o.name === 'setup');
+    assert.equal(kd.type, 'text');
+    assert.deepEqual(kd.suggestions, ['random', 'classic']);
+    const tiles = games.find((g) => g.name === 'king-of-the-valley').options.find((o) => o.name === 'tiles');
+    assert.equal(tiles.type, 'file');
+    const made = await create({ game: 'king-down', seats: ['human', 'human'], rules: { setup: 'classic' } });
+    const st = (await api(srv, 'GET', `/api/games/${made.id}`)).body;
+    assert.equal(st.rules.setup, 'classic');
+    assert.match(st.position, /^rnbqkbnr\//);
+    const bad = await api(srv, 'POST', '/api/games', { body: { game: 'king-of-the-valley', rules: { tiles: '/tmp/tiles.txt' } } });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.error, /rule 'tiles' names a file on the server/);
   });
 
   test('every game: create with rule options, read back, legal moves with cells', async () => {
@@ -76,7 +91,34 @@ describe('games and set-up', () => {
         assert.ok(st.legal.some((m) => m.cells.length > 0), g.name);
         for (const m of st.legal) for (const c of m.cells) assert.match(c, /^[a-z][0-9]+$/);
       }
+      // The structured observation: the seat's own in a hidden-information game; every
+      // cell a legal move names is one of its cells.
+      assert.ok('observation' in st, g.name);
+      if (st.observation) {
+        assert.equal(st.observation.observer, g.perfect_information ? null : st.you, g.name);
+        assert.equal(watched.observation.observer, null, g.name);
+        const names = new Set(st.observation.cells.map((c) => c.name));
+        for (const m of st.legal) for (const c of m.cells) assert.ok(names.has(c), `${g.name} ${c}`);
+      }
     }
+  });
+
+  test('the observation describes the board', async () => {
+    const made = await create({ game: 'kings-valley-labyrinth', seats: ['human', 'human'] });
+    const obs = made.state.observation;
+    assert.deepEqual(obs.zones, [{ name: 'board', shape: 'square', cols: 7, rows: 7 }]);
+    const cell = (name) => obs.cells.find((c) => c.name === name);
+    assert.deepEqual(cell('d1'), { name: 'd1', zone: 0, col: 3, row: 0, terrain: [], pieces: [{ kind: 'king', owner: 0 }] });
+    assert.deepEqual(cell('a7').pieces, [{ kind: 'soldier', owner: 1 }]);
+    assert.deepEqual(cell('d4').terrain, ['valley']);
+    assert.deepEqual(cell('b3').terrain, ['pillar']);
+    assert.deepEqual(obs.counters, { ply: 0 });
+    const kg = await create({ game: 'kings-guard-8x8', seats: ['human', 'human'] });
+    const r = await api(srv, 'POST', `/api/games/${kg.id}/moves`, { token: kg.seats[0].token, body: { move: 'd4' } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const d4 = r.body.observation.cells.find((c) => c.name === 'd4');
+    assert.deepEqual(d4.terrain, ['origin']);
+    assert.deepEqual(r.body.observation.counters, { turns: 0, placed: 0 });
   });
 
   test('the end of a game: the result, and no more moves', async () => {
@@ -426,6 +468,10 @@ describe('malformed requests get a 4xx and a JSON error', () => {
       [{ body: { game: 'kings-valley', rules: { nonsense: 'on' } } }, 400, /nonsense/],
       [{ body: { game: 'kings-valley', rules: { trap: ['x'] } } }, 400, /trap/],
       [{ body: { game: 'king-of-the-valley', rules: { tiles: '/etc/passwd' } } }, 400, /names a file on the server/],
+      // The name and the value stay apart: an '=' in a name is part of a name no game has.
+      [{ body: { game: 'king-of-the-valley', rules: { 'tiles=/etc/passwd': 'y' } } }, 400, /has no rule 'tiles=\/etc\/passwd'/],
+      [{ body: { game: 'king-down', rules: { 'setup=x': 'classic' } } }, 400, /has no rule 'setup=x'/],
+      [{ body: { game: 'king-down', rules: { setup: 'no-such-set-up' } } }, 400, /setup is random, classic/],
       [{ body: { game: 'kings-valley', seed: -1 } }, 400, /seed/],
       [{ body: { game: 'kings-valley', seed: 1.5 } }, 400, /seed/],
       [{ body: { game: 'kings-valley', position: 'zzz' } }, 400, /position/],

@@ -295,16 +295,34 @@ void kotv_returns(const KotvConfig *c, const KotvState *s, bool margin, double o
  * `full` adds that the state is settled and its hash is right. */
 bool kotv_check(const KotvConfig *c, const KotvState *s, bool full, ErrBuf *err);
 
-/* kotv_notation.c */
+/* kotv_names.c: squares, castle columns and codes, phases as words. */
 extern const char *const kotv_phase_names[KPH_COUNT];
 extern const char kotv_column_letters[KOTV_COLUMNS + 1]; /* "QDCNFW" */
 void kotv_format_square(int sq, StrBuf *out);
+/* Reads a square ("c3") at *p and moves *p past it; -1 if there is none. */
+int kotv_read_square(const char **p);
+/* The castle column of a letter of "QDCNFW" (either case); -1 if none. */
+int kotv_column_of_letter(char ch);
+/* A castle code: a real subject kind, or KOTV_MAX_KINDS + column for J<column>; -1. */
+int kotv_read_castle_code(const KotvConfig *c, const char *w, size_t len);
+
+/* kotv_action_text.c */
 void kotv_format_move(const KotvConfig *c, const KotvState *s, Move m, StrBuf *out);
 Status kotv_parse_move(const KotvConfig *c, const KotvState *s, const char *text, Move *out,
                        ErrBuf *err);
+/* The decision the player to act faces, with the notation that answers it. */
+const char *kotv_decision_name(const KotvState *s);
+
+/* kotv_position_text.c */
 void kotv_format_position(const KotvConfig *c, const KotvState *s, StrBuf *out);
 Status kotv_parse_position(const KotvConfig *c, KotvState *s, const char *text, ErrBuf *err);
+/* Appends "[n]code" items separated by ',' for counts by kind, or '-' when empty. */
+void kotv_put_counted(const KotvConfig *c, const uint8_t *counts, StrBuf *out);
+
+/* kotv_drawing.c */
 void kotv_render(const KotvConfig *c, const KotvState *s, unsigned flags, StrBuf *out);
+
+/* kotv_view.c */
 void kotv_format_view(const KotvConfig *c, const KotvState *s, int observer, StrBuf *out);
 
 /* kotv_ai.c: random games to the end, uniform (the playout hook) or by the heuristic

@@ -14,20 +14,21 @@
 #define KG_STEPS_OPTION                                                                        \
     {"steps",                                                                                  \
      "each step of a piece goes to one of the 4 orthogonal neighbours, or to any of all 8",    \
-     "orthogonal", "orthogonal|all", 0, 0, false}
+     "orthogonal", "orthogonal|all", 0, 0, RULE_CHOICE}
 #define KG_DRAW_OPTIONS                                                                        \
     {"max-plies", "the game is drawn once this many turns have been played", "300", NULL, 0,  \
-     KG_MAX_PLIES_LIMIT, false},                                                               \
+     KG_MAX_PLIES_LIMIT, RULE_INTEGER},                                                        \
         {"repetition",                                                                         \
          "the third occurrence of a position at the start of a turn is a draw", "on",          \
-         "on|off", 0, 0, false},                                                               \
+         "on|off", 0, 0, RULE_CHOICE},                                                         \
         {"no-move", "a player who has no legal turn loses, or the game is drawn", "lose",      \
-         "lose|draw", 0, 0, false}
+         "lose|draw", 0, 0, RULE_CHOICE}
 
 static const RuleOption kg_options[] = {KG_STEPS_OPTION, KG_DRAW_OPTIONS};
 static const RuleOption kg_8x8_options[] = {
     KG_STEPS_OPTION,
-    {"king-file", "the file of both kings at set-up on the 8x8 board", "e", "e|d", 0, 0, false},
+    {"king-file", "the file of both kings at set-up on the 8x8 board", "e", "e|d", 0, 0,
+     RULE_CHOICE},
     KG_DRAW_OPTIONS,
 };
 
@@ -117,7 +118,9 @@ static Status kg_configure(Game *g, ErrBuf *err)
     if (small && strcmp(game_option(g, "king-file"), "d") == 0)
         king_file = 3;
     build_start(c, king_file);
+    kg_obs_schema(c);
     g->config = c;
+    g->observation = &c->obs;
     c->hist_cap = c->max_plies + 1;
     c->state_bytes = sizeof(KgState) + rep_history_bytes(c->hist_cap, false);
     g->state_size = c->state_bytes;
@@ -361,6 +364,11 @@ static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *ou
     }
 }
 
+static void ops_observe(const Game *g, const GameState *s, int observer, Observation *out)
+{
+    kg_observe(kg_cfg(g), (const KgState *)s, observer, out);
+}
+
 #define KG_OPS(NAME, SUMMARY, OPTIONS)                                                         \
     {                                                                                          \
         .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 2,                 \
@@ -373,8 +381,8 @@ static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *ou
         .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
         .parse_actions = ops_parse_actions, .evaluate = ops_evaluate,                          \
-        .playout = ops_playout, .perft_leaves = ops_perft_leaves,                                            \
-        .move_cells = ops_move_cells,                                                          \
+        .playout = ops_playout, .perft_leaves = ops_perft_leaves,                              \
+        .move_cells = ops_move_cells, .observe = ops_observe,                                  \
     }
 
 const GameOps kg_standard_ops =
