@@ -12,20 +12,21 @@ static inline unsigned bucket_of(uint64_t hash)
     return (unsigned)(hash >> 54);
 }
 
-/* The filter's word and bit shift of hash's bucket. */
-static inline uint64_t *filter_word(const RepHistory *h, uint64_t *words, uint64_t hash,
-                                    unsigned *shift)
+/* The filter's word holding hash's bucket count. */
+static inline size_t count_word(const RepHistory *h, uint64_t hash)
 {
-    const unsigned b = bucket_of(hash);
-    *shift = (b % COUNTS_PER_WORD) * 16;
-    return &words[h->cap + b / COUNTS_PER_WORD];
+    return h->cap + bucket_of(hash) / COUNTS_PER_WORD;
+}
+
+/* 1 in the position of hash's bucket count within its word. */
+static inline uint64_t count_one(uint64_t hash)
+{
+    return 1ULL << (bucket_of(hash) % COUNTS_PER_WORD * 16);
 }
 
 static inline unsigned bucket_count(const RepHistory *h, const uint64_t *words, uint64_t hash)
 {
-    const unsigned b = bucket_of(hash);
-    return (unsigned)(words[h->cap + b / COUNTS_PER_WORD] >> (b % COUNTS_PER_WORD * 16)) &
-           0xffffu;
+    return (unsigned)(words[count_word(h, hash)] / count_one(hash)) & 0xffffu;
 }
 
 size_t rep_history_bytes(int cap, bool filtered)
@@ -42,28 +43,19 @@ void rep_history_init(RepHistory *h, uint64_t *words, int cap, bool filtered)
     memset(words, 0, rep_history_bytes(cap, filtered));
 }
 
-void rep_history_clear(RepHistory *h, uint64_t *words)
-{
-    rep_history_init(h, words, h->cap, h->filtered);
-}
-
 void rep_history_push(RepHistory *h, uint64_t *words, uint64_t hash)
 {
     words[h->len++] = hash;
-    if (h->filtered) {
-        unsigned shift;
-        *filter_word(h, words, hash, &shift) += 1ULL << shift;
-    }
+    if (h->filtered)
+        words[count_word(h, hash)] += count_one(hash);
 }
 
 void rep_history_pop(RepHistory *h, uint64_t *words)
 {
     const uint64_t hash = words[--h->len];
     words[h->len] = 0;
-    if (h->filtered) {
-        unsigned shift;
-        *filter_word(h, words, hash, &shift) -= 1ULL << shift;
-    }
+    if (h->filtered)
+        words[count_word(h, hash)] -= count_one(hash);
 }
 
 int rep_history_earlier(const RepHistory *h, const uint64_t *words)
@@ -85,12 +77,14 @@ bool rep_history_threefold(const RepHistory *h, const uint64_t *words)
 }
 
 bool rep_history_is_ok(const RepHistory *h, const uint64_t *words, int cap, bool filtered,
-                       ErrBuf *err)
+                       bool current, uint64_t hash, ErrBuf *err)
 {
     if (h->cap != cap || h->filtered != filtered || h->pad != 0)
         return err_set(err, STATUS_ILLEGAL, "history header is inconsistent"), false;
     if (h->len > cap)
         return err_set(err, STATUS_ILLEGAL, "history overflow"), false;
+    if (current && (h->len < 1 || words[h->len - 1] != hash))
+        return err_set(err, STATUS_ILLEGAL, "position history is inconsistent"), false;
     for (int i = h->len; i < cap; i++)
         if (words[i] != 0)
             return err_set(err, STATUS_ILLEGAL, "stale history entry at %d", i), false;
@@ -98,8 +92,7 @@ bool rep_history_is_ok(const RepHistory *h, const uint64_t *words, int cap, bool
         return true;
     uint64_t counts[FILTER_WORDS] = {0};
     for (int i = 0; i < h->len; i++) {
-        const unsigned b = bucket_of(words[i]);
-        counts[b / COUNTS_PER_WORD] += 1ULL << (b % COUNTS_PER_WORD * 16);
+        counts[bucket_of(words[i]) / COUNTS_PER_WORD] += count_one(words[i]);
     }
     if (memcmp(counts, words + cap, sizeof counts) != 0)
         return err_set(err, STATUS_ILLEGAL, "repetition filter differs from the history"), false;

@@ -24,7 +24,6 @@
 #include "core/status.h"
 
 enum {
-    REP_HISTORY_MAX = 65535,   /* most entries of a history */
     REP_FILTER_BUCKETS = 1024, /* buckets of the filter: the top ten bits of the hash */
 };
 
@@ -40,17 +39,10 @@ size_t rep_history_bytes(int cap, bool filtered);
 
 /* An empty history over zeroed words. */
 void rep_history_init(RepHistory *h, uint64_t *words, int cap, bool filtered);
-/* Empties the history and zeroes its words. */
-void rep_history_clear(RepHistory *h, uint64_t *words);
 
 void rep_history_push(RepHistory *h, uint64_t *words, uint64_t hash);
 /* Removes the newest entry; the history must not be empty. */
 void rep_history_pop(RepHistory *h, uint64_t *words);
-
-static inline uint64_t rep_history_last(const RepHistory *h, const uint64_t *words)
-{
-    return words[h->len - 1];
-}
 
 /* Earlier occurrences of the newest entry with the same player to move: among the
  * entries 2, 4, 6... before it. */
@@ -61,9 +53,10 @@ int rep_history_earlier(const RepHistory *h, const uint64_t *words);
  * positions without the scan. */
 bool rep_history_threefold(const RepHistory *h, const uint64_t *words);
 
-/* Checks the header against cap and filtered, that unused entries are zero and that
- * the filter counts the entries; false with a message otherwise. */
+/* Checks the header against cap and filtered, that unused entries are zero, that the
+ * filter counts the entries and, when `current`, that the newest entry is `hash` (the
+ * position the state is in); false with a message otherwise. */
 bool rep_history_is_ok(const RepHistory *h, const uint64_t *words, int cap, bool filtered,
-                       ErrBuf *err);
+                       bool current, uint64_t hash, ErrBuf *err);
 
 #endif

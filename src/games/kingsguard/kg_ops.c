@@ -309,11 +309,10 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
     }
     if (k->hash != kg_compute_hash(c, k))
         return err_set(err, STATUS_ILLEGAL, "incremental hash differs from a fresh one"), false;
-    if (!rep_history_is_ok(&k->hist, s->history, c->hist_cap, false, err))
+    // Between turns the history ends with the current position.
+    if (!rep_history_is_ok(&k->hist, s->history, c->hist_cap, false, k->origin == KG_NO_SQ,
+                           k->hash, err))
         return false;
-    if (k->origin == KG_NO_SQ &&
-        (k->hist.len < 1 || rep_history_last(&k->hist, s->history) != k->hash))
-        return err_set(err, STATUS_ILLEGAL, "position history is inconsistent"), false;
     if (k->origin == KG_NO_SQ) {
         KgState *copy = (KgState *)game_state_clone(g, gs);
         if (copy == NULL)

@@ -252,10 +252,8 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
         return err_set(err, STATUS_ILLEGAL, "bad player to move"), false;
     if (s->hash != kv_compute_hash(c, s))
         return err_set(err, STATUS_ILLEGAL, "incremental hash differs from a fresh one"), false;
-    if (!rep_history_is_ok(&s->hist, s->history, c->hist_cap, false, err))
+    if (!rep_history_is_ok(&s->hist, s->history, c->hist_cap, false, true, s->hash, err))
         return false;
-    if (s->hist.len < 1 || rep_history_last(&s->hist, s->history) != s->hash)
-        return err_set(err, STATUS_ILLEGAL, "position history is inconsistent"), false;
     KvState *fresh = (KvState *)game_state_clone(g, gs);
     if (fresh == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory"), false;
