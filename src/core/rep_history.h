@@ -25,6 +25,8 @@
 
 enum {
     REP_FILTER_BUCKETS = 1024, /* buckets of the filter: the top ten bits of the hash */
+    REP_COUNTS_PER_WORD = 4,
+    REP_FILTER_WORDS = REP_FILTER_BUCKETS / REP_COUNTS_PER_WORD,
 };
 
 typedef struct RepHistory {
@@ -40,18 +42,60 @@ size_t rep_history_bytes(int cap, bool filtered);
 /* An empty history over zeroed words. */
 void rep_history_init(RepHistory *h, uint64_t *words, int cap, bool filtered);
 
-void rep_history_push(RepHistory *h, uint64_t *words, uint64_t hash);
+/* The filter's bucket of a hash, and 1 in the place of its count within its word.
+ * Pushing and scanning happen on every move of a search, so they are inline. */
+static inline unsigned rep_bucket(uint64_t hash)
+{
+    return (unsigned)(hash >> 54);
+}
+static inline uint64_t rep_count_one(uint64_t hash)
+{
+    return 1ULL << (rep_bucket(hash) % REP_COUNTS_PER_WORD * 16);
+}
+static inline size_t rep_count_word(const RepHistory *h, uint64_t hash)
+{
+    return h->cap + rep_bucket(hash) / REP_COUNTS_PER_WORD;
+}
+
+static inline void rep_history_push(RepHistory *h, uint64_t *words, uint64_t hash)
+{
+    words[h->len++] = hash;
+    if (h->filtered)
+        words[rep_count_word(h, hash)] += rep_count_one(hash);
+}
+
 /* Removes the newest entry; the history must not be empty. */
-void rep_history_pop(RepHistory *h, uint64_t *words);
+static inline void rep_history_pop(RepHistory *h, uint64_t *words)
+{
+    const uint64_t hash = words[--h->len];
+    words[h->len] = 0;
+    if (h->filtered)
+        words[rep_count_word(h, hash)] -= rep_count_one(hash);
+}
 
 /* Earlier occurrences of the newest entry with the same player to move: among the
  * entries 2, 4, 6... before it. */
-int rep_history_earlier(const RepHistory *h, const uint64_t *words);
+static inline int rep_history_earlier(const RepHistory *h, const uint64_t *words)
+{
+    int count = 0;
+    const uint64_t last = words[h->len - 1];
+    for (int i = (int)h->len - 3; i >= 0; i -= 2)
+        count += words[i] == last;
+    return count;
+}
 
 /* True when the newest entry is at least the third occurrence of its position (two
  * earlier ones, same player to move); the filter, when there is one, answers most
- * positions without the scan. */
-bool rep_history_threefold(const RepHistory *h, const uint64_t *words);
+ * positions without the scan: fewer than three entries in the bucket. */
+static inline bool rep_history_threefold(const RepHistory *h, const uint64_t *words)
+{
+    if (h->len == 0)
+        return false;
+    const uint64_t last = words[h->len - 1];
+    if (h->filtered && (words[rep_count_word(h, last)] / rep_count_one(last) & 0xffffu) < 3)
+        return false;
+    return rep_history_earlier(h, words) >= 2;
+}
 
 /* Checks the header against cap and filtered, that unused entries are zero, that the
  * filter counts the entries and, when `current`, that the newest entry is `hash` (the
