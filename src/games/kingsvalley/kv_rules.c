@@ -77,7 +77,7 @@ void kv_settle_hinted(const KvConfig *c, KvState *s, bool may_repeat)
         s->reason = KV_REASON_LOCKED;
         return;
     }
-    if (may_repeat && rep_history_earlier(&s->hist, s->history) >= 2) {
+    if (may_repeat && c->repetition && rep_history_earlier(&s->hist, s->history) >= 2) {
         s->result = KV_DRAW;
         s->reason = KV_REASON_REPETITION;
         return;
@@ -92,7 +92,8 @@ void kv_settle_hinted(const KvConfig *c, KvState *s, bool may_repeat)
     if (locked || (c->first_move_soldier && s->ply == 0)) {
         Move moves[KV_MAX_CELLS * KV_DIRS];
         if (kv_gen_pseudo(c, s, moves) == 0) {
-            s->result = (uint8_t)(p == 0 ? KV_WIN_SECOND : KV_WIN_FIRST);
+            s->result = c->no_move_draws ? (uint8_t)KV_DRAW
+                                         : (uint8_t)(p == 0 ? KV_WIN_SECOND : KV_WIN_FIRST);
             s->reason = KV_REASON_NO_MOVE;
         }
     }
