@@ -704,12 +704,23 @@ static void test_tax(void **state)
     expect_field(&t, "gold", "3,2");
     close_setup(&t);
     // T3:5 needs three face-up subjects of one column (jesters there count) without a
-    // tax token; the player picks the column; three tiles turn face down.
+    // tax token; the player picks the column, and which three tiles turn face down when
+    // they differ (RULINGS 2.2 item 10): the farmers' column holds a jester, the knights'
+    // column three alike knights, so only the F column asks which.
     t = setup(v, "kings=a1,e5 gold=0,2 up1=2F,JF,3NA,2W taxed=W,-");
     play(&t, "a1-c1");
-    expect_legal_list(&t, "tax F tax N");
-    play(&t, "tax F");
-    // Real subjects go face down before the jester (turn-down=real-first).
+    expect_legal_list(&t, "tax F:F,F,JF tax N");
+    expect_illegal(&t, "tax F", "say which 3 go face down, e.g. tax F:F,F,JF");
+    expect_illegal(&t, "tax F:F,F", "exactly 3 face-up tiles face down, not 2");
+    expect_illegal(&t, "tax F:F,F,F", "you have only 2 face-up F");
+    expect_illegal(&t, "tax F:F,JF,NA", "must come from the taxed column F");
+    expect_illegal(&t, "tax F:F,JX,F", "'JX' is not a castle subject");
+    // Naming alike tiles is allowed, if not needed.
+    Move m;
+    ErrBuf err;
+    err_clear(&err);
+    assert_int_equal(kotv_ops.parse_move(t.g, t.s, "tax N:NA,NA,NA", &m, &err), STATUS_OK);
+    play(&t, "tax F:F,F,JF");
     expect_field(&t, "up1", "3NA,2W");
     expect_field(&t, "down1", "2F,JF");
     expect_field(&t, "taxed", "FW,-");
@@ -745,23 +756,34 @@ static void test_tax(void **state)
     play(&t, "tax N");
     expect_field(&t, "taxed", "NF,-");
     close_setup(&t);
-    // Knights of the orders the player holds most of go face down first.
+    // Knights of different orders differ: one action per distinct choice of three of
+    // NA, 2NB, NC, never two actions for the same tiles.
     t = setup(v, "kings=a1,e5 gold=0,2 up1=NA,2NB,NC down1=ND,NA");
-    play(&t, "a1-c1"); // one column can pay: taxed at once
-    // Holdings: A 2, B 2, C 1, D 1; first A (ties: the first order), then B, then B.
-    expect_field(&t, "up1", "NC");
-    expect_field(&t, "down1", "2NA,2NB,ND");
+    play(&t, "a1-c1");
+    expect_legal_list(&t, "tax N:NA,NB,NB tax N:NA,NB,NC tax N:NB,NB,NC");
+    play(&t, "tax N:NB,NA,NC"); // in any order
+    expect_field(&t, "up1", "NB");
+    expect_field(&t, "down1", "2NA,NB,NC,ND");
     close_setup(&t);
-    // The option turn-down=jesters-first.
+    // A jester beside three farmers: which goes face down is the player's choice.
     t = setup(v, "kings=a1,e5 gold=0,2 up1=3F,JF");
     play(&t, "a1-c1");
+    expect_legal_list(&t, "tax F:F,F,F tax F:F,F,JF");
+    play(&t, "tax F:F,F,F");
     expect_field(&t, "up1", "JF");
     expect_field(&t, "down1", "3F");
     close_setup(&t);
-    t = setup_rules("turn-down=jesters-first", v, "kings=a1,e5 gold=0,2 up1=3F,JF");
+    t = setup(v, "kings=a1,e5 gold=0,2 up1=3F,JF");
     play(&t, "a1-c1");
+    play(&t, "tax F:JF,F,F");
     expect_field(&t, "up1", "F");
     expect_field(&t, "down1", "2F,JF");
+    close_setup(&t);
+    // Three alike farmers and nothing else: no choice to ask, the tax is played at once.
+    t = setup(v, "kings=a1,e5 gold=0,2 up1=3F,2W");
+    play(&t, "a1-c1");
+    expect_field(&t, "up1", "2W");
+    expect_field(&t, "down1", "3F");
     close_setup(&t);
     // A column already taxed cannot be taxed again; with no column left, no summon.
     t = setup(v, "kings=a1,e5 gold=0,2 up1=3F taxed=F,-");
@@ -803,16 +825,35 @@ static void test_kingdom(void **state)
     };
     // A queen, a duke, a jester as countess, a knight, and a farmer and a wife: after
     // summoning a countess, a kingdom with F or W, or pass.
+    // The countesses' column then holds a countess and a jester: which one goes face
+    // down is named; the other columns hold one kind each and are not.
     Setup t = setup(v, "kings=a1,e5 gold=0,2 up1=Q,D,JC,NB,F,W");
     play(&t, "a1-b1");
-    expect_legal_list(&t, "kingdom F kingdom W pass");
-    play(&t, "kingdom W");
+    expect_legal_list(&t, "kingdom F:C kingdom F:JC kingdom W:C kingdom W:JC pass");
+    expect_illegal(&t, "kingdom W", "say which goes face down, e.g. kingdom W:C");
+    expect_illegal(&t, "kingdom W:C,JC", "one tile of column C face down, not 2");
+    expect_illegal(&t, "kingdom W:JC,F", "claimed with column W, not F");
+    expect_illegal(&t, "kingdom W:NA", "you have only 0 face-up NA");
+    play(&t, "kingdom W:C");
     expect_field(&t, "crowns", "1,0");
     expect_field(&t, "gold", "5,2");
-    // The real countess went face down, the jester stays up (real-first).
     expect_field(&t, "up1", "F,JC");
     expect_field(&t, "down1", "Q,D,C,NB,W");
     expect_field(&t, "phase", "refill");
+    close_setup(&t);
+    // The jester instead, and a choice among knights: each named tile is the one turned.
+    t = setup(v, "kings=a1,e5 gold=0,2 up1=Q,D,JC,NA,ND,F");
+    play(&t, "a1-b1");
+    expect_legal_list(&t, "kingdom F:C,NA kingdom F:C,ND kingdom F:JC,NA kingdom F:JC,ND "
+                          "pass");
+    play(&t, "kingdom F:ND,JC");
+    expect_field(&t, "up1", "C,NA");
+    expect_field(&t, "down1", "Q,D,ND,F,JC");
+    close_setup(&t);
+    // Alike tiles everywhere (two farmers are alike): no names asked.
+    t = setup(v, "kings=a1,e5 gold=0,2 up1=Q,D,2NB,2F");
+    play(&t, "a1-b1");
+    expect_legal_list(&t, "kingdom F pass");
     close_setup(&t);
     // No duke: no kingdom, phase 3 is skipped.
     t = setup(v, "kings=a1,e5 gold=0,2 up1=Q,NB,F,W");

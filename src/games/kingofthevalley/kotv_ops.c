@@ -27,10 +27,6 @@ static const RuleOption kotv_options[] = {
      "off|on", 0, 0, false},
     {"token-supply", "kingdom and tax tokens run out when the supply is used up, or never",
      "limited", "limited|unlimited", 0, 0, false},
-    {"turn-down",
-     "which face-up subjects of a column are turned face down first: real ones (jesters stay "
-     "up) or jesters",
-     "real-first", "real-first|jesters-first", 0, 0, false},
     {"max-rounds", "safety net: the game ends and is scored after this many rounds", "100", NULL,
      1, KOTV_MAX_ROUNDS_LIMIT, false},
 };
@@ -86,7 +82,6 @@ static Status kotv_configure(Game *g, ErrBuf *err)
     c->short_column_ok = option_is(g, "short-column", "allow");
     c->jester_couples = option_is(g, "jester-couples", "on");
     c->limited_tokens = option_is(g, "token-supply", "limited");
-    c->jesters_first = option_is(g, "turn-down", "jesters-first");
     c->max_rounds = (int)game_option_long(g, "max-rounds", 100);
     kotv_build_geometry(c);
     g->config = c;
@@ -285,7 +280,16 @@ static double ops_score(const Game *g, const GameState *s, int player)
 {
     const KotvConfig *c = kotv_cfg(g);
     const KotvState *k = (const KotvState *)s;
-    return kotv_reputation(c, k, player) + 0.001 * kotv_influence(c, k, player);
+    // Which face-up tiles a tax or kingdom turns down never changes the points; the
+    // worth of those kept face up breaks the tie, so that a player maximising this
+    // score (greedy) chooses them sensibly. It stays far below the influence's share,
+    // and a finished game is scored by its points alone.
+    double keep = 0;
+    for (int col = 0; k->phase != KPH_OVER && col < KOTV_COLUMNS; col++)
+        for (int slot = 0; slot < KOTV_SLOTS; slot++)
+            keep += kotv_slot_up(c, &k->pl[player], col, slot) *
+                    kotv_keep_worth(c, &k->pl[player], col, slot);
+    return kotv_reputation(c, k, player) + 0.001 * kotv_influence(c, k, player) + 1e-6 * keep;
 }
 
 const GameOps kotv_ops = {

@@ -23,6 +23,45 @@ int kotv_face_up(const KotvPlayer *p, int col, const KotvConfig *c)
     return n;
 }
 
+int kotv_slot_up(const KotvConfig *c, const KotvPlayer *p, int col, int slot)
+{
+    if (slot == KOTV_SLOT_JESTER)
+        return p->jup[col];
+    return slot < c->col_nkinds[col] ? p->up[c->col_kind[col][slot]] : 0;
+}
+
+bool kotv_column_mixed(const KotvConfig *c, const KotvPlayer *p, int col)
+{
+    int kinds = 0;
+    for (int slot = 0; slot < KOTV_SLOTS; slot++)
+        kinds += kotv_slot_up(c, p, col, slot) > 0;
+    return kinds > 1;
+}
+
+double kotv_keep_worth(const KotvConfig *c, const KotvPlayer *p, int col, int slot)
+{
+    if (slot == KOTV_SLOT_JESTER)
+        return 1.0;
+    if (slot >= c->col_nkinds[col])
+        return 0;
+    const int k = c->col_kind[col][slot];
+    const int held = p->up[k] + p->down[k];
+    return held > 0 ? 0.5 / held : 0.5;
+}
+
+double kotv_turned_worth(const KotvConfig *c, const KotvPlayer *p, Move m)
+{
+    double w = 0;
+    if (kotv_mtype(m) == KMV_TAX) {
+        for (int slot = 0; slot < KOTV_SLOTS; slot++)
+            w += kotv_tax_count(m, slot) * kotv_keep_worth(c, p, kotv_marg(m), slot);
+    } else if (kotv_mtype(m) == KMV_KINGDOM) {
+        for (int i = 0; i < KOTV_KINGDOM_COLS; i++)
+            w += kotv_keep_worth(c, p, kotv_kingdom_col(m, i), kotv_kingdom_slot(m, i));
+    }
+    return w;
+}
+
 static int face_up_total(const KotvConfig *c, const KotvPlayer *p)
 {
     int n = 0;
@@ -238,6 +277,27 @@ static int gen_wizard(const KotvConfig *c, const KotvState *s, Move *out)
     return n;
 }
 
+/* Appends a tax of column col for every way of turning `left` more face-up tiles down
+ * from slots slot.. on, the counts so far in count[]. */
+static int tax_choices(const KotvConfig *c, const KotvPlayer *p, int col, int slot, int left,
+                       int count[KOTV_SLOTS], Move *out)
+{
+    if (slot == KOTV_SLOTS) {
+        if (left > 0)
+            return 0;
+        out[0] = kotv_tax(col, count);
+        return 1;
+    }
+    const int up = kotv_slot_up(c, p, col, slot);
+    int n = 0;
+    for (int k = up < left ? up : left; k >= 0; k--) {
+        count[slot] = k;
+        n += tax_choices(c, p, col, slot + 1, left - k, count, out + n);
+    }
+    count[slot] = 0;
+    return n;
+}
+
 static int gen_tax(const KotvConfig *c, const KotvState *s, Move *out)
 {
     const KotvPlayer *p = &s->pl[s->turn];
@@ -249,8 +309,29 @@ static int gen_tax(const KotvConfig *c, const KotvState *s, Move *out)
     const int req = c->kind[s->pend_tax[0]].req;
     int n = 0;
     for (int col = 0; col < KOTV_COLUMNS; col++)
-        if (free_up[col] >= req && tax_match(free_up, rest, s->npend_tax - 1, 1u << col))
-            out[n++] = kotv_simple(KMV_TAX, col);
+        if (free_up[col] >= req && tax_match(free_up, rest, s->npend_tax - 1, 1u << col)) {
+            int count[KOTV_SLOTS] = {0};
+            n += tax_choices(c, p, col, 0, req, count, out + n);
+        }
+    return n;
+}
+
+/* Appends a kingdom bonus claimed with column col for every choice of one face-up tile
+ * in each of its columns from entry i on. */
+static int kingdom_choices(const KotvConfig *c, const KotvPlayer *p, int col, int i,
+                           int slot[KOTV_KINGDOM_COLS], Move *out)
+{
+    if (i == KOTV_KINGDOM_COLS) {
+        out[0] = kotv_kingdom(col, slot);
+        return 1;
+    }
+    const int column = i < KOTV_KINGDOM_COLS - 1 ? i : col;
+    int n = 0;
+    for (int sl = 0; sl < KOTV_SLOTS; sl++)
+        if (kotv_slot_up(c, p, column, sl) > 0) {
+            slot[i] = sl;
+            n += kingdom_choices(c, p, col, i + 1, slot, out + n);
+        }
     return n;
 }
 
@@ -263,9 +344,10 @@ static int gen_kingdom(const KotvConfig *c, const KotvState *s, Move *out)
         if (kotv_face_up(p, col, c) == 0)
             return 0;
     int n = 1;
-    for (int col = KCH_FARMER; col <= KCH_WIFE; col++)
-        if (kotv_face_up(p, col, c) > 0)
-            out[n++] = kotv_simple(KMV_KINGDOM, col);
+    for (int col = KCH_FARMER; col <= KCH_WIFE; col++) {
+        int slot[KOTV_KINGDOM_COLS] = {0};
+        n += kingdom_choices(c, p, col, 0, slot, out + n);
+    }
     if (n == 1)
         return 0;
     out[0] = kotv_simple(KMV_PASS, 0);
@@ -368,37 +450,16 @@ static void castle_add(const KotvConfig *c, KotvState *s, int kind)
         s->pl[s->turn].up[kind]++;
 }
 
-/* Turns k face-up tiles of column col face down: real subjects before jesters (or the
- * other way round with turn-down=jesters-first); among knights, those of the orders the
- * player holds most of first, so that the knights left face up (the ones a wizard may
- * later swap away) cost the least. */
-static void turn_down(const KotvConfig *c, KotvPlayer *p, int col, int k)
+/* Turns k face-up tiles of one slot of column col face down. */
+static void turn_down(const KotvConfig *c, KotvPlayer *p, int col, int slot, int k)
 {
-    for (int pass = 0; pass < 2 && k > 0; pass++) {
-        const bool jesters = (pass == 0) == c->jesters_first;
-        if (jesters) {
-            const int t = p->jup[col] < k ? p->jup[col] : k;
-            p->jup[col] = (uint8_t)(p->jup[col] - t);
-            p->jdown[col] = (uint8_t)(p->jdown[col] + t);
-            k -= t;
-            continue;
-        }
-        while (k > 0) {
-            int best = -1, best_held = -1;
-            for (int i = 0; i < c->col_nkinds[col]; i++) {
-                const int kd = c->col_kind[col][i];
-                const int held = p->up[kd] + p->down[kd];
-                if (p->up[kd] > 0 && held > best_held) {
-                    best = kd;
-                    best_held = held;
-                }
-            }
-            if (best < 0)
-                break;
-            p->up[best]--;
-            p->down[best]++;
-            k--;
-        }
+    if (slot == KOTV_SLOT_JESTER) {
+        p->jup[col] = (uint8_t)(p->jup[col] - k);
+        p->jdown[col] = (uint8_t)(p->jdown[col] + k);
+    } else {
+        const int kd = c->col_kind[col][slot];
+        p->up[kd] = (uint8_t)(p->up[kd] - k);
+        p->down[kd] = (uint8_t)(p->down[kd] + k);
     }
 }
 
@@ -535,7 +596,8 @@ void kotv_apply(const KotvConfig *c, KotvState *s, Move m)
         break;
     case KMV_TAX: {
         const KotvKind *kd = &c->kind[s->pend_tax[0]];
-        turn_down(c, p, a, kd->req);
+        for (int slot = 0; slot < KOTV_SLOTS; slot++)
+            turn_down(c, p, a, slot, kotv_tax_count(m, slot));
         p->gold = (uint16_t)(p->gold + kd->gold);
         p->taxed = (uint8_t)(p->taxed | (1u << a));
         for (int i = 1; i < s->npend_tax; i++)
@@ -544,9 +606,8 @@ void kotv_apply(const KotvConfig *c, KotvState *s, Move m)
         break;
     }
     case KMV_KINGDOM:
-        for (int col = KCH_QUEEN; col <= KCH_KNIGHT; col++)
-            turn_down(c, p, col, 1);
-        turn_down(c, p, a, 1);
+        for (int i = 0; i < KOTV_KINGDOM_COLS; i++)
+            turn_down(c, p, kotv_kingdom_col(m, i), kotv_kingdom_slot(m, i), 1);
         p->gold = (uint16_t)(p->gold + KOTV_KINGDOM_GOLD);
         p->crowns++;
         s->phase = KPH_REFILL;
