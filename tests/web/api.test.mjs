@@ -351,6 +351,23 @@ describe('hidden information: King of the Valley', () => {
     assert.equal(r.status, 200, JSON.stringify(r.body));
   });
 
+  test('a tax naming no tiles where they differ is refused with an example; the typed choice plays', async () => {
+    const position = 'players=2 first=1 turn=1 turns=2 phase=kingdom end=0 '
+      + 'valley=-,-,-,-,-/-,-,-,-,-/-,-,-,-,-/W,W,W,W,W/F,T0:3,-,T4:7,W kings=c1,e5 '
+      + 'hill=C,C,C,C,C,C/D,D,D,D,D,D pile1=- pile2=- pile3=- gold=0,2 crowns=0,0 taxed=W,- '
+      + 'up1=3F,JF,2W down1=- up2=- down2=- holes=c1 pending=T3:5';
+    const made = await create({ game: KOTV, seats: ['human', 'human'], position });
+    const token = made.seats[0].token;
+    const st = await get(made.id, token);
+    assert.deepEqual(st.legal.map((m) => m.text), ['tax F:F,F,F', 'tax F:F,F,JF']);
+    let r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token, body: { move: 'tax F' } });
+    assert.equal(r.status, 422, JSON.stringify(r.body));
+    assert.match(r.body.error, /say which 3 go face down, e\.g\. tax F:F,F,F/);
+    r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token, body: { move: 'tax F:JF,F,F' } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal((await get(made.id)).moves[0].text, 'tax F:F,F,JF');
+  });
+
   test('once the game is over the seed and the record are shown', async () => {
     // One round only (max-rounds=1): the set-up and one turn each.
     const made = await create({ game: KOTV, seats: ['human', 'human'], seed: 6, rules: { 'max-rounds': 1 } });

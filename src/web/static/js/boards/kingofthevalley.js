@@ -7,7 +7,9 @@
 // state holds nothing private); a game with perfect information would send `position`.
 // Valley squares carry data-cell (king placement and summon legs are clicked there);
 // hill slots, hill columns and the castle columns of the player to act carry
-// data-moves, the texts of the legal actions clicking them plays.
+// data-moves, the texts of the legal actions clicking them plays. While a tax or a
+// kingdom waits, the face-up tiles it may turn down are clicked one by one to choose
+// them (pickTile).
 import { crown, el, markClasses, PLAYER_FILL, PLAYER_INK, PLAYER_STROKE, svgRoot } from '../svg.js';
 
 const W = 1000;
@@ -332,6 +334,59 @@ function drawInfo(svg, model, state) {
   svg.append(text(x, y, 'Shield: influence. Grey border: specialist.', { class: 'label kotv-info', 'font-size': 11 }));
 }
 
+// A tax or kingdom action: the castle columns it turns tiles face down in and the tiles
+// it names where a column's face-up tiles differ ("tax N:NA,NB,JN", "kingdom F:NB,JC").
+function turnDown(text) {
+  const m = text.match(/^(tax|kingdom) ([QDCNFW])(?::(.*))?$/);
+  if (!m) return null;
+  return { columns: m[1] === 'tax' ? [m[2]] : ['Q', 'D', 'C', 'N', m[2]], names: m[3] ? m[3].split(',') : [] };
+}
+
+const columnOf = (name) => (name[0] === 'J' && name.length === 2 ? name[1] : name[0]);
+
+// Whether an action turns down every picked tile: a named one as often as it is picked;
+// any tile of a column where it names none (its face-up tiles are alike there).
+function covers(td, picks) {
+  const left = [...td.names];
+  for (const pick of picks) {
+    const col = columnOf(pick);
+    if (!td.columns.includes(col)) return false;
+    if (!td.names.some((n) => columnOf(n) === col)) continue;
+    const i = left.indexOf(pick);
+    if (i < 0) return false;
+    left.splice(i, 1);
+  }
+  return true;
+}
+
+// A click on a face-up tile of the castle while a tax or kingdom waits: the tile joins
+// the picks (kept on the drawing, data-picks). Once one offered action alone turns down
+// every pick, the tile carries that action (data-moves) and the click goes on to the
+// page, which plays it; until then the click stops here. A tile no action fits with the
+// earlier picks starts the picks afresh.
+function pickTile(e, svg, choices, code) {
+  let picks = [...list(svg.dataset.picks), code];
+  let fit = choices.filter((t) => covers(turnDown(t), picks));
+  if (!fit.length) {
+    picks = [code];
+    fit = choices.filter((t) => covers(turnDown(t), picks));
+  }
+  const tile = e.currentTarget;
+  if (fit.length === 1) {
+    tile.setAttribute('data-moves', fit[0]);
+    delete svg.dataset.picks;
+    return;
+  }
+  e.stopPropagation();
+  tile.removeAttribute('data-moves');
+  svg.dataset.picks = fit.length ? picks.join(',') : '';
+  for (const c of svg.querySelectorAll('.kotv-pick')) {
+    const n = fit.length ? picks.filter((x) => x === c.dataset.tile).length : 0;
+    if (n) c.setAttribute('data-picked', n);
+    else c.removeAttribute('data-picked');
+  }
+}
+
 // One chip of a castle column: a kind, face up or down, and how many.
 function chip(x, y, w, code, n, down, influence) {
   const jesterIn = code.length === 2 && code[0] === 'J' ? code[1] : null;
@@ -381,9 +436,12 @@ function drawCastle(svg, model, state, p, x, y, w, h) {
     g.append(text(x + 36, y + 38, `reputation ${pl.reputation} · influence ${pl.influence}`, { class: 'label kotv-info', 'font-size': 12, 'data-reputation': pl.reputation }));
   }
   const cw = (w - 20) / 6;
+  const choices = p === model.turn ? offers(state, (t) => turnDown(t) !== null) : [];
   COLUMNS.forEach((c, i) => {
     const cx = x + 10 + i * cw;
-    const texts = p === model.turn ? offers(state, (t) => /^(jester|tax|kingdom) /.test(t) && t.endsWith(` ${c}`)) : [];
+    // The column offers what names it: a jester placed there, a tax of it, a kingdom
+    // with its farmer or wife (several: the page asks which).
+    const texts = p === model.turn ? offers(state, (t) => new RegExp(`^(jester|tax|kingdom) ${c}(:|$)`).test(t)) : [];
     const a = offerAttrs(texts);
     const col = el('g', { 'data-column': c, ...a, class: `kotv-column ${a.class || ''}` });
     col.append(el('rect', { x: cx + 1, y: y + 50, width: cw - 2, height: h - 56, rx: 6, class: 'ground' }));
@@ -396,7 +454,16 @@ function drawCastle(svg, model, state, p, x, y, w, h) {
         el('circle', { cx: cx + cw - 9, cy: y + 62, r: 7, fill: '#7a5a0c' }),
         text(cx + cw - 9, y + 62.5, 'T', { 'font-size': 9, 'font-weight': 700, fill: '#fff' })));
     }
-    columnChips(pl, c).forEach((ch, k) => col.append(chip(cx + 4, y + 74 + k * 23, cw - 8, ch.code, ch.n, ch.down, model.influence)));
+    columnChips(pl, c).forEach((ch, k) => {
+      const g2 = chip(cx + 4, y + 74 + k * 23, cw - 8, ch.code, ch.n, ch.down, model.influence);
+      // Face-up tiles that a waiting tax or kingdom may turn down are picked by clicking.
+      const fits = ch.down ? [] : choices.filter((t) => covers(turnDown(t), [ch.code]));
+      if (fits.length) {
+        g2.classList.add('kotv-pick', 'offer');
+        g2.addEventListener('click', (e) => pickTile(e, svg, choices, ch.code));
+      }
+      col.append(g2);
+    });
     g.append(col);
   });
   svg.append(g);
