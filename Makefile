@@ -73,7 +73,7 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(OUT)/tests/%)
 LIB := $(OUT)/libcrown.a
 CROWN := $(OUT)/crown
 
-.PHONY: all tests check test play bench deps deps-test clean format format-check lint web-check
+.PHONY: all tests check test play bench deps deps-test clean lint web-check
 all: $(CROWN)
 
 $(OUT)/obj/%.o: %.c
@@ -139,12 +139,6 @@ deps:
 
 deps-test:
 	@tools/install-deps.sh test
-
-format:
-	clang-format -i $(LIB_SRC) $(CLI_SRC) $(wildcard src/*/*.h src/games/*/*.h tests/*.c tests/*/*.c tests/*/*.h)
-
-format-check:
-	clang-format --dry-run -Werror $(LIB_SRC) $(CLI_SRC)
 
 lint:
 	cppcheck --quiet --enable=warning,performance,portability --std=c11 -Isrc src

@@ -77,7 +77,19 @@ static void test_help_and_games(void **state)
     assert_contains(&r, "kings-valley-7x7 - ");
     assert_contains(&r, "kings-valley-labyrinth - ");
     assert_contains(&r, "--rule trap=both|opponent|off");
-    assert_contains(&r, "--rule max-plies=0..1000");
+    assert_contains(&r, "--rule max-plies=0..1000  [integer]");
+    assert_contains(&r, "--rule trap=both|opponent|off  [choice]");
+    assert_contains(&r, "--rule setup=TEXT  [text]");
+    assert_contains(&r, "--rule tiles=FILE  [file]");
+    // A --rule value is split at its first '=': the rest is the value, '=' and all.
+    run(&r, "perft king-down 1 --rule setup==classic", NULL);
+    assert_int_equal(r.status, 1);
+    assert_contains(&r, "'=' is not a back-rank piece letter");
+    run(&r, "perft king-down 1 --rule=setup=classic", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "perft 1 20");
+    run(&r, "perft kings-valley 1 --rule =on", NULL);
+    assert_contains(&r, "is not of the form NAME=VALUE");
     run(&r, "frobnicate", NULL);
     assert_int_equal(r.status, 2);
     assert_contains(&r, "unknown command 'frobnicate'");

@@ -21,8 +21,10 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
+#include "core/observation.h"
 #include "core/registry.h"
 #include "core/rng.h"
+#include "support/rule_text.h"
 
 enum {
     MAX_COMBOS = 40,       /* rule settings tried per game */
@@ -51,7 +53,7 @@ static int pick_combos(const GameOps *ops, Combo *out)
     out[n++] = (Combo){0, ""};
     for (int i = 0; i < ops->option_count && n < MAX_COMBOS; i++) {
         const RuleOption *o = &ops->options[i];
-        if (o->is_text)
+        if (o->kind == RULE_TEXT || o->kind == RULE_FILE)
             continue;
         if (o->choices != NULL) {
             const char *p = o->choices;
@@ -88,7 +90,7 @@ static Game *create_game(const GameOps *ops, const Combo *c)
     ErrBuf err;
     err_clear(&err);
     Game *g = NULL;
-    Status st = game_create(ops, 0, rules, c->n, &g, &err);
+    Status st = rule_text_create(ops, 0, rules, c->n, &g, &err);
     if (st != STATUS_OK)
         fail_msg("%s %s: game_create failed: %s", ops->name, c->setting, err.msg);
     return g;
@@ -390,6 +392,129 @@ static void check_determinize(const Game *g, const GameState *s, Rng *rng)
     free(c);
 }
 
+/* The observation of `observer` at s, checked against the schema. */
+static void observe_checked(const Game *g, const GameState *s, int observer, Observation *o)
+{
+    g->ops->observe(g, s, observer, o);
+    ErrBuf err;
+    err_clear(&err);
+    if (!obs_check(g->observation, o, &err))
+        fail_msg("%s: malformed observation for observer %d: %s", g->ops->name, observer,
+                 err.msg);
+    if (o->observer != observer || o->to_move != g->ops->to_move(g, s))
+        fail_msg("%s: observation names observer %d and to_move %d, not %d and %d",
+                 g->ops->name, o->observer, o->to_move, observer, g->ops->to_move(g, s));
+}
+
+static bool has_cell(const Observation *o, const char *name, size_t len)
+{
+    for (int i = 0; i < o->cell_count; i++)
+        if (strlen(o->cells[i].name) == len && strncmp(o->cells[i].name, name, len) == 0)
+            return true;
+    return false;
+}
+
+/* Observations (core/observation.h): well formed at every visited position for the
+ * player to move; when `full`, for every observer and the spectator: the same twice
+ * (bytes, JSON and tensor), cell names that are the game's (every name move_cells gives
+ * is a cell), every zone fully listed, and for a hidden-information game the same
+ * after determinize for that observer. */
+static void check_observation(const Game *g, const GameState *s, const MoveList *moves,
+                              bool full, Rng *rng)
+{
+    const GameOps *ops = g->ops;
+    if ((ops->observe == NULL) != (g->observation == NULL))
+        fail_msg("%s: observe and Game.observation come together", ops->name);
+    if (ops->observe == NULL)
+        return;
+    const ObsSchema *sc = g->observation;
+    Observation *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    assert_true(a != NULL && b != NULL);
+    const int tm = ops->to_move(g, s);
+    observe_checked(g, s, tm >= 0 ? tm : PLAYER_NONE, a);
+    if (!full) {
+        free(a);
+        free(b);
+        return;
+    }
+    int area = 0;
+    for (int z = 0; z < sc->zone_count; z++)
+        area += sc->zones[z].shape == OBS_HEX ? 0 : sc->zones[z].cols * sc->zones[z].rows;
+    const int size = obs_tensor_size(sc);
+    int dims[OBS_MAX_DIMS];
+    const int nd = obs_tensor_shape(sc, dims);
+    int product = 1;
+    for (int i = 0; i < nd; i++)
+        product *= dims[i];
+    if (product != size || size <= 0)
+        fail_msg("%s: tensor shape of %d floats, size %d", ops->name, product, size);
+    float *ta = malloc(sizeof(float) * (size_t)size), *tb = malloc(sizeof(float) * (size_t)size);
+    assert_true(ta != NULL && tb != NULL);
+    StrBuf ja, jb, cells;
+    sb_init(&ja);
+    sb_init(&jb);
+    sb_init(&cells);
+    GameState *d = game_state_new(g);
+    assert_non_null(d);
+    for (int observer = -1; observer < g->players; observer++) {
+        observe_checked(g, s, observer, a);
+        observe_checked(g, s, observer, b);
+        if (memcmp(a, b, sizeof *a) != 0)
+            fail_msg("%s: two observations of one position differ", ops->name);
+        // Square and line zones list every place of their grid; a hex zone only those on
+        // the board, which the game alone knows.
+        int listed = 0;
+        for (int i = 0; i < a->cell_count; i++)
+            listed += sc->zones[a->cells[i].zone].shape != OBS_HEX;
+        if (listed != area)
+            fail_msg("%s: %d cells of square and line zones listed, not %d", ops->name, listed,
+                     area);
+        sb_clear(&ja);
+        sb_clear(&jb);
+        obs_write_json(sc, a, &ja);
+        obs_write_json(sc, b, &jb);
+        assert_string_equal(sb_str(&ja), sb_str(&jb));
+        for (int i = 0; i < size; i++)
+            ta[i] = tb[i] = -1;
+        obs_write_tensor(sc, a, ta);
+        obs_write_tensor(sc, b, tb);
+        for (int i = 0; i < size; i++)
+            if (!(ta[i] == tb[i] && isfinite(ta[i])))
+                fail_msg("%s: tensor entry %d is %g then %g", ops->name, i, (double)ta[i],
+                         (double)tb[i]);
+        if (ops->determinize != NULL && observer >= 0) {
+            memcpy(d, s, g->state_size);
+            ops->determinize(g, d, observer, rng);
+            observe_checked(g, d, observer, b);
+            sb_clear(&jb);
+            obs_write_json(sc, b, &jb);
+            if (strcmp(sb_str(&ja), sb_str(&jb)) != 0)
+                fail_msg("%s: determinize for seat %d changed its observation:\n%s\nbecame\n%s",
+                         ops->name, observer, sb_str(&ja), sb_str(&jb));
+        }
+    }
+    if (ops->move_cells != NULL && tm >= 0)
+        for (int i = 0; i < moves->count; i++) {
+            sb_clear(&cells);
+            ops->move_cells(g, s, moves->moves[i], &cells);
+            for (const char *p = sb_str(&cells); *p;) {
+                const size_t len = strcspn(p, " ");
+                if (len > 0 && !has_cell(a, p, len))
+                    fail_msg("%s: move_cells names '%.*s', which is no cell of the observation",
+                             ops->name, (int)len, p);
+                p += len + (p[len] == ' ');
+            }
+        }
+    free(d);
+    sb_free(&ja);
+    sb_free(&jb);
+    sb_free(&cells);
+    free(ta);
+    free(tb);
+    free(a);
+    free(b);
+}
+
 /* The guided playout ends the game in a sound state with values in [-1, 1]. */
 static void check_guided_playout(const Game *g, const GameState *s, Rng *rng)
 {
@@ -459,6 +584,7 @@ static int check_position(const Game *g, GameState *s, bool full, bool garbage,
         check_determinize(g, s, rng);
         check_guided_playout(g, s, rng);
     }
+    check_observation(g, s, list, full, rng);
     if (garbage) {
         GameState *scratch = game_state_new(g);
         assert_non_null(scratch);
@@ -615,13 +741,13 @@ static void test_bad_rules(void **state)
             ErrBuf err;
             err_clear(&err);
             const char *rules[1] = {bad[k]};
-            assert_int_not_equal(game_create(ops, 0, rules, 1, &g, &err), STATUS_OK);
+            assert_int_not_equal(rule_text_create(ops, 0, rules, 1, &g, &err), STATUS_OK);
             assert_null(g);
             assert_true(err.msg[0] != '\0');
         }
         for (int k = 0; k < ops->option_count; k++) {
             const RuleOption *o = &ops->options[k];
-            if (o->is_text)
+            if (o->kind == RULE_TEXT || o->kind == RULE_FILE)
                 continue;
             char setting[SETTING_LEN];
             if (o->choices != NULL)
@@ -634,7 +760,7 @@ static void test_bad_rules(void **state)
             ErrBuf err;
             err_clear(&err);
             const char *rules[1] = {setting};
-            assert_int_not_equal(game_create(ops, 0, rules, 1, &g, &err), STATUS_OK);
+            assert_int_not_equal(rule_text_create(ops, 0, rules, 1, &g, &err), STATUS_OK);
             assert_true(err.msg[0] != '\0');
         }
     }

@@ -14,6 +14,7 @@
 
 #include "core/record.h"
 #include "core/game_api.h"
+#include "support/rule_text.h"
 #include "core/registry.h"
 #include "core/rng.h"
 #include "core/strbuf.h"
@@ -96,7 +97,7 @@ static void test_rule_options_are_checked(void **state)
     Game *g;
     ErrBuf err;
     const char *good[] = {"trap=opponent", "max-plies=40", "first-move-soldier=off"};
-    assert_int_equal(game_create(ops, 0, good, 3, &g, &err), STATUS_OK);
+    assert_int_equal(rule_text_create(ops, 0, good, 3, &g, &err), STATUS_OK);
     assert_string_equal(game_option(g, "trap"), "opponent");
     assert_int_equal(game_option_long(g, "max-plies", 0), 40);
     assert_string_equal(game_option(g, "locked-king-loses"), "on");
@@ -119,18 +120,59 @@ static void test_rule_options_are_checked(void **state)
         {"max-plies=12x", "not '12x'"},
         {"max-plies=", "not ''"},
         {"colour=red", "has no rule 'colour' (its rules: first-move-soldier"},
-        {"=on", "is not of the form name=value"},
-        {"trap", "is not of the form name=value"},
+        {"=on", "is not of the form NAME=VALUE"},
+        {"trap", "is not of the form NAME=VALUE"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         g = (Game *)1;
-        assert_int_not_equal(game_create(ops, 0, &bad[i].rule, 1, &g, &err), STATUS_OK);
+        assert_int_not_equal(rule_text_create(ops, 0, &bad[i].rule, 1, &g, &err), STATUS_OK);
         assert_null(g);
         if (strstr(err.msg, bad[i].message) == NULL)
             fail_msg("rule '%s': message '%s' lacks '%s'", bad[i].rule, err.msg, bad[i].message);
     }
     assert_int_equal(game_create(ops, 3, NULL, 0, &g, &err), STATUS_UNSUPPORTED);
     assert_non_null(strstr(err.msg, "for 2 to 2 players, not 3"));
+}
+
+/* Settings travel as pairs: a name holding '=' is a name no game has, never a different
+ * option with a value smuggled in; text is split only at its first '='. */
+static void test_rule_settings_are_pairs(void **state)
+{
+    (void)state;
+    const GameOps *ops = registry_find("king-of-the-valley");
+    Game *g = (Game *)1;
+    ErrBuf err;
+    const RuleSetting smuggled[] = {{"tiles=/etc/passwd", "x"}};
+    assert_int_equal(game_create(ops, 0, smuggled, 1, &g, &err), STATUS_PARSE);
+    assert_null(g);
+    assert_non_null(strstr(err.msg, "has no rule 'tiles=/etc/passwd'"));
+    const RuleSetting no_value[] = {{"tiles", NULL}};
+    assert_int_equal(game_create(ops, 0, no_value, 1, &g, &err), STATUS_PARSE);
+
+    char text[] = "setup=a=b";
+    RuleSetting r;
+    assert_int_equal(rule_setting_split(text, &r, &err), STATUS_OK);
+    assert_string_equal(r.name, "setup");
+    assert_string_equal(r.value, "a=b");
+    char none[] = "setup";
+    assert_int_equal(rule_setting_split(none, &r, &err), STATUS_PARSE);
+    assert_string_equal(none, "setup");
+
+    // Every option of every game says what it is; only King of the Valley's table of
+    // components is read from a file.
+    for (int i = 0; i < registry_count(); i++) {
+        const GameOps *o = registry_at(i);
+        for (int k = 0; k < o->option_count; k++) {
+            const RuleOption *opt = &o->options[k];
+            assert_true(opt->kind != RULE_CHOICE || opt->choices != NULL);
+            assert_true(opt->kind == RULE_CHOICE || opt->kind == RULE_TEXT ||
+                        opt->choices == NULL);
+            if (opt->kind == RULE_FILE)
+                assert_string_equal(opt->name, "tiles");
+        }
+    }
+    assert_string_equal(rule_kind_name(RULE_TEXT), "text");
+    assert_string_equal(rule_kind_name(RULE_FILE), "file");
 }
 
 static void test_record_round_trip(void **state)
@@ -207,6 +249,7 @@ int main(void)
         cmocka_unit_test(test_strbuf_grows_and_formats),
         cmocka_unit_test(test_registry_lookup),
         cmocka_unit_test(test_rule_options_are_checked),
+        cmocka_unit_test(test_rule_settings_are_pairs),
         cmocka_unit_test(test_record_round_trip),
         cmocka_unit_test(test_record_errors_name_the_line),
     };

@@ -22,6 +22,7 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
+#include "support/rule_text.h"
 #include "core/registry.h"
 #include "support/kd_reference.h"
 
@@ -78,7 +79,7 @@ static void fx_open(Fx *fx, const char *const *settings, int n, const char *text
         fail_msg("king-down is not registered");
     ErrBuf err;
     err_clear(&err);
-    if (game_create(ops, 0, settings, n, &fx->g, &err) != STATUS_OK)
+    if (rule_text_create(ops, 0, settings, n, &fx->g, &err) != STATUS_OK)
         fail_msg("game_create: %s", err.msg);
     fx->s = game_state_new(fx->g);
     fx->undo = game_undo_new(fx->g);
@@ -226,7 +227,7 @@ static char *start_text(const char *const *settings, int n, uint64_t seed, char 
 {
     Game *g = NULL;
     ErrBuf err;
-    assert_int_equal(game_create(registry_find("king-down"), 0, settings, n, &g, &err), STATUS_OK);
+    assert_int_equal(rule_text_create(registry_find("king-down"), 0, settings, n, &g, &err), STATUS_OK);
     GameState *s = game_state_new(g);
     g->ops->new_game(g, s, seed);
     StrBuf sb;
@@ -264,7 +265,7 @@ static void test_setup_classic(void **state)
         ErrBuf err;
         err_clear(&err);
         const char *rules[1] = {bad[i]};
-        assert_int_not_equal(game_create(registry_find("king-down"), 0, rules, 1, &g, &err),
+        assert_int_not_equal(rule_text_create(registry_find("king-down"), 0, rules, 1, &g, &err),
                              STATUS_OK);
         assert_true(err.msg[0] != '\0');
     }
@@ -786,7 +787,7 @@ static void test_notation(void **state)
     // Bad texts are refused with a reason, and the state is left alone.
     Game *g = NULL;
     ErrBuf err;
-    assert_int_equal(game_create(registry_find("king-down"), 0, NULL, 0, &g, &err), STATUS_OK);
+    assert_int_equal(rule_text_create(registry_find("king-down"), 0, NULL, 0, &g, &err), STATUS_OK);
     GameState *s = game_state_new(g);
     g->ops->new_game(g, s, 1);
     GameState *copy = game_state_clone(g, s);

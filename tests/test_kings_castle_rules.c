@@ -35,6 +35,7 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
+#include "support/rule_text.h"
 #include "games/kingscastle/kc_internal.h"
 #include "games/kingscastle/kingscastle.h"
 
@@ -121,7 +122,7 @@ static Setup setup_rules(const char *const *settings, int n, Diagram rows, char 
     Setup t;
     ErrBuf err;
     err_clear(&err);
-    if (game_create(&kc_ops, 0, settings, n, &t.g, &err) != STATUS_OK)
+    if (rule_text_create(&kc_ops, 0, settings, n, &t.g, &err) != STATUS_OK)
         fail_msg("game_create: %s", err.msg);
     t.s = game_state_new(t.g);
     t.undo = game_undo_new(t.g);
@@ -301,7 +302,7 @@ static void test_geometry(void **state)
     (void)state;
     Game *g;
     ErrBuf err;
-    assert_int_equal(game_create(&kc_ops, 0, NULL, 0, &g, &err), STATUS_OK);
+    assert_int_equal(rule_text_create(&kc_ops, 0, NULL, 0, &g, &err), STATUS_OK);
     const KcConfig *c = kc_cfg(g);
     assert_int_equal(kc_count(c->board), 91);
     assert_int_equal(kc_count(c->castle), 13);
@@ -405,7 +406,7 @@ static void test_move_bound(void **state)
     (void)state;
     Game *g;
     ErrBuf err;
-    assert_int_equal(game_create(&kc_ops, 0, NULL, 0, &g, &err), STATUS_OK);
+    assert_int_equal(rule_text_create(&kc_ops, 0, NULL, 0, &g, &err), STATUS_OK);
     const KcConfig *c = kc_cfg(g);
     int bound = 0;
     for (int d = 0; d < 3; d++) {
@@ -1256,7 +1257,7 @@ static void test_no_legal_move(void **state)
         const char *settings[1] = {k ? "no-move=draw" : "no-move=loss"};
         Game *g;
         ErrBuf err;
-        assert_int_equal(game_create(&kc_ops, 0, settings, 1, &g, &err), STATUS_OK);
+        assert_int_equal(rule_text_create(&kc_ops, 0, settings, 1, &g, &err), STATUS_OK);
         Setup t = {g, game_state_new(g), game_undo_new(g)};
         assert_int_equal(kc_ops.parse_position(g, t.s, text, &err), STATUS_OK);
         expect_over(&t, k ? -1 : 1, "the player to move has no legal move");

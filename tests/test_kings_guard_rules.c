@@ -21,6 +21,7 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
+#include "support/rule_text.h"
 #include "core/registry.h"
 #include "support/kg_reference.h"
 
@@ -54,7 +55,7 @@ static Game *make_game(const char *game, const char *const *settings)
     Game *g = NULL;
     ErrBuf err;
     err_clear(&err);
-    if (game_create(ops, 0, settings, count_settings(settings), &g, &err) != STATUS_OK)
+    if (rule_text_create(ops, 0, settings, count_settings(settings), &g, &err) != STATUS_OK)
         fail_msg("%s: %s", game, err.msg);
     return g;
 }

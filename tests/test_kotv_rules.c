@@ -33,6 +33,7 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
+#include "support/rule_text.h"
 #include "core/record.h"
 #include "core/registry.h"
 #include "games/kingofthevalley/kingofthevalley.h"
@@ -54,7 +55,7 @@ static Game *make_game(const char *const *settings, int n)
     Game *g = NULL;
     ErrBuf err;
     err_clear(&err);
-    if (game_create(&kotv_ops, 0, settings, n, &g, &err) != STATUS_OK)
+    if (rule_text_create(&kotv_ops, 0, settings, n, &g, &err) != STATUS_OK)
         fail_msg("game_create: %s", err.msg);
     return g;
 }
@@ -1133,15 +1134,15 @@ static void test_player_count_option(void **state)
     // The rule and the create argument agree; a contradiction is an error.
     Game *g = NULL;
     ErrBuf err;
-    assert_int_equal(game_create(&kotv_ops, 4, NULL, 0, &g, &err), STATUS_OK);
+    assert_int_equal(rule_text_create(&kotv_ops, 4, NULL, 0, &g, &err), STATUS_OK);
     assert_int_equal(g->players, 4);
     assert_string_equal(game_option(g, "players"), "4");
     game_destroy(g);
     const char *three[1] = {"players=3"};
-    assert_int_equal(game_create(&kotv_ops, 0, three, 1, &g, &err), STATUS_OK);
+    assert_int_equal(rule_text_create(&kotv_ops, 0, three, 1, &g, &err), STATUS_OK);
     assert_int_equal(g->players, 3);
     game_destroy(g);
-    assert_int_not_equal(game_create(&kotv_ops, 4, three, 1, &g, &err), STATUS_OK);
+    assert_int_not_equal(rule_text_create(&kotv_ops, 4, three, 1, &g, &err), STATUS_OK);
     assert_null(g);
 }
 
@@ -1201,14 +1202,14 @@ static void test_tiles_file(void **state)
         ErrBuf err;
         err_clear(&err);
         g = NULL;
-        assert_int_not_equal(game_create(&kotv_ops, 0, settings, 1, &g, &err), STATUS_OK);
+        assert_int_not_equal(rule_text_create(&kotv_ops, 0, settings, 1, &g, &err), STATUS_OK);
         if (strstr(err.msg, bad[i][1]) == NULL)
             fail_msg("tiles file %zu: '%s' lacks '%s'", i, err.msg, bad[i][1]);
     }
     unlink(path);
     const char *missing[1] = {"tiles=/nonexistent/kotv.txt"};
     ErrBuf err;
-    assert_int_not_equal(game_create(&kotv_ops, 0, missing, 1, &g, &err), STATUS_OK);
+    assert_int_not_equal(rule_text_create(&kotv_ops, 0, missing, 1, &g, &err), STATUS_OK);
     assert_non_null(strstr(err.msg, "cannot open"));
 }
 

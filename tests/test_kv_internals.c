@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "core/game_api.h"
+#include "support/rule_text.h"
 #include "core/registry.h"
 #include "games/kingsvalley/kv_internal.h"
 
@@ -23,7 +24,7 @@ static Game *make_game(const char *name, const char *rule)
     Game *g;
     ErrBuf err;
     const char *rules[1] = {rule};
-    assert_int_equal(game_create(registry_find(name), 0, rules, rule ? 1 : 0, &g, &err),
+    assert_int_equal(rule_text_create(registry_find(name), 0, rules, rule ? 1 : 0, &g, &err),
                      STATUS_OK);
     return g;
 }

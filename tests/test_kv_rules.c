@@ -20,6 +20,7 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
+#include "support/rule_text.h"
 #include "core/registry.h"
 #include "support/diagram.h"
 #include "support/kv_reference.h"
@@ -50,7 +51,7 @@ static void fx_open_text(Fx *fx, const char *game, const char *const *settings, 
         fail_msg("game %s is not registered", game);
     ErrBuf err;
     err_clear(&err);
-    if (game_create(ops, 0, settings, n_settings, &fx->g, &err) != STATUS_OK)
+    if (rule_text_create(ops, 0, settings, n_settings, &fx->g, &err) != STATUS_OK)
         fail_msg("%s: %s", game, err.msg);
     fx->s = game_state_new(fx->g);
     assert_non_null(fx->s);

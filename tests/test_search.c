@@ -24,6 +24,7 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
+#include "support/rule_text.h"
 #include "core/rng.h"
 #include "search/agent.h"
 #include "search/alphabeta.h"
@@ -40,9 +41,9 @@ static Game *new_game(const GameOps *ops, int players, const char *rule)
     Game *g = NULL;
     ErrBuf err;
     const char *rules[1] = {rule};
-    Status st = game_create(ops, players, rules, rule ? 1 : 0, &g, &err);
+    Status st = rule_text_create(ops, players, rules, rule ? 1 : 0, &g, &err);
     if (st != STATUS_OK)
-        fail_msg("game_create(%s): %s", ops->name, err.msg);
+        fail_msg("rule_text_create(%s): %s", ops->name, err.msg);
     return g;
 }
 

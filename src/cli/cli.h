@@ -17,7 +17,7 @@
 enum { CLI_MAX_RULES = GAME_MAX_OPTIONS * 2, CLI_MAX_POSITIONAL = 4 };
 
 typedef struct CliOptions {
-    const char *rules[CLI_MAX_RULES];
+    RuleSetting rules[CLI_MAX_RULES];
     int n_rules;
     const char *position;
     const char *players;

@@ -83,7 +83,15 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
                 cli_error("too many --rule settings");
                 return false;
             }
-            o->rules[o->n_rules++] = value;
+            // Split once, here at the edge: the game sees the name and value apart. The
+            // text is this argument's own, so it is split in place.
+            char *text = argv[i] + (value - argv[i]);
+            ErrBuf err;
+            if (rule_setting_split(text, &o->rules[o->n_rules], &err) != STATUS_OK) {
+                cli_error("--rule: %s", err.msg);
+                return false;
+            }
+            o->n_rules++;
         } else if (strcmp(flag, "--position") == 0) {
             o->position = value;
         } else if (strcmp(flag, "--players") == 0) {

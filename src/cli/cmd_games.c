@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "core/game_api.h"
 #include "core/registry.h"
 
 int cmd_games(int argc, char **argv)
@@ -20,15 +21,28 @@ int cmd_games(int argc, char **argv)
                    ops->max_players);
         for (int o = 0; o < ops->option_count; o++) {
             const RuleOption *r = &ops->options[o];
-            if (r->is_text)
-                printf("    --rule %s=FILE  %s (default %s)\n", r->name, r->help,
-                       r->default_value);
-            else if (r->choices)
-                printf("    --rule %s=%s  %s (default %s)\n", r->name, r->choices, r->help,
-                       r->default_value);
-            else
-                printf("    --rule %s=%ld..%ld  %s (default %s)\n", r->name, r->min, r->max,
+            // The kind first, so that a reader (or a script) knows what the value is
+            // before reading the values it may take.
+            const char *kind = rule_kind_name(r->kind);
+            switch (r->kind) {
+            case RULE_CHOICE:
+                printf("    --rule %s=%s  [%s] %s (default %s)\n", r->name, r->choices, kind,
                        r->help, r->default_value);
+                break;
+            case RULE_INTEGER:
+                printf("    --rule %s=%ld..%ld  [%s] %s (default %s)\n", r->name, r->min, r->max,
+                       kind, r->help, r->default_value);
+                break;
+            case RULE_TEXT:
+                printf("    --rule %s=TEXT  [%s] %s (default %s%s%s)\n", r->name, kind, r->help,
+                       r->default_value, r->choices ? "; often " : "",
+                       r->choices ? r->choices : "");
+                break;
+            case RULE_FILE:
+                printf("    --rule %s=FILE  [%s] %s (default %s)\n", r->name, kind, r->help,
+                       r->default_value);
+                break;
+            }
         }
     }
     return 0;

@@ -55,12 +55,9 @@ static void play_one(Match *mt, int index)
     }
     // The record owns a Game; each game gets its own copy of the configured game.
     Game *own;
-    const char *rules[GAME_MAX_OPTIONS];
-    char settings[GAME_MAX_OPTIONS][OPTION_VALUE_LEN + 64];
-    for (int i = 0; i < g->ops->option_count; i++) {
-        snprintf(settings[i], sizeof settings[i], "%s=%s", g->ops->options[i].name, g->values[i]);
-        rules[i] = settings[i];
-    }
+    RuleSetting rules[GAME_MAX_OPTIONS];
+    for (int i = 0; i < g->ops->option_count; i++)
+        rules[i] = (RuleSetting){g->ops->options[i].name, g->values[i]};
     GameRecord rec;
     if (game_create(g->ops, g->players, rules, g->ops->option_count, &own, &err) != STATUS_OK ||
         record_init(&rec, own, mt->start, &err) != STATUS_OK ||

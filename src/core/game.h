@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/observation.h"
 #include "core/rng.h"
 #include "core/status.h"
 #include "core/strbuf.h"
@@ -62,16 +63,31 @@ enum GameFlags {
     GAME_PUBLIC_ACTIONS = 1u << 3,
 };
 
-/* A named rule option: either one of `choices` ("a|b|c"), or an integer in
- * [min, max] when choices is NULL and is_text is false, or free text (a file name). */
+/* What a rule option's value is. The kind says how it is checked and who may set it:
+ * a file option names a file the game reads when configured, so a server must not take
+ * one from a client, while a text option is free text the game itself validates. */
+typedef enum RuleKind {
+    RULE_CHOICE,  /* one of `choices` ("a|b|c") */
+    RULE_INTEGER, /* a whole number in [min, max] */
+    RULE_TEXT,    /* free text checked by configure; reads no file */
+    RULE_FILE,    /* the name of a file that configure reads, or a word the game knows */
+} RuleKind;
+
 typedef struct RuleOption {
     const char *name;
     const char *help;
     const char *default_value;
-    const char *choices;
-    long min, max;
-    bool is_text;
+    const char *choices; /* RULE_CHOICE: the values; RULE_TEXT: common ones, or NULL */
+    long min, max;       /* RULE_INTEGER only */
+    RuleKind kind;
 } RuleOption;
+
+/* One rule option set by name: a pair, never joined into "name=value" text, so that no
+ * '=' in a name or value can move the split. */
+typedef struct RuleSetting {
+    const char *name;
+    const char *value;
+} RuleSetting;
 
 /* Flags for GameOps.render. */
 enum RenderFlags {
@@ -92,6 +108,9 @@ typedef struct Game {
     size_t undo_size;        /* bytes of an undo record for make/unmake; set by configure */
     int move_index_count;    /* move_index() is in [0, this); set by configure */
     int max_game_length;     /* no game lasts more actions than this; set by configure */
+    /* What observe() fills (core/observation.h); set by configure when the game has the
+     * hook, NULL otherwise. */
+    const ObsSchema *observation;
 } Game;
 
 struct GameOps {
@@ -202,6 +221,13 @@ struct GameOps {
      * need not say who wins; returns() does that. For baseline players that take the
      * action with the best immediate score (greedy) and for reports. Never changes s. */
     double (*score)(const Game *g, const GameState *s, int player);
+
+    /* Describes the position as `observer` (a seat, or PLAYER_NONE for a spectator) sees
+     * it, as structured data following g->observation and the conventions of
+     * core/observation.h: nothing the observer may not see, so that the observation is
+     * the same before and after determinize for that observer. Never changes s; must
+     * not fail; allocates nothing. */
+    void (*observe)(const Game *g, const GameState *s, int observer, Observation *out);
 };
 
 #endif

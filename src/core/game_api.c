@@ -39,9 +39,9 @@ static Status check_value(const GameOps *ops, const RuleOption *o, const char *v
 {
     if (strlen(value) >= OPTION_VALUE_LEN)
         return err_set(err, STATUS_PARSE, "value of rule '%s' is too long", o->name);
-    if (o->is_text)
+    if (o->kind == RULE_TEXT || o->kind == RULE_FILE)
         return STATUS_OK;
-    if (o->choices != NULL) {
+    if (o->kind == RULE_CHOICE) {
         if (!is_choice(o->choices, value))
             return err_set(err, STATUS_PARSE, "rule '%s' of %s takes one of %s, not '%s'",
                            o->name, ops->name, o->choices, value);
@@ -56,7 +56,7 @@ static Status check_value(const GameOps *ops, const RuleOption *o, const char *v
     return STATUS_OK;
 }
 
-Status game_create(const GameOps *ops, int players, const char *const *rules, int n_rules,
+Status game_create(const GameOps *ops, int players, const RuleSetting *rules, int n_rules,
                    Game **out, ErrBuf *err)
 {
     *out = NULL;
@@ -73,36 +73,29 @@ Status game_create(const GameOps *ops, int players, const char *const *rules, in
     for (int i = 0; i < ops->option_count; i++)
         snprintf(g->values[i], sizeof g->values[i], "%s", ops->options[i].default_value);
     for (int r = 0; r < n_rules; r++) {
-        const char *eq = strchr(rules[r], '=');
-        if (eq == NULL || eq == rules[r]) {
+        const char *name = rules[r].name, *value = rules[r].value;
+        if (name == NULL || name[0] == '\0' || value == NULL) {
             free(g);
-            return err_set(err, STATUS_PARSE, "rule setting '%s' is not of the form name=value",
-                           rules[r]);
+            return err_set(err, STATUS_PARSE, "a rule setting needs a name and a value");
         }
-        char name[64];
-        size_t len = (size_t)(eq - rules[r]);
-        if (len >= sizeof name)
-            len = sizeof name - 1;
-        memcpy(name, rules[r], len);
-        name[len] = '\0';
         int idx = game_option_index(ops, name);
         if (idx < 0) {
             StrBuf names;
             sb_init(&names);
             for (int i = 0; i < ops->option_count; i++)
                 sb_printf(&names, "%s%s", i ? ", " : "", ops->options[i].name);
-            err_set(err, STATUS_PARSE, "%s has no rule '%s' (its rules: %s)", ops->name, name,
+            err_set(err, STATUS_PARSE, "%s has no rule '%.64s' (its rules: %s)", ops->name, name,
                     ops->option_count ? sb_str(&names) : "none");
             sb_free(&names);
             free(g);
             return STATUS_PARSE;
         }
-        Status st = check_value(ops, &ops->options[idx], eq + 1, err);
+        Status st = check_value(ops, &ops->options[idx], value, err);
         if (st != STATUS_OK) {
             free(g);
             return st;
         }
-        snprintf(g->values[idx], sizeof g->values[idx], "%s", eq + 1);
+        snprintf(g->values[idx], sizeof g->values[idx], "%s", value);
     }
     Status st = ops->configure(g, err);
     if (st != STATUS_OK) {
@@ -111,6 +104,33 @@ Status game_create(const GameOps *ops, int players, const char *const *rules, in
     }
     *out = g;
     return STATUS_OK;
+}
+
+Status rule_setting_split(char *text, RuleSetting *out, ErrBuf *err)
+{
+    char *eq = strchr(text, '=');
+    if (eq == NULL || eq == text)
+        return err_set(err, STATUS_PARSE, "rule setting '%.64s' is not of the form NAME=VALUE",
+                       text);
+    *eq = '\0';
+    out->name = text;
+    out->value = eq + 1;
+    return STATUS_OK;
+}
+
+const char *rule_kind_name(RuleKind kind)
+{
+    switch (kind) {
+    case RULE_CHOICE:
+        return "choice";
+    case RULE_INTEGER:
+        return "integer";
+    case RULE_TEXT:
+        return "text";
+    case RULE_FILE:
+        return "file";
+    }
+    return "unknown";
 }
 
 void game_destroy(Game *g)

@@ -8,10 +8,18 @@
 #include "core/game.h"
 
 /* Creates a game from its ops, a player count (0 = the game's minimum) and rule
- * settings "name=value" (may be NULL when n_rules is 0). Unknown names and values out of
- * range are errors that list what is allowed. On error *out is NULL. */
-Status game_create(const GameOps *ops, int players, const char *const *rules, int n_rules,
+ * settings as name and value pairs (may be NULL when n_rules is 0). Unknown names and
+ * values out of range are errors that list what is allowed. On error *out is NULL. */
+Status game_create(const GameOps *ops, int players, const RuleSetting *rules, int n_rules,
                    Game **out, ErrBuf *err);
+
+/* Splits the text "NAME=VALUE" of a command line or a saved record at its first '=',
+ * in place (the '=' becomes a NUL): the one place where a setting is ever read from
+ * joined text. On error the text is unchanged. */
+Status rule_setting_split(char *text, RuleSetting *out, ErrBuf *err);
+
+/* "choice", "integer", "text" or "file". */
+const char *rule_kind_name(RuleKind kind);
 void game_destroy(Game *g);
 
 /* The value of a rule option by name; NULL if the game has no such option. */

@@ -197,7 +197,7 @@ Status record_parse(const char *text, GameRecord *out, ErrBuf *err)
         return err_set(err, STATUS_NOMEM, "out of memory");
     strcpy(copy, text);
     enum { MAX_RULE_LINES = 64 };
-    const char *rules[MAX_RULE_LINES];
+    RuleSetting rules[MAX_RULE_LINES];
     int n_rules = 0, lineno = 0;
     const char *game_name = NULL, *players = NULL, *start = NULL;
     char *cursor = copy, *line;
@@ -227,7 +227,17 @@ Status record_parse(const char *text, GameRecord *out, ErrBuf *err)
                 st = err_set(err, STATUS_PARSE, "line %d: too many rule lines", lineno);
                 break;
             }
-            rules[n_rules++] = arg;
+            // Split at the edge, in this line's own copy of the text.
+            ErrBuf e2;
+            if (sp == NULL) {
+                st = err_set(err, STATUS_PARSE, "line %d: 'rule' needs NAME=VALUE", lineno);
+                break;
+            }
+            if ((st = rule_setting_split(sp + 1, &rules[n_rules], &e2)) != STATUS_OK) {
+                err_set(err, st, "line %d: %s", lineno, e2.msg);
+                break;
+            }
+            n_rules++;
         } else if (strcmp(line, "players") == 0 && !started) {
             players = arg;
         } else if (strcmp(line, "start") == 0 && !started) {

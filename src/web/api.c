@@ -39,19 +39,18 @@ static json_t *option_json(const RuleOption *o)
     json_object_set_new(j, "name", json_string(o->name));
     json_object_set_new(j, "help", json_string(o->help));
     json_object_set_new(j, "default", json_string(o->default_value));
+    json_object_set_new(j, "type", json_string(rule_kind_name(o->kind)));
     if (o->choices) {
+        // The values of a choice; the usual values of a text, which takes others too.
         json_t *c = json_array();
         char buf[OPTION_VALUE_LEN];
         snprintf(buf, sizeof buf, "%s", o->choices);
         char *save = NULL;
         for (char *t = strtok_r(buf, "|", &save); t; t = strtok_r(NULL, "|", &save))
             json_array_append_new(c, json_string(t));
-        json_object_set_new(j, "type", json_string("choice"));
-        json_object_set_new(j, "choices", c);
-    } else if (o->is_text) {
-        json_object_set_new(j, "type", json_string("text"));
-    } else {
-        json_object_set_new(j, "type", json_string("integer"));
+        json_object_set_new(j, o->kind == RULE_CHOICE ? "choices" : "suggestions", c);
+    }
+    if (o->kind == RULE_INTEGER) {
         json_object_set_new(j, "min", json_integer(o->min));
         json_object_set_new(j, "max", json_integer(o->max));
     }
@@ -346,7 +345,7 @@ static void create_game(Server *srv, const Request *req, Response *res)
     }
     NewGame ng;
     memset(&ng, 0, sizeof ng);
-    char rule_text[2 * GAME_MAX_OPTIONS][OPTION_VALUE_LEN + 64];
+    char number_text[2 * GAME_MAX_OPTIONS][24]; /* whole-number rule values as text */
     const json_t *game = json_object_get(body, "game");
     const json_t *seats = json_object_get(body, "seats");
     const json_t *rules = json_object_get(body, "rules");
@@ -399,33 +398,31 @@ static void create_game(Server *srv, const Request *req, Response *res)
                 ok = false;
                 break;
             }
-            // A free-text option names a file on the server (tiles=FILE): a client must
-            // not make the server read its files, so only the default is accepted here.
-            const RuleOption *opt = NULL;
-            for (int i = 0; i < ng.ops->option_count; i++)
-                if (strcmp(ng.ops->options[i].name, key) == 0)
-                    opt = &ng.ops->options[i];
-            if (opt != NULL && opt->is_text &&
+            // A file option makes the server read a file it names (tiles=FILE): a client
+            // must not, so only its default is taken. The name reaches the game as it
+            // came, apart from its value, so no '=' in it can pose as another option.
+            const int idx = game_option_index(ng.ops, key);
+            const RuleOption *opt = idx < 0 ? NULL : &ng.ops->options[idx];
+            if (opt != NULL && opt->kind == RULE_FILE &&
                 !(json_is_string(v) && strcmp(json_string_value(v), opt->default_value) == 0)) {
                 response_error(res, 400, "rule '%s' names a file on the server, which the web "
                                "app does not read; play such games with crown play", key);
                 ok = false;
                 break;
             }
-            char *dst = rule_text[ng.n_rules];
-            const size_t cap = sizeof rule_text[0];
-            if (json_is_string(v) && strlen(json_string_value(v)) < OPTION_VALUE_LEN &&
-                strlen(key) < 48) {
-                snprintf(dst, cap, "%s=%s", key, json_string_value(v));
-            } else if (json_is_integer(v) && strlen(key) < 48) {
-                snprintf(dst, cap, "%s=%lld", key, (long long)json_integer_value(v));
+            if (json_is_string(v)) {
+                ng.rules[ng.n_rules].value = json_string_value(v);
+            } else if (json_is_integer(v)) {
+                snprintf(number_text[ng.n_rules], sizeof number_text[0], "%lld",
+                         (long long)json_integer_value(v));
+                ng.rules[ng.n_rules].value = number_text[ng.n_rules];
             } else {
-                response_error(res, 400, "rule '%.40s' must have a short string or whole "
-                               "number as its value", key);
+                response_error(res, 400, "rule '%.40s' must have a string or a whole number "
+                               "as its value", key);
                 ok = false;
                 break;
             }
-            ng.rules[ng.n_rules++] = dst;
+            ng.rules[ng.n_rules++].name = key;
         }
     }
     if (ok && seed) {

@@ -499,16 +499,22 @@ static int load_session(const StoredGame *sg, Session **out, ErrBuf *err)
             session_destroy(s);
         return err_set(err, STATUS_NOMEM, "out of memory"), 503;
     }
-    const char *rules[2 * GAME_MAX_OPTIONS];
+    // The store keeps one "name=value" line per option (names never hold '='); each is
+    // split here, at the edge, into the pair the game takes.
+    RuleSetting rules[2 * GAME_MAX_OPTIONS];
     int n_rules = 0;
     char *save = NULL;
-    for (char *r = strtok_r(rules_copy, "\n", &save); r && n_rules < 2 * GAME_MAX_OPTIONS;
-         r = strtok_r(NULL, "\n", &save))
-        rules[n_rules++] = r;
     Game *g = NULL;
     ErrBuf e2;
     int http = 200;
-    if (game_create(ops, sg->players, rules, n_rules, &g, &e2) != STATUS_OK)
+    for (char *r = strtok_r(rules_copy, "\n", &save); r && n_rules < 2 * GAME_MAX_OPTIONS;
+         r = strtok_r(NULL, "\n", &save)) {
+        if (rule_setting_split(r, &rules[n_rules++], &e2) != STATUS_OK) {
+            http = 500, err_set(err, STATUS_UNSUPPORTED, "game %s: its rules: %s", sg->id, e2.msg);
+            break;
+        }
+    }
+    if (http == 200 && game_create(ops, sg->players, rules, n_rules, &g, &e2) != STATUS_OK)
         http = 500, err_set(err, STATUS_UNSUPPORTED, "game %s: its rules: %s", sg->id, e2.msg);
     free(rules_copy);
     snprintf(s->id, sizeof s->id, "%s", sg->id);

@@ -71,7 +71,7 @@ void sessions_wake_all(SessionTable *t);
 typedef struct NewGame {
     const GameOps *ops;
     int players;
-    const char *rules[2 * GAME_MAX_OPTIONS]; /* "name=value" */
+    RuleSetting rules[2 * GAME_MAX_OPTIONS];
     int n_rules;
     char player[MAX_PLAYERS][STORE_PLAYER_LEN];
     bool seed_set;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/game_api.h"
+#include "rule_text.h"
 #include "core/registry.h"
 #include "core/strbuf.h"
 
@@ -55,7 +56,7 @@ Game *perft_game_create(const char *game, const char *const *settings, int n_set
     Game *g = NULL;
     ErrBuf err;
     err_clear(&err);
-    if (ops == NULL || game_create(ops, 0, settings, n_settings, &g, &err) != STATUS_OK)
+    if (ops == NULL || rule_text_create(ops, 0, settings, n_settings, &g, &err) != STATUS_OK)
         fail_msg("%s: %s", game, ops == NULL ? "not a registered game" : err.msg);
     return g;
 }

@@ -41,9 +41,24 @@ describe('games and set-up', () => {
       assert.equal(typeof g.summary, 'string');
       for (const o of g.options) {
         assert.equal(typeof o.default, 'string', `${g.name} ${o.name}`);
-        assert.ok(['choice', 'integer', 'text'].includes(o.type));
+        assert.ok(['choice', 'integer', 'text', 'file'].includes(o.type));
       }
     }
+  });
+
+  test('a text option is the game\'s to check; a file option is refused', async () => {
+    const kd = games.find((g) => g.name === 'king-down').options.find((o) => o.name === 'setup');
+    assert.equal(kd.type, 'text');
+    assert.deepEqual(kd.suggestions, ['random', 'classic']);
+    const tiles = games.find((g) => g.name === 'king-of-the-valley').options.find((o) => o.name === 'tiles');
+    assert.equal(tiles.type, 'file');
+    const made = await create({ game: 'king-down', seats: ['human', 'human'], rules: { setup: 'classic' } });
+    const st = (await api(srv, 'GET', `/api/games/${made.id}`)).body;
+    assert.equal(st.rules.setup, 'classic');
+    assert.match(st.position, /^rnbqkbnr\//);
+    const bad = await api(srv, 'POST', '/api/games', { body: { game: 'king-of-the-valley', rules: { tiles: '/tmp/tiles.txt' } } });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.error, /rule 'tiles' names a file on the server/);
   });
 
   test('every game: create with rule options, read back, legal moves with cells', async () => {
@@ -443,6 +458,10 @@ describe('malformed requests get a 4xx and a JSON error', () => {
       [{ body: { game: 'kings-valley', rules: { nonsense: 'on' } } }, 400, /nonsense/],
       [{ body: { game: 'kings-valley', rules: { trap: ['x'] } } }, 400, /trap/],
       [{ body: { game: 'king-of-the-valley', rules: { tiles: '/etc/passwd' } } }, 400, /names a file on the server/],
+      // The name and the value stay apart: an '=' in a name is part of a name no game has.
+      [{ body: { game: 'king-of-the-valley', rules: { 'tiles=/etc/passwd': 'y' } } }, 400, /has no rule 'tiles=\/etc\/passwd'/],
+      [{ body: { game: 'king-down', rules: { 'setup=x': 'classic' } } }, 400, /has no rule 'setup=x'/],
+      [{ body: { game: 'king-down', rules: { setup: 'no-such-set-up' } } }, 400, /setup is random, classic/],
       [{ body: { game: 'kings-valley', seed: -1 } }, 400, /seed/],
       [{ body: { game: 'kings-valley', seed: 1.5 } }, 400, /seed/],
       [{ body: { game: 'kings-valley', position: 'zzz' } }, 400, /position/],

@@ -322,32 +322,42 @@ static inline uint64_t kd_bishop_att(const KdConfig *c, int sq, uint64_t occ)
 void kd_build_geometry(KdConfig *c);
 extern const int kd_dir_delta[8]; /* N NE E NW S SW W SE, in that order */
 
-/* kd_rules.c: the rules. */
+/* kd_armies.c: who chooses next while the armies are chosen. */
+int kd_picker(const KdPos *p);
+
+/* kd_attack.c */
 /* Pieces of `by` that could capture a king of the other colour standing on sq, with
  * occupancy occ (tokens never count: check is about normal powers). */
 uint64_t kd_attackers(const KdConfig *c, const KdPos *p, int sq, int by, uint64_t occ);
 bool kd_in_check(const KdConfig *c, const KdPos *p, int colour);
-/* Who chooses next while the armies are chosen. */
-int kd_picker(const KdPos *p);
+
+/* kd_apply.c: the effect of actions. */
 /* A turn begins here: the play is on and no turn is half done. */
 static inline bool kd_turn_start(const KdPos *p)
 {
     return p->phase == KD_PHASE_PLAY && p->stage == KD_STAGE_START && p->chain_sq == KD_NO_SQ;
 }
+/* The actions that spend a token of the mover's power. */
+static inline bool kd_is_token_kind(int kind)
+{
+    return kind >= KD_MV_FREEZE && kind <= KD_MV_LEAP;
+}
 uint64_t kd_compute_hash(const KdConfig *c, const KdPos *p);
 /* Plays an action on the position alone (no history, no result). */
 void kd_apply(const KdConfig *c, KdPos *p, Move m);
+/* A piece placed or removed, keeping bitboards, mailbox and hash in step. */
+void kd_put(const KdConfig *c, KdPos *p, int sq, int colour, int type);
+void kd_remove(const KdConfig *c, KdPos *p, int sq);
+/* Sets the en-passant square after a double step only if a capture could follow. */
+bool kd_ep_possible(const KdConfig *c, const KdPos *p, int ep);
+
+/* kd_movegen.c: generation and legality. */
 /* The legal actions (empty when the side to move has none; the game's end by draws is
  * not looked at here). Returns the count. */
 int kd_gen_legal(const KdConfig *c, const KdPos *p, Move *out);
 bool kd_has_legal(const KdConfig *c, const KdPos *p);
 /* The legal actions that capture (en passant and shots included; no powers, no swaps). */
 int kd_gen_captures(const KdConfig *c, const KdPos *p, Move *out);
-/* A piece placed or removed, keeping bitboards, mailbox and hash in step. */
-void kd_put(const KdConfig *c, KdPos *p, int sq, int colour, int type);
-void kd_remove(const KdConfig *c, KdPos *p, int sq);
-/* Sets the en-passant square after a double step only if a capture could follow. */
-bool kd_ep_possible(const KdConfig *c, const KdPos *p, int ep);
 bool kd_literal_mate(const KdConfig *c, const KdPos *p);
 
 /* kd_state.c: the game state over positions: history, results, make/unmake. */

@@ -12,23 +12,23 @@
 
 static const RuleOption kotv_options[] = {
     {"players", "the number of players; the same as the player count the game is created with",
-     "2", "2|3|4", 0, 0, false},
+     "2", "2|3|4", 0, 0, RULE_CHOICE},
     {"tiles", "the component table: builtin, or a table file (docs/games/king-of-the-valley.md)",
-     "builtin", NULL, 0, 0, true},
+     "builtin", NULL, 0, 0, RULE_FILE},
     {"hill-refill",
      "the piles that refill the hill: I, then II, then III (RULINGS 2.2.1), or the rulebook's "
      "literal I then III",
-     "i-ii-iii", "i-ii-iii|i-iii", 0, 0, false},
+     "i-ii-iii", "i-ii-iii|i-iii", 0, 0, RULE_CHOICE},
     {"short-column",
      "replenishing the valley from a hill column with too few tiles: only when neither column "
      "has enough (forbid), or always (allow)",
-     "forbid", "forbid|allow", 0, 0, false},
+     "forbid", "forbid|allow", 0, 0, RULE_CHOICE},
     {"jester-couples", "jesters in the farmer and wife columns count for the couple bonus", "off",
-     "off|on", 0, 0, false},
+     "off|on", 0, 0, RULE_CHOICE},
     {"token-supply", "kingdom and tax tokens run out when the supply is used up, or never",
-     "limited", "limited|unlimited", 0, 0, false},
+     "limited", "limited|unlimited", 0, 0, RULE_CHOICE},
     {"max-rounds", "safety net: the game ends and is scored after this many rounds", "100", NULL,
-     1, KOTV_MAX_ROUNDS_LIMIT, false},
+     1, KOTV_MAX_ROUNDS_LIMIT, RULE_INTEGER},
 };
 
 enum {

@@ -14,24 +14,24 @@ enum { KC_DEFAULT_MAX_PLIES = 400 };
 
 static const RuleOption kc_options[] = {
     {"swap", "Black's first move may take over White's first man instead of placing", "on",
-     "on|off", 0, 0, false},
+     "on|off", 0, 0, RULE_CHOICE},
     {"single-range",
      "a single stops on any cell of its open line (any), or slides to the end of it (full)",
-     "any", "any|full", 0, 0, false},
+     "any", "any|full", 0, 0, RULE_CHOICE},
     {"throne-entry",
      "a man goes onto the Throne by itself after a move that leaves it flanked (auto), or "
      "only as a later move of its own (move)",
-     "auto", "auto|move", 0, 0, false},
+     "auto", "auto|move", 0, 0, RULE_CHOICE},
     {"throne-loss",
      "the Throne man is removed when a man of a flanking pair is captured (capture), or when "
      "a flanking pair is broken by any means, throws included (broken)",
-     "capture", "capture|broken", 0, 0, false},
+     "capture", "capture|broken", 0, 0, RULE_CHOICE},
     {"no-move", "a player with no legal move loses (loss), or the game is drawn (draw)", "loss",
-     "loss|draw", 0, 0, false},
+     "loss|draw", 0, 0, RULE_CHOICE},
     {"repetition", "the third occurrence of a position with the same player to move draws",
-     "draw", "draw|off", 0, 0, false},
+     "draw", "draw|off", 0, 0, RULE_CHOICE},
     {"max-plies", "the game is drawn once this many plies have been played", "400", NULL, 0,
-     KC_MAX_PLIES_LIMIT, false},
+     KC_MAX_PLIES_LIMIT, RULE_INTEGER},
 };
 
 static bool option_is(const Game *g, const char *name, const char *value)

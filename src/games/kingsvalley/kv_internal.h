@@ -61,6 +61,7 @@ typedef struct KvConfig {
     uint64_t zobrist[2][2][KV_MAX_CELLS];        /* [player][is king][square] */
     uint64_t zobrist_second_to_move;
     char start[64];                              /* start position text */
+    ObsSchema obs;                               /* what kv_observe fills */
 } KvConfig;
 
 typedef struct KvState {
@@ -161,6 +162,10 @@ void kv_format_square(const KvConfig *c, int sq, StrBuf *out);
 Status kv_parse_move_text(const KvConfig *c, const KvState *s, const char *text, Move *out,
                           ErrBuf *err);
 void kv_render(const KvConfig *c, const KvState *s, unsigned flags, StrBuf *out);
+
+/* kv_observe.c */
+void kv_obs_schema(KvConfig *c);
+void kv_observe(const KvConfig *c, const KvState *s, int observer, Observation *o);
 
 /* kv_eval.c */
 int kv_evaluate(const KvConfig *c, const KvState *s);

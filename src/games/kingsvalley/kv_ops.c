@@ -14,17 +14,17 @@ typedef enum KvVariant { KV_STANDARD, KV_RETRIEVE, KV_7X7, KV_LABYRINTH } KvVari
 
 #define KV_COMMON_OPTIONS                                                                      \
     {"first-move-soldier", "the first move of the game must be made by a soldier", "on",       \
-     "on|off", 0, 0, false},                                                                   \
+     "on|off", 0, 0, RULE_CHOICE},                                                             \
         {"locked-king-loses", "a player whose king cannot move at the start of his turn loses", \
-         "on", "on|off", 0, 0, false},                                                         \
+         "on", "on|off", 0, 0, RULE_CHOICE},                                                   \
         {"max-plies", "the game is drawn once this many plies have been played", "300", NULL,   \
-         0, KV_MAX_PLIES_LIMIT, false}
+         0, KV_MAX_PLIES_LIMIT, RULE_INTEGER}
 
 static const RuleOption kv_options[] = {KV_COMMON_OPTIONS};
 static const RuleOption kv_7x7_options[] = {
     KV_COMMON_OPTIONS,
     {"trap", "no move may shut a king off from the Valley: both kings, the opponent's, or off",
-     "both", "both|opponent|off", 0, 0, false},
+     "both", "both|opponent|off", 0, 0, RULE_CHOICE},
 };
 
 static KvVariant variant_of(const GameOps *ops)
@@ -120,7 +120,9 @@ static Status kv_configure(Game *g, ErrBuf *err)
             c->pillars |= 1ULL << pillars[i];
     }
     snprintf(c->start, sizeof c->start, "%s", start);
+    kv_obs_schema(c);
     g->config = c;
+    g->observation = &c->obs;
     g->state_size = sizeof(KvState);
     g->undo_size = sizeof(KvUndo);
     g->move_index_count = c->cells * c->cells;
@@ -291,6 +293,11 @@ static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *ou
     kv_format_square(kv_cfg(g), kv_to(m), out);
 }
 
+static void ops_observe(const Game *g, const GameState *s, int observer, Observation *out)
+{
+    kv_observe(kv_cfg(g), (const KvState *)s, observer, out);
+}
+
 #define KV_OPS(NAME, SUMMARY, OPTIONS)                                                         \
     {                                                                                          \
         .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 2,                 \
@@ -303,7 +310,7 @@ static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *ou
         .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
         .evaluate = ops_evaluate, .playout = ops_playout, .perft = ops_perft,                  \
-        .move_cells = ops_move_cells,                                                          \
+        .move_cells = ops_move_cells, .observe = ops_observe,                                  \
     }
 
 const GameOps kv_standard_ops =

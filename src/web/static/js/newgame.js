@@ -12,12 +12,19 @@ function optionField(o) {
     input = h('select', { id, name: o.name }, ...o.choices.map((c) => h('option', { value: c, selected: c === o.default }, c)));
   } else if (o.type === 'integer') {
     input = h('input', { id, name: o.name, type: 'number', min: o.min, max: o.max, value: o.default, required: true });
+  } else if (o.type === 'text') {
+    // Free text the game checks itself (a set-up id, say): typed, with the usual values
+    // offered.
+    const list = `${id}-values`;
+    input = h('span', { class: 'text-option' },
+      h('input', { id, name: o.name, type: 'text', value: o.default, list, spellcheck: false }),
+      h('datalist', { id: list }, ...(o.suggestions ?? []).map((v) => h('option', { value: v }))));
   } else {
-    // Free text names a file on the server, which the server does not read for a
+    // A file option names a file on the server, which the server does not read for a
     // browser: shown for completeness, fixed at its default.
     input = h('input', { id, name: o.name, type: 'text', value: o.default, readonly: true });
   }
-  const help = o.type === 'text' ? `${o.help} (only with crown play at the terminal)` : o.help;
+  const help = o.type === 'file' ? `${o.help} (only with crown play at the terminal)` : o.help;
   return h('label', { class: 'field', title: help }, h('span', { class: 'name' }, o.name), input, h('span', { class: 'help' }, help));
 }
 
