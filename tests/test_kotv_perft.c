@@ -265,6 +265,9 @@ static const Case CASES[] = {
     {{"jester-couples=on"}, 1, 1},
     {{"token-supply=unlimited", "players=4"}, 2, 2},
     {{"max-rounds=5", "players=3"}, 2, 1},
+    {{"old-holes=first", "short-column=allow"}, 2, 2},
+    {{"priest-coins=after"}, 1, 2},
+    {{"identical=tile"}, 1, 2},
 };
 
 static void report(const char *what, const Events *ev)

@@ -539,6 +539,35 @@ static void test_summon_identical(void **state)
     expect_field(&t, "kings", "e1,e5");
     close_setup(&t);
 
+    // identical=tile: knights of different orders are no longer identical; two tax
+    // collectors must also be the same tile (need and gold).
+    static Valley same = {
+        "F  .  .  .  .",
+        "F  .  .  .  .",
+        "W  .  .  .  .",
+        "F  .  .  .  .",
+        "F  NA NB NA ND",
+    };
+    t = setup_rules("identical=tile", same, "kings=a1,e5 gold=0,2");
+    expect_legal_list(&t, "a1-a2 a1-a3 a1-a4 a1-a5 a1-a5:a2,a4 a1-b1 a1-c1 a1-d1 a1-e1 "
+                          "a1-e1:b1,d1");
+    expect_illegal(&t, "a1-d1:b1,c1", "be the same tile (identical=tile");
+    close_setup(&t);
+    static Valley taxes = {
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        "F  T0:3 T0:4 T0:3 .",
+    };
+    t = setup(taxes, "kings=a1,e5 gold=0,2");
+    expect_legal(&t, "a1-d1:b1,c1");
+    close_setup(&t);
+    t = setup_rules("identical=tile", taxes, "kings=a1,e5 gold=0,2");
+    expect_illegal(&t, "a1-d1:b1,c1", "same tile");
+    expect_legal(&t, "a1-e1:b1,d1");
+    close_setup(&t);
+
     // A tile under another king cannot be taken in passing; the king may still stop on
     // that king's square beyond.
     static Valley w = {
@@ -602,6 +631,27 @@ static void test_priest(void **state)
     };
     t = setup(w, "kings=a1,e5 gold=5,2");
     expect_illegal(&t, "a1-d1:b1,c1", "only be summoned by stopping");
+    close_setup(&t);
+    // priest-coins=after: the coins on his square are taken only once he is paid, so with
+    // no gold of one's own not even c3 (two coins) may be paid.
+    static Valley x = {
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        "Q  .  P+2 .  .",
+        ".  F  .  .  .",
+        "D  .  .  .  P",
+    };
+    t = setup_rules("priest-coins=after", x, "kings=a1,e5 gold=0,2");
+    expect_legal_list(&t, "a1-a3 a1-b2");
+    expect_illegal(&t, "a1-c3", "his coins are yours only once he is paid");
+    close_setup(&t);
+    // With a gold of one's own it is paid, and the coins come after: the same gold as with
+    // the default order.
+    t = setup_rules("priest-coins=after", x, "kings=a1,e5 gold=1,2");
+    expect_legal_list(&t, "a1-a3 a1-b2 a1-c3 a1-e1");
+    play(&t, "a1-c3");
+    expect_field(&t, "gold", "2,2");
+    expect_field(&t, "valley", "-,-,-,-,-/-,-,-,-,-/Q,-,-+1,-,-/-,F,-,-,-/D,-,-,-,P");
     close_setup(&t);
 }
 
@@ -916,6 +966,19 @@ static void test_refill_order_and_short_columns(void **state)
     play(&t, "a1-b1");
     play(&t, "refill L");
     expect_field(&t, "valley", "W,W,W,W,W/W,W,W,W,W/W,W,D,W,W/W,W,W,W,W/F,Q,NA,W,C");
+    close_setup(&t);
+    // old-holes=first: they come first (e1, then c3), this turn's b1 last.
+    t = setup_rules("old-holes=first", old_holes, "kings=a1,e5 hill=Q,C,D,J/W,W,W");
+    play(&t, "a1-b1");
+    play(&t, "refill L");
+    expect_field(&t, "valley", "W,W,W,W,W/W,W,W,W,W/W,W,C,W,W/W,W,W,W,W/F,D,NA,W,Q");
+    close_setup(&t);
+    // A short column under old-holes=first fills the old squares and leaves this turn's
+    // hole empty (the default leaves the old ones).
+    t = setup_rules("old-holes=first", old_holes, "kings=a1,e5 hill=Q,C/W,W");
+    play(&t, "a1-b1");
+    play(&t, "refill L");
+    expect_field(&t, "valley", "W,W,W,W,W/W,W,W,W,W/W,W,C,W,W/W,W,W,W,W/F,-,NA,W,Q");
     close_setup(&t);
 }
 

@@ -81,7 +81,7 @@ static int tax_gold(const char *code)
 }
 
 /* The "character" for identical-tile summons: tax collectors are all alike, knights
- * too; otherwise the code. */
+ * too (unless identical=tile, when the codes must be equal). */
 static char character(const char *code)
 {
     return code[0];
@@ -98,7 +98,7 @@ static void sq_name(int sq, char out[4])
 
 bool kref_rules(int players, const char *const *settings, int n, KrefRules *out)
 {
-    KrefRules r = {players, false, false, false, false, 100};
+    KrefRules r = {players, false, false, false, false, false, false, false, 100};
     for (int i = 0; i < n; i++) {
         const char *s = settings[i];
         if (strncmp(s, "players=", 8) == 0)
@@ -119,6 +119,12 @@ bool kref_rules(int players, const char *const *settings, int n, KrefRules *out)
             r.unlimited = true;
         else if (strcmp(s, "token-supply=limited") == 0)
             r.unlimited = false;
+        else if (strcmp(s, "old-holes=first") == 0 || strcmp(s, "old-holes=after") == 0)
+            r.old_first = s[10] == 'f';
+        else if (strcmp(s, "priest-coins=after") == 0 || strcmp(s, "priest-coins=before") == 0)
+            r.pay_first = s[13] == 'a';
+        else if (strcmp(s, "identical=tile") == 0 || strcmp(s, "identical=character") == 0)
+            r.same_tile = s[10] == 't';
         else if (strncmp(s, "max-rounds=", 11) == 0)
             r.max_rounds = atoi(s + 11);
         else if (strncmp(s, "returns=", 8) == 0 || strncmp(s, "playout=", 8) == 0)
@@ -397,7 +403,8 @@ static int legal_summons(const KrefRules *r, const KrefPos *p, KrefText *out)
                 const char *code = p->valley[to];
                 bool ok;
                 if (code[0] == 'P') {
-                    ok = p->gold[p->turn] + p->coins[to] >= 1 && p->nholes <= 4;
+                    ok = p->gold[p->turn] + (r->pay_first ? 0 : p->coins[to]) >= 1 &&
+                         p->nholes <= 4;
                 } else if (code[0] == 'Z') {
                     int up = 0;
                     for (int c = 0; c < 6; c++)
@@ -420,7 +427,7 @@ static int legal_summons(const KrefRules *r, const KrefPos *p, KrefText *out)
                 const int size = __builtin_popcount((unsigned)mask);
                 if (size < 2 || size > 3 || !((mask >> (end - 1)) & 1))
                     continue;
-                char ch = 0;
+                const char *first = NULL;
                 bool ok = true;
                 int needs[3], nn = 0, wizards = 0;
                 for (int i = 0; i < end && ok; i++) {
@@ -430,10 +437,11 @@ static int legal_summons(const KrefRules *r, const KrefPos *p, KrefText *out)
                     const char *code = p->valley[sq];
                     if (!code[0] || king_of_other(p, sq) || code[0] == 'P')
                         ok = false;
-                    else if (ch && character(code) != ch)
+                    else if (first && (r->same_tile ? strcmp(code, first) != 0
+                                                    : character(code) != character(first)))
                         ok = false;
                     else {
-                        ch = character(code);
+                        first = code;
                         if (code[0] == 'T')
                             needs[nn++] = tax_need(code);
                         if (code[0] == 'Z')
@@ -772,8 +780,10 @@ static void apply(const KrefRules *r, KrefPos *p, const char *text)
         snprintf(p->phase, sizeof p->phase, "refill");
     } else if (strcmp(word, "refill") == 0) {
         const int h = a1[0] == 'R';
+        // This turn's holes in path order; older empty squares a1..e5, after them or
+        // (old-holes=first) before them.
         int order[25], n = 0;
-        for (int i = 0; i < p->nholes; i++)
+        for (int i = 0; !r->old_first && i < p->nholes; i++)
             order[n++] = p->holes[i];
         for (int sq = 0; sq < 25; sq++) {
             bool listed = false;
@@ -782,6 +792,8 @@ static void apply(const KrefRules *r, KrefPos *p, const char *text)
             if (!p->valley[sq][0] && !listed)
                 order[n++] = sq;
         }
+        for (int i = 0; r->old_first && i < p->nholes; i++)
+            order[n++] = p->holes[i];
         for (int i = 0; i < n && hill_count(p, h) > 0; i++)
             hill_take(p, h, 0, p->valley[order[i]]);
         p->nholes = 0;

@@ -30,6 +30,9 @@ typedef struct KrefRules {
     bool short_allowed;   /* short-column=allow */
     bool jester_couples;  /* jester-couples=on */
     bool unlimited;       /* token-supply=unlimited */
+    bool old_first;       /* old-holes=first */
+    bool pay_first;       /* priest-coins=after */
+    bool same_tile;       /* identical=tile */
     int max_rounds;
 } KrefRules;
 

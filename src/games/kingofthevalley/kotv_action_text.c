@@ -182,7 +182,7 @@ static Status explain_leg(const KotvConfig *c, const KotvState *s, int d, int di
     for (int q = 0; q < s->players; q++)
         if (q != s->turn && s->pl[q].king != KOTV_NO_SQUARE)
             others |= 1u << s->pl[q].king;
-    int first_ch = -1;
+    int first_ch = -1, first_kind = -1;
     for (int i = 0; i < dist; i++) {
         const bool taken = mask ? ((mask >> i) & 1) : i == dist - 1;
         if (!taken)
@@ -195,18 +195,22 @@ static Status explain_leg(const KotvConfig *c, const KotvState *s, int d, int di
         if ((others >> t) & 1u)
             return err_set(err, STATUS_ILLEGAL, "%s: another king stands on %s, its tile cannot "
                            "be summoned", text, sq);
-        const int ch = c->kind[kotv_kind_at(s->valley[t])].ch;
+        const int kind = kotv_kind_at(s->valley[t]);
+        const int ch = c->kind[kind].ch;
         if (mask && ch == KCH_PRIEST)
             return err_set(err, STATUS_ILLEGAL, "%s: a priest can only be summoned by stopping on "
                            "him", text);
-        if (first_ch >= 0 && ch != first_ch)
-            return err_set(err, STATUS_ILLEGAL, "%s: the tiles taken in passing must show the "
-                           "same character", text);
+        if (first_kind >= 0 && !kotv_alike(c, first_kind, kind))
+            return err_set(err, STATUS_ILLEGAL, "%s: the tiles taken in passing must %s", text,
+                           c->identical_tiles ? "be the same tile (identical=tile: knights of one "
+                           "order, tax collectors of one need and gold)" : "show the same character");
         first_ch = ch;
+        first_kind = kind;
     }
-    (void)to;
     if (first_ch == KCH_PRIEST)
-        return err_set(err, STATUS_ILLEGAL, "%s: the priest wants one gold and you have none", text);
+        return err_set(err, STATUS_ILLEGAL, "%s: the priest wants one gold and you have none%s",
+                       text, c->priest_pay_first && s->coins[to] ? " (his coins are yours "
+                       "only once he is paid: priest-coins=after)" : "");
     if (first_ch == KCH_WIZARD)
         return err_set(err, STATUS_ILLEGAL, "%s: a wizard needs a face-up subject in your castle "
                        "and a subject on the hill", text);

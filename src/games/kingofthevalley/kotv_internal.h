@@ -117,6 +117,9 @@ typedef struct KotvConfig {
     bool limited_tokens;
     bool short_column_ok;
     bool jester_couples;
+    bool old_holes_first;  /* old-holes=first: older empty squares refilled before this turn's */
+    bool priest_pay_first; /* priest-coins=after: pay from one's own gold, then take his coins */
+    bool identical_tiles;  /* identical=tile: tiles taken in passing are one kind, not one character */
     KotvRefill refill;
     int max_rounds;
     /* geometry */
@@ -316,6 +319,9 @@ void kotv_apply(const KotvConfig *c, KotvState *s, Move m);
 int kotv_settle(const KotvConfig *c, KotvState *s, Move *list);
 void kotv_make(const KotvConfig *c, KotvState *s, Move m);
 int kotv_face_up(const KotvPlayer *p, int col, const KotvConfig *c);
+/* Whether two kinds count as identical for taking tiles in passing: the same character
+ * (knights of any order, any tax collectors), or with identical=tile the same kind. */
+bool kotv_alike(const KotvConfig *c, int k1, int k2);
 /* Face-up tiles of one slot of a castle column. */
 int kotv_slot_up(const KotvConfig *c, const KotvPlayer *p, int col, int slot);
 /* Whether the face-up tiles of a column differ (several slots hold some), so that which

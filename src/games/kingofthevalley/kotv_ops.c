@@ -27,6 +27,18 @@ static const RuleOption kotv_options[] = {
      "off|on", 0, 0, RULE_CHOICE},
     {"token-supply", "kingdom and tax tokens run out when the supply is used up, or never",
      "limited", "limited|unlimited", 0, 0, RULE_CHOICE},
+    {"old-holes",
+     "replenishing the valley: squares left empty by earlier turns are filled after this "
+     "turn's holes (after) or before them (first); among themselves from a1 to e5",
+     "after", "after|first", 0, 0, RULE_CHOICE},
+    {"priest-coins",
+     "coins lying on a priest's square: taken before paying him, so they may pay him "
+     "(before), or only after paying him from one's own gold (after)",
+     "before", "before|after", 0, 0, RULE_CHOICE},
+    {"identical",
+     "tiles taken in passing must show the same character, knights of any order and any "
+     "tax collectors counting as identical (character), or be the very same tile (tile)",
+     "character", "character|tile", 0, 0, RULE_CHOICE},
     {"max-rounds", "safety net: the game ends and is scored after this many rounds", "100", NULL,
      1, KOTV_MAX_ROUNDS_LIMIT, RULE_INTEGER},
 };
@@ -82,6 +94,9 @@ static Status kotv_configure(Game *g, ErrBuf *err)
     c->short_column_ok = option_is(g, "short-column", "allow");
     c->jester_couples = option_is(g, "jester-couples", "on");
     c->limited_tokens = option_is(g, "token-supply", "limited");
+    c->old_holes_first = option_is(g, "old-holes", "first");
+    c->priest_pay_first = option_is(g, "priest-coins", "after");
+    c->identical_tiles = option_is(g, "identical", "tile");
     c->max_rounds = (int)game_option_long(g, "max-rounds", 100);
     kotv_build_geometry(c);
     g->config = c;

@@ -23,6 +23,11 @@ int kotv_face_up(const KotvPlayer *p, int col, const KotvConfig *c)
     return n;
 }
 
+bool kotv_alike(const KotvConfig *c, int k1, int k2)
+{
+    return c->identical_tiles ? k1 == k2 : c->kind[k1].ch == c->kind[k2].ch;
+}
+
 int kotv_slot_up(const KotvConfig *c, const KotvPlayer *p, int col, int slot)
 {
     if (slot == KOTV_SLOT_JESTER)
@@ -221,7 +226,8 @@ static int gen_summon(const KotvConfig *c, const KotvState *s, Move *out)
                 continue;
             bool ok;
             if (c->kind[k].ch == KCH_PRIEST)
-                ok = hop_room && p->gold + s->coins[ray[i]] >= 1;
+                ok = hop_room &&
+                     p->gold + (c->priest_pay_first ? 0 : s->coins[ray[i]]) >= 1;
             else
                 ok = specialists_ok(c, s, &k, 1);
             if (ok)
@@ -231,15 +237,14 @@ static int gen_summon(const KotvConfig *c, const KotvState *s, Move *out)
         for (int i = 0; i < len; i++) {
             if (kinds[i] < 0 || c->kind[kinds[i]].ch == KCH_PRIEST)
                 continue;
-            const int ch = c->kind[kinds[i]].ch;
             for (int j = i + 1; j + 1 < len; j++) {
-                if (kinds[j] < 0 || c->kind[kinds[j]].ch != ch)
+                if (kinds[j] < 0 || !kotv_alike(c, kinds[i], kinds[j]))
                     continue;
                 int two[2] = {kinds[i], kinds[j]};
                 if (specialists_ok(c, s, two, 2))
                     out[n++] = kotv_leg(from, d, j + 2, (1 << i) | (1 << j));
                 for (int k = j + 1; k + 1 < len; k++) {
-                    if (kinds[k] < 0 || c->kind[kinds[k]].ch != ch)
+                    if (kinds[k] < 0 || !kotv_alike(c, kinds[i], kinds[k]))
                         continue;
                     int three[3] = {kinds[i], kinds[j], kinds[k]};
                     if (specialists_ok(c, s, three, 3))
@@ -536,18 +541,25 @@ static void apply_swap(const KotvConfig *c, KotvState *s, Move m)
     s->pend_wizard--;
 }
 
-static void apply_refill(KotvState *s, int h)
+/* The hill column h replenishes the valley: this turn's holes in the order the king
+ * made them, and squares left empty by earlier turns (a short column) from a1 to e5,
+ * after them or, with old-holes=first, before them. */
+static void apply_refill(const KotvConfig *c, KotvState *s, int h)
 {
     uint8_t order[KOTV_CELLS];
     int n = 0;
     uint32_t listed = 0;
-    for (int i = 0; i < s->nholes; i++) {
-        order[n++] = s->holes[i];
+    for (int i = 0; i < s->nholes; i++)
         listed |= 1u << s->holes[i];
+    for (int pass = 0; pass < 2; pass++) {
+        if ((pass == 0) != c->old_holes_first)
+            for (int i = 0; i < s->nholes; i++)
+                order[n++] = s->holes[i];
+        else
+            for (int sq = 0; sq < KOTV_CELLS; sq++)
+                if (s->valley[sq] == 0 && !((listed >> sq) & 1u))
+                    order[n++] = (uint8_t)sq;
     }
-    for (int sq = 0; sq < KOTV_CELLS; sq++)
-        if (s->valley[sq] == 0 && !((listed >> sq) & 1u))
-            order[n++] = (uint8_t)sq;
     for (int i = 0; i < n && s->hill_n[h] > 0; i++) {
         s->valley[order[i]] = s->hill[h][0];
         hill_remove(s, h, 0);
@@ -613,7 +625,7 @@ void kotv_apply(const KotvConfig *c, KotvState *s, Move m)
         s->phase = KPH_REFILL;
         break;
     case KMV_REFILL:
-        apply_refill(s, a);
+        apply_refill(c, s, a);
         break;
     case KMV_DRAW: {
         const int st = kotv_current_stage(c, s);
