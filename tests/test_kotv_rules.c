@@ -589,6 +589,64 @@ static void test_summon_identical(void **state)
     close_setup(&t);
 }
 
+/* The observation (core/observation.h) of a small table: what stands where, as the
+ * browser's drawing reads it. */
+static void test_observation(void **state)
+{
+    (void)state;
+    static Valley v = {
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        "Q  .  P+2 .  .",
+        ".  .  .  .  .",
+        "NB F  .  .  T3:5",
+    };
+    Setup t = setup(v, "kings=a1,c3 gold=3,1 up1=2NA,F,JF down1=W crowns=0,1 taxed=W,- "
+                       "hill=D,C/J");
+    Observation *o = malloc(sizeof *o);
+    assert_non_null(o);
+    kotv_ops.observe(t.g, t.s, 1, o);
+    ErrBuf err;
+    err_clear(&err);
+    assert_true(obs_check(t.g->observation, o, &err));
+    StrBuf json;
+    sb_init(&json);
+    obs_write_json(t.g->observation, o, &json);
+    const char *want[] = {
+        "\"observer\":1,\"to_move\":0",
+        // a1: the knight of order B (influence 2) under the first king.
+        "{\"name\":\"a1\",\"zone\":0,\"col\":0,\"row\":0,\"terrain\":[],\"pieces\":"
+        "[{\"kind\":\"knight-b\",\"owner\":null,\"value\":2},{\"kind\":\"king\",\"owner\":0}]}",
+        // c3: the priest, his two coins, the second king.
+        "\"pieces\":[{\"kind\":\"priest\",\"owner\":null},{\"kind\":\"coin\",\"owner\":null,"
+        "\"value\":2},{\"kind\":\"king\",\"owner\":1}]",
+        // e1: a tax collector needing 3, paying 5.
+        "{\"kind\":\"tax-collector\",\"owner\":null,\"value\":305}",
+        "{\"name\":\"L2\",\"zone\":1,\"col\":0,\"row\":1,\"terrain\":[],\"pieces\":"
+        "[{\"kind\":\"countess\",\"owner\":null,\"value\":3}]}",
+        "{\"name\":\"R1\",\"zone\":1,\"col\":1,\"row\":0,\"terrain\":[],\"pieces\":"
+        "[{\"kind\":\"jester\",\"owner\":null}]}",
+        // Player 1's castle: two knights A face up, a farmer and a jester in F; the wife
+        // face down in the taxed W column.
+        "{\"name\":\"1N+\",\"zone\":2,\"col\":3,\"row\":0,\"terrain\":[],\"pieces\":"
+        "[{\"kind\":\"knight-a\",\"owner\":0,\"value\":2}]}",
+        "{\"name\":\"1F+\",\"zone\":2,\"col\":4,\"row\":0,\"terrain\":[],\"pieces\":"
+        "[{\"kind\":\"farmer\",\"owner\":0,\"value\":1},{\"kind\":\"jester\",\"owner\":0,"
+        "\"value\":1}]}",
+        "{\"name\":\"1W-\",\"zone\":2,\"col\":5,\"row\":1,\"terrain\":[\"taxed\"],"
+        "\"pieces\":[{\"kind\":\"wife\",\"owner\":0,\"face_down\":true,\"value\":1}]}",
+        "\"gold\":[3,1],\"kingdom\":[0,1]",
+        "\"kingdom-tokens\":5,\"tax-tokens\":5",
+        "{\"kind\":\"coin\",\"owner\":null,\"value\":10}]",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (strstr(sb_str(&json), want[i]) == NULL)
+            fail_msg("the observation lacks %s:\n%s", want[i], sb_str(&json));
+    sb_free(&json);
+    free(o);
+    close_setup(&t);
+}
+
 static void test_priest(void **state)
 {
     (void)state;
@@ -1503,6 +1561,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_recruit),
         cmocka_unit_test(test_summon_single),
         cmocka_unit_test(test_summon_identical),
+        cmocka_unit_test(test_observation),
         cmocka_unit_test(test_priest),
         cmocka_unit_test(test_priest_holes_and_coins),
         cmocka_unit_test(test_wizard),

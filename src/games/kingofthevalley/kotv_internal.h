@@ -126,6 +126,7 @@ typedef struct KotvConfig {
     int8_t ray[KOTV_DIRS][KOTV_CELLS][KOTV_RAY]; /* squares beyond sq, nearest first */
     int8_t ray_len[KOTV_DIRS][KOTV_CELLS];
     char tiles_name[OPTION_VALUE_LEN];
+    ObsSchema obs; /* what kotv_observe fills */
 } KotvConfig;
 
 typedef struct KotvPlayer {
@@ -376,6 +377,10 @@ void kotv_render(const KotvConfig *c, const KotvState *s, unsigned flags, StrBuf
 
 /* kotv_view.c */
 void kotv_format_view(const KotvConfig *c, const KotvState *s, int observer, StrBuf *out);
+
+/* kotv_observe.c: the position as structured data (core/observation.h). */
+void kotv_obs_schema(KotvConfig *c);
+void kotv_observe(const KotvConfig *c, const KotvState *s, int observer, Observation *o);
 
 /* kotv_ai.c: random games to the end, uniform (the playout hook) or by the heuristic
  * policy (the guided_playout hook). */

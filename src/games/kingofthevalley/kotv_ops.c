@@ -99,7 +99,9 @@ static Status kotv_configure(Game *g, ErrBuf *err)
     c->identical_tiles = option_is(g, "identical", "tile");
     c->max_rounds = (int)game_option_long(g, "max-rounds", 100);
     kotv_build_geometry(c);
+    kotv_obs_schema(c);
     g->config = c;
+    g->observation = &c->obs;
     g->state_size = sizeof(KotvState);
     g->undo_size = sizeof(KotvState);
     g->move_index_count = IDX_COUNT;
@@ -291,6 +293,11 @@ static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *ou
     }
 }
 
+static void ops_observe(const Game *g, const GameState *s, int observer, Observation *out)
+{
+    kotv_observe(kotv_cfg(g), (const KotvState *)s, observer, out);
+}
+
 static double ops_score(const Game *g, const GameState *s, int player)
 {
     const KotvConfig *c = kotv_cfg(g);
@@ -339,4 +346,5 @@ const GameOps kotv_ops = {
     .guided_playout = ops_guided_playout,
     .move_cells = ops_move_cells,
     .score = ops_score,
+    .observe = ops_observe,
 };
