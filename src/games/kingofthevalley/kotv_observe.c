@@ -18,8 +18,6 @@
  * influence of every subject kind in the table. Nothing here is known to one player
  * only (the piles are counts), so every observer gets the same but for `observer`.
  */
-#include <stdio.h>
-
 #include "games/kingofthevalley/kotv_internal.h"
 
 enum {
@@ -121,12 +119,11 @@ static void push_tile(const KotvConfig *c, ObsCell *cell, int kind)
 
 static void observe_castle(const KotvConfig *c, const KotvPlayer *p, int seat, Observation *o)
 {
-    char name[OBS_NAME_LEN];
     for (int face = 0; face < 2; face++)
         for (int col = 0; col < KOTV_COLUMNS; col++) {
-            snprintf(name, sizeof name, "%d%c%c", seat + 1, kotv_column_letters[col],
-                     face ? '-' : '+');
-            ObsCell *cell = obs_add_cell(o, ZONE_CASTLE + seat, col, face, name);
+            const char cell_name[] = {(char)('1' + seat), kotv_column_letters[col],
+                                      face ? '-' : '+', '\0'};
+            ObsCell *cell = obs_add_cell(o, ZONE_CASTLE + seat, col, face, cell_name);
             if (cell == NULL)
                 return;
             if ((p->taxed >> col) & 1u)
@@ -172,8 +169,7 @@ void kotv_observe(const KotvConfig *c, const KotvState *s, int observer, Observa
     sb_free(&name);
     for (int row = 0; row < KOTV_HILL_ROWS; row++)
         for (int h = 0; h < KOTV_HILL_COLS; h++) {
-            char slot[OBS_NAME_LEN];
-            snprintf(slot, sizeof slot, "%c%d", h ? 'R' : 'L', row + 1);
+            const char slot[] = {h ? 'R' : 'L', (char)('1' + row), '\0'};
             ObsCell *cell = obs_add_cell(o, ZONE_HILL, h, row, slot);
             if (cell != NULL && row < s->hill_n[h])
                 push_tile(c, cell, kotv_kind_at(s->hill[h][row]));
