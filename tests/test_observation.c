@@ -2,7 +2,8 @@
  * test_observation.c - the observation writers of core/observation.h on small
  * hand-made schemas: the exact JSON text, the tensor layout (planes, broadcast scalars,
  * the flat vector of several zones), the slots of per-player counters and lists, and
- * what obs_check refuses.
+ * what obs_check refuses; and one game's observation (King's Guard: stack order, a turn
+ * in progress) read back from its JSON and tensor.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +15,9 @@
 #include <cmocka.h>
 
 #include "core/game.h"
+#include "core/game_api.h"
 #include "core/observation.h"
+#include "core/registry.h"
 
 /* A 2x2 board for two players: stacks of up to two, kinds "a" and "b", one terrain,
  * a global and a per-player counter. */
@@ -209,6 +212,67 @@ static void test_check_refuses(void **state)
     free(o);
 }
 
+static const ObsCell *find_cell(const Observation *o, const char *name)
+{
+    for (int i = 0; i < o->cell_count; i++)
+        if (strcmp(o->cells[i].name, name) == 0)
+            return &o->cells[i];
+    return NULL;
+}
+
+/* A King's Guard stack is listed bottom first, as its position text writes it, and the
+ * start square of a turn in progress is marked. */
+static void test_kings_guard(void **state)
+{
+    (void)state;
+    Game *g;
+    ErrBuf err;
+    assert_int_equal(game_create(registry_find("kings-guard-8x8"), 0, NULL, 0, &g, &err),
+                     STATUS_OK);
+    GameState *s = game_state_new(g);
+    Observation *o = malloc(sizeof *o);
+    assert_true(s != NULL && o != NULL);
+    assert_int_equal(g->ops->parse_position(
+                         g, s, "g3k2g/1g4g1/2g2g2/3(gG)g3/4G3/2G2G2/1G4G1/G3K2G 2 1", &err),
+                     STATUS_OK);
+    Move pick;
+    assert_int_equal(g->ops->parse_move(g, s, "e5", &pick, &err), STATUS_OK);
+    void *undo = game_undo_new(g);
+    assert_non_null(undo);
+    g->ops->make(g, s, pick, undo);
+    g->ops->observe(g, s, 1, o);
+    assert_true(obs_check(g->observation, o, &err));
+    const ObsCell *d5 = find_cell(o, "d5"), *e5 = find_cell(o, "e5");
+    assert_true(d5 != NULL && e5 != NULL);
+    assert_int_equal(d5->height, 2);
+    assert_int_equal(d5->pieces[0].owner, 1); /* g at the bottom */
+    assert_int_equal(d5->pieces[1].owner, 0); /* G on top */
+    assert_int_equal(d5->terrain, 0);
+    assert_int_equal(e5->terrain, 1); /* origin */
+    StrBuf sb;
+    sb_init(&sb);
+    obs_write_json(g->observation, o, &sb);
+    assert_non_null(strstr(sb_str(&sb), "{\"name\":\"d5\",\"zone\":0,\"col\":3,\"row\":4,"
+                                         "\"terrain\":[],\"pieces\":[{\"kind\":\"guard\","
+                                         "\"owner\":1},{\"kind\":\"guard\",\"owner\":0}]}"));
+    assert_non_null(strstr(sb_str(&sb), "\"counters\":{\"turns\":1,\"placed\":0}"));
+    sb_free(&sb);
+    // Tensor: 4 levels x 3 owners x 3 kinds; d5 is cell 4 * 8 + 3; guard is kind 0.
+    const int size = obs_tensor_size(g->observation);
+    float *t = malloc(sizeof(float) * (size_t)size);
+    assert_non_null(t);
+    obs_write_tensor(g->observation, o, t);
+    const int d5i = 4 * 8 + 3;
+    assert_true(t[((0 * 3 + 1) * 3 + 0) * 64 + d5i] == 1);
+    assert_true(t[((1 * 3 + 0) * 3 + 0) * 64 + d5i] == 1);
+    assert_true(t[((0 * 3 + 0) * 3 + 0) * 64 + d5i] == 0);
+    free(t);
+    free(undo);
+    free(o);
+    free(s);
+    game_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -216,6 +280,7 @@ int main(void)
         cmocka_unit_test(test_square_tensor),
         cmocka_unit_test(test_zones_and_lists),
         cmocka_unit_test(test_check_refuses),
+        cmocka_unit_test(test_kings_guard),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,12 +1,17 @@
 /*
- * cmd_bench.c - `crown bench [GAME]`: a fixed search over fixed positions of every game,
- * printing node counts and a total signature ("Bench: N") that the tests compare with
- * bench/signature. Any change of search or rules behaviour changes the signature.
+ * cmd_bench.c - `crown bench [GAME]`: fixed searches over fixed positions of every game,
+ * one line per position (game, position text, best move, score, nodes), a total per game
+ * and a signature ("Bench: N") that the tests compare, with every other line but the
+ * timing, against bench/signature. Any change of move generation, move ordering or
+ * evaluation of any game changes that output.
  *
  * Positions are generated, not listed: each game's start position, and the positions
  * reached from it by BENCH_WALK_PLIES[i] uniformly random actions from a fixed seed.
- * Each search starts from a fresh agent (empty tables), single-threaded, with a depth
- * and a node cap, never a time limit.
+ * Each search starts from a fresh agent (empty tables), single-threaded, and always runs
+ * to its end: alpha-beta to a fixed depth per game with no node cap (a cap would hide
+ * changes in the nodes it cuts), MCTS a fixed number of iterations per game, never a
+ * time limit. The work per game is chosen so that the whole bench takes well under 20 s
+ * in a release build.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,11 +25,38 @@
 #include "search/agent.h"
 
 static const int BENCH_WALK_PLIES[] = {0, 5, 10, 15, 20};
-enum {
-    BENCH_DEPTH = 7,
-    BENCH_NODES = 10000,
-    BENCH_WALKS = sizeof BENCH_WALK_PLIES / sizeof BENCH_WALK_PLIES[0],
+enum { BENCH_WALKS = sizeof BENCH_WALK_PLIES / sizeof BENCH_WALK_PLIES[0] };
+
+/* The fixed work of each game's searches: an alpha-beta depth in actions, or a number of
+ * MCTS iterations for games that the "ai" agent plays by MCTS. Deep enough that ordering
+ * and evaluation matter, shallow enough for the time budget (release build, quiet
+ * machine, about 2 s a game at most). A game missing here gets BENCH_DEFAULT. */
+typedef struct BenchWork {
+    const char *game;
+    int depth;
+    uint64_t iterations;
+} BenchWork;
+
+static const BenchWork BENCH_WORK[] = {
+    {"kings-valley", 11, 0},
+    {"retrieve-the-king", 9, 0},
+    {"kings-valley-7x7", 5, 0},
+    {"kings-valley-labyrinth", 8, 0},
+    {"kings-guard", 10, 0},
+    {"kings-guard-8x8", 10, 0},
+    {"kings-castle", 5, 0},
+    {"king-down", 6, 0},
+    {"king-of-the-valley", 0, 2000},
 };
+static const BenchWork BENCH_DEFAULT = {"", 4, 500};
+
+static BenchWork bench_work(const GameOps *ops)
+{
+    for (size_t i = 0; i < sizeof BENCH_WORK / sizeof BENCH_WORK[0]; i++)
+        if (strcmp(BENCH_WORK[i].game, ops->name) == 0)
+            return BENCH_WORK[i];
+    return BENCH_DEFAULT;
+}
 
 /* Plays `plies` random actions from the start, then chance's actions until a player is
  * to move (agents do not choose for chance); stops early at the end of the game. */
@@ -67,21 +99,24 @@ static bool bench_game(const GameOps *ops, const CliOptions *o, uint64_t *total)
         return cli_error("%s: %s", ops->name, err.msg), false;
     uint64_t game_nodes = 0;
     bool ok = true;
+    const BenchWork work = bench_work(ops);
     for (int i = 0; i < BENCH_WALKS && ok; i++) {
         GameState *s = game_state_new(g);
         g->ops->new_game(g, s, 1);
         random_walk(g, s, BENCH_WALK_PLIES[i], 0xBE4C4ULL + (uint64_t)i);
         AgentSpec spec;
         agent_spec_parse("ai:10", &spec, &err);
-        spec.limits.depth = o->limits.depth ? o->limits.depth : BENCH_DEPTH;
-        spec.limits.nodes = o->limits.nodes ? o->limits.nodes : BENCH_NODES;
+        // Alpha-beta reads the depth (no node cap: 0), MCTS the iterations.
+        spec.limits.depth = o->limits.depth ? o->limits.depth : work.depth;
+        spec.limits.nodes = o->limits.nodes ? o->limits.nodes : work.iterations;
         spec.limits.movetime_ms = SEARCH_UNLIMITED;
         spec.seed = (uint64_t)i + 1;
         Agent *a = NULL;
         SearchResult r;
-        StrBuf pos, mv;
+        StrBuf pos, mv, score;
         sb_init(&pos);
         sb_init(&mv);
+        sb_init(&score);
         g->ops->format_position(g, s, &pos);
         if (agent_new(g, &spec, &a, &err) != STATUS_OK ||
             agent_think(a, s, &r, &err) != STATUS_OK) {
@@ -89,13 +124,15 @@ static bool bench_game(const GameOps *ops, const CliOptions *o, uint64_t *total)
             cli_error("%s position %d: %s", ops->name, i + 1, err.msg);
         } else {
             g->ops->format_move(g, s, r.best, &mv);
-            printf("%s %d [%s] bestmove %s nodes %" PRIu64 "\n", ops->name, i + 1, sb_str(&pos),
-                   sb_str(&mv), r.nodes);
+            search_format_score(&r, &score);
+            printf("%s %d [%s] bestmove %s score %s nodes %" PRIu64 "\n", ops->name, i + 1,
+                   sb_str(&pos), sb_str(&mv), sb_str(&score), r.nodes);
             game_nodes += r.nodes;
         }
         fflush(stdout);
         sb_free(&pos);
         sb_free(&mv);
+        sb_free(&score);
         agent_free(a);
         free(s);
     }

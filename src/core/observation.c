@@ -141,7 +141,8 @@ bool obs_check(const ObsSchema *sc, const Observation *o, ErrBuf *err)
         err_set(err, STATUS_ILLEGAL, "%d cells is out of bounds", o->cell_count);
         return false;
     }
-    const unsigned terrain_mask = (1u << sc->terrain_count) - 1;
+    const uint32_t terrain_mask =
+        sc->terrain_count == 32 ? UINT32_MAX : (UINT32_C(1) << sc->terrain_count) - 1;
     for (int i = 0; i < o->cell_count; i++) {
         const ObsCell *c = &o->cells[i];
         if (c->name[0] == '\0' || memchr(c->name, '\0', OBS_NAME_LEN) == NULL) {

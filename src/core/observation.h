@@ -36,7 +36,8 @@
  * Counters and lists. A counter is a named integer, global (round, plies played) or per
  * player (gold: one value per seat). A list is a named ordered sequence of pieces,
  * global (a pile, what must be resolved) or per player (a hand), of at most `cap`
- * items. They live in flat slots, in schema order, a per-player one taking `players`
+ * items; a pile whose order is hidden and whose size is all that is known is a counter,
+ * not a list of face-down items. They live in flat slots, in schema order, a per-player one taking `players`
  * consecutive slots (obs_counter_slot, obs_list_slot).
  *
  * Tensor. obs_write_tensor writes obs_tensor_size floats; the layout is fixed by the
@@ -66,9 +67,9 @@
 enum {
     OBS_MAX_ZONES = 8,
     OBS_MAX_CELLS = 192,
-    OBS_MAX_STACK = 8,
-    OBS_MAX_KINDS = 16,
-    OBS_MAX_TERRAINS = 16,     /* terrain is a uint16_t mask */
+    OBS_MAX_STACK = 16,
+    OBS_MAX_KINDS = 48,        /* a tiles table may bring many */
+    OBS_MAX_TERRAINS = 32,     /* terrain is a uint32_t mask */
     OBS_MAX_COUNTERS = 24,     /* counter names */
     OBS_MAX_COUNTER_SLOTS = 64,
     OBS_MAX_LISTS = 12,        /* list names */
@@ -132,8 +133,8 @@ typedef struct ObsCell {
     char name[OBS_NAME_LEN];
     uint8_t zone;
     uint8_t col, row;
-    uint8_t height; /* pieces in the stack */
-    uint16_t terrain; /* bit i: terrains[i] */
+    uint8_t height;   /* pieces in the stack */
+    uint32_t terrain; /* bit i: terrains[i] */
     ObsPiece pieces[OBS_MAX_STACK]; /* bottom first */
 } ObsCell;
 

@@ -167,6 +167,22 @@ static json_t *build_state(Session *s, int view)
         json_object_set_new(o, "view", json_string(sb_str(&t)));
     }
 
+    // The structured observation the board drawers read: the seat's own in a
+    // hidden-information game, else the one everybody shares.
+    json_t *observation = NULL;
+    if (ops->observe != NULL && g->observation != NULL) {
+        Observation *ob = malloc(sizeof *ob);
+        if (ob != NULL) {
+            ops->observe(g, cur, hidden && view >= 0 ? view : PLAYER_NONE, ob);
+            sb_clear(&t);
+            obs_write_json(g->observation, ob, &t);
+            free(ob);
+            if (!sb_failed(&t))
+                observation = json_loads(sb_str(&t), 0, NULL);
+        }
+    }
+    json_object_set_new(o, "observation", observation ? observation : json_null());
+
     // In a hidden-information game a seat sees the texts of its own actions only: the
     // text of another's action (a card played face down) may be what is hidden; unless
     // the game says that every action is public once made.

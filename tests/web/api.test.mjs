@@ -91,7 +91,34 @@ describe('games and set-up', () => {
         assert.ok(st.legal.some((m) => m.cells.length > 0), g.name);
         for (const m of st.legal) for (const c of m.cells) assert.match(c, /^[a-z][0-9]+$/);
       }
+      // The structured observation: the seat's own in a hidden-information game; every
+      // cell a legal move names is one of its cells.
+      assert.ok('observation' in st, g.name);
+      if (st.observation) {
+        assert.equal(st.observation.observer, g.perfect_information ? null : st.you, g.name);
+        assert.equal(watched.observation.observer, null, g.name);
+        const names = new Set(st.observation.cells.map((c) => c.name));
+        for (const m of st.legal) for (const c of m.cells) assert.ok(names.has(c), `${g.name} ${c}`);
+      }
     }
+  });
+
+  test('the observation describes the board', async () => {
+    const made = await create({ game: 'kings-valley-labyrinth', seats: ['human', 'human'] });
+    const obs = made.state.observation;
+    assert.deepEqual(obs.zones, [{ name: 'board', shape: 'square', cols: 7, rows: 7 }]);
+    const cell = (name) => obs.cells.find((c) => c.name === name);
+    assert.deepEqual(cell('d1'), { name: 'd1', zone: 0, col: 3, row: 0, terrain: [], pieces: [{ kind: 'king', owner: 0 }] });
+    assert.deepEqual(cell('a7').pieces, [{ kind: 'soldier', owner: 1 }]);
+    assert.deepEqual(cell('d4').terrain, ['valley']);
+    assert.deepEqual(cell('b3').terrain, ['pillar']);
+    assert.deepEqual(obs.counters, { ply: 0 });
+    const kg = await create({ game: 'kings-guard-8x8', seats: ['human', 'human'] });
+    const r = await api(srv, 'POST', `/api/games/${kg.id}/moves`, { token: kg.seats[0].token, body: { move: 'd4' } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const d4 = r.body.observation.cells.find((c) => c.name === 'd4');
+    assert.deepEqual(d4.terrain, ['origin']);
+    assert.deepEqual(r.body.observation.counters, { turns: 0, placed: 0 });
   });
 
   test('the end of a game: the result, and no more moves', async () => {

@@ -83,6 +83,7 @@ typedef struct KcConfig {
     bool no_move_draw;   /* a player without moves draws instead of losing */
     bool repetition;     /* third occurrence of a position draws */
     int max_plies;
+    ObsSchema obs; /* what kc_observe fills */
 } KcConfig;
 
 typedef struct KcState {
@@ -252,6 +253,10 @@ Status kc_parse_move(const KcConfig *c, const KcState *s, const char *text, Move
 Status kc_parse_position(const KcConfig *c, KcState *s, const char *text, ErrBuf *err);
 void kc_format_position(const KcState *s, StrBuf *out);
 void kc_render(const KcConfig *c, const KcState *s, unsigned flags, StrBuf *out);
+
+/* kc_observe.c */
+void kc_obs_schema(KcConfig *c);
+void kc_observe(const KcConfig *c, const KcState *s, int observer, Observation *o);
 
 /* kc_eval.c */
 int kc_evaluate(const KcConfig *c, const KcState *s);

@@ -52,7 +52,9 @@ static Status kc_configure(Game *g, ErrBuf *err)
     c->no_move_draw = option_is(g, "no-move", "draw");
     c->repetition = option_is(g, "repetition", "draw");
     c->max_plies = (int)game_option_long(g, "max-plies", KC_DEFAULT_MAX_PLIES);
+    kc_obs_schema(c);
     g->config = c;
+    g->observation = &c->obs;
     g->state_size = sizeof(KcState);
     g->undo_size = sizeof(KcUndo);
     // Placements and the swap, then slides by (front cell, direction, k, distance).
@@ -238,6 +240,11 @@ static uint64_t ops_perft(const Game *g, GameState *s, int depth)
 /* A placement touches its cell; a single its start and end cells; a phalanx its men from
  * the rear (named first in the move text) to the front, then where the front stops. The
  * swap touches none. */
+static void ops_observe(const Game *g, const GameState *s, int observer, Observation *out)
+{
+    kc_observe(kc_cfg(g), (const KcState *)s, observer, out);
+}
+
 static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *out)
 {
     (void)s;
@@ -296,4 +303,5 @@ const GameOps kc_ops = {
     .playout = ops_playout,
     .perft = ops_perft,
     .move_cells = ops_move_cells,
+    .observe = ops_observe,
 };

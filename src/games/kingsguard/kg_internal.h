@@ -72,6 +72,7 @@ typedef struct KgConfig {
     uint64_t zobrist_placed;            /* ... and has placed a piece already */
     uint64_t zobrist_second;            /* the second player acts */
     char start[192];                    /* start position text */
+    ObsSchema obs;                      /* what kg_observe fills */
 } KgConfig;
 
 /* A bitboard as the state stores it: two words keep the state 8-byte aligned, so that
@@ -254,6 +255,10 @@ Status kg_parse_action(const KgConfig *c, const KgState *s, const char *text, Mo
 Status kg_parse_actions(const KgConfig *c, const KgState *s, const char *text, Move *out,
                         int cap, int *count, ErrBuf *err);
 void kg_render(const KgConfig *c, const KgState *s, unsigned flags, StrBuf *out);
+
+/* kg_observe.c */
+void kg_obs_schema(KgConfig *c);
+void kg_observe(const KgConfig *c, const KgState *s, int observer, Observation *o);
 
 /* kg_eval.c */
 int kg_evaluate(const KgConfig *c, const KgState *s);

@@ -118,7 +118,9 @@ static Status kg_configure(Game *g, ErrBuf *err)
     if (small && strcmp(game_option(g, "king-file"), "d") == 0)
         king_file = 3;
     build_start(c, king_file);
+    kg_obs_schema(c);
     g->config = c;
+    g->observation = &c->obs;
     g->state_size = sizeof(KgState);
     g->undo_size = sizeof(KgUndo);
     g->move_index_count = c->squares * c->squares + c->squares + 1;
@@ -363,6 +365,11 @@ static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *ou
     }
 }
 
+static void ops_observe(const Game *g, const GameState *s, int observer, Observation *out)
+{
+    kg_observe(kg_cfg(g), (const KgState *)s, observer, out);
+}
+
 #define KG_OPS(NAME, SUMMARY, OPTIONS)                                                         \
     {                                                                                          \
         .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 2,                 \
@@ -376,7 +383,7 @@ static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *ou
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
         .parse_actions = ops_parse_actions, .evaluate = ops_evaluate,                          \
         .playout = ops_playout, .perft = ops_perft,                                            \
-        .move_cells = ops_move_cells,                                                          \
+        .move_cells = ops_move_cells, .observe = ops_observe,                                  \
     }
 
 const GameOps kg_standard_ops =

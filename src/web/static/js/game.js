@@ -74,8 +74,9 @@ export function showGame(root, id, token) {
     const drawer = drawerFor(st.game);
     let pic;
     try {
-      // A drawer reads state.position, or state.view in a hidden-information game.
-      pic = drawer && (st.position || st.view) ? drawer.draw(st, marks()) : textBoard.draw(st);
+      // A drawer reads state.observation (or, until its game has one, state.position or
+      // state.view).
+      pic = drawer && (st.observation || st.position || st.view) ? drawer.draw(st, marks()) : textBoard.draw(st);
     } catch (e) {
       // A drawer that cannot read a position must not take the game away: fall back.
       console.error(e);
@@ -110,7 +111,7 @@ export function showGame(root, id, token) {
 
     // Actions that touch no cell (end a turn, swap) are buttons; so is every move of a
     // game whose board the page cannot draw.
-    const clickable = drawerFor(st.game) && (st.position || st.view);
+    const clickable = drawerFor(st.game) && (st.observation || st.position || st.view);
     const buttons = myTurn() ? st.legal.filter((m) => m.cells.length === 0 || !clickable) : [];
     actions.replaceChildren(...buttons.map((m) => h('button', { type: 'button', class: 'action', 'data-move': m.text, onclick: () => play(m.text) }, m.text)));
     datalist.replaceChildren(...(myTurn() ? st.legal : []).map((m) => h('option', { value: m.text })));

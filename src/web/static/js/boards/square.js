@@ -1,7 +1,8 @@
 // square.js - the common drawing of square boards (King's Valley, King's Guard, King
 // Down): the cells with their names in data-cell, the selection and move marks, file
 // and rank labels, and the board turned round for the second player. Each game's drawer
-// gives the cell colours and draws the pieces.
+// gives the cell colours and draws the pieces, reading the state's structured
+// observation (docs/API.md) through observedZone.
 import { el, markClasses, svgRoot } from '../svg.js';
 
 export const CELL = 60;
@@ -44,7 +45,24 @@ export function squareBoard(opts) {
   return svg;
 }
 
-// Splits the board field of a position text into ranks from the top, each a list of
+// The state's observation, or an error that sends the page to its text board.
+export function observationOf(state) {
+  if (!state.observation) throw new Error(`${state.game}: the server sent no observation`);
+  return state.observation;
+}
+
+// A zone of the state's observation: its size and the observed cell at (col, row) (for
+// a square zone the file and the rank from the first player's side), or undefined.
+export function observedZone(state, zone = 0) {
+  const obs = observationOf(state);
+  const z = obs.zones[zone];
+  const grid = new Map();
+  for (const c of obs.cells) if (c.zone === zone) grid.set(c.col * 1000 + c.row, c);
+  return { cols: z.cols, rows: z.rows, at: (col, row) => grid.get(col * 1000 + row) };
+}
+
+// Splits the board field of a position text (King Down's drawer, until its game has
+// observations) into ranks from the top, each a list of
 // tokens: a piece letter, '(...)' for a stack, or null for an empty square.
 export function parseRanks(board, { multiDigit = false } = {}) {
   return board.split('/').map((row) => {
