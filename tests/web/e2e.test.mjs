@@ -272,8 +272,12 @@ test('King of the Valley: the tiles a tax turns face down are chosen by clicking
   await until(page, () => Number(document.querySelector('#board').dataset.ply) > 0, null, 'the tax played');
   const st = (await api(srv, 'GET', `/api/games/${made.id}`, { token: made.seats[0].token })).body;
   assert.equal(st.moves[0].text, 'tax N:NA,NB,NC');
-  const model = parseKotv(st);
+  // The drawing reads the structured observation alone: no view text, no position.
+  const model = parseKotv({ observation: st.observation });
   assert.deepEqual(model.players[0].up, [{ code: 'NB', n: 1 }, { code: 'W', n: 2 }]);
+  assert.deepEqual(model.prices, [2, 3, 4, 6, 8, 10]);
+  assert.equal(model.players[0].taxed, 'NW');
+  assert.deepEqual(model.tokensLeft, [6, 4]);
   assert.deepEqual(model.players[0].down, [{ code: 'NA', n: 1 }, { code: 'NB', n: 1 }, { code: 'NC', n: 1 }]);
   assert.deepEqual(page.errors, []);
   await page.close();
