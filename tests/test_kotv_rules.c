@@ -1498,6 +1498,32 @@ static void test_greedy_baseline(void **state)
         sb_free(&sb);
     }
     close_setup(&t);
+    // Which tiles a tax turns down never changes the points; greedy follows the score's
+    // tie-break and keeps the jester face up, and among knights those of the order held
+    // fewest of (B: one, against two of A and C).
+    static Valley taxed = {
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        "F  F  T3:5 .  .",
+    };
+    const char *const cases[][2] = {
+        {"kings=a1,e5 up1=3F,JF gold=0,0", "tax F:F,F,F"},
+        {"kings=a1,e5 up1=NA,NB,2NC down1=NA gold=0,0", "tax N:NA,NC,NC"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        t = setup(taxed, cases[i][0]);
+        play(&t, "a1-c1");
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            const Move m = greedy_choice(&t, seed);
+            sb_init(&sb);
+            kotv_ops.format_move(t.g, t.s, m, &sb);
+            assert_string_equal(sb_str(&sb), cases[i][1]);
+            sb_free(&sb);
+        }
+        close_setup(&t);
+    }
     // "greedy" takes no level, and needs a game with a score.
     AgentSpec spec;
     ErrBuf err;
