@@ -341,6 +341,9 @@ int kotv_tax_taken(const KotvState *s);
 /* Scoring: reputation (influence, kingdom tokens, orders, couples, gold) and influence. */
 int kotv_reputation(const KotvConfig *c, const KotvState *s, int player);
 int kotv_influence(const KotvConfig *c, const KotvState *s, int player);
+/* The reputation's parts from knight orders held (3, 4, 5+: 3, 5, 8) and couples. */
+int kotv_order_bonus(const KotvConfig *c, const KotvState *s, int player);
+int kotv_couple_bonus(const KotvConfig *c, const KotvState *s, int player);
 /* The game's returns (by rank), or with `margin` the values guided search maximises:
  * 0.75 of the rank value plus 0.25 of the score's distance from the mean, scaled. */
 void kotv_returns(const KotvConfig *c, const KotvState *s, bool margin, double out[MAX_PLAYERS]);

@@ -13,7 +13,7 @@
  * need * 100 + gold for a tax collector. Counters: round, phase (an index into
  * kotv_phase_names), end (triggered), first (the starting seat), the three piles' sizes,
  * the tokens left in the supply (-1: unlimited); per player gold, kingdom tokens,
- * reputation and influence. Lists: what must be resolved now (jesters, wizards, tax
+ * reputation and its parts: influence, the knight orders' and the couples' bonuses. Lists: what must be resolved now (jesters, wizards, tax
  * collectors), the hill's row prices (coins, value the price, bottom row first) and the
  * influence of every subject kind in the table. Nothing here is known to one player
  * only (the piles are counts), so every observer gets the same but for `observer`.
@@ -51,6 +51,8 @@ enum {
     COUNTER_CROWNS,
     COUNTER_REPUTATION,
     COUNTER_INFLUENCE,
+    COUNTER_ORDERS,
+    COUNTER_COUPLES,
 };
 enum { LIST_PENDING, LIST_PRICES, LIST_INFLUENCE };
 
@@ -71,7 +73,7 @@ void kotv_obs_schema(KotvConfig *c)
                   "coin"},
         .terrain_count = 2,
         .terrains = {"hole", "taxed"},
-        .counter_count = COUNTER_INFLUENCE + 1,
+        .counter_count = COUNTER_COUPLES + 1,
         .counters = {{"round", false},
                      {"phase", false},
                      {"end", false},
@@ -84,7 +86,9 @@ void kotv_obs_schema(KotvConfig *c)
                      {"gold", true},
                      {"kingdom", true},
                      {"reputation", true},
-                     {"influence", true}},
+                     {"influence", true},
+                     {"orders", true},
+                     {"couples", true}},
         .list_count = LIST_INFLUENCE + 1,
         .lists = {{"pending", false, KOTV_MAX_HOLES + KOTV_MAX_PEND_TAX},
                   {"prices", false, KOTV_HILL_ROWS},
@@ -198,6 +202,8 @@ void kotv_observe(const KotvConfig *c, const KotvState *s, int observer, Observa
         ct[obs_counter_slot(sc, COUNTER_CROWNS, p)] = s->pl[p].crowns;
         ct[obs_counter_slot(sc, COUNTER_REPUTATION, p)] = kotv_reputation(c, s, p);
         ct[obs_counter_slot(sc, COUNTER_INFLUENCE, p)] = kotv_influence(c, s, p);
+        ct[obs_counter_slot(sc, COUNTER_ORDERS, p)] = kotv_order_bonus(c, s, p);
+        ct[obs_counter_slot(sc, COUNTER_COUPLES, p)] = kotv_couple_bonus(c, s, p);
     }
 
     for (int i = 0; i < s->pend_jester; i++)

@@ -820,11 +820,11 @@ int kotv_influence(const KotvConfig *c, const KotvState *s, int player)
     return n + jesters * c->influence[KCH_JESTER];
 }
 
-int kotv_reputation(const KotvConfig *c, const KotvState *s, int player)
+int kotv_order_bonus(const KotvConfig *c, const KotvState *s, int player)
 {
     static const int ORDER_BONUS[6] = {0, 0, 0, 3, 5, 8};
     const KotvPlayer *p = &s->pl[player];
-    int score = kotv_influence(c, s, player) + KOTV_KINGDOM_POINTS * p->crowns + p->gold;
+    int score = 0;
     for (int o = 0; o < KOTV_ORDERS; o++) {
         const int k = c->knight_kind[o];
         if (k < 0)
@@ -832,6 +832,12 @@ int kotv_reputation(const KotvConfig *c, const KotvState *s, int player)
         const int held = p->up[k] + p->down[k];
         score += ORDER_BONUS[held > 5 ? 5 : held];
     }
+    return score;
+}
+
+int kotv_couple_bonus(const KotvConfig *c, const KotvState *s, int player)
+{
+    const KotvPlayer *p = &s->pl[player];
     int couple[2] = {0, 0};
     for (int i = 0; i < 2; i++) {
         const int col = KCH_FARMER + i;
@@ -840,8 +846,14 @@ int kotv_reputation(const KotvConfig *c, const KotvState *s, int player)
         if (c->jester_couples)
             couple[i] += p->jup[col] + p->jdown[col];
     }
-    score += 2 * (couple[0] < couple[1] ? couple[0] : couple[1]);
-    return score;
+    return 2 * (couple[0] < couple[1] ? couple[0] : couple[1]);
+}
+
+int kotv_reputation(const KotvConfig *c, const KotvState *s, int player)
+{
+    const KotvPlayer *p = &s->pl[player];
+    return kotv_influence(c, s, player) + KOTV_KINGDOM_POINTS * p->crowns + p->gold +
+           kotv_order_bonus(c, s, player) + kotv_couple_bonus(c, s, player);
 }
 
 void kotv_returns(const KotvConfig *c, const KotvState *s, bool margin, double out[MAX_PLAYERS])

@@ -110,6 +110,8 @@ export function parse(state) {
     crowns: ct.kingdom[p],
     reputation: ct.reputation[p],
     influence: ct.influence[p],
+    orders: ct.orders[p],
+    couples: ct.couples[p],
     taxed: '',
     up: [],
     down: [],
@@ -439,7 +441,11 @@ function drawCastle(svg, model, state, p, x, y, w, h) {
   g.append(crown(x + w - 108, y + 18, 18, '#f0c419', '#8a6d1a'));
   g.append(text(x + w - 95, y + 18, `${pl.crowns} kingdom`, { class: 'label kotv-info', 'font-size': 12, 'data-crowns': pl.crowns }));
   if (pl.reputation !== undefined) {
-    g.append(text(x + 36, y + 38, `reputation ${pl.reputation} · influence ${pl.influence}`, { class: 'label kotv-info', 'font-size': 12, 'data-reputation': pl.reputation }));
+    // The reputation and its parts; the kingdom tokens are what the others leave.
+    const kingdom = pl.reputation - pl.influence - pl.orders - pl.couples - pl.gold;
+    const parts = [['influence', pl.influence], ['kingdom', kingdom], ['orders', pl.orders], ['couples', pl.couples], ['gold', pl.gold]]
+      .filter(([, v]) => v).map(([k, v]) => `${k} ${v}`);
+    g.append(text(x + 36, y + 38, `reputation ${pl.reputation}${parts.length ? ` = ${parts.join(' + ')}` : ''}`, { class: 'label kotv-info', 'font-size': 12, 'data-reputation': pl.reputation }));
   }
   const cw = (w - 20) / 6;
   const choices = p === model.turn ? offers(state, (t) => turnDown(t) !== null) : [];
