@@ -9,6 +9,9 @@
 #   make web-check       the web tests of one build (WEB_TESTS="api e2e" by default)
 #   make play            installs build dependencies if missing, builds, plays the AI
 #   make bench           the benchmark script (slow; not part of the tests)
+#   make install         crown, libcrown.a/.so, crown.h, crown.pc and the man page under
+#                        PREFIX (default /usr/local), staged under DESTDIR if set;
+#                        make uninstall removes them
 
 BUILD ?= release
 CC ?= cc
@@ -28,7 +31,7 @@ ifeq ($(WERROR),1)
   WARN += -Werror
 endif
 
-BASE := -std=c17 -D_POSIX_C_SOURCE=200809L -pthread -ffp-contract=off -Isrc -MMD -MP
+BASE := -std=c17 -D_POSIX_C_SOURCE=200809L -pthread -ffp-contract=off -Isrc -Iinclude -MMD -MP
 ifeq ($(BUILD),release)
   OPT := -O3 -DNDEBUG
 else ifeq ($(BUILD),debug)
@@ -50,7 +53,7 @@ CFLAGS_ALL := $(BASE) $(OPT) $(WARN) $(CFLAGS)
 LDFLAGS_ALL := $(OPT) -pthread $(LDFLAGS)
 LDLIBS_ALL := -lm $(LDLIBS)
 
-LIB_SRC := $(wildcard src/core/*.c src/games/*/*.c src/search/*.c)
+LIB_SRC := $(wildcard src/core/*.c src/games/*/*.c src/search/*.c src/api/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 # The web server (crown serve) and its front end, compiled into the program by
 # tools/embed-assets.sh; the directories are prerequisites too, so that a removed file
@@ -73,8 +76,26 @@ TEST_BIN := $(TEST_SRC:tests/%.c=$(OUT)/tests/%)
 LIB := $(OUT)/libcrown.a
 CROWN := $(OUT)/crown
 
-.PHONY: all tests check test play bench deps deps-test clean lint web-check
-all: $(CROWN)
+# The shared library: the same sources compiled again position-independent into their own
+# object directory (so the static library and the program keep their faster code), with
+# only the crown_* functions of include/crown.h exported. Its version is crown.h's.
+VERSION := $(shell sed -n 's/^\#define CROWN_VERSION "\(.*\)"/\1/p' include/crown.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+SONAME := libcrown.so.$(SOMAJOR)
+SHLIB := $(OUT)/libcrown.so.$(VERSION)
+PIC_OBJ := $(LIB_SRC:%.c=$(OUT)/pic/%.o)
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+LIBDIR := $(DESTDIR)$(PREFIX)/lib
+INCDIR := $(DESTDIR)$(PREFIX)/include
+PCDIR := $(LIBDIR)/pkgconfig
+MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+
+.PHONY: all tests check test play bench deps deps-test clean lint web-check \
+        install uninstall
+all: $(CROWN) $(SHLIB)
 
 $(OUT)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -85,6 +106,17 @@ $(LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@rm -f $@
 	@ar rcs $@ $^
+
+$(OUT)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC PIC  $<"
+	@$(CC) $(CFLAGS_ALL) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(SHLIB): $(PIC_OBJ)
+	@echo "  LINK    $@"
+	@$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS_ALL)
+	@ln -sf $(notdir $@) $(OUT)/$(SONAME)
+	@ln -sf $(notdir $@) $(OUT)/libcrown.so
 
 $(WEB_GEN): tools/embed-assets.sh $(WEB_STATIC)
 	@mkdir -p $(dir $@)
@@ -106,7 +138,15 @@ $(OUT)/tests/%: $(OUT)/obj/tests/%.o $(TEST_SUPPORT_OBJ) $(CLI_MODULE_OBJ) $(LIB
 	@echo "  LINK    $@"
 	@$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_SUPPORT_OBJ) $(CLI_MODULE_OBJ) $(LIB) -lcmocka $(LDLIBS_ALL)
 
-tests: $(CROWN) $(TEST_BIN)
+# The install test (tests/test_install.sh) runs as one of the build's test programs, told
+# which build it is so that it installs and compiles with that build's compiler and flags.
+$(OUT)/tests/test_install: tests/test_install.sh Makefile
+	@mkdir -p $(dir $@)
+	@printf '#!/bin/sh\nexec tests/test_install.sh %s %s %s "%s"\n' '$(OUT)' '$(BUILD)' \
+	    '$(CC)' '$(filter -fsanitize%,$(OPT))' > $@
+	@chmod +x $@
+
+tests: $(CROWN) $(SHLIB) $(TEST_BIN) $(OUT)/tests/test_install
 
 # Runs every test binary and the command-line transcripts of one build.
 check: tests
@@ -126,6 +166,24 @@ test: deps-test
 web-check: $(CROWN)
 	@tools/run-web-tests.sh $(OUT) $(WEB_TESTS)
 
+# crown.pc is tools/crown.pc.in with this install's prefix and version.
+install: $(CROWN) $(LIB) $(SHLIB)
+	install -d $(BINDIR) $(LIBDIR) $(INCDIR) $(PCDIR) $(MANDIR)
+	install -m 755 $(CROWN) $(BINDIR)/crown
+	install -m 644 $(LIB) $(LIBDIR)/libcrown.a
+	install -m 755 $(SHLIB) $(LIBDIR)/libcrown.so.$(VERSION)
+	ln -sf libcrown.so.$(VERSION) $(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(LIBDIR)/libcrown.so
+	install -m 644 include/crown.h $(INCDIR)/crown.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/crown.pc.in > $(PCDIR)/crown.pc
+	chmod 644 $(PCDIR)/crown.pc
+	install -m 644 docs/crown.1 $(MANDIR)/crown.1
+
+uninstall:
+	rm -f $(BINDIR)/crown $(LIBDIR)/libcrown.a $(LIBDIR)/libcrown.so.$(VERSION) \
+	    $(LIBDIR)/$(SONAME) $(LIBDIR)/libcrown.so $(INCDIR)/crown.h $(PCDIR)/crown.pc \
+	    $(MANDIR)/crown.1
+
 play: deps
 	$(MAKE) --no-print-directory BUILD=release
 	$(CROWN) play kings-valley
@@ -141,9 +199,9 @@ deps-test:
 	@tools/install-deps.sh test
 
 lint:
-	cppcheck --quiet --enable=warning,performance,portability --std=c11 -Isrc src
+	cppcheck --quiet --enable=warning,performance,portability --std=c11 -Isrc -Iinclude src
 
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(WEB_OBJ:.o=.d) $(TEST_SUPPORT_OBJ:.o=.d) $(TEST_BIN:$(OUT)/tests/%=$(OUT)/obj/tests/%.d)
+-include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(WEB_OBJ:.o=.d) $(TEST_SUPPORT_OBJ:.o=.d) $(TEST_BIN:$(OUT)/tests/%=$(OUT)/obj/tests/%.d)

@@ -106,7 +106,8 @@ static void test_rule_options_are_checked(void **state)
     sb_init(&sb);
     game_format_rules(g, &sb);
     assert_string_equal(sb_str(&sb),
-                        "first-move-soldier=off locked-king-loses=on max-plies=40 trap=opponent");
+                        "first-move-soldier=off locked-king-loses=on max-plies=40 repetition=on "
+                        "no-move=loss trap=opponent");
     sb_free(&sb);
     game_destroy(g);
 

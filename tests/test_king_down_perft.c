@@ -11,7 +11,8 @@
  *   (c) random games from drawn set-ups under many rule settings, in which every
  *       position's text, result and legal action list must match the reference;
  *   (d) thousands of random placements (random pieces, rights, armies, powers, turns in
- *       progress), which both must accept or reject alike and then agree on.
+ *       progress), which both must accept or reject alike and then agree on; and
+ *       placements where the side to move holds Haste, under both haste-check values.
  * The comparing is tests/support/perft_pair's.
  */
 #include <stdarg.h>
@@ -61,7 +62,7 @@ static void ref_status(const void *ref, RefStatus *out)
 {
     const KdRefGame *g = ref;
     const KdRefResult r = kdref_result(g, &out->why);
-    const bool choosing = g->rules.armies && g->pos.power[1] == 0;
+    const bool choosing = g->rules.armies && (g->pos.power[0] == 0 || g->pos.power[1] == 0);
     ref_status_two_player(out, choosing ? REF_SOME_PLAYER : g->pos.turn, r != KDREF_ONGOING,
                           r == KDREF_WHITE_WINS ? 0 : r == KDREF_BLACK_WINS ? 1 : -1);
 }
@@ -179,7 +180,13 @@ static const GameCase GAME_CASES[] = {
     {{"beast-chain=two", "mate=literal"}, 2, 6, NULL, NULL},
     {{"beast-chain=one", "king-file=e", "castling=on"}, 3, 2, NULL, NULL},
     {{"armies=on", "castling=on", "en-passant=on"}, 3, 12, NULL, NULL},
-    {{"armies=on", "fifty-moves=off", "max-plies=120"}, 3, 4, NULL, NULL},
+    {{"armies=on", "fifty-moves=off", "max-plies=120", "army-order=black"}, 4, 4, NULL, NULL},
+    {{"armies=on", "en-passant=on", "march-en-passant=on", "displaced-pawn=unmoved", "castling=on",
+      "castling-rooks=all"},
+     6,
+     8,
+     NULL,
+     NULL},
     {{"setup=classic", "castling=on", "en-passant=on", "promotion=classic"}, 4, 2, NULL, NULL},
     {{"repetition=on", "max-plies=200"}, 2, 6, NULL, NULL},
     {{"mate=literal"}, 1, 6, "7k/6pp/2n5/8/8/8/5PPP/3R2K1 w - - 0 1", "d1d8"},
@@ -426,6 +433,7 @@ static const char *const PLACEMENT_RULES[][6] = {
     {"beast-chain=one", NULL},
     {"armies=on", "castling=on", "en-passant=on", NULL},
     {"armies=on", "promotion-optional=on", "mate=literal", NULL},
+    {"armies=on", "en-passant=on", "march-en-passant=on", "displaced-pawn=unmoved", NULL},
 };
 
 /* Every legal action of the position, written in SAN by a game with notation=san (same
@@ -522,6 +530,84 @@ static void test_random_positions(void **state)
     free(acts);
 }
 
+/* A random position whose side to move holds Haste: with its token at the start of a
+ * turn, or in the middle of a hasted turn (before the first move or the second), so that
+ * the rule that each of the two moves is legal on its own is exercised. */
+static void random_haste_fen(Rng *rng, char *out, size_t cap)
+{
+    random_fen(rng, false, out, cap);
+    const bool black = strstr(out, " b ") != NULL;
+    size_t n = strlen(out);
+    const int other = (int)(rng_below(rng, 5) + 2) % 6; // any army but flame (index 1)
+    const char *other_power = POWERS[other][rng_below(rng, 2)];
+    n += (size_t)snprintf(out + n, cap - n, " armies:%s/%s powers:%s/%s",
+                          black ? ARMIES[other] : "flame", black ? "flame" : ARMIES[other],
+                          black ? other_power : "haste", black ? "haste" : other_power);
+    const int stage = (int)rng_below(rng, 3);
+    if (stage == 1) {
+        n += (size_t)snprintf(out + n, cap - n, " stage:haste1");
+    } else if (stage == 2) {
+        char board[64];
+        // The board part of the text is enough to pick a piece of the mover's.
+        int sq = 56;
+        for (const char *q = out; *q != ' '; q++) {
+            if (*q == '/')
+                sq -= 16;
+            else if (*q >= '1' && *q <= '8')
+                for (int k = 0; k < *q - '0'; k++)
+                    board[sq++] = '.';
+            else
+                board[sq++] = *q;
+        }
+        const int piece =
+            random_square_of(rng, board, black ? "pnbrqkalgme" : "PNBRQKALGME", 0, 64);
+        char name[3];
+        sq_name(piece, name);
+        snprintf(out + n, cap - n, " stage:haste2/%s", name);
+    }
+}
+
+/* Haste under both values of haste-check, fast against reference: the action lists, and
+ * perft through the rest of the turn. */
+static void test_random_haste(void **state)
+{
+    (void)state;
+    PairActions *acts = malloc(sizeof *acts);
+    assert_non_null(acts);
+    static const char *const RULES[2][2] = {{"armies=on", "haste-check=end"},
+                                            {"armies=on", "haste-check=each"}};
+    long accepted = 0, perfts = 0;
+    Rng rng;
+    rng_seed(&rng, 0x4A57E);
+    for (int r = 0; r < 2; r++) {
+        Game *g = perft_game_create("king-down", RULES[r], 2);
+        GameState *s = game_state_new(g);
+        assert_non_null(s);
+        for (int i = 0; i < 1500; i++) {
+            char fen[KDREF_TEXT];
+            random_haste_fen(&rng, fen, sizeof fen);
+            ErrBuf err;
+            err_clear(&err);
+            if (g->ops->parse_position(g, s, fen, &err) != STATUS_OK)
+                continue; // random_positions checks that both reject alike
+            accepted++;
+            PerftPair p;
+            pair_open(&p, RULES[r], 2, fen, 0);
+            const int n = perft_pair_compare(&p, acts, 0);
+            if (n > 0 && i % 4 == 0) {
+                perft_pair_compare_perft(&p, 2);
+                perfts++;
+            }
+            perft_pair_close(&p);
+        }
+        free(s);
+        game_destroy(g);
+    }
+    print_message("random Haste positions: %ld compared, %ld perft checks\n", accepted, perfts);
+    assert_true(accepted >= 1000);
+    free(acts);
+}
+
 /* An optional argument runs only the tests whose names match it (cmocka pattern). */
 int main(int argc, char **argv)
 {
@@ -534,6 +620,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_prestate(test_perft_table, path),
         cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_random_positions),
+        cmocka_unit_test(test_random_haste),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,7 @@
 #include "core/game.h"
 #include "core/game_api.h"
 #include "support/rule_text.h"
+#include "core/observation.h"
 #include "core/registry.h"
 #include "support/kd_reference.h"
 
@@ -954,6 +955,199 @@ static void test_flame_stratus_mud(void **state)
     fx_close(&fx);
 }
 
+/* The choices the rules leave open that became options (docs/games/king-down.md, "Rules
+ * fidelity"): a displaced pawn's double step, en passant after a March, which rooks of a
+ * drawn rank may castle. */
+static void test_fidelity_options(void **state)
+{
+    (void)state;
+    static const char *const SWAP[8] = {
+        ". . . . k . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . P . . . .",
+        ". . M . . . . .",
+        ". . . . K . . .",
+    };
+    Fx fx;
+    // The maester swaps the d3 pawn back onto c2: by default it has moved.
+    fx_diagram(&fx, NO_SETTINGS, SWAP, " w - - 0 1");
+    play(&fx, "c2~d3");
+    assert_non_null(strstr(fx.text, "moved:c2"));
+    play(&fx, "e8e7");
+    illegal(&fx, "c2c4");
+    legal(&fx, "c2c3");
+    fx_close(&fx);
+    fx_diagram(&fx, SETTINGS("displaced-pawn=unmoved"), SWAP, " w - - 0 1");
+    play(&fx, "c2~d3");
+    play(&fx, "e8e7");
+    legal(&fx, "c2c4");
+    fx_close(&fx);
+    // A March from e3 to e5 passes e4, where the d5 pawn could take.
+    static const char *const MARCH[8] = {
+        ". . . . k . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . p . . . .",
+        ". . . . . . . .",
+        ". . . . P . . .",
+        ". . . . . . . .",
+        ". . . . K . . .",
+    };
+    const char *tail = " w - - 0 1 armies:mud/frost powers:march/freeze";
+    fx_diagram(&fx, SETTINGS("armies=on", "en-passant=on"), MARCH, tail);
+    play(&fx, "march:e3e5");
+    illegal(&fx, "d5e4");
+    fx_close(&fx);
+    fx_diagram(&fx, SETTINGS("armies=on", "en-passant=on", "march-en-passant=on"), MARCH, tail);
+    play(&fx, "march:e3e5");
+    assert_non_null(strstr(fx.text, " e4 "));
+    play(&fx, "d5e4");
+    assert_non_null(strstr(fx.text, "/8/4p3/8/8/4K3 "));
+    fx_close(&fx);
+    // army-order=black: Black chooses his king first, then White, then Black's power.
+    fx_open(&fx, SETTINGS("armies=on", "army-order=black"),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1 armies:-/-");
+    assert_int_equal(fx.g->ops->to_move(fx.g, fx.s), 1);
+    play(&fx, "flame");
+    assert_int_equal(fx.g->ops->to_move(fx.g, fx.s), 0);
+    illegal(&fx, "flame"); // taken
+    play(&fx, "frost");
+    assert_int_equal(fx.g->ops->to_move(fx.g, fx.s), 1);
+    play(&fx, "haste");
+    assert_non_null(strstr(fx.text, "powers:-/haste"));
+    play(&fx, "ice-wall");
+    assert_int_equal(fx.g->ops->to_move(fx.g, fx.s), 0);
+    legal(&fx, "e2e4");
+    fx_close(&fx);
+    // Two rooks on the king's h-side: only the outer one castles, unless castling-rooks=all.
+    char *t = start_text(SETTINGS("setup=NKRRBBQN", "castling=on"), 1, NULL, 0);
+    assert_string_equal(t, "nkrrbbqn/pppppppp/8/8/8/8/PPPPPPPP/NKRRBBQN w Kk - 0 1");
+    free(t);
+    t = start_text(SETTINGS("setup=NKRRBBQN", "castling=on", "castling-rooks=all"), 1, NULL, 0);
+    assert_string_equal(t, "nkrrbbqn/pppppppp/8/8/8/8/PPPPPPPP/NKRRBBQN w KCkc - 0 1");
+    free(t);
+}
+
+/* The observation's JSON (core/observation.h) holds `part`. */
+static void observed(Fx *fx, const char *part)
+{
+    Observation *o = malloc(sizeof *o);
+    assert_non_null(o);
+    fx->g->ops->observe(fx->g, fx->s, PLAYER_NONE, o);
+    StrBuf sb;
+    sb_init(&sb);
+    obs_write_json(fx->g->observation, o, &sb);
+    if (strstr(sb_str(&sb), part) == NULL)
+        fail_msg("the observation at '%s' lacks '%s': %s", fx->text, part, sb_str(&sb));
+    sb_free(&sb);
+    free(o);
+}
+
+/* What the observation says of pieces, marks and the turn in progress. */
+static void test_observation(void **state)
+{
+    (void)state;
+    Fx fx;
+    fx_open(&fx, SETTINGS("armies=on", "castling=on", "en-passant=on"),
+            "r3k3/8/8/3pP3/8/8/1P2N3/4K2R w Kq d6 0 1 armies:flame/frost "
+            "powers:haste/freeze tokens:1/1 captured:Ga");
+    observed(&fx, "{\"name\":\"e2\",\"zone\":0,\"col\":4,\"row\":1,\"terrain\":[],"
+                  "\"pieces\":[{\"kind\":\"knight\",\"owner\":0}]}");
+    observed(&fx, "\"name\":\"h1\",\"zone\":0,\"col\":7,\"row\":0,\"terrain\":[\"castling\"]");
+    observed(&fx, "\"name\":\"a8\",\"zone\":0,\"col\":0,\"row\":7,\"terrain\":[\"castling\"]");
+    observed(&fx, "\"name\":\"d6\",\"zone\":0,\"col\":3,\"row\":5,\"terrain\":[\"en-passant\"]");
+    observed(&fx, "\"army\":[2,1],\"power\":[4,1],\"tokens\":[1,1]");
+    observed(&fx, "\"captured\":[[{\"kind\":\"guard\",\"owner\":0}],"
+                  "[{\"kind\":\"archer\",\"owner\":1}]]");
+    play(&fx, "haste");
+    observed(&fx, "\"stage\":2");
+    play(&fx, "e2d4");
+    observed(&fx, "\"name\":\"d4\",\"zone\":0,\"col\":3,\"row\":3,\"terrain\":[\"haste\"]");
+    observed(&fx, "\"turn\":0,\"halfmove\":0,\"fullmove\":1,\"phase\":0,\"stage\":3");
+    fx_close(&fx);
+}
+
+/* A whole turn written as one text must be refused, with a message naming `why`. */
+static void turn_refused(Fx *fx, const char *turn, const char *why)
+{
+    Move acts[8];
+    int n = 0;
+    ErrBuf err;
+    err_clear(&err);
+    if (fx->g->ops->parse_actions(fx->g, fx->s, turn, acts, 8, &n, &err) == STATUS_OK)
+        fail_msg("'%s' should be refused at '%s'", turn, fx->text);
+    if (strstr(err.msg, why) == NULL)
+        fail_msg("'%s' refused with '%s', which does not say '%s'", turn, err.msg, why);
+}
+
+/* Haste: each of the two moves is a normal move of its own (RULINGS 4.2 item 8), under
+ * both values of haste-check; `each` also refuses a first move that gives check. */
+static void test_haste_each_move(void **state)
+{
+    (void)state;
+    static const char *const VALUES[2] = {"haste-check=end", "haste-check=each"};
+    static const char *const KING_THROUGH[8] = {
+        ". . . . . . . k",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        "r . . . . . . .",
+        ". . . . K . . .",
+    };
+    static const char *const PINNED[8] = {
+        ". . . . r . . k",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . R . . .",
+        ". . . . K . . .",
+    };
+    const char *tail = " w - - 0 1 armies:flame/frost powers:haste/freeze tokens:1/2";
+    for (int v = 0; v < 2; v++) {
+        const char *const settings[2] = {"armies=on", VALUES[v]};
+        const bool each = v == 1;
+        Fx fx;
+        // The king may not step onto the rook's rank, even to step off it again.
+        fx_diagram(&fx, settings, 2, KING_THROUGH, tail);
+        turn_refused(&fx, "haste; e1e2; e2e3", "leaves your king in check");
+        play(&fx, "haste");
+        illegal(&fx, "e1e2");
+        illegal(&fx, "e1f2");
+        legal(&fx, "e1d1");
+        play(&fx, "e1f1");
+        illegal(&fx, "f1f2"); // the turn may not end in check either
+        play(&fx, "f1g1");
+        assert_int_equal(fx.g->ops->to_move(fx.g, fx.s), 1);
+        fx_close(&fx);
+        // The pinned rook may not step off its pin and back.
+        fx_diagram(&fx, settings, 2, PINNED, tail);
+        turn_refused(&fx, "haste; e2d2; d2e2", "leaves your king in check");
+        play(&fx, "haste");
+        illegal(&fx, "e2d2");
+        illegal(&fx, "e2a2");
+        legal(&fx, "e2e5");
+        // Taking on e8 checks along the eighth rank: a first move that gives check is
+        // refused only with haste-check=each (the second move must leave the rank).
+        if (each) {
+            illegal(&fx, "e2e8");
+            turn_refused(&fx, "e2e8; e8e7", "haste-check=each");
+        } else {
+            play(&fx, "e2e8");
+            illegal(&fx, "e8d8"); // the turn may not end giving check
+            play(&fx, "e8e7");
+            assert_int_equal(fx.g->ops->to_move(fx.g, fx.s), 1);
+        }
+        fx_close(&fx);
+    }
+}
+
 static void test_spirit_shadow(void **state)
 {
     (void)state;
@@ -1007,6 +1201,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_freeze_and_ice_wall),
         cmocka_unit_test(test_flame_stratus_mud),
         cmocka_unit_test(test_spirit_shadow),
+        cmocka_unit_test(test_haste_each_move),
+        cmocka_unit_test(test_fidelity_options),
+        cmocka_unit_test(test_observation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

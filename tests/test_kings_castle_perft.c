@@ -317,6 +317,8 @@ static const Case CASES[] = {
     {{0}, 0, 6},
     {{"swap=off"}, 1, 1},
     {{"single-range=full"}, 1, 3},
+    {{"single-throne=cross"}, 1, 2},
+    {{"capture-limit=entered"}, 1, 3},
     {{"throne-entry=move"}, 1, 3},
     {{"throne-loss=broken"}, 1, 3},
     {{"no-move=draw"}, 1, 1},
@@ -384,6 +386,9 @@ static void test_random_positions(void **state)
     static const Case POS_CASES[] = {
         {{0}, 0, 700},
         {{"single-range=full"}, 1, 200},
+        {{"single-throne=cross"}, 1, 200},
+        {{"single-throne=cross", "single-range=full"}, 2, 200},
+        {{"capture-limit=entered"}, 1, 300},
         {{"throne-entry=move"}, 1, 200},
         {{"throne-loss=broken"}, 1, 200},
         {{"throne-entry=move", "throne-loss=broken"}, 2, 100},

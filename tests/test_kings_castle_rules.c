@@ -580,6 +580,16 @@ static void test_single_inside_the_castle(void **state)
                  " g5-g6 g5-g7 g5-g8 g5-g9 g5-g10 g5-g11");
     expect_illegal(&t, "g5-h6", "wall");
     expect_illegal(&t, "g5-f4", "wall");
+    done(&t);
+    // With single-throne=cross a single inside may pass over the empty Throne, never
+    // stopping on it: f7 reaches f5 (then a wall).
+    t = setup_with("single-throne=cross", d, 'w', 8);
+    expect_moves(&t, "f7-",
+                 "f7-g7 f7-h7 f7-i7 f7-j7 f7-k7 f7-e7 f7-d7 f7-c7 f7-b7"
+                 " f7-g8 f7-h9 f7-i10 f7-j11 f7-e6 f7-d5 f7-c4 f7-b3 f7-a2 f7-f5");
+    expect_illegal(&t, "f7-f6", "not stop on it");
+    done(&t);
+    t = setup(d, 'w', 8);
     play(&t, "g5-g3");
     play(&t, "a1");
     expect_illegal(&t, "g3-g5", "may not enter the Castle");
@@ -951,6 +961,28 @@ static void test_phalanx_blocked_and_several_lines(void **state)
         "     . . . . . .",
     };
     expect_board(&t, halted, 'b');
+    done(&t);
+
+    // capture-limit=entered: only the men the front enters count, so a phalanx of 3 may
+    // bite two men off a line of 3, and one of 2 may take the first man of it.
+    t = setup_with("capture-limit=entered", block, 'w', 8);
+    expect_moves(&t, "b3:d3", "b3:d3-e3 b3:d3xf3 b3:d3xg3");
+    expect_moves(&t, "c3:d3", "c3:d3-e3 c3:d3xf3");
+    play(&t, "b3:d3xg3");
+    static Diagram bitten = {
+        "     . . . . . .",
+        "    . . . . . . .",
+        "   . . . . . . . .",
+        "  . . . . + . . . .",
+        " . . . + + + + . . .",
+        ". . . . + * + . . . .",
+        " . . . + + + + . . .",
+        "  . . . . + . . . .",
+        "   . . . . W W W B",
+        "    . . . . . . .",
+        "     . . . . . .",
+    };
+    expect_board(&t, bitten, 'b');
     done(&t);
 
     static Diagram runs = {

@@ -494,6 +494,11 @@ static void test_no_legal_move(void **state)
     fx_open(&fx, "kings-valley", SETTINGS(lkl_off), DIAGRAM(rows), 1, 10);
     expect_result(&fx, KVREF_SECOND_WINS); /* no legal move: he loses */
     fx_close(&fx);
+    /* With no-move=draw the same board is a draw. */
+    static const char *const lkl_off_draw[] = {"locked-king-loses=off", "no-move=draw"};
+    fx_open(&fx, "kings-valley", SETTINGS(lkl_off_draw), DIAGRAM(rows), 1, 10);
+    expect_result(&fx, KVREF_DRAW);
+    fx_close(&fx);
     fx_open(&fx, "kings-valley", SETTINGS(lkl_off), DIAGRAM(rows), 2, 11);
     expect_result(&fx, KVREF_ONGOING); /* the second player can move */
     fx_close(&fx);
@@ -592,6 +597,16 @@ static void test_threefold_repetition(void **state)
     }
     play(&fx, cycle[3]); /* the third occurrence of the set-up position */
     expect_result(&fx, KVREF_DRAW);
+    fx_close(&fx);
+
+    /* With repetition=off (the printed rules have no draw) the cycle goes on: only the ply
+     * limit ends it. */
+    static const char *const no_repetition[] = {"repetition=off"};
+    fx_open(&fx, "kings-valley", SETTINGS(no_repetition), DIAGRAM(rows), 1, 10);
+    for (int i = 0; i < 40; i++) {
+        play(&fx, cycle[i % 4]);
+        expect_result(&fx, KVREF_ONGOING);
+    }
     fx_close(&fx);
 
     /* Positions count only since the set-up: the same board set up after one cycle has

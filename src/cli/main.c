@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "crown.h"
 
 typedef struct Command {
     const char *name;
@@ -54,7 +55,8 @@ static void usage(FILE *f)
                "usage:\n");
     for (int i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  %s\n      %s\n", COMMANDS[i].usage, COMMANDS[i].help);
-    fprintf(f, "\n`crown COMMAND --help` describes one command; `crown games` lists the games.\n");
+    fprintf(f, "\n`crown COMMAND --help` describes one command; `crown games` lists the games;\n"
+               "`crown --version` prints the version.\n");
 }
 
 int main(int argc, char **argv)
@@ -63,6 +65,10 @@ int main(int argc, char **argv)
         strcmp(argv[1], "-h") == 0) {
         usage(stdout);
         return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("crown %s\n", crown_version());
+        return 0;
     }
     for (int i = 0; i < N_COMMANDS; i++) {
         if (strcmp(argv[1], COMMANDS[i].name) != 0)

@@ -33,7 +33,7 @@ enum {
     MAX_PLAYERS = 4,
     MOVELIST_CAP = 1024,    /* the most actions any position of any game may offer */
     CHANCE_CAP = 128,       /* the most outcomes of one chance event */
-    GAME_MAX_OPTIONS = 16,  /* rule options of one game */
+    GAME_MAX_OPTIONS = 24,  /* rule options of one game */
     OPTION_VALUE_LEN = 256, /* longest option value, NUL included (file names fit) */
     PLAYER_NONE = -1,       /* to_move() of a finished game */
     PLAYER_CHANCE = -2,     /* to_move() when chance acts next */

@@ -15,17 +15,17 @@
  * in "a1"), OBS_HEX (axial coordinates shifted to start at 0: col = q + offset, row =
  * r + offset; neighbours differ by (+-1, 0), (0, +-1), (+1, -1), (-1, +1); row 0 is
  * drawn at the top), OBS_LINE (a row or column of places such as a hill or a castle:
- * rows = 1, col counts from the first place). Every cell of every zone is listed in
- * every observation, in the same order, empty or not, under the name the game's
- * notation gives it (the name move_cells uses), so that a drawer can name cells by
- * what it reads.
+ * rows = 1, col counts from the first place). Every place of a square or line zone, and
+ * every place of a hex zone's grid that is on the board, is listed in every observation,
+ * in the same order, empty or not, under the name the game's notation gives it (the name
+ * move_cells uses), so that a drawer can name cells by what it reads.
  *
  * Pieces. A cell holds a stack, pieces listed bottom to top (a single piece is a
  * stack of one). A piece has a kind (index into schema.kinds), an owner (a seat, or
- * -1 for nobody's), flags and a small value (a tile's number; 0 when meaningless). A
- * piece the observer may not identify is kind OBS_KIND_UNKNOWN with OBS_FACE_DOWN set;
- * a face-down piece the observer may identify (his own) keeps its kind and sets
- * OBS_FACE_DOWN. Never put hidden information in a piece, a counter or a list: the
+ * -1 for nobody's or when the observer may not know it), flags and a small value (a
+ * tile's number; 0 when meaningless). A piece the observer may not identify is kind
+ * OBS_KIND_UNKNOWN with OBS_FACE_DOWN set; a face-down piece the observer may identify
+ * (his own) keeps its kind and sets OBS_FACE_DOWN. Never put hidden information in a piece, a counter or a list: the
  * observation of a seat must be identical before and after determinize for that seat
  * (the contract suite checks it).
  *
@@ -37,8 +37,9 @@
  * player (gold: one value per seat). A list is a named ordered sequence of pieces,
  * global (a pile, what must be resolved) or per player (a hand), of at most `cap`
  * items; a pile whose order is hidden and whose size is all that is known is a counter,
- * not a list of face-down items. They live in flat slots, in schema order, a per-player one taking `players`
- * consecutive slots (obs_counter_slot, obs_list_slot).
+ * not a list of face-down items. They live in flat slots, in schema order, a per-player
+ * one taking `players` consecutive slots (obs_counter_slot, obs_list_slot). A
+ * spectator (observer -1) gets only what every seat may see.
  *
  * Tensor. obs_write_tensor writes obs_tensor_size floats; the layout is fixed by the
  * schema alone. For every zone in order, these planes of rows x cols (row-major, row

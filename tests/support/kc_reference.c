@@ -109,7 +109,7 @@ static char colour(int player)
 bool kcref_rules(const char *const *settings, int n_settings, KcRefRules *out, char *err,
                  size_t err_len)
 {
-    KcRefRules r = {true, false, false, false, false, true, 400};
+    KcRefRules r = {true, false, false, false, false, true, 400, false, false};
     for (int i = 0; i < n_settings; i++) {
         const char *s = settings[i];
         if (strcmp(s, "swap=on") == 0)
@@ -120,6 +120,14 @@ bool kcref_rules(const char *const *settings, int n_settings, KcRefRules *out, c
             r.single_full = false;
         else if (strcmp(s, "single-range=full") == 0)
             r.single_full = true;
+        else if (strcmp(s, "single-throne=block") == 0)
+            r.single_cross = false;
+        else if (strcmp(s, "single-throne=cross") == 0)
+            r.single_cross = true;
+        else if (strcmp(s, "capture-limit=whole-line") == 0)
+            r.capture_entered = false;
+        else if (strcmp(s, "capture-limit=entered") == 0)
+            r.capture_entered = true;
         else if (strcmp(s, "throne-entry=auto") == 0)
             r.throne_by_move = false;
         else if (strcmp(s, "throne-entry=move") == 0)
@@ -290,10 +298,13 @@ static int chain_length(const KcRefPos *p, int q, int r, int d, char who)
     return n;
 }
 
-static bool single_step_ok(const KcRefPos *p, int q, int r, int nq, int nr)
+/* One step of a single: onto the empty Throne only with single-throne=cross, and then
+ * only to pass over it (slide_ok refuses a slide that ends there). */
+static bool single_step_ok(const KcRefPos *p, const KcRefRules *rules, int q, int r, int nq,
+                           int nr)
 {
-    return connected(q, r, nq, nr) && !is_throne(nq, nr) && at(p, nq, nr) == '.' &&
-           !(!in_castle(q, r) && in_castle(nq, nr));
+    return connected(q, r, nq, nr) && (rules->single_cross || !is_throne(nq, nr)) &&
+           at(p, nq, nr) == '.' && !(!in_castle(q, r) && in_castle(nq, nr));
 }
 
 /* Whether the slide is legal (the mover's man or men at the given cells, per the rules). */
@@ -306,12 +317,14 @@ static bool slide_ok(const KcRefPos *p, const KcRefRules *rules, KcRefMove m)
             return false;
         int q = m.q, r = m.r;
         for (int i = 0; i < m.dist; i++) {
-            if (!single_step_ok(p, q, r, q + DQ[d], r + DR[d]))
+            if (!single_step_ok(p, rules, q, r, q + DQ[d], r + DR[d]))
                 return false;
             q += DQ[d];
             r += DR[d];
         }
-        if (rules->single_full && single_step_ok(p, q, r, q + DQ[d], r + DR[d]))
+        if (is_throne(q, r))
+            return false;
+        if (rules->single_full && single_step_ok(p, rules, q, r, q + DQ[d], r + DR[d]))
             return false; // it must go on
         return m.dist >= 1;
     }
@@ -332,11 +345,15 @@ static bool slide_ok(const KcRefPos *p, const KcRefRules *rules, KcRefMove m)
         return false;
     q = m.q;
     r = m.r;
+    int entered = 0; /* opposing men of the current line entered so far */
     for (int i = 0; i < m.dist; i++) {
         const int nq = q + DQ[d], nr = r + DR[d];
         if (!connected(q, r, nq, nr) || is_throne(nq, nr) || at(p, nq, nr) == me)
             return false;
-        if (at(p, nq, nr) == them && chain_length(p, nq, nr, d, them) >= m.k)
+        entered = at(p, nq, nr) == them ? entered + 1 : 0;
+        if (rules->capture_entered ? entered >= m.k
+                                   : at(p, nq, nr) == them &&
+                                         chain_length(p, nq, nr, d, them) >= m.k)
             return false;
         q = nq;
         r = nr;

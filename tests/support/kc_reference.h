@@ -31,6 +31,8 @@ typedef struct KcRefRules {
     bool no_move_draw;   /* no-move=draw */
     bool repetition;     /* repetition=draw */
     int max_plies;
+    bool single_cross; /* single-throne=cross */
+    bool capture_entered; /* capture-limit=entered */
 } KcRefRules;
 
 /* One position: cell[r + 5][q + 5] is 'W', 'B' or '.' for cells on the board (and '.'

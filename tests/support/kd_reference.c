@@ -7,7 +7,9 @@
  * finished so that the mover's king is not attacked (and, when the turn spent a token,
  * the other king is not attacked either): actions that end the turn are tried on a copy,
  * actions that do not (a beast capture announcing another, a power declared before the
- * move, the first move under Haste) are legal when some legal action follows them.
+ * move, the first move under Haste) are legal when some legal action follows them. The
+ * first move under Haste is also a move of its own: once it is made (after a beast's
+ * last capture, if it is a chain) the mover may not be in check.
  */
 #include "kd_reference.h"
 
@@ -122,14 +124,24 @@ static int king_square(const KdRefPos *p, int c)
             return sq;
     return -1;
 }
-static bool turn_start(const KdRefPos *p, const KdRefRules *r)
-{
-    const bool play = !r->armies || p->power[1] != P_NONE;
-    return play && p->stage == 0 && p->chain_sq < 0;
-}
 static bool in_play(const KdRefRules *r, const KdRefPos *p)
 {
-    return !r->armies || p->power[1] != P_NONE;
+    return !r->armies || (p->power[0] != P_NONE && p->power[1] != P_NONE);
+}
+static bool turn_start(const KdRefPos *p, const KdRefRules *r)
+{
+    return in_play(r, p) && p->stage == 0 && p->chain_sq < 0;
+}
+/* Who chooses next: the first chooser's king, the other's, then their powers the same
+ * way round. */
+static int picker(const KdRefRules *r, const KdRefPos *p)
+{
+    const int first = r->first_picker, second = 1 - first;
+    if (p->army[first] == 0)
+        return first;
+    if (p->army[second] == 0)
+        return second;
+    return p->power[first] == P_NONE ? first : second;
 }
 
 /* --- attacks and check ------------------------------------------------------------------ */
@@ -590,13 +602,15 @@ static void power_actions(const KdRefRules *r, const KdRefPos *p, List *l)
 static void pseudo_actions(const KdRefRules *r, const KdRefPos *p, List *l)
 {
     if (!in_play(r, p)) {
+        // A pick's `from` is the player choosing.
+        const int who = picker(r, p);
         if (p->army[0] == 0 || p->army[1] == 0) {
             for (int a = 1; a <= 6; a++)
-                if (a != p->army[0])
-                    push(l, K_PICK, 0, a, 0, false);
+                if (a != p->army[1 - who])
+                    push(l, K_PICK, who, a, 0, false);
         } else {
-            push(l, K_PICK, 0, 0, 0, false);
-            push(l, K_PICK, 0, 1, 0, false);
+            push(l, K_PICK, who, 0, 0, false);
+            push(l, K_PICK, who, 1, 0, false);
         }
         return;
     }
@@ -653,14 +667,16 @@ static void take(const KdRefRules *r, KdRefPos *p, int sq)
         p->captured[c][k - 'A']++;
 }
 
-static void place_pawn(KdRefPos *p, int sq, int c, char promo)
+/* A pawn arriving on its second rank can only have been put there by a swap or a power:
+ * it has moved, unless displaced-pawn=unmoved. */
+static void place_pawn(const KdRefRules *r, KdRefPos *p, int sq, int c, char promo)
 {
     if (rel_rank(c, sq) == 7 && promo) {
         p->board[sq] = colour_letter(c, promo);
         return;
     }
     p->board[sq] = colour_letter(c, 'P');
-    if (rel_rank(c, sq) == 1)
+    if (rel_rank(c, sq) == 1 && !r->displaced_unmoved)
         p->moved[sq] = true;
 }
 
@@ -668,12 +684,10 @@ static void play(const KdRefRules *r, KdRefPos *p, KdRefMove m)
 {
     const int c = p->turn;
     if (m.kind == K_PICK) {
-        if (p->army[0] == 0)
-            p->army[0] = m.to;
-        else if (p->army[1] == 0)
-            p->army[1] = m.to;
+        const int who = m.from;
+        if (p->army[who] == 0)
+            p->army[who] = m.to;
         else {
-            const int who = p->power[0] == P_NONE ? 0 : 1;
             p->power[who] = ARMY_POWERS[p->army[who]][m.to];
             p->tokens[who] = POWER_TOKENS[p->power[who]];
         }
@@ -702,8 +716,10 @@ static void play(const KdRefRules *r, KdRefPos *p, KdRefMove m)
             landed = -1;
         } else if (k == 'P') {
             irrev = true;
-            place_pawn(p, m.to, c, m.promo);
-            if (m.kind == K_MOVE && iabs(m.to - m.from) == 16 && r->en_passant &&
+            place_pawn(r, p, m.to, c, m.promo);
+            // march-en-passant=on: a March that leaves a pawn behind counts like a double step.
+            const bool march = m.kind == K_MARCH && r->march_ep && rel_rank(c, m.to) != 7;
+            if ((m.kind == K_MOVE || march) && iabs(m.to - m.from) == 16 && r->en_passant &&
                 p->power[1 - c] != P_DARK) {
                 const int mid = (m.from + m.to) / 2;
                 for (int df = -1; df <= 1; df += 2) {
@@ -757,7 +773,7 @@ static void play(const KdRefRules *r, KdRefPos *p, KdRefMove m)
         p->board[m.to] = colour_letter(c, 'M');
         if (other == 'P') {
             irrev = true;
-            place_pawn(p, m.from, c, m.promo);
+            place_pawn(r, p, m.from, c, m.promo);
         } else {
             p->board[m.from] = colour_letter(c, other);
         }
@@ -841,6 +857,12 @@ static bool legal(const KdRefRules *r, const KdRefPos *p, KdRefMove m)
             return false;
         const bool spent = p->token_used || token_kind(m.kind);
         return !spent || !in_check(&q, q.turn);
+    }
+    // Haste's first move just ended: it is a normal move of its own, so it may not leave
+    // the mover in check (nor, with haste-check=each, give check).
+    if (p->stage == 2 && q.stage == 3) {
+        if (in_check(&q, p->turn) || (r->haste_each && in_check(&q, 1 - p->turn)))
+            return false;
     }
     return can_finish(r, &q);
 }
@@ -972,7 +994,7 @@ void kdref_format(const KdRefRules *r, const KdRefPos *p, char *out, size_t cap)
         return;
     snprintf(tmp, sizeof tmp, " armies:%s/%s", ARMY_NAME[p->army[0]], ARMY_NAME[p->army[1]]);
     put_text(out, cap, &n, tmp);
-    if (p->power[0]) {
+    if (p->power[0] || p->power[1]) {
         snprintf(tmp, sizeof tmp, " powers:%s/%s tokens:%d/%d", POWER_NAME[p->power[0]],
                  POWER_NAME[p->power[1]], p->tokens[0], p->tokens[1]);
         put_text(out, cap, &n, tmp);
@@ -1109,7 +1131,8 @@ bool kdref_parse(const KdRefRules *r, const char *text, KdRefPos *out, char *err
         if (strcmp(w[3], "-") != 0) {
             ep = strlen(w[3]) == 2 ? read_sq(w[3]) : -1;
             const int behind = ep < 0 ? -1 : (p.turn == 0 ? ep - 8 : ep + 8);
-            if (ep < 0 || rank_of(ep) != (p.turn == 0 ? 5 : 2) || !empty(&p, ep) ||
+            if (ep < 0 || (rank_of(ep) != (p.turn == 0 ? 5 : 2) && !r->march_ep) ||
+                behind < 0 || behind > 63 || !empty(&p, ep) ||
                 p.board[behind] != colour_letter(1 - p.turn, 'P'))
                 return fail(err, cap, "ep");
         }
@@ -1204,8 +1227,9 @@ bool kdref_parse(const KdRefRules *r, const char *text, KdRefPos *out, char *err
     } else {
         if (p.army[0] && p.army[0] == p.army[1])
             return fail(err, cap, "same king");
-        if ((!p.army[0] && (p.army[1] || p.power[0] || p.power[1])) ||
-            (!p.army[1] && (p.power[0] || p.power[1])) || (!p.power[0] && p.power[1]))
+        const int one = r->first_picker, two = 1 - one;
+        if ((!p.army[one] && (p.army[two] || p.power[0] || p.power[1])) ||
+            (!p.army[two] && (p.power[0] || p.power[1])) || (!p.power[one] && p.power[two]))
             return fail(err, cap, "choice order");
         for (int c = 0; c < 2; c++) {
             if (p.power[c] && ARMY_POWERS[p.army[c]][0] != p.power[c] &&
@@ -1253,7 +1277,8 @@ bool kdref_parse(const KdRefRules *r, const char *text, KdRefPos *out, char *err
 
 bool kdref_rules(const char *const *settings, int n, KdRefRules *out, char *err, size_t cap)
 {
-    KdRefRules r = {false, false, true, false, false, true, true, true, false, 99, 2000};
+    KdRefRules r = {false, false, true, false, false, true, true, true,
+                    false, false, false, false, 99,   2000, 0};
     for (int i = 0; i < n; i++) {
         char name[64];
         const char *eq = strchr(settings[i], '=');
@@ -1282,9 +1307,18 @@ bool kdref_rules(const char *const *settings, int n, KdRefRules *out, char *err,
             r.chain_limit = !strcmp(v, "unlimited") ? 99 : !strcmp(v, "two") ? 2 : 1;
         else if (!strcmp(name, "armies"))
             r.armies = on;
+        else if (!strcmp(name, "haste-check"))
+            r.haste_each = !strcmp(v, "each");
+        else if (!strcmp(name, "displaced-pawn"))
+            r.displaced_unmoved = !strcmp(v, "unmoved");
+        else if (!strcmp(name, "march-en-passant"))
+            r.march_ep = on;
+        else if (!strcmp(name, "army-order"))
+            r.first_picker = !strcmp(v, "black");
         else if (!strcmp(name, "max-plies"))
             r.max_plies = atoi(v);
-        else if (strcmp(name, "setup") && strcmp(name, "notation") && strcmp(name, "king-file"))
+        else if (strcmp(name, "setup") && strcmp(name, "notation") && strcmp(name, "king-file") &&
+                 strcmp(name, "castling-rooks"))
             return fail(err, cap, "unknown rule");
     }
     *out = r;
@@ -1429,7 +1463,7 @@ void kdref_move_text(const KdRefPos *p, KdRefMove m, char out[KDREF_MOVE_TEXT])
             snprintf(out, KDREF_MOVE_TEXT, "%s", ARMY_NAME[m.to]);
         else
             snprintf(out, KDREF_MOVE_TEXT, "%s",
-                     POWER_NAME[ARMY_POWERS[p->army[p->power[0] == P_NONE ? 0 : 1]][m.to]]);
+                     POWER_NAME[ARMY_POWERS[p->army[m.from]][m.to]]);
         return;
     case K_CASTLE:
         snprintf(out, KDREF_MOVE_TEXT, "%s", m.to > m.from ? "O-O" : "O-O-O");

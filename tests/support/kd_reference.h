@@ -24,8 +24,12 @@ enum {
 typedef struct KdRefRules {
     bool castling, en_passant, promo_all, promo_optional, mate_literal;
     bool repetition, fifty, bare_kings, armies;
+    bool haste_each;        /* haste-check=each */
+    bool displaced_unmoved; /* displaced-pawn=unmoved */
+    bool march_ep;          /* march-en-passant=on */
     int chain_limit; /* captures a beast may make in one turn */
     int max_plies;
+    int first_picker; /* army-order: 0 white chooses first, 1 black */
 } KdRefRules;
 
 /* One position: board[rank * 8 + file], '.' or a letter (upper case: white). */
@@ -63,8 +67,8 @@ typedef struct KdRefGame {
 } KdRefGame;
 
 /* The rules of king-down with "name=value" settings over the defaults. False (with a
- * message) for an unknown option or value. The setup and notation options are accepted
- * and ignored. */
+ * message) for an unknown option or value. The options about the set-up (setup,
+ * king-file, castling-rooks) and notation are accepted and ignored. */
 bool kdref_rules(const char *const *settings, int n, KdRefRules *out, char *err, size_t cap);
 
 bool kdref_parse(const KdRefRules *r, const char *text, KdRefPos *out, char *err, size_t cap);

@@ -82,6 +82,8 @@ bool kvref_rules_for(const char *game, const char *const *settings, int n_settin
     r.first_move_soldier = true;
     r.locked_king_loses = true;
     r.max_plies = 300;
+    r.repetition = true;
+    r.no_move_draws = false;
     for (int i = 0; i < n_settings; i++) {
         const char *eq = strchr(settings[i], '=');
         if (eq == NULL) {
@@ -95,6 +97,11 @@ bool kvref_rules_for(const char *game, const char *const *settings, int n_settin
             ok = read_on_off(value, &r.first_move_soldier);
         } else if (name_len == 17 && strncmp(settings[i], "locked-king-loses", 17) == 0) {
             ok = read_on_off(value, &r.locked_king_loses);
+        } else if (name_len == 7 && strncmp(settings[i], "no-move", 7) == 0) {
+            ok = strcmp(value, "loss") == 0 || strcmp(value, "draw") == 0;
+            r.no_move_draws = strcmp(value, "draw") == 0;
+        } else if (name_len == 10 && strncmp(settings[i], "repetition", 10) == 0) {
+            ok = read_on_off(value, &r.repetition);
         } else if (name_len == 9 && strncmp(settings[i], "max-plies", 9) == 0) {
             char *end;
             long v = strtol(value, &end, 10);
@@ -484,13 +491,13 @@ KvRefResult kvref_result(const KvRefGame *g, const char **reason)
     } else if (pos->ply >= g->rules.max_plies) {
         res = KVREF_DRAW;
         why = "ply limit";
-    } else if (kvref_occurrences(g) >= 3) {
+    } else if (g->rules.repetition && kvref_occurrences(g) >= 3) {
         res = KVREF_DRAW;
         why = "threefold repetition";
     } else if (slides_of(pos, pos->to_move, kings_may_move(&g->rules, pos), moves) == 0) {
         /* The trap filter never empties a non-empty list (fallback), so the unfiltered
          * slides decide this. */
-        res = mover_loses;
+        res = g->rules.no_move_draws ? KVREF_DRAW : mover_loses;
         why = "no legal move";
     }
     if (reason != NULL)

@@ -37,7 +37,9 @@ typedef struct KvRefRules {
     KvRefTrap trap;          /* KVREF_TRAP_OFF except on kings-valley-7x7 */
     bool first_move_soldier; /* the king may not move on ply 0 */
     bool locked_king_loses;  /* a player to move whose king has no free neighbour loses */
-    int max_plies;           /* draw once this many plies have been played */
+    int max_plies;
+    bool repetition;         /* the third occurrence of a position draws */
+    bool no_move_draws;      /* a player without a legal move draws instead of losing */           /* draw once this many plies have been played */
 } KvRefRules;
 
 /* One position: cell[rank][file], rank 0 = rank 1, file 0 = file a. Cells hold

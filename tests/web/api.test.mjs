@@ -119,6 +119,22 @@ describe('games and set-up', () => {
     const d4 = r.body.observation.cells.find((c) => c.name === 'd4');
     assert.deepEqual(d4.terrain, ['origin']);
     assert.deepEqual(r.body.observation.counters, { turns: 0, placed: 0 });
+    // King Down: armies and powers as counters, the hasted piece marked.
+    const kd = await create({
+      game: 'king-down', seats: ['human', 'human'], rules: { armies: 'on' },
+      position: '4k3/8/2p5/8/8/8/1P2N3/4K3 w - - 0 1 armies:flame/frost powers:haste/freeze',
+    });
+    const kc = kd.state.observation.counters;
+    assert.deepEqual([kc.army, kc.power, kc.tokens], [[2, 1], [4, 1], [1, 2]]);
+    assert.deepEqual(kd.state.observation.cells.find((c) => c.name === 'e2').pieces, [{ kind: 'knight', owner: 0 }]);
+    for (const move of ['haste', 'e2d4']) {
+      const res = await api(srv, 'POST', `/api/games/${kd.id}/moves`, { token: kd.seats[0].token, body: { move } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      if (move === 'e2d4') {
+        assert.deepEqual(res.body.observation.cells.find((c) => c.name === 'd4').terrain, ['haste']);
+        assert.equal(res.body.observation.counters.stage, 3);
+      }
+    }
   });
 
   test('the end of a game: the result, and no more moves', async () => {

@@ -342,6 +342,27 @@ test('two players in two browser contexts see each other\'s moves without reload
   }
 });
 
+test('rule options by kind: King Down\'s set-up is typed, a tiles file is read-only', async () => {
+  const page = await newPage();
+  await page.goto(`${srv.url}/`);
+  await page.selectOption('#game-select', 'king-of-the-valley');
+  assert.equal(await page.$eval('#rule-tiles', (i) => i.readOnly), true);
+  await page.selectOption('#game-select', 'king-down');
+  assert.equal(await page.$eval('#rule-setup', (i) => i.readOnly), false);
+  const offered = await page.$eval('#rule-setup', (i) => [...i.list.options].map((o) => o.value));
+  assert.deepEqual(offered, ['random', 'classic']);
+  await page.fill('#rule-setup', 'classic');
+  await page.selectOption('#seat-0', 'human');
+  await page.selectOption('#seat-1', 'human');
+  await Promise.all([page.waitForURL(/\/g\/[0-9a-f]{24}#token=/, WAIT), page.click('#start')]);
+  const { id } = pageGame(page);
+  const st = (await api(srv, 'GET', `/api/games/${id}`)).body;
+  assert.equal(st.rules.setup, 'classic');
+  assert.match(st.position, /^rnbqkbnr\//);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('a reload in the middle of a game finds it intact', async () => {
   const page = await newPage();
   await startFromForm(page, 'kings-valley-7x7', ['human', 'ai:1'], 5);

@@ -142,11 +142,11 @@ static void set_sq(KdPos *p, uint8_t *field, const uint64_t *keys, int sq)
         p->hash ^= keys[sq];
 }
 
-/* Choices: white's king, black's king, white's power, black's power, then the play. The
- * player to move in the play (p->turn) is not touched. */
+/* Choices: the first chooser's king, the other's, the first chooser's power, the
+ * other's, then the play. The player to move in the play (p->turn) is not touched. */
 static void apply_pick(const KdConfig *c, KdPos *p, Move m)
 {
-    const int who = kd_picker(p), v = kd_to(m);
+    const int who = kd_picker(c, p), v = kd_to(m);
     if (p->phase == KD_PHASE_PICK_KING) {
         p->hash ^= c->z_army[who][p->army[who]] ^ c->z_army[who][v];
         p->army[who] = (uint8_t)v;
@@ -158,9 +158,7 @@ static void apply_pick(const KdConfig *c, KdPos *p, Move m)
         p->tokens[who] = kd_power_info[power].tokens;
         p->hash ^= c->z_tokens[who][p->tokens[who]];
     }
-    const int phase = p->army[1] == KD_ARMY_NONE    ? KD_PHASE_PICK_KING
-                      : p->power[1] == KD_POW_NONE ? KD_PHASE_PICK_POWER
-                                                   : KD_PHASE_PLAY;
+    const int phase = kd_choice_phase(p);
     p->hash ^= c->z_phase[p->phase] ^ c->z_phase[phase];
     p->phase = (uint8_t)phase;
 }
@@ -173,7 +171,7 @@ static void land_pawn(const KdConfig *c, KdPos *p, int to, int colour, int promo
         return;
     }
     kd_put(c, p, to, colour, KD_PAWN);
-    if (kd_rel_rank(colour, to) == 1)
+    if (kd_rel_rank(colour, to) == 1 && !c->displaced_double)
         set_moved(c, p, to);
 }
 
@@ -214,7 +212,9 @@ void kd_apply(const KdConfig *c, KdPos *p, Move m)
         } else if (type == KD_PAWN) {
             irrev = true;
             land_pawn(c, p, to, us, promo);
-            if (kind == KD_MV_NORMAL && (to - from == 16 || from - to == 16) &&
+            // A March ending on the last rank promoted the pawn: nothing to take there.
+            const bool march = kind == KD_MV_MARCH && c->march_ep && kd_rel_rank(us, to) != 7;
+            if ((kind == KD_MV_NORMAL || march) && (to - from == 16 || from - to == 16) &&
                 kd_ep_possible(c, p, (from + to) / 2))
                 new_ep = (from + to) / 2;
         } else {

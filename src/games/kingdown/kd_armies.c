@@ -1,6 +1,7 @@
 /*
  * kd_armies.c - the six armies of King Down: each king's two powers, how many tokens a
- * power gives, and who chooses next while the armies are chosen.
+ * power gives, and who chooses next while the armies are chosen (army-order says who
+ * begins).
  */
 #include "games/kingdown/kd_internal.h"
 
@@ -24,12 +25,23 @@ const KdPowerInfo kd_power_info[KD_POWERS] = {
     [KD_DARKNESS] = {"darkness", 0},
 };
 
-int kd_picker(const KdPos *p)
+/* The first chooser's king, the other's, then the first chooser's power, the other's. */
+int kd_picker(const KdConfig *c, const KdPos *p)
 {
-    if (p->army[0] == KD_ARMY_NONE)
-        return 0;
-    if (p->army[1] == KD_ARMY_NONE)
-        return 1;
-    return p->power[0] == KD_POW_NONE ? 0 : 1;
+    const int first = c->first_picker, second = first ^ 1;
+    if (p->army[first] == KD_ARMY_NONE)
+        return first;
+    if (p->army[second] == KD_ARMY_NONE)
+        return second;
+    return p->power[first] == KD_POW_NONE ? first : second;
+}
+
+int kd_choice_phase(const KdPos *p)
+{
+    if (p->army[0] == KD_ARMY_NONE || p->army[1] == KD_ARMY_NONE)
+        return KD_PHASE_PICK_KING;
+    if (p->power[0] == KD_POW_NONE || p->power[1] == KD_POW_NONE)
+        return KD_PHASE_PICK_POWER;
+    return KD_PHASE_PLAY;
 }
 

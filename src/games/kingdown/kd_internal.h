@@ -177,6 +177,11 @@ typedef struct KdConfig {
     /* rules */
     bool castling, en_passant, promo_decline, mate_literal;
     bool repetition, fifty, bare_kings, armies, san, king_file_e;
+    bool haste_each;     /* haste-check=each: Haste's first move may not give check */
+    bool displaced_double; /* displaced-pawn=unmoved: a pawn put on its 2nd rank steps two */
+    bool march_ep;         /* march-en-passant=on: a March gives an en-passant chance */
+    bool castle_all_rooks; /* castling-rooks=all: every rook of the drawn rank may castle */
+    int first_picker;      /* army-order: the player who chooses first (king, then power) */
     uint16_t promo_mask; /* bit t: a pawn may become type t */
     int chain_limit;     /* captures a beast may make in one turn */
     int max_plies;
@@ -196,6 +201,7 @@ typedef struct KdConfig {
     uint64_t z_stage[4], z_haste[64], z_token_used, z_frozen[64], z_iced[64];
     uint64_t z_phase[3], z_army[2][KD_ARMIES], z_power[2][KD_POWERS], z_tokens[2][8];
     uint64_t z_captured[2][KD_TYPES][16];
+    ObsSchema obs; /* what kd_observe fills */
 } KdConfig;
 
 /* Everything about a position but its history: copied whole by copy-make. */
@@ -323,7 +329,16 @@ void kd_build_geometry(KdConfig *c);
 extern const int kd_dir_delta[8]; /* N NE E NW S SW W SE, in that order */
 
 /* kd_armies.c: who chooses next while the armies are chosen. */
-int kd_picker(const KdPos *p);
+int kd_picker(const KdConfig *c, const KdPos *p);
+/* The phase the choices made so far lead to (in either order of choosing). */
+int kd_choice_phase(const KdPos *p);
+/* Who acts next: the player to move, the one choosing, or PLAYER_NONE at the end. */
+static inline int kd_to_move(const KdConfig *c, const KdState *s)
+{
+    if (s->result != KD_PLAYING)
+        return PLAYER_NONE;
+    return s->pos.phase != KD_PHASE_PLAY ? kd_picker(c, &s->pos) : s->pos.turn;
+}
 
 /* kd_attack.c */
 /* Pieces of `by` that could capture a king of the other colour standing on sq, with
@@ -358,6 +373,10 @@ int kd_gen_legal(const KdConfig *c, const KdPos *p, Move *out);
 bool kd_has_legal(const KdConfig *c, const KdPos *p);
 /* The legal actions that capture (en passant and shots included; no powers, no swaps). */
 int kd_gen_captures(const KdConfig *c, const KdPos *p, Move *out);
+/* Every action the rules of the current stage offer, legal or not; and, for one of them
+ * that is not legal, why (for error messages). */
+int kd_gen_pseudo(const KdConfig *c, const KdPos *p, Move *out);
+const char *kd_illegal_reason(const KdConfig *c, const KdPos *p, Move m);
 bool kd_literal_mate(const KdConfig *c, const KdPos *p);
 
 /* kd_state.c: the game state over positions: history, results, make/unmake. */
@@ -390,6 +409,10 @@ Status kd_parse_move(const KdConfig *c, const KdPos *p, const char *text, Move *
 Status kd_parse_actions(const KdConfig *c, const KdPos *p, const char *text, Move *out,
                         int cap, int *count, ErrBuf *err);
 void kd_render(const KdConfig *c, const KdState *s, unsigned flags, StrBuf *out);
+
+/* kd_observe.c */
+void kd_obs_schema(KdConfig *c);
+void kd_observe(const KdConfig *c, const KdState *s, int observer, Observation *o);
 
 /* kd_eval.c */
 int kd_evaluate(const KdConfig *c, const KdPos *p);

@@ -11,7 +11,8 @@
  * other actions (shots, paladin captures that empty both squares, swaps, en passant,
  * castling, powers, and actions after which the turn goes on) are played on a copy and
  * tested; an action that does not end the turn is legal iff some way of finishing the
- * turn from there is legal.
+ * turn from there is legal. Haste's first move is also tested where it ends, as a move
+ * of its own.
  */
 #include "games/kingdown/kd_internal.h"
 
@@ -62,6 +63,23 @@ static bool turn_end_ok(const KdConfig *c, const KdPos *q, int mover, bool used)
     return !used || !kd_in_check(c, q, mover ^ 1);
 }
 
+/* Haste's first move is a normal move of its own (RULINGS 4.2 item 8): it may not leave
+ * the mover's king attacked even if the second move would cover it, and with
+ * haste-check=each it may not give check either. */
+static bool haste_first_ok(const KdConfig *c, const KdPos *q, int mover)
+{
+    if (kd_in_check(c, q, mover))
+        return false;
+    return !c->haste_each || !kd_in_check(c, q, mover ^ 1);
+}
+
+/* The first Haste move is complete when the stage moves on (a beast's chain of captures
+ * is one move, judged after its last capture). */
+static inline bool haste_first_done(const KdPos *p, const KdPos *q)
+{
+    return p->stage == KD_STAGE_HASTE1 && q->stage == KD_STAGE_HASTE2;
+}
+
 /* Legal iff the turn, finished from here in some way, is legal. */
 static bool action_ok(const KdConfig *c, const KdPos *p, Move m)
 {
@@ -69,7 +87,29 @@ static bool action_ok(const KdConfig *c, const KdPos *p, Move m)
     kd_apply(c, &q, m);
     if (q.turn != p->turn)
         return turn_end_ok(c, &q, p->turn, p->token_used || kd_is_token_kind(kd_kind(m)));
+    if (haste_first_done(p, &q) && !haste_first_ok(c, &q, p->turn))
+        return false;
     return has_completion(c, &q);
+}
+
+const char *kd_illegal_reason(const KdConfig *c, const KdPos *p, Move m)
+{
+    KdPos q = *p;
+    kd_apply(c, &q, m);
+    const int us = p->turn;
+    if (q.turn != us) {
+        if (kd_in_check(c, &q, us))
+            return "your king would be left in check";
+        if (p->token_used || kd_is_token_kind(kd_kind(m)))
+            return "a turn that spends a token may not give check";
+    } else if (haste_first_done(p, &q)) {
+        if (kd_in_check(c, &q, us))
+            return "each of Haste's two moves must be legal on its own, and this one leaves "
+                   "your king in check";
+        if (c->haste_each && kd_in_check(c, &q, us ^ 1))
+            return "the first Haste move may not give check (haste-check=each)";
+    }
+    return "no way of finishing the turn from there is legal";
 }
 
 static bool has_completion(const KdConfig *c, const KdPos *q)
@@ -617,6 +657,11 @@ static int generate(const KdConfig *c, const KdPos *p, Move *out, bool legal, in
 int kd_gen_legal(const KdConfig *c, const KdPos *p, Move *out)
 {
     return generate(c, p, out, true, KD_MAX_MOVES, false);
+}
+
+int kd_gen_pseudo(const KdConfig *c, const KdPos *p, Move *out)
+{
+    return generate(c, p, out, false, KD_MAX_MOVES, false);
 }
 
 int kd_gen_captures(const KdConfig *c, const KdPos *p, Move *out)

@@ -258,11 +258,15 @@ static Status check_armies(const KdConfig *c, KdPos *t, bool have_tokens, ErrBuf
     }
     if (t->army[0] != KD_ARMY_NONE && t->army[0] == t->army[1])
         return err_set(err, STATUS_PARSE, "the two players need different kings");
-    if ((t->army[0] == KD_ARMY_NONE && (t->army[1] | t->power[0] | t->power[1])) ||
-        (t->army[1] == KD_ARMY_NONE && (t->power[0] | t->power[1])) ||
-        (t->power[0] == KD_POW_NONE && t->power[1]))
+    const int first = c->first_picker, second = first ^ 1;
+    if ((t->army[first] == KD_ARMY_NONE && (t->army[second] | t->power[0] | t->power[1])) ||
+        (t->army[second] == KD_ARMY_NONE && (t->power[0] | t->power[1])) ||
+        (t->power[first] == KD_POW_NONE && t->power[second])) {
+        const char *f = first ? "black" : "white", *s = first ? "white" : "black";
         return err_set(err, STATUS_PARSE,
-                       "choices come in order: white's king, black's king, white's power, black's power");
+                       "choices come in order: %s's king, %s's king, %s's power, %s's power", f, s,
+                       f, s);
+    }
     for (int col = 0; col < 2; col++) {
         const int pw = t->power[col];
         const KdArmyInfo *a = &kd_army_info[t->army[col]];
@@ -275,9 +279,7 @@ static Status check_armies(const KdConfig *c, KdPos *t, bool have_tokens, ErrBuf
             return err_set(err, STATUS_PARSE, "%s has only %d tokens", kd_power_info[pw].name,
                            kd_power_info[pw].tokens);
     }
-    t->phase = t->army[1] == KD_ARMY_NONE    ? KD_PHASE_PICK_KING
-               : t->power[1] == KD_POW_NONE ? KD_PHASE_PICK_POWER
-                                            : KD_PHASE_PLAY;
+    t->phase = (uint8_t)kd_choice_phase(t);
     const int us = t->turn;
     if (t->phase != KD_PHASE_PLAY &&
         (t->stage != KD_STAGE_START || t->chain_sq != KD_NO_SQ || t->frozen != KD_NO_SQ ||
@@ -392,9 +394,11 @@ Status kd_parse_fen(const KdConfig *c, KdPos *out, const char *text, ErrBuf *err
     if (nw > 3) {
         if (strcmp(words[3], "-") != 0) {
             ep = strlen(words[3]) == 2 ? read_square(words[3]) : -1;
+            // After a March (march-en-passant=on) the square may be on any rank.
             const int need_rank = t.turn == 0 ? 5 : 2;
             const int behind = t.turn == 0 ? ep - 8 : ep + 8;
-            if (ep < 0 || kd_rank(ep) != need_rank || t.board[ep] != KD_EMPTY ||
+            if (ep < 0 || (kd_rank(ep) != need_rank && !c->march_ep) || behind < 0 ||
+                behind > 63 || t.board[ep] != KD_EMPTY ||
                 t.board[behind] != (KD_PAWN | (t.turn ^ 1) << 4))
                 return err_set(err, STATUS_PARSE,
                                "en passant square '%.10s' is not behind a pawn that just stepped twice",
@@ -531,8 +535,8 @@ void kd_format_fen(const KdConfig *c, const KdPos *p, StrBuf *out)
     if (c->armies) {
         sb_printf(out, " armies:%s/%s", p->army[0] ? kd_army_info[p->army[0]].name : "-",
                   p->army[1] ? kd_army_info[p->army[1]].name : "-");
-        if (p->power[0] != KD_POW_NONE) {
-            sb_printf(out, " powers:%s/%s", kd_power_info[p->power[0]].name,
+        if (p->power[0] != KD_POW_NONE || p->power[1] != KD_POW_NONE) {
+            sb_printf(out, " powers:%s/%s", p->power[0] ? kd_power_info[p->power[0]].name : "-",
                       p->power[1] ? kd_power_info[p->power[1]].name : "-");
             sb_printf(out, " tokens:%d/%d", p->tokens[0], p->tokens[1]);
         }
@@ -594,12 +598,12 @@ static const char *power_word(int kind)
     }
 }
 
-static void format_pick(const KdPos *p, Move m, StrBuf *out)
+static void format_pick(const KdConfig *c, const KdPos *p, Move m, StrBuf *out)
 {
     if (p->phase == KD_PHASE_PICK_KING)
         sb_puts(out, kd_army_info[kd_to(m)].name);
     else
-        sb_puts(out, kd_power_info[kd_army_info[p->army[kd_picker(p)]].powers[kd_to(m)]].name);
+        sb_puts(out, kd_power_info[kd_army_info[p->army[kd_picker(c, p)]].powers[kd_to(m)]].name);
 }
 
 void kd_format_long(const KdConfig *c, const KdPos *p, Move m, StrBuf *out)
@@ -608,7 +612,7 @@ void kd_format_long(const KdConfig *c, const KdPos *p, Move m, StrBuf *out)
     const int from = kd_from(m), to = kd_to(m), kind = kd_kind(m);
     switch (kind) {
     case KD_MV_PICK:
-        format_pick(p, m, out);
+        format_pick(c, p, m, out);
         return;
     case KD_MV_CASTLE:
         sb_puts(out, to > from ? "O-O" : "O-O-O");
@@ -747,25 +751,11 @@ static void normalise(const char *in, char *out, size_t cap, bool lower)
 
 enum { MOVE_TEXT_CAP = 48 };
 
-Status kd_parse_move(const KdConfig *c, const KdPos *p, const char *text, Move *out, ErrBuf *err)
+/* The action among moves[0..n) written `in` (long algebraic in any case, SAN, other
+ * spellings of castling and swaps); false if none. */
+static bool find_action(const KdConfig *c, const KdPos *p, const char *in, const Move *moves,
+                        int n, Move *out)
 {
-    while (isspace((unsigned char)*text))
-        text++;
-    size_t len = strlen(text);
-    while (len > 0 && isspace((unsigned char)text[len - 1]))
-        len--;
-    if (len == 0)
-        return err_set(err, STATUS_PARSE, "empty move");
-    if (len >= MOVE_TEXT_CAP)
-        return err_set(err, STATUS_PARSE, "'%.20s...' is too long for a move", text);
-    char in[MOVE_TEXT_CAP];
-    memcpy(in, text, len);
-    in[len] = '\0';
-    for (size_t i = 0; i < len; i++)
-        if (!isprint((unsigned char)in[i]))
-            return err_set(err, STATUS_PARSE, "a move is plain text; this one has a control character");
-    Move moves[KD_MAX_MOVES];
-    const int n = kd_gen_legal(c, p, moves);
     char want[MOVE_TEXT_CAP], want_low[MOVE_TEXT_CAP];
     normalise(in, want, sizeof want, false);
     normalise(in, want_low, sizeof want_low, true);
@@ -802,7 +792,7 @@ Status kd_parse_move(const KdConfig *c, const KdPos *p, const char *text, Move *
                 if ((strcmp(fa, want_low) == 0 && from != kdest) || strcmp(fb, want_low) == 0) {
                     sb_free(&sb);
                     *out = moves[i];
-                    return STATUS_OK;
+                    return true;
                 }
             } else if (kind == KD_MV_SWAP) {
                 // d1e2 for d1~e2: a maester "moving" onto a friend swaps with it.
@@ -816,19 +806,47 @@ Status kd_parse_move(const KdConfig *c, const KdPos *p, const char *text, Move *
             sb_free(&sb);
             if (pass != 1 && got[0] && strcmp(got, want_low) == 0) {
                 *out = moves[i];
-                return STATUS_OK;
+                return true;
             }
             if (pass == 1 && strcmp(got, want) == 0) {
                 *out = moves[i];
-                return STATUS_OK;
+                return true;
             }
         }
     }
+    return false;
+}
+
+Status kd_parse_move(const KdConfig *c, const KdPos *p, const char *text, Move *out, ErrBuf *err)
+{
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t len = strlen(text);
+    while (len > 0 && isspace((unsigned char)text[len - 1]))
+        len--;
+    if (len == 0)
+        return err_set(err, STATUS_PARSE, "empty move");
+    if (len >= MOVE_TEXT_CAP)
+        return err_set(err, STATUS_PARSE, "'%.20s...' is too long for a move", text);
+    char in[MOVE_TEXT_CAP];
+    memcpy(in, text, len);
+    in[len] = '\0';
+    for (size_t i = 0; i < len; i++)
+        if (!isprint((unsigned char)in[i]))
+            return err_set(err, STATUS_PARSE, "a move is plain text; this one has a control character");
+    Move moves[KD_MAX_MOVES];
+    const int n = kd_gen_legal(c, p, moves);
+    if (find_action(c, p, in, moves, n, out))
+        return STATUS_OK;
     if (p->phase != KD_PHASE_PLAY)
         return err_set(err, STATUS_ILLEGAL, "'%s' is not a choice here: %s",
                        in, p->phase == KD_PHASE_PICK_KING
                                ? "pick a king: frost, flame, stratus, mud, spirit or shadow"
                                : "pick one of your king's two powers");
+    Move pseudo[KD_MAX_MOVES], m;
+    if (find_action(c, p, in, pseudo, kd_gen_pseudo(c, p, pseudo), &m))
+        return err_set(err, STATUS_ILLEGAL, "'%s' is not legal here: %s", in,
+                       kd_illegal_reason(c, p, m));
     if (n == 0)
         return err_set(err, STATUS_ILLEGAL, "there is no legal move here");
     if (p->chain_sq != KD_NO_SQ)

@@ -41,6 +41,26 @@ static const RuleOption kd_options[] = {
      "unlimited", "unlimited|two|one", 0, 0, RULE_CHOICE},
     {"armies", "the six kings and their powers, chosen at the start", "off", "off|on", 0, 0,
      RULE_CHOICE},
+    {"haste-check",
+     "a Haste turn may not end giving check; with each, its first move may not give check "
+     "either (neither move may ever leave your own king in check)",
+     "end", "end|each", 0, 0, RULE_CHOICE},
+    {"displaced-pawn",
+     "a pawn that a swap or a power puts back on its second rank: counts as moved (no "
+     "double step), or unmoved (it may step two squares again)",
+     "moved", "moved|unmoved", 0, 0, RULE_CHOICE},
+    {"march-en-passant",
+     "with en passant on, a pawn that Marched two squares may be taken en passant like one "
+     "that stepped twice from its starting rank",
+     "off", "off|on", 0, 0, RULE_CHOICE},
+    {"castling-rooks",
+     "with castling on and two rooks on one side of the king in the set-up: only the outer "
+     "one may castle, or either",
+     "outer", "outer|all", 0, 0, RULE_CHOICE},
+    {"army-order",
+     "who chooses first with armies on, the king and then the power: white (the first "
+     "player) or black",
+     "white", "white|black", 0, 0, RULE_CHOICE},
     {"notation", "how moves are written: long algebraic (e2e4) or SAN (e4)", "long",
      "long|san", 0, 0, RULE_CHOICE},
     {"max-plies", "the game is drawn once this many turns have been played", "2000", NULL, 10,
@@ -80,10 +100,17 @@ static Status kd_configure(Game *g, ErrBuf *err)
                      : opt_is(g, "beast-chain", "two")     ? 2
                                                            : 1;
     c->armies = opt_is(g, "armies", "on");
+    c->haste_each = opt_is(g, "haste-check", "each");
+    c->displaced_double = opt_is(g, "displaced-pawn", "unmoved");
+    c->march_ep = opt_is(g, "march-en-passant", "on");
+    c->castle_all_rooks = opt_is(g, "castling-rooks", "all");
+    c->first_picker = opt_is(g, "army-order", "black") ? 1 : 0;
     c->san = opt_is(g, "notation", "san");
     c->max_plies = (int)game_option_long(g, "max-plies", 2000);
     c->hist_cap = c->fifty ? KD_FIFTY_RING : c->max_plies + 1;
+    kd_obs_schema(c);
     g->config = c;
+    g->observation = &c->obs;
     g->state_size = sizeof(KdState) + sizeof(uint64_t) * (size_t)c->hist_cap;
     g->undo_size = sizeof(KdUndo);
     g->move_index_count = KD_KINDS * 64 * 64;
@@ -158,10 +185,12 @@ static void ops_format_move(const Game *g, const GameState *s, Move m, StrBuf *o
 static int ops_to_move(const Game *g, const GameState *s)
 {
     (void)g;
-    const KdState *k = (const KdState *)s;
-    if (k->result != KD_PLAYING)
-        return PLAYER_NONE;
-    return k->pos.phase != KD_PHASE_PLAY ? kd_picker(&k->pos) : k->pos.turn;
+    return kd_to_move(kd_cfg(g), (const KdState *)s);
+}
+
+static void ops_observe(const Game *g, const GameState *s, int observer, Observation *out)
+{
+    kd_observe(kd_cfg(g), (const KdState *)s, observer, out);
 }
 
 static int ops_gen_moves(const Game *g, const GameState *s, MoveList *out)
@@ -375,5 +404,6 @@ const GameOps kd_ops = {
     .evaluate = ops_evaluate,
     .perft = ops_perft,
     .move_cells = ops_move_cells,
+    .observe = ops_observe,
     .score = ops_score,
 };

@@ -220,12 +220,15 @@ void kd_start_position(const KdConfig *c, KdPos *p, const uint8_t rank[8])
         kd_put(c, p, 56 + f, 1, rank[f]);
     }
     if (c->castling) {
-        // The outermost rook on each side of the king keeps the castling right.
+        // The outermost rook on each side of the king keeps the castling right, as the
+        // corner rook does in chess; with castling-rooks=all an inner one too.
         const int kf = p->king[0];
         int low = -1, high = -1;
         for (int f = 0; f < 8; f++) {
             if (rank[f] != KD_ROOK)
                 continue;
+            if (c->castle_all_rooks)
+                p->castle |= kd_bit(f) | kd_bit(56 + f);
             if (f < kf && low < 0)
                 low = f;
             if (f > kf)

@@ -12,16 +12,17 @@
 /* Moves of a single on `from` in direction d (see gen_single in kc_rules.c). */
 static inline int count_single(const KcConfig *c, int from, int d, KcBits occ)
 {
-    int x = from, dist = 0;
+    int x = from, dist = 0, stops = 0;
     for (;;) {
         const int y = c->step[d][x];
-        if (y < 0 || y == KC_THRONE || kc_has(occ, y) ||
+        if (y < 0 || (y == KC_THRONE && !c->single_cross) || kc_has(occ, y) ||
             (!kc_has(c->castle, x) && kc_has(c->castle, y)))
             break;
         dist++;
         x = y;
+        stops += x != KC_THRONE;
     }
-    return c->single_full ? dist > 0 : dist;
+    return c->single_full ? dist > 0 && x != KC_THRONE : stops;
 }
 
 /* Moves of the parts of a line of L men whose front is `front`, travelling d (see
@@ -58,8 +59,9 @@ static inline int count_phalanx(const KcConfig *c, int front, int d, int L, KcBi
     int n = 0;
     for (int k = 2; k <= L; k++) {
         int limit = k < free_len ? k : free_len;
-        if (first_run[k] - 1 < limit)
-            limit = first_run[k] - 1;
+        const int stop = first_run[k] - 1 + (c->capture_entered ? k - 1 : 0);
+        if (stop < limit)
+            limit = stop;
         n += limit;
     }
     return n;

@@ -78,12 +78,15 @@ typedef struct KcConfig {
     /* Rules. */
     bool swap;           /* Black may take over White's first man */
     bool single_full;    /* singles slide as far as they can instead of choosing */
+    bool single_cross;   /* singles may pass over the empty Throne (never stop on it) */
+    bool capture_entered; /* a phalanx of k may enter up to k - 1 men of any opposing line */
     bool throne_by_move; /* entering the Throne is a move of its own, not automatic */
     bool loss_if_broken; /* the Throne man goes when his flank is broken by any means */
     bool no_move_draw;   /* a player without moves draws instead of losing */
     bool repetition;     /* third occurrence of a position draws */
     int max_plies;
     ObsSchema obs; /* what kc_observe fills */
+    char obs_names[KC_GRID][OBS_NAME_LEN]; /* each cell's name, written once */
 } KcConfig;
 
 typedef struct KcState {

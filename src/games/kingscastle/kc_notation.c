@@ -164,8 +164,10 @@ static Status explain_single(const KcConfig *c, const KcState *s, int from, int 
         if (c->wall[x][d])
             return err_set(err, STATUS_ILLEGAL, "a wall of the Castle stands between %s and %s",
                            cell_name(x, a), cell_name(y, b));
-        if (y == KC_THRONE)
+        if (y == KC_THRONE && !c->single_cross)
             return err_set(err, STATUS_ILLEGAL, "a single may not enter or cross the Throne");
+        if (y == KC_THRONE && i == dist)
+            return err_set(err, STATUS_ILLEGAL, "a single may cross the Throne but not stop on it");
         if (kc_has(own | opp, y))
             return err_set(err, STATUS_ILLEGAL, "%s is in the way", cell_name(y, a));
         if (!kc_has(c->castle, x) && kc_has(c->castle, y))
@@ -224,8 +226,11 @@ static Status explain_phalanx(const KcConfig *c, const KcState *s, int rear, int
             return err_set(err, STATUS_ILLEGAL, "your own man on %s is in the way",
                            cell_name(y, a));
         if (kc_has(opp, y) && (x == front || !kc_has(opp, x))) {
+            // With capture-limit=entered only the men this move enters count.
+            const int reach = c->capture_entered ? dist - i + 1 : KC_MAX_LINE * 2;
             int run = 0;
-            for (int z = y; z >= 0 && z != KC_THRONE && kc_has(opp, z); z = c->step[d][z])
+            for (int z = y; z >= 0 && z != KC_THRONE && kc_has(opp, z) && run < reach;
+                 z = c->step[d][z])
                 run++;
             if (run >= k)
                 return err_set(err, STATUS_ILLEGAL,

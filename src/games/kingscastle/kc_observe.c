@@ -6,6 +6,8 @@
  * needs no geometry of its own. The side names follow kc_geometry.c's directions as
  * drawn with pointy-top hexagons and rank 11 at the top.
  */
+#include <stdio.h>
+
 #include "games/kingscastle/kc_internal.h"
 
 enum { KIND_MAN };
@@ -28,21 +30,26 @@ void kc_obs_schema(KcConfig *c)
         .counter_count = 1,
         .counters = {{"ply", false}},
     };
+    // Names come from the notation's own writer, once: observe runs per position.
+    StrBuf name;
+    sb_init(&name);
+    for (int cell = 0; cell < KC_GRID; cell++) {
+        sb_clear(&name);
+        kc_format_cell(cell, &name);
+        snprintf(c->obs_names[cell], OBS_NAME_LEN, "%s", sb_str(&name));
+    }
+    sb_free(&name);
 }
 
 void kc_observe(const KcConfig *c, const KcState *s, int observer, Observation *o)
 {
     obs_begin(o, observer, s->result == KC_PLAYING ? s->turn : PLAYER_NONE);
     const KcBits men[2] = {kc_men(s, 0), kc_men(s, 1)};
-    StrBuf name;
-    sb_init(&name);
     for (int cell = 0; cell < KC_GRID; cell++) {
         if (!kc_has(c->board, cell))
             continue;
-        sb_clear(&name);
-        kc_format_cell(cell, &name);
         ObsCell *oc = obs_add_cell(o, 0, kc_q(cell) + KC_RADIUS, kc_r(cell) + KC_RADIUS,
-                                   sb_str(&name));
+                                   c->obs_names[cell]);
         uint32_t terrain = 0;
         if (kc_has(c->castle, cell))
             terrain |= 1u << TERRAIN_CASTLE;
@@ -59,6 +66,5 @@ void kc_observe(const KcConfig *c, const KcState *s, int observer, Observation *
             if (kc_has(men[p], cell))
                 obs_push(oc, KIND_MAN, p, 0, 0);
     }
-    sb_free(&name);
     o->counters[obs_counter_slot(&c->obs, COUNTER_PLY, 0)] = s->ply;
 }

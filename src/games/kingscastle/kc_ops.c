@@ -18,6 +18,14 @@ static const RuleOption kc_options[] = {
     {"single-range",
      "a single stops on any cell of its open line (any), or slides to the end of it (full)",
      "any", "any|full", 0, 0, RULE_CHOICE},
+    {"single-throne",
+     "a single inside the Castle may not cross the empty Throne (block), or may pass over it "
+     "without stopping (cross)",
+     "block", "block|cross", 0, 0, RULE_CHOICE},
+    {"capture-limit",
+     "a phalanx may enter a line of opposing men only if that whole line is shorter than the "
+     "phalanx (whole-line), or only if it enters fewer of its men than it has itself (entered)",
+     "whole-line", "whole-line|entered", 0, 0, RULE_CHOICE},
     {"throne-entry",
      "a man goes onto the Throne by itself after a move that leaves it flanked (auto), or "
      "only as a later move of its own (move)",
@@ -47,6 +55,8 @@ static Status kc_configure(Game *g, ErrBuf *err)
     kc_build_geometry(c);
     c->swap = option_is(g, "swap", "on");
     c->single_full = option_is(g, "single-range", "full");
+    c->single_cross = option_is(g, "single-throne", "cross");
+    c->capture_entered = option_is(g, "capture-limit", "entered");
     c->throne_by_move = option_is(g, "throne-entry", "move");
     c->loss_if_broken = option_is(g, "throne-loss", "broken");
     c->no_move_draw = option_is(g, "no-move", "draw");

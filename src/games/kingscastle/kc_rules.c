@@ -81,22 +81,22 @@ bool kc_swap_ok(const KcConfig *c, const KcState *s)
 }
 
 /* Single moves of the man on `from` in direction d: every empty cell along the open
- * line, never through a wall, never onto or over the Throne, never from an outside cell
- * into the Castle. */
+ * line, never through a wall, never onto the Throne nor (unless single-throne=cross) over
+ * it, never from an outside cell into the Castle. */
 static int gen_single(const KcConfig *c, int from, int d, KcBits occ, Move *out)
 {
     int n = 0, x = from, dist = 0;
     for (;;) {
         const int y = c->step[d][x];
-        if (y < 0 || y == KC_THRONE || kc_has(occ, y) ||
+        if (y < 0 || (y == KC_THRONE && !c->single_cross) || kc_has(occ, y) ||
             (!kc_has(c->castle, x) && kc_has(c->castle, y)))
             break;
         dist++;
         x = y;
-        if (!c->single_full)
+        if (!c->single_full && x != KC_THRONE)
             out[n++] = kc_slide(from, d, 1, dist);
     }
-    if (c->single_full && dist > 0)
+    if (c->single_full && dist > 0 && x != KC_THRONE)
         out[n++] = kc_slide(from, d, 1, dist);
     return n;
 }
@@ -135,8 +135,11 @@ static int gen_phalanx(const KcConfig *c, int front, int d, int L, KcBits own, K
         int limit = k < free_len ? k : free_len;
         for (int i = 0; i < runs; i++) {
             if (run_len[i] >= k) {
-                if (run_start[i] - 1 < limit)
-                    limit = run_start[i] - 1;
+                // The front stops before such a line, or (capture-limit=entered) before
+                // entering its k-th man.
+                const int stop = run_start[i] - 1 + (c->capture_entered ? k - 1 : 0);
+                if (stop < limit)
+                    limit = stop;
                 break;
             }
         }

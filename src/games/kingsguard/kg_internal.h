@@ -73,6 +73,7 @@ typedef struct KgConfig {
     uint64_t zobrist_second;            /* the second player acts */
     char start[192];                    /* start position text */
     ObsSchema obs;                      /* what kg_observe fills */
+    char obs_names[KG_MAX_SQ][OBS_NAME_LEN]; /* each square's name, written once */
 } KgConfig;
 
 /* A bitboard as the state stores it: two words keep the state 8-byte aligned, so that

@@ -5,6 +5,8 @@
  * and the pieces placed so far this turn as counters. The pieces a turn still has to
  * carry are the ones left on the origin's stack, so they need no list of their own.
  */
+#include <stdio.h>
+
 #include "games/kingsguard/kg_internal.h"
 
 enum { KIND_GUARD, KIND_KING };
@@ -25,12 +27,7 @@ void kg_obs_schema(KgConfig *c)
         .counter_count = 2,
         .counters = {{"turns", false}, {"placed", false}},
     };
-}
-
-void kg_observe(const KgConfig *c, const KgState *s, int observer, Observation *o)
-{
-    const KgCore *k = &s->k;
-    obs_begin(o, observer, k->result == KG_PLAYING ? k->turn : PLAYER_NONE);
+    // Names come from the notation's own writer, once: observe runs per position.
     StrBuf name;
     sb_init(&name);
     for (int rank = 0; rank < c->ranks; rank++)
@@ -38,7 +35,19 @@ void kg_observe(const KgConfig *c, const KgState *s, int observer, Observation *
             const int sq = rank * c->stride + file;
             sb_clear(&name);
             kg_format_square(c, sq, &name);
-            ObsCell *cell = obs_add_cell(o, 0, file, rank, sb_str(&name));
+            snprintf(c->obs_names[sq], OBS_NAME_LEN, "%s", sb_str(&name));
+        }
+    sb_free(&name);
+}
+
+void kg_observe(const KgConfig *c, const KgState *s, int observer, Observation *o)
+{
+    const KgCore *k = &s->k;
+    obs_begin(o, observer, k->result == KG_PLAYING ? k->turn : PLAYER_NONE);
+    for (int rank = 0; rank < c->ranks; rank++)
+        for (int file = 0; file < c->files; file++) {
+            const int sq = rank * c->stride + file;
+            ObsCell *cell = obs_add_cell(o, 0, file, rank, c->obs_names[sq]);
             if (sq == k->origin)
                 cell->terrain |= 1u << TERRAIN_ORIGIN;
             for (int level = 0; level < k->height[sq]; level++) {
@@ -47,7 +56,6 @@ void kg_observe(const KgConfig *c, const KgState *s, int observer, Observation *
                 obs_push(cell, king ? KIND_KING : KIND_GUARD, owner, 0, 0);
             }
         }
-    sb_free(&name);
     o->counters[obs_counter_slot(&c->obs, COUNTER_TURNS, 0)] = k->ply;
     o->counters[obs_counter_slot(&c->obs, COUNTER_PLACED, 0)] = k->placed;
 }

@@ -48,6 +48,8 @@ typedef struct KvConfig {
     uint64_t pillars;
     bool first_move_soldier;
     bool locked_king_loses;
+    bool repetition;    /* the third occurrence of a position draws (an engine rule) */
+    bool no_move_draws; /* a player without a legal move draws instead of losing */
     KvTrap trap;
     int max_plies;
     int delta[KV_DIRS];                          /* square step of each direction */
@@ -62,6 +64,7 @@ typedef struct KvConfig {
     uint64_t zobrist_second_to_move;
     char start[64];                              /* start position text */
     ObsSchema obs;                               /* what kv_observe fills */
+    char obs_names[KV_MAX_CELLS][OBS_NAME_LEN];  /* each square's name, written once */
 } KvConfig;
 
 typedef struct KvState {

@@ -3,6 +3,8 @@
  * square board, kings and soldiers, the Valley and the Labyrinth's pillars as terrain,
  * and the plies played.
  */
+#include <stdio.h>
+
 #include "games/kingsvalley/kv_internal.h"
 
 enum { KIND_KING, KIND_SOLDIER };
@@ -23,17 +25,22 @@ void kv_obs_schema(KvConfig *c)
         .counter_count = 1,
         .counters = {{"ply", false}},
     };
-}
-
-void kv_observe(const KvConfig *c, const KvState *s, int observer, Observation *o)
-{
-    obs_begin(o, observer, s->result == KV_PLAYING ? s->turn : PLAYER_NONE);
+    // Names come from the notation's own writer, once: observe runs per position.
     StrBuf name;
     sb_init(&name);
     for (int sq = 0; sq < c->cells; sq++) {
         sb_clear(&name);
         kv_format_square(c, sq, &name);
-        ObsCell *cell = obs_add_cell(o, 0, sq % c->size, sq / c->size, sb_str(&name));
+        snprintf(c->obs_names[sq], OBS_NAME_LEN, "%s", sb_str(&name));
+    }
+    sb_free(&name);
+}
+
+void kv_observe(const KvConfig *c, const KvState *s, int observer, Observation *o)
+{
+    obs_begin(o, observer, s->result == KV_PLAYING ? s->turn : PLAYER_NONE);
+    for (int sq = 0; sq < c->cells; sq++) {
+        ObsCell *cell = obs_add_cell(o, 0, sq % c->size, sq / c->size, c->obs_names[sq]);
         if (sq == c->valley)
             cell->terrain |= 1u << TERRAIN_VALLEY;
         if (c->pillars >> sq & 1)
@@ -42,6 +49,5 @@ void kv_observe(const KvConfig *c, const KvState *s, int observer, Observation *
             if (s->men[p] >> sq & 1)
                 obs_push(cell, s->king[p] == sq ? KIND_KING : KIND_SOLDIER, p, 0, 0);
     }
-    sb_free(&name);
     o->counters[obs_counter_slot(&c->obs, COUNTER_PLY, 0)] = s->ply;
 }

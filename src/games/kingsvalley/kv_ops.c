@@ -18,7 +18,12 @@ typedef enum KvVariant { KV_STANDARD, KV_RETRIEVE, KV_7X7, KV_LABYRINTH } KvVari
         {"locked-king-loses", "a player whose king cannot move at the start of his turn loses", \
          "on", "on|off", 0, 0, RULE_CHOICE},                                                   \
         {"max-plies", "the game is drawn once this many plies have been played", "300", NULL,   \
-         0, KV_MAX_PLIES_LIMIT, RULE_INTEGER}
+         0, KV_MAX_PLIES_LIMIT, RULE_INTEGER},                                                 \
+        {"repetition",                                                                         \
+         "the third occurrence of a position with the same player to move is a draw", "on",    \
+         "on|off", 0, 0, RULE_CHOICE},                                                         \
+        {"no-move", "a player with no legal move loses, or the game is drawn", "loss",         \
+         "loss|draw", 0, 0, RULE_CHOICE}
 
 static const RuleOption kv_options[] = {KV_COMMON_OPTIONS};
 static const RuleOption kv_7x7_options[] = {
@@ -101,6 +106,8 @@ static Status kv_configure(Game *g, ErrBuf *err)
     c->first_move_soldier = strcmp(game_option(g, "first-move-soldier"), "on") == 0;
     c->locked_king_loses = strcmp(game_option(g, "locked-king-loses"), "on") == 0;
     c->max_plies = (int)game_option_long(g, "max-plies", 300);
+    c->repetition = strcmp(game_option(g, "repetition"), "on") == 0;
+    c->no_move_draws = strcmp(game_option(g, "no-move"), "draw") == 0;
     c->trap = KV_TRAP_OFF;
     if (v == KV_7X7) {
         const char *t = game_option(g, "trap");

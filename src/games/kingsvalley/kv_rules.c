@@ -87,7 +87,7 @@ void kv_settle_hinted(const KvConfig *c, KvState *s, bool may_repeat)
         s->reason = KV_REASON_LOCKED;
         return;
     }
-    if (may_repeat && earlier_occurrences(s) >= 2) {
+    if (may_repeat && c->repetition && earlier_occurrences(s) >= 2) {
         s->result = KV_DRAW;
         s->reason = KV_REASON_REPETITION;
         return;
@@ -102,7 +102,8 @@ void kv_settle_hinted(const KvConfig *c, KvState *s, bool may_repeat)
     if (locked || (c->first_move_soldier && s->ply == 0)) {
         Move moves[KV_MAX_CELLS * KV_DIRS];
         if (kv_gen_pseudo(c, s, moves) == 0) {
-            s->result = (uint8_t)(p == 0 ? KV_WIN_SECOND : KV_WIN_FIRST);
+            s->result = c->no_move_draws ? (uint8_t)KV_DRAW
+                                         : (uint8_t)(p == 0 ? KV_WIN_SECOND : KV_WIN_FIRST);
             s->reason = KV_REASON_NO_MOVE;
         }
     }

@@ -1,29 +1,38 @@
 // kingdown.js - King Down boards: chess pieces as the usual figures, and the five new
 // pieces on square badges with emblems of their own so that they are never mistaken
 // for chess men: archer (a bow), paladin (a cross), guard (a shield), maester (a star)
-// and beast (claw marks). Position text: chess FEN with A L G M E for the new pieces.
+// and beast (claw marks). Reads the observation only: pieces by kind name; the square
+// marks "frozen", "iced", "haste" and "chain" drawn as rings round the piece; a king's
+// title names its army, power and tokens from the counters "army", "power", "tokens".
 import { el, PLAYER_FILL, PLAYER_STROKE } from '../svg.js';
-import { CELL, parseRanks, squareBoard } from './square.js';
+import { CELL, observationOf, observedZone, squareBoard } from './square.js';
 
-const FIGURE = { K: '\u265A', Q: '\u265B', R: '\u265C', B: '\u265D', N: '\u265E', P: '\u265F' };
-const NAMES = {
-  K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn',
-  A: 'archer', L: 'paladin', G: 'guard', M: 'maester', E: 'beast',
+const FIGURE = { king: '\u265A', queen: '\u265B', rook: '\u265C', bishop: '\u265D', knight: '\u265E', pawn: '\u265F' };
+// The counters "army" and "power" hold these indices (docs/API.md); 0: none chosen.
+const ARMIES = ['', 'Frost', 'Flame', 'Stratus', 'Mud', 'Spirit', 'Shadow'];
+const POWERS = ['', 'Freeze', 'Ice Wall', 'Strike', 'Haste', 'Flight', 'Sacrifice', 'March',
+  'Leap', 'Holy Light', 'Mercy', 'Death Touch', 'Darkness'];
+// Marks of a piece's state in the turn, and how each is drawn round it.
+const RINGS = {
+  frozen: { stroke: '#3b7dd8', dash: '5 3', title: 'frozen: may not move this turn' },
+  iced: { stroke: '#7fd3e6', dash: '', title: 'ice wall: may not be captured this turn' },
+  haste: { stroke: '#d9822b', dash: '', title: 'hasted: moves again' },
+  chain: { stroke: '#b8332e', dash: '2 3', title: 'captures again' },
 };
 
 function emblem(kind, cx, cy, ink) {
   const s = { fill: 'none', stroke: ink, 'stroke-width': 3, 'stroke-linecap': 'round', 'stroke-linejoin': 'round' };
   switch (kind) {
-    case 'A': // a bow with its arrow
+    case 'archer': // a bow with its arrow
       return [el('path', { d: `M${cx - 8} ${cy - 13} Q${cx + 12} ${cy} ${cx - 8} ${cy + 13}`, ...s }),
         el('line', { x1: cx - 8, y1: cy - 13, x2: cx - 8, y2: cy + 13, ...s, 'stroke-width': 1.5 }),
         el('line', { x1: cx - 13, y1: cy, x2: cx + 12, y2: cy, ...s }),
         el('path', { d: `M${cx + 6} ${cy - 5} L${cx + 12} ${cy} L${cx + 6} ${cy + 5}`, ...s })];
-    case 'L': // a cross
+    case 'paladin': // a cross
       return [el('path', { d: `M${cx} ${cy - 14} V${cy + 14} M${cx - 10} ${cy - 5} H${cx + 10}`, ...s, 'stroke-width': 4 })];
-    case 'G': // a shield
+    case 'guard': // a shield
       return [el('path', { d: `M${cx - 11} ${cy - 12} H${cx + 11} V${cy} Q${cx + 11} ${cy + 10} ${cx} ${cy + 15} Q${cx - 11} ${cy + 10} ${cx - 11} ${cy} Z`, ...s })];
-    case 'M': { // a star
+    case 'maester': { // a star
       const pts = Array.from({ length: 10 }, (_, k) => {
         const a = (Math.PI / 5) * k - Math.PI / 2;
         const rr = k % 2 ? 6 : 14;
@@ -36,37 +45,51 @@ function emblem(kind, cx, cy, ink) {
   }
 }
 
-function piece(ch, cx, cy) {
-  const who = ch === ch.toUpperCase() ? 0 : 1;
-  const kind = ch.toUpperCase();
-  const g = el('g', { class: `piece p${who}`, 'data-piece': ch }, el('title', {}, NAMES[kind] || kind));
-  if (FIGURE[kind]) {
+// The title of a piece: its kind, and for a king its army and power once chosen.
+function title(p, counters) {
+  const army = counters.army ? counters.army[p.owner] : 0;
+  if (p.kind !== 'king' || !army) return p.kind;
+  const power = counters.power[p.owner];
+  if (!power) return `king ${ARMIES[army]}`;
+  const tokens = counters.tokens[p.owner];
+  return `king ${ARMIES[army]}: ${POWERS[power]}${tokens ? `, ${tokens} token${tokens > 1 ? 's' : ''}` : ''}`;
+}
+
+function piece(p, terrain, counters, cx, cy) {
+  const who = p.owner;
+  const g = el('g', { class: `piece p${who}`, 'data-piece': `${who}${p.kind}` }, el('title', {}, title(p, counters)));
+  if (FIGURE[p.kind]) {
     g.append(el('text', {
       x: cx, y: cy + 2, class: 'label', 'font-size': CELL * 0.74,
       fill: PLAYER_FILL[who], stroke: PLAYER_STROKE[who], 'stroke-width': 1.6,
-    }, FIGURE[kind]));
+    }, FIGURE[p.kind]));
   } else {
     g.append(el('rect', { x: cx - 21, y: cy - 21, width: 42, height: 42, rx: 9, fill: PLAYER_FILL[who], stroke: PLAYER_STROKE[who], 'stroke-width': 2.5 }));
-    g.append(...emblem(kind, cx, cy, PLAYER_STROKE[who] === PLAYER_STROKE[1] ? '#f6efdf' : '#5b4a32'));
+    g.append(...emblem(p.kind, cx, cy, who === 1 ? '#f6efdf' : '#5b4a32'));
+  }
+  for (const t of terrain) {
+    const ring = RINGS[t];
+    if (!ring) continue;
+    g.append(el('circle', {
+      cx, cy, r: 26, fill: 'none', stroke: ring.stroke, 'stroke-width': 3, 'stroke-dasharray': ring.dash, class: `ring ${t}`,
+    }, el('title', {}, ring.title)));
   }
   return g;
 }
 
 export function draw(state, marks) {
-  const rows = parseRanks(state.position.split(' ')[0], { multiDigit: true });
-  const ranks = rows.length;
-  const files = rows[0].length;
-  const at = (f, r) => rows[ranks - 1 - r][f];
+  const board = observedZone(state);
+  const { counters } = observationOf(state);
   return squareBoard({
-    files,
-    ranks,
+    files: board.cols,
+    ranks: board.rows,
     label: `${state.game} board`,
     flip: state.you === 1,
     marks,
     cellClass: (f, r) => ((f + r) % 2 ? 'light' : 'dark'),
     piece: (f, r, cx, cy) => {
-      const ch = at(f, r);
-      return ch ? piece(ch, cx, cy) : null;
+      const cell = board.at(f, r);
+      return cell.pieces.length ? piece(cell.pieces[0], cell.terrain, counters, cx, cy) : null;
     },
   });
 }

@@ -60,29 +60,3 @@ export function observedZone(state, zone = 0) {
   for (const c of obs.cells) if (c.zone === zone) grid.set(c.col * 1000 + c.row, c);
   return { cols: z.cols, rows: z.rows, at: (col, row) => grid.get(col * 1000 + row) };
 }
-
-// Splits the board field of a position text (King Down's drawer, until its game has
-// observations) into ranks from the top, each a list of
-// tokens: a piece letter, '(...)' for a stack, or null for an empty square.
-export function parseRanks(board, { multiDigit = false } = {}) {
-  return board.split('/').map((row) => {
-    const cells = [];
-    for (let i = 0; i < row.length;) {
-      const ch = row[i];
-      if (ch >= '0' && ch <= '9') {
-        let j = i + 1;
-        while (multiDigit && j < row.length && row[j] >= '0' && row[j] <= '9') j++;
-        for (let k = 0; k < Number(row.slice(i, j)); k++) cells.push(null);
-        i = j;
-      } else if (ch === '(') {
-        const j = row.indexOf(')', i);
-        cells.push(row.slice(i + 1, j));
-        i = j + 1;
-      } else {
-        cells.push(ch);
-        i++;
-      }
-    }
-    return cells;
-  });
-}

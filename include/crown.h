@@ -1,0 +1,258 @@
+/*
+ * crown.h - the public C API of the crown engine, for programs that embed it.
+ *
+ * This is the only header an embedding program needs; it includes no other crown
+ * header and exposes no engine structure. Everything is reached through three opaque
+ * handles:
+ *
+ *   crown_game   a game with its rule options chosen; read-only once created, so any
+ *                number of states and agents, in any threads, may share one
+ *   crown_state  a position of a game, with the stack of actions applied to it (so
+ *                crown_state_undo needs nothing from the caller)
+ *   crown_agent  a player program (alpha-beta, MCTS, ...) with its limits
+ *
+ * Errors. Every call that can fail returns an int status, CROWN_OK (0) or one of the
+ * CROWN_ERROR_* codes, and then changes nothing but the error message. Calls on a handle
+ * keep the message on that handle (crown_state_errmsg, crown_agent_errmsg); calls that
+ * create a handle, or that only read a shared crown_game, write it into an optional
+ * caller-owned crown_error. There is no global state: separate handles may be used from
+ * separate threads at the same time; one handle must not be used by two threads at once
+ * (except crown_agent_stop, and a crown_game, which is never written after creation).
+ *
+ * Text. Calls that give text (const char **) point into storage owned by the handle,
+ * valid until the next call on that handle that gives text, or until it is freed.
+ *
+ * Actions are integers (crown_action), the game's own packing of one action; convert
+ * with crown_action_from_text / crown_action_to_text. A turn of several actions is the
+ * same player acting several times in a row. Chance events (drawing a tile) are actions
+ * of the pseudo-player CROWN_PLAYER_CHANCE, listed with their probabilities by
+ * crown_state_chance_outcomes and applied like any other action.
+ *
+ * Stability: within one major version (CROWN_VERSION_MAJOR, the soname libcrown.so.N)
+ * functions are only ever added, never changed or removed, and codes keep their values.
+ */
+#ifndef CROWN_H
+#define CROWN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CROWN_VERSION_MAJOR 0
+#define CROWN_VERSION_MINOR 1
+#define CROWN_VERSION_PATCH 0
+#define CROWN_VERSION "0.1.0"
+/* MAJOR * 10000 + MINOR * 100 + PATCH, for comparisons in #if. */
+#define CROWN_VERSION_NUMBER                                                                  \
+    (CROWN_VERSION_MAJOR * 10000 + CROWN_VERSION_MINOR * 100 + CROWN_VERSION_PATCH)
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CROWN_API __attribute__((visibility("default")))
+#else
+#define CROWN_API
+#endif
+
+/* Status codes. */
+enum {
+    CROWN_OK = 0,
+    CROWN_ERROR_PARSE = 1,       /* a text (position, action, option value) could not be read */
+    CROWN_ERROR_ILLEGAL = 2,     /* well-formed, but against the rules or the game's state */
+    CROWN_ERROR_UNSUPPORTED = 3, /* the request makes no sense for this game or algorithm */
+    CROWN_ERROR_IO = 4,          /* a file (a rule option naming one) could not be read */
+    CROWN_ERROR_NOMEM = 5,       /* an allocation failed */
+    CROWN_ERROR_ARGUMENT = 6,    /* a NULL handle, a buffer too small, a value out of range */
+};
+
+/* to_move values besides the players 0..n-1. */
+enum {
+    CROWN_PLAYER_NONE = -1,   /* the game is over */
+    CROWN_PLAYER_CHANCE = -2, /* chance acts next */
+};
+
+enum {
+    CROWN_MAX_ACTIONS = 1024, /* no position of any game offers more actions */
+    CROWN_MAX_PLAYERS = 4,
+    CROWN_ERROR_LEN = 256,
+    CROWN_OBS_MAX_DIMS = 3, /* dimensions of an observation tensor */
+};
+
+typedef uint32_t crown_action;
+
+typedef struct crown_game crown_game;
+typedef struct crown_state crown_state;
+typedef struct crown_agent crown_agent;
+
+/* Where a call without a handle of its own puts its failure; may always be NULL. */
+typedef struct crown_error {
+    int code;                      /* CROWN_OK or a CROWN_ERROR_* code */
+    char message[CROWN_ERROR_LEN]; /* one line saying what is wrong; "" when code is 0 */
+} crown_error;
+
+/* ---- Library ---------------------------------------------------------------------- */
+
+/* The version of the library linked at run time, "MAJOR.MINOR.PATCH" (CROWN_VERSION is
+ * the one compiled against), and the same as CROWN_VERSION_NUMBER. */
+CROWN_API const char *crown_version(void);
+CROWN_API int crown_version_number(void);
+
+/* A short name of a status code ("parse error"); "unknown status" for others. */
+CROWN_API const char *crown_status_name(int code);
+
+/* The registered games: crown_game_names(i) for i in [0, crown_game_count()), else NULL. */
+CROWN_API int crown_game_count(void);
+CROWN_API const char *crown_game_names(int i);
+
+/* ---- Games ------------------------------------------------------------------------ */
+
+/* Creates the game `name` ("kings-valley", see crown_game_names) with rule options given
+ * as n_options name/value pairs (names[i] = values[i]; both may be NULL when n_options
+ * is 0); options not given keep their defaults. The player count, where a game lets it
+ * vary, is the option "players". Unknown games and options, and values out of range, are
+ * errors whose message lists what is allowed. On error *out is NULL. */
+CROWN_API int crown_game_new(const char *name, const char *const *names,
+                             const char *const *values, int n_options, crown_game **out,
+                             crown_error *err);
+/* Frees the game; NULL is allowed. Free its states and agents first. */
+CROWN_API void crown_game_free(crown_game *game);
+
+CROWN_API const char *crown_game_name(const crown_game *game);
+CROWN_API int crown_game_players(const crown_game *game);
+/* Rule options: their count, the name of option i (NULL outside [0, count)), and the
+ * value an option has in this game (NULL if the game has no such option). */
+CROWN_API int crown_game_option_count(const crown_game *game);
+CROWN_API const char *crown_game_option_name(const crown_game *game, int i);
+CROWN_API const char *crown_game_option_value(const crown_game *game, const char *name);
+
+/* ---- States ----------------------------------------------------------------------- */
+
+/* Creates the start position of `game` (which must outlive it); `seed` drives any
+ * random set-up. On error *out is NULL. */
+CROWN_API int crown_state_new(const crown_game *game, uint64_t seed, crown_state **out,
+                              crown_error *err);
+/* An independent copy, undo stack included. On error *out is NULL. */
+CROWN_API int crown_state_clone(const crown_state *state, crown_state **out, crown_error *err);
+/* Frees the state; NULL is allowed. */
+CROWN_API void crown_state_free(crown_state *state);
+
+/* The code and message of the last failed call on this state ("" and CROWN_OK after a
+ * call that succeeded). */
+CROWN_API int crown_state_errcode(const crown_state *state);
+CROWN_API const char *crown_state_errmsg(const crown_state *state);
+
+CROWN_API const crown_game *crown_state_game(const crown_state *state);
+
+/* Sets the position from its text (the game's position format) and empties the undo
+ * stack. On error the state is unchanged. */
+CROWN_API int crown_state_parse(crown_state *state, const char *text);
+/* The position text; crown_state_parse reads it back to the same position. */
+CROWN_API int crown_state_format(crown_state *state, const char **text);
+/* A drawing of the board for a terminal, plain ASCII. */
+CROWN_API int crown_state_render(crown_state *state, const char **text);
+
+/* Who acts next: a player 0..n-1, CROWN_PLAYER_CHANCE or CROWN_PLAYER_NONE. */
+CROWN_API int crown_state_to_move(const crown_state *state);
+/* 1 once the game is over, else 0. */
+CROWN_API int crown_state_is_over(const crown_state *state);
+/* A key of the position: equal positions have equal hashes. */
+CROWN_API uint64_t crown_state_hash(const crown_state *state);
+
+/* The legal actions of the player to move, in a fixed order; none when the game is over
+ * or chance acts. *count is set to their number; they are written to out[0..count) when
+ * cap is at least that (out may be NULL with cap 0 to ask only the count; a smaller
+ * nonzero cap is CROWN_ERROR_ARGUMENT). CROWN_MAX_ACTIONS is always enough. */
+CROWN_API int crown_state_legal_actions(crown_state *state, crown_action *out, int cap,
+                                        int *count);
+/* The outcomes of the chance event and their probabilities (summing to 1) when
+ * crown_state_to_move is CROWN_PLAYER_CHANCE, else none; cap as above (prob may be NULL). */
+CROWN_API int crown_state_chance_outcomes(crown_state *state, crown_action *out, double *prob,
+                                          int cap, int *count);
+
+/* Reads one action in the game's notation and checks it is legal here. */
+CROWN_API int crown_action_from_text(crown_state *state, const char *text, crown_action *out);
+/* The notation of an action legal here (CROWN_ERROR_ILLEGAL for any other). */
+CROWN_API int crown_action_to_text(crown_state *state, crown_action action, const char **text);
+
+/* Plays an action legal here (a legal action of the player to move, or a chance
+ * outcome) and pushes it on the undo stack. An illegal action is CROWN_ERROR_ILLEGAL and
+ * changes nothing. */
+CROWN_API int crown_state_apply(crown_state *state, crown_action action);
+/* crown_action_from_text, then crown_state_apply. */
+CROWN_API int crown_state_apply_text(crown_state *state, const char *text);
+/* Takes back the last applied action (CROWN_ERROR_ILLEGAL when there is none): the
+ * state is then byte for byte what it was before, hash included. */
+CROWN_API int crown_state_undo(crown_state *state);
+/* The number of actions crown_state_undo can take back. */
+CROWN_API int crown_state_undo_depth(const crown_state *state);
+
+/* The final value per player once the game is over (two players: 1 win, -1 loss, 0
+ * draw), in out[0..players); cap must be at least the game's players.
+ * CROWN_ERROR_ILLEGAL while the game goes on. */
+CROWN_API int crown_state_returns(crown_state *state, double *out, int cap);
+/* Why the game ended ("a king reached the Valley"); "" while it goes on. */
+CROWN_API int crown_state_result_text(crown_state *state, const char **text);
+
+/* The number of action sequences `depth` (0..64) actions deep from here, chance outcomes
+ * counting as branches. The state is unchanged afterwards. */
+CROWN_API int crown_state_perft(crown_state *state, int depth, uint64_t *count);
+
+/* ---- Observations ----------------------------------------------------------------- */
+
+/* What one observer may see of a position, for interfaces and learning programs. An
+ * observer is a seat 0..players-1, or CROWN_PLAYER_NONE for a spectator (who sees only
+ * what is public). Games without observations give CROWN_ERROR_UNSUPPORTED.
+ *
+ * The tensor's shape is fixed by the game and its options: [planes, rows, cols] for a
+ * game of one board (OpenSpiel's layout), [size] for others; its length in floats is the
+ * product of the dims. crown_game_observation_shape writes *ndims dims into dims[0..cap)
+ * (CROWN_OBS_MAX_DIMS is always enough). */
+CROWN_API int crown_game_observation_shape(const crown_game *game, int *dims, int cap,
+                                           int *ndims, crown_error *err);
+/* The observation as one JSON object: cells with their names, terrain and pieces, the
+ * game's counters and lists, who is to move. */
+CROWN_API int crown_state_observation_json(crown_state *state, int observer, const char **text);
+/* Writes the observation tensor into out[0..n); n must be at least its length. */
+CROWN_API int crown_state_observation_tensor(crown_state *state, int observer, float *out,
+                                             size_t n);
+
+/* ---- Agents ----------------------------------------------------------------------- */
+
+/* Creates a player program for `game` (which must outlive it) from a spec text: "ai",
+ * "ai:7" (levels 1..10, 10 strongest), "ab[:L]" / "alphabeta[:L]", "mcts[:L]" / "uct",
+ * "random", "greedy". `seed` drives its randomness. Algorithms the game does not suit
+ * are CROWN_ERROR_UNSUPPORTED with the reason. On error *out is NULL. */
+CROWN_API int crown_agent_new(const crown_game *game, const char *spec, uint64_t seed,
+                              crown_agent **out, crown_error *err);
+/* Frees the agent; NULL is allowed. No think may be running. */
+CROWN_API void crown_agent_free(crown_agent *agent);
+
+CROWN_API int crown_agent_errcode(const crown_agent *agent);
+CROWN_API const char *crown_agent_errmsg(const crown_agent *agent);
+
+/* Replaces the level's limits: depth in actions (alpha-beta), nodes (alpha-beta nodes or
+ * MCTS iterations), movetime_ms of wall time per think; 0 keeps the level's limit of
+ * that kind, -1 removes it. A depth or node limit with movetime_ms 0 also removes the
+ * level's clock, so that the search is exact: the same agent spec, seed, limits and
+ * state then give the same action every time. Resets what the agent has learnt. */
+CROWN_API int crown_agent_set_limits(crown_agent *agent, int depth, int64_t nodes,
+                                     int64_t movetime_ms);
+/* Chooses an action for the player to move in `state` (not changed), legal there. The
+ * game being over is CROWN_ERROR_ILLEGAL, a chance node CROWN_ERROR_UNSUPPORTED. */
+CROWN_API int crown_agent_think(crown_agent *agent, const crown_state *state,
+                                crown_action *best);
+/* May be called from another thread while crown_agent_think runs: it returns soon with
+ * its best action so far. */
+CROWN_API void crown_agent_stop(crown_agent *agent);
+/* What the agent runs, e.g. "alphabeta level 5 (depth 6, 1000 ms)". */
+CROWN_API int crown_agent_describe(crown_agent *agent, const char **text);
+/* Figures of the last think: nodes (or MCTS iterations) and the depth reached. */
+CROWN_API uint64_t crown_agent_last_nodes(const crown_agent *agent);
+CROWN_API int crown_agent_last_depth(const crown_agent *agent);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

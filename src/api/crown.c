@@ -1,0 +1,827 @@
+/*
+ * crown.c - the public C API (include/crown.h) over the engine: handles that wrap a Game,
+ * a GameState with its own undo stack, and an Agent, each carrying its last error and
+ * the text it last gave out, so that callers need no engine header and no globals.
+ *
+ * Every entry point checks its arguments and legality before touching anything, so a
+ * failed call leaves its handle exactly as it was.
+ */
+#include "crown.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/game.h"
+#include "core/game_api.h"
+#include "core/observation.h"
+#include "core/registry.h"
+#include "core/status.h"
+#include "core/strbuf.h"
+#include "search/agent.h"
+
+/* The engine's Status codes are the API's codes (CROWN_ERROR_ARGUMENT is the API's own),
+ * and its limits the API's. */
+_Static_assert((int)CROWN_OK == (int)STATUS_OK && (int)CROWN_ERROR_PARSE == (int)STATUS_PARSE &&
+                   (int)CROWN_ERROR_ILLEGAL == (int)STATUS_ILLEGAL &&
+                   (int)CROWN_ERROR_UNSUPPORTED == (int)STATUS_UNSUPPORTED &&
+                   (int)CROWN_ERROR_IO == (int)STATUS_IO &&
+                   (int)CROWN_ERROR_NOMEM == (int)STATUS_NOMEM,
+               "crown.h status codes must match core/status.h");
+_Static_assert((int)CROWN_PLAYER_NONE == (int)PLAYER_NONE &&
+                   (int)CROWN_PLAYER_CHANCE == (int)PLAYER_CHANCE &&
+                   (int)CROWN_MAX_ACTIONS == (int)MOVELIST_CAP &&
+                   (int)CROWN_MAX_PLAYERS == (int)MAX_PLAYERS &&
+                   (int)CROWN_ERROR_LEN == (int)ERRBUF_LEN,
+               "crown.h constants must match core/game.h and core/status.h");
+_Static_assert(sizeof(crown_action) == sizeof(Move), "crown_action is a Move");
+_Static_assert((int)CROWN_OBS_MAX_DIMS == (int)OBS_MAX_DIMS, "one tensor rank");
+
+enum { PERFT_MAX_DEPTH = 64 };
+
+struct crown_game {
+    Game *game;
+};
+
+struct crown_state {
+    const crown_game *game;
+    GameState *s;
+    /* The undo stack: actions applied, each with its undo record. */
+    Move *moves;
+    unsigned char *undo;
+    int depth, cap;
+    int errcode;
+    ErrBuf err;
+    StrBuf text;
+    MoveList scratch; /* legality checks without a large stack frame */
+    ChanceList chance;
+    Observation *obs; /* allocated on first use: it is large */
+};
+
+struct crown_agent {
+    const crown_game *game;
+    AgentSpec spec;
+    Agent *agent;
+    SearchResult last;
+    int errcode;
+    ErrBuf err;
+    StrBuf text;
+};
+
+/* ---- Errors --------------------------------------------------------------------- */
+
+static int error_out(crown_error *out, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int error_out(crown_error *out, int code, const char *fmt, ...)
+{
+    if (out != NULL) {
+        out->code = code;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(out->message, sizeof out->message, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+static int error_ok(crown_error *out)
+{
+    if (out != NULL) {
+        out->code = CROWN_OK;
+        out->message[0] = '\0';
+    }
+    return CROWN_OK;
+}
+
+/* Records the outcome of a call on a state: st with the message already in s->err. */
+static int state_result(crown_state *s, int st)
+{
+    s->errcode = st;
+    if (st == CROWN_OK)
+        err_clear(&s->err);
+    return st;
+}
+
+static int state_fail(crown_state *s, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int state_fail(crown_state *s, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->err.msg, sizeof s->err.msg, fmt, ap);
+    va_end(ap);
+    s->errcode = code;
+    return code;
+}
+
+static int agent_result(crown_agent *a, int st)
+{
+    a->errcode = st;
+    if (st == CROWN_OK)
+        err_clear(&a->err);
+    return st;
+}
+
+/* ---- Library -------------------------------------------------------------------- */
+
+const char *crown_version(void)
+{
+    return CROWN_VERSION;
+}
+
+int crown_version_number(void)
+{
+    return CROWN_VERSION_NUMBER;
+}
+
+const char *crown_status_name(int code)
+{
+    switch (code) {
+    case CROWN_OK:
+        return "ok";
+    case CROWN_ERROR_PARSE:
+        return "parse error";
+    case CROWN_ERROR_ILLEGAL:
+        return "illegal";
+    case CROWN_ERROR_UNSUPPORTED:
+        return "unsupported";
+    case CROWN_ERROR_IO:
+        return "i/o error";
+    case CROWN_ERROR_NOMEM:
+        return "out of memory";
+    case CROWN_ERROR_ARGUMENT:
+        return "bad argument";
+    default:
+        return "unknown status";
+    }
+}
+
+int crown_game_count(void)
+{
+    return registry_count();
+}
+
+const char *crown_game_names(int i)
+{
+    if (i < 0 || i >= registry_count())
+        return NULL;
+    return registry_at(i)->name;
+}
+
+/* ---- Games ---------------------------------------------------------------------- */
+
+int crown_game_new(const char *name, const char *const *names, const char *const *values,
+                   int n_options, crown_game **out, crown_error *err)
+{
+    if (out == NULL)
+        return error_out(err, CROWN_ERROR_ARGUMENT, "crown_game_new: out is NULL");
+    *out = NULL;
+    if (name == NULL)
+        return error_out(err, CROWN_ERROR_ARGUMENT, "crown_game_new: no game name");
+    if (n_options < 0 || (n_options > 0 && (names == NULL || values == NULL)))
+        return error_out(err, CROWN_ERROR_ARGUMENT,
+                         "crown_game_new: %d options without their names and values", n_options);
+    const GameOps *ops = registry_find(name);
+    if (ops == NULL) {
+        StrBuf list;
+        sb_init(&list);
+        for (int i = 0; i < registry_count(); i++)
+            sb_printf(&list, "%s%s", i ? ", " : "", registry_at(i)->name);
+        error_out(err, CROWN_ERROR_ARGUMENT, "no game called '%s' (games: %s)", name,
+                  sb_str(&list));
+        sb_free(&list);
+        return CROWN_ERROR_ARGUMENT;
+    }
+    RuleSetting *rules = calloc((size_t)n_options + 1, sizeof *rules);
+    crown_game *h = calloc(1, sizeof *h);
+    if (rules == NULL || h == NULL) {
+        free(rules);
+        free(h);
+        return error_out(err, CROWN_ERROR_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < n_options; i++)
+        rules[i] = (RuleSetting){.name = names[i], .value = values[i]};
+    ErrBuf e;
+    err_clear(&e);
+    int st = (int)game_create(ops, 0, rules, n_options, &h->game, &e);
+    free(rules);
+    if (st != CROWN_OK) {
+        free(h);
+        return error_out(err, st, "%s", e.msg);
+    }
+    *out = h;
+    return error_ok(err);
+}
+
+void crown_game_free(crown_game *game)
+{
+    if (game == NULL)
+        return;
+    game_destroy(game->game);
+    free(game);
+}
+
+const char *crown_game_name(const crown_game *game)
+{
+    return game ? game->game->ops->name : NULL;
+}
+
+int crown_game_players(const crown_game *game)
+{
+    return game ? game->game->players : 0;
+}
+
+int crown_game_option_count(const crown_game *game)
+{
+    return game ? game->game->ops->option_count : 0;
+}
+
+const char *crown_game_option_name(const crown_game *game, int i)
+{
+    if (game == NULL || i < 0 || i >= game->game->ops->option_count)
+        return NULL;
+    return game->game->ops->options[i].name;
+}
+
+const char *crown_game_option_value(const crown_game *game, const char *name)
+{
+    if (game == NULL || name == NULL)
+        return NULL;
+    return game_option(game->game, name);
+}
+
+/* ---- States --------------------------------------------------------------------- */
+
+static crown_state *state_alloc(const crown_game *game)
+{
+    crown_state *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    s->game = game;
+    s->s = game_state_new(game->game);
+    if (s->s == NULL) {
+        free(s);
+        return NULL;
+    }
+    sb_init(&s->text);
+    err_clear(&s->err);
+    return s;
+}
+
+int crown_state_new(const crown_game *game, uint64_t seed, crown_state **out, crown_error *err)
+{
+    if (out == NULL)
+        return error_out(err, CROWN_ERROR_ARGUMENT, "crown_state_new: out is NULL");
+    *out = NULL;
+    if (game == NULL)
+        return error_out(err, CROWN_ERROR_ARGUMENT, "crown_state_new: game is NULL");
+    crown_state *s = state_alloc(game);
+    if (s == NULL)
+        return error_out(err, CROWN_ERROR_NOMEM, "out of memory");
+    game->game->ops->new_game(game->game, s->s, seed);
+    *out = s;
+    return error_ok(err);
+}
+
+/* Makes room for one more action on the undo stack. */
+static bool stack_reserve(crown_state *s, int need)
+{
+    if (need <= s->cap)
+        return true;
+    const Game *g = s->game->game;
+    int cap = s->cap ? s->cap : 64;
+    while (cap < need)
+        cap *= 2;
+    size_t usize = g->undo_size ? g->undo_size : 1;
+    Move *moves = realloc(s->moves, sizeof *moves * (size_t)cap);
+    if (moves == NULL)
+        return false;
+    s->moves = moves;
+    unsigned char *undo = realloc(s->undo, usize * (size_t)cap);
+    if (undo == NULL)
+        return false;
+    s->undo = undo;
+    s->cap = cap;
+    return true;
+}
+
+static void *undo_at(const crown_state *s, int i)
+{
+    size_t usize = s->game->game->undo_size ? s->game->game->undo_size : 1;
+    return s->undo + usize * (size_t)i;
+}
+
+int crown_state_clone(const crown_state *state, crown_state **out, crown_error *err)
+{
+    if (out == NULL)
+        return error_out(err, CROWN_ERROR_ARGUMENT, "crown_state_clone: out is NULL");
+    *out = NULL;
+    if (state == NULL)
+        return error_out(err, CROWN_ERROR_ARGUMENT, "crown_state_clone: state is NULL");
+    crown_state *c = state_alloc(state->game);
+    if (c == NULL || !stack_reserve(c, state->depth)) {
+        crown_state_free(c);
+        return error_out(err, CROWN_ERROR_NOMEM, "out of memory");
+    }
+    game_state_copy(state->game->game, c->s, state->s);
+    if (state->depth > 0) {
+        memcpy(c->moves, state->moves, sizeof *c->moves * (size_t)state->depth);
+        memcpy(c->undo, state->undo,
+               (size_t)((unsigned char *)undo_at(state, state->depth) - state->undo));
+    }
+    c->depth = state->depth;
+    *out = c;
+    return error_ok(err);
+}
+
+void crown_state_free(crown_state *state)
+{
+    if (state == NULL)
+        return;
+    free(state->s);
+    free(state->moves);
+    free(state->undo);
+    free(state->obs);
+    sb_free(&state->text);
+    free(state);
+}
+
+int crown_state_errcode(const crown_state *state)
+{
+    return state ? state->errcode : CROWN_ERROR_ARGUMENT;
+}
+
+const char *crown_state_errmsg(const crown_state *state)
+{
+    return state ? state->err.msg : "state is NULL";
+}
+
+const crown_game *crown_state_game(const crown_state *state)
+{
+    return state ? state->game : NULL;
+}
+
+int crown_state_parse(crown_state *state, const char *text)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (text == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_state_parse: text is NULL");
+    const Game *g = state->game->game;
+    int st = (int)g->ops->parse_position(g, state->s, text, &state->err);
+    if (st == CROWN_OK)
+        state->depth = 0;
+    return state_result(state, st);
+}
+
+/* Points *text at the handle's text buffer after `write` filled it. */
+static int state_text(crown_state *state, const char **text)
+{
+    if (sb_failed(&state->text)) {
+        sb_free(&state->text);
+        sb_init(&state->text);
+        return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
+    }
+    *text = sb_str(&state->text);
+    return state_result(state, CROWN_OK);
+}
+
+int crown_state_format(crown_state *state, const char **text)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (text == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_state_format: text is NULL");
+    const Game *g = state->game->game;
+    sb_clear(&state->text);
+    g->ops->format_position(g, state->s, &state->text);
+    return state_text(state, text);
+}
+
+int crown_state_render(crown_state *state, const char **text)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (text == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_state_render: text is NULL");
+    const Game *g = state->game->game;
+    sb_clear(&state->text);
+    g->ops->render(g, state->s, 0, &state->text);
+    return state_text(state, text);
+}
+
+int crown_state_to_move(const crown_state *state)
+{
+    if (state == NULL)
+        return CROWN_PLAYER_NONE;
+    const Game *g = state->game->game;
+    return g->ops->to_move(g, state->s);
+}
+
+int crown_state_is_over(const crown_state *state)
+{
+    return crown_state_to_move(state) == CROWN_PLAYER_NONE;
+}
+
+uint64_t crown_state_hash(const crown_state *state)
+{
+    if (state == NULL)
+        return 0;
+    const Game *g = state->game->game;
+    return g->ops->hash(g, state->s);
+}
+
+/* Copies n items to the caller's arrays under the cap rule of crown.h. */
+static int list_out(crown_state *state, const Move *moves, const double *prob, int n,
+                    crown_action *out, double *prob_out, int cap, int *count)
+{
+    if (count == NULL || cap < 0 || (cap > 0 && out == NULL))
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "no count, or a cap without an array");
+    *count = n;
+    if (cap == 0 && out == NULL)
+        return state_result(state, CROWN_OK);
+    if (cap < n)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "room for %d actions, %d needed", cap, n);
+    memcpy(out, moves, sizeof *out * (size_t)n);
+    if (prob_out != NULL && prob != NULL)
+        memcpy(prob_out, prob, sizeof *prob_out * (size_t)n);
+    return state_result(state, CROWN_OK);
+}
+
+int crown_state_legal_actions(crown_state *state, crown_action *out, int cap, int *count)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    const Game *g = state->game->game;
+    int n = g->ops->gen_moves(g, state->s, &state->scratch);
+    return list_out(state, state->scratch.moves, NULL, n, out, NULL, cap, count);
+}
+
+int crown_state_chance_outcomes(crown_state *state, crown_action *out, double *prob, int cap,
+                                int *count)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    const Game *g = state->game->game;
+    int n = 0;
+    if (g->ops->to_move(g, state->s) == PLAYER_CHANCE)
+        n = g->ops->chance_outcomes(g, state->s, &state->chance);
+    return list_out(state, state->chance.outcomes, state->chance.prob, n, out, prob, cap, count);
+}
+
+/* True if m is a legal action or chance outcome of the state. */
+static bool is_legal(crown_state *state, Move m)
+{
+    const Game *g = state->game->game;
+    int who = g->ops->to_move(g, state->s);
+    if (who == PLAYER_NONE)
+        return false;
+    if (who == PLAYER_CHANCE) {
+        int n = g->ops->chance_outcomes(g, state->s, &state->chance);
+        for (int i = 0; i < n; i++)
+            if (state->chance.outcomes[i] == m)
+                return true;
+        return false;
+    }
+    int n = g->ops->gen_moves(g, state->s, &state->scratch);
+    for (int i = 0; i < n; i++)
+        if (state->scratch.moves[i] == m)
+            return true;
+    return false;
+}
+
+static int illegal(crown_state *state, crown_action action)
+{
+    if (crown_state_is_over(state))
+        return state_fail(state, CROWN_ERROR_ILLEGAL, "the game is over");
+    return state_fail(state, CROWN_ERROR_ILLEGAL, "action %u is not legal in this position",
+                      (unsigned)action);
+}
+
+int crown_action_from_text(crown_state *state, const char *text, crown_action *out)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (text == NULL || out == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_action_from_text: NULL argument");
+    const Game *g = state->game->game;
+    if (g->ops->to_move(g, state->s) == PLAYER_NONE)
+        return state_fail(state, CROWN_ERROR_ILLEGAL, "the game is over");
+    Move m = MOVE_NONE;
+    int st = (int)g->ops->parse_move(g, state->s, text, &m, &state->err);
+    if (st == CROWN_OK)
+        *out = m;
+    return state_result(state, st);
+}
+
+int crown_action_to_text(crown_state *state, crown_action action, const char **text)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (text == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_action_to_text: text is NULL");
+    if (!is_legal(state, action))
+        return illegal(state, action);
+    const Game *g = state->game->game;
+    sb_clear(&state->text);
+    g->ops->format_move(g, state->s, action, &state->text);
+    return state_text(state, text);
+}
+
+int crown_state_apply(crown_state *state, crown_action action)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (!is_legal(state, action))
+        return illegal(state, action);
+    if (!stack_reserve(state, state->depth + 1))
+        return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
+    const Game *g = state->game->game;
+    g->ops->make(g, state->s, action, undo_at(state, state->depth));
+    state->moves[state->depth++] = action;
+    return state_result(state, CROWN_OK);
+}
+
+int crown_state_apply_text(crown_state *state, const char *text)
+{
+    crown_action a = MOVE_NONE;
+    int st = crown_action_from_text(state, text, &a);
+    if (st != CROWN_OK)
+        return st;
+    return crown_state_apply(state, a);
+}
+
+int crown_state_undo(crown_state *state)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (state->depth == 0)
+        return state_fail(state, CROWN_ERROR_ILLEGAL, "nothing to undo");
+    const Game *g = state->game->game;
+    state->depth--;
+    g->ops->unmake(g, state->s, state->moves[state->depth], undo_at(state, state->depth));
+    return state_result(state, CROWN_OK);
+}
+
+int crown_state_undo_depth(const crown_state *state)
+{
+    return state ? state->depth : 0;
+}
+
+int crown_state_returns(crown_state *state, double *out, int cap)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    const Game *g = state->game->game;
+    if (out == NULL || cap < g->players)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "room for %d returns, %d needed", cap,
+                          g->players);
+    if (!game_is_over(g, state->s))
+        return state_fail(state, CROWN_ERROR_ILLEGAL, "the game is not over");
+    double r[MAX_PLAYERS] = {0};
+    g->ops->returns(g, state->s, r);
+    memcpy(out, r, sizeof *out * (size_t)g->players);
+    return state_result(state, CROWN_OK);
+}
+
+int crown_state_result_text(crown_state *state, const char **text)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (text == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_state_result_text: text is NULL");
+    const Game *g = state->game->game;
+    sb_clear(&state->text);
+    if (game_is_over(g, state->s))
+        g->ops->describe_result(g, state->s, &state->text);
+    return state_text(state, text);
+}
+
+int crown_state_perft(crown_state *state, int depth, uint64_t *count)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (count == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_state_perft: count is NULL");
+    if (depth < 0 || depth > PERFT_MAX_DEPTH)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "perft depth %d is not in 0..%d", depth,
+                          PERFT_MAX_DEPTH);
+    /* On a copy: the state stays untouched even if a game's fast path leaves traces. */
+    const Game *g = state->game->game;
+    GameState *copy = game_state_clone(g, state->s);
+    if (copy == NULL)
+        return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
+    *count = depth == 0 ? 1 : game_perft(g, copy, depth);
+    free(copy);
+    return state_result(state, CROWN_OK);
+}
+
+/* ---- Observations --------------------------------------------------------------- */
+
+static bool has_observations(const Game *g)
+{
+    return g->observation != NULL && g->ops->observe != NULL;
+}
+
+int crown_game_observation_shape(const crown_game *game, int *dims, int cap, int *ndims,
+                                 crown_error *err)
+{
+    if (game == NULL || dims == NULL || ndims == NULL)
+        return error_out(err, CROWN_ERROR_ARGUMENT,
+                         "crown_game_observation_shape: NULL game, dims or ndims");
+    const Game *g = game->game;
+    if (!has_observations(g))
+        return error_out(err, CROWN_ERROR_UNSUPPORTED, "%s has no observations", g->ops->name);
+    int d[OBS_MAX_DIMS];
+    int n = obs_tensor_shape(g->observation, d);
+    if (cap < n)
+        return error_out(err, CROWN_ERROR_ARGUMENT, "room for %d dims, %d needed", cap, n);
+    memcpy(dims, d, sizeof *dims * (size_t)n);
+    *ndims = n;
+    return error_ok(err);
+}
+
+/* Fills the state's observation for `observer` after checking that it may be made. */
+static int observe(crown_state *state, int observer)
+{
+    const Game *g = state->game->game;
+    if (!has_observations(g))
+        return state_fail(state, CROWN_ERROR_UNSUPPORTED, "%s has no observations",
+                          g->ops->name);
+    if (observer != PLAYER_NONE && (observer < 0 || observer >= g->players))
+        return state_fail(state, CROWN_ERROR_ARGUMENT,
+                          "observer %d is neither a seat 0..%d nor a spectator (%d)", observer,
+                          g->players - 1, PLAYER_NONE);
+    if (state->obs == NULL && (state->obs = malloc(sizeof *state->obs)) == NULL)
+        return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
+    g->ops->observe(g, state->s, observer, state->obs);
+    return CROWN_OK;
+}
+
+int crown_state_observation_json(crown_state *state, int observer, const char **text)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (text == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT,
+                          "crown_state_observation_json: text is NULL");
+    int st = observe(state, observer);
+    if (st != CROWN_OK)
+        return st;
+    sb_clear(&state->text);
+    obs_write_json(state->game->game->observation, state->obs, &state->text);
+    return state_text(state, text);
+}
+
+int crown_state_observation_tensor(crown_state *state, int observer, float *out, size_t n)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    const Game *g = state->game->game;
+    if (out == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT,
+                          "crown_state_observation_tensor: out is NULL");
+    if (has_observations(g) && n < (size_t)obs_tensor_size(g->observation))
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "room for %zu floats, %d needed", n,
+                          obs_tensor_size(g->observation));
+    int st = observe(state, observer);
+    if (st != CROWN_OK)
+        return st;
+    obs_write_tensor(g->observation, state->obs, out);
+    return state_result(state, CROWN_OK);
+}
+
+/* ---- Agents --------------------------------------------------------------------- */
+
+int crown_agent_new(const crown_game *game, const char *spec, uint64_t seed, crown_agent **out,
+                    crown_error *err)
+{
+    if (out == NULL)
+        return error_out(err, CROWN_ERROR_ARGUMENT, "crown_agent_new: out is NULL");
+    *out = NULL;
+    if (game == NULL || spec == NULL)
+        return error_out(err, CROWN_ERROR_ARGUMENT, "crown_agent_new: no game or no spec");
+    crown_agent *a = calloc(1, sizeof *a);
+    if (a == NULL)
+        return error_out(err, CROWN_ERROR_NOMEM, "out of memory");
+    a->game = game;
+    sb_init(&a->text);
+    ErrBuf e;
+    err_clear(&e);
+    int st = (int)agent_spec_parse(spec, &a->spec, &e);
+    if (st == CROWN_OK) {
+        a->spec.seed = seed;
+        st = (int)agent_new(game->game, &a->spec, &a->agent, &e);
+    }
+    if (st != CROWN_OK) {
+        error_out(err, st, "%s", e.msg);
+        crown_agent_free(a);
+        return st;
+    }
+    *out = a;
+    return error_ok(err);
+}
+
+void crown_agent_free(crown_agent *agent)
+{
+    if (agent == NULL)
+        return;
+    agent_free(agent->agent);
+    sb_free(&agent->text);
+    free(agent);
+}
+
+int crown_agent_errcode(const crown_agent *agent)
+{
+    return agent ? agent->errcode : CROWN_ERROR_ARGUMENT;
+}
+
+const char *crown_agent_errmsg(const crown_agent *agent)
+{
+    return agent ? agent->err.msg : "agent is NULL";
+}
+
+int crown_agent_set_limits(crown_agent *agent, int depth, int64_t nodes, int64_t movetime_ms)
+{
+    if (agent == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (depth < -1 || nodes < -1 || movetime_ms < -1) {
+        err_set(&agent->err, STATUS_PARSE, "limits are 0 (the level's), -1 (none) or positive");
+        return agent_result(agent, CROWN_ERROR_ARGUMENT);
+    }
+    AgentSpec spec = agent->spec;
+    spec.limits.depth = depth;
+    spec.limits.nodes = nodes < 0 ? UINT64_MAX : (uint64_t)nodes;
+    spec.limits.movetime_ms = movetime_ms;
+    /* As on the command line: an exact limit without a clock must not meet the level's. */
+    if ((depth > 0 || nodes > 0) && movetime_ms == 0)
+        spec.limits.movetime_ms = SEARCH_UNLIMITED;
+    Agent *fresh = NULL;
+    int st = (int)agent_new(agent->game->game, &spec, &fresh, &agent->err);
+    if (st != CROWN_OK)
+        return agent_result(agent, st);
+    agent_free(agent->agent);
+    agent->agent = fresh;
+    agent->spec = spec;
+    return agent_result(agent, CROWN_OK);
+}
+
+int crown_agent_think(crown_agent *agent, const crown_state *state, crown_action *best)
+{
+    if (agent == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (state == NULL || best == NULL) {
+        err_set(&agent->err, STATUS_PARSE, "crown_agent_think: NULL state or result");
+        return agent_result(agent, CROWN_ERROR_ARGUMENT);
+    }
+    if (state->game->game != agent->game->game) {
+        err_set(&agent->err, STATUS_PARSE, "the state is of another game than the agent");
+        return agent_result(agent, CROWN_ERROR_ARGUMENT);
+    }
+    SearchResult r;
+    int st = (int)agent_think(agent->agent, state->s, &r, &agent->err);
+    if (st == CROWN_OK) {
+        agent->last = r;
+        *best = r.best;
+    }
+    return agent_result(agent, st);
+}
+
+void crown_agent_stop(crown_agent *agent)
+{
+    if (agent != NULL)
+        agent_stop(agent->agent);
+}
+
+int crown_agent_describe(crown_agent *agent, const char **text)
+{
+    if (agent == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (text == NULL) {
+        err_set(&agent->err, STATUS_PARSE, "crown_agent_describe: text is NULL");
+        return agent_result(agent, CROWN_ERROR_ARGUMENT);
+    }
+    sb_clear(&agent->text);
+    agent_describe(agent->agent, &agent->text);
+    if (sb_failed(&agent->text)) {
+        sb_free(&agent->text);
+        sb_init(&agent->text);
+        err_set(&agent->err, STATUS_NOMEM, "out of memory");
+        return agent_result(agent, CROWN_ERROR_NOMEM);
+    }
+    *text = sb_str(&agent->text);
+    return agent_result(agent, CROWN_OK);
+}
+
+uint64_t crown_agent_last_nodes(const crown_agent *agent)
+{
+    return agent ? agent->last.nodes : 0;
+}
+
+int crown_agent_last_depth(const crown_agent *agent)
+{
+    return agent ? agent->last.depth : 0;
+}

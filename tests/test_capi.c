@@ -1,0 +1,700 @@
+/*
+ * test_capi.c - the public C API (include/crown.h) as an embedding program sees it: only
+ * crown.h is included. Every function, the errors and their messages, illegal actions
+ * that change nothing, clones that are independent, undo that restores the hash, chance
+ * and four players, observations, agents that repeat themselves under a depth limit,
+ * and two threads sharing one game.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "crown.h"
+
+static crown_game *new_game(const char *name, const char *opt, const char *value)
+{
+    crown_game *g = NULL;
+    crown_error err;
+    const char *names[1] = {opt};
+    const char *values[1] = {value};
+    int st = crown_game_new(name, names, values, opt ? 1 : 0, &g, &err);
+    if (st != CROWN_OK)
+        fail_msg("crown_game_new(%s): %s", name, err.message);
+    assert_int_equal(err.code, CROWN_OK);
+    assert_string_equal(err.message, "");
+    return g;
+}
+
+static crown_state *new_state(const crown_game *g, uint64_t seed)
+{
+    crown_state *s = NULL;
+    assert_int_equal(crown_state_new(g, seed, &s, NULL), CROWN_OK);
+    assert_non_null(s);
+    return s;
+}
+
+static char *position_of(crown_state *s)
+{
+    const char *text = NULL;
+    assert_int_equal(crown_state_format(s, &text), CROWN_OK);
+    char *copy = malloc(strlen(text) + 1);
+    assert_non_null(copy);
+    strcpy(copy, text);
+    return copy;
+}
+
+static void test_version_and_library(void **unused)
+{
+    (void)unused;
+    assert_string_equal(crown_version(), CROWN_VERSION);
+    assert_int_equal(crown_version_number(), CROWN_VERSION_NUMBER);
+    char want[32];
+    snprintf(want, sizeof want, "%d.%d.%d", CROWN_VERSION_MAJOR, CROWN_VERSION_MINOR,
+             CROWN_VERSION_PATCH);
+    assert_string_equal(crown_version(), want);
+    assert_string_equal(crown_status_name(CROWN_OK), "ok");
+    assert_string_equal(crown_status_name(CROWN_ERROR_ILLEGAL), "illegal");
+    assert_string_equal(crown_status_name(CROWN_ERROR_ARGUMENT), "bad argument");
+    assert_string_equal(crown_status_name(99), "unknown status");
+
+    int n = crown_game_count();
+    assert_true(n >= 9);
+    int found = 0;
+    for (int i = 0; i < n; i++) {
+        assert_non_null(crown_game_names(i));
+        found += strcmp(crown_game_names(i), "kings-valley") == 0;
+    }
+    assert_int_equal(found, 1);
+    assert_null(crown_game_names(-1));
+    assert_null(crown_game_names(n));
+}
+
+static void test_game_creation_and_options(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", "max-plies", "100");
+    assert_string_equal(crown_game_name(g), "kings-valley");
+    assert_int_equal(crown_game_players(g), 2);
+    const int options = crown_game_option_count(g);
+    assert_true(options >= 3); /* max-plies, first-move-soldier, locked-king-loses, ... */
+    assert_string_equal(crown_game_option_value(g, "max-plies"), "100");
+    assert_string_equal(crown_game_option_value(g, "first-move-soldier"), "on");
+    assert_null(crown_game_option_value(g, "no-such"));
+    int seen = 0;
+    for (int i = 0; i < crown_game_option_count(g); i++)
+        seen += strcmp(crown_game_option_name(g, i), "max-plies") == 0;
+    assert_int_equal(seen, 1);
+    assert_null(crown_game_option_name(g, options));
+    assert_null(crown_game_option_name(g, -1));
+    crown_game_free(g);
+
+    crown_error err;
+    crown_game *bad = (crown_game *)&err; /* must be overwritten with NULL */
+    assert_int_equal(crown_game_new("chess", NULL, NULL, 0, &bad, &err), CROWN_ERROR_ARGUMENT);
+    assert_null(bad);
+    assert_int_equal(err.code, CROWN_ERROR_ARGUMENT);
+    assert_non_null(strstr(err.message, "'chess'"));
+    assert_non_null(strstr(err.message, "kings-valley"));
+
+    const char *names[] = {"max-plies", "speed"};
+    const char *values[] = {"10", "fast"};
+    assert_int_equal(crown_game_new("kings-valley", names, values, 2, &bad, &err),
+                     CROWN_ERROR_PARSE);
+    assert_null(bad);
+    assert_non_null(strstr(err.message, "'speed'"));
+    assert_non_null(strstr(err.message, "max-plies")); /* lists the game's rules */
+
+    const char *big[] = {"5000"};
+    assert_int_equal(crown_game_new("kings-valley", names, big, 1, &bad, &err),
+                     CROWN_ERROR_PARSE);
+    assert_non_null(strstr(err.message, "5000"));
+    assert_int_equal(crown_game_new("kings-valley", NULL, NULL, 1, &bad, &err),
+                     CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_game_new(NULL, NULL, NULL, 0, &bad, &err), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_game_new("kings-valley", NULL, NULL, 0, NULL, NULL),
+                     CROWN_ERROR_ARGUMENT);
+    /* Without a crown_error the code alone tells. */
+    assert_int_equal(crown_game_new("chess", NULL, NULL, 0, &bad, NULL), CROWN_ERROR_ARGUMENT);
+    crown_game_free(NULL);
+}
+
+static void test_positions_parse_format_render(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    crown_state *s = new_state(g, 0);
+    assert_ptr_equal(crown_state_game(s), g);
+    assert_int_equal(crown_state_to_move(s), 0);
+    assert_int_equal(crown_state_is_over(s), 0);
+    char *start = position_of(s);
+    uint64_t h = crown_state_hash(s);
+
+    const char *other = "ss1ss/2k2/5/2K2/SS1SS 1 4";
+    assert_int_equal(crown_state_parse(s, other), CROWN_OK);
+    assert_int_equal(crown_state_errcode(s), CROWN_OK);
+    assert_string_equal(crown_state_errmsg(s), "");
+    char *now = position_of(s);
+    assert_string_equal(now, other);
+    assert_int_not_equal(crown_state_hash(s), h);
+
+    /* A bad text is refused with a message and changes nothing. */
+    assert_int_equal(crown_state_parse(s, "sskss/5/5 1"), CROWN_ERROR_PARSE);
+    assert_int_equal(crown_state_errcode(s), CROWN_ERROR_PARSE);
+    assert_true(strlen(crown_state_errmsg(s)) > 0);
+    char *after = position_of(s);
+    assert_string_equal(after, other);
+    assert_int_equal(crown_state_parse(s, NULL), CROWN_ERROR_ARGUMENT);
+
+    assert_int_equal(crown_state_parse(s, start), CROWN_OK);
+    assert_int_equal(crown_state_hash(s), h);
+    const char *board = NULL;
+    assert_int_equal(crown_state_render(s, &board), CROWN_OK);
+    assert_true(strlen(board) > 25);
+    assert_int_equal(crown_state_render(s, NULL), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_format(s, NULL), CROWN_ERROR_ARGUMENT);
+    free(start);
+    free(now);
+    free(after);
+    crown_state_free(s);
+    crown_state_free(NULL);
+    crown_game_free(g);
+}
+
+static void test_actions_and_text(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    crown_state *s = new_state(g, 0);
+    int n = -1;
+    assert_int_equal(crown_state_legal_actions(s, NULL, 0, &n), CROWN_OK);
+    assert_int_equal(n, 10);
+    crown_action few[3];
+    assert_int_equal(crown_state_legal_actions(s, few, 3, &n), CROWN_ERROR_ARGUMENT);
+    assert_non_null(strstr(crown_state_errmsg(s), "10 needed"));
+    assert_int_equal(crown_state_legal_actions(s, few, 3, NULL), CROWN_ERROR_ARGUMENT);
+    crown_action all[CROWN_MAX_ACTIONS];
+    assert_int_equal(crown_state_legal_actions(s, all, CROWN_MAX_ACTIONS, &n), CROWN_OK);
+    assert_int_equal(n, 10);
+    for (int i = 0; i < n; i++) {
+        const char *text = NULL;
+        assert_int_equal(crown_action_to_text(s, all[i], &text), CROWN_OK);
+        char copy[64];
+        snprintf(copy, sizeof copy, "%s", text);
+        crown_action back = 0;
+        assert_int_equal(crown_action_from_text(s, copy, &back), CROWN_OK);
+        assert_int_equal(back, all[i]);
+    }
+    /* No chance here. */
+    assert_int_equal(crown_state_chance_outcomes(s, NULL, NULL, 0, &n), CROWN_OK);
+    assert_int_equal(n, 0);
+
+    crown_action a = 7;
+    assert_int_equal(crown_action_from_text(s, "z9-z8", &a), CROWN_ERROR_PARSE);
+    assert_int_equal(a, 7);
+    assert_true(strlen(crown_state_errmsg(s)) > 0);
+    assert_int_equal(crown_action_from_text(s, NULL, &a), CROWN_ERROR_ARGUMENT);
+    const char *text = NULL;
+    assert_int_equal(crown_action_to_text(s, 0xFFFFFFFFu, &text), CROWN_ERROR_ILLEGAL);
+    assert_non_null(strstr(crown_state_errmsg(s), "not legal"));
+    assert_null(text);
+    crown_state_free(s);
+    crown_game_free(g);
+}
+
+static void test_illegal_action_changes_nothing(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    crown_state *s = new_state(g, 0);
+    assert_int_equal(crown_state_apply_text(s, "a1-a4"), CROWN_OK);
+    char *before = position_of(s);
+    uint64_t h = crown_state_hash(s);
+    crown_action legal[CROWN_MAX_ACTIONS];
+    int n = 0;
+    assert_int_equal(crown_state_legal_actions(s, legal, CROWN_MAX_ACTIONS, &n), CROWN_OK);
+
+    /* An action legal for the other side a move ago, and numbers that are nothing. */
+    crown_state *fresh = new_state(g, 0);
+    crown_action old = 0;
+    assert_int_equal(crown_action_from_text(fresh, "b1-b4", &old), CROWN_OK);
+    crown_action tries[] = {old, 0, 0xFFFFFFFFu, 12345};
+    for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
+        int is_legal = 0;
+        for (int k = 0; k < n; k++)
+            is_legal |= legal[k] == tries[i];
+        if (is_legal)
+            continue;
+        assert_int_equal(crown_state_apply(s, tries[i]), CROWN_ERROR_ILLEGAL);
+        assert_non_null(strstr(crown_state_errmsg(s), "not legal"));
+        char *after = position_of(s);
+        assert_string_equal(after, before);
+        free(after);
+        assert_int_equal(crown_state_hash(s), h);
+        assert_int_equal(crown_state_undo_depth(s), 1);
+    }
+    /* Text that is against the rules: the opponent's piece. */
+    assert_int_not_equal(crown_state_apply_text(s, "a1-a2"), CROWN_OK);
+    assert_int_equal(crown_state_hash(s), h);
+    assert_int_equal(crown_state_undo_depth(s), 1);
+    free(before);
+    crown_state_free(fresh);
+    crown_state_free(s);
+    crown_game_free(g);
+}
+
+/* Plays the first legal action (or chance outcome) until the game ends or `max` actions. */
+static int play_first_actions(crown_state *s, int max)
+{
+    int played = 0;
+    while (!crown_state_is_over(s) && played < max) {
+        crown_action acts[CROWN_MAX_ACTIONS];
+        int n = 0;
+        if (crown_state_to_move(s) == CROWN_PLAYER_CHANCE)
+            assert_int_equal(crown_state_chance_outcomes(s, acts, NULL, CROWN_MAX_ACTIONS, &n),
+                             CROWN_OK);
+        else
+            assert_int_equal(crown_state_legal_actions(s, acts, CROWN_MAX_ACTIONS, &n), CROWN_OK);
+        assert_true(n > 0);
+        assert_int_equal(crown_state_apply(s, acts[(played * 7) % n]), CROWN_OK);
+        played++;
+    }
+    return played;
+}
+
+static void test_apply_undo_restores_hash_and_results(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    crown_state *s = new_state(g, 0);
+    assert_int_equal(crown_state_undo(s), CROWN_ERROR_ILLEGAL);
+    assert_non_null(strstr(crown_state_errmsg(s), "nothing to undo"));
+    double r[CROWN_MAX_PLAYERS];
+    assert_int_equal(crown_state_returns(s, r, CROWN_MAX_PLAYERS), CROWN_ERROR_ILLEGAL);
+    assert_non_null(strstr(crown_state_errmsg(s), "not over"));
+    const char *why = NULL;
+    assert_int_equal(crown_state_result_text(s, &why), CROWN_OK);
+    assert_string_equal(why, "");
+
+    enum { MAX = 400 };
+    uint64_t hashes[MAX + 1];
+    hashes[0] = crown_state_hash(s);
+    char *start = position_of(s);
+    int played = 0;
+    while (!crown_state_is_over(s) && played < MAX) {
+        played += play_first_actions(s, 1);
+        hashes[played] = crown_state_hash(s);
+    }
+    assert_true(crown_state_is_over(s));
+    assert_int_equal(crown_state_to_move(s), CROWN_PLAYER_NONE);
+    assert_int_equal(crown_state_undo_depth(s), played);
+    assert_int_equal(crown_state_returns(s, r, 1), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_returns(s, r, CROWN_MAX_PLAYERS), CROWN_OK);
+    assert_true(r[0] + r[1] == 0.0);
+    assert_int_equal(crown_state_result_text(s, &why), CROWN_OK);
+    assert_true(strlen(why) > 0);
+    int n = -1;
+    assert_int_equal(crown_state_legal_actions(s, NULL, 0, &n), CROWN_OK);
+    assert_int_equal(n, 0);
+    crown_action any = 0;
+    assert_int_equal(crown_action_from_text(s, "a1-a2", &any), CROWN_ERROR_ILLEGAL);
+    assert_non_null(strstr(crown_state_errmsg(s), "over"));
+
+    for (int i = played; i > 0; i--) {
+        assert_int_equal(crown_state_hash(s), hashes[i]);
+        assert_int_equal(crown_state_undo(s), CROWN_OK);
+        assert_int_equal(crown_state_hash(s), hashes[i - 1]);
+    }
+    char *back = position_of(s);
+    assert_string_equal(back, start);
+    assert_int_equal(crown_state_undo_depth(s), 0);
+    free(start);
+    free(back);
+
+    /* Parsing a position empties the stack. */
+    assert_int_equal(crown_state_apply_text(s, "a1-a4"), CROWN_OK);
+    assert_int_equal(crown_state_parse(s, "sskss/5/5/5/SSKSS 1 0"), CROWN_OK);
+    assert_int_equal(crown_state_undo_depth(s), 0);
+    crown_state_free(s);
+    crown_game_free(g);
+}
+
+static void test_clone_is_independent(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    crown_state *s = new_state(g, 0);
+    assert_int_equal(crown_state_apply_text(s, "a1-a4"), CROWN_OK);
+    uint64_t h = crown_state_hash(s);
+    crown_state *c = NULL;
+    crown_error err;
+    assert_int_equal(crown_state_clone(s, &c, &err), CROWN_OK);
+    assert_int_equal(crown_state_hash(c), h);
+    assert_int_equal(crown_state_undo_depth(c), 1);
+    assert_int_equal(play_first_actions(c, 5), 5);
+    assert_int_not_equal(crown_state_hash(c), h);
+    assert_int_equal(crown_state_hash(s), h);
+    assert_int_equal(crown_state_undo_depth(s), 1);
+    /* The clone's copied stack undoes past the point of cloning, on the clone only. */
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(crown_state_undo(c), CROWN_OK);
+    crown_state *fresh = new_state(g, 0);
+    assert_int_equal(crown_state_hash(c), crown_state_hash(fresh));
+    assert_int_equal(crown_state_hash(s), h);
+    crown_state_free(s); /* the clone outlives its original */
+    assert_int_equal(crown_state_apply_text(c, "b1-b4"), CROWN_OK);
+    crown_state_free(c);
+    assert_int_equal(crown_state_clone(NULL, &c, &err), CROWN_ERROR_ARGUMENT);
+    assert_null(c);
+    assert_true(strlen(err.message) > 0);
+    crown_state_free(fresh);
+    crown_game_free(g);
+}
+
+static void test_perft(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    crown_state *s = new_state(g, 0);
+    const uint64_t want[] = {1, 10, 110, 1570, 21708};
+    uint64_t h = crown_state_hash(s);
+    for (int d = 0; d <= 4; d++) {
+        uint64_t n = 0;
+        assert_int_equal(crown_state_perft(s, d, &n), CROWN_OK);
+        assert_int_equal(n, want[d]);
+    }
+    assert_int_equal(crown_state_hash(s), h);
+    uint64_t n = 0;
+    assert_int_equal(crown_state_perft(s, -1, &n), CROWN_ERROR_ARGUMENT);
+    assert_non_null(strstr(crown_state_errmsg(s), "-1"));
+    assert_int_equal(crown_state_perft(s, 65, &n), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_perft(s, 2, NULL), CROWN_ERROR_ARGUMENT);
+    crown_state_free(s);
+    crown_game_free(g);
+}
+
+static void test_chance_and_four_players(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("king-of-the-valley", "players", "4");
+    assert_int_equal(crown_game_players(g), 4);
+    crown_state *s = new_state(g, 11);
+    uint64_t n = 0;
+    assert_int_equal(crown_state_perft(s, 2, &n), CROWN_OK);
+    assert_int_equal(n, 600);
+    /* Play until chance acts: its outcomes have probabilities that sum to 1 and are
+     * applied like actions; the players have none meanwhile. */
+    int guard = 0;
+    while (crown_state_to_move(s) != CROWN_PLAYER_CHANCE && guard++ < 500)
+        assert_int_equal(play_first_actions(s, 1), 1);
+    assert_int_equal(crown_state_to_move(s), CROWN_PLAYER_CHANCE);
+    int count = -1;
+    assert_int_equal(crown_state_legal_actions(s, NULL, 0, &count), CROWN_OK);
+    assert_int_equal(count, 0);
+    crown_action outcomes[CROWN_MAX_ACTIONS];
+    double prob[CROWN_MAX_ACTIONS];
+    assert_int_equal(crown_state_chance_outcomes(s, outcomes, prob, CROWN_MAX_ACTIONS, &count),
+                     CROWN_OK);
+    assert_true(count > 0);
+    double sum = 0;
+    for (int i = 0; i < count; i++)
+        sum += prob[i];
+    assert_true(sum > 0.999999 && sum < 1.000001);
+    const char *text = NULL;
+    assert_int_equal(crown_action_to_text(s, outcomes[count - 1], &text), CROWN_OK);
+    uint64_t h = crown_state_hash(s);
+    assert_int_equal(crown_state_apply(s, outcomes[count - 1]), CROWN_OK);
+    assert_int_not_equal(crown_state_to_move(s), CROWN_PLAYER_CHANCE);
+    assert_int_equal(crown_state_undo(s), CROWN_OK);
+    assert_int_equal(crown_state_hash(s), h);
+
+    /* A whole game of four to its end; everyone gets a return. */
+    play_first_actions(s, 100000);
+    assert_true(crown_state_is_over(s));
+    double r[CROWN_MAX_PLAYERS];
+    assert_int_equal(crown_state_returns(s, r, 3), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_returns(s, r, 4), CROWN_OK);
+
+    /* Agents refuse a chance node, and alpha-beta refuses four players. */
+    crown_agent *a = NULL;
+    crown_error err;
+    assert_int_equal(crown_agent_new(g, "ab", 1, &a, &err), CROWN_ERROR_UNSUPPORTED);
+    assert_null(a);
+    assert_true(strlen(err.message) > 0);
+    crown_state_free(s);
+    crown_game_free(g);
+}
+
+/* The action and node count of a fresh agent with a depth limit on a position. */
+static crown_action think_once(const crown_game *g, const crown_state *s, const char *spec,
+                               uint64_t *nodes)
+{
+    crown_agent *a = NULL;
+    crown_error err;
+    if (crown_agent_new(g, spec, 3, &a, &err) != CROWN_OK)
+        fail_msg("crown_agent_new(%s): %s", spec, err.message);
+    assert_int_equal(crown_agent_set_limits(a, 5, 0, 0), CROWN_OK);
+    crown_action best = 0;
+    assert_int_equal(crown_agent_think(a, s, &best), CROWN_OK);
+    assert_int_equal(crown_agent_errcode(a), CROWN_OK);
+    assert_int_equal(crown_agent_last_depth(a), 5);
+    *nodes = crown_agent_last_nodes(a);
+    crown_agent_free(a);
+    return best;
+}
+
+static void test_agent_depth_limit_is_deterministic(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    crown_state *s = new_state(g, 0);
+    assert_int_equal(crown_state_apply_text(s, "a1-a4"), CROWN_OK);
+    uint64_t h = crown_state_hash(s);
+    uint64_t n1 = 0, n2 = 0;
+    crown_action b1 = think_once(g, s, "ab", &n1);
+    crown_action b2 = think_once(g, s, "ab", &n2);
+    assert_int_equal(b1, b2);
+    assert_int_equal(n1, n2);
+    assert_true(n1 > 0);
+    assert_int_equal(crown_state_hash(s), h); /* think does not change the state */
+    assert_int_equal(crown_state_apply(s, b1), CROWN_OK);
+
+    crown_agent *a = NULL;
+    crown_error err;
+    assert_int_equal(crown_agent_new(g, "ai:7", 5, &a, &err), CROWN_OK);
+    const char *text = NULL;
+    assert_int_equal(crown_agent_describe(a, &text), CROWN_OK);
+    assert_non_null(strstr(text, "level 7"));
+    assert_int_equal(crown_agent_set_limits(a, -2, 0, 0), CROWN_ERROR_ARGUMENT);
+    assert_true(strlen(crown_agent_errmsg(a)) > 0);
+    assert_int_equal(crown_agent_set_limits(a, 2, 0, 0), CROWN_OK);
+    assert_string_equal(crown_agent_errmsg(a), "");
+    assert_int_equal(crown_agent_describe(a, &text), CROWN_OK);
+    assert_non_null(strstr(text, "depth 2"));
+    crown_action best = 0;
+    assert_int_equal(crown_agent_think(a, s, NULL), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_agent_think(a, s, &best), CROWN_OK);
+    assert_int_equal(crown_state_apply(s, best), CROWN_OK); /* legal */
+
+    /* A state of another game, and a game that is over. */
+    crown_game *other = new_game("kings-guard", NULL, NULL);
+    crown_state *os = new_state(other, 0);
+    assert_int_equal(crown_agent_think(a, os, &best), CROWN_ERROR_ARGUMENT);
+    assert_non_null(strstr(crown_agent_errmsg(a), "another game"));
+    assert_int_equal(crown_state_parse(s, "ss1ss/5/2k2/5/SSKSS 2 9"), CROWN_OK);
+    assert_true(crown_state_is_over(s));
+    assert_int_equal(crown_agent_think(a, s, &best), CROWN_ERROR_ILLEGAL);
+    assert_int_equal(crown_agent_errcode(a), CROWN_ERROR_ILLEGAL);
+    crown_agent_stop(NULL);
+    crown_agent_free(a);
+    crown_agent_free(NULL);
+
+    assert_int_equal(crown_agent_new(g, "deep-blue", 0, &a, &err), CROWN_ERROR_PARSE);
+    assert_null(a);
+    assert_non_null(strstr(err.message, "deep-blue"));
+    assert_int_equal(crown_agent_new(g, "ai:11", 0, &a, &err), CROWN_ERROR_PARSE);
+    assert_int_equal(crown_agent_new(NULL, "ai", 0, &a, &err), CROWN_ERROR_ARGUMENT);
+
+    /* MCTS under a node limit repeats itself too. */
+    crown_state *start = new_state(g, 0);
+    crown_action m[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(crown_agent_new(g, "mcts", 9, &a, &err), CROWN_OK);
+        assert_int_equal(crown_agent_set_limits(a, 0, 300, 0), CROWN_OK);
+        assert_int_equal(crown_agent_think(a, start, &m[i]), CROWN_OK);
+        assert_int_equal(crown_agent_last_nodes(a), 300);
+        crown_agent_free(a);
+    }
+    assert_int_equal(m[0], m[1]);
+    crown_state_free(start);
+    crown_state_free(os);
+    crown_game_free(other);
+    crown_state_free(s);
+    crown_game_free(g);
+}
+
+static void test_observations(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    crown_state *s = new_state(g, 0);
+    int dims[CROWN_OBS_MAX_DIMS], nd = 0;
+    crown_error err;
+    assert_int_equal(crown_game_observation_shape(g, dims, CROWN_OBS_MAX_DIMS, &nd, &err),
+                     CROWN_OK);
+    assert_int_equal(nd, 3); /* one board: [planes, rows, cols] */
+    assert_int_equal(dims[1], 5);
+    assert_int_equal(dims[2], 5);
+    assert_int_equal(crown_game_observation_shape(g, dims, 2, &nd, &err), CROWN_ERROR_ARGUMENT);
+    assert_non_null(strstr(err.message, "3 needed"));
+    size_t size = (size_t)dims[0] * (size_t)dims[1] * (size_t)dims[2];
+
+    const char *json = NULL;
+    assert_int_equal(crown_state_observation_json(s, 0, &json), CROWN_OK);
+    assert_true(json[0] == '{');
+    assert_non_null(strstr(json, "\"observer\":0"));
+    assert_non_null(strstr(json, "\"c3\""));
+    assert_int_equal(crown_state_observation_json(s, CROWN_PLAYER_NONE, &json), CROWN_OK);
+    assert_non_null(strstr(json, "\"observer\":null"));
+
+    float *seat = calloc(size, sizeof *seat), *spectator = calloc(size, sizeof *spectator);
+    assert_non_null(seat);
+    assert_non_null(spectator);
+    assert_int_equal(crown_state_observation_tensor(s, 0, seat, size), CROWN_OK);
+    assert_int_equal(crown_state_observation_tensor(s, CROWN_PLAYER_NONE, spectator, size),
+                     CROWN_OK);
+    double sum = 0;
+    int differ = 0;
+    for (size_t i = 0; i < size; i++) {
+        assert_true(seat[i] >= 0.0f);
+        sum += (double)seat[i];
+        differ += seat[i] != spectator[i];
+    }
+    assert_true(sum > 10.0); /* ten pieces and more */
+    assert_true(differ > 0); /* the observer plane */
+    /* The tensor follows the position. */
+    assert_int_equal(crown_state_apply_text(s, "a1-a4"), CROWN_OK);
+    assert_int_equal(crown_state_observation_tensor(s, 0, spectator, size), CROWN_OK);
+    assert_memory_not_equal(seat, spectator, size * sizeof *seat);
+
+    assert_int_equal(crown_state_observation_tensor(s, 0, seat, size - 1), CROWN_ERROR_ARGUMENT);
+    assert_non_null(strstr(crown_state_errmsg(s), "needed"));
+    assert_int_equal(crown_state_observation_tensor(s, 2, seat, size), CROWN_ERROR_ARGUMENT);
+    assert_non_null(strstr(crown_state_errmsg(s), "observer 2"));
+    assert_int_equal(crown_state_observation_json(s, -3, &json), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_observation_json(s, 0, NULL), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_observation_tensor(s, 0, NULL, size), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_game_observation_shape(NULL, dims, 3, &nd, NULL), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_observation_json(NULL, 0, &json), CROWN_ERROR_ARGUMENT);
+    free(seat);
+    free(spectator);
+    crown_state_free(s);
+    crown_game_free(g);
+
+    /* A game that offers none says so. */
+    int have = 0;
+    for (int i = 0; i < crown_game_count() && !have; i++) {
+        crown_game *o = new_game(crown_game_names(i), NULL, NULL);
+        if (crown_game_observation_shape(o, dims, CROWN_OBS_MAX_DIMS, &nd, &err) ==
+            CROWN_ERROR_UNSUPPORTED) {
+            have = 1;
+            assert_non_null(strstr(err.message, "no observations"));
+            crown_state *os = new_state(o, 0);
+            assert_int_equal(crown_state_observation_json(os, 0, &json), CROWN_ERROR_UNSUPPORTED);
+            crown_state_free(os);
+        }
+        crown_game_free(o);
+    }
+    (void)have; /* once every game has observations there is nothing to refuse */
+}
+
+/* One thread's work on a game it shares: its own state and agent. */
+typedef struct ThreadJob {
+    const crown_game *game;
+    uint64_t perft;
+    crown_action best;
+    int status;
+} ThreadJob;
+
+static void *thread_work(void *arg)
+{
+    ThreadJob *job = arg;
+    crown_state *s = NULL;
+    crown_agent *a = NULL;
+    job->status = crown_state_new(job->game, 0, &s, NULL);
+    if (job->status == CROWN_OK)
+        job->status = crown_state_perft(s, 4, &job->perft);
+    if (job->status == CROWN_OK)
+        job->status = crown_agent_new(job->game, "ab", 2, &a, NULL);
+    if (job->status == CROWN_OK)
+        job->status = crown_agent_set_limits(a, 4, 0, 0);
+    if (job->status == CROWN_OK)
+        job->status = crown_agent_think(a, s, &job->best);
+    crown_agent_free(a);
+    crown_state_free(s);
+    return NULL;
+}
+
+static void test_threads_share_a_game(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    ThreadJob jobs[2] = {{.game = g}, {.game = g}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, thread_work, &jobs[i]), 0);
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_join(t[i], NULL), 0);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(jobs[i].status, CROWN_OK);
+        assert_int_equal(jobs[i].perft, 21708);
+    }
+    assert_int_equal(jobs[0].best, jobs[1].best);
+    crown_game_free(g);
+}
+
+static void test_null_handles_are_refused(void **unused)
+{
+    (void)unused;
+    const char *text = NULL;
+    crown_action a = 0;
+    int n = 0;
+    double r[4];
+    uint64_t c = 0;
+    assert_int_equal(crown_state_parse(NULL, "x"), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_format(NULL, &text), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_render(NULL, &text), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_legal_actions(NULL, NULL, 0, &n), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_chance_outcomes(NULL, NULL, NULL, 0, &n), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_action_from_text(NULL, "a1-a2", &a), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_action_to_text(NULL, 1, &text), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_apply(NULL, 1), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_apply_text(NULL, "a1-a2"), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_undo(NULL), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_returns(NULL, r, 4), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_result_text(NULL, &text), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_perft(NULL, 1, &c), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_errcode(NULL), CROWN_ERROR_ARGUMENT);
+    assert_non_null(crown_state_errmsg(NULL));
+    assert_null(crown_state_game(NULL));
+    assert_int_equal(crown_state_to_move(NULL), CROWN_PLAYER_NONE);
+    assert_int_equal(crown_state_hash(NULL), 0);
+    assert_int_equal(crown_state_undo_depth(NULL), 0);
+    assert_int_equal(crown_state_new(NULL, 0, NULL, NULL), CROWN_ERROR_ARGUMENT);
+    assert_null(crown_game_name(NULL));
+    assert_int_equal(crown_game_players(NULL), 0);
+    assert_int_equal(crown_game_option_count(NULL), 0);
+    assert_int_equal(crown_agent_set_limits(NULL, 1, 0, 0), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_agent_think(NULL, NULL, &a), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_agent_describe(NULL, &text), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_agent_errcode(NULL), CROWN_ERROR_ARGUMENT);
+    assert_non_null(crown_agent_errmsg(NULL));
+    assert_int_equal(crown_agent_last_nodes(NULL), 0);
+    assert_int_equal(crown_agent_last_depth(NULL), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_version_and_library),
+        cmocka_unit_test(test_game_creation_and_options),
+        cmocka_unit_test(test_positions_parse_format_render),
+        cmocka_unit_test(test_actions_and_text),
+        cmocka_unit_test(test_illegal_action_changes_nothing),
+        cmocka_unit_test(test_apply_undo_restores_hash_and_results),
+        cmocka_unit_test(test_clone_is_independent),
+        cmocka_unit_test(test_perft),
+        cmocka_unit_test(test_chance_and_four_players),
+        cmocka_unit_test(test_agent_depth_limit_is_deterministic),
+        cmocka_unit_test(test_observations),
+        cmocka_unit_test(test_threads_share_a_game),
+        cmocka_unit_test(test_null_handles_are_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

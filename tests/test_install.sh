@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The install test, run as one of a build's test programs (the Makefile writes the
+# wrapper build/<variant>/tests/test_install): installs that build under a temporary
+# PREFIX (and once more under DESTDIR), checks the files, the soname and that the shared
+# library exports only crown_* symbols, then compiles tests/install/perft.c in the
+# temporary folder with nothing but `pkg-config --cflags --libs crown` and runs it
+# against the installed shared library.
+#   usage: tests/test_install.sh OUT BUILD CC [SANITIZER_FLAGS]
+set -eu
+out=$1 build=$2 cc=$3 san=${4:-}
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "test_install: $*" >&2; exit 1; }
+mk() { make --no-print-directory BUILD="$build" CC="$cc" "$@" >"$tmp/make.log" 2>&1 ||
+    { cat "$tmp/make.log" >&2; fail "make $* failed"; }; }
+
+prefix=$tmp/prefix
+mk install PREFIX="$prefix"
+version=$(sed -n 's/^#define CROWN_VERSION "\(.*\)"/\1/p' include/crown.h)
+for f in bin/crown lib/libcrown.a "lib/libcrown.so.$version" lib/libcrown.so.0 lib/libcrown.so \
+    include/crown.h lib/pkgconfig/crown.pc share/man/man1/crown.1; do
+    [ -e "$prefix/$f" ] || fail "make install did not install $f"
+done
+"$prefix/bin/crown" --version | grep -qx "crown $version" || fail "crown --version is not 'crown $version'"
+
+# DESTDIR stages the same tree under another root.
+mk install PREFIX=/opt/crown DESTDIR="$tmp/stage"
+[ -x "$tmp/stage/opt/crown/bin/crown" ] || fail "DESTDIR was not honoured"
+grep -qx 'prefix=/opt/crown' "$tmp/stage/opt/crown/lib/pkgconfig/crown.pc" || fail "crown.pc has the wrong prefix"
+mk uninstall PREFIX=/opt/crown DESTDIR="$tmp/stage"
+left=$(find "$tmp/stage" -type f -o -type l)
+[ -z "$left" ] || fail "make uninstall left: $left"
+
+lib=$prefix/lib/libcrown.so.$version
+objdump -p "$lib" | grep -q 'SONAME *libcrown\.so\.0$' || fail "soname is not libcrown.so.0"
+others=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -v '^crown_' || true)
+[ -z "$others" ] || fail "the shared library exports more than crown_*: $(echo $others | head -c 300)"
+nm -D --defined-only "$lib" | grep -q ' crown_state_perft$' || fail "crown_state_perft is not exported"
+
+# Out of the tree: only the installed files are visible to the compiler.
+cp tests/install/perft.c "$tmp/perft.c"
+cd "$tmp"
+flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs crown)
+# shellcheck disable=SC2086 # flags are words
+"$cc" $san -std=c99 -Wall -Wextra -Wpedantic -Werror -o perft perft.c $flags ||
+    fail "could not compile against the installed library ($flags)"
+LD_LIBRARY_PATH="$prefix/lib" ldd ./perft | grep -q "$prefix/lib/libcrown.so.0" ||
+    fail "the program is not linked to the installed shared library"
+LD_LIBRARY_PATH="$prefix/lib" ./perft || fail "the program failed"
+echo "test_install: ok ($build, $cc)"
