@@ -1,11 +1,16 @@
 # crown - one non-recursive Makefile.
 #   make                 release build of build/release/crown
-#   make BUILD=debug     -O0 -g3, assertions on
+#   make BUILD=debug     -O0 -g3, assertions on, is_ok checked after every make/unmake
 #   make BUILD=asan      AddressSanitizer + UndefinedBehaviorSanitizer
+#   make BUILD=tsan      ThreadSanitizer (for the web server's threads)
+#   make fuzz            builds the libFuzzer targets (clang, BUILD=fuzz) and runs each
+#                        for FUZZ_SECONDS (default 30) from its seed corpus
 #   make CC=clang ...    any of the above with clang
 #   make test            installs test dependencies if missing, then runs every test in
 #                        the release and sanitizer builds, plus a clang build, then the
-#                        web API tests (sanitizer and release builds) and browser tests
+#                        web API tests (sanitizer and release builds) and browser tests,
+#                        the search and contract tests in the debug build, the web API
+#                        tests under ThreadSanitizer, and each fuzz target briefly
 #   make web-check       the web tests of one build (WEB_TESTS="api e2e" by default)
 #   make play            installs build dependencies if missing, builds, plays the AI
 #   make bench           the benchmark script (slow; not part of the tests)
@@ -19,6 +24,11 @@ WERROR ?= 1
 
 ifeq ($(CC),cc)
   CC := gcc
+endif
+# libFuzzer comes with clang only.
+ifeq ($(BUILD),fuzz)
+  CC := clang
+  OUT ?= build/fuzz
 endif
 
 OUT ?= build/$(BUILD)$(if $(filter clang,$(notdir $(CC))),-clang,)
@@ -35,11 +45,16 @@ BASE := -std=c17 -D_POSIX_C_SOURCE=200809L -pthread -ffp-contract=off -Isrc -Iin
 ifeq ($(BUILD),release)
   OPT := -O3 -DNDEBUG
 else ifeq ($(BUILD),debug)
-  OPT := -O0 -g3
+  OPT := -O0 -g3 -DCROWN_CHECK_INVARIANTS
 else ifeq ($(BUILD),asan)
   OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else ifeq ($(BUILD),tsan)
+  OPT := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
+else ifeq ($(BUILD),fuzz)
+  OPT := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+         -fno-omit-frame-pointer
 else
-  $(error BUILD must be release, debug or asan)
+  $(error BUILD must be release, debug, asan, tsan or fuzz)
 endif
 # x86-64-v2 (2009 on) has POPCNT, which the bitboard code leans on.
 ifeq ($(shell uname -m),x86_64)
@@ -66,12 +81,21 @@ WEB_TESTS ?= api e2e
 TEST_SUPPORT_SRC := $(wildcard tests/support/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 
+# libFuzzer targets: tests/fuzz/fuzz_*.c, each with the shared helpers (fuzz_support.c).
+FUZZ_SUPPORT_SRC := tests/fuzz/fuzz_support.c
+FUZZ_SRC := $(filter-out $(FUZZ_SUPPORT_SRC),$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_SECONDS ?= 30
+# Seconds per fuzz target in make test: five targets, three minutes in all.
+FUZZ_TEST_SECONDS ?= 36
+
 LIB_OBJ := $(LIB_SRC:%.c=$(OUT)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(OUT)/obj/%.o)
 CLI_MODULE_OBJ := $(filter-out %/main.o,$(CLI_OBJ))
 WEB_OBJ := $(WEB_SRC:%.c=$(OUT)/obj/%.o) $(OUT)/obj/gen/web_assets_data.o
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(OUT)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(OUT)/tests/%)
+FUZZ_SUPPORT_OBJ := $(FUZZ_SUPPORT_SRC:%.c=$(OUT)/obj/%.o)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(OUT)/fuzz/%)
 
 LIB := $(OUT)/libcrown.a
 CROWN := $(OUT)/crown
@@ -94,7 +118,7 @@ PCDIR := $(LIBDIR)/pkgconfig
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 
 .PHONY: all tests check test play bench deps deps-test clean lint web-check \
-        install uninstall
+        install uninstall fuzz fuzz-targets check-invariants
 all: $(CROWN) $(SHLIB)
 
 $(OUT)/obj/%.o: %.c
@@ -148,6 +172,23 @@ $(OUT)/tests/test_install: tests/test_install.sh Makefile
 
 tests: $(CROWN) $(SHLIB) $(TEST_BIN) $(OUT)/tests/test_install
 
+# A fuzz target links the library and the web server without its command (serve.c
+# needs the CLI), for fuzz_web_api.
+FUZZ_WEB_OBJ := $(filter-out %/serve.o,$(WEB_OBJ))
+$(OUT)/fuzz/%: $(OUT)/obj/tests/fuzz/%.o $(FUZZ_SUPPORT_OBJ) $(FUZZ_WEB_OBJ) $(LIB)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	@$(CC) $(LDFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(FUZZ_SUPPORT_OBJ) $(FUZZ_WEB_OBJ) $(LIB) \
+	    $(WEB_LIBS) $(LDLIBS_ALL)
+.SECONDARY: $(FUZZ_SRC:%.c=$(OUT)/obj/%.o)
+
+fuzz-targets: $(FUZZ_BIN)
+
+# Runs every fuzz target of the fuzz build for FUZZ_SECONDS from its seed corpus.
+fuzz:
+	@$(MAKE) --no-print-directory BUILD=fuzz fuzz-targets
+	@tools/run-fuzz.sh build/fuzz $(FUZZ_SECONDS)
+
 # Runs every test binary and the command-line transcripts of one build.
 check: tests
 	@tools/run-tests.sh $(OUT)
@@ -161,6 +202,16 @@ test: deps-test
 	$(MAKE) --no-print-directory CC=clang BUILD=release check
 	$(MAKE) --no-print-directory BUILD=asan web-check WEB_TESTS=api
 	$(MAKE) --no-print-directory BUILD=release web-check
+	$(MAKE) --no-print-directory BUILD=debug check-invariants
+	$(MAKE) --no-print-directory BUILD=tsan web-check WEB_TESTS=api
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS)
+
+# The search and contract tests in the debug build, where GAME_CHECK runs is_ok after
+# every make and unmake (about 20 s).
+check-invariants: $(OUT)/tests/test_search $(OUT)/tests/test_contract
+	$(OUT)/tests/test_search >/dev/null
+	$(OUT)/tests/test_contract >/dev/null
+	@echo "$(OUT): search and contract tests pass with every state checked"
 
 # The web tests of one build against its crown: API tests, and browser tests (e2e).
 web-check: $(CROWN)
@@ -204,4 +255,5 @@ lint:
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(WEB_OBJ:.o=.d) $(TEST_SUPPORT_OBJ:.o=.d) $(TEST_BIN:$(OUT)/tests/%=$(OUT)/obj/tests/%.d)
+-include $(LIB_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(WEB_OBJ:.o=.d) $(TEST_SUPPORT_OBJ:.o=.d) $(TEST_BIN:$(OUT)/tests/%=$(OUT)/obj/tests/%.d) \
+    $(FUZZ_SUPPORT_OBJ:.o=.d) $(FUZZ_BIN:$(OUT)/fuzz/%=$(OUT)/obj/tests/fuzz/%.d)

@@ -4,11 +4,14 @@
  * trip or are refused with the line that is wrong.
  */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -16,6 +19,7 @@
 #include "core/record.h"
 #include "core/rep_history.h"
 #include "core/game_api.h"
+#include "core/invariant.h"
 #include "support/rule_text.h"
 #include "play/registry.h"
 #include "core/rng.h"
@@ -295,6 +299,73 @@ static void test_record_errors_name_the_line(void **state)
     }
 }
 
+/* A kings-valley start position with one byte changed so that is_ok fails. */
+static GameState *broken_state(Game *g)
+{
+    GameState *s = game_state_new(g);
+    assert_non_null(s);
+    g->ops->new_game(g, s, 1);
+    for (size_t i = 0; i < g->state_size; i++) {
+        unsigned char *b = (unsigned char *)s + i;
+        *b ^= 0x5a;
+        if (!g->ops->is_ok(g, s, NULL))
+            return s;
+        *b ^= 0x5a;
+    }
+    fail_msg("no single-byte change breaks the state");
+    return NULL;
+}
+
+/* GAME_CHECK is a debug-build trap: there it must abort with the game's own message on a
+ * broken state (run in a child process, which the abort ends); elsewhere it must
+ * compile to nothing. */
+static void test_invariant_check_traps_broken_states(void **state)
+{
+    (void)state;
+    ErrBuf err;
+    Game *g = NULL;
+    assert_int_equal(game_create(registry_find("kings-valley"), 0, NULL, 0, &g, &err),
+                     STATUS_OK);
+    GameState *s = broken_state(g);
+#ifdef CROWN_CHECK_INVARIANTS
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    const pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        signal(SIGABRT, SIG_DFL);
+        dup2(fd[1], STDERR_FILENO);
+        close(fd[0]);
+        GAME_CHECK(g, s);
+        _exit(0); // not reached when the trap works
+    }
+    close(fd[1]);
+    char text[1024];
+    size_t len = 0;
+    ssize_t got;
+    while (len < sizeof text - 1 && (got = read(fd[0], text + len, sizeof text - 1 - len)) > 0)
+        len += (size_t)got;
+    text[len] = '\0';
+    close(fd[0]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGABRT);
+    assert_non_null(strstr(text, "broken kings-valley state: "));
+    assert_non_null(strstr(text, "position: "));
+    // A sound state passes.
+    g->ops->new_game(g, s, 1);
+    GAME_CHECK(g, s);
+#else
+    GAME_CHECK(g, s); // nothing: the release and sanitizer builds do not check
+    int evaluated = 0;
+    GAME_CHECK((evaluated++, g), s);
+    assert_int_equal(evaluated, 0);
+#endif
+    free(s);
+    game_destroy(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,6 +378,7 @@ int main(void)
         cmocka_unit_test(test_rule_settings_are_pairs),
         cmocka_unit_test(test_record_round_trip),
         cmocka_unit_test(test_record_errors_name_the_line),
+        cmocka_unit_test(test_invariant_check_traps_broken_states),
     };
     return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

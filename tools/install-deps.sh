@@ -4,7 +4,7 @@
 #                                 build and play (libmicrohttpd, SQLite, jansson)
 #   tools/install-deps.sh web     also Node.js, npm and Chromium, and the browser tests'
 #                                 npm packages (tests/web: playwright-core)
-#   tools/install-deps.sh test    build + web + cmocka and clang, for `make test`
+#   tools/install-deps.sh test    build + web + cmocka, clang and its libFuzzer, for `make test`
 set -eu
 cd "$(dirname "$0")/.."
 set_name=${1:-build}
@@ -13,7 +13,7 @@ web=false
 case $set_name in
 build) ;;
 web) web=true ;;
-test) web=true; want+=(libcmocka-dev clang) ;;
+test) web=true; want+=(libcmocka-dev clang libclang-rt-dev) ;; # libFuzzer: clang only recommends it
 *) echo "install-deps: unknown set '$set_name' (build, web, test)" >&2; exit 2 ;;
 esac
 missing=()

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "core/game_api.h"
+#include "core/invariant.h"
 #include "search/agent.h"
 
 int cmd_analyze(int argc, char **argv)
@@ -50,6 +51,7 @@ int cmd_analyze(int argc, char **argv)
             sb_putc(&line, ' ');
             g->ops->format_move(g, walk, r.pv[i], &line);
             g->ops->make(g, walk, r.pv[i], undo);
+            GAME_CHECK(g, walk);
         }
         printf("pv%s\n", sb_str(&line));
         printf("depth %d nodes %" PRIu64 " time %" PRId64 " ms\n", r.depth, r.nodes, r.time_ms);

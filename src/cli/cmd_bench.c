@@ -21,6 +21,7 @@
 #include "cli/cli.h"
 #include "core/clock.h"
 #include "core/game_api.h"
+#include "core/invariant.h"
 #include "play/registry.h"
 #include "search/agent.h"
 
@@ -80,6 +81,7 @@ static void random_walk(const Game *g, GameState *s, int plies, uint64_t seed)
         // Stop one short of an ending so that there is something to search.
         void *keep = game_state_clone(g, s);
         g->ops->make(g, s, m, undo);
+        GAME_CHECK(g, s);
         if (game_is_over(g, s) && keep) {
             memcpy(s, keep, g->state_size);
             free(keep);

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "core/clock.h"
 #include "core/game_api.h"
+#include "core/invariant.h"
 
 /* The interface's loop, for games without a playout hook. */
 static void generic_playout(const Game *g, GameState *s, Rng *rng, MoveList *ml, void *undo)
@@ -27,6 +28,7 @@ static void generic_playout(const Game *g, GameState *s, Rng *rng, MoveList *ml,
             m = ml->moves[rng_below(rng, (uint32_t)ml->count)];
         }
         g->ops->make(g, s, m, undo);
+        GAME_CHECK(g, s);
     }
 }
 

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/invariant.h"
+
 int game_option_index(const GameOps *ops, const char *name)
 {
     for (int i = 0; i < ops->option_count; i++)
@@ -285,6 +287,7 @@ Status game_play_text(const Game *g, GameState *s, const char *text, Move *playe
     if (undo == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
     g->ops->make(g, s, m, undo);
+    GAME_CHECK(g, s);
     free(undo);
     if (played)
         *played = m;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/game_api.h"
+#include "core/invariant.h"
 
 Status record_init(GameRecord *r, Game *g, const GameState *start, ErrBuf *err)
 {
@@ -45,6 +46,7 @@ Status record_push(GameRecord *r, Move m, ErrBuf *err)
         r->cap *= 2;
     }
     r->game->ops->make(r->game, r->current, m, r->undo);
+    GAME_CHECK(r->game, r->current);
     r->moves[r->count++] = m;
     return STATUS_OK;
 }
@@ -56,8 +58,10 @@ void record_truncate(GameRecord *r, int count)
     if (count > r->count)
         return;
     game_state_copy(r->game, r->current, r->start);
-    for (int i = 0; i < count; i++)
+    for (int i = 0; i < count; i++) {
         r->game->ops->make(r->game, r->current, r->moves[i], r->undo);
+        GAME_CHECK(r->game, r->current);
+    }
     r->count = count;
 }
 
@@ -82,6 +86,7 @@ void record_write(const GameRecord *r, const char *result, StrBuf *out)
             g->ops->format_move(g, s, r->moves[i], out);
             sb_putc(out, '\n');
             g->ops->make(g, s, r->moves[i], undo);
+            GAME_CHECK(g, s);
         }
     }
     free(s);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/game_api.h"
+#include "core/invariant.h"
 
 /* Reads the ';'-separated actions of `mover` from `text` (a writable copy) on scratch. */
 static Status read_actions(const Game *g, GameState *scratch, void *undo, int mover, char *text,
@@ -31,6 +32,7 @@ static Status read_actions(const Game *g, GameState *scratch, void *undo, int mo
         if (st != STATUS_OK)
             return st;
         g->ops->make(g, scratch, acts[(*n)++], undo);
+        GAME_CHECK(g, scratch);
     }
     return STATUS_OK;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "core/game_api.h"
+#include "core/invariant.h"
 
 Status play_undo_point(const GameRecord *r, unsigned seats, int *keep, ErrBuf *err)
 {
@@ -27,6 +28,7 @@ Status play_undo_point(const GameRecord *r, unsigned seats, int *keep, ErrBuf *e
         if (mover[i] >= 0 && mover[i] < MAX_PLAYERS && (seats >> mover[i] & 1u))
             last = i;
         g->ops->make(g, s, r->moves[i], undo);
+        GAME_CHECK(g, s);
     }
     int start = last;
     while (start > 0 && mover[start - 1] == mover[last])

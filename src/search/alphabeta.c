@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "core/game_api.h"
+#include "core/invariant.h"
 #include "core/rng.h"
 #include "search/deadline.h"
 #include "search/tt.h"
@@ -372,6 +373,7 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
     for (int i = 0; i < n; i++) {
         const Move m = pick_move(p, i, n);
         ops->make(g, ab->pos, m, undo);
+        GAME_CHECK(g, ab->pos);
         int score;
         if (i == 0) {
             score = child_value(ab, us, alpha, beta, depth - 1, ply + 1, pv_node);
@@ -381,6 +383,7 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
                 score = child_value(ab, us, alpha, beta, depth - 1, ply + 1, true);
         }
         ops->unmake(g, ab->pos, m, undo);
+        GAME_CHECK(g, ab->pos);
         if (ab->stopped)
             return 0;
 
@@ -428,6 +431,7 @@ static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
     for (int i = 0; i < n; i++) {
         const Move m = p->list.moves[i];
         ops->make(g, ab->pos, m, undo);
+        GAME_CHECK(g, ab->pos);
         int score;
         if (i == 0) {
             score = child_value(ab, us, alpha, beta, depth - 1, 1, true);
@@ -437,6 +441,7 @@ static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
                 score = child_value(ab, us, alpha, beta, depth - 1, 1, true);
         }
         ops->unmake(g, ab->pos, m, undo);
+        GAME_CHECK(g, ab->pos);
         if (ab->stopped)
             break;
         if (score > best) {

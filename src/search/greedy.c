@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/game_api.h"
+#include "core/invariant.h"
 #include "search/deadline.h"
 
 struct Greedy {
@@ -89,8 +90,10 @@ static double walk(Greedy *gr, int depth)
     for (int i = 0; i < n; i++) {
         gr->line[depth] = ml->moves[i];
         ops->make(g, s, ml->moves[i], u);
+        GAME_CHECK(g, s);
         const double v = walk(gr, depth + 1);
         ops->unmake(g, s, ml->moves[i], u);
+        GAME_CHECK(g, s);
         if (v > best)
             best = v;
     }
@@ -128,6 +131,7 @@ void greedy_search(Greedy *gr, const GameState *s, const SearchLimits *limits, R
         gr->best_len = 0;
         gr->line[0] = root->moves[i];
         ops->make(g, gr->work, root->moves[i], gr->undo);
+        GAME_CHECK(g, gr->work);
         const double v = walk(gr, 1);
         // Ties between first actions are broken uniformly at random (reservoir).
         if (v > best + 1e-9) {

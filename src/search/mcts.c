@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/game_api.h"
+#include "core/invariant.h"
 #include "search/deadline.h"
 
 enum {
@@ -244,6 +245,7 @@ static void rollout(Mcts *m, GameState *s, Rng *rng, double ret[MAX_PLAYERS])
             mv = m->list.moves[rng_below(rng, (uint32_t)n)];
         }
         ops->make(g, s, mv, m->undo);
+        GAME_CHECK(g, s);
     }
 }
 
@@ -351,6 +353,7 @@ static int iterate(Mcts *m, const GameState *root, int root_player, bool determi
         int p = ops->to_move(g, w);
         while (p == PLAYER_CHANCE) {
             ops->make(g, w, game_sample_chance(g, w, rng), m->undo);
+            GAME_CHECK(g, w);
             p = ops->to_move(g, w);
         }
         if (p == PLAYER_NONE) {
@@ -367,6 +370,7 @@ static int iterate(Mcts *m, const GameState *root, int root_player, bool determi
             break;
         }
         ops->make(g, w, m->nodes[child].move, m->undo);
+        GAME_CHECK(g, w);
         node = child;
         depth++;
         // Step 3. A new node is judged by one random game from it.

@@ -13,7 +13,7 @@
 #include "web/api.h"
 #include "web/http.h"
 
-Status server_start(Server *srv, const ServeConfig *cfg, ErrBuf *err)
+Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
 {
     memset(srv, 0, sizeof *srv);
     srv->cfg = *cfg;
@@ -28,12 +28,19 @@ Status server_start(Server *srv, const ServeConfig *cfg, ErrBuf *err)
         server_stop(srv);
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
-    if ((st = ai_pool_start(srv, cfg->ai_threads, &srv->ai, err)) != STATUS_OK ||
-        (st = http_start(srv, err)) != STATUS_OK) {
+    if ((st = ai_pool_start(srv, cfg->ai_threads, &srv->ai, err)) != STATUS_OK) {
         server_stop(srv);
         return st;
     }
     return STATUS_OK;
+}
+
+Status server_start(Server *srv, const ServeConfig *cfg, ErrBuf *err)
+{
+    Status st = server_open(srv, cfg, err);
+    if (st == STATUS_OK && (st = http_start(srv, err)) != STATUS_OK)
+        server_stop(srv);
+    return st;
 }
 
 void server_stop(Server *srv)

@@ -48,7 +48,11 @@ struct Server {
     size_t games_json_len;
 };
 
-/* Opens the store, starts the AI workers and the HTTP daemon. */
+/* Everything but the HTTP daemon: the store, sessions, rate limits and AI workers, ready
+ * for api_handle. The web fuzz target drives the API through this without a socket;
+ * server_stop releases it too. */
+Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err);
+/* server_open, then the HTTP daemon. */
 Status server_start(Server *srv, const ServeConfig *cfg, ErrBuf *err);
 /* Stops everything started, in an order that lets every thread finish. */
 void server_stop(Server *srv);

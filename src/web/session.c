@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "core/game_api.h"
+#include "core/invariant.h"
 #include "play/registry.h"
 #include "play/seats.h"
 #include "play/turn.h"
@@ -258,6 +259,7 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
         actors[total] = (int8_t)p;
         all[total++] = m;
         g->ops->make(g, scratch, m, undo);
+        GAME_CHECK(g, scratch);
     }
     sb_free(&t);
     const uint64_t version = s->version + 1;

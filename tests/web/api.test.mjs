@@ -20,7 +20,7 @@ before(async () => {
 after(async () => {
   const { code } = await srv.stop();
   assert.equal(code, 0, `crown serve should stop cleanly on SIGTERM:\n${srv.stderr()}`);
-  assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer/);
+  assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
 });
 
 async function create(body) {

@@ -781,7 +781,7 @@ static bool find_action(const KdConfig *c, const KdPos *p, const char *in, const
                 // King to its destination, or king onto its rook (UCI, Chess960).
                 const int from = kd_from(moves[i]), to = kd_to(moves[i]);
                 const int kdest = (from & 56) + (to > from ? 6 : 2);
-                char a[8], b[8];
+                char a[32], b[32]; // room for any int, so that -O0 builds see no truncation
                 snprintf(a, sizeof a, "%c%d%c%d", 'a' + kd_file(from), kd_rank(from) + 1,
                          'a' + kd_file(kdest), kd_rank(kdest) + 1);
                 snprintf(b, sizeof b, "%c%d%c%d", 'a' + kd_file(from), kd_rank(from) + 1,

@@ -1,0 +1,146 @@
+/*
+ * fuzz_web_api.c - libFuzzer target: the web server's JSON API, driven through
+ * api_handle without a socket (server_open starts everything but the HTTP daemon).
+ *
+ * Input: requests separated by lines "===". Each is a line "METHOD PATH", header lines
+ * (only "Authorization: Bearer TOKEN" matters to the API), an empty line, and the body.
+ * In the path and the token, "{id}" and "{token}" stand for the id and the first seat
+ * token of the last game created, so that inputs reach moves, undo and records. Every
+ * answer must be a status from 200 to 599 with a body; the sanitizers do the rest.
+ * Each input gets a fresh server over a fresh database in /dev/shm, so inputs replay
+ * alone.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz_support.h"
+#include "web/api.h"
+#include "web/server.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+enum { MAX_REQUESTS = 8, ID_LEN = 64 };
+
+/* Replaces "{id}" and "{token}" in `in`, writing at most cap bytes. */
+static void substitute(const char *in, const char *id, const char *token, char *out, size_t cap)
+{
+    size_t n = 0;
+    while (*in && n + 1 < cap) {
+        const char *with = NULL;
+        size_t skip = 0;
+        if (strncmp(in, "{id}", 4) == 0)
+            with = id, skip = 4;
+        else if (strncmp(in, "{token}", 7) == 0)
+            with = token, skip = 7;
+        if (with != NULL) {
+            n += (size_t)snprintf(out + n, cap - n, "%s", with);
+            if (n >= cap)
+                n = cap - 1;
+            in += skip;
+        } else {
+            out[n++] = *in++;
+        }
+    }
+    out[n] = '\0';
+}
+
+/* Copies the string value that follows `"key":"` in json into out (empty if absent). */
+static void json_field(const char *json, const char *key, char *out, size_t cap)
+{
+    out[0] = '\0';
+    char pat[32];
+    snprintf(pat, sizeof pat, "\"%s\":\"", key);
+    const char *p = json ? strstr(json, pat) : NULL;
+    if (p == NULL)
+        return;
+    p += strlen(pat);
+    const char *end = strchr(p, '"');
+    if (end != NULL && (size_t)(end - p) < cap)
+        snprintf(out, cap, "%.*s", (int)(end - p), p);
+}
+
+static void one_request(Server *srv, char *text, char *id, char *token)
+{
+    char *line = fuzz_line(&text);
+    char *sp = strchr(line, ' ');
+    if (sp == NULL)
+        return;
+    *sp = '\0';
+    const char *method = line;
+    char path[512], auth[256];
+    substitute(sp + 1, id, token, path, sizeof path);
+    auth[0] = '\0';
+    bool has_token = false;
+    for (char *h = fuzz_line(&text); h[0] != '\0'; h = fuzz_line(&text)) {
+        if (strncmp(h, "Authorization: Bearer ", 22) == 0) {
+            substitute(h + 22, id, token, auth, sizeof auth);
+            has_token = true;
+        }
+        if (text[0] == '\0')
+            break;
+    }
+    Request req = {
+        .method = method,
+        .path = path,
+        .body = text,
+        .body_len = strlen(text),
+        .token = has_token ? auth : NULL,
+    };
+    Response res;
+    memset(&res, 0, sizeof res);
+    api_handle(srv, &req, &res);
+    if (res.status != 0 && (res.status < 200 || res.status > 599))
+        fuzz_fail("an API answer has no HTTP status", path);
+    if (res.status == 201) {
+        // The new game's id is the last part of its location.
+        const char *slash = strrchr(res.location, '/');
+        if (slash != NULL)
+            snprintf(id, ID_LEN, "%s", slash + 1);
+        json_field(res.body, "token", token, ID_LEN);
+    }
+    free(res.body);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = fuzz_text(data, size);
+    if (text == NULL)
+        return 0;
+    char db[64];
+    snprintf(db, sizeof db, "/dev/shm/crown-fuzz-%ld.db", (long)getpid());
+    const ServeConfig cfg = {
+        .bind = "127.0.0.1",
+        .db_path = db,
+        .ai_threads = 1,
+        .write_rate = 1000,
+        .write_burst = 1000,
+        .max_connections = 16,
+        .max_per_ip = 16,
+    };
+    Server srv;
+    ErrBuf err;
+    if (server_open(&srv, &cfg, &err) != STATUS_OK)
+        fuzz_fail("the server does not start", err.msg);
+    char id[ID_LEN] = "", token[ID_LEN] = "";
+    char *cursor = text;
+    for (int i = 0; i < MAX_REQUESTS && cursor != NULL; i++) {
+        char *next = strstr(cursor, "\n===\n");
+        if (next != NULL) {
+            *next = '\0';
+            next += 5;
+        }
+        one_request(&srv, cursor, id, token);
+        cursor = next;
+    }
+    server_stop(&srv);
+    char side[80];
+    unlink(db);
+    snprintf(side, sizeof side, "%s-wal", db);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", db);
+    unlink(side);
+    free(text);
+    return 0;
+}

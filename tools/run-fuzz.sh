@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target of one build (BUILD_DIR/fuzz/fuzz_*) for SECONDS each,
+# starting from its seed corpus tests/fuzz/corpus/<target>/. New inputs go to a scratch
+# directory under the build, never into the committed seeds; a crash, leak or failed
+# property leaves its input in BUILD_DIR/fuzz-artifacts/ and makes the script fail.
+set -u
+out=${1:?usage: tools/run-fuzz.sh BUILD_DIR [SECONDS]}
+seconds=${2:-30}
+cd "$(dirname "$0")/.."
+failed=()
+for bin in "$out"/fuzz/fuzz_*; do
+    [ -x "$bin" ] || continue
+    name=$(basename "$bin")
+    target=${name#fuzz_}
+    seeds=tests/fuzz/corpus/$target
+    work=$out/fuzz-work/$target
+    artifacts=$out/fuzz-artifacts/$target/
+    mkdir -p "$work" "$artifacts"
+    start=$(date +%s)
+    # -timeout: one input taking this long is a hang; -rss_limit_mb: runaway memory.
+    if "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$artifacts" -print_final_stats=1 "$work" "$seeds" \
+        >"$out/fuzz-$target.log" 2>&1; then
+        status=ok
+    else
+        status=FAILED
+        failed+=("$target")
+        tail -n 40 "$out/fuzz-$target.log"
+    fi
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz-$target.log")
+    echo "fuzz $target: $status, ${runs:-?} inputs in $(($(date +%s) - start)) s (log $out/fuzz-$target.log)"
+done
+if [ ${#failed[@]} -ne 0 ]; then
+    echo "fuzz targets failed: ${failed[*]} (inputs in $out/fuzz-artifacts/)"
+    exit 1
+fi
