@@ -88,8 +88,10 @@ static void test_game_creation_and_options(void **unused)
     assert_string_equal(crown_game_option_value(g, "first-move-soldier"), "on");
     assert_null(crown_game_option_value(g, "no-such"));
     int seen = 0;
-    for (int i = 0; i < crown_game_option_count(g); i++)
+    for (int i = 0; i < options; i++) {
         seen += strcmp(crown_game_option_name(g, i), "max-plies") == 0;
+        assert_non_null(crown_game_option_value(g, crown_game_option_name(g, i)));
+    }
     assert_int_equal(seen, 1);
     assert_null(crown_game_option_name(g, options));
     assert_null(crown_game_option_name(g, -1));

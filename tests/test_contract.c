@@ -22,7 +22,7 @@
 #include "core/game.h"
 #include "core/game_api.h"
 #include "core/observation.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "core/rng.h"
 #include "support/rule_text.h"
 

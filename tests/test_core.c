@@ -15,13 +15,65 @@
 
 #include <cmocka.h>
 
+#include "core/bb128.h"
 #include "core/record.h"
+#include "core/rep_history.h"
 #include "core/game_api.h"
 #include "core/invariant.h"
 #include "support/rule_text.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "core/rng.h"
 #include "core/strbuf.h"
+
+/* Histories of both kinds: threefold with the same player to move only, the filter kept
+ * in step by push and pop, and the words back to zero once emptied. */
+static void test_rep_history(void **state)
+{
+    (void)state;
+    for (int filtered = 0; filtered <= 1; filtered++) {
+        enum { CAP = 12 };
+        uint64_t words[CAP + REP_FILTER_BUCKETS / 4];
+        assert_true(rep_history_bytes(CAP, filtered) <= sizeof words);
+        RepHistory h;
+        rep_history_init(&h, words, CAP, filtered);
+        const uint64_t a = 0x1234000000000001u, b = 0x1234000000000002u;
+        const uint64_t line[] = {a, b, b, a, a, b, b, a, a};
+        const bool third[] = {false, false, false, false, false, false, false, false, true};
+        ErrBuf err;
+        for (int i = 0; i < 9; i++) {
+            rep_history_push(&h, words, line[i]);
+            assert_int_equal(rep_history_threefold(&h, words), third[i]);
+            assert_true(rep_history_is_ok(&h, words, CAP, filtered, true, line[i], &err));
+        }
+        assert_int_equal(rep_history_earlier(&h, words), 2);
+        assert_false(rep_history_is_ok(&h, words, CAP, filtered, true, b, &err));
+        for (int i = 0; i < 9; i++)
+            rep_history_pop(&h, words);
+        uint64_t zero[CAP + REP_FILTER_BUCKETS / 4] = {0};
+        assert_memory_equal(words, zero, rep_history_bytes(CAP, filtered));
+    }
+}
+
+static void test_bb128_bits(void **state)
+{
+    (void)state;
+    Bb128 b = 0;
+    const int cells[] = {0, 5, 63, 64, 100, 127};
+    for (int i = 0; i < 6; i++)
+        bb128_set(&b, cells[i]);
+    assert_int_equal(bb128_count(b), 6);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(bb128_nth(b, i), cells[i]);
+    assert_true(bb128_has(bb128_shift(b, -1), 99) && bb128_has(bb128_shift(b, 1), 65));
+    bb128_clear(&b, 64);
+    assert_false(bb128_has(b, 64));
+    const Bb128Words w = bb128_store(b);
+    assert_true(bb128_load(w) == b);
+    int n = 0;
+    while (b)
+        n += bb128_pop(&b) >= 0;
+    assert_int_equal(n, 5);
+}
 
 static void test_rng_is_deterministic_and_in_range(void **state)
 {
@@ -193,15 +245,15 @@ static void test_record_round_trip(void **state)
                        "result unfinished\n";
     GameRecord r;
     ErrBuf err;
-    assert_int_equal(record_parse(text, &r, &err), STATUS_OK);
+    assert_int_equal(record_parse(text, registry_find, &r, &err), STATUS_OK);
     assert_int_equal(r.count, 2);
     assert_string_equal(r.players, "human,ai:3");
     assert_string_equal(game_option(r.game, "max-plies"), "50");
     StrBuf out;
     sb_init(&out);
-    record_write(&r, &out);
+    record_write(&r, NULL, &out);
     GameRecord again;
-    assert_int_equal(record_parse(sb_str(&out), &again, &err), STATUS_OK);
+    assert_int_equal(record_parse(sb_str(&out), registry_find, &again, &err), STATUS_OK);
     assert_int_equal(again.count, 2);
     assert_memory_equal(again.current, r.current, r.game->state_size);
     record_truncate(&again, 1);
@@ -241,7 +293,7 @@ static void test_record_errors_name_the_line(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         GameRecord r;
         ErrBuf err;
-        assert_int_not_equal(record_parse(bad[i].text, &r, &err), STATUS_OK);
+        assert_int_not_equal(record_parse(bad[i].text, registry_find, &r, &err), STATUS_OK);
         if (strstr(err.msg, bad[i].message) == NULL)
             fail_msg("record %zu: message '%s' lacks '%s'", i, err.msg, bad[i].message);
     }
@@ -320,6 +372,8 @@ int main(void)
         cmocka_unit_test(test_rng_is_deterministic_and_in_range),
         cmocka_unit_test(test_strbuf_grows_and_formats),
         cmocka_unit_test(test_registry_lookup),
+        cmocka_unit_test(test_rep_history),
+        cmocka_unit_test(test_bb128_bits),
         cmocka_unit_test(test_rule_options_are_checked),
         cmocka_unit_test(test_rule_settings_are_pairs),
         cmocka_unit_test(test_record_round_trip),

@@ -24,7 +24,7 @@
 #include "core/game_api.h"
 #include "support/rule_text.h"
 #include "core/observation.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "support/kd_reference.h"
 
 enum { TEXT_CAP = 700, MAX_SETTINGS = 8 };
@@ -1031,6 +1031,31 @@ static void test_fidelity_options(void **state)
     free(t);
 }
 
+/* A Freeze or Ice Wall declared while in check does not make castling out of check
+ * legal (the check still stands when the move follows). */
+static void test_no_castling_out_of_check_after_declaring(void **state)
+{
+    (void)state;
+    static const char *const ROWS[8] = {
+        "k . . . r . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . . . K . . R",
+    };
+    Fx fx;
+    fx_diagram(&fx, SETTINGS("armies=on", "castling=on"), ROWS,
+               " w K - 0 1 armies:frost/flame powers:freeze/haste");
+    illegal(&fx, "O-O");
+    play(&fx, "freeze:e8");
+    illegal(&fx, "O-O"); // the frozen rook still gives check
+    legal(&fx, "e1d2");
+    fx_close(&fx);
+}
+
 /* The observation's JSON (core/observation.h) holds `part`. */
 static void observed(Fx *fx, const char *part)
 {
@@ -1204,6 +1229,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_haste_each_move),
         cmocka_unit_test(test_fidelity_options),
         cmocka_unit_test(test_observation),
+        cmocka_unit_test(test_no_castling_out_of_check_after_declaring),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

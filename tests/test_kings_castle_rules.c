@@ -304,9 +304,9 @@ static void test_geometry(void **state)
     ErrBuf err;
     assert_int_equal(rule_text_create(&kc_ops, 0, NULL, 0, &g, &err), STATUS_OK);
     const KcConfig *c = kc_cfg(g);
-    assert_int_equal(kc_count(c->board), 91);
-    assert_int_equal(kc_count(c->castle), 13);
-    assert_int_equal(kc_count(c->outside), 78);
+    assert_int_equal(bb128_count(c->board), 91);
+    assert_int_equal(bb128_count(c->castle), 13);
+    assert_int_equal(bb128_count(c->outside), 78);
     int walls = 0, doors = 0;
     for (int cell = 0; cell < KC_GRID; cell++)
         for (int d = 0; d < KC_DIRS; d++) {
@@ -327,7 +327,7 @@ static void test_geometry(void **state)
             de += c->door[e][d];
             wk += c->wall[k][d];
         }
-        assert_true(kc_has(c->castle, e) && !kc_has(c->castle, k));
+        assert_true(bb128_has(c->castle, e) && !bb128_has(c->castle, k));
         assert_int_equal(de, 2);
         assert_int_equal(wk, 3);
     }
@@ -335,10 +335,10 @@ static void test_geometry(void **state)
     // is the longest that lines up there) and four castle cells beyond it.
     for (int a = 0; a < 12; a++) {
         for (int i = 0; i < 3; i++)
-            assert_true(c->approach[a][i] >= 0 && kc_has(c->outside, c->approach[a][i]));
+            assert_true(c->approach[a][i] >= 0 && bb128_has(c->outside, c->approach[a][i]));
         assert_int_equal(c->step[(c->approach_dir[a] + 3) % KC_DIRS][c->approach[a][2]], -1);
         for (int i = 0; i < 4; i++)
-            assert_true(c->inward[a][i] >= 0 && kc_has(c->castle, c->inward[a][i]) &&
+            assert_true(c->inward[a][i] >= 0 && bb128_has(c->castle, c->inward[a][i]) &&
                         c->inward[a][i] != KC_THRONE);
     }
     game_destroy(g);
@@ -411,7 +411,7 @@ static void test_move_bound(void **state)
     int bound = 0;
     for (int d = 0; d < 3; d++) {
         for (int cell = 0; cell < KC_GRID; cell++) {
-            if (!kc_has(c->board, cell) || c->raw_step[d + 3][cell] >= 0)
+            if (!bb128_has(c->board, cell) || c->raw_step[d + 3][cell] >= 0)
                 continue; // not the start of a line
             int n = 0;
             for (int x = cell; x >= 0; x = c->raw_step[d][x])

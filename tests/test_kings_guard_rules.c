@@ -22,7 +22,7 @@
 #include "core/game.h"
 #include "core/game_api.h"
 #include "support/rule_text.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "support/kg_reference.h"
 
 enum { TEXT_CAP = 4096, MAX_TOKENS = 128, TURN_CAP = 64 };

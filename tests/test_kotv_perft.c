@@ -264,8 +264,10 @@ static const Case CASES[] = {
     {{"short-column=allow"}, 1, 2},
     {{"jester-couples=on"}, 1, 1},
     {{"token-supply=unlimited", "players=4"}, 2, 2},
-    {{"turn-down=jesters-first"}, 1, 2},
     {{"max-rounds=5", "players=3"}, 2, 1},
+    {{"old-holes=first", "short-column=allow"}, 2, 2},
+    {{"priest-coins=after"}, 1, 2},
+    {{"identical=tile"}, 1, 2},
 };
 
 static void report(const char *what, const Events *ev)

@@ -35,7 +35,7 @@
 #include "core/game_api.h"
 #include "support/rule_text.h"
 #include "core/record.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "games/kingofthevalley/kingofthevalley.h"
 #include "search/agent.h"
 
@@ -539,6 +539,35 @@ static void test_summon_identical(void **state)
     expect_field(&t, "kings", "e1,e5");
     close_setup(&t);
 
+    // identical=tile: knights of different orders are no longer identical; two tax
+    // collectors must also be the same tile (need and gold).
+    static Valley same = {
+        "F  .  .  .  .",
+        "F  .  .  .  .",
+        "W  .  .  .  .",
+        "F  .  .  .  .",
+        "F  NA NB NA ND",
+    };
+    t = setup_rules("identical=tile", same, "kings=a1,e5 gold=0,2");
+    expect_legal_list(&t, "a1-a2 a1-a3 a1-a4 a1-a5 a1-a5:a2,a4 a1-b1 a1-c1 a1-d1 a1-e1 "
+                          "a1-e1:b1,d1");
+    expect_illegal(&t, "a1-d1:b1,c1", "be the same tile (identical=tile");
+    close_setup(&t);
+    static Valley taxes = {
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        "F  T0:3 T0:4 T0:3 .",
+    };
+    t = setup(taxes, "kings=a1,e5 gold=0,2");
+    expect_legal(&t, "a1-d1:b1,c1");
+    close_setup(&t);
+    t = setup_rules("identical=tile", taxes, "kings=a1,e5 gold=0,2");
+    expect_illegal(&t, "a1-d1:b1,c1", "same tile");
+    expect_legal(&t, "a1-e1:b1,d1");
+    close_setup(&t);
+
     // A tile under another king cannot be taken in passing; the king may still stop on
     // that king's square beyond.
     static Valley w = {
@@ -557,6 +586,64 @@ static void test_summon_identical(void **state)
     play(&t, "a1-d1:b1,c1");
     expect_field(&t, "kings", "d1,d1");
     expect_field(&t, "up1", "2D");
+    close_setup(&t);
+}
+
+/* The observation (core/observation.h) of a small table: what stands where, as the
+ * browser's drawing reads it. */
+static void test_observation(void **state)
+{
+    (void)state;
+    static Valley v = {
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        "Q  .  P+2 .  .",
+        ".  .  .  .  .",
+        "NB F  .  .  T3:5",
+    };
+    Setup t = setup(v, "kings=a1,c3 gold=3,1 up1=2NA,F,JF down1=W crowns=0,1 taxed=W,- "
+                       "hill=D,C/J");
+    Observation *o = malloc(sizeof *o);
+    assert_non_null(o);
+    kotv_ops.observe(t.g, t.s, 1, o);
+    ErrBuf err;
+    err_clear(&err);
+    assert_true(obs_check(t.g->observation, o, &err));
+    StrBuf json;
+    sb_init(&json);
+    obs_write_json(t.g->observation, o, &json);
+    const char *want[] = {
+        "\"observer\":1,\"to_move\":0",
+        // a1: the knight of order B (influence 2) under the first king.
+        "{\"name\":\"a1\",\"zone\":0,\"col\":0,\"row\":0,\"terrain\":[],\"pieces\":"
+        "[{\"kind\":\"knight-b\",\"owner\":null,\"value\":2},{\"kind\":\"king\",\"owner\":0}]}",
+        // c3: the priest, his two coins, the second king.
+        "\"pieces\":[{\"kind\":\"priest\",\"owner\":null},{\"kind\":\"coin\",\"owner\":null,"
+        "\"value\":2},{\"kind\":\"king\",\"owner\":1}]",
+        // e1: a tax collector needing 3, paying 5.
+        "{\"kind\":\"tax-collector\",\"owner\":null,\"value\":305}",
+        "{\"name\":\"L2\",\"zone\":1,\"col\":0,\"row\":1,\"terrain\":[],\"pieces\":"
+        "[{\"kind\":\"countess\",\"owner\":null,\"value\":3}]}",
+        "{\"name\":\"R1\",\"zone\":1,\"col\":1,\"row\":0,\"terrain\":[],\"pieces\":"
+        "[{\"kind\":\"jester\",\"owner\":null}]}",
+        // Player 1's castle: two knights A face up, a farmer and a jester in F; the wife
+        // face down in the taxed W column.
+        "{\"name\":\"1N+\",\"zone\":2,\"col\":3,\"row\":0,\"terrain\":[],\"pieces\":"
+        "[{\"kind\":\"knight-a\",\"owner\":0,\"value\":2}]}",
+        "{\"name\":\"1F+\",\"zone\":2,\"col\":4,\"row\":0,\"terrain\":[],\"pieces\":"
+        "[{\"kind\":\"farmer\",\"owner\":0,\"value\":1},{\"kind\":\"jester\",\"owner\":0,"
+        "\"value\":1}]}",
+        "{\"name\":\"1W-\",\"zone\":2,\"col\":5,\"row\":1,\"terrain\":[\"taxed\"],"
+        "\"pieces\":[{\"kind\":\"wife\",\"owner\":0,\"face_down\":true,\"value\":1}]}",
+        "\"gold\":[3,1],\"kingdom\":[0,1]",
+        "\"kingdom-tokens\":5,\"tax-tokens\":5",
+        "{\"kind\":\"coin\",\"owner\":null,\"value\":10}]",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (strstr(sb_str(&json), want[i]) == NULL)
+            fail_msg("the observation lacks %s:\n%s", want[i], sb_str(&json));
+    sb_free(&json);
+    free(o);
     close_setup(&t);
 }
 
@@ -602,6 +689,27 @@ static void test_priest(void **state)
     };
     t = setup(w, "kings=a1,e5 gold=5,2");
     expect_illegal(&t, "a1-d1:b1,c1", "only be summoned by stopping");
+    close_setup(&t);
+    // priest-coins=after: the coins on his square are taken only once he is paid, so with
+    // no gold of one's own not even c3 (two coins) may be paid.
+    static Valley x = {
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        "Q  .  P+2 .  .",
+        ".  F  .  .  .",
+        "D  .  .  .  P",
+    };
+    t = setup_rules("priest-coins=after", x, "kings=a1,e5 gold=0,2");
+    expect_legal_list(&t, "a1-a3 a1-b2");
+    expect_illegal(&t, "a1-c3", "his coins are yours only once he is paid");
+    close_setup(&t);
+    // With a gold of one's own it is paid, and the coins come after: the same gold as with
+    // the default order.
+    t = setup_rules("priest-coins=after", x, "kings=a1,e5 gold=1,2");
+    expect_legal_list(&t, "a1-a3 a1-b2 a1-c3 a1-e1");
+    play(&t, "a1-c3");
+    expect_field(&t, "gold", "2,2");
+    expect_field(&t, "valley", "-,-,-,-,-/-,-,-,-,-/Q,-,-+1,-,-/-,F,-,-,-/D,-,-,-,P");
     close_setup(&t);
 }
 
@@ -705,12 +813,23 @@ static void test_tax(void **state)
     expect_field(&t, "gold", "3,2");
     close_setup(&t);
     // T3:5 needs three face-up subjects of one column (jesters there count) without a
-    // tax token; the player picks the column; three tiles turn face down.
+    // tax token; the player picks the column, and which three tiles turn face down when
+    // they differ (RULINGS 2.2 item 10): the farmers' column holds a jester, the knights'
+    // column three alike knights, so only the F column asks which.
     t = setup(v, "kings=a1,e5 gold=0,2 up1=2F,JF,3NA,2W taxed=W,-");
     play(&t, "a1-c1");
-    expect_legal_list(&t, "tax F tax N");
-    play(&t, "tax F");
-    // Real subjects go face down before the jester (turn-down=real-first).
+    expect_legal_list(&t, "tax F:F,F,JF tax N");
+    expect_illegal(&t, "tax F", "say which 3 go face down, e.g. tax F:F,F,JF");
+    expect_illegal(&t, "tax F:F,F", "exactly 3 face-up tiles face down, not 2");
+    expect_illegal(&t, "tax F:F,F,F", "you have only 2 face-up F");
+    expect_illegal(&t, "tax F:F,JF,NA", "must come from the taxed column F");
+    expect_illegal(&t, "tax F:F,JX,F", "'JX' is not a castle subject");
+    // Naming alike tiles is allowed, if not needed.
+    Move m;
+    ErrBuf err;
+    err_clear(&err);
+    assert_int_equal(kotv_ops.parse_move(t.g, t.s, "tax N:NA,NA,NA", &m, &err), STATUS_OK);
+    play(&t, "tax F:F,F,JF");
     expect_field(&t, "up1", "3NA,2W");
     expect_field(&t, "down1", "2F,JF");
     expect_field(&t, "taxed", "FW,-");
@@ -746,23 +865,34 @@ static void test_tax(void **state)
     play(&t, "tax N");
     expect_field(&t, "taxed", "NF,-");
     close_setup(&t);
-    // Knights of the orders the player holds most of go face down first.
+    // Knights of different orders differ: one action per distinct choice of three of
+    // NA, 2NB, NC, never two actions for the same tiles.
     t = setup(v, "kings=a1,e5 gold=0,2 up1=NA,2NB,NC down1=ND,NA");
-    play(&t, "a1-c1"); // one column can pay: taxed at once
-    // Holdings: A 2, B 2, C 1, D 1; first A (ties: the first order), then B, then B.
-    expect_field(&t, "up1", "NC");
-    expect_field(&t, "down1", "2NA,2NB,ND");
+    play(&t, "a1-c1");
+    expect_legal_list(&t, "tax N:NA,NB,NB tax N:NA,NB,NC tax N:NB,NB,NC");
+    play(&t, "tax N:NB,NA,NC"); // in any order
+    expect_field(&t, "up1", "NB");
+    expect_field(&t, "down1", "2NA,NB,NC,ND");
     close_setup(&t);
-    // The option turn-down=jesters-first.
+    // A jester beside three farmers: which goes face down is the player's choice.
     t = setup(v, "kings=a1,e5 gold=0,2 up1=3F,JF");
     play(&t, "a1-c1");
+    expect_legal_list(&t, "tax F:F,F,F tax F:F,F,JF");
+    play(&t, "tax F:F,F,F");
     expect_field(&t, "up1", "JF");
     expect_field(&t, "down1", "3F");
     close_setup(&t);
-    t = setup_rules("turn-down=jesters-first", v, "kings=a1,e5 gold=0,2 up1=3F,JF");
+    t = setup(v, "kings=a1,e5 gold=0,2 up1=3F,JF");
     play(&t, "a1-c1");
+    play(&t, "tax F:JF,F,F");
     expect_field(&t, "up1", "F");
     expect_field(&t, "down1", "2F,JF");
+    close_setup(&t);
+    // Three alike farmers and nothing else: no choice to ask, the tax is played at once.
+    t = setup(v, "kings=a1,e5 gold=0,2 up1=3F,2W");
+    play(&t, "a1-c1");
+    expect_field(&t, "up1", "2W");
+    expect_field(&t, "down1", "3F");
     close_setup(&t);
     // A column already taxed cannot be taxed again; with no column left, no summon.
     t = setup(v, "kings=a1,e5 gold=0,2 up1=3F taxed=F,-");
@@ -804,16 +934,35 @@ static void test_kingdom(void **state)
     };
     // A queen, a duke, a jester as countess, a knight, and a farmer and a wife: after
     // summoning a countess, a kingdom with F or W, or pass.
+    // The countesses' column then holds a countess and a jester: which one goes face
+    // down is named; the other columns hold one kind each and are not.
     Setup t = setup(v, "kings=a1,e5 gold=0,2 up1=Q,D,JC,NB,F,W");
     play(&t, "a1-b1");
-    expect_legal_list(&t, "kingdom F kingdom W pass");
-    play(&t, "kingdom W");
+    expect_legal_list(&t, "kingdom F:C kingdom F:JC kingdom W:C kingdom W:JC pass");
+    expect_illegal(&t, "kingdom W", "say which goes face down, e.g. kingdom W:C");
+    expect_illegal(&t, "kingdom W:C,JC", "one tile of column C face down, not 2");
+    expect_illegal(&t, "kingdom W:JC,F", "claimed with column W, not F");
+    expect_illegal(&t, "kingdom W:NA", "you have only 0 face-up NA");
+    play(&t, "kingdom W:C");
     expect_field(&t, "crowns", "1,0");
     expect_field(&t, "gold", "5,2");
-    // The real countess went face down, the jester stays up (real-first).
     expect_field(&t, "up1", "F,JC");
     expect_field(&t, "down1", "Q,D,C,NB,W");
     expect_field(&t, "phase", "refill");
+    close_setup(&t);
+    // The jester instead, and a choice among knights: each named tile is the one turned.
+    t = setup(v, "kings=a1,e5 gold=0,2 up1=Q,D,JC,NA,ND,F");
+    play(&t, "a1-b1");
+    expect_legal_list(&t, "kingdom F:C,NA kingdom F:C,ND kingdom F:JC,NA kingdom F:JC,ND "
+                          "pass");
+    play(&t, "kingdom F:ND,JC");
+    expect_field(&t, "up1", "C,NA");
+    expect_field(&t, "down1", "Q,D,ND,F,JC");
+    close_setup(&t);
+    // Alike tiles everywhere (two farmers are alike): no names asked.
+    t = setup(v, "kings=a1,e5 gold=0,2 up1=Q,D,2NB,2F");
+    play(&t, "a1-b1");
+    expect_legal_list(&t, "kingdom F pass");
     close_setup(&t);
     // No duke: no kingdom, phase 3 is skipped.
     t = setup(v, "kings=a1,e5 gold=0,2 up1=Q,NB,F,W");
@@ -875,6 +1024,19 @@ static void test_refill_order_and_short_columns(void **state)
     play(&t, "a1-b1");
     play(&t, "refill L");
     expect_field(&t, "valley", "W,W,W,W,W/W,W,W,W,W/W,W,D,W,W/W,W,W,W,W/F,Q,NA,W,C");
+    close_setup(&t);
+    // old-holes=first: they come first (e1, then c3), this turn's b1 last.
+    t = setup_rules("old-holes=first", old_holes, "kings=a1,e5 hill=Q,C,D,J/W,W,W");
+    play(&t, "a1-b1");
+    play(&t, "refill L");
+    expect_field(&t, "valley", "W,W,W,W,W/W,W,W,W,W/W,W,C,W,W/W,W,W,W,W/F,D,NA,W,Q");
+    close_setup(&t);
+    // A short column under old-holes=first fills the old squares and leaves this turn's
+    // hole empty (the default leaves the old ones).
+    t = setup_rules("old-holes=first", old_holes, "kings=a1,e5 hill=Q,C/W,W");
+    play(&t, "a1-b1");
+    play(&t, "refill L");
+    expect_field(&t, "valley", "W,W,W,W,W/W,W,W,W,W/W,W,C,W,W/W,W,W,W,W/F,-,NA,W,Q");
     close_setup(&t);
 }
 
@@ -1264,9 +1426,9 @@ static void test_replay_from_record(void **state)
     }
     StrBuf text;
     sb_init(&text);
-    record_write(&rec, &text);
+    record_write(&rec, NULL, &text);
     GameRecord back;
-    if (record_parse(sb_str(&text), &back, &err) != STATUS_OK)
+    if (record_parse(sb_str(&text), registry_find, &back, &err) != STATUS_OK)
         fail_msg("record does not load: %s", err.msg);
     assert_int_equal(back.count, rec.count);
     assert_memory_equal(back.current, rec.current, rec.game->state_size);
@@ -1336,6 +1498,32 @@ static void test_greedy_baseline(void **state)
         sb_free(&sb);
     }
     close_setup(&t);
+    // Which tiles a tax turns down never changes the points; greedy follows the score's
+    // tie-break and keeps the jester face up, and among knights those of the order held
+    // fewest of (B: one, against two of A and C).
+    static Valley taxed = {
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        ".  .  .  .  .",
+        "F  F  T3:5 .  .",
+    };
+    const char *const cases[][2] = {
+        {"kings=a1,e5 up1=3F,JF gold=0,0", "tax F:F,F,F"},
+        {"kings=a1,e5 up1=NA,NB,2NC down1=NA gold=0,0", "tax N:NA,NC,NC"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        t = setup(taxed, cases[i][0]);
+        play(&t, "a1-c1");
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            const Move m = greedy_choice(&t, seed);
+            sb_init(&sb);
+            kotv_ops.format_move(t.g, t.s, m, &sb);
+            assert_string_equal(sb_str(&sb), cases[i][1]);
+            sb_free(&sb);
+        }
+        close_setup(&t);
+    }
     // "greedy" takes no level, and needs a game with a score.
     AgentSpec spec;
     ErrBuf err;
@@ -1399,6 +1587,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_recruit),
         cmocka_unit_test(test_summon_single),
         cmocka_unit_test(test_summon_identical),
+        cmocka_unit_test(test_observation),
         cmocka_unit_test(test_priest),
         cmocka_unit_test(test_priest_holes_and_coins),
         cmocka_unit_test(test_wizard),

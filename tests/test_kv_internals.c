@@ -16,7 +16,7 @@
 
 #include "core/game_api.h"
 #include "support/rule_text.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "games/kingsvalley/kv_internal.h"
 
 static Game *make_game(const char *name, const char *rule)

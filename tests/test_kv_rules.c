@@ -21,7 +21,7 @@
 #include "core/game.h"
 #include "core/game_api.h"
 #include "support/rule_text.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "support/diagram.h"
 #include "support/kv_reference.h"
 

@@ -19,7 +19,7 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "core/rng.h"
 
 enum { GAMES_PER_RULESET = 3, MAX_ACTIONS_CHECKED = 400 };

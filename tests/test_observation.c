@@ -17,7 +17,7 @@
 #include "core/game.h"
 #include "core/game_api.h"
 #include "core/observation.h"
-#include "core/registry.h"
+#include "play/registry.h"
 
 /* A 2x2 board for two players: stacks of up to two, kinds "a" and "b", one terrain,
  * a global and a per-player counter. */

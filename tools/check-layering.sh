@@ -1,25 +1,30 @@
 #!/usr/bin/env bash
-# Enforces the dependency rule: search never includes game code, games never include
-# search code, and core includes neither (except the registry, which lists the games);
-# the public API uses the engine but no front end.
+# Enforces the dependency rule, layers from the bottom: core (includes only core), games
+# (core), search (core, never a game), play (core, search, and games only in its
+# registry), then the public C API (src/api, include/crown.h) and the front ends cli and
+# web (anything below, never each other; the CLI's --version reads crown.h).
 set -eu
 cd "$(dirname "$0")/.."
 fail=0
 bad() { echo "layering: $1"; fail=1; }
-while IFS= read -r hit; do bad "search includes game code: $hit"; done \
-    < <(grep -HnE '#include *"games/' src/search/*.[ch] 2>/dev/null || true)
-while IFS= read -r hit; do bad "game includes search code: $hit"; done \
-    < <(grep -HnE '#include *"(search|cli)/' src/games/*/*.[ch] 2>/dev/null || true)
-while IFS= read -r hit; do bad "core includes outer layers: $hit"; done \
-    < <(grep -HnE '#include *"(search|cli)/' src/core/*.[ch] 2>/dev/null || true)
-while IFS= read -r hit; do bad "only the registry may include games: $hit"; done \
-    < <(grep -HnE '#include *"games/' src/core/*.[ch] | grep -v '^src/core/registry.c:' || true)
-# The public API (include/crown.h, implemented in src/api/) sits under the front ends:
-# it may use every engine layer but no front end, and no engine layer may use it.
-while IFS= read -r hit; do bad "the API includes a front end: $hit"; done \
-    < <(grep -HnE '#include *"(cli|web)/' src/api/*.[ch] 2>/dev/null || true)
+check() { # message, files glob, forbidden include pattern
+    local msg=$1 pattern=$3
+    shift 3
+    while IFS= read -r hit; do bad "$msg: $hit"; done \
+        < <(grep -HnE "#include *\"($pattern)/" "$@" 2>/dev/null || true)
+}
+shopt -s nullglob
+check "core includes outside core" x 'games|search|play|cli|web' src/core/*.[ch]
+check "game includes an upper layer" x 'search|play|cli|web' src/games/*/*.[ch]
+check "search includes a game or an upper layer" x 'games|play|cli|web' src/search/*.[ch]
+check "play includes a front end" x 'cli|web' src/play/*.[ch]
+while IFS= read -r hit; do bad "only the play registry may include games: $hit"; done \
+    < <(grep -HnE '#include *"games/' src/play/*.[ch] | grep -v '^src/play/registry.c:' || true)
+check "cli includes the web server" x 'web' src/cli/*.[ch]
+check "web includes the cli" x 'cli' src/web/*.[ch]
+check "the API includes a front end" x 'cli|web' src/api/*.[ch]
 while IFS= read -r hit; do bad "an engine layer includes the public API: $hit"; done \
     < <(grep -HnE '#include *[<"](crown\.h|api/)' src/core/*.[ch] src/games/*/*.[ch] \
-        src/search/*.[ch] 2>/dev/null || true)
+        src/search/*.[ch] src/play/*.[ch] 2>/dev/null || true)
 if [ $fail -ne 0 ]; then exit 1; fi
 echo "layering: ok"

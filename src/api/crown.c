@@ -17,7 +17,7 @@
 #include "core/game_api.h"
 #include "core/invariant.h"
 #include "core/observation.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "core/status.h"
 #include "core/strbuf.h"
 #include "search/agent.h"

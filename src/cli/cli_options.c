@@ -9,7 +9,7 @@
 
 #include "cli/cli.h"
 #include "core/game_api.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "search/agent.h"
 
 int cli_error(const char *fmt, ...)

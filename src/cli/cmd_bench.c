@@ -22,7 +22,7 @@
 #include "core/clock.h"
 #include "core/game_api.h"
 #include "core/invariant.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "search/agent.h"
 
 static const int BENCH_WALK_PLIES[] = {0, 5, 10, 15, 20};

@@ -5,7 +5,7 @@
 
 #include "cli/cli.h"
 #include "core/game_api.h"
-#include "core/registry.h"
+#include "play/registry.h"
 
 int cmd_games(int argc, char **argv)
 {

@@ -15,8 +15,9 @@
 #include "cli/cli.h"
 #include "cli/match_stats.h"
 #include "core/record.h"
-#include "cli/seats.h"
+#include "play/seats.h"
 #include "core/game_api.h"
+#include "play/words.h"
 
 typedef struct MatchGame {
     double returns[MAX_PLAYERS]; /* per spec (not per seat) */
@@ -73,16 +74,10 @@ static void play_one(Match *mt, int index)
         if (p == PLAYER_NONE)
             break;
         Move m;
-        if (p == PLAYER_CHANCE) {
-            m = game_sample_chance(own, rec.current, &chance);
-        } else {
-            SearchResult r;
-            if (agent_think(seats.seat[p].agent, rec.current, &r, &err) != STATUS_OK) {
-                out->failed = true;
-                snprintf(out->error, sizeof out->error, "%s", err.msg);
-                break;
-            }
-            m = r.best;
+        if (seats_auto_action(&seats, own, rec.current, &chance, &m, NULL, &err) != STATUS_OK) {
+            out->failed = true;
+            snprintf(out->error, sizeof out->error, "%s", err.msg);
+            break;
         }
         if (record_push(&rec, m, &err) != STATUS_OK) {
             out->failed = true;
@@ -101,7 +96,11 @@ static void play_one(Match *mt, int index)
         seats_format(&seats, rec.players, (int)sizeof rec.players);
         StrBuf text;
         sb_init(&text);
-        record_write(&rec, &text);
+        StrBuf result;
+        sb_init(&result);
+        play_result_text(rec.game, rec.current, PLAYER_NONE, &result);
+        record_write(&rec, sb_str(&result), &text);
+        sb_free(&result);
         out->record_text = strdup(sb_str(&text));
         sb_free(&text);
     }

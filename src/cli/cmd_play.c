@@ -12,9 +12,13 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "core/record.h"
-#include "cli/seats.h"
+#include "play/seats.h"
 #include "core/game_api.h"
+#include "core/record.h"
+#include "play/registry.h"
+#include "play/turn.h"
+#include "play/undo.h"
+#include "play/words.h"
 
 typedef struct PlaySession {
     GameRecord rec;
@@ -24,8 +28,6 @@ typedef struct PlaySession {
     Rng chance_rng;
     int errors;
 } PlaySession;
-
-static const char *const SEAT_NAME[MAX_PLAYERS] = {"first", "second", "third", "fourth"};
 
 /* Prints one error line; control characters from the user's own input (a pasted binary,
  * say) are shown as '?' so that they cannot disturb the terminal. */
@@ -53,13 +55,21 @@ static void show_status(const PlaySession *ps)
     const Game *g = ps->rec.game;
     const int p = g->ops->to_move(g, ps->rec.current);
     if (p == PLAYER_NONE) {
+        // At a terminal with one human the result is told to that player ("You won");
+        // scripts get the neutral form, which does not depend on the seats.
+        int viewer = PLAYER_NONE, humans = 0;
+        for (int i = 0; i < ps->seats.count; i++)
+            if (ps->seats.seat[i].human)
+                humans++, viewer = i;
+        if (!ps->interactive || humans != 1)
+            viewer = PLAYER_NONE;
         StrBuf r;
         sb_init(&r);
-        record_result_text(&ps->rec, &r);
+        play_result_text(g, ps->rec.current, viewer, &r);
         printf("game over: %s\n", sb_str(&r));
         sb_free(&r);
     } else if (p >= 0) {
-        printf("%s player (%s) to move\n", SEAT_NAME[p], ps->seats.seat[p].text);
+        printf("%s (%s) to move\n", play_seat_name(g, p), ps->seats.seat[p].text);
     }
 }
 
@@ -96,85 +106,50 @@ static void list_moves(const PlaySession *ps)
     free(ml);
 }
 
-/* Plays the actions of `line` (separated by ';') if every one is legal in turn. */
-static void play_line(PlaySession *ps, char *line)
+/* Plays the turn written in `line` if every action of it is legal in turn. */
+static void play_line(PlaySession *ps, const char *line)
 {
     const Game *g = ps->rec.game;
-    if (g->ops->parse_actions != NULL) {
-        enum { TURN_CAP = 64 };
-        Move acts[TURN_CAP];
-        int n = 0;
-        ErrBuf perr;
-        const int p = g->ops->to_move(g, ps->rec.current);
-        if (g->ops->parse_actions(g, ps->rec.current, line, acts, TURN_CAP, &n, &perr) !=
-            STATUS_OK) {
-            say_error(ps, perr.msg);
-            return;
-        }
-        for (int i = 0; i < n; i++) {
-            StrBuf text;
-            sb_init(&text);
-            g->ops->format_move(g, ps->rec.current, acts[i], &text);
-            if (record_push(&ps->rec, acts[i], &perr) != STATUS_OK)
-                say_error(ps, perr.msg);
-            else if (!ps->interactive)
-                printf("%s player (%s) plays %s\n", SEAT_NAME[p], ps->seats.seat[p].text,
-                       sb_str(&text));
-            sb_free(&text);
-        }
+    Move acts[PLAY_TURN_CAP];
+    int n = 0;
+    ErrBuf err;
+    const int p = g->ops->to_move(g, ps->rec.current);
+    if (play_parse_turn(g, ps->rec.current, line, acts, PLAY_TURN_CAP, &n, &err) != STATUS_OK) {
+        say_error(ps, err.msg);
         return;
     }
-    const int before = ps->rec.count;
-    const int mover = g->ops->to_move(g, ps->rec.current);
-    ErrBuf err;
-    char *save = NULL;
-    for (char *tok = strtok_r(line, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
-        while (*tok == ' ' || *tok == '\t')
-            tok++;
-        if (*tok == '\0')
-            continue;
-        const int p = g->ops->to_move(g, ps->rec.current);
-        Move m;
-        Status st;
-        if (p == PLAYER_NONE)
-            st = err_set(&err, STATUS_ILLEGAL, "the game is over");
-        else if (p != mover)
-            st = err_set(&err, STATUS_ILLEGAL, "'%s' comes after the turn has passed", tok);
-        else
-            st = g->ops->parse_move(g, ps->rec.current, tok, &m, &err);
-        StrBuf text;
-        sb_init(&text);
-        if (st == STATUS_OK)
-            g->ops->format_move(g, ps->rec.current, m, &text);
-        if (st == STATUS_OK)
-            st = record_push(&ps->rec, m, &err);
-        if (st == STATUS_OK && !ps->interactive)
-            printf("%s player (%s) plays %s\n", SEAT_NAME[p], ps->seats.seat[p].text,
-                   sb_str(&text));
-        sb_free(&text);
-        if (st != STATUS_OK) {
-            record_truncate(&ps->rec, before);
+    StrBuf text;
+    sb_init(&text);
+    for (int i = 0; i < n; i++) {
+        sb_clear(&text);
+        g->ops->format_move(g, ps->rec.current, acts[i], &text);
+        if (record_push(&ps->rec, acts[i], &err) != STATUS_OK) {
             say_error(ps, err.msg);
-            return;
+            break;
         }
+        if (!ps->interactive)
+            printf("%s (%s) plays %s\n", play_seat_name(g, p), ps->seats.seat[p].text,
+                   sb_str(&text));
     }
+    sb_free(&text);
 }
 
+/* Takes back to the last position where a human was to move, at least one action. */
 static void do_undo(PlaySession *ps)
 {
-    const Game *g = ps->rec.game;
-    // Take back to the previous position where a human was to move, at least one action.
-    const int before = ps->rec.count;
-    for (int n = before - 1; n >= 0; n--) {
-        record_truncate(&ps->rec, n);
-        const int q = g->ops->to_move(g, ps->rec.current);
-        if (q >= 0 && ps->seats.seat[q].human) {
-            printf("took back %d action%s\n", before - n, before - n == 1 ? "" : "s");
-            return;
-        }
+    unsigned humans = 0;
+    for (int i = 0; i < ps->seats.count; i++)
+        if (ps->seats.seat[i].human)
+            humans |= 1u << i;
+    int keep;
+    ErrBuf err;
+    if (play_undo_point(&ps->rec, humans, &keep, &err) != STATUS_OK) {
+        say_error(ps, err.msg);
+        return;
     }
-    record_truncate(&ps->rec, before);
-    say_error(ps, "there is no move of yours to take back");
+    const int n = ps->rec.count - keep;
+    record_truncate(&ps->rec, keep);
+    printf("took back %d action%s\n", n, n == 1 ? "" : "s");
 }
 
 static void do_hint(PlaySession *ps)
@@ -207,7 +182,7 @@ static void do_load(PlaySession *ps, const char *path)
 {
     GameRecord loaded;
     ErrBuf err;
-    if (record_load(path, &loaded, &err) != STATUS_OK) {
+    if (record_load(path, registry_find, &loaded, &err) != STATUS_OK) {
         say_error(ps, err.msg);
         return;
     }
@@ -272,10 +247,14 @@ static bool handle_line(PlaySession *ps, char *line)
         if (arg == NULL || *arg == '\0') {
             say_error(ps, "give a file name, e.g. save mygame.txt");
         } else if (line[0] == 's') {
-            if (record_save(&ps->rec, arg, &err) != STATUS_OK)
+            StrBuf result;
+            sb_init(&result);
+            play_result_text(ps->rec.game, ps->rec.current, PLAYER_NONE, &result);
+            if (record_save(&ps->rec, sb_str(&result), arg, &err) != STATUS_OK)
                 say_error(ps, err.msg);
             else
                 printf("saved to %s\n", arg);
+            sb_free(&result);
         } else {
             do_load(ps, arg);
         }
@@ -302,25 +281,20 @@ static bool run_automatic(PlaySession *ps)
         if (p == PLAYER_NONE || (p >= 0 && ps->seats.seat[p].human))
             return true;
         Move m;
+        SearchResult r;
+        if (seats_auto_action(&ps->seats, g, ps->rec.current, &ps->chance_rng, &m, &r, &err) !=
+            STATUS_OK)
+            return cli_error("AI failed: %s", err.msg), false;
         StrBuf text;
         sb_init(&text);
+        g->ops->format_move(g, ps->rec.current, m, &text);
         if (p == PLAYER_CHANCE) {
-            m = game_sample_chance(g, ps->rec.current, &ps->chance_rng);
-            g->ops->format_move(g, ps->rec.current, m, &text);
             printf("chance: %s\n", sb_str(&text));
         } else {
-            SearchResult r;
-            if (agent_think(ps->seats.seat[p].agent, ps->rec.current, &r, &err) != STATUS_OK) {
-                cli_error("AI failed: %s", err.msg);
-                sb_free(&text);
-                return false;
-            }
-            m = r.best;
-            g->ops->format_move(g, ps->rec.current, m, &text);
             sb_puts(&text, "  (");
             search_format_score(&r, &text);
             sb_puts(&text, ")");
-            printf("%s player (%s) plays %s\n", SEAT_NAME[p], ps->seats.seat[p].text,
+            printf("%s (%s) plays %s\n", play_seat_name(g, p), ps->seats.seat[p].text,
                    sb_str(&text));
         }
         sb_free(&text);

@@ -31,4 +31,12 @@ static inline int bits_pop(uint64_t *x)
     return i;
 }
 
+/* Index of the r-th (from 0) set bit; x has more than r bits set. */
+static inline int bits_nth(uint64_t x, int r)
+{
+    for (int i = 0; i < r; i++)
+        x &= x - 1;
+    return __builtin_ctzll(x);
+}
+
 #endif

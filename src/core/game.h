@@ -195,8 +195,12 @@ struct GameOps {
      * finished state it plays nothing and writes those values. Unlike playout it follows
      * no prescribed distribution; it may change *s. The "ai" agent's MCTS uses it. */
     void (*guided_playout)(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS]);
-    /* Counts the leaves `depth` actions deep; must equal the generic perft. */
-    uint64_t (*perft)(const Game *g, GameState *s, int depth);
+    /* Bulk counting for game_perft: when the game can count the leaves `depth` (>= 1)
+     * actions deep here without playing the last actions (a move count instead of the
+     * moves), writes the count and returns true; false sends game_perft's one recursion
+     * an action deeper. May use *s as scratch but restores it. Must agree with
+     * game_perft_generic. */
+    bool (*perft_leaves)(const Game *g, GameState *s, int depth, uint64_t *count);
 
     /* For interfaces where a player acts by clicking cells (crown serve). Appends the
      * cells that action m (legal in s) touches, as cell names of the game's own notation

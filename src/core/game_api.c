@@ -185,20 +185,24 @@ void game_state_copy(const Game *g, GameState *dst, const GameState *src)
     memcpy(dst, src, g->state_size);
 }
 
-/* Recursion state of the generic perft: one move list and undo record per ply. */
+/* Recursion state of perft: one move list and undo record per ply. */
 typedef struct PerftFrame {
     MoveList list;
     ChanceList chance;
 } PerftFrame;
 
+/* The one perft recursion of crown; `bulk` lets the game count the last plies. */
 static uint64_t perft_rec(const Game *g, GameState *s, int depth, PerftFrame *frames,
-                          unsigned char *undo)
+                          unsigned char *undo, bool bulk)
 {
     const GameOps *ops = g->ops;
+    uint64_t total = 0;
+    if (bulk && ops->perft_leaves(g, s, depth, &total))
+        return total;
     PerftFrame *f = &frames[depth];
     int n;
     const Move *moves;
-    if (ops->to_move(g, s) == PLAYER_CHANCE) {
+    if ((ops->flags & GAME_HAS_CHANCE) && ops->to_move(g, s) == PLAYER_CHANCE) {
         n = ops->chance_outcomes(g, s, &f->chance);
         moves = f->chance.outcomes;
     } else {
@@ -207,17 +211,16 @@ static uint64_t perft_rec(const Game *g, GameState *s, int depth, PerftFrame *fr
     }
     if (depth == 1)
         return (uint64_t)n;
-    uint64_t total = 0;
     void *u = undo + (size_t)depth * g->undo_size;
     for (int i = 0; i < n; i++) {
         ops->make(g, s, moves[i], u);
-        total += perft_rec(g, s, depth - 1, frames, undo);
+        total += perft_rec(g, s, depth - 1, frames, undo, bulk);
         ops->unmake(g, s, moves[i], u);
     }
     return total;
 }
 
-uint64_t game_perft_generic(const Game *g, GameState *s, int depth)
+static uint64_t perft_run(const Game *g, GameState *s, int depth, bool bulk)
 {
     if (depth <= 0)
         return 1;
@@ -225,17 +228,51 @@ uint64_t game_perft_generic(const Game *g, GameState *s, int depth)
     unsigned char *undo = malloc(g->undo_size * (size_t)(depth + 1) + 1);
     uint64_t n = 0;
     if (frames != NULL && undo != NULL)
-        n = perft_rec(g, s, depth, frames, undo);
+        n = perft_rec(g, s, depth, frames, undo, bulk);
     free(frames);
     free(undo);
     return n;
 }
 
+uint64_t game_perft_generic(const Game *g, GameState *s, int depth)
+{
+    return perft_run(g, s, depth, false);
+}
+
 uint64_t game_perft(const Game *g, GameState *s, int depth)
 {
-    if (g->ops->perft != NULL)
-        return g->ops->perft(g, s, depth);
-    return game_perft_generic(g, s, depth);
+    return perft_run(g, s, depth, g->ops->perft_leaves != NULL);
+}
+
+Status game_parse_action(const Game *g, const GameState *s, const char *text, Move *m,
+                         ErrBuf *err)
+{
+    const int p = g->ops->to_move(g, s);
+    if (p == PLAYER_NONE)
+        return err_set(err, STATUS_ILLEGAL, "the game is over");
+    if (p != PLAYER_CHANCE)
+        return g->ops->parse_move(g, s, text, m, err);
+    ChanceList *cl = malloc(sizeof *cl);
+    if (cl == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    const int n = g->ops->chance_outcomes(g, s, cl);
+    Status st = err_set(err, STATUS_ILLEGAL, "'%.40s' is not a possible chance outcome here",
+                        text);
+    StrBuf t;
+    sb_init(&t);
+    for (int i = 0; i < n && st != STATUS_OK; i++) {
+        sb_clear(&t);
+        g->ops->format_move(g, s, cl->outcomes[i], &t);
+        if (strcmp(sb_str(&t), text) == 0) {
+            *m = cl->outcomes[i];
+            st = STATUS_OK;
+        }
+    }
+    if (sb_failed(&t) && st != STATUS_OK)
+        st = err_set(err, STATUS_NOMEM, "out of memory");
+    sb_free(&t);
+    free(cl);
+    return st;
 }
 
 Status game_play_text(const Game *g, GameState *s, const char *text, Move *played, ErrBuf *err)

@@ -43,10 +43,17 @@ static inline bool game_is_over(const Game *g, const GameState *s)
 }
 
 /* The number of leaves `depth` actions deep, by the generic make/unmake loop (chance
- * events count each outcome as one branch). Ignores the ops->perft fast path. */
+ * events count each outcome as one branch). Ignores the ops->perft_leaves fast path:
+ * the reference the fast path is tested against. */
 uint64_t game_perft_generic(const Game *g, GameState *s, int depth);
-/* ops->perft if the game has one, else the generic loop. */
+/* The same loop, asking ops->perft_leaves (when the game has it) at every node first. */
 uint64_t game_perft(const Game *g, GameState *s, int depth);
+
+/* Reads `text` as the one action to play in s: when chance is to act, the chance outcome
+ * whose format_move text it is exactly (records and stored games write draws like
+ * moves); otherwise through the game's parse_move. *m is untouched on error. */
+Status game_parse_action(const Game *g, const GameState *s, const char *text, Move *m,
+                         ErrBuf *err);
 
 /* Parses `text` as one action and plays it. On error the state is unchanged. */
 Status game_play_text(const Game *g, GameState *s, const char *text, Move *played, ErrBuf *err);

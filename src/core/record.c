@@ -8,7 +8,6 @@
 
 #include "core/game_api.h"
 #include "core/invariant.h"
-#include "core/registry.h"
 
 Status record_init(GameRecord *r, Game *g, const GameState *start, ErrBuf *err)
 {
@@ -66,39 +65,7 @@ void record_truncate(GameRecord *r, int count)
     r->count = count;
 }
 
-static const char *const ORDINAL[MAX_PLAYERS] = {"first", "second", "third", "fourth"};
-
-void record_result_text(const GameRecord *r, StrBuf *out)
-{
-    const Game *g = r->game;
-    if (!game_is_over(g, r->current)) {
-        sb_puts(out, "unfinished");
-        return;
-    }
-    double ret[MAX_PLAYERS];
-    g->ops->returns(g, r->current, ret);
-    int best = 0, n_best = 0;
-    for (int p = 0; p < g->players; p++) {
-        if (ret[p] > ret[best])
-            best = p;
-    }
-    for (int p = 0; p < g->players; p++)
-        n_best += ret[p] == ret[best];
-    if (n_best == g->players)
-        sb_puts(out, "draw");
-    else if (n_best == 1)
-        sb_printf(out, "%s player wins", ORDINAL[best]);
-    else
-        sb_puts(out, "shared win");
-    StrBuf why;
-    sb_init(&why);
-    g->ops->describe_result(g, r->current, &why);
-    if (why.len)
-        sb_printf(out, ": %s", sb_str(&why));
-    sb_free(&why);
-}
-
-void record_write(const GameRecord *r, StrBuf *out)
+void record_write(const GameRecord *r, const char *result, StrBuf *out)
 {
     const Game *g = r->game;
     sb_printf(out, "crown-record 1\ngame %s\n", g->ops->name);
@@ -124,16 +91,15 @@ void record_write(const GameRecord *r, StrBuf *out)
     }
     free(s);
     free(undo);
-    sb_puts(out, "result ");
-    record_result_text(r, out);
-    sb_putc(out, '\n');
+    if (result)
+        sb_printf(out, "result %s\n", result);
 }
 
-Status record_save(const GameRecord *r, const char *path, ErrBuf *err)
+Status record_save(const GameRecord *r, const char *result, const char *path, ErrBuf *err)
 {
     StrBuf text;
     sb_init(&text);
-    record_write(r, &text);
+    record_write(r, result, &text);
     Status st = STATUS_OK;
     FILE *f = fopen(path, "w");
     if (sb_failed(&text))
@@ -150,7 +116,7 @@ Status record_save(const GameRecord *r, const char *path, ErrBuf *err)
 
 enum { RECORD_MAX_BYTES = 4 << 20 };
 
-Status record_load(const char *path, GameRecord *out, ErrBuf *err)
+Status record_load(const char *path, GameLookup *lookup, GameRecord *out, ErrBuf *err)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL)
@@ -171,7 +137,7 @@ Status record_load(const char *path, GameRecord *out, ErrBuf *err)
         free(buf);
         return err_set(err, STATUS_PARSE, "'%s' is not a text file", path);
     }
-    Status st = record_parse(buf, out, err);
+    Status st = record_parse(buf, lookup, out, err);
     free(buf);
     return st;
 }
@@ -195,7 +161,7 @@ static char *next_line(char **cursor)
     return line;
 }
 
-Status record_parse(const char *text, GameRecord *out, ErrBuf *err)
+Status record_parse(const char *text, GameLookup *lookup, GameRecord *out, ErrBuf *err)
 {
     char *copy = malloc(strlen(text) + 1);
     if (copy == NULL)
@@ -251,7 +217,7 @@ Status record_parse(const char *text, GameRecord *out, ErrBuf *err)
                 st = err_set(err, STATUS_PARSE, "line %d: 'start' before 'game'", lineno);
                 break;
             }
-            const GameOps *ops = registry_find(game_name);
+            const GameOps *ops = lookup(game_name);
             if (ops == NULL) {
                 st = err_set(err, STATUS_PARSE, "line %d: no game called '%.40s'", lineno,
                              game_name);
@@ -285,34 +251,12 @@ Status record_parse(const char *text, GameRecord *out, ErrBuf *err)
         } else if (strcmp(line, "move") == 0 && started) {
             Move m;
             ErrBuf e2;
-            const Game *g = r.game;
-            if (g->ops->to_move(g, r.current) == PLAYER_NONE) {
+            if (game_is_over(r.game, r.current)) {
                 st = err_set(err, STATUS_ILLEGAL, "line %d: move '%.40s' after the game ended",
                              lineno, arg);
                 break;
             }
-            if (g->ops->to_move(g, r.current) == PLAYER_CHANCE) {
-                // Chance outcomes are written like moves; accept one that is listed.
-                ChanceList cl;
-                int n = g->ops->chance_outcomes(g, r.current, &cl);
-                bool found = false;
-                StrBuf t;
-                sb_init(&t);
-                for (int i = 0; i < n && !found; i++) {
-                    sb_clear(&t);
-                    g->ops->format_move(g, r.current, cl.outcomes[i], &t);
-                    if (strcmp(sb_str(&t), arg) == 0) {
-                        m = cl.outcomes[i];
-                        found = true;
-                    }
-                }
-                sb_free(&t);
-                if (!found) {
-                    st = err_set(err, STATUS_ILLEGAL, "line %d: '%.40s' is not a possible chance "
-                                 "outcome here", lineno, arg);
-                    break;
-                }
-            } else if ((st = g->ops->parse_move(g, r.current, arg, &m, &e2)) != STATUS_OK) {
+            if ((st = game_parse_action(r.game, r.current, arg, &m, &e2)) != STATUS_OK) {
                 err_set(err, st, "line %d: move %d '%.40s': %s", lineno, r.count + 1, arg, e2.msg);
                 break;
             }

@@ -13,6 +13,10 @@
  *   start sskss/5/5/5/SSKSS 1 0
  *   move c1-c4                  (one line per action, in order)
  *   result first player wins: a king reached the Valley   (informative; ignored on load)
+ *
+ * Core names no game: loading takes the caller's GameLookup (the play layer's
+ * registry_find, or a test's own), so a record may name a game this program lacks and
+ * loading it fails with "no game called ...". The result line is the caller's words too.
  */
 #ifndef CROWN_CORE_RECORD_H
 #define CROWN_CORE_RECORD_H
@@ -31,6 +35,9 @@ typedef struct GameRecord {
     char players[128];
 } GameRecord;
 
+/* The game of that name, or NULL when the caller knows none. */
+typedef const GameOps *GameLookup(const char *name);
+
 /* Takes ownership of g; copies start. */
 Status record_init(GameRecord *r, Game *g, const GameState *start, ErrBuf *err);
 void record_free(GameRecord *r);
@@ -38,12 +45,12 @@ void record_free(GameRecord *r);
 Status record_push(GameRecord *r, Move m, ErrBuf *err);
 /* Takes back the last n actions (n <= count). */
 void record_truncate(GameRecord *r, int count);
-/* The result line: "first player wins: ...", "draw: ...", or "unfinished". */
-void record_result_text(const GameRecord *r, StrBuf *out);
-void record_write(const GameRecord *r, StrBuf *out);
-Status record_save(const GameRecord *r, const char *path, ErrBuf *err);
-/* Reads a record file into *out (initialised on success only). */
-Status record_load(const char *path, GameRecord *out, ErrBuf *err);
-Status record_parse(const char *text, GameRecord *out, ErrBuf *err);
+/* The record's text; `result` (NULL: none) is written as its informative result line. */
+void record_write(const GameRecord *r, const char *result, StrBuf *out);
+Status record_save(const GameRecord *r, const char *result, const char *path, ErrBuf *err);
+/* Reads a record file into *out (initialised on success only), finding its game with
+ * lookup. */
+Status record_load(const char *path, GameLookup *lookup, GameRecord *out, ErrBuf *err);
+Status record_parse(const char *text, GameLookup *lookup, GameRecord *out, ErrBuf *err);
 
 #endif

@@ -17,6 +17,12 @@ typedef enum Status {
     STATUS_UNSUPPORTED, /* the request makes no sense for this game or algorithm */
     STATUS_IO,          /* a file could not be read or written */
     STATUS_NOMEM,       /* an allocation failed */
+    /* Refusals of a game in play, for front ends that map them onto their own codes
+     * (the web API's HTTP statuses): */
+    STATUS_NOT_FOUND,    /* no such game, seat or thing */
+    STATUS_NOT_YOUR_TURN, /* someone else (or chance) is to act */
+    STATUS_CONFLICT,     /* the game's state does not allow it now (over, moved on) */
+    STATUS_CORRUPT,      /* stored data this build can no longer read */
 } Status;
 
 enum { ERRBUF_LEN = 256 };

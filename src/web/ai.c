@@ -30,7 +30,7 @@ typedef struct Job {
     AiHint *out;
     ErrBuf *err;
     bool done;
-    int http;
+    Status status;
     struct Job *next;
 } Job;
 
@@ -133,18 +133,18 @@ static void run_hint(AiPool *p, int worker, Job *job)
     ErrBuf err;
     SearchResult r;
     memset(&r, 0, sizeof r);
-    int http = 200;
+    // The AI's own failures (a game it cannot play) are refusals of this request.
+    Status st = STATUS_OK;
     if (agent_new(g, &spec, &a, &err) != STATUS_OK) {
-        http = 409;
+        st = STATUS_CONFLICT;
     } else if (!set_running(p, worker, a)) {
-        http = 503;
-        err_set(&err, STATUS_IO, "the server is stopping");
+        st = err_set(&err, STATUS_IO, "the server is stopping");
     } else {
         if (agent_think(a, job->state, &r, &err) != STATUS_OK)
-            http = 409;
+            st = STATUS_CONFLICT;
         set_running(p, worker, NULL);
     }
-    if (http == 200) {
+    if (st == STATUS_OK) {
         StrBuf t, c, sc;
         sb_init(&t);
         sb_init(&c);
@@ -164,7 +164,7 @@ static void run_hint(AiPool *p, int worker, Job *job)
     }
     agent_free(a);
     pthread_mutex_lock(&p->mu);
-    job->http = http;
+    job->status = st;
     job->done = true;
     pthread_cond_broadcast(&p->done);
     pthread_mutex_unlock(&p->mu);
@@ -246,7 +246,7 @@ void ai_pool_stop(AiPool *p)
             free(j);
         } else {
             err_set(j->err, STATUS_IO, "the server is stopping");
-            j->http = 503;
+            j->status = STATUS_IO;
             j->done = true;
         }
     }
@@ -281,12 +281,12 @@ void ai_queue_move(AiPool *p, Session *s)
     pthread_mutex_unlock(&p->mu);
 }
 
-int ai_hint(AiPool *p, Session *s, int seat, AiHint *out, ErrBuf *err)
+Status ai_hint(AiPool *p, Session *s, int seat, AiHint *out, ErrBuf *err)
 {
     GameState *state = NULL;
-    const int http = session_copy_for_hint(s, seat, &state, err);
-    if (http != 200)
-        return http;
+    const Status st = session_copy_for_hint(s, seat, &state, err);
+    if (st != STATUS_OK)
+        return st;
     Job job;
     memset(&job, 0, sizeof job);
     job.kind = JOB_HINT;
@@ -296,7 +296,7 @@ int ai_hint(AiPool *p, Session *s, int seat, AiHint *out, ErrBuf *err)
     job.err = err;
     pthread_mutex_lock(&p->mu);
     if (p->stopping) {
-        job.http = 503;
+        job.status = STATUS_IO;
         job.done = true;
         err_set(err, STATUS_IO, "the server is stopping");
     } else {
@@ -306,5 +306,5 @@ int ai_hint(AiPool *p, Session *s, int seat, AiHint *out, ErrBuf *err)
         pthread_cond_wait(&p->done, &p->mu);
     pthread_mutex_unlock(&p->mu);
     free(state);
-    return job.http;
+    return job.status;
 }

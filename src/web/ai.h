@@ -25,12 +25,13 @@ void ai_pool_free(AiPool *p);
 void ai_queue_move(AiPool *p, Session *s);
 
 /* A hint for `seat` in s: waits for a worker to search a copy of the position (a level-4
- * AI) and writes the move's text and cells and the score. Returns an HTTP status. */
+ * AI) and writes the move's text and cells and the score. STATUS_CONFLICT when the AI
+ * cannot play this game; else as session_copy_for_hint (session.h). */
 typedef struct AiHint {
     char text[256];
     char cells[256];
     char score[64];
 } AiHint;
-int ai_hint(AiPool *p, Session *s, int seat, AiHint *out, ErrBuf *err);
+Status ai_hint(AiPool *p, Session *s, int seat, AiHint *out, ErrBuf *err);
 
 #endif

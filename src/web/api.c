@@ -16,7 +16,8 @@
 #include <string.h>
 
 #include "core/game_api.h"
-#include "core/registry.h"
+#include "play/registry.h"
+#include "play/words.h"
 #include "web/ai.h"
 #include "web/server.h"
 #include "web/session.h"
@@ -140,8 +141,8 @@ static json_t *build_state(Session *s, int view)
     for (int i = 0; i < g->players; i++) {
         json_t *st = json_object();
         json_object_set_new(st, "seat", json_integer(i));
-        json_object_set_new(st, "player", json_string(s->player[i]));
-        json_object_set_new(st, "ai", json_boolean(s->is_ai[i]));
+        json_object_set_new(st, "player", json_string(s->seats.seat[i].text));
+        json_object_set_new(st, "ai", json_boolean(!s->seats.seat[i].human));
         json_array_append_new(seats, st);
     }
     json_object_set_new(o, "seats", seats);
@@ -225,7 +226,7 @@ static json_t *build_state(Session *s, int view)
     if (p == PLAYER_NONE) {
         json_t *r = json_object();
         sb_clear(&t);
-        record_result_text(&s->rec, &t);
+        play_result_text(g, cur, PLAYER_NONE, &t);
         json_object_set_new(r, "text", json_string(sb_str(&t)));
         double ret[MAX_PLAYERS];
         ops->returns(g, cur, ret);
@@ -453,10 +454,10 @@ static void create_game(Server *srv, const Request *req, Response *res)
     }
     Session *s = NULL;
     ErrBuf err;
-    const int http = session_create(srv, &ng, &s, &err);
+    const Status st = session_create(srv, &ng, &s, &err);
     json_decref(body);
-    if (http != 201) {
-        response_error(res, http, "%s", err.msg);
+    if (st != STATUS_OK) {
+        response_error(res, http_status_of(st), "%s", err.msg);
         return;
     }
     json_t *out = json_object();
@@ -467,7 +468,7 @@ static void create_game(Server *srv, const Request *req, Response *res)
         char url[128];
         snprintf(url, sizeof url, "/g/%s#token=%s", s->id, s->token[i]);
         json_object_set_new(l, "seat", json_integer(i));
-        json_object_set_new(l, "player", json_string(s->player[i]));
+        json_object_set_new(l, "player", json_string(s->seats.seat[i].text));
         json_object_set_new(l, "token", json_string(s->token[i]));
         json_object_set_new(l, "url", json_string(url));
         json_array_append_new(links, l);
@@ -481,9 +482,9 @@ static void create_game(Server *srv, const Request *req, Response *res)
     char *state = api_state_locked(s, -1, &len);
     pthread_mutex_unlock(&s->mu);
     json_error_t je;
-    json_t *st = state ? json_loadb(state, len, 0, &je) : NULL;
+    json_t *shown = state ? json_loadb(state, len, 0, &je) : NULL;
     free(state);
-    json_object_set_new(out, "state", st ? st : json_null());
+    json_object_set_new(out, "state", shown ? shown : json_null());
     char *text = dump(out, &len);
     json_decref(out);
     if (text == NULL) {
@@ -516,12 +517,12 @@ static void play_move(Server *srv, const Request *req, Session *s, Response *res
         response_error(res, 400, "'move' must not contain NUL characters");
     } else {
         ErrBuf err;
-        const int http = session_play(srv, s, seat, json_string_value(move),
-                                      ply ? (int)json_integer_value(ply) : -1, &err);
-        if (http == 200)
+        const Status st = session_play(srv, s, seat, json_string_value(move),
+                                       ply ? (int)json_integer_value(ply) : -1, &err);
+        if (st == STATUS_OK)
             state_response(res, s, seat, 200);
         else
-            response_error(res, http, "%s", err.msg);
+            response_error(res, http_status_of(st), "%s", err.msg);
     }
     json_decref(body);
 }
@@ -532,11 +533,11 @@ static void take_back(Server *srv, const Request *req, Session *s, Response *res
     if (seat < -1)
         return;
     ErrBuf err;
-    const int http = session_undo(srv, s, seat, &err);
-    if (http == 200)
+    const Status st = session_undo(srv, s, seat, &err);
+    if (st == STATUS_OK)
         state_response(res, s, seat, 200);
     else
-        response_error(res, http, "%s", err.msg);
+        response_error(res, http_status_of(st), "%s", err.msg);
 }
 
 static void hint(Server *srv, const Request *req, Session *s, Response *res)
@@ -546,9 +547,9 @@ static void hint(Server *srv, const Request *req, Session *s, Response *res)
         return;
     AiHint h;
     ErrBuf err;
-    const int http = ai_hint(srv->ai, s, seat, &h, &err);
-    if (http != 200) {
-        response_error(res, http, "%s", err.msg);
+    const Status st = ai_hint(srv->ai, s, seat, &h, &err);
+    if (st != STATUS_OK) {
+        response_error(res, http_status_of(st), "%s", err.msg);
         return;
     }
     json_t *o = json_object();
@@ -579,7 +580,11 @@ static void record_text(const Request *req, Session *s, Response *res)
     }
     StrBuf t;
     sb_init(&t);
-    record_write(&s->rec, &t);
+    StrBuf result;
+    sb_init(&result);
+    play_result_text(s->game, s->rec.current, PLAYER_NONE, &result);
+    record_write(&s->rec, sb_str(&result), &t);
+    sb_free(&result);
     pthread_mutex_unlock(&s->mu);
     char *body = sb_failed(&t) ? NULL : malloc(t.len + 1);
     if (body == NULL) {
@@ -653,9 +658,9 @@ void api_handle(Server *srv, const Request *req, Response *res)
     }
     Session *s = NULL;
     ErrBuf err;
-    const int http = session_find(srv, id, &s, &err);
-    if (http != 200) {
-        response_error(res, http, "%s", err.msg);
+    const Status st = session_find(srv, id, &s, &err);
+    if (st != STATUS_OK) {
+        response_error(res, http_status_of(st), "%s", err.msg);
         return;
     }
     if (action[0] == '\0') {

@@ -34,6 +34,30 @@ typedef struct ConnCtx {
 
 static const char JSON_TYPE[] = "application/json; charset=utf-8";
 
+int http_status_of(Status st)
+{
+    switch (st) {
+    case STATUS_OK:
+        return 200;
+    case STATUS_PARSE:
+        return 400;
+    case STATUS_NOT_FOUND:
+        return 404;
+    case STATUS_NOT_YOUR_TURN:
+    case STATUS_CONFLICT:
+        return 409;
+    case STATUS_ILLEGAL:
+    case STATUS_UNSUPPORTED:
+        return 422;
+    case STATUS_CORRUPT:
+        return 500;
+    case STATUS_IO:
+    case STATUS_NOMEM:
+        return 503;
+    }
+    return 500;
+}
+
 void response_json(Response *r, int status, char *body, size_t len)
 {
     r->status = status;
@@ -202,9 +226,9 @@ static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const
 {
     Session *s = NULL;
     ErrBuf err;
-    const int http = session_find(srv, id, &s, &err);
-    if (http != 200)
-        return send_error(c, http, err.msg, NULL, NULL);
+    const Status st = session_find(srv, id, &s, &err);
+    if (st != STATUS_OK)
+        return send_error(c, http_status_of(st), err.msg, NULL, NULL);
     const char *token = request_token(c);
     int viewer = -1;
     if (token && token[0] && (viewer = session_seat_of(s, token)) < 0)

@@ -39,6 +39,9 @@ void response_error(Response *r, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Takes ownership of a malloc'd JSON body. */
 void response_json(Response *r, int status, char *body, size_t len);
+/* The HTTP status a refusal from the session or the AI deserves (STATUS_OK: 200): the
+ * one place where crown Status codes become HTTP statuses. */
+int http_status_of(Status st);
 
 /* Starts listening on srv->cfg.bind / port; sets srv->daemon and srv->port. */
 Status http_start(Server *srv, ErrBuf *err);

@@ -7,16 +7,31 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "web/serve.h"
 #include "web/server.h"
 
 enum { PATH_CAP = 4096 };
+
+/* One "crown: ..." line on stderr, the form of every command's errors (cli_error); the
+ * web server has its own, since src/web does not include src/cli. Returns 1. */
+static int serve_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int serve_error(const char *fmt, ...)
+{
+    char line[ERRBUF_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "crown: %s\n", line);
+    return 1;
+}
 
 /* Makes every missing folder of `dir` (mkdir -p). */
 static bool make_dirs(char *dir)
@@ -44,12 +59,12 @@ static bool default_db(char *out, size_t cap)
     else if (home && home[0])
         snprintf(dir, sizeof dir, "%s/.local/share/crown", home);
     else
-        return cli_error("no data folder: set HOME or XDG_DATA_HOME, or give --db FILE"), false;
+        return serve_error("no data folder: set HOME or XDG_DATA_HOME, or give --db FILE"), false;
     if (!make_dirs(dir))
-        return cli_error("cannot create %s: %s", dir, strerror(errno)), false;
+        return serve_error("cannot create %s: %s", dir, strerror(errno)), false;
     const int n = snprintf(out, cap, "%s/crown.db", dir);
     if (n < 0 || (size_t)n >= cap)
-        return cli_error("the data folder's name is too long: give --db FILE"), false;
+        return serve_error("the data folder's name is too long: give --db FILE"), false;
     return true;
 }
 
@@ -59,7 +74,7 @@ static bool read_long(const char *flag, const char *text, long lo, long hi, long
     errno = 0;
     const long v = strtol(text, &end, 10);
     if (errno != 0 || end == text || *end != '\0' || v < lo || v > hi)
-        return cli_error("%s wants a whole number from %ld to %ld, not '%s'", flag, lo, hi, text),
+        return serve_error("%s wants a whole number from %ld to %ld, not '%s'", flag, lo, hi, text),
                false;
     *out = v;
     return true;
@@ -87,7 +102,7 @@ int cmd_serve(int argc, char **argv)
             continue;
         }
         if (v == NULL)
-            return cli_error("%s needs a value (crown serve --help)", a), 2;
+            return serve_error("%s needs a value (crown serve --help)", a), 2;
         if (strcmp(a, "--port") == 0) {
             if (!read_long(a, v, 0, 65535, &n))
                 return 2;
@@ -106,7 +121,7 @@ int cmd_serve(int argc, char **argv)
             cfg.write_rate = (double)n;
             cfg.write_burst = (double)(n * 6);
         } else {
-            return cli_error("unknown option '%s' (crown serve --help)", a), 2;
+            return serve_error("unknown option '%s' (crown serve --help)", a), 2;
         }
         i++;
     }
@@ -133,7 +148,7 @@ int cmd_serve(int argc, char **argv)
     Server srv;
     ErrBuf err;
     if (server_start(&srv, &cfg, &err) != STATUS_OK)
-        return cli_error("%s", err.msg), 1;
+        return serve_error("%s", err.msg), 1;
     const bool v6 = strchr(cfg.bind, ':') != NULL;
     const bool any = strcmp(cfg.bind, "0.0.0.0") == 0 || strcmp(cfg.bind, "::") == 0;
     printf("crown serve: open http://%s%s%s:%d/ in a browser%s\n", v6 ? "[" : "",

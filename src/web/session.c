@@ -16,23 +16,24 @@
 
 #include "core/game_api.h"
 #include "core/invariant.h"
-#include "core/registry.h"
+#include "play/registry.h"
+#include "play/seats.h"
+#include "play/turn.h"
+#include "play/undo.h"
+#include "play/words.h"
 #include "web/ai.h"
 #include "web/server.h"
 
 enum {
     TABLE_BUCKETS = 1024,
-    TURN_CAP = 64,      /* actions one request may play */
     CHANCE_STEPS = 256, /* chance draws that may follow one change before a player acts */
-    COMMIT_CAP = TURN_CAP + CHANCE_STEPS,
+    COMMIT_CAP = PLAY_TURN_CAP + CHANCE_STEPS,
 };
 
 struct SessionTable {
     pthread_mutex_t mu;
     Session *bucket[TABLE_BUCKETS];
 };
-
-static const char *const ORDINAL[MAX_PLAYERS] = {"first", "second", "third", "fourth"};
 
 /* --- the table ----------------------------------------------------------------------- */
 
@@ -142,18 +143,15 @@ static Session *session_alloc(void)
 /* Reads "human" or an agent spec for `seat`; the AI's seed follows from the game's. */
 static bool seat_spec(Session *s, int seat, const char *player, ErrBuf *err)
 {
-    snprintf(s->player[seat], sizeof s->player[seat], "%s", player);
-    if (strcmp(player, "human") == 0) {
-        s->is_ai[seat] = false;
-        return true;
-    }
+    Seat *st = &s->seats.seat[seat];
+    snprintf(st->text, sizeof st->text, "%s", player);
     ErrBuf e2;
-    if (agent_spec_parse(player, &s->spec[seat], &e2) != STATUS_OK) {
-        err_set(err, STATUS_PARSE, "seat %d: '%.32s': %s (or 'human')", seat, player, e2.msg);
+    if (seat_parse(player, seat, s->seed, &st->human, &st->spec, &e2) != STATUS_OK) {
+        err_set(err, STATUS_PARSE, "seat %d: %s", seat, e2.msg);
         return false;
     }
-    s->spec[seat].seed = s->seed * 31 + (uint64_t)seat + 1;
-    s->is_ai[seat] = true;
+    if (seat >= s->seats.count)
+        s->seats.count = seat + 1;
     return true;
 }
 
@@ -200,34 +198,6 @@ static char *cells_of(const Game *g, const GameState *st, Move m)
     return d;
 }
 
-/* Reads one action's text in st: a chance outcome by its text when chance is to act,
- * else through the game's parse_move. */
-static Status parse_one(const Game *g, const GameState *st, const char *text, Move *m,
-                        ErrBuf *err)
-{
-    if (g->ops->to_move(g, st) != PLAYER_CHANCE)
-        return g->ops->parse_move(g, st, text, m, err);
-    ChanceList *cl = malloc(sizeof *cl);
-    if (cl == NULL)
-        return err_set(err, STATUS_NOMEM, "out of memory");
-    const int n = g->ops->chance_outcomes(g, st, cl);
-    Status result = err_set(err, STATUS_ILLEGAL, "'%.40s' is not a possible chance outcome", text);
-    StrBuf t;
-    sb_init(&t);
-    for (int i = 0; i < n; i++) {
-        sb_clear(&t);
-        g->ops->format_move(g, st, cl->outcomes[i], &t);
-        if (strcmp(sb_str(&t), text) == 0) {
-            *m = cl->outcomes[i];
-            result = STATUS_OK;
-            break;
-        }
-    }
-    sb_free(&t);
-    free(cl);
-    return result;
-}
-
 static void changed_locked(Session *s)
 {
     s->version++;
@@ -237,7 +207,7 @@ static void changed_locked(Session *s)
 void session_schedule_ai_locked(Server *srv, Session *s)
 {
     const int p = s->game->ops->to_move(s->game, s->rec.current);
-    if (p >= 0 && s->is_ai[p] && !s->ai_queued && s->thinking < 0 &&
+    if (p >= 0 && !s->seats.seat[p].human && !s->ai_queued && s->thinking < 0 &&
         !atomic_load(&srv->stopping)) {
         s->ai_queued = true;
         ai_queue_move(srv->ai, s);
@@ -245,8 +215,9 @@ void session_schedule_ai_locked(Server *srv, Session *s)
 }
 
 /* Commits actions acts[0..n) (legal one after the other from the current position) and
- * the chance draws that follow them, then shows them. Returns 200 or 503. */
-static int commit_actions(Server *srv, Session *s, const Move *acts, int n, ErrBuf *err)
+ * the chance draws that follow them, then shows them. Fails only for want of memory or
+ * of the store, changing nothing. */
+static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, ErrBuf *err)
 {
     const Game *g = s->game;
     GameState *scratch = game_state_clone(g, s->rec.current);
@@ -255,15 +226,14 @@ static int commit_actions(Server *srv, Session *s, const Move *acts, int n, ErrB
     char **texts = calloc(COMMIT_CAP, sizeof *texts);
     char **cells = calloc(COMMIT_CAP, sizeof *cells);
     int8_t actors[COMMIT_CAP];
-    int total = 0, http = 200;
+    int total = 0;
+    Status st = STATUS_OK;
     if (!scratch || !undo || !all || !texts || !cells ||
-        !texts_reserve(s, s->rec.count + COMMIT_CAP)) {
-        http = 503;
-        err_set(err, STATUS_NOMEM, "out of memory");
-    }
+        !texts_reserve(s, s->rec.count + COMMIT_CAP))
+        st = err_set(err, STATUS_NOMEM, "out of memory");
     StrBuf t;
     sb_init(&t);
-    for (int i = 0; http == 200 && i < n + CHANCE_STEPS; i++) {
+    for (int i = 0; st == STATUS_OK && i < n + CHANCE_STEPS; i++) {
         const int p = g->ops->to_move(g, scratch);
         Move m;
         if (i < n) {
@@ -283,8 +253,7 @@ static int commit_actions(Server *srv, Session *s, const Move *acts, int n, ErrB
         g->ops->format_move(g, scratch, m, &t);
         if ((texts[total] = dup_str(sb_str(&t))) == NULL || sb_failed(&t) ||
             (cells[total] = cells_of(g, scratch, m)) == NULL) {
-            http = 503;
-            err_set(err, STATUS_NOMEM, "out of memory");
+            st = err_set(err, STATUS_NOMEM, "out of memory");
             break;
         }
         actors[total] = (int8_t)p;
@@ -294,11 +263,11 @@ static int commit_actions(Server *srv, Session *s, const Move *acts, int n, ErrB
     }
     sb_free(&t);
     const uint64_t version = s->version + 1;
-    if (http == 200 && total > 0 &&
+    if (st == STATUS_OK && total > 0 &&
         store_append(srv->store, s->id, s->rec.count, (const char *const *)texts, total, version,
                      err) != STATUS_OK)
-        http = 503;
-    if (http == 200) {
+        st = STATUS_IO;
+    if (st == STATUS_OK) {
         const int before = s->rec.count;
         for (int i = 0; i < total; i++) {
             if (record_push(&s->rec, all[i], err) != STATUS_OK) {
@@ -307,7 +276,7 @@ static int commit_actions(Server *srv, Session *s, const Move *acts, int n, ErrB
                 store_truncate(srv->store, s->id, before, version, &e2);
                 texts_truncate(s, before);
                 record_truncate(&s->rec, before);
-                http = 503;
+                st = STATUS_NOMEM;
                 break;
             }
             s->texts[before + i] = texts[i];
@@ -315,7 +284,7 @@ static int commit_actions(Server *srv, Session *s, const Move *acts, int n, ErrB
             s->actor[before + i] = actors[i];
             texts[i] = cells[i] = NULL;
         }
-        if (http == 200) {
+        if (st == STATUS_OK) {
             s->version = version - 1; // changed_locked adds the one
             s->ai_error[0] = '\0';
             changed_locked(s);
@@ -331,57 +300,36 @@ static int commit_actions(Server *srv, Session *s, const Move *acts, int n, ErrB
     free(all);
     free(undo);
     free(scratch);
-    return http;
+    return st;
 }
 
-/* 200 if `seat` may act now, else 409 with the reason. */
-static int check_turn(const Session *s, int seat, ErrBuf *err)
+/* Whether `seat` may act now; the reason when not. */
+static Status check_turn(const Session *s, int seat, ErrBuf *err)
 {
-    const int p = s->game->ops->to_move(s->game, s->rec.current);
-    if (p == PLAYER_NONE)
-        return err_set(err, STATUS_ILLEGAL, "the game is over"), 409;
-    if (seat < 0 || seat >= s->game->players)
-        return err_set(err, STATUS_ILLEGAL, "no such seat"), 409;
-    if (s->is_ai[seat])
-        return err_set(err, STATUS_ILLEGAL, "the %s seat is played by the AI (%s)",
-                       ORDINAL[seat], s->player[seat]),
-               409;
-    if (p != seat) {
-        if (p >= 0)
-            err_set(err, STATUS_ILLEGAL, "it is not your turn: the %s player (%s) is to move",
-                    ORDINAL[p], s->player[p]);
-        else
-            err_set(err, STATUS_ILLEGAL, "it is not your turn: chance acts next");
-        return 409;
-    }
-    return 200;
+    return seats_check_turn(&s->seats, s->game, s->rec.current, seat, err);
 }
 
 /* --- creating and loading -------------------------------------------------------------- */
 
 /* Sets up s->rec from a configured game and its start, taking ownership of g. */
-static int init_record(Session *s, Game *g, const GameState *start, ErrBuf *err)
+static Status init_record(Session *s, Game *g, const GameState *start, ErrBuf *err)
 {
-    if (record_init(&s->rec, g, start, err) != STATUS_OK)
-        return 503;
+    const Status st = record_init(&s->rec, g, start, err);
+    if (st != STATUS_OK)
+        return st;
     s->game = s->rec.game;
-    StrBuf p;
-    sb_init(&p);
-    for (int i = 0; i < g->players; i++)
-        sb_printf(&p, "%s%s", i ? "," : "", s->player[i]);
-    snprintf(s->rec.players, sizeof s->rec.players, "%s", sb_str(&p));
-    sb_free(&p);
+    seats_format(&s->seats, s->rec.players, (int)sizeof s->rec.players);
     if (!texts_reserve(s, 64))
-        return err_set(err, STATUS_NOMEM, "out of memory"), 503;
-    return 200;
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    return STATUS_OK;
 }
 
-int session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err)
+Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err)
 {
     Game *g = NULL;
     ErrBuf e2;
     if (game_create(ng->ops, ng->players, ng->rules, ng->n_rules, &g, &e2) != STATUS_OK)
-        return err_set(err, STATUS_PARSE, "%s", e2.msg), 400;
+        return err_set(err, STATUS_PARSE, "%s", e2.msg);
     Session *s = session_alloc();
     GameState *start = game_state_new(g);
     if (s == NULL || start == NULL) {
@@ -389,43 +337,43 @@ int session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err)
         free(start);
         if (s)
             session_destroy(s);
-        return err_set(err, STATUS_NOMEM, "out of memory"), 503;
+        return err_set(err, STATUS_NOMEM, "out of memory");
     }
-    int http = 201;
+    Status st = STATUS_OK;
     s->seed = ng->seed;
     if (!ng->seed_set && !secret_u64(&s->seed))
-        http = 503, err_set(err, STATUS_IO, "no randomness for the seed");
+        st = err_set(err, STATUS_IO, "no randomness for the seed");
     if (!ng->seed_set)
         s->seed &= (1ULL << 53) - 1; // what a JavaScript number holds exactly
-    if (http == 201 && ng->position) {
+    if (st == STATUS_OK && ng->position) {
         if (g->ops->parse_position(g, start, ng->position, &e2) != STATUS_OK)
-            http = 400, err_set(err, STATUS_PARSE, "bad position: %s", e2.msg);
-    } else if (http == 201) {
+            st = err_set(err, STATUS_PARSE, "bad position: %s", e2.msg);
+    } else if (st == STATUS_OK) {
         g->ops->new_game(g, start, s->seed);
     }
-    for (int i = 0; http == 201 && i < g->players; i++) {
+    for (int i = 0; st == STATUS_OK && i < g->players; i++) {
         if (!seat_spec(s, i, ng->player[i], err)) {
-            http = 400;
-        } else if (s->is_ai[i]) {
+            st = STATUS_PARSE;
+        } else if (!s->seats.seat[i].human) {
             // Refuse now what the AI could not play later (alpha-beta on a game without an
             // evaluation, say), with the agent's own explanation.
             Agent *a = NULL;
-            if (agent_new(g, &s->spec[i], &a, &e2) != STATUS_OK)
-                http = 400, err_set(err, STATUS_UNSUPPORTED, "seat %d (%s): %s", i,
-                                    s->player[i], e2.msg);
+            if (agent_new(g, &s->seats.seat[i].spec, &a, &e2) != STATUS_OK)
+                st = err_set(err, STATUS_PARSE, "seat %d (%s): %s", i, s->seats.seat[i].text,
+                             e2.msg);
             agent_free(a);
         }
     }
-    if (http == 201 && !secret_hex(s->id, SECRET_ID_BYTES))
-        http = 503, err_set(err, STATUS_IO, "no randomness for the game id");
-    for (int i = 0; http == 201 && i < g->players; i++)
+    if (st == STATUS_OK && !secret_hex(s->id, SECRET_ID_BYTES))
+        st = err_set(err, STATUS_IO, "no randomness for the game id");
+    for (int i = 0; st == STATUS_OK && i < g->players; i++)
         if (!secret_hex(s->token[i], SECRET_TOKEN_BYTES))
-            http = 503, err_set(err, STATUS_IO, "no randomness for the tokens");
-    if (http != 201) {
+            st = err_set(err, STATUS_IO, "no randomness for the tokens");
+    if (st != STATUS_OK) {
         game_destroy(g);
         free(start);
         session_destroy(s);
-        return http;
+        return st;
     }
     s->created = (int64_t)time(NULL);
 
@@ -448,25 +396,23 @@ int session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err)
     sg.created = s->created;
     sg.version = 0;
     for (int i = 0; i < g->players; i++) {
-        snprintf(sg.player[i], sizeof sg.player[i], "%s", s->player[i]);
+        snprintf(sg.player[i], sizeof sg.player[i], "%s", s->seats.seat[i].text);
         snprintf(sg.token[i], sizeof sg.token[i], "%s", s->token[i]);
     }
     if (sb_failed(&rules) || sb_failed(&pos))
-        http = 503, err_set(err, STATUS_NOMEM, "out of memory");
+        st = err_set(err, STATUS_NOMEM, "out of memory");
     else if (store_insert_game(srv->store, &sg, err) != STATUS_OK)
-        http = 503;
+        st = STATUS_IO;
     sb_free(&rules);
     sb_free(&pos);
-    if (http == 201 && init_record(s, g, start, err) != 200) {
+    if (st == STATUS_OK && (st = init_record(s, g, start, err)) != STATUS_OK)
         g = NULL; // owned by the record now, freed with the session
-        http = 503;
-    }
     free(start);
-    if (http != 201) {
+    if (st != STATUS_OK) {
         if (s->rec.game == NULL && g != NULL)
             game_destroy(g);
         session_destroy(s);
-        return http;
+        return st;
     }
     pthread_mutex_lock(&srv->sessions->mu);
     insert_locked(srv->sessions, s);
@@ -475,31 +421,31 @@ int session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err)
     // A game may begin with chance (a shuffle, a first draw): draw now, then let an AI
     // seat start if it has the first move.
     if (g->ops->to_move(s->game, s->rec.current) == PLAYER_CHANCE) {
-        if (commit_actions(srv, s, NULL, 0, err) != 200)
+        if (commit_actions(srv, s, NULL, 0, err) != STATUS_OK)
             snprintf(s->ai_error, sizeof s->ai_error, "%s", err->msg);
     } else {
         session_schedule_ai_locked(srv, s);
     }
     pthread_mutex_unlock(&s->mu);
     *out = s;
-    return 201;
+    return STATUS_OK;
 }
 
 /* Rebuilds a session from its stored form by replaying every action through the game's
- * own parser; 500 if the stored game no longer makes sense to this build. */
-static int load_session(const StoredGame *sg, Session **out, ErrBuf *err)
+ * own parser; STATUS_CORRUPT if the stored game no longer makes sense to this build. */
+static Status load_session(const StoredGame *sg, Session **out, ErrBuf *err)
 {
     const GameOps *ops = registry_find(sg->game);
     if (ops == NULL)
-        return err_set(err, STATUS_UNSUPPORTED, "game %s is of '%s', which this server does "
-                       "not know", sg->id, sg->game), 500;
+        return err_set(err, STATUS_CORRUPT, "game %s is of '%s', which this server does "
+                       "not know", sg->id, sg->game);
     char *rules_copy = dup_str(sg->rules);
     Session *s = session_alloc();
     if (rules_copy == NULL || s == NULL) {
         free(rules_copy);
         if (s)
             session_destroy(s);
-        return err_set(err, STATUS_NOMEM, "out of memory"), 503;
+        return err_set(err, STATUS_NOMEM, "out of memory");
     }
     // The store keeps one "name=value" line per option (names never hold '='); each is
     // split here, at the edge, into the pair the game takes.
@@ -508,87 +454,86 @@ static int load_session(const StoredGame *sg, Session **out, ErrBuf *err)
     char *save = NULL;
     Game *g = NULL;
     ErrBuf e2;
-    int http = 200;
+    Status st = STATUS_OK;
     for (char *r = strtok_r(rules_copy, "\n", &save); r && n_rules < 2 * GAME_MAX_OPTIONS;
          r = strtok_r(NULL, "\n", &save)) {
         if (rule_setting_split(r, &rules[n_rules++], &e2) != STATUS_OK) {
-            http = 500, err_set(err, STATUS_UNSUPPORTED, "game %s: its rules: %s", sg->id, e2.msg);
+            st = err_set(err, STATUS_CORRUPT, "game %s: its rules: %s", sg->id, e2.msg);
             break;
         }
     }
-    if (http == 200 && game_create(ops, sg->players, rules, n_rules, &g, &e2) != STATUS_OK)
-        http = 500, err_set(err, STATUS_UNSUPPORTED, "game %s: its rules: %s", sg->id, e2.msg);
+    if (st == STATUS_OK && game_create(ops, sg->players, rules, n_rules, &g, &e2) != STATUS_OK)
+        st = err_set(err, STATUS_CORRUPT, "game %s: its rules: %s", sg->id, e2.msg);
     free(rules_copy);
     snprintf(s->id, sizeof s->id, "%s", sg->id);
     s->seed = sg->seed;
     s->created = sg->created;
     s->version = sg->version;
-    GameState *start = http == 200 ? game_state_new(g) : NULL;
-    if (http == 200 && start == NULL)
-        http = 503, err_set(err, STATUS_NOMEM, "out of memory");
-    if (http == 200 && ops->parse_position(g, start, sg->start, &e2) != STATUS_OK)
-        http = 500, err_set(err, STATUS_UNSUPPORTED, "game %s: its start: %s", sg->id, e2.msg);
-    for (int i = 0; http == 200 && i < sg->players; i++) {
+    GameState *start = st == STATUS_OK ? game_state_new(g) : NULL;
+    if (st == STATUS_OK && start == NULL)
+        st = err_set(err, STATUS_NOMEM, "out of memory");
+    if (st == STATUS_OK && ops->parse_position(g, start, sg->start, &e2) != STATUS_OK)
+        st = err_set(err, STATUS_CORRUPT, "game %s: its start: %s", sg->id, e2.msg);
+    for (int i = 0; st == STATUS_OK && i < sg->players; i++) {
         snprintf(s->token[i], sizeof s->token[i], "%s", sg->token[i]);
         if (!seat_spec(s, i, sg->player[i], err))
-            http = 500;
+            st = STATUS_CORRUPT;
     }
-    if (http == 200) {
-        http = init_record(s, g, start, err) == 200 ? 200 : 503;
+    if (st == STATUS_OK) {
+        st = init_record(s, g, start, err);
         g = NULL;
     }
     free(start);
     if (g)
         game_destroy(g);
-    for (int i = 0; http == 200 && i < sg->n_moves; i++) {
+    for (int i = 0; st == STATUS_OK && i < sg->n_moves; i++) {
         Move m;
         const int p = s->game->ops->to_move(s->game, s->rec.current);
         if (p == PLAYER_NONE) {
-            http = 500, err_set(err, STATUS_ILLEGAL, "game %s: move %d after the end", sg->id,
-                                i + 1);
-        } else if (parse_one(s->game, s->rec.current, sg->moves[i], &m, &e2) != STATUS_OK) {
-            http = 500, err_set(err, STATUS_ILLEGAL, "game %s: move %d '%.40s': %s", sg->id,
-                                i + 1, sg->moves[i], e2.msg);
+            st = err_set(err, STATUS_CORRUPT, "game %s: move %d after the end", sg->id, i + 1);
+        } else if (game_parse_action(s->game, s->rec.current, sg->moves[i], &m, &e2) !=
+                   STATUS_OK) {
+            st = err_set(err, STATUS_CORRUPT, "game %s: move %d '%.40s': %s", sg->id, i + 1,
+                         sg->moves[i], e2.msg);
         } else if (!texts_reserve(s, i + 1) ||
                    (s->cells[i] = cells_of(s->game, s->rec.current, m)) == NULL ||
                    record_push(&s->rec, m, err) != STATUS_OK) {
             free(s->cells[i]);
-            http = 503, err_set(err, STATUS_NOMEM, "out of memory");
+            st = err_set(err, STATUS_NOMEM, "out of memory");
         } else if ((s->texts[i] = dup_str(sg->moves[i])) == NULL) {
-            http = 503, err_set(err, STATUS_NOMEM, "out of memory");
+            st = err_set(err, STATUS_NOMEM, "out of memory");
         } else {
             s->actor[i] = (int8_t)p;
         }
     }
-    if (http != 200) {
+    if (st != STATUS_OK) {
         session_destroy(s); // texts[0..count) are all set (NULL where a copy failed)
-        return http;
+        return st;
     }
     *out = s;
-    return 200;
+    return STATUS_OK;
 }
 
-int session_find(Server *srv, const char *id, Session **out, ErrBuf *err)
+Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err)
 {
     if (id == NULL || !secret_is_hex(id, SECRET_ID_LEN))
-        return err_set(err, STATUS_PARSE, "no game '%.40s': a game id is %d hex digits",
-                       id ? id : "", SECRET_ID_LEN), 404;
+        return err_set(err, STATUS_NOT_FOUND, "no game '%.40s': a game id is %d hex digits",
+                       id ? id : "", SECRET_ID_LEN);
     SessionTable *t = srv->sessions;
     pthread_mutex_lock(&t->mu);
     Session *s = lookup_locked(t, id);
-    int http = 200;
+    Status st = STATUS_OK;
     if (s == NULL) {
         StoredGame sg;
-        const Status st = store_load(srv->store, id, &sg, err);
+        st = store_load(srv->store, id, &sg, err);
         if (st == STATUS_ILLEGAL) {
-            http = 404;
-            err_set(err, STATUS_ILLEGAL, "no game '%s'", id);
+            st = err_set(err, STATUS_NOT_FOUND, "no game '%s'", id);
         } else if (st != STATUS_OK) {
-            http = 503;
+            st = STATUS_IO;
         } else {
-            http = load_session(&sg, &s, err);
+            st = load_session(&sg, &s, err);
             stored_game_free(&sg);
-            if (http == 200) {
+            if (st == STATUS_OK) {
                 insert_locked(t, s);
                 // The server may have stopped while an AI was to move: carry on.
                 pthread_mutex_lock(&s->mu);
@@ -598,9 +543,9 @@ int session_find(Server *srv, const char *id, Session **out, ErrBuf *err)
         }
     }
     pthread_mutex_unlock(&t->mu);
-    if (http == 200)
+    if (st == STATUS_OK)
         *out = s;
-    return http;
+    return st;
 }
 
 int session_seat_of(const Session *s, const char *token)
@@ -617,101 +562,44 @@ int session_seat_of(const Session *s, const char *token)
 
 /* --- playing -------------------------------------------------------------------------- */
 
-static int status_http(Status st)
+Status session_play(Server *srv, Session *s, int seat, const char *text, int expect_ply,
+                    ErrBuf *err)
 {
-    return st == STATUS_PARSE ? 400 : st == STATUS_NOMEM ? 503 : 422;
-}
-
-/* Reads `text` as actions of `seat` from the current position into acts. */
-static int parse_turn(const Session *s, int seat, const char *text, Move *acts, int *n,
-                      ErrBuf *err)
-{
-    const Game *g = s->game;
-    *n = 0;
-    if (strlen(text) > 1000)
-        return err_set(err, STATUS_PARSE, "a move text is at most 1000 characters"), 400;
-    if (g->ops->parse_actions) {
-        const Status st = g->ops->parse_actions(g, s->rec.current, text, acts, TURN_CAP, n, err);
-        return st == STATUS_OK ? 200 : status_http(st);
-    }
-    char *copy = dup_str(text);
-    GameState *scratch = game_state_clone(g, s->rec.current);
-    void *undo = game_undo_new(g);
-    int http = 200;
-    if (!copy || !scratch || !undo)
-        http = 503, err_set(err, STATUS_NOMEM, "out of memory");
-    char *save = NULL;
-    for (char *tok = copy ? strtok_r(copy, ";", &save) : NULL; tok && http == 200;
-         tok = strtok_r(NULL, ";", &save)) {
-        while (*tok == ' ' || *tok == '\t')
-            tok++;
-        char *end = tok + strlen(tok);
-        while (end > tok && (end[-1] == ' ' || end[-1] == '\t'))
-            *--end = '\0';
-        if (*tok == '\0')
-            continue;
-        if (*n == TURN_CAP) {
-            http = 400, err_set(err, STATUS_PARSE, "at most %d actions at once", TURN_CAP);
-            break;
-        }
-        if (g->ops->to_move(g, scratch) != seat) {
-            http = 422, err_set(err, STATUS_ILLEGAL, "'%.40s' comes after your turn is over", tok);
-            break;
-        }
-        const Status st = g->ops->parse_move(g, scratch, tok, &acts[*n], err);
-        if (st != STATUS_OK) {
-            http = status_http(st);
-            break;
-        }
-        g->ops->make(g, scratch, acts[(*n)++], undo);
-        GAME_CHECK(g, scratch);
-    }
-    free(copy);
-    free(scratch);
-    free(undo);
-    return http;
-}
-
-int session_play(Server *srv, Session *s, int seat, const char *text, int expect_ply,
-                 ErrBuf *err)
-{
-    Move acts[TURN_CAP];
+    Move acts[PLAY_TURN_CAP];
     int n = 0;
+    if (strlen(text) > 1000)
+        return err_set(err, STATUS_PARSE, "a move text is at most 1000 characters");
     pthread_mutex_lock(&s->mu);
-    int http = check_turn(s, seat, err);
-    if (http == 200 && expect_ply >= 0 && expect_ply != s->rec.count)
-        http = 409, err_set(err, STATUS_ILLEGAL, "the game has moved on: %d actions have been "
-                            "played, not %d", s->rec.count, expect_ply);
-    if (http == 200)
-        http = parse_turn(s, seat, text, acts, &n, err);
-    if (http == 200 && n == 0)
-        http = 400, err_set(err, STATUS_PARSE, "no move given");
-    if (http == 200)
-        http = commit_actions(srv, s, acts, n, err);
+    Status st = check_turn(s, seat, err);
+    if (st == STATUS_OK && expect_ply >= 0 && expect_ply != s->rec.count)
+        st = err_set(err, STATUS_CONFLICT, "the game has moved on: %d actions have been "
+                     "played, not %d", s->rec.count, expect_ply);
+    if (st == STATUS_OK)
+        st = play_parse_turn(s->game, s->rec.current, text, acts, PLAY_TURN_CAP, &n, err);
+    if (st == STATUS_OK)
+        st = commit_actions(srv, s, acts, n, err);
     pthread_mutex_unlock(&s->mu);
-    return http;
+    return st;
 }
 
-int session_undo(Server *srv, Session *s, int seat, ErrBuf *err)
+Status session_undo(Server *srv, Session *s, int seat, ErrBuf *err)
 {
     pthread_mutex_lock(&s->mu);
-    int http = 200;
-    if (seat < 0 || seat >= s->game->players || s->is_ai[seat])
-        http = 409, err_set(err, STATUS_ILLEGAL, "only a human seat may take moves back");
-    for (int i = 0; http == 200 && i < s->game->players; i++)
-        if (i != seat && !s->is_ai[i])
-            http = 409, err_set(err, STATUS_ILLEGAL, "undo is only for games against the AI: "
-                                "the %s seat is another human's", ORDINAL[i]);
-    // Back to just before this seat's last action: it has the move again.
-    int keep = -1;
-    for (int i = s->rec.count - 1; http == 200 && i >= 0 && keep < 0; i--)
-        if (s->actor[i] == seat)
-            keep = i;
-    if (http == 200 && keep < 0)
-        http = 409, err_set(err, STATUS_ILLEGAL, "you have no move to take back");
-    if (http == 200 && store_truncate(srv->store, s->id, keep, s->version + 1, err) != STATUS_OK)
-        http = 503;
-    if (http == 200) {
+    Status st = STATUS_OK;
+    if (seat < 0 || seat >= s->game->players || !s->seats.seat[seat].human)
+        st = err_set(err, STATUS_CONFLICT, "only a human seat may take moves back");
+    for (int i = 0; st == STATUS_OK && i < s->game->players; i++)
+        if (i != seat && s->seats.seat[i].human)
+            st = err_set(err, STATUS_CONFLICT, "undo is only for games against the AI: "
+                         "the %s seat is another human's", play_seat_ordinal(i));
+    int keep = 0;
+    if (st == STATUS_OK && (st = play_undo_point(&s->rec, 1u << seat, &keep, err)) ==
+                               STATUS_ILLEGAL)
+        st = STATUS_CONFLICT;
+    if (st == STATUS_OK && store_truncate(srv->store, s->id, keep, s->version + 1, err) !=
+                               STATUS_OK)
+        st = STATUS_IO;
+    if (st == STATUS_OK) {
         if (s->agent)
             agent_stop(s->agent); // its move would be dropped anyway: stop wasting time
         s->thinking = -1;
@@ -722,7 +610,7 @@ int session_undo(Server *srv, Session *s, int seat, ErrBuf *err)
         session_schedule_ai_locked(srv, s);
     }
     pthread_mutex_unlock(&s->mu);
-    return http;
+    return st;
 }
 
 /* --- the AI's side ----------------------------------------------------------------------- */
@@ -732,14 +620,14 @@ bool session_ai_claim(Session *s, AiClaim *claim)
     pthread_mutex_lock(&s->mu);
     s->ai_queued = false;
     const int p = s->game->ops->to_move(s->game, s->rec.current);
-    bool ok = p >= 0 && s->is_ai[p] && s->thinking < 0;
+    bool ok = p >= 0 && !s->seats.seat[p].human && s->thinking < 0;
     if (ok) {
         claim->state = game_state_clone(s->game, s->rec.current);
         ok = claim->state != NULL;
     }
     if (ok) {
         claim->seat = p;
-        claim->spec = s->spec[p];
+        claim->spec = s->seats.seat[p].spec;
         s->thinking = p;
         changed_locked(s);
         claim->version = s->version;
@@ -778,7 +666,7 @@ void session_ai_finish(Server *srv, Session *s, const AiClaim *claim, bool ok, M
             }
             if (!legal)
                 snprintf(s->ai_error, sizeof s->ai_error, "the AI chose an illegal move");
-            else if (commit_actions(srv, s, &best, 1, &err) != 200)
+            else if (commit_actions(srv, s, &best, 1, &err) != STATUS_OK)
                 snprintf(s->ai_error, sizeof s->ai_error, "%s", err.msg);
             if (!legal || s->version == claim->version)
                 changed_locked(s);
@@ -791,12 +679,12 @@ void session_ai_finish(Server *srv, Session *s, const AiClaim *claim, bool ok, M
     pthread_mutex_unlock(&s->mu);
 }
 
-int session_copy_for_hint(Session *s, int seat, GameState **out, ErrBuf *err)
+Status session_copy_for_hint(Session *s, int seat, GameState **out, ErrBuf *err)
 {
     pthread_mutex_lock(&s->mu);
-    int http = check_turn(s, seat, err);
-    if (http == 200 && (*out = game_state_clone(s->game, s->rec.current)) == NULL)
-        http = 503, err_set(err, STATUS_NOMEM, "out of memory");
+    Status st = check_turn(s, seat, err);
+    if (st == STATUS_OK && (*out = game_state_clone(s->game, s->rec.current)) == NULL)
+        st = err_set(err, STATUS_NOMEM, "out of memory");
     pthread_mutex_unlock(&s->mu);
-    return http;
+    return st;
 }

@@ -3,8 +3,10 @@
  * actions, kept in memory, loaded from the store on first use, and changed only through
  * the functions here, which commit every change to the store before it becomes visible.
  *
- * The server is the referee: every action is parsed and checked by the game's own code
- * (parse_move / parse_actions) against the current position, and chance is drawn here.
+ * The server is the referee: every action is read and checked by the play layer
+ * (play/turn.h, the game's own parse_move / parse_actions) against the current position,
+ * and chance is drawn here. Functions answer with crown Status codes; only the API layer
+ * (api.c) turns them into HTTP statuses, so nothing here is tied to HTTP.
  *
  * Locking: each Session has a mutex guarding everything in it but the fields marked
  * fixed (set when the session is made, read without the lock). Lock order: session
@@ -19,6 +21,7 @@
 #include <stdint.h>
 
 #include "core/record.h"
+#include "play/seats.h"
 #include "search/agent.h"
 #include "web/secret.h"
 #include "web/store.h"
@@ -34,9 +37,7 @@ typedef struct Session {
     const Game *game; /* == rec.game; the configured game never changes */
     uint64_t seed;
     int64_t created;
-    char player[MAX_PLAYERS][STORE_PLAYER_LEN]; /* "human" or an agent spec */
-    bool is_ai[MAX_PLAYERS];
-    AgentSpec spec[MAX_PLAYERS];
+    Seats seats; /* each seat's player ("human" or an agent spec); no agents */
     char token[MAX_PLAYERS][SECRET_TOKEN_LEN + 1];
 
     /* guarded by mu */
@@ -79,26 +80,29 @@ typedef struct NewGame {
     const char *position; /* NULL: the game's start position */
 } NewGame;
 
-/* The functions below return an HTTP status: 200 (201 for a new game) on success, else
- * the 4xx or 5xx code the request deserves, with the reason in *err. */
+/* The functions below return STATUS_OK, or the reason in *err and a code saying what
+ * kind of refusal it is: STATUS_PARSE (a malformed request), STATUS_ILLEGAL (against the
+ * rules), STATUS_NOT_YOUR_TURN, STATUS_CONFLICT (the game's state forbids it now),
+ * STATUS_NOT_FOUND, STATUS_CORRUPT (a stored game this build cannot read), STATUS_NOMEM
+ * or STATUS_IO (the store, the randomness). */
 
 /* Creates, stores and registers a new game; *out is its session. */
-int session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err);
-/* Finds a game by id, loading it from the store on first use; 404 when there is none. */
-int session_find(Server *srv, const char *id, Session **out, ErrBuf *err);
+Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err);
+/* Finds a game by id, loading it from the store on first use. */
+Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err);
 
 /* The seat whose token this is, or -1 (NULL or unknown tokens). Needs no lock. */
 int session_seat_of(const Session *s, const char *token);
 
 /* Plays the actions of `text` for `seat`: one action, or a whole turn as the game
  * writes it (parse_actions) or as actions separated by ';'. expect_ply >= 0 refuses
- * the move (409) unless exactly that many actions have been played, so a repeated
- * request cannot play twice. Commits before it returns 200. */
-int session_play(Server *srv, Session *s, int seat, const char *text, int expect_ply,
+ * the move (STATUS_CONFLICT) unless exactly that many actions have been played, so a
+ * repeated request cannot play twice. Commits before it returns STATUS_OK. */
+Status session_play(Server *srv, Session *s, int seat, const char *text, int expect_ply,
                  ErrBuf *err);
 /* Takes back the actions since `seat` last had the move (at least one of its own), in
  * games where every other seat is an AI; stops the AI if it is thinking. */
-int session_undo(Server *srv, Session *s, int seat, ErrBuf *err);
+Status session_undo(Server *srv, Session *s, int seat, ErrBuf *err);
 
 /* For the AI workers. session_ai_claim checks under the lock that an AI seat is to move
  * and no think runs, marks it thinking and hands out a copy of the position and the
@@ -120,7 +124,7 @@ void session_ai_finish(Server *srv, Session *s, const AiClaim *claim, bool ok, M
  * holds s->mu. */
 void session_schedule_ai_locked(Server *srv, Session *s);
 
-/* The viewer's hint position: a copy of the position when `seat` is to move (else 409). */
-int session_copy_for_hint(Session *s, int seat, GameState **out, ErrBuf *err);
+/* The viewer's hint position: a copy of the position when `seat` is to move. */
+Status session_copy_for_hint(Session *s, int seat, GameState **out, ErrBuf *err);
 
 #endif

@@ -81,7 +81,7 @@ static int tax_gold(const char *code)
 }
 
 /* The "character" for identical-tile summons: tax collectors are all alike, knights
- * too; otherwise the code. */
+ * too (unless identical=tile, when the codes must be equal). */
 static char character(const char *code)
 {
     return code[0];
@@ -98,7 +98,7 @@ static void sq_name(int sq, char out[4])
 
 bool kref_rules(int players, const char *const *settings, int n, KrefRules *out)
 {
-    KrefRules r = {players, false, false, false, false, false, 100};
+    KrefRules r = {players, false, false, false, false, false, false, false, 100};
     for (int i = 0; i < n; i++) {
         const char *s = settings[i];
         if (strncmp(s, "players=", 8) == 0)
@@ -119,10 +119,12 @@ bool kref_rules(int players, const char *const *settings, int n, KrefRules *out)
             r.unlimited = true;
         else if (strcmp(s, "token-supply=limited") == 0)
             r.unlimited = false;
-        else if (strcmp(s, "turn-down=jesters-first") == 0)
-            r.jesters_first = true;
-        else if (strcmp(s, "turn-down=real-first") == 0)
-            r.jesters_first = false;
+        else if (strcmp(s, "old-holes=first") == 0 || strcmp(s, "old-holes=after") == 0)
+            r.old_first = s[10] == 'f';
+        else if (strcmp(s, "priest-coins=after") == 0 || strcmp(s, "priest-coins=before") == 0)
+            r.pay_first = s[13] == 'a';
+        else if (strcmp(s, "identical=tile") == 0 || strcmp(s, "identical=character") == 0)
+            r.same_tile = s[10] == 't';
         else if (strncmp(s, "max-rounds=", 11) == 0)
             r.max_rounds = atoi(s + 11);
         else if (strncmp(s, "returns=", 8) == 0 || strncmp(s, "playout=", 8) == 0)
@@ -167,30 +169,56 @@ static void castle_remove(KrefPos *p, int player, int i)
     p->ncastle[player]--;
 }
 
-/* Turns one face-up tile of column col face down by the turn-down rule. */
-static void turn_one_down(const KrefRules *r, KrefPos *p, int player, int col)
+/* A castle tile's name in actions: its code, or J and its column for a jester. */
+static void tile_name(const KrefTile *t, char *out)
 {
-    int best = -1;
-    for (int pass = 0; pass < 2 && best < 0; pass++) {
-        const bool want_jester = (pass == 0) == r->jesters_first;
-        int best_held = -1;
-        for (int i = 0; i < p->ncastle[player]; i++) {
-            const KrefTile *t = &p->castle[player][i];
-            if (!t->up || t->column != col || (t->code[0] == 'J') != want_jester)
-                continue;
-            const int held = held_of(p, player, t->code);
-            // The kind the player holds most of goes first; among equals, the kind
-            // earliest in the table.
-            if (best < 0 || held > best_held ||
-                (held == best_held &&
-                 code_index(t->code) < code_index(p->castle[player][best].code))) {
-                best = i;
-                best_held = held;
-            }
+    if (t->code[0] == 'J')
+        snprintf(out, KREF_CODE, "J%c", COLS[t->column]);
+    else
+        snprintf(out, KREF_CODE, "%s", t->code);
+}
+
+/* Turns one face-up tile named `name` (see tile_name) face down; false if none. */
+static bool turn_named_down(KrefPos *p, int player, const char *name)
+{
+    for (int i = 0; i < p->ncastle[player]; i++) {
+        KrefTile *t = &p->castle[player][i];
+        char n[KREF_CODE];
+        tile_name(t, n);
+        if (t->up && strcmp(n, name) == 0) {
+            t->up = false;
+            return true;
         }
     }
-    if (best >= 0)
-        p->castle[player][best].up = false;
+    return false;
+}
+
+/* The different names of the face-up tiles of a column, real ones in table order, then
+ * the jester; their counts in count[]. */
+static int face_up_names(const KrefPos *p, int player, int col, char names[][KREF_CODE],
+                         int *count)
+{
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int ci = 0; ci <= NCODES; ci++)
+            for (int i = 0; i < p->ncastle[player]; i++) {
+                const KrefTile *t = &p->castle[player][i];
+                const bool jester = t->code[0] == 'J';
+                if (!t->up || t->column != col || jester != (pass == 1) ||
+                    (!jester && code_index(t->code) != ci) || (jester && ci != NCODES))
+                    continue;
+                char name[KREF_CODE];
+                tile_name(t, name);
+                int k = 0;
+                while (k < n && strcmp(names[k], name) != 0)
+                    k++;
+                if (k == n) {
+                    memcpy(names[n], name, KREF_CODE);
+                    count[n++] = 0;
+                }
+                count[k]++;
+            }
+    return n;
 }
 
 static int crowns_taken(const KrefPos *p)
@@ -287,6 +315,67 @@ static int add(KrefText *out, int n, const char *text)
     return n + 1;
 }
 
+/* Every way of turning `need` face-up tiles of column col down, as tax actions; the
+ * tiles are named only when the column's face-up tiles differ. */
+static int add_taxes(const KrefPos *p, int me, int col, int need, KrefText *out, int n)
+{
+    char names[8][KREF_CODE];
+    int have[8], take[8] = {0};
+    const int nn = face_up_names(p, me, col, names, have);
+    // Counting through every vector take[] with take[i] <= have[i], keeping those that
+    // add up to need: plain, and small enough (five names at most).
+    for (;;) {
+        int sum = 0;
+        for (int i = 0; i < nn; i++)
+            sum += take[i];
+        if (sum == need) {
+            char t[KREF_TEXT];
+            int len = snprintf(t, sizeof t, "tax %c", COLS[col]);
+            const char *sep = ":";
+            for (int i = 0; nn > 1 && i < nn; i++)
+                for (int k = 0; k < take[i]; k++) {
+                    len += snprintf(t + len, sizeof t - (size_t)len, "%s%s", sep, names[i]);
+                    sep = ",";
+                }
+            n = add(out, n, t);
+        }
+        int i = 0;
+        while (i < nn && take[i] == have[i])
+            take[i++] = 0;
+        if (i == nn)
+            return n;
+        take[i]++;
+    }
+}
+
+/* Every way of turning one face-up tile of each of Q, D, C, N and column col down, as
+ * kingdom actions naming the tiles of the columns whose face-up tiles differ. */
+static int add_kingdoms(const KrefPos *p, int me, int col, KrefText *out, int n)
+{
+    const int cols[5] = {0, 1, 2, 3, col};
+    char names[5][8][KREF_CODE];
+    int have[8], nn[5], pick[5] = {0};
+    for (int i = 0; i < 5; i++)
+        nn[i] = face_up_names(p, me, cols[i], names[i], have);
+    for (;;) {
+        char t[KREF_TEXT];
+        int len = snprintf(t, sizeof t, "kingdom %c", COLS[col]);
+        const char *sep = ":";
+        for (int i = 0; i < 5; i++)
+            if (nn[i] > 1) {
+                len += snprintf(t + len, sizeof t - (size_t)len, "%s%s", sep, names[i][pick[i]]);
+                sep = ",";
+            }
+        n = add(out, n, t);
+        int i = 0;
+        while (i < 5 && pick[i] == nn[i] - 1)
+            pick[i++] = 0;
+        if (i == 5)
+            return n;
+        pick[i]++;
+    }
+}
+
 static int legal_summons(const KrefRules *r, const KrefPos *p, KrefText *out)
 {
     int n = 0;
@@ -314,7 +403,8 @@ static int legal_summons(const KrefRules *r, const KrefPos *p, KrefText *out)
                 const char *code = p->valley[to];
                 bool ok;
                 if (code[0] == 'P') {
-                    ok = p->gold[p->turn] + p->coins[to] >= 1 && p->nholes <= 4;
+                    ok = p->gold[p->turn] + (r->pay_first ? 0 : p->coins[to]) >= 1 &&
+                         p->nholes <= 4;
                 } else if (code[0] == 'Z') {
                     int up = 0;
                     for (int c = 0; c < 6; c++)
@@ -337,7 +427,7 @@ static int legal_summons(const KrefRules *r, const KrefPos *p, KrefText *out)
                 const int size = __builtin_popcount((unsigned)mask);
                 if (size < 2 || size > 3 || !((mask >> (end - 1)) & 1))
                     continue;
-                char ch = 0;
+                const char *first = NULL;
                 bool ok = true;
                 int needs[3], nn = 0, wizards = 0;
                 for (int i = 0; i < end && ok; i++) {
@@ -347,10 +437,11 @@ static int legal_summons(const KrefRules *r, const KrefPos *p, KrefText *out)
                     const char *code = p->valley[sq];
                     if (!code[0] || king_of_other(p, sq) || code[0] == 'P')
                         ok = false;
-                    else if (ch && character(code) != ch)
+                    else if (first && (r->same_tile ? strcmp(code, first) != 0
+                                                    : character(code) != character(first)))
                         ok = false;
                     else {
-                        ch = character(code);
+                        first = code;
                         if (code[0] == 'T')
                             needs[nn++] = tax_need(code);
                         if (code[0] == 'Z')
@@ -443,10 +534,8 @@ int kref_legal(const KrefRules *r, const KrefPos *p, KrefText *out)
                 needs[nn++] = tax_need(p->pend_tax[i]);
             KrefRules unlimited = *r;
             unlimited.unlimited = true; // tokens were counted when the summon was checked
-            if (nn == 0 || taxes_servable(&unlimited, &q, needs, nn)) {
-                snprintf(t, sizeof t, "tax %c", COLS[c]);
-                n = add(out, n, t);
-            }
+            if (nn == 0 || taxes_servable(&unlimited, &q, needs, nn))
+                n = add_taxes(p, me, c, tax_need(p->pend_tax[0]), out, n);
         }
         return n;
     }
@@ -482,10 +571,9 @@ int kref_legal(const KrefRules *r, const KrefPos *p, KrefText *out)
         for (int c = 0; c < 4; c++)
             if (face_up_in(p, me, c) == 0)
                 return 0;
-        if (face_up_in(p, me, 4) > 0)
-            n = add(out, n, "kingdom F");
-        if (face_up_in(p, me, 5) > 0)
-            n = add(out, n, "kingdom W");
+        for (int c = 4; c < 6; c++)
+            if (face_up_in(p, me, c) > 0)
+                n = add_kingdoms(p, me, c, out, n);
         if (n > 0)
             n = add(out, n, "pass");
         return n;
@@ -606,11 +694,38 @@ static void end_turn(const KrefRules *r, KrefPos *p)
         snprintf(p->phase, sizeof p->phase, "recruit");
 }
 
+/* "N:NA,JN" of a tax or "F:NB" of a kingdom: turns the tiles named down, then, in each
+ * column the action concerns and no name did, `per_column` face-up tiles (they are all
+ * alike there). */
+static void turn_listed_down(KrefPos *p, int me, const char *arg, int per_column)
+{
+    const bool kingdom = per_column == 1;
+    bool named[6] = {false};
+    const char *colon = strchr(arg, ':');
+    for (const char *q = colon ? colon + 1 : ""; *q;) {
+        char name[KREF_CODE];
+        const size_t len = strcspn(q, ",");
+        snprintf(name, sizeof name, "%.*s", (int)len, q);
+        turn_named_down(p, me, name);
+        named[name[0] == 'J' ? strchr(COLS, name[1]) - COLS : column_of(name)] = true;
+        q += len + (q[len] == ',');
+    }
+    for (int c = 0; c < 6; c++) {
+        const bool concerned = kingdom ? c < 4 || COLS[c] == arg[0] : COLS[c] == arg[0];
+        for (int k = 0; concerned && !named[c] && k < per_column; k++)
+            for (int i = 0; i < p->ncastle[me]; i++)
+                if (p->castle[me][i].up && p->castle[me][i].column == c) {
+                    p->castle[me][i].up = false;
+                    break;
+                }
+    }
+}
+
 static void apply(const KrefRules *r, KrefPos *p, const char *text)
 {
     const int me = p->turn;
     char word[KREF_TEXT], a1[KREF_TEXT] = "", a2[KREF_TEXT] = "";
-    sscanf(text, "%23s %23s %23s", word, a1, a2);
+    sscanf(text, "%47s %47s %47s", word, a1, a2);
     if (strcmp(word, "place") == 0) {
         p->king[me] = read_sq(a1);
         p->turn = (me + 1) % p->players;
@@ -652,25 +767,23 @@ static void apply(const KrefRules *r, KrefPos *p, const char *text)
         p->pend_wizard--;
     } else if (strcmp(word, "tax") == 0) {
         const int col = (int)(strchr(COLS, a1[0]) - COLS);
-        const int need = tax_need(p->pend_tax[0]);
-        for (int k = 0; k < need; k++)
-            turn_one_down(r, p, me, col);
+        turn_listed_down(p, me, a1, tax_need(p->pend_tax[0]));
         p->gold[me] += tax_gold(p->pend_tax[0]);
         p->taxed[me][col] = true;
         for (int i = 1; i < p->npend_tax; i++)
             memcpy(p->pend_tax[i - 1], p->pend_tax[i], KREF_CODE);
         p->npend_tax--;
     } else if (strcmp(word, "kingdom") == 0) {
-        for (int c = 0; c < 4; c++)
-            turn_one_down(r, p, me, c);
-        turn_one_down(r, p, me, a1[0] == 'F' ? 4 : 5);
+        turn_listed_down(p, me, a1, 1);
         p->gold[me] += 5;
         p->crowns[me]++;
         snprintf(p->phase, sizeof p->phase, "refill");
     } else if (strcmp(word, "refill") == 0) {
         const int h = a1[0] == 'R';
+        // This turn's holes in path order; older empty squares a1..e5, after them or
+        // (old-holes=first) before them.
         int order[25], n = 0;
-        for (int i = 0; i < p->nholes; i++)
+        for (int i = 0; !r->old_first && i < p->nholes; i++)
             order[n++] = p->holes[i];
         for (int sq = 0; sq < 25; sq++) {
             bool listed = false;
@@ -679,6 +792,8 @@ static void apply(const KrefRules *r, KrefPos *p, const char *text)
             if (!p->valley[sq][0] && !listed)
                 order[n++] = sq;
         }
+        for (int i = 0; r->old_first && i < p->nholes; i++)
+            order[n++] = p->holes[i];
         for (int i = 0; i < n && hill_count(p, h) > 0; i++)
             hill_take(p, h, 0, p->valley[order[i]]);
         p->nholes = 0;

@@ -17,7 +17,7 @@
 
 enum {
     KREF_CODE = 8,      /* a tile code with its NUL */
-    KREF_TEXT = 24,     /* an action text with its NUL */
+    KREF_TEXT = 48,     /* an action text with its NUL */
     KREF_MAX_ACTIONS = 1024,
     KREF_CASTLE = 128,  /* tiles one castle can hold */
     KREF_POSITION_TEXT = 4096,
@@ -30,7 +30,9 @@ typedef struct KrefRules {
     bool short_allowed;   /* short-column=allow */
     bool jester_couples;  /* jester-couples=on */
     bool unlimited;       /* token-supply=unlimited */
-    bool jesters_first;   /* turn-down=jesters-first */
+    bool old_first;       /* old-holes=first */
+    bool pay_first;       /* priest-coins=after */
+    bool same_tile;       /* identical=tile */
     int max_rounds;
 } KrefRules;
 

@@ -17,7 +17,7 @@
 
 #include "core/game_api.h"
 #include "rule_text.h"
-#include "core/registry.h"
+#include "play/registry.h"
 #include "core/strbuf.h"
 
 enum {

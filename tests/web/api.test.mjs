@@ -349,14 +349,17 @@ describe('hidden information: King of the Valley', () => {
     // Influence comes from the game's tile table, not from the drawer's defaults.
     assert.deepEqual([model.influence.Q, model.influence.D, model.influence.NA, model.influence.J], [5, 4, 2, 0]);
     assert.equal(model.influence['T3:5'], undefined);
-    // The piles are counts of each kind in the table's order, never a sequence: each kind
-    // once, in the order of the view's table of tiles, the same as the view's pile lines.
-    const table = watched.view.split('\n').find((l) => l.startsWith('Tiles:')).slice(7).split(', ').map((t) => t.split(' ')[0]);
-    for (const [i, pile] of model.piles.entries()) {
-      const codes = pile.map((t) => t.code);
-      assert.deepEqual(codes, table.filter((c) => codes.includes(c)), `pile ${i + 1} is in table order`);
-      const text = pile.map((t) => `${t.n > 1 ? t.n : ''}${t.code}`).join(',') || '-';
-      assert.ok(watched.view.includes(`\nPile ${['I', 'II', 'III'][i]} holds: ${text}\n`), `pile ${i + 1}`);
+    // The piles are counts (their order is hidden from everybody): the drawing's pile
+    // sizes are the view's pile lines added up.
+    for (const [i, size] of model.piles.entries()) {
+      const pileLine = watched.view.split('\n').find((l) => l.startsWith(`Pile ${['I', 'II', 'III'][i]} holds: `));
+      const items = pileLine.slice(pileLine.indexOf(': ') + 2).split(',').filter((x) => x !== '-');
+      assert.equal(size, items.reduce((a, item) => a + Number(item.match(/^(\d*)/)[1] || 1), 0), `pile ${i + 1}`);
+    }
+    // Nothing is private: every seat's observation is the spectator's but for `observer`.
+    for (const [seat, st] of states.entries()) {
+      assert.equal(st.observation.observer, seat);
+      assert.deepEqual({ ...st.observation, observer: null }, watched.observation);
     }
     // The record, with the seed and every draw, is refused while the game is played.
     for (const token of [undefined, made.seats[0].token]) {
@@ -407,6 +410,23 @@ describe('hidden information: King of the Valley', () => {
     // The mover's own token plays it.
     r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token: made.seats[mover].token, body: { move, ply: before[0].ply } });
     assert.equal(r.status, 200, JSON.stringify(r.body));
+  });
+
+  test('a tax naming no tiles where they differ is refused with an example; the typed choice plays', async () => {
+    const position = 'players=2 first=1 turn=1 turns=2 phase=kingdom end=0 '
+      + 'valley=-,-,-,-,-/-,-,-,-,-/-,-,-,-,-/W,W,W,W,W/F,T0:3,-,T4:7,W kings=c1,e5 '
+      + 'hill=C,C,C,C,C,C/D,D,D,D,D,D pile1=- pile2=- pile3=- gold=0,2 crowns=0,0 taxed=W,- '
+      + 'up1=3F,JF,2W down1=- up2=- down2=- holes=c1 pending=T3:5';
+    const made = await create({ game: KOTV, seats: ['human', 'human'], position });
+    const token = made.seats[0].token;
+    const st = await get(made.id, token);
+    assert.deepEqual(st.legal.map((m) => m.text), ['tax F:F,F,F', 'tax F:F,F,JF']);
+    let r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token, body: { move: 'tax F' } });
+    assert.equal(r.status, 422, JSON.stringify(r.body));
+    assert.match(r.body.error, /say which 3 go face down, e\.g\. tax F:F,F,F/);
+    r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { token, body: { move: 'tax F:JF,F,F' } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal((await get(made.id)).moves[0].text, 'tax F:F,F,JF');
   });
 
   test('once the game is over the seed and the record are shown', async () => {

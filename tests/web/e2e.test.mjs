@@ -249,6 +249,65 @@ test('King of the Valley: king placement and summons by clicking, phases by butt
   await page.close();
 });
 
+// Which face-up tiles a tax turns down is the player's choice (RULINGS 2.2 item 10),
+// made by clicking them in the castle: a knight C, then a knight A; the second click
+// leaves one action that turns both down, and plays it.
+test('King of the Valley: the tiles a tax turns face down are chosen by clicking them', async () => {
+  const position = 'players=2 first=1 turn=1 turns=2 phase=kingdom end=0 '
+    + 'valley=-,-,-,-,-/-,-,-,-,-/-,-,-,-,-/W,W,W,W,W/F,T0:3,-,T4:7,W kings=c1,e5 '
+    + 'hill=C,C,C,C,C,C/D,D,D,D,D,D pile1=- pile2=- pile3=- gold=0,2 crowns=0,0 taxed=W,- '
+    + 'up1=NA,2NB,NC,2W down1=- up2=- down2=- holes=c1 pending=T3:5';
+  const made = (await api(srv, 'POST', '/api/games', { body: { game: 'king-of-the-valley', seats: ['human', 'human'], position } })).body;
+  const page = await newPage();
+  await page.goto(srv.url + made.seats[0].url);
+  await page.waitForSelector('#board svg.kotv', WAIT);
+  const castle = '#board [data-castle="0"]';
+  // Only the knights may be picked; the column also offers the three choices at once.
+  assert.deepEqual(await page.$$eval(`${castle} .kotv-pick`, (cs) => cs.map((c) => c.dataset.tile)), ['NA', 'NB', 'NC']);
+  assert.equal(await page.getAttribute(`${castle} [data-column="N"]`, 'data-moves'), 'tax N:NA,NB,NB|tax N:NA,NB,NC|tax N:NB,NB,NC');
+  await page.click(`${castle} .kotv-pick[data-tile="NC"]`);
+  await page.waitForSelector(`${castle} .kotv-pick[data-tile="NC"][data-picked="1"]`, WAIT);
+  assert.equal((await boardData(page)).ply, '0');
+  await page.click(`${castle} .kotv-pick[data-tile="NA"]`);
+  await until(page, () => Number(document.querySelector('#board').dataset.ply) > 0, null, 'the tax played');
+  const st = (await api(srv, 'GET', `/api/games/${made.id}`, { token: made.seats[0].token })).body;
+  assert.equal(st.moves[0].text, 'tax N:NA,NB,NC');
+  // The drawing reads the structured observation alone: no view text, no position.
+  const model = parseKotv({ observation: st.observation });
+  assert.deepEqual(model.players[0].up, [{ code: 'NB', n: 1 }, { code: 'W', n: 2 }]);
+  assert.deepEqual(model.prices, [2, 3, 4, 6, 8, 10]);
+  assert.equal(model.players[0].taxed, 'NW');
+  assert.deepEqual(model.tokensLeft, [6, 4]);
+  assert.deepEqual(model.players[0].down, [{ code: 'NA', n: 1 }, { code: 'NB', n: 1 }, { code: 'NC', n: 1 }]);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// A kingdom names a tile only where a column offers a choice: here the countesses'
+// column (a countess and a jester) and the knights' (orders A and D).
+test('King of the Valley: the tiles a kingdom turns face down are chosen by clicking them', async () => {
+  const position = 'players=2 first=1 turn=1 turns=2 phase=kingdom end=0 '
+    + 'valley=-,-,-,-,-/-,-,-,-,-/-,-,-,-,-/W,W,W,W,W/F,T0:3,-,T4:7,W kings=c1,e5 '
+    + 'hill=C,C,C,C,C,C/F,F,F,F,F,F pile1=- pile2=- pile3=- gold=0,2 crowns=0,0 taxed=-,- '
+    + 'up1=Q,D,C,NA,ND,F,JC down1=- up2=- down2=- holes=c1 pending=-';
+  const made = (await api(srv, 'POST', '/api/games', { body: { game: 'king-of-the-valley', seats: ['human', 'human'], position } })).body;
+  const page = await newPage();
+  await page.goto(srv.url + made.seats[0].url);
+  await page.waitForSelector('#board svg.kotv', WAIT);
+  const castle = '#board [data-castle="0"]';
+  await page.click(`${castle} .kotv-pick[data-tile="JC"]`);
+  await page.waitForSelector(`${castle} .kotv-pick[data-tile="JC"][data-picked="1"]`, WAIT);
+  await page.click(`${castle} .kotv-pick[data-tile="ND"]`);
+  await until(page, () => Number(document.querySelector('#board').dataset.ply) > 0, null, 'the kingdom played');
+  const st = (await api(srv, 'GET', `/api/games/${made.id}`, { token: made.seats[0].token })).body;
+  assert.equal(st.moves[0].text, 'kingdom F:JC,ND');
+  const model = parseKotv({ observation: st.observation });
+  assert.deepEqual(model.players[0].up, [{ code: 'C', n: 1 }, { code: 'NA', n: 1 }]);
+  assert.equal(model.players[0].crowns, 1);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('two players in two browser contexts see each other\'s moves without reloading', async () => {
   const ctxA = await browser.newContext();
   const ctxB = await browser.newContext();

@@ -1,11 +1,13 @@
 /*
- * kd_fast.c - perft without the interface's indirections: copy-make of the position on
- * the state itself, the history ring kept in step for repetitions, and bulk counting
- * (the last ply is the length of the move list).
+ * kd_fast.c - perft's bulk counting without the interface's indirections: the last ply
+ * is the length of the move list, and the two last plies a copy-make loop on the state
+ * itself, with the history ring kept in step for repetitions. game_perft's recursion
+ * asks here first at every node.
  *
  * A position reached at the start of a turn ends the game when the rules say so (the
  * draws, the literal mate); it then has no children, as in the generic perft. A position
- * without legal moves has none either way, so mates and stalemates need no test.
+ * without legal moves has none either way, so mates and stalemates need no test: that is
+ * the work kd_make's full settling does and this loop saves.
  */
 #include "games/kingdown/kd_internal.h"
 
@@ -20,12 +22,11 @@ static bool node_over(const KdConfig *c, const KdState *s)
     return c->mate_literal && kd_literal_mate(c, p);
 }
 
-static uint64_t perft_rec(const KdConfig *c, KdState *s, int depth)
+/* Leaves two plies deep of a position still in play. */
+static uint64_t count_two(const KdConfig *c, KdState *s)
 {
-    Move moves[KD_MAX_MOVES];
+    Move moves[KD_MAX_MOVES], replies[KD_MAX_MOVES];
     const int n = kd_gen_legal(c, &s->pos, moves);
-    if (depth == 1)
-        return (uint64_t)n;
     const uint32_t cap = (uint32_t)c->hist_cap;
     const KdPos saved = s->pos;
     uint64_t total = 0;
@@ -37,18 +38,26 @@ static uint64_t perft_rec(const KdConfig *c, KdState *s, int depth)
         if (start)
             s->hist[idx] = s->pos.hash;
         if (!(start && node_over(c, s)))
-            total += perft_rec(c, s, depth - 1);
+            total += (uint64_t)kd_gen_legal(c, &s->pos, replies);
         s->hist[idx] = old;
         s->pos = saved;
     }
     return total;
 }
 
-uint64_t kd_perft(const KdConfig *c, KdState *s, int depth)
+bool kd_perft_leaves(const KdConfig *c, KdState *s, int depth, uint64_t *count)
 {
-    if (depth <= 0)
-        return 1;
-    if (s->result != KD_PLAYING)
-        return 0;
-    return perft_rec(c, s, depth);
+    if (depth > 2)
+        return false;
+    if (s->result != KD_PLAYING) {
+        *count = 0;
+        return true;
+    }
+    if (depth == 1) {
+        Move moves[KD_MAX_MOVES];
+        *count = (uint64_t)kd_gen_legal(c, &s->pos, moves);
+    } else {
+        *count = count_two(c, s);
+    }
+    return true;
 }

@@ -420,6 +420,6 @@ int kd_evaluate(const KdConfig *c, const KdPos *p);
 int kd_material(const KdPos *p, int colour);
 
 /* kd_fast.c */
-uint64_t kd_perft(const KdConfig *c, KdState *s, int depth);
+bool kd_perft_leaves(const KdConfig *c, KdState *s, int depth, uint64_t *count);
 
 #endif

@@ -341,7 +341,11 @@ static void gen_king(Gen *g, bool castling)
         while (targets && !full(g))
             emit_full(g, kd_move(ksq, bits_pop(&targets), KD_MV_NORMAL, 0, 0));
     }
-    if (!castling || !c->castling || g->checkers || g->captures || full(g))
+    if (!castling || !c->castling || g->captures || full(g))
+        return;
+    // Never out of check; only the fast path (a turn's start) has the checkers at hand,
+    // and after a Freeze or Ice Wall declaration the king may still be in check.
+    if (g->fast ? g->checkers != 0 : kd_in_check(c, p, us))
         return;
     for (uint64_t rooks = p->castle & g->own; rooks && !full(g);) {
         const int rsq = bits_pop(&rooks);

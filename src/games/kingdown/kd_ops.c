@@ -332,9 +332,9 @@ static int ops_evaluate(const Game *g, const GameState *s)
     return kd_evaluate(kd_cfg(g), &((const KdState *)s)->pos);
 }
 
-static uint64_t ops_perft(const Game *g, GameState *s, int depth)
+static bool ops_perft_leaves(const Game *g, GameState *s, int depth, uint64_t *count)
 {
-    return kd_perft(kd_cfg(g), (KdState *)s, depth);
+    return kd_perft_leaves(kd_cfg(g), (KdState *)s, depth, count);
 }
 
 /* For click interfaces: the piece that acts, then where the action ends. Castling is the
@@ -402,7 +402,7 @@ const GameOps kd_ops = {
     .render = ops_render,
     .parse_actions = ops_parse_actions,
     .evaluate = ops_evaluate,
-    .perft = ops_perft,
+    .perft_leaves = ops_perft_leaves,
     .move_cells = ops_move_cells,
     .observe = ops_observe,
     .score = ops_score,

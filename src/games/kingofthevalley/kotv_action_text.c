@@ -35,9 +35,44 @@ static void format_castle_code(const KotvConfig *c, int code, StrBuf *out)
         sb_printf(out, "J%c", kotv_column_letters[code - KOTV_MAX_KINDS]);
 }
 
+/* The castle code of one slot of a column: a kind's code, or J<column>. */
+static void put_slot(const KotvConfig *c, int col, int slot, StrBuf *out)
+{
+    if (slot == KOTV_SLOT_JESTER)
+        sb_printf(out, "J%c", kotv_column_letters[col]);
+    else
+        sb_puts(out, c->kind[c->col_kind[col][slot]].code);
+}
+
+/* ":NA,NB,JN", the tiles a tax or kingdom action turns face down, in the columns where
+ * the player had a choice (mixed face-up tiles); nothing where every choice is alike. */
+static void put_turned(const KotvConfig *c, const KotvPlayer *p, Move m, StrBuf *out)
+{
+    const char *sep = ":";
+    if (kotv_mtype(m) == KMV_TAX) {
+        const int col = kotv_marg(m) % KOTV_COLUMNS;
+        if (!kotv_column_mixed(c, p, col))
+            return;
+        for (int slot = 0; slot < KOTV_SLOTS; slot++)
+            for (int j = 0; j < kotv_tax_count(m, slot); j++) {
+                sb_puts(out, sep);
+                put_slot(c, col, slot, out);
+                sep = ",";
+            }
+        return;
+    }
+    for (int i = 0; i < KOTV_KINGDOM_COLS; i++) {
+        const int col = kotv_kingdom_col(m, i) % KOTV_COLUMNS;
+        if (kotv_column_mixed(c, p, col)) {
+            sb_puts(out, sep);
+            put_slot(c, col, kotv_kingdom_slot(m, i), out);
+            sep = ",";
+        }
+    }
+}
+
 void kotv_format_move(const KotvConfig *c, const KotvState *s, Move m, StrBuf *out)
 {
-    (void)s;
     const int a = kotv_marg(m);
     switch (kotv_mtype(m)) {
     case KMV_PLACE:
@@ -73,10 +108,10 @@ void kotv_format_move(const KotvConfig *c, const KotvState *s, Move m, StrBuf *o
         sb_printf(out, " %c%d", HILL_LETTERS[kotv_swap_hcol(m)], kotv_swap_row(m) + 1);
         break;
     case KMV_TAX:
-        sb_printf(out, "tax %c", kotv_column_letters[a]);
-        break;
     case KMV_KINGDOM:
-        sb_printf(out, "kingdom %c", kotv_column_letters[a]);
+        sb_printf(out, "%s %c", kotv_mtype(m) == KMV_TAX ? "tax" : "kingdom",
+                  kotv_column_letters[a % KOTV_COLUMNS]);
+        put_turned(c, &s->pl[s->turn], m, out);
         break;
     case KMV_REFILL:
         sb_printf(out, "refill %c", HILL_LETTERS[a]);
@@ -147,7 +182,7 @@ static Status explain_leg(const KotvConfig *c, const KotvState *s, int d, int di
     for (int q = 0; q < s->players; q++)
         if (q != s->turn && s->pl[q].king != KOTV_NO_SQUARE)
             others |= 1u << s->pl[q].king;
-    int first_ch = -1;
+    int first_ch = -1, first_kind = -1;
     for (int i = 0; i < dist; i++) {
         const bool taken = mask ? ((mask >> i) & 1) : i == dist - 1;
         if (!taken)
@@ -160,18 +195,22 @@ static Status explain_leg(const KotvConfig *c, const KotvState *s, int d, int di
         if ((others >> t) & 1u)
             return err_set(err, STATUS_ILLEGAL, "%s: another king stands on %s, its tile cannot "
                            "be summoned", text, sq);
-        const int ch = c->kind[kotv_kind_at(s->valley[t])].ch;
+        const int kind = kotv_kind_at(s->valley[t]);
+        const int ch = c->kind[kind].ch;
         if (mask && ch == KCH_PRIEST)
             return err_set(err, STATUS_ILLEGAL, "%s: a priest can only be summoned by stopping on "
                            "him", text);
-        if (first_ch >= 0 && ch != first_ch)
-            return err_set(err, STATUS_ILLEGAL, "%s: the tiles taken in passing must show the "
-                           "same character", text);
+        if (first_kind >= 0 && !kotv_alike(c, first_kind, kind))
+            return err_set(err, STATUS_ILLEGAL, "%s: the tiles taken in passing must %s", text,
+                           c->identical_tiles ? "be the same tile (identical=tile: knights of one "
+                           "order, tax collectors of one need and gold)" : "show the same character");
         first_ch = ch;
+        first_kind = kind;
     }
-    (void)to;
     if (first_ch == KCH_PRIEST)
-        return err_set(err, STATUS_ILLEGAL, "%s: the priest wants one gold and you have none", text);
+        return err_set(err, STATUS_ILLEGAL, "%s: the priest wants one gold and you have none%s",
+                       text, c->priest_pay_first && s->coins[to] ? " (his coins are yours "
+                       "only once he is paid: priest-coins=after)" : "");
     if (first_ch == KCH_WIZARD)
         return err_set(err, STATUS_ILLEGAL, "%s: a wizard needs a face-up subject in your castle "
                        "and a subject on the hill", text);
@@ -303,6 +342,112 @@ static Status explain_other(const KotvConfig *c, const KotvState *s, Move m, con
                    kotv_decision_name(s));
 }
 
+/* The tax or kingdom action of column col whose tiles turned face down are those the
+ * list names (castle codes, ',' between; NULL when none is given). Columns whose
+ * face-up tiles are all alike need not be named; the others must be. */
+static Status parse_turn_down(const KotvConfig *c, const KotvState *s, int type, int col,
+                              const char *names, const char *text, Move *out, ErrBuf *err)
+{
+    Move list[KOTV_MAX_MOVES];
+    const int n = kotv_gen(c, s, list);
+    Move any = MOVE_NONE;
+    for (int i = 0; i < n && any == MOVE_NONE; i++)
+        if (kotv_mtype(list[i]) == type && kotv_marg(list[i]) == col)
+            any = list[i];
+    if (any == MOVE_NONE)
+        return explain_other(c, s, kotv_simple(type, col), text, err);
+    const KotvPlayer *p = &s->pl[s->turn];
+    // A legal choice to show in the messages that ask for one.
+    char example[64];
+    StrBuf sb;
+    sb_init(&sb);
+    put_turned(c, p, any, &sb);
+    snprintf(example, sizeof example, "%s", sb_str(&sb)[0] ? sb_str(&sb) + 1 : "");
+    sb_free(&sb);
+    // What the list names, per column and slot.
+    int named[KOTV_COLUMNS][KOTV_SLOTS];
+    int total = 0;
+    memset(named, 0, sizeof named);
+    for (const char *q = names; q != NULL && *q;) {
+        const char *end = strchr(q, ',');
+        const size_t len = end ? (size_t)(end - q) : strlen(q);
+        const int code = kotv_read_castle_code(c, q, len);
+        if (code < 0)
+            return err_set(err, STATUS_PARSE, "'%.30s': '%.*s' is not a castle subject (a tile "
+                           "code such as NA, or JQ for a jester in the Q column)", text,
+                           (int)(len < 8 ? len : 8), q);
+        const int ccol = code >= KOTV_MAX_KINDS ? code - KOTV_MAX_KINDS : c->kind_col[code];
+        int slot = KOTV_SLOT_JESTER;
+        for (int i = 0; i < c->col_nkinds[ccol]; i++)
+            if (c->col_kind[ccol][i] == code)
+                slot = i;
+        named[ccol][slot]++;
+        total++;
+        if (named[ccol][slot] > kotv_slot_up(c, p, ccol, slot))
+            return err_set(err, STATUS_ILLEGAL, "'%.30s': you have only %d face-up %.*s", text,
+                           kotv_slot_up(c, p, ccol, slot), (int)(len < 8 ? len : 8), q);
+        q = end ? end + 1 : q + len;
+    }
+    Move m = MOVE_NONE;
+    if (type == KMV_TAX) {
+        const int req = c->kind[s->pend_tax[0]].req;
+        for (int other = 0; other < KOTV_COLUMNS; other++)
+            for (int slot = 0; other != col && slot < KOTV_SLOTS; slot++)
+                if (named[other][slot])
+                    return err_set(err, STATUS_ILLEGAL, "'%.30s': every tile turned face down "
+                                   "must come from the taxed column %c", text,
+                                   kotv_column_letters[col]);
+        if (total == 0 && !kotv_column_mixed(c, p, col))
+            m = any;
+        else if (total == 0)
+            return err_set(err, STATUS_ILLEGAL, "'%.30s': the face-up tiles of column %c differ: "
+                           "say which %d go face down, e.g. tax %c:%s", text,
+                           kotv_column_letters[col], req, kotv_column_letters[col],
+                           example);
+        else if (total != req)
+            return err_set(err, STATUS_ILLEGAL, "'%.30s': this collector turns exactly %d face-up "
+                           "tiles face down, not %d", text, req, total);
+        else
+            m = kotv_tax(col, named[col]);
+    } else {
+        int slot[KOTV_KINGDOM_COLS];
+        for (int i = 0; i < KOTV_KINGDOM_COLS; i++) {
+            const int kcol = i < KOTV_KINGDOM_COLS - 1 ? i : col;
+            int count = 0;
+            slot[i] = -1;
+            for (int sl = 0; sl < KOTV_SLOTS; sl++) {
+                count += named[kcol][sl];
+                if (named[kcol][sl])
+                    slot[i] = sl;
+                if (!named[kcol][sl] && !kotv_column_mixed(c, p, kcol) &&
+                    kotv_slot_up(c, p, kcol, sl) > 0 && slot[i] < 0)
+                    slot[i] = sl;
+            }
+            if (count > 1)
+                return err_set(err, STATUS_ILLEGAL, "'%.30s': a kingdom turns one tile of column "
+                               "%c face down, not %d", text, kotv_column_letters[kcol], count);
+            if (count == 0 && kotv_column_mixed(c, p, kcol))
+                return err_set(err, STATUS_ILLEGAL, "'%.30s': the face-up tiles of column %c "
+                               "differ: say which goes face down, e.g. kingdom %c:%s", text,
+                               kotv_column_letters[kcol], kotv_column_letters[col],
+                               example);
+            if (slot[i] < 0)
+                return explain_other(c, s, kotv_simple(type, col), text, err);
+        }
+        for (int other = KCH_FARMER; other <= KCH_WIFE; other++)
+            for (int sl = 0; other != col && sl < KOTV_SLOTS; sl++)
+                if (named[other][sl])
+                    return err_set(err, STATUS_ILLEGAL, "'%.30s': this kingdom is claimed with "
+                                   "column %c, not %c", text, kotv_column_letters[col],
+                                   kotv_column_letters[other]);
+        m = kotv_kingdom(col, slot);
+    }
+    if (!in_list(list, n, m))
+        return explain_other(c, s, m, text, err);
+    *out = m;
+    return STATUS_OK;
+}
+
 Status kotv_parse_move(const KotvConfig *c, const KotvState *s, const char *text, Move *out,
                        ErrBuf *err)
 {
@@ -378,11 +523,17 @@ Status kotv_parse_move(const KotvConfig *c, const KotvState *s, const char *text
         m = kotv_recruit(h, r);
     } else if (strcmp(word, "jester") == 0 || strcmp(word, "tax") == 0 ||
                strcmp(word, "kingdom") == 0) {
-        col = !two && strlen(arg) == 1 ? kotv_column_of_letter(arg[0]) : -1;
-        if (col < 0)
-            return err_set(err, STATUS_PARSE, "'%.30s': %s takes a castle column: Q D C N F W",
-                           text, word);
-        m = kotv_simple(word[0] == 'j' ? KMV_JESTER : word[0] == 't' ? KMV_TAX : KMV_KINGDOM, col);
+        const char *colon = strchr(arg, ':');
+        const size_t clen = colon ? (size_t)(colon - arg) : strlen(arg);
+        col = !two && clen == 1 ? kotv_column_of_letter(arg[0]) : -1;
+        if (col < 0 || (colon && word[0] == 'j'))
+            return err_set(err, STATUS_PARSE, "'%.30s': %s takes a castle column: Q D C N F W%s",
+                           text, word, word[0] == 'j' ? "" : ", then optionally ':' and the "
+                           "face-up tiles turned face down, e.g. N:NA,NB,JN");
+        if (word[0] != 'j')
+            return parse_turn_down(c, s, word[0] == 't' ? KMV_TAX : KMV_KINGDOM, col,
+                                   colon ? colon + 1 : NULL, text, out, err);
+        m = kotv_simple(KMV_JESTER, col);
     } else if (strcmp(word, "refill") == 0) {
         const char up = (char)toupper((unsigned char)arg[0]);
         if (two || (up != 'L' && up != 'R') || arg[1] != '\0')

@@ -162,10 +162,12 @@ static double option_value(const KotvConfig *c, const KotvState *s, Move m)
     case KMV_TAX: {
         // Spare the columns a kingdom still needs face up.
         const int left = kotv_face_up(p, a, c) - c->kind[s->pend_tax[0]].req;
-        return a <= KCH_WIFE && left <= 0 ? -2.0 + 0.1 * a : 0.1 * left;
+        // Among the ways to pay, keep face up what is worth most (kotv_keep_worth).
+        return (a <= KCH_WIFE && left <= 0 ? -2.0 + 0.1 * a : 0.1 * left) -
+               0.01 * kotv_turned_worth(c, p, m);
     }
     case KMV_KINGDOM:
-        return 10 + 0.1 * kotv_face_up(p, a, c);
+        return 10 + 0.1 * kotv_face_up(p, a, c) - 0.01 * kotv_turned_worth(c, p, m);
     default:
         return 0;
     }

@@ -47,7 +47,7 @@ enum {
     KOTV_NO_SQUARE = 255,
     KOTV_MAX_ROUNDS_LIMIT = 500,
     KOTV_ACTIONS_PER_TURN = 48, /* generous bound of the actions of one turn, draws included */
-    KOTV_MAX_MOVES = 512,       /* most actions one decision can offer */
+    KOTV_MAX_MOVES = MOVELIST_CAP, /* most actions one decision can offer */
     KOTV_KINGDOM_GOLD = 5,
     KOTV_KINGDOM_POINTS = 5,
     KOTV_START_GOLD = 2,
@@ -117,13 +117,16 @@ typedef struct KotvConfig {
     bool limited_tokens;
     bool short_column_ok;
     bool jester_couples;
-    bool jesters_first; /* turn jesters face down before real subjects */
+    bool old_holes_first;  /* old-holes=first: older empty squares refilled before this turn's */
+    bool priest_pay_first; /* priest-coins=after: pay from one's own gold, then take his coins */
+    bool identical_tiles;  /* identical=tile: tiles taken in passing are one kind, not one character */
     KotvRefill refill;
     int max_rounds;
     /* geometry */
     int8_t ray[KOTV_DIRS][KOTV_CELLS][KOTV_RAY]; /* squares beyond sq, nearest first */
     int8_t ray_len[KOTV_DIRS][KOTV_CELLS];
     char tiles_name[OPTION_VALUE_LEN];
+    ObsSchema obs; /* what kotv_observe fills */
 } KotvConfig;
 
 typedef struct KotvPlayer {
@@ -206,6 +209,42 @@ static inline Move kotv_recruit(int hcol, int row)
 {
     return (Move)(KMV_RECRUIT | (hcol << 4) | (row << 5));
 }
+/* Which face-up tiles a tax collector or a kingdom bonus turns face down is the player's
+ * choice (RULINGS 2.2 item 10), so the action carries it. A castle column's "slots" are
+ * its real subject kinds in the table's order (col_kind) and then its jesters. */
+enum { KOTV_SLOT_JESTER = KOTV_ORDERS, KOTV_SLOTS = KOTV_ORDERS + 1, KOTV_KINGDOM_COLS = 5 };
+/* tax: the column, and how many tiles of each slot go face down (4 bits a slot). */
+static inline Move kotv_tax(int col, const int count[KOTV_SLOTS])
+{
+    Move m = (Move)(KMV_TAX | (col << 4));
+    for (int i = 0; i < KOTV_SLOTS; i++)
+        m |= (Move)count[i] << (10 + 4 * i);
+    return m;
+}
+static inline int kotv_tax_count(Move m, int slot)
+{
+    return (int)((m >> (10 + 4 * slot)) & 15);
+}
+/* kingdom: the farmer-or-wife column, and the slot turned face down in each of the
+ * queens', dukes', countesses', knights' and that column (3 bits each). */
+static inline Move kotv_kingdom(int col, const int slot[KOTV_KINGDOM_COLS])
+{
+    Move m = (Move)(KMV_KINGDOM | (col << 4));
+    for (int i = 0; i < KOTV_KINGDOM_COLS; i++)
+        m |= (Move)slot[i] << (10 + 3 * i);
+    return m;
+}
+static inline int kotv_kingdom_slot(Move m, int i)
+{
+    return (int)((m >> (10 + 3 * i)) & 7);
+}
+/* The castle column of entry i of a kingdom bonus (its last entry is the farmer or wife
+ * column the action names). */
+static inline int kotv_kingdom_col(Move m, int i)
+{
+    return i < KOTV_KINGDOM_COLS - 1 ? i : (int)((m >> 4) & 63);
+}
+
 static inline int kotv_mtype(Move m)
 {
     return (int)(m & 15);
@@ -281,6 +320,20 @@ void kotv_apply(const KotvConfig *c, KotvState *s, Move m);
 int kotv_settle(const KotvConfig *c, KotvState *s, Move *list);
 void kotv_make(const KotvConfig *c, KotvState *s, Move m);
 int kotv_face_up(const KotvPlayer *p, int col, const KotvConfig *c);
+/* Whether two kinds count as identical for taking tiles in passing: the same character
+ * (knights of any order, any tax collectors), or with identical=tile the same kind. */
+bool kotv_alike(const KotvConfig *c, int k1, int k2);
+/* Face-up tiles of one slot of a castle column. */
+int kotv_slot_up(const KotvConfig *c, const KotvPlayer *p, int col, int slot);
+/* Whether the face-up tiles of a column differ (several slots hold some), so that which
+ * of them go face down is a choice the action text states. */
+bool kotv_column_mixed(const KotvConfig *c, const KotvPlayer *p, int col);
+/* What keeping one face-up tile of a slot is worth to its owner, for choosing which
+ * tiles to turn face down: jesters most (a wizard may swap them for anything), then
+ * knights of the orders he holds fewest of. A tie-break, between 0 and 1. */
+double kotv_keep_worth(const KotvConfig *c, const KotvPlayer *p, int col, int slot);
+/* The worth (as above) of the face-up tiles a tax or kingdom action turns down. */
+double kotv_turned_worth(const KotvConfig *c, const KotvPlayer *p, Move m);
 int kotv_castle_count(const KotvConfig *c, const KotvPlayer *p, int code, bool up);
 int kotv_current_stage(const KotvConfig *c, const KotvState *s);
 int kotv_crowns_taken(const KotvState *s);
@@ -288,6 +341,9 @@ int kotv_tax_taken(const KotvState *s);
 /* Scoring: reputation (influence, kingdom tokens, orders, couples, gold) and influence. */
 int kotv_reputation(const KotvConfig *c, const KotvState *s, int player);
 int kotv_influence(const KotvConfig *c, const KotvState *s, int player);
+/* The reputation's parts from knight orders held (3, 4, 5+: 3, 5, 8) and couples. */
+int kotv_order_bonus(const KotvConfig *c, const KotvState *s, int player);
+int kotv_couple_bonus(const KotvConfig *c, const KotvState *s, int player);
 /* The game's returns (by rank), or with `margin` the values guided search maximises:
  * 0.75 of the rank value plus 0.25 of the score's distance from the mean, scaled. */
 void kotv_returns(const KotvConfig *c, const KotvState *s, bool margin, double out[MAX_PLAYERS]);
@@ -324,6 +380,10 @@ void kotv_render(const KotvConfig *c, const KotvState *s, unsigned flags, StrBuf
 
 /* kotv_view.c */
 void kotv_format_view(const KotvConfig *c, const KotvState *s, int observer, StrBuf *out);
+
+/* kotv_observe.c: the position as structured data (core/observation.h). */
+void kotv_obs_schema(KotvConfig *c);
+void kotv_observe(const KotvConfig *c, const KotvState *s, int observer, Observation *o);
 
 /* kotv_ai.c: random games to the end, uniform (the playout hook) or by the heuristic
  * policy (the guided_playout hook). */

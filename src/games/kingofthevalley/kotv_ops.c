@@ -27,10 +27,18 @@ static const RuleOption kotv_options[] = {
      "off|on", 0, 0, RULE_CHOICE},
     {"token-supply", "kingdom and tax tokens run out when the supply is used up, or never",
      "limited", "limited|unlimited", 0, 0, RULE_CHOICE},
-    {"turn-down",
-     "which face-up subjects of a column are turned face down first: real ones (jesters stay "
-     "up) or jesters",
-     "real-first", "real-first|jesters-first", 0, 0, RULE_CHOICE},
+    {"old-holes",
+     "replenishing the valley: squares left empty by earlier turns are filled after this "
+     "turn's holes (after) or before them (first); among themselves from a1 to e5",
+     "after", "after|first", 0, 0, RULE_CHOICE},
+    {"priest-coins",
+     "coins lying on a priest's square: taken before paying him, so they may pay him "
+     "(before), or only after paying him from one's own gold (after)",
+     "before", "before|after", 0, 0, RULE_CHOICE},
+    {"identical",
+     "tiles taken in passing must show the same character, knights of any order and any "
+     "tax collectors counting as identical (character), or be the very same tile (tile)",
+     "character", "character|tile", 0, 0, RULE_CHOICE},
     {"max-rounds", "safety net: the game ends and is scored after this many rounds", "100", NULL,
      1, KOTV_MAX_ROUNDS_LIMIT, RULE_INTEGER},
 };
@@ -86,10 +94,14 @@ static Status kotv_configure(Game *g, ErrBuf *err)
     c->short_column_ok = option_is(g, "short-column", "allow");
     c->jester_couples = option_is(g, "jester-couples", "on");
     c->limited_tokens = option_is(g, "token-supply", "limited");
-    c->jesters_first = option_is(g, "turn-down", "jesters-first");
+    c->old_holes_first = option_is(g, "old-holes", "first");
+    c->priest_pay_first = option_is(g, "priest-coins", "after");
+    c->identical_tiles = option_is(g, "identical", "tile");
     c->max_rounds = (int)game_option_long(g, "max-rounds", 100);
     kotv_build_geometry(c);
+    kotv_obs_schema(c);
     g->config = c;
+    g->observation = &c->obs;
     g->state_size = sizeof(KotvState);
     g->undo_size = sizeof(KotvState);
     g->move_index_count = IDX_COUNT;
@@ -281,11 +293,25 @@ static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *ou
     }
 }
 
+static void ops_observe(const Game *g, const GameState *s, int observer, Observation *out)
+{
+    kotv_observe(kotv_cfg(g), (const KotvState *)s, observer, out);
+}
+
 static double ops_score(const Game *g, const GameState *s, int player)
 {
     const KotvConfig *c = kotv_cfg(g);
     const KotvState *k = (const KotvState *)s;
-    return kotv_reputation(c, k, player) + 0.001 * kotv_influence(c, k, player);
+    // Which face-up tiles a tax or kingdom turns down never changes the points; the
+    // worth of those kept face up breaks the tie, so that a player maximising this
+    // score (greedy) chooses them sensibly. It stays far below the influence's share,
+    // and a finished game is scored by its points alone.
+    double keep = 0;
+    for (int col = 0; k->phase != KPH_OVER && col < KOTV_COLUMNS; col++)
+        for (int slot = 0; slot < KOTV_SLOTS; slot++)
+            keep += kotv_slot_up(c, &k->pl[player], col, slot) *
+                    kotv_keep_worth(c, &k->pl[player], col, slot);
+    return kotv_reputation(c, k, player) + 0.001 * kotv_influence(c, k, player) + 1e-6 * keep;
 }
 
 const GameOps kotv_ops = {
@@ -320,4 +346,5 @@ const GameOps kotv_ops = {
     .guided_playout = ops_guided_playout,
     .move_cells = ops_move_cells,
     .score = ops_score,
+    .observe = ops_observe,
 };

@@ -23,6 +23,50 @@ int kotv_face_up(const KotvPlayer *p, int col, const KotvConfig *c)
     return n;
 }
 
+bool kotv_alike(const KotvConfig *c, int k1, int k2)
+{
+    return c->identical_tiles ? k1 == k2 : c->kind[k1].ch == c->kind[k2].ch;
+}
+
+int kotv_slot_up(const KotvConfig *c, const KotvPlayer *p, int col, int slot)
+{
+    if (slot == KOTV_SLOT_JESTER)
+        return p->jup[col];
+    return slot < c->col_nkinds[col] ? p->up[c->col_kind[col][slot]] : 0;
+}
+
+bool kotv_column_mixed(const KotvConfig *c, const KotvPlayer *p, int col)
+{
+    int kinds = 0;
+    for (int slot = 0; slot < KOTV_SLOTS; slot++)
+        kinds += kotv_slot_up(c, p, col, slot) > 0;
+    return kinds > 1;
+}
+
+double kotv_keep_worth(const KotvConfig *c, const KotvPlayer *p, int col, int slot)
+{
+    if (slot == KOTV_SLOT_JESTER)
+        return 1.0;
+    if (slot >= c->col_nkinds[col])
+        return 0;
+    const int k = c->col_kind[col][slot];
+    const int held = p->up[k] + p->down[k];
+    return held > 0 ? 0.5 / held : 0.5;
+}
+
+double kotv_turned_worth(const KotvConfig *c, const KotvPlayer *p, Move m)
+{
+    double w = 0;
+    if (kotv_mtype(m) == KMV_TAX) {
+        for (int slot = 0; slot < KOTV_SLOTS; slot++)
+            w += kotv_tax_count(m, slot) * kotv_keep_worth(c, p, kotv_marg(m), slot);
+    } else if (kotv_mtype(m) == KMV_KINGDOM) {
+        for (int i = 0; i < KOTV_KINGDOM_COLS; i++)
+            w += kotv_keep_worth(c, p, kotv_kingdom_col(m, i), kotv_kingdom_slot(m, i));
+    }
+    return w;
+}
+
 static int face_up_total(const KotvConfig *c, const KotvPlayer *p)
 {
     int n = 0;
@@ -182,7 +226,8 @@ static int gen_summon(const KotvConfig *c, const KotvState *s, Move *out)
                 continue;
             bool ok;
             if (c->kind[k].ch == KCH_PRIEST)
-                ok = hop_room && p->gold + s->coins[ray[i]] >= 1;
+                ok = hop_room &&
+                     p->gold + (c->priest_pay_first ? 0 : s->coins[ray[i]]) >= 1;
             else
                 ok = specialists_ok(c, s, &k, 1);
             if (ok)
@@ -192,15 +237,14 @@ static int gen_summon(const KotvConfig *c, const KotvState *s, Move *out)
         for (int i = 0; i < len; i++) {
             if (kinds[i] < 0 || c->kind[kinds[i]].ch == KCH_PRIEST)
                 continue;
-            const int ch = c->kind[kinds[i]].ch;
             for (int j = i + 1; j + 1 < len; j++) {
-                if (kinds[j] < 0 || c->kind[kinds[j]].ch != ch)
+                if (kinds[j] < 0 || !kotv_alike(c, kinds[i], kinds[j]))
                     continue;
                 int two[2] = {kinds[i], kinds[j]};
                 if (specialists_ok(c, s, two, 2))
                     out[n++] = kotv_leg(from, d, j + 2, (1 << i) | (1 << j));
                 for (int k = j + 1; k + 1 < len; k++) {
-                    if (kinds[k] < 0 || c->kind[kinds[k]].ch != ch)
+                    if (kinds[k] < 0 || !kotv_alike(c, kinds[i], kinds[k]))
                         continue;
                     int three[3] = {kinds[i], kinds[j], kinds[k]};
                     if (specialists_ok(c, s, three, 3))
@@ -238,6 +282,27 @@ static int gen_wizard(const KotvConfig *c, const KotvState *s, Move *out)
     return n;
 }
 
+/* Appends a tax of column col for every way of turning `left` more face-up tiles down
+ * from slots slot.. on, the counts so far in count[]. */
+static int tax_choices(const KotvConfig *c, const KotvPlayer *p, int col, int slot, int left,
+                       int count[KOTV_SLOTS], Move *out)
+{
+    if (slot == KOTV_SLOTS) {
+        if (left > 0)
+            return 0;
+        out[0] = kotv_tax(col, count);
+        return 1;
+    }
+    const int up = kotv_slot_up(c, p, col, slot);
+    int n = 0;
+    for (int k = up < left ? up : left; k >= 0; k--) {
+        count[slot] = k;
+        n += tax_choices(c, p, col, slot + 1, left - k, count, out + n);
+    }
+    count[slot] = 0;
+    return n;
+}
+
 static int gen_tax(const KotvConfig *c, const KotvState *s, Move *out)
 {
     const KotvPlayer *p = &s->pl[s->turn];
@@ -249,8 +314,29 @@ static int gen_tax(const KotvConfig *c, const KotvState *s, Move *out)
     const int req = c->kind[s->pend_tax[0]].req;
     int n = 0;
     for (int col = 0; col < KOTV_COLUMNS; col++)
-        if (free_up[col] >= req && tax_match(free_up, rest, s->npend_tax - 1, 1u << col))
-            out[n++] = kotv_simple(KMV_TAX, col);
+        if (free_up[col] >= req && tax_match(free_up, rest, s->npend_tax - 1, 1u << col)) {
+            int count[KOTV_SLOTS] = {0};
+            n += tax_choices(c, p, col, 0, req, count, out + n);
+        }
+    return n;
+}
+
+/* Appends a kingdom bonus claimed with column col for every choice of one face-up tile
+ * in each of its columns from entry i on. */
+static int kingdom_choices(const KotvConfig *c, const KotvPlayer *p, int col, int i,
+                           int slot[KOTV_KINGDOM_COLS], Move *out)
+{
+    if (i == KOTV_KINGDOM_COLS) {
+        out[0] = kotv_kingdom(col, slot);
+        return 1;
+    }
+    const int column = i < KOTV_KINGDOM_COLS - 1 ? i : col;
+    int n = 0;
+    for (int sl = 0; sl < KOTV_SLOTS; sl++)
+        if (kotv_slot_up(c, p, column, sl) > 0) {
+            slot[i] = sl;
+            n += kingdom_choices(c, p, col, i + 1, slot, out + n);
+        }
     return n;
 }
 
@@ -263,9 +349,10 @@ static int gen_kingdom(const KotvConfig *c, const KotvState *s, Move *out)
         if (kotv_face_up(p, col, c) == 0)
             return 0;
     int n = 1;
-    for (int col = KCH_FARMER; col <= KCH_WIFE; col++)
-        if (kotv_face_up(p, col, c) > 0)
-            out[n++] = kotv_simple(KMV_KINGDOM, col);
+    for (int col = KCH_FARMER; col <= KCH_WIFE; col++) {
+        int slot[KOTV_KINGDOM_COLS] = {0};
+        n += kingdom_choices(c, p, col, 0, slot, out + n);
+    }
     if (n == 1)
         return 0;
     out[0] = kotv_simple(KMV_PASS, 0);
@@ -368,37 +455,16 @@ static void castle_add(const KotvConfig *c, KotvState *s, int kind)
         s->pl[s->turn].up[kind]++;
 }
 
-/* Turns k face-up tiles of column col face down: real subjects before jesters (or the
- * other way round with turn-down=jesters-first); among knights, those of the orders the
- * player holds most of first, so that the knights left face up (the ones a wizard may
- * later swap away) cost the least. */
-static void turn_down(const KotvConfig *c, KotvPlayer *p, int col, int k)
+/* Turns k face-up tiles of one slot of column col face down. */
+static void turn_down(const KotvConfig *c, KotvPlayer *p, int col, int slot, int k)
 {
-    for (int pass = 0; pass < 2 && k > 0; pass++) {
-        const bool jesters = (pass == 0) == c->jesters_first;
-        if (jesters) {
-            const int t = p->jup[col] < k ? p->jup[col] : k;
-            p->jup[col] = (uint8_t)(p->jup[col] - t);
-            p->jdown[col] = (uint8_t)(p->jdown[col] + t);
-            k -= t;
-            continue;
-        }
-        while (k > 0) {
-            int best = -1, best_held = -1;
-            for (int i = 0; i < c->col_nkinds[col]; i++) {
-                const int kd = c->col_kind[col][i];
-                const int held = p->up[kd] + p->down[kd];
-                if (p->up[kd] > 0 && held > best_held) {
-                    best = kd;
-                    best_held = held;
-                }
-            }
-            if (best < 0)
-                break;
-            p->up[best]--;
-            p->down[best]++;
-            k--;
-        }
+    if (slot == KOTV_SLOT_JESTER) {
+        p->jup[col] = (uint8_t)(p->jup[col] - k);
+        p->jdown[col] = (uint8_t)(p->jdown[col] + k);
+    } else {
+        const int kd = c->col_kind[col][slot];
+        p->up[kd] = (uint8_t)(p->up[kd] - k);
+        p->down[kd] = (uint8_t)(p->down[kd] + k);
     }
 }
 
@@ -475,18 +541,25 @@ static void apply_swap(const KotvConfig *c, KotvState *s, Move m)
     s->pend_wizard--;
 }
 
-static void apply_refill(KotvState *s, int h)
+/* The hill column h replenishes the valley: this turn's holes in the order the king
+ * made them, and squares left empty by earlier turns (a short column) from a1 to e5,
+ * after them or, with old-holes=first, before them. */
+static void apply_refill(const KotvConfig *c, KotvState *s, int h)
 {
     uint8_t order[KOTV_CELLS];
     int n = 0;
     uint32_t listed = 0;
-    for (int i = 0; i < s->nholes; i++) {
-        order[n++] = s->holes[i];
+    for (int i = 0; i < s->nholes; i++)
         listed |= 1u << s->holes[i];
+    for (int pass = 0; pass < 2; pass++) {
+        if ((pass == 0) != c->old_holes_first)
+            for (int i = 0; i < s->nholes; i++)
+                order[n++] = s->holes[i];
+        else
+            for (int sq = 0; sq < KOTV_CELLS; sq++)
+                if (s->valley[sq] == 0 && !((listed >> sq) & 1u))
+                    order[n++] = (uint8_t)sq;
     }
-    for (int sq = 0; sq < KOTV_CELLS; sq++)
-        if (s->valley[sq] == 0 && !((listed >> sq) & 1u))
-            order[n++] = (uint8_t)sq;
     for (int i = 0; i < n && s->hill_n[h] > 0; i++) {
         s->valley[order[i]] = s->hill[h][0];
         hill_remove(s, h, 0);
@@ -535,7 +608,8 @@ void kotv_apply(const KotvConfig *c, KotvState *s, Move m)
         break;
     case KMV_TAX: {
         const KotvKind *kd = &c->kind[s->pend_tax[0]];
-        turn_down(c, p, a, kd->req);
+        for (int slot = 0; slot < KOTV_SLOTS; slot++)
+            turn_down(c, p, a, slot, kotv_tax_count(m, slot));
         p->gold = (uint16_t)(p->gold + kd->gold);
         p->taxed = (uint8_t)(p->taxed | (1u << a));
         for (int i = 1; i < s->npend_tax; i++)
@@ -544,15 +618,14 @@ void kotv_apply(const KotvConfig *c, KotvState *s, Move m)
         break;
     }
     case KMV_KINGDOM:
-        for (int col = KCH_QUEEN; col <= KCH_KNIGHT; col++)
-            turn_down(c, p, col, 1);
-        turn_down(c, p, a, 1);
+        for (int i = 0; i < KOTV_KINGDOM_COLS; i++)
+            turn_down(c, p, kotv_kingdom_col(m, i), kotv_kingdom_slot(m, i), 1);
         p->gold = (uint16_t)(p->gold + KOTV_KINGDOM_GOLD);
         p->crowns++;
         s->phase = KPH_REFILL;
         break;
     case KMV_REFILL:
-        apply_refill(s, a);
+        apply_refill(c, s, a);
         break;
     case KMV_DRAW: {
         const int st = kotv_current_stage(c, s);
@@ -747,11 +820,11 @@ int kotv_influence(const KotvConfig *c, const KotvState *s, int player)
     return n + jesters * c->influence[KCH_JESTER];
 }
 
-int kotv_reputation(const KotvConfig *c, const KotvState *s, int player)
+int kotv_order_bonus(const KotvConfig *c, const KotvState *s, int player)
 {
     static const int ORDER_BONUS[6] = {0, 0, 0, 3, 5, 8};
     const KotvPlayer *p = &s->pl[player];
-    int score = kotv_influence(c, s, player) + KOTV_KINGDOM_POINTS * p->crowns + p->gold;
+    int score = 0;
     for (int o = 0; o < KOTV_ORDERS; o++) {
         const int k = c->knight_kind[o];
         if (k < 0)
@@ -759,6 +832,12 @@ int kotv_reputation(const KotvConfig *c, const KotvState *s, int player)
         const int held = p->up[k] + p->down[k];
         score += ORDER_BONUS[held > 5 ? 5 : held];
     }
+    return score;
+}
+
+int kotv_couple_bonus(const KotvConfig *c, const KotvState *s, int player)
+{
+    const KotvPlayer *p = &s->pl[player];
     int couple[2] = {0, 0};
     for (int i = 0; i < 2; i++) {
         const int col = KCH_FARMER + i;
@@ -767,8 +846,14 @@ int kotv_reputation(const KotvConfig *c, const KotvState *s, int player)
         if (c->jester_couples)
             couple[i] += p->jup[col] + p->jdown[col];
     }
-    score += 2 * (couple[0] < couple[1] ? couple[0] : couple[1]);
-    return score;
+    return 2 * (couple[0] < couple[1] ? couple[0] : couple[1]);
+}
+
+int kotv_reputation(const KotvConfig *c, const KotvState *s, int player)
+{
+    const KotvPlayer *p = &s->pl[player];
+    return kotv_influence(c, s, player) + KOTV_KINGDOM_POINTS * p->crowns + p->gold +
+           kotv_order_bonus(c, s, player) + kotv_couple_bonus(c, s, player);
 }
 
 void kotv_returns(const KotvConfig *c, const KotvState *s, bool margin, double out[MAX_PLAYERS])

@@ -32,16 +32,16 @@ enum {
 
 /* How far a phalanx of k men at a door could get in: the number of castle cells beyond
  * the door it may enter (not own, no opposing line of k or more in the way). */
-static int way_in(const KcConfig *c, int a, int k, KcBits own, KcBits opp)
+static int way_in(const KcConfig *c, int a, int k, Bb128 own, Bb128 opp)
 {
     int n = 0;
     for (int i = 0; i < k && i < 4; i++) {
         const int x = c->inward[a][i];
-        if (kc_has(own, x))
+        if (bb128_has(own, x))
             break;
-        if (kc_has(opp, x) && (i == 0 || !kc_has(opp, c->inward[a][i - 1]))) {
+        if (bb128_has(opp, x) && (i == 0 || !bb128_has(opp, c->inward[a][i - 1]))) {
             int run = 0;
-            for (int j = i; j < 4 && kc_has(opp, c->inward[a][j]); j++)
+            for (int j = i; j < 4 && bb128_has(opp, c->inward[a][j]); j++)
                 run++;
             if (run >= k)
                 break;
@@ -51,20 +51,20 @@ static int way_in(const KcConfig *c, int a, int k, KcBits own, KcBits opp)
     return n;
 }
 
-static int side_score(const KcConfig *c, KcBits own, KcBits opp)
+static int side_score(const KcConfig *c, Bb128 own, Bb128 opp)
 {
-    const KcBits men = own & ~c->throne_bit;
-    int score = EVAL_MAN * kc_count(men);
+    const Bb128 men = own & ~c->throne_bit;
+    int score = EVAL_MAN * bb128_count(men);
     int links = 0;
     for (int d = 0; d < 3; d++)
-        links += kc_count(men & kc_shift(men & c->conn_from[d], c->delta[d]));
+        links += bb128_count(men & bb128_shift(men & c->conn_from[d], c->delta[d]));
     score += EVAL_LINK * links;
-    score += EVAL_INNER * kc_count(men & c->inner);
-    score += EVAL_ENTRANCE * kc_count(men & c->castle & ~c->inner & ~c->throne_bit);
-    const bool throne_empty = !kc_has(own | opp, KC_THRONE);
+    score += EVAL_INNER * bb128_count(men & c->inner);
+    score += EVAL_ENTRANCE * bb128_count(men & c->castle & ~c->inner & ~c->throne_bit);
+    const bool throne_empty = !bb128_has(own | opp, KC_THRONE);
     for (int i = 0; i < 3; i++) {
-        const KcBits pair = c->pair_mask[i];
-        const int held = kc_count(men & pair);
+        const Bb128 pair = c->pair_mask[i];
+        const int held = bb128_count(men & pair);
         if (held == 2)
             score += throne_empty ? EVAL_PAIR : EVAL_PAIR / 2;
         else if (held == 1 && !(opp & pair))
@@ -72,7 +72,7 @@ static int side_score(const KcConfig *c, KcBits own, KcBits opp)
     }
     for (int a = 0; a < 12; a++) {
         int k = 0;
-        while (k < 3 && kc_has(men, c->approach[a][k]))
+        while (k < 3 && bb128_has(men, c->approach[a][k]))
             k++;
         if (k >= 2 && way_in(c, a, k, men, opp) > 0)
             score += k == 2 ? EVAL_DOOR_2 : EVAL_DOOR_3;
@@ -83,9 +83,9 @@ static int side_score(const KcConfig *c, KcBits own, KcBits opp)
 int kc_evaluate(const KcConfig *c, const KcState *s)
 {
     const int p = s->turn;
-    const KcBits own = kc_men(s, p), opp = kc_men(s, 1 - p);
+    const Bb128 own = kc_men(s, p), opp = kc_men(s, 1 - p);
     int score = side_score(c, own, opp) - side_score(c, opp, own) + EVAL_TEMPO;
-    if (kc_has(opp, KC_THRONE))
+    if (bb128_has(opp, KC_THRONE))
         score -= EVAL_THRONE_HELD;
     return score;
 }

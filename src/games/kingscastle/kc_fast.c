@@ -1,8 +1,8 @@
 /*
- * kc_fast.c - perft and random playouts with direct calls instead of the interface.
+ * kc_fast.c - perft's bulk counting and random playouts with direct calls.
  *
- * Perft counts the last ply without listing it: placements are one popcount, a single's
- * moves the length of its open lines, a phalanx's moves a sum over its parts of the
+ * Perft (game_perft) asks here for the last ply counted without listing it: placements
+ * are one popcount, a single's moves the length of its open lines, a phalanx's moves a sum over its parts of the
  * cells its front may enter ("bulk counting"). A playout draws a uniform index over the
  * legal moves, picking a placement straight from the bitboard of free cells, so that
  * only the slides are ever listed.
@@ -10,13 +10,13 @@
 #include "games/kingscastle/kc_internal.h"
 
 /* Moves of a single on `from` in direction d (see gen_single in kc_rules.c). */
-static inline int count_single(const KcConfig *c, int from, int d, KcBits occ)
+static inline int count_single(const KcConfig *c, int from, int d, Bb128 occ)
 {
     int x = from, dist = 0, stops = 0;
     for (;;) {
         const int y = c->step[d][x];
-        if (y < 0 || (y == KC_THRONE && !c->single_cross) || kc_has(occ, y) ||
-            (!kc_has(c->castle, x) && kc_has(c->castle, y)))
+        if (y < 0 || (y == KC_THRONE && !c->single_cross) || bb128_has(occ, y) ||
+            (!bb128_has(c->castle, x) && bb128_has(c->castle, y)))
             break;
         dist++;
         x = y;
@@ -27,8 +27,8 @@ static inline int count_single(const KcConfig *c, int from, int d, KcBits occ)
 
 /* Moves of the parts of a line of L men whose front is `front`, travelling d (see
  * gen_phalanx in kc_rules.c). */
-static inline int count_phalanx(const KcConfig *c, int front, int d, int L, KcBits own,
-                                KcBits opp)
+static inline int count_phalanx(const KcConfig *c, int front, int d, int L, Bb128 own,
+                                Bb128 opp)
 {
     // first_run[k]: the cell index (1-based, ahead of the front) where the first opposing
     // run of at least k men starts; the front stops before it.
@@ -38,10 +38,10 @@ static inline int count_phalanx(const KcConfig *c, int front, int d, int L, KcBi
     int free_len = 0, run_start = 0, run_len = 0;
     for (int x = front;;) {
         const int y = c->step[d][x];
-        if (y < 0 || y == KC_THRONE || kc_has(own, y))
+        if (y < 0 || y == KC_THRONE || bb128_has(own, y))
             break;
         free_len++;
-        if (kc_has(opp, y)) {
+        if (bb128_has(opp, y)) {
             if (run_len == 0)
                 run_start = free_len;
             run_len++;
@@ -70,27 +70,27 @@ static inline int count_phalanx(const KcConfig *c, int front, int d, int L, KcBi
 static int count_slides(const KcConfig *c, const KcState *s)
 {
     const int p = s->turn;
-    const KcBits own = kc_men(s, p) & ~c->throne_bit;
-    const KcBits opp = kc_men(s, 1 - p);
-    const KcBits occ = own | opp;
-    const KcBits grouped = own & kc_neighbours(c, own);
+    const Bb128 own = kc_men(s, p) & ~c->throne_bit;
+    const Bb128 opp = kc_men(s, 1 - p);
+    const Bb128 occ = own | opp;
+    const Bb128 grouped = own & kc_neighbours(c, own);
     int n = 0;
-    KcBits singles = own & ~grouped;
+    Bb128 singles = own & ~grouped;
     while (singles) {
-        const int x = kc_pop(&singles);
+        const int x = bb128_pop(&singles);
         for (int d = 0; d < KC_DIRS; d++)
             n += count_single(c, x, d, occ);
     }
     // Fronts that way: men of a line along d's axis with no friendly man ahead.
     for (int d = 0; d < KC_DIRS; d++) {
         const int back = (d + 3) % KC_DIRS;
-        const KcBits has_behind = own & kc_shift(own & c->conn_from[d], c->delta[d]);
-        const KcBits has_ahead = own & kc_shift(own & c->conn_from[back], c->delta[back]);
-        KcBits fronts = has_behind & ~has_ahead;
+        const Bb128 has_behind = own & bb128_shift(own & c->conn_from[d], c->delta[d]);
+        const Bb128 has_ahead = own & bb128_shift(own & c->conn_from[back], c->delta[back]);
+        Bb128 fronts = has_behind & ~has_ahead;
         while (fronts) {
-            const int x = kc_pop(&fronts);
+            const int x = bb128_pop(&fronts);
             int L = 1;
-            for (int y = c->step[back][x]; y >= 0 && kc_has(own, y); y = c->step[back][y])
+            for (int y = c->step[back][x]; y >= 0 && bb128_has(own, y); y = c->step[back][y])
                 L++;
             n += count_phalanx(c, x, d, L, own, opp);
         }
@@ -102,43 +102,8 @@ int kc_count_moves(const KcConfig *c, const KcState *s)
 {
     if (s->result != KC_PLAYING)
         return 0;
-    return kc_count(kc_placements(c, s)) + kc_throne_move_ok(c, s) + kc_swap_ok(c, s) +
+    return bb128_count(kc_placements(c, s)) + kc_throne_move_ok(c, s) + kc_swap_ok(c, s) +
            count_slides(c, s);
-}
-
-uint64_t kc_perft(const KcConfig *c, KcState *s, int depth)
-{
-    if (depth <= 0)
-        return 1;
-    if (depth == 1)
-        return (uint64_t)kc_count_moves(c, s);
-    Move moves[KC_MOVE_CAP];
-    const int n = kc_gen_moves(c, s, moves);
-    uint64_t total = 0;
-    KcUndo u;
-    for (int i = 0; i < n; i++) {
-        kc_make(c, s, moves[i], &u);
-        total += kc_perft(c, s, depth - 1);
-        kc_unmake(s, moves[i], &u);
-    }
-    return total;
-}
-
-/* The index-th set cell of b (0-based); b has more than `index` cells. */
-static int nth_cell(KcBits b, int index)
-{
-    const uint64_t lo = (uint64_t)b;
-    const int in_lo = bits_count(lo);
-    uint64_t word = lo;
-    int base = 0;
-    if (index >= in_lo) {
-        index -= in_lo;
-        word = (uint64_t)(b >> 64);
-        base = 64;
-    }
-    for (int i = 0; i < index; i++)
-        word &= word - 1;
-    return base + bits_lowest(word);
 }
 
 void kc_playout(const KcConfig *c, KcState *s, Rng *rng)
@@ -146,15 +111,15 @@ void kc_playout(const KcConfig *c, KcState *s, Rng *rng)
     Move moves[KC_MOVE_CAP];
     KcUndo u;
     while (s->result == KC_PLAYING) {
-        KcBits places = kc_placements(c, s);
+        Bb128 places = kc_placements(c, s);
         if (kc_throne_move_ok(c, s))
             places |= c->throne_bit;
-        const int np = kc_count(places);
+        const int np = bb128_count(places);
         int ns = kc_gen_slides(c, s, moves);
         if (kc_swap_ok(c, s))
             moves[ns++] = kc_swap_move();
         const int r = (int)rng_below(rng, (uint32_t)(np + ns));
-        const Move m = r < np ? kc_place(nth_cell(places, r)) : moves[r - np];
+        const Move m = r < np ? kc_place(bb128_nth(places, r)) : moves[r - np];
         kc_make(c, s, m, &u);
     }
 }

@@ -32,7 +32,7 @@ void kc_build_geometry(KcConfig *c)
 {
     for (int d = 0; d < KC_DIRS; d++)
         c->delta[d] = (int8_t)(DR[d] * KC_SIDE + DQ[d]);
-    c->throne_bit = kc_bit(KC_THRONE);
+    c->throne_bit = bb128_bit(KC_THRONE);
     for (int cell = 0; cell < KC_GRID; cell++) {
         const int q = kc_q(cell), r = kc_r(cell);
         for (int d = 0; d < KC_DIRS; d++) {
@@ -41,11 +41,11 @@ void kc_build_geometry(KcConfig *c)
         }
         if (!kc_on_board(q, r))
             continue;
-        c->board |= kc_bit(cell);
+        c->board |= bb128_bit(cell);
         if (is_castle(q, r))
-            c->castle |= kc_bit(cell);
+            c->castle |= bb128_bit(cell);
         if (distance(q, r) == 1)
-            c->inner |= kc_bit(cell);
+            c->inner |= bb128_bit(cell);
         for (int d = 0; d < KC_DIRS; d++) {
             const int nq = q + DQ[d], nr = r + DR[d];
             if (!kc_on_board(nq, nr))
@@ -61,8 +61,8 @@ void kc_build_geometry(KcConfig *c)
             if (c->wall[cell][d])
                 continue;
             c->step[d][cell] = (int8_t)n;
-            c->conn_from[d] |= kc_bit(cell);
-            c->nbr[cell] |= kc_bit(n);
+            c->conn_from[d] |= bb128_bit(cell);
+            c->nbr[cell] |= bb128_bit(n);
         }
     }
     c->outside = c->board & ~c->castle;
@@ -70,7 +70,7 @@ void kc_build_geometry(KcConfig *c)
     int n = 0;
     for (int cell = 0; cell < KC_GRID; cell++)
         for (int d = 0; d < KC_DIRS; d++) {
-            if (!c->door[cell][d] || !kc_has(c->castle, cell))
+            if (!c->door[cell][d] || !bb128_has(c->castle, cell))
                 continue;
             const int in = (d + 3) % KC_DIRS;
             int x = cell;
@@ -83,7 +83,7 @@ void kc_build_geometry(KcConfig *c)
         }
     // Opposite inner cells: (1,0)/(-1,0), (0,1)/(0,-1), (1,-1)/(-1,1).
     for (int i = 0; i < 3; i++)
-        c->pair_mask[i] = kc_bit(kc_index(DQ[i], DR[i])) | kc_bit(kc_index(-DQ[i], -DR[i]));
+        c->pair_mask[i] = bb128_bit(kc_index(DQ[i], DR[i])) | bb128_bit(kc_index(-DQ[i], -DR[i]));
     // Hash keys come from a fixed seed so that hashes are the same in every run.
     uint64_t seed = 0x6B632D636173746CULL;
     for (int p = 0; p < 2; p++)

@@ -18,12 +18,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/bits.h"
+#include "core/bb128.h"
 #include "core/game.h"
+#include "core/rep_history.h"
 #include "core/rng.h"
-
-/* A set of grid cells. */
-__extension__ typedef unsigned __int128 KcBits;
 
 enum {
     KC_RADIUS = 5,
@@ -34,8 +32,6 @@ enum {
     KC_THRONE = 60,      /* (0, 0) */
     KC_MAX_LINE = 10,    /* longest wall-free straight line of cells (a door line) */
     KC_MAX_PLIES_LIMIT = 1000,
-    KC_HISTORY_CAP = KC_MAX_PLIES_LIMIT + 1,
-    KC_FILTER_SIZE = 1024, /* buckets of the repetition filter */
     KC_MOVE_CAP = 1024,    /* a position offers far fewer moves: see kc_rules.c */
 };
 
@@ -52,15 +48,15 @@ typedef enum KcReason {
 
 /* Read-only data of a configured game: geometry, hash keys, the chosen rules. */
 typedef struct KcConfig {
-    KcBits board;             /* the 91 cells */
-    KcBits castle;            /* the Throne, the inner ring and the entrance cells */
-    KcBits outside;           /* board minus castle */
-    KcBits throne_bit;
-    KcBits inner;             /* the six cells around the Throne */
-    KcBits conn_from[KC_DIRS]; /* cells whose neighbour in direction d is on the board
+    Bb128 board;             /* the 91 cells */
+    Bb128 castle;            /* the Throne, the inner ring and the entrance cells */
+    Bb128 outside;           /* board minus castle */
+    Bb128 throne_bit;
+    Bb128 inner;             /* the six cells around the Throne */
+    Bb128 conn_from[KC_DIRS]; /* cells whose neighbour in direction d is on the board
                                   with no wall in between */
-    KcBits nbr[KC_GRID];      /* connected neighbours of each cell */
-    KcBits pair_mask[3];      /* the opposite pairs of inner cells */
+    Bb128 nbr[KC_GRID];      /* connected neighbours of each cell */
+    Bb128 pair_mask[3];      /* the opposite pairs of inner cells */
     int8_t step[KC_DIRS][KC_GRID]; /* connected neighbour in direction d, or -1 */
     int8_t raw_step[KC_DIRS][KC_GRID]; /* neighbour ignoring walls, or -1 */
     int8_t delta[KC_DIRS];    /* index step of each direction */
@@ -85,6 +81,7 @@ typedef struct KcConfig {
     bool no_move_draw;   /* a player without moves draws instead of losing */
     bool repetition;     /* third occurrence of a position draws */
     int max_plies;
+    int hist_cap; /* history entries: max_plies + 1 */
     ObsSchema obs; /* what kc_observe fills */
     char obs_names[KC_GRID][OBS_NAME_LEN]; /* each cell's name, written once */
 } KcConfig;
@@ -93,17 +90,17 @@ typedef struct KcState {
     uint64_t men[2][2]; /* [player][low, high word] bitboards; the Throne man included */
     uint64_t hash;
     uint16_t ply;       /* plies played, as the position text counts them */
-    uint16_t nhist;     /* entries used in history; history[nhist - 1] == hash */
     uint8_t turn;       /* 0 White, 1 Black */
     uint8_t result;     /* KcResult */
     uint8_t reason;     /* KcReason */
-    uint8_t pad[1];
-    /* How many history entries fall in each bucket of hash >> 54: a position whose
-     * bucket holds fewer than three entries cannot be a third occurrence, so the history
-     * is scanned only when a bucket fills up. */
-    uint16_t filter[KC_FILTER_SIZE];
-    uint64_t history[KC_HISTORY_CAP];
+    uint8_t pad[3];
+    RepHistory hist;    /* of history below; its newest entry is hash */
+    /* The hashes of the positions since set-up (rep_history.h), max-plies + 1 of them,
+     * with the bucket filter when repetition draws are on. */
+    uint64_t history[];
 } KcState;
+
+_Static_assert(sizeof(KcState) == 56, "KcState must have no hidden padding");
 
 typedef struct KcUndo {
     uint64_t men[2][2];
@@ -152,51 +149,23 @@ static inline int kc_m(Move m)
 
 /* --- bitboards ------------------------------------------------------------------------- */
 
-static inline KcBits kc_bit(int cell)
-{
-    return (KcBits)1 << cell;
-}
-static inline bool kc_has(KcBits b, int cell)
-{
-    return (b >> cell) & 1;
-}
-static inline int kc_count(KcBits b)
-{
-    return bits_count((uint64_t)b) + bits_count((uint64_t)(b >> 64));
-}
-/* Index of the lowest cell; b must not be empty. */
-static inline int kc_lowest(KcBits b)
-{
-    const uint64_t lo = (uint64_t)b;
-    return lo ? bits_lowest(lo) : 64 + bits_lowest((uint64_t)(b >> 64));
-}
-static inline int kc_pop(KcBits *b)
-{
-    const int i = kc_lowest(*b);
-    *b &= *b - 1;
-    return i;
-}
-static inline KcBits kc_shift(KcBits b, int delta)
-{
-    return delta > 0 ? b << delta : b >> -delta;
-}
 /* Every cell connected to a cell of b. */
-static inline KcBits kc_neighbours(const KcConfig *c, KcBits b)
+static inline Bb128 kc_neighbours(const KcConfig *c, Bb128 b)
 {
-    KcBits n = 0;
+    Bb128 n = 0;
     for (int d = 0; d < KC_DIRS; d++)
-        n |= kc_shift(b & c->conn_from[d], c->delta[d]);
+        n |= bb128_shift(b & c->conn_from[d], c->delta[d]);
     return n;
 }
 
-static inline KcBits kc_men(const KcState *s, int p)
+static inline Bb128 kc_men(const KcState *s, int p)
 {
-    return (KcBits)s->men[p][1] << 64 | s->men[p][0];
+    return bb128_make(s->men[p][0], s->men[p][1]);
 }
-static inline void kc_set_men(KcState *s, int p, KcBits b)
+static inline void kc_set_men(KcState *s, int p, Bb128 b)
 {
-    s->men[p][0] = (uint64_t)b;
-    s->men[p][1] = (uint64_t)(b >> 64);
+    s->men[p][0] = bb128_lo(b);
+    s->men[p][1] = bb128_hi(b);
 }
 
 static inline const KcConfig *kc_cfg(const Game *g)
@@ -230,7 +199,7 @@ void kc_build_geometry(KcConfig *c);
 /* kc_rules.c */
 uint64_t kc_compute_hash(const KcConfig *c, const KcState *s);
 /* Cells where the player to move may place a man (the Throne excluded). */
-KcBits kc_placements(const KcConfig *c, const KcState *s);
+Bb128 kc_placements(const KcConfig *c, const KcState *s);
 /* True if the player to move may put a man on the Throne as a move (throne-entry=move). */
 bool kc_throne_move_ok(const KcConfig *c, const KcState *s);
 bool kc_swap_ok(const KcConfig *c, const KcState *s);
@@ -242,11 +211,11 @@ void kc_make(const KcConfig *c, KcState *s, Move m, KcUndo *u);
 void kc_unmake(KcState *s, Move m, const KcUndo *u);
 /* Decides the result of the position from scratch, as make does. */
 void kc_settle(const KcConfig *c, KcState *s);
-/* Rebuilds the repetition filter from the history. */
-void kc_rebuild_filter(KcState *s);
+/* Empties the history and enters the current position. */
+void kc_start_history(const KcConfig *c, KcState *s);
 /* The opponent men a slide would capture (phalanx) and, for a single, the cell of the
  * man it throws (or -1). */
-KcBits kc_slide_captures(const KcConfig *c, const KcState *s, Move m, int *thrown);
+Bb128 kc_slide_captures(const KcConfig *c, const KcState *s, Move m, int *thrown);
 
 /* kc_notation.c */
 void kc_format_cell(int cell, StrBuf *out);
@@ -265,7 +234,6 @@ void kc_observe(const KcConfig *c, const KcState *s, int observer, Observation *
 int kc_evaluate(const KcConfig *c, const KcState *s);
 
 /* kc_fast.c */
-uint64_t kc_perft(const KcConfig *c, KcState *s, int depth);
 void kc_playout(const KcConfig *c, KcState *s, Rng *rng);
 /* The number of legal moves, counted without listing them. */
 int kc_count_moves(const KcConfig *c, const KcState *s);

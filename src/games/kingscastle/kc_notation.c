@@ -109,18 +109,18 @@ static bool line_between(const KcConfig *c, int a, int b, int *dir, int *steps)
 }
 
 /* The first friendly man connected to `cell`, or -1. */
-static int friendly_neighbour(const KcConfig *c, KcBits own, int cell)
+static int friendly_neighbour(const KcConfig *c, Bb128 own, int cell)
 {
-    const KcBits n = c->nbr[cell] & own;
-    return n ? kc_lowest(n) : -1;
+    const Bb128 n = c->nbr[cell] & own;
+    return n ? bb128_lowest(n) : -1;
 }
 
 static Status explain_place(const KcConfig *c, const KcState *s, int cell, ErrBuf *err)
 {
     char a[16], b[16];
-    const KcBits own = kc_men(s, s->turn), occ = kc_men(s, 0) | kc_men(s, 1);
+    const Bb128 own = kc_men(s, s->turn), occ = kc_men(s, 0) | kc_men(s, 1);
     if (cell == KC_THRONE) {
-        if (kc_has(occ, cell))
+        if (bb128_has(occ, cell))
             return err_set(err, STATUS_ILLEGAL, "the Throne (f6) is taken");
         if (!c->throne_by_move)
             return err_set(err, STATUS_ILLEGAL,
@@ -131,9 +131,9 @@ static Status explain_place(const KcConfig *c, const KcState *s, int cell, ErrBu
                        "you may enter the Throne (f6) only while your men stand on both e6 "
                        "and g6, f5 and f7, or e5 and g7");
     }
-    if (kc_has(occ, cell))
+    if (bb128_has(occ, cell))
         return err_set(err, STATUS_ILLEGAL, "%s is not empty", cell_name(cell, a));
-    if (kc_has(c->castle, cell))
+    if (bb128_has(c->castle, cell))
         return err_set(err, STATUS_ILLEGAL, "%s is inside the Castle, where no man is placed",
                        cell_name(cell, a));
     const int f = friendly_neighbour(c, own, cell);
@@ -148,10 +148,10 @@ static Status explain_single(const KcConfig *c, const KcState *s, int from, int 
                              ErrBuf *err)
 {
     char a[16], b[16];
-    const KcBits own = kc_men(s, s->turn), opp = kc_men(s, 1 - s->turn);
-    if (!kc_has(own, from))
+    const Bb128 own = kc_men(s, s->turn), opp = kc_men(s, 1 - s->turn);
+    if (!bb128_has(own, from))
         return err_set(err, STATUS_ILLEGAL, "%s holds %s", cell_name(from, a),
-                       kc_has(opp, from) ? "your opponent's man" : "none of your men");
+                       bb128_has(opp, from) ? "your opponent's man" : "none of your men");
     const int f = friendly_neighbour(c, own, from);
     if (f >= 0)
         return err_set(err, STATUS_ILLEGAL,
@@ -168,9 +168,9 @@ static Status explain_single(const KcConfig *c, const KcState *s, int from, int 
             return err_set(err, STATUS_ILLEGAL, "a single may not enter or cross the Throne");
         if (y == KC_THRONE && i == dist)
             return err_set(err, STATUS_ILLEGAL, "a single may cross the Throne but not stop on it");
-        if (kc_has(own | opp, y))
+        if (bb128_has(own | opp, y))
             return err_set(err, STATUS_ILLEGAL, "%s is in the way", cell_name(y, a));
-        if (!kc_has(c->castle, x) && kc_has(c->castle, y))
+        if (!bb128_has(c->castle, x) && bb128_has(c->castle, y))
             return err_set(err, STATUS_ILLEGAL,
                            "a single may not enter the Castle (%s) from outside; only a "
                            "phalanx goes in, through a door",
@@ -190,14 +190,14 @@ static Status explain_phalanx(const KcConfig *c, const KcState *s, int rear, int
                               int k, int dist, ErrBuf *err)
 {
     char a[16], b[16];
-    const KcBits own = kc_men(s, s->turn), opp = kc_men(s, 1 - s->turn);
+    const Bb128 own = kc_men(s, s->turn), opp = kc_men(s, 1 - s->turn);
     int x = rear;
     for (int i = 0; i < k; i++) {
-        if (!kc_has(own, x) || x == KC_THRONE)
+        if (!bb128_has(own, x) || x == KC_THRONE)
             return err_set(err, STATUS_ILLEGAL, "%s:%s is not a line of your men (%s)",
                            cell_name(rear, a), cell_name(front, b),
                            x == KC_THRONE ? "the Throne man never moves"
-                           : kc_has(opp, x) ? "your opponent holds a cell of it"
+                           : bb128_has(opp, x) ? "your opponent holds a cell of it"
                                             : "it has an empty cell");
         if (i + 1 < k && c->wall[x][d])
             return err_set(err, STATUS_ILLEGAL,
@@ -207,7 +207,7 @@ static Status explain_phalanx(const KcConfig *c, const KcState *s, int rear, int
         x = c->raw_step[d][x];
     }
     const int ahead = c->step[d][front];
-    if (ahead >= 0 && kc_has(own, ahead))
+    if (ahead >= 0 && bb128_has(own, ahead))
         return err_set(err, STATUS_ILLEGAL,
                        "your man on %s stands in front of %s: only a whole line, or an end "
                        "part moving away from the rest, moves",
@@ -222,14 +222,14 @@ static Status explain_phalanx(const KcConfig *c, const KcState *s, int rear, int
                            cell_name(x, a), cell_name(y, b));
         if (y == KC_THRONE)
             return err_set(err, STATUS_ILLEGAL, "no phalanx enters the Throne");
-        if (kc_has(own, y))
+        if (bb128_has(own, y))
             return err_set(err, STATUS_ILLEGAL, "your own man on %s is in the way",
                            cell_name(y, a));
-        if (kc_has(opp, y) && (x == front || !kc_has(opp, x))) {
+        if (bb128_has(opp, y) && (x == front || !bb128_has(opp, x))) {
             // With capture-limit=entered only the men this move enters count.
             const int reach = c->capture_entered ? dist - i + 1 : KC_MAX_LINE * 2;
             int run = 0;
-            for (int z = y; z >= 0 && z != KC_THRONE && kc_has(opp, z) && run < reach;
+            for (int z = y; z >= 0 && z != KC_THRONE && bb128_has(opp, z) && run < reach;
                  z = c->step[d][z])
                 run++;
             if (run >= k)
@@ -362,7 +362,7 @@ Status kc_parse_position(const KcConfig *c, KcState *out, const char *text, ErrB
 
     KcState t;
     memset(&t, 0, sizeof t);
-    KcBits men[2] = {0, 0};
+    Bb128 men[2] = {0, 0};
     const char *p = board;
     for (int row = 0; row < KC_SIDE; row++) {
         const int rank = KC_SIDE - row, r = row - KC_RADIUS;
@@ -389,7 +389,7 @@ Status kc_parse_position(const KcConfig *c, KcState *out, const char *text, ErrB
                 file++;
                 break;
             }
-            men[ch == 'B'] |= kc_bit(kc_index(first_q + file, r));
+            men[ch == 'B'] |= bb128_bit(kc_index(first_q + file, r));
             file++;
         }
         if (file > RANK_LEN[row])
@@ -423,24 +423,22 @@ Status kc_parse_position(const KcConfig *c, KcState *out, const char *text, ErrB
     t.turn = side[0] == 'b';
     t.ply = (uint16_t)ply;
     t.hash = kc_compute_hash(c, &t);
-    t.history[0] = t.hash;
-    t.nhist = 1;
-    kc_rebuild_filter(&t);
-    kc_settle(c, &t);
     *out = t;
+    kc_start_history(c, out);
+    kc_settle(c, out);
     return STATUS_OK;
 }
 
 void kc_format_position(const KcState *s, StrBuf *out)
 {
-    const KcBits w = kc_men(s, 0), b = kc_men(s, 1);
+    const Bb128 w = kc_men(s, 0), b = kc_men(s, 1);
     for (int row = 0; row < KC_SIDE; row++) {
         const int r = row - KC_RADIUS;
         const int first_q = r < 0 ? -KC_RADIUS - r : -KC_RADIUS;
         int empty = 0;
         for (int i = 0; i < RANK_LEN[row]; i++) {
             const int cell = kc_index(first_q + i, r);
-            const char ch = kc_has(w, cell) ? 'W' : kc_has(b, cell) ? 'B' : 0;
+            const char ch = bb128_has(w, cell) ? 'W' : bb128_has(b, cell) ? 'B' : 0;
             if (ch == 0) {
                 empty++;
                 continue;
@@ -502,17 +500,17 @@ void kc_render(const KcConfig *c, const KcState *s, unsigned flags, StrBuf *out)
         sb_puts(out, "(out of memory)\n");
         return;
     }
-    const KcBits w = kc_men(s, 0), b = kc_men(s, 1);
+    const Bb128 w = kc_men(s, 0), b = kc_men(s, 1);
     for (int cell = 0; cell < KC_GRID; cell++) {
-        if (!kc_has(c->board, cell))
+        if (!bb128_has(c->board, cell))
             continue;
         const int q = kc_q(cell), r = kc_r(cell);
         const int row = 2 * (r + KC_RADIUS), col = CANVAS_X0 + 4 * q + 2 * r;
-        const bool throne = cell == KC_THRONE, in = kc_has(c->castle, cell);
-        if (kc_has(w, cell))
+        const bool throne = cell == KC_THRONE, in = bb128_has(c->castle, cell);
+        if (bb128_has(w, cell))
             paint(cv, row, col, color, throne ? ANSI_WHITE ANSI_THRONE : ANSI_WHITE,
                   uni ? "○" : "W");
-        else if (kc_has(b, cell))
+        else if (bb128_has(b, cell))
             paint(cv, row, col, color, throne ? ANSI_BLACK ANSI_THRONE : ANSI_BLACK,
                   uni ? "●" : "B");
         else if (throne)
@@ -563,6 +561,6 @@ void kc_render(const KcConfig *c, const KcState *s, unsigned flags, StrBuf *out)
     else
         sb_puts(out, "White W, Black B; the Castle is + with the Throne * (f6), walls | / \\, "
                      "doors :.\n");
-    if (kc_has(w | b, KC_THRONE))
-        sb_printf(out, "%s holds the Throne.\n", kc_has(w, KC_THRONE) ? "White" : "Black");
+    if (bb128_has(w | b, KC_THRONE))
+        sb_printf(out, "%s holds the Throne.\n", bb128_has(w, KC_THRONE) ? "White" : "Black");
 }

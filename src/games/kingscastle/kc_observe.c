@@ -44,14 +44,14 @@ void kc_obs_schema(KcConfig *c)
 void kc_observe(const KcConfig *c, const KcState *s, int observer, Observation *o)
 {
     obs_begin(o, observer, s->result == KC_PLAYING ? s->turn : PLAYER_NONE);
-    const KcBits men[2] = {kc_men(s, 0), kc_men(s, 1)};
+    const Bb128 men[2] = {kc_men(s, 0), kc_men(s, 1)};
     for (int cell = 0; cell < KC_GRID; cell++) {
-        if (!kc_has(c->board, cell))
+        if (!bb128_has(c->board, cell))
             continue;
         ObsCell *oc = obs_add_cell(o, 0, kc_q(cell) + KC_RADIUS, kc_r(cell) + KC_RADIUS,
                                    c->obs_names[cell]);
         uint32_t terrain = 0;
-        if (kc_has(c->castle, cell))
+        if (bb128_has(c->castle, cell))
             terrain |= 1u << TERRAIN_CASTLE;
         if (cell == KC_THRONE)
             terrain |= 1u << TERRAIN_THRONE;
@@ -63,7 +63,7 @@ void kc_observe(const KcConfig *c, const KcState *s, int observer, Observation *
         }
         oc->terrain = terrain;
         for (int p = 0; p < 2; p++)
-            if (kc_has(men[p], cell))
+            if (bb128_has(men[p], cell))
                 obs_push(oc, KIND_MAN, p, 0, 0);
     }
     o->counters[obs_counter_slot(&c->obs, COUNTER_PLY, 0)] = s->ply;

@@ -65,7 +65,8 @@ static Status kc_configure(Game *g, ErrBuf *err)
     kc_obs_schema(c);
     g->config = c;
     g->observation = &c->obs;
-    g->state_size = sizeof(KcState);
+    c->hist_cap = c->max_plies + 1;
+    g->state_size = sizeof(KcState) + rep_history_bytes(c->hist_cap, c->repetition);
     g->undo_size = sizeof(KcUndo);
     // Placements and the swap, then slides by (front cell, direction, k, distance).
     g->move_index_count = KC_GRID + 1 + KC_GRID * KC_DIRS * KC_MAX_LINE * KC_MAX_LINE;
@@ -85,9 +86,7 @@ static void ops_new_game(const Game *g, GameState *gs, uint64_t seed)
     KcState *s = (KcState *)gs;
     memset(s, 0, g->state_size);
     s->hash = kc_compute_hash(kc_cfg(g), s);
-    s->history[0] = s->hash;
-    s->nhist = 1;
-    kc_rebuild_filter(s);
+    kc_start_history(kc_cfg(g), s);
     kc_settle(kc_cfg(g), s);
 }
 
@@ -195,7 +194,7 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
 {
     const KcConfig *c = kc_cfg(g);
     const KcState *s = (const KcState *)gs;
-    const KcBits w = kc_men(s, 0), b = kc_men(s, 1);
+    const Bb128 w = kc_men(s, 0), b = kc_men(s, 1);
     if (w & b)
         return err_set(err, STATUS_ILLEGAL, "a cell holds men of both players"), false;
     if ((w | b) & ~c->board)
@@ -204,26 +203,18 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
         return err_set(err, STATUS_ILLEGAL, "bad player to move"), false;
     if (s->hash != kc_compute_hash(c, s))
         return err_set(err, STATUS_ILLEGAL, "incremental hash differs from a fresh one"), false;
-    if (s->nhist < 1 || s->nhist > KC_HISTORY_CAP || s->history[s->nhist - 1] != s->hash)
-        return err_set(err, STATUS_ILLEGAL, "position history is inconsistent"), false;
-    for (int i = s->nhist; i < KC_HISTORY_CAP; i++)
-        if (s->history[i] != 0)
-            return err_set(err, STATUS_ILLEGAL, "stale history entry at %d", i), false;
-    KcState *fresh = malloc(sizeof *fresh);
+    if (!rep_history_is_ok(&s->hist, s->history, c->hist_cap, c->repetition, true, s->hash,
+                           err))
+        return false;
+    KcState *fresh = (KcState *)game_state_clone(g, gs);
     if (fresh == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory"), false;
-    memcpy(fresh, s, sizeof *fresh);
-    kc_rebuild_filter(fresh);
-    bool ok = memcmp(fresh->filter, s->filter, sizeof s->filter) == 0;
-    if (!ok)
-        err_set(err, STATUS_ILLEGAL, "repetition filter differs from the history");
     kc_settle(c, fresh);
-    if (ok && (fresh->result != s->result || fresh->reason != s->reason)) {
-        ok = false;
-        err_set(err, STATUS_ILLEGAL, "stored result differs from a fresh one");
-    }
+    const bool ok = fresh->result == s->result && fresh->reason == s->reason;
     free(fresh);
-    return ok;
+    if (!ok)
+        return err_set(err, STATUS_ILLEGAL, "stored result differs from a fresh one"), false;
+    return true;
 }
 
 static void ops_render(const Game *g, const GameState *s, unsigned flags, StrBuf *out)
@@ -242,9 +233,12 @@ static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PL
     ops_returns(g, s, out);
 }
 
-static uint64_t ops_perft(const Game *g, GameState *s, int depth)
+static bool ops_perft_leaves(const Game *g, GameState *s, int depth, uint64_t *count)
 {
-    return kc_perft(kc_cfg(g), (KcState *)s, depth);
+    if (depth != 1)
+        return false;
+    *count = (uint64_t)kc_count_moves(kc_cfg(g), (const KcState *)s);
+    return true;
 }
 
 /* A placement touches its cell; a single its start and end cells; a phalanx its men from
@@ -311,7 +305,7 @@ const GameOps kc_ops = {
     .render = ops_render,
     .evaluate = ops_evaluate,
     .playout = ops_playout,
-    .perft = ops_perft,
+    .perft_leaves = ops_perft_leaves,
     .move_cells = ops_move_cells,
     .observe = ops_observe,
 };

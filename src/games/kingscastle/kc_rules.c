@@ -20,28 +20,21 @@ uint64_t kc_compute_hash(const KcConfig *c, const KcState *s)
 {
     uint64_t h = s->turn ? c->zobrist_black : 0;
     for (int p = 0; p < 2; p++) {
-        KcBits men = kc_men(s, p);
+        Bb128 men = kc_men(s, p);
         while (men)
-            h ^= c->zobrist[p][kc_pop(&men)];
+            h ^= c->zobrist[p][bb128_pop(&men)];
     }
     return h;
 }
 
-static inline unsigned filter_bucket(uint64_t hash)
+void kc_start_history(const KcConfig *c, KcState *s)
 {
-    return (unsigned)(hash >> 54);
-}
-
-void kc_rebuild_filter(KcState *s)
-{
-    for (int i = 0; i < KC_FILTER_SIZE; i++)
-        s->filter[i] = 0;
-    for (int i = 0; i < s->nhist; i++)
-        s->filter[filter_bucket(s->history[i])]++;
+    rep_history_init(&s->hist, s->history, c->hist_cap, c->repetition);
+    rep_history_push(&s->hist, s->history, s->hash);
 }
 
 /* Whether `men` holds both cells of some opposite pair of inner cells. */
-static inline bool flanks(const KcConfig *c, KcBits men)
+static inline bool flanks(const KcConfig *c, Bb128 men)
 {
     for (int i = 0; i < 3; i++)
         if ((men & c->pair_mask[i]) == c->pair_mask[i])
@@ -50,19 +43,19 @@ static inline bool flanks(const KcConfig *c, KcBits men)
 }
 
 /* The cells of the opposite pairs that `men` holds completely. */
-static inline KcBits flanking_cells(const KcConfig *c, KcBits men)
+static inline Bb128 flanking_cells(const KcConfig *c, Bb128 men)
 {
-    KcBits cells = 0;
+    Bb128 cells = 0;
     for (int i = 0; i < 3; i++)
         if ((men & c->pair_mask[i]) == c->pair_mask[i])
             cells |= c->pair_mask[i];
     return cells;
 }
 
-KcBits kc_placements(const KcConfig *c, const KcState *s)
+Bb128 kc_placements(const KcConfig *c, const KcState *s)
 {
-    const KcBits own = kc_men(s, s->turn) & ~c->throne_bit;
-    const KcBits occ = kc_men(s, 0) | kc_men(s, 1);
+    const Bb128 own = kc_men(s, s->turn) & ~c->throne_bit;
+    const Bb128 occ = kc_men(s, 0) | kc_men(s, 1);
     return c->outside & ~occ & ~kc_neighbours(c, own);
 }
 
@@ -70,26 +63,26 @@ bool kc_throne_move_ok(const KcConfig *c, const KcState *s)
 {
     if (!c->throne_by_move || s->result != KC_PLAYING)
         return false;
-    const KcBits occ = kc_men(s, 0) | kc_men(s, 1);
-    return !kc_has(occ, KC_THRONE) && flanks(c, kc_men(s, s->turn));
+    const Bb128 occ = kc_men(s, 0) | kc_men(s, 1);
+    return !bb128_has(occ, KC_THRONE) && flanks(c, kc_men(s, s->turn));
 }
 
 bool kc_swap_ok(const KcConfig *c, const KcState *s)
 {
     return c->swap && s->result == KC_PLAYING && s->ply == 1 && s->turn == 1 &&
-           kc_men(s, 1) == 0 && kc_count(kc_men(s, 0)) == 1;
+           kc_men(s, 1) == 0 && bb128_count(kc_men(s, 0)) == 1;
 }
 
 /* Single moves of the man on `from` in direction d: every empty cell along the open
  * line, never through a wall, never onto the Throne nor (unless single-throne=cross) over
  * it, never from an outside cell into the Castle. */
-static int gen_single(const KcConfig *c, int from, int d, KcBits occ, Move *out)
+static int gen_single(const KcConfig *c, int from, int d, Bb128 occ, Move *out)
 {
     int n = 0, x = from, dist = 0;
     for (;;) {
         const int y = c->step[d][x];
-        if (y < 0 || (y == KC_THRONE && !c->single_cross) || kc_has(occ, y) ||
-            (!kc_has(c->castle, x) && kc_has(c->castle, y)))
+        if (y < 0 || (y == KC_THRONE && !c->single_cross) || bb128_has(occ, y) ||
+            (!bb128_has(c->castle, x) && bb128_has(c->castle, y)))
             break;
         dist++;
         x = y;
@@ -106,7 +99,7 @@ static int gen_single(const KcConfig *c, int from, int d, KcBits occ, Move *out)
  * part nearest the front, which moves away from the rest), the front may go 1..k cells
  * while each cell it enters is on the board, not across a wall, not the Throne and not a
  * friendly man, and every opposing run it enters is shorter than k. */
-static int gen_phalanx(const KcConfig *c, int front, int d, int L, KcBits own, KcBits opp,
+static int gen_phalanx(const KcConfig *c, int front, int d, int L, Bb128 own, Bb128 opp,
                        Move *out)
 {
     // The open cells ahead: free_len of them, with the opposing runs among them.
@@ -115,10 +108,10 @@ static int gen_phalanx(const KcConfig *c, int front, int d, int L, KcBits own, K
     bool in_run = false;
     for (int x = front;;) {
         const int y = c->step[d][x];
-        if (y < 0 || y == KC_THRONE || kc_has(own, y))
+        if (y < 0 || y == KC_THRONE || bb128_has(own, y))
             break;
         free_len++;
-        if (kc_has(opp, y)) {
+        if (bb128_has(opp, y)) {
             if (!in_run) {
                 run_start[runs] = free_len;
                 run_len[runs++] = 0;
@@ -152,27 +145,27 @@ static int gen_phalanx(const KcConfig *c, int front, int d, int L, KcBits own, K
 int kc_gen_slides(const KcConfig *c, const KcState *s, Move *out)
 {
     const int p = s->turn;
-    const KcBits own = kc_men(s, p) & ~c->throne_bit;
-    const KcBits opp = kc_men(s, 1 - p);
-    const KcBits occ = own | opp;
-    const KcBits grouped = own & kc_neighbours(c, own);
+    const Bb128 own = kc_men(s, p) & ~c->throne_bit;
+    const Bb128 opp = kc_men(s, 1 - p);
+    const Bb128 occ = own | opp;
+    const Bb128 grouped = own & kc_neighbours(c, own);
     int n = 0;
-    KcBits singles = own & ~grouped;
+    Bb128 singles = own & ~grouped;
     while (singles) {
-        const int x = kc_pop(&singles);
+        const int x = bb128_pop(&singles);
         for (int d = 0; d < KC_DIRS; d++)
             n += gen_single(c, x, d, occ, out + n);
     }
     // The fronts that way: men of a line along d's axis with no friendly man ahead.
     for (int d = 0; d < KC_DIRS; d++) {
         const int back = (d + 3) % KC_DIRS;
-        const KcBits has_behind = own & kc_shift(own & c->conn_from[d], c->delta[d]);
-        const KcBits has_ahead = own & kc_shift(own & c->conn_from[back], c->delta[back]);
-        KcBits fronts = has_behind & ~has_ahead;
+        const Bb128 has_behind = own & bb128_shift(own & c->conn_from[d], c->delta[d]);
+        const Bb128 has_ahead = own & bb128_shift(own & c->conn_from[back], c->delta[back]);
+        Bb128 fronts = has_behind & ~has_ahead;
         while (fronts) {
-            const int x = kc_pop(&fronts);
+            const int x = bb128_pop(&fronts);
             int L = 1;
-            for (int y = c->step[back][x]; y >= 0 && kc_has(own, y); y = c->step[back][y])
+            for (int y = c->step[back][x]; y >= 0 && bb128_has(own, y); y = c->step[back][y])
                 L++;
             n += gen_phalanx(c, x, d, L, own, opp, out + n);
         }
@@ -185,11 +178,11 @@ int kc_gen_moves(const KcConfig *c, const KcState *s, Move *out)
     if (s->result != KC_PLAYING)
         return 0;
     int n = 0;
-    KcBits places = kc_placements(c, s);
+    Bb128 places = kc_placements(c, s);
     if (kc_throne_move_ok(c, s))
         places |= c->throne_bit;
     while (places)
-        out[n++] = kc_place(kc_pop(&places));
+        out[n++] = kc_place(bb128_pop(&places));
     if (kc_swap_ok(c, s))
         out[n++] = kc_swap_move();
     return n + kc_gen_slides(c, s, out + n);
@@ -211,36 +204,26 @@ static int slide_path(const KcConfig *c, Move m, int path[2 * KC_MAX_LINE])
     return k + dist;
 }
 
-KcBits kc_slide_captures(const KcConfig *c, const KcState *s, Move m, int *thrown)
+Bb128 kc_slide_captures(const KcConfig *c, const KcState *s, Move m, int *thrown)
 {
     *thrown = -1;
     if (kc_kind(m) != KC_SLIDE)
         return 0;
-    const KcBits opp = kc_men(s, 1 - s->turn);
+    const Bb128 opp = kc_men(s, 1 - s->turn);
     int path[2 * KC_MAX_LINE];
     const int len = slide_path(c, m, path);
     const int k = kc_k(m);
     if (k == 1) {
         const int to = path[len - 1];
         const int beyond = c->step[kc_dir(m)][to];
-        if (beyond >= 0 && beyond != KC_THRONE && kc_has(opp, beyond))
+        if (beyond >= 0 && beyond != KC_THRONE && bb128_has(opp, beyond))
             *thrown = beyond;
         return 0;
     }
-    KcBits entered = 0;
+    Bb128 entered = 0;
     for (int i = k; i < len; i++)
-        entered |= kc_bit(path[i]);
+        entered |= bb128_bit(path[i]);
     return entered & opp;
-}
-
-/* Counts earlier occurrences of the current position with the same player to move. */
-static int earlier_occurrences(const KcState *s)
-{
-    int count = 0;
-    const uint64_t h = s->history[s->nhist - 1];
-    for (int i = (int)s->nhist - 3; i >= 0; i -= 2)
-        count += s->history[i] == h;
-    return count;
 }
 
 static bool has_any_move(const KcConfig *c, const KcState *s)
@@ -256,12 +239,12 @@ void kc_settle(const KcConfig *c, KcState *s)
     const int p = s->turn;
     s->result = KC_PLAYING;
     s->reason = KC_REASON_NONE;
-    if (kc_has(kc_men(s, p), KC_THRONE)) {
+    if (bb128_has(kc_men(s, p), KC_THRONE)) {
         s->result = (uint8_t)(p == 0 ? KC_WHITE_WINS : KC_BLACK_WINS);
         s->reason = KC_REASON_THRONE;
         return;
     }
-    if (c->repetition && s->filter[filter_bucket(s->hash)] >= 3 && earlier_occurrences(s) >= 2) {
+    if (c->repetition && rep_history_threefold(&s->hist, s->history)) {
         s->result = KC_DRAW;
         s->reason = KC_REASON_REPETITION;
         return;
@@ -278,11 +261,11 @@ void kc_settle(const KcConfig *c, KcState *s)
 }
 
 /* Xors the keys of the cells where a player's men changed. */
-static inline uint64_t hash_diff(const KcConfig *c, int p, KcBits changed)
+static inline uint64_t hash_diff(const KcConfig *c, int p, Bb128 changed)
 {
     uint64_t h = 0;
     while (changed)
-        h ^= c->zobrist[p][kc_pop(&changed)];
+        h ^= c->zobrist[p][bb128_pop(&changed)];
     return h;
 }
 
@@ -297,11 +280,11 @@ void kc_make(const KcConfig *c, KcState *s, Move m, KcUndo *u)
     u->result = s->result;
     u->reason = s->reason;
 
-    const KcBits own0 = kc_men(s, p), opp0 = kc_men(s, o);
-    KcBits own = own0, opp = opp0, captured = 0;
+    const Bb128 own0 = kc_men(s, p), opp0 = kc_men(s, o);
+    Bb128 own = own0, opp = opp0, captured = 0;
     switch (kc_kind(m)) {
     case KC_PLACE:
-        own |= kc_bit(kc_cell(m));
+        own |= bb128_bit(kc_cell(m));
         break;
     case KC_SWAP:
         own = opp;
@@ -315,18 +298,18 @@ void kc_make(const KcConfig *c, KcState *s, Move m, KcUndo *u)
             // A single; it throws an opposing man just beyond its final cell (no wall
             // between) onto the last cell it traversed. The Throne man is never thrown.
             const int to = path[len - 1];
-            own ^= kc_bit(path[0]) | kc_bit(to);
+            own ^= bb128_bit(path[0]) | bb128_bit(to);
             const int beyond = c->step[kc_dir(m)][to];
-            if (beyond >= 0 && beyond != KC_THRONE && kc_has(opp, beyond))
-                opp ^= kc_bit(beyond) | kc_bit(path[len - 2]);
+            if (beyond >= 0 && beyond != KC_THRONE && bb128_has(opp, beyond))
+                opp ^= bb128_bit(beyond) | bb128_bit(path[len - 2]);
         } else {
-            KcBits before = 0, after = 0, entered = 0;
+            Bb128 before = 0, after = 0, entered = 0;
             for (int i = 0; i < k; i++)
-                before |= kc_bit(path[i]);
+                before |= bb128_bit(path[i]);
             for (int i = len - k; i < len; i++)
-                after |= kc_bit(path[i]);
+                after |= bb128_bit(path[i]);
             for (int i = k; i < len; i++)
-                entered |= kc_bit(path[i]);
+                entered |= bb128_bit(path[i]);
             own = (own & ~before) | after;
             captured = opp & entered;
             opp &= ~captured;
@@ -338,14 +321,14 @@ void kc_make(const KcConfig *c, KcState *s, Move m, KcUndo *u)
     // move captured a man of one of his complete flanking pairs (or, with
     // throne-loss=broken, broke such a pair by any means); then the mover takes the
     // empty Throne if he flanks it.
-    if (kc_has(opp, KC_THRONE)) {
-        const KcBits pairs = flanking_cells(c, opp0);
+    if (bb128_has(opp, KC_THRONE)) {
+        const Bb128 pairs = flanking_cells(c, opp0);
         const bool lost = c->loss_if_broken ? (flanking_cells(c, opp) & pairs) != pairs
                                             : (captured & pairs) != 0;
         if (lost)
             opp &= ~c->throne_bit;
     }
-    if (!c->throne_by_move && !kc_has(own | opp, KC_THRONE) && flanks(c, own))
+    if (!c->throne_by_move && !bb128_has(own | opp, KC_THRONE) && flanks(c, own))
         own |= c->throne_bit;
 
     s->hash ^= hash_diff(c, p, own ^ own0) ^ hash_diff(c, o, opp ^ opp0) ^ c->zobrist_black;
@@ -353,8 +336,7 @@ void kc_make(const KcConfig *c, KcState *s, Move m, KcUndo *u)
     kc_set_men(s, o, opp);
     s->turn = (uint8_t)o;
     s->ply++;
-    s->history[s->nhist++] = s->hash;
-    s->filter[filter_bucket(s->hash)]++;
+    rep_history_push(&s->hist, s->history, s->hash);
     kc_settle(c, s);
 }
 
@@ -363,8 +345,7 @@ void kc_unmake(KcState *s, Move m, const KcUndo *u)
     (void)m;
     s->turn ^= 1;
     s->ply--;
-    s->filter[filter_bucket(s->hash)]--;
-    s->history[--s->nhist] = 0;
+    rep_history_pop(&s->hist, s->history);
     for (int i = 0; i < 2; i++) {
         s->men[i][0] = u->men[i][0];
         s->men[i][1] = u->men[i][1];

@@ -35,12 +35,12 @@ static int distance(const KgConfig *c, int a, int b)
 }
 
 /* The stacks `p` may start a turn from, under the must-dismantle rule. */
-static KgBB starts_of(const KgConfig *c, const KgCore *k, int p)
+static Bb128 starts_of(const KgConfig *c, const KgCore *k, int p)
 {
-    const KgBB full = kg_load(k->full);
-    const KgBB open = c->on_board & ~full & ~kg_king_bit(k, p);
-    const KgBB movable = kg_load(k->top[p]) & kg_spread(c, open);
-    const KgBB towers = movable & full;
+    const Bb128 full = bb128_load(k->full);
+    const Bb128 open = c->on_board & ~full & ~kg_king_bit(k, p);
+    const Bb128 movable = bb128_load(k->top[p]) & kg_spread(c, open);
+    const Bb128 towers = movable & full;
     return towers ? towers : movable;
 }
 
@@ -51,28 +51,28 @@ typedef struct SideScore {
 
 /* `mine`: the stacks p controls (in a turn in progress the start square is the mover's
  * whatever its top piece). */
-static SideScore side_score(const KgConfig *c, const KgCore *k, int p, KgBB mine, KgBB empty)
+static SideScore side_score(const KgConfig *c, const KgCore *k, int p, Bb128 mine, Bb128 empty)
 {
     SideScore out = {0, 0};
     const int q = p ^ 1;
     const int their_king = k->king[q];
     const bool king_capturable = k->height[their_king] < c->limit;
-    const KgBB starts = starts_of(c, k, p);
-    const KgBB blocked = kg_load(k->full) | kg_king_bit(k, p);
+    const Bb128 starts = starts_of(c, k, p);
+    const Bb128 blocked = bb128_load(k->full) | kg_king_bit(k, p);
     while (mine) {
-        const int sq = kg_pop(&mine);
+        const int sq = bb128_pop(&mine);
         const int h = k->height[sq];
         out.score += EVAL_PIECE * h;
-        const KgBB reach = kg_reach(c, sq, h, empty) & ~blocked;
-        out.score += EVAL_MOBILITY * kg_count(reach);
-        if (king_capturable && kg_has(reach, their_king) && kg_has(starts, sq))
+        const Bb128 reach = kg_reach(c, sq, h, empty) & ~blocked;
+        out.score += EVAL_MOBILITY * bb128_count(reach);
+        if (king_capturable && bb128_has(reach, their_king) && bb128_has(starts, sq))
             out.threats++;
         const int gap = distance(c, sq, their_king) - h;
         if (gap < 8)
             out.score += EVAL_PRESSURE * h * (8 - (gap > 0 ? gap : 0));
     }
     // The squares around one's king are where attacks land from.
-    out.score -= EVAL_OPEN_SIDE * kg_count(c->neighbours[k->king[p]] & empty);
+    out.score -= EVAL_OPEN_SIDE * bb128_count(c->neighbours[k->king[p]] & empty);
     return out;
 }
 
@@ -80,16 +80,16 @@ int kg_evaluate(const KgConfig *c, const KgState *s)
 {
     const KgCore *k = &s->k;
     const int p = k->turn, q = p ^ 1;
-    const KgBB empty = kg_empty(c, k);
+    const Bb128 empty = kg_empty(c, k);
     if (k->origin != KG_NO_SQ) {
         // A turn in progress: can the next piece land on the enemy king?
-        if (kg_has(kg_dests(c, k), k->king[q]))
+        if (bb128_has(kg_dests(c, k), k->king[q]))
             return EVAL_CAPTURE_NOW;
     }
-    KgBB ours = kg_load(k->top[p]), theirs = kg_load(k->top[q]);
+    Bb128 ours = bb128_load(k->top[p]), theirs = bb128_load(k->top[q]);
     if (k->origin != KG_NO_SQ) {
-        ours |= kg_bit(k->origin);
-        theirs &= ~kg_bit(k->origin);
+        ours |= bb128_bit(k->origin);
+        theirs &= ~bb128_bit(k->origin);
     }
     const SideScore us = side_score(c, k, p, ours, empty);
     const SideScore them = side_score(c, k, q, theirs, empty);

@@ -24,13 +24,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/bits.h"
+#include "core/bb128.h"
 #include "core/game.h"
+#include "core/rep_history.h"
 #include "core/rng.h"
-
-/* 100 squares do not fit 64 bits; GCC and Clang both offer a 128-bit integer, which keeps
- * the flood fills below to a handful of shifts. __extension__ keeps -Wpedantic quiet. */
-__extension__ typedef unsigned __int128 KgBB;
 
 enum {
     KG_MAX_FILES = 9,
@@ -38,7 +35,6 @@ enum {
     KG_MAX_SQ = 100, /* (files + 1) * ranks on the largest board */
     KG_MAX_HEIGHT = 5,
     KG_MAX_PLIES_LIMIT = 1000,
-    KG_HISTORY_CAP = KG_MAX_PLIES_LIMIT + 1,
     KG_NO_SQ = 255,
     KG_MAX_ACTIONS = KG_MAX_SQ + 1, /* a placement per square, or end: well under 1024 */
 };
@@ -58,8 +54,8 @@ enum { KG_KINDS = 4 };
 
 /* Read-only data of one configured game. */
 typedef struct KgConfig {
-    KgBB on_board;
-    KgBB neighbours[KG_MAX_SQ]; /* squares one step away under the step rule */
+    Bb128 on_board;
+    Bb128 neighbours[KG_MAX_SQ]; /* squares one step away under the step rule */
     int files, ranks, stride, squares;
     int limit;  /* the tallest tower allowed */
     int guards; /* guards a side at set-up */
@@ -67,6 +63,8 @@ typedef struct KgConfig {
     bool repetition;
     bool no_move_loses;
     int max_plies; /* turns before the game is drawn */
+    int hist_cap;  /* history entries: max_plies + 1 */
+    size_t state_bytes; /* a KgState with its history */
     uint64_t zobrist[KG_KINDS][KG_MAX_HEIGHT][KG_MAX_SQ];
     uint64_t zobrist_origin[KG_MAX_SQ]; /* a turn in progress started here */
     uint64_t zobrist_placed;            /* ... and has placed a piece already */
@@ -76,18 +74,12 @@ typedef struct KgConfig {
     char obs_names[KG_MAX_SQ][OBS_NAME_LEN]; /* each square's name, written once */
 } KgConfig;
 
-/* A bitboard as the state stores it: two words keep the state 8-byte aligned, so that
- * generic code may copy it anywhere. */
-typedef struct KgWords {
-    uint64_t lo, hi;
-} KgWords;
-
 /* Everything but the history: what an undo record saves. No implicit padding, so that
  * memcpy/memcmp see only meaningful bytes. */
 typedef struct KgCore {
-    KgWords occ;    /* squares holding a stack */
-    KgWords top[2]; /* squares whose top piece is player p's */
-    KgWords full;   /* stacks at the height limit */
+    Bb128Words occ;    /* squares holding a stack */
+    Bb128Words top[2]; /* squares whose top piece is player p's */
+    Bb128Words full;   /* stacks at the height limit */
     uint64_t hash;
     uint8_t height[KG_MAX_SQ];
     uint8_t owners[KG_MAX_SQ]; /* bit j: the piece j from the bottom is the second player's */
@@ -99,18 +91,18 @@ typedef struct KgCore {
     uint8_t result;            /* KgResult */
     uint8_t reason;            /* KgReason */
     uint8_t pad;
-    uint16_t ply;   /* whole turns played, as the position text counts them */
-    uint16_t nhist; /* entries used in history */
-    uint16_t pad2;
+    uint16_t ply;    /* whole turns played, as the position text counts them */
+    uint16_t pad2[2];
+    RepHistory hist; /* of KgState.history */
 } KgCore;
 
-_Static_assert(sizeof(KgCore) == 288, "KgCore must have no hidden padding");
+_Static_assert(sizeof(KgCore) == 296, "KgCore must have no hidden padding");
 
 typedef struct KgState {
     KgCore k;
-    /* hashes of the positions at the start of each turn; history[nhist - 1] is the
-     * current one between turns */
-    uint64_t history[KG_HISTORY_CAP];
+    /* hashes of the positions at the start of each turn (rep_history.h), max-plies + 1
+     * of them; the newest is the current one between turns */
+    uint64_t history[];
 } KgState;
 
 typedef struct KgUndo {
@@ -142,44 +134,11 @@ static inline int kg_b(Move m)
 
 /* --- bitboards ------------------------------------------------------------------------ */
 
-static inline KgBB kg_bit(int sq)
-{
-    return (KgBB)1 << sq;
-}
-static inline KgBB kg_load(KgWords w)
-{
-    return (KgBB)w.hi << 64 | w.lo;
-}
-static inline KgWords kg_store(KgBB b)
-{
-    return (KgWords){(uint64_t)b, (uint64_t)(b >> 64)};
-}
-static inline int kg_count(KgBB b)
-{
-    return bits_count((uint64_t)b) + bits_count((uint64_t)(b >> 64));
-}
-/* Index of the lowest set bit; b must not be 0. */
-static inline int kg_lowest(KgBB b)
-{
-    const uint64_t lo = (uint64_t)b;
-    return lo ? bits_lowest(lo) : 64 + bits_lowest((uint64_t)(b >> 64));
-}
-static inline int kg_pop(KgBB *b)
-{
-    const int sq = kg_lowest(*b);
-    *b &= *b - 1;
-    return sq;
-}
-static inline bool kg_has(KgBB b, int sq)
-{
-    return (b >> sq & 1) != 0;
-}
-
 /* The squares one step from any square of b (b itself not included unless adjacent). */
-static inline KgBB kg_spread(const KgConfig *c, KgBB b)
+static inline Bb128 kg_spread(const KgConfig *c, Bb128 b)
 {
     const int w = c->stride;
-    KgBB n = b << 1 | b >> 1 | b << w | b >> w;
+    Bb128 n = b << 1 | b >> 1 | b << w | b >> w;
     if (c->steps_all)
         n |= b << (w + 1) | b >> (w + 1) | b << (w - 1) | b >> (w - 1);
     return n & c->on_board;
@@ -190,16 +149,16 @@ static inline KgBB kg_spread(const KgConfig *c, KgBB b)
  * after at most range - 1 steps. Occupied squares end a path, so `from` (still holding
  * the piece) is never crossed; it is removed from the result. Full stacks and kings are
  * the caller's business. */
-static inline KgBB kg_reach(const KgConfig *c, int from, int range, KgBB empty)
+static inline Bb128 kg_reach(const KgConfig *c, int from, int range, Bb128 empty)
 {
-    KgBB stand = kg_bit(from);
+    Bb128 stand = bb128_bit(from);
     for (int k = 1; k < range; k++) {
-        const KgBB more = stand | (kg_spread(c, stand) & empty);
+        const Bb128 more = stand | (kg_spread(c, stand) & empty);
         if (more == stand)
             break;
         stand = more;
     }
-    return kg_spread(c, stand) & ~kg_bit(from);
+    return kg_spread(c, stand) & ~bb128_bit(from);
 }
 
 static inline const KgConfig *kg_cfg(const Game *g)
@@ -207,9 +166,9 @@ static inline const KgConfig *kg_cfg(const Game *g)
     return (const KgConfig *)g->config;
 }
 
-static inline KgBB kg_empty(const KgConfig *c, const KgCore *k)
+static inline Bb128 kg_empty(const KgConfig *c, const KgCore *k)
 {
-    return c->on_board & ~kg_load(k->occ);
+    return c->on_board & ~bb128_load(k->occ);
 }
 
 /* The owner (0/1) of the piece at `level` of the stack on sq. */
@@ -220,16 +179,16 @@ static inline int kg_owner_at(const KgCore *k, int sq, int level)
 
 /* The square of player p's king as an obstacle bitboard: no piece may be put on it by
  * p, and the opponent captures by putting one there. */
-static inline KgBB kg_king_bit(const KgCore *k, int p)
+static inline Bb128 kg_king_bit(const KgCore *k, int p)
 {
-    return kg_bit(k->king[p]);
+    return bb128_bit(k->king[p]);
 }
 
 /* kg_rules.c */
 uint64_t kg_compute_hash(const KgConfig *c, const KgCore *k);
 void kg_rebuild_bitboards(const KgConfig *c, KgCore *k);
-KgBB kg_picks(const KgConfig *c, const KgCore *k);
-KgBB kg_dests(const KgConfig *c, const KgCore *k);
+Bb128 kg_picks(const KgConfig *c, const KgCore *k);
+Bb128 kg_dests(const KgConfig *c, const KgCore *k);
 int kg_gen(const KgConfig *c, const KgState *s, Move *out);
 void kg_make(const KgConfig *c, KgState *s, Move m, KgUndo *u);
 void kg_unmake(KgState *s, const KgUndo *u);
@@ -265,7 +224,8 @@ void kg_observe(const KgConfig *c, const KgState *s, int observer, Observation *
 int kg_evaluate(const KgConfig *c, const KgState *s);
 
 /* kg_fast.c */
-uint64_t kg_perft(const KgConfig *c, KgState *s, int depth);
+/* The leaves 1 or 2 actions deep, the last counted without listing it (for game_perft). */
+bool kg_perft_leaves(const KgConfig *c, KgState *s, int depth, uint64_t *count);
 void kg_playout(const KgConfig *c, KgState *s, Rng *rng);
 
 #endif

@@ -216,7 +216,7 @@ Status kg_parse_position(const KgConfig *c, KgState *out, const char *text, ErrB
     if (fields > 4)
         return err_set(err, STATUS_PARSE, "unexpected text after the fourth field");
 
-    KgState *t = calloc(1, sizeof *t);
+    KgState *t = calloc(1, c->state_bytes);
     if (t == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
     KgCore *k = &t->k;
@@ -266,12 +266,12 @@ Status kg_parse_position(const KgConfig *c, KgState *out, const char *text, ErrB
         return st;
     }
     k->hash = kg_compute_hash(c, k);
+    rep_history_init(&k->hist, t->history, c->hist_cap, false);
     if (k->origin == KG_NO_SQ) {
-        t->history[0] = k->hash;
-        k->nhist = 1;
+        rep_history_push(&k->hist, t->history, k->hash);
         kg_settle(c, t);
     }
-    memcpy(out, t, sizeof *t);
+    memcpy(out, t, c->state_bytes);
     free(t);
     return STATUS_OK;
 }
@@ -337,11 +337,11 @@ void kg_format_action(const KgConfig *c, Move m, StrBuf *out)
  * stack), or -1 if no such path exists. */
 static int path_length(const KgConfig *c, const KgCore *k, int from, int to)
 {
-    const KgBB empty = kg_empty(c, k);
-    KgBB before = 0;
+    const Bb128 empty = kg_empty(c, k);
+    Bb128 before = 0;
     for (int steps = 1;; steps++) {
-        const KgBB reach = kg_reach(c, from, steps, empty);
-        if (kg_has(reach, to))
+        const Bb128 reach = kg_reach(c, from, steps, empty);
+        if (bb128_has(reach, to))
             return steps;
         if (reach == before)
             return -1; // the flood has filled everything it can
@@ -356,20 +356,20 @@ static Status explain_pick(const KgConfig *c, const KgCore *k, int sq, ErrBuf *e
     sb_init(&a);
     kg_format_square(c, sq, &a);
     const int p = k->turn;
-    const KgBB picks = kg_picks(c, k);
+    const Bb128 picks = kg_picks(c, k);
     if (k->height[sq] == 0) {
         err_set(err, STATUS_ILLEGAL, "%s is empty", sb_str(&a));
     } else if (kg_owner_at(k, sq, k->height[sq] - 1) != p) {
         err_set(err, STATUS_ILLEGAL, "the top piece on %s is your opponent's: you may only "
                 "move stacks whose top piece is yours", sb_str(&a));
-    } else if (picks & kg_load(k->full)) {
+    } else if (picks & bb128_load(k->full)) {
         StrBuf towers;
         sb_init(&towers);
-        KgBB t = picks;
+        Bb128 t = picks;
         while (t) {
             if (towers.len)
                 sb_puts(&towers, ", ");
-            kg_format_square(c, kg_pop(&t), &towers);
+            kg_format_square(c, bb128_pop(&t), &towers);
         }
         err_set(err, STATUS_ILLEGAL, "a full tower of %d with your piece on top must be "
                 "dismantled this turn: pick up from %s",
@@ -445,7 +445,7 @@ static Status check_pick(const KgConfig *c, const KgCore *k, int sq, Move *out, 
         sb_free(&a);
         return STATUS_ILLEGAL;
     }
-    if (!kg_has(kg_picks(c, k), sq))
+    if (!bb128_has(kg_picks(c, k), sq))
         return explain_pick(c, k, sq, err);
     *out = kg_action(KG_PICK, sq, 0);
     return STATUS_OK;
@@ -466,7 +466,7 @@ static Status check_place(const KgConfig *c, const KgCore *k, int from, int to, 
         sb_free(&a);
         return STATUS_ILLEGAL;
     }
-    if (!kg_has(kg_dests(c, k), to))
+    if (!bb128_has(kg_dests(c, k), to))
         return explain_place(c, k, to, err);
     *out = kg_action(KG_PLACE, from, to);
     return STATUS_OK;
@@ -631,14 +631,14 @@ Status kg_parse_actions(const KgConfig *c, const KgState *s, const char *text, M
 {
     if (s->k.result != KG_PLAYING)
         return err_set(err, STATUS_ILLEGAL, "the game is over");
-    KgState *t = malloc(sizeof *t);
+    KgState *t = malloc(c->state_bytes);
     Move *acts = malloc(sizeof *acts * (size_t)(cap > 0 ? cap : 1));
     if (t == NULL || acts == NULL) {
         free(t);
         free(acts);
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
-    memcpy(t, s, sizeof *t);
+    memcpy(t, s, c->state_bytes);
     const int mover = s->k.turn;
     int n = 0;
     Status st = STATUS_OK;

@@ -80,10 +80,10 @@ static void build_geometry(KgConfig *c)
     c->on_board = 0;
     for (int r = 0; r < c->ranks; r++)
         for (int f = 0; f < c->files; f++)
-            c->on_board |= kg_bit(r * c->stride + f);
+            c->on_board |= bb128_bit(r * c->stride + f);
     for (int sq = 0; sq < KG_MAX_SQ; sq++)
-        c->neighbours[sq] = sq < c->squares && kg_has(c->on_board, sq)
-                                ? kg_spread(c, kg_bit(sq))
+        c->neighbours[sq] = sq < c->squares && bb128_has(c->on_board, sq)
+                                ? kg_spread(c, bb128_bit(sq))
                                 : 0;
     // Hash keys come from a fixed seed so that hashes are the same in every run.
     uint64_t seed = 0x6B696E6773677561ULL + (uint64_t)c->files;
@@ -121,7 +121,9 @@ static Status kg_configure(Game *g, ErrBuf *err)
     kg_obs_schema(c);
     g->config = c;
     g->observation = &c->obs;
-    g->state_size = sizeof(KgState);
+    c->hist_cap = c->max_plies + 1;
+    c->state_bytes = sizeof(KgState) + rep_history_bytes(c->hist_cap, false);
+    g->state_size = c->state_bytes;
     g->undo_size = sizeof(KgUndo);
     g->move_index_count = c->squares * c->squares + c->squares + 1;
     // A turn is a pick-up, at most `limit` placements and an end.
@@ -263,7 +265,7 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
     const KgState *s = (const KgState *)gs;
     const KgCore *k = &s->k;
     for (int sq = 0; sq < KG_MAX_SQ; sq++) {
-        const bool on = sq < c->squares && kg_has(c->on_board, sq);
+        const bool on = sq < c->squares && bb128_has(c->on_board, sq);
         if (k->height[sq] > (on ? c->limit : 0))
             return err_set(err, STATUS_ILLEGAL, "square %d holds %d pieces", sq, k->height[sq]),
                    false;
@@ -290,7 +292,7 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
         return err_set(err, STATUS_ILLEGAL, "both kings on top of one stack"), false;
     if (buried > 1)
         return err_set(err, STATUS_ILLEGAL, "both kings are buried"), false;
-    if (k->turn > 1 || k->pad != 0 || k->pad2 != 0)
+    if (k->turn > 1 || k->pad != 0 || k->pad2[0] != 0 || k->pad2[1] != 0)
         return err_set(err, STATUS_ILLEGAL, "bad player to move or padding"), false;
     if (k->origin != KG_NO_SQ) {
         if (k->origin >= c->squares || k->height[k->origin] == 0 ||
@@ -307,18 +309,14 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
     }
     if (k->hash != kg_compute_hash(c, k))
         return err_set(err, STATUS_ILLEGAL, "incremental hash differs from a fresh one"), false;
-    if (k->nhist > KG_HISTORY_CAP)
-        return err_set(err, STATUS_ILLEGAL, "history overflow"), false;
-    if (k->origin == KG_NO_SQ && (k->nhist < 1 || s->history[k->nhist - 1] != k->hash))
-        return err_set(err, STATUS_ILLEGAL, "position history is inconsistent"), false;
-    for (int i = k->nhist; i < KG_HISTORY_CAP; i++)
-        if (s->history[i] != 0)
-            return err_set(err, STATUS_ILLEGAL, "stale history entry at %d", i), false;
+    // Between turns the history ends with the current position.
+    if (!rep_history_is_ok(&k->hist, s->history, c->hist_cap, false, k->origin == KG_NO_SQ,
+                           k->hash, err))
+        return false;
     if (k->origin == KG_NO_SQ) {
-        KgState *copy = malloc(sizeof *copy);
+        KgState *copy = (KgState *)game_state_clone(g, gs);
         if (copy == NULL)
             return err_set(err, STATUS_NOMEM, "out of memory"), false;
-        memcpy(copy, s, sizeof *copy);
         kg_settle(c, copy);
         const bool same = copy->k.result == k->result && copy->k.reason == k->reason;
         free(copy);
@@ -346,9 +344,9 @@ static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PL
     ops_returns(g, s, out);
 }
 
-static uint64_t ops_perft(const Game *g, GameState *s, int depth)
+static bool ops_perft_leaves(const Game *g, GameState *s, int depth, uint64_t *count)
 {
-    return kg_perft(kg_cfg(g), (KgState *)s, depth);
+    return kg_perft_leaves(kg_cfg(g), (KgState *)s, depth, count);
 }
 
 /* A pick-up touches its square, a placement its start and destination squares, the end
@@ -382,7 +380,7 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
         .parse_actions = ops_parse_actions, .evaluate = ops_evaluate,                          \
-        .playout = ops_playout, .perft = ops_perft,                                            \
+        .playout = ops_playout, .perft_leaves = ops_perft_leaves,                              \
         .move_cells = ops_move_cells, .observe = ops_observe,                                  \
     }
 

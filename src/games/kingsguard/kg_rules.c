@@ -30,43 +30,43 @@ uint64_t kg_compute_hash(const KgConfig *c, const KgCore *k)
 
 void kg_rebuild_bitboards(const KgConfig *c, KgCore *k)
 {
-    KgBB occ = 0, top[2] = {0, 0}, full = 0;
+    Bb128 occ = 0, top[2] = {0, 0}, full = 0;
     for (int sq = 0; sq < c->squares; sq++) {
         const int h = k->height[sq];
         if (h == 0)
             continue;
-        occ |= kg_bit(sq);
-        top[kg_owner_at(k, sq, h - 1)] |= kg_bit(sq);
+        occ |= bb128_bit(sq);
+        top[kg_owner_at(k, sq, h - 1)] |= bb128_bit(sq);
         if (h == c->limit)
-            full |= kg_bit(sq);
+            full |= bb128_bit(sq);
     }
-    k->occ = kg_store(occ);
-    k->top[0] = kg_store(top[0]);
-    k->top[1] = kg_store(top[1]);
-    k->full = kg_store(full);
+    k->occ = bb128_store(occ);
+    k->top[0] = bb128_store(top[0]);
+    k->top[1] = bb128_store(top[1]);
+    k->full = bb128_store(full);
 }
 
 /* Stacks the player to move may pick up: his top piece has somewhere to go, which only
  * needs one neighbour that is neither a full tower nor his own king (an empty square or
  * any other stack will do). If such a stack is a full tower, the tower must be
  * dismantled: only full towers are offered then. */
-KgBB kg_picks(const KgConfig *c, const KgCore *k)
+Bb128 kg_picks(const KgConfig *c, const KgCore *k)
 {
     const int p = k->turn;
-    const KgBB full = kg_load(k->full);
-    const KgBB open = c->on_board & ~full & ~kg_king_bit(k, p);
-    const KgBB movable = kg_load(k->top[p]) & kg_spread(c, open);
-    const KgBB towers = movable & full;
+    const Bb128 full = bb128_load(k->full);
+    const Bb128 open = c->on_board & ~full & ~kg_king_bit(k, p);
+    const Bb128 movable = bb128_load(k->top[p]) & kg_spread(c, open);
+    const Bb128 towers = movable & full;
     return towers ? towers : movable;
 }
 
 /* Where the next piece of the turn in progress may go: its range is its height in the
  * stack, which is the height the start square has now. */
-KgBB kg_dests(const KgConfig *c, const KgCore *k)
+Bb128 kg_dests(const KgConfig *c, const KgCore *k)
 {
     const int from = k->origin;
-    const KgBB reach = kg_reach(c, from, k->height[from], kg_empty(c, k));
-    return reach & ~kg_load(k->full) & ~kg_king_bit(k, k->turn);
+    const Bb128 reach = kg_reach(c, from, k->height[from], kg_empty(c, k));
+    return reach & ~bb128_load(k->full) & ~kg_king_bit(k, k->turn);
 }
 
 int kg_gen(const KgConfig *c, const KgState *s, Move *out)
@@ -76,34 +76,24 @@ int kg_gen(const KgConfig *c, const KgState *s, Move *out)
         return 0;
     int n = 0;
     if (k->origin == KG_NO_SQ) {
-        KgBB picks = kg_picks(c, k);
+        Bb128 picks = kg_picks(c, k);
         while (picks)
-            out[n++] = kg_action(KG_PICK, kg_pop(&picks), 0);
+            out[n++] = kg_action(KG_PICK, bb128_pop(&picks), 0);
         return n;
     }
-    KgBB dests = kg_dests(c, k);
+    Bb128 dests = kg_dests(c, k);
     while (dests)
-        out[n++] = kg_action(KG_PLACE, k->origin, kg_pop(&dests));
+        out[n++] = kg_action(KG_PLACE, k->origin, bb128_pop(&dests));
     if (k->placed > 0)
         out[n++] = kg_action(KG_END, k->origin, 0);
     return n;
 }
 
-/* Counts earlier turn starts with this position (the hash includes the player to move). */
-static int earlier_occurrences(const KgState *s)
-{
-    int count = 0;
-    const uint64_t h = s->history[s->k.nhist - 1];
-    for (int i = (int)s->k.nhist - 3; i >= 0; i -= 2)
-        count += s->history[i] == h;
-    return count;
-}
-
 void kg_check_repetition(const KgConfig *c, KgState *s)
 {
     KgCore *k = &s->k;
-    if (c->repetition && k->result == KG_PLAYING && k->origin == KG_NO_SQ && k->nhist > 0 &&
-        earlier_occurrences(s) >= 2) {
+    if (c->repetition && k->result == KG_PLAYING && k->origin == KG_NO_SQ && k->hist.len > 0 &&
+        rep_history_earlier(&k->hist, s->history) >= 2) {
         k->result = KG_DRAW;
         k->reason = KG_REASON_REPETITION;
     }
@@ -134,7 +124,8 @@ void kg_settle_hinted(const KgConfig *c, KgState *s, bool may_repeat)
         k->reason = KG_REASON_NO_MOVE;
         return;
     }
-    if (c->repetition && may_repeat && k->nhist > 0 && earlier_occurrences(s) >= 2) {
+    if (c->repetition && may_repeat && k->hist.len > 0 &&
+        rep_history_earlier(&k->hist, s->history) >= 2) {
         k->result = KG_DRAW;
         k->reason = KG_REASON_REPETITION;
         return;
@@ -162,7 +153,7 @@ static void end_turn(const KgConfig *c, KgState *s, bool may_repeat)
     k->placed = 0;
     k->turn ^= 1;
     k->ply++;
-    s->history[k->nhist++] = k->hash;
+    rep_history_push(&k->hist, s->history, k->hash);
     kg_settle_hinted(c, s, may_repeat);
 }
 
@@ -182,9 +173,9 @@ static void place(const KgConfig *c, KgState *s, int to, bool may_repeat)
     // Off the start square: the piece below (if any) becomes its top.
     k->owners[from] &= (uint8_t)~(1u << lv);
     k->height[from] = (uint8_t)lv;
-    KgBB occ = kg_load(k->occ), top0 = kg_load(k->top[0]), top1 = kg_load(k->top[1]);
-    KgBB full = kg_load(k->full);
-    const KgBB fb = kg_bit(from), tb = kg_bit(to);
+    Bb128 occ = bb128_load(k->occ), top0 = bb128_load(k->top[0]), top1 = bb128_load(k->top[1]);
+    Bb128 full = bb128_load(k->full);
+    const Bb128 fb = bb128_bit(from), tb = bb128_bit(to);
     full &= ~fb;
     top0 &= ~fb;
     top1 &= ~fb;
@@ -208,10 +199,10 @@ static void place(const KgConfig *c, KgState *s, int to, bool may_repeat)
     }
     if (to_lv + 1 == c->limit)
         full |= tb;
-    k->occ = kg_store(occ);
-    k->top[0] = kg_store(top0);
-    k->top[1] = kg_store(top1);
-    k->full = kg_store(full);
+    k->occ = bb128_store(occ);
+    k->top[0] = bb128_store(top0);
+    k->top[1] = bb128_store(top1);
+    k->full = bb128_store(full);
     if (is_king) {
         k->king[owner] = (uint8_t)to;
         k->king_level[owner] = (uint8_t)to_lv;
@@ -252,7 +243,7 @@ void kg_make(const KgConfig *c, KgState *s, Move m, KgUndo *u)
 void kg_unmake(KgState *s, const KgUndo *u)
 {
     // An action pushes at most one history entry: the one ending a turn.
-    if (s->k.nhist > u->k.nhist)
-        s->history[u->k.nhist] = 0;
+    if (s->k.hist.len > u->k.hist.len)
+        rep_history_pop(&s->k.hist, s->history);
     memcpy(&s->k, &u->k, sizeof s->k);
 }

@@ -1,15 +1,17 @@
 /*
- * kv_fast.c - perft and random playouts with direct calls instead of the interface.
+ * kv_fast.c - perft's bulk counting and random playouts with direct calls.
  *
  * Both rest on counting moves without listing them: the men that can leave their square
  * in direction d are a shift and a mask, so the move count is eight popcounts. Perft
- * counts the last ply that way ("bulk counting"); a playout draws a uniform index into
- * those counts and slides only the chosen man. Soldiers whose slide would end on the
+ * (game_perft) asks here for the last ply counted that way, or the last two ("bulk
+ * counting"); a playout draws a uniform index into those counts and slides only the
+ * chosen man. Soldiers whose slide would end on the
  * Valley are counted too: perft subtracts them, the playout redraws when it picks one
  * (rejection keeps the draw uniform over the legal moves). Positions where the trap rule
  * or the first-move rule applies, or where a repetition is possible, use the plain
  * generator.
  */
+#include "core/seen_filter.h"
 #include "games/kingsvalley/kv_internal.h"
 
 /* The step of direction d on a board `size` wide, in the order of KvConfig.delta. With a
@@ -80,7 +82,7 @@ static bool needs_plain_path(const KvConfig *c, const KvState *s, int depth)
 {
     // A third occurrence needs at least eight plies since set-up.
     return c->trap != KV_TRAP_OFF || (c->first_move_soldier && s->ply == 0) ||
-           s->nhist + depth > 8;
+           s->hist.len + depth > 8;
 }
 
 static uint64_t count_moves(const KvConfig *c, const KvState *s)
@@ -98,7 +100,7 @@ static uint64_t count_moves(const KvConfig *c, const KvState *s)
  * kv_settle_result would, then its moves are counted. A move of ours changes the
  * opponent's step count only around its two squares: men next to `from` gain a step into
  * it, men next to `to` lose theirs; only the Valley stops need a fresh look. */
-static uint64_t perft2(const KvConfig *c, const KvState *s)
+static uint64_t perft2(const KvConfig *c, KvState *s)
 {
     Move moves[KV_MAX_CELLS * KV_DIRS];
     const int n = kv_gen_legal(c, s, moves);
@@ -124,10 +126,10 @@ static uint64_t perft2(const KvConfig *c, const KvState *s)
             if (c->locked_king_loses)
                 continue;
             // Rare: count the long way.
-            KvState child = *s;
             KvUndo u;
-            kv_make(c, &child, moves[i], &u);
-            total += count_moves(c, &child);
+            kv_make(c, s, moves[i], &u);
+            total += count_moves(c, s);
+            kv_unmake(s, moves[i], &u);
             continue;
         }
         const int64_t steps = base + bits_count(c->neighbours[from] & their) -
@@ -137,26 +139,16 @@ static uint64_t perft2(const KvConfig *c, const KvState *s)
     return total;
 }
 
-uint64_t kv_perft(const KvConfig *c, KvState *s, int depth)
+bool kv_perft_leaves(const KvConfig *c, KvState *s, int depth, uint64_t *count)
 {
-    if (depth <= 0)
-        return 1;
-    if (depth == 1)
-        return count_moves(c, s);
-    if (s->result != KV_PLAYING)
-        return 0;
-    if (depth == 2 && !needs_plain_path(c, s, 2))
-        return perft2(c, s);
-    Move moves[KV_MAX_CELLS * KV_DIRS];
-    const int n = kv_gen_legal(c, s, moves);
-    uint64_t total = 0;
-    KvUndo u;
-    for (int i = 0; i < n; i++) {
-        kv_make(c, s, moves[i], &u);
-        total += kv_perft(c, s, depth - 1);
-        kv_unmake(s, moves[i], &u);
+    if (depth == 1) {
+        *count = count_moves(c, s);
+        return true;
     }
-    return total;
+    if (depth != 2 || needs_plain_path(c, s, 2))
+        return false;
+    *count = s->result == KV_PLAYING ? perft2(c, s) : 0;
+    return true;
 }
 
 /* Draws a uniform legal move by counting, for positions without the trap rule. */
@@ -194,21 +186,6 @@ static inline Move draw_move(const KvConfig *c, const KvState *s, Rng *rng, int 
     }
 }
 
-/* A 1024-bit Bloom filter of the positions seen in a playout: a position whose bit is
- * clear has certainly not occurred before, so the repetition scan can be skipped. */
-typedef struct SeenFilter {
-    uint64_t bits[16];
-} SeenFilter;
-
-static inline bool seen_add(SeenFilter *f, uint64_t hash)
-{
-    const unsigned i = (unsigned)(hash >> 54);
-    const uint64_t bit = 1ULL << (i & 63);
-    const bool was = f->bits[i >> 6] & bit;
-    f->bits[i >> 6] |= bit;
-    return was;
-}
-
 /* kv_make without an undo record, settling the result with what a random move can do:
  * only the mover's king can have reached the Valley, only the opponent's king can be
  * locked at the start of his turn. The rare remainder goes to kv_settle_hinted. */
@@ -223,7 +200,7 @@ static inline void playout_make(const KvConfig *c, KvState *s, int from, int to,
     s->hash = hash;
     s->turn = (uint8_t)q;
     s->ply++;
-    s->history[s->nhist++] = hash;
+    rep_history_push(&s->hist, s->history, hash);
     if (is_king && to == c->valley) {
         s->result = (uint8_t)(p == 0 ? KV_WIN_FIRST : KV_WIN_SECOND);
         s->reason = KV_REASON_VALLEY;
@@ -237,8 +214,9 @@ static inline void playout_make(const KvConfig *c, KvState *s, int from, int to,
 static inline void playout_sized(const KvConfig *c, KvState *s, Rng *rng, int size)
 {
     Move moves[KV_MAX_CELLS * KV_DIRS];
-    SeenFilter seen = {{0}};
-    for (int i = 0; i < s->nhist; i++)
+    SeenFilter seen;
+    seen_clear(&seen);
+    for (int i = 0; i < s->hist.len; i++)
         seen_add(&seen, s->history[i]);
     while (s->result == KV_PLAYING) {
         Move m;

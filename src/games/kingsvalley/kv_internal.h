@@ -16,13 +16,13 @@
 
 #include "core/bits.h"
 #include "core/game.h"
+#include "core/rep_history.h"
 #include "core/rng.h"
 
 enum {
     KV_MAX_SIZE = 7,
     KV_MAX_CELLS = 49,
     KV_MAX_PLIES_LIMIT = 1000,
-    KV_HISTORY_CAP = KV_MAX_PLIES_LIMIT + 1,
     KV_DIRS = 8,
 };
 
@@ -52,6 +52,7 @@ typedef struct KvConfig {
     bool no_move_draws; /* a player without a legal move draws instead of losing */
     KvTrap trap;
     int max_plies;
+    int hist_cap; /* history entries: max_plies + 1 */
     int delta[KV_DIRS];                          /* square step of each direction */
     uint64_t ray[KV_DIRS][KV_MAX_CELLS];         /* squares beyond sq in direction d */
     int8_t ray_end[KV_DIRS][KV_MAX_CELLS];       /* last square of that ray, or sq itself */
@@ -76,10 +77,12 @@ typedef struct KvState {
     uint8_t reason; /* KvReason */
     uint8_t pad[1];
     uint16_t ply;   /* plies played, as the position text counts them */
-    uint16_t nhist; /* entries used in history; history[nhist - 1] == hash */
-    uint16_t pad2[3];
-    uint64_t history[KV_HISTORY_CAP];
+    RepHistory hist; /* of history below; its newest entry is hash */
+    /* the hashes of the positions since set-up (rep_history.h), max-plies + 1 of them */
+    uint64_t history[];
 } KvState;
+
+_Static_assert(sizeof(KvState) == 40, "KvState must have no hidden padding");
 
 typedef struct KvUndo {
     uint64_t men;
@@ -174,7 +177,7 @@ void kv_observe(const KvConfig *c, const KvState *s, int observer, Observation *
 int kv_evaluate(const KvConfig *c, const KvState *s);
 
 /* kv_fast.c: perft and playouts without the interface's indirections. */
-uint64_t kv_perft(const KvConfig *c, KvState *s, int depth);
+bool kv_perft_leaves(const KvConfig *c, KvState *s, int depth, uint64_t *count);
 void kv_playout(const KvConfig *c, KvState *s, Rng *rng);
 
 #endif

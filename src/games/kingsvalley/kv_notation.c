@@ -131,10 +131,10 @@ Status kv_parse_position(const KvConfig *c, KvState *out, const char *text, ErrB
                        ply, c->max_plies);
     t.ply = (uint16_t)ply;
     t.hash = kv_compute_hash(c, &t);
-    t.history[0] = t.hash;
-    t.nhist = 1;
-    kv_settle_result(c, &t);
     *out = t;
+    rep_history_init(&out->hist, out->history, c->hist_cap, false);
+    rep_history_push(&out->hist, out->history, out->hash);
+    kv_settle_result(c, out);
     return STATUS_OK;
 }
 

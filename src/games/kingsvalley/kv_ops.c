@@ -130,7 +130,8 @@ static Status kv_configure(Game *g, ErrBuf *err)
     kv_obs_schema(c);
     g->config = c;
     g->observation = &c->obs;
-    g->state_size = sizeof(KvState);
+    c->hist_cap = c->max_plies + 1;
+    g->state_size = sizeof(KvState) + rep_history_bytes(c->hist_cap, false);
     g->undo_size = sizeof(KvUndo);
     g->move_index_count = c->cells * c->cells;
     g->max_game_length = c->max_plies;
@@ -258,14 +259,15 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
         return err_set(err, STATUS_ILLEGAL, "bad player to move"), false;
     if (s->hash != kv_compute_hash(c, s))
         return err_set(err, STATUS_ILLEGAL, "incremental hash differs from a fresh one"), false;
-    if (s->nhist < 1 || s->nhist > KV_HISTORY_CAP || s->history[s->nhist - 1] != s->hash)
-        return err_set(err, STATUS_ILLEGAL, "position history is inconsistent"), false;
-    for (int i = s->nhist; i < KV_HISTORY_CAP; i++)
-        if (s->history[i] != 0)
-            return err_set(err, STATUS_ILLEGAL, "stale history entry at %d", i), false;
-    KvState fresh = *s;
-    kv_settle_result(c, &fresh);
-    if (fresh.result != s->result || fresh.reason != s->reason)
+    if (!rep_history_is_ok(&s->hist, s->history, c->hist_cap, false, true, s->hash, err))
+        return false;
+    KvState *fresh = (KvState *)game_state_clone(g, gs);
+    if (fresh == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory"), false;
+    kv_settle_result(c, fresh);
+    const bool same = fresh->result == s->result && fresh->reason == s->reason;
+    free(fresh);
+    if (!same)
         return err_set(err, STATUS_ILLEGAL, "stored result differs from a fresh one"), false;
     return true;
 }
@@ -286,9 +288,9 @@ static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PL
     ops_returns(g, s, out);
 }
 
-static uint64_t ops_perft(const Game *g, GameState *s, int depth)
+static bool ops_perft_leaves(const Game *g, GameState *s, int depth, uint64_t *count)
 {
-    return kv_perft(kv_cfg(g), (KvState *)s, depth);
+    return kv_perft_leaves(kv_cfg(g), (KvState *)s, depth, count);
 }
 
 /* The man's square, then where it stops: the two squares of the move text. */
@@ -316,7 +318,7 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .gen_moves = ops_gen_moves, .make = ops_make, .unmake = ops_unmake,                    \
         .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
-        .evaluate = ops_evaluate, .playout = ops_playout, .perft = ops_perft,                  \
+        .evaluate = ops_evaluate, .playout = ops_playout, .perft_leaves = ops_perft_leaves,    \
         .move_cells = ops_move_cells, .observe = ops_observe,                                  \
     }
 

@@ -54,16 +54,6 @@ int kv_gen_legal(const KvConfig *c, const KvState *s, Move *out)
     return n;
 }
 
-/* Counts earlier occurrences of the current position with the same player to move. */
-static int earlier_occurrences(const KvState *s)
-{
-    int count = 0;
-    const uint64_t h = s->history[s->nhist - 1];
-    for (int i = (int)s->nhist - 3; i >= 0; i -= 2)
-        count += s->history[i] == h;
-    return count;
-}
-
 void kv_settle_result(const KvConfig *c, KvState *s)
 {
     kv_settle_hinted(c, s, true);
@@ -87,7 +77,7 @@ void kv_settle_hinted(const KvConfig *c, KvState *s, bool may_repeat)
         s->reason = KV_REASON_LOCKED;
         return;
     }
-    if (may_repeat && c->repetition && earlier_occurrences(s) >= 2) {
+    if (may_repeat && c->repetition && rep_history_earlier(&s->hist, s->history) >= 2) {
         s->result = KV_DRAW;
         s->reason = KV_REASON_REPETITION;
         return;
@@ -131,7 +121,7 @@ void kv_make_hinted(const KvConfig *c, KvState *s, Move m, KvUndo *u, bool may_r
                c->zobrist_second_to_move;
     s->turn ^= 1;
     s->ply++;
-    s->history[s->nhist++] = s->hash;
+    rep_history_push(&s->hist, s->history, s->hash);
     kv_settle_hinted(c, s, may_repeat);
 }
 
@@ -141,7 +131,7 @@ void kv_unmake(KvState *s, Move m, const KvUndo *u)
     s->turn ^= 1;
     const int p = s->turn;
     s->ply--;
-    s->history[--s->nhist] = 0;
+    rep_history_pop(&s->hist, s->history);
     s->men[p] = u->men;
     s->hash = u->hash;
     s->king[p] = u->king;

@@ -3,11 +3,14 @@
 // coins, the kings as crowns), the hill's two columns with the row prices, every
 // player's castle (tiles grouped by column and kind, face down apart, jesters, tax and
 // kingdom tokens) and gold, the round, phase and player to act, and the piles.
-// A seat gets the game's view text, whose "Position: " line is the position text (the
-// state holds nothing private); a game with perfect information would send `position`.
+// Everything comes from the state's structured observation (docs/API.md; the game's
+// schema is described in src/games/kingofthevalley/kotv_observe.c): prices, supplies and
+// influences are the configured game's, never assumed.
 // Valley squares carry data-cell (king placement and summon legs are clicked there);
 // hill slots, hill columns and the castle columns of the player to act carry
-// data-moves, the texts of the legal actions clicking them plays.
+// data-moves, the texts of the legal actions clicking them plays. While a tax or a
+// kingdom waits, the face-up tiles it may turn down are clicked one by one to choose
+// them (pickTile).
 import { crown, el, markClasses, PLAYER_FILL, PLAYER_INK, PLAYER_STROKE, svgRoot } from '../svg.js';
 
 const W = 1000;
@@ -20,19 +23,24 @@ const HX = 424; // the hill's left column
 const HPITCH = 57;
 const INFO_X = 618;
 const COLUMNS = ['Q', 'D', 'C', 'N', 'F', 'W'];
-const DEFAULT_PRICES = [2, 3, 4, 6, 8, 10];
-const SUPPLY = 6; // kingdom and tax tokens of the built-in table
+// The observation's phase counter indexes these (kotv_phase_names in C).
+const PHASE_NAMES = ['place', 'recruit', 'summon', 'kingdom', 'refill', 'draw', 'over'];
+// Observation piece kinds and the tile codes of the notation.
+const KIND_CODES = {
+  queen: 'Q', duke: 'D', countess: 'C', 'knight-a': 'NA', 'knight-b': 'NB', 'knight-c': 'NC',
+  'knight-d': 'ND', farmer: 'F', wife: 'W', jester: 'J', priest: 'P', wizard: 'Z',
+};
 
-// Per character: name, castle column, default influence (subjects), colours. Specialists
-// (priest, wizard, tax collector) have the grey border the printed tiles have.
+// Per character: name and colours; subjects have an influence (from the observation).
+// Specialists (priest, wizard, tax collector) have the grey border the printed tiles have.
 const CHARS = {
-  Q: { name: 'queen', inf: 5, fill: '#7d3c98', ink: '#fff' },
-  D: { name: 'duke', inf: 4, fill: '#1f5fa8', ink: '#fff' },
-  C: { name: 'countess', inf: 3, fill: '#c2477f', ink: '#fff' },
-  N: { name: 'knight', inf: 2, fill: '#566573', ink: '#fff' },
-  F: { name: 'farmer', inf: 1, fill: '#5d8a2a', ink: '#fff' },
-  W: { name: 'wife', inf: 1, fill: '#d68a2e', ink: '#fff' },
-  J: { name: 'jester', inf: 0, fill: '#f1c40f', ink: '#3b2f05' },
+  Q: { name: 'queen', subject: true, fill: '#7d3c98', ink: '#fff' },
+  D: { name: 'duke', subject: true, fill: '#1f5fa8', ink: '#fff' },
+  C: { name: 'countess', subject: true, fill: '#c2477f', ink: '#fff' },
+  N: { name: 'knight', subject: true, fill: '#566573', ink: '#fff' },
+  F: { name: 'farmer', subject: true, fill: '#5d8a2a', ink: '#fff' },
+  W: { name: 'wife', subject: true, fill: '#d68a2e', ink: '#fff' },
+  J: { name: 'jester', subject: true, fill: '#f1c40f', ink: '#3b2f05' },
   P: { name: 'priest', fill: '#f4f1ea', ink: '#3d3d3d', special: true },
   Z: { name: 'wizard', fill: '#e8e2f4', ink: '#3d2b6b', special: true },
   T: { name: 'tax', fill: '#f3ead2', ink: '#7a5a0c', special: true },
@@ -50,8 +58,8 @@ const PHASES = {
 
 const squareName = (f, r) => String.fromCharCode(97 + f) + (r + 1);
 
-// What a tile code says: character letter, knight order, tax need and gold; `influence`
-// (code -> value, from the view's table of tiles) overrides the printed influence.
+// What a tile code says: character letter, knight order, tax need and gold, and for a
+// subject its influence from `influence` (code -> value, the configured table).
 export function tileInfo(code, influence) {
   const t = code.match(/^T(\d+):(\d+)$/);
   if (t) return { ch: 'T', need: Number(t[1]), gold: Number(t[2]), ...CHARS.T };
@@ -59,93 +67,94 @@ export function tileInfo(code, influence) {
   const info = CHARS[ch];
   if (!info) throw new Error(`unknown tile '${code}'`);
   const tile = { ch, order: ch === 'N' ? code[1] : undefined, ...info };
-  if (influence && influence[code] !== undefined && tile.inf !== undefined) tile.inf = influence[code];
+  if (info.subject && influence && influence[code] !== undefined) tile.inf = influence[code];
   return tile;
 }
 
-// "Q,2D,T3:5" (or "-") -> [{code: 'Q', n: 1}, {code: 'D', n: 2}, ...]
-function counted(text) {
-  if (!text || text === '-') return [];
-  return text.split(',').map((item) => {
-    const m = item.match(/^(\d*)(.+)$/);
-    return { code: m[2], n: m[1] ? Number(m[1]) : 1 };
-  });
+// The tile code of an observed piece: a tax collector's value is need * 100 + gold.
+function codeOf(piece) {
+  const v = piece.value ?? 0;
+  if (piece.kind === 'tax-collector') return `T${Math.floor(v / 100)}:${v % 100}`;
+  const code = KIND_CODES[piece.kind];
+  if (!code) throw new Error(`unknown piece '${piece.kind}'`);
+  return code;
 }
 
-const list = (text) => (!text || text === '-' ? [] : text.split(','));
+// [code, code, 'T3:5'] -> [{code, n}], in first-seen order.
+function grouped(codes) {
+  const out = [];
+  for (const code of codes) {
+    const g = out.find((x) => x.code === code);
+    if (g) g.n++;
+    else out.push({ code, n: 1 });
+  }
+  return out;
+}
 
-// The position text (docs/games/king-of-the-valley.md), and from a view also the prices,
-// reputations and supplies its drawing states.
+// The table as the state's observation describes it (src/games/kingofthevalley/
+// kotv_observe.c): valley squares, hill slots, each castle's tiles by kind with counts,
+// the counters and lists.
 export function parse(state) {
-  let posText = state.position;
-  const view = state.view || '';
-  if (!posText) {
-    const line = view.split('\n').find((l) => l.startsWith('Position: '));
-    if (!line) throw new Error('the view holds no position line');
-    posText = line.slice('Position: '.length);
-  }
-  const f = {};
-  for (const field of posText.trim().split(/\s+/)) {
-    const i = field.indexOf('=');
-    if (i > 0) f[field.slice(0, i)] = field.slice(i + 1);
-  }
-  if (!f.valley || !f.players) throw new Error('not a King of the Valley position');
-  const n = Number(f.players);
-  const valley = new Map();
-  f.valley.split('/').forEach((row, i) => {
-    row.split(',').forEach((sq, file) => {
-      const m = sq.match(/^([^+]*)(?:\+(\d+))?$/);
-      valley.set(squareName(file, 4 - i), { code: m[1] === '-' ? null : m[1], coins: m[2] ? Number(m[2]) : 0 });
-    });
-  });
-  const [left, right] = (f.hill || '-/-').split('/');
-  const perPlayer = (key) => list(f[key]);
-  const gold = perPlayer('gold').map(Number);
-  const crowns = perPlayer('crowns').map(Number);
-  const taxed = perPlayer('taxed').map((t) => (t === '-' ? '' : t));
-  const kings = perPlayer('kings');
+  const obs = state.observation;
+  if (!obs) throw new Error('king-of-the-valley: the server sent no observation');
+  const zoneIndex = (name) => obs.zones.findIndex((z) => z.name === name);
+  const valleyZone = zoneIndex('valley');
+  const hillZone = zoneIndex('hill');
+  const castleOf = new Map();
+  obs.zones.forEach((z, i) => { if (z.name.startsWith('castle-')) castleOf.set(i, Number(z.name.slice(7)) - 1); });
+  const n = castleOf.size;
+  const ct = obs.counters;
   const players = Array.from({ length: n }, (_, p) => ({
-    king: !kings[p] || kings[p] === '-' ? null : kings[p],
-    gold: gold[p] ?? 0,
-    crowns: crowns[p] ?? 0,
-    taxed: taxed[p] ?? '',
-    up: counted(f[`up${p + 1}`]),
-    down: counted(f[`down${p + 1}`]),
+    king: null,
+    gold: ct.gold[p],
+    crowns: ct.kingdom[p],
+    reputation: ct.reputation[p],
+    influence: ct.influence[p],
+    orders: ct.orders[p],
+    couples: ct.couples[p],
+    taxed: '',
+    up: [],
+    down: [],
   }));
-  const model = {
+  const valley = new Map();
+  const holes = [];
+  const hill = [[], []];
+  for (const c of obs.cells) {
+    if (c.zone === valleyZone) {
+      const tile = c.pieces.find((x) => x.kind !== 'king' && x.kind !== 'coin');
+      const coins = c.pieces.find((x) => x.kind === 'coin');
+      valley.set(c.name, { code: tile ? codeOf(tile) : null, coins: coins ? coins.value : 0 });
+      for (const x of c.pieces) if (x.kind === 'king') players[x.owner].king = c.name;
+      if (c.terrain.includes('hole')) holes.push(c.name);
+    } else if (c.zone === hillZone) {
+      if (c.pieces.length) hill[c.col][c.row] = codeOf(c.pieces[0]);
+    } else if (castleOf.has(c.zone)) {
+      const pl = players[castleOf.get(c.zone)];
+      const col = COLUMNS[c.col];
+      if (c.row === 0 && c.terrain.includes('taxed')) pl.taxed += col;
+      for (const x of c.pieces) {
+        (c.row === 0 ? pl.up : pl.down).push({ code: x.kind === 'jester' ? `J${col}` : codeOf(x), n: x.value });
+      }
+    }
+  }
+  const tokens = ct['kingdom-tokens'];
+  return {
     n,
-    first: Number(f.first) - 1,
-    turn: Number(f.turn) - 1,
-    turns: Number(f.turns),
-    phase: f.phase,
-    end: f.end === '1',
+    first: ct.first,
+    turn: typeof obs.to_move === 'number' ? obs.to_move : -1,
+    round: ct.round,
+    phase: PHASE_NAMES[ct.phase],
+    end: ct.end === 1,
     valley,
-    hill: [list(left), list(right)],
-    piles: [1, 2, 3].map((k) => counted(f[`pile${k}`])),
+    hill,
+    piles: [ct['pile-1'], ct['pile-2'], ct['pile-3']],
     players,
-    holes: list(f.holes),
-    pending: counted(f.pending),
-    prices: DEFAULT_PRICES.slice(),
-    tokensLeft: null,
-    influence: {},
+    holes,
+    pending: grouped(obs.lists.pending.map(codeOf)),
+    prices: obs.lists.prices.map((x) => x.value ?? 0),
+    tokensLeft: tokens < 0 ? null : [tokens, ct['tax-tokens']],
+    influence: Object.fromEntries(obs.lists.influence.map((x) => [codeOf(x), x.value ?? 0])),
   };
-  // The rest is what the view's drawing adds; a position alone goes without it.
-  for (const m of view.matchAll(/row (\d)\s+\S+\s+(\d+)\s+\S+/g)) model.prices[Number(m[1]) - 1] = Number(m[2]);
-  for (const m of view.matchAll(/Player (\d+)[^:\n]*: gold \d+, kingdom tokens \d+, reputation (-?\d+) \(influence (-?\d+)\)/g)) {
-    const p = players[Number(m[1]) - 1];
-    if (p) Object.assign(p, { reputation: Number(m[2]), influence: Number(m[3]) });
-  }
-  const tiles = view.split('\n').find((l) => l.startsWith('Tiles: '));
-  for (const entry of tiles ? tiles.slice(7).split(', ') : []) {
-    const m = entry.match(/^(\S+) .*\(influence (-?\d+)\)/);
-    if (m) model.influence[m[1]] = Number(m[2]);
-  }
-  const left2 = view.match(/Kingdom tokens left (\d+), tax tokens left (\d+)/);
-  if (left2) model.tokensLeft = [Number(left2[1]), Number(left2[2])];
-  else if (!view && state.rules?.['token-supply'] !== 'unlimited') {
-    model.tokensLeft = [SUPPLY - players.reduce((a, p) => a + p.crowns, 0), SUPPLY - players.reduce((a, p) => a + p.taxed.length, 0)];
-  }
-  return model;
 }
 
 const text = (x, y, s, attrs = {}) => el('text', { x, y, class: 'label', ...attrs }, String(s));
@@ -187,9 +196,10 @@ function tileFace(code, x, y, s, influence) {
 function describe(code, influence) {
   const t = tileInfo(code, influence);
   if (t.ch === 'T') return `tax collector: ${t.gold} gold${t.need ? ` for ${t.need} identical subjects` : ', no need'}`;
-  if (t.ch === 'N') return `knight of order ${t.order}, influence ${t.inf}`;
+  const inf = t.inf === undefined ? '' : `, influence ${t.inf}`;
+  if (t.ch === 'N') return `knight of order ${t.order}${inf}`;
   if (t.special) return t.ch === 'P' ? 'priest: pay 1 gold, change direction' : 'wizard: swap a castle subject with the hill';
-  return `${t.name}, influence ${t.inf}`;
+  return `${t.name}${inf}`;
 }
 
 function coin(cx, cy, r, label) {
@@ -297,7 +307,7 @@ function drawInfo(svg, model, state) {
   const x = INFO_X;
   let y = 22;
   const line = (s, attrs = {}) => { svg.append(text(x, y, s, { class: 'label kotv-info', ...attrs })); y += 21; };
-  const round = model.phase === 'place' ? 'Set-up' : `Round ${Math.floor(model.turns / model.n) + 1}${model.end ? ' (the last)' : ''}`;
+  const round = model.phase === 'place' ? 'Set-up' : `Round ${model.round}${model.end ? ' (the last)' : ''}`;
   line(round, { 'font-weight': 700, 'font-size': 17 });
   line(PHASES[model.phase] || model.phase, { class: 'label kotv-info kotv-phase', 'data-phase': model.phase });
   if (model.phase !== 'over' && model.phase !== 'draw') {
@@ -313,7 +323,7 @@ function drawInfo(svg, model, state) {
   y += 4;
   line('Piles (face down)', { 'font-weight': 700 });
   ['I', 'II', 'III'].forEach((label, i) => {
-    const count = model.piles[i].reduce((a, t) => a + t.n, 0);
+    const count = model.piles[i];
     svg.append(pileIcon(x + i * 58, y - 8, label, count));
   });
   y += 62;
@@ -330,6 +340,59 @@ function drawInfo(svg, model, state) {
   });
   y += 96;
   svg.append(text(x, y, 'Shield: influence. Grey border: specialist.', { class: 'label kotv-info', 'font-size': 11 }));
+}
+
+// A tax or kingdom action: the castle columns it turns tiles face down in and the tiles
+// it names where a column's face-up tiles differ ("tax N:NA,NB,JN", "kingdom F:NB,JC").
+function turnDown(text) {
+  const m = text.match(/^(tax|kingdom) ([QDCNFW])(?::(.*))?$/);
+  if (!m) return null;
+  return { columns: m[1] === 'tax' ? [m[2]] : ['Q', 'D', 'C', 'N', m[2]], names: m[3] ? m[3].split(',') : [] };
+}
+
+const columnOf = (name) => (name[0] === 'J' && name.length === 2 ? name[1] : name[0]);
+
+// Whether an action turns down every picked tile: a named one as often as it is picked;
+// any tile of a column where it names none (its face-up tiles are alike there).
+function covers(td, picks) {
+  const left = [...td.names];
+  for (const pick of picks) {
+    const col = columnOf(pick);
+    if (!td.columns.includes(col)) return false;
+    if (!td.names.some((n) => columnOf(n) === col)) continue;
+    const i = left.indexOf(pick);
+    if (i < 0) return false;
+    left.splice(i, 1);
+  }
+  return true;
+}
+
+// A click on a face-up tile of the castle while a tax or kingdom waits: the tile joins
+// the picks (kept on the drawing, data-picks). Once one offered action alone turns down
+// every pick, the tile carries that action (data-moves) and the click goes on to the
+// page, which plays it; until then the click stops here. A tile no action fits with the
+// earlier picks starts the picks afresh.
+function pickTile(e, svg, choices, code) {
+  let picks = [...(svg.dataset.picks ? svg.dataset.picks.split(',') : []), code];
+  let fit = choices.filter((t) => covers(turnDown(t), picks));
+  if (!fit.length) {
+    picks = [code];
+    fit = choices.filter((t) => covers(turnDown(t), picks));
+  }
+  const tile = e.currentTarget;
+  if (fit.length === 1) {
+    tile.setAttribute('data-moves', fit[0]);
+    delete svg.dataset.picks;
+    return;
+  }
+  e.stopPropagation();
+  tile.removeAttribute('data-moves');
+  svg.dataset.picks = fit.length ? picks.join(',') : '';
+  for (const c of svg.querySelectorAll('.kotv-pick')) {
+    const n = fit.length ? picks.filter((x) => x === c.dataset.tile).length : 0;
+    if (n) c.setAttribute('data-picked', n);
+    else c.removeAttribute('data-picked');
+  }
 }
 
 // One chip of a castle column: a kind, face up or down, and how many.
@@ -378,12 +441,19 @@ function drawCastle(svg, model, state, p, x, y, w, h) {
   g.append(crown(x + w - 108, y + 18, 18, '#f0c419', '#8a6d1a'));
   g.append(text(x + w - 95, y + 18, `${pl.crowns} kingdom`, { class: 'label kotv-info', 'font-size': 12, 'data-crowns': pl.crowns }));
   if (pl.reputation !== undefined) {
-    g.append(text(x + 36, y + 38, `reputation ${pl.reputation} · influence ${pl.influence}`, { class: 'label kotv-info', 'font-size': 12, 'data-reputation': pl.reputation }));
+    // The reputation and its parts; the kingdom tokens are what the others leave.
+    const kingdom = pl.reputation - pl.influence - pl.orders - pl.couples - pl.gold;
+    const parts = [['influence', pl.influence], ['kingdom', kingdom], ['orders', pl.orders], ['couples', pl.couples], ['gold', pl.gold]]
+      .filter(([, v]) => v).map(([k, v]) => `${k} ${v}`);
+    g.append(text(x + 36, y + 38, `reputation ${pl.reputation}${parts.length ? ` = ${parts.join(' + ')}` : ''}`, { class: 'label kotv-info', 'font-size': 12, 'data-reputation': pl.reputation }));
   }
   const cw = (w - 20) / 6;
+  const choices = p === model.turn ? offers(state, (t) => turnDown(t) !== null) : [];
   COLUMNS.forEach((c, i) => {
     const cx = x + 10 + i * cw;
-    const texts = p === model.turn ? offers(state, (t) => /^(jester|tax|kingdom) /.test(t) && t.endsWith(` ${c}`)) : [];
+    // The column offers what names it: a jester placed there, a tax of it, a kingdom
+    // with its farmer or wife (several: the page asks which).
+    const texts = p === model.turn ? offers(state, (t) => new RegExp(`^(jester|tax|kingdom) ${c}(:|$)`).test(t)) : [];
     const a = offerAttrs(texts);
     const col = el('g', { 'data-column': c, ...a, class: `kotv-column ${a.class || ''}` });
     col.append(el('rect', { x: cx + 1, y: y + 50, width: cw - 2, height: h - 56, rx: 6, class: 'ground' }));
@@ -396,7 +466,16 @@ function drawCastle(svg, model, state, p, x, y, w, h) {
         el('circle', { cx: cx + cw - 9, cy: y + 62, r: 7, fill: '#7a5a0c' }),
         text(cx + cw - 9, y + 62.5, 'T', { 'font-size': 9, 'font-weight': 700, fill: '#fff' })));
     }
-    columnChips(pl, c).forEach((ch, k) => col.append(chip(cx + 4, y + 74 + k * 23, cw - 8, ch.code, ch.n, ch.down, model.influence)));
+    columnChips(pl, c).forEach((ch, k) => {
+      const g2 = chip(cx + 4, y + 74 + k * 23, cw - 8, ch.code, ch.n, ch.down, model.influence);
+      // Face-up tiles that a waiting tax or kingdom may turn down are picked by clicking.
+      const fits = ch.down ? [] : choices.filter((t) => covers(turnDown(t), [ch.code]));
+      if (fits.length) {
+        g2.classList.add('kotv-pick', 'offer');
+        g2.addEventListener('click', (e) => pickTile(e, svg, choices, ch.code));
+      }
+      col.append(g2);
+    });
     g.append(col);
   });
   svg.append(g);

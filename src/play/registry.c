@@ -1,8 +1,8 @@
 /*
- * registry.c - the list of every registered game. The one core file that names games:
- * adding a game means adding its ops here.
+ * registry.c - the list of every registered game. The one file outside games/ that names
+ * games: adding a game means adding its ops here.
  */
-#include "core/registry.h"
+#include "play/registry.h"
 
 #include <string.h>
 

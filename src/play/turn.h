@@ -1,0 +1,23 @@
+/*
+ * turn.h - reading what a player types as the actions of one turn, checked against the
+ * rules before anything is played: the one reader behind `crown play` and the web API.
+ */
+#ifndef CROWN_PLAY_TURN_H
+#define CROWN_PLAY_TURN_H
+
+#include "core/game.h"
+
+enum { PLAY_TURN_CAP = 64 }; /* the most actions one text may play */
+
+/* Reads `text` as actions of the player to move in s: a whole turn as the game writes it
+ * (its parse_actions hook), or, for games without that hook, one action or several
+ * separated by ';', each read by parse_move on a scratch copy after the ones before it.
+ * Every action must be that player's: one that comes after the turn has passed is
+ * refused. On success acts[0..*n) (at most cap, *n >= 1) are legal one after the other
+ * from s. s is never changed; on error *n is 0 and err says what is wrong (STATUS_PARSE
+ * for unreadable text, STATUS_ILLEGAL for a rule broken or a game not waiting for a
+ * player). Chance outcomes are read by game_parse_action (core/game_api.h). */
+Status play_parse_turn(const Game *g, const GameState *s, const char *text, Move *acts, int cap,
+                       int *n, ErrBuf *err);
+
+#endif

@@ -1,0 +1,626 @@
+/*
+ * test_play.c - the play layer (src/play) and the reading it shares with records: whole
+ * turns read right and refused without a change, chance outcomes by their text, undo to
+ * the start of a seat's last turn across chance draws and turns of several actions, seat
+ * names, players' texts and who may act, result texts, and records whose game the caller's lookup does not know.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/game_api.h"
+#include "core/record.h"
+#include "core/rng.h"
+#include "core/strbuf.h"
+#include "play/registry.h"
+#include "play/seats.h"
+#include "play/turn.h"
+#include "play/undo.h"
+#include "play/words.h"
+
+static Game *make_game(const char *name, int players)
+{
+    const GameOps *ops = registry_find(name);
+    assert_non_null(ops);
+    Game *g = NULL;
+    ErrBuf err;
+    if (game_create(ops, players, NULL, 0, &g, &err) != STATUS_OK)
+        fail_msg("%s: %s", name, err.msg);
+    return g;
+}
+
+/* A record of g from its start position `text` (NULL: a new game with seed 1). */
+static void open_record(GameRecord *r, Game *g, const char *text)
+{
+    GameState *s = game_state_new(g);
+    assert_non_null(s);
+    ErrBuf err;
+    if (text == NULL)
+        g->ops->new_game(g, s, 1);
+    else if (g->ops->parse_position(g, s, text, &err) != STATUS_OK)
+        fail_msg("'%s': %s", text, err.msg);
+    assert_int_equal(record_init(r, g, s, &err), STATUS_OK);
+    free(s);
+}
+
+/* A uniformly random legal action, or a chance outcome drawn by its probabilities. */
+static Move random_action(const Game *g, const GameState *s, Rng *rng)
+{
+    if (g->ops->to_move(g, s) == PLAYER_CHANCE)
+        return game_sample_chance(g, s, rng);
+    MoveList *ml = malloc(sizeof *ml);
+    assert_non_null(ml);
+    g->ops->gen_moves(g, s, ml);
+    assert_true(ml->count > 0);
+    const Move m = ml->moves[rng_below(rng, (uint32_t)ml->count)];
+    free(ml);
+    return m;
+}
+
+static void play_text(GameRecord *r, const char *text)
+{
+    Move acts[PLAY_TURN_CAP];
+    int n = 0;
+    ErrBuf err;
+    if (play_parse_turn(r->game, r->current, text, acts, PLAY_TURN_CAP, &n, &err) != STATUS_OK)
+        fail_msg("'%s': %s", text, err.msg);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(record_push(r, acts[i], &err), STATUS_OK);
+}
+
+static void format_position(const GameRecord *r, StrBuf *out)
+{
+    sb_clear(out);
+    r->game->ops->format_position(r->game, r->current, out);
+}
+
+/* Refuses `text` at r's position with a message containing `why`, changing nothing. */
+static void expect_turn_refused(const GameRecord *r, const char *text, const char *why)
+{
+    GameState *before = game_state_clone(r->game, r->current);
+    assert_non_null(before);
+    Move acts[PLAY_TURN_CAP];
+    int n = -1;
+    ErrBuf err;
+    err_clear(&err);
+    if (play_parse_turn(r->game, r->current, text, acts, PLAY_TURN_CAP, &n, &err) == STATUS_OK)
+        fail_msg("'%s' was accepted", text);
+    assert_int_equal(n, 0);
+    if (strstr(err.msg, why) == NULL)
+        fail_msg("'%s': message '%s' lacks '%s'", text, err.msg, why);
+    assert_memory_equal(before, r->current, r->game->state_size);
+    free(before);
+}
+
+/* --- whole turns --------------------------------------------------------------------- */
+
+/* In every game, a player's run of actions written with ';' reads back as those actions;
+ * one action more, after the turn has passed, is refused with nothing changed. */
+static void test_whole_turns_round_trip_in_every_game(void **state)
+{
+    (void)state;
+    for (int gi = 0; gi < registry_count(); gi++) {
+        const GameOps *ops = registry_at(gi);
+        Game *g = make_game(ops->name, 0);
+        GameRecord r;
+        open_record(&r, g, NULL);
+        Rng rng;
+        rng_seed(&rng, 7 + (uint64_t)gi);
+        GameState *scratch = game_state_new(g);
+        void *undo = game_undo_new(g);
+        StrBuf text, one;
+        sb_init(&text);
+        sb_init(&one);
+        int turns = 0;
+        for (int step = 0; step < 60 && !game_is_over(g, r.current); step++) {
+            const int p = ops->to_move(g, r.current);
+            if (p == PLAYER_CHANCE) {
+                ErrBuf err;
+                assert_int_equal(record_push(&r, random_action(g, r.current, &rng), &err),
+                                 STATUS_OK);
+                continue;
+            }
+            // The run of p's actions from here, written one text per action.
+            Move run[PLAY_TURN_CAP];
+            int n = 0;
+            game_state_copy(g, scratch, r.current);
+            sb_clear(&text);
+            while (n < 8 && ops->to_move(g, scratch) == p) {
+                run[n] = random_action(g, scratch, &rng);
+                sb_clear(&one);
+                ops->format_move(g, scratch, run[n], &one);
+                sb_printf(&text, "%s%s", n ? "; " : "", sb_str(&one));
+                ops->make(g, scratch, run[n++], undo);
+            }
+            Move acts[PLAY_TURN_CAP];
+            int got = 0;
+            ErrBuf err;
+            if (ops->to_move(g, scratch) != p) {
+                if (play_parse_turn(g, r.current, sb_str(&text), acts, PLAY_TURN_CAP, &got,
+                                    &err) != STATUS_OK)
+                    fail_msg("%s: '%s': %s", ops->name, sb_str(&text), err.msg);
+                assert_int_equal(got, n);
+                assert_memory_equal(acts, run, sizeof run[0] * (size_t)n);
+                turns++;
+                // One action of the next player's written after the turn: refused.
+                if (!game_is_over(g, scratch) && ops->to_move(g, scratch) >= 0) {
+                    const Move next = random_action(g, scratch, &rng);
+                    sb_clear(&one);
+                    ops->format_move(g, scratch, next, &one);
+                    sb_printf(&text, "; %s", sb_str(&one));
+                    GameState *before = game_state_clone(g, r.current);
+                    if (play_parse_turn(g, r.current, sb_str(&text), acts, PLAY_TURN_CAP,
+                                        &got, &err) == STATUS_OK)
+                        fail_msg("%s: '%s' was accepted", ops->name, sb_str(&text));
+                    assert_int_equal(got, 0);
+                    assert_memory_equal(before, r.current, g->state_size);
+                    free(before);
+                }
+            }
+            for (int i = 0; i < n && ops->to_move(g, r.current) == p; i++)
+                assert_int_equal(record_push(&r, run[i], &err), STATUS_OK);
+        }
+        if (turns == 0)
+            fail_msg("%s: no whole turn was tried", ops->name);
+        sb_free(&text);
+        sb_free(&one);
+        free(scratch);
+        free(undo);
+        record_free(&r);
+    }
+}
+
+static void test_turn_errors_change_nothing(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-valley", 0);
+    GameRecord r;
+    open_record(&r, g, NULL);
+    expect_turn_refused(&r, "", "no move given");
+    expect_turn_refused(&r, " ; ;", "no move given");
+    expect_turn_refused(&r, "zz", "");
+    expect_turn_refused(&r, "c1-c4", "soldier");
+    expect_turn_refused(&r, "b1-b4; b5-b2", "comes after your turn is over");
+    expect_turn_refused(&r, "b1-b4; zz", "");
+    play_text(&r, "b1-b4");
+    assert_int_equal(r.count, 1);
+    record_free(&r);
+
+    // A game that is over, and a game waiting for chance, take no player's turn.
+    g = make_game("kings-valley", 0);
+    open_record(&r, g, "ss1ss/2k2/5/5/SSKSS 1 2");
+    play_text(&r, "c1-c3");
+    assert_true(game_is_over(r.game, r.current));
+    expect_turn_refused(&r, "b5-b4", "the game is over");
+    record_free(&r);
+
+    g = make_game("king-of-the-valley", 2);
+    open_record(&r, g, NULL);
+    Rng rng;
+    rng_seed(&rng, 3);
+    ErrBuf err;
+    while (g->ops->to_move(g, r.current) != PLAYER_CHANCE)
+        assert_int_equal(record_push(&r, random_action(g, r.current, &rng), &err), STATUS_OK);
+    expect_turn_refused(&r, "place c4", "chance acts next");
+    record_free(&r);
+}
+
+/* King's Guard reads a whole turn through its own parse_actions hook. */
+static void test_kings_guard_whole_turn(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-guard-8x8", 0);
+    GameRecord r;
+    open_record(&r, g, "7k/8/3G4/8/3G4/8/8/K7 2 1");
+    StrBuf pos;
+    sb_init(&pos);
+    expect_turn_refused(&r, "h8-h7; a1", "comes after your turn has ended");
+    expect_turn_refused(&r, "d6", "opponent");
+    play_text(&r, "h8-h7");
+    assert_int_equal(r.game->ops->to_move(r.game, r.current), 0);
+    assert_true(r.count >= 2); // pick up, then place: one turn of several actions
+    format_position(&r, &pos);
+    assert_string_equal(sb_str(&pos), "8/7k/3G4/8/3G4/8/8/K7 1 2");
+    sb_free(&pos);
+    record_free(&r);
+}
+
+/* --- chance outcomes by their text --------------------------------------------------- */
+
+static void test_chance_outcomes_by_text(void **state)
+{
+    (void)state;
+    Game *g = make_game("king-of-the-valley", 2);
+    GameRecord r;
+    open_record(&r, g, NULL);
+    Rng rng;
+    rng_seed(&rng, 11);
+    ErrBuf err;
+    int draws = 0;
+    StrBuf t;
+    sb_init(&t);
+    ChanceList *cl = malloc(sizeof *cl);
+    assert_non_null(cl);
+    for (int step = 0; step < 200 && !game_is_over(g, r.current) && draws < 5; step++) {
+        if (g->ops->to_move(g, r.current) == PLAYER_CHANCE) {
+            const int n = g->ops->chance_outcomes(g, r.current, cl);
+            assert_true(n > 0);
+            for (int i = 0; i < n; i++) {
+                sb_clear(&t);
+                g->ops->format_move(g, r.current, cl->outcomes[i], &t);
+                Move m = 0;
+                if (game_parse_action(g, r.current, sb_str(&t), &m, &err) != STATUS_OK)
+                    fail_msg("'%s': %s", sb_str(&t), err.msg);
+                assert_int_equal(m, cl->outcomes[i]);
+            }
+            GameState *before = game_state_clone(g, r.current);
+            Move m = 12345;
+            assert_int_equal(game_parse_action(g, r.current, "draw nothing", &m, &err),
+                             STATUS_ILLEGAL);
+            assert_non_null(strstr(err.msg, "not a possible chance outcome"));
+            assert_int_equal(m, 12345);
+            assert_int_equal(game_parse_action(g, r.current, "", &m, &err), STATUS_ILLEGAL);
+            assert_memory_equal(before, r.current, g->state_size);
+            free(before);
+            draws++;
+        }
+        assert_int_equal(record_push(&r, random_action(g, r.current, &rng), &err), STATUS_OK);
+    }
+    assert_int_equal(draws, 5);
+    free(cl);
+    sb_free(&t);
+    record_free(&r);
+
+    // Where a player is to act, the text is read as that player's action.
+    g = make_game("kings-valley", 0);
+    open_record(&r, g, NULL);
+    Move m;
+    assert_int_equal(game_parse_action(g, r.current, "b1-b4", &m, &err), STATUS_OK);
+    assert_int_equal(game_parse_action(g, r.current, "draw W", &m, &err), STATUS_PARSE);
+    record_free(&r);
+}
+
+/* --- undo to a seat ------------------------------------------------------------------ */
+
+/* What play_undo_point must answer, from its definition: the start of the run of
+ * positions, with one of `seats` to move, that holds the last such position. */
+static int expected_undo_point(const GameRecord *r, unsigned seats)
+{
+    const Game *g = r->game;
+    GameState *s = game_state_clone(g, r->start);
+    void *undo = game_undo_new(g);
+    int *mover = malloc(sizeof *mover * (size_t)(r->count + 1));
+    assert_true(s && undo && mover);
+    for (int i = 0; i < r->count; i++) {
+        mover[i] = g->ops->to_move(g, s);
+        g->ops->make(g, s, r->moves[i], undo);
+    }
+    int k = r->count - 1;
+    while (k >= 0 && !(mover[k] >= 0 && (seats >> mover[k] & 1u)))
+        k--;
+    const int who = k >= 0 ? mover[k] : -1;
+    while (k > 0 && mover[k - 1] == who)
+        k--;
+    free(s);
+    free(undo);
+    free(mover);
+    return k;
+}
+
+static void check_undo_everywhere(const char *name, int players, uint64_t seed)
+{
+    Game *g = make_game(name, players);
+    GameRecord r;
+    open_record(&r, g, NULL);
+    Rng rng;
+    rng_seed(&rng, seed);
+    ErrBuf err;
+    int tried = 0;
+    for (int step = 0; step < 120 && !game_is_over(g, r.current); step++) {
+        assert_int_equal(record_push(&r, random_action(g, r.current, &rng), &err), STATUS_OK);
+        for (int p = 0; p < g->players; p++) {
+            const int want = expected_undo_point(&r, 1u << p);
+            int keep = -7;
+            const Status st = play_undo_point(&r, 1u << p, &keep, &err);
+            if (want < 0) {
+                assert_int_equal(st, STATUS_ILLEGAL);
+                assert_int_equal(keep, -7);
+                continue;
+            }
+            assert_int_equal(st, STATUS_OK);
+            assert_int_equal(keep, want);
+            // The seat is to move there, and was not just before: a turn's start.
+            GameRecord copy;
+            open_record(&copy, make_game(name, players), NULL);
+            for (int i = 0; i < keep; i++)
+                assert_int_equal(record_push(&copy, r.moves[i], &err), STATUS_OK);
+            assert_int_equal(g->ops->to_move(copy.game, copy.current), p);
+            tried++;
+            record_free(&copy);
+        }
+    }
+    assert_true(tried > 0);
+    record_free(&r);
+}
+
+static void test_undo_point_in_every_position(void **state)
+{
+    (void)state;
+    check_undo_everywhere("kings-guard-8x8", 0, 5);
+    check_undo_everywhere("king-of-the-valley", 2, 6);
+    check_undo_everywhere("king-of-the-valley", 4, 7);
+    check_undo_everywhere("kings-valley", 0, 8);
+}
+
+/* Against the AI: a King's Guard turn of several actions, then the AI's reply; undo
+ * takes back both whole, not just the reply and the last piece placed. */
+static void test_undo_takes_back_whole_turns(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-guard-8x8", 0);
+    GameRecord r;
+    open_record(&r, g, "7k/8/3G4/8/3G4/8/8/K7 2 1");
+    play_text(&r, "h8-h7");
+    const int human_turn = r.count;
+    play_text(&r, "d4-d3");
+    assert_true(r.count > human_turn + 1);
+    int keep = -1;
+    ErrBuf err;
+    assert_int_equal(play_undo_point(&r, 1u << 1, &keep, &err), STATUS_OK);
+    assert_int_equal(keep, 0);
+    // For the first player: back to the start of its own turn, after the second's.
+    assert_int_equal(play_undo_point(&r, 1u << 0, &keep, &err), STATUS_OK);
+    assert_int_equal(keep, human_turn);
+    // In the middle of a turn: back to its start.
+    record_truncate(&r, 1);
+    assert_int_equal(play_undo_point(&r, 1u << 1, &keep, &err), STATUS_OK);
+    assert_int_equal(keep, 0);
+    assert_int_equal(play_undo_point(&r, 1u << 0, &keep, &err), STATUS_ILLEGAL);
+    assert_non_null(strstr(err.msg, "no move to take back"));
+    record_free(&r);
+
+    // King of the Valley: chance draws between the turns are taken back with them, and
+    // a set of seats (the humans) stops at the first of them met going back.
+    g = make_game("king-of-the-valley", 2);
+    open_record(&r, g, NULL);
+    play_text(&r, "place c4");
+    play_text(&r, "place c1");
+    play_text(&r, "c4-c3; refill R");
+    const int second = r.count;
+    assert_int_equal(g->ops->to_move(g, r.current), PLAYER_CHANCE);
+    Rng rng;
+    rng_seed(&rng, 2);
+    while (g->ops->to_move(g, r.current) == PLAYER_CHANCE)
+        assert_int_equal(record_push(&r, game_sample_chance(g, r.current, &rng), &err),
+                         STATUS_OK);
+    const int after_draws = r.count;
+    assert_true(after_draws > second);
+    assert_int_equal(play_undo_point(&r, 1u << 0, &keep, &err), STATUS_OK);
+    assert_int_equal(keep, 2);
+    assert_int_equal(play_undo_point(&r, 3u, &keep, &err), STATUS_OK);
+    assert_int_equal(keep, 2);
+    assert_int_equal(play_undo_point(&r, 1u << 1, &keep, &err), STATUS_OK);
+    assert_int_equal(keep, 1);
+    record_free(&r);
+}
+
+/* --- words --------------------------------------------------------------------------- */
+
+static void test_seat_names(void **state)
+{
+    (void)state;
+    Game *g = make_game("king-of-the-valley", 4);
+    assert_string_equal(play_seat_name(g, 0), "first player");
+    assert_string_equal(play_seat_name(g, 3), "fourth player");
+    assert_string_equal(play_seat_name(g, 4), "nobody");
+    assert_string_equal(play_seat_name(g, PLAYER_CHANCE), "chance");
+    assert_string_equal(play_seat_name(g, PLAYER_NONE), "nobody");
+    game_destroy(g);
+    g = make_game("kings-valley", 0);
+    assert_string_equal(play_seat_name(g, 1), "second player");
+    assert_string_equal(play_seat_name(g, 2), "nobody");
+    game_destroy(g);
+    assert_string_equal(play_seat_ordinal(2), "third");
+    assert_string_equal(play_seat_ordinal(PLAYER_CHANCE), "chance");
+    assert_string_equal(play_seat_ordinal(-5), "nobody");
+}
+
+static void test_seat_players(void **state)
+{
+    (void)state;
+    bool human = false;
+    AgentSpec spec;
+    memset(&spec, 0, sizeof spec);
+    ErrBuf err;
+    assert_int_equal(seat_parse("human", 1, 9, &human, &spec, &err), STATUS_OK);
+    assert_true(human);
+    assert_int_equal(seat_parse("ai:7", 1, 9, &human, &spec, &err), STATUS_OK);
+    assert_false(human);
+    assert_int_equal(spec.level, 7);
+    assert_int_equal(spec.seed, 9 * 31 + 2); // the same game seed gives the same AI
+    human = true;
+    assert_int_equal(seat_parse("wizard", 0, 9, &human, &spec, &err), STATUS_PARSE);
+    assert_true(human);
+    assert_non_null(strstr(err.msg, "'wizard': "));
+    assert_non_null(strstr(err.msg, "(or 'human')"));
+}
+
+static void check_turn_is(const Seats *seats, const GameRecord *r, int seat, Status want,
+                          const char *why)
+{
+    ErrBuf err;
+    err_clear(&err);
+    assert_int_equal(seats_check_turn(seats, r->game, r->current, seat, &err), want);
+    if (strstr(err.msg, why) == NULL)
+        fail_msg("seat %d: '%s' lacks '%s'", seat, err.msg, why);
+}
+
+static void test_who_may_act(void **state)
+{
+    (void)state;
+    Seats seats;
+    ErrBuf err;
+    const SearchLimits none = {0};
+    assert_int_equal(seats_parse("human,ai:3", 2, &none, 1, &seats, &err), STATUS_OK);
+    Game *g = make_game("kings-valley", 0);
+    GameRecord r;
+    open_record(&r, g, "ss1ss/2k2/5/5/SSKSS 1 2");
+    check_turn_is(&seats, &r, 0, STATUS_OK, "");
+    check_turn_is(&seats, &r, 1, STATUS_CONFLICT, "the second seat is played by the AI (ai:3)");
+    check_turn_is(&seats, &r, 2, STATUS_CONFLICT, "no such seat");
+    check_turn_is(&seats, &r, -1, STATUS_CONFLICT, "no such seat");
+    assert_int_equal(seats_parse("human,human", 2, &none, 1, &seats, &err), STATUS_OK);
+    check_turn_is(&seats, &r, 1, STATUS_NOT_YOUR_TURN,
+                  "it is not your turn: the first player (human) is to move");
+    play_text(&r, "c1-c3");
+    check_turn_is(&seats, &r, 1, STATUS_CONFLICT, "the game is over");
+    record_free(&r);
+
+    g = make_game("king-of-the-valley", 2);
+    open_record(&r, g, NULL);
+    play_text(&r, "place c4");
+    play_text(&r, "place c1");
+    play_text(&r, "c4-c3; refill R");
+    check_turn_is(&seats, &r, 1, STATUS_NOT_YOUR_TURN, "chance acts next");
+
+    // What plays itself: chance draws, an AI seat's move; never a human's.
+    Rng rng;
+    rng_seed(&rng, 4);
+    Move m;
+    assert_int_equal(seats_auto_action(&seats, r.game, r.current, &rng, &m, NULL, &err),
+                     STATUS_OK);
+    assert_int_equal(record_push(&r, m, &err), STATUS_OK);
+    while (r.game->ops->to_move(r.game, r.current) == PLAYER_CHANCE) {
+        assert_int_equal(seats_auto_action(&seats, r.game, r.current, &rng, &m, NULL, &err),
+                         STATUS_OK);
+        assert_int_equal(record_push(&r, m, &err), STATUS_OK);
+    }
+    assert_int_equal(seats_auto_action(&seats, r.game, r.current, &rng, &m, NULL, &err),
+                     STATUS_CONFLICT);
+    assert_int_equal(seats_parse("random,random", 2, &none, 1, &seats, &err), STATUS_OK);
+    assert_int_equal(seats_start(&seats, r.game, &err), STATUS_OK);
+    SearchResult sr;
+    assert_int_equal(seats_auto_action(&seats, r.game, r.current, &rng, &m, &sr, &err),
+                     STATUS_OK);
+    assert_int_equal(sr.best, m);
+    assert_int_equal(record_push(&r, m, &err), STATUS_OK);
+    seats_stop(&seats);
+    record_free(&r);
+}
+
+static void result_is(const GameRecord *r, int viewer, const char *want)
+{
+    StrBuf t;
+    sb_init(&t);
+    play_result_text(r->game, r->current, viewer, &t);
+    if (strncmp(sb_str(&t), want, strlen(want)) != 0)
+        fail_msg("viewer %d: '%s' does not begin with '%s'", viewer, sb_str(&t), want);
+    sb_free(&t);
+}
+
+static void test_result_texts(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-valley", 0);
+    GameRecord r;
+    open_record(&r, g, "ss1ss/2k2/5/5/SSKSS 1 2");
+    result_is(&r, PLAYER_NONE, "unfinished");
+    result_is(&r, 0, "unfinished");
+    play_text(&r, "c1-c3");
+    StrBuf why, t;
+    sb_init(&why);
+    sb_init(&t);
+    g->ops->describe_result(g, r.current, &why);
+    assert_true(why.len > 0);
+    sb_printf(&t, "first player wins: %s", sb_str(&why));
+    result_is(&r, PLAYER_NONE, sb_str(&t));
+    sb_clear(&t);
+    sb_printf(&t, "You won: %s", sb_str(&why));
+    result_is(&r, 0, sb_str(&t));
+    sb_clear(&t);
+    sb_printf(&t, "You lost: first player wins: %s", sb_str(&why));
+    result_is(&r, 1, sb_str(&t));
+    sb_free(&why);
+    sb_free(&t);
+    record_free(&r);
+
+    // A draw by the ply limit.
+    const RuleSetting rules[] = {{"max-plies", "1"}};
+    Game *g2 = NULL;
+    ErrBuf err;
+    assert_int_equal(game_create(registry_find("kings-valley"), 0, rules, 1, &g2, &err),
+                     STATUS_OK);
+    open_record(&r, g2, NULL);
+    play_text(&r, "b1-b4");
+    assert_true(game_is_over(g2, r.current));
+    result_is(&r, PLAYER_NONE, "draw");
+    result_is(&r, 1, "Draw");
+    record_free(&r);
+}
+
+/* --- records and the caller's lookup --------------------------------------------------- */
+
+static const GameOps *knows_nothing(const char *name)
+{
+    (void)name;
+    return NULL;
+}
+
+static const GameOps *knows_kings_valley(const char *name)
+{
+    return strcmp(name, "kings-valley") == 0 ? registry_find(name) : NULL;
+}
+
+static void test_record_lookup(void **state)
+{
+    (void)state;
+    const char *kv = "crown-record 1\ngame kings-valley\nstart sskss/5/5/5/SSKSS 1 0\n"
+                     "move b1-b4\n";
+    const char *kotv = "crown-record 1\ngame king-of-the-valley\nrule players=2\n"
+                       "start x\n";
+    GameRecord r;
+    ErrBuf err;
+    assert_int_equal(record_parse(kv, knows_nothing, &r, &err), STATUS_PARSE);
+    assert_non_null(strstr(err.msg, "no game called 'kings-valley'"));
+    assert_int_equal(record_parse(kotv, knows_kings_valley, &r, &err), STATUS_PARSE);
+    assert_non_null(strstr(err.msg, "line 4: no game called 'king-of-the-valley'"));
+    assert_int_equal(record_parse(kv, knows_kings_valley, &r, &err), STATUS_OK);
+    assert_int_equal(r.count, 1);
+    // Written with the caller's result line, read back with the registry.
+    StrBuf t;
+    sb_init(&t);
+    record_write(&r, "unfinished", &t);
+    assert_non_null(strstr(sb_str(&t), "move b1-b4\nresult unfinished\n"));
+    GameRecord back;
+    assert_int_equal(record_parse(sb_str(&t), registry_find, &back, &err), STATUS_OK);
+    assert_memory_equal(back.current, r.current, r.game->state_size);
+    sb_clear(&t);
+    record_write(&r, NULL, &t);
+    assert_null(strstr(sb_str(&t), "result"));
+    sb_free(&t);
+    record_free(&back);
+    record_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_whole_turns_round_trip_in_every_game),
+        cmocka_unit_test(test_turn_errors_change_nothing),
+        cmocka_unit_test(test_kings_guard_whole_turn),
+        cmocka_unit_test(test_chance_outcomes_by_text),
+        cmocka_unit_test(test_undo_point_in_every_position),
+        cmocka_unit_test(test_undo_takes_back_whole_turns),
+        cmocka_unit_test(test_seat_names),
+        cmocka_unit_test(test_seat_players),
+        cmocka_unit_test(test_who_may_act),
+        cmocka_unit_test(test_result_texts),
+        cmocka_unit_test(test_record_lookup),
+    };
+    return cmocka_run_group_tests_name("play", tests, NULL, NULL);
+}
