@@ -15,8 +15,8 @@ static bool node_over(const KdConfig *c, const KdState *s)
 {
     const KdPos *p = &s->pos;
     bool repeated = false;
-    if (c->repetition && p->halfmove >= 4 && kd_plies(p) - s->base >= 4)
-        repeated = kd_repetitions(c, s) >= 2;
+    if (c->repetition && p->halfmove >= 4 && s->hist.len >= 5)
+        repeated = kd_repetitions(s) >= 2;
     if (kd_draw_reason(c, p, repeated) != KD_REASON_NONE)
         return true;
     return c->mate_literal && kd_literal_mate(c, p);
@@ -27,19 +27,18 @@ static uint64_t count_two(const KdConfig *c, KdState *s)
 {
     Move moves[KD_MAX_MOVES], replies[KD_MAX_MOVES];
     const int n = kd_gen_legal(c, &s->pos, moves);
-    const uint32_t cap = (uint32_t)c->hist_cap;
     const KdPos saved = s->pos;
     uint64_t total = 0;
     for (int i = 0; i < n; i++) {
         kd_apply(c, &s->pos, moves[i]);
-        const uint32_t idx = kd_plies(&s->pos) % cap;
-        const uint64_t old = s->hist[idx];
-        const bool start = kd_turn_start(&s->pos);
-        if (start)
-            s->hist[idx] = s->pos.hash;
-        if (!(start && node_over(c, s)))
+        if (kd_turn_start(&s->pos)) {
+            const uint64_t old = rep_history_push_ring(&s->hist, s->history, s->pos.hash);
+            if (!node_over(c, s))
+                total += (uint64_t)kd_gen_legal(c, &s->pos, replies);
+            rep_history_pop_ring(&s->hist, s->history, old);
+        } else {
             total += (uint64_t)kd_gen_legal(c, &s->pos, replies);
-        s->hist[idx] = old;
+        }
         s->pos = saved;
     }
     return total;

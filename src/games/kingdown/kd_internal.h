@@ -23,6 +23,7 @@
 
 #include "core/bits.h"
 #include "core/game.h"
+#include "core/rep_history.h"
 #include "core/rng.h"
 #include "core/status.h"
 #include "core/strbuf.h"
@@ -185,7 +186,7 @@ typedef struct KdConfig {
     uint16_t promo_mask; /* bit t: a pawn may become type t */
     int chain_limit;     /* captures a beast may make in one turn */
     int max_plies;
-    int hist_cap;        /* entries of the position history ring */
+    int hist_cap;        /* entries of the position history ring (> longest scan) */
     KdSetupKind setup;
     uint8_t setup_rank[8]; /* the fixed back rank (types), when setup is fixed */
     /* geometry */
@@ -240,15 +241,14 @@ typedef struct KdState {
     KdPos pos;
     uint8_t result; /* KdResult */
     uint8_t reason; /* KdReason */
-    uint16_t pad;
-    uint32_t base;    /* plies (see kd_plies) when the history began */
+    RepHistory hist;  /* the hashes at the turn starts met since set-up: a ring */
     uint8_t start_rank[8]; /* the back rank the game was set up with (0s: unknown) */
-    uint64_t hist[]; /* g-sized ring: hist[plies % hist_cap] = hash at that turn's start */
+    uint64_t history[]; /* hist's hist_cap entries (see core/rep_history.h) */
 } KdState;
 
 typedef struct KdUndo {
     KdPos pos;
-    uint64_t hist_old;
+    uint64_t hist_old; /* the ring entry the turn start's push overwrote */
     uint8_t result, reason;
 } KdUndo;
 
@@ -384,7 +384,7 @@ void kd_state_init(const KdConfig *c, KdState *s, const KdPos *p);
 void kd_settle(const KdConfig *c, KdState *s);
 void kd_make(const KdConfig *c, KdState *s, Move m, KdUndo *u);
 void kd_unmake(const KdConfig *c, KdState *s, Move m, const KdUndo *u);
-int kd_repetitions(const KdConfig *c, const KdState *s);
+int kd_repetitions(const KdState *s);
 /* The draw rules that end a game at the start of a turn even with moves left. */
 int kd_draw_reason(const KdConfig *c, const KdPos *p, bool repeated);
 

@@ -111,7 +111,7 @@ static Status kd_configure(Game *g, ErrBuf *err)
     kd_obs_schema(c);
     g->config = c;
     g->observation = &c->obs;
-    g->state_size = sizeof(KdState) + sizeof(uint64_t) * (size_t)c->hist_cap;
+    g->state_size = sizeof(KdState) + rep_history_bytes(c->hist_cap, false);
     g->undo_size = sizeof(KdUndo);
     g->move_index_count = KD_KINDS * 64 * 64;
     g->max_game_length = c->max_plies * KD_TURN_ACTIONS + 8;
@@ -307,9 +307,11 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
     const KdState *s = (const KdState *)gs;
     if (!check_position(c, &s->pos, err))
         return false;
-    const uint32_t cap = (uint32_t)c->hist_cap;
-    if (kd_turn_start(&s->pos) && s->hist[kd_plies(&s->pos) % cap] != s->pos.hash)
-        return err_set(err, STATUS_ILLEGAL, "history does not end with the position"), false;
+    if (!s->hist.ring)
+        return err_set(err, STATUS_ILLEGAL, "position history is not a ring"), false;
+    if (!rep_history_is_ok(&s->hist, s->history, c->hist_cap, false, kd_turn_start(&s->pos),
+                           s->pos.hash, err))
+        return false;
     KdState *fresh = malloc(g->state_size);
     if (fresh == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory"), false;

@@ -2,12 +2,13 @@
  * kd_state.c - the game state over a position: the history of turn-start hashes, the
  * result, and make/unmake.
  *
- * The history is a ring indexed by the turn number (kd_plies). A repetition can only
- * reach back to the last capture or pawn move (the 50-move count), so with the 50-move
- * rule on, a ring of 128 turns is exact; with it off the ring holds the whole game
- * (max-plies + 1 turns). The result is settled once, when a position is reached, in the
- * order: no legal action (checkmate or stalemate), the literal mate of the rulebook
- * (option), then the draws: repetition, 50 moves, bare kings, ply limit.
+ * The history (core/rep_history, as a ring) gets one entry per turn start. A repetition
+ * can only reach back to the last capture or pawn move (the 50-move count), so with the
+ * 50-move rule on, a ring of 128 turns is exact; with it off the ring holds the whole
+ * game (max-plies + 1 turns) and never wraps. The result is settled once, when a
+ * position is reached, in the order: no legal action (checkmate or stalemate), the
+ * literal mate of the rulebook (option), then the draws: repetition, 50 moves, bare
+ * kings, ply limit.
  */
 #include <string.h>
 
@@ -15,28 +16,19 @@
 
 void kd_state_init(const KdConfig *c, KdState *s, const KdPos *p)
 {
-    memset(s, 0, sizeof *s + sizeof s->hist[0] * (size_t)c->hist_cap);
+    memset(s, 0, sizeof *s);
     s->pos = *p;
-    s->base = kd_plies(p);
+    rep_history_init_ring(&s->hist, s->history, c->hist_cap);
     if (kd_turn_start(p))
-        s->hist[s->base % (uint32_t)c->hist_cap] = p->hash;
+        rep_history_push_ring(&s->hist, s->history, p->hash);
     kd_settle(c, s);
 }
 
-int kd_repetitions(const KdConfig *c, const KdState *s)
+int kd_repetitions(const KdState *s)
 {
-    const KdPos *p = &s->pos;
-    const uint32_t now = kd_plies(p);
-    const uint32_t cap = (uint32_t)c->hist_cap;
-    uint32_t span = now - s->base;
-    if (span > p->halfmove)
-        span = p->halfmove;
-    if (span > cap - 1)
-        span = cap - 1;
-    int count = 0;
-    for (uint32_t k = 2; k <= span; k += 2)
-        count += s->hist[(now - k) % cap] == p->hash;
-    return count;
+    // Called at turn starts only, where the newest entry is the position; nothing before
+    // the last capture or pawn move (the 50-move count) can repeat it.
+    return rep_history_earlier_within(&s->hist, s->history, s->pos.halfmove);
 }
 
 int kd_draw_reason(const KdConfig *c, const KdPos *p, bool repeated)
@@ -74,7 +66,7 @@ void kd_settle(const KdConfig *c, KdState *s)
         s->reason = KD_REASON_LITERAL_MATE;
         return;
     }
-    const int why = kd_draw_reason(c, p, c->repetition && kd_repetitions(c, s) >= 2);
+    const int why = kd_draw_reason(c, p, c->repetition && kd_repetitions(s) >= 2);
     if (why != KD_REASON_NONE) {
         s->result = KD_DRAW;
         s->reason = (uint8_t)why;
@@ -87,18 +79,18 @@ void kd_make(const KdConfig *c, KdState *s, Move m, KdUndo *u)
     u->result = s->result;
     u->reason = s->reason;
     kd_apply(c, &s->pos, m);
-    const uint32_t idx = kd_plies(&s->pos) % (uint32_t)c->hist_cap;
-    u->hist_old = s->hist[idx];
+    u->hist_old = 0;
     if (kd_turn_start(&s->pos))
-        s->hist[idx] = s->pos.hash;
+        u->hist_old = rep_history_push_ring(&s->hist, s->history, s->pos.hash);
     kd_settle(c, s);
 }
 
 void kd_unmake(const KdConfig *c, KdState *s, Move m, const KdUndo *u)
 {
+    (void)c;
     (void)m;
-    const uint32_t idx = kd_plies(&s->pos) % (uint32_t)c->hist_cap;
-    s->hist[idx] = u->hist_old;
+    if (kd_turn_start(&s->pos))
+        rep_history_pop_ring(&s->hist, s->history, u->hist_old);
     s->pos = u->pos;
     s->result = u->result;
     s->reason = u->reason;
