@@ -15,6 +15,7 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
+#include "core/invariant.h"
 #include "core/observation.h"
 #include "play/registry.h"
 #include "core/status.h"
@@ -541,6 +542,7 @@ int crown_state_apply(crown_state *state, crown_action action)
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
     const Game *g = state->game->game;
     g->ops->make(g, state->s, action, undo_at(state, state->depth));
+    GAME_CHECK(g, state->s);
     state->moves[state->depth++] = action;
     return state_result(state, CROWN_OK);
 }
@@ -563,6 +565,7 @@ int crown_state_undo(crown_state *state)
     const Game *g = state->game->game;
     state->depth--;
     g->ops->unmake(g, state->s, state->moves[state->depth], undo_at(state, state->depth));
+    GAME_CHECK(g, state->s);
     return state_result(state, CROWN_OK);
 }
 
