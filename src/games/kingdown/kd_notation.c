@@ -857,6 +857,14 @@ Status kd_parse_move(const KdConfig *c, const KdPos *p, const char *text, Move *
                        "'%s' is not legal: the beast on %c%d is in a capture chain and may only capture again (like %c%d..., a trailing comma to go on)",
                        in, 'a' + kd_file(p->chain_sq), kd_rank(p->chain_sq) + 1,
                        'a' + kd_file(p->chain_sq), kd_rank(p->chain_sq) + 1);
+    const char *power = kd_power_info[p->power[p->turn]].name;
+    if (p->stage == KD_STAGE_DECLARED && strncmp(in, power, strlen(power)) == 0)
+        return err_set(err, STATUS_ILLEGAL,
+                       c->tokens_any
+                           ? "'%s' is not legal: no token left, or that piece is already under the power"
+                           : "'%s' is not legal: one token per turn, and this turn has spent one "
+                             "(--rule tokens-per-turn=any allows more)",
+                       in);
     const int from = len >= 2 ? read_square(in) : -1;
     if (from >= 0 && len >= 4 && read_square(in + 2) >= 0) {
         if (p->board[from] == KD_EMPTY)
