@@ -745,7 +745,8 @@ static void play(const KdRefRules *r, KdRefPos *p, KdRefMove m)
         }
         if (p->iced[m.from]) {
             p->iced[m.from] = false;
-            p->iced[landed] = true;
+            if (landed >= 0) // a paladin that captured is gone, and its mark with it
+                p->iced[landed] = true;
         }
     } else if (m.kind == K_EP) {
         take(r, p, m.to + (c == 0 ? -8 : 8));

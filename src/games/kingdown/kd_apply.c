@@ -63,7 +63,7 @@ static void follow_ice(const KdConfig *c, KdPos *p, int from1, int to1, int from
     uint64_t next = ice & ~kd_bit(from1);
     if (from2 != KD_NO_SQ)
         next &= ~kd_bit(from2);
-    if (ice & kd_bit(from1))
+    if ((ice & kd_bit(from1)) && to1 != KD_NO_SQ) // a paladin that captured is gone
         next |= kd_bit(to1);
     if (from2 != KD_NO_SQ && (ice & kd_bit(from2)))
         next |= kd_bit(to2);
