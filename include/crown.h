@@ -42,9 +42,9 @@ extern "C" {
 #endif
 
 #define CROWN_VERSION_MAJOR 0
-#define CROWN_VERSION_MINOR 1
+#define CROWN_VERSION_MINOR 2
 #define CROWN_VERSION_PATCH 0
-#define CROWN_VERSION "0.1.0"
+#define CROWN_VERSION "0.2.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH, for comparisons in #if. */
 #define CROWN_VERSION_NUMBER                                                                  \
     (CROWN_VERSION_MAJOR * 10000 + CROWN_VERSION_MINOR * 100 + CROWN_VERSION_PATCH)
@@ -64,6 +64,10 @@ enum {
     CROWN_ERROR_IO = 4,          /* a file (a rule option naming one) could not be read */
     CROWN_ERROR_NOMEM = 5,       /* an allocation failed */
     CROWN_ERROR_ARGUMENT = 6,    /* a NULL handle, a buffer too small, a value out of range */
+    CROWN_ERROR_NOT_FOUND = 7,   /* no such game, seat or thing */
+    CROWN_ERROR_NOT_YOUR_TURN = 8, /* someone else (or chance) is to act */
+    CROWN_ERROR_CONFLICT = 9,    /* the state does not allow it now (the game is over, say) */
+    CROWN_ERROR_CORRUPT = 10,    /* stored data this build cannot read */
 };
 
 /* to_move values besides the players 0..n-1. */

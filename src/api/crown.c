@@ -15,14 +15,15 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
+#include "core/invariant.h"
 #include "core/observation.h"
 #include "play/registry.h"
 #include "core/status.h"
 #include "core/strbuf.h"
 #include "search/agent.h"
 
-/* The engine's Status codes are the API's codes (CROWN_ERROR_ARGUMENT is the API's own),
- * and its limits the API's. */
+/* The engine's first Status codes are the API's codes; CROWN_ERROR_ARGUMENT is the API's
+ * own, so the later engine codes are renumbered by api_code. Its limits are the API's. */
 _Static_assert((int)CROWN_OK == (int)STATUS_OK && (int)CROWN_ERROR_PARSE == (int)STATUS_PARSE &&
                    (int)CROWN_ERROR_ILLEGAL == (int)STATUS_ILLEGAL &&
                    (int)CROWN_ERROR_UNSUPPORTED == (int)STATUS_UNSUPPORTED &&
@@ -39,6 +40,24 @@ _Static_assert(sizeof(crown_action) == sizeof(Move), "crown_action is a Move");
 _Static_assert((int)CROWN_OBS_MAX_DIMS == (int)OBS_MAX_DIMS, "one tensor rank");
 
 enum { PERFT_MAX_DEPTH = 64 };
+
+/* The API's code for an engine Status: every engine result passes through here, since
+ * the engine's codes after STATUS_NOMEM collide with CROWN_ERROR_ARGUMENT and up. */
+static int api_code(Status st)
+{
+    switch (st) {
+    case STATUS_NOT_FOUND:
+        return CROWN_ERROR_NOT_FOUND;
+    case STATUS_NOT_YOUR_TURN:
+        return CROWN_ERROR_NOT_YOUR_TURN;
+    case STATUS_CONFLICT:
+        return CROWN_ERROR_CONFLICT;
+    case STATUS_CORRUPT:
+        return CROWN_ERROR_CORRUPT;
+    default:
+        return (int)st;
+    }
+}
 
 struct crown_game {
     Game *game;
@@ -154,6 +173,14 @@ const char *crown_status_name(int code)
         return "out of memory";
     case CROWN_ERROR_ARGUMENT:
         return "bad argument";
+    case CROWN_ERROR_NOT_FOUND:
+        return "not found";
+    case CROWN_ERROR_NOT_YOUR_TURN:
+        return "not your turn";
+    case CROWN_ERROR_CONFLICT:
+        return "conflict";
+    case CROWN_ERROR_CORRUPT:
+        return "corrupt data";
     default:
         return "unknown status";
     }
@@ -184,17 +211,10 @@ int crown_game_new(const char *name, const char *const *names, const char *const
     if (n_options < 0 || (n_options > 0 && (names == NULL || values == NULL)))
         return error_out(err, CROWN_ERROR_ARGUMENT,
                          "crown_game_new: %d options without their names and values", n_options);
-    const GameOps *ops = registry_find(name);
-    if (ops == NULL) {
-        StrBuf list;
-        sb_init(&list);
-        for (int i = 0; i < registry_count(); i++)
-            sb_printf(&list, "%s%s", i ? ", " : "", registry_at(i)->name);
-        error_out(err, CROWN_ERROR_ARGUMENT, "no game called '%s' (games: %s)", name,
-                  sb_str(&list));
-        sb_free(&list);
-        return CROWN_ERROR_ARGUMENT;
-    }
+    const GameOps *ops;
+    ErrBuf lookup;
+    if (registry_lookup(name, &ops, &lookup) != STATUS_OK)
+        return error_out(err, CROWN_ERROR_ARGUMENT, "%s", lookup.msg);
     RuleSetting *rules = calloc((size_t)n_options + 1, sizeof *rules);
     crown_game *h = calloc(1, sizeof *h);
     if (rules == NULL || h == NULL) {
@@ -206,7 +226,7 @@ int crown_game_new(const char *name, const char *const *names, const char *const
         rules[i] = (RuleSetting){.name = names[i], .value = values[i]};
     ErrBuf e;
     err_clear(&e);
-    int st = (int)game_create(ops, 0, rules, n_options, &h->game, &e);
+    int st = api_code(game_create(ops, 0, rules, n_options, &h->game, &e));
     free(rules);
     if (st != CROWN_OK) {
         free(h);
@@ -371,7 +391,7 @@ int crown_state_parse(crown_state *state, const char *text)
     if (text == NULL)
         return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_state_parse: text is NULL");
     const Game *g = state->game->game;
-    int st = (int)g->ops->parse_position(g, state->s, text, &state->err);
+    int st = api_code(g->ops->parse_position(g, state->s, text, &state->err));
     if (st == CROWN_OK)
         state->depth = 0;
     return state_result(state, st);
@@ -511,7 +531,7 @@ int crown_action_from_text(crown_state *state, const char *text, crown_action *o
     if (g->ops->to_move(g, state->s) == PLAYER_NONE)
         return state_fail(state, CROWN_ERROR_ILLEGAL, "the game is over");
     Move m = MOVE_NONE;
-    int st = (int)g->ops->parse_move(g, state->s, text, &m, &state->err);
+    int st = api_code(g->ops->parse_move(g, state->s, text, &m, &state->err));
     if (st == CROWN_OK)
         *out = m;
     return state_result(state, st);
@@ -541,6 +561,7 @@ int crown_state_apply(crown_state *state, crown_action action)
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
     const Game *g = state->game->game;
     g->ops->make(g, state->s, action, undo_at(state, state->depth));
+    GAME_CHECK(g, state->s);
     state->moves[state->depth++] = action;
     return state_result(state, CROWN_OK);
 }
@@ -563,6 +584,7 @@ int crown_state_undo(crown_state *state)
     const Game *g = state->game->game;
     state->depth--;
     g->ops->unmake(g, state->s, state->moves[state->depth], undo_at(state, state->depth));
+    GAME_CHECK(g, state->s);
     return state_result(state, CROWN_OK);
 }
 
@@ -711,10 +733,10 @@ int crown_agent_new(const crown_game *game, const char *spec, uint64_t seed, cro
     sb_init(&a->text);
     ErrBuf e;
     err_clear(&e);
-    int st = (int)agent_spec_parse(spec, &a->spec, &e);
+    int st = api_code(agent_spec_parse(spec, &a->spec, &e));
     if (st == CROWN_OK) {
         a->spec.seed = seed;
-        st = (int)agent_new(game->game, &a->spec, &a->agent, &e);
+        st = api_code(agent_new(game->game, &a->spec, &a->agent, &e));
     }
     if (st != CROWN_OK) {
         error_out(err, st, "%s", e.msg);
@@ -760,7 +782,7 @@ int crown_agent_set_limits(crown_agent *agent, int depth, int64_t nodes, int64_t
     if ((depth > 0 || nodes > 0) && movetime_ms == 0)
         spec.limits.movetime_ms = SEARCH_UNLIMITED;
     Agent *fresh = NULL;
-    int st = (int)agent_new(agent->game->game, &spec, &fresh, &agent->err);
+    int st = api_code(agent_new(agent->game->game, &spec, &fresh, &agent->err));
     if (st != CROWN_OK)
         return agent_result(agent, st);
     agent_free(agent->agent);
@@ -782,7 +804,7 @@ int crown_agent_think(crown_agent *agent, const crown_state *state, crown_action
         return agent_result(agent, CROWN_ERROR_ARGUMENT);
     }
     SearchResult r;
-    int st = (int)agent_think(agent->agent, state->s, &r, &agent->err);
+    int st = api_code(agent_think(agent->agent, state->s, &r, &agent->err));
     if (st == CROWN_OK) {
         agent->last = r;
         *best = r.best;

@@ -147,17 +147,12 @@ SearchLimits cli_search_limits(const CliOptions *o)
 
 bool cli_make_game(const char *name, const CliOptions *o, Game **out)
 {
-    const GameOps *ops = registry_find(name);
-    if (ops == NULL) {
-        StrBuf names;
-        sb_init(&names);
-        for (int i = 0; i < registry_count(); i++)
-            sb_printf(&names, "%s%s", i ? ", " : "", registry_at(i)->name);
-        cli_error("no game called '%s' (games: %s)", name, sb_str(&names));
-        sb_free(&names);
+    const GameOps *ops;
+    ErrBuf err;
+    if (registry_lookup(name, &ops, &err) != STATUS_OK) {
+        cli_error("%s", err.msg);
         return false;
     }
-    ErrBuf err;
     if (game_create(ops, 0, o->rules, o->n_rules, out, &err) != STATUS_OK) {
         cli_error("%s", err.msg);
         return false;

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "core/strbuf.h"
+
 #include "games/kingdown/kingdown.h"
 #include "games/kingscastle/kingscastle.h"
 #include "games/kingsguard/kingsguard.h"
@@ -40,4 +42,18 @@ const GameOps *registry_find(const char *name)
         if (strcmp(registry[i]->name, name) == 0)
             return registry[i];
     return NULL;
+}
+
+Status registry_lookup(const char *name, const GameOps **out, ErrBuf *err)
+{
+    *out = registry_find(name);
+    if (*out != NULL)
+        return STATUS_OK;
+    StrBuf names;
+    sb_init(&names);
+    for (int i = 0; i < registry_count(); i++)
+        sb_printf(&names, "%s%s", i ? ", " : "", registry_at(i)->name);
+    err_set(err, STATUS_NOT_FOUND, "no game called '%s' (games: %s)", name, sb_str(&names));
+    sb_free(&names);
+    return STATUS_NOT_FOUND;
 }

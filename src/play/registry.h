@@ -13,5 +13,8 @@ int registry_count(void);
 const GameOps *registry_at(int i);
 /* NULL if no game has that name. */
 const GameOps *registry_find(const char *name);
+/* Like registry_find, but a name no game has is STATUS_NOT_FOUND with a message that
+ * lists the games. */
+Status registry_lookup(const char *name, const GameOps **out, ErrBuf *err);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include "core/game_api.h"
 #include "core/record.h"
+#include "play/registry.h"
 #include "fuzz_support.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -38,15 +39,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     GameRecord r, r2;
     ErrBuf err;
-    if (rules_name_a_file(text) || record_parse(text, &r, &err) != STATUS_OK) {
+    if (rules_name_a_file(text) || record_parse(text, registry_find, &r, &err) != STATUS_OK) {
         free(text);
         return 0;
     }
     StrBuf out, out2;
     sb_init(&out);
     sb_init(&out2);
-    record_write(&r, &out);
-    if (record_parse(sb_str(&out), &r2, &err) != STATUS_OK)
+    record_write(&r, NULL, &out);
+    if (record_parse(sb_str(&out), registry_find, &r2, &err) != STATUS_OK)
         fuzz_fail("a written record is refused", err.msg);
     const Game *g = r.game;
     if (r2.game->ops != g->ops || r2.count != r.count ||
@@ -55,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcmp(r2.start, r.start, g->state_size) != 0 ||
         memcmp(r2.current, r.current, g->state_size) != 0 || strcmp(r2.players, r.players) != 0)
         fuzz_fail("a written record reads back different", sb_str(&out));
-    record_write(&r2, &out2);
+    record_write(&r2, NULL, &out2);
     if (strcmp(sb_str(&out), sb_str(&out2)) != 0)
         fuzz_fail("the record text is not stable", sb_str(&out2));
     sb_free(&out);

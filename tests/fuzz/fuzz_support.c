@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/game_api.h"
-#include "core/registry.h"
+#include "play/registry.h"
 
 enum { MAX_RULES = 16 };
 
