@@ -51,9 +51,14 @@ static ModState *state_of_type(PyTypeObject *type) {
     return (ModState *)PyType_GetModuleState(type);
 }
 
-static PyObject *raise_crown(PyTypeObject *type, int code, const char *message) {
-    PyErr_Format(state_of_type(type)->error, "%s: %s", crown_status_name(code), message);
+/* crown.Error with the status name and crown's message: "illegal: ...". */
+static PyObject *raise_mod(ModState *mod, int code, const char *message) {
+    PyErr_Format(mod->error, "%s: %s", crown_status_name(code), message);
     return NULL;
+}
+
+static PyObject *raise_crown(PyTypeObject *type, int code, const char *message) {
+    return raise_mod(state_of_type(type), code, message);
 }
 
 static PyObject *raise_state(StateObject *self) {
@@ -643,7 +648,7 @@ static PyObject *mod_load_game(PyObject *module, PyObject *args) {
     crown_error err;
     int rc = crown_game_new(name, names, values, (int)n, &game, &err);
     if (rc != CROWN_OK) {
-        PyErr_Format(mod->error, "%s: %s", crown_status_name(rc), err.message);
+        raise_mod(mod, rc, err.message);
         goto done;
     }
     GameObject *obj = PyObject_New(GameObject, mod->game_type);
@@ -668,10 +673,9 @@ static PyObject *mod_parse_position(PyObject *module, PyObject *args) {
     crown_state *state = NULL;
     crown_error err;
     int rc = crown_state_new(((GameObject *)game)->game, 0, &state, &err);
-    if (rc != CROWN_OK) return PyErr_Format(mod->error, "%s: %s", crown_status_name(rc), err.message);
+    if (rc != CROWN_OK) return raise_mod(mod, rc, err.message);
     if (crown_state_parse(state, text) != CROWN_OK) {
-        PyErr_Format(mod->error, "%s: %s", crown_status_name(crown_state_errcode(state)),
-                     crown_state_errmsg(state));
+        raise_mod(mod, crown_state_errcode(state), crown_state_errmsg(state));
         crown_state_free(state);
         return NULL;
     }
