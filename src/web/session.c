@@ -14,6 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <jansson.h>
+
 #include "core/game_api.h"
 #include "core/invariant.h"
 #include "play/registry.h"
@@ -379,18 +381,24 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
 
     StoredGame sg;
     memset(&sg, 0, sizeof sg);
-    StrBuf rules, pos;
-    sb_init(&rules);
+    StrBuf pos;
     sb_init(&pos);
     // Every option is stored with its value, defaults included, so a later change of a
-    // default cannot change a stored game.
-    for (int i = 0; i < g->ops->option_count; i++)
-        sb_printf(&rules, "%s=%s\n", g->ops->options[i].name, g->values[i]);
+    // default cannot change a stored game: as one JSON object of name and value pairs.
+    json_t *rule_pairs = json_object();
+    for (int i = 0; i < g->ops->option_count && rule_pairs; i++)
+        if (json_object_set_new(rule_pairs, g->ops->options[i].name,
+                                json_string(g->values[i])) != 0) {
+            json_decref(rule_pairs);
+            rule_pairs = NULL;
+        }
+    char *rules = rule_pairs ? json_dumps(rule_pairs, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(rule_pairs);
     g->ops->format_position(g, start, &pos);
     snprintf(sg.id, sizeof sg.id, "%s", s->id);
     snprintf(sg.game, sizeof sg.game, "%s", g->ops->name);
     sg.players = g->players;
-    sg.rules = rules.data;
+    sg.rules = rules;
     sg.start = pos.data;
     sg.seed = s->seed;
     sg.created = s->created;
@@ -399,11 +407,11 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
         snprintf(sg.player[i], sizeof sg.player[i], "%s", s->seats.seat[i].text);
         snprintf(sg.token[i], sizeof sg.token[i], "%s", s->token[i]);
     }
-    if (sb_failed(&rules) || sb_failed(&pos))
+    if (rules == NULL || sb_failed(&pos))
         st = err_set(err, STATUS_NOMEM, "out of memory");
     else if (store_insert_game(srv->store, &sg, err) != STATUS_OK)
         st = STATUS_IO;
-    sb_free(&rules);
+    free(rules);
     sb_free(&pos);
     if (st == STATUS_OK && (st = init_record(s, g, start, err)) != STATUS_OK)
         g = NULL; // owned by the record now, freed with the session
@@ -447,23 +455,46 @@ static Status load_session(const StoredGame *sg, Session **out, ErrBuf *err)
             session_destroy(s);
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
-    // The store keeps one "name=value" line per option (names never hold '='); each is
-    // split here, at the edge, into the pair the game takes.
+    // The store keeps the options as one JSON object of name and value pairs; games
+    // stored before that kept one "name=value" line per option (names never hold '='),
+    // split here, at the edge.
     RuleSetting rules[2 * GAME_MAX_OPTIONS];
     int n_rules = 0;
-    char *save = NULL;
     Game *g = NULL;
     ErrBuf e2;
     Status st = STATUS_OK;
-    for (char *r = strtok_r(rules_copy, "\n", &save); r && n_rules < 2 * GAME_MAX_OPTIONS;
-         r = strtok_r(NULL, "\n", &save)) {
-        if (rule_setting_split(r, &rules[n_rules++], &e2) != STATUS_OK) {
-            st = err_set(err, STATUS_CORRUPT, "game %s: its rules: %s", sg->id, e2.msg);
-            break;
+    json_t *pairs = NULL;
+    if (rules_copy[0] == '{') {
+        json_error_t jerr;
+        pairs = json_loads(rules_copy, 0, &jerr);
+        if (!json_is_object(pairs))
+            st = err_set(err, STATUS_CORRUPT, "game %s: its rules: %s", sg->id,
+                         pairs ? "not a JSON object" : jerr.text);
+        const char *name;
+        json_t *value;
+        json_object_foreach(pairs, name, value) {
+            if (st != STATUS_OK || n_rules == 2 * GAME_MAX_OPTIONS)
+                break;
+            if (!json_is_string(value)) {
+                st = err_set(err, STATUS_CORRUPT, "game %s: its rule '%s' is not text", sg->id,
+                             name);
+                break;
+            }
+            rules[n_rules++] = (RuleSetting){.name = name, .value = json_string_value(value)};
+        }
+    } else {
+        char *save = NULL;
+        for (char *r = strtok_r(rules_copy, "\n", &save); r && n_rules < 2 * GAME_MAX_OPTIONS;
+             r = strtok_r(NULL, "\n", &save)) {
+            if (rule_setting_split(r, &rules[n_rules++], &e2) != STATUS_OK) {
+                st = err_set(err, STATUS_CORRUPT, "game %s: its rules: %s", sg->id, e2.msg);
+                break;
+            }
         }
     }
     if (st == STATUS_OK && game_create(ops, sg->players, rules, n_rules, &g, &e2) != STATUS_OK)
         st = err_set(err, STATUS_CORRUPT, "game %s: its rules: %s", sg->id, e2.msg);
+    json_decref(pairs);
     free(rules_copy);
     snprintf(s->id, sizeof s->id, "%s", sg->id);
     s->seed = sg->seed;

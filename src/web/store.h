@@ -27,7 +27,9 @@ typedef struct StoredGame {
     char id[SECRET_ID_LEN + 1];
     char game[64];     /* registry name */
     int players;
-    char *rules;       /* "name=value" lines, '\n'-separated; owned */
+    /* The options as one JSON object of name and value pairs (games stored before 0.2:
+     * "name=value" lines); owned. */
+    char *rules;
     char *start;       /* start position text; owned */
     uint64_t seed;
     int64_t created;   /* seconds since 1970 */
