@@ -26,6 +26,8 @@ void game_destroy(Game *g);
 const char *game_option(const Game *g, const char *name);
 /* Integer value of an integer option; `fallback` if absent. */
 long game_option_long(const Game *g, const char *name, long fallback);
+/* Whether an option of the game's own table has exactly this value. */
+bool game_option_is(const Game *g, const char *name, const char *value);
 
 /* Appends "name=value" for every option, space-separated. */
 void game_format_rules(const Game *g, StrBuf *out);
