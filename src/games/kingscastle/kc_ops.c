@@ -135,15 +135,8 @@ static void ops_returns(const Game *g, const GameState *s, double out[MAX_PLAYER
 {
     (void)g;
     const KcState *k = (const KcState *)s;
-    for (int p = 0; p < MAX_PLAYERS; p++)
-        out[p] = 0;
-    if (k->result == KC_WHITE_WINS) {
-        out[0] = 1;
-        out[1] = -1;
-    } else if (k->result == KC_BLACK_WINS) {
-        out[0] = -1;
-        out[1] = 1;
-    }
+    const int winner = k->result == KC_WHITE_WINS ? 0 : k->result == KC_BLACK_WINS ? 1 : -1;
+    game_returns_two_player(winner, out);
 }
 
 static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)

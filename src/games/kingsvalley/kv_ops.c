@@ -206,15 +206,8 @@ static void ops_returns(const Game *g, const GameState *s, double out[MAX_PLAYER
 {
     (void)g;
     const KvState *k = (const KvState *)s;
-    for (int p = 0; p < MAX_PLAYERS; p++)
-        out[p] = 0;
-    if (k->result == KV_WIN_FIRST) {
-        out[0] = 1;
-        out[1] = -1;
-    } else if (k->result == KV_WIN_SECOND) {
-        out[0] = -1;
-        out[1] = 1;
-    }
+    const int winner = k->result == KV_WIN_FIRST ? 0 : k->result == KV_WIN_SECOND ? 1 : -1;
+    game_returns_two_player(winner, out);
 }
 
 static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)
