@@ -118,7 +118,7 @@ PCDIR := $(LIBDIR)/pkgconfig
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 
 .PHONY: all tests check test play bench deps deps-test clean lint web-check \
-        install uninstall fuzz fuzz-targets check-invariants
+        install uninstall fuzz fuzz-targets check-invariants python python-check
 all: $(CROWN) $(SHLIB)
 
 $(OUT)/obj/%.o: %.c
@@ -184,6 +184,28 @@ $(OUT)/fuzz/%: $(OUT)/obj/tests/fuzz/%.o $(FUZZ_SUPPORT_OBJ) $(FUZZ_WEB_OBJ) $(L
 
 fuzz-targets: $(FUZZ_BIN)
 
+# The Python module (python/crownmodule.c, over crown.h only) for Debian's python3, with
+# the library's position-independent objects linked in so that it needs no libcrown.so
+# at run time. Python's headers are system headers; -Wno-pedantic because its slot
+# tables (PyType_Slot) hold functions as void *, -Wno-write-strings for its keyword
+# lists (char *[]).
+PYTHON ?= /usr/bin/python3
+PY_INC = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+PY_EXT = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+PY_MOD = $(OUT)/python/crown$(PY_EXT)
+$(PY_MOD): python/crownmodule.c include/crown.h $(PIC_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  PYMOD   $@"
+	@$(CC) $(CFLAGS_ALL) -Wno-pedantic -Wno-write-strings -isystem $(PY_INC) -fPIC -fvisibility=hidden -shared -o $@ \
+	    python/crownmodule.c $(PIC_OBJ) $(LDFLAGS_ALL) $(LDLIBS_ALL)
+
+python: $(PY_MOD)
+
+# pytest on the module (tests/python); its closing line is the count.
+python-check: python
+	@cd tests/python && PYTHONPATH=$(CURDIR)/$(OUT)/python CROWN_BIN=$(CURDIR)/$(CROWN) \
+	    $(PYTHON) -m pytest -q -p no:cacheprovider .
+
 # Runs every fuzz target of the fuzz build for FUZZ_SECONDS from its seed corpus.
 fuzz:
 	@$(MAKE) --no-print-directory BUILD=fuzz fuzz-targets
@@ -198,6 +220,7 @@ test: deps-test
 	tools/check-layering.sh
 	tools/check-architecture.sh
 	$(MAKE) --no-print-directory BUILD=release check
+	$(MAKE) --no-print-directory BUILD=release python-check
 	$(MAKE) --no-print-directory BUILD=asan check
 	$(MAKE) --no-print-directory CC=clang BUILD=release check
 	$(MAKE) --no-print-directory BUILD=asan web-check WEB_TESTS=api

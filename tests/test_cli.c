@@ -250,6 +250,71 @@ static void test_analyze(void **state)
     assert_contains(&r, "over");
 }
 
+/* The word after "bestmove " in r's output, into out. */
+static void bestmove_of(const Run *r, char *out, size_t cap)
+{
+    const char *p = strstr(r->out, "bestmove ");
+    assert_non_null(p);
+    p += strlen("bestmove ");
+    size_t n = strcspn(p, " \n");
+    assert_true(n > 0 && n < cap);
+    memcpy(out, p, n);
+    out[n] = '\0';
+}
+
+static void test_uci(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "uci", "uci\nisready\nquit\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "id name crown");
+    assert_contains(&r, "option name Hash type spin");
+    assert_contains(&r, "option name Level type spin");
+    assert_contains(&r, "uciok\nreadyok\n");
+    // A searched move is legal: the same position takes it back as a move.
+    run(&r, "uci", "ucinewgame\nposition startpos moves e2e4 e7e5 g1f3\ngo depth 3\n");
+    assert_contains(&r, "info depth 3 score cp ");
+    assert_contains(&r, " pv ");
+    char best[16], input[256];
+    bestmove_of(&r, best, sizeof best);
+    snprintf(input, sizeof input, "position startpos moves e2e4 e7e5 g1f3 %s\ngo depth 1\n", best);
+    run(&r, "uci", input);
+    assert_lacks(&r, "error");
+    assert_contains(&r, "bestmove ");
+    // Castling is read as the king's two-square step, and the clocks give a move.
+    run(&r, "uci", "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1 f8c5 d2d3 "
+                   "e8g8\ngo wtime 2000 btime 2000 winc 10 binc 10 movestogo 5\n");
+    assert_lacks(&r, "error");
+    assert_contains(&r, "bestmove ");
+    // position fen: a mate in one, and a finished game.
+    run(&r, "uci", "position fen 6k1/8/6K1/8/8/8/8/7Q w - - 0 1\ngo depth 4\n"
+                   "position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1\ngo depth 2\n");
+    assert_contains(&r, "score mate 1 ");
+    assert_contains(&r, "bestmove h1a8\n");
+    assert_contains(&r, "bestmove 0000\n");
+    // go movetime, and stop (with isready heard) during go infinite.
+    run(&r, "uci", "go movetime 100\n");
+    assert_int_equal(count_of(r.out, "bestmove "), 1);
+    run(&r, "uci", "setoption name Hash value 8\ngo infinite\nisready\nstop\nisready\n");
+    assert_contains(&r, "readyok\n");
+    assert_int_equal(count_of(r.out, "readyok"), 2);
+    assert_int_equal(count_of(r.out, "bestmove "), 1);
+    // Bad input: one error line each, the position unchanged, the engine still there.
+    run(&r, "uci", "position startpos moves e2e4\nposition startpos moves e7e5\n"
+                   "position fen nonsense\nposition\nfoo\ngo depth x\ngo sideways\n"
+                   "setoption name Level value 11\nsetoption name Colour value red\n"
+                   "ponderhit\ngo depth 1\n");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_of(r.out, "info string error: "), 8);
+    assert_contains(&r, "move 'e7e5': ");
+    assert_contains(&r, "unknown command 'foo'");
+    bestmove_of(&r, best, sizeof best);
+    assert_true(best[1] == '7' || best[1] == '8'); /* Black moves: e2e4 was kept */
+    run(&r, "uci extra", NULL);
+    assert_int_equal(r.status, 2);
+}
+
 static void test_match(void **state)
 {
     (void)state;
@@ -395,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_play_save_load),
         cmocka_unit_test(test_play_ai_vs_ai_to_the_end),
         cmocka_unit_test(test_analyze),
+        cmocka_unit_test(test_uci),
         cmocka_unit_test(test_match),
         cmocka_unit_test(test_match_many_players),
         cmocka_unit_test(test_bench_signature),

@@ -12,7 +12,8 @@
  *       position's text, result and legal action list must match the reference;
  *   (d) thousands of random placements (random pieces, rights, armies, powers, turns in
  *       progress), which both must accept or reject alike and then agree on; and
- *       placements where the side to move holds Haste, under both haste-check values.
+ *       placements where the side to move holds Haste, under both haste-check values,
+ *       and Freeze or Ice Wall, under both tokens-per-turn values.
  * The comparing is tests/support/perft_pair's.
  */
 #include <stdarg.h>
@@ -530,6 +531,21 @@ static void test_random_positions(void **state)
     free(acts);
 }
 
+/* The board part of a position text, as 64 letters or '.' (enough to pick pieces). */
+static void fen_board(const char *fen, char board[64])
+{
+    int sq = 56;
+    for (const char *q = fen; *q != ' '; q++) {
+        if (*q == '/')
+            sq -= 16;
+        else if (*q >= '1' && *q <= '8')
+            for (int k = 0; k < *q - '0'; k++)
+                board[sq++] = '.';
+        else
+            board[sq++] = *q;
+    }
+}
+
 /* A random position whose side to move holds Haste: with its token at the start of a
  * turn, or in the middle of a hasted turn (before the first move or the second), so that
  * the rule that each of the two moves is legal on its own is exercised. */
@@ -548,17 +564,7 @@ static void random_haste_fen(Rng *rng, char *out, size_t cap)
         n += (size_t)snprintf(out + n, cap - n, " stage:haste1");
     } else if (stage == 2) {
         char board[64];
-        // The board part of the text is enough to pick a piece of the mover's.
-        int sq = 56;
-        for (const char *q = out; *q != ' '; q++) {
-            if (*q == '/')
-                sq -= 16;
-            else if (*q >= '1' && *q <= '8')
-                for (int k = 0; k < *q - '0'; k++)
-                    board[sq++] = '.';
-            else
-                board[sq++] = *q;
-        }
+        fen_board(out, board);
         const int piece =
             random_square_of(rng, board, black ? "pnbrqkalgme" : "PNBRQKALGME", 0, 64);
         char name[3];
@@ -567,45 +573,113 @@ static void random_haste_fen(Rng *rng, char *out, size_t cap)
     }
 }
 
-/* Haste under both values of haste-check, fast against reference: the action lists, and
- * perft through the rest of the turn. */
-static void test_random_haste(void **state)
+typedef void (*RandomFen)(Rng *rng, char *out, size_t cap);
+
+/* Positions from `make` under two rule settings, fast against reference: both accept or
+ * reject alike, then the action lists, and perft through the rest of the turn. Returns
+ * the positions compared. */
+static long compare_random(const char *const rules[2][2], RandomFen make, uint64_t seed,
+                           long *perfts)
 {
-    (void)state;
     PairActions *acts = malloc(sizeof *acts);
     assert_non_null(acts);
-    static const char *const RULES[2][2] = {{"armies=on", "haste-check=end"},
-                                            {"armies=on", "haste-check=each"}};
-    long accepted = 0, perfts = 0;
+    long accepted = 0;
     Rng rng;
-    rng_seed(&rng, 0x4A57E);
+    rng_seed(&rng, seed);
     for (int r = 0; r < 2; r++) {
-        Game *g = perft_game_create("king-down", RULES[r], 2);
+        Game *g = perft_game_create("king-down", rules[r], 2);
+        KdRefRules ref_rules;
+        char rerr[128];
+        assert_true(kdref_rules(rules[r], 2, &ref_rules, rerr, sizeof rerr));
         GameState *s = game_state_new(g);
         assert_non_null(s);
         for (int i = 0; i < 1500; i++) {
             char fen[KDREF_TEXT];
-            random_haste_fen(&rng, fen, sizeof fen);
+            make(&rng, fen, sizeof fen);
             ErrBuf err;
             err_clear(&err);
-            if (g->ops->parse_position(g, s, fen, &err) != STATUS_OK)
-                continue; // random_positions checks that both reject alike
+            const bool fast_ok = g->ops->parse_position(g, s, fen, &err) == STATUS_OK;
+            KdRefPos pos;
+            if (fast_ok != kdref_parse(&ref_rules, fen, &pos, rerr, sizeof rerr))
+                fail_msg("[%s] '%s': fast and reference disagree on accepting it (%s)",
+                         rules[r][1], fen, fast_ok ? rerr : err.msg);
+            if (!fast_ok)
+                continue;
             accepted++;
             PerftPair p;
-            pair_open(&p, RULES[r], 2, fen, 0);
+            pair_open(&p, rules[r], 2, fen, 0);
             const int n = perft_pair_compare(&p, acts, 0);
             if (n > 0 && i % 4 == 0) {
                 perft_pair_compare_perft(&p, 2);
-                perfts++;
+                (*perfts)++;
             }
             perft_pair_close(&p);
         }
         free(s);
         game_destroy(g);
     }
+    free(acts);
+    return accepted;
+}
+
+/* Haste under both values of haste-check. */
+static void test_random_haste(void **state)
+{
+    (void)state;
+    static const char *const RULES[2][2] = {{"armies=on", "haste-check=end"},
+                                            {"armies=on", "haste-check=each"}};
+    long perfts = 0;
+    const long accepted = compare_random(RULES, random_haste_fen, 0x4A57E, &perfts);
     print_message("random Haste positions: %ld compared, %ld perft checks\n", accepted, perfts);
     assert_true(accepted >= 1000);
-    free(acts);
+}
+
+/* A random position whose side to move holds Freeze or Ice Wall: at the start of a turn,
+ * or after declaring it on one piece or (tokens-per-turn=any only) two. */
+static void random_frost_fen(Rng *rng, char *out, size_t cap)
+{
+    random_fen(rng, false, out, cap);
+    const bool black = strstr(out, " b ") != NULL;
+    char board[64];
+    fen_board(out, board);
+    size_t n = strlen(out);
+    const int other = (int)rng_below(rng, 5) + 1; // any army but frost (index 0)
+    const char *other_power = POWERS[other][rng_below(rng, 2)];
+    const bool freeze = rng_below(rng, 2);
+    const char *power = freeze ? "freeze" : "ice-wall";
+    const int tokens = (int)rng_below(rng, 3);
+    n += (size_t)snprintf(out + n, cap - n, " armies:%s/%s powers:%s/%s tokens:%d/%d",
+                          black ? ARMIES[other] : "frost", black ? "frost" : ARMIES[other],
+                          black ? other_power : power, black ? power : other_power,
+                          black ? 1 : tokens, black ? tokens : 1);
+    const int marks = (int)rng_below(rng, 3);
+    if (marks == 0)
+        return;
+    // Freeze marks the other side's pieces, Ice Wall the mover's own; never kings.
+    const bool white_marked = freeze == black;
+    const char *letters = white_marked ? "PNBRQALGME" : "pnbrqalgme";
+    const int a = random_square_of(rng, board, letters, 0, 64);
+    const int b = random_square_of(rng, board, letters, 0, 64);
+    if (a < 0)
+        return;
+    char na[3], nb[3];
+    sq_name(a, na);
+    sq_name(b, nb);
+    snprintf(out + n, cap - n, " stage:declared %s:%s%s%s", freeze ? "frozen" : "iced", na,
+             marks == 2 && b != a ? "," : "", marks == 2 && b != a ? nb : "");
+}
+
+/* Freeze and Ice Wall under both values of tokens-per-turn. */
+static void test_random_tokens(void **state)
+{
+    (void)state;
+    static const char *const RULES[2][2] = {{"armies=on", "tokens-per-turn=one"},
+                                            {"armies=on", "tokens-per-turn=any"}};
+    long perfts = 0;
+    const long accepted = compare_random(RULES, random_frost_fen, 0x70CE5, &perfts);
+    print_message("random Freeze / Ice Wall positions: %ld compared, %ld perft checks\n",
+                  accepted, perfts);
+    assert_true(accepted >= 1000);
 }
 
 /* An optional argument runs only the tests whose names match it (cmocka pattern). */
@@ -621,6 +695,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_random_positions),
         cmocka_unit_test(test_random_haste),
+        cmocka_unit_test(test_random_tokens),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1203,6 +1203,72 @@ static void test_spirit_shadow(void **state)
     fx_close(&fx);
 }
 
+/* tokens-per-turn (RULINGS 4.2 item 8 makes "at most one" an inferred choice): with `one`
+ * a second Freeze in the turn is refused; with `any` Freeze and Ice Wall may be declared
+ * again on other pieces while tokens last, each piece under the power, and the turn that
+ * spent them may still not give check. */
+static void test_tokens_per_turn(void **state)
+{
+    (void)state;
+    static const char *const FREEZE[8] = {
+        ". . . . k . . .",
+        ". . . p p p . .",
+        ". . . . . . . .",
+        ". . n . . . . .",
+        ". . . . . . . .",
+        ". . . B . . . .",
+        ". . . P P P . .",
+        ". . . . K . . R",
+    };
+    static const char *const ICE[8] = {
+        "r . . . k . . .",
+        ". . . . . . . .",
+        ". . . . . . . .",
+        ". . n . . . . .",
+        ". . . . . . . .",
+        ". N . B . . . .",
+        ". . . . . . . .",
+        ". . . . K . . .",
+    };
+    const char *freeze_tail = " w - - 0 1 armies:frost/mud powers:freeze/march";
+    const char *ice_tail = " w - - 0 1 armies:frost/mud powers:ice-wall/march";
+    Fx fx;
+    fx_diagram(&fx, SETTINGS("armies=on", "tokens-per-turn=one"), FREEZE, freeze_tail);
+    turn_refused(&fx, "freeze:c5; freeze:d7; e1d1", "one token per turn");
+    play(&fx, "freeze:c5");
+    illegal(&fx, "freeze:d7");
+    fx_close(&fx);
+
+    fx_diagram(&fx, SETTINGS("armies=on", "tokens-per-turn=any"), FREEZE, freeze_tail);
+    play(&fx, "freeze:c5");
+    illegal(&fx, "freeze:c5"); // a piece is frozen once
+    illegal(&fx, "h1h8");      // a token turn may not give check
+    play(&fx, "freeze:d7");
+    assert_non_null(strstr(fx.text, "tokens:0/3 frozen:c5,d7"));
+    illegal(&fx, "freeze:e7"); // both tokens are spent
+    illegal(&fx, "h1h8");
+    play(&fx, "e1d1");
+    assert_non_null(strstr(fx.text, "frozen:c5,d7"));
+    illegal(&fx, "c5d3"); // each frozen piece may not move
+    illegal(&fx, "d7d6");
+    illegal(&fx, "d7d5");
+    legal(&fx, "e7e6");
+    play(&fx, "e8f8");
+    assert_true(strstr(fx.text, "frozen") == NULL); // both thaw after Black's turn
+    fx_close(&fx);
+
+    fx_diagram(&fx, SETTINGS("armies=on", "tokens-per-turn=any"), ICE, ice_tail);
+    play(&fx, "ice-wall:d3");
+    play(&fx, "ice-wall:b3");
+    play(&fx, "b3a5"); // the mark follows the knight
+    assert_non_null(strstr(fx.text, "iced:d3,a5"));
+    illegal(&fx, "c5d3"); // both protected pieces are safe from capture
+    illegal(&fx, "a8a5");
+    legal(&fx, "a8a6");
+    legal(&fx, "c5e4");
+    fx_close(&fx);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -1227,6 +1293,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_flame_stratus_mud),
         cmocka_unit_test(test_spirit_shadow),
         cmocka_unit_test(test_haste_each_move),
+        cmocka_unit_test(test_tokens_per_turn),
         cmocka_unit_test(test_fidelity_options),
         cmocka_unit_test(test_observation),
         cmocka_unit_test(test_no_castling_out_of_check_after_declaring),

@@ -19,7 +19,7 @@ if git rev-parse --git-dir >/dev/null 2>&1; then
 else
     files=$(find . -type f -not -path './build/*' -not -path './.git/*' | sed 's#^\./##' | sort)
 fi
-want=$(echo "$files" | grep -E '^(src/|tests/|tools/|bench/|docs/|Makefile$|play$|\.ci/run$)' | grep -vE '^tests/perft/|^tests/fuzz/corpus/|^docs/games/' || true)
+want=$(echo "$files" | grep -E '^(src/|python/|tests/|tools/|bench/|docs/|Makefile$|play$|\.ci/run$)' | grep -vE '^tests/perft/|^tests/fuzz/corpus/|^docs/games/' || true)
 fail=0
 for f in $want; do
     echo "$named" | grep -qxF "$f" || { echo "architecture: $f is not in $map"; fail=1; }

@@ -2,7 +2,8 @@
 # Enforces the dependency rule, layers from the bottom: core (includes only core), games
 # (core), search (core, never a game), play (core, search, and games only in its
 # registry), then the public C API (src/api, include/crown.h) and the front ends cli and
-# web (anything below, never each other; the CLI's --version reads crown.h).
+# web (anything below, never each other; the CLI's --version reads crown.h). The Python
+# module (python/) sits on top too but sees only include/crown.h, nothing of src/.
 set -eu
 cd "$(dirname "$0")/.."
 fail=0
@@ -26,5 +27,7 @@ check "the API includes a front end" x 'cli|web' src/api/*.[ch]
 while IFS= read -r hit; do bad "an engine layer includes the public API: $hit"; done \
     < <(grep -HnE '#include *[<"](crown\.h|api/)' src/core/*.[ch] src/games/*/*.[ch] \
         src/search/*.[ch] src/play/*.[ch] 2>/dev/null || true)
+while IFS= read -r hit; do bad "the Python module includes more than crown.h: $hit"; done \
+    < <(grep -HnE '#include *"' python/*.[ch] 2>/dev/null | grep -vE '#include *"crown\.h"' || true)
 if [ $fail -ne 0 ]; then exit 1; fi
 echo "layering: ok"

@@ -4,7 +4,8 @@
 #                                 build and play (libmicrohttpd, SQLite, jansson)
 #   tools/install-deps.sh web     also Node.js, npm and Chromium, and the browser tests'
 #                                 npm packages (tests/web: playwright-core)
-#   tools/install-deps.sh test    build + web + cmocka, clang and its libFuzzer, for `make test`
+#   tools/install-deps.sh test    build + web + cmocka, clang and its libFuzzer, Python's
+#                                 headers, numpy and pytest, for `make test`
 set -eu
 cd "$(dirname "$0")/.."
 set_name=${1:-build}
@@ -13,7 +14,7 @@ web=false
 case $set_name in
 build) ;;
 web) web=true ;;
-test) web=true; want+=(libcmocka-dev clang libclang-rt-dev) ;; # libFuzzer: clang only recommends it
+test) web=true; want+=(libcmocka-dev clang libclang-rt-dev python3-dev python3-numpy python3-pytest) ;; # libFuzzer: clang only recommends it
 *) echo "install-deps: unknown set '$set_name' (build, web, test)" >&2; exit 2 ;;
 esac
 missing=()

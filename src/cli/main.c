@@ -38,6 +38,10 @@ static const Command COMMANDS[] = {
      "crown playouts GAME [--games N] [--movetime MS] [--seed S] [--position TEXT]\n"
      "           [--rule NAME=VALUE]...",
      "random games to the end: speed, and how often each player wins under random play"},
+    {"uci", cmd_uci, "crown uci",
+     "a UCI chess engine on stdin/stdout: King Down with the chess rules (classic set-up,\n"
+     "      castling, en passant, Q R B N promotion), for chess GUIs and matches against\n"
+     "      other engines (docs/PROTOCOLS.md)"},
     {"bench", cmd_bench, "crown bench [GAME]",
      "fixed-depth searches over fixed positions; prints a node-count signature"},
     {"serve", cmd_serve,

@@ -244,7 +244,7 @@ static void push_arrival(const KdRefRules *r, List *l, int kind, int from, int t
 /* May the side to move take the piece on sq (by_king: the capturer is its king)? */
 static bool takeable(const KdRefPos *p, int sq, bool by_king)
 {
-    if (empty(p, sq) || owner(p, sq) == p->turn || sq == p->iced)
+    if (empty(p, sq) || owner(p, sq) == p->turn || p->iced[sq])
         return false;
     const char k = kind_of(p, sq);
     if (k == 'K')
@@ -256,7 +256,7 @@ static bool takeable(const KdRefPos *p, int sq, bool by_king)
 
 static bool frozen_piece(const KdRefPos *p, int sq)
 {
-    return sq == p->frozen;
+    return p->frozen[sq];
 }
 
 static void beast_captures(const KdRefRules *r, const KdRefPos *p, int from, List *l)
@@ -334,7 +334,7 @@ static void pawn_moves(const KdRefRules *r, const KdRefPos *p, int from, List *l
             push_arrival(r, l, K_MOVE, from, to, c);
         if (r->en_passant && to == p->ep) {
             const int victim = square(f + df, rk);
-            if (victim != p->iced)
+            if (!p->iced[victim])
                 push(l, K_EP, from, to, 0, false);
         }
     }
@@ -528,12 +528,13 @@ static void power_actions(const KdRefRules *r, const KdRefPos *p, List *l)
     switch (p->power[c]) {
     case P_FREEZE:
         for (int sq = 0; sq < 64; sq++)
-            if (!empty(p, sq) && owner(p, sq) != c && kind_of(p, sq) != 'K')
+            if (!empty(p, sq) && owner(p, sq) != c && kind_of(p, sq) != 'K' &&
+                !(p->stage == 1 && p->frozen[sq]))
                 push(l, K_FREEZE, 0, sq, 0, false);
         break;
     case P_ICE:
         for (int sq = 0; sq < 64; sq++)
-            if (mine(p, sq, c) && kind_of(p, sq) != 'K')
+            if (mine(p, sq, c) && kind_of(p, sq) != 'K' && !(p->stage == 1 && p->iced[sq]))
                 push(l, K_ICE, 0, sq, 0, false);
         break;
     case P_HASTE:
@@ -626,6 +627,9 @@ static void pseudo_actions(const KdRefRules *r, const KdRefPos *p, List *l)
         break;
     case 1:
         all_normal_moves(r, p, true, l);
+        // With tokens-per-turn=any, Freeze or Ice Wall may be declared again first.
+        if (r->tokens_any)
+            power_actions(r, p, l);
         break;
     case 2:
         all_normal_moves(r, p, false, l);
@@ -659,10 +663,8 @@ static void take(const KdRefRules *r, KdRefPos *p, int sq)
     const int c = owner(p, sq);
     const char k = kind_of(p, sq);
     lift(p, sq);
-    if (p->frozen == sq)
-        p->frozen = -1;
-    if (p->iced == sq)
-        p->iced = -1;
+    p->frozen[sq] = false;
+    p->iced[sq] = false;
     if (r->armies && p->captured[c][k - 'A'] < 15)
         p->captured[c][k - 'A']++;
 }
@@ -741,15 +743,20 @@ static void play(const KdRefRules *r, KdRefPos *p, KdRefMove m)
                 p->chain_n = 0;
             }
         }
-        if (p->iced == m.from && p->iced >= 0)
-            p->iced = landed;
+        if (p->iced[m.from]) {
+            p->iced[m.from] = false;
+            if (landed >= 0) // a paladin that captured is gone, and its mark with it
+                p->iced[landed] = true;
+        }
     } else if (m.kind == K_EP) {
         take(r, p, m.to + (c == 0 ? -8 : 8));
         lift(p, m.from);
         p->board[m.to] = colour_letter(c, 'P');
         irrev = true;
-        if (p->iced == m.from)
-            p->iced = m.to;
+        if (p->iced[m.from]) {
+            p->iced[m.from] = false;
+            p->iced[m.to] = true;
+        }
     } else if (m.kind == K_CASTLE) {
         const int base = rank_of(m.from) * 8;
         const bool h_side = m.to > m.from;
@@ -758,10 +765,12 @@ static void play(const KdRefRules *r, KdRefPos *p, KdRefMove m)
         lift(p, m.to);
         p->board[kdest] = colour_letter(c, 'K');
         p->board[rdest] = colour_letter(c, 'R');
-        if (p->iced == m.to)
-            p->iced = rdest;
-        else if (p->iced == m.from)
-            p->iced = kdest;
+        const bool rook_iced = p->iced[m.to], king_iced = p->iced[m.from];
+        p->iced[m.to] = p->iced[m.from] = false;
+        if (rook_iced)
+            p->iced[rdest] = true;
+        if (king_iced)
+            p->iced[kdest] = true;
     } else if (m.kind == K_SHOT) {
         take(r, p, m.to);
         irrev = true;
@@ -777,16 +786,20 @@ static void play(const KdRefRules *r, KdRefPos *p, KdRefMove m)
         } else {
             p->board[m.from] = colour_letter(c, other);
         }
-        if (p->iced == m.to)
-            p->iced = m.from;
-        else if (p->iced == m.from)
-            p->iced = m.to;
+        const bool moved_iced = p->iced[m.from];
+        p->iced[m.from] = p->iced[m.to];
+        p->iced[m.to] = moved_iced;
     } else if (m.kind == K_FREEZE) {
-        p->frozen = m.to;
+        // The first declaration of a turn replaces older marks; later ones add to them.
+        if (p->stage == 0)
+            memset(p->frozen, 0, sizeof p->frozen);
+        p->frozen[m.to] = true;
         p->stage = 1;
         complete = false;
     } else if (m.kind == K_ICE) {
-        p->iced = m.to;
+        if (p->stage == 0)
+            memset(p->iced, 0, sizeof p->iced);
+        p->iced[m.to] = true;
         p->stage = 1;
         complete = false;
     } else if (m.kind == K_HASTE) {
@@ -822,9 +835,9 @@ static void play(const KdRefRules *r, KdRefPos *p, KdRefMove m)
     p->haste_sq = -1;
     p->token_used = false;
     if (p->power[c] != P_FREEZE)
-        p->frozen = -1;
+        memset(p->frozen, 0, sizeof p->frozen);
     if (p->power[c] != P_ICE)
-        p->iced = -1;
+        memset(p->iced, 0, sizeof p->iced);
     p->turn = 1 - c;
 }
 
@@ -884,6 +897,13 @@ int kdref_position_moves(const KdRefRules *r, const KdRefPos *p, KdRefMove *out)
 
 /* --- position text ------------------------------------------------------------------------ */
 
+static void put_text(char *out, size_t cap, size_t *n, const char *s)
+{
+    while (*s && *n + 1 < cap)
+        out[(*n)++] = *s++;
+    out[*n] = '\0';
+}
+
 static void put_square(char *out, size_t cap, size_t *n, int sq)
 {
     if (*n + 3 < cap) {
@@ -893,11 +913,25 @@ static void put_square(char *out, size_t cap, size_t *n, int sq)
     }
 }
 
-static void put_text(char *out, size_t cap, size_t *n, const char *s)
+/* A position word listing the marked squares, comma-separated; nothing when none. */
+static void put_squares(char *out, size_t cap, size_t *n, const char *word, const bool set[64])
 {
-    while (*s && *n + 1 < cap)
-        out[(*n)++] = *s++;
-    out[*n] = '\0';
+    bool first = true;
+    for (int sq = 0; sq < 64; sq++) {
+        if (!set[sq])
+            continue;
+        put_text(out, cap, n, first ? word : ",");
+        first = false;
+        put_square(out, cap, n, sq);
+    }
+}
+
+static bool any_square(const bool set[64])
+{
+    for (int sq = 0; sq < 64; sq++)
+        if (set[sq])
+            return true;
+    return false;
 }
 
 void kdref_format(const KdRefRules *r, const KdRefPos *p, char *out, size_t cap)
@@ -964,14 +998,7 @@ void kdref_format(const KdRefRules *r, const KdRefPos *p, char *out, size_t cap)
         put_text(out, cap, &n, "-");
     snprintf(tmp, sizeof tmp, " %d %d", p->halfmove, p->fullmove);
     put_text(out, cap, &n, tmp);
-    bool first = true;
-    for (int sq = 0; sq < 64; sq++) {
-        if (!p->moved[sq])
-            continue;
-        put_text(out, cap, &n, first ? " moved:" : ",");
-        first = false;
-        put_square(out, cap, &n, sq);
-    }
+    put_squares(out, cap, &n, " moved:", p->moved);
     if (p->chain_sq >= 0) {
         put_text(out, cap, &n, " chain:");
         put_square(out, cap, &n, p->chain_sq);
@@ -1001,7 +1028,7 @@ void kdref_format(const KdRefRules *r, const KdRefPos *p, char *out, size_t cap)
     }
     /* captured pieces in the order P N B R Q K A L G M E, white first */
     static const char ORDER[] = "PNBRQKALGME";
-    first = true;
+    bool first = true;
     for (int c = 0; c < 2; c++)
         for (const char *o = ORDER; *o; o++)
             for (int k = 0; k < p->captured[c][*o - 'A']; k++) {
@@ -1010,14 +1037,8 @@ void kdref_format(const KdRefRules *r, const KdRefPos *p, char *out, size_t cap)
                 snprintf(tmp, sizeof tmp, "%c", colour_letter(c, *o));
                 put_text(out, cap, &n, tmp);
             }
-    if (p->frozen >= 0) {
-        put_text(out, cap, &n, " frozen:");
-        put_square(out, cap, &n, p->frozen);
-    }
-    if (p->iced >= 0) {
-        put_text(out, cap, &n, " iced:");
-        put_square(out, cap, &n, p->iced);
-    }
+    put_squares(out, cap, &n, " frozen:", p->frozen);
+    put_squares(out, cap, &n, " iced:", p->iced);
 }
 
 static bool fail(char *err, size_t cap, const char *msg)
@@ -1068,7 +1089,7 @@ bool kdref_parse(const KdRefRules *r, const char *text, KdRefPos *out, char *err
         return fail(err, cap, "need board and side");
     KdRefPos p;
     memset(&p, 0, sizeof p);
-    p.ep = p.chain_sq = p.haste_sq = p.frozen = p.iced = -1;
+    p.ep = p.chain_sq = p.haste_sq = -1;
     p.fullmove = 1;
     int rank = 7, f = 0;
     for (const char *s = w[0]; *s; s++) {
@@ -1210,19 +1231,28 @@ bool kdref_parse(const KdRefRules *r, const char *text, KdRefPos *out, char *err
                 p.captured[isupper((unsigned char)*s) ? 0 : 1][u - 'A']++;
             }
         } else if (!strcmp(name, "frozen") || !strcmp(name, "iced")) {
-            const int sq = strlen(v) == 2 ? read_sq(v) : -1;
-            if (sq < 0 || empty(&p, sq) || kind_of(&p, sq) == 'K')
-                return fail(err, cap, "frozen/iced");
-            if (name[0] == 'f')
-                p.frozen = sq;
-            else
-                p.iced = sq;
+            bool *set = name[0] == 'f' ? p.frozen : p.iced;
+            int count = 0;
+            for (char *s = v; *s;) {
+                const int sq = read_sq(s);
+                if (sq < 0 || empty(&p, sq) || kind_of(&p, sq) == 'K')
+                    return fail(err, cap, "frozen/iced");
+                set[sq] = true;
+                count++;
+                s += 2;
+                if (*s == ',')
+                    s++;
+                else if (*s)
+                    return fail(err, cap, "frozen/iced list");
+            }
+            if (count > 1 && !r->tokens_any)
+                return fail(err, cap, "several frozen/iced");
         } else {
             return fail(err, cap, "unknown word");
         }
     }
     if (!r->armies) {
-        if (p.stage || p.token_used || p.frozen >= 0 || p.iced >= 0)
+        if (p.stage || p.token_used || any_square(p.frozen) || any_square(p.iced))
             return fail(err, cap, "powers without armies");
     } else {
         if (p.army[0] && p.army[0] == p.army[1])
@@ -1240,7 +1270,7 @@ bool kdref_parse(const KdRefRules *r, const char *text, KdRefPos *out, char *err
             if (p.tokens[c] > POWER_TOKENS[p.power[c]])
                 return fail(err, cap, "tokens");
         }
-        if (!in_play(r, &p) && (p.stage || p.chain_sq >= 0 || p.frozen >= 0 || p.iced >= 0 ||
+        if (!in_play(r, &p) && (p.stage || p.chain_sq >= 0 || any_square(p.frozen) || any_square(p.iced) ||
                                 p.token_used))
             return fail(err, cap, "play before the choices");
         const int pw = p.power[p.turn];
@@ -1250,13 +1280,12 @@ bool kdref_parse(const KdRefRules *r, const char *text, KdRefPos *out, char *err
         if (p.stage)
             p.token_used = true;
         for (int k = 0; k < 2; k++) {
-            const int sq = k == 0 ? p.frozen : p.iced;
+            const bool *set = k == 0 ? p.frozen : p.iced;
             const int power = k == 0 ? P_FREEZE : P_ICE;
-            if (sq < 0)
-                continue;
             const int holder = p.power[0] == power ? 0 : p.power[1] == power ? 1 : -1;
-            if (holder < 0 || owner(&p, sq) != (k == 0 ? 1 - holder : holder))
-                return fail(err, cap, "frozen/iced owner");
+            for (int sq = 0; sq < 64; sq++)
+                if (set[sq] && (holder < 0 || owner(&p, sq) != (k == 0 ? 1 - holder : holder)))
+                    return fail(err, cap, "frozen/iced owner");
         }
     }
     if (ep >= 0 && r->en_passant && p.power[p.turn] != P_DARK) {
@@ -1278,7 +1307,7 @@ bool kdref_parse(const KdRefRules *r, const char *text, KdRefPos *out, char *err
 bool kdref_rules(const char *const *settings, int n, KdRefRules *out, char *err, size_t cap)
 {
     KdRefRules r = {false, false, true, false, false, true, true, true,
-                    false, false, false, false, 99,   2000, 0};
+                    false, false, false, false, false, 99,   2000, 0};
     for (int i = 0; i < n; i++) {
         char name[64];
         const char *eq = strchr(settings[i], '=');
@@ -1313,6 +1342,8 @@ bool kdref_rules(const char *const *settings, int n, KdRefRules *out, char *err,
             r.displaced_unmoved = !strcmp(v, "unmoved");
         else if (!strcmp(name, "march-en-passant"))
             r.march_ep = on;
+        else if (!strcmp(name, "tokens-per-turn"))
+            r.tokens_any = !strcmp(v, "any");
         else if (!strcmp(name, "army-order"))
             r.first_picker = !strcmp(v, "black");
         else if (!strcmp(name, "max-plies"))

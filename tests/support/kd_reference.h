@@ -27,6 +27,7 @@ typedef struct KdRefRules {
     bool haste_each;        /* haste-check=each */
     bool displaced_unmoved; /* displaced-pawn=unmoved */
     bool march_ep;          /* march-en-passant=on */
+    bool tokens_any;        /* tokens-per-turn=any */
     int chain_limit; /* captures a beast may make in one turn */
     int max_plies;
     int first_picker; /* army-order: 0 white chooses first, 1 black */
@@ -45,7 +46,7 @@ typedef struct KdRefPos {
     int haste_sq;
     bool token_used, irrev;
     int army[2], power[2], tokens[2]; /* indices into the name tables, 0 = none */
-    int frozen, iced;                 /* -1: none */
+    bool frozen[64], iced[64];        /* pieces under Freeze, under Ice Wall */
     int captured[2][26];              /* by letter - 'A' */
 } KdRefPos;
 

@@ -47,19 +47,43 @@ static void set_moved(const KdConfig *c, KdPos *p, int sq)
     }
 }
 
+/* Replaces a set of marked squares, keeping the hash in step. */
+static void set_mask(KdPos *p, uint64_t *field, const uint64_t *keys, uint64_t mask)
+{
+    for (uint64_t b = *field ^ mask; b;)
+        p->hash ^= keys[bits_pop(&b)];
+    *field = mask;
+}
+
+/* Ice Wall protects pieces, not squares: the marks follow the pieces that move, all at
+ * once (a castling king may land where its rook stood). */
+static void follow_ice(const KdConfig *c, KdPos *p, int from1, int to1, int from2, int to2)
+{
+    const uint64_t ice = p->iced;
+    uint64_t next = ice & ~kd_bit(from1);
+    if (from2 != KD_NO_SQ)
+        next &= ~kd_bit(from2);
+    if ((ice & kd_bit(from1)) && to1 != KD_NO_SQ) // a paladin that captured is gone
+        next |= kd_bit(to1);
+    if (from2 != KD_NO_SQ && (ice & kd_bit(from2)))
+        next |= kd_bit(to2);
+    set_mask(p, &p->iced, c->z_iced, next);
+}
+
+/* The marks a new Freeze or Ice Wall adds to: those declared earlier in this turn
+ * (tokens-per-turn=any); the first declaration of a turn starts afresh. */
+static uint64_t declared_marks(const KdPos *p, uint64_t marks)
+{
+    return p->stage == KD_STAGE_DECLARED ? marks : 0;
+}
+
 /* A capture: the piece leaves the board and, with armies, joins its side's captured. */
 static void capture_at(const KdConfig *c, KdPos *p, int sq)
 {
     const int type = kd_type_at(p, sq), colour = kd_colour_at(p, sq);
     kd_remove(c, p, sq);
-    if (p->frozen == sq) {
-        p->hash ^= c->z_frozen[sq];
-        p->frozen = KD_NO_SQ;
-    }
-    if (p->iced == sq) {
-        p->hash ^= c->z_iced[sq];
-        p->iced = KD_NO_SQ;
-    }
+    set_mask(p, &p->frozen, c->z_frozen, p->frozen & ~kd_bit(sq));
+    set_mask(p, &p->iced, c->z_iced, p->iced & ~kd_bit(sq));
     if (c->armies) {
         const int n = p->captured[colour][type];
         if (n < 15) {
@@ -89,10 +113,10 @@ uint64_t kd_compute_hash(const KdConfig *c, const KdPos *p)
         h ^= c->z_haste[p->haste_sq];
     if (p->token_used)
         h ^= c->z_token_used;
-    if (p->frozen != KD_NO_SQ)
-        h ^= c->z_frozen[p->frozen];
-    if (p->iced != KD_NO_SQ)
-        h ^= c->z_iced[p->iced];
+    for (uint64_t b = p->frozen; b;)
+        h ^= c->z_frozen[bits_pop(&b)];
+    for (uint64_t b = p->iced; b;)
+        h ^= c->z_iced[bits_pop(&b)];
     h ^= c->z_phase[p->phase];
     for (int col = 0; col < 2; col++) {
         h ^= c->z_army[col][p->army[col]] ^ c->z_power[col][p->power[col]];
@@ -252,10 +276,7 @@ void kd_apply(const KdConfig *c, KdPos *p, Move m)
         kd_put(c, p, kdest, us, KD_KING);
         kd_put(c, p, rdest, us, KD_ROOK);
         landed = kdest;
-        if (p->iced == to)
-            set_sq(p, &p->iced, c->z_iced, rdest);
-        else if (p->iced == from)
-            set_sq(p, &p->iced, c->z_iced, kdest);
+        follow_ice(c, p, to, rdest, from, kdest);
         break;
     }
     case KD_MV_SHOT:
@@ -274,19 +295,16 @@ void kd_apply(const KdConfig *c, KdPos *p, Move m)
         } else {
             kd_put(c, p, from, us, friend_type);
         }
-        if (p->iced == to)
-            set_sq(p, &p->iced, c->z_iced, from);
-        else if (p->iced == from)
-            set_sq(p, &p->iced, c->z_iced, to);
+        follow_ice(c, p, to, from, from, to);
         break;
     }
     case KD_MV_FREEZE:
-        set_sq(p, &p->frozen, c->z_frozen, to);
+        set_mask(p, &p->frozen, c->z_frozen, declared_marks(p, p->frozen) | kd_bit(to));
         set_stage(c, p, KD_STAGE_DECLARED);
         move_done = false;
         break;
     case KD_MV_ICE_WALL:
-        set_sq(p, &p->iced, c->z_iced, to);
+        set_mask(p, &p->iced, c->z_iced, declared_marks(p, p->iced) | kd_bit(to));
         set_stage(c, p, KD_STAGE_DECLARED);
         move_done = false;
         break;
@@ -312,8 +330,8 @@ void kd_apply(const KdConfig *c, KdPos *p, Move m)
     // Ice Wall protects a piece, not a square: it follows the piece's own move.
     const bool displacement = kind == KD_MV_NORMAL || kind == KD_MV_EP || kind == KD_MV_STRIKE ||
                               kind == KD_MV_LEAP || kind == KD_MV_MARCH || kind == KD_MV_FLIGHT;
-    if (displacement && p->iced == from)
-        set_sq(p, &p->iced, c->z_iced, landed);
+    if (displacement)
+        follow_ice(c, p, from, landed, KD_NO_SQ, KD_NO_SQ);
     if (p->king[us] != old_king || kind == KD_MV_CASTLE) {
         for (uint64_t b = p->castle & kd_rank_bb(us == 0 ? 0 : 7); b;) {
             const int sq = bits_pop(&b);
@@ -348,9 +366,9 @@ void kd_apply(const KdConfig *c, KdPos *p, Move m)
     }
     // Freeze and Ice Wall last through the opponent's turn that follows the declaration.
     if (p->power[us] != KD_FREEZE)
-        set_sq(p, &p->frozen, c->z_frozen, KD_NO_SQ);
+        set_mask(p, &p->frozen, c->z_frozen, 0);
     if (p->power[us] != KD_ICE_WALL)
-        set_sq(p, &p->iced, c->z_iced, KD_NO_SQ);
+        set_mask(p, &p->iced, c->z_iced, 0);
     p->turn = (uint8_t)them;
     p->hash ^= c->z_side;
 }

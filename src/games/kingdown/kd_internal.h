@@ -178,6 +178,7 @@ typedef struct KdConfig {
     bool castling, en_passant, promo_decline, mate_literal;
     bool repetition, fifty, bare_kings, armies, san, king_file_e;
     bool haste_each;     /* haste-check=each: Haste's first move may not give check */
+    bool tokens_any;     /* tokens-per-turn=any: Freeze / Ice Wall again before the move */
     bool displaced_double; /* displaced-pawn=unmoved: a pawn put on its 2nd rank steps two */
     bool march_ep;         /* march-en-passant=on: a March gives an en-passant chance */
     bool castle_all_rooks; /* castling-rooks=all: every rook of the drawn rank may castle */
@@ -210,6 +211,8 @@ typedef struct KdPos {
     uint64_t side[2];
     uint64_t castle; /* squares of the rooks that keep a castling right */
     uint64_t moved;  /* pawns on their own second rank that may not step twice */
+    uint64_t frozen; /* the pieces that may not move this turn */
+    uint64_t iced;   /* the pieces that may not be captured this turn */
     uint64_t hash;
     uint8_t board[64]; /* KD_EMPTY, or type | colour << 4 */
     uint8_t king[2];
@@ -229,9 +232,7 @@ typedef struct KdPos {
     uint8_t army[2];
     uint8_t power[2];
     uint8_t tokens[2];
-    uint8_t frozen; /* the piece that may not move this turn, or KD_NO_SQ */
-    uint8_t iced;   /* the piece that may not be captured this turn, or KD_NO_SQ */
-    uint8_t pad[2];
+    uint8_t pad[4];
     uint8_t captured[2][KD_TYPES]; /* pieces of each colour captured so far */
 } KdPos;
 

@@ -29,7 +29,7 @@ typedef struct Gen {
     int us, them, ksq;
     uint64_t own, enemy, occ, empty;
     uint64_t victims; /* enemy pieces a piece other than a king may capture */
-    uint64_t movable; /* own pieces that may move (the frozen one may not) */
+    uint64_t movable; /* own pieces that may move (frozen ones may not) */
     uint64_t checkers, pinned, checkmask;
     uint64_t pin_line[8]; /* for the pinned pieces in square order: king to pinner */
     uint64_t targets; /* squares an action may end on: all, or the enemy's (captures) */
@@ -212,7 +212,7 @@ static void gen_pawn(Gen *g, int from)
     emit_pawn_targets(g, from, targets);
     if (p->ep != KD_NO_SQ && (c->pawn_att[us][from] & kd_bit(p->ep)) && c->en_passant) {
         const int victim = us == 0 ? p->ep - 8 : p->ep + 8;
-        if (victim != p->iced && !full(g))
+        if (!(p->iced & kd_bit(victim)) && !full(g))
             emit_full(g, kd_move(from, p->ep, KD_MV_EP, 0, 0));
     }
 }
@@ -320,8 +320,7 @@ static void gen_king(Gen *g, bool castling)
         }
     } else {
         uint64_t prey = g->enemy & ~p->bb[KD_KING];
-        if (p->iced != KD_NO_SQ)
-            prey &= ~kd_bit(p->iced);
+        prey &= ~p->iced;
         if (p->power[us] == KD_HOLY_LIGHT)
             prey &= ~p->bb[KD_PAWN];
         targets = c->king[ksq] & (g->empty | prey);
@@ -484,13 +483,15 @@ static void gen_powers(Gen *g)
     if (p->tokens[us] == 0)
         return;
     const uint64_t non_kings = ~p->bb[KD_KING];
+    // A piece is frozen or iced once: after a first declaration this turn, only others.
+    const bool again = p->stage == KD_STAGE_DECLARED;
     switch (p->power[us]) {
     case KD_FREEZE:
-        for (uint64_t t = g->enemy & non_kings; t && !full(g);)
+        for (uint64_t t = g->enemy & non_kings & ~(again ? p->frozen : 0); t && !full(g);)
             emit_full(g, kd_move(0, bits_pop(&t), KD_MV_FREEZE, 0, 0));
         break;
     case KD_ICE_WALL:
-        for (uint64_t t = g->own & non_kings; t && !full(g);)
+        for (uint64_t t = g->own & non_kings & ~(again ? p->iced : 0); t && !full(g);)
             emit_full(g, kd_move(0, bits_pop(&t), KD_MV_ICE_WALL, 0, 0));
         break;
     case KD_STRIKE:
@@ -571,11 +572,8 @@ static void init_gen(Gen *g, const KdConfig *c, const KdPos *p, Move *out, bool 
     g->occ = p->bb[KD_EMPTY];
     g->empty = ~g->occ;
     g->victims = g->enemy & ~p->bb[KD_KING] & ~p->bb[KD_GUARD];
-    if (p->iced != KD_NO_SQ)
-        g->victims &= ~kd_bit(p->iced);
-    g->movable = g->own;
-    if (p->frozen != KD_NO_SQ)
-        g->movable &= ~kd_bit(p->frozen);
+    g->victims &= ~p->iced;
+    g->movable = g->own & ~p->frozen;
     g->captures = captures;
     g->targets = captures ? g->enemy : ~0ULL;
     g->legal = legal;
@@ -644,6 +642,10 @@ static int generate(const KdConfig *c, const KdPos *p, Move *out, bool legal, in
         break;
     case KD_STAGE_DECLARED:
         gen_normal(&g, g.movable, true);
+        // tokens-per-turn=any: another Freeze or Ice Wall before the move (the stage
+        // says the power is one of those two).
+        if (c->tokens_any && !captures && !full(&g))
+            gen_powers(&g);
         break;
     case KD_STAGE_HASTE1:
         gen_normal(&g, g.movable, false);

@@ -12,7 +12,8 @@
  *   irrev:1            this turn has captured or moved a pawn (for the 50-move count)
  *   armies:frost/flame powers:freeze/strike tokens:2/1   (armies=on; '-' = not chosen)
  *   captured:QPp       pieces captured so far (for Sacrifice), white upper case
- *   frozen:e7 iced:d2  the pieces under Freeze and Ice Wall
+ *   frozen:e7 iced:d2  the pieces under Freeze and Ice Wall (frozen:e7,f7 for several,
+ *                      with tokens-per-turn=any)
  * Letters: P N B R Q K as in chess, A archer, L paladin, G guard, M maester, E beast.
  *
  * Actions in long algebraic: e2e4, e7e8q (promotion; e7e8 alone declines it where that is
@@ -234,13 +235,18 @@ static Status parse_extension(const KdConfig *c, KdPos *t, char *word, bool *hav
         return STATUS_OK;
     }
     if (strcmp(name, "frozen") == 0 || strcmp(name, "iced") == 0) {
-        const int sq = strlen(v) == 2 ? read_square(v) : -1;
-        if (sq < 0 || t->board[sq] == KD_EMPTY || kd_type_at(t, sq) == KD_KING)
-            return err_set(err, STATUS_PARSE, "%s: names the square of a piece other than a king", name);
-        if (name[0] == 'f')
-            t->frozen = (uint8_t)sq;
-        else
-            t->iced = (uint8_t)sq;
+        uint64_t *mask = name[0] == 'f' ? &t->frozen : &t->iced;
+        char *save = NULL;
+        for (char *sqs = strtok_r(v, ",", &save); sqs; sqs = strtok_r(NULL, ",", &save)) {
+            const int sq = strlen(sqs) == 2 ? read_square(sqs) : -1;
+            if (sq < 0 || t->board[sq] == KD_EMPTY || kd_type_at(t, sq) == KD_KING)
+                return err_set(err, STATUS_PARSE,
+                               "%s: names squares of pieces other than kings, not '%.10s'", name, sqs);
+            *mask |= kd_bit(sq);
+        }
+        if (!c->tokens_any && (*mask & (*mask - 1)))
+            return err_set(err, STATUS_PARSE,
+                           "%s: names one piece (several need --rule tokens-per-turn=any)", name);
         return STATUS_OK;
     }
     return err_set(err, STATUS_PARSE, "unknown position word '%.20s:'", name);
@@ -251,8 +257,7 @@ static Status check_armies(const KdConfig *c, KdPos *t, bool have_tokens, ErrBuf
 {
     if (!c->armies) {
         t->phase = KD_PHASE_PLAY;
-        if (t->stage != KD_STAGE_START || t->token_used || t->frozen != KD_NO_SQ ||
-            t->iced != KD_NO_SQ)
+        if (t->stage != KD_STAGE_START || t->token_used || t->frozen || t->iced)
             return err_set(err, STATUS_PARSE, "powers are not in play (armies=off)");
         return STATUS_OK;
     }
@@ -282,8 +287,8 @@ static Status check_armies(const KdConfig *c, KdPos *t, bool have_tokens, ErrBuf
     t->phase = (uint8_t)kd_choice_phase(t);
     const int us = t->turn;
     if (t->phase != KD_PHASE_PLAY &&
-        (t->stage != KD_STAGE_START || t->chain_sq != KD_NO_SQ || t->frozen != KD_NO_SQ ||
-         t->iced != KD_NO_SQ || t->token_used))
+        (t->stage != KD_STAGE_START || t->chain_sq != KD_NO_SQ || t->frozen || t->iced ||
+         t->token_used))
         return err_set(err, STATUS_PARSE, "nothing happens on the board before the armies are chosen");
     if ((t->stage == KD_STAGE_DECLARED &&
          t->power[us] != KD_FREEZE && t->power[us] != KD_ICE_WALL) ||
@@ -294,13 +299,13 @@ static Status check_armies(const KdConfig *c, KdPos *t, bool have_tokens, ErrBuf
         t->token_used = 1;
     // Freeze is on an enemy of the Freeze player, Ice Wall on one of his own pieces.
     for (int k = 0; k < 2; k++) {
-        const int sq = k == 0 ? t->frozen : t->iced;
+        const uint64_t marked = k == 0 ? t->frozen : t->iced;
         const int power = k == 0 ? KD_FREEZE : KD_ICE_WALL;
-        if (sq == KD_NO_SQ)
+        if (!marked)
             continue;
         const int owner = t->power[0] == power ? 0 : t->power[1] == power ? 1 : -1;
         const int target = k == 0 ? owner ^ 1 : owner;
-        if (owner < 0 || kd_colour_at(t, sq) != target)
+        if (owner < 0 || (marked & ~t->side[target]))
             return err_set(err, STATUS_PARSE, "%s: needs a player with %s and a piece of the right side",
                            k == 0 ? "frozen" : "iced", kd_power_info[power].name);
     }
@@ -328,7 +333,7 @@ Status kd_parse_fen(const KdConfig *c, KdPos *out, const char *text, ErrBuf *err
                        "e.g. 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'");
     KdPos t;
     memset(&t, 0, sizeof t);
-    t.ep = t.chain_sq = t.haste_sq = t.frozen = t.iced = KD_NO_SQ;
+    t.ep = t.chain_sq = t.haste_sq = KD_NO_SQ;
     int kings[2] = {0, 0};
     const char *p = words[0];
     for (int rank = 7; rank >= 0; rank--) {
@@ -476,6 +481,19 @@ static void put_castling(const KdPos *p, StrBuf *out)
         sb_putc(out, '-');
 }
 
+/* A position word listing squares, comma-separated ("moved:b2,g7"); none when empty. */
+static void format_squares(uint64_t squares, const char *word, StrBuf *out)
+{
+    if (!squares)
+        return;
+    sb_puts(out, word);
+    for (uint64_t b = squares; b;) {
+        kd_format_square(bits_pop(&b), out);
+        if (b)
+            sb_putc(out, ',');
+    }
+}
+
 void kd_format_fen(const KdConfig *c, const KdPos *p, StrBuf *out)
 {
     for (int rank = 7; rank >= 0; rank--) {
@@ -505,16 +523,7 @@ void kd_format_fen(const KdConfig *c, const KdPos *p, StrBuf *out)
     else
         kd_format_square(p->ep, out);
     sb_printf(out, " %d %d", p->halfmove, p->fullmove);
-    if (p->moved) {
-        sb_puts(out, " moved:");
-        bool first = true;
-        for (uint64_t b = p->moved; b;) {
-            if (!first)
-                sb_putc(out, ',');
-            first = false;
-            kd_format_square(bits_pop(&b), out);
-        }
-    }
+    format_squares(p->moved, " moved:", out);
     if (p->chain_sq != KD_NO_SQ) {
         sb_puts(out, " chain:");
         kd_format_square(p->chain_sq, out);
@@ -550,14 +559,8 @@ void kd_format_fen(const KdConfig *c, const KdPos *p, StrBuf *out)
                     const char ch = kd_letters[type];
                     sb_putc(out, col == 0 ? ch : (char)tolower((unsigned char)ch));
                 }
-        if (p->frozen != KD_NO_SQ) {
-            sb_puts(out, " frozen:");
-            kd_format_square(p->frozen, out);
-        }
-        if (p->iced != KD_NO_SQ) {
-            sb_puts(out, " iced:");
-            kd_format_square(p->iced, out);
-        }
+        format_squares(p->frozen, " frozen:", out);
+        format_squares(p->iced, " iced:", out);
     }
 }
 
@@ -854,6 +857,14 @@ Status kd_parse_move(const KdConfig *c, const KdPos *p, const char *text, Move *
                        "'%s' is not legal: the beast on %c%d is in a capture chain and may only capture again (like %c%d..., a trailing comma to go on)",
                        in, 'a' + kd_file(p->chain_sq), kd_rank(p->chain_sq) + 1,
                        'a' + kd_file(p->chain_sq), kd_rank(p->chain_sq) + 1);
+    const char *power = kd_power_info[p->power[p->turn]].name;
+    if (p->stage == KD_STAGE_DECLARED && strncmp(in, power, strlen(power)) == 0)
+        return err_set(err, STATUS_ILLEGAL,
+                       c->tokens_any
+                           ? "'%s' is not legal: no token left, or that piece is already under the power"
+                           : "'%s' is not legal: one token per turn, and this turn has spent one "
+                             "(--rule tokens-per-turn=any allows more)",
+                       in);
     const int from = len >= 2 ? read_square(in) : -1;
     if (from >= 0 && len >= 4 && read_square(in + 2) >= 0) {
         if (p->board[from] == KD_EMPTY)

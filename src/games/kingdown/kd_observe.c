@@ -90,8 +90,10 @@ void kd_observe(const KdConfig *c, const KdState *s, int observer, Observation *
     for (uint64_t b = p->moved; b;)
         mark(o, bits_pop(&b), TERRAIN_MOVED);
     mark(o, p->ep, TERRAIN_EN_PASSANT);
-    mark(o, p->frozen, TERRAIN_FROZEN);
-    mark(o, p->iced, TERRAIN_ICED);
+    for (uint64_t b = p->frozen; b;)
+        mark(o, bits_pop(&b), TERRAIN_FROZEN);
+    for (uint64_t b = p->iced; b;)
+        mark(o, bits_pop(&b), TERRAIN_ICED);
     if (p->stage == KD_STAGE_HASTE2)
         mark(o, p->haste_sq, TERRAIN_HASTE);
     mark(o, p->chain_sq, TERRAIN_CHAIN);

@@ -45,6 +45,10 @@ static const RuleOption kd_options[] = {
      "a Haste turn may not end giving check; with each, its first move may not give check "
      "either (neither move may ever leave your own king in check)",
      "end", "end|each", 0, 0, RULE_CHOICE},
+    {"tokens-per-turn",
+     "tokens a player may spend in one turn: one, or any (Freeze and Ice Wall declared again "
+     "on other pieces before the move, while tokens last)",
+     "one", "one|any", 0, 0, RULE_CHOICE},
     {"displaced-pawn",
      "a pawn that a swap or a power puts back on its second rank: counts as moved (no "
      "double step), or unmoved (it may step two squares again)",
@@ -96,6 +100,7 @@ static Status kd_configure(Game *g, ErrBuf *err)
                                                                    : 1;
     c->armies = game_option_is(g, "armies", "on");
     c->haste_each = game_option_is(g, "haste-check", "each");
+    c->tokens_any = game_option_is(g, "tokens-per-turn", "any");
     c->displaced_double = game_option_is(g, "displaced-pawn", "unmoved");
     c->march_ep = game_option_is(g, "march-en-passant", "on");
     c->castle_all_rooks = game_option_is(g, "castling-rooks", "all");

@@ -211,7 +211,7 @@ Status kd_parse_setup(const char *text, KdSetupKind *kind, uint8_t rank[8], ErrB
 void kd_start_position(const KdConfig *c, KdPos *p, const uint8_t rank[8])
 {
     memset(p, 0, sizeof *p);
-    p->ep = p->chain_sq = p->haste_sq = p->frozen = p->iced = KD_NO_SQ;
+    p->ep = p->chain_sq = p->haste_sq = KD_NO_SQ;
     p->fullmove = 1;
     for (int f = 0; f < 8; f++) {
         kd_put(c, p, f, 0, rank[f]);

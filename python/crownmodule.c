@@ -1,0 +1,747 @@
+/*
+ * crownmodule.c - the Python module `crown`: the engine for research programs.
+ *
+ * A CPython extension over the public C API (include/crown.h) and nothing else. Names
+ * follow OpenSpiel's pyspiel where they fit (load_game, new_initial_state, legal_actions,
+ * apply_action, ...). A call that fails raises crown.Error with crown's own message and,
+ * as the C API guarantees, leaves the state as it was. Searches and perft release the
+ * GIL. Types are heap types whose classes and exception live in the module's state, so
+ * the module keeps no mutable globals.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crown.h"
+
+typedef struct {
+    PyObject *error;       /* crown.Error */
+    PyTypeObject *game_type;
+    PyTypeObject *state_type;
+    PyTypeObject *agent_type;
+    PyObject *numpy;       /* imported on the first observation tensor */
+} ModState;
+
+typedef struct {
+    PyObject_HEAD
+    crown_game *game;
+} GameObject;
+
+typedef struct {
+    PyObject_HEAD
+    crown_state *state;
+    PyObject *game; /* keeps the crown_game alive */
+} StateObject;
+
+typedef struct {
+    PyObject_HEAD
+    crown_agent *agent;
+    PyObject *game; /* the game the agent was made for, NULL until the first step */
+    char *spec;
+    uint64_t seed;
+    int depth;
+    long long nodes;
+    long long movetime_ms;
+} AgentObject;
+
+static ModState *state_of_type(PyTypeObject *type) {
+    return (ModState *)PyType_GetModuleState(type);
+}
+
+/* crown.Error with the status name and crown's message: "illegal: ...". */
+static PyObject *raise_mod(ModState *mod, int code, const char *message) {
+    PyErr_Format(mod->error, "%s: %s", crown_status_name(code), message);
+    return NULL;
+}
+
+static PyObject *raise_crown(PyTypeObject *type, int code, const char *message) {
+    return raise_mod(state_of_type(type), code, message);
+}
+
+static PyObject *raise_state(StateObject *self) {
+    return raise_crown(Py_TYPE(self), crown_state_errcode(self->state),
+                       crown_state_errmsg(self->state));
+}
+
+/* ---- Game ---------------------------------------------------------------------------- */
+
+static void game_dealloc(PyObject *obj) {
+    PyTypeObject *type = Py_TYPE(obj);
+    crown_game_free(((GameObject *)obj)->game);
+    type->tp_free(obj);
+    Py_DECREF(type);
+}
+
+static PyObject *game_name(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyUnicode_FromString(crown_game_name(((GameObject *)self)->game));
+}
+
+static PyObject *game_num_players(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromLong(crown_game_players(((GameObject *)self)->game));
+}
+
+static PyObject *game_parameters(PyObject *self, PyObject *unused) {
+    (void)unused;
+    const crown_game *game = ((GameObject *)self)->game;
+    PyObject *dict = PyDict_New();
+    if (!dict) return NULL;
+    for (int i = 0; i < crown_game_option_count(game); i++) {
+        const char *name = crown_game_option_name(game, i);
+        PyObject *value = PyUnicode_FromString(crown_game_option_value(game, name));
+        if (!value || PyDict_SetItemString(dict, name, value) < 0) {
+            Py_XDECREF(value);
+            Py_DECREF(dict);
+            return NULL;
+        }
+        Py_DECREF(value);
+    }
+    return dict;
+}
+
+static PyObject *game_observation_tensor_shape(PyObject *self, PyObject *unused) {
+    (void)unused;
+    int dims[CROWN_OBS_MAX_DIMS], ndims = 0;
+    crown_error err;
+    int rc = crown_game_observation_shape(((GameObject *)self)->game, dims, CROWN_OBS_MAX_DIMS,
+                                          &ndims, &err);
+    if (rc != CROWN_OK) return raise_crown(Py_TYPE(self), rc, err.message);
+    PyObject *list = PyList_New(ndims);
+    if (!list) return NULL;
+    for (int i = 0; i < ndims; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(dims[i]));
+    return list;
+}
+
+/* The draw limit of the rules: pyspiel's bound on a game's length. A King's Guard turn of
+ * several actions counts once, as the rule does. */
+static PyObject *game_max_game_length(PyObject *self, PyObject *unused) {
+    (void)unused;
+    const char *plies = crown_game_option_value(((GameObject *)self)->game, "max-plies");
+    if (!plies)
+        return raise_crown(Py_TYPE(self), CROWN_ERROR_UNSUPPORTED,
+                           "this game has no max-plies rule, so no fixed length");
+    return PyLong_FromString(plies, NULL, 10);
+}
+
+static PyObject *new_state(PyObject *game, crown_state *state) {
+    PyTypeObject *type = state_of_type(Py_TYPE(game))->state_type;
+    StateObject *obj = PyObject_New(StateObject, type);
+    if (!obj) {
+        crown_state_free(state);
+        return NULL;
+    }
+    obj->state = state;
+    Py_INCREF(game);
+    obj->game = game;
+    return (PyObject *)obj;
+}
+
+static PyObject *game_new_initial_state(PyObject *self, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"seed", NULL};
+    unsigned long long seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|K", kwlist, &seed)) return NULL;
+    crown_state *state = NULL;
+    crown_error err;
+    int rc = crown_state_new(((GameObject *)self)->game, seed, &state, &err);
+    if (rc != CROWN_OK) return raise_crown(Py_TYPE(self), rc, err.message);
+    return new_state(self, state);
+}
+
+static PyObject *game_repr(PyObject *self) {
+    return PyUnicode_FromFormat("crown.Game(%s)", crown_game_name(((GameObject *)self)->game));
+}
+
+static PyMethodDef game_methods[] = {
+    {"name", game_name, METH_NOARGS, "The game's registered name."},
+    {"num_players", game_num_players, METH_NOARGS, "The number of players."},
+    {"parameters", game_parameters, METH_NOARGS, "Every rule option and its value."},
+    {"observation_tensor_shape", game_observation_tensor_shape, METH_NOARGS,
+     "The shape of observation_tensor()."},
+    {"max_game_length", game_max_game_length, METH_NOARGS,
+     "The rules' draw limit (max-plies)."},
+    {"new_initial_state", (PyCFunction)(void (*)(void))game_new_initial_state,
+     METH_VARARGS | METH_KEYWORDS, "The start position; seed drives any random set-up."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot game_slots[] = {
+    {Py_tp_dealloc, (void *)game_dealloc},
+    {Py_tp_methods, game_methods},
+    {Py_tp_repr, (void *)game_repr},
+    {Py_tp_doc, (char *)"A game with its rule options; made by crown.load_game."},
+    {0, NULL},
+};
+
+static PyType_Spec game_spec = {"crown.Game", sizeof(GameObject), 0, Py_TPFLAGS_DEFAULT,
+                                game_slots};
+
+/* ---- State --------------------------------------------------------------------------- */
+
+static void state_dealloc(PyObject *obj) {
+    PyTypeObject *type = Py_TYPE(obj);
+    StateObject *self = (StateObject *)obj;
+    crown_state_free(self->state);
+    Py_XDECREF(self->game);
+    type->tp_free(obj);
+    Py_DECREF(type);
+}
+
+static int to_action(PyObject *value, crown_action *out) {
+    unsigned long a = PyLong_AsUnsignedLong(value);
+    if (a == (unsigned long)-1 && PyErr_Occurred()) return -1;
+    if (a > UINT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "an action is a 32-bit unsigned integer");
+        return -1;
+    }
+    *out = (crown_action)a;
+    return 0;
+}
+
+static PyObject *state_current_player(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromLong(crown_state_to_move(((StateObject *)self)->state));
+}
+
+static PyObject *state_is_terminal(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyBool_FromLong(crown_state_is_over(((StateObject *)self)->state));
+}
+
+static PyObject *state_is_chance_node(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyBool_FromLong(crown_state_to_move(((StateObject *)self)->state) ==
+                           CROWN_PLAYER_CHANCE);
+}
+
+static PyObject *state_legal_actions(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    StateObject *self = (StateObject *)obj;
+    crown_action actions[CROWN_MAX_ACTIONS];
+    int n = 0;
+    if (crown_state_legal_actions(self->state, actions, CROWN_MAX_ACTIONS, &n) != CROWN_OK)
+        return raise_state(self);
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *a = PyLong_FromUnsignedLong(actions[i]);
+        if (!a) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, a);
+    }
+    return list;
+}
+
+static PyObject *state_chance_outcomes(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    StateObject *self = (StateObject *)obj;
+    crown_action actions[CROWN_MAX_ACTIONS];
+    double prob[CROWN_MAX_ACTIONS];
+    int n = 0;
+    if (crown_state_chance_outcomes(self->state, actions, prob, CROWN_MAX_ACTIONS, &n) !=
+        CROWN_OK)
+        return raise_state(self);
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *pair = Py_BuildValue("(kd)", (unsigned long)actions[i], prob[i]);
+        if (!pair) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, pair);
+    }
+    return list;
+}
+
+static PyObject *state_apply_action(PyObject *obj, PyObject *arg) {
+    StateObject *self = (StateObject *)obj;
+    crown_action a;
+    if (to_action(arg, &a) < 0) return NULL;
+    if (crown_state_apply(self->state, a) != CROWN_OK) return raise_state(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *state_undo(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    StateObject *self = (StateObject *)obj;
+    if (crown_state_undo(self->state) != CROWN_OK) return raise_state(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *state_history_length(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromLong(crown_state_undo_depth(((StateObject *)obj)->state));
+}
+
+static PyObject *state_clone(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    StateObject *self = (StateObject *)obj;
+    crown_state *copy = NULL;
+    crown_error err;
+    int rc = crown_state_clone(self->state, &copy, &err);
+    if (rc != CROWN_OK) return raise_crown(Py_TYPE(obj), rc, err.message);
+    return new_state(self->game, copy);
+}
+
+/* pyspiel gives zeros while the game goes on; so does this. */
+static PyObject *state_returns(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    StateObject *self = (StateObject *)obj;
+    double values[CROWN_MAX_PLAYERS] = {0};
+    int players = crown_game_players(crown_state_game(self->state));
+    if (crown_state_is_over(self->state) &&
+        crown_state_returns(self->state, values, CROWN_MAX_PLAYERS) != CROWN_OK)
+        return raise_state(self);
+    PyObject *list = PyList_New(players);
+    if (!list) return NULL;
+    for (int i = 0; i < players; i++) PyList_SET_ITEM(list, i, PyFloat_FromDouble(values[i]));
+    return list;
+}
+
+static PyObject *state_action_to_string(PyObject *obj, PyObject *arg) {
+    StateObject *self = (StateObject *)obj;
+    crown_action a;
+    const char *text = NULL;
+    if (to_action(arg, &a) < 0) return NULL;
+    if (crown_action_to_text(self->state, a, &text) != CROWN_OK) return raise_state(self);
+    return PyUnicode_FromString(text);
+}
+
+static PyObject *state_string_to_action(PyObject *obj, PyObject *arg) {
+    StateObject *self = (StateObject *)obj;
+    const char *text = PyUnicode_AsUTF8(arg);
+    crown_action a;
+    if (!text) return NULL;
+    if (crown_action_from_text(self->state, text, &a) != CROWN_OK) return raise_state(self);
+    return PyLong_FromUnsignedLong(a);
+}
+
+static int to_observer(PyObject *args, int *observer) {
+    *observer = CROWN_PLAYER_NONE;
+    return PyArg_ParseTuple(args, "|i", observer) ? 0 : -1;
+}
+
+static PyObject *state_observation_string(PyObject *obj, PyObject *args) {
+    StateObject *self = (StateObject *)obj;
+    int observer;
+    const char *text = NULL;
+    if (to_observer(args, &observer) < 0) return NULL;
+    if (crown_state_observation_json(self->state, observer, &text) != CROWN_OK)
+        return raise_state(self);
+    return PyUnicode_FromString(text);
+}
+
+/* A float32 numpy array of the game's shape, filled through a bytearray that numpy then
+ * owns, so the module needs numpy only at run time. */
+static PyObject *state_observation_tensor(PyObject *obj, PyObject *args) {
+    StateObject *self = (StateObject *)obj;
+    ModState *mod = state_of_type(Py_TYPE(obj));
+    int observer, dims[CROWN_OBS_MAX_DIMS], ndims = 0;
+    crown_error err;
+    if (to_observer(args, &observer) < 0) return NULL;
+    int rc = crown_game_observation_shape(crown_state_game(self->state), dims,
+                                          CROWN_OBS_MAX_DIMS, &ndims, &err);
+    if (rc != CROWN_OK) return raise_crown(Py_TYPE(obj), rc, err.message);
+    size_t n = 1;
+    for (int i = 0; i < ndims; i++) n *= (size_t)dims[i];
+    PyObject *buf = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(n * sizeof(float)));
+    if (!buf) return NULL;
+    if (crown_state_observation_tensor(self->state, observer,
+                                       (float *)(void *)PyByteArray_AS_STRING(buf),
+                                       n) != CROWN_OK) {
+        Py_DECREF(buf);
+        return raise_state(self);
+    }
+    if (!mod->numpy && !(mod->numpy = PyImport_ImportModule("numpy"))) {
+        Py_DECREF(buf);
+        return NULL;
+    }
+    PyObject *flat = PyObject_CallMethod(mod->numpy, "frombuffer", "Os", buf, "float32");
+    Py_DECREF(buf);
+    if (!flat) return NULL;
+    PyObject *shape = PyTuple_New(ndims);
+    if (!shape) {
+        Py_DECREF(flat);
+        return NULL;
+    }
+    for (int i = 0; i < ndims; i++) PyTuple_SET_ITEM(shape, i, PyLong_FromLong(dims[i]));
+    PyObject *out = PyObject_CallMethod(flat, "reshape", "O", shape);
+    Py_DECREF(shape);
+    Py_DECREF(flat);
+    return out;
+}
+
+static PyObject *state_position(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    StateObject *self = (StateObject *)obj;
+    const char *text = NULL;
+    if (crown_state_format(self->state, &text) != CROWN_OK) return raise_state(self);
+    return PyUnicode_FromString(text);
+}
+
+static PyObject *state_set_position(PyObject *obj, PyObject *arg) {
+    StateObject *self = (StateObject *)obj;
+    const char *text = PyUnicode_AsUTF8(arg);
+    if (!text) return NULL;
+    if (crown_state_parse(self->state, text) != CROWN_OK) return raise_state(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *state_hash(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(crown_state_hash(((StateObject *)obj)->state));
+}
+
+static PyObject *state_perft(PyObject *obj, PyObject *arg) {
+    StateObject *self = (StateObject *)obj;
+    long depth = PyLong_AsLong(arg);
+    uint64_t count = 0;
+    int rc;
+    if (depth == -1 && PyErr_Occurred()) return NULL;
+    if (depth < 0 || depth > 64)
+        return raise_crown(Py_TYPE(obj), CROWN_ERROR_ARGUMENT, "perft depth must be 0..64");
+    Py_BEGIN_ALLOW_THREADS rc = crown_state_perft(self->state, (int)depth, &count);
+    Py_END_ALLOW_THREADS if (rc != CROWN_OK) return raise_state(self);
+    return PyLong_FromUnsignedLongLong(count);
+}
+
+static PyObject *state_result_text(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    StateObject *self = (StateObject *)obj;
+    const char *text = NULL;
+    if (crown_state_result_text(self->state, &text) != CROWN_OK) return raise_state(self);
+    return PyUnicode_FromString(text);
+}
+
+static PyObject *state_str(PyObject *obj) {
+    StateObject *self = (StateObject *)obj;
+    const char *text = NULL;
+    if (crown_state_render(self->state, &text) != CROWN_OK) return raise_state(self);
+    return PyUnicode_FromString(text);
+}
+
+static PyObject *state_get_game(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    PyObject *game = ((StateObject *)obj)->game;
+    Py_INCREF(game);
+    return game;
+}
+
+static PyMethodDef state_methods[] = {
+    {"current_player", state_current_player, METH_NOARGS,
+     "The player to move, crown.CHANCE_PLAYER or crown.TERMINAL_PLAYER."},
+    {"is_terminal", state_is_terminal, METH_NOARGS, "Whether the game is over."},
+    {"is_chance_node", state_is_chance_node, METH_NOARGS, "Whether chance acts next."},
+    {"legal_actions", state_legal_actions, METH_NOARGS, "The legal actions, in a fixed order."},
+    {"chance_outcomes", state_chance_outcomes, METH_NOARGS,
+     "(action, probability) pairs at a chance node."},
+    {"apply_action", state_apply_action, METH_O, "Plays a legal action."},
+    {"undo", state_undo, METH_NOARGS, "Takes back the last action."},
+    {"history_length", state_history_length, METH_NOARGS, "How many actions undo can take back."},
+    {"clone", state_clone, METH_NOARGS, "An independent copy, history included."},
+    {"returns", state_returns, METH_NOARGS, "The value per player (zeros until the end)."},
+    {"result_text", state_result_text, METH_NOARGS, "Why the game ended; '' while it goes on."},
+    {"action_to_string", state_action_to_string, METH_O, "The notation of a legal action."},
+    {"string_to_action", state_string_to_action, METH_O, "The legal action a notation names."},
+    {"observation_string", state_observation_string, METH_VARARGS,
+     "The observation of a player (or a spectator) as JSON."},
+    {"observation_tensor", state_observation_tensor, METH_VARARGS,
+     "The observation of a player (or a spectator) as a float32 numpy array."},
+    {"position", state_position, METH_NOARGS, "The position text."},
+    {"set_position", state_set_position, METH_O, "Sets the position from its text."},
+    {"hash", state_hash, METH_NOARGS, "A 64-bit key of the position."},
+    {"perft", state_perft, METH_O, "Counts the action sequences depth deep (GIL released)."},
+    {"get_game", state_get_game, METH_NOARGS, "The game of this state."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot state_slots[] = {
+    {Py_tp_dealloc, (void *)state_dealloc},
+    {Py_tp_methods, state_methods},
+    {Py_tp_str, (void *)state_str},
+    {Py_tp_doc, (char *)"A position with its history; made by Game.new_initial_state."},
+    {0, NULL},
+};
+
+static PyType_Spec state_spec = {"crown.State", sizeof(StateObject), 0, Py_TPFLAGS_DEFAULT,
+                                 state_slots};
+
+/* ---- Agent --------------------------------------------------------------------------- */
+
+/* Agent(spec, seed=0, depth=0, nodes=0, iterations=0, movetime_ms=0): the C agent needs
+ * its game, so it is made on the first step and made again when the game changes. */
+static int agent_init(PyObject *obj, PyObject *args, PyObject *kwargs) {
+    static char *kwlist[] = {"spec", "seed", "depth", "nodes", "iterations", "movetime_ms", NULL};
+    AgentObject *self = (AgentObject *)obj;
+    const char *spec = NULL;
+    unsigned long long seed = 0;
+    int depth = 0;
+    long long nodes = 0, iterations = 0, movetime_ms = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|KiLLL", kwlist, &spec, &seed, &depth,
+                                     &nodes, &iterations, &movetime_ms))
+        return -1;
+    char *copy = PyMem_Malloc(strlen(spec) + 1);
+    if (!copy) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    strcpy(copy, spec);
+    PyMem_Free(self->spec);
+    crown_agent_free(self->agent);
+    self->agent = NULL;
+    Py_CLEAR(self->game);
+    self->spec = copy;
+    self->seed = seed;
+    self->depth = depth;
+    self->nodes = iterations ? iterations : nodes;
+    self->movetime_ms = movetime_ms;
+    return 0;
+}
+
+static void agent_dealloc(PyObject *obj) {
+    PyTypeObject *type = Py_TYPE(obj);
+    AgentObject *self = (AgentObject *)obj;
+    crown_agent_free(self->agent);
+    Py_XDECREF(self->game);
+    PyMem_Free(self->spec);
+    type->tp_free(obj);
+    Py_DECREF(type);
+}
+
+static int agent_ready(AgentObject *self, PyObject *game) {
+    if (self->agent && self->game == game) return 0;
+    if (!self->spec) {
+        PyErr_SetString(PyExc_RuntimeError, "Agent.__init__ was not called");
+        return -1;
+    }
+    crown_agent *agent = NULL;
+    crown_error err;
+    int rc = crown_agent_new(((GameObject *)game)->game, self->spec, self->seed, &agent, &err);
+    if (rc != CROWN_OK) {
+        raise_crown(Py_TYPE(self), rc, err.message);
+        return -1;
+    }
+    if ((self->depth || self->nodes || self->movetime_ms) &&
+        crown_agent_set_limits(agent, self->depth, self->nodes, self->movetime_ms) != CROWN_OK) {
+        raise_crown(Py_TYPE(self), crown_agent_errcode(agent), crown_agent_errmsg(agent));
+        crown_agent_free(agent);
+        return -1;
+    }
+    crown_agent_free(self->agent);
+    self->agent = agent;
+    Py_INCREF(game);
+    Py_XSETREF(self->game, game);
+    return 0;
+}
+
+static PyObject *agent_step(PyObject *obj, PyObject *arg) {
+    AgentObject *self = (AgentObject *)obj;
+    ModState *mod = state_of_type(Py_TYPE(obj));
+    if (!PyObject_TypeCheck(arg, mod->state_type)) {
+        PyErr_SetString(PyExc_TypeError, "Agent.step takes a crown.State");
+        return NULL;
+    }
+    StateObject *state = (StateObject *)arg;
+    if (agent_ready(self, state->game) < 0) return NULL;
+    crown_action best = 0;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS rc = crown_agent_think(self->agent, state->state, &best);
+    Py_END_ALLOW_THREADS if (rc != CROWN_OK)
+        return raise_crown(Py_TYPE(obj), rc, crown_agent_errmsg(self->agent));
+    return PyLong_FromUnsignedLong(best);
+}
+
+static PyObject *agent_describe(PyObject *obj, PyObject *arg) {
+    AgentObject *self = (AgentObject *)obj;
+    ModState *mod = state_of_type(Py_TYPE(obj));
+    const char *text = NULL;
+    if (!PyObject_TypeCheck(arg, mod->game_type)) {
+        PyErr_SetString(PyExc_TypeError, "Agent.describe takes a crown.Game");
+        return NULL;
+    }
+    if (agent_ready(self, arg) < 0) return NULL;
+    if (crown_agent_describe(self->agent, &text) != CROWN_OK)
+        return raise_crown(Py_TYPE(obj), crown_agent_errcode(self->agent),
+                           crown_agent_errmsg(self->agent));
+    return PyUnicode_FromString(text);
+}
+
+static PyObject *agent_last_nodes(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    AgentObject *self = (AgentObject *)obj;
+    return PyLong_FromUnsignedLongLong(self->agent ? crown_agent_last_nodes(self->agent) : 0);
+}
+
+static PyObject *agent_last_depth(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    AgentObject *self = (AgentObject *)obj;
+    return PyLong_FromLong(self->agent ? crown_agent_last_depth(self->agent) : 0);
+}
+
+static PyMethodDef agent_methods[] = {
+    {"step", agent_step, METH_O, "Chooses an action for the player to move (GIL released)."},
+    {"describe", agent_describe, METH_O, "What the agent runs on a game."},
+    {"last_nodes", agent_last_nodes, METH_NOARGS, "Nodes or iterations of the last step."},
+    {"last_depth", agent_last_depth, METH_NOARGS, "Depth reached by the last step."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot agent_slots[] = {
+    {Py_tp_init, (void *)agent_init},
+    {Py_tp_new, (void *)PyType_GenericNew},
+    {Py_tp_dealloc, (void *)agent_dealloc},
+    {Py_tp_methods, agent_methods},
+    {Py_tp_doc, (char *)"Agent(spec, seed=0, depth=0, nodes=0, iterations=0, movetime_ms=0): a "
+                "player program such as 'ai:7', 'ab', 'mcts', 'random'."},
+    {0, NULL},
+};
+
+static PyType_Spec agent_spec = {"crown.Agent", sizeof(AgentObject), 0,
+                                 Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, agent_slots};
+
+/* ---- Module -------------------------------------------------------------------------- */
+
+static PyObject *mod_games(PyObject *module, PyObject *unused) {
+    (void)module;
+    (void)unused;
+    int n = crown_game_count();
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyUnicode_FromString(crown_game_names(i)));
+    return list;
+}
+
+/* load_game(name, {"max-plies": 200}): option values may be any object; str() of it is
+ * what the rules read. */
+static PyObject *mod_load_game(PyObject *module, PyObject *args) {
+    ModState *mod = PyModule_GetState(module);
+    const char *name = NULL;
+    PyObject *options = NULL;
+    if (!PyArg_ParseTuple(args, "s|O!", &name, &PyDict_Type, &options)) return NULL;
+    Py_ssize_t n = options ? PyDict_Size(options) : 0, pos = 0, i = 0;
+    const char **names = PyMem_Calloc((size_t)n + 1, sizeof *names);
+    const char **values = PyMem_Calloc((size_t)n + 1, sizeof *values);
+    PyObject *strs = PyList_New(0); /* keeps the value texts alive */
+    PyObject *result = NULL, *key, *value;
+    if (!names || !values || !strs) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    while (options && PyDict_Next(options, &pos, &key, &value)) {
+        PyObject *text = PyObject_Str(value);
+        if (!text || PyList_Append(strs, text) < 0) {
+            Py_XDECREF(text);
+            goto done;
+        }
+        Py_DECREF(text);
+        if (!(names[i] = PyUnicode_AsUTF8(key)) || !(values[i] = PyUnicode_AsUTF8(text)))
+            goto done;
+        i++;
+    }
+    crown_game *game = NULL;
+    crown_error err;
+    int rc = crown_game_new(name, names, values, (int)n, &game, &err);
+    if (rc != CROWN_OK) {
+        raise_mod(mod, rc, err.message);
+        goto done;
+    }
+    GameObject *obj = PyObject_New(GameObject, mod->game_type);
+    if (!obj) {
+        crown_game_free(game);
+        goto done;
+    }
+    obj->game = game;
+    result = (PyObject *)obj;
+done:
+    PyMem_Free(names);
+    PyMem_Free(values);
+    Py_XDECREF(strs);
+    return result;
+}
+
+static PyObject *mod_parse_position(PyObject *module, PyObject *args) {
+    ModState *mod = PyModule_GetState(module);
+    PyObject *game = NULL;
+    const char *text = NULL;
+    if (!PyArg_ParseTuple(args, "O!s", mod->game_type, &game, &text)) return NULL;
+    crown_state *state = NULL;
+    crown_error err;
+    int rc = crown_state_new(((GameObject *)game)->game, 0, &state, &err);
+    if (rc != CROWN_OK) return raise_mod(mod, rc, err.message);
+    if (crown_state_parse(state, text) != CROWN_OK) {
+        raise_mod(mod, crown_state_errcode(state), crown_state_errmsg(state));
+        crown_state_free(state);
+        return NULL;
+    }
+    return new_state(game, state);
+}
+
+static PyMethodDef mod_methods[] = {
+    {"games", mod_games, METH_NOARGS, "The names of the registered games."},
+    {"load_game", mod_load_game, METH_VARARGS, "load_game(name, options={}): a crown.Game."},
+    {"parse_position", mod_parse_position, METH_VARARGS,
+     "parse_position(game, text): a crown.State at that position."},
+    {NULL, NULL, 0, NULL},
+};
+
+static int mod_exec(PyObject *module) {
+    ModState *mod = PyModule_GetState(module);
+    mod->error = PyErr_NewExceptionWithDoc("crown.Error",
+                                           "A failed crown call, with crown's message.",
+                                           PyExc_ValueError, NULL);
+    if (!mod->error || PyModule_AddObjectRef(module, "Error", mod->error) < 0) return -1;
+    mod->game_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &game_spec, NULL);
+    mod->state_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &state_spec, NULL);
+    mod->agent_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &agent_spec, NULL);
+    if (!mod->game_type || !mod->state_type || !mod->agent_type) return -1;
+    if (PyModule_AddType(module, mod->game_type) < 0 ||
+        PyModule_AddType(module, mod->state_type) < 0 ||
+        PyModule_AddType(module, mod->agent_type) < 0)
+        return -1;
+    if (PyModule_AddIntConstant(module, "CHANCE_PLAYER", CROWN_PLAYER_CHANCE) < 0 ||
+        PyModule_AddIntConstant(module, "TERMINAL_PLAYER", CROWN_PLAYER_NONE) < 0 ||
+        PyModule_AddStringConstant(module, "__version__", crown_version()) < 0)
+        return -1;
+    return 0;
+}
+
+static int mod_traverse(PyObject *module, visitproc visit, void *arg) {
+    ModState *mod = PyModule_GetState(module);
+    Py_VISIT(mod->error);
+    Py_VISIT(mod->game_type);
+    Py_VISIT(mod->state_type);
+    Py_VISIT(mod->agent_type);
+    Py_VISIT(mod->numpy);
+    return 0;
+}
+
+static int mod_clear(PyObject *module) {
+    ModState *mod = PyModule_GetState(module);
+    Py_CLEAR(mod->error);
+    Py_CLEAR(mod->game_type);
+    Py_CLEAR(mod->state_type);
+    Py_CLEAR(mod->agent_type);
+    Py_CLEAR(mod->numpy);
+    return 0;
+}
+
+static void mod_free(void *module) { mod_clear(module); }
+
+static PyModuleDef_Slot mod_slots[] = {
+    {Py_mod_exec, (void *)mod_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef crown_module = {
+    PyModuleDef_HEAD_INIT, "crown", "The crown engine: rules, search and perft for the king games.",
+    sizeof(ModState), mod_methods, mod_slots, mod_traverse, mod_clear, mod_free,
+};
+
+PyMODINIT_FUNC PyInit_crown(void);
+PyMODINIT_FUNC PyInit_crown(void) { return PyModuleDef_Init(&crown_module); }
