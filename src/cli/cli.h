@@ -38,12 +38,10 @@ typedef struct CliOptions {
 /* Reads argv[first..argc) into *o. Returns false after printing an error. */
 bool cli_parse_options(int argc, char **argv, int first, CliOptions *o);
 
-/* Looks the game up and creates it with the --rule settings; prints an error listing the
- * games when the name is unknown. */
-bool cli_make_game(const char *name, const CliOptions *o, Game **out);
-
-/* The start position (from the seed), or --position when given. */
-bool cli_make_state(const Game *g, const CliOptions *o, GameState **out);
+/* The game named by the first positional argument, created with the --rule settings, and
+ * its start position (from the seed, or --position when given). Prints an error (listing
+ * the games when the name is unknown) and leaves nothing to free when it returns false. */
+bool cli_make_game(const CliOptions *o, Game **game, GameState **state);
 
 /* The limits an AI seat or analysis is given from the command line: each one set replaces
  * the level's limit of that kind, and a depth or node limit without --movetime removes

@@ -145,7 +145,7 @@ SearchLimits cli_search_limits(const CliOptions *o)
     return l;
 }
 
-bool cli_make_game(const char *name, const CliOptions *o, Game **out)
+static bool make_game(const char *name, const CliOptions *o, Game **out)
 {
     const GameOps *ops;
     ErrBuf err;
@@ -160,7 +160,7 @@ bool cli_make_game(const char *name, const CliOptions *o, Game **out)
     return true;
 }
 
-bool cli_make_state(const Game *g, const CliOptions *o, GameState **out)
+static bool make_state(const Game *g, const CliOptions *o, GameState **out)
 {
     GameState *s = game_state_new(g);
     if (s == NULL) {
@@ -177,5 +177,16 @@ bool cli_make_state(const Game *g, const CliOptions *o, GameState **out)
         }
     }
     *out = s;
+    return true;
+}
+
+bool cli_make_game(const CliOptions *o, Game **game, GameState **state)
+{
+    if (!make_game(o->positional[0], o, game))
+        return false;
+    if (!make_state(*game, o, state)) {
+        game_destroy(*game);
+        return false;
+    }
     return true;
 }

@@ -28,12 +28,8 @@ int cmd_analyze(int argc, char **argv)
     spec.seed = o.seed;
     Game *g;
     GameState *s;
-    if (!cli_make_game(o.positional[0], &o, &g))
+    if (!cli_make_game(&o, &g, &s))
         return 1;
-    if (!cli_make_state(g, &o, &s)) {
-        game_destroy(g);
-        return 1;
-    }
     int rc = 0;
     Agent *a = NULL;
     SearchResult r;

@@ -218,12 +218,8 @@ int cmd_match(int argc, char **argv)
                2;
     Game *g;
     GameState *s;
-    if (!cli_make_game(o.positional[0], &o, &g))
+    if (!cli_make_game(&o, &g, &s))
         return 1;
-    if (!cli_make_state(g, &o, &s)) {
-        game_destroy(g);
-        return 1;
-    }
     Match mt;
     memset(&mt, 0, sizeof mt);
     mt.game = g;

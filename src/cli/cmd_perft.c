@@ -27,12 +27,8 @@ int cmd_perft(int argc, char **argv)
                2;
     Game *g;
     GameState *s;
-    if (!cli_make_game(o.positional[0], &o, &g))
+    if (!cli_make_game(&o, &g, &s))
         return 1;
-    if (!cli_make_state(g, &o, &s)) {
-        game_destroy(g);
-        return 1;
-    }
     uint64_t total = 0;
     const int64_t t0 = clock_us();
     for (int d = 1; d <= depth; d++) {

@@ -326,12 +326,8 @@ int cmd_play(int argc, char **argv)
     rng_seed(&ps.chance_rng, o.seed ^ 0x63686E6365ULL);
     Game *g;
     GameState *s;
-    if (!cli_make_game(o.positional[0], &o, &g))
+    if (!cli_make_game(&o, &g, &s))
         return 1;
-    if (!cli_make_state(g, &o, &s)) {
-        game_destroy(g);
-        return 1;
-    }
     ErrBuf err;
     const SearchLimits lim = cli_search_limits(&o);
     if (seats_parse(o.players ? o.players : "human,ai", g->players, &lim, o.seed, &ps.seats,

@@ -43,12 +43,8 @@ int cmd_playouts(int argc, char **argv)
                2;
     Game *g;
     GameState *start;
-    if (!cli_make_game(o.positional[0], &o, &g))
+    if (!cli_make_game(&o, &g, &start))
         return 1;
-    if (!cli_make_state(g, &o, &start)) {
-        game_destroy(g);
-        return 1;
-    }
     GameState *s = game_state_new(g);
     MoveList *ml = malloc(sizeof *ml);
     void *undo = game_undo_new(g);

@@ -156,6 +156,22 @@ long game_option_long(const Game *g, const char *name, long fallback)
     return v == NULL ? fallback : strtol(v, NULL, 10);
 }
 
+void game_returns_two_player(int winner, double out[MAX_PLAYERS])
+{
+    for (int p = 0; p < MAX_PLAYERS; p++)
+        out[p] = 0;
+    if (winner == 0 || winner == 1) {
+        out[winner] = 1;
+        out[winner ^ 1] = -1;
+    }
+}
+
+bool game_option_is(const Game *g, const char *name, const char *value)
+{
+    const char *v = game_option(g, name);
+    return v != NULL && strcmp(v, value) == 0;
+}
+
 void game_format_rules(const Game *g, StrBuf *out)
 {
     for (int i = 0; i < g->ops->option_count; i++)

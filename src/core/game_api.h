@@ -26,6 +26,11 @@ void game_destroy(Game *g);
 const char *game_option(const Game *g, const char *name);
 /* Integer value of an integer option; `fallback` if absent. */
 long game_option_long(const Game *g, const char *name, long fallback);
+/* Returns of a two-player zero-sum game: +1 to the winner (0 or 1) and -1 to the other;
+ * all zero for any other winner (a draw, or a game not over). */
+void game_returns_two_player(int winner, double out[MAX_PLAYERS]);
+/* Whether an option of the game's own table has exactly this value. */
+bool game_option_is(const Game *g, const char *name, const char *value);
 
 /* Appends "name=value" for every option, space-separated. */
 void game_format_rules(const Game *g, StrBuf *out);

@@ -144,11 +144,32 @@ static Status finish(Store *st, Status s, ErrBuf *err)
     return s;
 }
 
-Status store_insert_game(Store *st, const StoredGame *g, ErrBuf *err)
+/* Every write takes the lock and one transaction, so a reader never sees half a change. */
+static Status begin_write(Store *st, bool *begun, ErrBuf *err)
 {
     pthread_mutex_lock(&st->mu);
     Status s = exec(st, "BEGIN IMMEDIATE", err);
-    const bool begun = s == STATUS_OK;
+    *begun = s == STATUS_OK;
+    return s;
+}
+
+/* Closes what begin_write opened. With an id, the game's version is stamped inside the
+ * same transaction, so a version is never seen without the moves it counts. */
+static Status end_write(Store *st, Status s, bool begun, const char *id, uint64_t version,
+                        ErrBuf *err)
+{
+    if (s == STATUS_OK && id != NULL)
+        s = set_version(st, id, version, err);
+    if (begun)
+        s = finish(st, s, err);
+    pthread_mutex_unlock(&st->mu);
+    return s;
+}
+
+Status store_insert_game(Store *st, const StoredGame *g, ErrBuf *err)
+{
+    bool begun;
+    Status s = begin_write(st, &begun, err);
     sqlite3_stmt *q;
     if (s == STATUS_OK &&
         (s = prepare(st, "INSERT INTO games(id, game, players, rules, start, seed, created, "
@@ -174,18 +195,14 @@ Status store_insert_game(Store *st, const StoredGame *g, ErrBuf *err)
         sqlite3_bind_text(q, 4, g->token[i], -1, SQLITE_STATIC);
         s = step_done(st, q, err, "insert seat");
     }
-    if (begun)
-        s = finish(st, s, err);
-    pthread_mutex_unlock(&st->mu);
-    return s;
+    return end_write(st, s, begun, NULL, 0, err);
 }
 
 Status store_append(Store *st, const char *id, int first_ply, const char *const *texts, int n,
                     uint64_t version, ErrBuf *err)
 {
-    pthread_mutex_lock(&st->mu);
-    Status s = exec(st, "BEGIN IMMEDIATE", err);
-    const bool begun = s == STATUS_OK;
+    bool begun;
+    Status s = begin_write(st, &begun, err);
     for (int i = 0; i < n && s == STATUS_OK; i++) {
         sqlite3_stmt *q;
         if ((s = prepare(st, "INSERT INTO moves(game_id, ply, text) VALUES(?1, ?2, ?3)", &q,
@@ -196,19 +213,13 @@ Status store_append(Store *st, const char *id, int first_ply, const char *const 
         sqlite3_bind_text(q, 3, texts[i], -1, SQLITE_STATIC);
         s = step_done(st, q, err, "insert move");
     }
-    if (s == STATUS_OK)
-        s = set_version(st, id, version, err);
-    if (begun)
-        s = finish(st, s, err);
-    pthread_mutex_unlock(&st->mu);
-    return s;
+    return end_write(st, s, begun, id, version, err);
 }
 
 Status store_truncate(Store *st, const char *id, int keep, uint64_t version, ErrBuf *err)
 {
-    pthread_mutex_lock(&st->mu);
-    Status s = exec(st, "BEGIN IMMEDIATE", err);
-    const bool begun = s == STATUS_OK;
+    bool begun;
+    Status s = begin_write(st, &begun, err);
     sqlite3_stmt *q;
     if (s == STATUS_OK &&
         (s = prepare(st, "DELETE FROM moves WHERE game_id=?1 AND ply>=?2", &q, err)) ==
@@ -217,12 +228,7 @@ Status store_truncate(Store *st, const char *id, int keep, uint64_t version, Err
         sqlite3_bind_int(q, 2, keep);
         s = step_done(st, q, err, "delete moves");
     }
-    if (s == STATUS_OK)
-        s = set_version(st, id, version, err);
-    if (begun)
-        s = finish(st, s, err);
-    pthread_mutex_unlock(&st->mu);
-    return s;
+    return end_write(st, s, begun, id, version, err);
 }
 
 static char *dup_text(const unsigned char *t)

@@ -71,11 +71,6 @@ static const RuleOption kd_options[] = {
      KD_MAX_PLIES_LIMIT, RULE_INTEGER},
 };
 
-static bool opt_is(const Game *g, const char *name, const char *value)
-{
-    return strcmp(game_option(g, name), value) == 0;
-}
-
 static Status kd_configure(Game *g, ErrBuf *err)
 {
     KdConfig *c = calloc(1, sizeof *c);
@@ -87,30 +82,30 @@ static Status kd_configure(Game *g, ErrBuf *err)
         return st;
     }
     kd_build_geometry(c);
-    c->king_file_e = opt_is(g, "king-file", "e");
-    c->castling = opt_is(g, "castling", "on");
-    c->en_passant = opt_is(g, "en-passant", "on");
+    c->king_file_e = game_option_is(g, "king-file", "e");
+    c->castling = game_option_is(g, "castling", "on");
+    c->en_passant = game_option_is(g, "en-passant", "on");
     c->promo_mask = (uint16_t)((1u << KD_QUEEN) | (1u << KD_ROOK) | (1u << KD_BISHOP) |
                                (1u << KD_KNIGHT));
-    if (opt_is(g, "promotion", "all"))
+    if (game_option_is(g, "promotion", "all"))
         c->promo_mask |= (uint16_t)((1u << KD_ARCHER) | (1u << KD_PALADIN) | (1u << KD_GUARD) |
                                     (1u << KD_MAESTER) | (1u << KD_BEAST));
-    c->promo_decline = opt_is(g, "promotion-optional", "on");
-    c->mate_literal = opt_is(g, "mate", "literal");
-    c->repetition = opt_is(g, "repetition", "on");
-    c->fifty = opt_is(g, "fifty-moves", "on");
-    c->bare_kings = opt_is(g, "bare-kings", "draw");
-    c->chain_limit = opt_is(g, "beast-chain", "unlimited") ? KD_MAX_CHAIN
-                     : opt_is(g, "beast-chain", "two")     ? 2
-                                                           : 1;
-    c->armies = opt_is(g, "armies", "on");
-    c->haste_each = opt_is(g, "haste-check", "each");
-    c->tokens_any = opt_is(g, "tokens-per-turn", "any");
-    c->displaced_double = opt_is(g, "displaced-pawn", "unmoved");
-    c->march_ep = opt_is(g, "march-en-passant", "on");
-    c->castle_all_rooks = opt_is(g, "castling-rooks", "all");
-    c->first_picker = opt_is(g, "army-order", "black") ? 1 : 0;
-    c->san = opt_is(g, "notation", "san");
+    c->promo_decline = game_option_is(g, "promotion-optional", "on");
+    c->mate_literal = game_option_is(g, "mate", "literal");
+    c->repetition = game_option_is(g, "repetition", "on");
+    c->fifty = game_option_is(g, "fifty-moves", "on");
+    c->bare_kings = game_option_is(g, "bare-kings", "draw");
+    c->chain_limit = game_option_is(g, "beast-chain", "unlimited") ? KD_MAX_CHAIN
+                     : game_option_is(g, "beast-chain", "two")     ? 2
+                                                                   : 1;
+    c->armies = game_option_is(g, "armies", "on");
+    c->haste_each = game_option_is(g, "haste-check", "each");
+    c->tokens_any = game_option_is(g, "tokens-per-turn", "any");
+    c->displaced_double = game_option_is(g, "displaced-pawn", "unmoved");
+    c->march_ep = game_option_is(g, "march-en-passant", "on");
+    c->castle_all_rooks = game_option_is(g, "castling-rooks", "all");
+    c->first_picker = game_option_is(g, "army-order", "black") ? 1 : 0;
+    c->san = game_option_is(g, "notation", "san");
     c->max_plies = (int)game_option_long(g, "max-plies", 2000);
     c->hist_cap = c->fifty ? KD_FIFTY_RING : c->max_plies + 1;
     kd_obs_schema(c);
@@ -219,15 +214,8 @@ static void ops_returns(const Game *g, const GameState *s, double out[MAX_PLAYER
 {
     (void)g;
     const KdState *k = (const KdState *)s;
-    for (int p = 0; p < MAX_PLAYERS; p++)
-        out[p] = 0;
-    if (k->result == KD_WIN_FIRST) {
-        out[0] = 1;
-        out[1] = -1;
-    } else if (k->result == KD_WIN_SECOND) {
-        out[0] = -1;
-        out[1] = 1;
-    }
+    const int winner = k->result == KD_WIN_FIRST ? 0 : k->result == KD_WIN_SECOND ? 1 : -1;
+    game_returns_two_player(winner, out);
 }
 
 static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)

@@ -57,11 +57,6 @@ enum {
     IDX_COUNT = IDX_DRAW + KOTV_MAX_KINDS,
 };
 
-static bool option_is(const Game *g, const char *name, const char *value)
-{
-    return strcmp(game_option(g, name), value) == 0;
-}
-
 static Status kotv_configure(Game *g, ErrBuf *err)
 {
     // The player count comes from game_create's argument or from the rule option. A
@@ -90,13 +85,13 @@ static Status kotv_configure(Game *g, ErrBuf *err)
         return st;
     }
     snprintf(c->tiles_name, sizeof c->tiles_name, "%s", tiles);
-    c->refill = option_is(g, "hill-refill", "i-iii") ? KOTV_REFILL_I_III : KOTV_REFILL_I_II_III;
-    c->short_column_ok = option_is(g, "short-column", "allow");
-    c->jester_couples = option_is(g, "jester-couples", "on");
-    c->limited_tokens = option_is(g, "token-supply", "limited");
-    c->old_holes_first = option_is(g, "old-holes", "first");
-    c->priest_pay_first = option_is(g, "priest-coins", "after");
-    c->identical_tiles = option_is(g, "identical", "tile");
+    c->refill = game_option_is(g, "hill-refill", "i-iii") ? KOTV_REFILL_I_III : KOTV_REFILL_I_II_III;
+    c->short_column_ok = game_option_is(g, "short-column", "allow");
+    c->jester_couples = game_option_is(g, "jester-couples", "on");
+    c->limited_tokens = game_option_is(g, "token-supply", "limited");
+    c->old_holes_first = game_option_is(g, "old-holes", "first");
+    c->priest_pay_first = game_option_is(g, "priest-coins", "after");
+    c->identical_tiles = game_option_is(g, "identical", "tile");
     c->max_rounds = (int)game_option_long(g, "max-rounds", 100);
     kotv_build_geometry(c);
     kotv_obs_schema(c);

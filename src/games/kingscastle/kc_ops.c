@@ -42,25 +42,20 @@ static const RuleOption kc_options[] = {
      KC_MAX_PLIES_LIMIT, RULE_INTEGER},
 };
 
-static bool option_is(const Game *g, const char *name, const char *value)
-{
-    return strcmp(game_option(g, name), value) == 0;
-}
-
 static Status kc_configure(Game *g, ErrBuf *err)
 {
     KcConfig *c = calloc(1, sizeof *c);
     if (c == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
     kc_build_geometry(c);
-    c->swap = option_is(g, "swap", "on");
-    c->single_full = option_is(g, "single-range", "full");
-    c->single_cross = option_is(g, "single-throne", "cross");
-    c->capture_entered = option_is(g, "capture-limit", "entered");
-    c->throne_by_move = option_is(g, "throne-entry", "move");
-    c->loss_if_broken = option_is(g, "throne-loss", "broken");
-    c->no_move_draw = option_is(g, "no-move", "draw");
-    c->repetition = option_is(g, "repetition", "draw");
+    c->swap = game_option_is(g, "swap", "on");
+    c->single_full = game_option_is(g, "single-range", "full");
+    c->single_cross = game_option_is(g, "single-throne", "cross");
+    c->capture_entered = game_option_is(g, "capture-limit", "entered");
+    c->throne_by_move = game_option_is(g, "throne-entry", "move");
+    c->loss_if_broken = game_option_is(g, "throne-loss", "broken");
+    c->no_move_draw = game_option_is(g, "no-move", "draw");
+    c->repetition = game_option_is(g, "repetition", "draw");
     c->max_plies = (int)game_option_long(g, "max-plies", KC_DEFAULT_MAX_PLIES);
     kc_obs_schema(c);
     g->config = c;
@@ -140,15 +135,8 @@ static void ops_returns(const Game *g, const GameState *s, double out[MAX_PLAYER
 {
     (void)g;
     const KcState *k = (const KcState *)s;
-    for (int p = 0; p < MAX_PLAYERS; p++)
-        out[p] = 0;
-    if (k->result == KC_WHITE_WINS) {
-        out[0] = 1;
-        out[1] = -1;
-    } else if (k->result == KC_BLACK_WINS) {
-        out[0] = -1;
-        out[1] = 1;
-    }
+    const int winner = k->result == KC_WHITE_WINS ? 0 : k->result == KC_BLACK_WINS ? 1 : -1;
+    game_returns_two_player(winner, out);
 }
 
 static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)

@@ -109,13 +109,13 @@ static Status kg_configure(Game *g, ErrBuf *err)
     c->ranks = small ? 8 : 10;
     c->limit = small ? 4 : 5;
     c->guards = small ? 8 : 9;
-    c->steps_all = strcmp(game_option(g, "steps"), "all") == 0;
-    c->repetition = strcmp(game_option(g, "repetition"), "on") == 0;
-    c->no_move_loses = strcmp(game_option(g, "no-move"), "lose") == 0;
+    c->steps_all = game_option_is(g, "steps", "all");
+    c->repetition = game_option_is(g, "repetition", "on");
+    c->no_move_loses = game_option_is(g, "no-move", "lose");
     c->max_plies = (int)game_option_long(g, "max-plies", 300);
     build_geometry(c);
     int king_file = 4; // e
-    if (small && strcmp(game_option(g, "king-file"), "d") == 0)
+    if (small && game_option_is(g, "king-file", "d"))
         king_file = 3;
     build_start(c, king_file);
     kg_obs_schema(c);
@@ -204,15 +204,8 @@ static void ops_returns(const Game *g, const GameState *s, double out[MAX_PLAYER
 {
     (void)g;
     const KgState *k = (const KgState *)s;
-    for (int p = 0; p < MAX_PLAYERS; p++)
-        out[p] = 0;
-    if (k->k.result == KG_WIN_FIRST) {
-        out[0] = 1;
-        out[1] = -1;
-    } else if (k->k.result == KG_WIN_SECOND) {
-        out[0] = -1;
-        out[1] = 1;
-    }
+    const int winner = k->k.result == KG_WIN_FIRST ? 0 : k->k.result == KG_WIN_SECOND ? 1 : -1;
+    game_returns_two_player(winner, out);
 }
 
 static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)

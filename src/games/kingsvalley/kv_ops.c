@@ -103,11 +103,11 @@ static Status kv_configure(Game *g, ErrBuf *err)
     const KvVariant v = variant_of(g->ops);
     c->size = (v == KV_7X7 || v == KV_LABYRINTH) ? 7 : 5;
     build_geometry(c);
-    c->first_move_soldier = strcmp(game_option(g, "first-move-soldier"), "on") == 0;
-    c->locked_king_loses = strcmp(game_option(g, "locked-king-loses"), "on") == 0;
+    c->first_move_soldier = game_option_is(g, "first-move-soldier", "on");
+    c->locked_king_loses = game_option_is(g, "locked-king-loses", "on");
     c->max_plies = (int)game_option_long(g, "max-plies", 300);
-    c->repetition = strcmp(game_option(g, "repetition"), "on") == 0;
-    c->no_move_draws = strcmp(game_option(g, "no-move"), "draw") == 0;
+    c->repetition = game_option_is(g, "repetition", "on");
+    c->no_move_draws = game_option_is(g, "no-move", "draw");
     c->trap = KV_TRAP_OFF;
     if (v == KV_7X7) {
         const char *t = game_option(g, "trap");
@@ -206,15 +206,8 @@ static void ops_returns(const Game *g, const GameState *s, double out[MAX_PLAYER
 {
     (void)g;
     const KvState *k = (const KvState *)s;
-    for (int p = 0; p < MAX_PLAYERS; p++)
-        out[p] = 0;
-    if (k->result == KV_WIN_FIRST) {
-        out[0] = 1;
-        out[1] = -1;
-    } else if (k->result == KV_WIN_SECOND) {
-        out[0] = -1;
-        out[1] = 1;
-    }
+    const int winner = k->result == KV_WIN_FIRST ? 0 : k->result == KV_WIN_SECOND ? 1 : -1;
+    game_returns_two_player(winner, out);
 }
 
 static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)
