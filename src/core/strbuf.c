@@ -3,6 +3,7 @@
  */
 #include "core/strbuf.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,4 +88,15 @@ void sb_printf(StrBuf *sb, const char *fmt, ...)
     vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     sb->len += (size_t)n;
+}
+
+const char *text_trim(const char *text, size_t *len)
+{
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t n = strlen(text);
+    while (n > 0 && isspace((unsigned char)text[n - 1]))
+        n--;
+    *len = n;
+    return text;
 }

@@ -25,6 +25,9 @@ void sb_clear(StrBuf *sb);
 void sb_putc(StrBuf *sb, char c);
 void sb_puts(StrBuf *sb, const char *s);
 void sb_printf(StrBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The text without its leading and trailing white space: returns where it starts and
+ * writes its length, for parsers that read a token in place. */
+const char *text_trim(const char *text, size_t *len);
 static inline const char *sb_str(const StrBuf *sb)
 {
     return sb->data;

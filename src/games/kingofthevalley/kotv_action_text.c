@@ -452,12 +452,8 @@ Status kotv_parse_move(const KotvConfig *c, const KotvState *s, const char *text
                        ErrBuf *err)
 {
     char buf[64];
-    const char *p = text;
-    while (isspace((unsigned char)*p))
-        p++;
-    size_t len = strlen(p);
-    while (len > 0 && isspace((unsigned char)p[len - 1]))
-        len--;
+    size_t len;
+    const char *p = text_trim(text, &len);
     if (len == 0)
         return err_set(err, STATUS_PARSE, "empty action: %s", kotv_decision_name(s));
     if (len >= sizeof buf)

@@ -248,12 +248,8 @@ Status kc_parse_move(const KcConfig *c, const KcState *s, const char *text, Move
 {
     static const char FORMS[] = "a move is a placement (d4), swap, a single move (d4-d7) or a "
                                 "phalanx move rear:front-to (c4:e4-g4)";
-    const char *p = text;
-    while (isspace((unsigned char)*p))
-        p++;
-    size_t len = strlen(p);
-    while (len > 0 && isspace((unsigned char)p[len - 1]))
-        len--;
+    size_t len;
+    const char *p = text_trim(text, &len);
     if (len == 0)
         return err_set(err, STATUS_PARSE, "empty move: %s", FORMS);
     if (len > 32)

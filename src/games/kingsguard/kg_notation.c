@@ -489,11 +489,9 @@ Status kg_parse_action(const KgConfig *c, const KgState *s, const char *text, Mo
                        ErrBuf *err)
 {
     const KgCore *k = &s->k;
-    const char *start = skip_space(text);
+    size_t len;
+    const char *start = text_trim(text, &len);
     const char *p = start;
-    size_t len = strlen(p);
-    while (len > 0 && isspace((unsigned char)p[len - 1]))
-        len--;
     if (k->result != KG_PLAYING)
         return err_set(err, STATUS_ILLEGAL, "the game is over");
     if (is_end_word(p, len))
