@@ -5,7 +5,8 @@
 #   tools/install-deps.sh web     also Node.js, npm and Chromium, and the browser tests'
 #                                 npm packages (tests/web: playwright-core)
 #   tools/install-deps.sh test    build + web + cmocka, clang and its libFuzzer, Python's
-#                                 headers, numpy and pytest, for `make test`
+#                                 headers, numpy and pytest, the sqlite3 shell, for
+#                                 `make test`
 set -eu
 cd "$(dirname "$0")/.."
 set_name=${1:-build}
@@ -14,7 +15,7 @@ web=false
 case $set_name in
 build) ;;
 web) web=true ;;
-test) web=true; want+=(libcmocka-dev clang libclang-rt-dev python3-dev python3-numpy python3-pytest) ;; # libFuzzer: clang only recommends it
+test) web=true; want+=(libcmocka-dev clang libclang-rt-dev python3-dev python3-numpy python3-pytest sqlite3) ;; # libFuzzer: clang only recommends it
 *) echo "install-deps: unknown set '$set_name' (build, web, test)" >&2; exit 2 ;;
 esac
 missing=()
