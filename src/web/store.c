@@ -18,9 +18,7 @@ Status store_open(const char *db, Store **out, ErrBuf *err)
     *out = NULL;
     if (db == NULL || db[0] == '\0')
         return err_set(err, STATUS_PARSE, "no database named: give a file or a postgresql:// URL");
-    if (is_pg_url(db))
-        return err_set(err, STATUS_PARSE, "PostgreSQL databases are not supported yet");
-    return store_sqlite_open(db, out, err);
+    return is_pg_url(db) ? store_pg_open(db, out, err) : store_sqlite_open(db, out, err);
 }
 
 void store_close(Store *st)
