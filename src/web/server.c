@@ -26,6 +26,11 @@ static void watch_orphaned(void *ctx, const char *id)
         session_store_orphaned(srv, id);
 }
 
+static void watch_missed(void *ctx)
+{
+    session_store_missed(ctx);
+}
+
 Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
 {
     memset(srv, 0, sizeof *srv);
@@ -46,7 +51,7 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
         return st;
     }
     // Other processes sharing the store: their changes and their orphaned AI moves.
-    const StoreWatch watch = {srv, watch_changed, watch_orphaned};
+    const StoreWatch watch = {srv, watch_changed, watch_orphaned, watch_missed};
     if ((st = store_watch(srv->store, &watch, err)) != STATUS_OK) {
         server_stop(srv);
         return st;

@@ -680,6 +680,22 @@ void session_store_changed(Server *srv, const char *id, uint64_t version)
     pthread_mutex_unlock(&s->mu);
 }
 
+void session_store_missed(Server *srv)
+{
+    // Rare (the listener reconnected): the table stays locked throughout, which the lock
+    // order allows, rather than trusting pointers to sessions after letting go of it.
+    SessionTable *t = srv->sessions;
+    pthread_mutex_lock(&t->mu);
+    for (int b = 0; b < TABLE_BUCKETS; b++)
+        for (Session *s = t->bucket[b]; s != NULL; s = s->next) {
+            ErrBuf err;
+            pthread_mutex_lock(&s->mu);
+            refresh_locked(srv, s, &err);
+            pthread_mutex_unlock(&s->mu);
+        }
+    pthread_mutex_unlock(&t->mu);
+}
+
 void session_store_orphaned(Server *srv, const char *id)
 {
     Session *s = NULL;

@@ -100,6 +100,8 @@ Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err);
  * move of game `id` is now this process's to play. */
 void session_store_changed(Server *srv, const char *id, uint64_t version);
 void session_store_orphaned(Server *srv, const char *id);
+/* For the listener that may have missed notices: re-reads every game held that changed. */
+void session_store_missed(Server *srv);
 
 /* The seat whose token this is, or -1 (NULL or unknown tokens). Needs no lock. */
 int session_seat_of(const Session *s, const char *token);

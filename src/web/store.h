@@ -89,11 +89,13 @@ Status store_ai_claim(Store *st, const char *id, bool *mine, ErrBuf *err);
 
 /* What a shared store reports from its listener thread: another process committed a
  * change to game `id` (now at `version`); an AI move whose holder stopped renewing its
- * claim (killed, say) is now claimed by this process and should be played. */
+ * claim (killed, say) is now claimed by this process and should be played; the listener
+ * lost its connection and may have missed changes of any game (after reconnecting). */
 typedef struct StoreWatch {
     void *ctx;
     void (*changed)(void *ctx, const char *id, uint64_t version);
     void (*orphaned)(void *ctx, const char *id);
+    void (*missed)(void *ctx);
 } StoreWatch;
 /* Starts reporting (shared stores; nothing for SQLite). The callbacks run on the store's
  * own thread until store_unwatch, which returns once they have stopped. */

@@ -152,7 +152,11 @@ static PGconn *acquire(PgStore *st, int *slot, ErrBuf *err)
     }
     st->busy[i] = true;
     pthread_mutex_unlock(&st->mu);
-    if (st->conn[i] == NULL || PQstatus(st->conn[i]) != CONNECTION_OK) {
+    // A server that closed the connection (restarted, say) has left its goodbye in the
+    // socket: reading what is there, without waiting, tells a dead connection from a
+    // live one before a request fails on it.
+    if (st->conn[i] == NULL || !PQconsumeInput(st->conn[i]) ||
+        PQstatus(st->conn[i]) != CONNECTION_OK) {
         PQfinish(st->conn[i]);
         st->conn[i] = NULL;
         if (connect_db(st->url, &st->conn[i], err) != STATUS_OK) {
@@ -165,6 +169,24 @@ static PGconn *acquire(PgStore *st, int *slot, ErrBuf *err)
     }
     *slot = i;
     return st->conn[i];
+}
+
+/* Runs the first statement of a call on the pool's connection `slot`. A connection that
+ * turns out dead at that point (the server restarted since it was last used) did nothing,
+ * so the statement runs once more on a new one: only for statements that may run twice
+ * (BEGIN, reads, the claim). */
+static Status run_first(PgStore *st, int slot, const char *sql, int n,
+                        const char *const *params, ExecStatusType want, PGresult **res,
+                        ErrBuf *err)
+{
+    Status s = run(st->conn[slot], sql, n, params, want, res, err);
+    if (s != STATUS_OK && PQstatus(st->conn[slot]) == CONNECTION_BAD) {
+        PQfinish(st->conn[slot]);
+        st->conn[slot] = NULL;
+        if (connect_db(st->url, &st->conn[slot], err) == STATUS_OK)
+            s = run(st->conn[slot], sql, n, params, want, res, err);
+    }
+    return s;
 }
 
 static void release(PgStore *st, int slot)
@@ -302,7 +324,8 @@ static Status pg_insert_game(Store *base, const StoredGame *g, bool ai_next, Err
     snprintf(created, sizeof created, "%lld", (long long)g->created);
     snprintf(version, sizeof version, "%llu", (unsigned long long)g->version);
     const char *p[] = {g->id, g->game, players, g->rules, g->start, seed, created, version};
-    Status s = run_cmd(c, "BEGIN", 0, NULL, err);
+    Status s = run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
+    c = st->conn[slot];
     if (s == STATUS_OK)
         s = run_cmd(c, "INSERT INTO games(id, game, players, rules, start, seed, created, version,"
                        " updated) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $7)", 8, p, err);
@@ -328,7 +351,8 @@ static Status pg_append(Store *base, const char *id, int first_ply, const char *
     PGconn *c = acquire(st, &slot, err);
     if (c == NULL)
         return STATUS_IO;
-    Status s = run_cmd(c, "BEGIN", 0, NULL, err);
+    Status s = run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
+    c = st->conn[slot];
     if (s == STATUS_OK)
         s = set_version(c, id, stamp, err);
     for (int i = 0; i < n && s == STATUS_OK; i++) {
@@ -355,7 +379,8 @@ static Status pg_truncate(Store *base, const char *id, int keep, const StoreStam
     char k[16];
     snprintf(k, sizeof k, "%d", keep);
     const char *p[] = {id, k};
-    Status s = run_cmd(c, "BEGIN", 0, NULL, err);
+    Status s = run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
+    c = st->conn[slot];
     if (s == STATUS_OK)
         s = set_version(c, id, stamp, err);
     if (s == STATUS_OK)
@@ -446,7 +471,9 @@ static Status pg_load(Store *base, const char *id, StoredGame *g, ErrBuf *err)
     if (c == NULL)
         return STATUS_IO;
     // One snapshot for the three reads: a version never comes without its moves.
-    Status s = run_cmd(c, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", 0, NULL, err);
+    Status s = run_first(st, slot, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", 0, NULL,
+                         PGRES_COMMAND_OK, NULL, err);
+    c = st->conn[slot];
     if (s == STATUS_OK)
         s = load_in(c, id, g, err);
     PQclear(PQexec(c, s == STATUS_OK ? "COMMIT" : "ROLLBACK"));
@@ -463,7 +490,8 @@ static Status pg_version(Store *base, const char *id, uint64_t *out, ErrBuf *err
         return STATUS_IO;
     const char *p[] = {id};
     PGresult *r = NULL;
-    Status s = run(c, "SELECT version FROM games WHERE id=$1", 1, p, PGRES_TUPLES_OK, &r, err);
+    Status s = run_first(st, slot, "SELECT version FROM games WHERE id=$1", 1, p, PGRES_TUPLES_OK,
+                         &r, err);
     if (s == STATUS_OK) {
         if (PQntuples(r) == 1)
             *out = strtoull(PQgetvalue(r, 0, 0), NULL, 10);
@@ -503,9 +531,9 @@ static Status pg_ai_claim(Store *base, const char *id, bool *mine, ErrBuf *err)
     PGresult *r = NULL;
     // Ours already (the write that left the AI to move was), or free because its holder
     // stopped renewing it. No row: no AI move is pending in the store.
-    Status s = run(c, "UPDATE ai_work SET owner=$2, lease_until=now() + " PG_LEASE
-                      " WHERE game_id=$1 AND (owner=$2 OR lease_until < now())",
-                   2, p, PGRES_COMMAND_OK, &r, err);
+    Status s = run_first(st, slot, "UPDATE ai_work SET owner=$2, lease_until=now() + " PG_LEASE
+                         " WHERE game_id=$1 AND (owner=$2 OR lease_until < now())",
+                         2, p, PGRES_COMMAND_OK, &r, err);
     if (s == STATUS_OK) {
         *mine = strcmp(PQcmdTuples(r), "1") == 0;
         PQclear(r);
@@ -545,8 +573,10 @@ static void *listen_main(void *arg)
     PgStore *st = arg;
     PGconn *c = NULL;
     int64_t next_tick = 0;
+    bool missed = false; /* a connection was lost and not yet replaced */
     for (;;) {
         if (c == NULL || PQstatus(c) != CONNECTION_OK) {
+            const bool lost = c != NULL;
             PQfinish(c);
             c = NULL;
             ErrBuf err;
@@ -555,6 +585,10 @@ static void *listen_main(void *arg)
                 PQfinish(c);
                 c = NULL;
             }
+            // Listening again: whatever was notified meanwhile is lost, so check all.
+            if (c != NULL && (lost || missed))
+                st->watch.missed(st->watch.ctx);
+            missed = c == NULL;
         }
         const int64_t now = now_ms();
         if (c != NULL && now >= next_tick) {
