@@ -223,6 +223,14 @@ static const StoreOps PG_OPS;
 static void pg_close(Store *base)
 {
     PgStore *st = pg(base);
+    // Stopping in order: hand this process's pending AI moves to the others at once
+    // rather than after the lease.
+    if (st->conn[0] != NULL && PQstatus(st->conn[0]) == CONNECTION_OK) {
+        ErrBuf err;
+        const char *p[] = {st->owner};
+        run_cmd(st->conn[0], "UPDATE ai_work SET lease_until=now() - interval '1 second' "
+                             "WHERE owner=$1", 1, p, &err);
+    }
     for (int i = 0; i < PG_POOL; i++)
         PQfinish(st->conn[i]);
     pthread_mutex_destroy(&st->mu);
@@ -394,14 +402,6 @@ static Status pg_truncate(Store *base, const char *id, int keep, const StoreStam
 
 /* --- reads ------------------------------------------------------------------------------ */
 
-static char *dup_text(const char *t)
-{
-    char *d = malloc(strlen(t) + 1);
-    if (d)
-        strcpy(d, t);
-    return d;
-}
-
 /* Reads game, seats and moves; the caller holds a snapshot transaction. */
 static Status load_in(PGconn *c, const char *id, StoredGame *g, ErrBuf *err)
 {
@@ -418,8 +418,8 @@ static Status load_in(PGconn *c, const char *id, StoredGame *g, ErrBuf *err)
     snprintf(g->id, sizeof g->id, "%s", id);
     snprintf(g->game, sizeof g->game, "%s", PQgetvalue(r, 0, 0));
     g->players = atoi(PQgetvalue(r, 0, 1));
-    g->rules = dup_text(PQgetvalue(r, 0, 2));
-    g->start = dup_text(PQgetvalue(r, 0, 3));
+    g->rules = strdup(PQgetvalue(r, 0, 2));
+    g->start = strdup(PQgetvalue(r, 0, 3));
     g->seed = strtoull(PQgetvalue(r, 0, 4), NULL, 10);
     g->created = strtoll(PQgetvalue(r, 0, 5), NULL, 10);
     g->version = strtoull(PQgetvalue(r, 0, 6), NULL, 10);
@@ -454,7 +454,7 @@ static Status load_in(PGconn *c, const char *id, StoredGame *g, ErrBuf *err)
     for (int i = 0; i < n && s == STATUS_OK; i++) {
         if (atoi(PQgetvalue(r, i, 0)) != i)
             s = err_set(err, STATUS_IO, "database: game %s has a gap in its moves", id);
-        else if ((g->moves[i] = dup_text(PQgetvalue(r, i, 1))) == NULL)
+        else if ((g->moves[i] = strdup(PQgetvalue(r, i, 1))) == NULL)
             s = err_set(err, STATUS_NOMEM, "out of memory");
         else
             g->n_moves = i + 1;

@@ -207,6 +207,14 @@ static Status begin_write(SqliteStore *st, bool *begun, ErrBuf *err)
     return s;
 }
 
+/* begin_write for a change of game `id`, version check first. */
+static Status begin_game_write(SqliteStore *st, const char *id, const StoreStamp *stamp,
+                               bool *begun, ErrBuf *err)
+{
+    Status s = begin_write(st, begun, err);
+    return s == STATUS_OK ? set_version(st, id, stamp, err) : s;
+}
+
 /* Closes what begin_write opened. */
 static Status end_write(SqliteStore *st, Status s, bool begun, ErrBuf *err)
 {
@@ -257,9 +265,7 @@ static Status sqlite_append(Store *base, const char *id, int first_ply,
 {
     SqliteStore *st = sq(base);
     bool begun;
-    Status s = begin_write(st, &begun, err);
-    if (s == STATUS_OK)
-        s = set_version(st, id, stamp, err);
+    Status s = begin_game_write(st, id, stamp, &begun, err);
     for (int i = 0; i < n && s == STATUS_OK; i++) {
         sqlite3_stmt *q;
         if ((s = prepare(st, "INSERT INTO moves(game_id, ply, text) VALUES(?1, ?2, ?3)", &q,
@@ -278,9 +284,7 @@ static Status sqlite_truncate(Store *base, const char *id, int keep, const Store
 {
     SqliteStore *st = sq(base);
     bool begun;
-    Status s = begin_write(st, &begun, err);
-    if (s == STATUS_OK)
-        s = set_version(st, id, stamp, err);
+    Status s = begin_game_write(st, id, stamp, &begun, err);
     sqlite3_stmt *q;
     if (s == STATUS_OK &&
         (s = prepare(st, "DELETE FROM moves WHERE game_id=?1 AND ply>=?2", &q, err)) ==
