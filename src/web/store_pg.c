@@ -568,6 +568,19 @@ static void tick(PgStore *st, PGconn *c)
     PQclear(r);
 }
 
+/* Hands every notice libpq has read to the server. */
+static void drain(PgStore *st, PGconn *c)
+{
+    PGnotify *n;
+    while ((n = PQnotifies(c)) != NULL) {
+        char id[SECRET_ID_LEN + 1];
+        unsigned long long version;
+        if (sscanf(n->extra, "%24s %llu", id, &version) == 2)
+            st->watch.changed(st->watch.ctx, id, (uint64_t)version);
+        PQfreemem(n);
+    }
+}
+
 static void *listen_main(void *arg)
 {
     PgStore *st = arg;
@@ -595,24 +608,17 @@ static void *listen_main(void *arg)
             tick(st, c);
             next_tick = now + PG_TICK_MS;
         }
+        if (c != NULL)
+            drain(st, c); // notices that came in during the tick's queries
         struct pollfd fds[2] = {{.fd = st->stop_pipe[0], .events = POLLIN},
                                 {.fd = c ? PQsocket(c) : -1, .events = POLLIN}};
         const int64_t wait = c ? next_tick - now_ms() : PG_TICK_MS; // retry a lost server
         poll(fds, 2, wait < 0 ? 0 : (int)wait);
         if (fds[0].revents != 0)
             break;
-        if (c == NULL || !(fds[1].revents & POLLIN))
-            continue;
-        if (!PQconsumeInput(c))
-            continue; // the connection broke: reconnected above
-        PGnotify *n;
-        while ((n = PQnotifies(c)) != NULL) {
-            char id[SECRET_ID_LEN + 1];
-            unsigned long long version;
-            if (sscanf(n->extra, "%24s %llu", id, &version) == 2)
-                st->watch.changed(st->watch.ctx, id, (uint64_t)version);
-            PQfreemem(n);
-        }
+        // A broken connection fails here and is replaced at the top of the loop.
+        if (c != NULL && (fds[1].revents & POLLIN) && PQconsumeInput(c))
+            drain(st, c);
     }
     PQfinish(c);
     return NULL;
