@@ -1,7 +1,8 @@
 // cluster.test.mjs - several `crown serve` processes on one PostgreSQL database behind
 // HAProxy (tests/web/cluster.mjs starts both, from Debian's packages): a game played
-// across both processes with its events crossing between them, an AI game whose every
-// move is played once although both processes hold it, and a process SIGKILLed in the
+// across both processes with its events crossing between them, two processes racing to
+// move at the same ply (one wins), an AI game whose every move is played once although
+// both processes hold it, and a process SIGKILLed in the
 // middle of play losing no acknowledged move while the other takes over its AI work.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -81,6 +82,29 @@ describe('several processes on PostgreSQL', () => {
     } finally {
       await onA.close();
       await onB.close();
+    }
+  });
+
+  test('two processes racing to move at the same ply: one wins, the other is refused', async () => {
+    const made = (await api(a, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'], seed: 8 } })).body;
+    const winners = [];
+    for (let round = 0; round < 8; round++) {
+      const st = (await api(b, 'GET', `/api/games/${made.id}`)).body;
+      if (st.status === 'over') break;
+      const token = made.seats[st.to_move].token;
+      // Two different moves, or the same one twice, sent at once through each process.
+      const moves = [st.legal[0].text, st.legal[round % 2 ? 0 : st.legal.length - 1].text];
+      const [ra, rb] = await Promise.all([a, b].map((door, i) =>
+        api(door, 'POST', `/api/games/${made.id}/moves`, { token, body: { move: moves[i], ply: st.ply } })));
+      const ok = [ra, rb].filter((r) => r.status === 200);
+      assert.equal(ok.length, 1, `round ${round}: ${ra.status} ${JSON.stringify(ra.body).slice(0, 200)} / ${rb.status} ${JSON.stringify(rb.body).slice(0, 200)}`);
+      const lost = ra.status === 200 ? rb : ra;
+      assert.equal(lost.status, 409, JSON.stringify(lost.body));
+      winners.push(ok[0].body.moves.at(-1).text);
+    }
+    for (const door of [a, b]) {
+      const got = (await api(door, 'GET', `/api/games/${made.id}`)).body;
+      assert.deepEqual(texts(got), winners);
     }
   });
 
