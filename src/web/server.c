@@ -19,6 +19,11 @@ static void watch_changed(void *ctx, const char *id, uint64_t version)
     session_store_changed(ctx, id, version);
 }
 
+static void watch_thinking(void *ctx, const char *id)
+{
+    session_store_thinking(ctx, id);
+}
+
 static void watch_orphaned(void *ctx, const char *id)
 {
     Server *srv = ctx;
@@ -51,7 +56,7 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
         return st;
     }
     // Other processes sharing the store: their changes and their orphaned AI moves.
-    const StoreWatch watch = {srv, watch_changed, watch_orphaned, watch_missed};
+    const StoreWatch watch = {srv, watch_changed, watch_thinking, watch_orphaned, watch_missed};
     if ((st = store_watch(srv->store, &watch, err)) != STATUS_OK) {
         server_stop(srv);
         return st;

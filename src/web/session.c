@@ -136,7 +136,7 @@ static Session *session_alloc(void)
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&s->changed, &attr);
     pthread_condattr_destroy(&attr);
-    s->thinking = -1;
+    s->thinking = s->thinking_elsewhere = -1;
     return s;
 }
 
@@ -202,6 +202,7 @@ static char *cells_of(const Game *g, const GameState *st, Move m)
 
 static void changed_locked(Session *s)
 {
+    s->thinking_elsewhere = -1; // any change ends another process's think, or restarts it
     s->version++;
     pthread_cond_broadcast(&s->changed);
 }
@@ -677,6 +678,26 @@ void session_store_changed(Server *srv, const char *id, uint64_t version)
     // Our own commits come back too; they carry the version we already hold.
     if (version != s->stored_version)
         sync_locked(srv, s, &err);
+    pthread_mutex_unlock(&s->mu);
+}
+
+void session_store_thinking(Server *srv, const char *id)
+{
+    pthread_mutex_lock(&srv->sessions->mu);
+    Session *s = lookup_locked(srv->sessions, id);
+    pthread_mutex_unlock(&srv->sessions->mu);
+    if (s == NULL)
+        return;
+    pthread_mutex_lock(&s->mu);
+    ErrBuf err;
+    // Our own claims come back too, and find our think registered already.
+    if (s->thinking < 0 && refresh_locked(srv, s, &err) == STATUS_OK) {
+        const int p = s->game->ops->to_move(s->game, s->rec.current);
+        if (p >= 0 && !s->seats.seat[p].human) {
+            changed_locked(s);
+            s->thinking_elsewhere = p;
+        }
+    }
     pthread_mutex_unlock(&s->mu);
 }
 

@@ -51,6 +51,7 @@ typedef struct Session {
      * a store version that differs means another process changed the game. */
     uint64_t stored_version;
     int thinking;     /* the seat whose AI is thinking, or -1 */
+    int thinking_elsewhere; /* ... in another process (shared store), or -1 */
     bool ai_queued;   /* an AI move job for this session waits in the queue */
     Agent *agent;     /* the AI think in progress, for agent_stop on undo */
     char ai_error[ERRBUF_LEN]; /* why the last AI move failed, or "" */
@@ -96,9 +97,11 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
 Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err);
 
 /* For a shared store's listener (StoreWatch): another process committed a change to game
- * `id`, now at `version` (a session held here re-reads it and wakes its streams); an AI
- * move of game `id` is now this process's to play. */
+ * `id`, now at `version` (a session held here re-reads it and wakes its streams), or
+ * started thinking its AI move (shown as thinking until the next change); an AI move of
+ * game `id` is now this process's to play. */
 void session_store_changed(Server *srv, const char *id, uint64_t version);
+void session_store_thinking(Server *srv, const char *id);
 void session_store_orphaned(Server *srv, const char *id);
 /* For the listener that may have missed notices: re-reads every game held that changed. */
 void session_store_missed(Server *srv);

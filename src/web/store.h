@@ -88,12 +88,14 @@ long store_count_games(Store *st);
 Status store_ai_claim(Store *st, const char *id, bool *mine, ErrBuf *err);
 
 /* What a shared store reports from its listener thread: another process committed a
- * change to game `id` (now at `version`); an AI move whose holder stopped renewing its
- * claim (killed, say) is now claimed by this process and should be played; the listener
- * lost its connection and may have missed changes of any game (after reconnecting). */
+ * change to game `id` (now at `version`); a process claimed game `id`'s AI move to think
+ * it (store_ai_claim); an AI move whose holder stopped renewing its claim (killed, say)
+ * is now claimed by this process and should be played; the listener lost its connection
+ * and may have missed changes of any game (after reconnecting). */
 typedef struct StoreWatch {
     void *ctx;
     void (*changed)(void *ctx, const char *id, uint64_t version);
+    void (*thinking)(void *ctx, const char *id);
     void (*orphaned)(void *ctx, const char *id);
     void (*missed)(void *ctx);
 } StoreWatch;

@@ -10,7 +10,8 @@
  * LOCKED, so two sweepers never take the same row). A stale writer is refused by the
  * version check that opens every write, so a move is committed once whoever thinks it.
  *
- * Every commit notifies channel crown_games with "ID VERSION"; a listener thread per
+ * Every commit notifies channel crown_games with "ID VERSION", every AI claim with
+ * "ID think"; a listener thread per
  * process (its own connection) passes those on to the server, renews the leases and
  * sweeps orphaned AI work. Requests use a small pool of connections, one per call.
  */
@@ -531,11 +532,14 @@ static Status pg_ai_claim(Store *base, const char *id, bool *mine, ErrBuf *err)
     PGresult *r = NULL;
     // Ours already (the write that left the AI to move was), or free because its holder
     // stopped renewing it. No row: no AI move is pending in the store.
-    Status s = run_first(st, slot, "UPDATE ai_work SET owner=$2, lease_until=now() + " PG_LEASE
-                         " WHERE game_id=$1 AND (owner=$2 OR lease_until < now())",
-                         2, p, PGRES_COMMAND_OK, &r, err);
+    // The claim tells the other processes that this game's AI is thinking.
+    Status s = run_first(st, slot, "WITH c AS (UPDATE ai_work SET owner=$2, lease_until=now() + "
+                         PG_LEASE " WHERE game_id=$1 AND (owner=$2 OR lease_until < now())"
+                         " RETURNING game_id)"
+                         " SELECT pg_notify('crown_games', game_id || ' think') FROM c",
+                         2, p, PGRES_TUPLES_OK, &r, err);
     if (s == STATUS_OK) {
-        *mine = strcmp(PQcmdTuples(r), "1") == 0;
+        *mine = PQntuples(r) == 1;
         PQclear(r);
     }
     release(st, slot);
@@ -575,8 +579,11 @@ static void drain(PgStore *st, PGconn *c)
     while ((n = PQnotifies(c)) != NULL) {
         char id[SECRET_ID_LEN + 1];
         unsigned long long version;
+        char what[8];
         if (sscanf(n->extra, "%24s %llu", id, &version) == 2)
             st->watch.changed(st->watch.ctx, id, (uint64_t)version);
+        else if (sscanf(n->extra, "%24s %7s", id, what) == 2 && strcmp(what, "think") == 0)
+            st->watch.thinking(st->watch.ctx, id);
         PQfreemem(n);
     }
 }

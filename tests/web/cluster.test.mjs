@@ -139,6 +139,8 @@ describe('several processes on PostgreSQL', () => {
     const onB = events(b, ai.id, undefined, seen);
     try {
       await onB.next((s) => s.ply >= 2, 30000);
+      // A's thinking shows on B's stream too.
+      await onB.next((s) => s.thinking !== null && s.status === 'playing', 10000);
       let acked = (await api(a, 'GET', `/api/games/${pvp.id}`)).body;
       const inflight = [];
       for (let i = 0; i < 4; i++) {
