@@ -762,7 +762,8 @@ Status session_play(Server *srv, Session *s, int seat, const char *text, int exp
             st = commit_actions(srv, s, acts, n, err);
         // A conflict from the commit: another process moved first. Judge the move again
         // against the game as it now stands.
-        if (st != STATUS_CONFLICT || n == 0 || attempt == 2 || sync_locked(srv, s, err) != STATUS_OK)
+        if (st != STATUS_CONFLICT || n == 0 || attempt == 2 ||
+            sync_locked(srv, s, err) != STATUS_OK)
             break;
         n = 0;
     }
