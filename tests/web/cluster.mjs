@@ -39,8 +39,9 @@ function pgBin() {
 export async function startPostgres() {
   const bin = pgBin();
   if (!bin) throw new Error('PostgreSQL is not installed (tools/install-deps.sh test installs it)');
-  const dir = mkdtempSync(join(tmpdir(), 'crown-pg-'));
   const root = process.getuid && process.getuid() === 0;
+  // nobody must reach the folder: /tmp, whatever TMPDIR says, when we are root.
+  const dir = mkdtempSync(join(root ? '/tmp' : tmpdir(), 'crown-pg-'));
   const as = (cmd, args) => (root ? ['runuser', ['-u', 'nobody', '--', cmd, ...args]] : [cmd, args]);
   if (root) { chownSync(dir, 65534, 65534); chmodSync(dir, 0o700); }
   const data = join(dir, 'data');
