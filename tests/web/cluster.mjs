@@ -95,6 +95,9 @@ ${backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check inter 500ms 
   const proc = spawn('/usr/sbin/haproxy', ['-db', '-f', cfg], { stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   proc.stderr.on('data', (d) => { err += d; });
+  // A failed test must not wait for haproxy: the exit handler stops it.
+  proc.unref();
+  proc.stderr.unref();
   const stop = () => {
     cleanups.delete(stop);
     if (proc.exitCode === null) proc.kill('SIGKILL');

@@ -23,13 +23,14 @@ before(async () => {
 
 after(async () => {
   proxy?.stop();
-  for (const s of [a, b]) {
-    if (!s) continue;
-    const { code, signal } = await s.stop();
+  const stopped = await Promise.all([a, b].map((s) => s?.stop()));
+  pg?.stop(); // before any check below can fail
+  [a, b].forEach((s, i) => {
+    if (!s) return;
+    const { code, signal } = stopped[i];
     if (signal !== 'SIGKILL') assert.equal(code, 0, `crown serve should stop cleanly:\n${s.stderr()}`);
     assert.doesNotMatch(s.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
-  }
-  pg?.stop();
+  });
 });
 
 const first = (state) => state.legal[0].text;
