@@ -68,6 +68,12 @@ Status store_load(Store *st, const char *id, StoredGame *out, ErrBuf *err)
     StoredGame g;
     memset(&g, 0, sizeof g);
     Status s = st->ops->load(st, id, &g, err);
+    // What every backend's rows must add up to, whatever wrote them.
+    if (s == STATUS_OK && (g.players < 1 || g.players > MAX_PLAYERS))
+        s = err_set(err, STATUS_IO, "database: game %s has %d players", id, g.players);
+    for (int i = 0; s == STATUS_OK && i < g.players; i++)
+        if (g.player[i][0] == '\0')
+            s = err_set(err, STATUS_IO, "database: game %s is missing seats", id);
     if (s != STATUS_OK) {
         stored_game_free(&g);
         return s;
