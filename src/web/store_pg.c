@@ -208,7 +208,7 @@ static Status migrate_exec(void *db, const char *sql, ErrBuf *err)
     return s;
 }
 
-static Status migrate_query(void *db, const char *sql, long *out, ErrBuf *err)
+static Status query_long(void *db, const char *sql, long *out, ErrBuf *err)
 {
     PGresult *r = NULL;
     Status s = run(db, sql, 0, NULL, PGRES_TUPLES_OK, &r, err);
@@ -244,11 +244,10 @@ Status store_pg_open(const char *url, Store **out, ErrBuf *err)
 {
     *out = NULL;
     PgStore *st = calloc(1, sizeof *st);
-    if (st == NULL || (st->url = malloc(strlen(url) + 1)) == NULL) {
+    if (st == NULL || (st->url = strdup(url)) == NULL) {
         free(st);
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
-    strcpy(st->url, url);
     st->base.ops = &PG_OPS;
     st->base.shared = true;
     pthread_mutex_init(&st->mu, NULL);
@@ -267,7 +266,7 @@ Status store_pg_open(const char *url, Store **out, ErrBuf *err)
             s = run(c, "SELECT pg_advisory_xact_lock(7265636)", 0, NULL, PGRES_TUPLES_OK, NULL,
                     err);
         if (s == STATUS_OK)
-            s = store_migrate(c, migrate_exec, migrate_query, MIGRATIONS, STORE_SCHEMA_VERSION,
+            s = store_migrate(c, migrate_exec, query_long, MIGRATIONS, STORE_SCHEMA_VERSION,
                               err);
         s = finish(c, s, err);
     }
@@ -507,7 +506,7 @@ static long pg_count_games(Store *base)
     if (c == NULL)
         return -1;
     long n = -1;
-    migrate_query(c, "SELECT COUNT(*) FROM games", &n, &err);
+    query_long(c, "SELECT COUNT(*) FROM games", &n, &err);
     release(st, slot);
     return n;
 }
