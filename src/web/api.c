@@ -612,10 +612,29 @@ static bool method_is(const Request *req, const char *m, Response *res)
     return false;
 }
 
+/* GET /api/health: the server answers, with its open event streams (a closed stream
+ * leaves the count at once). */
+static void health(Server *srv, const Request *req, Response *res)
+{
+    if (!method_is(req, "GET", res))
+        return;
+    char *text = malloc(64);
+    if (text == NULL) {
+        response_error(res, 503, "out of memory");
+        return;
+    }
+    const int n = snprintf(text, 64, "{\"ok\":true,\"streams\":%ld}", sse_open_streams(srv->sse));
+    response_json(res, 200, text, (size_t)n);
+}
+
 void api_handle(Server *srv, const Request *req, Response *res)
 {
-    // /api/games[/ID[/ACTION]]
+    // /api/games[/ID[/ACTION]], /api/health
     const char *p = req->path;
+    if (strcmp(p, "/api/health") == 0) {
+        health(srv, req, res);
+        return;
+    }
     if (strcmp(p, "/api/games") == 0) {
         if (strcmp(req->method, "GET") == 0) {
             char *copy = malloc(srv->games_json_len + 1);

@@ -2,10 +2,11 @@
  * http.c - libmicrohttpd glue (see http.h): the daemon, request bodies, bounds, tokens,
  * rate limits, and routing to the API, the event streams and the front-end files.
  *
- * The daemon runs one thread per connection. That keeps event streams simple (their
- * reader waits on the game's condition variable in its own thread) and lets a hint
- * request wait for an AI worker without holding up anybody else; the connection limits
- * bound the threads.
+ * The daemon runs a few event-loop threads on epoll, so that open connections cost no
+ * thread: an event stream with nothing to send is suspended (sse.c). A request that may
+ * block (a database write, a hint waiting for the AI, a game loaded from the store) must
+ * not hold up the other connections of its loop: its connection is suspended and the
+ * request handed to the workers here, which answer it and resume the connection.
  */
 #include "web/http.h"
 
@@ -13,6 +14,7 @@
 #include <jansson.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +32,24 @@ typedef struct ConnCtx {
     char *body;
     size_t len;
     bool too_large;
+    /* a request handed to the workers: the connection waits suspended until done */
+    struct MHD_Connection *conn;
+    Request req;
+    Response res;
+    bool done;
+    struct ConnCtx *next; /* in the workers' queue */
 } ConnCtx;
+
+/* The workers that answer requests which may block. */
+struct HttpWorkers {
+    Server *srv;
+    pthread_mutex_t mu;
+    pthread_cond_t ready;
+    ConnCtx *head, *tail; /* queued requests, guarded by mu */
+    bool stopping;        /* guarded by mu: no more requests are queued */
+    int n;
+    pthread_t thread[SERVER_WORKERS];
+};
 
 static const char JSON_TYPE[] = "application/json; charset=utf-8";
 
@@ -222,6 +241,83 @@ static bool events_path(const char *path, char *id, size_t cap)
     return true;
 }
 
+static void *worker_main(void *arg)
+{
+    HttpWorkers *w = arg;
+    pthread_mutex_lock(&w->mu);
+    for (;;) {
+        while (w->head == NULL && !w->stopping)
+            pthread_cond_wait(&w->ready, &w->mu);
+        ConnCtx *cx = w->head;
+        if (cx == NULL)
+            break; // stopping and the queue is empty
+        w->head = cx->next;
+        if (w->head == NULL)
+            w->tail = NULL;
+        pthread_mutex_unlock(&w->mu);
+        api_handle(w->srv, &cx->req, &cx->res);
+        cx->done = true;
+        // libmicrohttpd calls on_request again, which sends the answer.
+        MHD_resume_connection(cx->conn);
+        pthread_mutex_lock(&w->mu);
+    }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
+}
+
+/* Suspends cx's connection and queues its request; false once the workers stop (the
+ * caller answers it itself). */
+static bool workers_queue(HttpWorkers *w, ConnCtx *cx)
+{
+    pthread_mutex_lock(&w->mu);
+    if (w->stopping) {
+        pthread_mutex_unlock(&w->mu);
+        return false;
+    }
+    // Suspended before any worker can see it, so the resume always follows the suspend.
+    MHD_suspend_connection(cx->conn);
+    cx->next = NULL;
+    if (w->tail)
+        w->tail->next = cx;
+    else
+        w->head = cx;
+    w->tail = cx;
+    pthread_cond_signal(&w->ready);
+    pthread_mutex_unlock(&w->mu);
+    return true;
+}
+
+static Status workers_start(Server *srv, HttpWorkers **out, ErrBuf *err)
+{
+    HttpWorkers *w = calloc(1, sizeof *w);
+    if (w == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    w->srv = srv;
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->ready, NULL);
+    *out = w;
+    for (; w->n < SERVER_WORKERS; w->n++)
+        if (pthread_create(&w->thread[w->n], NULL, worker_main, w) != 0)
+            return err_set(err, STATUS_IO, "cannot start the HTTP worker threads");
+    return STATUS_OK;
+}
+
+/* Answers what is queued, then ends the workers. NULL is fine. */
+static void workers_stop(HttpWorkers *w)
+{
+    if (w == NULL)
+        return;
+    pthread_mutex_lock(&w->mu);
+    w->stopping = true;
+    pthread_cond_broadcast(&w->ready);
+    pthread_mutex_unlock(&w->mu);
+    for (int i = 0; i < w->n; i++)
+        pthread_join(w->thread[i], NULL);
+    pthread_cond_destroy(&w->ready);
+    pthread_mutex_destroy(&w->mu);
+    free(w);
+}
+
 static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const char *id)
 {
     Session *s = NULL;
@@ -234,7 +330,7 @@ static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const
     if (token && token[0] && (viewer = session_seat_of(s, token)) < 0)
         return send_error(c, 403, "the token is not the token of any seat of this game", NULL,
                           NULL);
-    struct MHD_Response *mr = sse_response(srv, s, viewer);
+    struct MHD_Response *mr = sse_response(srv, c, s, viewer);
     if (mr == NULL)
         return send_error(c, 503, "out of memory", NULL, NULL);
     const enum MHD_Result ret = MHD_queue_response(c, 200, mr);
@@ -264,6 +360,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         }
         return MHD_YES;
     }
+    if (cx->done)
+        return send_response(c, &cx->res);
     if (*upload_size != 0) {
         if (!cx->too_large && cx->len + *upload_size > SERVER_MAX_BODY) {
             cx->too_large = true;
@@ -318,19 +416,22 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                               "GET");
         return serve_events(srv, c, id);
     }
-    Request req = {
+    cx->req = (Request){
         .method = is_get ? "GET" : "POST",
         .path = url,
         .body = cx->body ? cx->body : "",
         .body_len = cx->len,
         .token = request_token(c),
     };
-    Response res;
-    memset(&res, 0, sizeof res);
-    api_handle(srv, &req, &res);
-    if (res.status == 0)
-        response_error(&res, 500, "the request was not answered");
-    return send_response(c, &res);
+    cx->conn = c;
+    // The fixed list of games and the health check never block; the rest may.
+    const bool quick = is_get && (strcmp(url, "/api/games") == 0 ||
+                                  strcmp(url, "/api/health") == 0);
+    if (!quick && workers_queue(srv->http_workers, cx))
+        return MHD_YES;
+    api_handle(srv, &cx->req, &cx->res);
+    cx->done = true;
+    return send_response(c, &cx->res);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
@@ -342,6 +443,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     ConnCtx *cx = *con_cls;
     if (cx) {
         free(cx->body);
+        free(cx->res.body);
         free(cx);
         *con_cls = NULL;
     }
@@ -352,8 +454,8 @@ Status http_start(Server *srv, ErrBuf *err)
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     const struct sockaddr *sa;
-    unsigned flags = MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD |
-                     MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG;
+    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME |
+                     MHD_USE_ERROR_LOG;
     const uint16_t port = (uint16_t)srv->cfg.port;
     memset(&v4, 0, sizeof v4);
     memset(&v6, 0, sizeof v6);
@@ -370,16 +472,26 @@ Status http_start(Server *srv, ErrBuf *err)
         return err_set(err, STATUS_PARSE, "cannot listen on '%s': give an IPv4 or IPv6 "
                        "address such as 127.0.0.1 or 0.0.0.0", srv->cfg.bind);
     }
+    Status st = sse_hub_start(srv, &srv->sse, err);
+    if (st == STATUS_OK)
+        st = workers_start(srv, &srv->http_workers, err);
+    if (st != STATUS_OK) {
+        http_stop(srv);
+        return st;
+    }
     srv->daemon = MHD_start_daemon(
         flags, port, NULL, NULL, on_request, srv, MHD_OPTION_SOCK_ADDR, sa,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)SERVER_HTTP_THREADS,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)SERVER_CONN_MEMORY, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)srv->cfg.max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         (unsigned)srv->cfg.max_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
         (unsigned)SERVER_CONN_TIMEOUT_S, MHD_OPTION_LISTEN_BACKLOG_SIZE, 256u, MHD_OPTION_END);
-    if (srv->daemon == NULL)
+    if (srv->daemon == NULL) {
+        http_stop(srv);
         return err_set(err, STATUS_IO, "cannot listen on %s port %d (is it in use?)",
                        srv->cfg.bind, srv->cfg.port);
+    }
     const union MHD_DaemonInfo *di = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
     srv->port = di ? di->port : srv->cfg.port;
     return STATUS_OK;
@@ -387,8 +499,15 @@ Status http_start(Server *srv, ErrBuf *err)
 
 void http_stop(Server *srv)
 {
+    // Every suspended connection must be resumed before the daemon stops: the workers
+    // answer what they hold (later requests are answered in the loop's own threads),
+    // and the streams were woken to end by sessions_wake_all.
+    workers_stop(srv->http_workers);
+    srv->http_workers = NULL;
     if (srv->daemon) {
         MHD_stop_daemon(srv->daemon);
         srv->daemon = NULL;
     }
+    sse_hub_stop(srv->sse);
+    srv->sse = NULL;
 }

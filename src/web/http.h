@@ -1,5 +1,6 @@
 /*
- * http.h - the HTTP side of the server on libmicrohttpd: one thread per connection,
+ * http.h - the HTTP side of the server on libmicrohttpd: a few epoll loops, requests
+ * that may block answered by worker threads,
  * request bodies collected up to a bound, the client's token read from the
  * Authorization header (or ?token=), writes rate-limited per address, and each request
  * routed to the JSON API, the event streams or the built-in front-end files.
@@ -13,6 +14,7 @@
 #include "core/status.h"
 
 typedef struct Server Server;
+typedef struct HttpWorkers HttpWorkers;
 
 /* A request as the handlers see it. */
 typedef struct Request {
@@ -45,7 +47,7 @@ int http_status_of(Status st);
 
 /* Starts listening on srv->cfg.bind / port; sets srv->daemon and srv->port. */
 Status http_start(Server *srv, ErrBuf *err);
-/* Stops listening and waits for every connection thread. */
+/* Stops listening, answers the requests in hand and closes every connection. */
 void http_stop(Server *srv);
 
 #endif

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -89,7 +90,7 @@ int cmd_serve(int argc, char **argv)
         .ai_threads = 0,
         .write_rate = 20,
         .write_burst = 120,
-        .max_connections = 512,
+        .max_connections = 16000,
         .max_per_ip = 256,
     };
     bool quiet = false;
@@ -120,6 +121,14 @@ int cmd_serve(int argc, char **argv)
                 return 2;
             cfg.write_rate = (double)n;
             cfg.write_burst = (double)(n * 6);
+        } else if (strcmp(a, "--max-connections") == 0) {
+            if (!read_long(a, v, 1, 1000000, &n))
+                return 2;
+            cfg.max_connections = (int)n;
+        } else if (strcmp(a, "--max-per-ip") == 0) {
+            if (!read_long(a, v, 1, 1000000, &n))
+                return 2;
+            cfg.max_per_ip = (int)n;
         } else {
             return serve_error("unknown option '%s' (crown serve --help)", a), 2;
         }
@@ -130,6 +139,20 @@ int cmd_serve(int argc, char **argv)
         if (!default_db(db, sizeof db))
             return 1;
         cfg.db_path = db;
+    }
+    // Every open connection is a file descriptor: take all the system allows, and keep
+    // the connections a few hundred short of it for the database, the files, the pipes.
+    struct rlimit fds;
+    if (getrlimit(RLIMIT_NOFILE, &fds) == 0) {
+        if (fds.rlim_cur < fds.rlim_max) {
+            fds.rlim_cur = fds.rlim_max;
+            setrlimit(RLIMIT_NOFILE, &fds);
+            getrlimit(RLIMIT_NOFILE, &fds);
+        }
+        if (fds.rlim_cur != RLIM_INFINITY && fds.rlim_cur < (rlim_t)cfg.max_connections + 256) {
+            const long room = (long)fds.rlim_cur - 256;
+            cfg.max_connections = room < 16 ? 16 : (int)room;
+        }
     }
     if (cfg.ai_threads == 0) {
         const long cpus = sysconf(_SC_NPROCESSORS_ONLN);

@@ -12,8 +12,10 @@
 
 #include "core/status.h"
 #include "web/ai.h"
+#include "web/http.h"
 #include "web/ratelimit.h"
 #include "web/session.h"
+#include "web/sse.h"
 #include "web/store.h"
 
 typedef struct ServeConfig {
@@ -33,6 +35,8 @@ enum {
     SERVER_CONN_MEMORY = 64 * 1024,     /* request line + headers per connection */
     SERVER_CONN_TIMEOUT_S = 120,        /* idle seconds before a connection is closed */
     SERVER_SSE_PING_S = 15,             /* keep-alive comment on an idle event stream */
+    SERVER_HTTP_THREADS = 4,            /* libmicrohttpd's event-loop threads */
+    SERVER_WORKERS = 16,                /* threads for requests that may block */
 };
 
 struct Server {
@@ -42,6 +46,8 @@ struct Server {
     AiPool *ai;
     RateLimiter *rate;
     struct MHD_Daemon *daemon;
+    SseHub *sse;         /* the event streams' keep-alives and hang-ups */
+    HttpWorkers *http_workers; /* the threads for requests that may block */
     atomic_bool stopping;
     int port;            /* the port actually bound */
     char *games_json;    /* GET /api/games: fixed for the life of the server */

@@ -25,6 +25,7 @@
 #include "play/words.h"
 #include "web/ai.h"
 #include "web/server.h"
+#include "web/sse.h"
 
 enum {
     TABLE_BUCKETS = 1024,
@@ -68,7 +69,6 @@ static void session_destroy(Session *s)
     if (s->rec.game)
         record_free(&s->rec);
     pthread_mutex_destroy(&s->mu);
-    pthread_cond_destroy(&s->changed);
     free(s);
 }
 
@@ -88,16 +88,27 @@ void sessions_free(SessionTable *t)
     free(t);
 }
 
-void sessions_wake_all(SessionTable *t)
+void sessions_each_locked(SessionTable *t, void (*fn)(Session *s, void *ctx), void *ctx)
 {
     pthread_mutex_lock(&t->mu);
     for (int b = 0; b < TABLE_BUCKETS; b++)
         for (Session *s = t->bucket[b]; s; s = s->next) {
             pthread_mutex_lock(&s->mu);
-            pthread_cond_broadcast(&s->changed);
+            fn(s, ctx);
             pthread_mutex_unlock(&s->mu);
         }
     pthread_mutex_unlock(&t->mu);
+}
+
+static void wake_locked(Session *s, void *ctx)
+{
+    (void)ctx;
+    sse_wake_locked(s);
+}
+
+void sessions_wake_all(SessionTable *t)
+{
+    sessions_each_locked(t, wake_locked, NULL);
 }
 
 static unsigned bucket_of(const char *id)
@@ -129,13 +140,6 @@ static Session *session_alloc(void)
     if (s == NULL)
         return NULL;
     pthread_mutex_init(&s->mu, NULL);
-    // Event streams wait on `changed` with a timeout for their keep-alive; the monotonic
-    // clock keeps that timeout right when the wall clock is set.
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&s->changed, &attr);
-    pthread_condattr_destroy(&attr);
     s->thinking = s->thinking_elsewhere = -1;
     return s;
 }
@@ -204,7 +208,7 @@ static void changed_locked(Session *s)
 {
     s->thinking_elsewhere = -1; // any change ends another process's think, or restarts it
     s->version++;
-    pthread_cond_broadcast(&s->changed);
+    sse_wake_locked(s);
 }
 
 /* Whether an AI seat of s is to move in st, a position of game g. */

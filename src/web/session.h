@@ -27,10 +27,10 @@
 #include "web/store.h"
 
 typedef struct Server Server;
+typedef struct SseStream SseStream;
 
 typedef struct Session {
     pthread_mutex_t mu;
-    pthread_cond_t changed; /* broadcast whenever version changes, and at shutdown */
 
     /* fixed */
     char id[SECRET_ID_LEN + 1];
@@ -60,6 +60,9 @@ typedef struct Session {
     char *cache[1 + MAX_PLAYERS];
     size_t cache_len[1 + MAX_PLAYERS];
     uint64_t cache_version[1 + MAX_PLAYERS];
+    /* The event streams of this game (sse.c), woken whenever version changes and at
+     * shutdown; a session with streams must stay in memory. */
+    SseStream *streams;
 
     struct Session *next; /* in the table's hash chain */
 } Session;
@@ -69,8 +72,10 @@ typedef struct SessionTable SessionTable;
 SessionTable *sessions_new(void);
 /* Frees every session; no other thread may use them any more. */
 void sessions_free(SessionTable *t);
-/* Wakes every thread waiting on a session (server-sent event streams) at shutdown. */
+/* Wakes every session's event streams, at shutdown. */
 void sessions_wake_all(SessionTable *t);
+/* Calls fn for every session held, with its mutex held. */
+void sessions_each_locked(SessionTable *t, void (*fn)(Session *s, void *ctx), void *ctx);
 
 /* What a new game is made of; validated by session_create. */
 typedef struct NewGame {

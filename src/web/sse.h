@@ -1,17 +1,34 @@
 /*
  * sse.h - server-sent events: a stream per watcher of a game that sends the game's
  * state (as GET /api/games/ID returns it for that viewer) at once and again after every
- * change, so moves reach every player's screen without reloading.
+ * change, so moves reach every player's screen without reloading. A stream with nothing
+ * to send holds no thread: its connection is suspended until its session changes, a
+ * keep-alive is due or the client hangs up (the hub's one thread sees to the last two).
  */
 #ifndef CROWN_WEB_SSE_H
 #define CROWN_WEB_SSE_H
 
+#include "core/status.h"
+
+struct MHD_Connection;
 struct MHD_Response;
 typedef struct Server Server;
 typedef struct Session Session;
+typedef struct SseHub SseHub;
+typedef struct SseStream SseStream;
 
-/* A response whose body is the event stream of s as `viewer` (a seat or -1) sees it;
- * NULL when memory is short. */
-struct MHD_Response *sse_response(Server *srv, Session *s, int viewer);
+/* The hub: keep-alives and hang-ups of suspended streams; srv->sessions must exist. */
+Status sse_hub_start(Server *srv, SseHub **out, ErrBuf *err);
+/* After the HTTP daemon has stopped (every stream freed). NULL is fine. */
+void sse_hub_stop(SseHub *h);
+/* Event streams open now. */
+long sse_open_streams(const SseHub *h);
+
+/* A response whose body is the event stream of s as `viewer` (a seat or -1) sees it, for
+ * connection c; NULL when memory is short. */
+struct MHD_Response *sse_response(Server *srv, struct MHD_Connection *c, Session *s,
+                                  int viewer);
+/* Resumes every waiting stream of s after a change (or at shutdown); s->mu held. */
+void sse_wake_locked(Session *s);
 
 #endif
