@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { api, events, startServer, tempDir, waitState } from './server.mjs';
 import { execFileSync } from 'node:child_process';
+import { connect } from 'node:net';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseKotv } from '../../src/web/static/js/boards/kingofthevalley.js';
@@ -487,6 +488,71 @@ describe('event streams', () => {
       assert.equal(moved.to_move, 1);
     } finally {
       await stream.close();
+    }
+  });
+});
+
+describe('many event streams', () => {
+  // Raw sockets: 600 streams cost the test little; each counts the states it has seen.
+  function rawStream(url, id) {
+    const { hostname, port } = new URL(url);
+    const s = { plies: [], sock: null };
+    s.opened = new Promise((resolve, reject) => {
+      s.sock = connect(Number(port), hostname, () => {
+        s.sock.write(`GET /api/games/${id}/events HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`);
+      });
+      let buf = '';
+      s.sock.on('data', (d) => {
+        buf += d;
+        let i;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const m = buf.slice(0, i).match(/"ply":(\d+)/);
+          buf = buf.slice(i + 2);
+          if (m) { s.plies.push(Number(m[1])); resolve(); }
+        }
+      });
+      s.sock.on('error', reject);
+    });
+    return s;
+  }
+  const health = async (server) => (await api(server, 'GET', '/api/health')).body.streams;
+
+  test('600 streams are held, others are served, a move reaches all, a close frees at once', async () => {
+    const server = await startServer({ args: ['--max-per-ip', '1000'] });
+    const streams = [];
+    try {
+      const made = (await api(server, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'] } })).body;
+      for (let i = 0; i < 600; i += 100) {
+        const batch = [];
+        for (let j = 0; j < 100; j++) batch.push(rawStream(server.url, made.id));
+        await Promise.all(batch.map((s) => s.opened));
+        streams.push(...batch);
+      }
+      assert.equal(await health(server), 600);
+      // Another client is served at once while the streams wait.
+      let slowest = 0;
+      for (let i = 0; i < 10; i++) {
+        const t = Date.now();
+        const r = await api(server, 'GET', `/api/games/${made.id}`);
+        assert.equal(r.status, 200);
+        slowest = Math.max(slowest, Date.now() - t);
+      }
+      assert.ok(slowest < 1000, `a read took ${slowest} ms with 600 streams open`);
+      const moved = await api(server, 'POST', `/api/games/${made.id}/moves`, { token: made.seats[0].token, body: { move: 'b1-b4' } });
+      assert.equal(moved.status, 200);
+      const deadline = Date.now() + 10000;
+      while (streams.some((s) => !s.plies.includes(1)) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      assert.equal(streams.filter((s) => s.plies.includes(1)).length, 600);
+      // A stream closed by its client leaves at once, not at the next keep-alive.
+      streams.pop().sock.destroy();
+      const t = Date.now();
+      while ((await health(server)) !== 599 && Date.now() - t < 3000)
+        await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await health(server), 599, 'the closed stream is still counted');
+    } finally {
+      for (const s of streams) s.sock.destroy();
+      await server.stop();
     }
   });
 });
