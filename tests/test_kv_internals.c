@@ -1,10 +1,12 @@
 /*
  * test_kv_internals.c - King's Valley fast paths against their plain definitions:
  * the trap rule's shortcuts (two and three moves deep) and plan reuse against the plain
- * search of RULINGS 1.2 item 7, the whole filter against a plain one, the playout hook
- * against the interface's random loop (same distribution of results), and the
- * evaluation's colour symmetry.
+ * search of RULINGS 1.2 item 7, the whole filter against a plain one, the lazy trap test
+ * (candidates tested one by one, the random-move sampler, the search) against the whole
+ * filter, the playout hook against the interface's random loop (same distribution of
+ * results), and the evaluation's colour symmetry.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +20,7 @@
 #include "support/rule_text.h"
 #include "play/registry.h"
 #include "games/kingsvalley/kv_internal.h"
+#include "search/alphabeta.h"
 
 static Game *make_game(const char *name, const char *rule)
 {
@@ -157,6 +160,161 @@ static void test_trap_filter_matches_plain(void **state)
     game_destroy(free_play);
 }
 
+/* Random 7x7 positions (games without the rule and under it, as above): under trap=both
+ * and trap=opponent, the candidates the lazy test keeps, tested one by one with one memo
+ * carried across all positions, are gen_moves' list, or gen_moves lists every candidate
+ * when the test keeps none. */
+static void test_lazy_test_matches_filter(void **state)
+{
+    (void)state;
+    Game *free_play = make_game("kings-valley-7x7", "trap=off");
+    Game *both = make_game("kings-valley-7x7", "trap=both");
+    Game *opponent = make_game("kings-valley-7x7", "trap=opponent");
+    const Game *filters[2] = {both, opponent};
+    void *memo[2];
+    for (int f = 0; f < 2; f++) {
+        assert_true(filters[f]->ops->candidate_legal && filters[f]->legal_memo_size > 0);
+        memo[f] = calloc(1, filters[f]->legal_memo_size);
+        assert_non_null(memo[f]);
+    }
+    KvState *s = (KvState *)game_state_new(free_play);
+    Rng rng;
+    rng_seed(&rng, 23);
+    MoveList ml, cand, lazy;
+    KvUndo u;
+    int positions = 0, removed = 0;
+    for (int game = 0; game < 12; game++) {
+        const Game *play = game % 2 ? both : free_play;
+        free_play->ops->new_game(free_play, (GameState *)s, 0);
+        while (!game_is_over(play, (GameState *)s)) {
+            positions++;
+            for (int f = 0; f < 2; f++) {
+                const Game *fg = filters[f];
+                fg->ops->gen_moves(fg, (GameState *)s, &ml);
+                fg->ops->gen_candidates(fg, (GameState *)s, &cand);
+                lazy.count = 0;
+                for (int i = 0; i < cand.count; i++)
+                    if (fg->ops->candidate_legal(fg, (GameState *)s, cand.moves[i], memo[f]))
+                        lazy.moves[lazy.count++] = cand.moves[i];
+                const MoveList *expect = lazy.count ? &lazy : &cand;
+                assert_int_equal(ml.count, expect->count);
+                assert_memory_equal(ml.moves, expect->moves, sizeof(Move) * (size_t)ml.count);
+                removed += cand.count - ml.count;
+            }
+            play->ops->gen_moves(play, (GameState *)s, &ml);
+            kv_make(play->config, s, ml.moves[rng_below(&rng, (uint32_t)ml.count)], &u);
+        }
+    }
+    print_message("lazy trap test checked at %d positions, %d moves removed\n", positions,
+                  removed);
+    assert_true(positions > 1500 && removed > 0);
+    free(s);
+    free(memo[0]);
+    free(memo[1]);
+    game_destroy(opponent);
+    game_destroy(both);
+    game_destroy(free_play);
+}
+
+/* kv_random_legal draws uniformly from gen_moves' list: at positions where the rule
+ * removes moves, every draw is on the list and the counts pass a chi-square test against
+ * uniform (summed over the positions, as a normal deviate of the total). */
+static void test_random_legal_is_uniform(void **state)
+{
+    (void)state;
+    Game *free_play = make_game("kings-valley-7x7", "trap=off");
+    Game *both = make_game("kings-valley-7x7", "trap=both");
+    const KvConfig *c = both->config;
+    KvState *s = (KvState *)game_state_new(free_play);
+    Rng walk, draw;
+    rng_seed(&walk, 31);
+    rng_seed(&draw, 37);
+    MoveList ml;
+    Move scratch[KV_MAX_CELLS * KV_DIRS];
+    KvUndo u;
+    KvReachCache cache;
+    kv_reach_cache_init(&cache, NULL, 0);
+    int positions = 0;
+    double chi2 = 0, df = 0;
+    while (positions < 12) {
+        free_play->ops->new_game(free_play, (GameState *)s, 0);
+        while (!game_is_over(free_play, (GameState *)s) && positions < 12) {
+            both->ops->gen_moves(both, (GameState *)s, &ml);
+            const int n_pseudo = kv_gen_pseudo(c, s, scratch);
+            if (ml.count < n_pseudo && ml.count > 1) {
+                enum { PER_MOVE = 400 };
+                int hits[KV_MAX_CELLS * KV_DIRS] = {0};
+                for (int k = 0; k < PER_MOVE * ml.count; k++) {
+                    const Move m = kv_random_legal(c, s, &draw, &cache, scratch);
+                    int i = 0;
+                    while (i < ml.count && ml.moves[i] != m)
+                        i++;
+                    assert_true(i < ml.count);
+                    hits[i]++;
+                }
+                for (int i = 0; i < ml.count; i++)
+                    chi2 += (hits[i] - PER_MOVE) * (double)(hits[i] - PER_MOVE) / PER_MOVE;
+                df += ml.count - 1;
+                positions++;
+            }
+            free_play->ops->gen_moves(free_play, (GameState *)s, &ml);
+            kv_make(c, s, ml.moves[rng_below(&walk, (uint32_t)ml.count)], &u);
+        }
+    }
+    const double z = (chi2 - df) / sqrt(2 * df);
+    print_message("sampler: chi-square %.1f on %.0f degrees of freedom (z = %.2f)\n", chi2, df,
+                  z);
+    assert_true(z > -4 && z < 4);
+    free(s);
+    game_destroy(both);
+    game_destroy(free_play);
+}
+
+/* The search with the lazy hooks visits the very tree it visits over gen_moves' lists:
+ * same move, score and node count, at fixed depth, from positions of random games. */
+static void test_lazy_search_is_the_same_search(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-valley-7x7", "trap=both");
+    GameOps plain_ops = *g->ops;
+    plain_ops.gen_candidates = NULL;
+    plain_ops.candidate_legal = NULL;
+    Game plain = *g;
+    plain.ops = &plain_ops;
+    GameState *s = game_state_new(g);
+    g->ops->new_game(g, s, 0);
+    Rng rng;
+    rng_seed(&rng, 41);
+    MoveList ml;
+    void *undo = game_undo_new(g);
+    AlphaBetaConfig cfg = {.tt_bytes = 1u << 20};
+    const SearchLimits limits = {.depth = 4};
+    int searched = 0;
+    for (int ply = 0; ply < 60 && !game_is_over(g, s); ply++) {
+        if (ply % 10 == 0) {
+            AlphaBeta *lazy_ab, *plain_ab;
+            ErrBuf err;
+            assert_int_equal(alphabeta_new(g, &cfg, &lazy_ab, &err), STATUS_OK);
+            assert_int_equal(alphabeta_new(&plain, &cfg, &plain_ab, &err), STATUS_OK);
+            SearchResult a, b;
+            alphabeta_search(lazy_ab, s, &limits, NULL, &a);
+            alphabeta_search(plain_ab, s, &limits, NULL, &b);
+            assert_int_equal(a.best, b.best);
+            assert_int_equal(a.score, b.score);
+            assert_int_equal(a.nodes, b.nodes);
+            alphabeta_free(lazy_ab);
+            alphabeta_free(plain_ab);
+            searched++;
+        }
+        g->ops->gen_moves(g, s, &ml);
+        g->ops->make(g, s, ml.moves[rng_below(&rng, (uint32_t)ml.count)], undo);
+    }
+    assert_true(searched >= 5);
+    free(undo);
+    free(s);
+    game_destroy(g);
+}
+
 /* Runs n playouts from the start, by the hook or by the generic loop; returns the first
  * player's wins and the mean length. */
 static void playout_stats(const Game *g, bool hook, int n, uint64_t seed, int *wins,
@@ -263,6 +421,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reach_matches_plain_search),
         cmocka_unit_test(test_trap_filter_matches_plain),
+        cmocka_unit_test(test_lazy_test_matches_filter),
+        cmocka_unit_test(test_random_legal_is_uniform),
+        cmocka_unit_test(test_lazy_search_is_the_same_search),
         cmocka_unit_test(test_playout_hook_matches_generic_distribution),
         cmocka_unit_test(test_evaluation_is_colour_symmetric),
     };
