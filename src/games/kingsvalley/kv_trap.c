@@ -296,9 +296,10 @@ static bool search_plan(const KvConfig *c, const uint64_t men[2], const uint8_t 
         return reach_in_two(c, men, k, player, plan);
     if (moves_left == 3)
         return reach_in_three(c, men, k, player, plan);
-    uint64_t own = men[player];
-    while (own) {
-        const int sq = bits_pop(&own);
+    // The king first: most plans start with a king move, so a search that succeeds
+    // mostly ends sooner.
+    uint64_t own = men[player] & ~(1ULL << k);
+    for (int sq = k; sq >= 0; sq = own ? bits_pop(&own) : -1) {
         const bool is_king = sq == k;
         for (int d = 0; d < KV_DIRS; d++) {
             const int to = kv_slide(c, sq, d, occ);
