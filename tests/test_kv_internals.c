@@ -102,10 +102,28 @@ static int plain_trap_filter(const KvConfig *c, const KvState *s, KvTrap trap, M
     return kept;
 }
 
+/* The candidates the lazy test keeps, tested one by one with the memo given, are
+ * gen_moves' list, or gen_moves lists every candidate when the lazy test keeps none. */
+static void check_lazy_test(const Game *g, const KvState *s, void *memo)
+{
+    MoveList ml, cand, kept;
+    g->ops->gen_moves(g, (const GameState *)s, &ml);
+    g->ops->gen_candidates(g, (const GameState *)s, &cand);
+    kept.count = 0;
+    for (int i = 0; i < cand.count; i++)
+        if (g->ops->candidate_legal(g, (const GameState *)s, cand.moves[i], memo))
+            kept.moves[kept.count++] = cand.moves[i];
+    const MoveList *expect = kept.count ? &kept : &cand;
+    assert_int_equal(ml.count, expect->count);
+    assert_memory_equal(ml.moves, expect->moves, sizeof(Move) * (size_t)ml.count);
+}
+
 /* Random 7x7 positions, from games played without the trap rule (so that trapped kings
  * occur) and from games played under it (long games with crowded boards): the four-move
  * reach of both players, with a working plan when reachable, and the filter's verdict
- * under trap=both and trap=opponent equal the plain search's. */
+ * under trap=both and trap=opponent equal the plain search's (at every third position);
+ * and at every position, the lazy test (one memo carried across all positions) agrees
+ * with gen_moves. */
 static void test_trap_filter_matches_plain(void **state)
 {
     (void)state;
@@ -114,17 +132,26 @@ static void test_trap_filter_matches_plain(void **state)
     Game *opponent = make_game("kings-valley-7x7", "trap=opponent");
     const KvConfig *c = free_play->config;
     const Game *filters[2] = {both, opponent};
+    void *memo[2];
+    for (int f = 0; f < 2; f++) {
+        assert_true(filters[f]->ops->candidate_legal && filters[f]->legal_memo_size > 0);
+        memo[f] = calloc(1, filters[f]->legal_memo_size);
+        assert_non_null(memo[f]);
+    }
     KvState *s = (KvState *)game_state_new(free_play);
     Rng rng;
     rng_seed(&rng, 11);
     MoveList ml;
     KvUndo u;
-    int positions = 0, unreachable = 0, removed = 0;
+    int positions = 0, unreachable = 0, removed = 0, lazy_checked = 0;
     for (int game = 0; game < 24; game++) {
         // Odd games follow the rule itself.
         const Game *play = game % 2 ? both : free_play;
         free_play->ops->new_game(free_play, (GameState *)s, 0);
         while (!game_is_over(play, (GameState *)s)) {
+            for (int f = 0; f < 2; f++)
+                check_lazy_test(filters[f], s, memo[f]);
+            lazy_checked++;
             if (rng_below(&rng, 3) == 0) {
                 positions++;
                 for (int p = 0; p < 2; p++) {
@@ -151,66 +178,13 @@ static void test_trap_filter_matches_plain(void **state)
             kv_make(play->config, s, ml.moves[rng_below(&rng, (uint32_t)ml.count)], &u);
         }
     }
-    print_message("trap filter checked at %d positions: %d unreachable kings, %d moves removed\n",
-                  positions, unreachable, removed);
-    assert_true(positions > 100 && unreachable > 0 && removed > 0);
-    free(s);
-    game_destroy(opponent);
-    game_destroy(both);
-    game_destroy(free_play);
-}
-
-/* Random 7x7 positions (games without the rule and under it, as above): under trap=both
- * and trap=opponent, the candidates the lazy test keeps, tested one by one with one memo
- * carried across all positions, are gen_moves' list, or gen_moves lists every candidate
- * when the test keeps none. */
-static void test_lazy_test_matches_filter(void **state)
-{
-    (void)state;
-    Game *free_play = make_game("kings-valley-7x7", "trap=off");
-    Game *both = make_game("kings-valley-7x7", "trap=both");
-    Game *opponent = make_game("kings-valley-7x7", "trap=opponent");
-    const Game *filters[2] = {both, opponent};
-    void *memo[2];
-    for (int f = 0; f < 2; f++) {
-        assert_true(filters[f]->ops->candidate_legal && filters[f]->legal_memo_size > 0);
-        memo[f] = calloc(1, filters[f]->legal_memo_size);
-        assert_non_null(memo[f]);
-    }
-    KvState *s = (KvState *)game_state_new(free_play);
-    Rng rng;
-    rng_seed(&rng, 23);
-    MoveList ml, cand, lazy;
-    KvUndo u;
-    int positions = 0, removed = 0;
-    for (int game = 0; game < 12; game++) {
-        const Game *play = game % 2 ? both : free_play;
-        free_play->ops->new_game(free_play, (GameState *)s, 0);
-        while (!game_is_over(play, (GameState *)s)) {
-            positions++;
-            for (int f = 0; f < 2; f++) {
-                const Game *fg = filters[f];
-                fg->ops->gen_moves(fg, (GameState *)s, &ml);
-                fg->ops->gen_candidates(fg, (GameState *)s, &cand);
-                lazy.count = 0;
-                for (int i = 0; i < cand.count; i++)
-                    if (fg->ops->candidate_legal(fg, (GameState *)s, cand.moves[i], memo[f]))
-                        lazy.moves[lazy.count++] = cand.moves[i];
-                const MoveList *expect = lazy.count ? &lazy : &cand;
-                assert_int_equal(ml.count, expect->count);
-                assert_memory_equal(ml.moves, expect->moves, sizeof(Move) * (size_t)ml.count);
-                removed += cand.count - ml.count;
-            }
-            play->ops->gen_moves(play, (GameState *)s, &ml);
-            kv_make(play->config, s, ml.moves[rng_below(&rng, (uint32_t)ml.count)], &u);
-        }
-    }
-    print_message("lazy trap test checked at %d positions, %d moves removed\n", positions,
-                  removed);
-    assert_true(positions > 1500 && removed > 0);
-    free(s);
+    print_message("trap filter checked at %d positions: %d unreachable kings, %d moves removed;"
+                  " lazy test at %d\n",
+                  positions, unreachable, removed, lazy_checked);
+    assert_true(positions > 100 && unreachable > 0 && removed > 0 && lazy_checked > 3000);
     free(memo[0]);
     free(memo[1]);
+    free(s);
     game_destroy(opponent);
     game_destroy(both);
     game_destroy(free_play);
@@ -421,7 +395,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reach_matches_plain_search),
         cmocka_unit_test(test_trap_filter_matches_plain),
-        cmocka_unit_test(test_lazy_test_matches_filter),
         cmocka_unit_test(test_random_legal_is_uniform),
         cmocka_unit_test(test_lazy_search_is_the_same_search),
         cmocka_unit_test(test_playout_hook_matches_generic_distribution),
