@@ -34,7 +34,7 @@ static const RuleOption kv_7x7_options[] = {
 
 /* The memo of the lazy trap test: recent plans and a table of reach results, which
  * iterative deepening and transpositions meet again and again. */
-enum { KV_SEARCH_MEMO = 1 << 15 };
+enum { KV_SEARCH_MEMO = 1 << 17 };
 typedef struct KvSearchMemo {
     KvReachCache cache;
     KvReachEntry table[KV_SEARCH_MEMO];
