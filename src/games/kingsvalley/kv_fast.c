@@ -7,9 +7,10 @@
  * counting"); a playout draws a uniform index into those counts and slides only the
  * chosen man. Soldiers whose slide would end on the
  * Valley are counted too: perft subtracts them, the playout redraws when it picks one
- * (rejection keeps the draw uniform over the legal moves). Positions where the trap rule
- * or the first-move rule applies, or where a repetition is possible, use the plain
- * generator.
+ * (rejection keeps the draw uniform over the legal moves). Perft uses the plain generator
+ * where the trap rule or the first-move rule applies, or where a repetition is possible.
+ * Under the trap rule a playout lists the candidates and tests the rule only on those it
+ * draws (kv_random_legal), keeping the plans that worked from move to move.
  */
 #include "core/seen_filter.h"
 #include "games/kingsvalley/kv_internal.h"
