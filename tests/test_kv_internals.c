@@ -191,8 +191,9 @@ static void test_trap_filter_matches_plain(void **state)
 }
 
 /* kv_random_legal draws uniformly from gen_moves' list: at positions where the rule
- * removes moves, every draw is on the list and the counts pass a chi-square test against
- * uniform (summed over the positions, as a normal deviate of the total). */
+ * removes some moves and where it falls back to all of them, every draw is on the list and
+ * the counts pass a chi-square test against uniform (summed over the positions, as a
+ * normal deviate of the total). */
 static void test_random_legal_is_uniform(void **state)
 {
     (void)state;
@@ -206,16 +207,32 @@ static void test_random_legal_is_uniform(void **state)
     MoveList ml;
     Move scratch[KV_MAX_CELLS * KV_DIRS];
     KvUndo u;
+    // A table of reach results, as a search keeps: the draws at one position meet the same
+    // boards again and again.
+    enum { TABLE = 1 << 12 };
+    KvReachEntry *table = calloc(TABLE, sizeof *table);
+    assert_non_null(table);
     KvReachCache cache;
-    kv_reach_cache_init(&cache, NULL, 0);
-    int positions = 0;
+    kv_reach_cache_init(&cache, table, TABLE);
+    // Positions where the rule removes some moves, and where it would remove them all (the
+    // fallback makes every candidate legal): a king shut in by moves made without the rule.
+    enum { PARTIAL = 12, FALLBACK = 3 };
+    int partial = 0, fallback = 0;
     double chi2 = 0, df = 0;
-    while (positions < 12) {
+    int game = 0;
+    for (; game < 400 && (partial < PARTIAL || fallback < FALLBACK); game++) {
         free_play->ops->new_game(free_play, (GameState *)s, 0);
-        while (!game_is_over(free_play, (GameState *)s) && positions < 12) {
+        while (!game_is_over(free_play, (GameState *)s)) {
             both->ops->gen_moves(both, (GameState *)s, &ml);
             const int n_pseudo = kv_gen_pseudo(c, s, scratch);
-            if (ml.count < n_pseudo && ml.count > 1) {
+            bool take = ml.count < n_pseudo && ml.count > 1 && partial < PARTIAL;
+            if (!take && ml.count == n_pseudo && fallback < FALLBACK) {
+                int pass = 0;
+                for (int i = 0; i < n_pseudo; i++)
+                    pass += kv_trap_allows(c, s, scratch[i], &cache);
+                take = pass == 0;
+            }
+            if (take) {
                 enum { PER_MOVE = 400 };
                 int hits[KV_MAX_CELLS * KV_DIRS] = {0};
                 for (int k = 0; k < PER_MOVE * ml.count; k++) {
@@ -229,16 +246,23 @@ static void test_random_legal_is_uniform(void **state)
                 for (int i = 0; i < ml.count; i++)
                     chi2 += (hits[i] - PER_MOVE) * (double)(hits[i] - PER_MOVE) / PER_MOVE;
                 df += ml.count - 1;
-                positions++;
+                if (ml.count == n_pseudo)
+                    fallback++;
+                else
+                    partial++;
             }
             free_play->ops->gen_moves(free_play, (GameState *)s, &ml);
             kv_make(c, s, ml.moves[rng_below(&walk, (uint32_t)ml.count)], &u);
         }
     }
+    assert_int_equal(partial, PARTIAL);
+    assert_int_equal(fallback, FALLBACK);
     const double z = (chi2 - df) / sqrt(2 * df);
-    print_message("sampler: chi-square %.1f on %.0f degrees of freedom (z = %.2f)\n", chi2, df,
-                  z);
+    print_message("sampler: %d games walked; chi-square %.1f on %.0f degrees of freedom "
+                  "(z = %.2f)\n",
+                  game, chi2, df, z);
     assert_true(z > -4 && z < 4);
+    free(table);
     free(s);
     game_destroy(both);
     game_destroy(free_play);
