@@ -20,7 +20,7 @@
 #include "support/rule_text.h"
 #include "play/registry.h"
 #include "games/kingsvalley/kv_internal.h"
-#include "search/alphabeta.h"
+#include "support/search_pair.h"
 
 static Game *make_game(const char *name, const char *rule)
 {
@@ -285,23 +285,10 @@ static void test_lazy_search_is_the_same_search(void **state)
     rng_seed(&rng, 41);
     MoveList ml;
     void *undo = game_undo_new(g);
-    AlphaBetaConfig cfg = {.tt_bytes = 1u << 20};
-    const SearchLimits limits = {.depth = 4};
     int searched = 0;
     for (int ply = 0; ply < 60 && !game_is_over(g, s); ply++) {
         if (ply % 10 == 0) {
-            AlphaBeta *lazy_ab, *plain_ab;
-            ErrBuf err;
-            assert_int_equal(alphabeta_new(g, &cfg, &lazy_ab, &err), STATUS_OK);
-            assert_int_equal(alphabeta_new(&plain, &cfg, &plain_ab, &err), STATUS_OK);
-            SearchResult a, b;
-            alphabeta_search(lazy_ab, s, &limits, NULL, &a);
-            alphabeta_search(plain_ab, s, &limits, NULL, &b);
-            assert_int_equal(a.best, b.best);
-            assert_int_equal(a.score, b.score);
-            assert_int_equal(a.nodes, b.nodes);
-            alphabeta_free(lazy_ab);
-            alphabeta_free(plain_ab);
+            search_pair_expect_same(g, &plain, s, 4, 1u << 20);
             searched++;
         }
         g->ops->gen_moves(g, s, &ml);

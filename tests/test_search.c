@@ -30,6 +30,7 @@
 #include "search/alphabeta.h"
 #include "search/mcts.h"
 #include "search/tt.h"
+#include "support/search_pair.h"
 #include "support/toy_games.h"
 
 /* ---------------------------------------------------------------------------------- */
@@ -694,19 +695,7 @@ static void test_alphabeta_lazy_legality(void **state)
         for (int i = 0; i < cand.count; i++)
             passing += toy_lazy_ok(plain, s, cand.moves[i]);
         fallbacks += passing == 0;
-        AlphaBeta *a, *b;
-        ErrBuf err;
-        assert_int_equal(alphabeta_new(plain, NULL, &a, &err), STATUS_OK);
-        assert_int_equal(alphabeta_new(lazy, NULL, &b, &err), STATUS_OK);
-        const SearchLimits limits = {.depth = 2 + k % 6};
-        SearchResult ra, rb;
-        alphabeta_search(a, s, &limits, NULL, &ra);
-        alphabeta_search(b, s, &limits, NULL, &rb);
-        assert_int_equal(ra.best, rb.best);
-        assert_int_equal(ra.score, rb.score);
-        assert_int_equal(ra.nodes, rb.nodes);
-        alphabeta_free(a);
-        alphabeta_free(b);
+        search_pair_expect_same(plain, lazy, s, 2 + k % 6, 0);
         searched++;
     }
     print_message("lazy legality: %d searches, %d from a root where no candidate passes\n",
