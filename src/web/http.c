@@ -449,6 +449,19 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     }
 }
 
+/* libmicrohttpd's log, on stderr, less the line it writes for every event stream whose
+ * client hung up (sse.c ends those with an error on purpose). */
+static void log_line(void *cls, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+static void log_line(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    static const char HUNG_UP[] = "Closing connection (application error";
+    char line[512];
+    vsnprintf(line, sizeof line, fmt, ap);
+    if (strncmp(line, HUNG_UP, sizeof HUNG_UP - 1) != 0)
+        fputs(line, stderr);
+}
+
 Status http_start(Server *srv, ErrBuf *err)
 {
     struct sockaddr_in v4;
@@ -480,7 +493,8 @@ Status http_start(Server *srv, ErrBuf *err)
         return st;
     }
     srv->daemon = MHD_start_daemon(
-        flags, port, NULL, NULL, on_request, srv, MHD_OPTION_SOCK_ADDR, sa,
+        flags, port, NULL, NULL, on_request, srv, MHD_OPTION_EXTERNAL_LOGGER, log_line, srv,
+        MHD_OPTION_SOCK_ADDR, sa,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)SERVER_HTTP_THREADS,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)SERVER_CONN_MEMORY, MHD_OPTION_CONNECTION_LIMIT,

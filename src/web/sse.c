@@ -39,6 +39,7 @@ struct SseStream {
     bool suspended; /* the connection is suspended, waiting for a change */
     bool ping;      /* a keep-alive is due */
     bool watched;   /* fd is in the hub's epoll set */
+    bool gone;      /* the client hung up: end the stream without writing */
     uint64_t sent_version;
     SseStream *prev, *next; /* in s->streams */
     /* the event being written out; only the connection's thread touches it */
@@ -61,7 +62,7 @@ struct SseHub {
 
 static const char PING[] = ": keep-alive\n\n";
 
-enum Next { NEXT_END, NEXT_DATA, NEXT_WAIT };
+enum Next { NEXT_END, NEXT_GONE, NEXT_DATA, NEXT_WAIT };
 
 /* Resumes st if suspended; s->mu held. */
 static void resume_locked(SseStream *st)
@@ -112,6 +113,10 @@ static enum Next next_event(SseStream *st)
     st->pending = NULL;
     st->len = st->off = 0;
     pthread_mutex_lock(&s->mu);
+    if (st->gone) {
+        pthread_mutex_unlock(&s->mu);
+        return NEXT_GONE;
+    }
     if (atomic_load(&st->srv->stopping)) {
         pthread_mutex_unlock(&s->mu);
         return NEXT_END;
@@ -161,6 +166,8 @@ static ssize_t read_stream(void *cls, uint64_t pos, char *buf, size_t max)
         const enum Next nx = next_event(st);
         if (nx == NEXT_END)
             return MHD_CONTENT_READER_END_OF_STREAM;
+        if (nx == NEXT_GONE)
+            return MHD_CONTENT_READER_END_WITH_ERROR; // closes without writing again
         if (nx == NEXT_WAIT)
             return 0; // suspended: called again once resumed
     }
@@ -260,12 +267,15 @@ static void *hub_main(void *arg)
                 stop = true;
                 continue;
             }
-            // A hang-up (or stray bytes) on a suspended stream: resume it with a
-            // keep-alive, whose write lets libmicrohttpd see the closed socket.
+            // A hang-up on a suspended stream: resume it to end at once. Stray bytes
+            // from a client still there: a keep-alive (the socket is watched again at
+            // the next suspend).
             SseStream *st = evs[i].data.ptr;
+            const bool gone = (evs[i].events & (EPOLLRDHUP | EPOLLHUP | EPOLLERR)) != 0;
             pthread_mutex_lock(&st->s->mu);
             if (st->suspended) {
                 st->ping = true;
+                st->gone = gone;
                 resume_locked(st);
             }
             pthread_mutex_unlock(&st->s->mu);
