@@ -451,7 +451,8 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 /* libmicrohttpd's log, on stderr, less the line it writes for every event stream whose
  * client hung up (sse.c ends those with an error on purpose). */
-static void log_line(void *cls, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+static void log_line(void *cls, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
 static void log_line(void *cls, const char *fmt, va_list ap)
 {
     (void)cls;
