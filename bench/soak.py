@@ -80,16 +80,20 @@ def honest(port, stats, stop, seed):
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=src)
 
 
-def ai_games(port, stats, stop):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+def creator(port, stats, stop, who, seats, source, pause):
+    """Creates games with these seats from `source` again and again: AI games, or abuse."""
+    def fresh():
+        return http.client.HTTPConnection("127.0.0.1", port, timeout=30,
+                                          source_address=(source, 0))
+    conn = fresh()
     while not stop.is_set():
         try:
-            timed(stats, "ai", conn, "POST", "/api/games",
-                  {"game": "kings-valley", "seats": ["ai:3", "ai:3"]})
+            timed(stats, who, conn, "POST", "/api/games", {"game": "kings-valley", "seats": seats})
         except (OSError, http.client.HTTPException):
             conn.close()
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        stop.wait(2)
+            conn = fresh()
+            stop.wait(0.1)
+        stop.wait(pause)
 
 
 def watchers(port, stats, stop, n, source="127.0.0.1", who="watch"):
@@ -134,19 +138,6 @@ def watchers(port, stats, stop, n, source="127.0.0.1", who="watch"):
         s.close()
 
 
-def abuser(port, stats, stop, source):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
-    while not stop.is_set():
-        try:
-            timed(stats, "abuse", conn, "POST", "/api/games",
-                  {"game": "kings-valley", "seats": ["random", "random"]})
-        except (OSError, http.client.HTTPException):
-            conn.close()
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30,
-                                              source_address=(source, 0))
-            stop.wait(0.1)
-
-
 def pct(xs, p):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))] if xs else float("nan")
@@ -162,10 +153,12 @@ def main():
     a = ap.parse_args()
     stats, stop = Stats(), threading.Event()
     threads = [threading.Thread(target=honest, args=(a.port, stats, stop, i)) for i in range(a.honest)]
-    threads.append(threading.Thread(target=ai_games, args=(a.port, stats, stop)))
+    threads.append(threading.Thread(target=creator, args=(a.port, stats, stop, "ai",
+                                                          ["ai:3", "ai:3"], "127.0.0.1", 2)))
     threads.append(threading.Thread(target=watchers, args=(a.port, stats, stop, a.streams)))
     for src in ("127.0.0.2", "127.0.0.3"):
-        threads.append(threading.Thread(target=abuser, args=(a.port, stats, stop, src)))
+        threads.append(threading.Thread(target=creator, args=(a.port, stats, stop, "abuse",
+                                                              ["random", "random"], src, 0)))
         threads.append(threading.Thread(target=watchers,
                                         args=(a.port, stats, stop, 2000, src, "abuse")))
     for t in threads:
