@@ -216,7 +216,7 @@ struct MHD_Response *sse_response(Server *srv, struct MHD_Connection *c, Session
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     st->fd = ci ? ci->connect_fd : -1;
     struct MHD_Response *mr =
-        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, read_stream, st,
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4 * 1024, read_stream, st,
                                           free_stream);
     if (mr == NULL) {
         free(st);
