@@ -38,6 +38,9 @@ _Static_assert((int)CROWN_PLAYER_NONE == (int)PLAYER_NONE &&
                "crown.h constants must match core/game.h and core/status.h");
 _Static_assert(sizeof(crown_action) == sizeof(Move), "crown_action is a Move");
 _Static_assert((int)CROWN_OBS_MAX_DIMS == (int)OBS_MAX_DIMS, "one tensor rank");
+_Static_assert((int)CROWN_MAX_PV == (int)SEARCH_PV_CAP && (int)CROWN_SCORE_WIN == (int)SCORE_WIN &&
+                   (int)CROWN_SCORE_WIN_BOUND == (int)SCORE_WIN_BOUND,
+               "crown.h's search figures are the search's");
 
 enum { PERFT_MAX_DEPTH = 64 };
 
@@ -74,6 +77,10 @@ struct crown_state {
     ErrBuf err;
     StrBuf text;
     MoveList scratch; /* legality checks without a large stack frame */
+    /* scratch holds the legal actions of s: a program that lists them and then plays one
+     * (every random or search loop) generates them once, not twice. Cleared by every
+     * change of s. */
+    bool legal_fresh;
     ChanceList chance;
     Observation *obs; /* allocated on first use: it is large */
 };
@@ -392,8 +399,10 @@ int crown_state_parse(crown_state *state, const char *text)
         return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_state_parse: text is NULL");
     const Game *g = state->game->game;
     int st = api_code(g->ops->parse_position(g, state->s, text, &state->err));
-    if (st == CROWN_OK)
+    if (st == CROWN_OK) {
         state->depth = 0;
+        state->legal_fresh = false;
+    }
     return state_result(state, st);
 }
 
@@ -471,13 +480,24 @@ static int list_out(crown_state *state, const Move *moves, const double *prob, i
     return state_result(state, CROWN_OK);
 }
 
+/* The legal actions of the player to move, in state->scratch. */
+static const MoveList *legal_list(crown_state *state)
+{
+    if (!state->legal_fresh) {
+        const Game *g = state->game->game;
+        /* The return value is the count; a game need not set the list's own. */
+        state->scratch.count = g->ops->gen_moves(g, state->s, &state->scratch);
+        state->legal_fresh = true;
+    }
+    return &state->scratch;
+}
+
 int crown_state_legal_actions(crown_state *state, crown_action *out, int cap, int *count)
 {
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
-    const Game *g = state->game->game;
-    int n = g->ops->gen_moves(g, state->s, &state->scratch);
-    return list_out(state, state->scratch.moves, NULL, n, out, NULL, cap, count);
+    const MoveList *list = legal_list(state);
+    return list_out(state, list->moves, NULL, list->count, out, NULL, cap, count);
 }
 
 int crown_state_chance_outcomes(crown_state *state, crown_action *out, double *prob, int cap,
@@ -506,9 +526,9 @@ static bool is_legal(crown_state *state, Move m)
                 return true;
         return false;
     }
-    int n = g->ops->gen_moves(g, state->s, &state->scratch);
-    for (int i = 0; i < n; i++)
-        if (state->scratch.moves[i] == m)
+    const MoveList *list = legal_list(state);
+    for (int i = 0; i < list->count; i++)
+        if (list->moves[i] == m)
             return true;
     return false;
 }
@@ -561,6 +581,7 @@ int crown_state_apply(crown_state *state, crown_action action)
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
     const Game *g = state->game->game;
     g->ops->make(g, state->s, action, undo_at(state, state->depth));
+    state->legal_fresh = false;
     GAME_CHECK(g, state->s);
     state->moves[state->depth++] = action;
     return state_result(state, CROWN_OK);
@@ -584,6 +605,7 @@ int crown_state_undo(crown_state *state)
     const Game *g = state->game->game;
     state->depth--;
     g->ops->unmake(g, state->s, state->moves[state->depth], undo_at(state, state->depth));
+    state->legal_fresh = false;
     GAME_CHECK(g, state->s);
     return state_result(state, CROWN_OK);
 }
@@ -591,6 +613,27 @@ int crown_state_undo(crown_state *state)
 int crown_state_undo_depth(const crown_state *state)
 {
     return state ? state->depth : 0;
+}
+
+int crown_state_undo_action(crown_state *state, crown_action action)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (state->depth == 0)
+        return state_fail(state, CROWN_ERROR_ILLEGAL, "nothing to undo");
+    Move last = state->moves[state->depth - 1];
+    if (last != action)
+        return state_fail(state, CROWN_ERROR_ILLEGAL,
+                          "action %u is not the last action applied (%u is)", (unsigned)action,
+                          (unsigned)last);
+    return crown_state_undo(state);
+}
+
+int crown_state_history(crown_state *state, crown_action *out, int cap, int *count)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    return list_out(state, state->moves, NULL, state->depth, out, NULL, cap, count);
 }
 
 int crown_state_returns(crown_state *state, double *out, int cap)
@@ -846,4 +889,34 @@ uint64_t crown_agent_last_nodes(const crown_agent *agent)
 int crown_agent_last_depth(const crown_agent *agent)
 {
     return agent ? agent->last.depth : 0;
+}
+
+int crown_agent_last_score(const crown_agent *agent, int *score, double *value)
+{
+    bool has = agent != NULL && agent->last.has_score;
+    if (score != NULL)
+        *score = has ? agent->last.score : 0;
+    if (value != NULL)
+        *value = agent != NULL && !has ? agent->last.value : 0.0;
+    return has;
+}
+
+int crown_agent_last_pv(crown_agent *agent, crown_action *out, int cap, int *count)
+{
+    if (agent == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (count == NULL || cap < 0 || (cap > 0 && out == NULL)) {
+        err_set(&agent->err, STATUS_PARSE, "no count, or a cap without an array");
+        return agent_result(agent, CROWN_ERROR_ARGUMENT);
+    }
+    int n = agent->last.pv_len;
+    *count = n;
+    if (cap == 0 && out == NULL)
+        return agent_result(agent, CROWN_OK);
+    if (cap < n) {
+        err_set(&agent->err, STATUS_PARSE, "room for %d actions, %d needed", cap, n);
+        return agent_result(agent, CROWN_ERROR_ARGUMENT);
+    }
+    memcpy(out, agent->last.pv, sizeof *out * (size_t)n);
+    return agent_result(agent, CROWN_OK);
 }
