@@ -5,8 +5,13 @@
  * follow OpenSpiel's pyspiel where they fit (load_game, new_initial_state, legal_actions,
  * apply_action, ...). A call that fails raises crown.Error with crown's own message and,
  * as the C API guarantees, leaves the state as it was. Searches and perft release the
- * GIL. Types are heap types whose classes and exception live in the module's state, so
- * the module keeps no mutable globals.
+ * GIL, working on a clone so that other threads may go on using the state. Types are
+ * heap types whose classes and exception live in the module's state, so the module keeps
+ * no mutable globals.
+ *
+ * Speed: the hot calls (legal_actions, apply_action, current_player, ...) take no
+ * argument parsing (METH_O, METH_NOARGS), and a state keeps its legal actions as a tuple
+ * of ints until it changes, so asking twice costs one list copy.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -33,7 +38,8 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     crown_state *state;
-    PyObject *game; /* keeps the crown_game alive */
+    PyObject *game;  /* keeps the crown_game alive */
+    PyObject *legal; /* tuple of the legal actions, NULL until asked or after a change */
 } StateObject;
 
 typedef struct {
@@ -45,6 +51,9 @@ typedef struct {
     int depth;
     long long nodes;
     long long movetime_ms;
+    /* A step runs without the GIL: a second thread stepping the same agent meanwhile
+     * gets an error instead of sharing the C agent, which allows one thread. */
+    int thinking;
 } AgentObject;
 
 static ModState *state_of_type(PyTypeObject *type) {
@@ -137,6 +146,7 @@ static PyObject *new_state(PyObject *game, crown_state *state) {
     obj->state = state;
     Py_INCREF(game);
     obj->game = game;
+    obj->legal = NULL;
     return (PyObject *)obj;
 }
 
@@ -186,6 +196,7 @@ static void state_dealloc(PyObject *obj) {
     StateObject *self = (StateObject *)obj;
     crown_state_free(self->state);
     Py_XDECREF(self->game);
+    Py_XDECREF(self->legal);
     type->tp_free(obj);
     Py_DECREF(type);
 }
@@ -217,21 +228,42 @@ static PyObject *state_is_chance_node(PyObject *self, PyObject *unused) {
                            CROWN_PLAYER_CHANCE);
 }
 
-static PyObject *state_legal_actions(PyObject *obj, PyObject *unused) {
-    (void)unused;
-    StateObject *self = (StateObject *)obj;
-    crown_action actions[CROWN_MAX_ACTIONS];
-    int n = 0;
-    if (crown_state_legal_actions(self->state, actions, CROWN_MAX_ACTIONS, &n) != CROWN_OK)
-        return raise_state(self);
-    PyObject *list = PyList_New(n);
-    if (!list) return NULL;
+/* Every call that changes the position comes through here. */
+static void state_changed(StateObject *self) { Py_CLEAR(self->legal); }
+
+/* A tuple of ints from n actions. */
+static PyObject *action_tuple(const crown_action *actions, int n) {
+    PyObject *tuple = PyTuple_New(n);
+    if (!tuple) return NULL;
     for (int i = 0; i < n; i++) {
         PyObject *a = PyLong_FromUnsignedLong(actions[i]);
         if (!a) {
-            Py_DECREF(list);
+            Py_DECREF(tuple);
             return NULL;
         }
+        PyTuple_SET_ITEM(tuple, i, a);
+    }
+    return tuple;
+}
+
+/* A new list each time, as pyspiel gives, so the caller may change it freely; the ints
+ * in it are the cached tuple's. */
+static PyObject *state_legal_actions(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    StateObject *self = (StateObject *)obj;
+    if (!self->legal) {
+        crown_action actions[CROWN_MAX_ACTIONS];
+        int n = 0;
+        if (crown_state_legal_actions(self->state, actions, CROWN_MAX_ACTIONS, &n) != CROWN_OK)
+            return raise_state(self);
+        if (!(self->legal = action_tuple(actions, n))) return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(self->legal);
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *a = PyTuple_GET_ITEM(self->legal, i);
+        Py_INCREF(a);
         PyList_SET_ITEM(list, i, a);
     }
     return list;
@@ -264,6 +296,7 @@ static PyObject *state_apply_action(PyObject *obj, PyObject *arg) {
     crown_action a;
     if (to_action(arg, &a) < 0) return NULL;
     if (crown_state_apply(self->state, a) != CROWN_OK) return raise_state(self);
+    state_changed(self);
     Py_RETURN_NONE;
 }
 
@@ -271,7 +304,52 @@ static PyObject *state_undo(PyObject *obj, PyObject *unused) {
     (void)unused;
     StateObject *self = (StateObject *)obj;
     if (crown_state_undo(self->state) != CROWN_OK) return raise_state(self);
+    state_changed(self);
     Py_RETURN_NONE;
+}
+
+/* pyspiel's undo_action(player, action) names the player too; crown's states know who
+ * acted, so the action alone is checked against the last one applied. */
+static PyObject *state_undo_action(PyObject *obj, PyObject *const *args, Py_ssize_t nargs) {
+    StateObject *self = (StateObject *)obj;
+    crown_action a;
+    if (nargs < 1 || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "undo_action takes (action) or (player, action)");
+        return NULL;
+    }
+    if (to_action(args[nargs - 1], &a) < 0) return NULL;
+    long player = 0;
+    if (nargs == 2 && (player = PyLong_AsLong(args[0])) == -1 && PyErr_Occurred()) return NULL;
+    if (crown_state_undo_action(self->state, a) != CROWN_OK) return raise_state(self);
+    int who = crown_state_to_move(self->state);
+    if (nargs == 2 && who != player) {
+        /* Played again at once: legal, since it was just taken back, so no trace is left. */
+        crown_state_apply(self->state, a);
+        PyErr_Format(state_of_type(Py_TYPE(obj))->error,
+                     "%s: the last action was played by player %d, not %ld",
+                     crown_status_name(CROWN_ERROR_ILLEGAL), who, player);
+        return NULL;
+    }
+    state_changed(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *state_history(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    StateObject *self = (StateObject *)obj;
+    int n = crown_state_undo_depth(self->state), count = 0;
+    crown_action *actions = PyMem_Malloc(sizeof *actions * (size_t)(n ? n : 1));
+    if (!actions) return PyErr_NoMemory();
+    if (crown_state_history(self->state, actions, n, &count) != CROWN_OK) {
+        PyMem_Free(actions);
+        return raise_state(self);
+    }
+    PyObject *tuple = action_tuple(actions, count);
+    PyMem_Free(actions);
+    if (!tuple) return NULL;
+    PyObject *list = PySequence_List(tuple);
+    Py_DECREF(tuple);
+    return list;
 }
 
 static PyObject *state_history_length(PyObject *obj, PyObject *unused) {
@@ -322,16 +400,30 @@ static PyObject *state_string_to_action(PyObject *obj, PyObject *arg) {
     return PyLong_FromUnsignedLong(a);
 }
 
-static int to_observer(PyObject *args, int *observer) {
+/* The optional observer argument: a seat, or a spectator when left out. */
+static int to_observer(PyObject *const *args, Py_ssize_t nargs, int *observer) {
     *observer = CROWN_PLAYER_NONE;
-    return PyArg_ParseTuple(args, "|i", observer) ? 0 : -1;
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "an observation takes at most one player");
+        return -1;
+    }
+    if (nargs == 0) return 0;
+    long player = PyLong_AsLong(args[0]);
+    if (player == -1 && PyErr_Occurred()) return -1;
+    if (player < INT32_MIN || player > INT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "the player is out of range");
+        return -1;
+    }
+    *observer = (int)player;
+    return 0;
 }
 
-static PyObject *state_observation_string(PyObject *obj, PyObject *args) {
+static PyObject *state_observation_string(PyObject *obj, PyObject *const *args,
+                                          Py_ssize_t nargs) {
     StateObject *self = (StateObject *)obj;
     int observer;
     const char *text = NULL;
-    if (to_observer(args, &observer) < 0) return NULL;
+    if (to_observer(args, nargs, &observer) < 0) return NULL;
     if (crown_state_observation_json(self->state, observer, &text) != CROWN_OK)
         return raise_state(self);
     return PyUnicode_FromString(text);
@@ -339,12 +431,13 @@ static PyObject *state_observation_string(PyObject *obj, PyObject *args) {
 
 /* A float32 numpy array of the game's shape, filled through a bytearray that numpy then
  * owns, so the module needs numpy only at run time. */
-static PyObject *state_observation_tensor(PyObject *obj, PyObject *args) {
+static PyObject *state_observation_tensor(PyObject *obj, PyObject *const *args,
+                                          Py_ssize_t nargs) {
     StateObject *self = (StateObject *)obj;
     ModState *mod = state_of_type(Py_TYPE(obj));
     int observer, dims[CROWN_OBS_MAX_DIMS], ndims = 0;
     crown_error err;
-    if (to_observer(args, &observer) < 0) return NULL;
+    if (to_observer(args, nargs, &observer) < 0) return NULL;
     int rc = crown_game_observation_shape(crown_state_game(self->state), dims,
                                           CROWN_OBS_MAX_DIMS, &ndims, &err);
     if (rc != CROWN_OK) return raise_crown(Py_TYPE(obj), rc, err.message);
@@ -390,6 +483,7 @@ static PyObject *state_set_position(PyObject *obj, PyObject *arg) {
     const char *text = PyUnicode_AsUTF8(arg);
     if (!text) return NULL;
     if (crown_state_parse(self->state, text) != CROWN_OK) return raise_state(self);
+    state_changed(self);
     Py_RETURN_NONE;
 }
 
@@ -402,13 +496,18 @@ static PyObject *state_perft(PyObject *obj, PyObject *arg) {
     StateObject *self = (StateObject *)obj;
     long depth = PyLong_AsLong(arg);
     uint64_t count = 0;
-    int rc;
     if (depth == -1 && PyErr_Occurred()) return NULL;
     if (depth < 0 || depth > 64)
         return raise_crown(Py_TYPE(obj), CROWN_ERROR_ARGUMENT, "perft depth must be 0..64");
-    Py_BEGIN_ALLOW_THREADS rc = crown_state_perft(self->state, (int)depth, &count);
-    Py_END_ALLOW_THREADS if (rc != CROWN_OK) return raise_state(self);
-    return PyLong_FromUnsignedLongLong(count);
+    crown_state *work = NULL;
+    crown_error err;
+    int rc = crown_state_clone(self->state, &work, &err);
+    if (rc != CROWN_OK) return raise_crown(Py_TYPE(obj), rc, err.message);
+    Py_BEGIN_ALLOW_THREADS rc = crown_state_perft(work, (int)depth, &count);
+    Py_END_ALLOW_THREADS
+    if (rc != CROWN_OK) raise_crown(Py_TYPE(obj), rc, crown_state_errmsg(work));
+    crown_state_free(work);
+    return rc == CROWN_OK ? PyLong_FromUnsignedLongLong(count) : NULL;
 }
 
 static PyObject *state_result_text(PyObject *obj, PyObject *unused) {
@@ -443,15 +542,19 @@ static PyMethodDef state_methods[] = {
      "(action, probability) pairs at a chance node."},
     {"apply_action", state_apply_action, METH_O, "Plays a legal action."},
     {"undo", state_undo, METH_NOARGS, "Takes back the last action."},
+    {"undo_action", (PyCFunction)(void (*)(void))state_undo_action, METH_FASTCALL,
+     "undo_action(action) or undo_action(player, action): takes back the last action, "
+     "which must be that one."},
+    {"history", state_history, METH_NOARGS, "The actions applied, oldest first."},
     {"history_length", state_history_length, METH_NOARGS, "How many actions undo can take back."},
     {"clone", state_clone, METH_NOARGS, "An independent copy, history included."},
     {"returns", state_returns, METH_NOARGS, "The value per player (zeros until the end)."},
     {"result_text", state_result_text, METH_NOARGS, "Why the game ended; '' while it goes on."},
     {"action_to_string", state_action_to_string, METH_O, "The notation of a legal action."},
     {"string_to_action", state_string_to_action, METH_O, "The legal action a notation names."},
-    {"observation_string", state_observation_string, METH_VARARGS,
+    {"observation_string", (PyCFunction)(void (*)(void))state_observation_string, METH_FASTCALL,
      "The observation of a player (or a spectator) as JSON."},
-    {"observation_tensor", state_observation_tensor, METH_VARARGS,
+    {"observation_tensor", (PyCFunction)(void (*)(void))state_observation_tensor, METH_FASTCALL,
      "The observation of a player (or a spectator) as a float32 numpy array."},
     {"position", state_position, METH_NOARGS, "The position text."},
     {"set_position", state_set_position, METH_O, "Sets the position from its text."},
@@ -486,6 +589,11 @@ static int agent_init(PyObject *obj, PyObject *args, PyObject *kwargs) {
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|KiLLL", kwlist, &spec, &seed, &depth,
                                      &nodes, &iterations, &movetime_ms))
         return -1;
+    if (self->thinking) {
+        raise_crown(Py_TYPE(self), CROWN_ERROR_CONFLICT,
+                    "this agent is thinking in another thread");
+        return -1;
+    }
     char *copy = PyMem_Malloc(strlen(spec) + 1);
     if (!copy) {
         PyErr_NoMemory();
@@ -515,6 +623,11 @@ static void agent_dealloc(PyObject *obj) {
 }
 
 static int agent_ready(AgentObject *self, PyObject *game) {
+    if (self->thinking) {
+        raise_crown(Py_TYPE(self), CROWN_ERROR_CONFLICT,
+                    "this agent is already thinking in another thread");
+        return -1;
+    }
     if (self->agent && self->game == game) return 0;
     if (!self->spec) {
         PyErr_SetString(PyExc_RuntimeError, "Agent.__init__ was not called");
@@ -540,21 +653,88 @@ static int agent_ready(AgentObject *self, PyObject *game) {
     return 0;
 }
 
-static PyObject *agent_step(PyObject *obj, PyObject *arg) {
-    AgentObject *self = (AgentObject *)obj;
-    ModState *mod = state_of_type(Py_TYPE(obj));
+/* Thinks without the GIL on a clone of the state, so that other threads may use the
+ * state meanwhile; 0 and *best, or -1 with an exception. */
+static int agent_think(AgentObject *self, PyObject *arg, crown_action *best) {
+    ModState *mod = state_of_type(Py_TYPE(self));
     if (!PyObject_TypeCheck(arg, mod->state_type)) {
         PyErr_SetString(PyExc_TypeError, "Agent.step takes a crown.State");
-        return NULL;
+        return -1;
     }
     StateObject *state = (StateObject *)arg;
-    if (agent_ready(self, state->game) < 0) return NULL;
+    if (agent_ready(self, state->game) < 0) return -1;
+    crown_state *work = NULL;
+    crown_error err;
+    int rc = crown_state_clone(state->state, &work, &err);
+    if (rc != CROWN_OK) {
+        raise_mod(mod, rc, err.message);
+        return -1;
+    }
+    self->thinking = 1;
+    Py_BEGIN_ALLOW_THREADS rc = crown_agent_think(self->agent, work, best);
+    Py_END_ALLOW_THREADS
+    self->thinking = 0;
+    crown_state_free(work);
+    if (rc != CROWN_OK) {
+        raise_mod(mod, rc, crown_agent_errmsg(self->agent));
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *agent_step(PyObject *obj, PyObject *arg) {
     crown_action best = 0;
-    int rc;
-    Py_BEGIN_ALLOW_THREADS rc = crown_agent_think(self->agent, state->state, &best);
-    Py_END_ALLOW_THREADS if (rc != CROWN_OK)
-        return raise_crown(Py_TYPE(obj), rc, crown_agent_errmsg(self->agent));
+    if (agent_think((AgentObject *)obj, arg, &best) < 0) return NULL;
     return PyLong_FromUnsignedLong(best);
+}
+
+/* The last think's value: alpha-beta's score in centi-units as an int, else (MCTS and the
+ * others) their mean return or value as a float; None before any step. */
+static PyObject *agent_last_score(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    AgentObject *self = (AgentObject *)obj;
+    int score = 0;
+    double value = 0.0;
+    if (!self->agent) Py_RETURN_NONE;
+    if (crown_agent_last_score(self->agent, &score, &value)) return PyLong_FromLong(score);
+    return PyFloat_FromDouble(value);
+}
+
+static PyObject *agent_last_pv(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    AgentObject *self = (AgentObject *)obj;
+    crown_action pv[CROWN_MAX_PV];
+    int n = 0;
+    if (self->agent && crown_agent_last_pv(self->agent, pv, CROWN_MAX_PV, &n) != CROWN_OK)
+        return raise_crown(Py_TYPE(obj), crown_agent_errcode(self->agent),
+                           crown_agent_errmsg(self->agent));
+    PyObject *tuple = action_tuple(pv, n);
+    if (!tuple) return NULL;
+    PyObject *list = PySequence_List(tuple);
+    Py_DECREF(tuple);
+    return list;
+}
+
+/* step, then (action, score, principal variation) as last_score and last_pv give them. */
+static PyObject *agent_step_with_info(PyObject *obj, PyObject *arg) {
+    crown_action best = 0;
+    if (agent_think((AgentObject *)obj, arg, &best) < 0) return NULL;
+    PyObject *action = PyLong_FromUnsignedLong(best);
+    PyObject *score = action ? agent_last_score(obj, NULL) : NULL;
+    PyObject *pv = score ? agent_last_pv(obj, NULL) : NULL;
+    PyObject *out = pv ? PyTuple_Pack(3, action, score, pv) : NULL;
+    Py_XDECREF(action);
+    Py_XDECREF(score);
+    Py_XDECREF(pv);
+    return out;
+}
+
+/* From another thread while step runs: the step returns soon with its best so far. */
+static PyObject *agent_stop(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    AgentObject *self = (AgentObject *)obj;
+    if (self->agent) crown_agent_stop(self->agent);
+    Py_RETURN_NONE;
 }
 
 static PyObject *agent_describe(PyObject *obj, PyObject *arg) {
@@ -586,6 +766,12 @@ static PyObject *agent_last_depth(PyObject *obj, PyObject *unused) {
 
 static PyMethodDef agent_methods[] = {
     {"step", agent_step, METH_O, "Chooses an action for the player to move (GIL released)."},
+    {"step_with_info", agent_step_with_info, METH_O,
+     "step, returning (action, score, principal variation)."},
+    {"last_score", agent_last_score, METH_NOARGS,
+     "The last step's value: alpha-beta centi-units (int) or MCTS mean return (float)."},
+    {"last_pv", agent_last_pv, METH_NOARGS, "The last step's principal variation."},
+    {"stop", agent_stop, METH_NOARGS, "Makes a running step (in another thread) return soon."},
     {"describe", agent_describe, METH_O, "What the agent runs on a game."},
     {"last_nodes", agent_last_nodes, METH_NOARGS, "Nodes or iterations of the last step."},
     {"last_depth", agent_last_depth, METH_NOARGS, "Depth reached by the last step."},
