@@ -8,6 +8,7 @@
  */
 #include "crown.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +43,7 @@ _Static_assert((int)CROWN_MAX_PV == (int)SEARCH_PV_CAP && (int)CROWN_SCORE_WIN =
                    (int)CROWN_SCORE_WIN_BOUND == (int)SCORE_WIN_BOUND,
                "crown.h's search figures are the search's");
 
-enum { PERFT_MAX_DEPTH = 64 };
+enum { PERFT_MAX_DEPTH = 64, WHO_UNKNOWN = INT_MIN };
 
 /* The API's code for an engine Status: every engine result passes through here, since
  * the engine's codes after STATUS_NOMEM collide with CROWN_ERROR_ARGUMENT and up. */
@@ -69,8 +70,12 @@ struct crown_game {
 struct crown_state {
     const crown_game *game;
     GameState *s;
-    /* The undo stack: actions applied, each with its undo record. */
+    /* The undo stack: actions applied, each with its undo record. whos[i] is who acts in
+     * the position before moves[i], and whos[depth] who acts now: asked once (it can cost
+     * a move generation, in a game that ends when its player cannot move, and a loop asks
+     * several times per action), WHO_UNKNOWN until then, and found again after undo. */
     Move *moves;
+    int *whos;
     unsigned char *undo;
     int depth, cap;
     int errcode;
@@ -282,19 +287,51 @@ const char *crown_game_option_value(const crown_game *game, const char *name)
 
 /* ---- States --------------------------------------------------------------------- */
 
+static bool stack_reserve(crown_state *s, int need);
+
+/* After every change of the position but undo: what was kept of the old one is stale. */
+static void state_changed(crown_state *s)
+{
+    s->legal_fresh = false;
+    s->whos[s->depth] = WHO_UNKNOWN;
+}
+
+/* Who acts now; kept in the stack, which a const state may write (see whos). */
+static int who_now(const crown_state *s)
+{
+    int *now = &s->whos[s->depth];
+    if (*now == WHO_UNKNOWN) {
+        const Game *g = s->game->game;
+        *now = g->ops->to_move(g, s->s);
+    }
+    return *now;
+}
+
+static void state_free_parts(crown_state *s)
+{
+    free(s->s);
+    free(s->moves);
+    free(s->whos);
+    free(s->undo);
+    free(s->obs);
+    sb_free(&s->text);
+    free(s);
+}
+
+/* A state with room on its stack for the present position, or NULL. */
 static crown_state *state_alloc(const crown_game *game)
 {
     crown_state *s = calloc(1, sizeof *s);
     if (s == NULL)
         return NULL;
     s->game = game;
-    s->s = game_state_new(game->game);
-    if (s->s == NULL) {
-        free(s);
-        return NULL;
-    }
     sb_init(&s->text);
     err_clear(&s->err);
+    s->s = game_state_new(game->game);
+    if (s->s == NULL || !stack_reserve(s, 1)) {
+        state_free_parts(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -309,6 +346,7 @@ int crown_state_new(const crown_game *game, uint64_t seed, crown_state **out, cr
     if (s == NULL)
         return error_out(err, CROWN_ERROR_NOMEM, "out of memory");
     game->game->ops->new_game(game->game, s->s, seed);
+    state_changed(s);
     *out = s;
     return error_ok(err);
 }
@@ -327,6 +365,10 @@ static bool stack_reserve(crown_state *s, int need)
     if (moves == NULL)
         return false;
     s->moves = moves;
+    int *whos = realloc(s->whos, sizeof *whos * (size_t)cap);
+    if (whos == NULL)
+        return false;
+    s->whos = whos;
     unsigned char *undo = realloc(s->undo, usize * (size_t)cap);
     if (undo == NULL)
         return false;
@@ -349,7 +391,7 @@ int crown_state_clone(const crown_state *state, crown_state **out, crown_error *
     if (state == NULL)
         return error_out(err, CROWN_ERROR_ARGUMENT, "crown_state_clone: state is NULL");
     crown_state *c = state_alloc(state->game);
-    if (c == NULL || !stack_reserve(c, state->depth)) {
+    if (c == NULL || !stack_reserve(c, state->depth + 1)) {
         crown_state_free(c);
         return error_out(err, CROWN_ERROR_NOMEM, "out of memory");
     }
@@ -359,6 +401,7 @@ int crown_state_clone(const crown_state *state, crown_state **out, crown_error *
         memcpy(c->undo, state->undo,
                (size_t)((unsigned char *)undo_at(state, state->depth) - state->undo));
     }
+    memcpy(c->whos, state->whos, sizeof *c->whos * (size_t)(state->depth + 1));
     c->depth = state->depth;
     *out = c;
     return error_ok(err);
@@ -366,14 +409,8 @@ int crown_state_clone(const crown_state *state, crown_state **out, crown_error *
 
 void crown_state_free(crown_state *state)
 {
-    if (state == NULL)
-        return;
-    free(state->s);
-    free(state->moves);
-    free(state->undo);
-    free(state->obs);
-    sb_free(&state->text);
-    free(state);
+    if (state != NULL)
+        state_free_parts(state);
 }
 
 int crown_state_errcode(const crown_state *state)
@@ -401,7 +438,7 @@ int crown_state_parse(crown_state *state, const char *text)
     int st = api_code(g->ops->parse_position(g, state->s, text, &state->err));
     if (st == CROWN_OK) {
         state->depth = 0;
-        state->legal_fresh = false;
+        state_changed(state);
     }
     return state_result(state, st);
 }
@@ -446,8 +483,7 @@ int crown_state_to_move(const crown_state *state)
 {
     if (state == NULL)
         return CROWN_PLAYER_NONE;
-    const Game *g = state->game->game;
-    return g->ops->to_move(g, state->s);
+    return who_now(state);
 }
 
 int crown_state_is_over(const crown_state *state)
@@ -507,7 +543,7 @@ int crown_state_chance_outcomes(crown_state *state, crown_action *out, double *p
         return CROWN_ERROR_ARGUMENT;
     const Game *g = state->game->game;
     int n = 0;
-    if (g->ops->to_move(g, state->s) == PLAYER_CHANCE)
+    if (who_now(state) == PLAYER_CHANCE)
         n = g->ops->chance_outcomes(g, state->s, &state->chance);
     return list_out(state, state->chance.outcomes, state->chance.prob, n, out, prob, cap, count);
 }
@@ -516,7 +552,7 @@ int crown_state_chance_outcomes(crown_state *state, crown_action *out, double *p
 static bool is_legal(crown_state *state, Move m)
 {
     const Game *g = state->game->game;
-    int who = g->ops->to_move(g, state->s);
+    int who = who_now(state);
     if (who == PLAYER_NONE)
         return false;
     if (who == PLAYER_CHANCE) {
@@ -548,7 +584,7 @@ int crown_action_from_text(crown_state *state, const char *text, crown_action *o
     if (text == NULL || out == NULL)
         return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_action_from_text: NULL argument");
     const Game *g = state->game->game;
-    if (g->ops->to_move(g, state->s) == PLAYER_NONE)
+    if (who_now(state) == PLAYER_NONE)
         return state_fail(state, CROWN_ERROR_ILLEGAL, "the game is over");
     Move m = MOVE_NONE;
     int st = api_code(g->ops->parse_move(g, state->s, text, &m, &state->err));
@@ -577,13 +613,13 @@ int crown_state_apply(crown_state *state, crown_action action)
         return CROWN_ERROR_ARGUMENT;
     if (!is_legal(state, action))
         return illegal(state, action);
-    if (!stack_reserve(state, state->depth + 1))
+    if (!stack_reserve(state, state->depth + 2))
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
     const Game *g = state->game->game;
     g->ops->make(g, state->s, action, undo_at(state, state->depth));
-    state->legal_fresh = false;
     GAME_CHECK(g, state->s);
     state->moves[state->depth++] = action;
+    state_changed(state);
     return state_result(state, CROWN_OK);
 }
 
@@ -605,7 +641,7 @@ int crown_state_undo(crown_state *state)
     const Game *g = state->game->game;
     state->depth--;
     g->ops->unmake(g, state->s, state->moves[state->depth], undo_at(state, state->depth));
-    state->legal_fresh = false;
+    state->legal_fresh = false; /* whos[depth] is known: it was asked before the action */
     GAME_CHECK(g, state->s);
     return state_result(state, CROWN_OK);
 }
