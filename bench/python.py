@@ -4,7 +4,8 @@
 # Python; (2) that loop's cost per action against the same loop over the C API
 # (bench/c_random_loop.c) plus Python's own cost of the module calls it makes, measured
 # as an empty METH_NOARGS call. Every figure is the best of REPEATS runs of the same
-# seeded games, since the machine may be busy. Run: make bench-python (or, after it,
+# seeded games, timed in CPU time of the process (both here and in C), since the machine
+# may be busy and waiting for a core is not the module's cost. Run: make bench-python (or, after it,
 # bench/python.py [REPEATS]).
 import os
 import random
@@ -29,7 +30,7 @@ def python_loop(game, games):
     rng = random.Random(1)
     rand = rng.random
     actions = legal_calls = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for seed in range(games):
         state = game.new_initial_state(seed=seed)
         while not state.is_terminal():
@@ -41,7 +42,7 @@ def python_loop(game, games):
                 legal_calls += 1
                 state.apply_action(legal[int(rand() * len(legal))])
             actions += 1
-    return actions, actions + legal_calls, time.perf_counter() - start
+    return actions, actions + legal_calls, time.process_time() - start
 
 
 def c_loop_ns(name, games, repeats):
@@ -54,7 +55,9 @@ def c_loop_ns(name, games, repeats):
 def empty_call_ns(repeats):
     """An empty METH_NOARGS call on a C object: (0).bit_length() allocates nothing."""
     n = 1_000_000
-    return min(timeit.repeat("z.bit_length()", globals={"z": 0}, number=n, repeat=repeats)) / n * 1e9
+    times = timeit.repeat("z.bit_length()", globals={"z": 0}, number=n, repeat=repeats,
+                          timer=time.process_time)
+    return min(times) / n * 1e9
 
 
 def main():

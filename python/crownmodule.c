@@ -10,8 +10,9 @@
  * no mutable globals.
  *
  * Speed: the hot calls (legal_actions, apply_action, current_player, ...) take no
- * argument parsing (METH_O, METH_NOARGS), and a state keeps its legal actions as a tuple
- * of ints until it changes, so asking twice costs one list copy.
+ * argument parsing (METH_O, METH_NOARGS); the C state keeps its legal actions and who
+ * acts until it changes; and a game keeps one int object per action value it has
+ * given out, so listing legal actions allocates only the list.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -30,16 +31,25 @@ typedef struct {
     PyObject *numpy;       /* imported on the first observation tensor */
 } ModState;
 
+/* Slots of a game's table of action ints: a power of two. Filled to three quarters at
+ * most; actions met after that get fresh ints. */
+enum { INTERN_SLOTS = 8192, INTERN_MAX = INTERN_SLOTS / 4 * 3 };
+
 typedef struct {
     PyObject_HEAD
     crown_game *game;
+    /* The ints given out for actions, by open addressing on the action; NULL until the
+     * first. Actions are a game's packing of squares and kinds, far beyond Python's
+     * cached small ints, so without this every listed action would be a new object. */
+    PyObject **intern;
+    crown_action *intern_keys;
+    int interned;
 } GameObject;
 
 typedef struct {
     PyObject_HEAD
     crown_state *state;
-    PyObject *game;  /* keeps the crown_game alive */
-    PyObject *legal; /* tuple of the legal actions, NULL until asked or after a change */
+    PyObject *game; /* keeps the crown_game alive */
 } StateObject;
 
 typedef struct {
@@ -79,7 +89,12 @@ static PyObject *raise_state(StateObject *self) {
 
 static void game_dealloc(PyObject *obj) {
     PyTypeObject *type = Py_TYPE(obj);
-    crown_game_free(((GameObject *)obj)->game);
+    GameObject *self = (GameObject *)obj;
+    if (self->intern)
+        for (int i = 0; i < INTERN_SLOTS; i++) Py_XDECREF(self->intern[i]);
+    PyMem_Free(self->intern);
+    PyMem_Free(self->intern_keys);
+    crown_game_free(self->game);
     type->tp_free(obj);
     Py_DECREF(type);
 }
@@ -136,6 +151,54 @@ static PyObject *game_max_game_length(PyObject *self, PyObject *unused) {
     return PyLong_FromString(plies, NULL, 10);
 }
 
+/* A new reference to the int of action a: the game's, once it has met a. */
+static PyObject *action_int(GameObject *game, crown_action a) {
+    if (!game->intern) {
+        game->intern = PyMem_Calloc(INTERN_SLOTS, sizeof *game->intern);
+        game->intern_keys = PyMem_Calloc(INTERN_SLOTS, sizeof *game->intern_keys);
+        if (!game->intern || !game->intern_keys) {
+            PyMem_Free(game->intern);
+            PyMem_Free(game->intern_keys);
+            game->intern = NULL;
+            game->intern_keys = NULL;
+            return PyLong_FromUnsignedLong(a); /* the table is only a speed-up */
+        }
+    }
+    /* Fibonacci hashing spreads the packed fields over the slots. */
+    uint32_t i = (uint32_t)(a * 2654435769u) >> 19;
+    for (;; i = (i + 1) & (INTERN_SLOTS - 1)) {
+        PyObject *v = game->intern[i];
+        if (!v) break;
+        if (game->intern_keys[i] == a) {
+            Py_INCREF(v);
+            return v;
+        }
+    }
+    PyObject *v = PyLong_FromUnsignedLong(a);
+    if (v && game->interned < INTERN_MAX) {
+        Py_INCREF(v);
+        game->intern[i] = v;
+        game->intern_keys[i] = a;
+        game->interned++;
+    }
+    return v;
+}
+
+/* A list of the ints of n actions. */
+static PyObject *action_list(PyObject *game, const crown_action *actions, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *a = action_int((GameObject *)game, actions[i]);
+        if (!a) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, a);
+    }
+    return list;
+}
+
 static PyObject *new_state(PyObject *game, crown_state *state) {
     PyTypeObject *type = state_of_type(Py_TYPE(game))->state_type;
     StateObject *obj = PyObject_New(StateObject, type);
@@ -146,7 +209,6 @@ static PyObject *new_state(PyObject *game, crown_state *state) {
     obj->state = state;
     Py_INCREF(game);
     obj->game = game;
-    obj->legal = NULL;
     return (PyObject *)obj;
 }
 
@@ -196,7 +258,6 @@ static void state_dealloc(PyObject *obj) {
     StateObject *self = (StateObject *)obj;
     crown_state_free(self->state);
     Py_XDECREF(self->game);
-    Py_XDECREF(self->legal);
     type->tp_free(obj);
     Py_DECREF(type);
 }
@@ -228,45 +289,15 @@ static PyObject *state_is_chance_node(PyObject *self, PyObject *unused) {
                            CROWN_PLAYER_CHANCE);
 }
 
-/* Every call that changes the position comes through here. */
-static void state_changed(StateObject *self) { Py_CLEAR(self->legal); }
-
-/* A tuple of ints from n actions. */
-static PyObject *action_tuple(const crown_action *actions, int n) {
-    PyObject *tuple = PyTuple_New(n);
-    if (!tuple) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *a = PyLong_FromUnsignedLong(actions[i]);
-        if (!a) {
-            Py_DECREF(tuple);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(tuple, i, a);
-    }
-    return tuple;
-}
-
-/* A new list each time, as pyspiel gives, so the caller may change it freely; the ints
- * in it are the cached tuple's. */
+/* A new list each time, as pyspiel gives, so the caller may change it freely. */
 static PyObject *state_legal_actions(PyObject *obj, PyObject *unused) {
     (void)unused;
     StateObject *self = (StateObject *)obj;
-    if (!self->legal) {
-        crown_action actions[CROWN_MAX_ACTIONS];
-        int n = 0;
-        if (crown_state_legal_actions(self->state, actions, CROWN_MAX_ACTIONS, &n) != CROWN_OK)
-            return raise_state(self);
-        if (!(self->legal = action_tuple(actions, n))) return NULL;
-    }
-    Py_ssize_t n = PyTuple_GET_SIZE(self->legal);
-    PyObject *list = PyList_New(n);
-    if (!list) return NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *a = PyTuple_GET_ITEM(self->legal, i);
-        Py_INCREF(a);
-        PyList_SET_ITEM(list, i, a);
-    }
-    return list;
+    crown_action actions[CROWN_MAX_ACTIONS];
+    int n = 0;
+    if (crown_state_legal_actions(self->state, actions, CROWN_MAX_ACTIONS, &n) != CROWN_OK)
+        return raise_state(self);
+    return action_list(self->game, actions, n);
 }
 
 static PyObject *state_chance_outcomes(PyObject *obj, PyObject *unused) {
@@ -281,7 +312,11 @@ static PyObject *state_chance_outcomes(PyObject *obj, PyObject *unused) {
     PyObject *list = PyList_New(n);
     if (!list) return NULL;
     for (int i = 0; i < n; i++) {
-        PyObject *pair = Py_BuildValue("(kd)", (unsigned long)actions[i], prob[i]);
+        PyObject *a = action_int((GameObject *)self->game, actions[i]);
+        PyObject *p = a ? PyFloat_FromDouble(prob[i]) : NULL;
+        PyObject *pair = p ? PyTuple_Pack(2, a, p) : NULL;
+        Py_XDECREF(a);
+        Py_XDECREF(p);
         if (!pair) {
             Py_DECREF(list);
             return NULL;
@@ -296,7 +331,6 @@ static PyObject *state_apply_action(PyObject *obj, PyObject *arg) {
     crown_action a;
     if (to_action(arg, &a) < 0) return NULL;
     if (crown_state_apply(self->state, a) != CROWN_OK) return raise_state(self);
-    state_changed(self);
     Py_RETURN_NONE;
 }
 
@@ -304,7 +338,6 @@ static PyObject *state_undo(PyObject *obj, PyObject *unused) {
     (void)unused;
     StateObject *self = (StateObject *)obj;
     if (crown_state_undo(self->state) != CROWN_OK) return raise_state(self);
-    state_changed(self);
     Py_RETURN_NONE;
 }
 
@@ -330,7 +363,6 @@ static PyObject *state_undo_action(PyObject *obj, PyObject *const *args, Py_ssiz
                      crown_status_name(CROWN_ERROR_ILLEGAL), who, player);
         return NULL;
     }
-    state_changed(self);
     Py_RETURN_NONE;
 }
 
@@ -344,11 +376,8 @@ static PyObject *state_history(PyObject *obj, PyObject *unused) {
         PyMem_Free(actions);
         return raise_state(self);
     }
-    PyObject *tuple = action_tuple(actions, count);
+    PyObject *list = action_list(self->game, actions, count);
     PyMem_Free(actions);
-    if (!tuple) return NULL;
-    PyObject *list = PySequence_List(tuple);
-    Py_DECREF(tuple);
     return list;
 }
 
@@ -397,7 +426,7 @@ static PyObject *state_string_to_action(PyObject *obj, PyObject *arg) {
     crown_action a;
     if (!text) return NULL;
     if (crown_action_from_text(self->state, text, &a) != CROWN_OK) return raise_state(self);
-    return PyLong_FromUnsignedLong(a);
+    return action_int((GameObject *)self->game, a);
 }
 
 /* The optional observer argument: a seat, or a spectator when left out. */
@@ -483,7 +512,6 @@ static PyObject *state_set_position(PyObject *obj, PyObject *arg) {
     const char *text = PyUnicode_AsUTF8(arg);
     if (!text) return NULL;
     if (crown_state_parse(self->state, text) != CROWN_OK) return raise_state(self);
-    state_changed(self);
     Py_RETURN_NONE;
 }
 
@@ -685,7 +713,7 @@ static int agent_think(AgentObject *self, PyObject *arg, crown_action *best) {
 static PyObject *agent_step(PyObject *obj, PyObject *arg) {
     crown_action best = 0;
     if (agent_think((AgentObject *)obj, arg, &best) < 0) return NULL;
-    return PyLong_FromUnsignedLong(best);
+    return action_int((GameObject *)((AgentObject *)obj)->game, best);
 }
 
 /* The last think's value: alpha-beta's score in centi-units as an int, else (MCTS and the
@@ -708,18 +736,15 @@ static PyObject *agent_last_pv(PyObject *obj, PyObject *unused) {
     if (self->agent && crown_agent_last_pv(self->agent, pv, CROWN_MAX_PV, &n) != CROWN_OK)
         return raise_crown(Py_TYPE(obj), crown_agent_errcode(self->agent),
                            crown_agent_errmsg(self->agent));
-    PyObject *tuple = action_tuple(pv, n);
-    if (!tuple) return NULL;
-    PyObject *list = PySequence_List(tuple);
-    Py_DECREF(tuple);
-    return list;
+    if (!self->agent) return PyList_New(0);
+    return action_list(self->game, pv, n);
 }
 
 /* step, then (action, score, principal variation) as last_score and last_pv give them. */
 static PyObject *agent_step_with_info(PyObject *obj, PyObject *arg) {
     crown_action best = 0;
     if (agent_think((AgentObject *)obj, arg, &best) < 0) return NULL;
-    PyObject *action = PyLong_FromUnsignedLong(best);
+    PyObject *action = action_int((GameObject *)((AgentObject *)obj)->game, best);
     PyObject *score = action ? agent_last_score(obj, NULL) : NULL;
     PyObject *pv = score ? agent_last_pv(obj, NULL) : NULL;
     PyObject *out = pv ? PyTuple_Pack(3, action, score, pv) : NULL;
@@ -843,6 +868,9 @@ static PyObject *mod_load_game(PyObject *module, PyObject *args) {
         goto done;
     }
     obj->game = game;
+    obj->intern = NULL;
+    obj->intern_keys = NULL;
+    obj->interned = 0;
     result = (PyObject *)obj;
 done:
     PyMem_Free(names);
