@@ -66,8 +66,12 @@ typedef struct {
     int thinking;
 } AgentObject;
 
+static struct PyModuleDef crown_module;
+
+/* The module's state from any of its types, or a Python subclass of one (Agent is
+ * subclassable), whose own module is another. */
 static ModState *state_of_type(PyTypeObject *type) {
-    return (ModState *)PyType_GetModuleState(type);
+    return (ModState *)PyModule_GetState(PyType_GetModuleByDef(type, &crown_module));
 }
 
 /* crown.Error with the status name and crown's message: "illegal: ...". */

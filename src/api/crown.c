@@ -357,7 +357,7 @@ static bool stack_reserve(crown_state *s, int need)
     if (need <= s->cap)
         return true;
     const Game *g = s->game->game;
-    int cap = s->cap ? s->cap : 64;
+    int cap = s->cap ? s->cap : 8; /* every state has one, and clones are many */
     while (cap < need)
         cap *= 2;
     size_t usize = g->undo_size ? g->undo_size : 1;
