@@ -198,6 +198,8 @@ def test_clone_is_independent(name):
     while state.is_chance_node():
         state.apply_action(state.chance_outcomes()[0][0])
     legal = state.legal_actions()
+    assert state.legal_actions(state.current_player()) == legal
+    assert state.legal_actions(state.current_player() + 1) == []
     copy = state.clone()
     assert copy.hash() == state.hash() and copy.history() == state.history()
     copy.apply_action(copy.legal_actions()[0])
