@@ -141,6 +141,7 @@ static PyObject *game_observation_tensor_shape(PyObject *self, PyObject *unused)
     PyObject *list = PyList_New(ndims);
     if (!list) return NULL;
     for (int i = 0; i < ndims; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(dims[i]));
+    if (PyErr_Occurred()) Py_CLEAR(list); /* an int that could not be made: a NULL item */
     return list;
 }
 
@@ -409,19 +410,60 @@ static PyObject *state_clone(PyObject *obj, PyObject *unused) {
     return new_state(self->game, copy);
 }
 
-/* pyspiel gives zeros while the game goes on; so does this. */
+/* copy.deepcopy(state): a clone, which shares nothing with the state but its game. */
+static PyObject *state_deepcopy(PyObject *obj, PyObject *memo) {
+    (void)memo;
+    return state_clone(obj, NULL);
+}
+
+/* The returns into values[0..players); pyspiel gives zeros while the game goes on, and
+ * so does this. -1 with an exception on failure. */
+static int returns_of(StateObject *self, double *values, int *players) {
+    *players = crown_game_players(crown_state_game(self->state));
+    for (int i = 0; i < CROWN_MAX_PLAYERS; i++) values[i] = 0.0;
+    if (crown_state_is_over(self->state) &&
+        crown_state_returns(self->state, values, CROWN_MAX_PLAYERS) != CROWN_OK) {
+        raise_state(self);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *state_returns(PyObject *obj, PyObject *unused) {
     (void)unused;
-    StateObject *self = (StateObject *)obj;
-    double values[CROWN_MAX_PLAYERS] = {0};
-    int players = crown_game_players(crown_state_game(self->state));
-    if (crown_state_is_over(self->state) &&
-        crown_state_returns(self->state, values, CROWN_MAX_PLAYERS) != CROWN_OK)
-        return raise_state(self);
+    double values[CROWN_MAX_PLAYERS];
+    int players = 0;
+    if (returns_of((StateObject *)obj, values, &players) < 0) return NULL;
     PyObject *list = PyList_New(players);
     if (!list) return NULL;
-    for (int i = 0; i < players; i++) PyList_SET_ITEM(list, i, PyFloat_FromDouble(values[i]));
+    for (int i = 0; i < players; i++) {
+        PyObject *v = PyFloat_FromDouble(values[i]);
+        if (!v) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, v);
+    }
     return list;
+}
+
+static PyObject *state_player_return(PyObject *obj, PyObject *arg) {
+    double values[CROWN_MAX_PLAYERS];
+    int players = 0;
+    long player = PyLong_AsLong(arg);
+    if (player == -1 && PyErr_Occurred()) return NULL;
+    if (returns_of((StateObject *)obj, values, &players) < 0) return NULL;
+    if (player < 0 || player >= players) {
+        PyErr_Format(state_of_type(Py_TYPE(obj))->error, "%s: player %ld is not a seat 0..%d",
+                     crown_status_name(CROWN_ERROR_ARGUMENT), player, players - 1);
+        return NULL;
+    }
+    return PyFloat_FromDouble(values[player]);
+}
+
+static PyObject *state_is_player_node(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    return PyBool_FromLong(crown_state_to_move(((StateObject *)obj)->state) >= 0);
 }
 
 static PyObject *state_action_to_string(PyObject *obj, PyObject *arg) {
@@ -506,6 +548,11 @@ static PyObject *state_observation_tensor(PyObject *obj, PyObject *const *args,
         return NULL;
     }
     for (int i = 0; i < ndims; i++) PyTuple_SET_ITEM(shape, i, PyLong_FromLong(dims[i]));
+    if (PyErr_Occurred()) {
+        Py_DECREF(shape);
+        Py_DECREF(flat);
+        return NULL;
+    }
     PyObject *out = PyObject_CallMethod(flat, "reshape", "O", shape);
     Py_DECREF(shape);
     Py_DECREF(flat);
@@ -590,7 +637,11 @@ static PyMethodDef state_methods[] = {
     {"history", state_history, METH_NOARGS, "The actions applied, oldest first."},
     {"history_length", state_history_length, METH_NOARGS, "How many actions undo can take back."},
     {"clone", state_clone, METH_NOARGS, "An independent copy, history included."},
+    {"__copy__", state_clone, METH_NOARGS, "clone()."},
+    {"__deepcopy__", state_deepcopy, METH_O, "clone()."},
     {"returns", state_returns, METH_NOARGS, "The value per player (zeros until the end)."},
+    {"player_return", state_player_return, METH_O, "returns()[player]."},
+    {"is_player_node", state_is_player_node, METH_NOARGS, "Whether a player acts next."},
     {"result_text", state_result_text, METH_NOARGS, "Why the game ended; '' while it goes on."},
     {"action_to_string", state_action_to_string, METH_O, "The notation of a legal action."},
     {"string_to_action", state_string_to_action, METH_O, "The legal action a notation names."},
@@ -839,6 +890,7 @@ static PyObject *mod_games(PyObject *module, PyObject *unused) {
     PyObject *list = PyList_New(n);
     if (!list) return NULL;
     for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyUnicode_FromString(crown_game_names(i)));
+    if (PyErr_Occurred()) Py_CLEAR(list); /* a name that could not be made: a NULL item */
     return list;
 }
 

@@ -5,6 +5,7 @@
 # program, the observation tensor's shape and determinism, exceptions on bad input that
 # leave the state as it was, agents with their score and principal variation, the GIL
 # released during perft and searches, and the examples of docs/PYTHON.md, run.
+import copy
 import ctypes
 import io
 import os
@@ -161,6 +162,8 @@ def test_random_games_match_the_c_engine(name, c_engine):
                 assert state.result_text() != ""
                 returns = state.returns()
                 assert returns == c_engine.returns(c_state, game.num_players())
+                assert [state.player_return(p) for p in range(len(returns))] == returns
+                assert not state.is_player_node()
                 assert len(returns) == game.num_players()
             finally:
                 c_engine.lib.crown_state_free(c_state)
@@ -200,13 +203,14 @@ def test_clone_is_independent(name):
     legal = state.legal_actions()
     assert state.legal_actions(state.current_player()) == legal
     assert state.legal_actions(state.current_player() + 1) == []
-    copy = state.clone()
-    assert copy.hash() == state.hash() and copy.history() == state.history()
-    copy.apply_action(copy.legal_actions()[0])
-    assert copy.hash() != state.hash() or copy.position() != state.position()
-    assert state.legal_actions() == legal
-    copy.undo()
-    assert copy.hash() == state.hash() and copy.legal_actions() == legal
+    assert state.is_player_node() and not state.is_chance_node()
+    for other in (state.clone(), copy.copy(state), copy.deepcopy(state)):
+        assert other.hash() == state.hash() and other.history() == state.history()
+        other.apply_action(other.legal_actions()[0])
+        assert other.hash() != state.hash() or other.position() != state.position()
+        assert state.legal_actions() == legal
+        other.undo()
+        assert other.hash() == state.hash() and other.legal_actions() == legal
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -308,6 +312,9 @@ def test_bad_input_raises_and_leaves_the_state():
         state.observation_tensor(0, 1)
     with pytest.raises(crown.Error):
         state.perft(-1)
+    with pytest.raises(crown.Error, match="not a seat"):
+        state.player_return(2)
+    assert state.player_return(0) == 0.0
     with pytest.raises(crown.Error, match="max-plies"):
         crown.load_game("kings-valley", {"max-plies": "many"})
     assert snapshot(state) == before
