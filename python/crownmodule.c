@@ -31,9 +31,9 @@ typedef struct {
     PyObject *numpy;       /* imported on the first observation tensor */
 } ModState;
 
-/* Slots of a game's table of action ints: a power of two. Filled to three quarters at
- * most; actions met after that get fresh ints. */
-enum { INTERN_SLOTS = 8192, INTERN_MAX = INTERN_SLOTS / 4 * 3 };
+/* Slots of a game's table of action ints. Filled to three quarters at most; actions met
+ * after that get fresh ints. */
+enum { INTERN_BITS = 13, INTERN_SLOTS = 1 << INTERN_BITS, INTERN_MAX = INTERN_SLOTS / 4 * 3 };
 
 typedef struct {
     PyObject_HEAD
@@ -170,7 +170,7 @@ static PyObject *action_int(GameObject *game, crown_action a) {
         }
     }
     /* Fibonacci hashing spreads the packed fields over the slots. */
-    uint32_t i = (uint32_t)(a * 2654435769u) >> 19;
+    uint32_t i = (uint32_t)(a * 2654435769u) >> (32 - INTERN_BITS);
     for (;; i = (i + 1) & (INTERN_SLOTS - 1)) {
         PyObject *v = game->intern[i];
         if (!v) break;
