@@ -22,6 +22,7 @@ typedef struct CliOptions {
     const char *position;
     const char *players;
     const char *out;
+    const char *openings; /* --openings FILE: a match's starts, one a line */
     const char *agent;
     uint64_t seed;
     bool seed_set;

@@ -98,6 +98,8 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
             o->players = value;
         } else if (strcmp(flag, "--out") == 0) {
             o->out = value;
+        } else if (strcmp(flag, "--openings") == 0) {
+            o->openings = value;
         } else if (strcmp(flag, "--agent") == 0) {
             o->agent = value;
         } else if (strcmp(flag, "--seed") == 0) {
