@@ -4,6 +4,7 @@
  * code. Covers every subcommand, the play commands, bad input of each kind, and the
  * bench signature recorded in bench/signature.
  */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -348,6 +349,104 @@ static void test_match(void **state)
     assert_memory_equal(a, b, strcspn(a, "\n"));
 }
 
+static void read_file(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+/* The `start` line of the i-th record (0-based) in a --out file, into out. */
+static void record_start(const char *records, int i, char *out, size_t cap)
+{
+    const char *p = records;
+    for (int k = 0; k <= i; k++) {
+        p = strstr(p, "\nstart ");
+        assert_non_null(p);
+        p++;
+    }
+    const size_t len = strcspn(p, "\n");
+    assert_true(len < cap);
+    memcpy(out, p, len);
+    out[len] = '\0';
+}
+
+/* Variety: equal agents at a fixed depth play different games, the same seed the same
+ * games; a drawn set-up is shared by a pair of games and differs between pairs; an
+ * openings file gives the starts, each played twice. */
+static void test_match_variety(void **state)
+{
+    (void)state;
+    static Run r, again;
+    run(&r, "match retrieve-the-king --players ai:10,ai:10 --depth 3 --games 20 --seed 5", NULL);
+    assert_int_equal(r.status, 0);
+    const char *d = strstr(r.out, " distinct games of 20");
+    assert_non_null(d);
+    while (d > r.out && d[-1] >= '0' && d[-1] <= '9')
+        d--;
+    assert_true(atoi(d) >= 10);
+    run(&again, "match retrieve-the-king --players ai:10,ai:10 --depth 3 --games 20 --seed 5",
+        NULL);
+    assert_string_equal(r.out, again.out);
+
+    char path[] = "/tmp/crown-match-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    static char buf[1 << 16];
+    char args[512], s1[128], s2[128], s3[128], s4[128];
+    snprintf(args, sizeof args,
+             "match king-down --players ai:1,ai:1 --depth 1 --games 4 --rule max-plies=12 "
+             "--out %s",
+             path);
+    run(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "a random set-up per group");
+    read_file(path, buf, sizeof buf);
+    record_start(buf, 0, s1, sizeof s1);
+    record_start(buf, 1, s2, sizeof s2);
+    record_start(buf, 2, s3, sizeof s3);
+    record_start(buf, 3, s4, sizeof s4);
+    assert_string_equal(s1, s2);
+    assert_string_equal(s3, s4);
+    assert_string_not_equal(s1, s3);
+
+    char openings[] = "/tmp/crown-openings-XXXXXX";
+    fd = mkstemp(openings);
+    const char lines[] = "# two starts\nsk1ss/5/5/5/SSKSS 2 1\na1-a4 e5-e2\n";
+    assert_true(write(fd, lines, sizeof lines - 1) == (ssize_t)(sizeof lines - 1));
+    close(fd);
+    snprintf(args, sizeof args,
+             "match kings-valley --players ai:2,ai:2 --depth 1 --games 4 --openings %s --out %s",
+             openings, path);
+    run(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    read_file(path, buf, sizeof buf);
+    record_start(buf, 0, s1, sizeof s1);
+    record_start(buf, 1, s2, sizeof s2);
+    record_start(buf, 2, s3, sizeof s3);
+    record_start(buf, 3, s4, sizeof s4);
+    assert_string_equal(s1, "start sk1ss/5/5/5/SSKSS 2 1");
+    assert_string_equal(s2, s1);
+    assert_string_equal(s3, s4);
+    assert_string_not_equal(s1, s3);
+
+    // A bad line is named, and nothing is played.
+    fd = open(openings, O_WRONLY | O_TRUNC);
+    const char bad[] = "a1-a4\nz9-z9\n";
+    assert_true(write(fd, bad, sizeof bad - 1) == (ssize_t)(sizeof bad - 1));
+    close(fd);
+    snprintf(args, sizeof args, "match kings-valley --players ai:2,ai:2 --games 2 --openings %s",
+             openings);
+    run(&r, args, NULL);
+    assert_int_not_equal(r.status, 0);
+    assert_contains(&r, "line 2");
+    assert_lacks(&r, "game 1:");
+    unlink(openings);
+    unlink(path);
+}
+
 /* More than two players: a table per player (wins, mean rank, score) and by seat; the
  * same seed gives the same table. */
 static void test_match_many_players(void **state)
@@ -462,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_analyze),
         cmocka_unit_test(test_uci),
         cmocka_unit_test(test_match),
+        cmocka_unit_test(test_match_variety),
         cmocka_unit_test(test_match_many_players),
         cmocka_unit_test(test_bench_signature),
     };

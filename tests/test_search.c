@@ -700,6 +700,64 @@ static void test_alphabeta_is_deterministic(void **state)
     game_destroy(g);
 }
 
+/* Variety: among equal root moves the seed chooses, the same seed always the same, and
+ * never a move of another value; /novariety always the first. */
+static void test_alphabeta_variety(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    GameState *empty = new_pos(g, NULL);         // every first move draws
+    GameState *corner = new_pos(g, "x...o...x o"); // 2, 4, 6 and 8 draw; corners lose
+    GameState *win = new_pos(g, "xx.oo.... x");   // 3 wins at once, others later or not
+    int seen_empty[10] = {0}, seen_corner[10] = {0};
+    for (uint64_t seed = 0; seed < 24; seed++) {
+        Agent *a = new_agent(g, AGENT_ALPHABETA, 10, SEARCH_UNLIMITED, 0, SEARCH_UNLIMITED, seed);
+        Agent *b = new_agent(g, AGENT_ALPHABETA, 10, SEARCH_UNLIMITED, 0, SEARCH_UNLIMITED, seed);
+        const SearchResult r = think(a, empty);
+        const SearchResult again = think(b, empty);
+        assert_int_equal(r.best, again.best);
+        assert_score_text(&r, "cp 0");
+        seen_empty[r.best]++;
+        const SearchResult c = think(a, corner);
+        assert_true(c.best == 2 || c.best == 4 || c.best == 6 || c.best == 8);
+        assert_score_text(&c, "cp 0");
+        seen_corner[c.best]++;
+        const SearchResult w = think(a, win);
+        assert_int_equal(w.best, 3);
+        agent_free(a);
+        agent_free(b);
+    }
+    int distinct_empty = 0, distinct_corner = 0;
+    for (int m = 1; m <= 9; m++) {
+        distinct_empty += seen_empty[m] > 0;
+        distinct_corner += seen_corner[m] > 0;
+    }
+    assert_true(distinct_empty >= 5);
+    assert_true(distinct_corner >= 3);
+
+    // Without variety every seed plays the same move, also at a fixed depth.
+    AgentSpec spec;
+    ErrBuf err;
+    assert_int_equal(agent_spec_parse("ab:10/novariety", &spec, &err), STATUS_OK);
+    assert_true(spec.no_variety);
+    Move first = MOVE_NONE;
+    for (uint64_t seed = 0; seed < 6; seed++) {
+        spec.seed = seed;
+        spec.limits.depth = 4;
+        Agent *a = NULL;
+        assert_int_equal(agent_new(g, &spec, &a, &err), STATUS_OK);
+        const SearchResult r = think(a, empty);
+        if (seed == 0)
+            first = r.best;
+        assert_int_equal(r.best, first);
+        agent_free(a);
+    }
+    free(empty);
+    free(corner);
+    free(win);
+    game_destroy(g);
+}
+
 static void test_alphabeta_node_limit(void **state)
 {
     (void)state;
@@ -1120,6 +1178,7 @@ int main(void)
         cmocka_unit_test(test_alphabeta_tictactoe_matches_solver),
         cmocka_unit_test(test_alphabeta_tictactoe_tactics),
         cmocka_unit_test(test_alphabeta_is_deterministic),
+        cmocka_unit_test(test_alphabeta_variety),
         cmocka_unit_test(test_alphabeta_node_limit),
         cmocka_unit_test(test_alphabeta_stop_and_time),
         cmocka_unit_test(test_tt),

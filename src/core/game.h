@@ -185,6 +185,10 @@ struct GameOps {
     /* Heuristic value for the player to move, in centi-units; two-player zero-sum. Wins
      * and losses are the search's business, not the evaluation's. */
     int (*evaluate)(const Game *g, const GameState *s);
+    /* With evaluate: how far apart, in its centi-units, two root moves' values may be
+     * and still count as equal, so that an agent picks either at random (variety). Keep
+     * it below the smallest difference the evaluation means: 0 = exact ties only. */
+    int variety_margin;
     /* Plays uniformly random legal moves to the end and writes the returns; may change
      * *s. A fast path for MCTS: it must match the generic loop in distribution. */
     void (*playout)(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS]);

@@ -71,8 +71,21 @@ Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err)
     static const char allowed[] = "use ai, ab (or alphabeta), mcts (or uct), random or greedy; "
                                   "all but random and greedy may add :LEVEL from 1 to 10, as "
                                   "in ai:7";
+    static const char fixed_suffix[] = "/novariety";
     if (text == NULL)
         return err_set(err, STATUS_PARSE, "no agent given: %s", allowed);
+    // "NAME[:LEVEL][/novariety]": the suffix is cut off first, into a copy.
+    char copy[64];
+    const size_t total = strlen(text);
+    if (total >= sizeof copy)
+        return err_set(err, STATUS_PARSE, "unknown agent '%.40s...': %s", text, allowed);
+    memcpy(copy, text, total + 1);
+    const size_t suffix_len = sizeof fixed_suffix - 1;
+    const bool no_variety =
+        total > suffix_len && strcmp(copy + total - suffix_len, fixed_suffix) == 0;
+    if (no_variety)
+        copy[total - suffix_len] = '\0';
+    text = copy;
     const char *colon = strchr(text, ':');
     const size_t len = colon != NULL ? (size_t)(colon - text) : strlen(text);
     int found = -1;
@@ -99,9 +112,12 @@ Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err)
                            "(weakest) to %d (strongest); %s",
                            text, AGENT_LEVEL_MIN, AGENT_LEVEL_MAX, allowed);
     }
+    if (no_variety && names[found].kind == AGENT_RANDOM)
+        return err_set(err, STATUS_PARSE, "agent 'random' has no /novariety: %s", allowed);
     agent_spec_default(out);
     out->kind = names[found].kind;
     out->level = level;
+    out->no_variety = no_variety;
     return STATUS_OK;
 }
 
@@ -125,10 +141,17 @@ static SearchLimits effective_limits(AgentKind kind, int level, const SearchLimi
     return l;
 }
 
-/* The seed of the evaluation noise, kept apart from the Rng's own sequence. */
+/* The seeds of the evaluation noise and of variety, kept apart from the Rng's own
+ * sequence and from each other. */
 static uint64_t noise_seed(uint64_t seed)
 {
     uint64_t s = seed ^ 0x6E6F697365ULL; // "noise"
+    return rng_mix(&s);
+}
+
+static uint64_t variety_seed(uint64_t seed)
+{
+    uint64_t s = seed ^ 0x7661726965ULL; // "varie"
     return rng_mix(&s);
 }
 
@@ -175,7 +198,8 @@ Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
     atomic_init(&a->stop, false);
     Status st = STATUS_OK;
     if (kind == AGENT_ALPHABETA) {
-        AlphaBetaConfig cfg = {0, level_ab_noise[level], noise_seed(spec->seed)};
+        const AlphaBetaConfig cfg = {0, level_ab_noise[level], noise_seed(spec->seed),
+                                     !spec->no_variety, variety_seed(spec->seed)};
         st = alphabeta_new(g, &cfg, &a->ab, err);
     } else if (kind == AGENT_MCTS) {
         // "mcts" is plain UCT, the reference; "ai" uses what the game knows about itself.
@@ -184,6 +208,7 @@ Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
             mcts_config_guided(&cfg);
         else
             mcts_config_uct(&cfg);
+        cfg.random_ties = !spec->no_variety;
         st = mcts_new(g, &cfg, &a->mcts, err);
     } else if (kind == AGENT_GREEDY) {
         st = greedy_new(g, &a->greedy, err);
@@ -302,6 +327,8 @@ void agent_describe(const Agent *a, StrBuf *out)
         sep = ", ";
     }
     sb_printf(out, "%s)", *sep ? "" : "no limit");
+    if (a->spec.no_variety)
+        sb_printf(out, " without variety");
 }
 
 void search_format_score(const SearchResult *r, StrBuf *out)

@@ -41,7 +41,10 @@ typedef struct AgentSpec {
     AgentKind kind;
     int level;           /* 1..10, 10 strongest; default 5 (0 also means 5) */
     SearchLimits limits; /* each nonzero field overrides the level's own limit */
-    uint64_t seed;       /* for MCTS/random and any randomness of weak levels */
+    uint64_t seed;       /* for MCTS/random, variety and any randomness of weak levels */
+    /* Always the first of equally good moves (the old agents' play, for comparisons):
+     * no variety (alphabeta.h) and no random tie-break. Written "ai:10/novariety". */
+    bool no_variety;
 } AgentSpec;
 
 typedef struct Agent Agent;
@@ -51,7 +54,7 @@ void agent_spec_default(AgentSpec *spec);
 
 /* Reads "ai", "ai:7", "ab", "ab:3", "alphabeta", "mcts", "mcts:4", "uct", "random",
  * "greedy" (case-sensitive; every name but random and greedy takes ":LEVEL" with LEVEL
- * 1..10). "mcts" and "uct" are the same plain UCT. "greedy" needs a game with a score
+ * 1..10), and any of these but random followed by "/novariety". "mcts" and "uct" are the same plain UCT. "greedy" needs a game with a score
  * hook; a nonzero limits.nodes caps the states it looks at per decision. On success *out is a default spec of that kind and
  * level; on error (STATUS_PARSE, with a message listing what is allowed) it is
  * unchanged. */
@@ -86,7 +89,9 @@ void agent_new_game(Agent *a);
  * over (STATUS_ILLEGAL) or it is a chance node (STATUS_UNSUPPORTED). out->best is a
  * legal move of s. Deterministic given the spec (seed, limits) and the agent's past
  * thinks since creation or agent_new_game, unless a time limit or agent_stop cuts the
- * search. The Rng advances from one think to the next. */
+ * search. The Rng advances from one think to the next. Among root moves of (nearly)
+ * equal value it picks one at random from its seed (alphabeta.h's variety; MCTS breaks
+ * exact ties with its Rng), unless the spec says no_variety. */
 Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err);
 
 /* May be called from another thread: a running think returns soon with its best so

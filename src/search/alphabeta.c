@@ -66,6 +66,13 @@ struct AlphaBeta {
     bool time_checks;    /* poll the clock (off while depth 1 runs) */
     bool stopped;
 
+    /* Variety: the root moves with an exact score in this iteration, candidates for the
+     * answer while within the margin of the best. */
+    int margin;
+    int tie_count;
+    Move tie_move[MOVELIST_CAP];
+    int tie_score[MOVELIST_CAP];
+
     /* The last root move of the running iteration proven better with an exact score. */
     Move iter_move;
     int iter_score;
@@ -111,6 +118,7 @@ Status alphabeta_new(const Game *g, const AlphaBetaConfig *cfg, AlphaBeta **out,
         ab->cfg = *cfg;
     if (ab->cfg.tt_bytes == 0)
         ab->cfg.tt_bytes = ALPHABETA_DEFAULT_TT_BYTES;
+    ab->margin = g->ops->variety_margin > 0 ? g->ops->variety_margin : 0;
     // Undo records are kept 16-byte aligned, whatever a game's undo size.
     ab->undo_stride = (g->undo_size + 15) / 16 * 16;
     if (ab->undo_stride == 0)
@@ -412,9 +420,18 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
     return best;
 }
 
+/* The lowest value that still counts as equal to `best` for variety: a proven win or
+ * loss admits only its equals. */
+static int tie_floor(const AlphaBeta *ab, int best)
+{
+    return score_is_decisive(best) ? best : best - ab->margin;
+}
+
 /* One iteration at the root, over the root moves in their current order. Like search,
  * but it records in ab->iter_* every root move proven best with an exact score, so
- * that an iteration cut short can still be used. */
+ * that an iteration cut short can still be used. With variety, once the best has an
+ * exact score, every later move is tested against the floor of the ties instead of
+ * alpha, and those at or above it are searched to an exact score and kept in ab->tie_*. */
 static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
 {
     const Game *g = ab->g;
@@ -422,28 +439,36 @@ static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
     Ply *p = &ab->ply[0];
     const int n = p->list.count;
     void *undo = ab->undo;
+    const int old_alpha = alpha;
     int best = -SCORE_INF;
 
     p->pv_len = 0;
     ab->iter_move = MOVE_NONE;
+    ab->tie_count = 0;
     if (!enter_node(ab))
         return 0;
     for (int i = 0; i < n; i++) {
         const Move m = p->list.moves[i];
+        const bool ties = ab->cfg.variety && best > old_alpha;
+        const int tie_min = ties ? tie_floor(ab, best) : alpha + 1;
         ops->make(g, ab->pos, m, undo);
         GAME_CHECK(g, ab->pos);
         int score;
         if (i == 0) {
             score = child_value(ab, us, alpha, beta, depth - 1, 1, true);
         } else {
-            score = child_value(ab, us, alpha, alpha + 1, depth - 1, 1, false);
-            if (score > alpha && score < beta)
-                score = child_value(ab, us, alpha, beta, depth - 1, 1, true);
+            score = child_value(ab, us, tie_min - 1, tie_min, depth - 1, 1, false);
+            if (score >= tie_min && score < beta)
+                score = child_value(ab, us, tie_min - 1, beta, depth - 1, 1, true);
         }
         ops->unmake(g, ab->pos, m, undo);
         GAME_CHECK(g, ab->pos);
         if (ab->stopped)
             break;
+        if (ab->cfg.variety && score > (i == 0 ? old_alpha : tie_min - 1) && score < beta) {
+            ab->tie_move[ab->tie_count] = m;
+            ab->tie_score[ab->tie_count++] = score;
+        }
         if (score > best) {
             best = score;
             if (score > alpha) {
@@ -461,6 +486,38 @@ static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
         }
     }
     return best;
+}
+
+/* The answer among the ties of the finished iteration whose best is `best`: drawn by
+ * the variety seed and the position, so a seed replays and another seed differs. */
+static int pick_tie(const AlphaBeta *ab, int best, uint64_t root_key)
+{
+    const int tie_min = tie_floor(ab, best);
+    int count = 0;
+    for (int i = 0; i < ab->tie_count; i++)
+        count += ab->tie_score[i] >= tie_min;
+    if (count <= 1)
+        return -1;
+    uint64_t k = ab->cfg.variety_seed ^ root_key;
+    int pick = (int)(rng_mix(&k) % (uint64_t)count);
+    for (int i = 0; i < ab->tie_count; i++)
+        if (ab->tie_score[i] >= tie_min && pick-- == 0)
+            return i;
+    return -1;
+}
+
+/* Shuffles the root moves by the variety seed and the position, so that moves the
+ * ordering cannot tell apart are tried (and tied) in a different order per seed. */
+static void shuffle_root(const AlphaBeta *ab, Ply *p, uint64_t root_key)
+{
+    Rng rng;
+    rng_seed(&rng, ab->cfg.variety_seed ^ root_key);
+    for (int i = p->list.count - 1; i > 0; i--) {
+        const int j = (int)rng_below(&rng, (uint32_t)i + 1);
+        const Move m = p->list.moves[i];
+        p->list.moves[i] = p->list.moves[j];
+        p->list.moves[j] = m;
+    }
 }
 
 /* Stable insertion sort of the root moves by ordering score, best first. */
@@ -528,11 +585,15 @@ void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *lim
         return;
     }
     const uint64_t root_key = ops->hash(g, ab->pos);
+    if (ab->cfg.variety)
+        shuffle_root(ab, root, root_key);
     TTHit hit;
     score_moves(ab, root, us, tt_probe(&ab->tt, root_key, 0, &hit) ? hit.move : MOVE_NONE, n);
     sort_root(root);
 
     Move best_move = root->list.moves[0];
+    Move answer = best_move; /* best_move, or a tie drawn for variety */
+    int answer_score = 0;
     int best_score = 0;
     bool has_score = false;
     int done_depth = 0;
@@ -582,10 +643,12 @@ void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *lim
 
         // Step 5. A cut iteration counts only through a root move it finished exactly:
         // the old best searched deeper, or a move proven better than it.
+        // The tie drawn at the last depth stays the answer when the cut iteration only
+        // confirmed the old best.
         if (ab->stopped) {
-            if (ab->iter_move != MOVE_NONE) {
-                best_move = ab->iter_move;
-                best_score = ab->iter_score;
+            if (ab->iter_move != MOVE_NONE && (ab->iter_move != best_move || answer == best_move)) {
+                best_move = answer = ab->iter_move;
+                best_score = answer_score = ab->iter_score;
                 has_score = true;
                 pv_len = ab->iter_pv_len;
                 memcpy(pv, ab->iter_pv, (size_t)pv_len * sizeof(Move));
@@ -593,12 +656,17 @@ void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *lim
             break;
         }
 
-        best_move = root->pv[0];
-        best_score = score;
+        best_move = answer = root->pv[0];
+        best_score = answer_score = score;
         has_score = true;
         done_depth = depth;
         pv_len = root->pv_len;
         memcpy(pv, root->pv, (size_t)pv_len * sizeof(Move));
+        const int tie = ab->cfg.variety ? pick_tie(ab, score, root_key) : -1;
+        if (tie >= 0) {
+            answer = ab->tie_move[tie];
+            answer_score = ab->tie_score[tie];
+        }
         root_to_front(root, best_move);
         tt_store(&ab->tt, root_key, 0, best_move, score, depth, TT_BOUND_EXACT);
 
@@ -610,10 +678,13 @@ void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *lim
             break;
     }
 
-    out->best = best_move;
+    out->best = answer;
     out->has_score = has_score;
-    out->score = has_score ? best_score : 0;
-    set_pv(out, pv, pv_len);
+    out->score = has_score ? answer_score : 0;
+    if (answer == best_move)
+        set_pv(out, pv, pv_len);
+    else
+        set_pv(out, &answer, 1);
     out->nodes = ab->nodes;
     out->depth = done_depth;
     out->time_ms = deadline_elapsed_ms(&ab->clock);

@@ -397,6 +397,9 @@ const GameOps kd_ops = {
     .render = ops_render,
     .parse_actions = ops_parse_actions,
     .evaluate = ops_evaluate,
+    /* Root moves within a tenth of a pawn count as equal: a few squares of mobility,
+     * well inside the evaluation's own error, as engines' opening variety allows. */
+    .variety_margin = 10,
     .perft_leaves = ops_perft_leaves,
     .move_cells = ops_move_cells,
     .observe = ops_observe,

@@ -292,6 +292,9 @@ const GameOps kc_ops = {
     .is_ok = ops_is_ok,
     .render = ops_render,
     .evaluate = ops_evaluate,
+    /* Root moves within 8 centi-units count as equal: less than the tempo (10) or one
+     * link of a phalanx (12), the evaluation's smallest terms. */
+    .variety_margin = 8,
     .playout = ops_playout,
     .perft_leaves = ops_perft_leaves,
     .move_cells = ops_move_cells,

@@ -361,6 +361,10 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
     kg_observe(kg_cfg(g), (const KgState *)s, observer, out);
 }
 
+/* Root moves within this many centi-units count as equal: under two squares of reach
+ * (kg_eval.c's mobility, 3 a square), far below a piece (100). */
+#define KG_VARIETY_MARGIN 5
+
 #define KG_OPS(NAME, SUMMARY, OPTIONS)                                                         \
     {                                                                                          \
         .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 2,                 \
@@ -373,6 +377,7 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
         .parse_actions = ops_parse_actions, .evaluate = ops_evaluate,                          \
+        .variety_margin = KG_VARIETY_MARGIN,                                                   \
         .playout = ops_playout, .perft_leaves = ops_perft_leaves,                              \
         .move_cells = ops_move_cells, .observe = ops_observe,                                  \
     }

@@ -300,6 +300,11 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
     kv_observe(kv_cfg(g), (const KvState *)s, observer, out);
 }
 
+/* Root moves within this many centi-units count as equal: less than one free square
+ * next to a king (kv_eval.c's smallest term, 6), so the agents' choice among them gives
+ * up nothing the evaluation can see. */
+#define KV_VARIETY_MARGIN 5
+
 #define KV_OPS(NAME, SUMMARY, OPTIONS)                                                         \
     {                                                                                          \
         .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 2,                 \
@@ -311,8 +316,8 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .gen_moves = ops_gen_moves, .make = ops_make, .unmake = ops_unmake,                    \
         .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
-        .evaluate = ops_evaluate, .playout = ops_playout, .perft_leaves = ops_perft_leaves,    \
-        .move_cells = ops_move_cells, .observe = ops_observe,                                  \
+        .evaluate = ops_evaluate, .variety_margin = KV_VARIETY_MARGIN, .playout = ops_playout, \
+        .perft_leaves = ops_perft_leaves, .move_cells = ops_move_cells, .observe = ops_observe,                                  \
     }
 
 const GameOps kv_standard_ops =
