@@ -447,6 +447,28 @@ static void test_match_variety(void **state)
     unlink(path);
 }
 
+/* A tiny real SPRT: alpha-beta at depth 2 against random is accepted as stronger within
+ * a few pairs; bad hypotheses are refused. */
+static void test_sprt(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "sprt kings-valley --base random --test ai:3 --elo0 0 --elo1 50 --depth 2 --seed 3",
+        NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "bounds (-2.94, 2.94)");
+    assert_contains(&r, "games 2: W 2 D 0 L 0  pairs 0 0 0 0 1  LLR ");
+    assert_contains(&r, "H1 accepted: ai:3 is at least 50 Elo stronger than random");
+    run(&r, "sprt kings-valley --base random --test ai:3 --elo0 5 --elo1 0", NULL);
+    assert_int_equal(r.status, 2);
+    assert_contains(&r, "--elo0 (5) must be below --elo1 (0)");
+    run(&r, "sprt king-of-the-valley --rule players=3 --base random --test random --elo0 0 "
+            "--elo1 5",
+        NULL);
+    assert_int_not_equal(r.status, 0);
+    assert_contains(&r, "two-player game");
+}
+
 /* More than two players: a table per player (wins, mean rank, score) and by seat; the
  * same seed gives the same table. */
 static void test_match_many_players(void **state)
@@ -562,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_uci),
         cmocka_unit_test(test_match),
         cmocka_unit_test(test_match_variety),
+        cmocka_unit_test(test_sprt),
         cmocka_unit_test(test_match_many_players),
         cmocka_unit_test(test_bench_signature),
     };

@@ -31,9 +31,16 @@ static const Command COMMANDS[] = {
      "      start no deeper depth once that many milliseconds are spent)"},
     {"match", cmd_match,
      "crown match GAME --players SPEC,SPEC --games N [--seed S] [--out FILE] [--jobs J]\n"
-     "           [--rule NAME=VALUE]... [--depth N] [--nodes N] [--movetime MS]",
+     "           [--openings FILE] [--rule NAME=VALUE]... [--depth N] [--nodes N]\n"
+     "           [--movetime MS]",
      "play AI against AI with seats rotating; prints the score and Elo difference (two\n"
      "      players) or each player's wins, mean rank, mean score and mean rank by seat"},
+    {"sprt", cmd_sprt,
+     "crown sprt GAME --base SPEC --test SPEC --elo0 E0 --elo1 E1 [--alpha A] [--beta B]\n"
+     "           [--movetime MS] [--depth N] [--nodes N] [--games-max N] [--seed S]\n"
+     "           [--jobs J] [--openings FILE] [--rule NAME=VALUE]...",
+     "play pairs of games (seats swapped) until the sequential probability ratio test\n"
+     "      accepts H0 (test is elo0 stronger) or H1 (elo1); prints W/D/L, LLR and Elo"},
     {"playouts", cmd_playouts,
      "crown playouts GAME [--games N] [--movetime MS] [--seed S] [--position TEXT]\n"
      "           [--rule NAME=VALUE]...",
