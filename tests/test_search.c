@@ -25,7 +25,9 @@
 #include "core/game.h"
 #include "core/game_api.h"
 #include "support/rule_text.h"
+#include "core/clock.h"
 #include "core/rng.h"
+#include "play/registry.h"
 #include "search/agent.h"
 #include "search/alphabeta.h"
 #include "search/mcts.h"
@@ -1082,6 +1084,56 @@ static void *stop_later(void *arg)
     return NULL;
 }
 
+/* Plays the turn of the player to move in *s with agent a, acting until another player
+ * is to move; returns its wall time in ms and the number of its actions in *actions. */
+static int64_t timed_turn(const Game *g, Agent *a, GameState *s, int *actions)
+{
+    void *undo = game_undo_new(g);
+    assert_non_null(undo);
+    const int p = g->ops->to_move(g, s);
+    const int64_t start = clock_ms();
+    *actions = 0;
+    while (g->ops->to_move(g, s) == p) {
+        const SearchResult r = think(a, s);
+        g->ops->make(g, s, r.best, undo);
+        ++*actions;
+    }
+    free(undo);
+    return clock_ms() - start;
+}
+
+/* A move time is one budget per turn: a turn of several actions takes about the move
+ * time in all, not the move time per action (MCTS, which spends all it is given, on the
+ * two-action toy; the alpha-beta AI on King's Guard, where a stack is picked, then moved). */
+static void test_movetime_per_turn(void **state)
+{
+    (void)state;
+    enum { MOVETIME = 200 };
+    Game *g = new_game(&toy_twostep_ops, 2, NULL);
+    GameState *s = new_pos(g, NULL);
+    Agent *a = new_agent(g, AGENT_MCTS, 10, 0, UINT64_MAX, MOVETIME, 3);
+    int actions;
+    int64_t ms = timed_turn(g, a, s, &actions);
+    assert_int_equal(actions, 2);
+    assert_true(ms >= MOVETIME * 8 / 10);
+    assert_true(ms <= MOVETIME * 16 / 10); // the old way took twice the move time
+    agent_free(a);
+    free(s);
+    game_destroy(g);
+
+    Game *kg = new_game(registry_find("kings-guard-8x8"), 2, NULL);
+    s = new_pos(kg, NULL);
+    a = new_agent(kg, AGENT_AI, 10, 0, 0, MOVETIME, 3);
+    for (int turn = 0; turn < 2; turn++) {
+        ms = timed_turn(kg, a, s, &actions);
+        assert_true(actions >= 2);
+        assert_true(ms <= MOVETIME * 16 / 10); // the old way took twice the move time
+    }
+    agent_free(a);
+    free(s);
+    game_destroy(kg);
+}
+
 static void test_stop_from_another_thread(void **state)
 {
     (void)state;
@@ -1187,6 +1239,7 @@ int main(void)
         cmocka_unit_test(test_mcts_three_players_and_chance),
         cmocka_unit_test(test_mcts_determinizes_hidden_information),
         cmocka_unit_test(test_mcts_full_arena),
+        cmocka_unit_test(test_movetime_per_turn),
         cmocka_unit_test(test_stop_from_another_thread),
         cmocka_unit_test(test_random_agent),
         cmocka_unit_test(test_agents_play_a_game),

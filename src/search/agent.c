@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/game_api.h"
 #include "core/rng.h"
 #include "search/alphabeta.h"
 #include "search/greedy.h"
@@ -31,7 +32,10 @@ struct Agent {
     AlphaBeta *ab;
     Mcts *mcts;
     Greedy *greedy;
-    MoveList list; /* for the random agent */
+    MoveList list; /* for the random agent and the turn clock */
+    TurnClock turn;   /* the agent's own turn, for agent_think */
+    GameState *work;  /* scratch copy of the position for the turn clock */
+    void *undo;
 };
 
 void agent_spec_default(AgentSpec *spec)
@@ -196,6 +200,13 @@ Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
     a->limits = effective_limits(kind, level, &spec->limits);
     rng_seed(&a->rng, spec->seed);
     atomic_init(&a->stop, false);
+    turn_clock_init(&a->turn);
+    a->work = game_state_new(g);
+    a->undo = game_undo_new(g);
+    if (a->work == NULL || a->undo == NULL) {
+        agent_free(a);
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    }
     Status st = STATUS_OK;
     if (kind == AGENT_ALPHABETA) {
         const AlphaBetaConfig cfg = {0, level_ab_noise[level], noise_seed(spec->seed),
@@ -228,6 +239,8 @@ void agent_free(Agent *a)
     alphabeta_free(a->ab);
     mcts_free(a->mcts);
     greedy_free(a->greedy);
+    free(a->work);
+    free(a->undo);
     free(a);
 }
 
@@ -237,9 +250,16 @@ void agent_new_game(Agent *a)
         alphabeta_clear(a->ab);
     rng_seed(&a->rng, a->spec.seed);
     atomic_store(&a->stop, false);
+    turn_clock_init(&a->turn);
 }
 
 Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err)
+{
+    return agent_think_in_turn(a, s, &a->turn, out, err);
+}
+
+Status agent_think_in_turn(Agent *a, const GameState *s, TurnClock *turn, SearchResult *out,
+                           ErrBuf *err)
 {
     const Game *g = a->g;
     const int p = g->ops->to_move(g, s);
@@ -249,15 +269,18 @@ Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err)
         return err_set(err, STATUS_UNSUPPORTED,
                        "chance acts next: sample its outcome, agents only choose players' moves");
 
+    SearchLimits limits = a->limits;
+    game_state_copy(g, a->work, s);
+    limits.movetime_ms = turn_clock_plan(turn, g, a->work, a->undo, &a->list, limits.movetime_ms);
     switch (a->kind) {
     case AGENT_ALPHABETA:
-        alphabeta_search(a->ab, s, &a->limits, &a->stop, out);
+        alphabeta_search(a->ab, s, &limits, &a->stop, out);
         break;
     case AGENT_MCTS:
-        mcts_search(a->mcts, s, &a->limits, &a->rng, &a->stop, out);
+        mcts_search(a->mcts, s, &limits, &a->rng, &a->stop, out);
         break;
     case AGENT_GREEDY:
-        greedy_search(a->greedy, s, &a->limits, &a->rng, out);
+        greedy_search(a->greedy, s, &limits, &a->rng, out);
         break;
     default: {
         memset(out, 0, sizeof *out);
@@ -275,6 +298,7 @@ Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err)
     if (out->best == MOVE_NONE)
         return err_set(err, STATUS_ILLEGAL, "%s offers no legal move in this position",
                        g->ops->name);
+    turn_clock_played(turn, g, a->work, a->undo, out->best);
     return STATUS_OK;
 }
 

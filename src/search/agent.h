@@ -16,6 +16,7 @@
 #include "core/status.h"
 #include "core/strbuf.h"
 #include "search/limits.h"
+#include "search/turn_clock.h"
 
 typedef enum AgentKind {
     AGENT_AI,
@@ -89,10 +90,18 @@ void agent_new_game(Agent *a);
  * over (STATUS_ILLEGAL) or it is a chance node (STATUS_UNSUPPORTED). out->best is a
  * legal move of s. Deterministic given the spec (seed, limits) and the agent's past
  * thinks since creation or agent_new_game, unless a time limit or agent_stop cuts the
- * search. The Rng advances from one think to the next. Among root moves of (nearly)
+ * search. The Rng advances from one think to the next. A move time is per turn, not per
+ * action (agent_think_in_turn). Among root moves of (nearly)
  * equal value it picks one at random from its seed (alphabeta.h's variety; MCTS breaks
  * exact ties with its Rng), unless the spec says no_variety. */
 Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err);
+
+/* The same, with the move time a budget for the whole turn kept in *turn
+ * (turn_clock.h): the first action of a turn of several actions plans it, the following
+ * ones spend what is left. agent_think does this with the agent's own TurnClock; a
+ * caller that creates an agent per action keeps one between them and passes it here. */
+Status agent_think_in_turn(Agent *a, const GameState *s, TurnClock *turn, SearchResult *out,
+                           ErrBuf *err);
 
 /* May be called from another thread: a running think returns soon with its best so
  * far. The request is cleared when a think returns, so a stop that arrives just before

@@ -106,7 +106,7 @@ static void run_move(AiPool *p, int worker, Job *job)
     if (ok) {
         session_ai_running(s, a, true);
         if (set_running(p, worker, a))
-            ok = agent_think(a, claim.state, &r, &err) == STATUS_OK;
+            ok = agent_think_in_turn(a, claim.state, &claim.turn, &r, &err) == STATUS_OK;
         else
             dropped = true;
         set_running(p, worker, NULL);

@@ -137,6 +137,7 @@ static Session *session_alloc(void)
     pthread_cond_init(&s->changed, &attr);
     pthread_condattr_destroy(&attr);
     s->thinking = -1;
+    turn_clock_init(&s->ai_turn);
     return s;
 }
 
@@ -659,6 +660,7 @@ bool session_ai_claim(Session *s, AiClaim *claim)
     if (ok) {
         claim->seat = p;
         claim->spec = s->seats.seat[p].spec;
+        claim->turn = s->ai_turn;
         s->thinking = p;
         changed_locked(s);
         claim->version = s->version;
@@ -695,6 +697,8 @@ void session_ai_finish(Server *srv, Session *s, const AiClaim *claim, bool ok, M
                     legal = ml->moves[i] == best;
                 free(ml);
             }
+            if (legal)
+                s->ai_turn = claim->turn; // the turn goes on from the position after best
             if (!legal)
                 snprintf(s->ai_error, sizeof s->ai_error, "the AI chose an illegal move");
             else if (commit_actions(srv, s, &best, 1, &err) != STATUS_OK)

@@ -50,6 +50,7 @@ typedef struct Session {
     int thinking;     /* the seat whose AI is thinking, or -1 */
     bool ai_queued;   /* an AI move job for this session waits in the queue */
     Agent *agent;     /* the AI think in progress, for agent_stop on undo */
+    TurnClock ai_turn; /* the AI's turn of several actions: one time budget for all */
     char ai_error[ERRBUF_LEN]; /* why the last AI move failed, or "" */
     /* The API's cache of state bodies per view (0: public, 1 + seat: that seat's own
      * view of a hidden-information game), valid while cache_version == version. */
@@ -113,6 +114,7 @@ typedef struct AiClaim {
     AgentSpec spec;
     GameState *state; /* owned by the caller: free() */
     uint64_t version; /* the version the think started from */
+    TurnClock turn;   /* the session's ai_turn, given back by session_ai_finish */
 } AiClaim;
 bool session_ai_claim(Session *s, AiClaim *claim);
 /* Registers the agent thinking for this session (running true), or clears it (false)
