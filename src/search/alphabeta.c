@@ -66,12 +66,11 @@ struct AlphaBeta {
     bool time_checks;    /* poll the clock (off while depth 1 runs) */
     bool stopped;
 
-    /* Variety: the root moves with an exact score in this iteration, candidates for the
-     * answer while within the margin of the best. */
+    /* Variety: the root moves worth at least the best minus the margin at the last
+     * completed depth, the best first. */
     int margin;
     int tie_count;
     Move tie_move[MOVELIST_CAP];
-    int tie_score[MOVELIST_CAP];
 
     /* The last root move of the running iteration proven better with an exact score. */
     Move iter_move;
@@ -429,9 +428,7 @@ static int tie_floor(const AlphaBeta *ab, int best)
 
 /* One iteration at the root, over the root moves in their current order. Like search,
  * but it records in ab->iter_* every root move proven best with an exact score, so
- * that an iteration cut short can still be used. With variety, once the best has an
- * exact score, every later move is tested against the floor of the ties instead of
- * alpha, and those at or above it are searched to an exact score and kept in ab->tie_*. */
+ * that an iteration cut short can still be used. */
 static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
 {
     const Game *g = ab->g;
@@ -439,36 +436,28 @@ static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
     Ply *p = &ab->ply[0];
     const int n = p->list.count;
     void *undo = ab->undo;
-    const int old_alpha = alpha;
     int best = -SCORE_INF;
 
     p->pv_len = 0;
     ab->iter_move = MOVE_NONE;
-    ab->tie_count = 0;
     if (!enter_node(ab))
         return 0;
     for (int i = 0; i < n; i++) {
         const Move m = p->list.moves[i];
-        const bool ties = ab->cfg.variety && best > old_alpha;
-        const int tie_min = ties ? tie_floor(ab, best) : alpha + 1;
         ops->make(g, ab->pos, m, undo);
         GAME_CHECK(g, ab->pos);
         int score;
         if (i == 0) {
             score = child_value(ab, us, alpha, beta, depth - 1, 1, true);
         } else {
-            score = child_value(ab, us, tie_min - 1, tie_min, depth - 1, 1, false);
-            if (score >= tie_min && score < beta)
-                score = child_value(ab, us, tie_min - 1, beta, depth - 1, 1, true);
+            score = child_value(ab, us, alpha, alpha + 1, depth - 1, 1, false);
+            if (score > alpha && score < beta)
+                score = child_value(ab, us, alpha, beta, depth - 1, 1, true);
         }
         ops->unmake(g, ab->pos, m, undo);
         GAME_CHECK(g, ab->pos);
         if (ab->stopped)
             break;
-        if (ab->cfg.variety && score > (i == 0 ? old_alpha : tie_min - 1) && score < beta) {
-            ab->tie_move[ab->tie_count] = m;
-            ab->tie_score[ab->tie_count++] = score;
-        }
         if (score > best) {
             best = score;
             if (score > alpha) {
@@ -488,22 +477,41 @@ static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
     return best;
 }
 
-/* The answer among the ties of the finished iteration whose best is `best`: drawn by
- * the variety seed and the position, so a seed replays and another seed differs. */
-static int pick_tie(const AlphaBeta *ab, int best, uint64_t root_key)
+/* Variety, after the last completed iteration at `depth`, whose best was best_move of
+ * exact value `best`: every other root move gets one null-window search at the floor of
+ * the ties, and those that reach it (worth at least the floor, and no more than the
+ * best, which is exact) join best_move in ab->tie_*. A search stopped meanwhile keeps
+ * the ties proven so far. */
+static void collect_ties(AlphaBeta *ab, int us, int best, Move best_move, int depth)
 {
+    const Game *g = ab->g;
+    const GameOps *ops = ab->ops;
+    const Ply *p = &ab->ply[0];
     const int tie_min = tie_floor(ab, best);
-    int count = 0;
-    for (int i = 0; i < ab->tie_count; i++)
-        count += ab->tie_score[i] >= tie_min;
-    if (count <= 1)
-        return -1;
+    ab->tie_count = 0;
+    ab->tie_move[ab->tie_count++] = best_move;
+    for (int i = 0; i < p->list.count; i++) {
+        const Move m = p->list.moves[i];
+        if (m == best_move)
+            continue;
+        ops->make(g, ab->pos, m, ab->undo);
+        GAME_CHECK(g, ab->pos);
+        const int score = child_value(ab, us, tie_min - 1, tie_min, depth - 1, 1, false);
+        ops->unmake(g, ab->pos, m, ab->undo);
+        GAME_CHECK(g, ab->pos);
+        if (ab->stopped)
+            break;
+        if (score >= tie_min)
+            ab->tie_move[ab->tie_count++] = m;
+    }
+}
+
+/* The answer among the ties: drawn by the variety seed and the position, so a seed
+ * replays and another seed differs. */
+static Move pick_tie(const AlphaBeta *ab, uint64_t root_key)
+{
     uint64_t k = ab->cfg.variety_seed ^ root_key;
-    int pick = (int)(rng_mix(&k) % (uint64_t)count);
-    for (int i = 0; i < ab->tie_count; i++)
-        if (ab->tie_score[i] >= tie_min && pick-- == 0)
-            return i;
-    return -1;
+    return ab->tie_move[rng_mix(&k) % (uint64_t)ab->tie_count];
 }
 
 /* Shuffles the root moves by the variety seed and the position, so that moves the
@@ -592,8 +600,6 @@ void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *lim
     sort_root(root);
 
     Move best_move = root->list.moves[0];
-    Move answer = best_move; /* best_move, or a tie drawn for variety */
-    int answer_score = 0;
     int best_score = 0;
     bool has_score = false;
     int done_depth = 0;
@@ -643,12 +649,10 @@ void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *lim
 
         // Step 5. A cut iteration counts only through a root move it finished exactly:
         // the old best searched deeper, or a move proven better than it.
-        // The tie drawn at the last depth stays the answer when the cut iteration only
-        // confirmed the old best.
         if (ab->stopped) {
-            if (ab->iter_move != MOVE_NONE && (ab->iter_move != best_move || answer == best_move)) {
-                best_move = answer = ab->iter_move;
-                best_score = answer_score = ab->iter_score;
+            if (ab->iter_move != MOVE_NONE) {
+                best_move = ab->iter_move;
+                best_score = ab->iter_score;
                 has_score = true;
                 pv_len = ab->iter_pv_len;
                 memcpy(pv, ab->iter_pv, (size_t)pv_len * sizeof(Move));
@@ -656,17 +660,12 @@ void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *lim
             break;
         }
 
-        best_move = answer = root->pv[0];
-        best_score = answer_score = score;
+        best_move = root->pv[0];
+        best_score = score;
         has_score = true;
         done_depth = depth;
         pv_len = root->pv_len;
         memcpy(pv, root->pv, (size_t)pv_len * sizeof(Move));
-        const int tie = ab->cfg.variety ? pick_tie(ab, score, root_key) : -1;
-        if (tie >= 0) {
-            answer = ab->tie_move[tie];
-            answer_score = ab->tie_score[tie];
-        }
         root_to_front(root, best_move);
         tt_store(&ab->tt, root_key, 0, best_move, score, depth, TT_BOUND_EXACT);
 
@@ -678,9 +677,26 @@ void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *lim
             break;
     }
 
+    // Step 7. Variety: the answer is drawn among the root moves as good as the best
+    // within the margin (a proven win or loss: as good) at the last completed depth,
+    // unless the search was stopped before that depth's test could begin. The test
+    // may spend at most the nodes the search spent (and under a clock it mostly spends
+    // time iterative deepening leaves unused, as it starts no iteration after half the
+    // time); cut short, it keeps the ties proven so far.
+    Move answer = best_move;
+    if (ab->cfg.variety && done_depth > 0 && !ab->stopped && n > 1 &&
+        best_move == root->list.moves[0]) {
+        const uint64_t budget = 2 * ab->nodes;
+        if (ab->node_limit == 0 || ab->node_limit > budget)
+            ab->node_limit = budget;
+        ab->time_checks = true;
+        collect_ties(ab, us, best_score, best_move, done_depth);
+        answer = pick_tie(ab, root_key);
+    }
+
     out->best = answer;
     out->has_score = has_score;
-    out->score = has_score ? answer_score : 0;
+    out->score = has_score ? best_score : 0;
     if (answer == best_move)
         set_pv(out, pv, pv_len);
     else
