@@ -316,30 +316,37 @@ static void test_uci(void **state)
     assert_int_equal(r.status, 2);
 }
 
+/* Runs `crown ARGS --out TEMP` into *r, expecting success, and the games it wrote into
+ * records (cap bytes). */
+static void run_recorded(Run *r, const char *args, char *records, size_t cap)
+{
+    char path[] = "/tmp/crown-match-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s --out %s", args, path);
+    run(r, cmd, NULL);
+    assert_int_equal(r->status, 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(records, 1, cap - 1, f);
+    records[n] = '\0';
+    fclose(f);
+    unlink(path);
+}
+
 static void test_match(void **state)
 {
     (void)state;
     static Run r;
-    char path[] = "/tmp/crown-match-XXXXXX";
-    int fd = mkstemp(path);
-    close(fd);
-    char args[256];
-    snprintf(args, sizeof args,
-             "match kings-valley --players ai:2,random --games 6 --depth 2 --seed 5 --jobs 2 "
-             "--out %s",
-             path);
-    run(&r, args, NULL);
-    assert_int_equal(r.status, 0);
+    static char buf[1 << 16];
+    run_recorded(&r,
+                 "match kings-valley --players ai:2,random --games 6 --depth 2 --seed 5 --jobs 2",
+                 buf, sizeof buf);
     assert_contains(&r, "ai:2 vs random: 6 games, ");
     assert_contains(&r, "Elo difference");
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
     assert_int_equal(count_of(buf, "crown-record 1"), 6);
-    unlink(path);
     // The same seed gives the same games.
     static Run again;
     run(&again, "match kings-valley --players ai:2,random --games 6 --depth 2 --seed 5", NULL);
@@ -347,15 +354,6 @@ static void test_match(void **state)
     assert_non_null(a);
     assert_non_null(b);
     assert_memory_equal(a, b, strcspn(a, "\n"));
-}
-
-static void read_file(const char *path, char *buf, size_t cap)
-{
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    size_t n = fread(buf, 1, cap - 1, f);
-    buf[n] = '\0';
-    fclose(f);
 }
 
 /* The `start` line of the i-th record (0-based) in a --out file, into out. */
@@ -371,6 +369,19 @@ static void record_start(const char *records, int i, char *out, size_t cap)
     assert_true(len < cap);
     memcpy(out, p, len);
     out[len] = '\0';
+}
+
+/* The first four games of a --out file start in pairs: games 1 and 2 from one start,
+ * 3 and 4 from another; the first start goes to `first`. */
+static void assert_paired_starts(const char *records, char *first, size_t cap)
+{
+    char s[4][128];
+    for (int i = 0; i < 4; i++)
+        record_start(records, i, s[i], sizeof s[i]);
+    assert_string_equal(s[0], s[1]);
+    assert_string_equal(s[2], s[3]);
+    assert_string_not_equal(s[0], s[2]);
+    snprintf(first, cap, "%s", s[0]);
 }
 
 /* Variety: equal agents at a fixed depth play different games, the same seed the same
@@ -391,46 +402,23 @@ static void test_match_variety(void **state)
         NULL);
     assert_string_equal(r.out, again.out);
 
-    char path[] = "/tmp/crown-match-XXXXXX";
-    int fd = mkstemp(path);
-    close(fd);
     static char buf[1 << 16];
-    char args[512], s1[128], s2[128], s3[128], s4[128];
-    snprintf(args, sizeof args,
-             "match king-down --players ai:1,ai:1 --depth 1 --games 4 --rule max-plies=12 "
-             "--out %s",
-             path);
-    run(&r, args, NULL);
-    assert_int_equal(r.status, 0);
+    char args[512], first[128];
+    run_recorded(&r, "match king-down --players ai:1,ai:1 --depth 1 --games 4 --rule max-plies=12",
+                 buf, sizeof buf);
     assert_contains(&r, "a random set-up per group");
-    read_file(path, buf, sizeof buf);
-    record_start(buf, 0, s1, sizeof s1);
-    record_start(buf, 1, s2, sizeof s2);
-    record_start(buf, 2, s3, sizeof s3);
-    record_start(buf, 3, s4, sizeof s4);
-    assert_string_equal(s1, s2);
-    assert_string_equal(s3, s4);
-    assert_string_not_equal(s1, s3);
+    assert_paired_starts(buf, first, sizeof first);
 
     char openings[] = "/tmp/crown-openings-XXXXXX";
-    fd = mkstemp(openings);
+    int fd = mkstemp(openings);
     const char lines[] = "# two starts\nsk1ss/5/5/5/SSKSS 2 1\na1-a4 e5-e2\n";
     assert_true(write(fd, lines, sizeof lines - 1) == (ssize_t)(sizeof lines - 1));
     close(fd);
     snprintf(args, sizeof args,
-             "match kings-valley --players ai:2,ai:2 --depth 1 --games 4 --openings %s --out %s",
-             openings, path);
-    run(&r, args, NULL);
-    assert_int_equal(r.status, 0);
-    read_file(path, buf, sizeof buf);
-    record_start(buf, 0, s1, sizeof s1);
-    record_start(buf, 1, s2, sizeof s2);
-    record_start(buf, 2, s3, sizeof s3);
-    record_start(buf, 3, s4, sizeof s4);
-    assert_string_equal(s1, "start sk1ss/5/5/5/SSKSS 2 1");
-    assert_string_equal(s2, s1);
-    assert_string_equal(s3, s4);
-    assert_string_not_equal(s1, s3);
+             "match kings-valley --players ai:2,ai:2 --depth 1 --games 4 --openings %s", openings);
+    run_recorded(&r, args, buf, sizeof buf);
+    assert_paired_starts(buf, first, sizeof first);
+    assert_string_equal(first, "start sk1ss/5/5/5/SSKSS 2 1");
 
     // A bad line is named, and nothing is played.
     fd = open(openings, O_WRONLY | O_TRUNC);
@@ -444,7 +432,6 @@ static void test_match_variety(void **state)
     assert_contains(&r, "line 2");
     assert_lacks(&r, "game 1:");
     unlink(openings);
-    unlink(path);
 }
 
 /* A tiny real SPRT: alpha-beta at depth 2 against random is accepted as stronger within

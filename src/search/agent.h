@@ -55,7 +55,8 @@ void agent_spec_default(AgentSpec *spec);
 
 /* Reads "ai", "ai:7", "ab", "ab:3", "alphabeta", "mcts", "mcts:4", "uct", "random",
  * "greedy" (case-sensitive; every name but random and greedy takes ":LEVEL" with LEVEL
- * 1..10), and any of these but random followed by "/novariety". "mcts" and "uct" are the same plain UCT. "greedy" needs a game with a score
+ * 1..10), each but random optionally followed by "/novariety" (AgentSpec.no_variety).
+ * "mcts" and "uct" are the same plain UCT. "greedy" needs a game with a score
  * hook; a nonzero limits.nodes caps the states it looks at per decision. On success *out is a default spec of that kind and
  * level; on error (STATUS_PARSE, with a message listing what is allowed) it is
  * unchanged. */
@@ -91,9 +92,9 @@ void agent_new_game(Agent *a);
  * legal move of s. Deterministic given the spec (seed, limits) and the agent's past
  * thinks since creation or agent_new_game, unless a time limit or agent_stop cuts the
  * search. The Rng advances from one think to the next. A move time is per turn, not per
- * action (agent_think_in_turn). Among root moves of (nearly)
- * equal value it picks one at random from its seed (alphabeta.h's variety; MCTS breaks
- * exact ties with its Rng), unless the spec says no_variety. */
+ * action (agent_think_in_turn). Among root moves of (nearly) equal value it picks one at
+ * random from its seed (alphabeta.h's variety; MCTS breaks exact ties with its Rng),
+ * unless the spec says no_variety. */
 Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err);
 
 /* The same, with the move time a budget for the whole turn kept in *turn

@@ -317,7 +317,7 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
         .evaluate = ops_evaluate, .variety_margin = KV_VARIETY_MARGIN, .playout = ops_playout, \
-        .perft_leaves = ops_perft_leaves, .move_cells = ops_move_cells, .observe = ops_observe,                                  \
+        .perft_leaves = ops_perft_leaves, .move_cells = ops_move_cells, .observe = ops_observe, \
     }
 
 const GameOps kv_standard_ops =
