@@ -187,7 +187,8 @@ struct GameOps {
     int (*evaluate)(const Game *g, const GameState *s);
     /* With evaluate: how far apart, in its centi-units, two root moves' values may be
      * and still count as equal, so that an agent picks either at random (variety). Keep
-     * it below the smallest difference the evaluation means: 0 = exact ties only. */
+     * it below the smallest difference the evaluation means: 0 = exact ties only;
+     * negative = no variety at all (the first of equal moves, as the search found it). */
     int variety_margin;
     /* Plays uniformly random legal moves to the end and writes the returns; may change
      * *s. A fast path for MCTS: it must match the generic loop in distribution. */

@@ -118,6 +118,8 @@ Status alphabeta_new(const Game *g, const AlphaBetaConfig *cfg, AlphaBeta **out,
     if (ab->cfg.tt_bytes == 0)
         ab->cfg.tt_bytes = ALPHABETA_DEFAULT_TT_BYTES;
     ab->margin = g->ops->variety_margin > 0 ? g->ops->variety_margin : 0;
+    if (g->ops->variety_margin < 0)
+        ab->cfg.variety = false; // the game asks for none (its GameOps says why)
     // Undo records are kept 16-byte aligned, whatever a game's undo size.
     ab->undo_stride = (g->undo_size + 15) / 16 * 16;
     if (ab->undo_stride == 0)
