@@ -21,6 +21,7 @@ typedef struct Request {
     const char *body;   /* NUL-terminated; "" when there is none */
     size_t body_len;
     const char *token;  /* the seat token offered, or NULL */
+    const char *addr;   /* the client's address as text ("" when unknown) */
 } Request;
 
 /* What a handler answers: a status and a malloc'd body of one content type. */
@@ -31,6 +32,7 @@ typedef struct Response {
     const char *content_type; /* static text */
     const char *allow;        /* for 405: the methods allowed */
     char location[128];       /* for 201: where the new thing is, or "" */
+    int retry_after;          /* for 429 and 503: seconds to wait, or 0 for no header */
 } Response;
 
 /* Sets r to {"error": message} with that status (a 4xx or 5xx). Always succeeds: when

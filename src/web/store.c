@@ -29,7 +29,13 @@ static const char SCHEMA[] =
     " player TEXT NOT NULL, token TEXT NOT NULL, PRIMARY KEY(game_id, seat));"
     "CREATE TABLE IF NOT EXISTS moves("
     " game_id TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,"
-    " text TEXT NOT NULL, PRIMARY KEY(game_id, ply)) WITHOUT ROWID;";
+    " text TEXT NOT NULL, PRIMARY KEY(game_id, ply)) WITHOUT ROWID;"
+    // When a game last changed and whether it is known to be over, for the retention of
+    // abandoned games; a game without a row (stored before it existed) counts as changed
+    // when created and not known to be over.
+    "CREATE TABLE IF NOT EXISTS activity("
+    " game_id TEXT PRIMARY KEY REFERENCES games(id), updated INTEGER NOT NULL,"
+    " over INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;";
 
 static Status db_error(Store *st, ErrBuf *err, const char *what)
 {
@@ -128,7 +134,17 @@ static Status set_version(Store *st, const char *id, uint64_t version, ErrBuf *e
         return s;
     sqlite3_bind_int64(q, 1, (sqlite3_int64)version);
     sqlite3_bind_text(q, 2, id, -1, SQLITE_STATIC);
-    return step_done(st, q, err, "update version");
+    if ((s = step_done(st, q, err, "update version")) != STATUS_OK)
+        return s;
+    // Any change may undo an end (an undo after the last move): "over" is learnt again
+    // by the retention sweep, which replays the game before it deletes anything.
+    if ((s = prepare(st, "INSERT INTO activity(game_id, updated, over) VALUES(?1, ?2, 0) "
+                         "ON CONFLICT(game_id) DO UPDATE SET updated=?2, over=0",
+                     &q, err)) != STATUS_OK)
+        return s;
+    sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 2, (sqlite3_int64)time(NULL));
+    return step_done(st, q, err, "update activity");
 }
 
 /* Ends the transaction begun by the caller: COMMIT when s is OK, else ROLLBACK. A failed
@@ -355,4 +371,61 @@ long store_count_games(Store *st)
     }
     pthread_mutex_unlock(&st->mu);
     return n;
+}
+
+Status store_list_stale(Store *st, int64_t before, bool over, char (*ids)[SECRET_ID_LEN + 1],
+                        int cap, int *n, ErrBuf *err)
+{
+    *n = 0;
+    sqlite3_stmt *q;
+    pthread_mutex_lock(&st->mu);
+    Status s = prepare(st, "SELECT g.id FROM games g LEFT JOIN activity a ON a.game_id = g.id "
+                           "WHERE COALESCE(a.updated, g.created) < ?1 "
+                           "AND COALESCE(a.over, 0) = ?2 LIMIT ?3", &q, err);
+    if (s == STATUS_OK) {
+        sqlite3_bind_int64(q, 1, (sqlite3_int64)before);
+        sqlite3_bind_int(q, 2, over ? 1 : 0);
+        sqlite3_bind_int(q, 3, cap);
+        int rc;
+        while (*n < cap && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+            const unsigned char *id = sqlite3_column_text(q, 0);
+            snprintf(ids[*n], sizeof ids[0], "%s", id ? (const char *)id : "");
+            (*n)++;
+        }
+        sqlite3_finalize(q);
+    }
+    pthread_mutex_unlock(&st->mu);
+    return s;
+}
+
+Status store_mark_over(Store *st, const char *id, ErrBuf *err)
+{
+    bool begun;
+    Status s = begin_write(st, &begun, err);
+    sqlite3_stmt *q;
+    if (s == STATUS_OK &&
+        (s = prepare(st, "INSERT INTO activity(game_id, updated, over) "
+                         "SELECT id, created, 1 FROM games WHERE id=?1 "
+                         "ON CONFLICT(game_id) DO UPDATE SET over=1", &q, err)) == STATUS_OK) {
+        sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+        s = step_done(st, q, err, "mark over");
+    }
+    return end_write(st, s, begun, NULL, 0, err);
+}
+
+Status store_delete_game(Store *st, const char *id, ErrBuf *err)
+{
+    static const char *const SQL[] = {
+        "DELETE FROM moves WHERE game_id=?1", "DELETE FROM seats WHERE game_id=?1",
+        "DELETE FROM activity WHERE game_id=?1", "DELETE FROM games WHERE id=?1"};
+    bool begun;
+    Status s = begin_write(st, &begun, err);
+    for (size_t i = 0; i < sizeof SQL / sizeof SQL[0] && s == STATUS_OK; i++) {
+        sqlite3_stmt *q;
+        if ((s = prepare(st, SQL[i], &q, err)) != STATUS_OK)
+            break;
+        sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+        s = step_done(st, q, err, "delete game");
+    }
+    return end_write(st, s, begun, NULL, 0, err);
 }

@@ -12,6 +12,7 @@
 #ifndef CROWN_WEB_STORE_H
 #define CROWN_WEB_STORE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/game.h"
@@ -55,6 +56,15 @@ Status store_truncate(Store *st, const char *id, int keep, uint64_t version, Err
  * *out owns its strings: free them with stored_game_free. */
 Status store_load(Store *st, const char *id, StoredGame *out, ErrBuf *err);
 void stored_game_free(StoredGame *g);
+/* Retention: up to cap ids of games whose last change is older than `before` (seconds
+ * since 1970) and that are known to be over (over true) or not known to be. */
+Status store_list_stale(Store *st, int64_t before, bool over, char (*ids)[SECRET_ID_LEN + 1],
+                        int cap, int *n, ErrBuf *err);
+/* Notes that a game is over, so that the retention of unfinished games skips it; any
+ * later change of the game clears the note. */
+Status store_mark_over(Store *st, const char *id, ErrBuf *err);
+/* Deletes a game with its seats and moves. */
+Status store_delete_game(Store *st, const char *id, ErrBuf *err);
 /* The number of stored games (for the start-up message). */
 long store_count_games(Store *st);
 

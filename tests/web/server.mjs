@@ -24,7 +24,10 @@ export async function startServer({ db, args = [], timeoutMs = 20000 } = {}) {
   const dbPath = db || join(tempDir(), 'crown.db');
   // Tests send writes faster than people do: lift the per-address rate limit unless the
   // test sets its own.
-  const rate = args.includes('--rate') ? [] : ['--rate', '10000'];
+  // The same for the other per-address limits: the tests of a limit set it themselves.
+  const lifted = [['--rate', '10000'], ['--creates-per-hour', '100000'], ['--ai-games', '10000'],
+    ['--aiai-games', '10000'], ['--streams-per-ip', '10000']];
+  const rate = lifted.filter(([flag]) => !args.includes(flag)).flat();
   const proc = spawn(CROWN, ['serve', '--port', '0', '--db', dbPath, '--quiet', ...rate, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -58,8 +61,11 @@ export async function api(server, method, path, { body, token, raw, headers = {}
   const h = { ...headers };
   if (token) h.authorization = `Bearer ${token}`;
   let payload;
+  // Bodies are sent as JSON (the server refuses other types with 415) unless the test
+  // says otherwise in headers.
   if (raw !== undefined) payload = raw;
-  else if (body !== undefined) { payload = JSON.stringify(body); h['content-type'] = 'application/json'; }
+  else if (body !== undefined) payload = JSON.stringify(body);
+  if (payload !== undefined && !Object.keys(h).some((k) => k.toLowerCase() === 'content-type')) h['content-type'] = 'application/json';
   const res = await fetch(server.url + path, { method, headers: h, body: payload });
   const text = await res.text();
   let parsed = text;
