@@ -44,11 +44,13 @@ typedef struct Job {
     struct Job *next;
 } Job;
 
-/* The jobs of one address, in order; a lane exists while it has jobs. */
+/* The jobs of one address, in order; a lane exists while its address has jobs waiting
+ * or running. */
 typedef struct Lane {
     char addr[64];
     Job *head, *tail;
-    int hints; /* hint jobs among them */
+    int hints;   /* hint jobs among them */
+    int running; /* jobs of this lane that workers run now */
     struct Lane *next; /* in the pool's ring, in turn order */
 } Lane;
 
@@ -64,7 +66,8 @@ struct AiPool {
     pthread_mutex_t mu;
     pthread_cond_t work; /* a job was queued, or the pool is stopping */
     pthread_cond_t done; /* a hint job finished */
-    Lane *lanes, *lanes_tail; /* the next lane to serve first */
+    Lane *lanes, *lanes_tail; /* in turn order: the lane to serve first at the head */
+    int queued;               /* jobs waiting, in all lanes */
     bool stopping;
     int n_workers;
     Worker *workers;
@@ -84,6 +87,7 @@ static void push_job(AiPool *p, Lane *lane, Job *j)
         lane->head = j;
     lane->tail = j;
     lane->hints += j->kind == JOB_HINT;
+    p->queued++;
     pthread_cond_signal(&p->work);
 }
 
@@ -95,8 +99,9 @@ static Lane *lane_find(AiPool *p, const char *addr)
     return NULL;
 }
 
-/* The lane of addr, made (at the back of the turn order) when missing; NULL for want
- * of memory. */
+/* The lane of addr, made when missing; NULL for want of memory. A new lane is served
+ * next: its address had no work waiting or running, so every other lane has had a
+ * turn more recently. */
 static Lane *lane_of(AiPool *p, const char *addr)
 {
     Lane *l = lane_find(p, addr);
@@ -106,16 +111,15 @@ static Lane *lane_of(AiPool *p, const char *addr)
     if (l == NULL)
         return NULL;
     snprintf(l->addr, sizeof l->addr, "%s", addr);
-    if (p->lanes_tail)
-        p->lanes_tail->next = l;
-    else
-        p->lanes = l;
-    p->lanes_tail = l;
+    l->next = p->lanes;
+    p->lanes = l;
+    if (p->lanes_tail == NULL)
+        p->lanes_tail = l;
     return l;
 }
 
-/* Unlinks lane l (whose predecessor in the ring is prev) and frees it. */
-static void lane_drop(AiPool *p, Lane *prev, Lane *l)
+/* Unlinks l from the ring (prev is the lane before it, or NULL). */
+static void ring_unlink(AiPool *p, Lane *prev, Lane *l)
 {
     if (prev)
         prev->next = l->next;
@@ -123,13 +127,26 @@ static void lane_drop(AiPool *p, Lane *prev, Lane *l)
         p->lanes = l->next;
     if (p->lanes_tail == l)
         p->lanes_tail = prev;
+    l->next = NULL;
+}
+
+/* Frees lane l once it has nothing waiting or running: while its address has work
+ * running, it keeps its place in the turn order. */
+static void lane_maybe_drop(AiPool *p, Lane *l)
+{
+    if (l->head != NULL || l->running > 0)
+        return;
+    Lane *prev = NULL;
+    for (Lane *k = p->lanes; k != l; k = k->next)
+        prev = k;
+    ring_unlink(p, prev, l);
     free(l);
 }
 
-/* Takes job j out of its lane (j waits there); frees the lane if it is left empty. */
+/* Takes job j, waiting in its lane, out of it. */
 static void unlink_job(AiPool *p, Job *j)
 {
-    Lane *l = j->lane, *prev = NULL;
+    Lane *l = j->lane;
     Job *before = NULL;
     for (Job *k = l->head; k != j; k = k->next)
         before = k;
@@ -140,29 +157,40 @@ static void unlink_job(AiPool *p, Job *j)
     if (l->tail == j)
         l->tail = before;
     l->hints -= j->kind == JOB_HINT;
+    p->queued--;
     j->lane = NULL;
-    if (l->head == NULL) {
-        for (Lane *k = p->lanes; k != l; k = k->next)
-            prev = k;
-        lane_drop(p, prev, l);
-    }
 }
 
-/* The first job of the lane whose turn it is; that lane then goes to the back. */
-static Job *pop_job(AiPool *p)
+/* The first job of the first lane with work waiting; that lane then goes to the back
+ * of the turn order, and counts the job as running until job_ended. */
+static Job *pop_job(AiPool *p, Lane **home)
 {
-    Lane *l = p->lanes;
+    Lane *prev = NULL, *l = p->lanes;
+    while (l != NULL && l->head == NULL) {
+        prev = l;
+        l = l->next;
+    }
     if (l == NULL)
         return NULL;
     Job *j = l->head;
     unlink_job(p, j);
-    if (p->lanes == l && l->next != NULL) { // still there, with others behind it
-        p->lanes = l->next;
-        l->next = NULL;
+    l->running++;
+    ring_unlink(p, prev, l);
+    if (p->lanes_tail)
         p->lanes_tail->next = l;
-        p->lanes_tail = l;
-    }
+    else
+        p->lanes = l;
+    p->lanes_tail = l;
+    *home = l;
     return j;
+}
+
+static void job_ended(AiPool *p, Lane *home)
+{
+    pthread_mutex_lock(&p->mu);
+    home->running--;
+    lane_maybe_drop(p, home);
+    pthread_mutex_unlock(&p->mu);
 }
 
 /* Makes the agent visible to ai_pool_stop while it searches; false if stopping already. */
@@ -278,9 +306,10 @@ static void *worker_main(void *arg)
     AiPool *p = w->pool;
     for (;;) {
         pthread_mutex_lock(&p->mu);
-        while (!p->stopping && p->lanes == NULL)
+        while (!p->stopping && p->queued == 0)
             pthread_cond_wait(&p->work, &p->mu);
-        Job *job = p->stopping ? NULL : pop_job(p);
+        Lane *home = NULL;
+        Job *job = p->stopping ? NULL : pop_job(p, &home);
         pthread_mutex_unlock(&p->mu);
         if (job == NULL)
             return NULL;
@@ -288,6 +317,7 @@ static void *worker_main(void *arg)
             run_move(p, w->index, job);
         else
             run_hint(p, w->index, job);
+        job_ended(p, home);
     }
 }
 
@@ -349,7 +379,8 @@ void ai_pool_stop(AiPool *p)
     // Nobody serves the queue any more: drop the moves, answer the hints.
     pthread_mutex_lock(&p->mu);
     Job *j;
-    while ((j = pop_job(p)) != NULL) {
+    Lane *home;
+    while ((j = pop_job(p, &home)) != NULL) {
         if (j->kind == JOB_MOVE) {
             session_release(j->session);
             free(j);
@@ -370,6 +401,11 @@ void ai_pool_free(AiPool *p)
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->work);
     pthread_cond_destroy(&p->done);
+    // The lanes ai_pool_stop emptied (their jobs never ran to job_ended).
+    for (Lane *l = p->lanes, *next; l; l = next) {
+        next = l->next;
+        free(l);
+    }
     free(p->workers);
     free(p->running);
     free(p);
@@ -448,7 +484,9 @@ Status ai_hint(AiPool *p, Session *s, int seat, const char *addr, AiHint *out, b
         } else if (pthread_cond_timedwait(&p->done, &p->mu, &deadline) == ETIMEDOUT) {
             expired = true;
             if (job.lane) { // not started yet: give up
+                Lane *l = job.lane;
                 unlink_job(p, &job);
+                lane_maybe_drop(p, l);
                 job.status = STATUS_IO;
                 job.done = true;
                 err_set(err, STATUS_IO, "the AI workers were all busy for %d s: no hint "

@@ -650,6 +650,21 @@ static void record_text(const Request *req, Session *s, Response *res)
     sb_free(&t);
 }
 
+/* Counts only (no ids, no addresses), for an operator's monitoring and the tests. */
+static void stats(Server *srv, Response *res)
+{
+    long in_memory, evicted, retired;
+    sessions_stats(srv->sessions, &in_memory, &evicted, &retired);
+    char *text = malloc(160);
+    if (text == NULL) {
+        response_error(res, 503, "out of memory");
+        return;
+    }
+    const int n = snprintf(text, 160, "{\"games_in_memory\":%ld,\"games_evicted\":%ld,"
+                           "\"games_deleted\":%ld}", in_memory, evicted, retired);
+    response_json(res, 200, text, (size_t)n);
+}
+
 /* --- routing ------------------------------------------------------------------------- */
 
 static void api_game(Server *srv, const Request *req, Session *s, const char *action,
@@ -683,6 +698,11 @@ void api_handle(Server *srv, const Request *req, Response *res)
             res->allow = "GET, POST";
             response_error(res, 405, "use GET to list games or POST to create one");
         }
+        return;
+    }
+    if (strcmp(p, "/api/stats") == 0) {
+        if (method_is(req, "GET", res))
+            stats(srv, res);
         return;
     }
     if (strncmp(p, "/api/games/", 11) != 0) {

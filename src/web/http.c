@@ -384,7 +384,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                                   const char *method, const char *version,
                                   const char *upload_data, size_t *upload_size, void **con_cls)
 {
-    (void)version;
     Server *srv = cls;
     ConnCtx *cx = *con_cls;
     char body_msg[96];
@@ -432,6 +431,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     const bool is_post = strcmp(method, "POST") == 0;
     if (!is_get && !is_post)
         return send_error(c, 405, "this server answers GET and POST only", "GET, POST", 0);
+    if (strcmp(version, MHD_HTTP_VERSION_1_1) == 0 &&
+        MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST) == NULL)
+        return send_error(c, 400, "an HTTP/1.1 request needs a Host header", NULL, 0);
     const char *refusal = origin_refusal(srv, c);
     if (refusal != NULL)
         return send_error(c, 403, refusal, NULL, 0);

@@ -9,6 +9,7 @@
  */
 #include "web/session.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,19 @@ enum {
 struct SessionTable {
     pthread_mutex_t mu;
     Session *bucket[TABLE_BUCKETS];
+    long count;   /* sessions in memory */
+    long evicted; /* sessions that left memory since the start */
+    long retired; /* games deleted by the retention since the start */
 };
+
+void sessions_stats(SessionTable *t, long *in_memory, long *evicted, long *retired)
+{
+    pthread_mutex_lock(&t->mu);
+    *in_memory = t->count;
+    *evicted = t->evicted;
+    *retired = t->retired;
+    pthread_mutex_unlock(&t->mu);
+}
 
 /* --- the table ----------------------------------------------------------------------- */
 
@@ -131,6 +144,7 @@ static void insert_locked(SessionTable *t, Session *s)
     const unsigned b = bucket_of(s->id);
     s->next = t->bucket[b];
     t->bucket[b] = s;
+    t->count++;
 }
 
 static Session *session_alloc(void)
@@ -180,11 +194,17 @@ int sessions_evict(Server *srv, int64_t idle_ms)
                 *p = s->next;
                 session_destroy(srv, s);
                 n++;
+                t->count--;
+                t->evicted++;
             } else {
                 p = &s->next;
             }
         }
     pthread_mutex_unlock(&t->mu);
+    // Hand the freed pages back to the system, so that the process's size follows the
+    // games in memory rather than the most there ever were.
+    if (n > 0)
+        malloc_trim(0);
     return n;
 }
 
@@ -838,9 +858,12 @@ int sessions_retire(Server *srv, int64_t abandoned_before, int64_t finished_befo
         if (before <= 0 ||
             store_list_stale(srv->store, before, pass == 1, ids, BATCH, &n, &err) != STATUS_OK)
             continue;
+        int gone = 0;
         pthread_mutex_lock(&srv->sessions->mu);
         for (int i = 0; i < n && !atomic_load(&srv->stopping); i++)
-            deleted += retire_locked(srv, ids[i], pass == 1);
+            gone += retire_locked(srv, ids[i], pass == 1);
+        srv->sessions->retired += gone;
+        deleted += gone;
         pthread_mutex_unlock(&srv->sessions->mu);
     }
     free(ids);

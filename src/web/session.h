@@ -80,6 +80,9 @@ typedef struct SessionTable SessionTable;
 SessionTable *sessions_new(void);
 /* Frees every session; no other thread may use them any more. */
 void sessions_free(SessionTable *t);
+/* Counts for GET /api/stats: sessions in memory, and since the start those that left
+ * memory and the games the retention deleted. */
+void sessions_stats(SessionTable *t, long *in_memory, long *evicted, long *retired);
 /* Wakes every thread waiting on a session (server-sent event streams) at shutdown. */
 void sessions_wake_all(SessionTable *t);
 

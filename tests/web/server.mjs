@@ -4,6 +4,7 @@
 // JSON API and its event streams. CROWN_BIN names the program (tools/run-web-tests.sh
 // sets it to the build under test).
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,4 +133,51 @@ export function events(server, id, token) {
     },
     async close() { ctl.abort(); await done; },
   };
+}
+
+// A request through node:http, which lets a test choose what fetch does not: the local
+// address it comes from (any of 127.0.0.0/8, to act as another client address) and
+// headers such as Host. Resolves like api().
+export function request(server, method, path, { body, token, headers = {}, from } = {}) {
+  const h = { ...headers };
+  if (token) h.authorization = `Bearer ${token}`;
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  if (payload !== undefined && !Object.keys(h).some((k) => k.toLowerCase() === 'content-type')) h['content-type'] = 'application/json';
+  const u = new URL(server.url + path);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method, headers: h, localAddress: from, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => { text += d; });
+      res.on('end', () => {
+        let parsed = text;
+        if ((res.headers['content-type'] || '').startsWith('application/json')) parsed = JSON.parse(text);
+        resolve({ status: res.statusCode, body: parsed, headers: res.headers });
+      });
+    });
+    req.on('error', reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}
+
+// Opens an event stream from address `from` and resolves to { status, body, close() }
+// once the answer's head (and, for a refusal, its body) has come.
+export function openStream(server, id, { from } = {}) {
+  const u = new URL(`${server.url}/api/games/${id}/events`);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, localAddress: from, agent: false }, (res) => {
+      if (res.statusCode === 200) {
+        resolve({ status: 200, close: () => req.destroy() });
+        res.on('data', () => {});
+        res.on('error', () => {});
+        return;
+      }
+      let text = '';
+      res.on('data', (d) => { text += d; });
+      res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(text), close: () => {} }));
+    });
+    req.on('error', (e) => { if (e.code !== 'ECONNRESET') reject(e); });
+    req.end();
+  });
 }
