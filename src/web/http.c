@@ -368,6 +368,19 @@ static const char *origin_refusal(const Server *srv, struct MHD_Connection *c)
            "server's (--public-url, --allow-origin)";
 }
 
+typedef struct HeadSize {
+    size_t headers, query;
+} HeadSize;
+
+/* Adds a header's or query argument's size to *cls (a size_t). */
+static enum MHD_Result add_size(void *cls, enum MHD_ValueKind kind, const char *key,
+                                const char *value)
+{
+    (void)kind;
+    *(size_t *)cls += strlen(key) + (value ? strlen(value) : 0) + 4;
+    return MHD_YES;
+}
+
 /* Whether a POST's Content-Type is JSON's; a POST without a body may have none. */
 static bool json_content(struct MHD_Connection *c, bool has_body)
 {
@@ -392,6 +405,24 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if ((cx = calloc(1, sizeof *cx)) == NULL)
             return MHD_NO;
         *con_cls = cx;
+        // Bounds on the request line and headers well below the library's own (its
+        // connection memory), so that the refusal is ours, in JSON.
+        HeadSize hs = {0, 0};
+        MHD_get_connection_values(c, MHD_HEADER_KIND, add_size, &hs.headers);
+        MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_size, &hs.query);
+        if (strlen(url) + hs.query > SERVER_MAX_URL) {
+            cx->answered = true;
+            char msg[96];
+            snprintf(msg, sizeof msg, "a request's URL is at most %d bytes", SERVER_MAX_URL);
+            return send_error(c, 414, msg, NULL, 0);
+        }
+        if (hs.headers > SERVER_MAX_HEADERS) {
+            cx->answered = true;
+            char msg[96];
+            snprintf(msg, sizeof msg, "a request's headers are at most %d bytes in all",
+                     SERVER_MAX_HEADERS);
+            return send_error(c, 431, msg, NULL, 0);
+        }
         // Refuse a body announced as too large before it is sent at all.
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                      MHD_HTTP_HEADER_CONTENT_LENGTH);

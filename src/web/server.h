@@ -50,7 +50,9 @@ typedef struct ServeConfig {
 /* Bounds on what a request may carry. */
 enum {
     SERVER_MAX_BODY = 16 * 1024,        /* bytes of a request body */
-    SERVER_CONN_MEMORY = 64 * 1024,     /* request line + headers per connection */
+    SERVER_CONN_MEMORY = 64 * 1024,     /* the library's memory per connection */
+    SERVER_MAX_URL = 8 * 1024,          /* bytes of a URL (path and query) */
+    SERVER_MAX_HEADERS = 16 * 1024,     /* bytes of a request's headers in all */
     SERVER_CONN_TIMEOUT_S = 120,        /* idle seconds before a connection is closed */
     SERVER_SSE_PING_S = 15,             /* keep-alive comment on an idle event stream */
 };

@@ -87,6 +87,7 @@ static void one_request(Server *srv, char *text, char *id, char *token)
         .body = text,
         .body_len = strlen(text),
         .token = has_token ? auth : NULL,
+        .addr = "127.0.0.1",
     };
     Response res;
     memset(&res, 0, sizeof res);

@@ -247,6 +247,8 @@ describe('limits per address', { concurrency: true }, () => {
       const big = await rawHttp(srv, `POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 40000\r\n\r\n${'x'.repeat(40000)}`);
       assert.equal(big.match(/HTTP\/1\.1 413/g)?.length, 1, big.slice(0, 400));
       assert.match(big, /\{"error":"a request body is at most 16384 bytes","status":413\}/);
+      assertError(await request(srv, 'GET', `/api/games?x=${'y'.repeat(9000)}`), 414, /URL is at most 8192 bytes/);
+      assertError(await request(srv, 'GET', '/api/games', { headers: { 'x-big': 'y'.repeat(20000) } }), 431, /headers are at most 16384 bytes/);
       const noHost = await rawHttp(srv, 'GET /api/games HTTP/1.1\r\nConnection: close\r\n\r\n');
       assert.match(noHost, /^HTTP\/1\.1 400[^]*\{"error":"an HTTP\/1\.1 request needs a Host header","status":400\}/);
     });
