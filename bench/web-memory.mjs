@@ -16,7 +16,7 @@ async function measure(game, moves) {
   const dir = mkdtempSync('/dev/shm/crown-memory-');
   // Idle time: longer than the creating takes, so that all are in memory at the second
   // measure; a rough guess from a first game, generous.
-  const srv = await startServer({ db: join(dir, 'crown.db'), args: ['--idle', String(Math.max(10, Math.ceil(N / 20)))] });
+  const srv = await startServer({ db: join(dir, 'crown.db'), args: ['--idle', String(Math.max(20, Math.ceil(N / 5)))] });
   const pid = srv.proc.pid;
   await sleep(300);
   const base = rssKiB(pid);
@@ -39,9 +39,9 @@ async function measure(game, moves) {
   const evicted = rssKiB(pid);
   await srv.stop();
   rmSync(dir, { recursive: true, force: true });
-  const per = (kib) => Math.round(((kib - base) * 1024) / N);
+  const per = (kib, n = N) => Math.round(((kib - base) * 1024) / n);
   console.log(`${game}: ${N} games of ${moves} moves in ${((Date.now() - t0) / 1000).toFixed(1)} s; ` +
-    `resident ${base} KiB at start, ${loaded} KiB with ${inMemory} in memory (${per(loaded)} B a game), ` +
+    `resident ${base} KiB at start, ${loaded} KiB with ${inMemory} in memory (${per(loaded, inMemory)} B a game), ` +
     `${evicted} KiB once evicted (${per(evicted)} B a game)`);
 }
 
