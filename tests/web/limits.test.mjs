@@ -105,12 +105,13 @@ describe('limits per address', { concurrency: true }, () => {
         429, /1 games against the AI in play/);
       await create(srv, { game: 'kings-valley', seats: ['human', 'ai:1'] }, OTHER);
       await create(srv, { game: 'kings-valley', seats: ['human', 'human'] }); // no AI: not counted
-      const short = await create(srv, { game: 'kings-valley', seats: ['random', 'random'], rules: { 'max-plies': 12 } });
+      await create(srv, { game: 'kings-valley', seats: ['ai:5', 'ai:5'] }); // a second a move
       assertError(await request(srv, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['random', 'random'] } }),
         429, /1 AI-against-AI games in play/);
       // A finished game no longer counts.
+      const short = await create(srv, { game: 'kings-valley', seats: ['random', 'random'], rules: { 'max-plies': 12 } }, OTHER);
       await waitState(srv, short.id, (s) => s.status === 'over');
-      await create(srv, { game: 'kings-valley', seats: ['random', 'random'], rules: { 'max-plies': 12 } });
+      await create(srv, { game: 'kings-valley', seats: ['random', 'random'], rules: { 'max-plies': 12 } }, OTHER);
     });
   });
 
@@ -131,8 +132,8 @@ describe('limits per address', { concurrency: true }, () => {
 
   test('hints: one per game, a few per address, and a time-out', async () => {
     await withServer(['--ai-threads', '1', '--hint-timeout', '1', '--ai-queue', '1'], async (srv) => {
-      // The one worker thinks for 2 s on another game.
-      const busy = await create(srv, { game: 'king-down', seats: ['ai:7', 'human'], seed: 2 }, OTHER);
+      // The one worker thinks for 5 s on another game (cut short when the server stops).
+      const busy = await create(srv, { game: 'king-down', seats: ['ai:10', 'human'], seed: 2 }, OTHER);
       await waitState(srv, busy.id, (s) => s.thinking === 0);
       const a = await create(srv, { game: 'kings-valley', seats: ['human', 'human'] });
       const b = await create(srv, { game: 'kings-valley', seats: ['human', 'human'] });
