@@ -27,6 +27,7 @@
 #include "search/agent.h"
 #include "web/server.h"
 #include "web/session.h"
+#include "web/waits.h"
 
 typedef enum JobKind { JOB_MOVE, JOB_HINT } JobKind;
 
@@ -332,13 +333,7 @@ Status ai_pool_start(Server *srv, int threads, AiPool **out, ErrBuf *err)
     p->srv = srv;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->work, NULL);
-    // Hint waits have a deadline: on the monotonic clock, so that setting the wall clock
-    // does not move it.
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&p->done, &attr);
-    pthread_condattr_destroy(&attr);
+    cond_init_monotonic(&p->done); // hint waits have a deadline
     p->workers = calloc((size_t)threads, sizeof *p->workers);
     p->running = calloc((size_t)threads, sizeof *p->running);
     if (p->workers == NULL || p->running == NULL) {
@@ -474,9 +469,7 @@ Status ai_hint(AiPool *p, Session *s, int seat, const char *addr, AiHint *out, b
     } else {
         push_job(p, lane, &job);
     }
-    struct timespec deadline;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += cfg->hint_timeout_s;
+    const struct timespec deadline = deadline_in_ms((int64_t)cfg->hint_timeout_s * 1000);
     bool expired = false;
     while (!job.done) {
         if (expired) {

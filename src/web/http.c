@@ -1,6 +1,7 @@
 /*
- * http.c - libmicrohttpd glue (see http.h): the daemon, request bodies, bounds, tokens,
- * rate limits, and routing to the API, the event streams and the front-end files.
+ * http.c - libmicrohttpd glue (see http.h): the daemon, request bodies, bounds, where
+ * requests may come from, tokens, rate limits, security headers, and routing to the
+ * API, the event streams and the front-end files.
  *
  * The daemon runs one thread per connection. That keeps event streams simple (their
  * reader waits on the game's condition variable in its own thread) and lets a hint

@@ -1,7 +1,9 @@
 /*
  * http.h - the HTTP side of the server on libmicrohttpd: one thread per connection,
- * request bodies collected up to a bound, the client's token read from the
- * Authorization header (or ?token=), writes rate-limited per address, and each request
+ * request bodies collected up to a bound, requests refused unless their Host names this
+ * server, their Origin is its own or a configured site's and their body is JSON, the
+ * client's token read from the Authorization header (or ?token= for reading), writes
+ * rate-limited per address, the security headers on every answer, and each request
  * routed to the JSON API, the event streams or the built-in front-end files.
  */
 #ifndef CROWN_WEB_HTTP_H

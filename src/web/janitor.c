@@ -13,6 +13,7 @@
 
 #include "web/server.h"
 #include "web/session.h"
+#include "web/waits.h"
 
 struct Janitor {
     Server *srv;
@@ -41,14 +42,7 @@ static void *janitor_main(void *arg)
     const int64_t period = sweep_ms(c);
     pthread_mutex_lock(&j->mu);
     while (!j->stop) {
-        struct timespec at;
-        clock_gettime(CLOCK_MONOTONIC, &at);
-        at.tv_sec += period / 1000;
-        at.tv_nsec += (long)(period % 1000) * 1000000L;
-        if (at.tv_nsec >= 1000000000L) {
-            at.tv_sec++;
-            at.tv_nsec -= 1000000000L;
-        }
+        const struct timespec at = deadline_in_ms(period);
         while (!j->stop && pthread_cond_timedwait(&j->wake, &j->mu, &at) == 0) {
         }
         if (j->stop)
@@ -72,11 +66,7 @@ Status janitor_start(Server *srv, Janitor **out, ErrBuf *err)
         return err_set(err, STATUS_NOMEM, "out of memory");
     j->srv = srv;
     pthread_mutex_init(&j->mu, NULL);
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&j->wake, &attr);
-    pthread_condattr_destroy(&attr);
+    cond_init_monotonic(&j->wake);
     if (pthread_create(&j->thread, NULL, janitor_main, j) != 0) {
         pthread_mutex_destroy(&j->mu);
         pthread_cond_destroy(&j->wake);

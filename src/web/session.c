@@ -27,6 +27,7 @@
 #include "play/words.h"
 #include "web/ai.h"
 #include "web/server.h"
+#include "web/waits.h"
 
 enum {
     TABLE_BUCKETS = 1024,
@@ -153,13 +154,8 @@ static Session *session_alloc(void)
     if (s == NULL)
         return NULL;
     pthread_mutex_init(&s->mu, NULL);
-    // Event streams wait on `changed` with a timeout for their keep-alive; the monotonic
-    // clock keeps that timeout right when the wall clock is set.
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&s->changed, &attr);
-    pthread_condattr_destroy(&attr);
+    // Event streams wait on `changed` with a timeout for their keep-alive.
+    cond_init_monotonic(&s->changed);
     s->thinking = -1;
     s->quota_kind = -1;
     atomic_init(&s->refs, 0);
