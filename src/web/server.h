@@ -41,8 +41,8 @@ typedef struct ServeConfig {
     int idle_s;            /* a game nobody touched for this long leaves memory */
     long abandon_s;        /* an unfinished game unchanged for this long is deleted */
     long finished_s;       /* a finished game unchanged for this long is deleted */
-    /* Web security: the origins pages may come from besides the server's own address
-     * (--public-url, --allow-origin), comma-separated; NULL for none. */
+    /* Web security: the names the site is reached under besides the server's own
+     * address (--public-url; --allow-origin, comma-separated); NULL for none. */
     const char *public_url;
     const char *allow_origins;
 } ServeConfig;

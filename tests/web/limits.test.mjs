@@ -213,7 +213,7 @@ describe('limits per address', { concurrency: true }, () => {
 
   test('web security: Content-Type, Host, Origin, tokens in URLs, headers, library errors', async () => {
     const site = 'https://crown.example.org';
-    await withServer(['--public-url', `${site}/play`, '--allow-origin', 'https://friend.example'], async (srv) => {
+    await withServer(['--public-url', `${site}/play`, '--allow-origin', 'https://www.crown.example.org,https://friend.example'], async (srv) => {
       const body = { game: 'kings-valley', seats: ['human', 'human'] };
       for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
         assertError(await request(srv, 'POST', '/api/games', { body: JSON.stringify(body), headers: { 'content-type': type } }),
