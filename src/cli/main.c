@@ -45,15 +45,17 @@ static const Command COMMANDS[] = {
     {"bench", cmd_bench, "crown bench [GAME]",
      "fixed-depth searches over fixed positions; prints a node-count signature"},
     {"serve", cmd_serve,
-     "crown serve [--port P] [--bind ADDR] [--db FILE] [--ai-threads N] [--rate N] [--quiet]\n"
+     "crown serve [--port P] [--bind ADDR] [--db FILE|URL] [--ai-threads N] [--rate N] [--quiet]\n"
      "      [--public-url URL] [--allow-origin ORIGIN[,ORIGIN]] [LIMITS]",
      "the web server: play every game in a browser against the AI or with friends (default\n"
      "      127.0.0.1:8080; --port 0 picks a free port; --db defaults to\n"
-     "      $XDG_DATA_HOME/crown/crown.db or ~/.local/share/crown/crown.db; --rate: moves and\n"
-     "      other changes a second per client address). --public-url: the address players\n"
-     "      open when a reverse proxy serves it (its Host and Origin are accepted; else only\n"
-     "      this server's own address); --allow-origin: more addresses the site is reached\n"
-     "      under, such as its other names behind the proxy (no CORS: same-site pages only).\n"
+     "      $XDG_DATA_HOME/crown/crown.db or ~/.local/share/crown/crown.db; a\n"
+     "      postgresql://USER@HOST/DB URL lets several servers share one database\n"
+     "      (docs/DEPLOY.md); --rate: moves and other changes a second per client\n"
+     "      address). --public-url: the address players open when a reverse proxy serves\n"
+     "      it (its Host and Origin are accepted; else only this server's own address);\n"
+     "      --allow-origin: more addresses the site is reached under, such as its other\n"
+     "      names behind the proxy (no CORS: same-site pages only).\n"
      "      LIMITS, per client address unless said (defaults in brackets; docs/API.md):\n"
      "      --creates-per-hour N   games created an hour [60]\n"
      "      --ai-games N           games against the AI in play at once [3]\n"

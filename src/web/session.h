@@ -13,10 +13,11 @@
  * table, then a session, then the store or the AI queue; never the other way round.
  *
  * Lifetime: session_find and session_create hand out a reference, given back with
- * session_release; a queued AI move and an open event stream hold one too. A session
- * nobody holds and nobody touched for the idle time leaves memory (sessions_evict) and
- * is loaded again by the next session_find, so memory follows the games in use, not
- * the games stored.
+ * session_release; a queued AI move, an open event stream and the store's listener
+ * (while it updates a session) hold one too. A session nobody holds and nobody touched
+ * for the idle time leaves memory (sessions_evict) and is loaded again by the next
+ * session_find, so memory follows the games in use, not the games stored; a notice from
+ * the store about a game not in memory is ignored.
  */
 #ifndef CROWN_WEB_SESSION_H
 #define CROWN_WEB_SESSION_H
@@ -62,7 +63,11 @@ typedef struct Session {
     int8_t *actor; /* who played each action: a seat, or PLAYER_CHANCE */
     int texts_cap;
     uint64_t version; /* bumped by every visible change: moves, undo, AI start/stop */
+    /* The version the store holds as this process last read or wrote it (<= version):
+     * a store version that differs means another process changed the game. */
+    uint64_t stored_version;
     int thinking;     /* the seat whose AI is thinking, or -1 */
+    int thinking_elsewhere; /* ... in another process (shared store), or -1 */
     bool ai_queued;   /* an AI move job for this session waits in the queue */
     Agent *agent;     /* the AI think in progress, for agent_stop on undo */
     char ai_error[ERRBUF_LEN]; /* why the last AI move failed, or "" */
@@ -109,8 +114,9 @@ typedef struct NewGame {
 
 /* Creates, stores and registers a new game; *out is its session, with a reference. */
 Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err);
-/* Finds a game by id, loading it from the store when it is not in memory; *out comes
- * with a reference. */
+/* Finds a game by id, loading it from the store when it is not in memory; with a shared
+ * store it first re-reads a game another process has changed. *out comes with a
+ * reference. */
 Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err);
 /* Another reference to a session the caller holds one of. */
 void session_hold(Session *s);
@@ -125,6 +131,16 @@ int sessions_evict(Server *srv, int64_t idle_ms);
  * unchanged since then (seconds since 1970; 0: none). Returns how many were deleted. */
 int sessions_retire(Server *srv, int64_t abandoned_before, int64_t finished_before);
 
+/* For a shared store's listener (StoreWatch): another process committed a change to game
+ * `id`, now at `version` (a session held here re-reads it and wakes its streams), or
+ * started thinking its AI move (shown as thinking until the next change); an AI move of
+ * game `id` is now this process's to play. */
+void session_store_changed(Server *srv, const char *id, uint64_t version);
+void session_store_thinking(Server *srv, const char *id);
+void session_store_orphaned(Server *srv, const char *id);
+/* For the listener that may have missed notices: re-reads every game held that changed. */
+void session_store_missed(Server *srv);
+
 /* The seat whose token this is, or -1 (NULL or unknown tokens). Needs no lock. */
 int session_seat_of(const Session *s, const char *token);
 
@@ -138,8 +154,9 @@ Status session_play(Server *srv, Session *s, int seat, const char *text, int exp
  * games where every other seat is an AI; stops the AI if it is thinking. */
 Status session_undo(Server *srv, Session *s, int seat, ErrBuf *err);
 
-/* For the AI workers. session_ai_claim checks under the lock that an AI seat is to move
- * and no think runs, marks it thinking and hands out a copy of the position and the
+/* For the AI workers. session_ai_claim claims the move in the store (with several
+ * processes, the one holding the claim plays it), checks under the lock that an AI seat
+ * is to move and no think runs, marks it thinking and hands out a copy of the position and the
  * seat's spec; the caller then thinks without the lock and reports with
  * session_ai_finish, which plays the move only if nothing changed meanwhile. */
 typedef struct AiClaim {
