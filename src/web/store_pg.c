@@ -71,8 +71,9 @@ static const char *const MIGRATIONS[] = {
     " owner TEXT NOT NULL, lease_until TIMESTAMPTZ NOT NULL);"
     "CREATE INDEX ai_work_lease ON ai_work(lease_until);"
     "CREATE INDEX ai_work_owner ON ai_work(owner);",
-    "ALTER TABLE games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0;"
-    "CREATE INDEX games_stale ON games(finished, updated);",
+    // 3: whether a game is known to be over (the retention's sweeps), indexed for them.
+    ("ALTER TABLE games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0;"
+     "CREATE INDEX games_stale ON games(finished, updated);"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

@@ -41,8 +41,8 @@ static const char *const MIGRATIONS[] = {
     "UPDATE games SET updated=created;",
     // 3: whether a game is known to be over, so that the retention of unfinished games
     // does not replay the finished ones again and again; the index serves its sweeps.
-    "ALTER TABLE games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0;"
-    "CREATE INDEX games_stale ON games(finished, updated);",
+    ("ALTER TABLE games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0;"
+     "CREATE INDEX games_stale ON games(finished, updated);"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
