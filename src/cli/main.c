@@ -42,6 +42,10 @@ static const Command COMMANDS[] = {
      "a UCI chess engine on stdin/stdout: King Down with the chess rules (classic set-up,\n"
      "      castling, en passant, Q R B N promotion), for chess GUIs and matches against\n"
      "      other engines (docs/PROTOCOLS.md)"},
+    {"ugi", cmd_ugi, "crown ugi GAME [--rule NAME=VALUE]...",
+     "a UGI engine (the Universal Game Interface of cutegames) on stdin/stdout for any\n"
+     "      two-player game but King of the Valley; every rule option is a setoption\n"
+     "      (docs/PROTOCOLS.md)"},
     {"bench", cmd_bench, "crown bench [GAME]",
      "fixed-depth searches over fixed positions; prints a node-count signature"},
     {"serve", cmd_serve,

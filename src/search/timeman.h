@@ -1,0 +1,21 @@
+/*
+ * timeman.h - how long to think on one move when a clock is running: the one budget
+ * rule shared by crown's own seats in timed matches and the engine protocols' `go`.
+ */
+#ifndef CROWN_SEARCH_TIMEMAN_H
+#define CROWN_SEARCH_TIMEMAN_H
+
+#include <stdint.h>
+
+enum {
+    TIME_MOVES_TO_GO_GUESS = 20, /* moves left when nobody says (sudden death) */
+    TIME_SAFETY_MS = 30,         /* kept back per move for pipes and scheduling */
+};
+
+/* The milliseconds to spend on this move with `remaining_ms` on the clock, `inc_ms` added
+ * after each move and `moves_to_go` moves before the next time control (0: unknown): an
+ * even share of the clock plus most of the increment, never more than a third of the
+ * clock or the clock less a safety margin, and at least 1. */
+int64_t time_budget_ms(int64_t remaining_ms, int64_t inc_ms, int moves_to_go);
+
+#endif
