@@ -4,16 +4,20 @@
  * Game i seats the specs rotated by i, so each side plays every seat equally often. Games
  * are independent and seeded from (seed, i), so they may run on several threads
  * (--jobs) and, with depth or node limits, the totals are the same every run.
+ * Outside engines (uci:COMMAND, ugi:COMMAND) run one process per thread and entry,
+ * kept from game to game; the turn runner referees their moves and the clocks.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/match_stats.h"
+#include "cli/turn_runner.h"
 #include "core/record.h"
 #include "play/seats.h"
 #include "core/game_api.h"
@@ -26,13 +30,23 @@ typedef struct MatchGame {
     char *record_text;           /* when --out is given */
     bool failed;
     char error[ERRBUF_LEN];
+    char forfeit[400]; /* how a forfeit ended the game, else empty */
 } MatchGame;
+
+enum { MATCH_ENGINE_OPTIONS = 16 };
+
+/* Per --players entry: the options of its outside engine. */
+typedef struct EntryOptions {
+    EngineOption option[MATCH_ENGINE_OPTIONS];
+    int n;
+} EntryOptions;
 
 typedef struct Match {
     const Game *game;
     const GameState *start;
     const CliOptions *opts;
     Seats specs; /* seat k of game i is specs[(k + i) % n] */
+    EntryOptions entry_options[MAX_PLAYERS];
     int n_games;
     MatchGame *games;
     pthread_mutex_t lock;
@@ -40,7 +54,31 @@ typedef struct Match {
     int done;  /* games finished; guarded by lock */
 } Match;
 
-static void play_one(Match *mt, int index)
+/* Plays the game to its end or a forfeit; returns the forfeit's step, if any. */
+static Status referee(TurnRunner *run, GameRecord *rec, TurnStep *step, ErrBuf *err)
+{
+    const Game *g = rec->game;
+    for (int k = 0; k < g->players; k++) {
+        if (run->engine[k] == NULL)
+            continue;
+        ErrBuf why;
+        if (engine_client_new_game(run->engine[k], &why) != STATUS_OK) {
+            memset(step, 0, sizeof *step);
+            step->forfeit = k;
+            snprintf(step->reason, sizeof step->reason, "forfeits: %s", why.msg);
+            return STATUS_OK;
+        }
+    }
+    step->forfeit = PLAYER_NONE;
+    while (g->ops->to_move(g, rec->current) != PLAYER_NONE) {
+        Status st = turn_runner_step(run, rec, step, err);
+        if (st != STATUS_OK || step->forfeit != PLAYER_NONE)
+            return st;
+    }
+    return STATUS_OK;
+}
+
+static void play_one(Match *mt, int index, EngineClient *clients)
 {
     MatchGame *out = &mt->games[index];
     const Game *g = mt->game;
@@ -69,23 +107,26 @@ static void play_one(Match *mt, int index)
     }
     Rng chance;
     rng_seed(&chance, mt->opts->seed * 7919 + (uint64_t)index);
-    for (;;) {
-        const int p = own->ops->to_move(own, rec.current);
-        if (p == PLAYER_NONE)
-            break;
-        Move m;
-        if (seats_auto_action(&seats, own, rec.current, &chance, &m, NULL, &err) != STATUS_OK) {
-            out->failed = true;
-            snprintf(out->error, sizeof out->error, "%s", err.msg);
-            break;
-        }
-        if (record_push(&rec, m, &err) != STATUS_OK) {
-            out->failed = true;
-            break;
-        }
+    TurnRunner run = {.seats = &seats, .limits = cli_search_limits(mt->opts), .chance = &chance};
+    seat_clock_start(&run.clock, &mt->opts->tc, n);
+    for (int k = 0; k < n; k++)
+        if (seats.seat[k].outside)
+            run.engine[k] = &clients[(k + index) % n];
+    TurnStep step;
+    if (referee(&run, &rec, &step, &err) != STATUS_OK) {
+        out->failed = true;
+        snprintf(out->error, sizeof out->error, "%s", err.msg);
     }
     double ret[MAX_PLAYERS];
-    own->ops->returns(own, rec.current, ret);
+    StrBuf result;
+    sb_init(&result);
+    if (!out->failed && step.forfeit != PLAYER_NONE) {
+        turn_runner_forfeit_result(own, &seats, &step, &result, ret);
+        snprintf(out->forfeit, sizeof out->forfeit, "%s", sb_str(&result));
+    } else {
+        own->ops->returns(own, rec.current, ret);
+        play_result_text(rec.game, rec.current, PLAYER_NONE, &result);
+    }
     for (int k = 0; k < n; k++) {
         out->returns[(k + index) % n] = ret[k];
         if (own->ops->score != NULL)
@@ -96,14 +137,11 @@ static void play_one(Match *mt, int index)
         seats_format(&seats, rec.players, (int)sizeof rec.players);
         StrBuf text;
         sb_init(&text);
-        StrBuf result;
-        sb_init(&result);
-        play_result_text(rec.game, rec.current, PLAYER_NONE, &result);
         record_write(&rec, sb_str(&result), &text);
-        sb_free(&result);
         out->record_text = strdup(sb_str(&text));
         sb_free(&text);
     }
+    sb_free(&result);
     seats_stop(&seats);
     record_free(&rec);
 }
@@ -118,6 +156,8 @@ static void report_game(Match *mt, int index)
         for (int k = 0; k < mt->game->players; k++)
             printf("%s %s %+g", k ? "," : "", mt->specs.seat[k].text, r->returns[k]);
         printf(" (%d actions)\n", r->actions);
+        if (r->forfeit[0])
+            printf("game %d: %s\n", index + 1, r->forfeit);
     }
     fflush(stdout);
 }
@@ -125,18 +165,25 @@ static void report_game(Match *mt, int index)
 static void *worker(void *arg)
 {
     Match *mt = arg;
+    EngineClient clients[MAX_PLAYERS]; /* this thread's outside engines, per entry */
+    for (int k = 0; k < mt->specs.count; k++)
+        engine_client_init(&clients[k], mt->specs.seat[k].text, mt->entry_options[k].option,
+                           mt->entry_options[k].n);
     for (;;) {
         pthread_mutex_lock(&mt->lock);
         const int index = mt->next < mt->n_games ? mt->next++ : -1;
         pthread_mutex_unlock(&mt->lock);
         if (index < 0)
-            return NULL;
-        play_one(mt, index);
+            break;
+        play_one(mt, index, clients);
         pthread_mutex_lock(&mt->lock);
         mt->done++;
         report_game(mt, index);
         pthread_mutex_unlock(&mt->lock);
     }
+    for (int k = 0; k < mt->specs.count; k++)
+        engine_client_close(&clients[k]);
+    return NULL;
 }
 
 /* The rank of spec k in game i: 1 plus the number of players with a better return
@@ -233,11 +280,32 @@ int cmd_match(int argc, char **argv)
         rc = cli_error("%s", err.msg);
         goto done;
     }
-    for (int k = 0; k < mt.specs.count; k++)
+    bool outside = false;
+    for (int k = 0; k < mt.specs.count; k++) {
         if (mt.specs.seat[k].human) {
-            rc = cli_error("match is for AI players only");
+            rc = cli_error("match is for AI players and outside engines only");
             goto done;
         }
+        outside |= mt.specs.seat[k].outside;
+        cli_engine_options_for(&o, k, mt.entry_options[k].option, MATCH_ENGINE_OPTIONS,
+                               &mt.entry_options[k].n);
+    }
+    for (int i = 0; i < o.n_engine_options; i++) {
+        const int e = o.engine_options[i].entry;
+        if (e > mt.specs.count || (e > 0 && !mt.specs.seat[e - 1].outside) ||
+            (e == 0 && !outside)) {
+            rc = cli_error("--engine-option %s: %s", o.engine_options[i].option.name,
+                           e > mt.specs.count ? "there is no such entry in --players"
+                                              : "that player is not an outside engine");
+            goto done;
+        }
+    }
+    if (o.tc.base_ms > 0 && o.limits.movetime_ms > 0) {
+        rc = cli_error("give either --tc or --movetime");
+        goto done;
+    }
+    if (outside)
+        signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is an error, not our end */
     // Fail early on a spec the game cannot use (alpha-beta on a chance game, say).
     if (seats_start(&mt.specs, g, &err) != STATUS_OK) {
         rc = cli_error("%s", err.msg);
