@@ -283,7 +283,7 @@ int cmd_match(int argc, char **argv)
     bool outside = false;
     for (int k = 0; k < mt.specs.count; k++) {
         if (mt.specs.seat[k].human) {
-            rc = cli_error("match is for AI players and outside engines only");
+            rc = cli_error("match is for AI players only, and outside engines");
             goto done;
         }
         outside |= mt.specs.seat[k].outside;
