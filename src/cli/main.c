@@ -18,8 +18,9 @@ static const Command COMMANDS[] = {
     {"games", cmd_games, "crown games", "list every game with its rule options"},
     {"play", cmd_play,
      "crown play GAME [--players SPEC,SPEC] [--rule NAME=VALUE]... [--seed S] [--position TEXT]\n"
-     "           [--depth N] [--nodes N] [--movetime MS]",
-     "play on the terminal; SPEC is human or ai[:LEVEL] (also ab, mcts, random)"},
+     "           [--depth N] [--nodes N] [--movetime MS] [--engine-option [K:]NAME=VALUE]...",
+     "play on the terminal; SPEC is human or ai[:LEVEL] (also ab, mcts, random), or an\n"
+     "      outside engine uci:COMMAND or ugi:COMMAND (docs/PROTOCOLS.md)"},
     {"analyze", cmd_analyze,
      "crown analyze GAME [--position TEXT] [--rule NAME=VALUE]... [--agent SPEC]\n"
      "           [--depth N] [--nodes N] [--movetime MS] [--seed S]",
@@ -31,9 +32,13 @@ static const Command COMMANDS[] = {
      "      start no deeper depth once that many milliseconds are spent)"},
     {"match", cmd_match,
      "crown match GAME --players SPEC,SPEC --games N [--seed S] [--out FILE] [--jobs J]\n"
-     "           [--rule NAME=VALUE]... [--depth N] [--nodes N] [--movetime MS]",
+     "           [--rule NAME=VALUE]... [--depth N] [--nodes N] [--movetime MS | --tc BASE+INC]\n"
+     "           [--engine-option [K:]NAME=VALUE]...",
      "play AI against AI with seats rotating; prints the score and Elo difference (two\n"
-     "      players) or each player's wins, mean rank, mean score and mean rank by seat"},
+     "      players) or each player's wins, mean rank, mean score and mean rank by seat.\n"
+     "      A SPEC may be an outside engine, uci:COMMAND or ugi:COMMAND; --engine-option\n"
+     "      sets an option of every outside engine, or of --players entry K only; --tc\n"
+     "      gives each seat a clock of BASE seconds plus INC a move (docs/PROTOCOLS.md)"},
     {"playouts", cmd_playouts,
      "crown playouts GAME [--games N] [--movetime MS] [--seed S] [--position TEXT]\n"
      "           [--rule NAME=VALUE]...",
