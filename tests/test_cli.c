@@ -425,6 +425,8 @@ static void test_outside_engines(void **state)
     assert_contains(&r, "cannot start '/nonexistent/engine'");
     run(&r, "match king-of-the-valley --rule players=3 --players ai,ai,ugi:x", NULL);
     assert_contains(&r, "two-player games only");
+    run(&r, "match king-of-the-valley --players ai,ugi:x", NULL);
+    assert_contains(&r, "need a game of perfect information without chance");
 }
 
 static void test_match(void **state)

@@ -276,7 +276,8 @@ int cmd_match(int argc, char **argv)
     ErrBuf err;
     int rc = 0;
     const SearchLimits lim = cli_search_limits(&o);
-    if (seats_parse(o.players, g->players, &lim, o.seed, &mt.specs, &err) != STATUS_OK) {
+    if (seats_parse(o.players, g->players, &lim, o.seed, &mt.specs, &err) != STATUS_OK ||
+        turn_runner_check_game(g, &mt.specs, &err) != STATUS_OK) {
         rc = cli_error("%s", err.msg);
         goto done;
     }

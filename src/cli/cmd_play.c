@@ -356,6 +356,7 @@ int cmd_play(int argc, char **argv)
     const SearchLimits lim = cli_search_limits(&o);
     if (seats_parse(o.players ? o.players : "human,ai", g->players, &lim, o.seed, &ps.seats,
                     &err) != STATUS_OK ||
+        turn_runner_check_game(g, &ps.seats, &err) != STATUS_OK ||
         record_init(&ps.rec, g, s, &err) != STATUS_OK) {
         free(s);
         game_destroy(g);

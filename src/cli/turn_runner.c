@@ -94,6 +94,17 @@ static Status outside_turn(TurnRunner *r, GameRecord *rec, int p, TurnStep *step
     return STATUS_OK;
 }
 
+Status turn_runner_check_game(const Game *g, const Seats *seats, ErrBuf *err)
+{
+    for (int k = 0; k < seats->count; k++)
+        if (seats->seat[k].outside &&
+            (!(g->ops->flags & GAME_PERFECT_INFO) || (g->ops->flags & GAME_HAS_CHANCE)))
+            return err_set(err, STATUS_UNSUPPORTED, "outside engines ('%s') need a game of "
+                           "perfect information without chance; %s has hidden information or "
+                           "chance draws", seats->seat[k].text, g->ops->name);
+    return STATUS_OK;
+}
+
 Status turn_runner_step(TurnRunner *r, GameRecord *rec, TurnStep *step, ErrBuf *err)
 {
     const Game *g = rec->game;

@@ -39,6 +39,10 @@ typedef struct TurnStep {
     char reason[320]; /* why, as "lost on time", "played 'e2e5', which is illegal: ..." */
 } TurnStep;
 
+/* Outside engines are sent whole positions and every action: STATUS_UNSUPPORTED when a
+ * seat is one and g has hidden information or chance draws. */
+Status turn_runner_check_game(const Game *g, const Seats *seats, ErrBuf *err);
+
 /* Plays the next step in rec (the game is not over and no human is to act): one chance
  * draw or agent action, or an outside engine's whole turn, each pushed to the record.
  * A forfeit sets step->forfeit and leaves the record as it was before that seat's move.
