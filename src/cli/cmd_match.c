@@ -54,30 +54,6 @@ typedef struct Match {
     int done;  /* games finished; guarded by lock */
 } Match;
 
-/* Plays the game to its end or a forfeit; returns the forfeit's step, if any. */
-static Status referee(TurnRunner *run, GameRecord *rec, TurnStep *step, ErrBuf *err)
-{
-    const Game *g = rec->game;
-    for (int k = 0; k < g->players; k++) {
-        if (run->engine[k] == NULL)
-            continue;
-        ErrBuf why;
-        if (engine_client_new_game(run->engine[k], &why) != STATUS_OK) {
-            memset(step, 0, sizeof *step);
-            step->forfeit = k;
-            snprintf(step->reason, sizeof step->reason, "forfeits: %s", why.msg);
-            return STATUS_OK;
-        }
-    }
-    step->forfeit = PLAYER_NONE;
-    while (g->ops->to_move(g, rec->current) != PLAYER_NONE) {
-        Status st = turn_runner_step(run, rec, step, err);
-        if (st != STATUS_OK || step->forfeit != PLAYER_NONE)
-            return st;
-    }
-    return STATUS_OK;
-}
-
 static void play_one(Match *mt, int index, EngineClient *clients)
 {
     MatchGame *out = &mt->games[index];
@@ -113,7 +89,7 @@ static void play_one(Match *mt, int index, EngineClient *clients)
         if (seats.seat[k].outside)
             run.engine[k] = &clients[(k + index) % n];
     TurnStep step;
-    if (referee(&run, &rec, &step, &err) != STATUS_OK) {
+    if (turn_runner_play(&run, &rec, &step, &err) != STATUS_OK) {
         out->failed = true;
         snprintf(out->error, sizeof out->error, "%s", err.msg);
     }

@@ -49,6 +49,10 @@ Status turn_runner_check_game(const Game *g, const Seats *seats, ErrBuf *err);
  * Other failures (an agent that cannot play) return their Status. */
 Status turn_runner_step(TurnRunner *r, GameRecord *rec, TurnStep *step, ErrBuf *err);
 
+/* Readies the outside engines for a new game (one that cannot be started forfeits),
+ * then plays steps until the game ends or a seat forfeits (step->forfeit says which). */
+Status turn_runner_play(TurnRunner *r, GameRecord *rec, TurnStep *step, ErrBuf *err);
+
 /* The result line of a game that a forfeit ended: "Second player (ai:5) wins: First
  * player (uci:...) <reason>"; the returns give the forfeiting seat -1 and the other +1. */
 void turn_runner_forfeit_result(const Game *g, const Seats *seats, const TurnStep *step,
