@@ -125,8 +125,10 @@ Status turn_runner_step(TurnRunner *r, GameRecord *rec, TurnStep *step, ErrBuf *
         if (st != STATUS_OK)
             return st;
         step->searched = p >= 0;
-        if (p >= 0 && !seat_clock_charge(&r->clock, p, clock_ms() - t0)) {
-            forfeit(step, p, "lost on time");
+        const int64_t used = clock_ms() - t0;
+        if (p >= 0 && !seat_clock_charge(&r->clock, p, used)) {
+            forfeit(step, p, "lost on time (%" PRId64 " ms for the move, %" PRId64 " ms left)",
+                    used, r->clock.left_ms[p] + used);
             return STATUS_OK;
         }
         step->n = 1;
