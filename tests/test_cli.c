@@ -416,7 +416,18 @@ static void test_outside_engines(void **state)
         assert_contains(&r, CASES[i].reason);
     }
     unlink(path);
-    // An option for a seat that is not an outside engine, a command that does not run.
+    // crown play: an outside seat moves by itself, and its forfeit ends the game.
+    snprintf(args, sizeof args, "play kings-valley --players human,'ugi:%s ugi kings-valley' "
+             "--depth 1", bin);
+    run(&r, args, "a1-a4\nquit\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "second player (ugi:");
+    assert_contains(&r, " plays ");
+    run(&r, "play kings-valley --players human,'uci:tests/support/fake-engine.sh illegal' "
+            "--depth 1", "a1-a4\nb1-b4\n");
+    assert_contains(&r, "Game over: first player (human) wins: second player (uci:");
+    assert_contains(&r, "which is illegal");
+        // An option for a seat that is not an outside engine, a command that does not run.
     run(&r, "match kings-valley --players ai:1,random --engine-option 1:Level=2", NULL);
     assert_int_equal(r.status, 1);
     assert_contains(&r, "not an outside engine");
