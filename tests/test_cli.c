@@ -438,6 +438,8 @@ static void test_outside_engines(void **state)
     assert_contains(&r, "two-player games only");
     run(&r, "match king-of-the-valley --players ai,ugi:x", NULL);
     assert_contains(&r, "need a game of perfect information without chance");
+    run(&r, "match king-down --rule notation=san --players ai,uci:x", NULL);
+    assert_contains(&r, "use --rule notation=long");
 }
 
 static void test_match(void **state)

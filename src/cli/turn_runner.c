@@ -102,6 +102,13 @@ Status turn_runner_check_game(const Game *g, const Seats *seats, ErrBuf *err)
             return err_set(err, STATUS_UNSUPPORTED, "outside engines ('%s') need a game of "
                            "perfect information without chance; %s has hidden information or "
                            "chance draws", seats->seat[k].text, g->ops->name);
+    // UCI moves are long algebraic; a game set to write another notation would send
+    // the engine moves it cannot read.
+    for (int k = 0; k < seats->count; k++)
+        if (seats->seat[k].outside && strncmp(seats->seat[k].text, "uci:", 4) == 0 &&
+            game_option(g, "notation") != NULL && !game_option_is(g, "notation", "long"))
+            return err_set(err, STATUS_UNSUPPORTED, "a UCI engine ('%s') reads long algebraic "
+                           "moves: use --rule notation=long", seats->seat[k].text);
     return STATUS_OK;
 }
 
