@@ -330,12 +330,12 @@ static void cmd_go(Engine *e, char **tok, int n)
     }
     e->agent = a;
     /* The later actions of a turn, when the line does not give them, take a tenth of
-     * the first one's time, so that a clock is not spent twice; a search bounded by
-     * nothing at all (go infinite) gets a second for each. */
+     * the first one's time, so that a clock is not spent twice; after `go infinite`,
+     * which `stop` ended, a tenth of a second each, so that bestmove follows soon. */
     const SearchLimits eff = agent_limits(a);
     e->again_ms = eff.movetime_ms > 0                ? eff.movetime_ms / 10 + 1
                   : (eff.depth > 0 || eff.nodes > 0) ? 0
-                                                     : 1000;
+                                                     : 100;
     e->infinite = infinite;
     e->stop_asked = false;
     if (pthread_create(&e->thread, NULL, search_main, e) != 0) {
