@@ -374,8 +374,10 @@ static void test_outside_engines(void **state)
     static Run r;
     const char *bin = getenv("CROWN_BIN");
     char args[1024];
-    snprintf(args, sizeof args, "match kings-valley --players ai:2,'ugi:%s ugi kings-valley' "
-             "--games 2 --depth 2 --engine-option 2:Level=3", bin);
+    // Two outside engines, each with its own option.
+    snprintf(args, sizeof args, "match kings-valley --players 'ugi:%s ugi kings-valley',"
+             "'ugi:%s ugi kings-valley' --games 2 --depth 2 --engine-option 1:Level=1 "
+             "--engine-option 2:Level=5", bin, bin);
     run(&r, args, NULL);
     assert_int_equal(r.status, 0);
     assert_contains(&r, ": 2 games, ");
