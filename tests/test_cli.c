@@ -1,8 +1,9 @@
 /*
  * test_cli.c - the crown program end to end: each test runs the binary named by
  * $CROWN_BIN with arguments and scripted standard input, and checks its output and exit
- * code. Covers every subcommand, the play commands, bad input of each kind, and the
- * bench signature recorded in bench/signature.
+ * code. Covers every subcommand, the play commands, bad input of each kind, the engine
+ * protocols and outside engines as match seats (crown itself, and the misbehaving
+ * tests/support/fake-engine.sh), and the bench signature recorded in bench/signature.
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -336,6 +337,134 @@ static void run_recorded(Run *r, const char *args, char *records, size_t cap)
     unlink(path);
 }
 
+static void test_ugi(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "ugi kings-valley", "ugi\nisready\nquit\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "id name crown (kings-valley)");
+    assert_contains(&r, "option name max-plies type spin default 300 min 0 max 1000\n");
+    assert_contains(&r, "option name no-move type combo default loss var loss var draw\n");
+    assert_contains(&r, "ugiok\nreadyok\n");
+    // Position and moves, queries, a searched move that reads back as a move.
+    run(&r, "ugi kings-valley", "uginewgame\nposition startpos moves b1-b4 c5-c2\n"
+                                "query p1turn\nquery gameover\nquery result\ngo depth 3\n");
+    assert_contains(&r, "response true\nresponse false\nresponse none\n");
+    assert_contains(&r, "info depth 3 score cp ");
+    char best[64], input[256];
+    bestmove_of(&r, best, sizeof best);
+    snprintf(input, sizeof input, "position startpos moves b1-b4 c5-c2 %s\nquery p1turn\n", best);
+    run(&r, "ugi kings-valley", input);
+    assert_lacks(&r, "error");
+    assert_contains(&r, "response false\n");
+    // A finished game: the result from the first player's view.
+    run(&r, "ugi kings-valley", "position fen 2k2/5/2K2/5/5 2 9\nquery gameover\n"
+                                "query result\n");
+    assert_contains(&r, "response true\nresponse p1win\n");
+    // A King's Guard turn of several actions is one word, both ways; clocks give a move.
+    run(&r, "ugi kings-guard", "go p1time 2000 p2time 2000 p1inc 10 p2inc 10\n");
+    bestmove_of(&r, best, sizeof best);
+    assert_non_null(strchr(best, ';'));
+    snprintf(input, sizeof input, "position startpos moves %s\nquery p1turn\n", best);
+    run(&r, "ugi kings-guard", input);
+    assert_lacks(&r, "error");
+    assert_contains(&r, "response false\n");
+    // A rule option re-creates the game; stop during go infinite, isready heard.
+    run(&r, "ugi kings-valley", "setoption name max-plies value 40\ngo infinite\nisready\n"
+                                "stop\nisready\n");
+    assert_int_equal(count_of(r.out, "readyok"), 2);
+    assert_int_equal(count_of(r.out, "bestmove "), 1);
+    // Bad input: one error line each, and the engine goes on.
+    run(&r, "ugi kings-valley", "position startpos moves b1-b6\nquery colour\n"
+                                "setoption name max-plies value 5000\nposition fen x\n"
+                                "go p3time 5\nquery p1turn\n");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_of(r.out, "info string error: "), 5);
+    assert_contains(&r, "response true\n");
+    run(&r, "ugi king-of-the-valley", NULL);
+    assert_int_equal(r.status, 2);
+    assert_contains(&r, "cannot be played over UGI");
+}
+
+/* Crown against itself through the protocols, and engines that misbehave: each
+ * misdeed loses that game with its reason, and the runner goes on. */
+static void test_outside_engines(void **state)
+{
+    (void)state;
+    static Run r;
+    const char *bin = getenv("CROWN_BIN");
+    char args[1024];
+    // Two outside engines, each with its own option.
+    snprintf(args, sizeof args, "match kings-valley --players 'ugi:%s ugi kings-valley',"
+             "'ugi:%s ugi kings-valley' --games 2 --depth 2 --engine-option 1:Level=1 "
+             "--engine-option 2:Level=5", bin, bin);
+    run(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, ": 2 games, ");
+    assert_lacks(&r, "forfeit");
+    snprintf(args, sizeof args, "match king-down --rule setup=classic --rule castling=on "
+             "--rule en-passant=on --rule promotion=classic --rule max-plies=40 "
+             "--players 'uci:%s uci',ai:1 --games 2 --tc 0.4+0.01", bin);
+    run(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, ": 2 games, ");
+    assert_lacks(&r, "forfeit");
+    char path[] = "/tmp/crown-engines-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    static const struct {
+        const char *mode, *limit, *reason;
+    } CASES[] = {
+        {"illegal", "--movetime 20", "played 'a3-a3', which is illegal: "},
+        {"silent", "--movetime 20", "forfeits: ugi:tests/support/fake-engine.sh silent gave "
+                                    "no move within 1040 ms"},
+        {"silent", "--tc 0.2", "lost on time"},
+        {"exit", "--movetime 20", "exited with status 3"},
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        snprintf(args, sizeof args, "match kings-valley --players "
+                 "ai:1,'ugi:tests/support/fake-engine.sh %s' --games %d %s --out %s",
+                 CASES[i].mode, CASES[i].limit[2] == 't' ? 1 : 2, CASES[i].limit, path);
+        run(&r, args, NULL);
+        assert_int_equal(r.status, 0);
+        assert_contains(&r, "0 draws, 0 losses");
+        assert_contains(&r, CASES[i].reason);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        size_t n = fread(r.out, 1, sizeof r.out - 1, f);
+        r.out[n] = '\0';
+        fclose(f);
+        assert_contains(&r, "\nresult ");
+        assert_contains(&r, CASES[i].reason);
+    }
+    unlink(path);
+    // crown play: an outside seat moves by itself, and its forfeit ends the game.
+    snprintf(args, sizeof args, "play kings-valley --players human,'ugi:%s ugi kings-valley' "
+             "--depth 1", bin);
+    run(&r, args, "a1-a4\nquit\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "second player (ugi:");
+    assert_contains(&r, " plays ");
+    run(&r, "play kings-valley --players human,'uci:tests/support/fake-engine.sh illegal' "
+            "--depth 1", "a1-a4\nb1-b4\n");
+    assert_contains(&r, "Game over: first player (human) wins: second player (uci:");
+    assert_contains(&r, "which is illegal");
+        // An option for a seat that is not an outside engine, a command that does not run.
+    run(&r, "match kings-valley --players ai:1,random --engine-option 1:Level=2", NULL);
+    assert_int_equal(r.status, 1);
+    assert_contains(&r, "not an outside engine");
+    run(&r, "match kings-valley --players ai:1,uci:/nonexistent/engine --games 1 --depth 1",
+        NULL);
+    assert_contains(&r, "cannot start '/nonexistent/engine'");
+    run(&r, "match king-of-the-valley --rule players=3 --players ai,ai,ugi:x", NULL);
+    assert_contains(&r, "two-player games only");
+    run(&r, "match king-of-the-valley --players ai,ugi:x", NULL);
+    assert_contains(&r, "need a game of perfect information without chance");
+    run(&r, "match king-down --rule notation=san --players ai,uci:x", NULL);
+    assert_contains(&r, "use --rule notation=long");
+}
+
 static void test_match(void **state)
 {
     (void)state;
@@ -569,6 +698,8 @@ int main(void)
         cmocka_unit_test(test_play_ai_vs_ai_to_the_end),
         cmocka_unit_test(test_analyze),
         cmocka_unit_test(test_uci),
+        cmocka_unit_test(test_ugi),
+        cmocka_unit_test(test_outside_engines),
         cmocka_unit_test(test_match),
         cmocka_unit_test(test_match_variety),
         cmocka_unit_test(test_sprt),

@@ -5,10 +5,12 @@
  * side plays every seat equally often, from the start of its group (match_starts.c), so
  * each start is played with every seating. Games are seeded from (seed, i), so they may
  * run on several threads (--jobs) and, with depth or node limits, the totals are the
- * same every run.
+ * same every run. Outside engines (uci:COMMAND, ugi:COMMAND) run one process per thread
+ * and entry, kept from game to game; the turn runner referees their moves and clocks.
  */
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +18,22 @@
 #include "cli/cli.h"
 #include "cli/match_runner.h"
 #include "cli/match_stats.h"
+#include "cli/turn_runner.h"
 #include "core/game_api.h"
 #include "play/seats.h"
+
+enum { MATCH_ENGINE_OPTIONS = 16 };
+
+/* Per --players entry: the options of its outside engine. */
+typedef struct EntryOptions {
+    EngineOption option[MATCH_ENGINE_OPTIONS];
+    int n;
+} EntryOptions;
 
 typedef struct Match {
     const Game *game;
     Seats specs; /* seat k of game i is specs[(k + i) % n] */
+    EntryOptions entry_options[MAX_PLAYERS];
     int n_games;
     MatchGame *games;
 } Match;
@@ -36,6 +48,8 @@ static bool report_game(void *ctx, int index, const MatchGame *r)
         for (int k = 0; k < mt->game->players; k++)
             printf("%s %s %+g", k ? "," : "", mt->specs.seat[k].text, r->returns[k]);
         printf(" (%d actions)\n", r->actions);
+        if (r->forfeit[0])
+            printf("game %d: %s\n", index + 1, r->forfeit);
     }
     fflush(stdout);
     return true;
@@ -137,15 +151,37 @@ int cmd_match(int argc, char **argv)
         return rc;
     }
     const SearchLimits lim = cli_search_limits(&o);
-    if (seats_parse(o.players, g->players, &lim, o.seed, &mt.specs, &err) != STATUS_OK) {
+    if (seats_parse(o.players, g->players, &lim, o.seed, &mt.specs, &err) != STATUS_OK ||
+        turn_runner_check_game(g, &mt.specs, &err) != STATUS_OK) {
         rc = cli_error("%s", err.msg);
         goto done;
     }
-    for (int k = 0; k < mt.specs.count; k++)
+    bool outside = false;
+    for (int k = 0; k < mt.specs.count; k++) {
         if (mt.specs.seat[k].human) {
-            rc = cli_error("match is for AI players only");
+            rc = cli_error("match is for AI players only, and outside engines");
             goto done;
         }
+        outside |= mt.specs.seat[k].outside;
+        cli_engine_options_for(&o, k, mt.entry_options[k].option, MATCH_ENGINE_OPTIONS,
+                               &mt.entry_options[k].n);
+    }
+    for (int i = 0; i < o.n_engine_options; i++) {
+        const int e = o.engine_options[i].entry;
+        if (e > mt.specs.count || (e > 0 && !mt.specs.seat[e - 1].outside) ||
+            (e == 0 && !outside)) {
+            rc = cli_error("--engine-option %s: %s", o.engine_options[i].option.name,
+                           e > mt.specs.count ? "there is no such entry in --players"
+                                              : "that player is not an outside engine");
+            goto done;
+        }
+    }
+    if (o.tc.base_ms > 0 && o.limits.movetime_ms > 0) {
+        rc = cli_error("give either --tc or --movetime");
+        goto done;
+    }
+    if (outside)
+        signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is an error, not our end */
     // Fail early on a spec the game cannot use (alpha-beta on a chance game, say).
     if (seats_start(&mt.specs, g, &err) != STATUS_OK) {
         rc = cli_error("%s", err.msg);
@@ -157,7 +193,14 @@ int cmd_match(int argc, char **argv)
         rc = cli_error("out of memory");
         goto done;
     }
-    const MatchRunner runner = {g, &mt.specs, &starts, o.seed, o.out != NULL};
+    MatchRunner runner = {.game = g, .specs = &mt.specs, .starts = &starts, .seed = o.seed,
+                          .keep_record = o.out != NULL};
+    runner.limits = lim;
+    runner.tc = o.tc;
+    for (int k = 0; k < mt.specs.count; k++) {
+        runner.engine_options[k] = mt.entry_options[k].option;
+        runner.n_engine_options[k] = mt.entry_options[k].n;
+    }
     match_run(&runner, mt.games, mt.n_games, (int)o.jobs, report_game, &mt);
 
     int failed = 0;

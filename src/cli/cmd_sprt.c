@@ -203,7 +203,7 @@ int cmd_sprt(int argc, char **argv)
            g->ops->name, test, base, t.cfg.elo0, t.cfg.elo1, t.cfg.alpha, t.cfg.beta,
            t.state.lower, t.state.upper, match_starts_kind(&starts));
     fflush(stdout);
-    const MatchRunner runner = {g, &specs, &starts, o.seed, false};
+    const MatchRunner runner = {.game = g, .specs = &specs, .starts = &starts, .seed = o.seed};
     const int played = match_run(&runner, games, (int)games_max, (int)o.jobs, pair_done, &t);
     if (t.failed)
         rc = cli_error("a game failed: the test stops");

@@ -18,8 +18,9 @@ static const Command COMMANDS[] = {
     {"games", cmd_games, "crown games", "list every game with its rule options"},
     {"play", cmd_play,
      "crown play GAME [--players SPEC,SPEC] [--rule NAME=VALUE]... [--seed S] [--position TEXT]\n"
-     "           [--depth N] [--nodes N] [--movetime MS]",
-     "play on the terminal; SPEC is human or ai[:LEVEL] (also ab, mcts, random)"},
+     "           [--depth N] [--nodes N] [--movetime MS] [--engine-option [K:]NAME=VALUE]...",
+     "play on the terminal; SPEC is human or ai[:LEVEL] (also ab, mcts, random), or an\n"
+     "      outside engine uci:COMMAND or ugi:COMMAND (docs/PROTOCOLS.md)"},
     {"analyze", cmd_analyze,
      "crown analyze GAME [--position TEXT] [--rule NAME=VALUE]... [--agent SPEC]\n"
      "           [--depth N] [--nodes N] [--movetime MS] [--seed S]",
@@ -32,9 +33,12 @@ static const Command COMMANDS[] = {
     {"match", cmd_match,
      "crown match GAME --players SPEC,SPEC --games N [--seed S] [--out FILE] [--jobs J]\n"
      "           [--openings FILE] [--rule NAME=VALUE]... [--depth N] [--nodes N]\n"
-     "           [--movetime MS]",
+     "           [--movetime MS | --tc BASE+INC] [--engine-option [K:]NAME=VALUE]...",
      "play AI against AI with seats rotating; prints the score and Elo difference (two\n"
-     "      players) or each player's wins, mean rank, mean score and mean rank by seat"},
+     "      players) or each player's wins, mean rank, mean score and mean rank by seat.\n"
+     "      A SPEC may be an outside engine, uci:COMMAND or ugi:COMMAND; --engine-option\n"
+     "      sets an option of every outside engine, or of --players entry K only; --tc\n"
+     "      gives each seat a clock of BASE seconds plus INC a move (docs/PROTOCOLS.md)"},
     {"sprt", cmd_sprt,
      "crown sprt GAME --base SPEC --test SPEC --elo0 E0 --elo1 E1 [--alpha A] [--beta B]\n"
      "           [--movetime MS] [--depth N] [--nodes N] [--games-max N] [--seed S]\n"
@@ -49,6 +53,10 @@ static const Command COMMANDS[] = {
      "a UCI chess engine on stdin/stdout: King Down with the chess rules (classic set-up,\n"
      "      castling, en passant, Q R B N promotion), for chess GUIs and matches against\n"
      "      other engines (docs/PROTOCOLS.md)"},
+    {"ugi", cmd_ugi, "crown ugi GAME [--rule NAME=VALUE]...",
+     "a UGI engine (the Universal Game Interface of cutegames) on stdin/stdout for any\n"
+     "      two-player game but King of the Valley; every rule option is a setoption\n"
+     "      (docs/PROTOCOLS.md)"},
     {"bench", cmd_bench, "crown bench [GAME]",
      "fixed-depth searches over fixed positions; prints a node-count signature"},
     {"serve", cmd_serve,

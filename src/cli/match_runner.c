@@ -13,6 +13,7 @@
 #include "core/game_api.h"
 #include "core/record.h"
 #include "core/rng.h"
+#include "cli/turn_runner.h"
 #include "play/words.h"
 
 static void fail(MatchGame *out, const char *msg)
@@ -21,7 +22,7 @@ static void fail(MatchGame *out, const char *msg)
     snprintf(out->error, sizeof out->error, "%s", msg);
 }
 
-void match_play_game(const MatchRunner *r, int index, MatchGame *out)
+void match_play_game(const MatchRunner *r, int index, EngineClient *clients, MatchGame *out)
 {
     const Game *g = r->game;
     const int n = g->players;
@@ -64,26 +65,30 @@ void match_play_game(const MatchRunner *r, int index, MatchGame *out)
     // long as they take the same turns.
     Rng chance;
     rng_seed(&chance, r->seed * 7919 + (uint64_t)group);
-    uint64_t h = own->ops->hash(own, rec.current);
-    for (;;) {
-        const int p = own->ops->to_move(own, rec.current);
-        if (p == PLAYER_NONE)
-            break;
-        Move m;
-        if (seats_auto_action(&seats, own, rec.current, &chance, &m, NULL, &err) != STATUS_OK) {
-            fail(out, err.msg);
-            break;
-        }
-        if (record_push(&rec, m, &err) != STATUS_OK) {
-            fail(out, err.msg);
-            break;
-        }
-        h ^= m;
+    uint64_t h = own->ops->hash(own, rec.start);
+    TurnRunner run = {.seats = &seats, .limits = r->limits, .chance = &chance};
+    seat_clock_start(&run.clock, &r->tc, n);
+    for (int k = 0; k < n && clients != NULL; k++)
+        if (seats.seat[k].outside)
+            run.engine[k] = &clients[(k + index) % n];
+    TurnStep step;
+    if (turn_runner_play(&run, &rec, &step, &err) != STATUS_OK)
+        fail(out, err.msg);
+    for (int i = 0; i < rec.count; i++) {
+        h ^= rec.moves[i];
         h = rng_mix(&h);
     }
     out->moves_hash = h;
     double ret[MAX_PLAYERS];
-    own->ops->returns(own, rec.current, ret);
+    StrBuf result;
+    sb_init(&result);
+    if (!out->failed && step.forfeit != PLAYER_NONE) {
+        turn_runner_forfeit_result(own, &seats, &step, &result, ret);
+        snprintf(out->forfeit, sizeof out->forfeit, "%s", sb_str(&result));
+    } else {
+        own->ops->returns(own, rec.current, ret);
+        play_result_text(rec.game, rec.current, PLAYER_NONE, &result);
+    }
     for (int k = 0; k < n; k++) {
         out->returns[(k + index) % n] = ret[k];
         if (own->ops->score != NULL)
@@ -92,15 +97,13 @@ void match_play_game(const MatchRunner *r, int index, MatchGame *out)
     out->actions = rec.count;
     if (r->keep_record) {
         seats_format(&seats, rec.players, (int)sizeof rec.players);
-        StrBuf text, result;
+        StrBuf text;
         sb_init(&text);
-        sb_init(&result);
-        play_result_text(rec.game, rec.current, PLAYER_NONE, &result);
         record_write(&rec, sb_str(&result), &text);
         out->record_text = strdup(sb_str(&text));
-        sb_free(&result);
         sb_free(&text);
     }
+    sb_free(&result);
     seats_stop(&seats);
     record_free(&rec);
 }
@@ -119,18 +122,26 @@ typedef struct Pool {
 static void *worker(void *arg)
 {
     Pool *p = arg;
+    const Seats *specs = p->r->specs;
+    EngineClient clients[MAX_PLAYERS]; /* this thread's outside engines, per spec */
+    for (int k = 0; k < specs->count; k++)
+        engine_client_init(&clients[k], specs->seat[k].text, p->r->engine_options[k],
+                           p->r->n_engine_options[k]);
     for (;;) {
         pthread_mutex_lock(&p->lock);
         const int index = !p->stopped && p->next < p->max_games ? p->next++ : -1;
         pthread_mutex_unlock(&p->lock);
         if (index < 0)
-            return NULL;
-        match_play_game(p->r, index, &p->games[index]);
+            break;
+        match_play_game(p->r, index, clients, &p->games[index]);
         pthread_mutex_lock(&p->lock);
         if (!p->done(p->ctx, index, &p->games[index]))
             p->stopped = true;
         pthread_mutex_unlock(&p->lock);
     }
+    for (int k = 0; k < specs->count; k++)
+        engine_client_close(&clients[k]);
+    return NULL;
 }
 
 int match_run(const MatchRunner *r, MatchGame *games, int max_games, int jobs, MatchDone *done,

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cli/engine_client.h"
+#include "cli/match_clock.h"
 #include "cli/match_starts.h"
 #include "core/game.h"
 #include "core/status.h"
@@ -23,6 +25,7 @@ typedef struct MatchGame {
     char *record_text;   /* when the runner keeps records */
     bool failed;
     char error[ERRBUF_LEN];
+    char forfeit[400]; /* the result line when a forfeit ended the game, else empty */
 } MatchGame;
 
 typedef struct MatchRunner {
@@ -31,11 +34,18 @@ typedef struct MatchRunner {
     const MatchStarts *starts;
     uint64_t seed;    /* the match seed: every game's agents and chance derive from it */
     bool keep_record; /* fill MatchGame.record_text */
+    SearchLimits limits; /* the command line's, for outside engines' go */
+    TimeControl tc;      /* a clock per seat when base_ms > 0 */
+    /* Per spec: the options of its outside engine (specs->seat[k].outside). */
+    const EngineOption *engine_options[MAX_PLAYERS];
+    int n_engine_options[MAX_PLAYERS];
 } MatchRunner;
 
-/* Plays game `index` to its end into *out (zeroed first); a failure is recorded in
- * out->failed and out->error, never aborts. */
-void match_play_game(const MatchRunner *r, int index, MatchGame *out);
+/* Plays game `index` to its end, or a forfeit, into *out (zeroed first); a failure is
+ * recorded in out->failed and out->error, never aborts. clients[k] is the calling
+ * thread's outside engine of spec k (engine_client_init'ed), used when that spec is
+ * one; NULL when no spec is. */
+void match_play_game(const MatchRunner *r, int index, EngineClient *clients, MatchGame *out);
 
 /* Called under the pool's lock as each game ends, in the order they end; returns false
  * to start no more games (those running still finish and are reported). */

@@ -114,6 +114,10 @@ void agent_stop(Agent *a);
  * cleared), the node arena cap of MCTS (0 = the default). STATUS_NOMEM keeps the old TT. */
 Status agent_set_memory(Agent *a, size_t bytes, ErrBuf *err);
 
+/* Replaces the time limit of the next thinks (0 or less: none); the other limits stay.
+ * For a clock that runs down: the caller budgets each move (search/timeman.h). */
+void agent_set_movetime(Agent *a, int64_t movetime_ms);
+
 /* The algorithm the agent runs: never AGENT_AI, which agent_new resolved. */
 AgentKind agent_kind(const Agent *a);
 /* The limits its searches use, levels and overrides applied (0 = none). */

@@ -489,7 +489,9 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
     sg.created = s->created;
     sg.version = 0;
     for (int i = 0; i < g->players; i++) {
-        snprintf(sg.player[i], sizeof sg.player[i], "%s", s->seats.seat[i].text);
+        // Web seats are "human" or an agent spec, well inside the stored width.
+        snprintf(sg.player[i], sizeof sg.player[i], "%.*s", (int)sizeof sg.player[i] - 1,
+                 s->seats.seat[i].text);
         snprintf(sg.token[i], sizeof sg.token[i], "%s", s->token[i]);
     }
     if (rules == NULL || sb_failed(&pos))
