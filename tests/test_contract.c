@@ -359,6 +359,12 @@ static void check_over(const Game *g, const GameState *s)
     if (sb_str(&why)[0] == '\0')
         fail_msg("%s: finished game without a described result", g->ops->name);
     sb_free(&why);
+    if (g->ops->end_reason != NULL) {
+        const int r = g->ops->end_reason(g, s);
+        if (r < 0 || r >= g->ops->end_reason_count || g->ops->end_reasons[r] == NULL)
+            fail_msg("%s: end_reason %d of a finished game is not one of its %d end reasons",
+                     g->ops->name, r, g->ops->end_reason_count);
+    }
 }
 
 static void check_determinize(const Game *g, const GameState *s, Rng *rng)
@@ -549,6 +555,8 @@ static int check_position(const Game *g, GameState *s, bool full, bool garbage,
     if (n < 0 || n > MOVELIST_CAP)
         fail_msg("%s: gen_moves count %d out of range", ops->name, n);
     int actions = n;
+    if (tm != PLAYER_NONE && ops->end_reason != NULL && ops->end_reason(g, s) != -1)
+        fail_msg("%s: end_reason of a game in progress is not -1", ops->name);
     if (tm == PLAYER_NONE) {
         if (n != 0)
             fail_msg("%s: finished game offers %d moves", ops->name, n);

@@ -232,6 +232,15 @@ struct GameOps {
      * the same before and after determinize for that observer. Never changes s; must
      * not fail; allocates nothing. */
     void (*observe)(const Game *g, const GameState *s, int observer, Observation *out);
+
+    /* Why the game in s ended, as an index into end_reasons, or -1 while it goes on.
+     * end_reasons names each way the game can end (end_reason_count of them) by a short
+     * stable key such as "valley" or "ply-limit", so that reports (crown lab) can count
+     * every end condition, including those that never happened; describe_result stays
+     * the words for people. */
+    int (*end_reason)(const Game *g, const GameState *s);
+    const char *const *end_reasons;
+    int end_reason_count;
 };
 
 #endif

@@ -230,6 +230,15 @@ static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)
     }
 }
 
+/* Indexed by KgReason less one. */
+static const char *const kg_end_reasons[] = {"capture", "no-move", "repetition", "ply-limit"};
+
+static int ops_end_reason(const Game *g, const GameState *s)
+{
+    (void)g;
+    return (int)((const KgState *)s)->k.reason - 1;
+}
+
 static uint64_t ops_hash(const Game *g, const GameState *s)
 {
     (void)g;
@@ -374,7 +383,9 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
         .parse_actions = ops_parse_actions, .evaluate = ops_evaluate,                          \
         .playout = ops_playout, .perft_leaves = ops_perft_leaves,                              \
-        .move_cells = ops_move_cells, .observe = ops_observe,                                  \
+        .move_cells = ops_move_cells, .observe = ops_observe, .end_reason = ops_end_reason,    \
+        .end_reasons = kg_end_reasons,                                                         \
+        .end_reason_count = (int)(sizeof kg_end_reasons / sizeof kg_end_reasons[0]),           \
     }
 
 const GameOps kg_standard_ops =

@@ -225,6 +225,16 @@ static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)
     sb_puts(out, reasons[k->reason]);
 }
 
+/* Indexed by KvReason less one. */
+static const char *const kv_end_reasons[] = {"valley", "locked", "no-move", "repetition",
+                                              "ply-limit"};
+
+static int ops_end_reason(const Game *g, const GameState *s)
+{
+    (void)g;
+    return (int)((const KvState *)s)->reason - 1;
+}
+
 static uint64_t ops_hash(const Game *g, const GameState *s)
 {
     (void)g;
@@ -312,7 +322,9 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
         .evaluate = ops_evaluate, .playout = ops_playout, .perft_leaves = ops_perft_leaves,    \
-        .move_cells = ops_move_cells, .observe = ops_observe,                                  \
+        .move_cells = ops_move_cells, .observe = ops_observe, .end_reason = ops_end_reason,    \
+        .end_reasons = kv_end_reasons,                                                         \
+        .end_reason_count = (int)(sizeof kv_end_reasons / sizeof kv_end_reasons[0]),           \
     }
 
 const GameOps kv_standard_ops =
