@@ -34,6 +34,13 @@ static const Command COMMANDS[] = {
      "           [--rule NAME=VALUE]... [--depth N] [--nodes N] [--movetime MS]",
      "play AI against AI with seats rotating; prints the score and Elo difference (two\n"
      "      players) or each player's wins, mean rank, mean score and mean rank by seat"},
+    {"lab", cmd_lab,
+     "crown lab GAME --players SPEC,SPEC... --games N --out DIR [--compare NAME=VALUE,...]...\n"
+     "           [--ladder L,L...] [--rule NAME=VALUE]... [--jobs J] [--seed S] [--shard I/N]\n"
+     "           [--depth N] [--nodes N] [--movetime MS]; crown lab merge DIR... --out DIR",
+     "a self-play study: win, draw and loss rates by seat with 95% intervals, why games\n"
+     "      ended, lengths, rule sets compared, Elo ladders; writes DIR/results.csv,\n"
+     "      DIR/summary.json and DIR/report.html (docs/LAB.md)"},
     {"playouts", cmd_playouts,
      "crown playouts GAME [--games N] [--movetime MS] [--seed S] [--position TEXT]\n"
      "           [--rule NAME=VALUE]...",
