@@ -14,11 +14,14 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "core/strbuf.h"
 
-static const char *const PLOTS[] = {"win-rates", "lengths", "end-reasons", "ladder"};
+static const char *const PLOTS[] = {"win-rates", "lengths", "end-reasons", "ladder", "points"};
 enum { N_PLOTS = (int)(sizeof PLOTS / sizeof PLOTS[0]) };
+
+enum { LAB_WHO = 600 };
 
 static const char *jstr(const json_t *o, const char *key)
 {
@@ -116,6 +119,32 @@ static void set_section(StrBuf *out, const json_t *set, int bin)
         sb_puts(out, "</tr>\n");
     }
     sb_puts(out, "</table>\n");
+    if (json_array_size(json_object_get(set, "metrics")) > 0) {
+        sb_puts(out, "<h3>The game's own figures</h3>\n<table><tr><th>figure</th><th>mean a "
+                     "game</th><th>games with any</th><th>mean by seat</th><th>win rate of a "
+                     "seat with / without</th></tr>\n");
+        json_array_foreach(json_object_get(set, "metrics"), i, r) {
+            sb_puts(out, "<tr><td>");
+            html_text(out, jstr(r, "metric"));
+            sb_printf(out, "</td><td>%.2f</td>", jnum(r, "mean"));
+            rate_cell(out, json_object_get(r, "games_with_rate"));
+            if (json_is_true(json_object_get(r, "per_player"))) {
+                size_t k;
+                json_t *v;
+                sb_puts(out, "<td>");
+                json_array_foreach(json_object_get(r, "mean_by_seat"), k, v)
+                    sb_printf(out, "%s%.2f", k ? " / " : "", json_number_value(v));
+                sb_puts(out, "</td>");
+                const json_t *w = json_object_get(r, "win_when_used");
+                const json_t *wo = json_object_get(r, "win_when_unused");
+                sb_printf(out, "<td>%.1f%% / %.1f%%</td></tr>\n", 100 * jnum(w, "rate"),
+                          100 * jnum(wo, "rate"));
+            } else {
+                sb_puts(out, "<td>&ndash;</td><td>&ndash;</td></tr>\n");
+            }
+        }
+        sb_puts(out, "</table>\n");
+    }
     const json_t *len = json_object_get(set, "length");
     if (json_object_get(len, "mean")) {
         sb_printf(out, "<h3>Length (actions)</h3>\n<table><tr><th>mean</th><th>sd</th>"
@@ -320,6 +349,58 @@ static void plot_ladder(StrBuf *gp, const json_t *ladders, const char *dir)
     sb_puts(gp, "\n");
 }
 
+static bool is_points(const json_t *metric)
+{
+    return strncmp(jstr(metric, "metric"), "points-", 7) == 0 &&
+           json_is_true(json_object_get(metric, "per_player"));
+}
+
+/* The score-source stacks: per set and player, the mean points from each source (the
+ * game's per-player figures named points-*). False when the game has none. */
+static bool plot_points(StrBuf *gp, const json_t *sets, const char *dir)
+{
+    const json_t *first = json_object_get(json_array_get(sets, 0), "metrics");
+    size_t i, k, m;
+    json_t *set, *metric, *v;
+    int sources = 0;
+    json_array_foreach(first, m, metric)
+        sources += is_points(metric);
+    if (sources == 0)
+        return false;
+    sb_puts(gp, "reset\nset terminal svg size 760,400 dynamic font 'sans,11'\nset output ");
+    gp_path(gp, dir, PLOTS[4]);
+    sb_puts(gp, "\nset title 'Mean points by source, per player'\nset ylabel 'points'\n"
+                "set style data histograms\nset style histogram rowstacked\n"
+                "set style fill solid 0.8 border -1\nset boxwidth 0.7\nset key outside right "
+                "noenhanced\nset xtics rotate by -30 noenhanced\n$pts << EOD\nwho");
+    json_array_foreach(first, m, metric)
+        if (is_points(metric)) {
+            sb_putc(gp, ' ');
+            gp_text(gp, jstr(metric, "metric") + 7);
+        }
+    sb_putc(gp, '\n');
+    json_array_foreach(sets, i, set) {
+        const json_t *players = json_object_get(set, "by_player");
+        for (k = 0; k < json_array_size(players); k++) {
+            char who[LAB_WHO];
+            snprintf(who, sizeof who, "%s%s%s", json_array_size(sets) > 1 ? jstr(set, "label") : "",
+                     json_array_size(sets) > 1 ? ": " : "",
+                     jstr(json_array_get(players, k), "player"));
+            gp_text(gp, who);
+            json_array_foreach(json_object_get(set, "metrics"), m, metric) {
+                if (!is_points(metric))
+                    continue;
+                v = json_array_get(json_object_get(metric, "mean_by_player"), k);
+                sb_printf(gp, " %.4f", json_number_value(v));
+            }
+            sb_putc(gp, '\n');
+        }
+    }
+    sb_printf(gp, "EOD\nplot for [i=2:%d] $pts using i:xtic(1) title columnheader(i)\n",
+              sources + 1);
+    return true;
+}
+
 /* Runs gnuplot on the script; true when it ran and succeeded. */
 static bool run_gnuplot(const char *script)
 {
@@ -370,6 +451,12 @@ Status lab_report_write(const json_t *summary, const char *dir, bool *plotted, E
     snprintf(path, sizeof path, "%s/plots", dir);
     *plotted = false;
     if (mkdir(path, 0777) == 0 || errno == EEXIST) {
+        // A plot this study does not draw must not linger from an earlier one.
+        for (int p = 0; p < N_PLOTS; p++) {
+            char old[4200];
+            snprintf(old, sizeof old, "%s/%s.svg", path, PLOTS[p]);
+            unlink(old);
+        }
         StrBuf gp;
         sb_init(&gp);
         plot_win_rates(&gp, sets, dir);
@@ -377,6 +464,7 @@ Status lab_report_write(const json_t *summary, const char *dir, bool *plotted, E
         plot_end_reasons(&gp, summary, dir);
         if (json_array_size(ladders) > 0)
             plot_ladder(&gp, ladders, dir);
+        plot_points(&gp, sets, dir);
         *plotted = run_gnuplot(sb_str(&gp));
         sb_free(&gp);
     }

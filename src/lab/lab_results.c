@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const COLUMNS[] = {"game",   "seed",   "set",    "rules",   "setup", "seats",
-                                      "result", "reason", "length", "returns", "scores"};
+#include "play/registry.h"
+
+static const char *const COLUMNS[] = {"game",   "seed",   "set",     "rules",  "setup",  "seats",
+                                      "result", "reason", "length", "returns", "scores", "metrics"};
 enum { N_COLUMNS = (int)(sizeof COLUMNS / sizeof COLUMNS[0]) };
 
 void lab_rows_free(LabRows *r)
@@ -93,6 +95,22 @@ static void put_numbers(const double *v, int n, char *out, int cap)
     }
 }
 
+/* "NAME=V|NAME=V1;V2" from the game's metric table. */
+static void put_metrics(const GameOps *ops, const LabRow *r, char *out, int cap)
+{
+    int len = 0;
+    out[0] = '\0';
+    for (int i = 0; ops && i < r->n_metrics && i < ops->metric_count; i++) {
+        const int n = ops->metrics[i].per_player ? r->players : 1;
+        char values[MAX_PLAYERS * 28];
+        put_numbers(r->metrics[i], n, values, sizeof values);
+        for (char *p = values; *p; p++)
+            *p = *p == '|' ? ';' : *p;
+        len += snprintf(out + len, (size_t)(len < cap ? cap - len : 0), "%s%s=%s", len ? "|" : "",
+                        ops->metrics[i].name, values);
+    }
+}
+
 static void put_field(FILE *f, const char *text, bool last)
 {
     csv_fwrite(f, text, strlen(text));
@@ -106,6 +124,7 @@ Status lab_results_write(const LabStudy *st, const LabRows *rows, const char *di
     FILE *f = fopen(path, "w");
     if (f == NULL)
         return err_set(err, STATUS_IO, "cannot write '%s': %s", path, strerror(errno));
+    const GameOps *ops = registry_find(st->game);
     for (int c = 0; c < N_COLUMNS; c++)
         fprintf(f, "%s%c", COLUMNS[c], c + 1 < N_COLUMNS ? ',' : '\n');
     for (long i = 0; i < rows->count; i++) {
@@ -117,11 +136,12 @@ Status lab_results_write(const LabStudy *st, const LabRows *rows, const char *di
         lab_row_result(r, result, sizeof result);
         put_numbers(r->returns, r->failed ? 0 : r->players, returns, sizeof returns);
         put_numbers(r->scores, r->scored && !r->failed ? r->players : 0, scores, sizeof scores);
-        char length[16];
+        char length[16], metrics[LAB_SETUP];
         snprintf(length, sizeof length, "%d", r->length);
-        const char *field[N_COLUMNS] = {num[0],   num[1],    num[2], st->sets[r->set].rules,
-                                        r->setup, r->seats,  result, r->reason,
-                                        length,   returns,   scores};
+        put_metrics(ops, r, metrics, sizeof metrics);
+        const char *field[N_COLUMNS] = {num[0],  num[1],  num[2],  st->sets[r->set].rules,
+                                        r->setup, r->seats, result, r->reason,
+                                        length,  returns, scores,  metrics};
         for (int c = 0; c < N_COLUMNS; c++)
             put_field(f, field[c], c + 1 == N_COLUMNS);
     }
@@ -133,6 +153,7 @@ Status lab_results_write(const LabStudy *st, const LabRows *rows, const char *di
 /* The reader's state between libcsv's callbacks. */
 typedef struct Reader {
     const LabStudy *st;
+    const GameOps *ops;
     LabRows *rows;
     long line;
     int column;
@@ -182,6 +203,31 @@ static int read_numbers(char *t, double *v)
     return n;
 }
 
+/* Reads the metrics cell, which must name the game's figures in its order. */
+static bool read_metrics(const GameOps *ops, char *t, LabRow *r)
+{
+    r->n_metrics = 0;
+    if (t[0] == '\0')
+        return true;
+    char *save = NULL;
+    for (char *tok = strtok_r(t, "|", &save); tok; tok = strtok_r(NULL, "|", &save)) {
+        const int i = r->n_metrics;
+        char *eq = strchr(tok, '=');
+        if (ops == NULL || i >= ops->metric_count || eq == NULL)
+            return false;
+        *eq = '\0';
+        if (strcmp(tok, ops->metrics[i].name) != 0)
+            return false;
+        for (char *p = eq + 1; *p; p++)
+            *p = *p == ';' ? '|' : *p;
+        const int n = read_numbers(eq + 1, r->metrics[i]);
+        if (n != (ops->metrics[i].per_player ? r->players : 1))
+            return false;
+        r->n_metrics++;
+    }
+    return true;
+}
+
 static void row_done(Reader *rd)
 {
     LabRow r;
@@ -218,7 +264,7 @@ static void row_done(Reader *rd)
     if (ok) {
         char result[32];
         lab_row_result(&r, result, sizeof result);
-        ok = strcmp(result, rd->field[6]) == 0;
+        ok = strcmp(result, rd->field[6]) == 0 && read_metrics(rd->ops, rd->field[11], &r);
     }
     if (!ok) {
         rd->bad = true;
@@ -270,6 +316,7 @@ Status lab_results_read(const LabStudy *st, const char *dir, LabRows *rows, ErrB
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
     rd->st = st;
+    rd->ops = registry_find(st->game);
     rd->rows = rows;
     rd->err = err;
     char buf[8192];

@@ -7,7 +7,8 @@
  * alone, "draw" when every seat is level, "1+3" for a shared first place, "failed"),
  * reason (the game's end reason key, or what failed), length (the players' actions, no
  * chance draws), returns and scores (one per seat, '|'-separated; scores empty when the
- * game keeps none).
+ * game keeps none), metrics (the game's measure figures, '|'-separated NAME=VALUE, with
+ * one value per seat, ';'-separated, for a figure per player).
  */
 #ifndef CROWN_LAB_RESULTS_H
 #define CROWN_LAB_RESULTS_H
@@ -32,6 +33,8 @@ typedef struct LabRow {
     double returns[MAX_PLAYERS];
     bool scored;
     double scores[MAX_PLAYERS];
+    int n_metrics; /* the game's measure figures, in its order; per seat when per player */
+    double metrics[GAME_MAX_METRICS][MAX_PLAYERS];
 } LabRow;
 
 typedef struct LabRows {

@@ -69,11 +69,18 @@ void lab_play_game(const LabStudy *st, long index, LabRow *row)
     Rng chance;
     rng_seed(&chance, row->seed ^ 0x6c61622d6368616eULL);
     const GameOps *ops = rec.game->ops;
-    for (;;) {
+    // The measure hook sees each action with the state before it, kept here.
+    GameState *before = ops->measure ? game_state_new(rec.game) : NULL;
+    if (ops->measure && before == NULL)
+        fail(row, "out of memory");
+    row->n_metrics = before ? ops->metric_count : 0;
+    while (!row->failed) {
         const int p = ops->to_move(rec.game, rec.current);
         if (p == PLAYER_NONE)
             break;
         Move m;
+        if (before)
+            memcpy(before, rec.current, rec.game->state_size);
         if (seats_auto_action(&seats, rec.game, rec.current, &chance, &m, NULL, &err) !=
                 STATUS_OK ||
             record_push(&rec, m, &err) != STATUS_OK) {
@@ -81,7 +88,12 @@ void lab_play_game(const LabStudy *st, long index, LabRow *row)
             break;
         }
         row->length += p != PLAYER_CHANCE;
+        if (before)
+            ops->measure(rec.game, before, m, rec.current, row->metrics);
     }
+    if (before && !row->failed)
+        ops->measure(rec.game, NULL, MOVE_NONE, rec.current, row->metrics);
+    free(before);
     if (!row->failed) {
         ops->returns(rec.game, rec.current, row->returns);
         row->scored = ops->score != NULL;

@@ -116,6 +116,62 @@ static int entries(const char *list)
     return n;
 }
 
+/* The game's own figures over a set's games: per game the mean and how many games saw
+ * any; per player also the mean by seat and by player (entry of --players), and the win
+ * rate of seats that used it (value above 0) against seats that did not. */
+static json_t *metrics_json(const LabStudy *st, const GameOps *ops, int set, const LabRows *rows,
+                            int n_players)
+{
+    json_t *list = json_array();
+    for (int i = 0; ops && i < ops->metric_count; i++) {
+        const bool per = ops->metrics[i].per_player;
+        long n = 0, with = 0, used = 0, used_wins = 0, unused = 0, unused_wins = 0;
+        double sum = 0, seat_sum[MAX_PLAYERS] = {0}, player_sum[MAX_PLAYERS] = {0};
+        for (long g = 0; g < rows->count; g++) {
+            const LabRow *r = &rows->row[g];
+            if (r->set != set || r->failed || r->players != n_players || r->n_metrics <= i)
+                continue;
+            double total = 0;
+            const int rot = lab_game_rotation(st, r->index);
+            for (int k = 0; k < (per ? r->players : 1); k++) {
+                total += r->metrics[i][k];
+                seat_sum[k] += r->metrics[i][k];
+                player_sum[(k + rot) % r->players] += r->metrics[i][k];
+                if (!per)
+                    continue;
+                const bool won = outcome(r, k) == WIN;
+                if (r->metrics[i][k] > 0) {
+                    used++;
+                    used_wins += won;
+                } else {
+                    unused++;
+                    unused_wins += won;
+                }
+            }
+            n++;
+            with += total > 0;
+            sum += total;
+        }
+        json_t *m = json_pack("{s:s, s:b, s:f, s:I, s:o}", "metric", ops->metrics[i].name,
+                              "per_player", per, "mean", n ? sum / (double)n : 0, "games_with",
+                              (json_int_t)with, "games_with_rate", rate(with, n));
+        if (per) {
+            json_t *seats = json_array(), *players = json_array();
+            for (int k = 0; k < n_players; k++) {
+                json_array_append_new(seats, json_real(n ? seat_sum[k] / (double)n : 0));
+                json_array_append_new(players, json_real(n ? player_sum[k] / (double)n : 0));
+            }
+            json_object_set_new(m, "mean_by_seat", seats);
+            json_object_set_new(m, "mean_by_player", players);
+            json_object_set_new(m, "win_when_used", rate(used_wins, used));
+            json_object_set_new(m, "win_when_unused", rate(unused_wins, unused));
+            json_object_set_new(m, "used", json_integer(used));
+        }
+        json_array_append_new(list, m);
+    }
+    return list;
+}
+
 static json_t *set_json(const LabStudy *st, int set, const LabRows *rows, Reasons *rs,
                         int bin, SetFigures *fig)
 {
@@ -194,11 +250,12 @@ static json_t *set_json(const LabStudy *st, int set, const LabRows *rows, Reason
     for (int b = 0; b <= last; b++)
         json_array_append_new(histogram, json_integer(hist[b]));
     json_object_set_new(length, "histogram", histogram);
-    return json_pack("{s:i, s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o}", "set", set + 1, "label",
-                     st->sets[set].label, "rules", st->sets[set].rules, "players",
+    return json_pack("{s:i, s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "set", set + 1,
+                     "label", st->sets[set].label, "rules", st->sets[set].rules, "players",
                      st->sets[set].players, "games", (json_int_t)fig->n, "failed",
                      (json_int_t)failed, "seats", seats, "by_player", players, "end_reasons",
-                     reasons, "length", length);
+                     reasons, "length", length, "metrics",
+                     metrics_json(st, registry_find(st->game), set, rows, n_players));
 }
 
 static json_t *difference(double base, double other, double p)

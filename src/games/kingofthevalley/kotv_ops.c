@@ -357,4 +357,7 @@ const GameOps kotv_ops = {
     .end_reason = ops_end_reason,
     .end_reasons = kotv_end_reasons,
     .end_reason_count = (int)(sizeof kotv_end_reasons / sizeof kotv_end_reasons[0]),
+    .measure = kotv_measure,
+    .metrics = kotv_metrics,
+    .metric_count = KOTV_METRIC_COUNT,
 };

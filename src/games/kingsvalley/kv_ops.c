@@ -325,6 +325,7 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .move_cells = ops_move_cells, .observe = ops_observe, .end_reason = ops_end_reason,    \
         .end_reasons = kv_end_reasons,                                                         \
         .end_reason_count = (int)(sizeof kv_end_reasons / sizeof kv_end_reasons[0]),           \
+        .measure = kv_measure, .metrics = kv_metrics, .metric_count = KV_METRIC_COUNT,         \
     }
 
 const GameOps kv_standard_ops =
