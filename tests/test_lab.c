@@ -3,7 +3,8 @@
  * game (random players, fixed seed) whose results and summary agree with each other
  * (counts add up, intervals hold their rates, lengths match), whose rows do not depend on
  * the thread count, whose shards merged give the same bytes as the whole, and whose
- * report is written with its plots; comparisons and ladders; bad input refused.
+ * report is written with its plots; comparisons and ladders; the games' own figures;
+ * bad input refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -301,6 +302,62 @@ static void test_compare_and_ladder(void **state)
     scratch_remove(&s);
 }
 
+/* The rows of DIR, read back. */
+static void read_rows(const Scratch *s, const char *dir, LabStudy *st, LabRows *rows)
+{
+    char path[256];
+    ErrBuf err;
+    snprintf(path, sizeof path, "%s/%s", s->root, dir);
+    assert_int_equal(lab_study_load(st, path, &err), STATUS_OK);
+    assert_int_equal(lab_results_read(st, path, rows, &err), STATUS_OK);
+}
+
+/* The games' own figures: King of the Valley's point sources add up to each player's
+ * reputation (the whole part of its score), rules that are off never fire, and rules
+ * that are on fire in some game. */
+static void test_game_figures(void **state)
+{
+    (void)state;
+    Scratch s;
+    scratch_make(&s);
+    LabStudy *st = calloc(1, sizeof *st);
+    LabRows rows = {0};
+    assert_int_equal(lab(&s, "king-of-the-valley --rule players=4 --players greedy,random,"
+                             "random,random --games 4 --seed 3 --out @/kotv"),
+                     0);
+    read_rows(&s, "kotv", st, &rows);
+    for (long i = 0; i < rows.count; i++) {
+        const LabRow *r = &rows.row[i];
+        assert_int_equal(r->n_metrics, 5);
+        for (int k = 0; k < r->players; k++) {
+            double points = 0;
+            for (int m = 0; m < r->n_metrics; m++)
+                points += r->metrics[m][k];
+            assert_true(fabs(points - floor(r->scores[k])) < 1e-9);
+        }
+    }
+    lab_rows_free(&rows);
+    assert_int_equal(lab(&s, "kings-valley-7x7 --players random,random --games 6 --seed 3 "
+                             "--compare trap=off --out @/kv"),
+                     0);
+    read_rows(&s, "kv", st, &rows);
+    double fired[2] = {0, 0};
+    for (long i = 0; i < rows.count; i++)
+        fired[rows.row[i].set] += rows.row[i].metrics[0][0] + rows.row[i].metrics[0][1];
+    assert_true(fired[0] > 0 && fired[1] == 0);
+    lab_rows_free(&rows);
+    assert_int_equal(lab(&s, "kings-castle --players random,random --games 6 --seed 3 "
+                             "--compare swap=off --out @/kc"),
+                     0);
+    read_rows(&s, "kc", st, &rows);
+    for (long i = 0; i < rows.count; i++)
+        if (rows.row[i].set == 1)
+            assert_true(rows.row[i].metrics[4][0] == 0);
+    lab_rows_free(&rows);
+    free(st);
+    scratch_remove(&s);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -349,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_elo_ladder),
         cmocka_unit_test(test_every_game_study),
         cmocka_unit_test(test_compare_and_ladder),
+        cmocka_unit_test(test_game_figures),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests_name("lab", tests, NULL, NULL);

@@ -414,5 +414,8 @@ const GameOps kd_ops = {
     .end_reason = ops_end_reason,
     .end_reasons = kd_end_reasons,
     .end_reason_count = (int)(sizeof kd_end_reasons / sizeof kd_end_reasons[0]),
+    .measure = kd_measure,
+    .metrics = kd_metrics,
+    .metric_count = KD_METRIC_COUNT,
     .score = ops_score,
 };

@@ -308,4 +308,7 @@ const GameOps kc_ops = {
     .end_reason = ops_end_reason,
     .end_reasons = kc_end_reasons,
     .end_reason_count = (int)(sizeof kc_end_reasons / sizeof kc_end_reasons[0]),
+    .measure = kc_measure,
+    .metrics = kc_metrics,
+    .metric_count = KC_METRIC_COUNT,
 };

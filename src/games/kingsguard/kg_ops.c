@@ -386,6 +386,7 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .move_cells = ops_move_cells, .observe = ops_observe, .end_reason = ops_end_reason,    \
         .end_reasons = kg_end_reasons,                                                         \
         .end_reason_count = (int)(sizeof kg_end_reasons / sizeof kg_end_reasons[0]),           \
+        .measure = kg_measure, .metrics = kg_metrics, .metric_count = KG_METRIC_COUNT,         \
     }
 
 const GameOps kg_standard_ops =
