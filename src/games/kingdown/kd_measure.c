@@ -5,6 +5,8 @@
  */
 #include "games/kingdown/kd_internal.h"
 
+#include "core/bits.h"
+
 enum { M_CAPTURES, M_POWERS, M_ARMY0 };
 
 const GameMetric kd_metrics[KD_METRIC_COUNT] = {
@@ -15,14 +17,6 @@ const GameMetric kd_metrics[KD_METRIC_COUNT] = {
 };
 
 _Static_assert(KD_METRIC_COUNT == M_ARMY0 + KD_ARMIES - 1, "one figure per army");
-
-static int captured(const KdPos *p, int colour)
-{
-    int n = 0;
-    for (int t = 0; t < KD_TYPES; t++)
-        n += p->captured[colour][t];
-    return n;
-}
 
 void kd_measure(const Game *g, const GameState *before, Move m, const GameState *after,
                 double out[][MAX_PLAYERS])
@@ -37,6 +31,8 @@ void kd_measure(const Game *g, const GameState *before, Move m, const GameState 
     }
     const KdPos *b = &((const KdState *)before)->pos;
     const int p = b->turn;
-    out[M_CAPTURES][p] += captured(a, 1 - p) - captured(b, 1 - p);
+    // Enemy pieces leave the board only when taken (the captured counts are kept with
+    // armies only).
+    out[M_CAPTURES][p] += bits_count(b->side[1 - p]) - bits_count(a->side[1 - p]);
     out[M_POWERS][p] += kd_kind(m) >= KD_MV_FREEZE;
 }
