@@ -650,8 +650,31 @@ static long play_checked_game(const Game *g, uint64_t seed, const Garbage *gb)
     GameState *replay = game_state_new(g);
     assert_non_null(replay);
     ops->new_game(g, replay, seed);
-    for (int i = 0; i < plies; i++)
-        ops->make(g, replay, played[i], undo);
+    /* The replay also feeds the measure hook, which must leave both states as they were
+     * and give finite figures. */
+    GameState *before = game_state_new(g), *kept = game_state_new(g);
+    assert_true(before != NULL && kept != NULL);
+    double figures[GAME_MAX_METRICS][MAX_PLAYERS] = {{0}};
+    assert_true(ops->metric_count <= GAME_MAX_METRICS);
+    for (int i = 0; i <= plies; i++) {
+        const bool end = i == plies;
+        if (!end) {
+            memcpy(before, replay, g->state_size);
+            ops->make(g, replay, played[i], undo);
+        }
+        if (ops->measure == NULL)
+            continue;
+        memcpy(kept, before, g->state_size);
+        ops->measure(g, end ? NULL : before, end ? MOVE_NONE : played[i], replay, figures);
+        if (!end && memcmp(kept, before, g->state_size) != 0)
+            fail_msg("%s: measure changed the state before the action", ops->name);
+    }
+    for (int k = 0; k < ops->metric_count; k++)
+        for (int p = 0; p < MAX_PLAYERS; p++)
+            if (!isfinite(figures[k][p]))
+                fail_msg("%s: figure %s is not finite", ops->name, ops->metrics[k].name);
+    free(kept);
+    free(before);
     if (memcmp(replay, s, g->state_size) != 0)
         fail_msg("%s: replaying a game gave another state", ops->name);
     free(replay);

@@ -241,8 +241,12 @@ static void test_every_game_study(void **state)
         char line[512];
         snprintf(line, sizeof line, "%s --games 5 --seed 11 --jobs 2 --out @/whole", studies[i]);
         assert_int_equal(lab(&s, line), 0);
-        snprintf(line, sizeof line, "%s --games 5 --seed 11 --out @/one", studies[i]);
-        assert_int_equal(lab(&s, line), 0);
+        // One thread gives the same rows as two (checked on a few games, to save time).
+        if (i % 4 == 0) {
+            snprintf(line, sizeof line, "%s --games 5 --seed 11 --out @/one", studies[i]);
+            assert_int_equal(lab(&s, line), 0);
+            assert_same_file(&s, "whole", "one", "results.csv");
+        }
         for (int k = 1; k <= 3; k++) {
             snprintf(line, sizeof line, "%s --games 5 --seed 11 --shard %d/3 --out @/s%d",
                      studies[i], k, k);
@@ -251,7 +255,6 @@ static void test_every_game_study(void **state)
         assert_int_equal(lab(&s, "merge @/s3 @/s1 @/s2 --out @/merged"), 0);
         check_study(&s, "whole", 5);
         check_study(&s, "s2", 5 - 3); /* games 2 and 5 of 5 */
-        assert_same_file(&s, "whole", "one", "results.csv");
         const char *files[] = {"study.json", "results.csv", "summary.json", "report.html"};
         for (int f = 0; f < 4; f++)
             assert_same_file(&s, "whole", "merged", files[f]);

@@ -5,8 +5,8 @@
  *             [--shard I/N] [--jobs J] [--seed S] --out DIR
  *   crown lab merge DIR... --out DIR
  *
- * The study plays into DIR/study.json and DIR/results.csv; the summary and the report are
- * then made from those two files read back, by the same code that merges shards, so a
+ * The study plays into DIR/study.json and DIR/results.csv; the summary and the report (not
+ * for a shard, whose merge draws it) are then made from those two files read back, by the same code that merges shards, so a
  * merged study and a study run in one piece give the same bytes.
  */
 #include <errno.h>
@@ -37,12 +37,14 @@ static int finish(const char *dir, LabStudy *st)
         return cli_error("%s", err.msg);
     }
     json_t *summary = lab_summary_build(st, &rows);
-    bool plotted = false;
+    // A shard's report would show a share of the study; the merge draws the whole one.
+    const bool report = st->shards == 1;
+    bool plotted = true;
     int rc = 0;
     if (summary == NULL)
         rc = cli_error("out of memory");
     else if (lab_summary_write(summary, dir, &err) != STATUS_OK ||
-             lab_report_write(summary, dir, &plotted, &err) != STATUS_OK)
+             (report && lab_report_write(summary, dir, &plotted, &err) != STATUS_OK))
         rc = cli_error("%s", err.msg);
     else if (!plotted)
         fprintf(stderr, "crown: warning: gnuplot could not be run; the report has no plots\n");
@@ -50,9 +52,12 @@ static int finish(const char *dir, LabStudy *st)
     long failed = 0;
     for (long i = 0; i < rows.count; i++)
         failed += rows.row[i].failed;
-    if (rc == 0)
+    if (rc == 0 && report)
         printf("%ld games (%ld failed) summarised in %s/summary.json and %s/report.html\n",
                rows.count, failed, dir, dir);
+    else if (rc == 0)
+        printf("%ld games (%ld failed) of shard %d/%d summarised in %s/summary.json\n",
+               rows.count, failed, st->shard, st->shards, dir);
     lab_rows_free(&rows);
     return rc;
 }

@@ -252,9 +252,7 @@ static void row_done(Reader *rd)
         snprintf(r.seats, sizeof r.seats, "%.*s", (int)sizeof r.seats - 1, rd->field[5]);
         snprintf(r.reason, sizeof r.reason, "%.*s", (int)sizeof r.reason - 1, rd->field[7]);
         r.failed = strcmp(rd->field[6], "failed") == 0;
-        r.players = 1;
-        for (const char *p = r.seats; *p; p++)
-            r.players += *p == ',';
+        r.players = lab_list_count(r.seats);
         const int nr = read_numbers(rd->field[9], r.returns);
         const int ns = read_numbers(rd->field[10], r.scores);
         r.scored = ns > 0;

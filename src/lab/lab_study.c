@@ -268,7 +268,7 @@ uint64_t lab_game_seed(const LabStudy *st, long index)
     return rng_mix(&x);
 }
 
-static int list_count(const char *list)
+int lab_list_count(const char *list)
 {
     int n = 1;
     for (const char *p = list; *p; p++)
@@ -279,13 +279,13 @@ static int list_count(const char *list)
 int lab_game_rotation(const LabStudy *st, long index)
 {
     const LabSet *set = &st->sets[index / st->games];
-    return (int)((index % st->games) % list_count(set->players));
+    return (int)((index % st->games) % lab_list_count(set->players));
 }
 
 void lab_game_players(const LabStudy *st, long index, char *out, int cap)
 {
     const LabSet *set = &st->sets[index / st->games];
-    const int n = list_count(set->players), rot = lab_game_rotation(st, index);
+    const int n = lab_list_count(set->players), rot = lab_game_rotation(st, index);
     char copy[LAB_TEXT];
     const char *entry[MAX_PLAYERS] = {0};
     snprintf(copy, sizeof copy, "%s", set->players);

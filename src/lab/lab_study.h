@@ -65,6 +65,8 @@ uint64_t lab_game_seed(const LabStudy *st, long index);
 /* The players of game `index` in seat order: its set's list rotated by the game's number
  * within the set. Writes "ai:1,random" style text. */
 void lab_game_players(const LabStudy *st, long index, char *out, int cap);
+/* The number of entries of a comma-separated player list. */
+int lab_list_count(const char *list);
 /* The rotation of game `index`: seat k holds entry (k + rotation) % count of the list. */
 int lab_game_rotation(const LabStudy *st, long index);
 

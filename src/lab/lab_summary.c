@@ -108,14 +108,6 @@ typedef struct SetFigures {
     double length_mean, length_var;
 } SetFigures;
 
-static int entries(const char *list)
-{
-    int n = 1;
-    for (const char *p = list; *p; p++)
-        n += *p == ',';
-    return n;
-}
-
 /* The game's own figures over a set's games: per game the mean and how many games saw
  * any; per player also the mean by seat and by player (entry of --players), and the win
  * rate of seats that used it (value above 0) against seats that did not. */
@@ -175,7 +167,7 @@ static json_t *metrics_json(const LabStudy *st, const GameOps *ops, int set, con
 static json_t *set_json(const LabStudy *st, int set, const LabRows *rows, Reasons *rs,
                         int bin, SetFigures *fig)
 {
-    const int n_players = entries(st->sets[set].players);
+    const int n_players = lab_list_count(st->sets[set].players);
     Tally seat[MAX_PLAYERS], player[MAX_PLAYERS];
     memset(seat, 0, sizeof seat);
     memset(player, 0, sizeof player);
@@ -401,7 +393,7 @@ json_t *lab_summary_build(const LabStudy *st, const LabRows *rows)
         json_t *ladders = json_array();
         int seen[MAX_PLAYERS + 1] = {0};
         for (int s = 0; s < st->n_sets; s++) {
-            const int n = entries(st->sets[s].players);
+            const int n = lab_list_count(st->sets[s].players);
             if (n <= MAX_PLAYERS && !seen[n]++)
                 json_array_append_new(ladders, ladder_json(st, rows, n));
         }
