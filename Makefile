@@ -14,7 +14,10 @@
 #   make web-check       the web tests of one build (WEB_TESTS="api e2e cluster" by default)
 #   make play            installs build dependencies if missing, builds, plays the AI
 #   make bench           the benchmark script (slow; not part of the tests)
-#   make install         crown, libcrown.a/.so, crown.h, crown.pc and the man page under
+#   make python          the Python module (docs/PYTHON.md); make python-check its tests;
+#                        make bench-python its speed against the C API
+#   make install         crown, libcrown.a/.so, crown.h, crown.pc, the man page and the
+#                        Python module (with python3-dev) under
 #                        PREFIX (default /usr/local), staged under DESTDIR if set;
 #                        make uninstall removes them
 
@@ -125,7 +128,7 @@ PCDIR := $(LIBDIR)/pkgconfig
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
 
 .PHONY: all tests check test play bench deps deps-test clean lint web-check \
-        install uninstall fuzz fuzz-targets check-invariants python python-check
+        install uninstall fuzz fuzz-targets check-invariants python python-check bench-python
 all: $(CROWN) $(SHLIB)
 
 $(OUT)/obj/src/web/store_pg.o: CFLAGS_ALL += $(PQ_CFLAGS)
@@ -198,8 +201,8 @@ fuzz-targets: $(FUZZ_BIN)
 # tables (PyType_Slot) hold functions as void *, -Wno-write-strings for its keyword
 # lists (char *[]).
 PYTHON ?= /usr/bin/python3
-PY_INC = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-PY_EXT = $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+PY_INC = $(shell $(PYTHON) 2>/dev/null -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+PY_EXT = $(shell $(PYTHON) 2>/dev/null -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 PY_MOD = $(OUT)/python/crown$(PY_EXT)
 $(PY_MOD): python/crownmodule.c include/crown.h $(PIC_OBJ)
 	@mkdir -p $(dir $@)
@@ -209,10 +212,21 @@ $(PY_MOD): python/crownmodule.c include/crown.h $(PIC_OBJ)
 
 python: $(PY_MOD)
 
+# Where make install puts the module: the folder Debian's python3 searches for PREFIX
+# /usr (/usr/lib/python3/dist-packages) and /usr/local (/usr/local/lib/python3.X/
+# dist-packages), else Python's own scheme, PREFIX/lib/python3.X/site-packages. Only
+# install and uninstall ask Python, so that other targets do not need it; without
+# Python's headers (python3-dev) make install leaves the module out.
+ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
+  PY_HAS_DEV := $(shell test -f '$(PY_INC)/Python.h' && echo yes)
+endif
+PYDIR = $(DESTDIR)$(shell $(PYTHON) -c 'import sys, sysconfig as s; p = sys.argv[1];     names = s.get_scheme_names();     scheme = "deb_system" if p == "/usr" and "deb_system" in names else         "posix_local" if p == "/usr/local" and "posix_local" in names else "posix_prefix";     base = "/usr" if scheme == "posix_local" else p;     print(s.get_path("platlib", scheme, vars={"base": base, "platbase": base}))' '$(PREFIX)')
+
 # pytest on the module (tests/python); its closing line is the count.
-python-check: python
+# It checks the module against the C engine through libcrown.so (ctypes).
+python-check: python $(CROWN) $(SHLIB)
 	@cd tests/python && PYTHONPATH=$(CURDIR)/$(OUT)/python CROWN_BIN=$(CURDIR)/$(CROWN) \
-	    $(PYTHON) -m pytest -q -p no:cacheprovider .
+	    CROWN_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) -m pytest -q -p no:cacheprovider .
 
 # Runs every fuzz target of the fuzz build for FUZZ_SECONDS from its seed corpus.
 fuzz:
@@ -248,8 +262,9 @@ check-invariants: $(OUT)/tests/test_search $(OUT)/tests/test_contract
 web-check: $(CROWN)
 	@tools/run-web-tests.sh $(OUT) $(WEB_TESTS)
 
-# crown.pc is tools/crown.pc.in with this install's prefix and version.
-install: $(CROWN) $(LIB) $(SHLIB)
+# crown.pc is tools/crown.pc.in with this install's prefix and version. The Python module
+# goes in too when Python's headers are there (python3-dev).
+install: $(CROWN) $(LIB) $(SHLIB) $(if $(PY_HAS_DEV),$(PY_MOD))
 	install -d $(BINDIR) $(LIBDIR) $(INCDIR) $(PCDIR) $(MANDIR)
 	install -m 755 $(CROWN) $(BINDIR)/crown
 	install -m 644 $(LIB) $(LIBDIR)/libcrown.a
@@ -260,11 +275,20 @@ install: $(CROWN) $(LIB) $(SHLIB)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/crown.pc.in > $(PCDIR)/crown.pc
 	chmod 644 $(PCDIR)/crown.pc
 	install -m 644 docs/crown.1 $(MANDIR)/crown.1
+ifeq ($(PY_HAS_DEV),yes)
+	install -d $(PYDIR)
+	install -m 644 $(PY_MOD) $(PYDIR)/crown$(PY_EXT)
+else
+	@echo "make install: no Python headers for $(PYTHON) (python3-dev), so no Python module"
+endif
 
 uninstall:
 	rm -f $(BINDIR)/crown $(LIBDIR)/libcrown.a $(LIBDIR)/libcrown.so.$(VERSION) \
 	    $(LIBDIR)/$(SONAME) $(LIBDIR)/libcrown.so $(INCDIR)/crown.h $(PCDIR)/crown.pc \
 	    $(MANDIR)/crown.1
+ifeq ($(PY_HAS_DEV),yes)
+	rm -f $(PYDIR)/crown$(PY_EXT)
+endif
 
 play: deps
 	$(MAKE) --no-print-directory BUILD=release
@@ -273,6 +297,16 @@ play: deps
 bench: deps
 	$(MAKE) --no-print-directory BUILD=release
 	bench/run.sh
+
+# The Python module's speed against the same random game loop in C (bench/python.py);
+# the C loop links the module's own objects, so both run the same machine code.
+$(OUT)/bench/c_random_loop: bench/c_random_loop.c include/crown.h $(PIC_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	@$(CC) $(CFLAGS_ALL) -o $@ bench/c_random_loop.c $(PIC_OBJ) $(LDFLAGS_ALL) $(LDLIBS_ALL)
+
+bench-python: python $(OUT)/bench/c_random_loop
+	BUILD=$(BUILD) $(PYTHON) bench/python.py
 
 deps:
 	@tools/install-deps.sh build

@@ -81,6 +81,14 @@ enum {
     CROWN_MAX_PLAYERS = 4,
     CROWN_ERROR_LEN = 256,
     CROWN_OBS_MAX_DIMS = 3, /* dimensions of an observation tensor */
+    CROWN_MAX_PV = 64,      /* actions of a principal variation */
+};
+
+/* crown_agent_last_score: a win now; a win n actions away scores CROWN_SCORE_WIN - n, and
+ * any score of at least CROWN_SCORE_WIN_BOUND in absolute value is a proven result. */
+enum {
+    CROWN_SCORE_WIN = 1000000,
+    CROWN_SCORE_WIN_BOUND = 990000,
 };
 
 typedef uint32_t crown_action;
@@ -190,6 +198,13 @@ CROWN_API int crown_state_apply_text(crown_state *state, const char *text);
 CROWN_API int crown_state_undo(crown_state *state);
 /* The number of actions crown_state_undo can take back. */
 CROWN_API int crown_state_undo_depth(const crown_state *state);
+/* crown_state_undo, after checking that `action` is the last action applied
+ * (CROWN_ERROR_ILLEGAL, saying which was, when it is not): a caller that names what it
+ * takes back cannot take back the wrong action. */
+CROWN_API int crown_state_undo_action(crown_state *state, crown_action action);
+/* The actions applied, oldest first (those crown_state_undo can take back); cap as for
+ * crown_state_legal_actions, crown_state_undo_depth always enough. */
+CROWN_API int crown_state_history(crown_state *state, crown_action *out, int cap, int *count);
 
 /* The final value per player once the game is over (two players: 1 win, -1 loss, 0
  * draw), in out[0..players); cap must be at least the game's players.
@@ -254,6 +269,16 @@ CROWN_API int crown_agent_describe(crown_agent *agent, const char **text);
 /* Figures of the last think: nodes (or MCTS iterations) and the depth reached. */
 CROWN_API uint64_t crown_agent_last_nodes(const crown_agent *agent);
 CROWN_API int crown_agent_last_depth(const crown_agent *agent);
+/* The value the last think gave its action, from the view of the player who acted.
+ * Alpha-beta scores in centi-units, a proven result as CROWN_SCORE_WIN - n (a win n
+ * actions away) or -(CROWN_SCORE_WIN - n): 1 is returned and *score set. MCTS gives the
+ * mean return at its root in [-1, 1], the other agents a value of their own: 0 is
+ * returned and *value set. Before any think: 0 and a value of 0. Either pointer may be
+ * NULL. */
+CROWN_API int crown_agent_last_score(const crown_agent *agent, int *score, double *value);
+/* The principal variation of the last think, its action first (none before any think);
+ * cap as for crown_state_legal_actions, CROWN_MAX_PV always enough. */
+CROWN_API int crown_agent_last_pv(crown_agent *agent, crown_action *out, int cap, int *count);
 
 #ifdef __cplusplus
 }

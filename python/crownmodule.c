@@ -5,8 +5,14 @@
  * follow OpenSpiel's pyspiel where they fit (load_game, new_initial_state, legal_actions,
  * apply_action, ...). A call that fails raises crown.Error with crown's own message and,
  * as the C API guarantees, leaves the state as it was. Searches and perft release the
- * GIL. Types are heap types whose classes and exception live in the module's state, so
- * the module keeps no mutable globals.
+ * GIL, working on a clone so that other threads may go on using the state. Types are
+ * heap types whose classes and exception live in the module's state, so the module keeps
+ * no mutable globals.
+ *
+ * Speed: the hot calls (legal_actions, apply_action, current_player, ...) take no
+ * argument parsing (METH_O, METH_NOARGS); the C state keeps its legal actions and who
+ * acts until it changes; and a game keeps one int object per action value it has
+ * given out, so listing legal actions allocates only the list.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -25,9 +31,19 @@ typedef struct {
     PyObject *numpy;       /* imported on the first observation tensor */
 } ModState;
 
+/* Slots of a game's table of action ints. Filled to three quarters at most; actions met
+ * after that get fresh ints. */
+enum { INTERN_BITS = 13, INTERN_SLOTS = 1 << INTERN_BITS, INTERN_MAX = INTERN_SLOTS / 4 * 3 };
+
 typedef struct {
     PyObject_HEAD
     crown_game *game;
+    /* The ints given out for actions, by open addressing on the action; NULL until the
+     * first. Actions are a game's packing of squares and kinds, far beyond Python's
+     * cached small ints, so without this every listed action would be a new object. */
+    PyObject **intern;
+    crown_action *intern_keys;
+    int interned;
 } GameObject;
 
 typedef struct {
@@ -45,10 +61,17 @@ typedef struct {
     int depth;
     long long nodes;
     long long movetime_ms;
+    /* A step runs without the GIL: a second thread stepping the same agent meanwhile
+     * gets an error instead of sharing the C agent, which allows one thread. */
+    int thinking;
 } AgentObject;
 
+static struct PyModuleDef crown_module;
+
+/* The module's state from any of its types, or a Python subclass of one (Agent is
+ * subclassable), whose own module is another. */
 static ModState *state_of_type(PyTypeObject *type) {
-    return (ModState *)PyType_GetModuleState(type);
+    return (ModState *)PyModule_GetState(PyType_GetModuleByDef(type, &crown_module));
 }
 
 /* crown.Error with the status name and crown's message: "illegal: ...". */
@@ -70,7 +93,12 @@ static PyObject *raise_state(StateObject *self) {
 
 static void game_dealloc(PyObject *obj) {
     PyTypeObject *type = Py_TYPE(obj);
-    crown_game_free(((GameObject *)obj)->game);
+    GameObject *self = (GameObject *)obj;
+    if (self->intern)
+        for (int i = 0; i < INTERN_SLOTS; i++) Py_XDECREF(self->intern[i]);
+    PyMem_Free(self->intern);
+    PyMem_Free(self->intern_keys);
+    crown_game_free(self->game);
     type->tp_free(obj);
     Py_DECREF(type);
 }
@@ -113,6 +141,7 @@ static PyObject *game_observation_tensor_shape(PyObject *self, PyObject *unused)
     PyObject *list = PyList_New(ndims);
     if (!list) return NULL;
     for (int i = 0; i < ndims; i++) PyList_SET_ITEM(list, i, PyLong_FromLong(dims[i]));
+    if (PyErr_Occurred()) Py_CLEAR(list); /* an int that could not be made: a NULL item */
     return list;
 }
 
@@ -125,6 +154,54 @@ static PyObject *game_max_game_length(PyObject *self, PyObject *unused) {
         return raise_crown(Py_TYPE(self), CROWN_ERROR_UNSUPPORTED,
                            "this game has no max-plies rule, so no fixed length");
     return PyLong_FromString(plies, NULL, 10);
+}
+
+/* A new reference to the int of action a: the game's, once it has met a. */
+static PyObject *action_int(GameObject *game, crown_action a) {
+    if (!game->intern) {
+        game->intern = PyMem_Calloc(INTERN_SLOTS, sizeof *game->intern);
+        game->intern_keys = PyMem_Calloc(INTERN_SLOTS, sizeof *game->intern_keys);
+        if (!game->intern || !game->intern_keys) {
+            PyMem_Free(game->intern);
+            PyMem_Free(game->intern_keys);
+            game->intern = NULL;
+            game->intern_keys = NULL;
+            return PyLong_FromUnsignedLong(a); /* the table is only a speed-up */
+        }
+    }
+    /* Fibonacci hashing spreads the packed fields over the slots. */
+    uint32_t i = (uint32_t)(a * 2654435769u) >> (32 - INTERN_BITS);
+    for (;; i = (i + 1) & (INTERN_SLOTS - 1)) {
+        PyObject *v = game->intern[i];
+        if (!v) break;
+        if (game->intern_keys[i] == a) {
+            Py_INCREF(v);
+            return v;
+        }
+    }
+    PyObject *v = PyLong_FromUnsignedLong(a);
+    if (v && game->interned < INTERN_MAX) {
+        Py_INCREF(v);
+        game->intern[i] = v;
+        game->intern_keys[i] = a;
+        game->interned++;
+    }
+    return v;
+}
+
+/* A list of the ints of n actions. */
+static PyObject *action_list(PyObject *game, const crown_action *actions, int n) {
+    PyObject *list = PyList_New(n);
+    if (!list) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *a = action_int((GameObject *)game, actions[i]);
+        if (!a) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, a);
+    }
+    return list;
 }
 
 static PyObject *new_state(PyObject *game, crown_state *state) {
@@ -217,24 +294,24 @@ static PyObject *state_is_chance_node(PyObject *self, PyObject *unused) {
                            CROWN_PLAYER_CHANCE);
 }
 
-static PyObject *state_legal_actions(PyObject *obj, PyObject *unused) {
-    (void)unused;
+/* A new list each time, as pyspiel gives, so the caller may change it freely. pyspiel's
+ * legal_actions(player) gives a player other than the one to act no actions. */
+static PyObject *state_legal_actions(PyObject *obj, PyObject *const *args, Py_ssize_t nargs) {
     StateObject *self = (StateObject *)obj;
     crown_action actions[CROWN_MAX_ACTIONS];
     int n = 0;
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "legal_actions takes at most one player");
+        return NULL;
+    }
+    if (nargs == 1) {
+        long player = PyLong_AsLong(args[0]);
+        if (player == -1 && PyErr_Occurred()) return NULL;
+        if (player != crown_state_to_move(self->state)) return PyList_New(0);
+    }
     if (crown_state_legal_actions(self->state, actions, CROWN_MAX_ACTIONS, &n) != CROWN_OK)
         return raise_state(self);
-    PyObject *list = PyList_New(n);
-    if (!list) return NULL;
-    for (int i = 0; i < n; i++) {
-        PyObject *a = PyLong_FromUnsignedLong(actions[i]);
-        if (!a) {
-            Py_DECREF(list);
-            return NULL;
-        }
-        PyList_SET_ITEM(list, i, a);
-    }
-    return list;
+    return action_list(self->game, actions, n);
 }
 
 static PyObject *state_chance_outcomes(PyObject *obj, PyObject *unused) {
@@ -249,7 +326,11 @@ static PyObject *state_chance_outcomes(PyObject *obj, PyObject *unused) {
     PyObject *list = PyList_New(n);
     if (!list) return NULL;
     for (int i = 0; i < n; i++) {
-        PyObject *pair = Py_BuildValue("(kd)", (unsigned long)actions[i], prob[i]);
+        PyObject *a = action_int((GameObject *)self->game, actions[i]);
+        PyObject *p = a ? PyFloat_FromDouble(prob[i]) : NULL;
+        PyObject *pair = p ? PyTuple_Pack(2, a, p) : NULL;
+        Py_XDECREF(a);
+        Py_XDECREF(p);
         if (!pair) {
             Py_DECREF(list);
             return NULL;
@@ -274,6 +355,46 @@ static PyObject *state_undo(PyObject *obj, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+/* pyspiel's undo_action(player, action) names the player too; crown's states know who
+ * acted, so the action alone is checked against the last one applied. */
+static PyObject *state_undo_action(PyObject *obj, PyObject *const *args, Py_ssize_t nargs) {
+    StateObject *self = (StateObject *)obj;
+    crown_action a;
+    if (nargs < 1 || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "undo_action takes (action) or (player, action)");
+        return NULL;
+    }
+    if (to_action(args[nargs - 1], &a) < 0) return NULL;
+    long player = 0;
+    if (nargs == 2 && (player = PyLong_AsLong(args[0])) == -1 && PyErr_Occurred()) return NULL;
+    if (crown_state_undo_action(self->state, a) != CROWN_OK) return raise_state(self);
+    int who = crown_state_to_move(self->state);
+    if (nargs == 2 && who != player) {
+        /* Played again at once: legal, since it was just taken back, so no trace is left. */
+        crown_state_apply(self->state, a);
+        PyErr_Format(state_of_type(Py_TYPE(obj))->error,
+                     "%s: the last action was played by player %d, not %ld",
+                     crown_status_name(CROWN_ERROR_ILLEGAL), who, player);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *state_history(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    StateObject *self = (StateObject *)obj;
+    int n = crown_state_undo_depth(self->state), count = 0;
+    crown_action *actions = PyMem_Malloc(sizeof *actions * (size_t)(n ? n : 1));
+    if (!actions) return PyErr_NoMemory();
+    if (crown_state_history(self->state, actions, n, &count) != CROWN_OK) {
+        PyMem_Free(actions);
+        return raise_state(self);
+    }
+    PyObject *list = action_list(self->game, actions, count);
+    PyMem_Free(actions);
+    return list;
+}
+
 static PyObject *state_history_length(PyObject *obj, PyObject *unused) {
     (void)unused;
     return PyLong_FromLong(crown_state_undo_depth(((StateObject *)obj)->state));
@@ -289,19 +410,60 @@ static PyObject *state_clone(PyObject *obj, PyObject *unused) {
     return new_state(self->game, copy);
 }
 
-/* pyspiel gives zeros while the game goes on; so does this. */
+/* copy.deepcopy(state): a clone, which shares nothing with the state but its game. */
+static PyObject *state_deepcopy(PyObject *obj, PyObject *memo) {
+    (void)memo;
+    return state_clone(obj, NULL);
+}
+
+/* The returns into values[0..players); pyspiel gives zeros while the game goes on, and
+ * so does this. -1 with an exception on failure. */
+static int returns_of(StateObject *self, double *values, int *players) {
+    *players = crown_game_players(crown_state_game(self->state));
+    for (int i = 0; i < CROWN_MAX_PLAYERS; i++) values[i] = 0.0;
+    if (crown_state_is_over(self->state) &&
+        crown_state_returns(self->state, values, CROWN_MAX_PLAYERS) != CROWN_OK) {
+        raise_state(self);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *state_returns(PyObject *obj, PyObject *unused) {
     (void)unused;
-    StateObject *self = (StateObject *)obj;
-    double values[CROWN_MAX_PLAYERS] = {0};
-    int players = crown_game_players(crown_state_game(self->state));
-    if (crown_state_is_over(self->state) &&
-        crown_state_returns(self->state, values, CROWN_MAX_PLAYERS) != CROWN_OK)
-        return raise_state(self);
+    double values[CROWN_MAX_PLAYERS];
+    int players = 0;
+    if (returns_of((StateObject *)obj, values, &players) < 0) return NULL;
     PyObject *list = PyList_New(players);
     if (!list) return NULL;
-    for (int i = 0; i < players; i++) PyList_SET_ITEM(list, i, PyFloat_FromDouble(values[i]));
+    for (int i = 0; i < players; i++) {
+        PyObject *v = PyFloat_FromDouble(values[i]);
+        if (!v) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, v);
+    }
     return list;
+}
+
+static PyObject *state_player_return(PyObject *obj, PyObject *arg) {
+    double values[CROWN_MAX_PLAYERS];
+    int players = 0;
+    long player = PyLong_AsLong(arg);
+    if (player == -1 && PyErr_Occurred()) return NULL;
+    if (returns_of((StateObject *)obj, values, &players) < 0) return NULL;
+    if (player < 0 || player >= players) {
+        PyErr_Format(state_of_type(Py_TYPE(obj))->error, "%s: player %ld is not a seat 0..%d",
+                     crown_status_name(CROWN_ERROR_ARGUMENT), player, players - 1);
+        return NULL;
+    }
+    return PyFloat_FromDouble(values[player]);
+}
+
+static PyObject *state_is_player_node(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    return PyBool_FromLong(crown_state_to_move(((StateObject *)obj)->state) >= 0);
 }
 
 static PyObject *state_action_to_string(PyObject *obj, PyObject *arg) {
@@ -319,19 +481,33 @@ static PyObject *state_string_to_action(PyObject *obj, PyObject *arg) {
     crown_action a;
     if (!text) return NULL;
     if (crown_action_from_text(self->state, text, &a) != CROWN_OK) return raise_state(self);
-    return PyLong_FromUnsignedLong(a);
+    return action_int((GameObject *)self->game, a);
 }
 
-static int to_observer(PyObject *args, int *observer) {
+/* The optional observer argument: a seat, or a spectator when left out. */
+static int to_observer(PyObject *const *args, Py_ssize_t nargs, int *observer) {
     *observer = CROWN_PLAYER_NONE;
-    return PyArg_ParseTuple(args, "|i", observer) ? 0 : -1;
+    if (nargs > 1) {
+        PyErr_SetString(PyExc_TypeError, "an observation takes at most one player");
+        return -1;
+    }
+    if (nargs == 0) return 0;
+    long player = PyLong_AsLong(args[0]);
+    if (player == -1 && PyErr_Occurred()) return -1;
+    if (player < INT32_MIN || player > INT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "the player is out of range");
+        return -1;
+    }
+    *observer = (int)player;
+    return 0;
 }
 
-static PyObject *state_observation_string(PyObject *obj, PyObject *args) {
+static PyObject *state_observation_string(PyObject *obj, PyObject *const *args,
+                                          Py_ssize_t nargs) {
     StateObject *self = (StateObject *)obj;
     int observer;
     const char *text = NULL;
-    if (to_observer(args, &observer) < 0) return NULL;
+    if (to_observer(args, nargs, &observer) < 0) return NULL;
     if (crown_state_observation_json(self->state, observer, &text) != CROWN_OK)
         return raise_state(self);
     return PyUnicode_FromString(text);
@@ -339,12 +515,13 @@ static PyObject *state_observation_string(PyObject *obj, PyObject *args) {
 
 /* A float32 numpy array of the game's shape, filled through a bytearray that numpy then
  * owns, so the module needs numpy only at run time. */
-static PyObject *state_observation_tensor(PyObject *obj, PyObject *args) {
+static PyObject *state_observation_tensor(PyObject *obj, PyObject *const *args,
+                                          Py_ssize_t nargs) {
     StateObject *self = (StateObject *)obj;
     ModState *mod = state_of_type(Py_TYPE(obj));
     int observer, dims[CROWN_OBS_MAX_DIMS], ndims = 0;
     crown_error err;
-    if (to_observer(args, &observer) < 0) return NULL;
+    if (to_observer(args, nargs, &observer) < 0) return NULL;
     int rc = crown_game_observation_shape(crown_state_game(self->state), dims,
                                           CROWN_OBS_MAX_DIMS, &ndims, &err);
     if (rc != CROWN_OK) return raise_crown(Py_TYPE(obj), rc, err.message);
@@ -371,6 +548,11 @@ static PyObject *state_observation_tensor(PyObject *obj, PyObject *args) {
         return NULL;
     }
     for (int i = 0; i < ndims; i++) PyTuple_SET_ITEM(shape, i, PyLong_FromLong(dims[i]));
+    if (PyErr_Occurred()) {
+        Py_DECREF(shape);
+        Py_DECREF(flat);
+        return NULL;
+    }
     PyObject *out = PyObject_CallMethod(flat, "reshape", "O", shape);
     Py_DECREF(shape);
     Py_DECREF(flat);
@@ -402,13 +584,18 @@ static PyObject *state_perft(PyObject *obj, PyObject *arg) {
     StateObject *self = (StateObject *)obj;
     long depth = PyLong_AsLong(arg);
     uint64_t count = 0;
-    int rc;
     if (depth == -1 && PyErr_Occurred()) return NULL;
     if (depth < 0 || depth > 64)
         return raise_crown(Py_TYPE(obj), CROWN_ERROR_ARGUMENT, "perft depth must be 0..64");
-    Py_BEGIN_ALLOW_THREADS rc = crown_state_perft(self->state, (int)depth, &count);
-    Py_END_ALLOW_THREADS if (rc != CROWN_OK) return raise_state(self);
-    return PyLong_FromUnsignedLongLong(count);
+    crown_state *work = NULL;
+    crown_error err;
+    int rc = crown_state_clone(self->state, &work, &err);
+    if (rc != CROWN_OK) return raise_crown(Py_TYPE(obj), rc, err.message);
+    Py_BEGIN_ALLOW_THREADS rc = crown_state_perft(work, (int)depth, &count);
+    Py_END_ALLOW_THREADS
+    if (rc != CROWN_OK) raise_crown(Py_TYPE(obj), rc, crown_state_errmsg(work));
+    crown_state_free(work);
+    return rc == CROWN_OK ? PyLong_FromUnsignedLongLong(count) : NULL;
 }
 
 static PyObject *state_result_text(PyObject *obj, PyObject *unused) {
@@ -438,20 +625,29 @@ static PyMethodDef state_methods[] = {
      "The player to move, crown.CHANCE_PLAYER or crown.TERMINAL_PLAYER."},
     {"is_terminal", state_is_terminal, METH_NOARGS, "Whether the game is over."},
     {"is_chance_node", state_is_chance_node, METH_NOARGS, "Whether chance acts next."},
-    {"legal_actions", state_legal_actions, METH_NOARGS, "The legal actions, in a fixed order."},
+    {"legal_actions", (PyCFunction)(void (*)(void))state_legal_actions, METH_FASTCALL,
+     "The legal actions, in a fixed order (of `player` only if given)."},
     {"chance_outcomes", state_chance_outcomes, METH_NOARGS,
      "(action, probability) pairs at a chance node."},
     {"apply_action", state_apply_action, METH_O, "Plays a legal action."},
     {"undo", state_undo, METH_NOARGS, "Takes back the last action."},
+    {"undo_action", (PyCFunction)(void (*)(void))state_undo_action, METH_FASTCALL,
+     "undo_action(action) or undo_action(player, action): takes back the last action, "
+     "which must be that one."},
+    {"history", state_history, METH_NOARGS, "The actions applied, oldest first."},
     {"history_length", state_history_length, METH_NOARGS, "How many actions undo can take back."},
     {"clone", state_clone, METH_NOARGS, "An independent copy, history included."},
+    {"__copy__", state_clone, METH_NOARGS, "clone()."},
+    {"__deepcopy__", state_deepcopy, METH_O, "clone()."},
     {"returns", state_returns, METH_NOARGS, "The value per player (zeros until the end)."},
+    {"player_return", state_player_return, METH_O, "returns()[player]."},
+    {"is_player_node", state_is_player_node, METH_NOARGS, "Whether a player acts next."},
     {"result_text", state_result_text, METH_NOARGS, "Why the game ended; '' while it goes on."},
     {"action_to_string", state_action_to_string, METH_O, "The notation of a legal action."},
     {"string_to_action", state_string_to_action, METH_O, "The legal action a notation names."},
-    {"observation_string", state_observation_string, METH_VARARGS,
+    {"observation_string", (PyCFunction)(void (*)(void))state_observation_string, METH_FASTCALL,
      "The observation of a player (or a spectator) as JSON."},
-    {"observation_tensor", state_observation_tensor, METH_VARARGS,
+    {"observation_tensor", (PyCFunction)(void (*)(void))state_observation_tensor, METH_FASTCALL,
      "The observation of a player (or a spectator) as a float32 numpy array."},
     {"position", state_position, METH_NOARGS, "The position text."},
     {"set_position", state_set_position, METH_O, "Sets the position from its text."},
@@ -486,6 +682,11 @@ static int agent_init(PyObject *obj, PyObject *args, PyObject *kwargs) {
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "s|KiLLL", kwlist, &spec, &seed, &depth,
                                      &nodes, &iterations, &movetime_ms))
         return -1;
+    if (self->thinking) {
+        raise_crown(Py_TYPE(self), CROWN_ERROR_CONFLICT,
+                    "this agent is thinking in another thread");
+        return -1;
+    }
     char *copy = PyMem_Malloc(strlen(spec) + 1);
     if (!copy) {
         PyErr_NoMemory();
@@ -515,6 +716,11 @@ static void agent_dealloc(PyObject *obj) {
 }
 
 static int agent_ready(AgentObject *self, PyObject *game) {
+    if (self->thinking) {
+        raise_crown(Py_TYPE(self), CROWN_ERROR_CONFLICT,
+                    "this agent is already thinking in another thread");
+        return -1;
+    }
     if (self->agent && self->game == game) return 0;
     if (!self->spec) {
         PyErr_SetString(PyExc_RuntimeError, "Agent.__init__ was not called");
@@ -540,21 +746,85 @@ static int agent_ready(AgentObject *self, PyObject *game) {
     return 0;
 }
 
-static PyObject *agent_step(PyObject *obj, PyObject *arg) {
-    AgentObject *self = (AgentObject *)obj;
-    ModState *mod = state_of_type(Py_TYPE(obj));
+/* Thinks without the GIL on a clone of the state, so that other threads may use the
+ * state meanwhile; 0 and *best, or -1 with an exception. */
+static int agent_think(AgentObject *self, PyObject *arg, crown_action *best) {
+    ModState *mod = state_of_type(Py_TYPE(self));
     if (!PyObject_TypeCheck(arg, mod->state_type)) {
         PyErr_SetString(PyExc_TypeError, "Agent.step takes a crown.State");
-        return NULL;
+        return -1;
     }
     StateObject *state = (StateObject *)arg;
-    if (agent_ready(self, state->game) < 0) return NULL;
+    if (agent_ready(self, state->game) < 0) return -1;
+    crown_state *work = NULL;
+    crown_error err;
+    int rc = crown_state_clone(state->state, &work, &err);
+    if (rc != CROWN_OK) {
+        raise_mod(mod, rc, err.message);
+        return -1;
+    }
+    self->thinking = 1;
+    Py_BEGIN_ALLOW_THREADS rc = crown_agent_think(self->agent, work, best);
+    Py_END_ALLOW_THREADS
+    self->thinking = 0;
+    crown_state_free(work);
+    if (rc != CROWN_OK) {
+        raise_mod(mod, rc, crown_agent_errmsg(self->agent));
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *agent_step(PyObject *obj, PyObject *arg) {
     crown_action best = 0;
-    int rc;
-    Py_BEGIN_ALLOW_THREADS rc = crown_agent_think(self->agent, state->state, &best);
-    Py_END_ALLOW_THREADS if (rc != CROWN_OK)
-        return raise_crown(Py_TYPE(obj), rc, crown_agent_errmsg(self->agent));
-    return PyLong_FromUnsignedLong(best);
+    if (agent_think((AgentObject *)obj, arg, &best) < 0) return NULL;
+    return action_int((GameObject *)((AgentObject *)obj)->game, best);
+}
+
+/* The last think's value: alpha-beta's score in centi-units as an int, else (MCTS and the
+ * others) their mean return or value as a float; None before any step. */
+static PyObject *agent_last_score(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    AgentObject *self = (AgentObject *)obj;
+    int score = 0;
+    double value = 0.0;
+    if (!self->agent) Py_RETURN_NONE;
+    if (crown_agent_last_score(self->agent, &score, &value)) return PyLong_FromLong(score);
+    return PyFloat_FromDouble(value);
+}
+
+static PyObject *agent_last_pv(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    AgentObject *self = (AgentObject *)obj;
+    crown_action pv[CROWN_MAX_PV];
+    int n = 0;
+    if (self->agent && crown_agent_last_pv(self->agent, pv, CROWN_MAX_PV, &n) != CROWN_OK)
+        return raise_crown(Py_TYPE(obj), crown_agent_errcode(self->agent),
+                           crown_agent_errmsg(self->agent));
+    if (!self->agent) return PyList_New(0);
+    return action_list(self->game, pv, n);
+}
+
+/* step, then (action, score, principal variation) as last_score and last_pv give them. */
+static PyObject *agent_step_with_info(PyObject *obj, PyObject *arg) {
+    crown_action best = 0;
+    if (agent_think((AgentObject *)obj, arg, &best) < 0) return NULL;
+    PyObject *action = action_int((GameObject *)((AgentObject *)obj)->game, best);
+    PyObject *score = action ? agent_last_score(obj, NULL) : NULL;
+    PyObject *pv = score ? agent_last_pv(obj, NULL) : NULL;
+    PyObject *out = pv ? PyTuple_Pack(3, action, score, pv) : NULL;
+    Py_XDECREF(action);
+    Py_XDECREF(score);
+    Py_XDECREF(pv);
+    return out;
+}
+
+/* From another thread while step runs: the step returns soon with its best so far. */
+static PyObject *agent_stop(PyObject *obj, PyObject *unused) {
+    (void)unused;
+    AgentObject *self = (AgentObject *)obj;
+    if (self->agent) crown_agent_stop(self->agent);
+    Py_RETURN_NONE;
 }
 
 static PyObject *agent_describe(PyObject *obj, PyObject *arg) {
@@ -586,6 +856,12 @@ static PyObject *agent_last_depth(PyObject *obj, PyObject *unused) {
 
 static PyMethodDef agent_methods[] = {
     {"step", agent_step, METH_O, "Chooses an action for the player to move (GIL released)."},
+    {"step_with_info", agent_step_with_info, METH_O,
+     "step, returning (action, score, principal variation)."},
+    {"last_score", agent_last_score, METH_NOARGS,
+     "The last step's value: alpha-beta centi-units (int) or MCTS mean return (float)."},
+    {"last_pv", agent_last_pv, METH_NOARGS, "The last step's principal variation."},
+    {"stop", agent_stop, METH_NOARGS, "Makes a running step (in another thread) return soon."},
     {"describe", agent_describe, METH_O, "What the agent runs on a game."},
     {"last_nodes", agent_last_nodes, METH_NOARGS, "Nodes or iterations of the last step."},
     {"last_depth", agent_last_depth, METH_NOARGS, "Depth reached by the last step."},
@@ -614,6 +890,7 @@ static PyObject *mod_games(PyObject *module, PyObject *unused) {
     PyObject *list = PyList_New(n);
     if (!list) return NULL;
     for (int i = 0; i < n; i++) PyList_SET_ITEM(list, i, PyUnicode_FromString(crown_game_names(i)));
+    if (PyErr_Occurred()) Py_CLEAR(list); /* a name that could not be made: a NULL item */
     return list;
 }
 
@@ -657,6 +934,9 @@ static PyObject *mod_load_game(PyObject *module, PyObject *args) {
         goto done;
     }
     obj->game = game;
+    obj->intern = NULL;
+    obj->intern_keys = NULL;
+    obj->interned = 0;
     result = (PyObject *)obj;
 done:
     PyMem_Free(names);

@@ -521,6 +521,78 @@ static void test_agent_depth_limit_is_deterministic(void **unused)
     crown_game_free(g);
 }
 
+/* The legal actions kept between calls follow every change; undo_action names what it
+ * takes back; history and the agent's score and PV. */
+static void test_undo_action_history_score_pv(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    crown_state *s = new_state(g, 0);
+    crown_action first[CROWN_MAX_ACTIONS], again[CROWN_MAX_ACTIONS], moves[3];
+    int n1 = 0, n2 = 0, nh = -1;
+    assert_int_equal(crown_state_legal_actions(s, first, CROWN_MAX_ACTIONS, &n1), CROWN_OK);
+    assert_int_equal(crown_state_history(s, moves, 3, &nh), CROWN_OK);
+    assert_int_equal(nh, 0);
+    assert_int_equal(crown_state_undo_action(s, first[0]), CROWN_ERROR_ILLEGAL);
+    assert_int_equal(crown_state_apply(s, first[0]), CROWN_OK);
+    assert_int_equal(crown_state_legal_actions(s, again, CROWN_MAX_ACTIONS, &n2), CROWN_OK);
+    assert_int_equal(crown_state_apply(s, again[0]), CROWN_OK);
+    assert_int_equal(crown_state_history(s, moves, 1, &nh), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_history(s, moves, 3, &nh), CROWN_OK);
+    assert_int_equal(nh, 2);
+    assert_int_equal(moves[0], first[0]);
+    assert_int_equal(moves[1], again[0]);
+    uint64_t h = crown_state_hash(s);
+    assert_int_equal(crown_state_undo_action(s, first[0]), CROWN_ERROR_ILLEGAL);
+    assert_non_null(strstr(crown_state_errmsg(s), "not the last action"));
+    assert_int_equal(crown_state_hash(s), h);
+    assert_int_equal(crown_state_undo_depth(s), 2);
+    assert_int_equal(crown_state_undo_action(s, again[0]), CROWN_OK);
+    assert_int_equal(crown_state_undo_action(s, first[0]), CROWN_OK);
+    /* Back at the start, the list is the start's again, not the one kept before. */
+    assert_int_equal(crown_state_legal_actions(s, again, CROWN_MAX_ACTIONS, &n2), CROWN_OK);
+    assert_int_equal(n2, n1);
+    assert_memory_equal(again, first, sizeof *first * (size_t)n1);
+    char *start = position_of(s);
+    assert_int_equal(crown_state_apply(s, first[0]), CROWN_OK);
+    assert_int_equal(crown_state_legal_actions(s, again, CROWN_MAX_ACTIONS, &n2), CROWN_OK);
+    assert_int_equal(crown_state_parse(s, start), CROWN_OK);
+    free(start);
+    assert_int_equal(crown_state_history(s, NULL, 0, &nh), CROWN_OK);
+    assert_int_equal(nh, 0);
+    assert_int_equal(crown_state_legal_actions(s, again, CROWN_MAX_ACTIONS, &n2), CROWN_OK);
+    assert_int_equal(n2, n1);
+    assert_memory_equal(again, first, sizeof *first * (size_t)n1);
+
+    crown_agent *a = NULL;
+    int score = 1, npv = -1;
+    double value = 1.0;
+    crown_action pv[CROWN_MAX_PV], best = 0;
+    assert_int_equal(crown_agent_new(g, "ab", 1, &a, NULL), CROWN_OK);
+    assert_int_equal(crown_agent_last_score(a, &score, &value), 0);
+    assert_int_equal(crown_agent_last_pv(a, pv, CROWN_MAX_PV, &npv), CROWN_OK);
+    assert_int_equal(npv, 0);
+    assert_int_equal(crown_agent_set_limits(a, 3, 0, 0), CROWN_OK);
+    assert_int_equal(crown_agent_think(a, s, &best), CROWN_OK);
+    assert_int_equal(crown_agent_last_score(a, &score, NULL), 1);
+    assert_true(score > -CROWN_SCORE_WIN && score < CROWN_SCORE_WIN);
+    assert_int_equal(crown_agent_last_pv(a, NULL, 0, &npv), CROWN_OK); /* the count alone */
+    assert_int_equal(crown_agent_last_pv(a, pv, CROWN_MAX_PV, &npv), CROWN_OK);
+    assert_true(npv >= 1 && npv <= 3);
+    assert_int_equal(pv[0], best);
+    crown_agent_free(a);
+    assert_int_equal(crown_agent_new(g, "mcts", 1, &a, NULL), CROWN_OK);
+    assert_int_equal(crown_agent_set_limits(a, 0, 200, 0), CROWN_OK);
+    assert_int_equal(crown_agent_think(a, s, &best), CROWN_OK);
+    assert_int_equal(crown_agent_last_score(a, NULL, &value), 0);
+    assert_true(value >= -1.0 && value <= 1.0);
+    assert_int_equal(crown_agent_last_pv(a, pv, CROWN_MAX_PV, &npv), CROWN_OK);
+    assert_int_equal(pv[0], best);
+    crown_agent_free(a);
+    crown_state_free(s);
+    crown_game_free(g);
+}
+
 static void test_observations(void **unused)
 {
     (void)unused;
@@ -694,6 +766,7 @@ int main(void)
         cmocka_unit_test(test_perft),
         cmocka_unit_test(test_chance_and_four_players),
         cmocka_unit_test(test_agent_depth_limit_is_deterministic),
+        cmocka_unit_test(test_undo_action_history_score_pv),
         cmocka_unit_test(test_observations),
         cmocka_unit_test(test_threads_share_a_game),
         cmocka_unit_test(test_null_handles_are_refused),

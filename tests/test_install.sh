@@ -4,7 +4,7 @@
 # PREFIX (and once more under DESTDIR), checks the files, the soname and that the shared
 # library exports only crown_* symbols, then compiles tests/install/perft.c in the
 # temporary folder with nothing but `pkg-config --cflags --libs crown` and runs it
-# against the installed shared library.
+# against the installed shared library, and imports the installed Python module.
 #   usage: tests/test_install.sh OUT BUILD CC [SANITIZER_FLAGS]
 set -eu
 out=$1 build=$2 cc=$3 san=${4:-}
@@ -23,6 +23,18 @@ for f in bin/crown lib/libcrown.a "lib/libcrown.so.$version" lib/libcrown.so.0 l
     [ -e "$prefix/$f" ] || fail "make install did not install $f"
 done
 "$prefix/bin/crown" --version | grep -qx "crown $version" || fail "crown --version is not 'crown $version'"
+
+# The Python module, in the site-packages folder of the prefix. A sanitizer build's
+# module needs its runtime preloaded into python3, so there only its presence is checked.
+pymod=$(find "$prefix/lib" -path '*-packages/crown.*.so')
+[ -n "$pymod" ] || fail "make install did not install the Python module"
+if [ -z "$san" ]; then
+    got=$(cd "$tmp" && PYTHONPATH=$(dirname "$pymod") /usr/bin/python3 -c \
+        'import crown; print(crown.__file__, crown.__version__, len(crown.games()))') ||
+        fail "python3 -c 'import crown' failed from the installed prefix"
+    [ "$got" = "$pymod $version $("$prefix/bin/crown" games | grep -c '^[a-z]')" ] ||
+        fail "the installed module is not the one imported, or not this version: $got"
+fi
 
 # DESTDIR stages the same tree under another root.
 mk install PREFIX=/opt/crown DESTDIR="$tmp/stage"

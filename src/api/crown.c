@@ -8,6 +8,7 @@
  */
 #include "crown.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,8 +39,11 @@ _Static_assert((int)CROWN_PLAYER_NONE == (int)PLAYER_NONE &&
                "crown.h constants must match core/game.h and core/status.h");
 _Static_assert(sizeof(crown_action) == sizeof(Move), "crown_action is a Move");
 _Static_assert((int)CROWN_OBS_MAX_DIMS == (int)OBS_MAX_DIMS, "one tensor rank");
+_Static_assert((int)CROWN_MAX_PV == (int)SEARCH_PV_CAP && (int)CROWN_SCORE_WIN == (int)SCORE_WIN &&
+                   (int)CROWN_SCORE_WIN_BOUND == (int)SCORE_WIN_BOUND,
+               "crown.h's search figures are the search's");
 
-enum { PERFT_MAX_DEPTH = 64 };
+enum { PERFT_MAX_DEPTH = 64, WHO_UNKNOWN = INT_MIN };
 
 /* The API's code for an engine Status: every engine result passes through here, since
  * the engine's codes after STATUS_NOMEM collide with CROWN_ERROR_ARGUMENT and up. */
@@ -66,14 +70,22 @@ struct crown_game {
 struct crown_state {
     const crown_game *game;
     GameState *s;
-    /* The undo stack: actions applied, each with its undo record. */
+    /* The undo stack: actions applied, each with its undo record. whos[i] is who acts in
+     * the position before moves[i], and whos[depth] who acts now: asked once (it can cost
+     * a move generation, in a game that ends when its player cannot move, and a loop asks
+     * several times per action), WHO_UNKNOWN until then, and found again after undo. */
     Move *moves;
+    int *whos;
     unsigned char *undo;
     int depth, cap;
     int errcode;
     ErrBuf err;
     StrBuf text;
     MoveList scratch; /* legality checks without a large stack frame */
+    /* scratch holds the legal actions of s: a program that lists them and then plays one
+     * (every random or search loop) generates them once, not twice. Cleared by every
+     * change of s. */
+    bool legal_fresh;
     ChanceList chance;
     Observation *obs; /* allocated on first use: it is large */
 };
@@ -275,19 +287,51 @@ const char *crown_game_option_value(const crown_game *game, const char *name)
 
 /* ---- States --------------------------------------------------------------------- */
 
+static bool stack_reserve(crown_state *s, int need);
+
+/* After every change of the position but undo: what was kept of the old one is stale. */
+static void state_changed(crown_state *s)
+{
+    s->legal_fresh = false;
+    s->whos[s->depth] = WHO_UNKNOWN;
+}
+
+/* Who acts now; kept in the stack, which a const state may write (see whos). */
+static int who_now(const crown_state *s)
+{
+    int *now = &s->whos[s->depth];
+    if (*now == WHO_UNKNOWN) {
+        const Game *g = s->game->game;
+        *now = g->ops->to_move(g, s->s);
+    }
+    return *now;
+}
+
+static void state_free_parts(crown_state *s)
+{
+    free(s->s);
+    free(s->moves);
+    free(s->whos);
+    free(s->undo);
+    free(s->obs);
+    sb_free(&s->text);
+    free(s);
+}
+
+/* A state with room on its stack for the present position, or NULL. */
 static crown_state *state_alloc(const crown_game *game)
 {
     crown_state *s = calloc(1, sizeof *s);
     if (s == NULL)
         return NULL;
     s->game = game;
-    s->s = game_state_new(game->game);
-    if (s->s == NULL) {
-        free(s);
-        return NULL;
-    }
     sb_init(&s->text);
     err_clear(&s->err);
+    s->s = game_state_new(game->game);
+    if (s->s == NULL || !stack_reserve(s, 1)) {
+        state_free_parts(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -302,6 +346,7 @@ int crown_state_new(const crown_game *game, uint64_t seed, crown_state **out, cr
     if (s == NULL)
         return error_out(err, CROWN_ERROR_NOMEM, "out of memory");
     game->game->ops->new_game(game->game, s->s, seed);
+    state_changed(s);
     *out = s;
     return error_ok(err);
 }
@@ -312,7 +357,7 @@ static bool stack_reserve(crown_state *s, int need)
     if (need <= s->cap)
         return true;
     const Game *g = s->game->game;
-    int cap = s->cap ? s->cap : 64;
+    int cap = s->cap ? s->cap : 8; /* every state has one, and clones are many */
     while (cap < need)
         cap *= 2;
     size_t usize = g->undo_size ? g->undo_size : 1;
@@ -320,6 +365,10 @@ static bool stack_reserve(crown_state *s, int need)
     if (moves == NULL)
         return false;
     s->moves = moves;
+    int *whos = realloc(s->whos, sizeof *whos * (size_t)cap);
+    if (whos == NULL)
+        return false;
+    s->whos = whos;
     unsigned char *undo = realloc(s->undo, usize * (size_t)cap);
     if (undo == NULL)
         return false;
@@ -342,7 +391,7 @@ int crown_state_clone(const crown_state *state, crown_state **out, crown_error *
     if (state == NULL)
         return error_out(err, CROWN_ERROR_ARGUMENT, "crown_state_clone: state is NULL");
     crown_state *c = state_alloc(state->game);
-    if (c == NULL || !stack_reserve(c, state->depth)) {
+    if (c == NULL || !stack_reserve(c, state->depth + 1)) {
         crown_state_free(c);
         return error_out(err, CROWN_ERROR_NOMEM, "out of memory");
     }
@@ -352,6 +401,7 @@ int crown_state_clone(const crown_state *state, crown_state **out, crown_error *
         memcpy(c->undo, state->undo,
                (size_t)((unsigned char *)undo_at(state, state->depth) - state->undo));
     }
+    memcpy(c->whos, state->whos, sizeof *c->whos * (size_t)(state->depth + 1));
     c->depth = state->depth;
     *out = c;
     return error_ok(err);
@@ -359,14 +409,8 @@ int crown_state_clone(const crown_state *state, crown_state **out, crown_error *
 
 void crown_state_free(crown_state *state)
 {
-    if (state == NULL)
-        return;
-    free(state->s);
-    free(state->moves);
-    free(state->undo);
-    free(state->obs);
-    sb_free(&state->text);
-    free(state);
+    if (state != NULL)
+        state_free_parts(state);
 }
 
 int crown_state_errcode(const crown_state *state)
@@ -392,8 +436,10 @@ int crown_state_parse(crown_state *state, const char *text)
         return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_state_parse: text is NULL");
     const Game *g = state->game->game;
     int st = api_code(g->ops->parse_position(g, state->s, text, &state->err));
-    if (st == CROWN_OK)
+    if (st == CROWN_OK) {
         state->depth = 0;
+        state_changed(state);
+    }
     return state_result(state, st);
 }
 
@@ -437,8 +483,7 @@ int crown_state_to_move(const crown_state *state)
 {
     if (state == NULL)
         return CROWN_PLAYER_NONE;
-    const Game *g = state->game->game;
-    return g->ops->to_move(g, state->s);
+    return who_now(state);
 }
 
 int crown_state_is_over(const crown_state *state)
@@ -471,13 +516,24 @@ static int list_out(crown_state *state, const Move *moves, const double *prob, i
     return state_result(state, CROWN_OK);
 }
 
+/* The legal actions of the player to move, in state->scratch. */
+static const MoveList *legal_list(crown_state *state)
+{
+    if (!state->legal_fresh) {
+        const Game *g = state->game->game;
+        /* The return value is the count; a game need not set the list's own. */
+        state->scratch.count = g->ops->gen_moves(g, state->s, &state->scratch);
+        state->legal_fresh = true;
+    }
+    return &state->scratch;
+}
+
 int crown_state_legal_actions(crown_state *state, crown_action *out, int cap, int *count)
 {
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
-    const Game *g = state->game->game;
-    int n = g->ops->gen_moves(g, state->s, &state->scratch);
-    return list_out(state, state->scratch.moves, NULL, n, out, NULL, cap, count);
+    const MoveList *list = legal_list(state);
+    return list_out(state, list->moves, NULL, list->count, out, NULL, cap, count);
 }
 
 int crown_state_chance_outcomes(crown_state *state, crown_action *out, double *prob, int cap,
@@ -487,7 +543,7 @@ int crown_state_chance_outcomes(crown_state *state, crown_action *out, double *p
         return CROWN_ERROR_ARGUMENT;
     const Game *g = state->game->game;
     int n = 0;
-    if (g->ops->to_move(g, state->s) == PLAYER_CHANCE)
+    if (who_now(state) == PLAYER_CHANCE)
         n = g->ops->chance_outcomes(g, state->s, &state->chance);
     return list_out(state, state->chance.outcomes, state->chance.prob, n, out, prob, cap, count);
 }
@@ -496,7 +552,7 @@ int crown_state_chance_outcomes(crown_state *state, crown_action *out, double *p
 static bool is_legal(crown_state *state, Move m)
 {
     const Game *g = state->game->game;
-    int who = g->ops->to_move(g, state->s);
+    int who = who_now(state);
     if (who == PLAYER_NONE)
         return false;
     if (who == PLAYER_CHANCE) {
@@ -506,9 +562,9 @@ static bool is_legal(crown_state *state, Move m)
                 return true;
         return false;
     }
-    int n = g->ops->gen_moves(g, state->s, &state->scratch);
-    for (int i = 0; i < n; i++)
-        if (state->scratch.moves[i] == m)
+    const MoveList *list = legal_list(state);
+    for (int i = 0; i < list->count; i++)
+        if (list->moves[i] == m)
             return true;
     return false;
 }
@@ -528,7 +584,7 @@ int crown_action_from_text(crown_state *state, const char *text, crown_action *o
     if (text == NULL || out == NULL)
         return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_action_from_text: NULL argument");
     const Game *g = state->game->game;
-    if (g->ops->to_move(g, state->s) == PLAYER_NONE)
+    if (who_now(state) == PLAYER_NONE)
         return state_fail(state, CROWN_ERROR_ILLEGAL, "the game is over");
     Move m = MOVE_NONE;
     int st = api_code(g->ops->parse_move(g, state->s, text, &m, &state->err));
@@ -557,12 +613,13 @@ int crown_state_apply(crown_state *state, crown_action action)
         return CROWN_ERROR_ARGUMENT;
     if (!is_legal(state, action))
         return illegal(state, action);
-    if (!stack_reserve(state, state->depth + 1))
+    if (!stack_reserve(state, state->depth + 2))
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
     const Game *g = state->game->game;
     g->ops->make(g, state->s, action, undo_at(state, state->depth));
     GAME_CHECK(g, state->s);
     state->moves[state->depth++] = action;
+    state_changed(state);
     return state_result(state, CROWN_OK);
 }
 
@@ -584,6 +641,7 @@ int crown_state_undo(crown_state *state)
     const Game *g = state->game->game;
     state->depth--;
     g->ops->unmake(g, state->s, state->moves[state->depth], undo_at(state, state->depth));
+    state->legal_fresh = false; /* whos[depth] is known: it was asked before the action */
     GAME_CHECK(g, state->s);
     return state_result(state, CROWN_OK);
 }
@@ -591,6 +649,27 @@ int crown_state_undo(crown_state *state)
 int crown_state_undo_depth(const crown_state *state)
 {
     return state ? state->depth : 0;
+}
+
+int crown_state_undo_action(crown_state *state, crown_action action)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (state->depth == 0)
+        return state_fail(state, CROWN_ERROR_ILLEGAL, "nothing to undo");
+    Move last = state->moves[state->depth - 1];
+    if (last != action)
+        return state_fail(state, CROWN_ERROR_ILLEGAL,
+                          "action %u is not the last action applied (%u is)", (unsigned)action,
+                          (unsigned)last);
+    return crown_state_undo(state);
+}
+
+int crown_state_history(crown_state *state, crown_action *out, int cap, int *count)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    return list_out(state, state->moves, NULL, state->depth, out, NULL, cap, count);
 }
 
 int crown_state_returns(crown_state *state, double *out, int cap)
@@ -846,4 +925,34 @@ uint64_t crown_agent_last_nodes(const crown_agent *agent)
 int crown_agent_last_depth(const crown_agent *agent)
 {
     return agent ? agent->last.depth : 0;
+}
+
+int crown_agent_last_score(const crown_agent *agent, int *score, double *value)
+{
+    bool has = agent != NULL && agent->last.has_score;
+    if (score != NULL)
+        *score = has ? agent->last.score : 0;
+    if (value != NULL)
+        *value = agent != NULL && !has ? agent->last.value : 0.0;
+    return has;
+}
+
+int crown_agent_last_pv(crown_agent *agent, crown_action *out, int cap, int *count)
+{
+    if (agent == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (count == NULL || cap < 0 || (cap > 0 && out == NULL)) {
+        err_set(&agent->err, STATUS_PARSE, "no count, or a cap without an array");
+        return agent_result(agent, CROWN_ERROR_ARGUMENT);
+    }
+    int n = agent->last.pv_len;
+    *count = n;
+    if (cap == 0 && out == NULL)
+        return agent_result(agent, CROWN_OK);
+    if (cap < n) {
+        err_set(&agent->err, STATUS_PARSE, "room for %d actions, %d needed", cap, n);
+        return agent_result(agent, CROWN_ERROR_ARGUMENT);
+    }
+    memcpy(out, agent->last.pv, sizeof *out * (size_t)n);
+    return agent_result(agent, CROWN_OK);
 }

@@ -52,12 +52,31 @@ static const Command COMMANDS[] = {
     {"bench", cmd_bench, "crown bench [GAME]",
      "fixed-depth searches over fixed positions; prints a node-count signature"},
     {"serve", cmd_serve,
-     "crown serve [--port P] [--bind ADDR] [--db FILE|URL] [--ai-threads N] [--rate N] [--quiet]",
+     "crown serve [--port P] [--bind ADDR] [--db FILE|URL] [--ai-threads N] [--rate N] [--quiet]\n"
+     "      [--public-url URL] [--allow-origin ORIGIN[,ORIGIN]] [LIMITS]",
      "the web server: play every game in a browser against the AI or with friends (default\n"
      "      127.0.0.1:8080; --port 0 picks a free port; --db defaults to\n"
      "      $XDG_DATA_HOME/crown/crown.db or ~/.local/share/crown/crown.db; a\n"
      "      postgresql://USER@HOST/DB URL lets several servers share one database\n"
-     "      (docs/DEPLOY.md); --rate: moves and other changes a second per client address)"},
+     "      (docs/DEPLOY.md); --rate: moves and other changes a second per client\n"
+     "      address). --public-url: the address players open when a reverse proxy serves\n"
+     "      it (its Host and Origin are accepted; else only this server's own address);\n"
+     "      --allow-origin: more addresses the site is reached under, such as its other\n"
+     "      names behind the proxy (no CORS: same-site pages only).\n"
+     "      LIMITS, per client address unless said (defaults in brackets; docs/API.md):\n"
+     "      --creates-per-hour N   games created an hour [60]\n"
+     "      --ai-games N           games against the AI in play at once [3]\n"
+     "      --aiai-games N         AI-against-AI games in play at once [2]\n"
+     "      --ai-max-plies N       actions an AI plays in a game; more max-plies refused [1000]\n"
+     "      --ai-seconds N         AI think time per game [600]\n"
+     "      --ai-queue N           hints waiting for the AI [4]; one per game\n"
+     "      --hint-timeout S       a hint no AI worker took by then is refused, 503 [10]\n"
+     "      --streams-per-ip N     open event streams [32]\n"
+     "      --streams-per-game N   open event streams of one game, all addresses [64]\n"
+     "      --idle S               a game untouched this long leaves memory [300]\n"
+     "      --abandon-after S      an unfinished game unchanged this long is deleted; 0 never\n"
+     "                             [2592000, 30 days]\n"
+     "      --delete-finished-after S  the same for finished games [0, never]"},
 };
 enum { N_COMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
 

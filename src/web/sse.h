@@ -11,7 +11,9 @@ typedef struct Server Server;
 typedef struct Session Session;
 
 /* A response whose body is the event stream of s as `viewer` (a seat or -1) sees it;
- * NULL when memory is short. */
-struct MHD_Response *sse_response(Server *srv, Session *s, int viewer);
+ * NULL when memory is short. The caller has counted the stream in s->streams and in
+ * addr's QUOTA_STREAMS and holds a reference to s: the stream owns all three from here
+ * and gives them back when it closes (at once when NULL is returned). */
+struct MHD_Response *sse_response(Server *srv, Session *s, int viewer, const char *addr);
 
 #endif
