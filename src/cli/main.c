@@ -45,6 +45,13 @@ static const Command COMMANDS[] = {
      "           [--jobs J] [--openings FILE] [--rule NAME=VALUE]...",
      "play pairs of games (seats swapped) until the sequential probability ratio test\n"
      "      accepts H0 (test is elo0 stronger) or H1 (elo1); prints W/D/L, LLR and Elo"},
+    {"lab", cmd_lab,
+     "crown lab GAME --players SPEC,SPEC... --games N --out DIR [--compare NAME=VALUE,...]...\n"
+     "           [--ladder L,L...] [--rule NAME=VALUE]... [--jobs J] [--seed S] [--shard I/N]\n"
+     "           [--depth N] [--nodes N] [--movetime MS]; crown lab merge DIR... --out DIR",
+     "a self-play study: win, draw and loss rates by seat with 95% intervals, why games\n"
+     "      ended, lengths, rule sets compared, Elo ladders; writes DIR/results.csv,\n"
+     "      DIR/summary.json and DIR/report.html (docs/LAB.md)"},
     {"playouts", cmd_playouts,
      "crown playouts GAME [--games N] [--movetime MS] [--seed S] [--position TEXT]\n"
      "           [--rule NAME=VALUE]...",

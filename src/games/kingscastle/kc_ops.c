@@ -156,6 +156,15 @@ static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)
         sb_puts(out, reasons[k->reason]);
 }
 
+/* Indexed by KcReason less one. */
+static const char *const kc_end_reasons[] = {"throne", "no-move", "repetition", "ply-limit"};
+
+static int ops_end_reason(const Game *g, const GameState *s)
+{
+    (void)g;
+    return (int)((const KcState *)s)->reason - 1;
+}
+
 static uint64_t ops_hash(const Game *g, const GameState *s)
 {
     (void)g;
@@ -302,4 +311,10 @@ const GameOps kc_ops = {
     .perft_leaves = ops_perft_leaves,
     .move_cells = ops_move_cells,
     .observe = ops_observe,
+    .end_reason = ops_end_reason,
+    .end_reasons = kc_end_reasons,
+    .end_reason_count = (int)(sizeof kc_end_reasons / sizeof kc_end_reasons[0]),
+    .measure = kc_measure,
+    .metrics = kc_metrics,
+    .metric_count = KC_METRIC_COUNT,
 };

@@ -230,6 +230,15 @@ static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)
     }
 }
 
+/* Indexed by KgReason less one. */
+static const char *const kg_end_reasons[] = {"capture", "no-move", "repetition", "ply-limit"};
+
+static int ops_end_reason(const Game *g, const GameState *s)
+{
+    (void)g;
+    return (int)((const KgState *)s)->k.reason - 1;
+}
+
 static uint64_t ops_hash(const Game *g, const GameState *s)
 {
     (void)g;
@@ -379,7 +388,10 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .parse_actions = ops_parse_actions, .evaluate = ops_evaluate,                          \
         .variety_margin = KG_VARIETY_MARGIN,                                                   \
         .playout = ops_playout, .perft_leaves = ops_perft_leaves,                              \
-        .move_cells = ops_move_cells, .observe = ops_observe,                                  \
+        .move_cells = ops_move_cells, .observe = ops_observe, .end_reason = ops_end_reason,    \
+        .end_reasons = kg_end_reasons,                                                         \
+        .end_reason_count = (int)(sizeof kg_end_reasons / sizeof kg_end_reasons[0]),           \
+        .measure = kg_measure, .metrics = kg_metrics, .metric_count = KG_METRIC_COUNT,         \
     }
 
 const GameOps kg_standard_ops =

@@ -253,6 +253,16 @@ static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)
     sb_puts(out, reasons[k->reason]);
 }
 
+/* Indexed by KvReason less one. */
+static const char *const kv_end_reasons[] = {"valley", "locked", "no-move", "repetition",
+                                              "ply-limit"};
+
+static int ops_end_reason(const Game *g, const GameState *s)
+{
+    (void)g;
+    return (int)((const KvState *)s)->reason - 1;
+}
+
 static uint64_t ops_hash(const Game *g, const GameState *s)
 {
     (void)g;
@@ -347,6 +357,9 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .evaluate = ops_evaluate, .variety_margin = KV_VARIETY_MARGIN, .playout = ops_playout, \
         .perft_leaves = ops_perft_leaves, .move_cells = ops_move_cells, .observe = ops_observe, \
         .gen_candidates = CANDIDATES, .candidate_legal = CANDIDATE_LEGAL,                      \
+        .end_reason = ops_end_reason, .end_reasons = kv_end_reasons,                           \
+        .end_reason_count = (int)(sizeof kv_end_reasons / sizeof kv_end_reasons[0]),           \
+        .measure = kv_measure, .metrics = kv_metrics, .metric_count = KV_METRIC_COUNT,         \
     }
 
 const GameOps kv_standard_ops =
