@@ -73,6 +73,10 @@ LDLIBS_ALL := -lm $(LDLIBS)
 
 LIB_SRC := $(wildcard src/core/*.c src/games/*/*.c src/search/*.c src/play/*.c src/api/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
+# The lab (crown lab): self-play studies, between play and the CLI; it writes JSON with
+# jansson and CSV with libcsv, so it is linked with the program and the tests only.
+LAB_SRC := $(wildcard src/lab/*.c)
+LAB_LIBS := -ljansson -lcsv
 # The web server (crown serve) and its front end, compiled into the program by
 # tools/embed-assets.sh; the directories are prerequisites too, so that a removed file
 # regenerates the table.
@@ -95,7 +99,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_TEST_SECONDS ?= 36
 
 LIB_OBJ := $(LIB_SRC:%.c=$(OUT)/obj/%.o)
-CLI_OBJ := $(CLI_SRC:%.c=$(OUT)/obj/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(OUT)/obj/%.o) $(LAB_SRC:%.c=$(OUT)/obj/%.o)
 CLI_MODULE_OBJ := $(filter-out %/main.o,$(CLI_OBJ))
 WEB_OBJ := $(WEB_SRC:%.c=$(OUT)/obj/%.o) $(OUT)/obj/gen/web_assets_data.o
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(OUT)/obj/%.o)
@@ -161,13 +165,13 @@ $(OUT)/obj/gen/web_assets_data.o: $(WEB_GEN)
 
 $(CROWN): $(CLI_OBJ) $(WEB_OBJ) $(LIB)
 	@echo "  LINK    $@"
-	@$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(WEB_OBJ) $(LIB) $(WEB_LIBS) $(LDLIBS_ALL)
+	@$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(WEB_OBJ) $(LIB) $(WEB_LIBS) $(LAB_LIBS) $(LDLIBS_ALL)
 
 # Tests link the library, the shared test support and the CLI's modules (all but main).
 $(OUT)/tests/%: $(OUT)/obj/tests/%.o $(TEST_SUPPORT_OBJ) $(CLI_MODULE_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	@$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_SUPPORT_OBJ) $(CLI_MODULE_OBJ) $(LIB) -lcmocka $(LDLIBS_ALL)
+	@$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_SUPPORT_OBJ) $(CLI_MODULE_OBJ) $(LIB) -lcmocka $(LAB_LIBS) $(LDLIBS_ALL)
 
 # The install test (tests/test_install.sh) runs as one of the build's test programs, told
 # which build it is so that it installs and compiles with that build's compiler and flags.

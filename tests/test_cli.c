@@ -1,9 +1,11 @@
 /*
  * test_cli.c - the crown program end to end: each test runs the binary named by
  * $CROWN_BIN with arguments and scripted standard input, and checks its output and exit
- * code. Covers every subcommand, the play commands, bad input of each kind, and the
- * bench signature recorded in bench/signature.
+ * code. Covers every subcommand, the play commands, bad input of each kind, the engine
+ * protocols and outside engines as match seats (crown itself, and the misbehaving
+ * tests/support/fake-engine.sh), and the bench signature recorded in bench/signature.
  */
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -315,30 +317,165 @@ static void test_uci(void **state)
     assert_int_equal(r.status, 2);
 }
 
+/* Runs `crown ARGS --out TEMP` into *r, expecting success, and the games it wrote into
+ * records (cap bytes). */
+static void run_recorded(Run *r, const char *args, char *records, size_t cap)
+{
+    char path[] = "/tmp/crown-match-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s --out %s", args, path);
+    run(r, cmd, NULL);
+    assert_int_equal(r->status, 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(records, 1, cap - 1, f);
+    records[n] = '\0';
+    fclose(f);
+    unlink(path);
+}
+
+static void test_ugi(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "ugi kings-valley", "ugi\nisready\nquit\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "id name crown (kings-valley)");
+    assert_contains(&r, "option name max-plies type spin default 300 min 0 max 1000\n");
+    assert_contains(&r, "option name no-move type combo default loss var loss var draw\n");
+    assert_contains(&r, "ugiok\nreadyok\n");
+    // Position and moves, queries, a searched move that reads back as a move.
+    run(&r, "ugi kings-valley", "uginewgame\nposition startpos moves b1-b4 c5-c2\n"
+                                "query p1turn\nquery gameover\nquery result\ngo depth 3\n");
+    assert_contains(&r, "response true\nresponse false\nresponse none\n");
+    assert_contains(&r, "info depth 3 score cp ");
+    char best[64], input[256];
+    bestmove_of(&r, best, sizeof best);
+    snprintf(input, sizeof input, "position startpos moves b1-b4 c5-c2 %s\nquery p1turn\n", best);
+    run(&r, "ugi kings-valley", input);
+    assert_lacks(&r, "error");
+    assert_contains(&r, "response false\n");
+    // A finished game: the result from the first player's view.
+    run(&r, "ugi kings-valley", "position fen 2k2/5/2K2/5/5 2 9\nquery gameover\n"
+                                "query result\n");
+    assert_contains(&r, "response true\nresponse p1win\n");
+    // A King's Guard turn of several actions is one word, both ways; clocks give a move.
+    run(&r, "ugi kings-guard", "go p1time 2000 p2time 2000 p1inc 10 p2inc 10\n");
+    bestmove_of(&r, best, sizeof best);
+    assert_non_null(strchr(best, ';'));
+    snprintf(input, sizeof input, "position startpos moves %s\nquery p1turn\n", best);
+    run(&r, "ugi kings-guard", input);
+    assert_lacks(&r, "error");
+    assert_contains(&r, "response false\n");
+    // A rule option re-creates the game; stop during go infinite, isready heard.
+    run(&r, "ugi kings-valley", "setoption name max-plies value 40\ngo infinite\nisready\n"
+                                "stop\nisready\n");
+    assert_int_equal(count_of(r.out, "readyok"), 2);
+    assert_int_equal(count_of(r.out, "bestmove "), 1);
+    // Bad input: one error line each, and the engine goes on.
+    run(&r, "ugi kings-valley", "position startpos moves b1-b6\nquery colour\n"
+                                "setoption name max-plies value 5000\nposition fen x\n"
+                                "go p3time 5\nquery p1turn\n");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_of(r.out, "info string error: "), 5);
+    assert_contains(&r, "response true\n");
+    run(&r, "ugi king-of-the-valley", NULL);
+    assert_int_equal(r.status, 2);
+    assert_contains(&r, "cannot be played over UGI");
+}
+
+/* Crown against itself through the protocols, and engines that misbehave: each
+ * misdeed loses that game with its reason, and the runner goes on. */
+static void test_outside_engines(void **state)
+{
+    (void)state;
+    static Run r;
+    const char *bin = getenv("CROWN_BIN");
+    char args[1024];
+    // Two outside engines, each with its own option.
+    snprintf(args, sizeof args, "match kings-valley --players 'ugi:%s ugi kings-valley',"
+             "'ugi:%s ugi kings-valley' --games 2 --depth 2 --engine-option 1:Level=1 "
+             "--engine-option 2:Level=5", bin, bin);
+    run(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, ": 2 games, ");
+    assert_lacks(&r, "forfeit");
+    snprintf(args, sizeof args, "match king-down --rule setup=classic --rule castling=on "
+             "--rule en-passant=on --rule promotion=classic --rule max-plies=40 "
+             "--players 'uci:%s uci',ai:1 --games 2 --tc 0.4+0.01", bin);
+    run(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, ": 2 games, ");
+    assert_lacks(&r, "forfeit");
+    char path[] = "/tmp/crown-engines-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    static const struct {
+        const char *mode, *limit, *reason;
+    } CASES[] = {
+        {"illegal", "--movetime 20", "played 'a3-a3', which is illegal: "},
+        {"silent", "--movetime 20", "forfeits: ugi:tests/support/fake-engine.sh silent gave "
+                                    "no move within 1040 ms"},
+        {"silent", "--tc 0.2", "lost on time"},
+        {"exit", "--movetime 20", "exited with status 3"},
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        snprintf(args, sizeof args, "match kings-valley --players "
+                 "ai:1,'ugi:tests/support/fake-engine.sh %s' --games %d %s --out %s",
+                 CASES[i].mode, CASES[i].limit[2] == 't' ? 1 : 2, CASES[i].limit, path);
+        run(&r, args, NULL);
+        assert_int_equal(r.status, 0);
+        assert_contains(&r, "0 draws, 0 losses");
+        assert_contains(&r, CASES[i].reason);
+        FILE *f = fopen(path, "r");
+        assert_non_null(f);
+        size_t n = fread(r.out, 1, sizeof r.out - 1, f);
+        r.out[n] = '\0';
+        fclose(f);
+        assert_contains(&r, "\nresult ");
+        assert_contains(&r, CASES[i].reason);
+    }
+    unlink(path);
+    // crown play: an outside seat moves by itself, and its forfeit ends the game.
+    snprintf(args, sizeof args, "play kings-valley --players human,'ugi:%s ugi kings-valley' "
+             "--depth 1", bin);
+    run(&r, args, "a1-a4\nquit\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "second player (ugi:");
+    assert_contains(&r, " plays ");
+    run(&r, "play kings-valley --players human,'uci:tests/support/fake-engine.sh illegal' "
+            "--depth 1", "a1-a4\nb1-b4\n");
+    assert_contains(&r, "Game over: first player (human) wins: second player (uci:");
+    assert_contains(&r, "which is illegal");
+        // An option for a seat that is not an outside engine, a command that does not run.
+    run(&r, "match kings-valley --players ai:1,random --engine-option 1:Level=2", NULL);
+    assert_int_equal(r.status, 1);
+    assert_contains(&r, "not an outside engine");
+    run(&r, "match kings-valley --players ai:1,uci:/nonexistent/engine --games 1 --depth 1",
+        NULL);
+    assert_contains(&r, "cannot start '/nonexistent/engine'");
+    run(&r, "match king-of-the-valley --rule players=3 --players ai,ai,ugi:x", NULL);
+    assert_contains(&r, "two-player games only");
+    run(&r, "match king-of-the-valley --players ai,ugi:x", NULL);
+    assert_contains(&r, "need a game of perfect information without chance");
+    run(&r, "match king-down --rule notation=san --players ai,uci:x", NULL);
+    assert_contains(&r, "use --rule notation=long");
+}
+
 static void test_match(void **state)
 {
     (void)state;
     static Run r;
-    char path[] = "/tmp/crown-match-XXXXXX";
-    int fd = mkstemp(path);
-    close(fd);
-    char args[256];
-    snprintf(args, sizeof args,
-             "match kings-valley --players ai:2,random --games 6 --depth 2 --seed 5 --jobs 2 "
-             "--out %s",
-             path);
-    run(&r, args, NULL);
-    assert_int_equal(r.status, 0);
+    static char buf[1 << 16];
+    run_recorded(&r,
+                 "match kings-valley --players ai:2,random --games 6 --depth 2 --seed 5 --jobs 2",
+                 buf, sizeof buf);
     assert_contains(&r, "ai:2 vs random: 6 games, ");
     assert_contains(&r, "Elo difference");
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = '\0';
-    fclose(f);
     assert_int_equal(count_of(buf, "crown-record 1"), 6);
-    unlink(path);
     // The same seed gives the same games.
     static Run again;
     run(&again, "match kings-valley --players ai:2,random --games 6 --depth 2 --seed 5", NULL);
@@ -346,6 +483,106 @@ static void test_match(void **state)
     assert_non_null(a);
     assert_non_null(b);
     assert_memory_equal(a, b, strcspn(a, "\n"));
+}
+
+/* The `start` line of the i-th record (0-based) in a --out file, into out. */
+static void record_start(const char *records, int i, char *out, size_t cap)
+{
+    const char *p = records;
+    for (int k = 0; k <= i; k++) {
+        p = strstr(p, "\nstart ");
+        assert_non_null(p);
+        p++;
+    }
+    const size_t len = strcspn(p, "\n");
+    assert_true(len < cap);
+    memcpy(out, p, len);
+    out[len] = '\0';
+}
+
+/* The first four games of a --out file start in pairs: games 1 and 2 from one start,
+ * 3 and 4 from another; the first start goes to `first`. */
+static void assert_paired_starts(const char *records, char *first, size_t cap)
+{
+    char s[4][128];
+    for (int i = 0; i < 4; i++)
+        record_start(records, i, s[i], sizeof s[i]);
+    assert_string_equal(s[0], s[1]);
+    assert_string_equal(s[2], s[3]);
+    assert_string_not_equal(s[0], s[2]);
+    snprintf(first, cap, "%s", s[0]);
+}
+
+/* Variety: equal agents at a fixed depth play different games, the same seed the same
+ * games; a drawn set-up is shared by a pair of games and differs between pairs; an
+ * openings file gives the starts, each played twice. */
+static void test_match_variety(void **state)
+{
+    (void)state;
+    static Run r, again;
+    run(&r, "match retrieve-the-king --players ai:10,ai:10 --depth 3 --games 20 --seed 5", NULL);
+    assert_int_equal(r.status, 0);
+    const char *d = strstr(r.out, " distinct games of 20");
+    assert_non_null(d);
+    while (d > r.out && d[-1] >= '0' && d[-1] <= '9')
+        d--;
+    assert_true(atoi(d) >= 10);
+    run(&again, "match retrieve-the-king --players ai:10,ai:10 --depth 3 --games 20 --seed 5",
+        NULL);
+    assert_string_equal(r.out, again.out);
+
+    static char buf[1 << 16];
+    char args[512], first[128];
+    run_recorded(&r, "match king-down --players ai:1,ai:1 --depth 1 --games 4 --rule max-plies=12",
+                 buf, sizeof buf);
+    assert_contains(&r, "a random set-up per group");
+    assert_paired_starts(buf, first, sizeof first);
+
+    char openings[] = "/tmp/crown-openings-XXXXXX";
+    int fd = mkstemp(openings);
+    const char lines[] = "# two starts\nsk1ss/5/5/5/SSKSS 2 1\na1-a4 e5-e2\n";
+    assert_true(write(fd, lines, sizeof lines - 1) == (ssize_t)(sizeof lines - 1));
+    close(fd);
+    snprintf(args, sizeof args,
+             "match kings-valley --players ai:2,ai:2 --depth 1 --games 4 --openings %s", openings);
+    run_recorded(&r, args, buf, sizeof buf);
+    assert_paired_starts(buf, first, sizeof first);
+    assert_string_equal(first, "start sk1ss/5/5/5/SSKSS 2 1");
+
+    // A bad line is named, and nothing is played.
+    fd = open(openings, O_WRONLY | O_TRUNC);
+    const char bad[] = "a1-a4\nz9-z9\n";
+    assert_true(write(fd, bad, sizeof bad - 1) == (ssize_t)(sizeof bad - 1));
+    close(fd);
+    snprintf(args, sizeof args, "match kings-valley --players ai:2,ai:2 --games 2 --openings %s",
+             openings);
+    run(&r, args, NULL);
+    assert_int_not_equal(r.status, 0);
+    assert_contains(&r, "line 2");
+    assert_lacks(&r, "game 1:");
+    unlink(openings);
+}
+
+/* A tiny real SPRT: alpha-beta at depth 2 against random is accepted as stronger within
+ * a few pairs; bad hypotheses are refused. */
+static void test_sprt(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "sprt kings-valley --base random --test ai:3 --elo0 0 --elo1 50 --depth 2 --seed 3",
+        NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "bounds (-2.94, 2.94)");
+    assert_contains(&r, "games 2: W 2 D 0 L 0  pairs 0 0 0 0 1  LLR ");
+    assert_contains(&r, "H1 accepted: ai:3 is at least 50 Elo stronger than random");
+    run(&r, "sprt kings-valley --base random --test ai:3 --elo0 5 --elo1 0", NULL);
+    assert_int_equal(r.status, 2);
+    assert_contains(&r, "--elo0 (5) must be below --elo1 (0)");
+    run(&r, "sprt king-of-the-valley --rule players=3 --base random --test random --elo0 0 "
+            "--elo1 5",
+        NULL);
+    assert_int_not_equal(r.status, 0);
+    assert_contains(&r, "two-player game");
 }
 
 /* More than two players: a table per player (wins, mean rank, score) and by seat; the
@@ -461,7 +698,11 @@ int main(void)
         cmocka_unit_test(test_play_ai_vs_ai_to_the_end),
         cmocka_unit_test(test_analyze),
         cmocka_unit_test(test_uci),
+        cmocka_unit_test(test_ugi),
+        cmocka_unit_test(test_outside_engines),
         cmocka_unit_test(test_match),
+        cmocka_unit_test(test_match_variety),
+        cmocka_unit_test(test_sprt),
         cmocka_unit_test(test_match_many_players),
         cmocka_unit_test(test_bench_signature),
     };

@@ -359,6 +359,12 @@ static void check_over(const Game *g, const GameState *s)
     if (sb_str(&why)[0] == '\0')
         fail_msg("%s: finished game without a described result", g->ops->name);
     sb_free(&why);
+    if (g->ops->end_reason != NULL) {
+        const int r = g->ops->end_reason(g, s);
+        if (r < 0 || r >= g->ops->end_reason_count || g->ops->end_reasons[r] == NULL)
+            fail_msg("%s: end_reason %d of a finished game is not one of its %d end reasons",
+                     g->ops->name, r, g->ops->end_reason_count);
+    }
 }
 
 static void check_determinize(const Game *g, const GameState *s, Rng *rng)
@@ -581,6 +587,8 @@ static int check_position(const Game *g, GameState *s, bool full, bool garbage,
     if (n < 0 || n > MOVELIST_CAP)
         fail_msg("%s: gen_moves count %d out of range", ops->name, n);
     int actions = n;
+    if (tm != PLAYER_NONE && ops->end_reason != NULL && ops->end_reason(g, s) != -1)
+        fail_msg("%s: end_reason of a game in progress is not -1", ops->name);
     if (tm == PLAYER_NONE) {
         if (n != 0)
             fail_msg("%s: finished game offers %d moves", ops->name, n);
@@ -675,8 +683,31 @@ static long play_checked_game(const Game *g, uint64_t seed, const Garbage *gb)
     GameState *replay = game_state_new(g);
     assert_non_null(replay);
     ops->new_game(g, replay, seed);
-    for (int i = 0; i < plies; i++)
-        ops->make(g, replay, played[i], undo);
+    /* The replay also feeds the measure hook, which must leave both states as they were
+     * and give finite figures. */
+    GameState *before = game_state_new(g), *kept = game_state_new(g);
+    assert_true(before != NULL && kept != NULL);
+    double figures[GAME_MAX_METRICS][MAX_PLAYERS] = {{0}};
+    assert_true(ops->metric_count <= GAME_MAX_METRICS);
+    for (int i = 0; i <= plies; i++) {
+        const bool end = i == plies;
+        if (!end) {
+            memcpy(before, replay, g->state_size);
+            ops->make(g, replay, played[i], undo);
+        }
+        if (ops->measure == NULL)
+            continue;
+        memcpy(kept, before, g->state_size);
+        ops->measure(g, end ? NULL : before, end ? MOVE_NONE : played[i], replay, figures);
+        if (!end && memcmp(kept, before, g->state_size) != 0)
+            fail_msg("%s: measure changed the state before the action", ops->name);
+    }
+    for (int k = 0; k < ops->metric_count; k++)
+        for (int p = 0; p < MAX_PLAYERS; p++)
+            if (!isfinite(figures[k][p]))
+                fail_msg("%s: figure %s is not finite", ops->name, ops->metrics[k].name);
+    free(kept);
+    free(before);
     if (memcmp(replay, s, g->state_size) != 0)
         fail_msg("%s: replaying a game gave another state", ops->name);
     free(replay);

@@ -25,7 +25,9 @@
 #include "core/game.h"
 #include "core/game_api.h"
 #include "support/rule_text.h"
+#include "core/clock.h"
 #include "core/rng.h"
+#include "play/registry.h"
 #include "search/agent.h"
 #include "search/alphabeta.h"
 #include "search/mcts.h"
@@ -777,6 +779,64 @@ static void test_alphabeta_is_deterministic(void **state)
     game_destroy(g);
 }
 
+/* Variety: among equal root moves the seed chooses, the same seed always the same, and
+ * never a move of another value; /novariety always the first. */
+static void test_alphabeta_variety(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    GameState *empty = new_pos(g, NULL);         // every first move draws
+    GameState *corner = new_pos(g, "x...o...x o"); // 2, 4, 6 and 8 draw; corners lose
+    GameState *win = new_pos(g, "xx.oo.... x");   // 3 wins at once, others later or not
+    int seen_empty[10] = {0}, seen_corner[10] = {0};
+    for (uint64_t seed = 0; seed < 24; seed++) {
+        Agent *a = new_agent(g, AGENT_ALPHABETA, 10, SEARCH_UNLIMITED, 0, SEARCH_UNLIMITED, seed);
+        Agent *b = new_agent(g, AGENT_ALPHABETA, 10, SEARCH_UNLIMITED, 0, SEARCH_UNLIMITED, seed);
+        const SearchResult r = think(a, empty);
+        const SearchResult again = think(b, empty);
+        assert_int_equal(r.best, again.best);
+        assert_score_text(&r, "cp 0");
+        seen_empty[r.best]++;
+        const SearchResult c = think(a, corner);
+        assert_true(c.best == 2 || c.best == 4 || c.best == 6 || c.best == 8);
+        assert_score_text(&c, "cp 0");
+        seen_corner[c.best]++;
+        const SearchResult w = think(a, win);
+        assert_int_equal(w.best, 3);
+        agent_free(a);
+        agent_free(b);
+    }
+    int distinct_empty = 0, distinct_corner = 0;
+    for (int m = 1; m <= 9; m++) {
+        distinct_empty += seen_empty[m] > 0;
+        distinct_corner += seen_corner[m] > 0;
+    }
+    assert_true(distinct_empty >= 5);
+    assert_true(distinct_corner >= 3);
+
+    // Without variety every seed plays the same move, also at a fixed depth.
+    AgentSpec spec;
+    ErrBuf err;
+    assert_int_equal(agent_spec_parse("ab:10/novariety", &spec, &err), STATUS_OK);
+    assert_true(spec.no_variety);
+    Move first = MOVE_NONE;
+    for (uint64_t seed = 0; seed < 6; seed++) {
+        spec.seed = seed;
+        spec.limits.depth = 4;
+        Agent *a = NULL;
+        assert_int_equal(agent_new(g, &spec, &a, &err), STATUS_OK);
+        const SearchResult r = think(a, empty);
+        if (seed == 0)
+            first = r.best;
+        assert_int_equal(r.best, first);
+        agent_free(a);
+    }
+    free(empty);
+    free(corner);
+    free(win);
+    game_destroy(g);
+}
+
 static void test_alphabeta_node_limit(void **state)
 {
     (void)state;
@@ -1101,6 +1161,56 @@ static void *stop_later(void *arg)
     return NULL;
 }
 
+/* Plays the turn of the player to move in *s with agent a, acting until another player
+ * is to move; returns its wall time in ms and the number of its actions in *actions. */
+static int64_t timed_turn(const Game *g, Agent *a, GameState *s, int *actions)
+{
+    void *undo = game_undo_new(g);
+    assert_non_null(undo);
+    const int p = g->ops->to_move(g, s);
+    const int64_t start = clock_ms();
+    *actions = 0;
+    while (g->ops->to_move(g, s) == p) {
+        const SearchResult r = think(a, s);
+        g->ops->make(g, s, r.best, undo);
+        ++*actions;
+    }
+    free(undo);
+    return clock_ms() - start;
+}
+
+/* A move time is one budget per turn: a turn of several actions takes about the move
+ * time in all, not the move time per action (MCTS, which spends all it is given, on the
+ * two-action toy; the alpha-beta AI on King's Guard, where a stack is picked, then moved). */
+static void test_movetime_per_turn(void **state)
+{
+    (void)state;
+    enum { MOVETIME = 200 };
+    Game *g = new_game(&toy_twostep_ops, 2, NULL);
+    GameState *s = new_pos(g, NULL);
+    Agent *a = new_agent(g, AGENT_MCTS, 10, 0, UINT64_MAX, MOVETIME, 3);
+    int actions;
+    int64_t ms = timed_turn(g, a, s, &actions);
+    assert_int_equal(actions, 2);
+    assert_true(ms >= MOVETIME * 8 / 10);
+    assert_true(ms <= MOVETIME * 16 / 10); // the old way took twice the move time
+    agent_free(a);
+    free(s);
+    game_destroy(g);
+
+    Game *kg = new_game(registry_find("kings-guard-8x8"), 2, NULL);
+    s = new_pos(kg, NULL);
+    a = new_agent(kg, AGENT_AI, 10, 0, 0, MOVETIME, 3);
+    for (int turn = 0; turn < 2; turn++) {
+        ms = timed_turn(kg, a, s, &actions);
+        assert_true(actions >= 2);
+        assert_true(ms <= MOVETIME * 16 / 10); // the old way took twice the move time
+    }
+    agent_free(a);
+    free(s);
+    game_destroy(kg);
+}
+
 static void test_stop_from_another_thread(void **state)
 {
     (void)state;
@@ -1197,6 +1307,7 @@ int main(void)
         cmocka_unit_test(test_alphabeta_tictactoe_matches_solver),
         cmocka_unit_test(test_alphabeta_tictactoe_tactics),
         cmocka_unit_test(test_alphabeta_is_deterministic),
+        cmocka_unit_test(test_alphabeta_variety),
         cmocka_unit_test(test_alphabeta_node_limit),
         cmocka_unit_test(test_alphabeta_stop_and_time),
         cmocka_unit_test(test_tt),
@@ -1205,6 +1316,7 @@ int main(void)
         cmocka_unit_test(test_mcts_three_players_and_chance),
         cmocka_unit_test(test_mcts_determinizes_hidden_information),
         cmocka_unit_test(test_mcts_full_arena),
+        cmocka_unit_test(test_movetime_per_turn),
         cmocka_unit_test(test_stop_from_another_thread),
         cmocka_unit_test(test_random_agent),
         cmocka_unit_test(test_agents_play_a_game),

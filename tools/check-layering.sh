@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Enforces the dependency rule, layers from the bottom: core (includes only core), games
 # (core), search (core, never a game), play (core, search, and games only in its
-# registry), then the public C API (src/api, include/crown.h) and the front ends cli and
-# web (anything below, never each other; the CLI's --version reads crown.h). The Python
+# registry), the lab (self-play studies: core, search, play; no game, no front end), then
+# the public C API (src/api, include/crown.h) and the front ends cli and web (anything
+# below, never each other; the CLI's --version reads crown.h). The Python
 # module (python/) sits on top too but sees only include/crown.h, nothing of src/.
 set -eu
 cd "$(dirname "$0")/.."
@@ -15,15 +16,17 @@ check() { # message, files glob, forbidden include pattern
         < <(grep -HnE "#include *\"($pattern)/" "$@" 2>/dev/null || true)
 }
 shopt -s nullglob
-check "core includes outside core" x 'games|search|play|cli|web' src/core/*.[ch]
-check "game includes an upper layer" x 'search|play|cli|web' src/games/*/*.[ch]
-check "search includes a game or an upper layer" x 'games|play|cli|web' src/search/*.[ch]
-check "play includes a front end" x 'cli|web' src/play/*.[ch]
+check "core includes outside core" x 'games|search|play|lab|cli|web' src/core/*.[ch]
+check "game includes an upper layer" x 'search|play|lab|cli|web' src/games/*/*.[ch]
+check "search includes a game or an upper layer" x 'games|play|lab|cli|web' src/search/*.[ch]
+check "play includes a front end" x 'cli|web|lab' src/play/*.[ch]
+check "the lab includes a front end" x 'cli|web|api' src/lab/*.[ch]
+check "the lab includes a game" x 'games' src/lab/*.[ch]
 while IFS= read -r hit; do bad "only the play registry may include games: $hit"; done \
     < <(grep -HnE '#include *"games/' src/play/*.[ch] | grep -v '^src/play/registry.c:' || true)
 check "cli includes the web server" x 'web' src/cli/*.[ch]
 check "web includes the cli" x 'cli' src/web/*.[ch]
-check "the API includes a front end" x 'cli|web' src/api/*.[ch]
+check "the API includes a front end or the lab" x 'cli|web|lab' src/api/*.[ch]
 while IFS= read -r hit; do bad "an engine layer includes the public API: $hit"; done \
     < <(grep -HnE '#include *[<"](crown\.h|api/)' src/core/*.[ch] src/games/*/*.[ch] \
         src/search/*.[ch] src/play/*.[ch] 2>/dev/null || true)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages crown needs, only those missing.
-#   tools/install-deps.sh build   compiler, make and the web server's libraries: enough to
-#                                 build and play (libmicrohttpd, SQLite, jansson, libpq)
+#   tools/install-deps.sh build   compiler, make and the libraries of the web server and
+#                                 the lab: enough to build and play (libmicrohttpd, SQLite,
+#                                 jansson, libpq, libcsv), and gnuplot for crown lab's plots
 #   tools/install-deps.sh web     also Node.js, npm and Chromium, and the browser tests'
 #                                 npm packages (tests/web: playwright-core)
 #   tools/install-deps.sh test    build + web + cmocka, clang and its libFuzzer, Python's
@@ -11,7 +12,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 set_name=${1:-build}
-want=(gcc make libmicrohttpd-dev libsqlite3-dev libjansson-dev libpq-dev)
+want=(gcc make libmicrohttpd-dev libsqlite3-dev libjansson-dev libpq-dev libcsv-dev gnuplot-nox)
 web=false
 case $set_name in
 build) ;;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the web tests of one build against its crown program: the JSON API tests (api),
-# the browser tests in headless Chromium (e2e) and several processes on one PostgreSQL
-# database behind HAProxy (cluster), with node's test runner, and prints
+# Runs the web tests of one build against its crown program: the JSON API and limits
+# tests (api), the browser tests in headless Chromium (e2e) and several processes on one
+# PostgreSQL database behind HAProxy (cluster), with node's test runner, and prints
 # one closing line "<build>/web: N passed, N failed" counting tests. Installs what the
 # browser tests need (Chromium, playwright-core) first when it is missing.
 #   tools/run-web-tests.sh build/release api e2e cluster
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 files=()
 for suite in "$@"; do
     case $suite in
-    api) files+=(tests/web/api.test.mjs) ;;
+    api) files+=(tests/web/api.test.mjs tests/web/limits.test.mjs) ;;
     e2e)
         files+=(tests/web/e2e.test.mjs)
         tools/install-deps.sh web || exit 1

@@ -11,10 +11,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cli/engine_client.h"
+#include "cli/match_clock.h"
 #include "core/game.h"
 #include "search/limits.h"
 
-enum { CLI_MAX_RULES = GAME_MAX_OPTIONS * 2, CLI_MAX_POSITIONAL = 4 };
+enum { CLI_MAX_RULES = GAME_MAX_OPTIONS * 2, CLI_MAX_POSITIONAL = 4, CLI_MAX_ENGINE_OPTIONS = 32 };
+
+/* An --engine-option: for the outside engine of one --players entry (1-based), or of
+ * every entry (0). */
+typedef struct CliEngineOption {
+    int entry;
+    EngineOption option;
+} CliEngineOption;
 
 typedef struct CliOptions {
     RuleSetting rules[CLI_MAX_RULES];
@@ -22,10 +31,14 @@ typedef struct CliOptions {
     const char *position;
     const char *players;
     const char *out;
+    const char *openings; /* --openings FILE: a match's starts, one a line */
     const char *agent;
     uint64_t seed;
     bool seed_set;
     SearchLimits limits;
+    TimeControl tc; /* --tc; base_ms 0 when not given */
+    CliEngineOption engine_options[CLI_MAX_ENGINE_OPTIONS];
+    int n_engine_options;
     long games;
     bool games_set; /* --games was given (its default suits match, not playouts) */
     long jobs;
@@ -48,6 +61,10 @@ bool cli_make_game(const CliOptions *o, Game **game, GameState **state);
  * the level's clock too, so that such searches are exact and repeatable. */
 SearchLimits cli_search_limits(const CliOptions *o);
 
+/* The --engine-option settings that apply to --players entry `entry` (0-based), in the
+ * order given, into out[0..*n) (at most cap). */
+void cli_engine_options_for(const CliOptions *o, int entry, EngineOption *out, int cap, int *n);
+
 /* Prints "crown: <message>" to stderr; returns 1 for use as an exit code. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -56,9 +73,12 @@ int cmd_perft(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_match(int argc, char **argv);
+int cmd_sprt(int argc, char **argv);
+int cmd_lab(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_playouts(int argc, char **argv);
 int cmd_uci(int argc, char **argv);
+int cmd_ugi(int argc, char **argv);
 /* In src/web/serve.c (web/serve.h): the web server, which links libmicrohttpd, SQLite
  * and jansson; declared here so that the CLI includes no web header. */
 int cmd_serve(int argc, char **argv);

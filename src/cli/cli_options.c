@@ -98,6 +98,8 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
             o->players = value;
         } else if (strcmp(flag, "--out") == 0) {
             o->out = value;
+        } else if (strcmp(flag, "--openings") == 0) {
+            o->openings = value;
         } else if (strcmp(flag, "--agent") == 0) {
             o->agent = value;
         } else if (strcmp(flag, "--seed") == 0) {
@@ -122,6 +124,40 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
             if (!read_number(flag, value, 1, 86400000L, &v))
                 return false;
             o->limits.movetime_ms = v;
+        } else if (strcmp(flag, "--tc") == 0) {
+            ErrBuf err;
+            if (time_control_parse(value, &o->tc, &err) != STATUS_OK) {
+                cli_error("%s", err.msg);
+                return false;
+            }
+        } else if (strcmp(flag, "--engine-option") == 0) {
+            if (o->n_engine_options == CLI_MAX_ENGINE_OPTIONS) {
+                cli_error("too many --engine-option settings");
+                return false;
+            }
+            // "[K:]NAME=VALUE", split in place like --rule: K ties it to one --players entry.
+            char *text = argv[i] + (value - argv[i]);
+            CliEngineOption *eo = &o->engine_options[o->n_engine_options];
+            eo->entry = 0;
+            size_t digits = strspn(text, "0123456789");
+            if (digits > 0 && text[digits] == ':') {
+                eo->entry = atoi(text);
+                text += digits + 1;
+                if (eo->entry < 1 || eo->entry > MAX_PLAYERS) {
+                    cli_error("--engine-option %d:...: the entry of --players counts from 1 "
+                              "to %d", eo->entry, MAX_PLAYERS);
+                    return false;
+                }
+            }
+            char *eq = strchr(text, '=');
+            if (eq == NULL || eq == text) {
+                cli_error("--engine-option takes [K:]NAME=VALUE, such as UCI_Elo=2000 or "
+                          "2:Skill Level=3, not '%s'", value);
+                return false;
+            }
+            *eq = '\0';
+            eo->option = (EngineOption){text, eq + 1};
+            o->n_engine_options++;
         } else if (strcmp(flag, "--games") == 0) {
             if (!read_number(flag, value, 1, 1000000000, &o->games))
                 return false;
@@ -135,6 +171,14 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
         }
     }
     return true;
+}
+
+void cli_engine_options_for(const CliOptions *o, int entry, EngineOption *out, int cap, int *n)
+{
+    *n = 0;
+    for (int i = 0; i < o->n_engine_options && *n < cap; i++)
+        if (o->engine_options[i].entry == 0 || o->engine_options[i].entry == entry + 1)
+            out[(*n)++] = o->engine_options[i].option;
 }
 
 SearchLimits cli_search_limits(const CliOptions *o)

@@ -1,116 +1,46 @@
 /*
  * cmd_match.c - `crown match GAME --players A,B --games N`: AI against AI.
  *
- * Game i seats the specs rotated by i, so each side plays every seat equally often. Games
- * are independent and seeded from (seed, i), so they may run on several threads
- * (--jobs) and, with depth or node limits, the totals are the same every run.
+ * The games are played by match_runner.c: game i seats the specs rotated by i, so each
+ * side plays every seat equally often, from the start of its group (match_starts.c), so
+ * each start is played with every seating. Games are seeded from (seed, i), so they may
+ * run on several threads (--jobs) and, with depth or node limits, the totals are the
+ * same every run. Outside engines (uci:COMMAND, ugi:COMMAND) run one process per thread
+ * and entry, kept from game to game; the turn runner referees their moves and clocks.
  */
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/match_runner.h"
 #include "cli/match_stats.h"
-#include "core/record.h"
-#include "play/seats.h"
+#include "cli/turn_runner.h"
 #include "core/game_api.h"
-#include "play/words.h"
+#include "play/seats.h"
 
-typedef struct MatchGame {
-    double returns[MAX_PLAYERS]; /* per spec (not per seat) */
-    double score[MAX_PLAYERS];   /* per spec: ops->score at the end, when the game has it */
-    int actions;
-    char *record_text;           /* when --out is given */
-    bool failed;
-    char error[ERRBUF_LEN];
-} MatchGame;
+enum { MATCH_ENGINE_OPTIONS = 16 };
+
+/* Per --players entry: the options of its outside engine. */
+typedef struct EntryOptions {
+    EngineOption option[MATCH_ENGINE_OPTIONS];
+    int n;
+} EntryOptions;
 
 typedef struct Match {
     const Game *game;
-    const GameState *start;
-    const CliOptions *opts;
     Seats specs; /* seat k of game i is specs[(k + i) % n] */
+    EntryOptions entry_options[MAX_PLAYERS];
     int n_games;
     MatchGame *games;
-    pthread_mutex_t lock;
-    int next;  /* next game index to play; guarded by lock */
-    int done;  /* games finished; guarded by lock */
 } Match;
 
-static void play_one(Match *mt, int index)
+static bool report_game(void *ctx, int index, const MatchGame *r)
 {
-    MatchGame *out = &mt->games[index];
-    const Game *g = mt->game;
-    const int n = g->players;
-    ErrBuf err;
-    Seats seats;
-    memset(&seats, 0, sizeof seats);
-    seats.count = n;
-    for (int k = 0; k < n; k++) {
-        seats.seat[k] = mt->specs.seat[(k + index) % n];
-        seats.seat[k].agent = NULL;
-        seats.seat[k].spec.seed = mt->opts->seed * 1000003ULL + (uint64_t)index * 31 + (uint64_t)k;
-    }
-    // The record owns a Game; each game gets its own copy of the configured game.
-    Game *own;
-    RuleSetting rules[GAME_MAX_OPTIONS];
-    for (int i = 0; i < g->ops->option_count; i++)
-        rules[i] = (RuleSetting){g->ops->options[i].name, g->values[i]};
-    GameRecord rec;
-    if (game_create(g->ops, g->players, rules, g->ops->option_count, &own, &err) != STATUS_OK ||
-        record_init(&rec, own, mt->start, &err) != STATUS_OK ||
-        seats_start(&seats, rec.game, &err) != STATUS_OK) {
-        out->failed = true;
-        snprintf(out->error, sizeof out->error, "%s", err.msg);
-        return;
-    }
-    Rng chance;
-    rng_seed(&chance, mt->opts->seed * 7919 + (uint64_t)index);
-    for (;;) {
-        const int p = own->ops->to_move(own, rec.current);
-        if (p == PLAYER_NONE)
-            break;
-        Move m;
-        if (seats_auto_action(&seats, own, rec.current, &chance, &m, NULL, &err) != STATUS_OK) {
-            out->failed = true;
-            snprintf(out->error, sizeof out->error, "%s", err.msg);
-            break;
-        }
-        if (record_push(&rec, m, &err) != STATUS_OK) {
-            out->failed = true;
-            break;
-        }
-    }
-    double ret[MAX_PLAYERS];
-    own->ops->returns(own, rec.current, ret);
-    for (int k = 0; k < n; k++) {
-        out->returns[(k + index) % n] = ret[k];
-        if (own->ops->score != NULL)
-            out->score[(k + index) % n] = own->ops->score(own, rec.current, k);
-    }
-    out->actions = rec.count;
-    if (mt->opts->out) {
-        seats_format(&seats, rec.players, (int)sizeof rec.players);
-        StrBuf text;
-        sb_init(&text);
-        StrBuf result;
-        sb_init(&result);
-        play_result_text(rec.game, rec.current, PLAYER_NONE, &result);
-        record_write(&rec, sb_str(&result), &text);
-        sb_free(&result);
-        out->record_text = strdup(sb_str(&text));
-        sb_free(&text);
-    }
-    seats_stop(&seats);
-    record_free(&rec);
-}
-
-static void report_game(Match *mt, int index)
-{
-    const MatchGame *r = &mt->games[index];
+    const Match *mt = ctx;
     if (r->failed) {
         printf("game %d: failed: %s\n", index + 1, r->error);
     } else {
@@ -118,25 +48,11 @@ static void report_game(Match *mt, int index)
         for (int k = 0; k < mt->game->players; k++)
             printf("%s %s %+g", k ? "," : "", mt->specs.seat[k].text, r->returns[k]);
         printf(" (%d actions)\n", r->actions);
+        if (r->forfeit[0])
+            printf("game %d: %s\n", index + 1, r->forfeit);
     }
     fflush(stdout);
-}
-
-static void *worker(void *arg)
-{
-    Match *mt = arg;
-    for (;;) {
-        pthread_mutex_lock(&mt->lock);
-        const int index = mt->next < mt->n_games ? mt->next++ : -1;
-        pthread_mutex_unlock(&mt->lock);
-        if (index < 0)
-            return NULL;
-        play_one(mt, index);
-        pthread_mutex_lock(&mt->lock);
-        mt->done++;
-        report_game(mt, index);
-        pthread_mutex_unlock(&mt->lock);
-    }
+    return true;
 }
 
 /* The rank of spec k in game i: 1 plus the number of players with a better return
@@ -214,7 +130,7 @@ int cmd_match(int argc, char **argv)
         return 2;
     if (o.n_positional != 1 || o.players == NULL)
         return cli_error("usage: crown match GAME --players SPEC,SPEC --games N [--seed S] "
-                         "[--out FILE] [--jobs J]"),
+                         "[--openings FILE] [--out FILE] [--jobs J]"),
                2;
     Game *g;
     GameState *s;
@@ -223,21 +139,49 @@ int cmd_match(int argc, char **argv)
     Match mt;
     memset(&mt, 0, sizeof mt);
     mt.game = g;
-    mt.start = s;
-    mt.opts = &o;
     mt.n_games = (int)o.games;
     ErrBuf err;
     int rc = 0;
+    MatchStarts starts;
+    if (match_starts_init(&starts, g, s, o.position != NULL, o.seed, o.openings, &err) !=
+        STATUS_OK) {
+        rc = cli_error("%s", err.msg);
+        free(s);
+        game_destroy(g);
+        return rc;
+    }
     const SearchLimits lim = cli_search_limits(&o);
-    if (seats_parse(o.players, g->players, &lim, o.seed, &mt.specs, &err) != STATUS_OK) {
+    if (seats_parse(o.players, g->players, &lim, o.seed, &mt.specs, &err) != STATUS_OK ||
+        turn_runner_check_game(g, &mt.specs, &err) != STATUS_OK) {
         rc = cli_error("%s", err.msg);
         goto done;
     }
-    for (int k = 0; k < mt.specs.count; k++)
+    bool outside = false;
+    for (int k = 0; k < mt.specs.count; k++) {
         if (mt.specs.seat[k].human) {
-            rc = cli_error("match is for AI players only");
+            rc = cli_error("match is for AI players only, and outside engines");
             goto done;
         }
+        outside |= mt.specs.seat[k].outside;
+        cli_engine_options_for(&o, k, mt.entry_options[k].option, MATCH_ENGINE_OPTIONS,
+                               &mt.entry_options[k].n);
+    }
+    for (int i = 0; i < o.n_engine_options; i++) {
+        const int e = o.engine_options[i].entry;
+        if (e > mt.specs.count || (e > 0 && !mt.specs.seat[e - 1].outside) ||
+            (e == 0 && !outside)) {
+            rc = cli_error("--engine-option %s: %s", o.engine_options[i].option.name,
+                           e > mt.specs.count ? "there is no such entry in --players"
+                                              : "that player is not an outside engine");
+            goto done;
+        }
+    }
+    if (o.tc.base_ms > 0 && o.limits.movetime_ms > 0) {
+        rc = cli_error("give either --tc or --movetime");
+        goto done;
+    }
+    if (outside)
+        signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is an error, not our end */
     // Fail early on a spec the game cannot use (alpha-beta on a chance game, say).
     if (seats_start(&mt.specs, g, &err) != STATUS_OK) {
         rc = cli_error("%s", err.msg);
@@ -249,15 +193,15 @@ int cmd_match(int argc, char **argv)
         rc = cli_error("out of memory");
         goto done;
     }
-    pthread_mutex_init(&mt.lock, NULL);
-    const int jobs = (int)(o.jobs < o.games ? o.jobs : o.games);
-    pthread_t threads[64];
-    for (int j = 1; j < jobs; j++)
-        pthread_create(&threads[j], NULL, worker, &mt);
-    worker(&mt);
-    for (int j = 1; j < jobs; j++)
-        pthread_join(threads[j], NULL);
-    pthread_mutex_destroy(&mt.lock);
+    MatchRunner runner = {.game = g, .specs = &mt.specs, .starts = &starts, .seed = o.seed,
+                          .keep_record = o.out != NULL};
+    runner.limits = lim;
+    runner.tc = o.tc;
+    for (int k = 0; k < mt.specs.count; k++) {
+        runner.engine_options[k] = mt.entry_options[k].option;
+        runner.n_engine_options[k] = mt.entry_options[k].n;
+    }
+    match_run(&runner, mt.games, mt.n_games, (int)o.jobs, report_game, &mt);
 
     int failed = 0;
     for (int i = 0; i < mt.n_games; i++)
@@ -289,6 +233,8 @@ int cmd_match(int argc, char **argv)
     } else {
         report_players(&mt);
     }
+    printf("%d distinct games of %d; starts: %s\n", match_distinct_games(mt.games, mt.n_games),
+           mt.n_games - failed, match_starts_kind(&starts));
     if (o.out) {
         FILE *f = fopen(o.out, "w");
         if (f == NULL) {
@@ -310,6 +256,7 @@ done:
         for (int i = 0; i < mt.n_games; i++)
             free(mt.games[i].record_text);
     free(mt.games);
+    match_starts_free(&starts);
     free(s);
     game_destroy(g);
     return rc;

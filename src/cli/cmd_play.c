@@ -6,12 +6,14 @@
  * actions of one turn may be given on one line separated by ';'. Every input is checked
  * on a copy first: a bad line prints one "error:" line and changes nothing.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/turn_runner.h"
 #include "play/seats.h"
 #include "core/game_api.h"
 #include "core/record.h"
@@ -27,6 +29,10 @@ typedef struct PlaySession {
     unsigned render_flags;
     Rng chance_rng;
     int errors;
+    TurnRunner run;                   /* AI, chance and outside engines' moves */
+    EngineClient engine[MAX_PLAYERS]; /* the outside seats' engines */
+    EngineOption engine_options[MAX_PLAYERS][CLI_MAX_ENGINE_OPTIONS];
+    bool forfeited;                   /* an outside engine lost by forfeit: the game ended */
 } PlaySession;
 
 /* Prints one error line; control characters from the user's own input (a pasted binary,
@@ -271,35 +277,53 @@ static bool handle_line(PlaySession *ps, char *line)
     return true;
 }
 
-/* Lets AIs and chance act until a human is to move or the game ends. */
+/* Lets AIs, chance and outside engines act until a human is to move or the game ends
+ * (by the rules, or by an outside engine's forfeit). */
 static bool run_automatic(PlaySession *ps)
 {
     const Game *g = ps->rec.game;
     ErrBuf err;
     for (;;) {
         const int p = g->ops->to_move(g, ps->rec.current);
-        if (p == PLAYER_NONE || (p >= 0 && ps->seats.seat[p].human))
+        if (ps->forfeited || p == PLAYER_NONE || (p >= 0 && ps->seats.seat[p].human))
             return true;
-        Move m;
-        SearchResult r;
-        if (seats_auto_action(&ps->seats, g, ps->rec.current, &ps->chance_rng, &m, &r, &err) !=
-            STATUS_OK)
+        GameState *before = game_state_clone(g, ps->rec.current);
+        if (before == NULL)
+            return cli_error("out of memory"), false;
+        TurnStep step;
+        ps->run.seats = &ps->seats;
+        ps->run.chance = &ps->chance_rng;
+        if (turn_runner_step(&ps->run, &ps->rec, &step, &err) != STATUS_OK) {
+            free(before);
             return cli_error("AI failed: %s", err.msg), false;
+        }
+        if (step.forfeit != PLAYER_NONE) {
+            StrBuf text;
+            double ret[MAX_PLAYERS];
+            sb_init(&text);
+            turn_runner_forfeit_result(g, &ps->seats, &step, &text, ret);
+            printf("Game over: %s\n", sb_str(&text));
+            sb_free(&text);
+            free(before);
+            ps->forfeited = true;
+            return true;
+        }
         StrBuf text;
         sb_init(&text);
-        g->ops->format_move(g, ps->rec.current, m, &text);
+        play_format_turn(g, before, step.acts, step.n, &text, &err);
+        free(before);
         if (p == PLAYER_CHANCE) {
             printf("chance: %s\n", sb_str(&text));
         } else {
-            sb_puts(&text, "  (");
-            search_format_score(&r, &text);
-            sb_puts(&text, ")");
+            if (step.searched) {
+                sb_puts(&text, "  (");
+                search_format_score(&step.result, &text);
+                sb_puts(&text, ")");
+            }
             printf("%s (%s) plays %s\n", play_seat_name(g, p), ps->seats.seat[p].text,
                    sb_str(&text));
         }
         sb_free(&text);
-        if (record_push(&ps->rec, m, &err) != STATUS_OK)
-            return cli_error("%s", err.msg), false;
         if (ps->interactive)
             show_board(ps);
     }
@@ -332,6 +356,7 @@ int cmd_play(int argc, char **argv)
     const SearchLimits lim = cli_search_limits(&o);
     if (seats_parse(o.players ? o.players : "human,ai", g->players, &lim, o.seed, &ps.seats,
                     &err) != STATUS_OK ||
+        turn_runner_check_game(g, &ps.seats, &err) != STATUS_OK ||
         record_init(&ps.rec, g, s, &err) != STATUS_OK) {
         free(s);
         game_destroy(g);
@@ -343,6 +368,28 @@ int cmd_play(int argc, char **argv)
         return cli_error("%s", err.msg), 2;
     }
     seats_format(&ps.seats, ps.rec.players, (int)sizeof ps.rec.players);
+    if (o.tc.base_ms > 0) {
+        seats_stop(&ps.seats);
+        record_free(&ps.rec);
+        return cli_error("--tc is for crown match; here use --movetime"), 2;
+    }
+    ps.run.limits = lim;
+    for (int k = 0; k < ps.seats.count; k++) {
+        if (!ps.seats.seat[k].outside)
+            continue;
+        int n;
+        cli_engine_options_for(&o, k, ps.engine_options[k], CLI_MAX_ENGINE_OPTIONS, &n);
+        engine_client_init(&ps.engine[k], ps.seats.seat[k].text, ps.engine_options[k], n);
+        ps.run.engine[k] = &ps.engine[k];
+        signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is an error, not our end */
+        if (engine_client_new_game(&ps.engine[k], &err) != STATUS_OK) {
+            for (int j = 0; j <= k; j++)
+                engine_client_close(&ps.engine[j]);
+            seats_stop(&ps.seats);
+            record_free(&ps.rec);
+            return cli_error("%s", err.msg), 1;
+        }
+    }
     printf("%s: %s\n", g->ops->name, g->ops->summary);
     if (ps.interactive)
         puts("Type 'help' for the commands.");
@@ -351,7 +398,7 @@ int cmd_play(int argc, char **argv)
     char line[LINE_CAP];
     bool ok = true;
     for (;;) {
-        if (!(ok = run_automatic(&ps)))
+        if (!(ok = run_automatic(&ps)) || ps.forfeited)
             break;
         show_status(&ps);
         if (ps.interactive) {
@@ -375,6 +422,8 @@ int cmd_play(int argc, char **argv)
     }
     if (!ps.interactive)
         show_board(&ps);
+    for (int k = 0; k < ps.seats.count; k++)
+        engine_client_close(&ps.engine[k]);
     seats_stop(&ps.seats);
     record_free(&ps.rec);
     if (!ok)

@@ -16,19 +16,21 @@
 #include <strings.h>
 
 #include "core/game_api.h"
+#include "play/turn.h"
 #include "search/agent.h"
+#include "search/timeman.h"
 
 enum {
     MAX_TOKENS = 1024,
     HASH_MB_DEFAULT = 16,
     HASH_MB_MAX = 1024,
     LEVEL_DEFAULT = AGENT_LEVEL_MAX,
-    MOVES_TO_GO_GUESS = 30,   /* moves left when the GUI does not say (sudden death) */
-    MOVE_OVERHEAD_MS = 30,    /* kept back per move for the GUI and the pipes */
+    TURN_CAP = 64, /* the most actions of one turn in a `moves` word or a bestmove */
 };
 
 typedef struct Engine {
     const EngineDialect *d;
+    Game *game; /* replaced by a rule setoption; never while a search runs */
     GameState *pos;
     int level;
     long hash_mb;
@@ -41,6 +43,7 @@ typedef struct Engine {
     bool stop_asked;
     Agent *agent;
     GameState *search_pos;
+    int64_t again_ms; /* time for each later action of a turn of several (0: none) */
 } Engine;
 
 static void say(Engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -72,7 +75,7 @@ static void append_score(const SearchResult *r, StrBuf *out)
 
 static void report(Engine *e, const SearchResult *r)
 {
-    const Game *g = e->d->game;
+    const Game *g = e->game;
     StrBuf line;
     sb_init(&line);
     int64_t ms = r->time_ms > 0 ? r->time_ms : 1;
@@ -80,29 +83,79 @@ static void report(Engine *e, const SearchResult *r)
     append_score(r, &line);
     sb_printf(&line, " nodes %" PRIu64 " nps %" PRIu64 " time %" PRId64 " pv", r->nodes,
               r->nodes * 1000 / (uint64_t)ms, r->time_ms);
+    if (r->pv_len > 0)
+        sb_putc(&line, ' ');
+    protocol_write_line(e->d->write_move, g, e->search_pos, r->pv, r->pv_len, &line);
+    say(e, "%s", sb_str(&line));
+    sb_free(&line);
+}
+
+static bool is_legal(const Game *g, const GameState *s, Move m)
+{
+    MoveList list;
+    g->ops->gen_moves(g, s, &list);
+    for (int i = 0; i < list.count; i++)
+        if (list.moves[i] == m)
+            return true;
+    return false;
+}
+
+/* The rest of the mover's turn after its first action: the principal variation's own
+ * actions while they last, then short searches of their own, so that the bestmove is a
+ * whole turn. */
+static int finish_turn(Engine *e, const SearchResult *r, Move *acts, ErrBuf *err)
+{
+    const Game *g = e->game;
     GameState *walk = game_state_clone(g, e->search_pos);
     void *undo = game_undo_new(g);
-    for (int i = 0; walk && undo && i < r->pv_len && !game_is_over(g, walk); i++) {
-        sb_putc(&line, ' ');
-        e->d->write_move(g, walk, r->pv[i], &line);
-        g->ops->make(g, walk, r->pv[i], undo);
+    int n = 0;
+    if (walk == NULL || undo == NULL) {
+        free(walk);
+        free(undo);
+        err_set(err, STATUS_NOMEM, "out of memory");
+        return 0;
+    }
+    const int mover = g->ops->to_move(g, walk);
+    acts[n++] = r->best;
+    g->ops->make(g, walk, r->best, undo);
+    int next = 1;
+    while (n < TURN_CAP && g->ops->to_move(g, walk) == mover) {
+        Move m;
+        if (next < r->pv_len && is_legal(g, walk, r->pv[next])) {
+            m = r->pv[next++];
+        } else {
+            SearchResult more;
+            next = SEARCH_PV_CAP; /* the old line no longer applies */
+            agent_set_movetime(e->agent, e->again_ms);
+            if (agent_think(e->agent, walk, &more, err) != STATUS_OK) {
+                n = 0;
+                break;
+            }
+            m = more.best;
+        }
+        acts[n++] = m;
+        g->ops->make(g, walk, m, undo);
     }
     free(walk);
     free(undo);
-    say(e, "%s", sb_str(&line));
-    sb_free(&line);
+    return n;
 }
 
 static void *search_main(void *arg)
 {
     Engine *e = arg;
-    const Game *g = e->d->game;
+    const Game *g = e->game;
     SearchResult r;
     ErrBuf err;
+    Move acts[TURN_CAP];
+    int n = 0;
     bool ok = agent_think(e->agent, e->search_pos, &r, &err) == STATUS_OK;
-    if (ok)
+    if (ok) {
         report(e, &r);
-    else
+        n = finish_turn(e, &r, acts, &err);
+        ok = n > 0;
+    }
+    if (!ok)
         say(e, "info string error: %s", err.msg);
     pthread_mutex_lock(&e->lock);
     while (e->infinite && !e->stop_asked)
@@ -111,7 +164,7 @@ static void *search_main(void *arg)
     if (ok) {
         StrBuf mv;
         sb_init(&mv);
-        e->d->write_move(g, e->search_pos, r.best, &mv);
+        protocol_write_line(e->d->write_move, g, e->search_pos, acts, n, &mv);
         say(e, "bestmove %s", sb_str(&mv));
         sb_free(&mv);
     } else {
@@ -153,7 +206,7 @@ static bool read_long(const char *text, long min, long max, long *out)
 /* `position startpos|fen TEXT... [moves M...]`: built on a copy, kept only if all reads. */
 static void cmd_position(Engine *e, char **tok, int n)
 {
-    const Game *g = e->d->game;
+    const Game *g = e->game;
     GameState *s = game_state_new(g);
     ErrBuf err;
     int i = 1;
@@ -179,13 +232,20 @@ static void cmd_position(Engine *e, char **tok, int n)
             say(e, "info string error: position: expected 'moves', not '%s'", tok[i]);
             ok = false;
         }
+        void *undo = game_undo_new(g);
         for (i++; ok && i < n; i++) {
-            Move m;
-            if (game_play_text(g, s, tok[i], &m, &err) != STATUS_OK) {
-                say(e, "info string error: move '%s': %s", tok[i], err.msg);
+            Move acts[TURN_CAP];
+            int k = 0;
+            if (undo == NULL ||
+                play_parse_turn(g, s, tok[i], acts, TURN_CAP, &k, &err) != STATUS_OK) {
+                say(e, "info string error: move '%s': %s", tok[i],
+                    undo ? err.msg : "out of memory");
                 ok = false;
             }
+            for (int j = 0; j < k; j++)
+                g->ops->make(g, s, acts[j], undo);
         }
+        free(undo);
     }
     if (ok) {
         free(e->pos);
@@ -195,26 +255,13 @@ static void cmd_position(Engine *e, char **tok, int n)
     }
 }
 
-/* The time for this move from the clock fields: an even share of what is left over
- * the moves to go, plus most of the increment, never more than a third of the clock. */
-static int64_t budget_ms(int64_t left, int64_t inc, long moves_to_go)
-{
-    long mtg = moves_to_go > 0 ? moves_to_go : MOVES_TO_GO_GUESS;
-    int64_t t = left / mtg + inc * 3 / 4;
-    int64_t cap = left / 3;
-    if (t > cap)
-        t = cap;
-    t -= MOVE_OVERHEAD_MS;
-    return t < 1 ? 1 : t;
-}
-
 static void cmd_go(Engine *e, char **tok, int n)
 {
-    const Game *g = e->d->game;
+    const Game *g = e->game;
     long depth = 0, movetime = 0, mtg = 0;
     long clock[2] = {-1, -1}, inc[2] = {0, 0}, nodes = 0;
     bool infinite = false;
-    static const char *const CLOCKS[2][2] = {{"wtime", "winc"}, {"btime", "binc"}};
+    const char *const(*CLOCKS)[2] = e->d->clock_words;
     for (int i = 1; i < n; i++) {
         const char *k = tok[i];
         if (strcmp(k, "infinite") == 0) {
@@ -261,7 +308,7 @@ static void cmd_go(Engine *e, char **tok, int n)
         if (movetime > 0)
             spec.limits.movetime_ms = movetime;
         else if (mover >= 0 && mover < 2 && clock[mover] >= 0)
-            spec.limits.movetime_ms = budget_ms(clock[mover], inc[mover], mtg);
+            spec.limits.movetime_ms = time_budget_ms(clock[mover], inc[mover], (int)mtg);
         else if (depth > 0 || nodes > 0)
             spec.limits.movetime_ms = SEARCH_UNLIMITED; /* exact, repeatable searches */
         if ((movetime > 0 || spec.limits.movetime_ms > 0) && depth == 0)
@@ -282,6 +329,13 @@ static void cmd_go(Engine *e, char **tok, int n)
         return;
     }
     e->agent = a;
+    /* The later actions of a turn, when the line does not give them, take a tenth of
+     * the first one's time, so that a clock is not spent twice; after `go infinite`,
+     * which `stop` ended, a tenth of a second each, so that bestmove follows soon. */
+    const SearchLimits eff = agent_limits(a);
+    e->again_ms = eff.movetime_ms > 0                ? eff.movetime_ms / 10 + 1
+                  : (eff.depth > 0 || eff.nodes > 0) ? 0
+                                                     : 100;
     e->infinite = infinite;
     e->stop_asked = false;
     if (pthread_create(&e->thread, NULL, search_main, e) != 0) {
@@ -293,6 +347,46 @@ static void cmd_go(Engine *e, char **tok, int n)
         return;
     }
     e->searching = true;
+}
+
+/* A rule option by its name, when the dialect offers them; -1 when none is. */
+static int rule_option(const Engine *e, const char *name)
+{
+    if (!e->d->rule_options)
+        return -1;
+    const GameOps *ops = e->game->ops;
+    for (int i = 0; i < ops->option_count; i++)
+        if (ops->options[i].kind != RULE_FILE && strcasecmp(ops->options[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+/* The game again with one rule changed, from its start position; on error the game and
+ * the position stay. */
+static void set_rule(Engine *e, int index, const char *value)
+{
+    const Game *old = e->game;
+    RuleSetting rules[GAME_MAX_OPTIONS];
+    for (int i = 0; i < old->ops->option_count; i++)
+        rules[i] = (RuleSetting){old->ops->options[i].name, i == index ? value : old->values[i]};
+    Game *g;
+    ErrBuf err;
+    if (game_create(old->ops, old->players, rules, old->ops->option_count, &g, &err) !=
+        STATUS_OK) {
+        say(e, "info string error: %s", err.msg);
+        return;
+    }
+    GameState *pos = game_state_new(g);
+    if (pos == NULL) {
+        game_destroy(g);
+        say(e, "info string error: out of memory");
+        return;
+    }
+    g->ops->new_game(g, pos, 0);
+    free(e->pos);
+    game_destroy(e->game);
+    e->game = g;
+    e->pos = pos;
 }
 
 /* `setoption name NAME... [value VALUE...]`, names without regard to case. */
@@ -323,8 +417,11 @@ static void cmd_setoption(Engine *e, char **tok, int n)
         else
             say(e, "info string error: Level takes %d to %d, not '%s'", AGENT_LEVEL_MIN,
                 AGENT_LEVEL_MAX, value);
+    } else if (rule_option(e, sb_str(&name)) >= 0) {
+        set_rule(e, rule_option(e, sb_str(&name)), value);
     } else {
-        say(e, "info string error: no option '%s' (Hash, Threads, Level)", sb_str(&name));
+        say(e, "info string error: no option '%s' (Hash, Threads, Level%s)", sb_str(&name),
+            e->d->rule_options ? " or a rule option of the game" : "");
     }
     sb_free(&name);
 }
@@ -337,7 +434,52 @@ static void cmd_hello(Engine *e)
     say(e, "option name Threads type spin default 1 min 1 max 1");
     say(e, "option name Level type spin default %d min %d max %d", LEVEL_DEFAULT,
         AGENT_LEVEL_MIN, AGENT_LEVEL_MAX);
+    const GameOps *ops = e->game->ops;
+    for (int i = 0; e->d->rule_options && i < ops->option_count; i++) {
+        const RuleOption *o = &ops->options[i];
+        const char *now = e->game->values[i];
+        if (o->kind == RULE_INTEGER) {
+            say(e, "option name %s type spin default %s min %ld max %ld", o->name, now, o->min,
+                o->max);
+        } else if (o->kind == RULE_CHOICE) {
+            StrBuf vars;
+            sb_init(&vars);
+            for (const char *p = o->choices; *p;) {
+                size_t len = strcspn(p, "|");
+                sb_printf(&vars, " var %.*s", (int)len, p);
+                p += len + (p[len] == '|');
+            }
+            say(e, "option name %s type combo default %s%s", o->name, now, sb_str(&vars));
+            sb_free(&vars);
+        } else if (o->kind == RULE_TEXT) {
+            say(e, "option name %s type string default %s", o->name, now);
+        }
+    }
     say(e, "%s", e->d->hello_ok);
+}
+
+/* `query gameover|p1turn|result`, answered with one `response` line. */
+static void cmd_query(Engine *e, char **tok, int n)
+{
+    const Game *g = e->game;
+    const int p = g->ops->to_move(g, e->pos);
+    if (n != 2) {
+        say(e, "info string error: query takes one of gameover, p1turn, result");
+    } else if (strcmp(tok[1], "gameover") == 0) {
+        say(e, "response %s", p == PLAYER_NONE ? "true" : "false");
+    } else if (strcmp(tok[1], "p1turn") == 0) {
+        say(e, "response %s", p == 0 ? "true" : "false");
+    } else if (strcmp(tok[1], "result") == 0) {
+        double ret[MAX_PLAYERS];
+        if (p != PLAYER_NONE) {
+            say(e, "response none");
+            return;
+        }
+        g->ops->returns(g, e->pos, ret);
+        say(e, "response %s", ret[0] > ret[1] ? "p1win" : ret[0] < ret[1] ? "p2win" : "draw");
+    } else {
+        say(e, "info string error: query '%s': ask gameover, p1turn or result", tok[1]);
+    }
 }
 
 /* One command line; returns false on `quit`. A command that changes what is searched
@@ -367,7 +509,9 @@ static bool handle(Engine *e, char *line)
         cmd_hello(e);
     } else if (strcmp(c, e->d->new_game) == 0) {
         finish_search(e, e->infinite);
-        e->d->game->ops->new_game(e->d->game, e->pos, 0);
+        e->game->ops->new_game(e->game, e->pos, 0);
+    } else if (e->d->queries && strcmp(c, "query") == 0) {
+        cmd_query(e, tok, n);
     } else if (strcmp(c, "position") == 0) {
         finish_search(e, e->infinite);
         cmd_position(e, tok, n);
@@ -386,12 +530,19 @@ static bool handle(Engine *e, char *line)
 int engine_protocol_run(const EngineDialect *d)
 {
     Engine e = {.d = d, .level = LEVEL_DEFAULT, .hash_mb = HASH_MB_DEFAULT};
+    ErrBuf err;
+    if (game_create(d->ops, 2, d->rules, d->n_rules, &e.game, &err) != STATUS_OK) {
+        fprintf(stderr, "crown: %s\n", err.msg);
+        return 1;
+    }
+    e.pos = game_state_new(e.game);
+    if (!e.pos) {
+        game_destroy(e.game);
+        return 1;
+    }
+    e.game->ops->new_game(e.game, e.pos, 0);
     pthread_mutex_init(&e.lock, NULL);
     pthread_cond_init(&e.wake, NULL);
-    e.pos = game_state_new(d->game);
-    if (!e.pos)
-        return 1;
-    d->game->ops->new_game(d->game, e.pos, 0);
     char *line = NULL;
     size_t cap = 0;
     bool quit = false;
@@ -402,6 +553,7 @@ int engine_protocol_run(const EngineDialect *d)
     finish_search(&e, quit || e.infinite);
     free(line);
     free(e.pos);
+    game_destroy(e.game);
     pthread_cond_destroy(&e.wake);
     pthread_mutex_destroy(&e.lock);
     return 0;

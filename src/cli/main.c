@@ -18,8 +18,9 @@ static const Command COMMANDS[] = {
     {"games", cmd_games, "crown games", "list every game with its rule options"},
     {"play", cmd_play,
      "crown play GAME [--players SPEC,SPEC] [--rule NAME=VALUE]... [--seed S] [--position TEXT]\n"
-     "           [--depth N] [--nodes N] [--movetime MS]",
-     "play on the terminal; SPEC is human or ai[:LEVEL] (also ab, mcts, random)"},
+     "           [--depth N] [--nodes N] [--movetime MS] [--engine-option [K:]NAME=VALUE]...",
+     "play on the terminal; SPEC is human or ai[:LEVEL] (also ab, mcts, random), or an\n"
+     "      outside engine uci:COMMAND or ugi:COMMAND (docs/PROTOCOLS.md)"},
     {"analyze", cmd_analyze,
      "crown analyze GAME [--position TEXT] [--rule NAME=VALUE]... [--agent SPEC]\n"
      "           [--depth N] [--nodes N] [--movetime MS] [--seed S]",
@@ -31,9 +32,26 @@ static const Command COMMANDS[] = {
      "      start no deeper depth once that many milliseconds are spent)"},
     {"match", cmd_match,
      "crown match GAME --players SPEC,SPEC --games N [--seed S] [--out FILE] [--jobs J]\n"
-     "           [--rule NAME=VALUE]... [--depth N] [--nodes N] [--movetime MS]",
+     "           [--openings FILE] [--rule NAME=VALUE]... [--depth N] [--nodes N]\n"
+     "           [--movetime MS | --tc BASE+INC] [--engine-option [K:]NAME=VALUE]...",
      "play AI against AI with seats rotating; prints the score and Elo difference (two\n"
-     "      players) or each player's wins, mean rank, mean score and mean rank by seat"},
+     "      players) or each player's wins, mean rank, mean score and mean rank by seat.\n"
+     "      A SPEC may be an outside engine, uci:COMMAND or ugi:COMMAND; --engine-option\n"
+     "      sets an option of every outside engine, or of --players entry K only; --tc\n"
+     "      gives each seat a clock of BASE seconds plus INC a move (docs/PROTOCOLS.md)"},
+    {"sprt", cmd_sprt,
+     "crown sprt GAME --base SPEC --test SPEC --elo0 E0 --elo1 E1 [--alpha A] [--beta B]\n"
+     "           [--movetime MS] [--depth N] [--nodes N] [--games-max N] [--seed S]\n"
+     "           [--jobs J] [--openings FILE] [--rule NAME=VALUE]...",
+     "play pairs of games (seats swapped) until the sequential probability ratio test\n"
+     "      accepts H0 (test is elo0 stronger) or H1 (elo1); prints W/D/L, LLR and Elo"},
+    {"lab", cmd_lab,
+     "crown lab GAME --players SPEC,SPEC... --games N --out DIR [--compare NAME=VALUE,...]...\n"
+     "           [--ladder L,L...] [--rule NAME=VALUE]... [--jobs J] [--seed S] [--shard I/N]\n"
+     "           [--depth N] [--nodes N] [--movetime MS]; crown lab merge DIR... --out DIR",
+     "a self-play study: win, draw and loss rates by seat with 95% intervals, why games\n"
+     "      ended, lengths, rule sets compared, Elo ladders; writes DIR/results.csv,\n"
+     "      DIR/summary.json and DIR/report.html (docs/LAB.md)"},
     {"playouts", cmd_playouts,
      "crown playouts GAME [--games N] [--movetime MS] [--seed S] [--position TEXT]\n"
      "           [--rule NAME=VALUE]...",
@@ -42,16 +60,39 @@ static const Command COMMANDS[] = {
      "a UCI chess engine on stdin/stdout: King Down with the chess rules (classic set-up,\n"
      "      castling, en passant, Q R B N promotion), for chess GUIs and matches against\n"
      "      other engines (docs/PROTOCOLS.md)"},
+    {"ugi", cmd_ugi, "crown ugi GAME [--rule NAME=VALUE]...",
+     "a UGI engine (the Universal Game Interface of cutegames) on stdin/stdout for any\n"
+     "      two-player game but King of the Valley; every rule option is a setoption\n"
+     "      (docs/PROTOCOLS.md)"},
     {"bench", cmd_bench, "crown bench [GAME]",
      "fixed-depth searches over fixed positions; prints a node-count signature"},
     {"serve", cmd_serve,
-     "crown serve [--port P] [--bind ADDR] [--db FILE|URL] [--ai-threads N] [--rate N]\n"
-     "            [--max-connections N] [--max-per-ip N] [--quiet]",
+     "crown serve [--port P] [--bind ADDR] [--db FILE|URL] [--ai-threads N] [--rate N] [--quiet]\n"
+     "      [--max-connections N] [--max-per-ip N]\n"
+     "      [--public-url URL] [--allow-origin ORIGIN[,ORIGIN]] [LIMITS]",
      "the web server: play every game in a browser against the AI or with friends (default\n"
      "      127.0.0.1:8080; --port 0 picks a free port; --db defaults to\n"
      "      $XDG_DATA_HOME/crown/crown.db or ~/.local/share/crown/crown.db; a\n"
      "      postgresql://USER@HOST/DB URL lets several servers share one database\n"
-     "      (docs/DEPLOY.md); --rate: moves and other changes a second per client address)"},
+     "      (docs/DEPLOY.md); --rate: moves and other changes a second per client\n"
+     "      address). --public-url: the address players open when a reverse proxy serves\n"
+     "      it (its Host and Origin are accepted; else only this server's own address);\n"
+     "      --allow-origin: more addresses the site is reached under, such as its other\n"
+     "      names behind the proxy (no CORS: same-site pages only).\n"
+     "      LIMITS, per client address unless said (defaults in brackets; docs/API.md):\n"
+     "      --creates-per-hour N   games created an hour [60]\n"
+     "      --ai-games N           games against the AI in play at once [3]\n"
+     "      --aiai-games N         AI-against-AI games in play at once [2]\n"
+     "      --ai-max-plies N       actions an AI plays in a game; more max-plies refused [1000]\n"
+     "      --ai-seconds N         AI think time per game [600]\n"
+     "      --ai-queue N           hints waiting for the AI [4]; one per game\n"
+     "      --hint-timeout S       a hint no AI worker took by then is refused, 503 [10]\n"
+     "      --streams-per-ip N     open event streams [32]\n"
+     "      --streams-per-game N   open event streams of one game, all addresses [64]\n"
+     "      --idle S               a game untouched this long leaves memory [300]\n"
+     "      --abandon-after S      an unfinished game unchanged this long is deleted; 0 never\n"
+     "                             [2592000, 30 days]\n"
+     "      --delete-finished-after S  the same for finished games [0, never]"},
 };
 enum { N_COMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
 

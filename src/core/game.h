@@ -34,6 +34,7 @@ enum {
     MOVELIST_CAP = 1024,    /* the most actions any position of any game may offer */
     CHANCE_CAP = 128,       /* the most outcomes of one chance event */
     GAME_MAX_OPTIONS = 24,  /* rule options of one game */
+    GAME_MAX_METRICS = 12,  /* figures of one game's measure hook */
     OPTION_VALUE_LEN = 256, /* longest option value, NUL included (file names fit) */
     PLAYER_NONE = -1,       /* to_move() of a finished game */
     PLAYER_CHANCE = -2,     /* to_move() when chance acts next */
@@ -84,6 +85,13 @@ typedef struct RuleOption {
 
 /* One rule option set by name: a pair, never joined into "name=value" text, so that no
  * '=' in a name or value can move the split. */
+/* A figure a game reports about a game played (GameOps.measure): a short stable key, and
+ * whether it is counted per player or for the whole game. */
+typedef struct GameMetric {
+    const char *name;
+    bool per_player;
+} GameMetric;
+
 typedef struct RuleSetting {
     const char *name;
     const char *value;
@@ -186,6 +194,11 @@ struct GameOps {
     /* Heuristic value for the player to move, in centi-units; two-player zero-sum. Wins
      * and losses are the search's business, not the evaluation's. */
     int (*evaluate)(const Game *g, const GameState *s);
+    /* With evaluate: how far apart, in its centi-units, two root moves' values may be
+     * and still count as equal, so that an agent picks either at random (variety). Keep
+     * it below the smallest difference the evaluation means: 0 = exact ties only;
+     * negative = no variety at all (the first of equal moves, as the search found it). */
+    int variety_margin;
     /* Plays uniformly random legal moves to the end and writes the returns; may change
      * *s. A fast path for MCTS: it must match the generic loop in distribution. */
     void (*playout)(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS]);
@@ -244,6 +257,25 @@ struct GameOps {
      * the same before and after determinize for that observer. Never changes s; must
      * not fail; allocates nothing. */
     void (*observe)(const Game *g, const GameState *s, int observer, Observation *out);
+
+    /* Why the game in s ended, as an index into end_reasons, or -1 while it goes on.
+     * end_reasons names each way the game can end (end_reason_count of them) by a short
+     * stable key such as "valley" or "ply-limit", so that reports (crown lab) can count
+     * every end condition, including those that never happened; describe_result stays
+     * the words for people. */
+    int (*end_reason)(const Game *g, const GameState *s);
+    const char *const *end_reasons;
+    int end_reason_count;
+
+    /* What a game designer asks of the games played (crown lab): metric_count figures
+     * (at most GAME_MAX_METRICS) described by metrics. measure adds to out[i][p] (p = 0
+     * for a figure of the whole game) what action m, played from `before` to `after`,
+     * contributes; it is called once more at the end with before NULL, m MOVE_NONE and
+     * the final state as `after`. out starts at zero. Never changes the states. */
+    void (*measure)(const Game *g, const GameState *before, Move m, const GameState *after,
+                    double out[][MAX_PLAYERS]);
+    const GameMetric *metrics;
+    int metric_count;
 };
 
 #endif

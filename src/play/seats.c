@@ -41,9 +41,15 @@ Status seats_parse(const char *list, int players, const SearchLimits *limits, ui
         memcpy(s->text, p, len);
         s->text[len] = '\0';
         ErrBuf e2;
-        if (seat_parse(s->text, t.count, seed, &s->human, &s->spec, &e2) != STATUS_OK)
+        if (strncmp(s->text, "uci:", 4) == 0 || strncmp(s->text, "ugi:", 4) == 0) {
+            if (s->text[4 + strspn(s->text + 4, " ")] == '\0')
+                return err_set(err, STATUS_PARSE, "player '%s' names no command: use e.g. "
+                               "uci:/usr/games/stockfish", s->text);
+            s->outside = true;
+        } else if (seat_parse(s->text, t.count, seed, &s->human, &s->spec, &e2) != STATUS_OK) {
             return err_set(err, STATUS_PARSE, "player %s", e2.msg);
-        if (!s->human) {
+        }
+        if (!s->human && !s->outside) {
             if (limits->depth != 0)
                 s->spec.limits.depth = limits->depth;
             if (limits->nodes != 0)
@@ -59,6 +65,10 @@ Status seats_parse(const char *list, int players, const SearchLimits *limits, ui
     if (t.count != players)
         return err_set(err, STATUS_PARSE, "this game has %d players, but '%s' names %d", players,
                        list, t.count);
+    for (int i = 0; i < t.count; i++)
+        if (t.seat[i].outside && players != 2)
+            return err_set(err, STATUS_UNSUPPORTED, "outside engines ('%s') play two-player "
+                           "games only", t.seat[i].text);
     *out = t;
     return STATUS_OK;
 }
@@ -66,7 +76,7 @@ Status seats_parse(const char *list, int players, const SearchLimits *limits, ui
 Status seats_start(Seats *s, const Game *g, ErrBuf *err)
 {
     for (int i = 0; i < s->count; i++) {
-        if (s->seat[i].human || s->seat[i].agent)
+        if (s->seat[i].human || s->seat[i].outside || s->seat[i].agent)
             continue;
         Status st = agent_new(g, &s->seat[i].spec, &s->seat[i].agent, err);
         if (st != STATUS_OK) {
@@ -112,6 +122,9 @@ Status seats_auto_action(const Seats *seats, const Game *g, const GameState *s, 
         *m = game_sample_chance(g, s, chance);
         return STATUS_OK;
     }
+    if (p >= 0 && p < seats->count && seats->seat[p].outside)
+        return err_set(err, STATUS_CONFLICT, "an outside engine (%s) is to act",
+                       seats->seat[p].text);
     if (p < 0 || p >= seats->count || seats->seat[p].human || seats->seat[p].agent == NULL)
         return err_set(err, STATUS_CONFLICT, "no AI or chance is to act");
     SearchResult r;

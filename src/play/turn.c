@@ -69,3 +69,24 @@ Status play_parse_turn(const Game *g, const GameState *s, const char *text, Move
         *n = 0;
     return st;
 }
+
+Status play_format_turn(const Game *g, const GameState *s, const Move *acts, int n,
+                        StrBuf *out, ErrBuf *err)
+{
+    GameState *scratch = game_state_clone(g, s);
+    void *undo = game_undo_new(g);
+    if (scratch == NULL || undo == NULL) {
+        free(scratch);
+        free(undo);
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    }
+    for (int i = 0; i < n; i++) {
+        if (i > 0)
+            sb_putc(out, ';');
+        g->ops->format_move(g, scratch, acts[i], out);
+        g->ops->make(g, scratch, acts[i], undo);
+    }
+    free(scratch);
+    free(undo);
+    return STATUS_OK;
+}

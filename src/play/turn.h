@@ -6,6 +6,7 @@
 #define CROWN_PLAY_TURN_H
 
 #include "core/game.h"
+#include "core/strbuf.h"
 
 enum { PLAY_TURN_CAP = 64 }; /* the most actions one text may play */
 
@@ -19,5 +20,10 @@ enum { PLAY_TURN_CAP = 64 }; /* the most actions one text may play */
  * player). Chance outcomes are read by game_parse_action (core/game_api.h). */
 Status play_parse_turn(const Game *g, const GameState *s, const char *text, Move *acts, int cap,
                        int *n, ErrBuf *err);
+
+/* Appends acts[0..n), played one after the other from s, as one text that
+ * play_parse_turn reads back: the actions' texts joined by ';'. s is not changed. */
+Status play_format_turn(const Game *g, const GameState *s, const Move *acts, int n,
+                        StrBuf *out, ErrBuf *err);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/game_api.h"
 #include "core/rng.h"
 #include "search/alphabeta.h"
 #include "search/greedy.h"
@@ -31,7 +32,10 @@ struct Agent {
     AlphaBeta *ab;
     Mcts *mcts;
     Greedy *greedy;
-    MoveList list; /* for the random agent */
+    MoveList list; /* for the random agent and the turn clock */
+    TurnClock turn;   /* the agent's own turn, for agent_think */
+    GameState *work;  /* scratch copy of the position for the turn clock */
+    void *undo;
 };
 
 void agent_spec_default(AgentSpec *spec)
@@ -71,8 +75,21 @@ Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err)
     static const char allowed[] = "use ai, ab (or alphabeta), mcts (or uct), random or greedy; "
                                   "all but random and greedy may add :LEVEL from 1 to 10, as "
                                   "in ai:7";
+    static const char fixed_suffix[] = "/novariety";
     if (text == NULL)
         return err_set(err, STATUS_PARSE, "no agent given: %s", allowed);
+    // "NAME[:LEVEL][/novariety]": the suffix is cut off first, into a copy.
+    char copy[64];
+    const size_t total = strlen(text);
+    if (total >= sizeof copy)
+        return err_set(err, STATUS_PARSE, "unknown agent '%.40s...': %s", text, allowed);
+    memcpy(copy, text, total + 1);
+    const size_t suffix_len = sizeof fixed_suffix - 1;
+    const bool no_variety =
+        total > suffix_len && strcmp(copy + total - suffix_len, fixed_suffix) == 0;
+    if (no_variety)
+        copy[total - suffix_len] = '\0';
+    text = copy;
     const char *colon = strchr(text, ':');
     const size_t len = colon != NULL ? (size_t)(colon - text) : strlen(text);
     int found = -1;
@@ -99,9 +116,12 @@ Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err)
                            "(weakest) to %d (strongest); %s",
                            text, AGENT_LEVEL_MIN, AGENT_LEVEL_MAX, allowed);
     }
+    if (no_variety && names[found].kind == AGENT_RANDOM)
+        return err_set(err, STATUS_PARSE, "agent 'random' has no /novariety: %s", allowed);
     agent_spec_default(out);
     out->kind = names[found].kind;
     out->level = level;
+    out->no_variety = no_variety;
     return STATUS_OK;
 }
 
@@ -125,10 +145,17 @@ static SearchLimits effective_limits(AgentKind kind, int level, const SearchLimi
     return l;
 }
 
-/* The seed of the evaluation noise, kept apart from the Rng's own sequence. */
+/* The seeds of the evaluation noise and of variety, kept apart from the Rng's own
+ * sequence and from each other. */
 static uint64_t noise_seed(uint64_t seed)
 {
     uint64_t s = seed ^ 0x6E6F697365ULL; // "noise"
+    return rng_mix(&s);
+}
+
+static uint64_t variety_seed(uint64_t seed)
+{
+    uint64_t s = seed ^ 0x7661726965ULL; // "varie"
     return rng_mix(&s);
 }
 
@@ -173,9 +200,17 @@ Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
     a->limits = effective_limits(kind, level, &spec->limits);
     rng_seed(&a->rng, spec->seed);
     atomic_init(&a->stop, false);
+    turn_clock_init(&a->turn);
+    a->work = game_state_new(g);
+    a->undo = game_undo_new(g);
+    if (a->work == NULL || a->undo == NULL) {
+        agent_free(a);
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    }
     Status st = STATUS_OK;
     if (kind == AGENT_ALPHABETA) {
-        AlphaBetaConfig cfg = {0, level_ab_noise[level], noise_seed(spec->seed)};
+        const AlphaBetaConfig cfg = {0, level_ab_noise[level], noise_seed(spec->seed),
+                                     !spec->no_variety, variety_seed(spec->seed)};
         st = alphabeta_new(g, &cfg, &a->ab, err);
     } else if (kind == AGENT_MCTS) {
         // "mcts" is plain UCT, the reference; "ai" uses what the game knows about itself.
@@ -184,6 +219,7 @@ Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
             mcts_config_guided(&cfg);
         else
             mcts_config_uct(&cfg);
+        cfg.random_ties = !spec->no_variety;
         st = mcts_new(g, &cfg, &a->mcts, err);
     } else if (kind == AGENT_GREEDY) {
         st = greedy_new(g, &a->greedy, err);
@@ -203,6 +239,8 @@ void agent_free(Agent *a)
     alphabeta_free(a->ab);
     mcts_free(a->mcts);
     greedy_free(a->greedy);
+    free(a->work);
+    free(a->undo);
     free(a);
 }
 
@@ -212,9 +250,16 @@ void agent_new_game(Agent *a)
         alphabeta_clear(a->ab);
     rng_seed(&a->rng, a->spec.seed);
     atomic_store(&a->stop, false);
+    turn_clock_init(&a->turn);
 }
 
 Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err)
+{
+    return agent_think_in_turn(a, s, &a->turn, out, err);
+}
+
+Status agent_think_in_turn(Agent *a, const GameState *s, TurnClock *turn, SearchResult *out,
+                           ErrBuf *err)
 {
     const Game *g = a->g;
     const int p = g->ops->to_move(g, s);
@@ -224,15 +269,18 @@ Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err)
         return err_set(err, STATUS_UNSUPPORTED,
                        "chance acts next: sample its outcome, agents only choose players' moves");
 
+    SearchLimits limits = a->limits;
+    game_state_copy(g, a->work, s);
+    limits.movetime_ms = turn_clock_plan(turn, g, a->work, a->undo, &a->list, limits.movetime_ms);
     switch (a->kind) {
     case AGENT_ALPHABETA:
-        alphabeta_search(a->ab, s, &a->limits, &a->stop, out);
+        alphabeta_search(a->ab, s, &limits, &a->stop, out);
         break;
     case AGENT_MCTS:
-        mcts_search(a->mcts, s, &a->limits, &a->rng, &a->stop, out);
+        mcts_search(a->mcts, s, &limits, &a->rng, &a->stop, out);
         break;
     case AGENT_GREEDY:
-        greedy_search(a->greedy, s, &a->limits, &a->rng, out);
+        greedy_search(a->greedy, s, &limits, &a->rng, out);
         break;
     default: {
         memset(out, 0, sizeof *out);
@@ -250,6 +298,7 @@ Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err)
     if (out->best == MOVE_NONE)
         return err_set(err, STATUS_ILLEGAL, "%s offers no legal move in this position",
                        g->ops->name);
+    turn_clock_played(turn, g, a->work, a->undo, out->best);
     return STATUS_OK;
 }
 
@@ -265,6 +314,11 @@ Status agent_set_memory(Agent *a, size_t bytes, ErrBuf *err)
     if (a->mcts != NULL)
         mcts_set_max_bytes(a->mcts, bytes);
     return STATUS_OK;
+}
+
+void agent_set_movetime(Agent *a, int64_t movetime_ms)
+{
+    a->limits.movetime_ms = movetime_ms > 0 ? movetime_ms : 0;
 }
 
 AgentKind agent_kind(const Agent *a)
@@ -302,6 +356,8 @@ void agent_describe(const Agent *a, StrBuf *out)
         sep = ", ";
     }
     sb_printf(out, "%s)", *sep ? "" : "no limit");
+    if (a->spec.no_variety)
+        sb_printf(out, " without variety");
 }
 
 void search_format_score(const SearchResult *r, StrBuf *out)

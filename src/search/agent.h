@@ -16,6 +16,7 @@
 #include "core/status.h"
 #include "core/strbuf.h"
 #include "search/limits.h"
+#include "search/turn_clock.h"
 
 typedef enum AgentKind {
     AGENT_AI,
@@ -41,7 +42,10 @@ typedef struct AgentSpec {
     AgentKind kind;
     int level;           /* 1..10, 10 strongest; default 5 (0 also means 5) */
     SearchLimits limits; /* each nonzero field overrides the level's own limit */
-    uint64_t seed;       /* for MCTS/random and any randomness of weak levels */
+    uint64_t seed;       /* for MCTS/random, variety and any randomness of weak levels */
+    /* Always the first of equally good moves (the old agents' play, for comparisons):
+     * no variety (alphabeta.h) and no random tie-break. Written "ai:10/novariety". */
+    bool no_variety;
 } AgentSpec;
 
 typedef struct Agent Agent;
@@ -51,7 +55,8 @@ void agent_spec_default(AgentSpec *spec);
 
 /* Reads "ai", "ai:7", "ab", "ab:3", "alphabeta", "mcts", "mcts:4", "uct", "random",
  * "greedy" (case-sensitive; every name but random and greedy takes ":LEVEL" with LEVEL
- * 1..10). "mcts" and "uct" are the same plain UCT. "greedy" needs a game with a score
+ * 1..10), each but random optionally followed by "/novariety" (AgentSpec.no_variety).
+ * "mcts" and "uct" are the same plain UCT. "greedy" needs a game with a score
  * hook; a nonzero limits.nodes caps the states it looks at per decision. On success *out is a default spec of that kind and
  * level; on error (STATUS_PARSE, with a message listing what is allowed) it is
  * unchanged. */
@@ -86,8 +91,18 @@ void agent_new_game(Agent *a);
  * over (STATUS_ILLEGAL) or it is a chance node (STATUS_UNSUPPORTED). out->best is a
  * legal move of s. Deterministic given the spec (seed, limits) and the agent's past
  * thinks since creation or agent_new_game, unless a time limit or agent_stop cuts the
- * search. The Rng advances from one think to the next. */
+ * search. The Rng advances from one think to the next. A move time is per turn, not per
+ * action (agent_think_in_turn). Among root moves of (nearly) equal value it picks one at
+ * random from its seed (alphabeta.h's variety; MCTS breaks exact ties with its Rng),
+ * unless the spec says no_variety. */
 Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err);
+
+/* The same, with the move time a budget for the whole turn kept in *turn
+ * (turn_clock.h): the first action of a turn of several actions plans it, the following
+ * ones spend what is left. agent_think does this with the agent's own TurnClock; a
+ * caller that creates an agent per action keeps one between them and passes it here. */
+Status agent_think_in_turn(Agent *a, const GameState *s, TurnClock *turn, SearchResult *out,
+                           ErrBuf *err);
 
 /* May be called from another thread: a running think returns soon with its best so
  * far. The request is cleared when a think returns, so a stop that arrives just before
@@ -98,6 +113,10 @@ void agent_stop(Agent *a);
 /* Changes the memory used by the agent's searcher: the TT size of alpha-beta (it is
  * cleared), the node arena cap of MCTS (0 = the default). STATUS_NOMEM keeps the old TT. */
 Status agent_set_memory(Agent *a, size_t bytes, ErrBuf *err);
+
+/* Replaces the time limit of the next thinks (0 or less: none); the other limits stay.
+ * For a clock that runs down: the caller budgets each move (search/timeman.h). */
+void agent_set_movetime(Agent *a, int64_t movetime_ms);
 
 /* The algorithm the agent runs: never AGENT_AI, which agent_new resolved. */
 AgentKind agent_kind(const Agent *a);

@@ -68,6 +68,12 @@ struct AlphaBeta {
     bool time_checks;    /* poll the clock (off while depth 1 runs) */
     bool stopped;
 
+    /* Variety: the root moves worth at least the best minus the margin at the last
+     * completed depth, the best first. */
+    int margin;
+    int tie_count;
+    Move tie_move[MOVELIST_CAP];
+
     /* The last root move of the running iteration proven better with an exact score. */
     Move iter_move;
     int iter_score;
@@ -113,6 +119,9 @@ Status alphabeta_new(const Game *g, const AlphaBetaConfig *cfg, AlphaBeta **out,
         ab->cfg = *cfg;
     if (ab->cfg.tt_bytes == 0)
         ab->cfg.tt_bytes = ALPHABETA_DEFAULT_TT_BYTES;
+    ab->margin = g->ops->variety_margin > 0 ? g->ops->variety_margin : 0;
+    if (g->ops->variety_margin < 0)
+        ab->cfg.variety = false; // the game asks for none (its GameOps says why)
     // Undo records are kept 16-byte aligned, whatever a game's undo size.
     ab->undo_stride = (g->undo_size + 15) / 16 * 16;
     if (ab->undo_stride == 0)
@@ -469,6 +478,13 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
     return best;
 }
 
+/* The lowest value that still counts as equal to `best` for variety: a proven win or
+ * loss admits only its equals. */
+static int tie_floor(const AlphaBeta *ab, int best)
+{
+    return score_is_decisive(best) ? best : best - ab->margin;
+}
+
 /* One iteration at the root, over the root moves in their current order. Like search,
  * but it records in ab->iter_* every root move proven best with an exact score, so
  * that an iteration cut short can still be used. */
@@ -518,6 +534,57 @@ static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
         }
     }
     return best;
+}
+
+/* Variety, after the last completed iteration at `depth`, whose best was best_move of
+ * exact value `best`: every other root move gets one null-window search at the floor of
+ * the ties, and those that reach it (worth at least the floor, and no more than the
+ * best, which is exact) join best_move in ab->tie_*. A search stopped meanwhile keeps
+ * the ties proven so far. */
+static void collect_ties(AlphaBeta *ab, int us, int best, Move best_move, int depth)
+{
+    const Game *g = ab->g;
+    const GameOps *ops = ab->ops;
+    const Ply *p = &ab->ply[0];
+    const int tie_min = tie_floor(ab, best);
+    ab->tie_count = 0;
+    ab->tie_move[ab->tie_count++] = best_move;
+    for (int i = 0; i < p->list.count; i++) {
+        const Move m = p->list.moves[i];
+        if (m == best_move)
+            continue;
+        ops->make(g, ab->pos, m, ab->undo);
+        GAME_CHECK(g, ab->pos);
+        const int score = child_value(ab, us, tie_min - 1, tie_min, depth - 1, 1, false);
+        ops->unmake(g, ab->pos, m, ab->undo);
+        GAME_CHECK(g, ab->pos);
+        if (ab->stopped)
+            break;
+        if (score >= tie_min)
+            ab->tie_move[ab->tie_count++] = m;
+    }
+}
+
+/* The answer among the ties: drawn by the variety seed and the position, so a seed
+ * replays and another seed differs. */
+static Move pick_tie(const AlphaBeta *ab, uint64_t root_key)
+{
+    uint64_t k = ab->cfg.variety_seed ^ root_key;
+    return ab->tie_move[rng_mix(&k) % (uint64_t)ab->tie_count];
+}
+
+/* Shuffles the root moves by the variety seed and the position, so that moves the
+ * ordering cannot tell apart are tried (and tied) in a different order per seed. */
+static void shuffle_root(const AlphaBeta *ab, Ply *p, uint64_t root_key)
+{
+    Rng rng;
+    rng_seed(&rng, ab->cfg.variety_seed ^ root_key);
+    for (int i = p->list.count - 1; i > 0; i--) {
+        const int j = (int)rng_below(&rng, (uint32_t)i + 1);
+        const Move m = p->list.moves[i];
+        p->list.moves[i] = p->list.moves[j];
+        p->list.moves[j] = m;
+    }
 }
 
 /* Stable insertion sort of the root moves by ordering score, best first. */
@@ -585,6 +652,8 @@ void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *lim
         return;
     }
     const uint64_t root_key = ops->hash(g, ab->pos);
+    if (ab->cfg.variety)
+        shuffle_root(ab, root, root_key);
     TTHit hit;
     score_moves(ab, root, us, tt_probe(&ab->tt, root_key, 0, &hit) ? hit.move : MOVE_NONE, n);
     sort_root(root);
@@ -667,10 +736,30 @@ void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *lim
             break;
     }
 
-    out->best = best_move;
+    // Step 7. Variety: the answer is drawn among the root moves as good as the best
+    // within the margin (a proven win or loss: as good) at the last completed depth,
+    // unless the search was stopped before that depth's test could begin. The test
+    // may spend at most the nodes the search spent (and under a clock it mostly spends
+    // time iterative deepening leaves unused, as it starts no iteration after half the
+    // time); cut short, it keeps the ties proven so far.
+    Move answer = best_move;
+    if (ab->cfg.variety && done_depth > 0 && !ab->stopped && n > 1 &&
+        best_move == root->list.moves[0]) {
+        const uint64_t budget = 2 * ab->nodes;
+        if (ab->node_limit == 0 || ab->node_limit > budget)
+            ab->node_limit = budget;
+        ab->time_checks = true;
+        collect_ties(ab, us, best_score, best_move, done_depth);
+        answer = pick_tie(ab, root_key);
+    }
+
+    out->best = answer;
     out->has_score = has_score;
     out->score = has_score ? best_score : 0;
-    set_pv(out, pv, pv_len);
+    if (answer == best_move)
+        set_pv(out, pv, pv_len);
+    else
+        set_pv(out, &answer, 1);
     out->nodes = ab->nodes;
     out->depth = done_depth;
     out->time_ms = deadline_elapsed_ms(&ab->clock);

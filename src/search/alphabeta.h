@@ -25,6 +25,14 @@ typedef struct AlphaBetaConfig {
     size_t tt_bytes;     /* transposition table size; 0 = ALPHABETA_DEFAULT_TT_BYTES */
     int eval_noise;      /* >0: add a pseudo-random +-eval_noise to every evaluation */
     uint64_t noise_seed; /* which noise: the same seed gives the same noise per position */
+    /* Variety: the root moves are tried in an order shuffled by variety_seed, and once
+     * iterative deepening ends (not cut by a limit) the answer is drawn, by the seed
+     * and the position, among the root moves whose value at the last completed depth
+     * is within the game's variety_margin of the best, as one null-window search per
+     * move shows (only equal ones when the best is a proven win or loss, so a won or
+     * lost value never changes). That test spends at most the nodes the search did. */
+    bool variety;
+    uint64_t variety_seed;
 } AlphaBetaConfig;
 
 typedef struct AlphaBeta AlphaBeta;
@@ -52,7 +60,10 @@ Status alphabeta_resize_tt(AlphaBeta *ab, size_t bytes, ErrBuf *err);
  * a legal move: depth 1 is completed even when the time is up at once (a node limit
  * still applies), and an iteration cut short only replaces the last completed one when
  * its first root moves were finished with an exact score. Deterministic given the
- * searcher's history and the limits, unless movetime_ms or stop intervene. */
+ * searcher's history, the configuration and the limits, unless movetime_ms or stop
+ * intervene. With variety, out->best may be a root move other than the best found (the
+ * score is still the best's, which it is within the margin of; its PV is that move
+ * alone). */
 void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *limits,
                       atomic_bool *stop, SearchResult *out);
 

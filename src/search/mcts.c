@@ -108,6 +108,7 @@ void mcts_config_uct(MctsConfig *cfg)
     cfg->exploration = sqrt(2.0);
     cfg->max_bytes = MCTS_DEFAULT_MAX_BYTES;
     cfg->guided = false;
+    cfg->random_ties = false;
 }
 
 void mcts_config_guided(MctsConfig *cfg)
@@ -392,20 +393,29 @@ static int iterate(Mcts *m, const GameState *root, int root_player, bool determi
 }
 
 /* The most visited child of `node` among those `ok` accepts (NULL: all); ties go to
- * the better mean for the mover, then to the first in the list. -1 if none. */
-static int32_t most_visited(const Mcts *m, int32_t node, const MoveSet *ok)
+ * the better mean for the mover, then to the first in the list or, given an Rng, to one
+ * of the equal ones drawn uniformly (reservoir sampling). -1 if none. */
+static int32_t most_visited(const Mcts *m, int32_t node, const MoveSet *ok, Rng *ties)
 {
     int32_t best = -1;
+    uint32_t equal = 0; /* children equal to best so far, best included */
     for (int32_t c = m->nodes[node].first_child; c >= 0; c = m->nodes[c].next_sibling) {
         const MctsNode *ch = &m->nodes[c];
         if (ok != NULL && set_get(ok, ch->move) < 0)
             continue;
-        if (best < 0 || ch->visits > m->nodes[best].visits)
+        if (best < 0 || ch->visits > m->nodes[best].visits) {
             best = c;
-        else if (ch->visits == m->nodes[best].visits && ch->visits > 0) {
+            equal = 1;
+        } else if (ch->visits == m->nodes[best].visits && ch->visits > 0) {
             const MctsNode *b = &m->nodes[best];
-            if (ch->sum[ch->mover] / ch->visits > b->sum[b->mover] / b->visits)
+            const double mine = ch->sum[ch->mover] / ch->visits;
+            const double theirs = b->sum[b->mover] / b->visits;
+            if (mine > theirs) {
                 best = c;
+                equal = 1;
+            } else if (mine == theirs && ties != NULL && rng_below(ties, ++equal) == 0) {
+                best = c;
+            }
         }
     }
     return best;
@@ -453,7 +463,7 @@ void mcts_search(Mcts *m, const GameState *s, const SearchLimits *limits, Rng *r
     set_clear(&m->set);
     for (int i = 0; i < n; i++)
         set_put(&m->set, m->list.moves[i], i);
-    const int32_t best = most_visited(m, 0, &m->set);
+    const int32_t best = most_visited(m, 0, &m->set, m->cfg.random_ties ? rng : NULL);
     out->best = best >= 0 ? m->nodes[best].move : m->list.moves[0];
 
     // Step 4. The report: root value for the mover, and the most visited line.
@@ -462,7 +472,7 @@ void mcts_search(Mcts *m, const GameState *s, const SearchLimits *limits, Rng *r
     out->pv[0] = out->best;
     out->pv_len = 1;
     for (int32_t c = best; c >= 0 && out->pv_len < SEARCH_PV_CAP;) {
-        c = most_visited(m, c, NULL);
+        c = most_visited(m, c, NULL, NULL);
         if (c < 0)
             break;
         out->pv[out->pv_len++] = m->nodes[c].move;

@@ -30,6 +30,9 @@ typedef struct MctsConfig {
     /* Judge new nodes and finished games by ops->guided_playout when the game has one
      * (its policy and its values) instead of uniform playouts and returns(). */
     bool guided;
+    /* Root children of equal visits and mean: drawn with the search's Rng rather than
+     * the first expanded. */
+    bool random_ties;
 } MctsConfig;
 
 /* Plain UCT: random playouts (ops->playout when the game has one), no evaluation,
@@ -58,7 +61,8 @@ void mcts_set_max_bytes(Mcts *m, size_t bytes);
  * the children legal in that sample, chosen by UCT over availability counts (SO-ISMCTS).
  * Chance events inside the tree are sampled, not stored (open loop). When the arena is
  * full the tree stops growing but iterations go on. The answer is the most visited root
- * child (ties: the better mean, then the earlier expanded), always a legal move of s;
+ * child (ties: the better mean, then the earlier expanded or, with random_ties, one
+ * drawn with rng), always a legal move of s;
  * out->value is the mean return of the player to move over all iterations (of the
  * guided values when the config is guided and the game has them).
  * Deterministic given the Rng state and the limits, unless movetime_ms or stop

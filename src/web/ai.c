@@ -1,23 +1,33 @@
 /*
- * ai.c - the AI worker pool: a FIFO of jobs under one mutex, served by a fixed set of
- * threads. An AI move is claimed from its session (which checks that it is still
- * wanted), searched on a copy of the position without any session lock held, and
- * handed back to the session, which plays it only if the game has not changed meanwhile
- * (an undo, say). A hint is searched the same way for a request thread that waits for
- * it on the pool's `done` condition.
+ * ai.c - the AI worker pool: jobs under one mutex, served by a fixed set of threads. An
+ * AI move is claimed from its session (which checks that it is still wanted), searched
+ * on a copy of the position without any session lock held, and handed back to the
+ * session, which plays it only if the game has not changed meanwhile (an undo, say). A
+ * hint is searched the same way for a request thread that waits for it on the pool's
+ * `done` condition, for a bounded time.
+ *
+ * Fairness: jobs wait in one lane per client address (the game's creator; games loaded
+ * from the store share one lane), and the workers take the lanes in turn. A game has at
+ * most one move queued and re-queues its next at the back of its lane, so the games of
+ * one address take turns too. So a job waits for at most one think per other address
+ * with work, however many games an address runs: one address's AI-against-AI games
+ * cannot hold back another's reply.
  */
 #include "web/ai.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/game_api.h"
 #include "search/agent.h"
 #include "web/server.h"
 #include "web/session.h"
+#include "web/waits.h"
 
 typedef enum JobKind { JOB_MOVE, JOB_HINT } JobKind;
 
@@ -31,8 +41,19 @@ typedef struct Job {
     ErrBuf *err;
     bool done;
     Status status;
+    struct Lane *lane; /* the lane it waits in; NULL once taken */
     struct Job *next;
 } Job;
+
+/* The jobs of one address, in order; a lane exists while its address has jobs waiting
+ * or running. */
+typedef struct Lane {
+    char addr[64];
+    Job *head, *tail;
+    int hints;   /* hint jobs among them */
+    int running; /* jobs of this lane that workers run now */
+    struct Lane *next; /* in the pool's ring, in turn order */
+} Lane;
 
 typedef struct Worker {
     AiPool *pool;
@@ -46,7 +67,8 @@ struct AiPool {
     pthread_mutex_t mu;
     pthread_cond_t work; /* a job was queued, or the pool is stopping */
     pthread_cond_t done; /* a hint job finished */
-    Job *head, *tail;
+    Lane *lanes, *lanes_tail; /* in turn order: the lane to serve first at the head */
+    int queued;               /* jobs waiting, in all lanes */
     bool stopping;
     int n_workers;
     Worker *workers;
@@ -56,26 +78,120 @@ struct AiPool {
 /* The AI that hints: the default level's strength, capped at one second. */
 enum { HINT_LEVEL = 5, HINT_MOVETIME_MS = 1000 };
 
-static void push_job(AiPool *p, Job *j)
+static void push_job(AiPool *p, Lane *lane, Job *j)
 {
     j->next = NULL;
-    if (p->tail)
-        p->tail->next = j;
+    j->lane = lane;
+    if (lane->tail)
+        lane->tail->next = j;
     else
-        p->head = j;
-    p->tail = j;
+        lane->head = j;
+    lane->tail = j;
+    lane->hints += j->kind == JOB_HINT;
+    p->queued++;
     pthread_cond_signal(&p->work);
 }
 
-static Job *pop_job(AiPool *p)
+static Lane *lane_find(AiPool *p, const char *addr)
 {
-    Job *j = p->head;
-    if (j) {
-        p->head = j->next;
-        if (p->head == NULL)
-            p->tail = NULL;
+    for (Lane *l = p->lanes; l; l = l->next)
+        if (strncmp(l->addr, addr, sizeof l->addr - 1) == 0)
+            return l;
+    return NULL;
+}
+
+/* The lane of addr, made when missing; NULL for want of memory. A new lane is served
+ * next: its address had no work waiting or running, so every other lane has had a
+ * turn more recently. */
+static Lane *lane_of(AiPool *p, const char *addr)
+{
+    Lane *l = lane_find(p, addr);
+    if (l != NULL)
+        return l;
+    l = calloc(1, sizeof *l);
+    if (l == NULL)
+        return NULL;
+    snprintf(l->addr, sizeof l->addr, "%s", addr);
+    l->next = p->lanes;
+    p->lanes = l;
+    if (p->lanes_tail == NULL)
+        p->lanes_tail = l;
+    return l;
+}
+
+/* Unlinks l from the ring (prev is the lane before it, or NULL). */
+static void ring_unlink(AiPool *p, Lane *prev, Lane *l)
+{
+    if (prev)
+        prev->next = l->next;
+    else
+        p->lanes = l->next;
+    if (p->lanes_tail == l)
+        p->lanes_tail = prev;
+    l->next = NULL;
+}
+
+/* Frees lane l once it has nothing waiting or running: while its address has work
+ * running, it keeps its place in the turn order. */
+static void lane_maybe_drop(AiPool *p, Lane *l)
+{
+    if (l->head != NULL || l->running > 0)
+        return;
+    Lane *prev = NULL;
+    for (Lane *k = p->lanes; k != l; k = k->next)
+        prev = k;
+    ring_unlink(p, prev, l);
+    free(l);
+}
+
+/* Takes job j, waiting in its lane, out of it. */
+static void unlink_job(AiPool *p, Job *j)
+{
+    Lane *l = j->lane;
+    Job *before = NULL;
+    for (Job *k = l->head; k != j; k = k->next)
+        before = k;
+    if (before)
+        before->next = j->next;
+    else
+        l->head = j->next;
+    if (l->tail == j)
+        l->tail = before;
+    l->hints -= j->kind == JOB_HINT;
+    p->queued--;
+    j->lane = NULL;
+}
+
+/* The first job of the first lane with work waiting; that lane then goes to the back
+ * of the turn order, and counts the job as running until job_ended. */
+static Job *pop_job(AiPool *p, Lane **home)
+{
+    Lane *prev = NULL, *l = p->lanes;
+    while (l != NULL && l->head == NULL) {
+        prev = l;
+        l = l->next;
     }
+    if (l == NULL)
+        return NULL;
+    Job *j = l->head;
+    unlink_job(p, j);
+    l->running++;
+    ring_unlink(p, prev, l);
+    if (p->lanes_tail)
+        p->lanes_tail->next = l;
+    else
+        p->lanes = l;
+    p->lanes_tail = l;
+    *home = l;
     return j;
+}
+
+static void job_ended(AiPool *p, Lane *home)
+{
+    pthread_mutex_lock(&p->mu);
+    home->running--;
+    lane_maybe_drop(p, home);
+    pthread_mutex_unlock(&p->mu);
 }
 
 /* Makes the agent visible to ai_pool_stop while it searches; false if stopping already. */
@@ -94,19 +210,32 @@ static void run_move(AiPool *p, int worker, Job *job)
     Session *s = job->session;
     free(job);
     AiClaim claim;
-    if (!session_ai_claim(p->srv, s, &claim))
+    if (!session_ai_claim(p->srv, s, &claim)) {
+        session_release(s);
         return;
+    }
     Agent *a = NULL;
     ErrBuf err;
     SearchResult r;
     memset(&r, 0, sizeof r);
     err_clear(&err);
     bool ok = agent_new(s->game, &claim.spec, &a, &err) == STATUS_OK;
+    if (ok) {
+        // No think longer than the game's AI time left.
+        const SearchLimits lim = agent_limits(a);
+        if (lim.movetime_ms == 0 || lim.movetime_ms > claim.budget_ms) {
+            claim.spec.limits.movetime_ms = claim.budget_ms;
+            agent_free(a);
+            a = NULL;
+            ok = agent_new(s->game, &claim.spec, &a, &err) == STATUS_OK;
+        }
+    }
+    const int64_t t0 = clock_ms();
     bool dropped = false;
     if (ok) {
         session_ai_running(s, a, true);
         if (set_running(p, worker, a))
-            ok = agent_think(a, claim.state, &r, &err) == STATUS_OK;
+            ok = agent_think_in_turn(a, claim.state, &claim.turn, &r, &err) == STATUS_OK;
         else
             dropped = true;
         set_running(p, worker, NULL);
@@ -116,9 +245,11 @@ static void run_move(AiPool *p, int worker, Job *job)
     if (p->stopping)
         dropped = true; // a search cut short by shutdown is not a move worth keeping
     pthread_mutex_unlock(&p->mu);
-    session_ai_finish(p->srv, s, &claim, ok && !dropped, r.best, dropped ? NULL : err.msg);
+    session_ai_finish(p->srv, s, &claim, ok && !dropped, r.best, dropped ? NULL : err.msg,
+                      clock_ms() - t0);
     agent_free(a);
     free(claim.state);
+    session_release(s);
 }
 
 static void run_hint(AiPool *p, int worker, Job *job)
@@ -176,9 +307,10 @@ static void *worker_main(void *arg)
     AiPool *p = w->pool;
     for (;;) {
         pthread_mutex_lock(&p->mu);
-        while (!p->stopping && p->head == NULL)
+        while (!p->stopping && p->queued == 0)
             pthread_cond_wait(&p->work, &p->mu);
-        Job *job = p->stopping ? NULL : pop_job(p);
+        Lane *home = NULL;
+        Job *job = p->stopping ? NULL : pop_job(p, &home);
         pthread_mutex_unlock(&p->mu);
         if (job == NULL)
             return NULL;
@@ -186,6 +318,7 @@ static void *worker_main(void *arg)
             run_move(p, w->index, job);
         else
             run_hint(p, w->index, job);
+        job_ended(p, home);
     }
 }
 
@@ -200,7 +333,7 @@ Status ai_pool_start(Server *srv, int threads, AiPool **out, ErrBuf *err)
     p->srv = srv;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->work, NULL);
-    pthread_cond_init(&p->done, NULL);
+    cond_init_monotonic(&p->done); // hint waits have a deadline
     p->workers = calloc((size_t)threads, sizeof *p->workers);
     p->running = calloc((size_t)threads, sizeof *p->running);
     if (p->workers == NULL || p->running == NULL) {
@@ -241,8 +374,10 @@ void ai_pool_stop(AiPool *p)
     // Nobody serves the queue any more: drop the moves, answer the hints.
     pthread_mutex_lock(&p->mu);
     Job *j;
-    while ((j = pop_job(p)) != NULL) {
+    Lane *home;
+    while ((j = pop_job(p, &home)) != NULL) {
         if (j->kind == JOB_MOVE) {
+            session_release(j->session);
             free(j);
         } else {
             err_set(j->err, STATUS_IO, "the server is stopping");
@@ -261,6 +396,11 @@ void ai_pool_free(AiPool *p)
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->work);
     pthread_cond_destroy(&p->done);
+    // The lanes ai_pool_stop emptied (their jobs never ran to job_ended).
+    for (Lane *l = p->lanes, *next; l; l = next) {
+        next = l->next;
+        free(l);
+    }
     free(p->workers);
     free(p->running);
     free(p);
@@ -273,20 +413,29 @@ void ai_queue_move(AiPool *p, Session *s)
         return; // the next change to the game (or a reload) asks again
     j->kind = JOB_MOVE;
     j->session = s;
+    session_hold(s);
     pthread_mutex_lock(&p->mu);
-    if (p->stopping)
-        free(j);
-    else
-        push_job(p, j);
+    Lane *lane = p->stopping ? NULL : lane_of(p, s->owner);
+    if (lane) {
+        push_job(p, lane, j);
+        j = NULL;
+    }
     pthread_mutex_unlock(&p->mu);
+    if (j) {
+        session_release(s);
+        free(j);
+    }
 }
 
-Status ai_hint(AiPool *p, Session *s, int seat, AiHint *out, ErrBuf *err)
+Status ai_hint(AiPool *p, Session *s, int seat, const char *addr, AiHint *out, bool *busy,
+               ErrBuf *err)
 {
+    *busy = false;
     GameState *state = NULL;
     const Status st = session_copy_for_hint(s, seat, &state, err);
     if (st != STATUS_OK)
         return st;
+    const ServeConfig *cfg = &p->srv->cfg;
     Job job;
     memset(&job, 0, sizeof job);
     job.kind = JOB_HINT;
@@ -294,17 +443,56 @@ Status ai_hint(AiPool *p, Session *s, int seat, AiHint *out, ErrBuf *err)
     job.state = state;
     job.out = out;
     job.err = err;
+    pthread_mutex_lock(&s->mu);
+    const bool one_already = s->hint_queued;
+    s->hint_queued = true;
+    pthread_mutex_unlock(&s->mu);
     pthread_mutex_lock(&p->mu);
-    if (p->stopping) {
-        job.status = STATUS_IO;
-        job.done = true;
+    Lane *lane = NULL;
+    const Lane *mine = lane_find(p, addr);
+    if (one_already) {
+        *busy = true;
+        err_set(err, STATUS_CONFLICT, "a hint for this game is already being searched: "
+                "wait for its answer");
+    } else if (p->stopping) {
         err_set(err, STATUS_IO, "the server is stopping");
-    } else {
-        push_job(p, &job);
+    } else if (mine != NULL && mine->hints >= cfg->ai_queue) {
+        *busy = true;
+        err_set(err, STATUS_CONFLICT, "too many hints from your address wait for the AI "
+                "(at most %d): try again when they are answered", cfg->ai_queue);
+    } else if ((lane = lane_of(p, addr)) == NULL) {
+        err_set(err, STATUS_NOMEM, "out of memory");
     }
-    while (!job.done)
-        pthread_cond_wait(&p->done, &p->mu);
+    if (lane == NULL) {
+        job.status = *busy ? STATUS_CONFLICT : STATUS_IO;
+        job.done = true;
+    } else {
+        push_job(p, lane, &job);
+    }
+    const struct timespec deadline = deadline_in_ms((int64_t)cfg->hint_timeout_s * 1000);
+    bool expired = false;
+    while (!job.done) {
+        if (expired) {
+            pthread_cond_wait(&p->done, &p->mu); // started: it ends within its move time
+        } else if (pthread_cond_timedwait(&p->done, &p->mu, &deadline) == ETIMEDOUT) {
+            expired = true;
+            if (job.lane) { // not started yet: give up
+                Lane *l = job.lane;
+                unlink_job(p, &job);
+                lane_maybe_drop(p, l);
+                job.status = STATUS_IO;
+                job.done = true;
+                err_set(err, STATUS_IO, "the AI workers were all busy for %d s: no hint "
+                        "now, try again later", cfg->hint_timeout_s);
+            }
+        }
+    }
     pthread_mutex_unlock(&p->mu);
+    if (!one_already) {
+        pthread_mutex_lock(&s->mu);
+        s->hint_queued = false;
+        pthread_mutex_unlock(&s->mu);
+    }
     free(state);
     return job.status;
 }

@@ -1,10 +1,13 @@
 /*
- * ai.h - the AI worker threads: a queue of jobs (an AI seat's move, a hint) served by a
- * fixed number of threads, so that searches never run on the threads that answer HTTP
- * requests and the number of searches at once is bounded.
+ * ai.h - the AI worker threads: queues of jobs (an AI seat's move, a hint), one per
+ * client address taken in turn, served by a fixed number of threads, so that searches
+ * never run on the threads that answer HTTP requests, the number of searches at once
+ * is bounded, and no address's work holds back another's.
  */
 #ifndef CROWN_WEB_AI_H
 #define CROWN_WEB_AI_H
+
+#include <stdbool.h>
 
 #include "core/status.h"
 #include "search/limits.h"
@@ -21,17 +24,22 @@ void ai_pool_stop(AiPool *p);
 /* Frees the pool once no request thread can be waiting on it any more. */
 void ai_pool_free(AiPool *p);
 
-/* Queues a move for the AI seat to move in s (the caller holds s->mu and has checked). */
+/* Queues a move for the AI seat to move in s (the caller holds s->mu and has checked),
+ * in the lane of the game's creator; the job holds a reference to s. */
 void ai_queue_move(AiPool *p, Session *s);
 
-/* A hint for `seat` in s: waits for a worker to search a copy of the position (a level-4
- * AI) and writes the move's text and cells and the score. STATUS_CONFLICT when the AI
- * cannot play this game; else as session_copy_for_hint (session.h). */
+/* A hint for `seat` in s, asked from address addr: waits for a worker to search a copy
+ * of the position (a level-5 AI, at most a second) and writes the move's text and cells
+ * and the score. STATUS_CONFLICT when the AI cannot play this game, or with *busy set
+ * when a hint for s waits already or addr has srv->cfg.ai_queue hints waiting;
+ * STATUS_IO when no worker took it within srv->cfg.hint_timeout_s; else as
+ * session_copy_for_hint (session.h). */
 typedef struct AiHint {
     char text[256];
     char cells[256];
     char score[64];
 } AiHint;
-Status ai_hint(AiPool *p, Session *s, int seat, AiHint *out, ErrBuf *err);
+Status ai_hint(AiPool *p, Session *s, int seat, const char *addr, AiHint *out, bool *busy,
+               ErrBuf *err);
 
 #endif

@@ -19,6 +19,8 @@
 #include "play/registry.h"
 #include "play/words.h"
 #include "web/ai.h"
+#include "web/quota.h"
+#include "web/ratelimit.h"
 #include "web/server.h"
 #include "web/session.h"
 
@@ -395,6 +397,7 @@ static void create_game(Server *srv, const Request *req, Response *res)
                        ng.ops->min_players, ng.ops->max_players, n_seats);
         ok = false;
     }
+    int humans = 0;
     for (int i = 0; ok && i < n_seats; i++) {
         // Without "seats": the first seat is a human, the others the default AI.
         const json_t *v = seats ? json_array_get(seats, (size_t)i) : NULL;
@@ -404,6 +407,7 @@ static void create_game(Server *srv, const Request *req, Response *res)
             ok = false;
         } else {
             snprintf(ng.player[i], sizeof ng.player[i], "%s", p);
+            humans += strcmp(p, "human") == 0;
         }
     }
     ng.players = n_seats;
@@ -427,6 +431,19 @@ static void create_game(Server *srv, const Request *req, Response *res)
                                "app does not read; play such games with crown play", key);
                 ok = false;
                 break;
+            }
+            // An AI plays at most the server's cap of actions in a game: a longer game
+            // asked for is refused rather than cut short without warning.
+            if (humans < n_seats && strcmp(key, "max-plies") == 0) {
+                const long long mp = json_is_integer(v) ? (long long)json_integer_value(v)
+                                     : json_is_string(v) ? atoll(json_string_value(v))
+                                                         : 0;
+                if (mp > srv->cfg.ai_max_plies) {
+                    response_error(res, 400, "max-plies %lld is more than this server lets "
+                                   "an AI play in one game (%d)", mp, srv->cfg.ai_max_plies);
+                    ok = false;
+                    break;
+                }
             }
             if (json_is_string(v)) {
                 ng.rules[ng.n_rules].value = json_string_value(v);
@@ -453,11 +470,40 @@ static void create_game(Server *srv, const Request *req, Response *res)
         json_decref(body);
         return;
     }
+    // The limits, once the request is known to be good: a malformed one costs nothing.
+    ng.owner = req->addr;
+    ng.quota_kind = humans == n_seats ? -1 : humans == 0 ? QUOTA_AIAI_GAMES : QUOTA_AI_GAMES;
+    int retry = 0;
+    if (!ratelimit_take(srv->creates, req->addr, &retry)) {
+        json_decref(body);
+        res->retry_after = retry;
+        response_error(res, 429, "too many games created from your address: at most %d an "
+                       "hour; try again in %d s", srv->cfg.creates_per_hour, retry);
+        return;
+    }
+    if (ng.quota_kind >= 0 &&
+        !quota_take(srv->quota, req->addr, (QuotaKind)ng.quota_kind,
+                    ng.quota_kind == QUOTA_AIAI_GAMES ? srv->cfg.aiai_games
+                                                      : srv->cfg.ai_games)) {
+        json_decref(body);
+        res->retry_after = 60;
+        if (ng.quota_kind == QUOTA_AIAI_GAMES)
+            response_error(res, 429, "your address has %d AI-against-AI games in play, the "
+                           "most this server runs at once: wait until one ends",
+                           srv->cfg.aiai_games);
+        else
+            response_error(res, 429, "your address has %d games against the AI in play, the "
+                           "most this server keeps at once: finish one, or wait %d s after "
+                           "leaving one", srv->cfg.ai_games, srv->cfg.idle_s);
+        return;
+    }
     Session *s = NULL;
     ErrBuf err;
     const Status st = session_create(srv, &ng, &s, &err);
     json_decref(body);
     if (st != STATUS_OK) {
+        if (ng.quota_kind >= 0)
+            quota_give(srv->quota, req->addr, (QuotaKind)ng.quota_kind);
         response_error(res, http_status_of(st), "%s", err.msg);
         return;
     }
@@ -488,6 +534,7 @@ static void create_game(Server *srv, const Request *req, Response *res)
     json_object_set_new(out, "state", shown ? shown : json_null());
     char *text = dump(out, &len);
     json_decref(out);
+    session_release(s);
     if (text == NULL) {
         response_error(res, 503, "out of memory");
         return;
@@ -548,9 +595,12 @@ static void hint(Server *srv, const Request *req, Session *s, Response *res)
         return;
     AiHint h;
     ErrBuf err;
-    const Status st = ai_hint(srv->ai, s, seat, &h, &err);
+    bool busy = false;
+    const Status st = ai_hint(srv->ai, s, seat, req->addr, &h, &busy, &err);
     if (st != STATUS_OK) {
-        response_error(res, http_status_of(st), "%s", err.msg);
+        if (busy || st == STATUS_IO)
+            res->retry_after = busy ? 1 : 5;
+        response_error(res, busy ? 429 : http_status_of(st), "%s", err.msg);
         return;
     }
     json_t *o = json_object();
@@ -601,7 +651,25 @@ static void record_text(const Request *req, Session *s, Response *res)
     sb_free(&t);
 }
 
+/* Counts only (no ids, no addresses), for an operator's monitoring and the tests. */
+static void stats(Server *srv, Response *res)
+{
+    long in_memory, evicted, retired;
+    sessions_stats(srv->sessions, &in_memory, &evicted, &retired);
+    char *text = malloc(160);
+    if (text == NULL) {
+        response_error(res, 503, "out of memory");
+        return;
+    }
+    const int n = snprintf(text, 160, "{\"games_in_memory\":%ld,\"games_evicted\":%ld,"
+                           "\"games_deleted\":%ld}", in_memory, evicted, retired);
+    response_json(res, 200, text, (size_t)n);
+}
+
 /* --- routing ------------------------------------------------------------------------- */
+
+static void api_game(Server *srv, const Request *req, Session *s, const char *action,
+                     Response *res);
 
 static bool method_is(const Request *req, const char *m, Response *res)
 {
@@ -652,6 +720,11 @@ void api_handle(Server *srv, const Request *req, Response *res)
         }
         return;
     }
+    if (strcmp(p, "/api/stats") == 0) {
+        if (method_is(req, "GET", res))
+            stats(srv, res);
+        return;
+    }
     if (strncmp(p, "/api/games/", 11) != 0) {
         response_error(res, 404, "no such API path '%.60s': see docs/API.md", p);
         return;
@@ -683,6 +756,14 @@ void api_handle(Server *srv, const Request *req, Response *res)
         response_error(res, http_status_of(st), "%s", err.msg);
         return;
     }
+    api_game(srv, req, s, action, res);
+    session_release(s);
+}
+
+/* The request `action` on the game of s. */
+static void api_game(Server *srv, const Request *req, Session *s, const char *action,
+                     Response *res)
+{
     if (action[0] == '\0') {
         if (method_is(req, "GET", res)) {
             const int seat = seat_of_request(req, s, false, res);

@@ -1,12 +1,15 @@
 /*
- * http.c - libmicrohttpd glue (see http.h): the daemon, request bodies, bounds, tokens,
- * rate limits, and routing to the API, the event streams and the front-end files.
+ * http.c - libmicrohttpd glue (see http.h): the daemon, request bodies, bounds, where
+ * requests may come from, tokens, rate limits, security headers, and routing to the
+ * API, the event streams and the front-end files.
  *
  * The daemon runs a few event-loop threads on epoll, so that open connections cost no
  * thread: an event stream with nothing to send is suspended (sse.c). A request that may
  * block (a database write, a hint waiting for the AI, a game loaded from the store) must
  * not hold up the other connections of its loop: its connection is suspended and the
- * request handed to the workers here, which answer it and resume the connection.
+ * request handed to the workers here, which answer it and resume the connection. The
+ * checks on where a request comes from and what it carries run in the loop before
+ * that, and every answer goes out through send_response, so they apply alike.
  */
 #include "web/http.h"
 
@@ -24,7 +27,9 @@
 
 #include "web/api.h"
 #include "web/assets.h"
+#include "web/quota.h"
 #include "web/server.h"
+#include "web/session.h"
 #include "web/sse.h"
 
 /* What one request collects between the calls libmicrohttpd makes for it. */
@@ -32,8 +37,10 @@ typedef struct ConnCtx {
     char *body;
     size_t len;
     bool too_large;
+    bool answered; /* a response is queued already */
     /* a request handed to the workers: the connection waits suspended until done */
     struct MHD_Connection *conn;
+    char addr[64]; /* the client's, which req.addr points to */
     Request req;
     Response res;
     bool done;
@@ -116,6 +123,24 @@ void response_error(Response *r, int status, const char *fmt, ...)
     response_json(r, status, text, text ? strlen(text) : 0);
 }
 
+/* The headers every answer carries, pages and API alike: nothing of it may be framed,
+ * sniffed into another type, leak its address in a Referer, or be read by another site.
+ * Pages get a policy that allows only the server's own scripts, styles and images (the
+ * front end has no inline script or style); API answers allow nothing at all. */
+static void add_security_headers(struct MHD_Response *mr, bool page)
+{
+    MHD_add_response_header(mr, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(mr, "Referrer-Policy", "no-referrer");
+    MHD_add_response_header(mr, "X-Frame-Options", "DENY");
+    MHD_add_response_header(mr, "Cross-Origin-Opener-Policy", "same-origin");
+    MHD_add_response_header(mr, "Cross-Origin-Resource-Policy", "same-origin");
+    MHD_add_response_header(mr, "Content-Security-Policy",
+                            page ? "default-src 'self'; img-src 'self' data:; "
+                                   "object-src 'none'; base-uri 'none'; "
+                                   "frame-ancestors 'none'; form-action 'self'"
+                                 : "default-src 'none'; frame-ancestors 'none'");
+}
+
 /* Queues r (taking its body) with the headers every answer carries. */
 static enum MHD_Result send_response(struct MHD_Connection *c, Response *r)
 {
@@ -132,35 +157,30 @@ static enum MHD_Result send_response(struct MHD_Connection *c, Response *r)
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE,
                             r->content_type ? r->content_type : JSON_TYPE);
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    MHD_add_response_header(mr, "X-Content-Type-Options", "nosniff");
+    add_security_headers(mr, false);
     if (r->allow)
         MHD_add_response_header(mr, MHD_HTTP_HEADER_ALLOW, r->allow);
     if (r->location[0])
         MHD_add_response_header(mr, MHD_HTTP_HEADER_LOCATION, r->location);
+    if (r->retry_after > 0) {
+        char secs[16];
+        snprintf(secs, sizeof secs, "%d", r->retry_after);
+        MHD_add_response_header(mr, MHD_HTTP_HEADER_RETRY_AFTER, secs);
+    }
     const enum MHD_Result ret = MHD_queue_response(c, (unsigned)r->status, mr);
     MHD_destroy_response(mr);
     return ret;
 }
 
 static enum MHD_Result send_error(struct MHD_Connection *c, int status, const char *msg,
-                                  const char *extra_header, const char *extra_value)
+                                  const char *allow, int retry_after)
 {
     Response r;
     memset(&r, 0, sizeof r);
     response_error(&r, status, "%s", msg);
-    if (extra_header == NULL)
-        return send_response(c, &r);
-    struct MHD_Response *mr =
-        MHD_create_response_from_buffer(r.len, r.body, MHD_RESPMEM_MUST_FREE);
-    if (mr == NULL) {
-        free(r.body);
-        return MHD_NO;
-    }
-    MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE, JSON_TYPE);
-    MHD_add_response_header(mr, extra_header, extra_value);
-    const enum MHD_Result ret = MHD_queue_response(c, (unsigned)status, mr);
-    MHD_destroy_response(mr);
-    return ret;
+    r.allow = allow;
+    r.retry_after = retry_after;
+    return send_response(c, &r);
 }
 
 /* The built-in front end: "/" and every "/g/ID" page are the one page of the app. */
@@ -170,7 +190,7 @@ static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *path)
         path = "/index.html";
     const WebAsset *a = assets_find(path);
     if (a == NULL)
-        return send_error(c, 404, "no such page", NULL, NULL);
+        return send_error(c, 404, "no such page", NULL, 0);
     const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-None-Match");
     const bool fresh = inm && strcmp(inm, a->etag) == 0;
     struct MHD_Response *mr = MHD_create_response_from_buffer(
@@ -181,11 +201,7 @@ static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *path)
     MHD_add_response_header(mr, MHD_HTTP_HEADER_ETAG, a->etag);
     // Revalidate every time: a new build of the server must never meet old scripts.
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
-    MHD_add_response_header(mr, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(mr, "Referrer-Policy", "no-referrer");
-    MHD_add_response_header(mr, "Content-Security-Policy",
-                            "default-src 'self'; img-src 'self' data:; base-uri 'none'; "
-                            "frame-ancestors 'none'; form-action 'self'");
+    add_security_headers(mr, true);
     const enum MHD_Result ret = MHD_queue_response(c, fresh ? 304 : 200, mr);
     MHD_destroy_response(mr);
     return ret;
@@ -208,8 +224,9 @@ static void client_address(struct MHD_Connection *c, char *out, size_t cap)
                   (socklen_t)cap);
 }
 
-/* The token from "Authorization: Bearer TOKEN", else from ?token= (event streams cannot
- * set headers in a browser). */
+/* The token from "Authorization: Bearer TOKEN", else, for reading only, from ?token=
+ * (event streams cannot set headers in a browser). A token in a URL ends up in logs
+ * and histories, so nothing that changes a game takes one there (on_request refuses). */
 static const char *request_token(struct MHD_Connection *c)
 {
     const char *auth = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
@@ -241,6 +258,15 @@ static bool events_path(const char *path, char *id, size_t cap)
     return true;
 }
 
+/* Answers a request in full (also on the workers' threads). */
+static void answer(Server *srv, ConnCtx *cx)
+{
+    api_handle(srv, &cx->req, &cx->res);
+    if (cx->res.status == 0)
+        response_error(&cx->res, 500, "the request was not answered");
+    cx->done = true;
+}
+
 static void *worker_main(void *arg)
 {
     HttpWorkers *w = arg;
@@ -255,8 +281,7 @@ static void *worker_main(void *arg)
         if (w->head == NULL)
             w->tail = NULL;
         pthread_mutex_unlock(&w->mu);
-        api_handle(w->srv, &cx->req, &cx->res);
-        cx->done = true;
+        answer(w->srv, cx);
         // libmicrohttpd calls on_request again, which sends the answer.
         MHD_resume_connection(cx->conn);
         pthread_mutex_lock(&w->mu);
@@ -318,50 +343,206 @@ static void workers_stop(HttpWorkers *w)
     free(w);
 }
 
-static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const char *id)
+static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const char *id,
+                                    const char *addr)
 {
     Session *s = NULL;
     ErrBuf err;
     const Status st = session_find(srv, id, &s, &err);
     if (st != STATUS_OK)
-        return send_error(c, http_status_of(st), err.msg, NULL, NULL);
+        return send_error(c, http_status_of(st), err.msg, NULL, 0);
     const char *token = request_token(c);
     int viewer = -1;
-    if (token && token[0] && (viewer = session_seat_of(s, token)) < 0)
+    if (token && token[0] && (viewer = session_seat_of(s, token)) < 0) {
+        session_release(s);
         return send_error(c, 403, "the token is not the token of any seat of this game", NULL,
-                          NULL);
-    struct MHD_Response *mr = sse_response(srv, c, s, viewer);
+                          0);
+    }
+    char msg[160];
+    msg[0] = '\0';
+    pthread_mutex_lock(&s->mu);
+    if (s->nstreams >= srv->cfg.streams_per_game)
+        snprintf(msg, sizeof msg, "this game has %d event streams open, the most it may "
+                 "have: try again later", srv->cfg.streams_per_game);
+    else
+        s->nstreams++;
+    pthread_mutex_unlock(&s->mu);
+    if (msg[0] == '\0' && !quota_take(srv->quota, addr, QUOTA_STREAMS, srv->cfg.streams_per_ip)) {
+        snprintf(msg, sizeof msg, "your address has %d event streams open, the most it may "
+                 "have: close some", srv->cfg.streams_per_ip);
+        pthread_mutex_lock(&s->mu);
+        s->nstreams--;
+        pthread_mutex_unlock(&s->mu);
+    }
+    if (msg[0] != '\0') {
+        session_release(s);
+        return send_error(c, 429, msg, NULL, 10);
+    }
+    // The stream holds the reference, the count and the quota until it is freed.
+    struct MHD_Response *mr = sse_response(srv, c, s, viewer, addr);
     if (mr == NULL)
-        return send_error(c, 503, "out of memory", NULL, NULL);
+        return send_error(c, 503, "out of memory", NULL, 0);
+    add_security_headers(mr, false);
     const enum MHD_Result ret = MHD_queue_response(c, 200, mr);
     MHD_destroy_response(mr);
     return ret;
+}
+
+/* --- where requests may come from ------------------------------------------------- */
+
+/* The scheme and authority of a URL ("https://crown.example:8443/x" -> its first 28
+ * characters), as an Origin header writes them; 0 if it is not such a URL. */
+static size_t origin_len(const char *url)
+{
+    const char *p = strstr(url, "://");
+    if (p == NULL || p == url)
+        return 0;
+    p += 3;
+    const size_t n = strcspn(p, "/?#");
+    return n == 0 ? 0 : (size_t)(p - url) + n;
+}
+
+/* Whether `origin` (n bytes) is one of the configured sites': --public-url's and
+ * --allow-origin's, comma-separated. */
+static bool configured_origin(const Server *srv, const char *origin, size_t n)
+{
+    const char *lists[2] = {srv->cfg.public_url, srv->cfg.allow_origins};
+    for (int k = 0; k < 2; k++)
+        for (const char *p = lists[k]; p && *p;) {
+            const size_t item = strcspn(p, ",");
+            char one[512];
+            snprintf(one, sizeof one, "%.*s", (int)item, p);
+            const size_t ol = origin_len(one);
+            if (ol == n && strncasecmp(one, origin, n) == 0)
+                return true;
+            p += item + (p[item] == ',');
+        }
+    return false;
+}
+
+/* Whether a Host header names this server: an address literal or localhost (what a
+ * browser uses to reach a server on this machine or the local network), or a
+ * configured site's host. A name that an attacker's DNS points here (DNS rebinding) is
+ * none of these. */
+static bool host_allowed(const Server *srv, const char *host)
+{
+    char name[256];
+    if (host[0] == '[') {
+        const char *end = strchr(host, ']');
+        if (end == NULL || (size_t)(end - host) >= sizeof name)
+            return false;
+        snprintf(name, sizeof name, "%.*s", (int)(end - host - 1), host + 1);
+        struct in6_addr a6;
+        return inet_pton(AF_INET6, name, &a6) == 1;
+    }
+    const size_t n = strcspn(host, ":");
+    if (n == 0 || n >= sizeof name)
+        return false;
+    snprintf(name, sizeof name, "%.*s", (int)n, host);
+    struct in_addr a4;
+    if (strcasecmp(name, "localhost") == 0 || inet_pton(AF_INET, name, &a4) == 1)
+        return true;
+    char http[300], https[300];
+    snprintf(http, sizeof http, "http://%s", host);
+    snprintf(https, sizeof https, "https://%s", host);
+    return configured_origin(srv, http, strlen(http)) ||
+           configured_origin(srv, https, strlen(https));
+}
+
+/* Why a request may not be served from where it comes (403), or NULL: its Host must
+ * name this server, and an Origin (which browsers send with every cross-site request
+ * and every POST) must be this server's own or a configured site's, so that no other
+ * web page a user visits can act on this server in his name. */
+static const char *origin_refusal(const Server *srv, struct MHD_Connection *c)
+{
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    if (host != NULL && !host_allowed(srv, host))
+        return "the Host header does not name this server: start it with --public-url "
+               "URL to serve it under a name";
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+    if (origin == NULL)
+        return NULL;
+    const size_t on = strlen(origin);
+    if (configured_origin(srv, origin, on))
+        return NULL;
+    if (host != NULL) {
+        const char *rest = strncasecmp(origin, "http://", 7) == 0    ? origin + 7
+                           : strncasecmp(origin, "https://", 8) == 0 ? origin + 8
+                                                                      : NULL;
+        if (rest != NULL && strcasecmp(rest, host) == 0)
+            return NULL;
+    }
+    return "requests from another site's pages are refused: the Origin is not this "
+           "server's (--public-url, --allow-origin)";
+}
+
+typedef struct HeadSize {
+    size_t headers, query;
+} HeadSize;
+
+/* Adds a header's or query argument's size to *cls (a size_t). */
+static enum MHD_Result add_size(void *cls, enum MHD_ValueKind kind, const char *key,
+                                const char *value)
+{
+    (void)kind;
+    *(size_t *)cls += strlen(key) + (value ? strlen(value) : 0) + 4;
+    return MHD_YES;
+}
+
+/* Whether a POST's Content-Type is JSON's; a POST without a body may have none. */
+static bool json_content(struct MHD_Connection *c, bool has_body)
+{
+    const char *ct = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                 MHD_HTTP_HEADER_CONTENT_TYPE);
+    if (ct == NULL)
+        return !has_body;
+    static const char JSON[] = "application/json";
+    const size_t n = sizeof JSON - 1;
+    return strncasecmp(ct, JSON, n) == 0 && (ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ');
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version,
                                   const char *upload_data, size_t *upload_size, void **con_cls)
 {
-    (void)version;
     Server *srv = cls;
     ConnCtx *cx = *con_cls;
+    char body_msg[96];
+    if (cx != NULL && cx->done)
+        return send_response(c, &cx->res); // answered by a worker, now resumed
+    snprintf(body_msg, sizeof body_msg, "a request body is at most %d bytes", SERVER_MAX_BODY);
     if (cx == NULL) {
         if ((cx = calloc(1, sizeof *cx)) == NULL)
             return MHD_NO;
         *con_cls = cx;
+        // Bounds on the request line and headers well below the library's own (its
+        // connection memory), so that the refusal is ours, in JSON.
+        HeadSize hs = {0, 0};
+        MHD_get_connection_values(c, MHD_HEADER_KIND, add_size, &hs.headers);
+        MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_size, &hs.query);
+        if (strlen(url) + hs.query > SERVER_MAX_URL) {
+            cx->answered = true;
+            char msg[96];
+            snprintf(msg, sizeof msg, "a request's URL is at most %d bytes", SERVER_MAX_URL);
+            return send_error(c, 414, msg, NULL, 0);
+        }
+        if (hs.headers > SERVER_MAX_HEADERS) {
+            cx->answered = true;
+            char msg[96];
+            snprintf(msg, sizeof msg, "a request's headers are at most %d bytes in all",
+                     SERVER_MAX_HEADERS);
+            return send_error(c, 431, msg, NULL, 0);
+        }
         // Refuse a body announced as too large before it is sent at all.
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                      MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl && strtoull(cl, NULL, 10) > SERVER_MAX_BODY) {
             cx->too_large = true;
-            char msg[96];
-            snprintf(msg, sizeof msg, "a request body is at most %d bytes", SERVER_MAX_BODY);
-            return send_error(c, 413, msg, NULL, NULL);
+            cx->answered = true;
+            return send_error(c, 413, body_msg, NULL, 0);
         }
         return MHD_YES;
     }
-    if (cx->done)
-        return send_response(c, &cx->res);
     if (*upload_size != 0) {
         if (!cx->too_large && cx->len + *upload_size > SERVER_MAX_BODY) {
             cx->too_large = true;
@@ -381,56 +562,68 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         *upload_size = 0;
         return MHD_YES;
     }
-    if (cx->too_large) {
-        char msg[96];
-        snprintf(msg, sizeof msg, "a request body is at most %d bytes", SERVER_MAX_BODY);
-        return send_error(c, 413, msg, NULL, NULL);
-    }
+    // One answer per request: a refusal queued before the body came is not sent again.
+    if (cx->answered)
+        return MHD_YES;
+    if (cx->too_large)
+        return send_error(c, 413, body_msg, NULL, 0);
 
     const bool is_get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
     const bool is_post = strcmp(method, "POST") == 0;
     if (!is_get && !is_post)
-        return send_error(c, 405, "this server answers GET and POST only", MHD_HTTP_HEADER_ALLOW,
-                          "GET, POST");
+        return send_error(c, 405, "this server answers GET and POST only", "GET, POST", 0);
+    if (strcmp(version, MHD_HTTP_VERSION_1_1) == 0 &&
+        MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST) == NULL)
+        return send_error(c, 400, "an HTTP/1.1 request needs a Host header", NULL, 0);
+    const char *refusal = origin_refusal(srv, c);
+    if (refusal != NULL)
+        return send_error(c, 403, refusal, NULL, 0);
+    char addr[64];
+    client_address(c, addr, sizeof addr);
     if (is_post) {
-        char addr[64];
-        client_address(c, addr, sizeof addr);
+        if (!json_content(c, cx->len > 0))
+            return send_error(c, 415, "a request body must be JSON, sent with 'Content-Type: "
+                              "application/json'", NULL, 0);
+        if (MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token") != NULL)
+            return send_error(c, 400, "a token in the URL is taken for reading only: send it "
+                              "as 'Authorization: Bearer TOKEN'", NULL, 0);
         int retry = 1;
         if (!ratelimit_take(srv->rate, addr, &retry)) {
-            char secs[16], msg[128];
-            snprintf(secs, sizeof secs, "%d", retry);
+            char msg[128];
             snprintf(msg, sizeof msg, "too many requests from your address: try again in %d s",
                      retry);
-            return send_error(c, 429, msg, MHD_HTTP_HEADER_RETRY_AFTER, secs);
+            return send_error(c, 429, msg, NULL, retry);
         }
     }
     if (strncmp(url, "/api/", 5) != 0 && strcmp(url, "/api") != 0) {
         if (!is_get)
-            return send_error(c, 405, "pages are read with GET", MHD_HTTP_HEADER_ALLOW, "GET");
+            return send_error(c, 405, "pages are read with GET", "GET", 0);
         return serve_asset(c, url);
     }
     char id[64];
     if (events_path(url, id, sizeof id)) {
         if (!is_get)
-            return send_error(c, 405, "event streams are read with GET", MHD_HTTP_HEADER_ALLOW,
-                              "GET");
-        return serve_events(srv, c, id);
+            return send_error(c, 405, "event streams are read with GET", "GET", 0);
+        return serve_events(srv, c, id, addr);
     }
+    snprintf(cx->addr, sizeof cx->addr, "%s", addr);
     cx->req = (Request){
         .method = is_get ? "GET" : "POST",
         .path = url,
         .body = cx->body ? cx->body : "",
         .body_len = cx->len,
         .token = request_token(c),
+        .addr = cx->addr,
     };
     cx->conn = c;
-    // The fixed list of games and the health check never block; the rest may.
+    // The fixed list of games, the health check and the counts never block; the rest
+    // may.
     const bool quick = is_get && (strcmp(url, "/api/games") == 0 ||
-                                  strcmp(url, "/api/health") == 0);
+                                  strcmp(url, "/api/health") == 0 ||
+                                  strcmp(url, "/api/stats") == 0);
     if (!quick && workers_queue(srv->http_workers, cx))
         return MHD_YES;
-    api_handle(srv, &cx->req, &cx->res);
-    cx->done = true;
+    answer(srv, cx);
     return send_response(c, &cx->res);
 }
 

@@ -1,8 +1,9 @@
 /*
  * http.h - the HTTP side of the server on libmicrohttpd: a few epoll loops, requests
- * that may block answered by worker threads,
- * request bodies collected up to a bound, the client's token read from the
- * Authorization header (or ?token=), writes rate-limited per address, and each request
+ * that may block answered by worker threads, request bodies collected up to a bound,
+ * requests refused unless their Host names this server, their Origin is its own or a configured site's and their body is JSON, the
+ * client's token read from the Authorization header (or ?token= for reading), writes
+ * rate-limited per address, the security headers on every answer, and each request
  * routed to the JSON API, the event streams or the built-in front-end files.
  */
 #ifndef CROWN_WEB_HTTP_H
@@ -23,6 +24,7 @@ typedef struct Request {
     const char *body;   /* NUL-terminated; "" when there is none */
     size_t body_len;
     const char *token;  /* the seat token offered, or NULL */
+    const char *addr;   /* the client's address as text ("" when unknown) */
 } Request;
 
 /* What a handler answers: a status and a malloc'd body of one content type. */
@@ -33,6 +35,7 @@ typedef struct Response {
     const char *content_type; /* static text */
     const char *allow;        /* for 405: the methods allowed */
     char location[128];       /* for 201: where the new thing is, or "" */
+    int retry_after;          /* for 429 and 503: seconds to wait, or 0 for no header */
 } Response;
 
 /* Sets r to {"error": message} with that status (a 4xx or 5xx). Always succeeds: when

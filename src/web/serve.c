@@ -83,15 +83,31 @@ static bool read_long(const char *flag, const char *text, long lo, long hi, long
 
 int cmd_serve(int argc, char **argv)
 {
-    ServeConfig cfg = {
-        .bind = "127.0.0.1",
-        .port = 8080,
-        .db_path = NULL,
-        .ai_threads = 0,
-        .write_rate = 20,
-        .write_burst = 120,
-        .max_connections = 16000,
-        .max_per_ip = 256,
+    ServeConfig cfg;
+    serve_config_defaults(&cfg);
+    // The whole-number options: flag, bounds, where it goes.
+    struct {
+        const char *flag;
+        long lo, hi;
+        int *i;
+        long *l;
+    } const NUMBERS[] = {
+        {"--port", 0, 65535, &cfg.port, NULL},
+        {"--ai-threads", 1, 64, &cfg.ai_threads, NULL},
+        {"--creates-per-hour", 1, 1000000, &cfg.creates_per_hour, NULL},
+        {"--ai-games", 0, 100000, &cfg.ai_games, NULL},
+        {"--aiai-games", 0, 100000, &cfg.aiai_games, NULL},
+        {"--ai-max-plies", 1, 1000000, &cfg.ai_max_plies, NULL},
+        {"--ai-seconds", 1, 1000000, &cfg.ai_seconds, NULL},
+        {"--ai-queue", 1, 10000, &cfg.ai_queue, NULL},
+        {"--hint-timeout", 1, 3600, &cfg.hint_timeout_s, NULL},
+        {"--max-connections", 1, 1000000, &cfg.max_connections, NULL},
+        {"--max-per-ip", 1, 1000000, &cfg.max_per_ip, NULL},
+        {"--streams-per-ip", 1, 100000, &cfg.streams_per_ip, NULL},
+        {"--streams-per-game", 1, 100000, &cfg.streams_per_game, NULL},
+        {"--idle", 1, 1000000, &cfg.idle_s, NULL},
+        {"--abandon-after", 0, 100L * 365 * 86400, NULL, &cfg.abandon_s},
+        {"--delete-finished-after", 0, 100L * 365 * 86400, NULL, &cfg.finished_s},
     };
     bool quiet = false;
     for (int i = 2; i < argc; i++) {
@@ -104,31 +120,32 @@ int cmd_serve(int argc, char **argv)
         }
         if (v == NULL)
             return serve_error("%s needs a value (crown serve --help)", a), 2;
-        if (strcmp(a, "--port") == 0) {
-            if (!read_long(a, v, 0, 65535, &n))
+        size_t k = 0;
+        while (k < sizeof NUMBERS / sizeof NUMBERS[0] && strcmp(a, NUMBERS[k].flag) != 0)
+            k++;
+        if (k < sizeof NUMBERS / sizeof NUMBERS[0]) {
+            if (!read_long(a, v, NUMBERS[k].lo, NUMBERS[k].hi, &n))
                 return 2;
-            cfg.port = (int)n;
+            if (NUMBERS[k].i)
+                *NUMBERS[k].i = (int)n;
+            else
+                *NUMBERS[k].l = n;
         } else if (strcmp(a, "--bind") == 0) {
             cfg.bind = v;
         } else if (strcmp(a, "--db") == 0) {
             cfg.db_path = v;
-        } else if (strcmp(a, "--ai-threads") == 0) {
-            if (!read_long(a, v, 1, 64, &n))
-                return 2;
-            cfg.ai_threads = (int)n;
+        } else if (strcmp(a, "--public-url") == 0) {
+            if (strncmp(v, "http://", 7) != 0 && strncmp(v, "https://", 8) != 0)
+                return serve_error("--public-url wants the URL players open, such as "
+                                   "https://crown.example.org, not '%s'", v), 2;
+            cfg.public_url = v;
+        } else if (strcmp(a, "--allow-origin") == 0) {
+            cfg.allow_origins = v;
         } else if (strcmp(a, "--rate") == 0) {
             if (!read_long(a, v, 1, 100000, &n))
                 return 2;
             cfg.write_rate = (double)n;
             cfg.write_burst = (double)(n * 6);
-        } else if (strcmp(a, "--max-connections") == 0) {
-            if (!read_long(a, v, 1, 1000000, &n))
-                return 2;
-            cfg.max_connections = (int)n;
-        } else if (strcmp(a, "--max-per-ip") == 0) {
-            if (!read_long(a, v, 1, 1000000, &n))
-                return 2;
-            cfg.max_per_ip = (int)n;
         } else {
             return serve_error("unknown option '%s' (crown serve --help)", a), 2;
         }

@@ -1,10 +1,11 @@
 /*
  * server.c - starting and stopping the server's parts in a safe order.
  *
- * Stopping: first the flag every waiting thread checks, then the store's listener
- * (whose callbacks reach sessions and AI workers), then the AI workers (which
- * answers waiting hint requests), then a wake-up for every event stream, and only then
- * the HTTP daemon, which joins the connection threads; what they used is freed last.
+ * Stopping: first the flag every waiting thread checks, then the housekeeping thread
+ * (which evicts and deletes games), then the store's listener (whose callbacks reach
+ * sessions and AI workers), then the AI workers (which answer waiting hint requests),
+ * then a wake-up for every event stream, and only then the HTTP daemon, which joins the
+ * connection threads; what they used is freed last.
  */
 #include "web/server.h"
 
@@ -13,6 +14,30 @@
 
 #include "web/api.h"
 #include "web/http.h"
+
+void serve_config_defaults(ServeConfig *cfg)
+{
+    *cfg = (ServeConfig){
+        .bind = "127.0.0.1",
+        .port = 8080,
+        .write_rate = 20,
+        .write_burst = 120,
+        .max_connections = 16000,
+        .max_per_ip = 256,
+        .creates_per_hour = 60,
+        .ai_games = 3,
+        .aiai_games = 2,
+        .ai_max_plies = 1000,
+        .ai_seconds = 600,
+        .ai_queue = 4,
+        .hint_timeout_s = 10,
+        .streams_per_ip = 32,
+        .streams_per_game = 64,
+        .idle_s = 300,
+        .abandon_s = 30L * 24 * 3600,
+        .finished_s = 0,
+    };
+}
 
 static void watch_changed(void *ctx, const char *id, uint64_t version)
 {
@@ -46,8 +71,11 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
         return st;
     srv->sessions = sessions_new();
     srv->rate = ratelimit_new(cfg->write_rate, cfg->write_burst);
+    srv->creates = ratelimit_new(cfg->creates_per_hour / 3600.0, cfg->creates_per_hour);
+    srv->quota = quota_new();
     srv->games_json = api_games_json(&srv->games_json_len);
-    if (srv->sessions == NULL || srv->rate == NULL || srv->games_json == NULL) {
+    if (srv->sessions == NULL || srv->rate == NULL || srv->creates == NULL ||
+        srv->quota == NULL || srv->games_json == NULL) {
         server_stop(srv);
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
@@ -58,6 +86,10 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     // Other processes sharing the store: their changes and their orphaned AI moves.
     const StoreWatch watch = {srv, watch_changed, watch_thinking, watch_orphaned, watch_missed};
     if ((st = store_watch(srv->store, &watch, err)) != STATUS_OK) {
+        server_stop(srv);
+        return st;
+    }
+    if ((st = janitor_start(srv, &srv->janitor, err)) != STATUS_OK) {
         server_stop(srv);
         return st;
     }
@@ -75,6 +107,7 @@ Status server_start(Server *srv, const ServeConfig *cfg, ErrBuf *err)
 void server_stop(Server *srv)
 {
     atomic_store(&srv->stopping, true);
+    janitor_stop(srv->janitor);
     if (srv->store)
         store_unwatch(srv->store); // its callbacks reach the sessions and the AI pool
     ai_pool_stop(srv->ai);
@@ -85,10 +118,15 @@ void server_stop(Server *srv)
     sessions_free(srv->sessions);
     store_close(srv->store);
     ratelimit_free(srv->rate);
+    ratelimit_free(srv->creates);
+    quota_free(srv->quota);
     free(srv->games_json);
     srv->ai = NULL;
     srv->sessions = NULL;
     srv->store = NULL;
     srv->rate = NULL;
+    srv->creates = NULL;
+    srv->quota = NULL;
+    srv->janitor = NULL;
     srv->games_json = NULL;
 }

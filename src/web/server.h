@@ -13,6 +13,8 @@
 #include "core/status.h"
 #include "web/ai.h"
 #include "web/http.h"
+#include "web/janitor.h"
+#include "web/quota.h"
 #include "web/ratelimit.h"
 #include "web/session.h"
 #include "web/sse.h"
@@ -27,12 +29,32 @@ typedef struct ServeConfig {
     double write_burst;  /* ... and in a burst */
     int max_connections; /* open connections in all */
     int max_per_ip;      /* open connections from one address */
+    /* Limits that hold under abuse (docs/API.md, "Limits"); per client address unless
+     * said. 0 in the *_s retention fields: never. */
+    int creates_per_hour;  /* games created */
+    int ai_games;          /* unfinished games with a human and an AI seat, at once */
+    int aiai_games;        /* unfinished games of AI seats only, at once */
+    int ai_max_plies;      /* actions in a game beyond which its AI no longer plays */
+    int ai_seconds;        /* AI think time per game (since it was loaded) */
+    int ai_queue;          /* hints queued for the AI workers */
+    int hint_timeout_s;    /* a hint not started by then is refused with 503 */
+    int streams_per_ip;    /* open event streams */
+    int streams_per_game;  /* open event streams of one game, from anywhere */
+    int idle_s;            /* a game nobody touched for this long leaves memory */
+    long abandon_s;        /* an unfinished game unchanged for this long is deleted */
+    long finished_s;       /* a finished game unchanged for this long is deleted */
+    /* Web security: the names the site is reached under besides the server's own
+     * address (--public-url; --allow-origin, comma-separated); NULL for none. */
+    const char *public_url;
+    const char *allow_origins;
 } ServeConfig;
 
 /* Bounds on what a request may carry. */
 enum {
     SERVER_MAX_BODY = 16 * 1024,        /* bytes of a request body */
-    SERVER_CONN_MEMORY = 64 * 1024,     /* request line + headers per connection */
+    SERVER_CONN_MEMORY = 64 * 1024,     /* the library's memory per connection */
+    SERVER_MAX_URL = 8 * 1024,          /* bytes of a URL (path and query) */
+    SERVER_MAX_HEADERS = 16 * 1024,     /* bytes of a request's headers in all */
     SERVER_CONN_TIMEOUT_S = 120,        /* idle seconds before a connection is closed */
     SERVER_SSE_PING_S = 15,             /* keep-alive comment on an idle event stream */
     SERVER_HTTP_THREADS = 4,            /* libmicrohttpd's event-loop threads */
@@ -45,6 +67,9 @@ struct Server {
     SessionTable *sessions;
     AiPool *ai;
     RateLimiter *rate;
+    RateLimiter *creates; /* games created per address per hour */
+    Quota *quota;
+    Janitor *janitor;
     struct MHD_Daemon *daemon;
     SseHub *sse;         /* the event streams' keep-alives and hang-ups */
     HttpWorkers *http_workers; /* the threads for requests that may block */
@@ -54,6 +79,9 @@ struct Server {
     size_t games_json_len;
 };
 
+/* The defaults of `crown serve` (docs/API.md); ai_threads 0 and db_path NULL, for the
+ * caller to choose. */
+void serve_config_defaults(ServeConfig *cfg);
 /* Everything but the HTTP daemon: the store, sessions, rate limits and AI workers, ready
  * for api_handle. The web fuzz target drives the API through this without a socket;
  * server_stop releases it too. */

@@ -9,6 +9,7 @@
  */
 #include "web/session.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "core/clock.h"
 #include "core/game_api.h"
 #include "core/invariant.h"
 #include "play/registry.h"
@@ -36,7 +38,19 @@ enum {
 struct SessionTable {
     pthread_mutex_t mu;
     Session *bucket[TABLE_BUCKETS];
+    long count;   /* sessions in memory */
+    long evicted; /* sessions that left memory since the start */
+    long retired; /* games deleted by the retention since the start */
 };
+
+void sessions_stats(SessionTable *t, long *in_memory, long *evicted, long *retired)
+{
+    pthread_mutex_lock(&t->mu);
+    *in_memory = t->count;
+    *evicted = t->evicted;
+    *retired = t->retired;
+    pthread_mutex_unlock(&t->mu);
+}
 
 /* --- the table ----------------------------------------------------------------------- */
 
@@ -57,8 +71,17 @@ static void texts_truncate(Session *s, int n)
     }
 }
 
-static void session_destroy(Session *s)
+/* Gives back what the owner holds for this game (once). */
+static void release_quota_locked(Server *srv, Session *s)
 {
+    if (s->quota_kind >= 0 && srv != NULL && srv->quota != NULL)
+        quota_give(srv->quota, s->owner, (QuotaKind)s->quota_kind);
+    s->quota_kind = -1;
+}
+
+static void session_destroy(Server *srv, Session *s)
+{
+    release_quota_locked(srv, s);
     if (s->rec.game)
         texts_truncate(s, 0);
     free(s->texts);
@@ -80,7 +103,7 @@ void sessions_free(SessionTable *t)
         Session *s = t->bucket[b];
         while (s) {
             Session *next = s->next;
-            session_destroy(s);
+            session_destroy(NULL, s);
             s = next;
         }
     }
@@ -132,6 +155,7 @@ static void insert_locked(SessionTable *t, Session *s)
     const unsigned b = bucket_of(s->id);
     s->next = t->bucket[b];
     t->bucket[b] = s;
+    t->count++;
 }
 
 static Session *session_alloc(void)
@@ -141,7 +165,52 @@ static Session *session_alloc(void)
         return NULL;
     pthread_mutex_init(&s->mu, NULL);
     s->thinking = s->thinking_elsewhere = -1;
+    turn_clock_init(&s->ai_turn);
+    s->quota_kind = -1;
+    atomic_init(&s->refs, 0);
+    atomic_init(&s->last_used, (long long)clock_ms());
     return s;
+}
+
+void session_hold(Session *s)
+{
+    atomic_fetch_add(&s->refs, 1);
+}
+
+void session_release(Session *s)
+{
+    // The time first: once refs is 0 the session may be gone.
+    atomic_store(&s->last_used, (long long)clock_ms());
+    atomic_fetch_sub(&s->refs, 1);
+}
+
+int sessions_evict(Server *srv, int64_t idle_ms)
+{
+    SessionTable *t = srv->sessions;
+    const int64_t now = clock_ms();
+    int n = 0;
+    pthread_mutex_lock(&t->mu);
+    for (int b = 0; b < TABLE_BUCKETS; b++)
+        for (Session **p = &t->bucket[b]; *p;) {
+            Session *s = *p;
+            // Only a holder makes new references (or session_find, under the table's
+            // lock): with none held, nobody can reach s but through this table.
+            if (atomic_load(&s->refs) == 0 && now - atomic_load(&s->last_used) >= idle_ms) {
+                *p = s->next;
+                session_destroy(srv, s);
+                n++;
+                t->count--;
+                t->evicted++;
+            } else {
+                p = &s->next;
+            }
+        }
+    pthread_mutex_unlock(&t->mu);
+    // Hand the freed pages back to the system, so that the process's size follows the
+    // games in memory rather than the most there ever were.
+    if (n > 0)
+        malloc_trim(0);
+    return n;
 }
 
 /* --- seats and actions ----------------------------------------------------------------- */
@@ -224,7 +293,7 @@ void session_schedule_ai_locked(Server *srv, Session *s)
     if (p >= 0 && !s->seats.seat[p].human && !s->ai_queued && s->thinking < 0 &&
         !atomic_load(&srv->stopping)) {
         s->ai_queued = true;
-        ai_queue_move(srv->ai, s);
+        ai_queue_move(srv->ai, s); // the job holds a reference until it has run
     }
 }
 
@@ -311,6 +380,9 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
             s->ai_error[0] = '\0';
             changed_locked(s);
             session_schedule_ai_locked(srv, s);
+            // A finished game no longer counts against its creator's AI games.
+            if (game_is_over(g, s->rec.current))
+                release_quota_locked(srv, s);
         }
     }
     for (int i = 0; texts && cells && i < COMMIT_CAP; i++) {
@@ -358,11 +430,12 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
         game_destroy(g);
         free(start);
         if (s)
-            session_destroy(s);
+            session_destroy(NULL, s);
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
     Status st = STATUS_OK;
     s->seed = ng->seed;
+    snprintf(s->owner, sizeof s->owner, "%s", ng->owner ? ng->owner : "");
     if (!ng->seed_set && !secret_u64(&s->seed))
         st = err_set(err, STATUS_IO, "no randomness for the seed");
     if (!ng->seed_set)
@@ -394,7 +467,7 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
     if (st != STATUS_OK) {
         game_destroy(g);
         free(start);
-        session_destroy(s);
+        session_destroy(NULL, s);
         return st;
     }
     s->created = (int64_t)time(NULL);
@@ -424,7 +497,9 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
     sg.created = s->created;
     sg.version = 0;
     for (int i = 0; i < g->players; i++) {
-        snprintf(sg.player[i], sizeof sg.player[i], "%s", s->seats.seat[i].text);
+        // Web seats are "human" or an agent spec, well inside the stored width.
+        snprintf(sg.player[i], sizeof sg.player[i], "%.*s", (int)sizeof sg.player[i] - 1,
+                 s->seats.seat[i].text);
         snprintf(sg.token[i], sizeof sg.token[i], "%s", s->token[i]);
     }
     if (rules == NULL || sb_failed(&pos))
@@ -439,9 +514,12 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
     if (st != STATUS_OK) {
         if (s->rec.game == NULL && g != NULL)
             game_destroy(g);
-        session_destroy(s);
+        session_destroy(NULL, s);
         return st;
     }
+    // From here the session gives the quota back itself, when the game ends or leaves.
+    s->quota_kind = ng->quota_kind;
+    session_hold(s);
     pthread_mutex_lock(&srv->sessions->mu);
     insert_locked(srv->sessions, s);
     pthread_mutex_unlock(&srv->sessions->mu);
@@ -502,7 +580,7 @@ static Status load_session(const StoredGame *sg, Session **out, ErrBuf *err)
     if (rules_copy == NULL || s == NULL) {
         free(rules_copy);
         if (s)
-            session_destroy(s);
+            session_destroy(NULL, s);
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
     // The store keeps the options as one JSON object of name and value pairs; games
@@ -570,7 +648,7 @@ static Status load_session(const StoredGame *sg, Session **out, ErrBuf *err)
     if (st == STATUS_OK)
         st = replay(s, sg, 0, err);
     if (st != STATUS_OK) {
-        session_destroy(s); // texts[0..count) are all set (NULL where a copy failed)
+        session_destroy(NULL, s); // texts[0..count) are all set (NULL where a copy failed)
         return st;
     }
     *out = s;
@@ -638,7 +716,9 @@ Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err)
     Session *s = lookup_locked(t, id);
     const bool loaded = s != NULL;
     Status st = STATUS_OK;
-    if (s == NULL) {
+    if (s != NULL) {
+        session_hold(s);
+    } else {
         StoredGame sg;
         st = store_load(srv->store, id, &sg, err);
         if (st == STATUS_ILLEGAL) {
@@ -649,6 +729,7 @@ Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err)
             st = load_session(&sg, &s, err);
             stored_game_free(&sg);
             if (st == STATUS_OK) {
+                session_hold(s);
                 insert_locked(t, s);
                 // The server may have stopped while an AI was to move: carry on.
                 pthread_mutex_lock(&s->mu);
@@ -664,32 +745,51 @@ Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err)
         pthread_mutex_lock(&s->mu);
         st = refresh_locked(srv, s, err);
         pthread_mutex_unlock(&s->mu);
+        if (st != STATUS_OK)
+            session_release(s);
     }
     if (st == STATUS_OK)
         *out = s;
     return st;
 }
 
-void session_store_changed(Server *srv, const char *id, uint64_t version)
+/* For the listener: the session of game `id` if it is in memory, with a reference given
+ * back by unpin, else NULL (a game not held here, evicted say, is read fresh when first
+ * asked for, so its notices are nothing to us). */
+static Session *pin(Server *srv, const char *id)
 {
     pthread_mutex_lock(&srv->sessions->mu);
     Session *s = lookup_locked(srv->sessions, id);
+    if (s != NULL)
+        session_hold(s);
     pthread_mutex_unlock(&srv->sessions->mu);
+    return s;
+}
+
+/* Gives back pin's reference without counting as a use: a game that only other processes
+ * play still leaves this one's memory when idle here. */
+static void unpin(Session *s)
+{
+    atomic_fetch_sub(&s->refs, 1);
+}
+
+void session_store_changed(Server *srv, const char *id, uint64_t version)
+{
+    Session *s = pin(srv, id);
     if (s == NULL)
-        return; // not held here: read fresh when first asked for
+        return;
     pthread_mutex_lock(&s->mu);
     ErrBuf err;
     // Our own commits come back too; they carry the version we already hold.
     if (version != s->stored_version)
         sync_locked(srv, s, &err);
     pthread_mutex_unlock(&s->mu);
+    unpin(s);
 }
 
 void session_store_thinking(Server *srv, const char *id)
 {
-    pthread_mutex_lock(&srv->sessions->mu);
-    Session *s = lookup_locked(srv->sessions, id);
-    pthread_mutex_unlock(&srv->sessions->mu);
+    Session *s = pin(srv, id);
     if (s == NULL)
         return;
     pthread_mutex_lock(&s->mu);
@@ -703,6 +803,7 @@ void session_store_thinking(Server *srv, const char *id)
         }
     }
     pthread_mutex_unlock(&s->mu);
+    unpin(s);
 }
 
 void session_store_missed(Server *srv)
@@ -728,8 +829,9 @@ void session_store_orphaned(Server *srv, const char *id)
     if (session_find(srv, id, &s, &err) != STATUS_OK)
         return;
     pthread_mutex_lock(&s->mu);
-    session_schedule_ai_locked(srv, s);
+    session_schedule_ai_locked(srv, s); // the queued job holds its own reference
     pthread_mutex_unlock(&s->mu);
+    session_release(s);
 }
 
 int session_seat_of(const Session *s, const char *token)
@@ -830,6 +932,21 @@ bool session_ai_claim(Server *srv, Session *s, AiClaim *claim)
         mine = false;
     const int p = s->game->ops->to_move(s->game, s->rec.current);
     bool ok = mine && p >= 0 && !s->seats.seat[p].human && s->thinking < 0;
+    const int64_t left_ms = (int64_t)srv->cfg.ai_seconds * 1000 - s->ai_ms;
+    if (ok && (s->rec.count >= srv->cfg.ai_max_plies || left_ms <= 0)) {
+        // The AI stops here; a human seat may still move (and the AI then tries again,
+        // and stops again).
+        if (s->rec.count >= srv->cfg.ai_max_plies)
+            snprintf(s->ai_error, sizeof s->ai_error, "the AI plays no more in this game: "
+                     "it has %d actions, the server's cap for games with an AI",
+                     s->rec.count);
+        else
+            snprintf(s->ai_error, sizeof s->ai_error, "the AI plays no more in this game: "
+                     "it has used the %d s of thinking the server gives a game",
+                     srv->cfg.ai_seconds);
+        changed_locked(s);
+        ok = false;
+    }
     if (ok) {
         claim->state = game_state_clone(s->game, s->rec.current);
         ok = claim->state != NULL;
@@ -837,6 +954,8 @@ bool session_ai_claim(Server *srv, Session *s, AiClaim *claim)
     if (ok) {
         claim->seat = p;
         claim->spec = s->seats.seat[p].spec;
+        claim->turn = s->ai_turn;
+        claim->budget_ms = left_ms;
         s->thinking = p;
         changed_locked(s);
         claim->version = s->version;
@@ -856,9 +975,10 @@ void session_ai_running(Session *s, Agent *a, bool running)
 }
 
 void session_ai_finish(Server *srv, Session *s, const AiClaim *claim, bool ok, Move best,
-                       const char *error)
+                       const char *error, int64_t think_ms)
 {
     pthread_mutex_lock(&s->mu);
+    s->ai_ms += think_ms;
     // Anything that changed the game since the claim (an undo) made this think stale; the
     // change itself cleared `thinking`.
     if (s->version == claim->version) {
@@ -874,6 +994,8 @@ void session_ai_finish(Server *srv, Session *s, const AiClaim *claim, bool ok, M
                     legal = ml->moves[i] == best;
                 free(ml);
             }
+            if (legal)
+                s->ai_turn = claim->turn; // the turn goes on from the position after best
             if (!legal)
                 snprintf(s->ai_error, sizeof s->ai_error, "the AI chose an illegal move");
             else if ((st = commit_actions(srv, s, &best, 1, &err)) == STATUS_CONFLICT)
@@ -899,4 +1021,61 @@ Status session_copy_for_hint(Session *s, int seat, GameState **out, ErrBuf *err)
         st = err_set(err, STATUS_NOMEM, "out of memory");
     pthread_mutex_unlock(&s->mu);
     return st;
+}
+
+/* --- retention --------------------------------------------------------------------------- */
+
+/* Deletes the stored game `id` unless it is in memory or changed since `before`; a game
+ * not known to be over is replayed first, and kept (and noted as over) if it is. Called
+ * with the table locked, so that nobody here loads the game meanwhile; the store's own
+ * check of `before` covers the processes sharing it. */
+static bool retire_locked(Server *srv, const char *id, bool known_over, int64_t before)
+{
+    if (lookup_locked(srv->sessions, id) != NULL)
+        return false;
+    ErrBuf err;
+    if (!known_over) {
+        StoredGame sg;
+        if (store_load(srv->store, id, &sg, &err) != STATUS_OK)
+            return false;
+        Session *s = NULL;
+        const Status st = load_session(&sg, &s, &err);
+        const uint64_t version = sg.version;
+        stored_game_free(&sg);
+        if (st != STATUS_OK)
+            return false; // a game this build cannot read is nobody's to delete
+        const bool over = game_is_over(s->game, s->rec.current);
+        session_destroy(NULL, s);
+        if (over) {
+            store_mark_over(srv->store, id, version, &err);
+            return false;
+        }
+    }
+    return store_delete_game(srv->store, id, before, &err) == STATUS_OK;
+}
+
+int sessions_retire(Server *srv, int64_t abandoned_before, int64_t finished_before)
+{
+    enum { BATCH = 64 };
+    char(*ids)[SECRET_ID_LEN + 1] = malloc(sizeof *ids * BATCH);
+    if (ids == NULL)
+        return 0;
+    int deleted = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const int64_t before = pass == 0 ? abandoned_before : finished_before;
+        int n = 0;
+        ErrBuf err;
+        if (before <= 0 ||
+            store_list_stale(srv->store, before, pass == 1, ids, BATCH, &n, &err) != STATUS_OK)
+            continue;
+        int gone = 0;
+        pthread_mutex_lock(&srv->sessions->mu);
+        for (int i = 0; i < n && !atomic_load(&srv->stopping); i++)
+            gone += retire_locked(srv, ids[i], pass == 1, before);
+        srv->sessions->retired += gone;
+        deleted += gone;
+        pthread_mutex_unlock(&srv->sessions->mu);
+    }
+    free(ids);
+    return deleted;
 }

@@ -11,18 +11,26 @@
  * Locking: each Session has a mutex guarding everything in it but the fields marked
  * fixed (set when the session is made, read without the lock). Lock order: session
  * table, then a session, then the store or the AI queue; never the other way round.
- * Sessions live until the server stops, so a pointer from session_find stays valid.
+ *
+ * Lifetime: session_find and session_create hand out a reference, given back with
+ * session_release; a queued AI move, an open event stream and the store's listener
+ * (while it updates a session) hold one too. A session nobody holds and nobody touched
+ * for the idle time leaves memory (sessions_evict) and is loaded again by the next
+ * session_find, so memory follows the games in use, not the games stored; a notice from
+ * the store about a game not in memory is ignored.
  */
 #ifndef CROWN_WEB_SESSION_H
 #define CROWN_WEB_SESSION_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "core/record.h"
 #include "play/seats.h"
 #include "search/agent.h"
+#include "web/quota.h"
 #include "web/secret.h"
 #include "web/store.h"
 
@@ -39,8 +47,16 @@ typedef struct Session {
     int64_t created;
     Seats seats; /* each seat's player ("human" or an agent spec); no agents */
     char token[MAX_PLAYERS][SECRET_TOKEN_LEN + 1];
+    char owner[64]; /* the address that created it, "" when loaded from the store */
+
+    atomic_int refs;          /* references handed out (see Lifetime above) */
+    atomic_llong last_used;   /* clock_ms() when the last reference was given back */
 
     /* guarded by mu */
+    int quota_kind;   /* the QuotaKind the owner holds for this game until it ends, or -1 */
+    int nstreams;     /* open event streams: the length of `streams` below */
+    bool hint_queued; /* a hint for this game waits for an AI worker */
+    int64_t ai_ms;    /* AI think time spent since the session was made or loaded */
     GameRecord rec;
     char **texts; /* the text of each action of rec, as played */
     char **cells; /* the cells each action touched (ops->move_cells), "" if none */
@@ -54,6 +70,7 @@ typedef struct Session {
     int thinking_elsewhere; /* ... in another process (shared store), or -1 */
     bool ai_queued;   /* an AI move job for this session waits in the queue */
     Agent *agent;     /* the AI think in progress, for agent_stop on undo */
+    TurnClock ai_turn; /* the AI's turn of several actions: one time budget for all */
     char ai_error[ERRBUF_LEN]; /* why the last AI move failed, or "" */
     /* The API's cache of state bodies per view (0: public, 1 + seat: that seat's own
      * view of a hidden-information game), valid while cache_version == version. */
@@ -61,7 +78,8 @@ typedef struct Session {
     size_t cache_len[1 + MAX_PLAYERS];
     uint64_t cache_version[1 + MAX_PLAYERS];
     /* The event streams of this game (sse.c), woken whenever version changes and at
-     * shutdown; a session with streams must stay in memory. */
+     * shutdown; each holds a reference, so the session stays in memory while one is
+     * open. */
     SseStream *streams;
 
     struct Session *next; /* in the table's hash chain */
@@ -72,6 +90,9 @@ typedef struct SessionTable SessionTable;
 SessionTable *sessions_new(void);
 /* Frees every session; no other thread may use them any more. */
 void sessions_free(SessionTable *t);
+/* Counts for GET /api/stats: sessions in memory, and since the start those that left
+ * memory and the games the retention deleted. */
+void sessions_stats(SessionTable *t, long *in_memory, long *evicted, long *retired);
 /* Wakes every session's event streams, at shutdown. */
 void sessions_wake_all(SessionTable *t);
 /* Calls fn for every session held, with its mutex held. */
@@ -87,6 +108,9 @@ typedef struct NewGame {
     bool seed_set;
     uint64_t seed;
     const char *position; /* NULL: the game's start position */
+    const char *owner;    /* the creator's address */
+    int quota_kind;       /* what the creator took in srv->quota for it (-1: nothing); the
+                           * session gives it back when the game ends or leaves memory */
 } NewGame;
 
 /* The functions below return STATUS_OK, or the reason in *err and a code saying what
@@ -95,11 +119,24 @@ typedef struct NewGame {
  * STATUS_NOT_FOUND, STATUS_CORRUPT (a stored game this build cannot read), STATUS_NOMEM
  * or STATUS_IO (the store, the randomness). */
 
-/* Creates, stores and registers a new game; *out is its session. */
+/* Creates, stores and registers a new game; *out is its session, with a reference. */
 Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err);
-/* Finds a game by id, loading it from the store on first use; with a shared store it
- * first re-reads a game another process has changed. */
+/* Finds a game by id, loading it from the store when it is not in memory; with a shared
+ * store it first re-reads a game another process has changed. *out comes with a
+ * reference. */
 Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err);
+/* Another reference to a session the caller holds one of. */
+void session_hold(Session *s);
+/* Gives back a reference; s may leave memory after it. */
+void session_release(Session *s);
+
+/* Removes from memory the sessions nobody holds that were last released more than
+ * idle_ms ago; returns how many. */
+int sessions_evict(Server *srv, int64_t idle_ms);
+/* Retention: deletes from the store the games not in memory that are unfinished and
+ * unchanged since abandoned_before, and, when finished_before > 0, the finished ones
+ * unchanged since then (seconds since 1970; 0: none). Returns how many were deleted. */
+int sessions_retire(Server *srv, int64_t abandoned_before, int64_t finished_before);
 
 /* For a shared store's listener (StoreWatch): another process committed a change to game
  * `id`, now at `version` (a session held here re-reads it and wakes its streams), or
@@ -134,13 +171,17 @@ typedef struct AiClaim {
     AgentSpec spec;
     GameState *state; /* owned by the caller: free() */
     uint64_t version; /* the version the think started from */
+    TurnClock turn;   /* the session's ai_turn, given back by session_ai_finish */
+    int64_t budget_ms; /* the game's AI time left: no think may take longer */
 } AiClaim;
+/* Refuses (with ai_error set) when the game's AI has used its plies or its time
+ * (srv->cfg.ai_max_plies, ai_seconds). */
 bool session_ai_claim(Server *srv, Session *s, AiClaim *claim);
 /* Registers the agent thinking for this session (running true), or clears it (false)
  * unless another think has registered its own agent since. */
 void session_ai_running(Session *s, Agent *a, bool running);
 void session_ai_finish(Server *srv, Session *s, const AiClaim *claim, bool ok, Move best,
-                       const char *error);
+                       const char *error, int64_t think_ms);
 /* Queues an AI move if an AI seat is to move and none is queued or thinking; the caller
  * holds s->mu. */
 void session_schedule_ai_locked(Server *srv, Session *s);

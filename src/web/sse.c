@@ -8,7 +8,10 @@
  * as soon as a client hangs up, so a closed stream's connection is freed at once.
  *
  * Suspending and resuming both happen under the session's mutex, so a resume never
- * precedes its suspend. Versions skipped while the client was slow are not sent: each
+ * precedes its suspend. A stream holds a reference to its session, its place in the
+ * game's count and in its address's stream quota; the count and the quota go back as
+ * soon as it closes, the reference only once the hub has freed it (the hub may still
+ * hold an epoll event naming it, and must find its session there). Versions skipped while the client was slow are not sent: each
  * event carries the whole state.
  */
 #include "web/sse.h"
@@ -17,6 +20,7 @@
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -25,6 +29,7 @@
 #include <unistd.h>
 
 #include "web/api.h"
+#include "web/quota.h"
 #include "web/server.h"
 #include "web/session.h"
 
@@ -34,6 +39,7 @@ struct SseStream {
     struct MHD_Connection *conn;
     int fd;        /* the connection's socket, watched for hang-ups while suspended */
     int viewer;
+    char addr[64]; /* the client's, whose stream quota this holds */
     /* guarded by s->mu */
     bool started;   /* the first state went out */
     bool suspended; /* the connection is suspended, waiting for a change */
@@ -192,7 +198,9 @@ static void free_stream(void *cls)
     if (st->next)
         st->next->prev = st->prev;
     st->suspended = false;
+    s->nstreams--;
     pthread_mutex_unlock(&s->mu);
+    quota_give(st->srv->quota, st->addr, QUOTA_STREAMS);
     free(st->pending);
     st->pending = NULL;
     atomic_fetch_sub(&h->open, 1);
@@ -202,16 +210,29 @@ static void free_stream(void *cls)
     pthread_mutex_unlock(&h->mu);
 }
 
+/* Gives back what the caller of sse_response counted for a stream that never opened. */
+static void never_opened(Server *srv, Session *s, const char *addr)
+{
+    pthread_mutex_lock(&s->mu);
+    s->nstreams--;
+    pthread_mutex_unlock(&s->mu);
+    quota_give(srv->quota, addr, QUOTA_STREAMS);
+    session_release(s);
+}
+
 struct MHD_Response *sse_response(Server *srv, struct MHD_Connection *c, Session *s,
-                                  int viewer)
+                                  int viewer, const char *addr)
 {
     SseStream *st = calloc(1, sizeof *st);
-    if (st == NULL)
+    if (st == NULL) {
+        never_opened(srv, s, addr);
         return NULL;
+    }
     st->srv = srv;
     st->s = s;
     st->conn = c;
     st->viewer = viewer;
+    snprintf(st->addr, sizeof st->addr, "%s", addr);
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
     st->fd = ci ? ci->connect_fd : -1;
@@ -220,11 +241,11 @@ struct MHD_Response *sse_response(Server *srv, struct MHD_Connection *c, Session
                                           free_stream);
     if (mr == NULL) {
         free(st);
+        never_opened(srv, s, addr);
         return NULL;
     }
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    MHD_add_response_header(mr, "X-Content-Type-Options", "nosniff");
     pthread_mutex_lock(&s->mu);
     st->next = s->streams;
     if (s->streams)
@@ -248,6 +269,7 @@ static void free_dead(SseHub *h)
     pthread_mutex_unlock(&h->mu);
     while (d) {
         SseStream *n = d->dead_next;
+        session_release(d->s);
         free(d);
         d = n;
     }

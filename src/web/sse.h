@@ -24,10 +24,13 @@ void sse_hub_stop(SseHub *h);
 /* Event streams open now. */
 long sse_open_streams(const SseHub *h);
 
-/* A response whose body is the event stream of s as `viewer` (a seat or -1) sees it, for
- * connection c; NULL when memory is short. */
+/* A response whose body is the event stream of s as `viewer` (a seat or -1) sees it,
+ * for connection c; NULL when memory is short. The caller has counted the stream in
+ * s->nstreams and in addr's QUOTA_STREAMS and holds a reference to s: the stream owns
+ * all three from here and gives them back when it closes (at once when NULL is
+ * returned). */
 struct MHD_Response *sse_response(Server *srv, struct MHD_Connection *c, Session *s,
-                                  int viewer);
+                                  int viewer, const char *addr);
 /* Resumes every waiting stream of s after a change (or at shutdown); s->mu held. */
 void sse_wake_locked(Session *s);
 

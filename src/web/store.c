@@ -92,6 +92,23 @@ long store_count_games(Store *st)
     return st->ops->count_games(st);
 }
 
+Status store_list_stale(Store *st, int64_t before, bool over, char (*ids)[SECRET_ID_LEN + 1],
+                        int cap, int *n, ErrBuf *err)
+{
+    *n = 0;
+    return st->ops->list_stale(st, before, over, ids, cap, n, err);
+}
+
+Status store_mark_over(Store *st, const char *id, uint64_t version, ErrBuf *err)
+{
+    return st->ops->mark_over(st, id, version, err);
+}
+
+Status store_delete_game(Store *st, const char *id, int64_t before, ErrBuf *err)
+{
+    return st->ops->delete_game(st, id, before, err);
+}
+
 Status store_ai_claim(Store *st, const char *id, bool *mine, ErrBuf *err)
 {
     *mine = true;

@@ -29,7 +29,7 @@ typedef struct Store Store;
 
 enum {
     STORE_PLAYER_LEN = 32,
-    STORE_SCHEMA_VERSION = 2, /* what store_open brings every database to */
+    STORE_SCHEMA_VERSION = 3, /* what store_open brings every database to */
 };
 
 /* A game as stored: enough to rebuild it exactly. */
@@ -79,6 +79,18 @@ Status store_load(Store *st, const char *id, StoredGame *out, ErrBuf *err);
 void stored_game_free(StoredGame *g);
 /* The game's version alone (cheap): STATUS_ILLEGAL when the id is unknown. */
 Status store_version(Store *st, const char *id, uint64_t *out, ErrBuf *err);
+/* Retention: up to cap ids of games whose last change is older than `before` (seconds
+ * since 1970) and that are known to be over (over true) or not known to be. */
+Status store_list_stale(Store *st, int64_t before, bool over, char (*ids)[SECRET_ID_LEN + 1],
+                        int cap, int *n, ErrBuf *err);
+/* Notes that a game is over at `version`, so that the retention of unfinished games skips
+ * it; any later change of the game clears the note. STATUS_CONFLICT when the game is no
+ * longer at that version. */
+Status store_mark_over(Store *st, const char *id, uint64_t version, ErrBuf *err);
+/* Deletes a game with its seats and moves (and pending AI work) if it has not changed
+ * since `before` (seconds since 1970): STATUS_CONFLICT when it has, since a process
+ * sharing the store may have taken it up again meanwhile. */
+Status store_delete_game(Store *st, const char *id, int64_t before, ErrBuf *err);
 /* The number of stored games (for the start-up message). */
 long store_count_games(Store *st);
 

@@ -2,8 +2,8 @@
  * store_pg.c - the PostgreSQL backend of the store (see store.h): the games of several
  * `crown serve` processes in one database, through libpq.
  *
- * Tables as in SQLite (games, seats, moves) plus ai_work: one row per game whose AI
- * seat is to move, naming the process that plays it (owner) and until when its claim
+ * Tables as in SQLite (games, seats, moves; games.updated and games.finished for the
+ * retention) plus ai_work: one row per game whose AI seat is to move, naming the process that plays it (owner) and until when its claim
  * holds (lease_until). The write that leaves an AI to move inserts the row for its own
  * process in the same transaction; every process renews its leases each second, so
  * the rows of a killed process run out and another takes them over (FOR UPDATE SKIP
@@ -71,6 +71,9 @@ static const char *const MIGRATIONS[] = {
     " owner TEXT NOT NULL, lease_until TIMESTAMPTZ NOT NULL);"
     "CREATE INDEX ai_work_lease ON ai_work(lease_until);"
     "CREATE INDEX ai_work_owner ON ai_work(owner);",
+    // 3: whether a game is known to be over (the retention's sweeps), indexed for them.
+    ("ALTER TABLE games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0;"
+     "CREATE INDEX games_stale ON games(finished, updated);"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
@@ -289,7 +292,7 @@ static Status set_version(PGconn *c, const char *id, const StoreStamp *stamp, Er
     snprintf(now, sizeof now, "%lld", (long long)time(NULL));
     const char *p[] = {id, v, now, expect};
     PGresult *r = NULL;
-    Status s = run(c, "UPDATE games SET version=$2, updated=$3 WHERE id=$1 AND version=$4", 4, p,
+    Status s = run(c, "UPDATE games SET version=$2, updated=$3, finished=0 WHERE id=$1 AND version=$4", 4, p,
                    PGRES_COMMAND_OK, &r, err);
     if (s == STATUS_OK) {
         if (strcmp(PQcmdTuples(r), "1") != 0)
@@ -511,6 +514,89 @@ static long pg_count_games(Store *base)
     return n;
 }
 
+/* --- retention --------------------------------------------------------------------------- */
+
+static Status pg_list_stale(Store *base, int64_t before, bool over,
+                            char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err)
+{
+    PgStore *st = pg(base);
+    int slot;
+    PGconn *c = acquire(st, &slot, err);
+    if (c == NULL)
+        return STATUS_IO;
+    char b[24], limit[16];
+    snprintf(b, sizeof b, "%lld", (long long)before);
+    snprintf(limit, sizeof limit, "%d", cap);
+    const char *p[] = {over ? "1" : "0", b, limit};
+    PGresult *r = NULL;
+    Status s = run_first(st, slot, "SELECT id FROM games WHERE finished=$1 AND updated<$2 LIMIT $3",
+                         3, p, PGRES_TUPLES_OK, &r, err);
+    if (s == STATUS_OK) {
+        for (int i = 0; i < PQntuples(r) && *n < cap; i++)
+            snprintf(ids[(*n)++], sizeof ids[0], "%s", PQgetvalue(r, i, 0));
+        PQclear(r);
+    }
+    release(st, slot);
+    return s;
+}
+
+static Status pg_mark_over(Store *base, const char *id, uint64_t version, ErrBuf *err)
+{
+    PgStore *st = pg(base);
+    int slot;
+    PGconn *c = acquire(st, &slot, err);
+    if (c == NULL)
+        return STATUS_IO;
+    char v[24];
+    snprintf(v, sizeof v, "%llu", (unsigned long long)version);
+    const char *p[] = {id, v};
+    PGresult *r = NULL;
+    // One statement, so it commits on its own; the version keeps a note about an older
+    // game off one that another process has changed since.
+    Status s = run_first(st, slot, "UPDATE games SET finished=1 WHERE id=$1 AND version=$2", 2, p,
+                         PGRES_COMMAND_OK, &r, err);
+    if (s == STATUS_OK) {
+        if (strcmp(PQcmdTuples(r), "1") != 0)
+            s = err_set(err, STATUS_CONFLICT, "game %s changed since it was found over", id);
+        PQclear(r);
+    }
+    release(st, slot);
+    return s;
+}
+
+static Status pg_delete_game(Store *base, const char *id, int64_t before, ErrBuf *err)
+{
+    PgStore *st = pg(base);
+    int slot;
+    PGconn *c = acquire(st, &slot, err);
+    if (c == NULL)
+        return STATUS_IO;
+    char b[24];
+    snprintf(b, sizeof b, "%lld", (long long)before);
+    const char *p[] = {id, b};
+    Status s = run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
+    c = st->conn[slot];
+    // The game's row locked first, and only while still stale: a process that writes the
+    // game meanwhile waits for this transaction and then finds no game (its version
+    // check fails), and one that wrote it first has made it fresh, so it stays.
+    PGresult *r = NULL;
+    if (s == STATUS_OK &&
+        (s = run(c, "SELECT 1 FROM games WHERE id=$1 AND updated<$2 FOR UPDATE", 2, p,
+                 PGRES_TUPLES_OK, &r, err)) == STATUS_OK) {
+        if (PQntuples(r) != 1)
+            s = err_set(err, STATUS_CONFLICT, "game %s changed since it was found stale", id);
+        PQclear(r);
+    }
+    static const char *const SQL[] = {
+        "DELETE FROM ai_work WHERE game_id=$1", "DELETE FROM seats WHERE game_id=$1",
+        "DELETE FROM moves WHERE game_id=$1", "DELETE FROM games WHERE id=$1"};
+    for (size_t i = 0; i < sizeof SQL / sizeof SQL[0] && s == STATUS_OK; i++)
+        s = run_cmd(c, SQL[i], 1, p, err);
+    s = finish(c, s, err);
+    release(st, slot);
+    return s;
+}
+
 /* --- AI claims ---------------------------------------------------------------------------- */
 
 static Status pg_ai_claim(Store *base, const char *id, bool *mine, ErrBuf *err)
@@ -663,6 +749,9 @@ static const StoreOps PG_OPS = {
     .load = pg_load,
     .version = pg_version,
     .count_games = pg_count_games,
+    .list_stale = pg_list_stale,
+    .mark_over = pg_mark_over,
+    .delete_game = pg_delete_game,
     .ai_claim = pg_ai_claim,
     .watch = pg_watch,
     .unwatch = pg_unwatch,

@@ -2,7 +2,8 @@
  * store_sqlite.c - the SQLite backend of the store (see store.h for the guarantees): one
  * file in WAL mode, synchronous=FULL, held exclusively by one process.
  *
- * Tables: games (one row per game: set-up, version, time of the last change), seats
+ * Tables: games (one row per game: set-up, version, time of the last change, whether it
+ * is known to be over), seats
  * (player spec and token per seat) and moves (one row per action, keyed by game and
  * ply). Statements are prepared per call: a move costs one fsync, which dwarfs the
  * preparing. Calls are serialised by the store's mutex.
@@ -38,6 +39,10 @@ static const char *const MIGRATIONS[] = {
     // 2: when each game last changed, for retention of abandoned games.
     "ALTER TABLE games ADD COLUMN updated INTEGER NOT NULL DEFAULT 0;"
     "UPDATE games SET updated=created;",
+    // 3: whether a game is known to be over, so that the retention of unfinished games
+    // does not replay the finished ones again and again; the index serves its sweeps.
+    ("ALTER TABLE games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0;"
+     "CREATE INDEX games_stale ON games(finished, updated);"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
@@ -171,7 +176,8 @@ static Status set_version(SqliteStore *st, const char *id, const StoreStamp *sta
                           ErrBuf *err)
 {
     sqlite3_stmt *q;
-    Status s = prepare(st, "UPDATE games SET version=?1, updated=?2 WHERE id=?3 AND version=?4",
+    Status s = prepare(st, "UPDATE games SET version=?1, updated=?2, finished=0 "
+                           "WHERE id=?3 AND version=?4",
                        &q, err);
     if (s != STATUS_OK)
         return s;
@@ -419,6 +425,80 @@ static long sqlite_count_games(Store *base)
     return n;
 }
 
+/* --- retention --------------------------------------------------------------------------- */
+
+static Status sqlite_list_stale(Store *base, int64_t before, bool over,
+                                char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err)
+{
+    SqliteStore *st = sq(base);
+    sqlite3_stmt *q;
+    pthread_mutex_lock(&st->mu);
+    Status s = prepare(st, "SELECT id FROM games WHERE finished=?1 AND updated<?2 LIMIT ?3", &q,
+                       err);
+    if (s == STATUS_OK) {
+        sqlite3_bind_int(q, 1, over ? 1 : 0);
+        sqlite3_bind_int64(q, 2, (sqlite3_int64)before);
+        sqlite3_bind_int(q, 3, cap);
+        while (*n < cap && sqlite3_step(q) == SQLITE_ROW) {
+            const unsigned char *id = sqlite3_column_text(q, 0);
+            snprintf(ids[*n], sizeof ids[0], "%s", id ? (const char *)id : "");
+            (*n)++;
+        }
+        sqlite3_finalize(q);
+    }
+    pthread_mutex_unlock(&st->mu);
+    return s;
+}
+
+/* Runs one statement on game `id` with a number, in a write transaction; STATUS_CONFLICT
+ * (with `why`) when it changed no row. */
+static Status write_one(SqliteStore *st, const char *sql, const char *id, int64_t num,
+                        const char *why, ErrBuf *err)
+{
+    sqlite3_stmt *q;
+    Status s = prepare(st, sql, &q, err);
+    if (s != STATUS_OK)
+        return s;
+    sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 2, (sqlite3_int64)num);
+    if ((s = step_done(st, q, err, "retention")) == STATUS_OK && sqlite3_changes(st->db) == 0)
+        s = err_set(err, STATUS_CONFLICT, "game %s %s", id, why);
+    return s;
+}
+
+static Status sqlite_mark_over(Store *base, const char *id, uint64_t version, ErrBuf *err)
+{
+    SqliteStore *st = sq(base);
+    bool begun;
+    Status s = begin_write(st, &begun, err);
+    if (s == STATUS_OK)
+        s = write_one(st, "UPDATE games SET finished=1 WHERE id=?1 AND version=?2", id,
+                      (int64_t)version, "changed since it was found over", err);
+    return end_write(st, s, begun, err);
+}
+
+static Status sqlite_delete_game(Store *base, const char *id, int64_t before, ErrBuf *err)
+{
+    SqliteStore *st = sq(base);
+    bool begun;
+    Status s = begin_write(st, &begun, err);
+    // The check first: a game that changed since it was listed stays, rows and all.
+    if (s == STATUS_OK)
+        s = write_one(st, "UPDATE games SET updated=updated WHERE id=?1 AND updated<?2", id,
+                      before, "changed since it was found stale", err);
+    static const char *const SQL[] = {"DELETE FROM moves WHERE game_id=?1",
+                                      "DELETE FROM seats WHERE game_id=?1",
+                                      "DELETE FROM games WHERE id=?1"};
+    for (size_t i = 0; i < sizeof SQL / sizeof SQL[0] && s == STATUS_OK; i++) {
+        sqlite3_stmt *q;
+        if ((s = prepare(st, SQL[i], &q, err)) != STATUS_OK)
+            break;
+        sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+        s = step_done(st, q, err, "delete game");
+    }
+    return end_write(st, s, begun, err);
+}
+
 static const StoreOps SQLITE_OPS = {
     .close = sqlite_close,
     .insert_game = sqlite_insert_game,
@@ -427,4 +507,7 @@ static const StoreOps SQLITE_OPS = {
     .load = sqlite_load,
     .version = sqlite_version,
     .count_games = sqlite_count_games,
+    .list_stale = sqlite_list_stale,
+    .mark_over = sqlite_mark_over,
+    .delete_game = sqlite_delete_game,
 };

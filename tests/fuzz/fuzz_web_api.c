@@ -87,6 +87,7 @@ static void one_request(Server *srv, char *text, char *id, char *token)
         .body = text,
         .body_len = strlen(text),
         .token = has_token ? auth : NULL,
+        .addr = "127.0.0.1",
     };
     Response res;
     memset(&res, 0, sizeof res);
@@ -110,15 +111,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     char db[64];
     snprintf(db, sizeof db, "/dev/shm/crown-fuzz-%ld.db", (long)getpid());
-    const ServeConfig cfg = {
-        .bind = "127.0.0.1",
-        .db_path = db,
-        .ai_threads = 1,
-        .write_rate = 1000,
-        .write_burst = 1000,
-        .max_connections = 16,
-        .max_per_ip = 16,
-    };
+    ServeConfig cfg;
+    serve_config_defaults(&cfg);
+    cfg.db_path = db;
+    cfg.ai_threads = 1;
+    cfg.write_rate = 1000;
+    cfg.write_burst = 1000;
+    cfg.max_connections = 16;
+    cfg.max_per_ip = 16;
+    cfg.creates_per_hour = 1000;
     Server srv;
     ErrBuf err;
     if (server_open(&srv, &cfg, &err) != STATUS_OK)

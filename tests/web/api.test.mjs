@@ -518,7 +518,7 @@ describe('many event streams', () => {
   const health = async (server) => (await api(server, 'GET', '/api/health')).body.streams;
 
   test('600 streams are held, others are served, a move reaches all, a close frees at once', async () => {
-    const server = await startServer({ args: ['--max-per-ip', '1000'] });
+    const server = await startServer({ args: ['--max-per-ip', '1000', '--streams-per-game', '1000'] });
     const streams = [];
     try {
       const made = (await api(server, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'] } })).body;
@@ -765,10 +765,11 @@ describe('schema versions', () => {
     } finally {
       assert.equal((await s.stop()).code, 0);
     }
-    // Upgraded: the version recorded, the new column there and set.
-    assert.equal(execFileSync('sqlite3', [db, 'SELECT version FROM schema_version']).toString().trim(), '2');
-    const [created, updated] = execFileSync('sqlite3', [db, `SELECT created, updated FROM games WHERE id = '${id}'`]).toString().trim().split('|').map(Number);
+    // Upgraded: the version recorded, the new columns there and set.
+    assert.equal(execFileSync('sqlite3', [db, 'SELECT version FROM schema_version']).toString().trim(), '3');
+    const [created, updated, finished] = execFileSync('sqlite3', [db, `SELECT created, updated, finished FROM games WHERE id = '${id}'`]).toString().trim().split('|').map(Number);
     assert.ok(updated > created, `updated ${updated} after the move, created ${created}`);
+    assert.equal(finished, 0);
     // Opened again (now at the current version): nothing to upgrade, nothing lost.
     s = await startServer({ db });
     try {

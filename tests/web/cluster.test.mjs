@@ -2,8 +2,10 @@
 // HAProxy (tests/web/cluster.mjs starts both, from Debian's packages): a game played
 // across both processes with its events crossing between them, two processes racing to
 // move at the same ply (one wins), an AI game whose every move is played once although
-// both processes hold it, and a process SIGKILLed in the
-// middle of play losing no acknowledged move while the other takes over its AI work.
+// both processes hold it, a third process that evicts idle games and deletes abandoned
+// ones (the others' notices of games it no longer holds ignored), and a process
+// SIGKILLed in the middle of play losing no acknowledged move while the other takes over
+// its AI work.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { api, events, startServer, waitState } from './server.mjs';
@@ -128,6 +130,41 @@ describe('several processes on PostgreSQL', () => {
     } finally {
       await onA.close();
       await onB.close();
+    }
+  });
+
+  test('a third process evicts, ignores notices of games it does not hold, and retires', async () => {
+    // C leaves games after a second and deletes those unchanged for two; it stops before
+    // the next test, whose games would soon look abandoned to it.
+    const c = await startServer({ db: pg.url, args: ['--idle', '1', '--abandon-after', '2'] });
+    const stats = async () => (await api(c, 'GET', '/api/stats')).body;
+    const until = async (pred, what) => {
+      for (const end = Date.now() + 15000; Date.now() < end; await new Promise((r) => setTimeout(r, 50)))
+        if (await pred()) return;
+      assert.fail(`timed out waiting for ${what}`);
+    };
+    try {
+      const g = (await api(a, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'], seed: 12 } })).body;
+      let st = (await api(c, 'GET', `/api/games/${g.id}`)).body;
+      await until(async () => (await stats()).games_evicted >= 1, 'C to evict the game');
+      // A moves while C does not hold the game: C ignores the notice, reads it afresh.
+      const r = await api(a, 'POST', `/api/games/${g.id}/moves`, { token: g.seats[0].token, body: { move: first(st), ply: 0 } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      st = (await api(c, 'GET', `/api/games/${g.id}`)).body;
+      assert.deepEqual(texts(st), texts(r.body));
+      const done = (await api(b, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['random', 'random'], rules: { 'max-plies': 10 } } })).body;
+      await waitState(b, done.id, (s) => s.status === 'over');
+      // Left alone, g goes from the database, and so from A, which still holds it; the
+      // finished game stays.
+      await until(async () => (await api(b, 'GET', `/api/games/${g.id}`)).status === 404, 'the abandoned game to be deleted');
+      assert.equal((await api(a, 'GET', `/api/games/${g.id}`)).status, 404);
+      await until(async () => (await stats()).games_in_memory === 0, 'C to evict every game');
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal((await api(a, 'GET', `/api/games/${done.id}`)).body.status, 'over');
+    } finally {
+      const { code } = await c.stop();
+      assert.equal(code, 0, `crown serve should stop cleanly:\n${c.stderr()}`);
+      assert.doesNotMatch(c.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
     }
   });
 

@@ -4,6 +4,7 @@
 // JSON API and its event streams. CROWN_BIN names the program (tools/run-web-tests.sh
 // sets it to the build under test).
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,7 +25,10 @@ export async function startServer({ db, args = [], timeoutMs = 20000 } = {}) {
   const dbPath = db || join(tempDir(), 'crown.db');
   // Tests send writes faster than people do: lift the per-address rate limit unless the
   // test sets its own.
-  const rate = args.includes('--rate') ? [] : ['--rate', '10000'];
+  // The same for the other per-address limits: the tests of a limit set it themselves.
+  const lifted = [['--rate', '10000'], ['--creates-per-hour', '100000'], ['--ai-games', '10000'],
+    ['--aiai-games', '10000'], ['--streams-per-ip', '10000']];
+  const rate = lifted.filter(([flag]) => !args.includes(flag)).flat();
   const proc = spawn(CROWN, ['serve', '--port', '0', '--db', dbPath, '--quiet', ...rate, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -58,8 +62,11 @@ export async function api(server, method, path, { body, token, raw, headers = {}
   const h = { ...headers };
   if (token) h.authorization = `Bearer ${token}`;
   let payload;
+  // Bodies are sent as JSON (the server refuses other types with 415) unless the test
+  // says otherwise in headers.
   if (raw !== undefined) payload = raw;
-  else if (body !== undefined) { payload = JSON.stringify(body); h['content-type'] = 'application/json'; }
+  else if (body !== undefined) payload = JSON.stringify(body);
+  if (payload !== undefined && !Object.keys(h).some((k) => k.toLowerCase() === 'content-type')) h['content-type'] = 'application/json';
   const res = await fetch(server.url + path, { method, headers: h, body: payload });
   const text = await res.text();
   let parsed = text;
@@ -128,4 +135,51 @@ export function events(server, id, token, seen) {
     },
     async close() { ctl.abort(); await done; },
   };
+}
+
+// A request through node:http, which lets a test choose what fetch does not: the local
+// address it comes from (any of 127.0.0.0/8, to act as another client address) and
+// headers such as Host. Resolves like api().
+export function request(server, method, path, { body, token, headers = {}, from } = {}) {
+  const h = { ...headers };
+  if (token) h.authorization = `Bearer ${token}`;
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  if (payload !== undefined && !Object.keys(h).some((k) => k.toLowerCase() === 'content-type')) h['content-type'] = 'application/json';
+  const u = new URL(server.url + path);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method, headers: h, localAddress: from, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d) => { text += d; });
+      res.on('end', () => {
+        let parsed = text;
+        if ((res.headers['content-type'] || '').startsWith('application/json')) parsed = JSON.parse(text);
+        resolve({ status: res.statusCode, body: parsed, headers: res.headers });
+      });
+    });
+    req.on('error', reject);
+    if (payload !== undefined) req.write(payload);
+    req.end();
+  });
+}
+
+// Opens an event stream from address `from` and resolves to { status, body, close() }
+// once the answer's head (and, for a refusal, its body) has come.
+export function openStream(server, id, { from } = {}) {
+  const u = new URL(`${server.url}/api/games/${id}/events`);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, localAddress: from, agent: false }, (res) => {
+      if (res.statusCode === 200) {
+        resolve({ status: 200, close: () => req.destroy() });
+        res.on('data', () => {});
+        res.on('error', () => {});
+        return;
+      }
+      let text = '';
+      res.on('data', (d) => { text += d; });
+      res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(text), close: () => {} }));
+    });
+    req.on('error', (e) => { if (e.code !== 'ECONNRESET') reject(e); });
+    req.end();
+  });
 }

@@ -234,6 +234,17 @@ static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)
     sb_puts(out, reasons[((const KdState *)s)->reason]);
 }
 
+/* Indexed by KdReason less one. */
+static const char *const kd_end_reasons[] = {"checkmate", "literal-mate", "stalemate",
+                                              "repetition", "fifty-moves", "bare-kings",
+                                              "ply-limit"};
+
+static int ops_end_reason(const Game *g, const GameState *s)
+{
+    (void)g;
+    return (int)((const KdState *)s)->reason - 1;
+}
+
 static uint64_t ops_hash(const Game *g, const GameState *s)
 {
     (void)g;
@@ -397,8 +408,17 @@ const GameOps kd_ops = {
     .render = ops_render,
     .parse_actions = ops_parse_actions,
     .evaluate = ops_evaluate,
+    /* Root moves within a tenth of a pawn count as equal: a few squares of mobility,
+     * well inside the evaluation's own error, as engines' opening variety allows. */
+    .variety_margin = 10,
     .perft_leaves = ops_perft_leaves,
     .move_cells = ops_move_cells,
     .observe = ops_observe,
+    .end_reason = ops_end_reason,
+    .end_reasons = kd_end_reasons,
+    .end_reason_count = (int)(sizeof kd_end_reasons / sizeof kd_end_reasons[0]),
+    .measure = kd_measure,
+    .metrics = kd_metrics,
+    .metric_count = KD_METRIC_COUNT,
     .score = ops_score,
 };

@@ -340,6 +340,12 @@ int kotv_crowns_taken(const KotvState *s);
 int kotv_tax_taken(const KotvState *s);
 /* Scoring: reputation (influence, kingdom tokens, orders, couples, gold) and influence. */
 int kotv_reputation(const KotvConfig *c, const KotvState *s, int player);
+
+/* kotv_measure.c: the figures crown lab reports (GameOps.measure). */
+enum { KOTV_METRIC_COUNT = 5 };
+extern const GameMetric kotv_metrics[KOTV_METRIC_COUNT];
+void kotv_measure(const Game *g, const GameState *before, Move m, const GameState *after,
+                  double out[][MAX_PLAYERS]);
 int kotv_influence(const KotvConfig *c, const KotvState *s, int player);
 /* The reputation's parts from knight orders held (3, 4, 5+: 3, 5, 8) and couples. */
 int kotv_order_bonus(const KotvConfig *c, const KotvState *s, int player);

@@ -182,6 +182,18 @@ static void ops_describe_result(const Game *g, const GameState *gs, StrBuf *out)
     sb_puts(out, ")");
 }
 
+/* The hill could not be refilled in full, or the last of max-rounds was played. */
+static const char *const kotv_end_reasons[] = {"hill-empty", "max-rounds"};
+
+static int ops_end_reason(const Game *g, const GameState *gs)
+{
+    (void)g;
+    const KotvState *s = (const KotvState *)gs;
+    if (s->phase != KPH_OVER)
+        return -1;
+    return s->end_triggered ? 0 : 1;
+}
+
 static uint64_t ops_hash(const Game *g, const GameState *s)
 {
     (void)g;
@@ -342,4 +354,10 @@ const GameOps kotv_ops = {
     .move_cells = ops_move_cells,
     .score = ops_score,
     .observe = ops_observe,
+    .end_reason = ops_end_reason,
+    .end_reasons = kotv_end_reasons,
+    .end_reason_count = (int)(sizeof kotv_end_reasons / sizeof kotv_end_reasons[0]),
+    .measure = kotv_measure,
+    .metrics = kotv_metrics,
+    .metric_count = KOTV_METRIC_COUNT,
 };

@@ -238,4 +238,10 @@ void kc_playout(const KcConfig *c, KcState *s, Rng *rng);
 /* The number of legal moves, counted without listing them. */
 int kc_count_moves(const KcConfig *c, const KcState *s);
 
+/* kc_measure.c: the figures crown lab reports (GameOps.measure). */
+enum { KC_METRIC_COUNT = 5 };
+extern const GameMetric kc_metrics[KC_METRIC_COUNT];
+void kc_measure(const Game *g, const GameState *before, Move m, const GameState *after,
+                double out[][MAX_PLAYERS]);
+
 #endif

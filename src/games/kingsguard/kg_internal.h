@@ -228,4 +228,10 @@ int kg_evaluate(const KgConfig *c, const KgState *s);
 bool kg_perft_leaves(const KgConfig *c, KgState *s, int depth, uint64_t *count);
 void kg_playout(const KgConfig *c, KgState *s, Rng *rng);
 
+/* kg_measure.c: the figures crown lab reports (GameOps.measure). */
+enum { KG_METRIC_COUNT = 3 };
+extern const GameMetric kg_metrics[KG_METRIC_COUNT];
+void kg_measure(const Game *g, const GameState *before, Move m, const GameState *after,
+                double out[][MAX_PLAYERS]);
+
 #endif

@@ -230,6 +230,15 @@ static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)
     }
 }
 
+/* Indexed by KgReason less one. */
+static const char *const kg_end_reasons[] = {"capture", "no-move", "repetition", "ply-limit"};
+
+static int ops_end_reason(const Game *g, const GameState *s)
+{
+    (void)g;
+    return (int)((const KgState *)s)->k.reason - 1;
+}
+
 static uint64_t ops_hash(const Game *g, const GameState *s)
 {
     (void)g;
@@ -361,6 +370,10 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
     kg_observe(kg_cfg(g), (const KgState *)s, observer, out);
 }
 
+/* Root moves within this many centi-units count as equal: under two squares of reach
+ * (kg_eval.c's mobility, 3 a square), far below a piece (100). */
+#define KG_VARIETY_MARGIN 5
+
 #define KG_OPS(NAME, SUMMARY, OPTIONS)                                                         \
     {                                                                                          \
         .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 2,                 \
@@ -373,8 +386,12 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
         .parse_actions = ops_parse_actions, .evaluate = ops_evaluate,                          \
+        .variety_margin = KG_VARIETY_MARGIN,                                                   \
         .playout = ops_playout, .perft_leaves = ops_perft_leaves,                              \
-        .move_cells = ops_move_cells, .observe = ops_observe,                                  \
+        .move_cells = ops_move_cells, .observe = ops_observe, .end_reason = ops_end_reason,    \
+        .end_reasons = kg_end_reasons,                                                         \
+        .end_reason_count = (int)(sizeof kg_end_reasons / sizeof kg_end_reasons[0]),           \
+        .measure = kg_measure, .metrics = kg_metrics, .metric_count = KG_METRIC_COUNT,         \
     }
 
 const GameOps kg_standard_ops =

@@ -144,6 +144,12 @@ void kv_settle_result(const KvConfig *c, KvState *s);
 void kv_settle_hinted(const KvConfig *c, KvState *s, bool may_repeat);
 void kv_make_hinted(const KvConfig *c, KvState *s, Move m, KvUndo *u, bool may_repeat);
 
+/* kv_measure.c: the figures crown lab reports (GameOps.measure). */
+enum { KV_METRIC_COUNT = 3 };
+extern const GameMetric kv_metrics[KV_METRIC_COUNT];
+void kv_measure(const Game *g, const GameState *before, Move m, const GameState *after,
+                double out[][MAX_PLAYERS]);
+
 /* kv_trap.c: the 7x7 trap-prevention filter. A plan is the moves (man's square,
  * direction) that prepare a king's slide onto the Valley. */
 typedef struct KvPlan {

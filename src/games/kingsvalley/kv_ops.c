@@ -253,6 +253,16 @@ static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)
     sb_puts(out, reasons[k->reason]);
 }
 
+/* Indexed by KvReason less one. */
+static const char *const kv_end_reasons[] = {"valley", "locked", "no-move", "repetition",
+                                              "ply-limit"};
+
+static int ops_end_reason(const Game *g, const GameState *s)
+{
+    (void)g;
+    return (int)((const KvState *)s)->reason - 1;
+}
+
 static uint64_t ops_hash(const Game *g, const GameState *s)
 {
     (void)g;
@@ -328,6 +338,11 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
     kv_observe(kv_cfg(g), (const KvState *)s, observer, out);
 }
 
+/* Root moves within this many centi-units count as equal: less than one free square
+ * next to a king (kv_eval.c's smallest term, 6), so the agents' choice among them gives
+ * up nothing the evaluation can see. */
+#define KV_VARIETY_MARGIN 5
+
 #define KV_OPS(NAME, SUMMARY, OPTIONS, CANDIDATES, CANDIDATE_LEGAL)                              \
     {                                                                                          \
         .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 2,                 \
@@ -339,9 +354,12 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .gen_moves = ops_gen_moves, .make = ops_make, .unmake = ops_unmake,                    \
         .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
-        .evaluate = ops_evaluate, .playout = ops_playout, .perft_leaves = ops_perft_leaves,    \
-        .move_cells = ops_move_cells, .observe = ops_observe, .gen_candidates = CANDIDATES,    \
-        .candidate_legal = CANDIDATE_LEGAL,                                                    \
+        .evaluate = ops_evaluate, .variety_margin = KV_VARIETY_MARGIN, .playout = ops_playout, \
+        .perft_leaves = ops_perft_leaves, .move_cells = ops_move_cells, .observe = ops_observe, \
+        .gen_candidates = CANDIDATES, .candidate_legal = CANDIDATE_LEGAL,                      \
+        .end_reason = ops_end_reason, .end_reasons = kv_end_reasons,                           \
+        .end_reason_count = (int)(sizeof kv_end_reasons / sizeof kv_end_reasons[0]),           \
+        .measure = kv_measure, .metrics = kv_metrics, .metric_count = KV_METRIC_COUNT,         \
     }
 
 const GameOps kv_standard_ops =

@@ -1,0 +1,21 @@
+/*
+ * lab_run.h - playing a study's games (its shard's share) on several threads.
+ */
+#ifndef CROWN_LAB_RUN_H
+#define CROWN_LAB_RUN_H
+
+#include "lab/lab_results.h"
+#include "lab/lab_study.h"
+
+/* Called after each game, under the runner's lock: games done and to do in this run. */
+typedef void LabProgress(void *ctx, long done, long total);
+
+/* Plays every game of the study's shard on `jobs` threads into *rows, in game order. A
+ * game whose player fails is a row marked failed with the reason; the run goes on. */
+Status lab_run(const LabStudy *st, int jobs, LabProgress *progress, void *ctx, LabRows *rows,
+               ErrBuf *err);
+
+/* Plays game `index` of the study into *row. */
+void lab_play_game(const LabStudy *st, long index, LabRow *row);
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * janitor.c - the housekeeping thread (see janitor.h). It sleeps on a condition so
+ * that stopping the server wakes it at once. Sweeps come at a tenth of the shortest
+ * period they serve (idle time, retention times), between 0.1 s and 30 s, so a game
+ * stays in memory at most about 10% longer than the idle time says.
+ */
+#include "web/janitor.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "web/server.h"
+#include "web/session.h"
+#include "web/waits.h"
+
+struct Janitor {
+    Server *srv;
+    pthread_mutex_t mu;
+    pthread_cond_t wake;
+    bool stop;
+    pthread_t thread;
+};
+
+static int64_t sweep_ms(const ServeConfig *c)
+{
+    int64_t shortest = (int64_t)c->idle_s * 1000;
+    if (c->abandon_s > 0 && c->abandon_s * 1000 < shortest)
+        shortest = c->abandon_s * 1000;
+    if (c->finished_s > 0 && c->finished_s * 1000 < shortest)
+        shortest = c->finished_s * 1000;
+    const int64_t ms = shortest / 10;
+    return ms < 100 ? 100 : ms > 30000 ? 30000 : ms;
+}
+
+static void *janitor_main(void *arg)
+{
+    Janitor *j = arg;
+    Server *srv = j->srv;
+    const ServeConfig *c = &srv->cfg;
+    const int64_t period = sweep_ms(c);
+    pthread_mutex_lock(&j->mu);
+    while (!j->stop) {
+        const struct timespec at = deadline_in_ms(period);
+        while (!j->stop && pthread_cond_timedwait(&j->wake, &j->mu, &at) == 0) {
+        }
+        if (j->stop)
+            break;
+        pthread_mutex_unlock(&j->mu);
+        sessions_evict(srv, (int64_t)c->idle_s * 1000);
+        const int64_t now = (int64_t)time(NULL);
+        sessions_retire(srv, c->abandon_s > 0 ? now - c->abandon_s : 0,
+                        c->finished_s > 0 ? now - c->finished_s : 0);
+        pthread_mutex_lock(&j->mu);
+    }
+    pthread_mutex_unlock(&j->mu);
+    return NULL;
+}
+
+Status janitor_start(Server *srv, Janitor **out, ErrBuf *err)
+{
+    *out = NULL;
+    Janitor *j = calloc(1, sizeof *j);
+    if (j == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    j->srv = srv;
+    pthread_mutex_init(&j->mu, NULL);
+    cond_init_monotonic(&j->wake);
+    if (pthread_create(&j->thread, NULL, janitor_main, j) != 0) {
+        pthread_mutex_destroy(&j->mu);
+        pthread_cond_destroy(&j->wake);
+        free(j);
+        return err_set(err, STATUS_NOMEM, "cannot start the housekeeping thread");
+    }
+    *out = j;
+    return STATUS_OK;
+}
+
+void janitor_stop(Janitor *j)
+{
+    if (j == NULL)
+        return;
+    pthread_mutex_lock(&j->mu);
+    j->stop = true;
+    pthread_cond_signal(&j->wake);
+    pthread_mutex_unlock(&j->mu);
+    pthread_join(j->thread, NULL);
+    pthread_mutex_destroy(&j->mu);
+    pthread_cond_destroy(&j->wake);
+    free(j);
+}

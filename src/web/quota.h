@@ -1,0 +1,28 @@
+/*
+ * quota.h - per-client-address counts of what an address holds at once (games with an
+ * AI, AI-against-AI games, event streams), each kind checked against its
+ * limit when taken. Unlike the token buckets of ratelimit.h these count things that are
+ * given back, so an address's share is bounded whatever its request rate.
+ */
+#ifndef CROWN_WEB_QUOTA_H
+#define CROWN_WEB_QUOTA_H
+
+#include <stdbool.h>
+
+typedef enum QuotaKind {
+    QUOTA_AI_GAMES,   /* unfinished games in memory with a human and an AI seat */
+    QUOTA_AIAI_GAMES, /* unfinished games in memory with AI seats only */
+    QUOTA_STREAMS,    /* open event streams */
+    QUOTA_KINDS
+} QuotaKind;
+
+typedef struct Quota Quota;
+
+Quota *quota_new(void);
+void quota_free(Quota *q);
+/* Takes one of `kind` for addr if it holds fewer than limit; false (nothing taken) else. */
+bool quota_take(Quota *q, const char *addr, QuotaKind kind, int limit);
+/* Gives back one taken with quota_take. */
+void quota_give(Quota *q, const char *addr, QuotaKind kind);
+
+#endif

@@ -1,0 +1,263 @@
+// limits.test.mjs - what keeps one client from taking `crown serve` down, and from being
+// used by other sites: every per-address limit answers 429 with its JSON error, the AI
+// queue is fair between addresses (measured), hints time out, idle games leave memory
+// and come back intact, abandoned games are deleted and finished ones kept, and the
+// web security checks (Host, Origin, Content-Type, tokens in URLs, headers). Each test
+// runs its own server with the limit under test set low; other addresses are other
+// loopback addresses (127.0.0.2, ...). Run by tools/run-web-tests.sh with the API tests.
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { describe, test } from 'node:test';
+import { openStream, request, startServer, waitState } from './server.mjs';
+
+const OTHER = '127.0.0.2';
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function withServer(args, fn) {
+  const srv = await startServer({ args });
+  try {
+    await fn(srv);
+  } finally {
+    const { code } = await srv.stop();
+    assert.equal(code, 0, `crown serve should stop cleanly:\n${srv.stderr()}`);
+    assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
+  }
+}
+
+function assertError(r, status, re) {
+  assert.equal(r.status, status, JSON.stringify(r.body));
+  assert.equal(r.body.status, status);
+  assert.match(r.body.error, re);
+  if (status === 429) assert.ok(Number(r.headers['retry-after']) > 0, 'Retry-After');
+}
+
+async function create(srv, body, from) {
+  const r = await request(srv, 'POST', '/api/games', { body, from });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  return r.body;
+}
+
+const state = async (srv, id) => (await request(srv, 'GET', `/api/games/${id}`)).body;
+const stats = async (srv) => (await request(srv, 'GET', '/api/stats')).body;
+
+async function until(pred, what, timeoutMs = 10000) {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await pred()) return;
+    await sleep(50);
+  }
+  assert.fail(`timed out waiting for ${what}`);
+}
+
+// Sends raw bytes and resolves to everything the server answers before it closes.
+function rawHttp(srv, bytes) {
+  const u = new URL(srv.url);
+  return new Promise((resolve, reject) => {
+    const sock = net.connect(Number(u.port), u.hostname, () => sock.end(bytes));
+    let out = '';
+    sock.setEncoding('latin1');
+    sock.on('data', (d) => { out += d; });
+    sock.on('close', () => resolve(out));
+    sock.on('error', () => resolve(out)); // a refusal may close before all is sent
+  });
+}
+
+describe('the AI queue is fair between addresses', () => {
+  test('a human\'s AI reply is not held back by another address\'s AI-against-AI games', async (t) => {
+    // Eight AI-against-AI games of another address keep both AI workers busy with
+    // thinks of about a second; a first-come queue would put the human's reply behind
+    // four rounds of them, the fair one behind one think at most. The think time is
+    // measured (a slow build overruns its move time), from the games' progress.
+    await withServer(['--ai-threads', '2'], async (srv) => {
+      const bots = [];
+      for (let i = 0; i < 8; i++) bots.push((await create(srv, { game: 'king-down', seats: ['mcts:5', 'mcts:5'], seed: i }, OTHER)).id);
+      const plies = async () => (await Promise.all(bots.map((id) => state(srv, id)))).reduce((n, s) => n + s.ply, 0);
+      await sleep(1000); // both workers are thinking, and the queue is full
+      const start = Date.now();
+      const before = await plies();
+      const made = await create(srv, { game: 'kings-valley', seats: ['human', 'ai:1'], seed: 3 });
+      const token = made.seats[0].token;
+      const delays = [];
+      for (let k = 0; k < 2; k++) {
+        const st = await waitState(srv, made.id, (s) => s.to_move === 0 && s.thinking === null, { token });
+        const t0 = Date.now();
+        const r = await request(srv, 'POST', `/api/games/${made.id}/moves`, { token, body: { move: st.legal[0].text, ply: st.ply } });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        await waitState(srv, made.id, (s) => s.ply >= st.ply + 2 || s.status === 'over', { token });
+        delays.push(Date.now() - t0);
+      }
+      const played = (await plies()) - before;
+      const think = Math.round((2 * (Date.now() - start)) / Math.max(1, played));
+      t.diagnostic(`AI reply delays with 8 AI-against-AI games of another address: ${delays.join(', ')} ms; their thinks ${think} ms (${played} moves)`);
+      for (const d of delays) assert.ok(d < 2 * think + 500, `the reply took ${d} ms (${delays}), a think ${think} ms`);
+    });
+  });
+});
+
+describe('limits per address', { concurrency: true }, () => {
+  test('games created per hour', async () => {
+    await withServer(['--creates-per-hour', '3'], async (srv) => {
+      for (let i = 0; i < 3; i++) await create(srv, { game: 'kings-valley', seats: ['human', 'human'] });
+      const r = await request(srv, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'] } });
+      assertError(r, 429, /too many games created from your address: at most 3 an hour/);
+      await create(srv, { game: 'kings-valley', seats: ['human', 'human'] }, OTHER);
+    });
+  });
+
+  test('games against the AI and AI-against-AI games in play at once', async () => {
+    await withServer(['--ai-games', '1', '--aiai-games', '1'], async (srv) => {
+      await create(srv, { game: 'kings-valley', seats: ['human', 'ai:1'] });
+      assertError(await request(srv, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['ai:1', 'human'] } }),
+        429, /1 games against the AI in play/);
+      await create(srv, { game: 'kings-valley', seats: ['human', 'ai:1'] }, OTHER);
+      await create(srv, { game: 'kings-valley', seats: ['human', 'human'] }); // no AI: not counted
+      await create(srv, { game: 'kings-valley', seats: ['ai:5', 'ai:5'] }); // a second a move
+      assertError(await request(srv, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['random', 'random'] } }),
+        429, /1 AI-against-AI games in play/);
+      // A finished game no longer counts.
+      const short = await create(srv, { game: 'kings-valley', seats: ['random', 'random'], rules: { 'max-plies': 12 } }, OTHER);
+      await waitState(srv, short.id, (s) => s.status === 'over');
+      await create(srv, { game: 'kings-valley', seats: ['random', 'random'], rules: { 'max-plies': 12 } }, OTHER);
+    });
+  });
+
+  test('an AI plays at most the plies and the time the server gives a game', async () => {
+    await withServer(['--ai-max-plies', '30', '--ai-seconds', '1'], async (srv) => {
+      assertError(await request(srv, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'ai'], rules: { 'max-plies': 100 } } }),
+        400, /max-plies 100 is more than this server lets an AI play in one game \(30\)/);
+      await create(srv, { game: 'kings-valley', seats: ['human', 'human'], rules: { 'max-plies': 100 } });
+      const long = await create(srv, { game: 'king-down', seats: ['random', 'random'], seed: 1 });
+      const st = await waitState(srv, long.id, (s) => s.ai_error !== null);
+      assert.match(st.ai_error, /plays no more in this game: it has \d+ actions/);
+      assert.ok(st.ply >= 30 && st.ply < 40, `ply ${st.ply}`);
+      const slow = await create(srv, { game: 'king-down', seats: ['ai:6', 'ai:6'], seed: 1 });
+      const st2 = await waitState(srv, slow.id, (s) => s.ai_error !== null, { timeoutMs: 15000 });
+      assert.match(st2.ai_error, /used the 1 s of thinking the server gives a game/);
+    });
+  });
+
+  test('hints: one per game, a few per address, and a time-out', async () => {
+    await withServer(['--ai-threads', '1', '--hint-timeout', '1', '--ai-queue', '1'], async (srv) => {
+      // The one worker thinks for 5 s on another game (cut short when the server stops).
+      const busy = await create(srv, { game: 'king-down', seats: ['ai:10', 'human'], seed: 2 }, OTHER);
+      await waitState(srv, busy.id, (s) => s.thinking === 0);
+      const a = await create(srv, { game: 'kings-valley', seats: ['human', 'human'] });
+      const b = await create(srv, { game: 'kings-valley', seats: ['human', 'human'] });
+      const t0 = Date.now();
+      const first = request(srv, 'POST', `/api/games/${a.id}/hint`, { token: a.seats[0].token });
+      await sleep(200);
+      assertError(await request(srv, 'POST', `/api/games/${a.id}/hint`, { token: a.seats[0].token }), 429, /already being searched/);
+      assertError(await request(srv, 'POST', `/api/games/${b.id}/hint`, { token: b.seats[0].token }), 429, /too many hints from your address/);
+      const r = await first;
+      assertError(r, 503, /AI workers were all busy for 1 s/);
+      assert.ok(Date.now() - t0 < 1900, `the time-out took ${Date.now() - t0} ms`);
+    });
+  });
+
+  test('event streams per address and per game', async () => {
+    await withServer(['--streams-per-ip', '2', '--streams-per-game', '3'], async (srv) => {
+      const g = await create(srv, { game: 'kings-valley', seats: ['human', 'human'] });
+      const open = [];
+      try {
+        for (let i = 0; i < 2; i++) open.push(await openStream(srv, g.id));
+        assert.deepEqual(open.map((s) => s.status), [200, 200]);
+        const third = await openStream(srv, g.id);
+        assertError({ ...third, headers: { 'retry-after': '10' } }, 429, /your address has 2 event streams open/);
+        open.push(await openStream(srv, g.id, { from: OTHER }));
+        assert.equal(open[2].status, 200);
+        const fourth = await openStream(srv, g.id, { from: '127.0.0.3' });
+        assertError({ ...fourth, headers: { 'retry-after': '10' } }, 429, /this game has 3 event streams open/);
+      } finally {
+        for (const s of open) s.close();
+      }
+    });
+  });
+
+  test('an idle game leaves memory and comes back from the database intact', async () => {
+    await withServer(['--idle', '1'], async (srv) => {
+      const g = await create(srv, { game: 'kings-valley', seats: ['human', 'human'], seed: 9 });
+      const [t0, t1] = g.seats.map((s) => s.token);
+      let st = await state(srv, g.id);
+      assert.equal((await request(srv, 'POST', `/api/games/${g.id}/moves`, { token: t0, body: { move: st.legal[0].text } })).status, 200);
+      assert.ok((await stats(srv)).games_in_memory >= 1);
+      await until(async () => (await stats(srv)).games_in_memory === 0, 'the game to leave memory');
+      st = await state(srv, g.id);
+      assert.equal(st.ply, 1);
+      const r = await request(srv, 'POST', `/api/games/${g.id}/moves`, { token: t1, body: { move: st.legal[0].text, ply: 1 } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.equal(r.body.ply, 2);
+      assert.ok((await stats(srv)).games_evicted >= 1);
+      // A game with a stream open stays.
+      const s = await openStream(srv, g.id);
+      try {
+        await sleep(1600);
+        assert.equal((await stats(srv)).games_in_memory, 1);
+      } finally {
+        s.close();
+      }
+    });
+  });
+
+  test('an abandoned game is deleted, a finished one kept', async () => {
+    await withServer(['--idle', '1', '--abandon-after', '2'], async (srv) => {
+      const left = await create(srv, { game: 'kings-valley', seats: ['human', 'human'] });
+      const st = await state(srv, left.id);
+      await request(srv, 'POST', `/api/games/${left.id}/moves`, { token: left.seats[0].token, body: { move: st.legal[0].text } });
+      const done = await create(srv, { game: 'kings-valley', seats: ['random', 'random'], rules: { 'max-plies': 10 } });
+      await waitState(srv, done.id, (s) => s.status === 'over');
+      // Watched through the counts only: reading a game would keep it in memory.
+      await until(async () => (await stats(srv)).games_deleted >= 1, 'the abandoned game to be deleted');
+      // The finished game is as old: once it too has left memory, the sweeps see it.
+      await until(async () => (await stats(srv)).games_in_memory === 0, 'the games to leave memory');
+      await sleep(500);
+      assert.equal((await stats(srv)).games_deleted, 1);
+      assert.equal((await request(srv, 'GET', `/api/games/${left.id}`)).status, 404);
+      const kept = await state(srv, done.id);
+      assert.equal(kept.status, 'over');
+    });
+  });
+
+  test('web security: Content-Type, Host, Origin, tokens in URLs, headers, library errors', async () => {
+    const site = 'https://crown.example.org';
+    await withServer(['--public-url', `${site}/play`, '--allow-origin', 'https://www.crown.example.org,https://friend.example'], async (srv) => {
+      const body = { game: 'kings-valley', seats: ['human', 'human'] };
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+        assertError(await request(srv, 'POST', '/api/games', { body: JSON.stringify(body), headers: { 'content-type': type } }),
+          415, /must be JSON, sent with 'Content-Type: application\/json'/);
+      }
+      assertError(await request(srv, 'GET', '/api/games', { headers: { host: 'evil.example' } }), 403, /Host header does not name this server/);
+      assertError(await request(srv, 'GET', '/', { headers: { host: 'evil.example:80' } }), 403, /Host/);
+      assert.equal((await request(srv, 'GET', '/api/games', { headers: { host: 'crown.example.org' } })).status, 200);
+      assert.equal((await request(srv, 'GET', '/api/games', { headers: { host: 'localhost:9' } })).status, 200);
+      assertError(await request(srv, 'POST', '/api/games', { body, headers: { origin: 'http://evil.example' } }), 403, /Origin is not this server's/);
+      assertError(await request(srv, 'POST', '/api/games', { body, headers: { origin: 'null' } }), 403, /Origin/);
+      for (const origin of [site, 'https://friend.example', srv.url]) {
+        assert.equal((await request(srv, 'POST', '/api/games', { body, headers: { origin } })).status, 201, origin);
+      }
+      const g = await create(srv, body);
+      const token = g.seats[0].token;
+      const st = await state(srv, g.id);
+      assertError(await request(srv, 'POST', `/api/games/${g.id}/moves?token=${token}`, { body: { move: st.legal[0].text } }),
+        400, /token in the URL is taken for reading only/);
+      assertError(await request(srv, 'POST', `/api/games/${g.id}/hint?token=${token}`, { token }), 400, /Authorization/);
+      // Security headers on pages and on API answers; the page policy allows no inline code.
+      for (const path of ['/', '/api/games', '/api/games/0123456789abcdef01234567']) {
+        const h = (await request(srv, 'GET', path)).headers;
+        assert.match(h['content-security-policy'], /frame-ancestors 'none'/, path);
+        assert.doesNotMatch(h['content-security-policy'], /unsafe-inline|unsafe-eval/, path);
+        assert.equal(h['x-content-type-options'], 'nosniff', path);
+        assert.equal(h['x-frame-options'], 'DENY', path);
+        assert.equal(h['referrer-policy'], 'no-referrer', path);
+      }
+      assert.match((await request(srv, 'GET', '/')).headers['content-security-policy'], /default-src 'self'/);
+      // A body refused as too large before it came is answered once, in JSON.
+      const big = await rawHttp(srv, `POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 40000\r\n\r\n${'x'.repeat(40000)}`);
+      assert.equal(big.match(/HTTP\/1\.1 413/g)?.length, 1, big.slice(0, 400));
+      assert.match(big, /\{"error":"a request body is at most 16384 bytes","status":413\}/);
+      assertError(await request(srv, 'GET', `/api/games?x=${'y'.repeat(9000)}`), 414, /URL is at most 8192 bytes/);
+      assertError(await request(srv, 'GET', '/api/games', { headers: { 'x-big': 'y'.repeat(20000) } }), 431, /headers are at most 16384 bytes/);
+      const noHost = await rawHttp(srv, 'GET /api/games HTTP/1.1\r\nConnection: close\r\n\r\n');
+      assert.match(noHost, /^HTTP\/1\.1 400[^]*\{"error":"an HTTP\/1\.1 request needs a Host header","status":400\}/);
+    });
+  });
+});
