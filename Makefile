@@ -68,7 +68,7 @@ CFLAGS_ALL := $(BASE) $(OPT) $(WARN) $(CFLAGS)
 LDFLAGS_ALL := $(OPT) -pthread $(LDFLAGS)
 LDLIBS_ALL := -lm $(LDLIBS)
 
-LIB_SRC := $(wildcard src/core/*.c src/games/*/*.c src/search/*.c src/play/*.c src/api/*.c)
+LIB_SRC := $(wildcard src/core/*.c src/games/*/*.c src/search/*.c src/solve/*.c src/play/*.c src/api/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 # The web server (crown serve) and its front end, compiled into the program by
 # tools/embed-assets.sh; the directories are prerequisites too, so that a removed file

@@ -23,6 +23,8 @@ typedef struct CliOptions {
     const char *players;
     const char *out;
     const char *agent;
+    const char *tablebase; /* --tablebase FILE: a solved table (crown solve) */
+    long threads;          /* --threads N, 0 when not given */
     uint64_t seed;
     bool seed_set;
     SearchLimits limits;
@@ -54,6 +56,7 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cmd_games(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_solve(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

@@ -100,6 +100,11 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
             o->out = value;
         } else if (strcmp(flag, "--agent") == 0) {
             o->agent = value;
+        } else if (strcmp(flag, "--tablebase") == 0) {
+            o->tablebase = value;
+        } else if (strcmp(flag, "--threads") == 0) {
+            if (!read_number(flag, value, 1, 64, &o->threads))
+                return false;
         } else if (strcmp(flag, "--seed") == 0) {
             char *end;
             errno = 0;

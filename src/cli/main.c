@@ -24,6 +24,11 @@ static const Command COMMANDS[] = {
      "crown analyze GAME [--position TEXT] [--rule NAME=VALUE]... [--agent SPEC]\n"
      "           [--depth N] [--nodes N] [--movetime MS] [--seed S]",
      "search one position; prints bestmove, score and principal variation"},
+    {"solve", cmd_solve,
+     "crown solve kings-valley [--rule NAME=VALUE]... [--out FILE] [--threads N]",
+     "solve 5x5 King's Valley (and so Retrieve the King) by retrograde analysis: every\n"
+     "      position's value into one table (about 1.7 GB; default in the data directory\n"
+     "      beside crown.db); a killed solve resumes from FILE.part when run again"},
     {"perft", cmd_perft,
      "crown perft GAME DEPTH [--position TEXT] [--rule NAME=VALUE]... [--movetime MS]\n"
      "           [--generic]",
