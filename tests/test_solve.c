@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "core/game_api.h"
+#include "play/perfect.h"
 #include "play/registry.h"
 #include "solve/kvs_retro.h"
 #include "solve/kvs_table.h"
@@ -428,6 +429,118 @@ static void test_one_soldier_matches_reference(void **state)
 #endif
 }
 
+/* A table of the one-soldier game written to a file: opened only for the rules it was
+ * solved for, refused cut short, its probes consistent with its moves, and an ai:10
+ * agent that plays from it wins in exactly the plies the table gives. */
+static void test_table_file_and_probes(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/crown-test-solve-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], cut[256];
+    snprintf(path, sizeof path, "%s/t.kvt", dir);
+    snprintf(cut, sizeof cut, "%s/cut.kvt", dir);
+    const int n = 1;
+    KvsIndex *ix = malloc(sizeof *ix);
+    kvs_index_init(ix, n);
+    KvsSolveOptions opt = {.rules = {n, true, false}, .threads = 2};
+    uint8_t *values;
+    KvsSolveStats st;
+    ErrBuf err;
+    assert_int_equal(kvs_solve(ix, &opt, &values, &st, &err), STATUS_OK);
+    assert_int_equal(kvs_table_write(path, ix, &opt.rules, values, &st, &err), STATUS_OK);
+    FILE *f = fopen(cut, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(values, 1, 5000, f), 5000);
+    fclose(f);
+
+    Game *g = make_game("kings-valley", "on", "loss");
+    Game *off = make_game("kings-valley", "off", "loss");
+    Game *big = make_game("kings-valley-7x7", "on", "loss");
+    KvsTable *t;
+    assert_int_equal(kvs_table_open(path, off, &t, &err), STATUS_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "locked-king-loses-on"));
+    assert_int_equal(kvs_table_open(path, big, &t, &err), STATUS_UNSUPPORTED);
+    assert_int_equal(kvs_table_open(cut, g, &t, &err), STATUS_CORRUPT);
+    assert_int_equal(kvs_table_open("/nonexistent/t.kvt", g, &t, &err), STATUS_NOT_FOUND);
+    assert_int_equal(kvs_table_open(path, g, &t, &err), STATUS_OK);
+    assert_int_equal(kvs_table_verify(t, &err), STATUS_OK);
+
+    // Every position's value is the best of its moves' values.
+    GameState *s = game_state_new(g);
+    MoveList *ml = malloc(sizeof *ml);
+    KvsValue vals[MOVELIST_CAP];
+    Rng rng;
+    rng_seed(&rng, 5);
+    int won = 0;
+    for (int iter = 0; iter < RANDOM_POSITIONS / 10; iter++) {
+        const KvsPos p = random_pos(ix, &rng);
+        char text[64];
+        pos_text(&p, (int)rng_below(&rng, 2), text);
+        assert_int_equal(g->ops->parse_position(g, s, text, &err), STATUS_OK);
+        if (game_is_over(g, s))
+            continue;
+        KvsValue v;
+        assert_int_equal(kvs_probe(t, g, s, &v, &err), STATUS_OK);
+        assert_int_equal(kvs_probe_moves(t, g, s, ml, vals, &err), STATUS_OK);
+        KvsValue best = vals[0];
+        for (int k = 1; k < ml->count; k++)
+            if (kvs_value_compare(vals[k], best) > 0)
+                best = vals[k];
+        assert_int_equal(kvs_value_compare(best, v), 0);
+        if (v.outcome <= 0 || won >= 20)
+            continue;
+        // The perfect player converts: the game ends with its win after v.plies plies.
+        won++;
+        Perfect *perfect;
+        assert_int_equal(perfect_open(path, &perfect, &err), STATUS_OK);
+        AgentSpec spec;
+        assert_int_equal(agent_spec_parse("ai:10", &spec, &err), STATUS_OK);
+        Agent *a;
+        assert_int_equal(agent_new(g, &spec, &a, &err), STATUS_OK);
+        perfect_attach(perfect, g, &spec, a);
+        const int winner = g->ops->to_move(g, s);
+        void *undo = game_undo_new(g);
+        int plies = 0;
+        while (!game_is_over(g, s)) {
+            SearchResult r;
+            assert_int_equal(agent_think(a, s, &r, &err), STATUS_OK);
+            g->ops->make(g, s, r.best, undo);
+            plies++;
+        }
+        double ret[MAX_PLAYERS];
+        g->ops->returns(g, s, ret);
+        assert_true(ret[winner] > 0);
+        assert_int_equal(plies, v.plies);
+        free(undo);
+        agent_free(a);
+        perfect_free(perfect);
+    }
+    assert_true(won > 0);
+    // A position the table does not hold (four soldiers) is refused, not misread.
+    KvsValue v;
+    assert_int_equal(g->ops->parse_position(g, s, "sskss/5/5/5/SSKSS 1 3", &err), STATUS_OK);
+    assert_int_equal(kvs_probe(t, g, s, &v, &err), STATUS_UNSUPPORTED);
+    // On the first ply under first-move-soldier the value is that of the soldiers' moves.
+    assert_int_equal(g->ops->parse_position(g, s, "1sk2/5/5/5/1SK2 1 0", &err), STATUS_OK);
+    assert_int_equal(kvs_probe(t, g, s, &v, &err), STATUS_OK);
+    assert_int_equal(kvs_probe_moves(t, g, s, ml, vals, &err), STATUS_OK);
+    for (int k = 0; k < ml->count; k++)
+        assert_true(kvs_value_compare(vals[k], v) <= 0);
+
+    free(ml);
+    free(s);
+    kvs_table_close(t);
+    game_destroy(g);
+    game_destroy(off);
+    game_destroy(big);
+    free(values);
+    free(ix);
+    remove(path);
+    remove(cut);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -436,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_index_folds_symmetry),
         cmocka_unit_test(test_kings_only_matches_reference),
         cmocka_unit_test(test_one_soldier_matches_reference),
+        cmocka_unit_test(test_table_file_and_probes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/game.h"
+#include "play/perfect.h"
 #include "search/limits.h"
 
 enum { CLI_MAX_RULES = GAME_MAX_OPTIONS * 2, CLI_MAX_POSITIONAL = 4 };
@@ -49,6 +50,10 @@ bool cli_make_game(const CliOptions *o, Game **game, GameState **state);
  * the level's limit of that kind, and a depth or node limit without --movetime removes
  * the level's clock too, so that such searches are exact and repeatable. */
 SearchLimits cli_search_limits(const CliOptions *o);
+
+/* The solved tables for ai:10 and analysis: the file of --tablebase (an error, printed,
+ * if it is not a table), else whatever the default locations hold. */
+bool cli_open_perfect(const CliOptions *o, Perfect **out);
 
 /* Prints "crown: <message>" to stderr; returns 1 for use as an exit code. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

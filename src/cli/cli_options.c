@@ -195,3 +195,13 @@ bool cli_make_game(const CliOptions *o, Game **game, GameState **state)
     }
     return true;
 }
+
+bool cli_open_perfect(const CliOptions *o, Perfect **out)
+{
+    ErrBuf err;
+    if (perfect_open(o->tablebase, out, &err) != STATUS_OK) {
+        cli_error("--tablebase: %s", err.msg);
+        return false;
+    }
+    return true;
+}

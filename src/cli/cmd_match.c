@@ -228,6 +228,7 @@ int cmd_match(int argc, char **argv)
     mt.n_games = (int)o.games;
     ErrBuf err;
     int rc = 0;
+    Perfect *perfect = NULL;
     const SearchLimits lim = cli_search_limits(&o);
     if (seats_parse(o.players, g->players, &lim, o.seed, &mt.specs, &err) != STATUS_OK) {
         rc = cli_error("%s", err.msg);
@@ -238,6 +239,11 @@ int cmd_match(int argc, char **argv)
             rc = cli_error("match is for AI players only");
             goto done;
         }
+    if (!cli_open_perfect(&o, &perfect)) {
+        rc = 2;
+        goto done;
+    }
+    mt.specs.perfect = perfect;
     // Fail early on a spec the game cannot use (alpha-beta on a chance game, say).
     if (seats_start(&mt.specs, g, &err) != STATUS_OK) {
         rc = cli_error("%s", err.msg);
@@ -311,6 +317,7 @@ done:
             free(mt.games[i].record_text);
     free(mt.games);
     free(s);
+    perfect_free(perfect);
     game_destroy(g);
     return rc;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/rng.h"
 #include "search/alphabeta.h"
 #include "search/greedy.h"
@@ -32,6 +33,7 @@ struct Agent {
     Mcts *mcts;
     Greedy *greedy;
     MoveList list; /* for the random agent */
+    AgentOracle oracle;
 };
 
 void agent_spec_default(AgentSpec *spec)
@@ -214,6 +216,14 @@ void agent_new_game(Agent *a)
     atomic_store(&a->stop, false);
 }
 
+void agent_set_oracle(Agent *a, const AgentOracle *oracle)
+{
+    if (oracle != NULL)
+        a->oracle = *oracle;
+    else
+        memset(&a->oracle, 0, sizeof a->oracle);
+}
+
 Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err)
 {
     const Game *g = a->g;
@@ -224,6 +234,15 @@ Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err)
         return err_set(err, STATUS_UNSUPPORTED,
                        "chance acts next: sample its outcome, agents only choose players' moves");
 
+    if (a->oracle.choose != NULL) {
+        const int64_t start = clock_ms();
+        memset(out, 0, sizeof *out);
+        if (a->oracle.choose(a->oracle.ctx, g, s, &a->rng, out)) {
+            out->time_ms = clock_ms() - start;
+            atomic_store(&a->stop, false);
+            return STATUS_OK;
+        }
+    }
     switch (a->kind) {
     case AGENT_ALPHABETA:
         alphabeta_search(a->ab, s, &a->limits, &a->stop, out);

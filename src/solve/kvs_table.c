@@ -22,6 +22,7 @@ struct KvsTable {
     size_t map_len;
     const uint8_t *values;
     uint64_t checksum;
+    char path[1024];
     char header[KVS_HEADER];
 };
 
@@ -54,7 +55,7 @@ Status kvs_rules_of_game(const Game *g, KvsRules *out, ErrBuf *err)
 
 /* The rules' part of file names and headers. A side without a move has a locked king,
  * so with locked-king-loses on the no-move option never applies. */
-static void rules_name(const KvsRules *r, char *out, size_t cap)
+void kvs_rules_name(const KvsRules *r, char *out, size_t cap)
 {
     if (r->locked_king_loses)
         snprintf(out, cap, "locked-king-loses-on");
@@ -73,7 +74,7 @@ Status kvs_default_path(const KvsRules *rules, char *out, size_t cap, ErrBuf *er
     const char *xdg = getenv("XDG_DATA_HOME");
     const char *home = getenv("HOME");
     char rn[64];
-    rules_name(rules, rn, sizeof rn);
+    kvs_rules_name(rules, rn, sizeof rn);
     int n;
     if (xdg != NULL && xdg[0] == '/')
         n = snprintf(out, cap, "%s/crown/kings-valley-%s.kvt", xdg, rn);
@@ -92,7 +93,7 @@ Status kvs_table_write(const char *path, const KvsIndex *ix, const KvsRules *rul
     char head[KVS_HEADER];
     memset(head, 0, sizeof head);
     char rn[64];
-    rules_name(rules, rn, sizeof rn);
+    kvs_rules_name(rules, rn, sizeof rn);
     snprintf(head, sizeof head,
              KVS_MAGIC "rules %s\nsoldiers %d\nentries %llu\nchecksum %016llx\n"
              "won %llu\nlost %llu\ndrawn %llu\nlongest %d\nlongest-entry %llu\n",
@@ -130,13 +131,9 @@ static const char *header_field(const char *head, const char *name)
     return NULL;
 }
 
-Status kvs_table_open(const char *path, const Game *g, KvsTable **out, ErrBuf *err)
+Status kvs_table_load(const char *path, KvsTable **out, ErrBuf *err)
 {
     *out = NULL;
-    KvsRules want = {0};
-    Status st = kvs_rules_of_game(g, &want, err);
-    if (st != STATUS_OK)
-        return st;
     const int fd = open(path, O_RDONLY);
     if (fd < 0)
         return err_set(err, errno == ENOENT ? STATUS_NOT_FOUND : STATUS_IO, "cannot open %s: %s",
@@ -157,6 +154,7 @@ Status kvs_table_open(const char *path, const Game *g, KvsTable **out, ErrBuf *e
     }
     t->map = map;
     t->map_len = (size_t)sbuf.st_size;
+    snprintf(t->path, sizeof t->path, "%s", path);
     memcpy(t->header, map, KVS_HEADER);
     t->header[KVS_HEADER - 1] = '\0';
     const char *rules = header_field(t->header, "rules");
@@ -183,19 +181,50 @@ Status kvs_table_open(const char *path, const Game *g, KvsTable **out, ErrBuf *e
         return err_set(err, STATUS_CORRUPT, "%s is cut short or too long: %zu bytes, not %llu",
                        path, have, need);
     }
+    t->values = t->map + KVS_HEADER;
+    *out = t;
+    return STATUS_OK;
+}
+
+Status kvs_table_fits(const KvsTable *t, const Game *g, ErrBuf *err)
+{
+    KvsRules want = {0};
+    Status st = kvs_rules_of_game(g, &want, err);
+    if (st != STATUS_OK)
+        return st;
     // A reduced table (fewer soldiers, from the tests) answers only its own positions.
     want.soldiers = t->rules.soldiers;
     if (!same_rules(&want, &t->rules)) {
         char a[64], b[64];
-        rules_name(&t->rules, a, sizeof a);
-        rules_name(&want, b, sizeof b);
-        kvs_table_close(t);
+        kvs_rules_name(&t->rules, a, sizeof a);
+        kvs_rules_name(&want, b, sizeof b);
         return err_set(err, STATUS_UNSUPPORTED, "%s is the table for %s, but the game plays %s",
-                       path, a, b);
+                       t->path, a, b);
     }
-    t->values = t->map + KVS_HEADER;
-    *out = t;
     return STATUS_OK;
+}
+
+Status kvs_table_open(const char *path, const Game *g, KvsTable **out, ErrBuf *err)
+{
+    KvsRules want;
+    Status st = kvs_rules_of_game(g, &want, err);
+    if (st == STATUS_OK)
+        st = kvs_table_load(path, out, err);
+    if (st == STATUS_OK && (st = kvs_table_fits(*out, g, err)) != STATUS_OK) {
+        kvs_table_close(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+const char *kvs_table_path(const KvsTable *t)
+{
+    return t->path;
+}
+
+const KvsRules *kvs_table_rules(const KvsTable *t)
+{
+    return &t->rules;
 }
 
 void kvs_table_close(KvsTable *t)

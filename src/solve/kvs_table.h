@@ -32,6 +32,9 @@ typedef struct KvsTable KvsTable;
  * cover (only kings-valley and retrieve-the-king). */
 Status kvs_rules_of_game(const Game *g, KvsRules *out, ErrBuf *err);
 
+/* The name of the rules in file names and headers: "locked-king-loses-on", ... */
+void kvs_rules_name(const KvsRules *r, char *out, size_t cap);
+
 /* Where the table for these rules lives by default: $XDG_DATA_HOME/crown/ or
  * ~/.local/share/crown/, then kings-valley-<rules>.kvt. */
 Status kvs_default_path(const KvsRules *rules, char *out, size_t cap, ErrBuf *err);
@@ -45,6 +48,12 @@ Status kvs_table_write(const char *path, const KvsIndex *ix, const KvsRules *rul
  * STATUS_UNSUPPORTED for a table of other rules. */
 Status kvs_table_open(const char *path, const Game *g, KvsTable **out, ErrBuf *err);
 void kvs_table_close(KvsTable *t);
+/* kvs_table_open in two steps: map a table and check the file alone, then whether it
+ * answers for game g (STATUS_UNSUPPORTED with the reason if not). */
+Status kvs_table_load(const char *path, KvsTable **out, ErrBuf *err);
+Status kvs_table_fits(const KvsTable *t, const Game *g, ErrBuf *err);
+const char *kvs_table_path(const KvsTable *t);
+const KvsRules *kvs_table_rules(const KvsTable *t);
 /* Reads every byte and compares the checksum of the header. */
 Status kvs_table_verify(const KvsTable *t, ErrBuf *err);
 /* The header's text, for display. */

@@ -27,10 +27,19 @@ void ai_queue_move(AiPool *p, Session *s);
 /* A hint for `seat` in s: waits for a worker to search a copy of the position (a level-4
  * AI) and writes the move's text and cells and the score. STATUS_CONFLICT when the AI
  * cannot play this game; else as session_copy_for_hint (session.h). */
+enum { AI_HINT_VALUES = 64 };
 typedef struct AiHint {
     char text[256];
     char cells[256];
     char score[64];
+    /* From a solved table (play/perfect.h), when one fits the game: every legal move's
+     * exact value ("win in 9", "loss in 4", "draw"); n_values is 0 otherwise. */
+    int n_values;
+    struct {
+        char text[32];
+        char cells[32];
+        char value[24];
+    } values[AI_HINT_VALUES];
 } AiHint;
 Status ai_hint(AiPool *p, Session *s, int seat, AiHint *out, ErrBuf *err);
 

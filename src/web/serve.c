@@ -111,6 +111,8 @@ int cmd_serve(int argc, char **argv)
             cfg.bind = v;
         } else if (strcmp(a, "--db") == 0) {
             cfg.db_path = v;
+        } else if (strcmp(a, "--tablebase") == 0) {
+            cfg.tablebase = v;
         } else if (strcmp(a, "--ai-threads") == 0) {
             if (!read_long(a, v, 1, 64, &n))
                 return 2;
@@ -157,6 +159,17 @@ int cmd_serve(int argc, char **argv)
     if (!quiet)
         printf("crown serve: %ld games in %s; %d AI threads; Ctrl-C stops\n",
                store_count_games(srv.store), cfg.db_path, cfg.ai_threads);
+    StrBuf tables;
+    sb_init(&tables);
+    perfect_describe(srv.perfect, &tables);
+    // One line per table, each under the program's name like the lines above.
+    for (const char *line = sb_str(&tables); *line;) {
+        const char *end = strchr(line, '\n');
+        const int n = end ? (int)(end - line) : (int)strlen(line);
+        printf("crown serve: %.*s\n", n, line);
+        line += n + (end != NULL);
+    }
+    sb_free(&tables);
     fflush(stdout);
     int sig = 0;
     sigwait(&stop, &sig);

@@ -21,6 +21,10 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     Status st = store_open(cfg->db_path, &srv->store, err);
     if (st != STATUS_OK)
         return st;
+    if ((st = perfect_open(cfg->tablebase, &srv->perfect, err)) != STATUS_OK) {
+        server_stop(srv);
+        return st;
+    }
     srv->sessions = sessions_new();
     srv->rate = ratelimit_new(cfg->write_rate, cfg->write_burst);
     srv->games_json = api_games_json(&srv->games_json_len);
@@ -55,6 +59,8 @@ void server_stop(Server *srv)
     store_close(srv->store);
     ratelimit_free(srv->rate);
     free(srv->games_json);
+    perfect_free(srv->perfect);
+    srv->perfect = NULL;
     srv->ai = NULL;
     srv->sessions = NULL;
     srv->store = NULL;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/status.h"
+#include "play/perfect.h"
 #include "web/ai.h"
 #include "web/ratelimit.h"
 #include "web/session.h"
@@ -25,6 +26,7 @@ typedef struct ServeConfig {
     double write_burst;  /* ... and in a burst */
     int max_connections; /* open connections in all */
     int max_per_ip;      /* open connections from one address */
+    const char *tablebase; /* a solved table for ai:10 and hints; NULL: the default places */
 } ServeConfig;
 
 /* Bounds on what a request may carry. */
@@ -44,6 +46,7 @@ struct Server {
     struct MHD_Daemon *daemon;
     atomic_bool stopping;
     int port;            /* the port actually bound */
+    Perfect *perfect;    /* the solved tables found at start (play/perfect.h) */
     char *games_json;    /* GET /api/games: fixed for the life of the server */
     size_t games_json_len;
 };
