@@ -52,34 +52,7 @@ static Game *make_game(const char *name, const char *lkl, const char *no_move)
 /* The game's text of p with `mover` (0 or 1) to move, one ply played. */
 static void pos_text(const KvsPos *p, int mover, char *out)
 {
-    char *o = out;
-    for (int rank = KVS_SIZE - 1; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < KVS_SIZE; file++) {
-            const int sq = rank * KVS_SIZE + file;
-            char c = 0;
-            for (int side = 0; side < 2; side++) {
-                const bool first = (side == 0) == (mover == 0);
-                if (p->king[side] == sq)
-                    c = first ? 'K' : 'k';
-                else if (p->soldiers[side] & (1u << sq))
-                    c = first ? 'S' : 's';
-            }
-            if (c == 0) {
-                empty++;
-                continue;
-            }
-            if (empty)
-                *o++ = (char)('0' + empty);
-            empty = 0;
-            *o++ = c;
-        }
-        if (empty)
-            *o++ = (char)('0' + empty);
-        if (rank > 0)
-            *o++ = '/';
-    }
-    sprintf(o, " %d 1", mover + 1);
+    kvs_pos_text(p, mover, 1, out);
 }
 
 static bool same_pos(const KvsPos *a, const KvsPos *b)

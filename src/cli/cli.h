@@ -26,6 +26,7 @@ typedef struct CliOptions {
     const char *agent;
     const char *tablebase; /* --tablebase FILE: a solved table (crown solve) */
     long threads;          /* --threads N, 0 when not given */
+    long check;            /* --check N: positions crown solve checks, 0 when not given */
     uint64_t seed;
     bool seed_set;
     SearchLimits limits;

@@ -102,6 +102,9 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
             o->agent = value;
         } else if (strcmp(flag, "--tablebase") == 0) {
             o->tablebase = value;
+        } else if (strcmp(flag, "--check") == 0) {
+            if (!read_number(flag, value, 1, 100000000, &o->check))
+                return false;
         } else if (strcmp(flag, "--threads") == 0) {
             if (!read_number(flag, value, 1, 64, &o->threads))
                 return false;

@@ -306,6 +306,38 @@ Status kvs_pos_from_text(const char *text, KvsPos *out, int *turn, int *soldiers
     return STATUS_OK;
 }
 
+void kvs_pos_text(const KvsPos *p, int mover, int ply, char *out)
+{
+    char *o = out;
+    for (int rank = KVS_SIZE - 1; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < KVS_SIZE; file++) {
+            const int sq = rank * KVS_SIZE + file;
+            char c = 0;
+            for (int side = 0; side < 2; side++) {
+                const bool first = (side == 0) == (mover == 0);
+                if (p->king[side] == sq)
+                    c = first ? 'K' : 'k';
+                else if (p->soldiers[side] & (1u << sq))
+                    c = first ? 'S' : 's';
+            }
+            if (c == 0) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                *o++ = (char)('0' + empty);
+            empty = 0;
+            *o++ = c;
+        }
+        if (empty)
+            *o++ = (char)('0' + empty);
+        if (rank > 0)
+            *o++ = '/';
+    }
+    snprintf(o, KVS_TEXT_CAP - (size_t)(o - out), " %d %d", mover + 1, ply);
+}
+
 static KvsValue value_of_byte(uint8_t v)
 {
     KvsValue r = {0, 0};

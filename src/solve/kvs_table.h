@@ -85,4 +85,9 @@ void kvs_value_format(KvsValue v, StrBuf *out);
  * tests and tools. STATUS_PARSE if the text is not a 5x5 position. */
 Status kvs_pos_from_text(const char *text, KvsPos *out, int *turn, int *soldiers, ErrBuf *err);
 
+/* The game's position text of p with `mover` (0: the first player) to move after `ply`
+ * plies; out needs KVS_TEXT_CAP bytes. */
+enum { KVS_TEXT_CAP = 64 };
+void kvs_pos_text(const KvsPos *p, int mover, int ply, char *out);
+
 #endif

@@ -161,7 +161,8 @@ int cmd_serve(int argc, char **argv)
                store_count_games(srv.store), cfg.db_path, cfg.ai_threads);
     StrBuf tables;
     sb_init(&tables);
-    perfect_describe(srv.perfect, &tables);
+    if (!quiet)
+        perfect_describe(srv.perfect, &tables);
     // One line per table, each under the program's name like the lines above.
     for (const char *line = sb_str(&tables); *line;) {
         const char *end = strchr(line, '\n');
