@@ -514,6 +514,42 @@ static void test_table_file_and_probes(void **state)
     rmdir(dir);
 }
 
+/* A solve stopped after a few plies (as by a kill) resumes from its checkpoint and ends
+ * with the same table as one run straight through. */
+static void test_checkpoint_resumes(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/crown-test-ckpt-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char ckpt[256];
+    snprintf(ckpt, sizeof ckpt, "%s/t.part", dir);
+    KvsIndex *ix = malloc(sizeof *ix);
+    kvs_index_init(ix, 1);
+    KvsSolveOptions opt = {.rules = {1, true, false}, .threads = 2};
+    uint8_t *straight, *resumed;
+    KvsSolveStats st;
+    ErrBuf err;
+    assert_int_equal(kvs_solve(ix, &opt, &straight, &st, &err), STATUS_OK);
+    assert_false(st.resumed);
+    opt.checkpoint = ckpt;
+    opt.stop_after = 3;
+    assert_int_equal(kvs_solve(ix, &opt, &resumed, &st, &err), STATUS_CONFLICT);
+    opt.stop_after = 0;
+    assert_int_equal(kvs_solve(ix, &opt, &resumed, &st, &err), STATUS_OK);
+    assert_true(st.resumed);
+    assert_memory_equal(straight, resumed, ix->size);
+    // A checkpoint of other rules is not taken up.
+    opt.rules.locked_king_loses = false;
+    free(resumed);
+    assert_int_equal(kvs_solve(ix, &opt, &resumed, &st, &err), STATUS_OK);
+    assert_false(st.resumed);
+    free(straight);
+    free(resumed);
+    free(ix);
+    remove(ckpt);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -523,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_kings_only_matches_reference),
         cmocka_unit_test(test_one_soldier_matches_reference),
         cmocka_unit_test(test_table_file_and_probes),
+        cmocka_unit_test(test_checkpoint_resumes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

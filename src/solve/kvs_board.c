@@ -46,6 +46,16 @@ void kvs_board_init(KvsBoard *b)
                 r = KVS_SIZE - 1 - r;
             b->sym[t][sq] = (uint8_t)(r * KVS_SIZE + f);
         }
+        // Masks are turned seven squares at a time by table, the solver's hot path.
+        for (int slice = 0; slice < 4; slice++) {
+            for (int bits = 0; bits < 128; bits++) {
+                uint32_t img = 0;
+                for (int k = 0; k < 7; k++)
+                    if ((bits >> k) & 1 && slice * 7 + k < KVS_CELLS)
+                        img |= 1u << b->sym[t][slice * 7 + k];
+                b->sym_mask[t][slice][bits] = img;
+            }
+        }
     }
 }
 
@@ -141,12 +151,9 @@ KvsPos kvs_transform(const KvsBoard *b, const KvsPos *p, int t)
 {
     KvsPos q;
     for (int side = 0; side < 2; side++) {
-        uint32_t m = p->soldiers[side], img = 0;
-        while (m) {
-            img |= 1u << b->sym[t][__builtin_ctz(m)];
-            m &= m - 1;
-        }
-        q.soldiers[side] = img;
+        const uint32_t m = p->soldiers[side];
+        q.soldiers[side] = b->sym_mask[t][0][m & 127] | b->sym_mask[t][1][(m >> 7) & 127] |
+                           b->sym_mask[t][2][(m >> 14) & 127] | b->sym_mask[t][3][(m >> 21) & 127];
         q.king[side] = b->sym[t][p->king[side]];
     }
     return q;

@@ -37,6 +37,7 @@ typedef struct KvsBoard {
     int delta[KVS_DIRS];
     uint32_t neighbours[KVS_CELLS];
     uint8_t sym[KVS_SYMS][KVS_CELLS]; /* image of each square; sym[0] is the identity */
+    uint32_t sym_mask[KVS_SYMS][4][128]; /* image of each 7-bit slice of a mask */
 } KvsBoard;
 
 void kvs_board_init(KvsBoard *b);

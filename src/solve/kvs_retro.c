@@ -324,11 +324,17 @@ Status kvs_solve(const KvsIndex *ix, const KvsSolveOptions *opt, uint8_t **table
         // A pass that expands nothing decides nothing new: ply pass + 1 stays empty.
         if (pass >= 1 && found == 0)
             break;
-        if (opt->checkpoint && clock_ms() - last_ckpt >= (int64_t)opt->checkpoint_seconds * 1000) {
+        const bool stop = opt->stop_after > 0 && stats->passes >= opt->stop_after;
+        if (opt->checkpoint &&
+            (stop || clock_ms() - last_ckpt >= (int64_t)opt->checkpoint_seconds * 1000)) {
             st = write_checkpoint(&j, pass, err);
             if (st != STATUS_OK)
                 break;
             last_ckpt = clock_ms();
+        }
+        if (stop) {
+            st = err_set(err, STATUS_CONFLICT, "stopped after %d backward plies", stats->passes);
+            break;
         }
     }
     if (st != STATUS_OK) {

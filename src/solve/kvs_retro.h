@@ -35,6 +35,8 @@ typedef struct KvsSolveOptions {
     const char *checkpoint;  /* file for the working table after each ply, or NULL */
     int checkpoint_seconds;  /* at least this long between two checkpoints (0: every ply) */
     bool progress;           /* a progress bar on stderr */
+    int stop_after;          /* > 0: checkpoint and stop (STATUS_CONFLICT) after that many
+                                backward plies, as a kill would; for the tests */
 } KvsSolveOptions;
 
 typedef struct KvsSolveStats {
