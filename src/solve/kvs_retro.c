@@ -11,14 +11,13 @@
  * mirror maps onto itself counts 2 (its stored entry is reached by two un-moves), and a
  * predecessor that is itself mirror-symmetric takes 2 off per un-move found.
  */
-#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/clock.h"
+#include "solve/kvs_file.h"
 #include "solve/kvs_retro.h"
 
 enum {
@@ -237,27 +236,9 @@ static void ckpt_header(const Job *j, int pass_done, char head[CKPT_HEAD])
 
 static Status write_checkpoint(const Job *j, int pass_done, ErrBuf *err)
 {
-    const char *path = j->opt->checkpoint;
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return err_set(err, STATUS_IO, "checkpoint path too long");
-    FILE *f = fopen(tmp, "wb");
-    if (f == NULL)
-        return err_set(err, STATUS_IO, "cannot write %s: %s", tmp, strerror(errno));
     char head[CKPT_HEAD];
     ckpt_header(j, pass_done, head);
-    bool ok = fwrite(head, 1, CKPT_HEAD, f) == CKPT_HEAD;
-    for (uint64_t at = 0; ok && at < j->ix->size; at += 1u << 26) {
-        const size_t n = (size_t)(j->ix->size - at < (1u << 26) ? j->ix->size - at : (1u << 26));
-        ok = fwrite(j->w + at, 1, n, f) == n;
-    }
-    ok = fflush(f) == 0 && fsync(fileno(f)) == 0 && ok;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
-        return err_set(err, STATUS_IO, "cannot write the checkpoint %s: %s", path, strerror(errno));
-    }
-    return STATUS_OK;
+    return kvs_file_write(j->opt->checkpoint, head, CKPT_HEAD, j->w, j->ix->size, err);
 }
 
 /* Takes up a checkpoint of the same rules: the last pass it finished, or -2 if none. */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/game_api.h"
+#include "solve/kvs_file.h"
 #include "solve/kvs_table.h"
 
 #define KVS_MAGIC "crown-kvs-table 1\n"
@@ -101,25 +102,7 @@ Status kvs_table_write(const char *path, const KvsIndex *ix, const KvsRules *rul
              (unsigned long long)checksum(values, ix->size), (unsigned long long)stats->won,
              (unsigned long long)stats->lost, (unsigned long long)stats->drawn, stats->longest,
              (unsigned long long)stats->longest_index);
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return err_set(err, STATUS_IO, "the table's path is too long");
-    FILE *f = fopen(tmp, "wb");
-    if (f == NULL)
-        return err_set(err, STATUS_IO, "cannot write %s: %s", tmp, strerror(errno));
-    bool ok = fwrite(head, 1, sizeof head, f) == sizeof head;
-    for (uint64_t at = 0; ok && at < ix->size; at += 1u << 26) {
-        const size_t n = (size_t)(ix->size - at < (1u << 26) ? ix->size - at : (1u << 26));
-        ok = fwrite(values + at, 1, n, f) == n;
-    }
-    ok = fflush(f) == 0 && fsync(fileno(f)) == 0 && ok;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        const int e = errno;
-        remove(tmp);
-        return err_set(err, STATUS_IO, "cannot write the table %s: %s", path, strerror(e));
-    }
-    return STATUS_OK;
+    return kvs_file_write(path, head, sizeof head, values, ix->size, err);
 }
 
 static const char *header_field(const char *head, const char *name)
