@@ -147,7 +147,7 @@ int cmd_solve(int argc, char **argv)
     KvsSolveOptions opt = {.rules = rules,
                            .threads = o.threads > 0 ? (int)o.threads : 2,
                            .checkpoint = ckpt,
-                           .checkpoint_seconds = 60,
+                           .checkpoint_seconds = 120,
                            .progress = true};
     fprintf(stderr, "solving %llu positions (one byte each) into %s, %d threads\n",
             (unsigned long long)ix->size, path, opt.threads);
