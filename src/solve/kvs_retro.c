@@ -4,9 +4,11 @@
  *
  * While solving, one byte per entry holds either a count or a result:
  *   0            an unused entry (the twin of a mirror-symmetric king placement)
- *   1..80        undecided: the weight of the moves not yet known to lose
- *   81           a side without a move when that draws
- *   82..255      decided in n = 255 - byte plies
+ *   1..C         undecided: the weight of the moves not yet known to lose
+ *   255 - n      decided in n plies, for every n with 255 - n > C
+ * C is the largest weight the terminal pass met (31 in the game; 80 at most), kept in
+ * the checkpoint, so results may run to 254 - C plies. A side without a move that draws
+ * keeps a weight of 1 that nothing ever takes away (it has no move to refute).
  * Weights make the counts exact with symmetry folded out: a move to a position that a
  * mirror maps onto itself counts 2 (its stored entry is reached by two un-moves), and a
  * predecessor that is itself mirror-symmetric takes 2 off per un-move found.
@@ -22,9 +24,7 @@
 
 enum {
     W_UNUSED = 0,
-    W_COUNT_MAX = 80,
-    W_NO_MOVE_DRAW = 81,
-    W_DECIDED_MIN = 82,
+    W_COUNT_LIMIT = 80, /* four soldiers and a king, eight ways each, weight 2 at most */
     CHUNK = 1 << 16,
 };
 
@@ -42,6 +42,7 @@ typedef struct Job {
     uint64_t done;     /* atomic: entries finished */
     uint64_t found;    /* atomic: positions expanded (or decided, in the initial pass) */
     int overflow;      /* atomic: a result needed more plies than a byte holds */
+    int count_max;     /* C above: the largest weight (atomic max in the terminal pass) */
     int64_t start_ms;
     int64_t next_print_ms;
     int64_t solve_start_ms;
@@ -68,7 +69,7 @@ static void init_entry(Job *j, uint64_t i)
         return;
     }
     if (n == 0) {
-        j->w[i] = j->opt->rules.no_move_draws ? (uint8_t)W_NO_MOVE_DRAW : decided(0);
+        j->w[i] = j->opt->rules.no_move_draws ? 1 : decided(0);
         return;
     }
     int weight = 0;
@@ -79,13 +80,17 @@ static void init_entry(Job *j, uint64_t i)
         weight += s;
     }
     j->w[i] = (uint8_t)weight;
+    int seen = __atomic_load_n(&j->count_max, __ATOMIC_RELAXED);
+    while (weight > seen && !__atomic_compare_exchange_n(&j->count_max, &seen, weight, false,
+                                                         __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
 }
 
 /* Win in plies + 1 for an undecided predecessor of a lost position. */
 static void mark_win(Job *j, uint64_t i, int plies)
 {
     uint8_t v = __atomic_load_n(&j->w[i], __ATOMIC_RELAXED);
-    while (v >= 1 && v <= W_COUNT_MAX) {
+    while (v >= 1 && v <= j->count_max) {
         if (__atomic_compare_exchange_n(&j->w[i], &v, decided(plies), false, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED))
             return;
@@ -96,7 +101,7 @@ static void mark_win(Job *j, uint64_t i, int plies)
 static void take_move(Job *j, uint64_t i, int weight, int plies)
 {
     uint8_t v = __atomic_load_n(&j->w[i], __ATOMIC_RELAXED);
-    while (v >= 1 && v <= W_COUNT_MAX) {
+    while (v >= 1 && v <= j->count_max) {
         const int left = v - weight;
         const uint8_t nv = left <= 0 ? decided(plies) : (uint8_t)left;
         if (__atomic_compare_exchange_n(&j->w[i], &v, nv, false, __ATOMIC_RELAXED,
@@ -119,7 +124,7 @@ static void expand_entry(Job *j, uint64_t i)
         __builtin_prefetch(&j->w[at[k]], 1);
     }
     const int plies = j->pass + 1;
-    if (plies > KVS_MAX_PLIES) {
+    if (plies > 254 - j->count_max) {
         __atomic_store_n(&j->overflow, 1, __ATOMIC_RELAXED);
         return;
     }
@@ -176,7 +181,7 @@ static void work(Job *j, bool draw)
         if (j->pass < 0) {
             for (uint64_t i = lo; i < hi; i++) {
                 init_entry(j, i);
-                found += j->w[i] >= W_DECIDED_MIN;
+                found += j->w[i] > W_COUNT_LIMIT;
             }
         } else {
             for (uint64_t i = lo; i < hi; i++) {
@@ -229,9 +234,11 @@ enum { CKPT_HEAD = 256 };
 static void ckpt_header(const Job *j, int pass_done, char head[CKPT_HEAD])
 {
     memset(head, 0, CKPT_HEAD);
-    snprintf(head, CKPT_HEAD, "crown-kvs-checkpoint 1 soldiers %d locked-king-loses %d no-move-draws %d entries %llu pass %d\n",
+    snprintf(head, CKPT_HEAD,
+             "crown-kvs-checkpoint 1 soldiers %d locked-king-loses %d no-move-draws %d "
+             "entries %llu pass %d counts %d\n",
              j->opt->rules.soldiers, j->opt->rules.locked_king_loses, j->opt->rules.no_move_draws,
-             (unsigned long long)j->ix->size, pass_done);
+             (unsigned long long)j->ix->size, pass_done, j->count_max);
 }
 
 static Status write_checkpoint(const Job *j, int pass_done, ErrBuf *err)
@@ -241,27 +248,40 @@ static Status write_checkpoint(const Job *j, int pass_done, ErrBuf *err)
     return kvs_file_write(j->opt->checkpoint, head, CKPT_HEAD, j->w, j->ix->size, err);
 }
 
-/* Takes up a checkpoint of the same rules: the last pass it finished, or -2 if none. */
-static int read_checkpoint(const Job *j)
+/* Takes up a checkpoint of the same rules: the last pass it finished, or -2 if none. A
+ * checkpoint from before the largest weight was kept in it (no "counts") ended before
+ * any result reached 174 plies, so every byte up to 80 is still a weight. */
+static int read_checkpoint(Job *j)
 {
     FILE *f = fopen(j->opt->checkpoint, "rb");
     if (f == NULL)
         return -2;
-    char head[CKPT_HEAD], want[CKPT_HEAD];
+    char head[CKPT_HEAD];
     int pass = -2;
+    int soldiers, lkl, nmd, p, counts = -1;
+    unsigned long long entries;
     if (fread(head, 1, CKPT_HEAD, f) == CKPT_HEAD) {
         head[CKPT_HEAD - 1] = '\0';
-        const char *at = strstr(head, " pass ");
-        if (at != NULL) {
-            const int p = atoi(at + 6);
-            ckpt_header(j, p, want);
-            bool ok = memcmp(head, want, CKPT_HEAD) == 0;
-            for (uint64_t off = 0; ok && off < j->ix->size; off += 1u << 26) {
-                const size_t n = (size_t)(j->ix->size - off < (1u << 26) ? j->ix->size - off : (1u << 26));
-                ok = fread(j->w + off, 1, n, f) == n;
-            }
-            if (ok)
-                pass = p;
+        const int got = sscanf(head,
+                               "crown-kvs-checkpoint 1 soldiers %d locked-king-loses %d "
+                               "no-move-draws %d entries %llu pass %d counts %d",
+                               &soldiers, &lkl, &nmd, &entries, &p, &counts);
+        bool ok = got >= 5 && soldiers == j->opt->rules.soldiers &&
+                  lkl == j->opt->rules.locked_king_loses && nmd == j->opt->rules.no_move_draws &&
+                  entries == j->ix->size;
+        for (uint64_t off = 0; ok && off < j->ix->size; off += 1u << 26) {
+            const size_t n = (size_t)(j->ix->size - off < (1u << 26) ? j->ix->size - off : (1u << 26));
+            ok = fread(j->w + off, 1, n, f) == n;
+        }
+        if (ok && got < 6) {
+            counts = 0;
+            for (uint64_t i = 0; i < j->ix->size; i++)
+                if (j->w[i] <= W_COUNT_LIMIT && j->w[i] > counts)
+                    counts = j->w[i];
+        }
+        if (ok) {
+            pass = p;
+            j->count_max = counts;
         }
     }
     fclose(f);
@@ -275,7 +295,8 @@ Status kvs_solve(const KvsIndex *ix, const KvsSolveOptions *opt, uint8_t **table
     if (opt->rules.soldiers != ix->soldiers)
         return err_set(err, STATUS_UNSUPPORTED, "the index is for %d soldiers a side, not %d",
                        ix->soldiers, opt->rules.soldiers);
-    Job j = {.ix = ix, .opt = opt, .solve_start_ms = clock_ms()};
+    // A weight of 1 is always undecided, even in a game where no position has moves.
+    Job j = {.ix = ix, .opt = opt, .solve_start_ms = clock_ms(), .count_max = 1};
     j.w = malloc(ix->size);
     if (j.w == NULL)
         return err_set(err, STATUS_NOMEM, "cannot allocate the %llu-byte table",
@@ -297,7 +318,7 @@ Status kvs_solve(const KvsIndex *ix, const KvsSolveOptions *opt, uint8_t **table
         if (j.overflow) {
             st = err_set(err, STATUS_UNSUPPORTED,
                          "a result is longer than %d plies, more than the table's bytes hold",
-                         KVS_MAX_PLIES);
+                         254 - j.count_max);
             break;
         }
         if (pass >= 0)
@@ -325,7 +346,7 @@ Status kvs_solve(const KvsIndex *ix, const KvsSolveOptions *opt, uint8_t **table
     // The final values: plies + 1, or 0 for a draw or an unused entry.
     for (uint64_t i = 0; i < ix->size; i++) {
         const uint8_t v = j.w[i];
-        j.w[i] = v >= W_DECIDED_MIN ? (uint8_t)(256 - v) : 0;
+        j.w[i] = v > j.count_max ? (uint8_t)(256 - v) : 0;
     }
     kvs_table_stats(ix, j.w, stats);
     stats->seconds = (double)(clock_ms() - j.solve_start_ms) / 1000.0;

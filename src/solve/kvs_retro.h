@@ -20,8 +20,10 @@
 #include "solve/kvs_index.h"
 
 /* Values in a finished table: 0 draw (or an unused entry), else plies to the end + 1;
- * an odd number of plies is a win for the side to move, an even one a loss. */
-enum { KVS_DRAW = 0, KVS_MAX_PLIES = 173 };
+ * an odd number of plies is a win for the side to move, an even one a loss. A solve
+ * whose longest result needs more than a byte minus the largest move count (223 plies in
+ * the game) stops with an error. */
+enum { KVS_DRAW = 0 };
 
 typedef struct KvsRules {
     int soldiers;           /* per side: 4 for the game, fewer for tests */
