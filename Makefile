@@ -11,7 +11,7 @@
 #                        web API tests (sanitizer and release builds) and browser tests,
 #                        the search and contract tests in the debug build, the web API
 #                        tests under ThreadSanitizer, and each fuzz target briefly
-#   make web-check       the web tests of one build (WEB_TESTS="api e2e" by default)
+#   make web-check       the web tests of one build (WEB_TESTS="api e2e cluster" by default)
 #   make play            installs build dependencies if missing, builds, plays the AI
 #   make bench           the benchmark script (slow; not part of the tests)
 #   make install         crown, libcrown.a/.so, crown.h, crown.pc and the man page under
@@ -76,8 +76,11 @@ CLI_SRC := $(wildcard src/cli/*.c)
 WEB_SRC := $(wildcard src/web/*.c)
 WEB_STATIC := $(shell find src/web/static -type f 2>/dev/null) $(shell find src/web/static -type d 2>/dev/null)
 WEB_GEN := $(OUT)/gen/web_assets_data.c
-WEB_LIBS := -lmicrohttpd -lsqlite3 -ljansson
-WEB_TESTS ?= api e2e
+WEB_LIBS := -lmicrohttpd -lsqlite3 -ljansson -lpq
+# libpq's header lives in its own folder (Debian's libpq-dev); a system header, so that
+# the strict warnings stay on our code.
+PQ_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql))
+WEB_TESTS ?= api e2e cluster
 TEST_SUPPORT_SRC := $(wildcard tests/support/*.c)
 TEST_SRC := $(wildcard tests/test_*.c)
 
@@ -121,6 +124,7 @@ MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
         install uninstall fuzz fuzz-targets check-invariants python python-check
 all: $(CROWN) $(SHLIB)
 
+$(OUT)/obj/src/web/store_pg.o: CFLAGS_ALL += $(PQ_CFLAGS)
 $(OUT)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
@@ -223,7 +227,7 @@ test: deps-test
 	$(MAKE) --no-print-directory BUILD=release python-check
 	$(MAKE) --no-print-directory BUILD=asan check
 	$(MAKE) --no-print-directory CC=clang BUILD=release check
-	$(MAKE) --no-print-directory BUILD=asan web-check WEB_TESTS=api
+	$(MAKE) --no-print-directory BUILD=asan web-check WEB_TESTS="api cluster"
 	$(MAKE) --no-print-directory BUILD=release web-check
 	$(MAKE) --no-print-directory BUILD=debug check-invariants
 	$(MAKE) --no-print-directory BUILD=tsan web-check WEB_TESTS=api

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Runs the web tests of one build against its crown program: the JSON API tests (api)
-# and the browser tests in headless Chromium (e2e), with node's test runner, and prints
+# Runs the web tests of one build against its crown program: the JSON API tests (api),
+# the browser tests in headless Chromium (e2e) and several processes on one PostgreSQL
+# database behind HAProxy (cluster), with node's test runner, and prints
 # one closing line "<build>/web: N passed, N failed" counting tests. Installs what the
 # browser tests need (Chromium, playwright-core) first when it is missing.
-#   tools/run-web-tests.sh build/release api e2e
+#   tools/run-web-tests.sh build/release api e2e cluster
 set -u
-out=${1:?usage: tools/run-web-tests.sh BUILD_DIR [api] [e2e]}
+out=${1:?usage: tools/run-web-tests.sh BUILD_DIR [api] [e2e] [cluster]}
 shift
 cd "$(dirname "$0")/.."
-[ $# -eq 0 ] && set -- api e2e
+[ $# -eq 0 ] && set -- api e2e cluster
 files=()
 for suite in "$@"; do
     case $suite in
@@ -17,7 +18,8 @@ for suite in "$@"; do
         files+=(tests/web/e2e.test.mjs)
         tools/install-deps.sh web || exit 1
         ;;
-    *) echo "run-web-tests: unknown suite '$suite' (api, e2e)" >&2; exit 2 ;;
+    cluster) files+=(tests/web/cluster.test.mjs) ;;
+    *) echo "run-web-tests: unknown suite '$suite' (api, e2e, cluster)" >&2; exit 2 ;;
     esac
 done
 if ! command -v node >/dev/null; then

@@ -52,12 +52,13 @@ static const Command COMMANDS[] = {
     {"bench", cmd_bench, "crown bench [GAME]",
      "fixed-depth searches over fixed positions; prints a node-count signature"},
     {"serve", cmd_serve,
-     "crown serve [--port P] [--bind ADDR] [--db FILE] [--ai-threads N] [--rate N] [--quiet]\n"
+     "crown serve [--port P] [--bind ADDR] [--db FILE|URL] [--ai-threads N] [--rate N] [--quiet]\n"
      "           [--tablebase FILE]",
      "the web server: play every game in a browser against the AI or with friends (default\n"
      "      127.0.0.1:8080; --port 0 picks a free port; --db defaults to\n"
-     "      $XDG_DATA_HOME/crown/crown.db or ~/.local/share/crown/crown.db; --rate: moves and\n"
-     "      other changes a second per client address)"},
+     "      $XDG_DATA_HOME/crown/crown.db or ~/.local/share/crown/crown.db; a\n"
+     "      postgresql://USER@HOST/DB URL lets several servers share one database\n"
+     "      (docs/DEPLOY.md); --rate: moves and other changes a second per client address)"},
 };
 enum { N_COMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
 

@@ -94,7 +94,7 @@ static void run_move(AiPool *p, int worker, Job *job)
     Session *s = job->session;
     free(job);
     AiClaim claim;
-    if (!session_ai_claim(s, &claim))
+    if (!session_ai_claim(p->srv, s, &claim))
         return;
     Agent *a = NULL;
     ErrBuf err;

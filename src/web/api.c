@@ -150,7 +150,8 @@ static json_t *build_state(Session *s, int view)
     json_object_set_new(o, "ply", json_integer(s->rec.count));
     json_object_set_new(o, "status", json_string(p == PLAYER_NONE ? "over" : "playing"));
     json_object_set_new(o, "to_move", seat_or_null(p));
-    json_object_set_new(o, "thinking", seat_or_null(s->thinking));
+    json_object_set_new(o, "thinking",
+                        seat_or_null(s->thinking >= 0 ? s->thinking : s->thinking_elsewhere));
     json_object_set_new(o, "ai_error", s->ai_error[0] ? json_string(s->ai_error) : json_null());
 
     if (!hidden) {

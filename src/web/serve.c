@@ -156,21 +156,25 @@ int cmd_serve(int argc, char **argv)
     printf("crown serve: open http://%s%s%s:%d/ in a browser%s\n", v6 ? "[" : "",
            any ? (v6 ? "::1" : "127.0.0.1") : cfg.bind, v6 ? "]" : "", srv.port,
            any ? " (listening on every address of this machine)" : "");
-    if (!quiet)
-        printf("crown serve: %ld games in %s; %d AI threads; Ctrl-C stops\n",
-               store_count_games(srv.store), cfg.db_path, cfg.ai_threads);
-    StrBuf tables;
-    sb_init(&tables);
-    if (!quiet)
+    if (!quiet) {
+        // A URL's user and password stay off the screen: scheme, then what follows '@'.
+        const char *scheme_end = strstr(cfg.db_path, "://");
+        const char *at = scheme_end ? strrchr(scheme_end, '@') : NULL;
+        printf("crown serve: %ld games in %.*s%s; %d AI threads; Ctrl-C stops\n",
+               store_count_games(srv.store), at ? (int)(scheme_end + 3 - cfg.db_path) : 0,
+               cfg.db_path, at ? at + 1 : cfg.db_path, cfg.ai_threads);
+        StrBuf tables;
+        sb_init(&tables);
         perfect_describe(srv.perfect, &tables);
-    // One line per table, each under the program's name like the lines above.
-    for (const char *line = sb_str(&tables); *line;) {
-        const char *end = strchr(line, '\n');
-        const int n = end ? (int)(end - line) : (int)strlen(line);
-        printf("crown serve: %.*s\n", n, line);
-        line += n + (end != NULL);
+        // One line per table, each under the program's name like the lines above.
+        for (const char *line = sb_str(&tables); *line;) {
+            const char *end = strchr(line, '\n');
+            const int n = end ? (int)(end - line) : (int)strlen(line);
+            printf("crown serve: %.*s\n", n, line);
+            line += n + (end != NULL);
+        }
+        sb_free(&tables);
     }
-    sb_free(&tables);
     fflush(stdout);
     int sig = 0;
     sigwait(&stop, &sig);

@@ -1,7 +1,8 @@
 /*
  * server.c - starting and stopping the server's parts in a safe order.
  *
- * Stopping: first the flag every waiting thread checks, then the AI workers (which
+ * Stopping: first the flag every waiting thread checks, then the store's listener
+ * (whose callbacks reach sessions and AI workers), then the AI workers (which
  * answers waiting hint requests), then a wake-up for every event stream, and only then
  * the HTTP daemon, which joins the connection threads; what they used is freed last.
  */
@@ -12,6 +13,28 @@
 
 #include "web/api.h"
 #include "web/http.h"
+
+static void watch_changed(void *ctx, const char *id, uint64_t version)
+{
+    session_store_changed(ctx, id, version);
+}
+
+static void watch_thinking(void *ctx, const char *id)
+{
+    session_store_thinking(ctx, id);
+}
+
+static void watch_orphaned(void *ctx, const char *id)
+{
+    Server *srv = ctx;
+    if (!atomic_load(&srv->stopping))
+        session_store_orphaned(srv, id);
+}
+
+static void watch_missed(void *ctx)
+{
+    session_store_missed(ctx);
+}
 
 Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
 {
@@ -36,6 +59,12 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
         server_stop(srv);
         return st;
     }
+    // Other processes sharing the store: their changes and their orphaned AI moves.
+    const StoreWatch watch = {srv, watch_changed, watch_thinking, watch_orphaned, watch_missed};
+    if ((st = store_watch(srv->store, &watch, err)) != STATUS_OK) {
+        server_stop(srv);
+        return st;
+    }
     return STATUS_OK;
 }
 
@@ -50,6 +79,8 @@ Status server_start(Server *srv, const ServeConfig *cfg, ErrBuf *err)
 void server_stop(Server *srv)
 {
     atomic_store(&srv->stopping, true);
+    if (srv->store)
+        store_unwatch(srv->store); // its callbacks reach the sessions and the AI pool
     ai_pool_stop(srv->ai);
     if (srv->sessions)
         sessions_wake_all(srv->sessions);

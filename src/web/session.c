@@ -136,7 +136,7 @@ static Session *session_alloc(void)
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&s->changed, &attr);
     pthread_condattr_destroy(&attr);
-    s->thinking = -1;
+    s->thinking = s->thinking_elsewhere = -1;
     return s;
 }
 
@@ -202,8 +202,16 @@ static char *cells_of(const Game *g, const GameState *st, Move m)
 
 static void changed_locked(Session *s)
 {
+    s->thinking_elsewhere = -1; // any change ends another process's think, or restarts it
     s->version++;
     pthread_cond_broadcast(&s->changed);
+}
+
+/* Whether an AI seat of s is to move in st, a position of game g. */
+static bool ai_to_move(const Session *s, const Game *g, const GameState *st)
+{
+    const int p = g->ops->to_move(g, st);
+    return p >= 0 && !s->seats.seat[p].human;
 }
 
 void session_schedule_ai_locked(Server *srv, Session *s)
@@ -265,17 +273,25 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
     }
     sb_free(&t);
     const uint64_t version = s->version + 1;
-    if (st == STATUS_OK && total > 0 &&
-        store_append(srv->store, s->id, s->rec.count, (const char *const *)texts, total, version,
-                     err) != STATUS_OK)
-        st = STATUS_IO;
+    if (st == STATUS_OK && total > 0) {
+        const StoreStamp stamp = {s->stored_version, version, ai_to_move(s, g, scratch)};
+        // STATUS_CONFLICT: another process changed the game first (the caller re-reads).
+        st = store_append(srv->store, s->id, s->rec.count, (const char *const *)texts, total,
+                          &stamp, err);
+        if (st != STATUS_OK && st != STATUS_CONFLICT)
+            st = STATUS_IO;
+        else if (st == STATUS_OK)
+            s->stored_version = version;
+    }
     if (st == STATUS_OK) {
         const int before = s->rec.count;
         for (int i = 0; i < total; i++) {
             if (record_push(&s->rec, all[i], err) != STATUS_OK) {
                 // Memory and store must agree: take the stored actions back as well.
                 ErrBuf e2;
-                store_truncate(srv->store, s->id, before, version, &e2);
+                const StoreStamp back = {version, version + 1, false};
+                if (store_truncate(srv->store, s->id, before, &back, &e2) == STATUS_OK)
+                    s->stored_version = s->version = version + 1;
                 texts_truncate(s, before);
                 record_truncate(&s->rec, before);
                 st = STATUS_NOMEM;
@@ -409,7 +425,7 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
     }
     if (rules == NULL || sb_failed(&pos))
         st = err_set(err, STATUS_NOMEM, "out of memory");
-    else if (store_insert_game(srv->store, &sg, err) != STATUS_OK)
+    else if (store_insert_game(srv->store, &sg, ai_to_move(s, g, start), err) != STATUS_OK)
         st = STATUS_IO;
     free(rules);
     sb_free(&pos);
@@ -437,6 +453,36 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
     pthread_mutex_unlock(&s->mu);
     *out = s;
     return STATUS_OK;
+}
+
+/* Plays the stored actions sg->moves[from..] onto s->rec, which holds `from` actions,
+ * through the game's own parser; STATUS_CORRUPT when they no longer make sense to this
+ * build. On failure texts[0..count) are all set (NULL where a copy failed). */
+static Status replay(Session *s, const StoredGame *sg, int from, ErrBuf *err)
+{
+    ErrBuf e2;
+    Status st = STATUS_OK;
+    for (int i = from; st == STATUS_OK && i < sg->n_moves; i++) {
+        Move m;
+        const int p = s->game->ops->to_move(s->game, s->rec.current);
+        if (p == PLAYER_NONE) {
+            st = err_set(err, STATUS_CORRUPT, "game %s: move %d after the end", sg->id, i + 1);
+        } else if (game_parse_action(s->game, s->rec.current, sg->moves[i], &m, &e2) !=
+                   STATUS_OK) {
+            st = err_set(err, STATUS_CORRUPT, "game %s: move %d '%.40s': %s", sg->id, i + 1,
+                         sg->moves[i], e2.msg);
+        } else if (!texts_reserve(s, i + 1) ||
+                   (s->cells[i] = cells_of(s->game, s->rec.current, m)) == NULL ||
+                   record_push(&s->rec, m, err) != STATUS_OK) {
+            free(s->cells[i]);
+            st = err_set(err, STATUS_NOMEM, "out of memory");
+        } else if ((s->texts[i] = dup_str(sg->moves[i])) == NULL) {
+            st = err_set(err, STATUS_NOMEM, "out of memory");
+        } else {
+            s->actor[i] = (int8_t)p;
+        }
+    }
+    return st;
 }
 
 /* Rebuilds a session from its stored form by replaying every action through the game's
@@ -499,7 +545,7 @@ static Status load_session(const StoredGame *sg, Session **out, ErrBuf *err)
     snprintf(s->id, sizeof s->id, "%s", sg->id);
     s->seed = sg->seed;
     s->created = sg->created;
-    s->version = sg->version;
+    s->version = s->stored_version = sg->version;
     GameState *start = st == STATUS_OK ? game_state_new(g) : NULL;
     if (st == STATUS_OK && start == NULL)
         st = err_set(err, STATUS_NOMEM, "out of memory");
@@ -517,32 +563,65 @@ static Status load_session(const StoredGame *sg, Session **out, ErrBuf *err)
     free(start);
     if (g)
         game_destroy(g);
-    for (int i = 0; st == STATUS_OK && i < sg->n_moves; i++) {
-        Move m;
-        const int p = s->game->ops->to_move(s->game, s->rec.current);
-        if (p == PLAYER_NONE) {
-            st = err_set(err, STATUS_CORRUPT, "game %s: move %d after the end", sg->id, i + 1);
-        } else if (game_parse_action(s->game, s->rec.current, sg->moves[i], &m, &e2) !=
-                   STATUS_OK) {
-            st = err_set(err, STATUS_CORRUPT, "game %s: move %d '%.40s': %s", sg->id, i + 1,
-                         sg->moves[i], e2.msg);
-        } else if (!texts_reserve(s, i + 1) ||
-                   (s->cells[i] = cells_of(s->game, s->rec.current, m)) == NULL ||
-                   record_push(&s->rec, m, err) != STATUS_OK) {
-            free(s->cells[i]);
-            st = err_set(err, STATUS_NOMEM, "out of memory");
-        } else if ((s->texts[i] = dup_str(sg->moves[i])) == NULL) {
-            st = err_set(err, STATUS_NOMEM, "out of memory");
-        } else {
-            s->actor[i] = (int8_t)p;
-        }
-    }
+    if (st == STATUS_OK)
+        st = replay(s, sg, 0, err);
     if (st != STATUS_OK) {
         session_destroy(s); // texts[0..count) are all set (NULL where a copy failed)
         return st;
     }
     *out = s;
     return STATUS_OK;
+}
+
+/* Brings s up to what the store holds when another process has changed it: keeps the
+ * actions both agree on, replays the stored ones after them, drops any think of ours
+ * (its move would be stale) and wakes the streams. Nothing changes when the store's
+ * version is the one this process last saw. */
+static Status sync_locked(Server *srv, Session *s, ErrBuf *err)
+{
+    StoredGame sg;
+    Status st = store_load(srv->store, s->id, &sg, err);
+    if (st != STATUS_OK)
+        return st == STATUS_ILLEGAL ? err_set(err, STATUS_NOT_FOUND, "no game '%s'", s->id)
+                                    : STATUS_IO;
+    if (sg.version != s->stored_version) {
+        int same = 0;
+        while (same < sg.n_moves && same < s->rec.count &&
+               strcmp(sg.moves[same], s->texts[same]) == 0)
+            same++;
+        texts_truncate(s, same);
+        record_truncate(&s->rec, same);
+        st = replay(s, &sg, same, err);
+        if (st != STATUS_OK) {
+            // Keep what is known good; the next request tries again.
+            texts_truncate(s, same);
+            record_truncate(&s->rec, same);
+        } else {
+            s->stored_version = sg.version;
+        }
+        if (s->agent)
+            agent_stop(s->agent);
+        s->thinking = -1;
+        s->ai_error[0] = '\0';
+        if (s->version < sg.version)
+            s->version = sg.version;
+        changed_locked(s);
+    }
+    stored_game_free(&sg);
+    return st;
+}
+
+/* With a shared store, re-reads s when the store's version is not the one last seen. */
+static Status refresh_locked(Server *srv, Session *s, ErrBuf *err)
+{
+    if (!store_shared(srv->store))
+        return STATUS_OK;
+    uint64_t v = 0;
+    const Status st = store_version(srv->store, s->id, &v, err);
+    if (st != STATUS_OK)
+        return st == STATUS_ILLEGAL ? err_set(err, STATUS_NOT_FOUND, "no game '%s'", s->id)
+                                    : STATUS_IO;
+    return v == s->stored_version ? STATUS_OK : sync_locked(srv, s, err);
 }
 
 Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err)
@@ -553,6 +632,7 @@ Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err)
     SessionTable *t = srv->sessions;
     pthread_mutex_lock(&t->mu);
     Session *s = lookup_locked(t, id);
+    const bool loaded = s != NULL;
     Status st = STATUS_OK;
     if (s == NULL) {
         StoredGame sg;
@@ -574,9 +654,78 @@ Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err)
         }
     }
     pthread_mutex_unlock(&t->mu);
+    if (st == STATUS_OK && loaded && store_shared(srv->store)) {
+        // Another process may have moved since: one cheap read of the version keeps every
+        // answer as fresh as the store.
+        pthread_mutex_lock(&s->mu);
+        st = refresh_locked(srv, s, err);
+        pthread_mutex_unlock(&s->mu);
+    }
     if (st == STATUS_OK)
         *out = s;
     return st;
+}
+
+void session_store_changed(Server *srv, const char *id, uint64_t version)
+{
+    pthread_mutex_lock(&srv->sessions->mu);
+    Session *s = lookup_locked(srv->sessions, id);
+    pthread_mutex_unlock(&srv->sessions->mu);
+    if (s == NULL)
+        return; // not held here: read fresh when first asked for
+    pthread_mutex_lock(&s->mu);
+    ErrBuf err;
+    // Our own commits come back too; they carry the version we already hold.
+    if (version != s->stored_version)
+        sync_locked(srv, s, &err);
+    pthread_mutex_unlock(&s->mu);
+}
+
+void session_store_thinking(Server *srv, const char *id)
+{
+    pthread_mutex_lock(&srv->sessions->mu);
+    Session *s = lookup_locked(srv->sessions, id);
+    pthread_mutex_unlock(&srv->sessions->mu);
+    if (s == NULL)
+        return;
+    pthread_mutex_lock(&s->mu);
+    ErrBuf err;
+    // Our own claims come back too, and find our think registered already.
+    if (s->thinking < 0 && refresh_locked(srv, s, &err) == STATUS_OK) {
+        const int p = s->game->ops->to_move(s->game, s->rec.current);
+        if (p >= 0 && !s->seats.seat[p].human) {
+            changed_locked(s);
+            s->thinking_elsewhere = p;
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+}
+
+void session_store_missed(Server *srv)
+{
+    // Rare (the listener reconnected): the table stays locked throughout, which the lock
+    // order allows, rather than trusting pointers to sessions after letting go of it.
+    SessionTable *t = srv->sessions;
+    pthread_mutex_lock(&t->mu);
+    for (int b = 0; b < TABLE_BUCKETS; b++)
+        for (Session *s = t->bucket[b]; s != NULL; s = s->next) {
+            ErrBuf err;
+            pthread_mutex_lock(&s->mu);
+            refresh_locked(srv, s, &err);
+            pthread_mutex_unlock(&s->mu);
+        }
+    pthread_mutex_unlock(&t->mu);
+}
+
+void session_store_orphaned(Server *srv, const char *id)
+{
+    Session *s = NULL;
+    ErrBuf err;
+    if (session_find(srv, id, &s, &err) != STATUS_OK)
+        return;
+    pthread_mutex_lock(&s->mu);
+    session_schedule_ai_locked(srv, s);
+    pthread_mutex_unlock(&s->mu);
 }
 
 int session_seat_of(const Session *s, const char *token)
@@ -601,14 +750,23 @@ Status session_play(Server *srv, Session *s, int seat, const char *text, int exp
     if (strlen(text) > 1000)
         return err_set(err, STATUS_PARSE, "a move text is at most 1000 characters");
     pthread_mutex_lock(&s->mu);
-    Status st = check_turn(s, seat, err);
-    if (st == STATUS_OK && expect_ply >= 0 && expect_ply != s->rec.count)
-        st = err_set(err, STATUS_CONFLICT, "the game has moved on: %d actions have been "
-                     "played, not %d", s->rec.count, expect_ply);
-    if (st == STATUS_OK)
-        st = play_parse_turn(s->game, s->rec.current, text, acts, PLAY_TURN_CAP, &n, err);
-    if (st == STATUS_OK)
-        st = commit_actions(srv, s, acts, n, err);
+    Status st;
+    for (int attempt = 0;; attempt++) {
+        st = check_turn(s, seat, err);
+        if (st == STATUS_OK && expect_ply >= 0 && expect_ply != s->rec.count)
+            st = err_set(err, STATUS_CONFLICT, "the game has moved on: %d actions have been "
+                         "played, not %d", s->rec.count, expect_ply);
+        if (st == STATUS_OK)
+            st = play_parse_turn(s->game, s->rec.current, text, acts, PLAY_TURN_CAP, &n, err);
+        if (st == STATUS_OK)
+            st = commit_actions(srv, s, acts, n, err);
+        // A conflict from the commit: another process moved first. Judge the move again
+        // against the game as it now stands.
+        if (st != STATUS_CONFLICT || n == 0 || attempt == 2 ||
+            sync_locked(srv, s, err) != STATUS_OK)
+            break;
+        n = 0;
+    }
     pthread_mutex_unlock(&s->mu);
     return st;
 }
@@ -627,9 +785,18 @@ Status session_undo(Server *srv, Session *s, int seat, ErrBuf *err)
     if (st == STATUS_OK && (st = play_undo_point(&s->rec, 1u << seat, &keep, err)) ==
                                STATUS_ILLEGAL)
         st = STATUS_CONFLICT;
-    if (st == STATUS_OK && store_truncate(srv->store, s->id, keep, s->version + 1, err) !=
-                               STATUS_OK)
-        st = STATUS_IO;
+    if (st == STATUS_OK) {
+        // Undo hands the move back to this human seat, so no AI move is left pending.
+        const StoreStamp stamp = {s->stored_version, s->version + 1, false};
+        st = store_truncate(srv->store, s->id, keep, &stamp, err);
+        ErrBuf e2;
+        if (st == STATUS_CONFLICT)
+            sync_locked(srv, s, &e2); // shows what changed; the player tries again
+        else if (st != STATUS_OK)
+            st = STATUS_IO;
+        else
+            s->stored_version = s->version + 1;
+    }
     if (st == STATUS_OK) {
         if (s->agent)
             agent_stop(s->agent); // its move would be dropped anyway: stop wasting time
@@ -646,12 +813,19 @@ Status session_undo(Server *srv, Session *s, int seat, ErrBuf *err)
 
 /* --- the AI's side ----------------------------------------------------------------------- */
 
-bool session_ai_claim(Session *s, AiClaim *claim)
+bool session_ai_claim(Server *srv, Session *s, AiClaim *claim)
 {
     pthread_mutex_lock(&s->mu);
     s->ai_queued = false;
+    // With several processes the store says who plays this move; the winner first
+    // catches up with what the others wrote.
+    bool mine = true;
+    ErrBuf err;
+    if (store_ai_claim(srv->store, s->id, &mine, &err) != STATUS_OK ||
+        (mine && refresh_locked(srv, s, &err) != STATUS_OK))
+        mine = false;
     const int p = s->game->ops->to_move(s->game, s->rec.current);
-    bool ok = p >= 0 && !s->seats.seat[p].human && s->thinking < 0;
+    bool ok = mine && p >= 0 && !s->seats.seat[p].human && s->thinking < 0;
     if (ok) {
         claim->state = game_state_clone(s->game, s->rec.current);
         ok = claim->state != NULL;
@@ -686,6 +860,7 @@ void session_ai_finish(Server *srv, Session *s, const AiClaim *claim, bool ok, M
     if (s->version == claim->version) {
         s->thinking = -1;
         ErrBuf err;
+        Status st;
         if (ok) {
             MoveList *ml = malloc(sizeof *ml);
             bool legal = false;
@@ -697,7 +872,9 @@ void session_ai_finish(Server *srv, Session *s, const AiClaim *claim, bool ok, M
             }
             if (!legal)
                 snprintf(s->ai_error, sizeof s->ai_error, "the AI chose an illegal move");
-            else if (commit_actions(srv, s, &best, 1, &err) != STATUS_OK)
+            else if ((st = commit_actions(srv, s, &best, 1, &err)) == STATUS_CONFLICT)
+                sync_locked(srv, s, &err); // another process changed the game: show that
+            else if (st != STATUS_OK)
                 snprintf(s->ai_error, sizeof s->ai_error, "%s", err.msg);
             if (!legal || s->version == claim->version)
                 changed_locked(s);

@@ -47,7 +47,11 @@ typedef struct Session {
     int8_t *actor; /* who played each action: a seat, or PLAYER_CHANCE */
     int texts_cap;
     uint64_t version; /* bumped by every visible change: moves, undo, AI start/stop */
+    /* The version the store holds as this process last read or wrote it (<= version):
+     * a store version that differs means another process changed the game. */
+    uint64_t stored_version;
     int thinking;     /* the seat whose AI is thinking, or -1 */
+    int thinking_elsewhere; /* ... in another process (shared store), or -1 */
     bool ai_queued;   /* an AI move job for this session waits in the queue */
     Agent *agent;     /* the AI think in progress, for agent_stop on undo */
     char ai_error[ERRBUF_LEN]; /* why the last AI move failed, or "" */
@@ -88,8 +92,19 @@ typedef struct NewGame {
 
 /* Creates, stores and registers a new game; *out is its session. */
 Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err);
-/* Finds a game by id, loading it from the store on first use. */
+/* Finds a game by id, loading it from the store on first use; with a shared store it
+ * first re-reads a game another process has changed. */
 Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err);
+
+/* For a shared store's listener (StoreWatch): another process committed a change to game
+ * `id`, now at `version` (a session held here re-reads it and wakes its streams), or
+ * started thinking its AI move (shown as thinking until the next change); an AI move of
+ * game `id` is now this process's to play. */
+void session_store_changed(Server *srv, const char *id, uint64_t version);
+void session_store_thinking(Server *srv, const char *id);
+void session_store_orphaned(Server *srv, const char *id);
+/* For the listener that may have missed notices: re-reads every game held that changed. */
+void session_store_missed(Server *srv);
 
 /* The seat whose token this is, or -1 (NULL or unknown tokens). Needs no lock. */
 int session_seat_of(const Session *s, const char *token);
@@ -104,8 +119,9 @@ Status session_play(Server *srv, Session *s, int seat, const char *text, int exp
  * games where every other seat is an AI; stops the AI if it is thinking. */
 Status session_undo(Server *srv, Session *s, int seat, ErrBuf *err);
 
-/* For the AI workers. session_ai_claim checks under the lock that an AI seat is to move
- * and no think runs, marks it thinking and hands out a copy of the position and the
+/* For the AI workers. session_ai_claim claims the move in the store (with several
+ * processes, the one holding the claim plays it), checks under the lock that an AI seat
+ * is to move and no think runs, marks it thinking and hands out a copy of the position and the
  * seat's spec; the caller then thinks without the lock and reports with
  * session_ai_finish, which plays the move only if nothing changed meanwhile. */
 typedef struct AiClaim {
@@ -114,7 +130,7 @@ typedef struct AiClaim {
     GameState *state; /* owned by the caller: free() */
     uint64_t version; /* the version the think started from */
 } AiClaim;
-bool session_ai_claim(Session *s, AiClaim *claim);
+bool session_ai_claim(Server *srv, Session *s, AiClaim *claim);
 /* Registers the agent thinking for this session (running true), or clears it (false)
  * unless another think has registered its own agent since. */
 void session_ai_running(Session *s, Agent *a, bool running);

@@ -1,243 +1,54 @@
 /*
- * store.c - the SQLite database of games (see store.h for the guarantees).
- *
- * Tables: games (one row per game: set-up and version), seats (player spec and token
- * per seat) and moves (one row per action, keyed by game and ply). Statements are
- * prepared per call: a move costs one fsync, which dwarfs the preparing.
+ * store.c - the store's entry points (store.h): picks the backend by the --db text,
+ * hands every call to it, and runs the schema migrations the backends share in shape.
  */
-#include "web/store.h"
+#include "web/store_backend.h"
 
-#include <pthread.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-struct Store {
-    sqlite3 *db;
-    pthread_mutex_t mu;
-};
-
-static const char SCHEMA[] =
-    "CREATE TABLE IF NOT EXISTS games("
-    " id TEXT PRIMARY KEY, game TEXT NOT NULL, players INTEGER NOT NULL,"
-    " rules TEXT NOT NULL, start TEXT NOT NULL, seed INTEGER NOT NULL,"
-    " created INTEGER NOT NULL, version INTEGER NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS seats("
-    " game_id TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,"
-    " player TEXT NOT NULL, token TEXT NOT NULL, PRIMARY KEY(game_id, seat));"
-    "CREATE TABLE IF NOT EXISTS moves("
-    " game_id TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,"
-    " text TEXT NOT NULL, PRIMARY KEY(game_id, ply)) WITHOUT ROWID;";
-
-static Status db_error(Store *st, ErrBuf *err, const char *what)
+static bool is_pg_url(const char *db)
 {
-    return err_set(err, STATUS_IO, "database: %s: %s", what, sqlite3_errmsg(st->db));
+    return strncmp(db, "postgresql://", 13) == 0 || strncmp(db, "postgres://", 11) == 0;
 }
 
-static Status exec(Store *st, const char *sql, ErrBuf *err)
-{
-    char *msg = NULL;
-    if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        err_set(err, STATUS_IO, "database: %s", msg ? msg : sqlite3_errmsg(st->db));
-        sqlite3_free(msg);
-        return STATUS_IO;
-    }
-    return STATUS_OK;
-}
-
-Status store_open(const char *path, Store **out, ErrBuf *err)
+Status store_open(const char *db, Store **out, ErrBuf *err)
 {
     *out = NULL;
-    Store *st = calloc(1, sizeof *st);
-    if (st == NULL)
-        return err_set(err, STATUS_NOMEM, "out of memory");
-    pthread_mutex_init(&st->mu, NULL);
-    Status s = STATUS_OK;
-    if (sqlite3_open_v2(path, &st->db,
-                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                        NULL) != SQLITE_OK) {
-        s = err_set(err, STATUS_IO, "cannot open database '%s': %s", path,
-                    st->db ? sqlite3_errmsg(st->db) : "out of memory");
-        store_close(st);
-        return s;
-    }
-    // A second server on the same file would wait this long for the lock, then give up.
-    sqlite3_busy_timeout(st->db, 2000);
-    sqlite3_stmt *q = NULL;
-    // journal_mode answers with the mode in force, which is "wal" only if it took.
-    if (sqlite3_prepare_v2(st->db, "PRAGMA journal_mode=WAL", -1, &q, NULL) != SQLITE_OK ||
-        sqlite3_step(q) != SQLITE_ROW ||
-        strcmp((const char *)sqlite3_column_text(q, 0), "wal") != 0) {
-        s = err_set(err, STATUS_IO, "database '%s': cannot use WAL mode: %s", path,
-                    sqlite3_errmsg(st->db));
-    }
-    sqlite3_finalize(q);
-    if (s == STATUS_OK)
-        s = exec(st, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
-                     "PRAGMA locking_mode=EXCLUSIVE;", err);
-    if (s == STATUS_OK)
-        s = exec(st, "BEGIN IMMEDIATE", err);
-    if (s == STATUS_OK) {
-        s = exec(st, SCHEMA, err);
-        exec(st, s == STATUS_OK ? "COMMIT" : "ROLLBACK", s == STATUS_OK ? err : NULL);
-    }
-    if (s != STATUS_OK) {
-        if (strstr(err->msg, "locked") != NULL)
-            err_set(err, STATUS_IO, "database '%s' is in use by another crown serve", path);
-        store_close(st);
-        return s;
-    }
-    *out = st;
-    return STATUS_OK;
+    if (db == NULL || db[0] == '\0')
+        return err_set(err, STATUS_PARSE, "no database named: give a file or a postgresql:// URL");
+    return is_pg_url(db) ? store_pg_open(db, out, err) : store_sqlite_open(db, out, err);
 }
 
 void store_close(Store *st)
 {
-    if (st == NULL)
-        return;
-    if (st->db)
-        sqlite3_close(st->db);
-    pthread_mutex_destroy(&st->mu);
-    free(st);
-}
-
-/* Prepares sql or reports why not. */
-static Status prepare(Store *st, const char *sql, sqlite3_stmt **q, ErrBuf *err)
-{
-    if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK) {
-        *q = NULL;
-        return db_error(st, err, "prepare");
+    if (st != NULL) {
+        store_unwatch(st);
+        st->ops->close(st);
     }
-    return STATUS_OK;
 }
 
-static Status step_done(Store *st, sqlite3_stmt *q, ErrBuf *err, const char *what)
+bool store_shared(const Store *st)
 {
-    const int rc = sqlite3_step(q);
-    sqlite3_finalize(q);
-    return rc == SQLITE_DONE ? STATUS_OK : db_error(st, err, what);
+    return st->shared;
 }
 
-static Status set_version(Store *st, const char *id, uint64_t version, ErrBuf *err)
+Status store_insert_game(Store *st, const StoredGame *g, bool ai_next, ErrBuf *err)
 {
-    sqlite3_stmt *q;
-    Status s = prepare(st, "UPDATE games SET version=?1 WHERE id=?2", &q, err);
-    if (s != STATUS_OK)
-        return s;
-    sqlite3_bind_int64(q, 1, (sqlite3_int64)version);
-    sqlite3_bind_text(q, 2, id, -1, SQLITE_STATIC);
-    return step_done(st, q, err, "update version");
-}
-
-/* Ends the transaction begun by the caller: COMMIT when s is OK, else ROLLBACK. A failed
- * COMMIT is an error too, since then nothing is durable. */
-static Status finish(Store *st, Status s, ErrBuf *err)
-{
-    if (s == STATUS_OK) {
-        s = exec(st, "COMMIT", err);
-        if (s == STATUS_OK)
-            return s;
-    }
-    exec(st, "ROLLBACK", NULL);
-    return s;
-}
-
-/* Every write takes the lock and one transaction, so a reader never sees half a change. */
-static Status begin_write(Store *st, bool *begun, ErrBuf *err)
-{
-    pthread_mutex_lock(&st->mu);
-    Status s = exec(st, "BEGIN IMMEDIATE", err);
-    *begun = s == STATUS_OK;
-    return s;
-}
-
-/* Closes what begin_write opened. With an id, the game's version is stamped inside the
- * same transaction, so a version is never seen without the moves it counts. */
-static Status end_write(Store *st, Status s, bool begun, const char *id, uint64_t version,
-                        ErrBuf *err)
-{
-    if (s == STATUS_OK && id != NULL)
-        s = set_version(st, id, version, err);
-    if (begun)
-        s = finish(st, s, err);
-    pthread_mutex_unlock(&st->mu);
-    return s;
-}
-
-Status store_insert_game(Store *st, const StoredGame *g, ErrBuf *err)
-{
-    bool begun;
-    Status s = begin_write(st, &begun, err);
-    sqlite3_stmt *q;
-    if (s == STATUS_OK &&
-        (s = prepare(st, "INSERT INTO games(id, game, players, rules, start, seed, created, "
-                         "version) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", &q, err)) ==
-            STATUS_OK) {
-        sqlite3_bind_text(q, 1, g->id, -1, SQLITE_STATIC);
-        sqlite3_bind_text(q, 2, g->game, -1, SQLITE_STATIC);
-        sqlite3_bind_int(q, 3, g->players);
-        sqlite3_bind_text(q, 4, g->rules, -1, SQLITE_STATIC);
-        sqlite3_bind_text(q, 5, g->start, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(q, 6, (sqlite3_int64)g->seed);
-        sqlite3_bind_int64(q, 7, (sqlite3_int64)g->created);
-        sqlite3_bind_int64(q, 8, (sqlite3_int64)g->version);
-        s = step_done(st, q, err, "insert game");
-    }
-    for (int i = 0; i < g->players && s == STATUS_OK; i++) {
-        if ((s = prepare(st, "INSERT INTO seats(game_id, seat, player, token) "
-                             "VALUES(?1, ?2, ?3, ?4)", &q, err)) != STATUS_OK)
-            break;
-        sqlite3_bind_text(q, 1, g->id, -1, SQLITE_STATIC);
-        sqlite3_bind_int(q, 2, i);
-        sqlite3_bind_text(q, 3, g->player[i], -1, SQLITE_STATIC);
-        sqlite3_bind_text(q, 4, g->token[i], -1, SQLITE_STATIC);
-        s = step_done(st, q, err, "insert seat");
-    }
-    return end_write(st, s, begun, NULL, 0, err);
+    return st->ops->insert_game(st, g, ai_next, err);
 }
 
 Status store_append(Store *st, const char *id, int first_ply, const char *const *texts, int n,
-                    uint64_t version, ErrBuf *err)
+                    const StoreStamp *stamp, ErrBuf *err)
 {
-    bool begun;
-    Status s = begin_write(st, &begun, err);
-    for (int i = 0; i < n && s == STATUS_OK; i++) {
-        sqlite3_stmt *q;
-        if ((s = prepare(st, "INSERT INTO moves(game_id, ply, text) VALUES(?1, ?2, ?3)", &q,
-                         err)) != STATUS_OK)
-            break;
-        sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
-        sqlite3_bind_int(q, 2, first_ply + i);
-        sqlite3_bind_text(q, 3, texts[i], -1, SQLITE_STATIC);
-        s = step_done(st, q, err, "insert move");
-    }
-    return end_write(st, s, begun, id, version, err);
+    return st->ops->append(st, id, first_ply, texts, n, stamp, err);
 }
 
-Status store_truncate(Store *st, const char *id, int keep, uint64_t version, ErrBuf *err)
+Status store_truncate(Store *st, const char *id, int keep, const StoreStamp *stamp,
+                      ErrBuf *err)
 {
-    bool begun;
-    Status s = begin_write(st, &begun, err);
-    sqlite3_stmt *q;
-    if (s == STATUS_OK &&
-        (s = prepare(st, "DELETE FROM moves WHERE game_id=?1 AND ply>=?2", &q, err)) ==
-            STATUS_OK) {
-        sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
-        sqlite3_bind_int(q, 2, keep);
-        s = step_done(st, q, err, "delete moves");
-    }
-    return end_write(st, s, begun, id, version, err);
-}
-
-static char *dup_text(const unsigned char *t)
-{
-    const char *s = t ? (const char *)t : "";
-    char *d = malloc(strlen(s) + 1);
-    if (d)
-        strcpy(d, s);
-    return d;
+    return st->ops->truncate(st, id, keep, stamp, err);
 }
 
 void stored_game_free(StoredGame *g)
@@ -252,89 +63,17 @@ void stored_game_free(StoredGame *g)
     g->n_moves = 0;
 }
 
-static Status load_locked(Store *st, const char *id, StoredGame *g, ErrBuf *err)
-{
-    sqlite3_stmt *q;
-    Status s = prepare(st, "SELECT game, players, rules, start, seed, created, version "
-                           "FROM games WHERE id=?1", &q, err);
-    if (s != STATUS_OK)
-        return s;
-    sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
-    const int rc = sqlite3_step(q);
-    if (rc != SQLITE_ROW) {
-        sqlite3_finalize(q);
-        return rc == SQLITE_DONE ? err_set(err, STATUS_ILLEGAL, "no such game")
-                                 : db_error(st, err, "read game");
-    }
-    snprintf(g->id, sizeof g->id, "%s", id);
-    snprintf(g->game, sizeof g->game, "%s", (const char *)sqlite3_column_text(q, 0));
-    g->players = sqlite3_column_int(q, 1);
-    g->rules = dup_text(sqlite3_column_text(q, 2));
-    g->start = dup_text(sqlite3_column_text(q, 3));
-    g->seed = (uint64_t)sqlite3_column_int64(q, 4);
-    g->created = sqlite3_column_int64(q, 5);
-    g->version = (uint64_t)sqlite3_column_int64(q, 6);
-    sqlite3_finalize(q);
-    if (g->rules == NULL || g->start == NULL)
-        return err_set(err, STATUS_NOMEM, "out of memory");
-    if (g->players < 1 || g->players > MAX_PLAYERS)
-        return err_set(err, STATUS_IO, "database: game %s has %d players", id, g->players);
-
-    if ((s = prepare(st, "SELECT seat, player, token FROM seats WHERE game_id=?1", &q, err)) !=
-        STATUS_OK)
-        return s;
-    sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
-    int seen = 0;
-    while (sqlite3_step(q) == SQLITE_ROW) {
-        const int seat = sqlite3_column_int(q, 0);
-        if (seat < 0 || seat >= g->players)
-            continue;
-        snprintf(g->player[seat], sizeof g->player[seat], "%s",
-                 (const char *)sqlite3_column_text(q, 1));
-        snprintf(g->token[seat], sizeof g->token[seat], "%s",
-                 (const char *)sqlite3_column_text(q, 2));
-        seen |= 1 << seat;
-    }
-    sqlite3_finalize(q);
-    if (seen != (1 << g->players) - 1)
-        return err_set(err, STATUS_IO, "database: game %s is missing seats", id);
-
-    if ((s = prepare(st, "SELECT ply, text FROM moves WHERE game_id=?1 ORDER BY ply", &q,
-                     err)) != STATUS_OK)
-        return s;
-    sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
-    int cap = 0;
-    while ((s == STATUS_OK) && sqlite3_step(q) == SQLITE_ROW) {
-        if (sqlite3_column_int(q, 0) != g->n_moves) {
-            s = err_set(err, STATUS_IO, "database: game %s has a gap in its moves", id);
-            break;
-        }
-        if (g->n_moves == cap) {
-            cap = cap ? 2 * cap : 64;
-            char **p = realloc(g->moves, sizeof *p * (size_t)cap);
-            if (p == NULL) {
-                s = err_set(err, STATUS_NOMEM, "out of memory");
-                break;
-            }
-            g->moves = p;
-        }
-        if ((g->moves[g->n_moves] = dup_text(sqlite3_column_text(q, 1))) == NULL) {
-            s = err_set(err, STATUS_NOMEM, "out of memory");
-            break;
-        }
-        g->n_moves++;
-    }
-    sqlite3_finalize(q);
-    return s;
-}
-
 Status store_load(Store *st, const char *id, StoredGame *out, ErrBuf *err)
 {
     StoredGame g;
     memset(&g, 0, sizeof g);
-    pthread_mutex_lock(&st->mu);
-    Status s = load_locked(st, id, &g, err);
-    pthread_mutex_unlock(&st->mu);
+    Status s = st->ops->load(st, id, &g, err);
+    // What every backend's rows must add up to, whatever wrote them.
+    if (s == STATUS_OK && (g.players < 1 || g.players > MAX_PLAYERS))
+        s = err_set(err, STATUS_IO, "database: game %s has %d players", id, g.players);
+    for (int i = 0; s == STATUS_OK && i < g.players; i++)
+        if (g.player[i][0] == '\0')
+            s = err_set(err, STATUS_IO, "database: game %s is missing seats", id);
     if (s != STATUS_OK) {
         stored_game_free(&g);
         return s;
@@ -343,16 +82,56 @@ Status store_load(Store *st, const char *id, StoredGame *out, ErrBuf *err)
     return STATUS_OK;
 }
 
+Status store_version(Store *st, const char *id, uint64_t *out, ErrBuf *err)
+{
+    return st->ops->version(st, id, out, err);
+}
+
 long store_count_games(Store *st)
 {
-    long n = -1;
-    sqlite3_stmt *q;
-    pthread_mutex_lock(&st->mu);
-    if (sqlite3_prepare_v2(st->db, "SELECT COUNT(*) FROM games", -1, &q, NULL) == SQLITE_OK) {
-        if (sqlite3_step(q) == SQLITE_ROW)
-            n = (long)sqlite3_column_int64(q, 0);
-        sqlite3_finalize(q);
+    return st->ops->count_games(st);
+}
+
+Status store_ai_claim(Store *st, const char *id, bool *mine, ErrBuf *err)
+{
+    *mine = true;
+    return st->ops->ai_claim ? st->ops->ai_claim(st, id, mine, err) : STATUS_OK;
+}
+
+Status store_watch(Store *st, const StoreWatch *w, ErrBuf *err)
+{
+    return st->ops->watch ? st->ops->watch(st, w, err) : STATUS_OK;
+}
+
+void store_unwatch(Store *st)
+{
+    if (st->ops->unwatch)
+        st->ops->unwatch(st);
+}
+
+Status store_migrate(void *db, StoreExec exec, StoreQueryLong query, const char *const *steps,
+                     int n, ErrBuf *err)
+{
+    Status s = exec(db, "CREATE TABLE IF NOT EXISTS schema_version(version INTEGER NOT NULL)",
+                    err);
+    long have = 0;
+    if (s == STATUS_OK)
+        s = query(db, "SELECT COALESCE(MAX(version), 0) FROM schema_version", &have, err);
+    if (s != STATUS_OK)
+        return s;
+    if (have > n)
+        return err_set(err, STATUS_IO, "the database's schema is version %ld, newer than this "
+                       "crown's %d: use a newer crown", have, n);
+    for (long v = have; v < n; v++) {
+        ErrBuf why;
+        if (exec(db, steps[v], &why) != STATUS_OK)
+            return err_set(err, STATUS_IO, "upgrading the database to schema version %ld: %s",
+                           v + 1, why.msg);
     }
-    pthread_mutex_unlock(&st->mu);
-    return n;
+    if (have == n)
+        return STATUS_OK;
+    char sql[96];
+    snprintf(sql, sizeof sql, "DELETE FROM schema_version; INSERT INTO schema_version VALUES(%d)",
+             n);
+    return exec(db, sql, err);
 }

@@ -1,17 +1,24 @@
 /*
- * store.h - where games live between requests and across restarts: a SQLite database in
- * WAL mode holding each game's set-up (game, rules, start position, seed), its seats
- * (player spec and secret token) and its actions as move texts.
+ * store.h - where games live between requests and across restarts: each game's set-up
+ * (game, rules, start position, seed), its seats (player spec and secret token) and its
+ * actions as move texts. The server calls only these functions; behind them a backend
+ * chosen by the --db text keeps the data: a SQLite file (the default, one process) or a
+ * PostgreSQL database ("postgresql://..." or "postgres://...") that several `crown serve`
+ * processes share.
  *
- * Every write is one transaction that has committed (synchronous=FULL) before the call
- * returns, so a caller that acknowledges a move only after store_append has returned
- * never acknowledges a move a crash can lose. The database is held with an exclusive
- * lock, so a second server cannot open the same file and serve stale copies of its
- * games. All calls are serialised by the store's own mutex; any thread may call them.
+ * Every write is one transaction that has committed (durably) before the call returns, so
+ * a caller that acknowledges a move only after store_append has returned never
+ * acknowledges a move a crash can lose. Every write names the version its writer last
+ * saw and is refused with STATUS_CONFLICT when the game has moved on since (another
+ * process wrote it), so a stale writer never changes a game. A SQLite file is held with an
+ * exclusive lock, so a second server cannot open it and serve stale copies of its games.
+ * The schema is versioned (table schema_version); store_open upgrades an older database
+ * in place. Any thread may call any function.
  */
 #ifndef CROWN_WEB_STORE_H
 #define CROWN_WEB_STORE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "core/game.h"
@@ -20,7 +27,10 @@
 
 typedef struct Store Store;
 
-enum { STORE_PLAYER_LEN = 32 };
+enum {
+    STORE_PLAYER_LEN = 32,
+    STORE_SCHEMA_VERSION = 2, /* what store_open brings every database to */
+};
 
 /* A game as stored: enough to rebuild it exactly. */
 typedef struct StoredGame {
@@ -40,22 +50,58 @@ typedef struct StoredGame {
     int n_moves;
 } StoredGame;
 
-/* Opens (creating when missing) the database file and its tables. */
-Status store_open(const char *path, Store **out, ErrBuf *err);
-void store_close(Store *st);
+/* What a write to a game's moves stamps on it. */
+typedef struct StoreStamp {
+    uint64_t expect;  /* the game's version as the writer last read or wrote it */
+    uint64_t version; /* the version after the write; greater than expect */
+    bool ai_next;     /* an AI seat is to move after the write: this process claims it */
+} StoreStamp;
 
-/* Inserts a new game with its seats and no moves. */
-Status store_insert_game(Store *st, const StoredGame *g, ErrBuf *err);
+/* Opens (creating when missing) the database named by `db` (a file path, or a
+ * postgresql:// URL) and brings its schema to STORE_SCHEMA_VERSION. */
+Status store_open(const char *db, Store **out, ErrBuf *err);
+void store_close(Store *st);
+/* True when other processes may write the same games (PostgreSQL): the caller then
+ * checks versions before trusting what it holds in memory. */
+bool store_shared(const Store *st);
+
+/* Inserts a new game with its seats and no moves; ai_next as in StoreStamp. */
+Status store_insert_game(Store *st, const StoredGame *g, bool ai_next, ErrBuf *err);
 /* Appends actions first_ply, first_ply + 1, ... and sets the game's version. */
 Status store_append(Store *st, const char *id, int first_ply, const char *const *texts, int n,
-                    uint64_t version, ErrBuf *err);
+                    const StoreStamp *stamp, ErrBuf *err);
 /* Deletes the actions from `keep` on (undo) and sets the game's version. */
-Status store_truncate(Store *st, const char *id, int keep, uint64_t version, ErrBuf *err);
+Status store_truncate(Store *st, const char *id, int keep, const StoreStamp *stamp,
+                      ErrBuf *err);
 /* Reads a game. STATUS_ILLEGAL with "no such game" when the id is unknown. On success
  * *out owns its strings: free them with stored_game_free. */
 Status store_load(Store *st, const char *id, StoredGame *out, ErrBuf *err);
 void stored_game_free(StoredGame *g);
+/* The game's version alone (cheap): STATUS_ILLEGAL when the id is unknown. */
+Status store_version(Store *st, const char *id, uint64_t *out, ErrBuf *err);
 /* The number of stored games (for the start-up message). */
 long store_count_games(Store *st);
+
+/* Claims the AI move a write with ai_next left pending, before thinking it: *mine is
+ * true when this process holds the claim (it wrote it, or the holder's lease ran out),
+ * false when another live process does. With one process it is always mine. */
+Status store_ai_claim(Store *st, const char *id, bool *mine, ErrBuf *err);
+
+/* What a shared store reports from its listener thread: another process committed a
+ * change to game `id` (now at `version`); a process claimed game `id`'s AI move to think
+ * it (store_ai_claim); an AI move whose holder stopped renewing its claim (killed, say)
+ * is now claimed by this process and should be played; the listener lost its connection
+ * and may have missed changes of any game (after reconnecting). */
+typedef struct StoreWatch {
+    void *ctx;
+    void (*changed)(void *ctx, const char *id, uint64_t version);
+    void (*thinking)(void *ctx, const char *id);
+    void (*orphaned)(void *ctx, const char *id);
+    void (*missed)(void *ctx);
+} StoreWatch;
+/* Starts reporting (shared stores; nothing for SQLite). The callbacks run on the store's
+ * own thread until store_unwatch, which returns once they have stopped. */
+Status store_watch(Store *st, const StoreWatch *w, ErrBuf *err);
+void store_unwatch(Store *st);
 
 #endif

@@ -1,11 +1,14 @@
 // api.test.mjs - the JSON API of `crown serve` against a real server on a free loopback
 // port: every registered game created and played against the AI, two humans with
 // tokens, 403 without the seat's token, 4xx with a JSON error for malformed requests,
-// undo, hints, event streams, rate limits, one server per database, and recovery after
-// SIGKILL. Run by tools/run-web-tests.sh with CROWN_BIN set to the build under test.
+// undo, hints, event streams, rate limits, one server per database, recovery after
+// SIGKILL, and the upgrade of an older database schema. Run by tools/run-web-tests.sh
+// with CROWN_BIN set to the build under test.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { api, events, startServer, tempDir, waitState } from './server.mjs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseKotv } from '../../src/web/static/js/boards/kingofthevalley.js';
 
@@ -676,5 +679,45 @@ describe('recovery', () => {
     } finally {
       assert.equal((await s2.stop()).code, 0);
     }
+  });
+});
+
+describe('schema versions', () => {
+  // tests/web/fixtures/schema-v1.db was written by crown serve before the schema had
+  // versions (version 1): one King's Valley game between two humans after b1-b4, a5-a2.
+  test('a version-1 database is upgraded in place and its games play on', async () => {
+    const db = join(tempDir(), 'crown.db');
+    copyFileSync(new URL('./fixtures/schema-v1.db', import.meta.url), db);
+    const id = '35d417a39aa2a2153d84443a';
+    const token = 'a225b9698e5ad52c2d7a6cda0afe6181';
+    let s = await startServer({ db });
+    try {
+      const st = (await api(s, 'GET', `/api/games/${id}`, { token })).body;
+      assert.deepEqual(st.moves.map((m) => m.text), ['b1-b4', 'a5-a2']);
+      const r = await api(s, 'POST', `/api/games/${id}/moves`, { token, body: { move: 'c1-c4', ply: 2 } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+    } finally {
+      assert.equal((await s.stop()).code, 0);
+    }
+    // Upgraded: the version recorded, the new column there and set.
+    assert.equal(execFileSync('sqlite3', [db, 'SELECT version FROM schema_version']).toString().trim(), '2');
+    const [created, updated] = execFileSync('sqlite3', [db, `SELECT created, updated FROM games WHERE id = '${id}'`]).toString().trim().split('|').map(Number);
+    assert.ok(updated > created, `updated ${updated} after the move, created ${created}`);
+    // Opened again (now at the current version): nothing to upgrade, nothing lost.
+    s = await startServer({ db });
+    try {
+      const st = (await api(s, 'GET', `/api/games/${id}`, { token })).body;
+      assert.deepEqual(st.moves.map((m) => m.text), ['b1-b4', 'a5-a2', 'c1-c4']);
+    } finally {
+      assert.equal((await s.stop()).code, 0);
+    }
+  });
+
+  test('a database of a newer schema than this build is refused', async () => {
+    const db = join(tempDir(), 'crown.db');
+    const s = await startServer({ db });
+    assert.equal((await s.stop()).code, 0);
+    execFileSync('sqlite3', [db, 'UPDATE schema_version SET version = 99']);
+    await assert.rejects(startServer({ db }), /schema is version 99, newer than this crown/);
   });
 });

@@ -80,8 +80,9 @@ export async function waitState(server, id, pred, { token, timeoutMs = 30000 } =
 }
 
 // Opens the event stream of a game; next(pred) resolves to the first state event for
-// which pred holds, close() ends the stream.
-export function events(server, id, token) {
+// which pred holds, close() ends the stream. Every state received is also pushed onto
+// `seen` when given.
+export function events(server, id, token, seen) {
   const ctl = new AbortController();
   const q = token ? `?token=${token}` : '';
   const queue = [];
@@ -103,6 +104,7 @@ export function events(server, id, token) {
           if (!data) continue;
           const state = JSON.parse(data);
           queue.push(state);
+          if (seen) seen.push(state);
           for (const w of [...waiters]) w();
         }
       }

@@ -1,0 +1,51 @@
+/*
+ * store_backend.h - what a store backend provides behind store.h: SQLite for one process
+ * (store_sqlite.c), PostgreSQL for several (store_pg.c). store.c picks one by the --db
+ * text and runs the schema migrations through the backend's exec; only store.c and the
+ * backends include this.
+ */
+#ifndef CROWN_WEB_STORE_BACKEND_H
+#define CROWN_WEB_STORE_BACKEND_H
+
+#include "web/store.h"
+
+typedef struct StoreOps {
+    void (*close)(Store *st);
+    Status (*insert_game)(Store *st, const StoredGame *g, bool ai_next, ErrBuf *err);
+    Status (*append)(Store *st, const char *id, int first_ply, const char *const *texts,
+                     int n, const StoreStamp *stamp, ErrBuf *err);
+    Status (*truncate)(Store *st, const char *id, int keep, const StoreStamp *stamp,
+                       ErrBuf *err);
+    /* Reads into *g (zeroed by the caller; freed by it on failure). */
+    Status (*load)(Store *st, const char *id, StoredGame *g, ErrBuf *err);
+    Status (*version)(Store *st, const char *id, uint64_t *out, ErrBuf *err);
+    long (*count_games)(Store *st);
+    /* NULL for a store only one process uses: every claim is this process's. */
+    Status (*ai_claim)(Store *st, const char *id, bool *mine, ErrBuf *err);
+    /* NULL when there is nothing to watch. */
+    Status (*watch)(Store *st, const StoreWatch *w, ErrBuf *err);
+    void (*unwatch)(Store *st);
+} StoreOps;
+
+/* The head of every backend's own struct. */
+struct Store {
+    const StoreOps *ops;
+    bool shared;
+};
+
+Status store_sqlite_open(const char *path, Store **out, ErrBuf *err);
+Status store_pg_open(const char *url, Store **out, ErrBuf *err);
+
+/* One schema change: its SQL, or a function for what SQL alone cannot do. */
+typedef Status (*StoreExec)(void *db, const char *sql, ErrBuf *err);
+typedef Status (*StoreQueryLong)(void *db, const char *sql, long *out, ErrBuf *err);
+
+/* Brings a database to steps[n - 1]'s version: creates schema_version when missing, reads
+ * the version (0 for a database made before versions were kept, whose step 1 is then
+ * written with IF NOT EXISTS), runs the steps after it and records the new version. The
+ * caller holds the transaction and whatever lock keeps two processes from migrating at
+ * once; a database newer than this build is refused. */
+Status store_migrate(void *db, StoreExec exec, StoreQueryLong query, const char *const *steps,
+                     int n, ErrBuf *err);
+
+#endif

@@ -1,0 +1,430 @@
+/*
+ * store_sqlite.c - the SQLite backend of the store (see store.h for the guarantees): one
+ * file in WAL mode, synchronous=FULL, held exclusively by one process.
+ *
+ * Tables: games (one row per game: set-up, version, time of the last change), seats
+ * (player spec and token per seat) and moves (one row per action, keyed by game and
+ * ply). Statements are prepared per call: a move costs one fsync, which dwarfs the
+ * preparing. Calls are serialised by the store's mutex.
+ */
+#include "web/store_backend.h"
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct SqliteStore {
+    Store base; /* first: a Store * is a SqliteStore * */
+    sqlite3 *db;
+    pthread_mutex_t mu;
+} SqliteStore;
+
+/* The schema, one step per version. Step 1 is the schema of the databases made before
+ * versions were kept, so that it changes nothing in them. */
+static const char *const MIGRATIONS[] = {
+    "CREATE TABLE IF NOT EXISTS games("
+    " id TEXT PRIMARY KEY, game TEXT NOT NULL, players INTEGER NOT NULL,"
+    " rules TEXT NOT NULL, start TEXT NOT NULL, seed INTEGER NOT NULL,"
+    " created INTEGER NOT NULL, version INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS seats("
+    " game_id TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,"
+    " player TEXT NOT NULL, token TEXT NOT NULL, PRIMARY KEY(game_id, seat));"
+    "CREATE TABLE IF NOT EXISTS moves("
+    " game_id TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,"
+    " text TEXT NOT NULL, PRIMARY KEY(game_id, ply)) WITHOUT ROWID;",
+    // 2: when each game last changed, for retention of abandoned games.
+    "ALTER TABLE games ADD COLUMN updated INTEGER NOT NULL DEFAULT 0;"
+    "UPDATE games SET updated=created;",
+};
+_Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
+               "one migration per schema version");
+
+static SqliteStore *sq(Store *st)
+{
+    return (SqliteStore *)st;
+}
+
+static Status db_error(SqliteStore *st, ErrBuf *err, const char *what)
+{
+    return err_set(err, STATUS_IO, "database: %s: %s", what, sqlite3_errmsg(st->db));
+}
+
+static Status exec_db(sqlite3 *db, const char *sql, ErrBuf *err)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        if (err)
+            err_set(err, STATUS_IO, "database: %s", msg ? msg : sqlite3_errmsg(db));
+        sqlite3_free(msg);
+        return STATUS_IO;
+    }
+    return STATUS_OK;
+}
+
+static Status exec(SqliteStore *st, const char *sql, ErrBuf *err)
+{
+    return exec_db(st->db, sql, err);
+}
+
+static Status migrate_exec(void *db, const char *sql, ErrBuf *err)
+{
+    return exec_db(db, sql, err);
+}
+
+static Status migrate_query(void *db, const char *sql, long *out, ErrBuf *err)
+{
+    sqlite3_stmt *q = NULL;
+    Status s = STATUS_OK;
+    if (sqlite3_prepare_v2(db, sql, -1, &q, NULL) != SQLITE_OK || sqlite3_step(q) != SQLITE_ROW)
+        s = err_set(err, STATUS_IO, "database: %s", sqlite3_errmsg(db));
+    else
+        *out = (long)sqlite3_column_int64(q, 0);
+    sqlite3_finalize(q);
+    return s;
+}
+
+static const StoreOps SQLITE_OPS;
+
+Status store_sqlite_open(const char *path, Store **out, ErrBuf *err)
+{
+    *out = NULL;
+    SqliteStore *st = calloc(1, sizeof *st);
+    if (st == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    st->base.ops = &SQLITE_OPS;
+    pthread_mutex_init(&st->mu, NULL);
+    Status s = STATUS_OK;
+    if (sqlite3_open_v2(path, &st->db,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                        NULL) != SQLITE_OK) {
+        s = err_set(err, STATUS_IO, "cannot open database '%s': %s", path,
+                    st->db ? sqlite3_errmsg(st->db) : "out of memory");
+        store_close(&st->base);
+        return s;
+    }
+    // A second server on the same file would wait this long for the lock, then give up.
+    sqlite3_busy_timeout(st->db, 2000);
+    sqlite3_stmt *q = NULL;
+    // journal_mode answers with the mode in force, which is "wal" only if it took.
+    if (sqlite3_prepare_v2(st->db, "PRAGMA journal_mode=WAL", -1, &q, NULL) != SQLITE_OK ||
+        sqlite3_step(q) != SQLITE_ROW ||
+        strcmp((const char *)sqlite3_column_text(q, 0), "wal") != 0) {
+        s = err_set(err, STATUS_IO, "database '%s': cannot use WAL mode: %s", path,
+                    sqlite3_errmsg(st->db));
+    }
+    sqlite3_finalize(q);
+    if (s == STATUS_OK)
+        s = exec(st, "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;"
+                     "PRAGMA locking_mode=EXCLUSIVE;", err);
+    if (s == STATUS_OK)
+        s = exec(st, "BEGIN IMMEDIATE", err);
+    if (s == STATUS_OK) {
+        s = store_migrate(st->db, migrate_exec, migrate_query, MIGRATIONS,
+                          STORE_SCHEMA_VERSION, err);
+        if (s == STATUS_OK)
+            s = exec(st, "COMMIT", err);
+        if (s != STATUS_OK)
+            exec(st, "ROLLBACK", NULL);
+    }
+    if (s != STATUS_OK) {
+        if (strstr(err->msg, "locked") != NULL)
+            err_set(err, STATUS_IO, "database '%s' is in use by another crown serve", path);
+        store_close(&st->base);
+        return s;
+    }
+    *out = &st->base;
+    return STATUS_OK;
+}
+
+static void sqlite_close(Store *base)
+{
+    SqliteStore *st = sq(base);
+    if (st->db)
+        sqlite3_close(st->db);
+    pthread_mutex_destroy(&st->mu);
+    free(st);
+}
+
+/* Prepares sql or reports why not. */
+static Status prepare(SqliteStore *st, const char *sql, sqlite3_stmt **q, ErrBuf *err)
+{
+    if (sqlite3_prepare_v2(st->db, sql, -1, q, NULL) != SQLITE_OK) {
+        *q = NULL;
+        return db_error(st, err, "prepare");
+    }
+    return STATUS_OK;
+}
+
+static Status step_done(SqliteStore *st, sqlite3_stmt *q, ErrBuf *err, const char *what)
+{
+    const int rc = sqlite3_step(q);
+    sqlite3_finalize(q);
+    return rc == SQLITE_DONE ? STATUS_OK : db_error(st, err, what);
+}
+
+/* Moves the game from stamp->expect to stamp->version, or refuses: the first statement
+ * of every write to a game, so that a stale writer changes nothing. */
+static Status set_version(SqliteStore *st, const char *id, const StoreStamp *stamp,
+                          ErrBuf *err)
+{
+    sqlite3_stmt *q;
+    Status s = prepare(st, "UPDATE games SET version=?1, updated=?2 WHERE id=?3 AND version=?4",
+                       &q, err);
+    if (s != STATUS_OK)
+        return s;
+    sqlite3_bind_int64(q, 1, (sqlite3_int64)stamp->version);
+    sqlite3_bind_int64(q, 2, (sqlite3_int64)time(NULL));
+    sqlite3_bind_text(q, 3, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 4, (sqlite3_int64)stamp->expect);
+    if ((s = step_done(st, q, err, "update version")) == STATUS_OK && sqlite3_changes(st->db) != 1)
+        s = err_set(err, STATUS_CONFLICT, "game %s changed since version %llu", id,
+                    (unsigned long long)stamp->expect);
+    return s;
+}
+
+/* Ends the transaction begun by the caller: COMMIT when s is OK, else ROLLBACK. A failed
+ * COMMIT is an error too, since then nothing is durable. */
+static Status finish(SqliteStore *st, Status s, ErrBuf *err)
+{
+    if (s == STATUS_OK) {
+        s = exec(st, "COMMIT", err);
+        if (s == STATUS_OK)
+            return s;
+    }
+    exec(st, "ROLLBACK", NULL);
+    return s;
+}
+
+/* Every write takes the lock and one transaction, so a reader never sees half a change. */
+static Status begin_write(SqliteStore *st, bool *begun, ErrBuf *err)
+{
+    pthread_mutex_lock(&st->mu);
+    Status s = exec(st, "BEGIN IMMEDIATE", err);
+    *begun = s == STATUS_OK;
+    return s;
+}
+
+/* begin_write for a change of game `id`, version check first. */
+static Status begin_game_write(SqliteStore *st, const char *id, const StoreStamp *stamp,
+                               bool *begun, ErrBuf *err)
+{
+    Status s = begin_write(st, begun, err);
+    return s == STATUS_OK ? set_version(st, id, stamp, err) : s;
+}
+
+/* Closes what begin_write opened. */
+static Status end_write(SqliteStore *st, Status s, bool begun, ErrBuf *err)
+{
+    if (begun)
+        s = finish(st, s, err);
+    pthread_mutex_unlock(&st->mu);
+    return s;
+}
+
+static Status sqlite_insert_game(Store *base, const StoredGame *g, bool ai_next, ErrBuf *err)
+{
+    (void)ai_next; // one process: the AI move is this process's anyway
+    SqliteStore *st = sq(base);
+    bool begun;
+    Status s = begin_write(st, &begun, err);
+    sqlite3_stmt *q;
+    if (s == STATUS_OK &&
+        (s = prepare(st, "INSERT INTO games(id, game, players, rules, start, seed, created, "
+                         "version, updated) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?7)", &q,
+                     err)) ==
+            STATUS_OK) {
+        sqlite3_bind_text(q, 1, g->id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 2, g->game, -1, SQLITE_STATIC);
+        sqlite3_bind_int(q, 3, g->players);
+        sqlite3_bind_text(q, 4, g->rules, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 5, g->start, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(q, 6, (sqlite3_int64)g->seed);
+        sqlite3_bind_int64(q, 7, (sqlite3_int64)g->created);
+        sqlite3_bind_int64(q, 8, (sqlite3_int64)g->version);
+        s = step_done(st, q, err, "insert game");
+    }
+    for (int i = 0; i < g->players && s == STATUS_OK; i++) {
+        if ((s = prepare(st, "INSERT INTO seats(game_id, seat, player, token) "
+                             "VALUES(?1, ?2, ?3, ?4)", &q, err)) != STATUS_OK)
+            break;
+        sqlite3_bind_text(q, 1, g->id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(q, 2, i);
+        sqlite3_bind_text(q, 3, g->player[i], -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 4, g->token[i], -1, SQLITE_STATIC);
+        s = step_done(st, q, err, "insert seat");
+    }
+    return end_write(st, s, begun, err);
+}
+
+static Status sqlite_append(Store *base, const char *id, int first_ply,
+                            const char *const *texts, int n, const StoreStamp *stamp,
+                            ErrBuf *err)
+{
+    SqliteStore *st = sq(base);
+    bool begun;
+    Status s = begin_game_write(st, id, stamp, &begun, err);
+    for (int i = 0; i < n && s == STATUS_OK; i++) {
+        sqlite3_stmt *q;
+        if ((s = prepare(st, "INSERT INTO moves(game_id, ply, text) VALUES(?1, ?2, ?3)", &q,
+                         err)) != STATUS_OK)
+            break;
+        sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(q, 2, first_ply + i);
+        sqlite3_bind_text(q, 3, texts[i], -1, SQLITE_STATIC);
+        s = step_done(st, q, err, "insert move");
+    }
+    return end_write(st, s, begun, err);
+}
+
+static Status sqlite_truncate(Store *base, const char *id, int keep, const StoreStamp *stamp,
+                              ErrBuf *err)
+{
+    SqliteStore *st = sq(base);
+    bool begun;
+    Status s = begin_game_write(st, id, stamp, &begun, err);
+    sqlite3_stmt *q;
+    if (s == STATUS_OK &&
+        (s = prepare(st, "DELETE FROM moves WHERE game_id=?1 AND ply>=?2", &q, err)) ==
+            STATUS_OK) {
+        sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(q, 2, keep);
+        s = step_done(st, q, err, "delete moves");
+    }
+    return end_write(st, s, begun, err);
+}
+
+static char *dup_text(const unsigned char *t)
+{
+    const char *s = t ? (const char *)t : "";
+    char *d = malloc(strlen(s) + 1);
+    if (d)
+        strcpy(d, s);
+    return d;
+}
+
+static Status load_locked(SqliteStore *st, const char *id, StoredGame *g, ErrBuf *err)
+{
+    sqlite3_stmt *q;
+    Status s = prepare(st, "SELECT game, players, rules, start, seed, created, version "
+                           "FROM games WHERE id=?1", &q, err);
+    if (s != STATUS_OK)
+        return s;
+    sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+    const int rc = sqlite3_step(q);
+    if (rc != SQLITE_ROW) {
+        sqlite3_finalize(q);
+        return rc == SQLITE_DONE ? err_set(err, STATUS_ILLEGAL, "no such game")
+                                 : db_error(st, err, "read game");
+    }
+    snprintf(g->id, sizeof g->id, "%s", id);
+    snprintf(g->game, sizeof g->game, "%s", (const char *)sqlite3_column_text(q, 0));
+    g->players = sqlite3_column_int(q, 1);
+    g->rules = dup_text(sqlite3_column_text(q, 2));
+    g->start = dup_text(sqlite3_column_text(q, 3));
+    g->seed = (uint64_t)sqlite3_column_int64(q, 4);
+    g->created = sqlite3_column_int64(q, 5);
+    g->version = (uint64_t)sqlite3_column_int64(q, 6);
+    sqlite3_finalize(q);
+    if (g->rules == NULL || g->start == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+
+    if ((s = prepare(st, "SELECT seat, player, token FROM seats WHERE game_id=?1", &q, err)) !=
+        STATUS_OK)
+        return s;
+    sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        const int seat = sqlite3_column_int(q, 0);
+        if (seat < 0 || seat >= MAX_PLAYERS)
+            continue; // no such seat: store_load checks that every seat is there
+        snprintf(g->player[seat], sizeof g->player[seat], "%s",
+                 (const char *)sqlite3_column_text(q, 1));
+        snprintf(g->token[seat], sizeof g->token[seat], "%s",
+                 (const char *)sqlite3_column_text(q, 2));
+    }
+    sqlite3_finalize(q);
+
+    if ((s = prepare(st, "SELECT ply, text FROM moves WHERE game_id=?1 ORDER BY ply", &q,
+                     err)) != STATUS_OK)
+        return s;
+    sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+    int cap = 0;
+    while ((s == STATUS_OK) && sqlite3_step(q) == SQLITE_ROW) {
+        if (sqlite3_column_int(q, 0) != g->n_moves) {
+            s = err_set(err, STATUS_IO, "database: game %s has a gap in its moves", id);
+            break;
+        }
+        if (g->n_moves == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **p = realloc(g->moves, sizeof *p * (size_t)cap);
+            if (p == NULL) {
+                s = err_set(err, STATUS_NOMEM, "out of memory");
+                break;
+            }
+            g->moves = p;
+        }
+        if ((g->moves[g->n_moves] = dup_text(sqlite3_column_text(q, 1))) == NULL) {
+            s = err_set(err, STATUS_NOMEM, "out of memory");
+            break;
+        }
+        g->n_moves++;
+    }
+    sqlite3_finalize(q);
+    return s;
+}
+
+static Status sqlite_load(Store *base, const char *id, StoredGame *g, ErrBuf *err)
+{
+    SqliteStore *st = sq(base);
+    pthread_mutex_lock(&st->mu);
+    Status s = load_locked(st, id, g, err);
+    pthread_mutex_unlock(&st->mu);
+    return s;
+}
+
+static Status sqlite_version(Store *base, const char *id, uint64_t *out, ErrBuf *err)
+{
+    SqliteStore *st = sq(base);
+    sqlite3_stmt *q;
+    pthread_mutex_lock(&st->mu);
+    Status s = prepare(st, "SELECT version FROM games WHERE id=?1", &q, err);
+    if (s == STATUS_OK) {
+        sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+        const int rc = sqlite3_step(q);
+        if (rc == SQLITE_ROW)
+            *out = (uint64_t)sqlite3_column_int64(q, 0);
+        else
+            s = rc == SQLITE_DONE ? err_set(err, STATUS_ILLEGAL, "no such game")
+                                  : db_error(st, err, "read version");
+        sqlite3_finalize(q);
+    }
+    pthread_mutex_unlock(&st->mu);
+    return s;
+}
+
+static long sqlite_count_games(Store *base)
+{
+    SqliteStore *st = sq(base);
+    long n = -1;
+    sqlite3_stmt *q;
+    pthread_mutex_lock(&st->mu);
+    if (sqlite3_prepare_v2(st->db, "SELECT COUNT(*) FROM games", -1, &q, NULL) == SQLITE_OK) {
+        if (sqlite3_step(q) == SQLITE_ROW)
+            n = (long)sqlite3_column_int64(q, 0);
+        sqlite3_finalize(q);
+    }
+    pthread_mutex_unlock(&st->mu);
+    return n;
+}
+
+static const StoreOps SQLITE_OPS = {
+    .close = sqlite_close,
+    .insert_game = sqlite_insert_game,
+    .append = sqlite_append,
+    .truncate = sqlite_truncate,
+    .load = sqlite_load,
+    .version = sqlite_version,
+    .count_games = sqlite_count_games,
+};

@@ -1,0 +1,175 @@
+// cluster.test.mjs - several `crown serve` processes on one PostgreSQL database behind
+// HAProxy (tests/web/cluster.mjs starts both, from Debian's packages): a game played
+// across both processes with its events crossing between them, two processes racing to
+// move at the same ply (one wins), an AI game whose every move is played once although
+// both processes hold it, and a process SIGKILLed in the
+// middle of play losing no acknowledged move while the other takes over its AI work.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { api, events, startServer, waitState } from './server.mjs';
+import { startPostgres, startProxy } from './cluster.mjs';
+
+let pg;
+let a;
+let b;
+let proxy;
+
+before(async () => {
+  pg = await startPostgres();
+  a = await startServer({ db: pg.url });
+  b = await startServer({ db: pg.url });
+  proxy = await startProxy([{ name: 'a', port: new URL(a.url).port }, { name: 'b', port: new URL(b.url).port }]);
+});
+
+after(async () => {
+  proxy?.stop();
+  const stopped = await Promise.all([a, b].map((s) => s?.stop()));
+  pg?.stop(); // before any check below can fail
+  [a, b].forEach((s, i) => {
+    if (!s) return;
+    const { code, signal } = stopped[i];
+    if (signal !== 'SIGKILL') assert.equal(code, 0, `crown serve should stop cleanly:\n${s.stderr()}`);
+    assert.doesNotMatch(s.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
+  });
+});
+
+const first = (state) => state.legal[0].text;
+const texts = (state) => state.moves.map((m) => m.text);
+
+// Every state seen must agree with every other on the actions both show: an action,
+// once shown at a ply, is never replaced (it would have been played twice).
+function assertOnePerPly(states) {
+  const at = new Map();
+  for (const st of states)
+    st.moves.forEach((m, ply) => {
+      if (!at.has(ply)) at.set(ply, m.text);
+      else assert.equal(m.text, at.get(ply), `ply ${ply} of ${st.id} shown as two different actions`);
+    });
+}
+
+describe('several processes on PostgreSQL', () => {
+  test('a game played across both processes, its events crossing', async () => {
+    const made = (await api(proxy, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'], seed: 5 } })).body;
+    const seenA = [];
+    const seenB = [];
+    const onA = events(a, made.id, undefined, seenA);
+    const onB = events(b, made.id, undefined, seenB);
+    const servedBy = new Set();
+    try {
+      await onA.next();
+      await onB.next();
+      // Each move through another door: A, B, then the proxy, in turn; each must reach
+      // the streams of both processes.
+      const doors = [a, b, proxy];
+      for (let i = 0; i < 9; i++) {
+        const door = doors[i % 3];
+        const look = await api(door, 'GET', `/api/games/${made.id}`);
+        if (look.headers.get('x-served-by')) servedBy.add(look.headers.get('x-served-by'));
+        if (look.body.status === 'over') break;
+        const seat = made.seats[look.body.to_move];
+        const r = await api(door, 'POST', `/api/games/${made.id}/moves`, { token: seat.token, body: { move: first(look.body), ply: look.body.ply } });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        if (r.headers.get('x-served-by')) servedBy.add(r.headers.get('x-served-by'));
+        await onA.next((s) => s.ply === r.body.ply, 5000);
+        await onB.next((s) => s.ply === r.body.ply, 5000);
+      }
+      const fromA = (await api(a, 'GET', `/api/games/${made.id}`)).body;
+      const fromB = (await api(b, 'GET', `/api/games/${made.id}`)).body;
+      assert.ok(fromA.ply >= 9 || fromA.status === 'over');
+      assert.deepEqual(texts(fromA), texts(fromB));
+      assert.equal(fromA.position, fromB.position);
+      assertOnePerPly([...seenA, ...seenB]);
+      assert.deepEqual([...servedBy].sort(), ['a', 'b'], 'the proxy should have used both processes');
+    } finally {
+      await onA.close();
+      await onB.close();
+    }
+  });
+
+  test('two processes racing to move at the same ply: one wins, the other is refused', async () => {
+    const made = (await api(a, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'], seed: 8 } })).body;
+    const winners = [];
+    for (let round = 0; round < 8; round++) {
+      const st = (await api(b, 'GET', `/api/games/${made.id}`)).body;
+      if (st.status === 'over') break;
+      const token = made.seats[st.to_move].token;
+      // Two different moves, or the same one twice, sent at once through each process.
+      const moves = [st.legal[0].text, st.legal[round % 2 ? 0 : st.legal.length - 1].text];
+      const [ra, rb] = await Promise.all([a, b].map((door, i) =>
+        api(door, 'POST', `/api/games/${made.id}/moves`, { token, body: { move: moves[i], ply: st.ply } })));
+      const ok = [ra, rb].filter((r) => r.status === 200);
+      assert.equal(ok.length, 1, `round ${round}: ${ra.status} ${JSON.stringify(ra.body).slice(0, 200)} / ${rb.status} ${JSON.stringify(rb.body).slice(0, 200)}`);
+      const lost = ra.status === 200 ? rb : ra;
+      assert.equal(lost.status, 409, JSON.stringify(lost.body));
+      winners.push(ok[0].body.moves.at(-1).text);
+    }
+    for (const door of [a, b]) {
+      const got = (await api(door, 'GET', `/api/games/${made.id}`)).body;
+      assert.deepEqual(texts(got), winners);
+    }
+  });
+
+  test('an AI game held by both processes has each move played once', async () => {
+    const made = (await api(a, 'POST', '/api/games', {
+      body: { game: 'kings-valley', seats: ['random', 'random'], seed: 11, rules: { 'max-plies': 60 } },
+    })).body;
+    const seenA = [];
+    const seenB = [];
+    // B loads the game at once, and with it tries to start the AI: only the claim's
+    // holder may play.
+    const onB = events(b, made.id, undefined, seenB);
+    const onA = events(a, made.id, undefined, seenA);
+    try {
+      const endA = await onA.next((s) => s.status === 'over', 30000);
+      const endB = await onB.next((s) => s.status === 'over', 30000);
+      assert.deepEqual(texts(endA), texts(endB));
+      assertOnePerPly([...seenA, ...seenB]);
+      assert.ok(endA.ply > 4, `only ${endA.ply} plies`);
+    } finally {
+      await onA.close();
+      await onB.close();
+    }
+  });
+
+  test('a process SIGKILLed mid-game loses no acknowledged move; its AI work goes on elsewhere', async () => {
+    // An AI game thinking on A (about half a second a move), and a game of two humans
+    // whose moves A acknowledges up to the kill.
+    const ai = (await api(a, 'POST', '/api/games', { body: { game: 'king-down', seats: ['ai:6', 'ai:6'], seed: 3 } })).body;
+    const pvp = (await api(a, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'], seed: 6 } })).body;
+    const seen = [];
+    const onB = events(b, ai.id, undefined, seen);
+    try {
+      await onB.next((s) => s.ply >= 2, 30000);
+      // A's thinking shows on B's stream too.
+      await onB.next((s) => s.thinking !== null && s.status === 'playing', 10000);
+      let acked = (await api(a, 'GET', `/api/games/${pvp.id}`)).body;
+      const inflight = [];
+      for (let i = 0; i < 4; i++) {
+        const seat = pvp.seats[acked.to_move];
+        const r = await api(a, 'POST', `/api/games/${pvp.id}/moves`, { token: seat.token, body: { move: first(acked), ply: acked.ply } });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        acked = r.body;
+      }
+      // One more sent as the process dies: it may or may not have been committed.
+      inflight.push(api(a, 'POST', `/api/games/${pvp.id}/moves`, { token: pvp.seats[acked.to_move].token, body: { move: first(acked), ply: acked.ply } }).catch(() => null));
+      const killedAt = (await api(b, 'GET', `/api/games/${ai.id}`)).body.ply;
+      assert.equal((await a.kill()).signal, 'SIGKILL');
+      const last = (await Promise.all(inflight))[0];
+      if (last && last.status === 200) acked = last.body;
+
+      // Every acknowledged move is there, through B and through the proxy.
+      for (const door of [b, proxy]) {
+        const got = (await api(door, 'GET', `/api/games/${pvp.id}`)).body;
+        assert.deepEqual(texts(got).slice(0, acked.ply), texts(acked), 'acknowledged moves');
+        assert.ok(got.ply <= acked.ply + 1);
+      }
+      // The AI game resumes on B once A's claim runs out (a few seconds) and stays
+      // one action per ply.
+      await onB.next((s) => s.ply >= killedAt + 3, 30000);
+      const st = await waitState(b, ai.id, (s) => s.ply >= killedAt + 3);
+      assertOnePerPly([...seen, st]);
+    } finally {
+      await onB.close();
+    }
+  });
+});
