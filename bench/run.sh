@@ -3,7 +3,9 @@
 #   1. kings-valley perft 7 from the start, in nodes per second, against Debian's
 #      stockfish running "go perft 6" from the chess start position (best of 3 each);
 #   2. random playouts of kings-valley to the end of the game, per second, one core;
-#   3. with --strength: the strongest AI against plain UCT, 0.5 s a move, 200 games
+#   3. kings-valley-7x7 against kings-valley-labyrinth, playouts and alpha-beta nodes per
+#      second and their ratios (bench/kv7-speed.sh);
+#   4. with --strength: the strongest AI against plain UCT, 0.5 s a move, 200 games
 #      (about half an hour on two cores).
 # Not part of `make test`: run it with `make bench` or bench/run.sh [--strength].
 set -eu
@@ -52,6 +54,9 @@ for g in $games; do
     $crown perft "$g" 12 --movetime 1000 | tail -2 | tr '\n' ' '
     echo
 done
+
+echo "== kings-valley-7x7 (trap rule) against labyrinth: speed ratios"
+bench/kv7-speed.sh "$crown"
 
 if [ "${1:-}" = --strength ]; then
     echo "== strength: strongest AI against plain UCT, 0.5 s a move, 200 games"

@@ -533,6 +533,38 @@ static void check_guided_playout(const Game *g, const GameState *s, Rng *rng)
     free(c);
 }
 
+/* Lazy legality: the candidates candidate_legal keeps are gen_moves' list, in order, or
+ * gen_moves decides when it keeps none; no candidates once the game is over; s unchanged. */
+static void check_lazy_legality(const Game *g, const GameState *s, const MoveList *moves)
+{
+    const GameOps *ops = g->ops;
+    if ((ops->gen_candidates == NULL) != (ops->candidate_legal == NULL))
+        fail_msg("%s: gen_candidates and candidate_legal come together", ops->name);
+    if (ops->gen_candidates == NULL)
+        return;
+    MoveList *cand = malloc(sizeof *cand), *kept = malloc(sizeof *kept);
+    void *memo = calloc(1, g->legal_memo_size + 1);
+    GameState *before = game_state_clone(g, s);
+    assert_true(cand != NULL && kept != NULL && memo != NULL && before != NULL);
+    const int n = ops->gen_candidates(g, s, cand);
+    if (n != cand->count || n < moves->count)
+        fail_msg("%s: %d candidates (listed %d) for %d moves", ops->name, n, cand->count,
+                 moves->count);
+    kept->count = 0;
+    for (int i = 0; i < n; i++)
+        if (ops->candidate_legal(g, s, cand->moves[i], memo))
+            kept->moves[kept->count++] = cand->moves[i];
+    if (kept->count > 0 && (kept->count != moves->count ||
+                            memcmp(kept->moves, moves->moves, sizeof(Move) * (size_t)kept->count)))
+        fail_msg("%s: the candidates kept are not gen_moves' list", ops->name);
+    if (memcmp(before, s, g->state_size) != 0)
+        fail_msg("%s: the lazy legality hooks changed the position", ops->name);
+    free(before);
+    free(memo);
+    free(kept);
+    free(cand);
+}
+
 /* All checks at one position: move list, chance list, make/unmake of every action;
  * `full` adds the text checks and determinize. Fills `list` (the moves) or `chance` and
  * returns the number of actions. */
@@ -583,6 +615,7 @@ static int check_position(const Game *g, GameState *s, bool full, bool garbage,
         check_position_text(g, s, list);
         check_determinize(g, s, rng);
         check_guided_playout(g, s, rng);
+        check_lazy_legality(g, s, list);
     }
     check_observation(g, s, list, full, rng);
     if (garbage) {

@@ -1,10 +1,12 @@
 /*
  * test_kv_internals.c - King's Valley fast paths against their plain definitions:
  * the trap rule's shortcuts (two and three moves deep) and plan reuse against the plain
- * search of RULINGS 1.2 item 7, the whole filter against a plain one, the playout hook
- * against the interface's random loop (same distribution of results), and the
- * evaluation's colour symmetry.
+ * search of RULINGS 1.2 item 7, the whole filter against a plain one, the lazy trap test
+ * (candidates tested one by one, the random-move sampler, the search) against the whole
+ * filter, the playout hook against the interface's random loop (same distribution of
+ * results), and the evaluation's colour symmetry.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +20,7 @@
 #include "support/rule_text.h"
 #include "play/registry.h"
 #include "games/kingsvalley/kv_internal.h"
+#include "support/search_pair.h"
 
 static Game *make_game(const char *name, const char *rule)
 {
@@ -99,10 +102,28 @@ static int plain_trap_filter(const KvConfig *c, const KvState *s, KvTrap trap, M
     return kept;
 }
 
+/* The candidates the lazy test keeps, tested one by one with the memo given, are
+ * gen_moves' list, or gen_moves lists every candidate when the lazy test keeps none. */
+static void check_lazy_test(const Game *g, const KvState *s, void *memo)
+{
+    MoveList ml, cand, kept;
+    g->ops->gen_moves(g, (const GameState *)s, &ml);
+    g->ops->gen_candidates(g, (const GameState *)s, &cand);
+    kept.count = 0;
+    for (int i = 0; i < cand.count; i++)
+        if (g->ops->candidate_legal(g, (const GameState *)s, cand.moves[i], memo))
+            kept.moves[kept.count++] = cand.moves[i];
+    const MoveList *expect = kept.count ? &kept : &cand;
+    assert_int_equal(ml.count, expect->count);
+    assert_memory_equal(ml.moves, expect->moves, sizeof(Move) * (size_t)ml.count);
+}
+
 /* Random 7x7 positions, from games played without the trap rule (so that trapped kings
  * occur) and from games played under it (long games with crowded boards): the four-move
  * reach of both players, with a working plan when reachable, and the filter's verdict
- * under trap=both and trap=opponent equal the plain search's. */
+ * under trap=both and trap=opponent equal the plain search's (at every third position);
+ * and at every position, the lazy test (one memo carried across all positions) agrees
+ * with gen_moves. */
 static void test_trap_filter_matches_plain(void **state)
 {
     (void)state;
@@ -111,17 +132,26 @@ static void test_trap_filter_matches_plain(void **state)
     Game *opponent = make_game("kings-valley-7x7", "trap=opponent");
     const KvConfig *c = free_play->config;
     const Game *filters[2] = {both, opponent};
+    void *memo[2];
+    for (int f = 0; f < 2; f++) {
+        assert_true(filters[f]->ops->candidate_legal && filters[f]->legal_memo_size > 0);
+        memo[f] = calloc(1, filters[f]->legal_memo_size);
+        assert_non_null(memo[f]);
+    }
     KvState *s = (KvState *)game_state_new(free_play);
     Rng rng;
     rng_seed(&rng, 11);
     MoveList ml;
     KvUndo u;
-    int positions = 0, unreachable = 0, removed = 0;
+    int positions = 0, unreachable = 0, removed = 0, lazy_checked = 0;
     for (int game = 0; game < 24; game++) {
         // Odd games follow the rule itself.
         const Game *play = game % 2 ? both : free_play;
         free_play->ops->new_game(free_play, (GameState *)s, 0);
         while (!game_is_over(play, (GameState *)s)) {
+            for (int f = 0; f < 2; f++)
+                check_lazy_test(filters[f], s, memo[f]);
+            lazy_checked++;
             if (rng_below(&rng, 3) == 0) {
                 positions++;
                 for (int p = 0; p < 2; p++) {
@@ -148,13 +178,126 @@ static void test_trap_filter_matches_plain(void **state)
             kv_make(play->config, s, ml.moves[rng_below(&rng, (uint32_t)ml.count)], &u);
         }
     }
-    print_message("trap filter checked at %d positions: %d unreachable kings, %d moves removed\n",
-                  positions, unreachable, removed);
-    assert_true(positions > 100 && unreachable > 0 && removed > 0);
+    print_message("trap filter checked at %d positions: %d unreachable kings, %d moves removed;"
+                  " lazy test at %d\n",
+                  positions, unreachable, removed, lazy_checked);
+    assert_true(positions > 100 && unreachable > 0 && removed > 0 && lazy_checked > 3000);
+    free(memo[0]);
+    free(memo[1]);
     free(s);
     game_destroy(opponent);
     game_destroy(both);
     game_destroy(free_play);
+}
+
+/* kv_random_legal draws uniformly from gen_moves' list: at positions where the rule
+ * removes some moves and where it falls back to all of them, every draw is on the list and
+ * the counts pass a chi-square test against uniform (summed over the positions, as a
+ * normal deviate of the total). */
+static void test_random_legal_is_uniform(void **state)
+{
+    (void)state;
+    Game *free_play = make_game("kings-valley-7x7", "trap=off");
+    Game *both = make_game("kings-valley-7x7", "trap=both");
+    const KvConfig *c = both->config;
+    KvState *s = (KvState *)game_state_new(free_play);
+    Rng walk, draw;
+    rng_seed(&walk, 31);
+    rng_seed(&draw, 37);
+    MoveList ml;
+    Move scratch[KV_MAX_CELLS * KV_DIRS];
+    KvUndo u;
+    // A table of reach results, as a search keeps: the draws at one position meet the same
+    // boards again and again.
+    enum { TABLE = 1 << 12 };
+    KvReachEntry *table = calloc(TABLE, sizeof *table);
+    assert_non_null(table);
+    KvReachCache cache;
+    kv_reach_cache_init(&cache, table, TABLE);
+    // Positions where the rule removes some moves, and where it would remove them all (the
+    // fallback makes every candidate legal): a king shut in by moves made without the rule.
+    enum { PARTIAL = 12, FALLBACK = 3 };
+    int partial = 0, fallback = 0;
+    double chi2 = 0, df = 0;
+    int game = 0;
+    for (; game < 400 && (partial < PARTIAL || fallback < FALLBACK); game++) {
+        free_play->ops->new_game(free_play, (GameState *)s, 0);
+        while (!game_is_over(free_play, (GameState *)s)) {
+            both->ops->gen_moves(both, (GameState *)s, &ml);
+            const int n_pseudo = kv_gen_pseudo(c, s, scratch);
+            bool take = ml.count < n_pseudo && ml.count > 1 && partial < PARTIAL;
+            if (!take && ml.count == n_pseudo && fallback < FALLBACK) {
+                int pass = 0;
+                for (int i = 0; i < n_pseudo; i++)
+                    pass += kv_trap_allows(c, s, scratch[i], &cache);
+                take = pass == 0;
+            }
+            if (take) {
+                enum { PER_MOVE = 400 };
+                int hits[KV_MAX_CELLS * KV_DIRS] = {0};
+                for (int k = 0; k < PER_MOVE * ml.count; k++) {
+                    const Move m = kv_random_legal(c, s, &draw, &cache, scratch);
+                    int i = 0;
+                    while (i < ml.count && ml.moves[i] != m)
+                        i++;
+                    assert_true(i < ml.count);
+                    hits[i]++;
+                }
+                for (int i = 0; i < ml.count; i++)
+                    chi2 += (hits[i] - PER_MOVE) * (double)(hits[i] - PER_MOVE) / PER_MOVE;
+                df += ml.count - 1;
+                if (ml.count == n_pseudo)
+                    fallback++;
+                else
+                    partial++;
+            }
+            free_play->ops->gen_moves(free_play, (GameState *)s, &ml);
+            kv_make(c, s, ml.moves[rng_below(&walk, (uint32_t)ml.count)], &u);
+        }
+    }
+    assert_int_equal(partial, PARTIAL);
+    assert_int_equal(fallback, FALLBACK);
+    const double z = (chi2 - df) / sqrt(2 * df);
+    print_message("sampler: %d games walked; chi-square %.1f on %.0f degrees of freedom "
+                  "(z = %.2f)\n",
+                  game, chi2, df, z);
+    assert_true(z > -4 && z < 4);
+    free(table);
+    free(s);
+    game_destroy(both);
+    game_destroy(free_play);
+}
+
+/* The search with the lazy hooks visits the very tree it visits over gen_moves' lists:
+ * same move, score and node count, at fixed depth, from positions of random games. */
+static void test_lazy_search_is_the_same_search(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-valley-7x7", "trap=both");
+    GameOps plain_ops = *g->ops;
+    plain_ops.gen_candidates = NULL;
+    plain_ops.candidate_legal = NULL;
+    Game plain = *g;
+    plain.ops = &plain_ops;
+    GameState *s = game_state_new(g);
+    g->ops->new_game(g, s, 0);
+    Rng rng;
+    rng_seed(&rng, 41);
+    MoveList ml;
+    void *undo = game_undo_new(g);
+    int searched = 0;
+    for (int ply = 0; ply < 60 && !game_is_over(g, s); ply++) {
+        if (ply % 10 == 0) {
+            search_pair_expect_same(g, &plain, s, 4, 1u << 20);
+            searched++;
+        }
+        g->ops->gen_moves(g, s, &ml);
+        g->ops->make(g, s, ml.moves[rng_below(&rng, (uint32_t)ml.count)], undo);
+    }
+    assert_true(searched >= 5);
+    free(undo);
+    free(s);
+    game_destroy(g);
 }
 
 /* Runs n playouts from the start, by the hook or by the generic loop; returns the first
@@ -263,6 +406,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reach_matches_plain_search),
         cmocka_unit_test(test_trap_filter_matches_plain),
+        cmocka_unit_test(test_random_legal_is_uniform),
+        cmocka_unit_test(test_lazy_search_is_the_same_search),
         cmocka_unit_test(test_playout_hook_matches_generic_distribution),
         cmocka_unit_test(test_evaluation_is_colour_symmetric),
     };

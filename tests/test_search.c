@@ -30,6 +30,7 @@
 #include "search/alphabeta.h"
 #include "search/mcts.h"
 #include "search/tt.h"
+#include "support/search_pair.h"
 #include "support/toy_games.h"
 
 /* ---------------------------------------------------------------------------------- */
@@ -630,6 +631,82 @@ static void test_alphabeta_tictactoe_matches_solver(void **state)
     game_destroy(g);
 }
 
+/* Tic-tac-toe with a made-up legality rule, tested lazily: a cell is legal when a hash of
+ * the position and the cell says so (about half of them), and when no cell is, all are
+ * (a fallback, as King's Valley 7x7 has). The plain version filters in gen_moves. */
+static bool toy_lazy_ok(const Game *g, const GameState *s, Move m)
+{
+    uint64_t h = (g->ops->hash(g, s) ^ (uint64_t)m) * 0x9E3779B97F4A7C15ULL;
+    return (h >> 61) & 1;
+}
+
+static int toy_lazy_gen(const Game *g, const GameState *s, MoveList *out)
+{
+    toy_tictactoe_ops.gen_moves(g, s, out);
+    MoveList kept;
+    kept.count = 0;
+    for (int i = 0; i < out->count; i++)
+        if (toy_lazy_ok(g, s, out->moves[i]))
+            kept.moves[kept.count++] = out->moves[i];
+    if (kept.count > 0)
+        *out = kept;
+    return out->count;
+}
+
+static bool toy_lazy_legal(const Game *g, const GameState *s, Move m, void *memo)
+{
+    (void)memo;
+    return toy_lazy_ok(g, s, m);
+}
+
+/* Alpha-beta over the lazy hooks visits the same tree as over the filtered lists (same
+ * move, score and node count), falling back where no candidate passes; from positions
+ * of random games, at several depths. */
+static void test_alphabeta_lazy_legality(void **state)
+{
+    (void)state;
+    GameOps plain_ops = toy_tictactoe_ops;
+    plain_ops.gen_moves = toy_lazy_gen;
+    GameOps lazy_ops = plain_ops;
+    lazy_ops.gen_candidates = toy_tictactoe_ops.gen_moves;
+    lazy_ops.candidate_legal = toy_lazy_legal;
+    Game *plain = new_game(&plain_ops, 2, NULL);
+    Game *lazy = new_game(&lazy_ops, 2, NULL);
+    GameState *s = game_state_new(plain);
+    void *undo = game_undo_new(plain);
+    Rng rng;
+    rng_seed(&rng, 77);
+    MoveList list, cand;
+    int searched = 0, fallbacks = 0;
+    for (int k = 0; k < 60; k++) {
+        plain->ops->new_game(plain, s, 0);
+        const int plies = (int)rng_below(&rng, 8);
+        for (int i = 0; i < plies && !game_is_over(plain, s); i++) {
+            const int n = plain->ops->gen_moves(plain, s, &list);
+            plain->ops->make(plain, s, list.moves[rng_below(&rng, (uint32_t)n)], undo);
+        }
+        if (game_is_over(plain, s))
+            continue;
+        // Positions where no candidate passes, so that the fallback is exercised: every
+        // search from the root below meets some (a node with one to three empty cells has
+        // them often); count those at the root.
+        toy_tictactoe_ops.gen_moves(plain, s, &cand);
+        int passing = 0;
+        for (int i = 0; i < cand.count; i++)
+            passing += toy_lazy_ok(plain, s, cand.moves[i]);
+        fallbacks += passing == 0;
+        search_pair_expect_same(plain, lazy, s, 2 + k % 6, 0);
+        searched++;
+    }
+    print_message("lazy legality: %d searches, %d from a root where no candidate passes\n",
+                  searched, fallbacks);
+    assert_true(searched > 25 && fallbacks > 0);
+    free(undo);
+    free(s);
+    game_destroy(lazy);
+    game_destroy(plain);
+}
+
 static void test_alphabeta_tictactoe_tactics(void **state)
 {
     (void)state;
@@ -1131,6 +1208,7 @@ int main(void)
         cmocka_unit_test(test_stop_from_another_thread),
         cmocka_unit_test(test_random_agent),
         cmocka_unit_test(test_agents_play_a_game),
+        cmocka_unit_test(test_alphabeta_lazy_legality),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,6 +108,7 @@ typedef struct Game {
     size_t undo_size;        /* bytes of an undo record for make/unmake; set by configure */
     int move_index_count;    /* move_index() is in [0, this); set by configure */
     int max_game_length;     /* no game lasts more actions than this; set by configure */
+    size_t legal_memo_size;  /* bytes of the memo candidate_legal takes; set by configure */
     /* What observe() fills (core/observation.h); set by configure when the game has the
      * hook, NULL otherwise. */
     const ObsSchema *observation;
@@ -195,6 +196,17 @@ struct GameOps {
      * finished state it plays nothing and writes those values. Unlike playout it follows
      * no prescribed distribution; it may change *s. The "ai" agent's MCTS uses it. */
     void (*guided_playout)(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS]);
+    /* Optional, both or neither: lazy legality, for games whose legality test costs far
+     * more than listing candidates (the 7x7 trap rule), so that a search tests only the
+     * actions it plays, as chess engines test pseudo-legal moves. gen_candidates lists
+     * candidate actions (none once the game is over); gen_moves' list is, in the same
+     * order, the candidates for which candidate_legal holds, except when it holds for
+     * none: then gen_moves gives the game's answer, so ask it. `memo` is
+     * g->legal_memo_size bytes that the caller owns, zeroes before the first call and
+     * then passes unchanged to every call on any position of this Game; it only saves
+     * work (never changes an answer). Neither changes s. */
+    int (*gen_candidates)(const Game *g, const GameState *s, MoveList *out);
+    bool (*candidate_legal)(const Game *g, const GameState *s, Move m, void *memo);
     /* Bulk counting for game_perft: when the game can count the leaves `depth` (>= 1)
      * actions deep here without playing the last actions (a move count instead of the
      * moves), writes the count and returns true; false sends game_perft's one recursion

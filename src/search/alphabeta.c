@@ -58,6 +58,8 @@ struct AlphaBeta {
     unsigned char *undo; /* SEARCH_MAX_PLY records of undo_stride bytes */
     size_t undo_stride;
     GameState *pos; /* the searched position, made and unmade in place */
+    bool lazy;      /* the game tests legality lazily (gen_candidates, candidate_legal) */
+    void *legal_memo; /* the game's memo for candidate_legal, g->legal_memo_size bytes */
 
     /* Per search. */
     Deadline clock; /* movetime and stop flag */
@@ -120,8 +122,12 @@ Status alphabeta_new(const Game *g, const AlphaBetaConfig *cfg, AlphaBeta **out,
     ab->pos = game_state_new(g);
     if (g->move_index_count > 0)
         ab->history = calloc(2 * (size_t)g->move_index_count, sizeof *ab->history);
+    ab->lazy = ab->ops->gen_candidates != NULL && ab->ops->candidate_legal != NULL;
+    if (ab->lazy && g->legal_memo_size > 0)
+        ab->legal_memo = calloc(1, g->legal_memo_size);
     if (ab->ply == NULL || ab->undo == NULL || ab->pos == NULL ||
-        (g->move_index_count > 0 && ab->history == NULL)) {
+        (g->move_index_count > 0 && ab->history == NULL) ||
+        (ab->lazy && g->legal_memo_size > 0 && ab->legal_memo == NULL)) {
         alphabeta_free(ab);
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
@@ -143,6 +149,7 @@ void alphabeta_free(AlphaBeta *ab)
     free(ab->ply);
     free(ab->undo);
     free(ab->pos);
+    free(ab->legal_memo);
     free(ab);
 }
 
@@ -269,6 +276,42 @@ static inline Move pick_move(Ply *p, int i, int n)
     return p->list.moves[i];
 }
 
+/* Drops list entry j, keeping the others in their order. */
+static void drop_move(Ply *p, int j, int *n)
+{
+    (*n)--;
+    memmove(p->list.moves + j, p->list.moves + j + 1, (size_t)(*n - j) * sizeof(Move));
+    memmove(p->order + j, p->order + j + 1, (size_t)(*n - j) * sizeof(int32_t));
+}
+
+/* pick_move over candidates whose legality is tested only now (the game's lazy hooks).
+ * A candidate found illegal leaves the list with the others kept in order, and the entry
+ * at i that the pick trades places with is tested first, so the moves come exactly in the
+ * order pick_move gives over gen_moves' list, and the search is the same. MOVE_NONE when
+ * no candidate from i on is legal. */
+static Move pick_legal(AlphaBeta *ab, Ply *p, int i, int *n)
+{
+    const Game *g = ab->g;
+    for (;;) {
+        if (i >= *n)
+            return MOVE_NONE;
+        int best = i;
+        for (int j = i + 1; j < *n; j++)
+            if (p->order[j] > p->order[best])
+                best = j;
+        if (!ab->ops->candidate_legal(g, ab->pos, p->list.moves[best], ab->legal_memo)) {
+            drop_move(p, best, n);
+            continue;
+        }
+        while (best != i &&
+               !ab->ops->candidate_legal(g, ab->pos, p->list.moves[i], ab->legal_memo)) {
+            drop_move(p, i, n);
+            best--;
+        }
+        return pick_move(p, i, *n);
+    }
+}
+
 static inline void update_pv(Ply *p, Move m, const Ply *child)
 {
     int len = child->pv_len;
@@ -358,8 +401,11 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
     }
 
     // Step 5. Generate and order the moves. A player to move always has one; an
-    // empty list would break the game contract, and is scored as a draw.
-    const int n = ops->gen_moves(g, ab->pos, &p->list);
+    // empty list would break the game contract, and is scored as a draw. A game with
+    // lazy legality lists candidates, tested as they are picked.
+    bool lazy = ab->lazy;
+    int n = lazy ? ops->gen_candidates(g, ab->pos, &p->list)
+                 : ops->gen_moves(g, ab->pos, &p->list);
     if (n == 0)
         return 0;
     score_moves(ab, p, us, tt_move, n);
@@ -371,7 +417,18 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
     Move best_move = MOVE_NONE;
     void *undo = ab->undo + (size_t)ply * ab->undo_stride;
     for (int i = 0; i < n; i++) {
-        const Move m = pick_move(p, i, n);
+        Move m = lazy ? pick_legal(ab, p, i, &n) : pick_move(p, i, n);
+        if (m == MOVE_NONE && i == 0) {
+            // No candidate is legal: the game decides what is (a fallback rule).
+            lazy = false;
+            n = ops->gen_moves(g, ab->pos, &p->list);
+            if (n == 0)
+                return 0;
+            score_moves(ab, p, us, tt_move, n);
+            m = pick_move(p, 0, n);
+        }
+        if (m == MOVE_NONE)
+            break;
         ops->make(g, ab->pos, m, undo);
         GAME_CHECK(g, ab->pos);
         int score;

@@ -7,9 +7,10 @@
  * counting"); a playout draws a uniform index into those counts and slides only the
  * chosen man. Soldiers whose slide would end on the
  * Valley are counted too: perft subtracts them, the playout redraws when it picks one
- * (rejection keeps the draw uniform over the legal moves). Positions where the trap rule
- * or the first-move rule applies, or where a repetition is possible, use the plain
- * generator.
+ * (rejection keeps the draw uniform over the legal moves). Perft uses the plain generator
+ * where the trap rule or the first-move rule applies, or where a repetition is possible.
+ * Under the trap rule a playout lists the candidates and tests the rule only on those it
+ * draws (kv_random_legal), keeping the plans that worked from move to move.
  */
 #include "core/seen_filter.h"
 #include "games/kingsvalley/kv_internal.h"
@@ -211,9 +212,33 @@ static inline void playout_make(const KvConfig *c, KvState *s, int from, int to,
         kv_settle_hinted(c, s, may_repeat);
 }
 
+Move kv_random_legal(const KvConfig *c, const KvState *s, Rng *rng, KvReachCache *cache,
+                     Move *moves)
+{
+    const int n = kv_gen_pseudo(c, s, moves);
+    if (c->trap == KV_TRAP_OFF)
+        return moves[rng_below(rng, (uint32_t)n)];
+    // Candidates drawn without replacement until one passes: the first that passes in a
+    // uniformly random order is uniform over those that pass. When none does, the rule's
+    // fallback makes every candidate legal.
+    for (int left = n; left > 0; left--) {
+        const int r = (int)rng_below(rng, (uint32_t)left);
+        const Move m = moves[r];
+        if (kv_trap_allows(c, s, m, cache))
+            return m;
+        moves[r] = moves[left - 1];
+        moves[left - 1] = m;
+    }
+    return moves[rng_below(rng, (uint32_t)n)];
+}
+
 static inline void playout_sized(const KvConfig *c, KvState *s, Rng *rng, int size)
 {
     Move moves[KV_MAX_CELLS * KV_DIRS];
+    // The plans carry over from move to move; a table of reach results would not pay here,
+    // as a random game seldom meets the same board twice.
+    KvReachCache cache;
+    kv_reach_cache_init(&cache, NULL, 0);
     SeenFilter seen;
     seen_clear(&seen);
     for (int i = 0; i < s->hist.len; i++)
@@ -221,8 +246,7 @@ static inline void playout_sized(const KvConfig *c, KvState *s, Rng *rng, int si
     while (s->result == KV_PLAYING) {
         Move m;
         if (c->trap != KV_TRAP_OFF) {
-            const int n = kv_gen_legal(c, s, moves);
-            m = moves[rng_below(rng, (uint32_t)n)];
+            m = kv_random_legal(c, s, rng, &cache, moves);
         } else {
             m = draw_move(c, s, rng, size);
         }

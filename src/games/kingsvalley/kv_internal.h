@@ -155,6 +155,29 @@ bool kv_reach_plan(const KvConfig *c, const uint64_t men[2], const uint8_t king[
                    int moves_left, KvPlan *plan);
 bool kv_plan_works(const KvConfig *c, const uint64_t men[2], const uint8_t king[2], int player,
                    const KvPlan *plan);
+/* What the trap rule remembers between reach tests, owned by the caller (a filter call, a
+ * playout, a search) and only ever saving work: the plans that worked lately for each
+ * player, and optionally a table of reach results keyed by the whole board (exact, no hash
+ * collisions). Start it with kv_reach_cache_init. */
+enum { KV_PLAN_CACHE = 8 };
+typedef struct KvReachEntry {
+    uint64_t men[2];
+    uint8_t king; /* the king of `player` */
+    uint8_t player;
+    uint8_t reach; /* 0: no, 1: yes */
+    uint8_t used;
+} KvReachEntry;
+typedef struct KvReachCache {
+    int count[2], next[2];
+    KvPlan plan[2][KV_PLAN_CACHE];
+    KvReachEntry *table; /* NULL, or `mask + 1` zeroed entries (a power of two) */
+    uint32_t mask;
+} KvReachCache;
+void kv_reach_cache_init(KvReachCache *cache, KvReachEntry *table, uint32_t entries);
+/* Whether the trap rule lets candidate m (pseudo-legal in s) stand, before the fallback: a
+ * king's move onto the Valley, or a move after which each king concerned can still reach
+ * it. */
+bool kv_trap_allows(const KvConfig *c, const KvState *s, Move m, KvReachCache *cache);
 int kv_trap_filter(const KvConfig *c, const KvState *s, Move *moves, int n);
 bool kv_can_reach_valley(const KvConfig *c, const uint64_t men[2], const uint8_t king[2],
                          int player, int moves_left);
@@ -179,5 +202,9 @@ int kv_evaluate(const KvConfig *c, const KvState *s);
 /* kv_fast.c: perft and playouts without the interface's indirections. */
 bool kv_perft_leaves(const KvConfig *c, KvState *s, int depth, uint64_t *count);
 void kv_playout(const KvConfig *c, KvState *s, Rng *rng);
+/* A legal move of s (still playing) drawn uniformly from kv_gen_legal's list, testing the
+ * trap rule only on the candidates drawn; `moves` is scratch of KV_MAX_CELLS * KV_DIRS. */
+Move kv_random_legal(const KvConfig *c, const KvState *s, Rng *rng, KvReachCache *cache,
+                     Move *moves);
 
 #endif

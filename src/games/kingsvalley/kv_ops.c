@@ -32,6 +32,14 @@ static const RuleOption kv_7x7_options[] = {
      "both", "both|opponent|off", 0, 0, RULE_CHOICE},
 };
 
+/* The memo of the lazy trap test: recent plans and a table of reach results, which
+ * iterative deepening and transpositions meet again and again. */
+enum { KV_SEARCH_MEMO = 1 << 17 };
+typedef struct KvSearchMemo {
+    KvReachCache cache;
+    KvReachEntry table[KV_SEARCH_MEMO];
+} KvSearchMemo;
+
 static KvVariant variant_of(const GameOps *ops)
 {
     if (ops == &kv_retrieve_ops)
@@ -135,6 +143,7 @@ static Status kv_configure(Game *g, ErrBuf *err)
     g->undo_size = sizeof(KvUndo);
     g->move_index_count = c->cells * c->cells;
     g->max_game_length = c->max_plies;
+    g->legal_memo_size = c->trap != KV_TRAP_OFF ? sizeof(KvSearchMemo) : 0;
     return STATUS_OK;
 }
 
@@ -189,6 +198,25 @@ static int ops_gen_moves(const Game *g, const GameState *s, MoveList *out)
 {
     out->count = kv_gen_legal(kv_cfg(g), (const KvState *)s, out->moves);
     return out->count;
+}
+
+static int ops_gen_candidates(const Game *g, const GameState *s, MoveList *out)
+{
+    const KvState *k = (const KvState *)s;
+    out->count = k->result == KV_PLAYING ? kv_gen_pseudo(kv_cfg(g), k, out->moves) : 0;
+    return out->count;
+}
+
+static bool ops_candidate_legal(const Game *g, const GameState *s, Move m, void *memo)
+{
+    const KvConfig *c = kv_cfg(g);
+    if (c->trap == KV_TRAP_OFF)
+        return true;
+    KvSearchMemo *sm = memo;
+    // The memo starts zeroed and may have been copied: its table pointer is set here.
+    sm->cache.table = sm->table;
+    sm->cache.mask = KV_SEARCH_MEMO - 1;
+    return kv_trap_allows(c, (const KvState *)s, m, &sm->cache);
 }
 
 static void ops_make(const Game *g, GameState *s, Move m, void *undo)
@@ -300,7 +328,7 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
     kv_observe(kv_cfg(g), (const KvState *)s, observer, out);
 }
 
-#define KV_OPS(NAME, SUMMARY, OPTIONS)                                                         \
+#define KV_OPS(NAME, SUMMARY, OPTIONS, CANDIDATES, CANDIDATE_LEGAL)                              \
     {                                                                                          \
         .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 2,                 \
         .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM, .options = OPTIONS,                        \
@@ -312,17 +340,20 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
         .evaluate = ops_evaluate, .playout = ops_playout, .perft_leaves = ops_perft_leaves,    \
-        .move_cells = ops_move_cells, .observe = ops_observe,                                  \
+        .move_cells = ops_move_cells, .observe = ops_observe, .gen_candidates = CANDIDATES,    \
+        .candidate_legal = CANDIDATE_LEGAL,                                                    \
     }
 
 const GameOps kv_standard_ops =
     KV_OPS("kings-valley", "King's Valley on 5x5: slide your king onto the centre square",
-           kv_options);
+           kv_options, NULL, NULL);
 const GameOps kv_retrieve_ops =
     KV_OPS("retrieve-the-king", "King's Valley with each king starting on the opponent's side",
-           kv_options);
+           kv_options, NULL, NULL);
 const GameOps kv_7x7_ops =
     KV_OPS("kings-valley-7x7",
-           "King's Valley on 7x7 with six soldiers and the trap-prevention rule", kv_7x7_options);
+           "King's Valley on 7x7 with six soldiers and the trap-prevention rule", kv_7x7_options,
+           ops_gen_candidates, ops_candidate_legal);
 const GameOps kv_labyrinth_ops = KV_OPS(
-    "kings-valley-labyrinth", "King's Valley on 7x7 with four immovable pillars", kv_options);
+    "kings-valley-labyrinth", "King's Valley on 7x7 with four immovable pillars", kv_options,
+    NULL, NULL);

@@ -10,7 +10,9 @@
  * Speed comes from deciding the last two levels of the search from the lines through the
  * king and the Valley, skipping moves a level up that touch no square those tests read
  * (and reusing the lanes and king slides they found when a move leaves them be), and
- * replaying plans that worked for earlier candidates; kv_can_reach_valley_plain stays the
+ * replaying plans that worked for earlier candidates or positions, kept with a table of
+ * results in a cache the caller owns. kv_trap_allows tests one candidate, so that playouts
+ * and searches test only the moves they play; kv_can_reach_valley_plain stays the
  * definition.
  */
 #include "games/kingsvalley/kv_internal.h"
@@ -294,9 +296,10 @@ static bool search_plan(const KvConfig *c, const uint64_t men[2], const uint8_t 
         return reach_in_two(c, men, k, player, plan);
     if (moves_left == 3)
         return reach_in_three(c, men, k, player, plan);
-    uint64_t own = men[player];
-    while (own) {
-        const int sq = bits_pop(&own);
+    // The king first: most plans start with a king move, so a search that succeeds
+    // mostly ends sooner.
+    uint64_t own = men[player] & ~(1ULL << k);
+    for (int sq = k; sq >= 0; sq = own ? bits_pop(&own) : -1) {
         const bool is_king = sq == k;
         for (int d = 0; d < KV_DIRS; d++) {
             const int to = kv_slide(c, sq, d, occ);
@@ -386,56 +389,79 @@ bool kv_can_reach_valley_plain(const KvConfig *c, const uint64_t men[2], const u
     return false;
 }
 
-/* The plans that worked for one player in this position, newest last (a ring). */
-enum { KV_PLAN_CACHE = 8 };
-typedef struct PlanCache {
-    int count, next;
-    KvPlan plan[KV_PLAN_CACHE];
-} PlanCache;
-
-/* Whether `player` can still reach the Valley; tries the plans that worked for earlier
- * candidates before searching, since one candidate move seldom spoils all of them. */
-static bool reach_cached(const KvConfig *c, const uint64_t men[2], const uint8_t king[2],
-                         int player, PlanCache *cache)
+void kv_reach_cache_init(KvReachCache *cache, KvReachEntry *table, uint32_t entries)
 {
-    for (int i = 0; i < cache->count; i++)
-        if (kv_plan_works(c, men, king, player, &cache->plan[i]))
-            return true;
+    cache->count[0] = cache->count[1] = cache->next[0] = cache->next[1] = 0;
+    cache->table = table;
+    cache->mask = table ? entries - 1 : 0;
+}
+
+static KvReachEntry *reach_slot(KvReachCache *cache, const uint64_t men[2], int king, int player)
+{
+    uint64_t h = men[0] * 0x9E3779B97F4A7C15ULL ^ men[1] * 0xC2B2AE3D27D4EB4FULL;
+    h ^= (uint64_t)(king * 2 + player) * 0x165667B19E3779F9ULL;
+    h ^= h >> 29;
+    return &cache->table[(uint32_t)(h * 0xBF58476D1CE4E5B9ULL >> 40) & cache->mask];
+}
+
+/* Whether `player` can still reach the Valley: the table's answer for this very board, else
+ * the plans that worked lately (one move seldom spoils all of them), else a search. */
+static bool reach_cached(const KvConfig *c, const uint64_t men[2], const uint8_t king[2],
+                         int player, KvReachCache *cache)
+{
+    KvReachEntry *e = NULL;
+    if (cache->table) {
+        e = reach_slot(cache, men, king[player], player);
+        if (e->used && e->men[0] == men[0] && e->men[1] == men[1] && e->king == king[player] &&
+            e->player == player)
+            return e->reach;
+    }
+    bool reach = false;
+    for (int i = 0; i < cache->count[player] && !reach; i++)
+        reach = kv_plan_works(c, men, king, player, &cache->plan[player][i]);
     KvPlan plan;
-    if (!kv_reach_plan(c, men, king, player, KV_TRAP_DEPTH, &plan))
-        return false;
-    cache->plan[cache->next] = plan;
-    cache->next = (cache->next + 1) % KV_PLAN_CACHE;
-    if (cache->count < KV_PLAN_CACHE)
-        cache->count++;
-    return true;
+    if (!reach && kv_reach_plan(c, men, king, player, KV_TRAP_DEPTH, &plan)) {
+        reach = true;
+        cache->plan[player][cache->next[player]] = plan;
+        cache->next[player] = (cache->next[player] + 1) % KV_PLAN_CACHE;
+        if (cache->count[player] < KV_PLAN_CACHE)
+            cache->count[player]++;
+    }
+    if (e) {
+        *e = (KvReachEntry){.men = {men[0], men[1]},
+                            .king = king[player],
+                            .player = (uint8_t)player,
+                            .reach = reach,
+                            .used = 1};
+    }
+    return reach;
+}
+
+bool kv_trap_allows(const KvConfig *c, const KvState *s, Move m, KvReachCache *cache)
+{
+    const int p = s->turn;
+    const int from = kv_from(m), to = kv_to(m);
+    const bool is_king = from == s->king[p];
+    if (is_king && to == c->valley)
+        return true;
+    uint64_t men[2] = {s->men[0], s->men[1]};
+    uint8_t king[2] = {s->king[0], s->king[1]};
+    men[p] ^= (1ULL << from) | (1ULL << to);
+    if (is_king)
+        king[p] = (uint8_t)to;
+    return reach_cached(c, men, king, 1 - p, cache) &&
+           (c->trap != KV_TRAP_BOTH || reach_cached(c, men, king, p, cache));
 }
 
 int kv_trap_filter(const KvConfig *c, const KvState *s, Move *moves, int n)
 {
-    const int p = s->turn;
     Move kept[KV_MAX_CELLS * KV_DIRS];
     int n_kept = 0;
-    PlanCache cache[2];
-    cache[0].count = cache[0].next = cache[1].count = cache[1].next = 0;
-    for (int i = 0; i < n; i++) {
-        const int from = kv_from(moves[i]), to = kv_to(moves[i]);
-        const bool is_king = from == s->king[p];
-        if (is_king && to == c->valley) {
+    KvReachCache cache;
+    kv_reach_cache_init(&cache, NULL, 0);
+    for (int i = 0; i < n; i++)
+        if (kv_trap_allows(c, s, moves[i], &cache))
             kept[n_kept++] = moves[i];
-            continue;
-        }
-        uint64_t men[2] = {s->men[0], s->men[1]};
-        uint8_t king[2] = {s->king[0], s->king[1]};
-        men[p] ^= (1ULL << from) | (1ULL << to);
-        if (is_king)
-            king[p] = (uint8_t)to;
-        if (!reach_cached(c, men, king, 1 - p, &cache[1 - p]))
-            continue;
-        if (c->trap == KV_TRAP_BOTH && !reach_cached(c, men, king, p, &cache[p]))
-            continue;
-        kept[n_kept++] = moves[i];
-    }
     if (n_kept == 0)
         return n; // the fallback: never leave a player without a move
     for (int i = 0; i < n_kept; i++)

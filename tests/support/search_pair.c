@@ -1,0 +1,34 @@
+/*
+ * search_pair.c - two fresh alpha-beta searches of one position compared result by
+ * result (search_pair.h).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "search/alphabeta.h"
+#include "search_pair.h"
+
+void search_pair_expect_same(const Game *a, const Game *b, const GameState *s, int depth,
+                             size_t tt_bytes)
+{
+    const AlphaBetaConfig cfg = {.tt_bytes = tt_bytes};
+    const SearchLimits limits = {.depth = depth};
+    AlphaBeta *ab_a, *ab_b;
+    ErrBuf err;
+    if (alphabeta_new(a, &cfg, &ab_a, &err) != STATUS_OK)
+        fail_msg("alphabeta_new: %s", err.msg);
+    if (alphabeta_new(b, &cfg, &ab_b, &err) != STATUS_OK)
+        fail_msg("alphabeta_new: %s", err.msg);
+    SearchResult ra, rb;
+    alphabeta_search(ab_a, s, &limits, NULL, &ra);
+    alphabeta_search(ab_b, s, &limits, NULL, &rb);
+    assert_int_equal(ra.best, rb.best);
+    assert_int_equal(ra.score, rb.score);
+    assert_int_equal(ra.nodes, rb.nodes);
+    alphabeta_free(ab_a);
+    alphabeta_free(ab_b);
+}

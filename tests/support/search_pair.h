@@ -1,0 +1,18 @@
+/*
+ * search_pair.h - one position searched by two configurations of a game that must
+ * search alike (a game with the lazy-legality hooks and the same game without them):
+ * same best move, score and node count, or the test fails.
+ */
+#ifndef CROWN_TESTS_SUPPORT_SEARCH_PAIR_H
+#define CROWN_TESTS_SUPPORT_SEARCH_PAIR_H
+
+#include <stddef.h>
+
+#include "core/game.h"
+
+/* Searches s with a fresh alpha-beta of each game to `depth` (a table of tt_bytes, 0 for
+ * the default) and fails the test unless the results agree. */
+void search_pair_expect_same(const Game *a, const Game *b, const GameState *s, int depth,
+                             size_t tt_bytes);
+
+#endif
