@@ -71,7 +71,7 @@ CFLAGS_ALL := $(BASE) $(OPT) $(WARN) $(CFLAGS)
 LDFLAGS_ALL := $(OPT) -pthread $(LDFLAGS)
 LDLIBS_ALL := -lm $(LDLIBS)
 
-LIB_SRC := $(wildcard src/core/*.c src/games/*/*.c src/search/*.c src/play/*.c src/api/*.c)
+LIB_SRC := $(wildcard src/core/*.c src/games/*/*.c src/search/*.c src/solve/*.c src/play/*.c src/api/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)
 # The lab (crown lab): self-play studies, between play and the CLI; it writes JSON with
 # jansson and CSV with libcsv, so it is linked with the program and the tests only.

@@ -14,6 +14,7 @@
 #include "cli/engine_client.h"
 #include "cli/match_clock.h"
 #include "core/game.h"
+#include "play/perfect.h"
 #include "search/limits.h"
 
 enum { CLI_MAX_RULES = GAME_MAX_OPTIONS * 2, CLI_MAX_POSITIONAL = 4, CLI_MAX_ENGINE_OPTIONS = 32 };
@@ -33,6 +34,9 @@ typedef struct CliOptions {
     const char *out;
     const char *openings; /* --openings FILE: a match's starts, one a line */
     const char *agent;
+    const char *tablebase; /* --tablebase FILE: a solved table (crown solve) */
+    long threads;          /* --threads N, 0 when not given */
+    long check;            /* --check N: positions crown solve checks, 0 when not given */
     uint64_t seed;
     bool seed_set;
     SearchLimits limits;
@@ -64,6 +68,9 @@ SearchLimits cli_search_limits(const CliOptions *o);
 /* The --engine-option settings that apply to --players entry `entry` (0-based), in the
  * order given, into out[0..*n) (at most cap). */
 void cli_engine_options_for(const CliOptions *o, int entry, EngineOption *out, int cap, int *n);
+/* The solved tables for ai:10 and analysis: the file of --tablebase (an error, printed,
+ * if it is not a table), else whatever the default locations hold. */
+bool cli_open_perfect(const CliOptions *o, Perfect **out);
 
 /* Prints "crown: <message>" to stderr; returns 1 for use as an exit code. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -71,6 +78,7 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int cmd_games(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_solve(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_sprt(int argc, char **argv);

@@ -102,6 +102,14 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
             o->openings = value;
         } else if (strcmp(flag, "--agent") == 0) {
             o->agent = value;
+        } else if (strcmp(flag, "--tablebase") == 0) {
+            o->tablebase = value;
+        } else if (strcmp(flag, "--check") == 0) {
+            if (!read_number(flag, value, 1, 100000000, &o->check))
+                return false;
+        } else if (strcmp(flag, "--threads") == 0) {
+            if (!read_number(flag, value, 1, 64, &o->threads))
+                return false;
         } else if (strcmp(flag, "--seed") == 0) {
             char *end;
             errno = 0;
@@ -230,6 +238,16 @@ bool cli_make_game(const CliOptions *o, Game **game, GameState **state)
         return false;
     if (!make_state(*game, o, state)) {
         game_destroy(*game);
+        return false;
+    }
+    return true;
+}
+
+bool cli_open_perfect(const CliOptions *o, Perfect **out)
+{
+    ErrBuf err;
+    if (perfect_open(o->tablebase, out, &err) != STATUS_OK) {
+        cli_error("--tablebase: %s", err.msg);
         return false;
     }
     return true;

@@ -150,6 +150,7 @@ int cmd_match(int argc, char **argv)
         game_destroy(g);
         return rc;
     }
+    Perfect *perfect = NULL;
     const SearchLimits lim = cli_search_limits(&o);
     if (seats_parse(o.players, g->players, &lim, o.seed, &mt.specs, &err) != STATUS_OK ||
         turn_runner_check_game(g, &mt.specs, &err) != STATUS_OK) {
@@ -182,6 +183,11 @@ int cmd_match(int argc, char **argv)
     }
     if (outside)
         signal(SIGPIPE, SIG_IGN); /* a dead engine's pipe is an error, not our end */
+    if (!cli_open_perfect(&o, &perfect)) {
+        rc = 2;
+        goto done;
+    }
+    mt.specs.perfect = perfect;
     // Fail early on a spec the game cannot use (alpha-beta on a chance game, say).
     if (seats_start(&mt.specs, g, &err) != STATUS_OK) {
         rc = cli_error("%s", err.msg);
@@ -258,6 +264,7 @@ done:
     free(mt.games);
     match_starts_free(&starts);
     free(s);
+    perfect_free(perfect);
     game_destroy(g);
     return rc;
 }

@@ -363,8 +363,15 @@ int cmd_play(int argc, char **argv)
         return cli_error("%s", err.msg), 2;
     }
     free(s);
+    Perfect *perfect;
+    if (!cli_open_perfect(&o, &perfect)) {
+        record_free(&ps.rec);
+        return 2;
+    }
+    ps.seats.perfect = perfect;
     if (seats_start(&ps.seats, ps.rec.game, &err) != STATUS_OK) {
         record_free(&ps.rec);
+        perfect_free(perfect);
         return cli_error("%s", err.msg), 2;
     }
     seats_format(&ps.seats, ps.rec.players, (int)sizeof ps.rec.players);
@@ -426,6 +433,7 @@ int cmd_play(int argc, char **argv)
         engine_client_close(&ps.engine[k]);
     seats_stop(&ps.seats);
     record_free(&ps.rec);
+    perfect_free(perfect);
     if (!ok)
         return 1;
     return (!ps.interactive && ps.errors) ? 1 : 0;

@@ -25,6 +25,13 @@ static const Command COMMANDS[] = {
      "crown analyze GAME [--position TEXT] [--rule NAME=VALUE]... [--agent SPEC]\n"
      "           [--depth N] [--nodes N] [--movetime MS] [--seed S]",
      "search one position; prints bestmove, score and principal variation"},
+    {"solve", cmd_solve,
+     "crown solve kings-valley [--rule NAME=VALUE]... [--out FILE] [--threads N]\n"
+     "           [--check N [--depth H] [--seed S]]",
+     "solve 5x5 King's Valley (and so Retrieve the King) by retrograde analysis: every\n"
+     "      position's value into one table (about 1.7 GB; default in the data directory\n"
+     "      beside crown.db); a killed solve resumes from FILE.part when run again;\n"
+     "      --check N: N random positions of the table against alpha-beta H plies deep"},
     {"perft", cmd_perft,
      "crown perft GAME DEPTH [--position TEXT] [--rule NAME=VALUE]... [--movetime MS]\n"
      "           [--generic]",
@@ -69,7 +76,7 @@ static const Command COMMANDS[] = {
     {"serve", cmd_serve,
      "crown serve [--port P] [--bind ADDR] [--db FILE|URL] [--ai-threads N] [--rate N] [--quiet]\n"
      "      [--max-connections N] [--max-per-ip N]\n"
-     "      [--public-url URL] [--allow-origin ORIGIN[,ORIGIN]] [LIMITS]",
+     "      [--public-url URL] [--allow-origin ORIGIN[,ORIGIN]] [--tablebase FILE] [LIMITS]",
      "the web server: play every game in a browser against the AI or with friends (default\n"
      "      127.0.0.1:8080; --port 0 picks a free port; --db defaults to\n"
      "      $XDG_DATA_HOME/crown/crown.db or ~/.local/share/crown/crown.db; a\n"

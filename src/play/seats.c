@@ -83,6 +83,7 @@ Status seats_start(Seats *s, const Game *g, ErrBuf *err)
             seats_stop(s);
             return st;
         }
+        perfect_attach(s->perfect, g, &s->seat[i].spec, s->seat[i].agent);
     }
     return STATUS_OK;
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "core/game.h"
+#include "play/perfect.h"
 #include "search/agent.h"
 
 enum { SEAT_TEXT_CAP = 160 };
@@ -26,6 +27,7 @@ typedef struct Seat {
 typedef struct Seats {
     int count;
     Seat seat[MAX_PLAYERS];
+    const Perfect *perfect; /* solved tables for ai:10 seats, or NULL; set before seats_start */
 } Seats;
 
 /* Reads one player's text for seat `index`: "human" (*human true, spec untouched), or an

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "core/game_api.h"
 #include "core/rng.h"
 #include "search/alphabeta.h"
@@ -36,6 +37,7 @@ struct Agent {
     TurnClock turn;   /* the agent's own turn, for agent_think */
     GameState *work;  /* scratch copy of the position for the turn clock */
     void *undo;
+    AgentOracle oracle;
 };
 
 void agent_spec_default(AgentSpec *spec)
@@ -253,6 +255,14 @@ void agent_new_game(Agent *a)
     turn_clock_init(&a->turn);
 }
 
+void agent_set_oracle(Agent *a, const AgentOracle *oracle)
+{
+    if (oracle != NULL)
+        a->oracle = *oracle;
+    else
+        memset(&a->oracle, 0, sizeof a->oracle);
+}
+
 Status agent_think(Agent *a, const GameState *s, SearchResult *out, ErrBuf *err)
 {
     return agent_think_in_turn(a, s, &a->turn, out, err);
@@ -269,6 +279,15 @@ Status agent_think_in_turn(Agent *a, const GameState *s, TurnClock *turn, Search
         return err_set(err, STATUS_UNSUPPORTED,
                        "chance acts next: sample its outcome, agents only choose players' moves");
 
+    if (a->oracle.choose != NULL) {
+        const int64_t start = clock_ms();
+        memset(out, 0, sizeof *out);
+        if (a->oracle.choose(a->oracle.ctx, g, s, &a->rng, out)) {
+            out->time_ms = clock_ms() - start;
+            atomic_store(&a->stop, false);
+            return STATUS_OK;
+        }
+    }
     SearchLimits limits = a->limits;
     game_state_copy(g, a->work, s);
     limits.movetime_ms = turn_clock_plan(turn, g, a->work, a->undo, &a->list, limits.movetime_ms);

@@ -110,6 +110,19 @@ Status agent_think_in_turn(Agent *a, const GameState *s, TurnClock *turn, Search
  * that still gives a move); do not call it while no think runs or is about to. */
 void agent_stop(Agent *a);
 
+/* A source of exact moves beside the search, such as a solved table (src/solve): asked
+ * first at every think; when it answers true it has written a legal move and its exact
+ * score (SCORE_WIN - n for a win in n, 0 for a draw) into *out, and the agent does not
+ * search. It may draw among equal moves with the agent's rng. */
+typedef struct AgentOracle {
+    void *ctx;
+    bool (*choose)(void *ctx, const Game *g, const GameState *s, Rng *rng, SearchResult *out);
+} AgentOracle;
+
+/* Lets the agent play from `oracle` where it answers (NULL: never); the oracle's context
+ * must outlive the agent. */
+void agent_set_oracle(Agent *a, const AgentOracle *oracle);
+
 /* Changes the memory used by the agent's searcher: the TT size of alpha-beta (it is
  * cleared), the node arena cap of MCTS (0 = the default). STATUS_NOMEM keeps the old TT. */
 Status agent_set_memory(Agent *a, size_t bytes, ErrBuf *err);

@@ -232,6 +232,8 @@ static void run_move(AiPool *p, int worker, Job *job)
     }
     const int64_t t0 = clock_ms();
     bool dropped = false;
+    if (ok)
+        perfect_attach(p->srv->perfect, s->game, &claim.spec, a);
     if (ok) {
         session_ai_running(s, a, true);
         if (set_running(p, worker, a))
@@ -252,6 +254,35 @@ static void run_move(AiPool *p, int worker, Job *job)
     session_release(s);
 }
 
+/* The exact values of every move from a solved table, into the hint; false when no
+ * table holds this position. */
+static bool table_values(const KvsTable *t, const Game *g, const GameState *s, AiHint *out)
+{
+    MoveList *moves = malloc(sizeof *moves);
+    KvsValue *vals = malloc(sizeof *vals * MOVELIST_CAP);
+    ErrBuf err;
+    bool ok = moves && vals && kvs_probe_moves(t, g, s, moves, vals, &err) == STATUS_OK &&
+              moves->count <= AI_HINT_VALUES;
+    for (int k = 0; ok && k < moves->count; k++) {
+        StrBuf sb;
+        sb_init(&sb);
+        g->ops->format_move(g, s, moves->moves[k], &sb);
+        snprintf(out->values[k].text, sizeof out->values[k].text, "%s", sb_str(&sb));
+        sb_clear(&sb);
+        if (g->ops->move_cells)
+            g->ops->move_cells(g, s, moves->moves[k], &sb);
+        snprintf(out->values[k].cells, sizeof out->values[k].cells, "%s", sb_str(&sb));
+        sb_clear(&sb);
+        kvs_value_format(vals[k], &sb);
+        snprintf(out->values[k].value, sizeof out->values[k].value, "%s", sb_str(&sb));
+        sb_free(&sb);
+    }
+    out->n_values = ok ? moves->count : 0;
+    free(moves);
+    free(vals);
+    return ok;
+}
+
 static void run_hint(AiPool *p, int worker, Job *job)
 {
     const Game *g = job->session->game;
@@ -266,9 +297,13 @@ static void run_hint(AiPool *p, int worker, Job *job)
     memset(&r, 0, sizeof r);
     // The AI's own failures (a game it cannot play) are refusals of this request.
     Status st = STATUS_OK;
+    const KvsTable *table = perfect_table(p->srv->perfect, g);
+    job->out->n_values = 0;
+    if (table != NULL && table_values(table, g, job->state, job->out))
+        spec.level = AGENT_LEVEL_MAX; // with a table, the hint is the perfect move
     if (agent_new(g, &spec, &a, &err) != STATUS_OK) {
         st = STATUS_CONFLICT;
-    } else if (!set_running(p, worker, a)) {
+    } else if (perfect_attach(p->srv->perfect, g, &spec, a), !set_running(p, worker, a)) {
         st = err_set(&err, STATUS_IO, "the server is stopping");
     } else {
         if (agent_think(a, job->state, &r, &err) != STATUS_OK)

@@ -34,10 +34,19 @@ void ai_queue_move(AiPool *p, Session *s);
  * when a hint for s waits already or addr has srv->cfg.ai_queue hints waiting;
  * STATUS_IO when no worker took it within srv->cfg.hint_timeout_s; else as
  * session_copy_for_hint (session.h). */
+enum { AI_HINT_VALUES = 64 };
 typedef struct AiHint {
     char text[256];
     char cells[256];
     char score[64];
+    /* From a solved table (play/perfect.h), when one fits the game: every legal move's
+     * exact value ("win in 9", "loss in 4", "draw"); n_values is 0 otherwise. */
+    int n_values;
+    struct {
+        char text[32];
+        char cells[32];
+        char value[24];
+    } values[AI_HINT_VALUES];
 } AiHint;
 Status ai_hint(AiPool *p, Session *s, int seat, const char *addr, AiHint *out, bool *busy,
                ErrBuf *err);

@@ -607,6 +607,17 @@ static void hint(Server *srv, const Request *req, Session *s, Response *res)
     json_object_set_new(o, "move", json_string(h.text));
     json_object_set_new(o, "cells", words_json(h.cells));
     json_object_set_new(o, "score", json_string(h.score));
+    if (h.n_values > 0) {
+        json_t *vals = json_array();
+        for (int k = 0; k < h.n_values; k++) {
+            json_t *v = json_object();
+            json_object_set_new(v, "move", json_string(h.values[k].text));
+            json_object_set_new(v, "cells", words_json(h.values[k].cells));
+            json_object_set_new(v, "value", json_string(h.values[k].value));
+            json_array_append_new(vals, v);
+        }
+        json_object_set_new(o, "values", vals);
+    }
     size_t len;
     char *text = dump(o, &len);
     json_decref(o);

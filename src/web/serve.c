@@ -141,6 +141,8 @@ int cmd_serve(int argc, char **argv)
             cfg.public_url = v;
         } else if (strcmp(a, "--allow-origin") == 0) {
             cfg.allow_origins = v;
+        } else if (strcmp(a, "--tablebase") == 0) {
+            cfg.tablebase = v;
         } else if (strcmp(a, "--rate") == 0) {
             if (!read_long(a, v, 1, 100000, &n))
                 return 2;
@@ -201,6 +203,17 @@ int cmd_serve(int argc, char **argv)
         printf("crown serve: %ld games in %.*s%s; %d AI threads; Ctrl-C stops\n",
                store_count_games(srv.store), at ? (int)(scheme_end + 3 - cfg.db_path) : 0,
                cfg.db_path, at ? at + 1 : cfg.db_path, cfg.ai_threads);
+        StrBuf tables;
+        sb_init(&tables);
+        perfect_describe(srv.perfect, &tables);
+        // One line per table, each under the program's name like the lines above.
+        for (const char *line = sb_str(&tables); *line;) {
+            const char *end = strchr(line, '\n');
+            const int n = end ? (int)(end - line) : (int)strlen(line);
+            printf("crown serve: %.*s\n", n, line);
+            line += n + (end != NULL);
+        }
+        sb_free(&tables);
     }
     fflush(stdout);
     int sig = 0;

@@ -69,6 +69,10 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     Status st = store_open(cfg->db_path, &srv->store, err);
     if (st != STATUS_OK)
         return st;
+    if ((st = perfect_open(cfg->tablebase, &srv->perfect, err)) != STATUS_OK) {
+        server_stop(srv);
+        return st;
+    }
     srv->sessions = sessions_new();
     srv->rate = ratelimit_new(cfg->write_rate, cfg->write_burst);
     srv->creates = ratelimit_new(cfg->creates_per_hour / 3600.0, cfg->creates_per_hour);
@@ -121,6 +125,8 @@ void server_stop(Server *srv)
     ratelimit_free(srv->creates);
     quota_free(srv->quota);
     free(srv->games_json);
+    perfect_free(srv->perfect);
+    srv->perfect = NULL;
     srv->ai = NULL;
     srv->sessions = NULL;
     srv->store = NULL;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/status.h"
+#include "play/perfect.h"
 #include "web/ai.h"
 #include "web/http.h"
 #include "web/janitor.h"
@@ -47,6 +48,7 @@ typedef struct ServeConfig {
      * address (--public-url; --allow-origin, comma-separated); NULL for none. */
     const char *public_url;
     const char *allow_origins;
+    const char *tablebase; /* a solved table for ai:10 and hints; NULL: the default places */
 } ServeConfig;
 
 /* Bounds on what a request may carry. */
@@ -75,6 +77,7 @@ struct Server {
     HttpWorkers *http_workers; /* the threads for requests that may block */
     atomic_bool stopping;
     int port;            /* the port actually bound */
+    Perfect *perfect;    /* the solved tables found at start (play/perfect.h) */
     char *games_json;    /* GET /api/games: fixed for the life of the server */
     size_t games_json_len;
 };

@@ -52,6 +52,11 @@ export function showGame(root, id, token) {
   // --- what the board shows -------------------------------------------------------------
 
   // Legal moves with at least one cell start at cells[0] and end at their last cell.
+  function shortValue(text) {
+    const m = /^(win|loss) in (\d+)$/.exec(text);
+    return m ? (m[1] === 'win' ? 'W' : 'L') + m[2] : '=';
+  }
+
   function marks() {
     const st = ui.state;
     const legal = myTurn() ? st.legal : [];
@@ -60,7 +65,16 @@ export function showGame(root, id, token) {
     for (const m of legal) if (m.cells.length) movable.add(m.cells[0]);
     if (ui.selected) for (const m of legal) if (m.cells.length >= 2 && m.cells[0] === ui.selected) targets.add(m.cells.at(-1));
     const lastMove = st.moves.length ? st.moves.at(-1) : null;
+    // A solved game's hint carries every move's exact value: the selected piece's
+    // targets show theirs ("W9" win in 9 plies, "L4" loss in 4, "=" draw).
+    const values = new Map();
+    if (ui.hint && ui.hint.values && ui.selected) {
+      for (const v of ui.hint.values) {
+        if (v.cells.length >= 2 && v.cells[0] === ui.selected) values.set(v.cells.at(-1), shortValue(v.value));
+      }
+    }
     return {
+      values,
       selected: ui.selected,
       targets,
       movable,
@@ -248,7 +262,8 @@ export function showGame(root, id, token) {
       const r = await api.hint(id, token);
       if (ui.state.ply === ply) {
         ui.hint = r;
-        say(`Hint: ${r.move} (${r.score})`);
+        say(r.values ? `Hint: ${r.move} (${r.score}); select a piece to see its moves' exact values`
+                     : `Hint: ${r.move} (${r.score})`);
         drawBoard();
       }
     } catch (e) {

@@ -1,5 +1,6 @@
 // square.js - the common drawing of square boards (King's Valley, King's Guard, King
-// Down): the cells with their names in data-cell, the selection and move marks, file
+// Down): the cells with their names in data-cell, the selection and move marks (and a
+// solved game's move values), file
 // and rank labels, and the board turned round for the second player. Each game's drawer
 // gives the cell colours and draws the pieces, reading the state's structured
 // observation (docs/API.md) through observedZone.
@@ -30,6 +31,9 @@ export function squareBoard(opts) {
       const p = opts.piece(f, r, x + CELL / 2, y + CELL / 2);
       if (p) g.append(p);
       if (marks.targets.has(name)) g.append(el('circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: 9, class: 'dot' }));
+      if (marks.values && marks.values.has(name)) {
+        g.append(el('text', { x: x + CELL / 2, y: y + CELL - 6, class: 'value' }, marks.values.get(name)));
+      }
       svg.append(g);
     }
   }

@@ -1,0 +1,128 @@
+/*
+ * kvs_index.c - ranking and unranking of the solver's positions.
+ */
+#include "solve/kvs_index.h"
+
+/* The five squares the mover's king is turned onto: a1, b1, c1, b2, c2. */
+static const int king_reps[5] = {0, 1, 2, 6, 7};
+
+/* Whether k may stand beside a king on rep: every square when only the identity keeps
+ * rep in place, else the one of each mirror pair with the smaller number. */
+static bool allowed_other(const KvsBoard *b, int rep, int k)
+{
+    for (int t = 1; t < KVS_SYMS; t++)
+        if (b->sym[t][rep] == rep && b->sym[t][k] < k)
+            return false;
+    return true;
+}
+
+void kvs_index_init(KvsIndex *ix, int soldiers)
+{
+    kvs_board_init(&ix->board);
+    ix->soldiers = soldiers;
+    for (int n = 0; n <= KVS_CELLS; n++)
+        for (int k = 0; k <= KVS_MAX_SOLDIERS; k++)
+            ix->binom[n][k] = k == 0 ? 1 : n == 0 ? 0 : ix->binom[n - 1][k - 1] + ix->binom[n - 1][k];
+    ix->n_mover = ix->binom[KVS_FREE][soldiers];
+    ix->n_other = ix->binom[KVS_FREE - soldiers][soldiers];
+    ix->per_pair = ix->n_mover * ix->n_other;
+    for (int a = 0; a < KVS_CELLS; a++)
+        for (int c = 0; c < KVS_CELLS; c++)
+            ix->pair_of[a][c] = -1;
+    int pairs = 0;
+    for (int r = 0; r < 5; r++) {
+        for (int k = 0; k < KVS_CELLS; k++) {
+            if (k == king_reps[r] || k == KVS_VALLEY || !allowed_other(&ix->board, king_reps[r], k))
+                continue;
+            ix->pair_king[pairs][0] = (uint8_t)king_reps[r];
+            ix->pair_king[pairs][1] = (uint8_t)k;
+            ix->pair_of[king_reps[r]][k] = (int8_t)pairs;
+            pairs++;
+        }
+    }
+    ix->size = (uint64_t)pairs * ix->per_pair;
+    for (int a = 0; a < KVS_CELLS; a++) {
+        for (int c = 0; c < KVS_CELLS; c++) {
+            ix->canon_count[a][c] = 0;
+            if (a == c || a == KVS_VALLEY || c == KVS_VALLEY)
+                continue;
+            for (int t = 0; t < KVS_SYMS; t++)
+                if (ix->pair_of[ix->board.sym[t][a]][ix->board.sym[t][c]] >= 0)
+                    ix->canon_sym[a][c][ix->canon_count[a][c]++] = (uint8_t)t;
+        }
+    }
+}
+
+static uint64_t rank_set(const KvsIndex *ix, uint32_t set, uint32_t free)
+{
+    uint64_t r = 0;
+    int i = 1;
+    while (set) {
+        const uint32_t bit = set & -set;
+        set &= set - 1;
+        r += ix->binom[__builtin_popcount(free & (bit - 1))][i++];
+    }
+    return r;
+}
+
+uint64_t kvs_index_raw(const KvsIndex *ix, int pair, const KvsPos *p)
+{
+    const uint32_t free = kvs_free_squares(p->king[0], p->king[1]);
+    return ((uint64_t)pair * ix->n_mover + rank_set(ix, p->soldiers[0], free)) * ix->n_other +
+           rank_set(ix, p->soldiers[1], free & ~p->soldiers[0]);
+}
+
+uint64_t kvs_index_of(const KvsIndex *ix, const KvsPos *p, int *stab)
+{
+    const int a = p->king[0], c = p->king[1];
+    const int count = ix->canon_count[a][c];
+    uint64_t best = UINT64_MAX;
+    *stab = 1;
+    for (int j = 0; j < count; j++) {
+        const int t = ix->canon_sym[a][c][j];
+        const KvsPos q = t == 0 ? *p : kvs_transform(&ix->board, p, t);
+        const uint64_t i = kvs_index_raw(ix, ix->pair_of[q.king[0]][q.king[1]], &q);
+        if (i == best)
+            *stab = 2;
+        else if (i < best)
+            best = i;
+    }
+    return best;
+}
+
+/* The combination of rank r (of `k` elements) as a mask of compact positions. */
+static uint32_t unrank_set(const KvsIndex *ix, uint64_t r, int k, int n)
+{
+    uint32_t out = 0;
+    int c = n - 1;
+    for (int i = k; i >= 1; i--) {
+        while (ix->binom[c][i] > r)
+            c--;
+        r -= ix->binom[c][i];
+        out |= 1u << c;
+        c--;
+    }
+    return out;
+}
+
+KvsPos kvs_index_position(const KvsIndex *ix, uint64_t i)
+{
+    const uint64_t other = i % ix->n_other;
+    const uint64_t mover = (i / ix->n_other) % ix->n_mover;
+    const int pair = (int)(i / ix->per_pair);
+    KvsPos p;
+    p.king[0] = ix->pair_king[pair][0];
+    p.king[1] = ix->pair_king[pair][1];
+    const uint32_t free = kvs_free_squares(p.king[0], p.king[1]);
+    const int n = ix->soldiers;
+    p.soldiers[0] = kvs_deposit(unrank_set(ix, mover, n, KVS_FREE), free);
+    p.soldiers[1] = kvs_deposit(unrank_set(ix, other, n, KVS_FREE - n), free & ~p.soldiers[0]);
+    return p;
+}
+
+bool kvs_index_canonical(const KvsIndex *ix, uint64_t i)
+{
+    const KvsPos p = kvs_index_position(ix, i);
+    int stab;
+    return kvs_index_of(ix, &p, &stab) == i;
+}

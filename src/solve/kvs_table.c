@@ -1,0 +1,471 @@
+/*
+ * kvs_table.c - writing, mapping, checking and probing the solved King's Valley table.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/game_api.h"
+#include "solve/kvs_file.h"
+#include "solve/kvs_table.h"
+
+#define KVS_MAGIC "crown-kvs-table 1\n"
+
+struct KvsTable {
+    KvsIndex ix;
+    KvsRules rules;
+    const uint8_t *map;
+    size_t map_len;
+    const uint8_t *values;
+    uint64_t checksum;
+    char path[1024];
+    char header[KVS_HEADER];
+};
+
+static uint64_t checksum(const uint8_t *p, uint64_t n)
+{
+    uint64_t h = 0x6372776E6B767374ULL ^ n;
+    uint64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 29;
+    }
+    for (; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001B3ULL;
+    return h;
+}
+
+Status kvs_rules_of_game(const Game *g, KvsRules *out, ErrBuf *err)
+{
+    const char *name = g->ops->name;
+    if (strcmp(name, "kings-valley") != 0 && strcmp(name, "retrieve-the-king") != 0)
+        return err_set(err, STATUS_UNSUPPORTED,
+                       "only kings-valley and retrieve-the-king are solved, not %s", name);
+    out->soldiers = KVS_MAX_SOLDIERS;
+    out->locked_king_loses = game_option_is(g, "locked-king-loses", "on");
+    out->no_move_draws = game_option_is(g, "no-move", "draw");
+    return STATUS_OK;
+}
+
+/* The rules' part of file names and headers. A side without a move has a locked king,
+ * so with locked-king-loses on the no-move option never applies. */
+void kvs_rules_name(const KvsRules *r, char *out, size_t cap)
+{
+    if (r->locked_king_loses)
+        snprintf(out, cap, "locked-king-loses-on");
+    else
+        snprintf(out, cap, "locked-king-loses-off-no-move-%s", r->no_move_draws ? "draw" : "loss");
+}
+
+static bool same_rules(const KvsRules *a, const KvsRules *b)
+{
+    return a->soldiers == b->soldiers && a->locked_king_loses == b->locked_king_loses &&
+           (a->locked_king_loses || a->no_move_draws == b->no_move_draws);
+}
+
+Status kvs_default_path(const KvsRules *rules, char *out, size_t cap, ErrBuf *err)
+{
+    const char *xdg = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+    char rn[64];
+    kvs_rules_name(rules, rn, sizeof rn);
+    int n;
+    if (xdg != NULL && xdg[0] == '/')
+        n = snprintf(out, cap, "%s/crown/kings-valley-%s.kvt", xdg, rn);
+    else if (home != NULL && home[0] != '\0')
+        n = snprintf(out, cap, "%s/.local/share/crown/kings-valley-%s.kvt", home, rn);
+    else
+        return err_set(err, STATUS_NOT_FOUND, "neither XDG_DATA_HOME nor HOME is set");
+    if (n < 0 || (size_t)n >= cap)
+        return err_set(err, STATUS_IO, "the data directory's path is too long");
+    return STATUS_OK;
+}
+
+Status kvs_table_write(const char *path, const KvsIndex *ix, const KvsRules *rules,
+                       const uint8_t *values, const KvsSolveStats *stats, ErrBuf *err)
+{
+    char head[KVS_HEADER];
+    memset(head, 0, sizeof head);
+    char rn[64];
+    kvs_rules_name(rules, rn, sizeof rn);
+    snprintf(head, sizeof head,
+             KVS_MAGIC "rules %s\nsoldiers %d\nentries %llu\nchecksum %016llx\n"
+             "won %llu\nlost %llu\ndrawn %llu\nlongest %d\nlongest-entry %llu\n",
+             rn, rules->soldiers, (unsigned long long)ix->size,
+             (unsigned long long)checksum(values, ix->size), (unsigned long long)stats->won,
+             (unsigned long long)stats->lost, (unsigned long long)stats->drawn, stats->longest,
+             (unsigned long long)stats->longest_index);
+    return kvs_file_write(path, head, sizeof head, values, ix->size, err);
+}
+
+static const char *header_field(const char *head, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *line = head; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
+        if (strncmp(line, name, n) == 0 && line[n] == ' ')
+            return line + n + 1;
+    return NULL;
+}
+
+Status kvs_table_load(const char *path, KvsTable **out, ErrBuf *err)
+{
+    *out = NULL;
+    const int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return err_set(err, errno == ENOENT ? STATUS_NOT_FOUND : STATUS_IO, "cannot open %s: %s",
+                       path, strerror(errno));
+    struct stat sbuf;
+    if (fstat(fd, &sbuf) != 0 || sbuf.st_size < KVS_HEADER) {
+        close(fd);
+        return err_set(err, STATUS_CORRUPT, "%s is not a King's Valley table (too short)", path);
+    }
+    void *map = mmap(NULL, (size_t)sbuf.st_size, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return err_set(err, STATUS_IO, "cannot map %s: %s", path, strerror(errno));
+    KvsTable *t = calloc(1, sizeof *t);
+    if (t == NULL) {
+        munmap(map, (size_t)sbuf.st_size);
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    }
+    t->map = map;
+    t->map_len = (size_t)sbuf.st_size;
+    snprintf(t->path, sizeof t->path, "%s", path);
+    memcpy(t->header, map, KVS_HEADER);
+    t->header[KVS_HEADER - 1] = '\0';
+    const char *rules = header_field(t->header, "rules");
+    const char *sold = header_field(t->header, "soldiers");
+    const char *entries = header_field(t->header, "entries");
+    const char *sum = header_field(t->header, "checksum");
+    if (strncmp(t->header, KVS_MAGIC, strlen(KVS_MAGIC)) != 0 || !rules || !sold || !entries || !sum) {
+        kvs_table_close(t);
+        return err_set(err, STATUS_CORRUPT, "%s is not a King's Valley table of this version", path);
+    }
+    t->rules.soldiers = atoi(sold);
+    t->rules.locked_king_loses = strncmp(rules, "locked-king-loses-on", 20) == 0;
+    t->rules.no_move_draws = strncmp(rules, "locked-king-loses-off-no-move-draw", 34) == 0;
+    t->checksum = strtoull(sum, NULL, 16);
+    if (t->rules.soldiers < 0 || t->rules.soldiers > KVS_MAX_SOLDIERS) {
+        kvs_table_close(t);
+        return err_set(err, STATUS_CORRUPT, "%s: bad soldier count", path);
+    }
+    kvs_index_init(&t->ix, t->rules.soldiers);
+    if (strtoull(entries, NULL, 10) != t->ix.size || t->map_len != KVS_HEADER + t->ix.size) {
+        const size_t have = t->map_len;
+        const unsigned long long need = KVS_HEADER + t->ix.size;
+        kvs_table_close(t);
+        return err_set(err, STATUS_CORRUPT, "%s is cut short or too long: %zu bytes, not %llu",
+                       path, have, need);
+    }
+    t->values = t->map + KVS_HEADER;
+    *out = t;
+    return STATUS_OK;
+}
+
+Status kvs_table_fits(const KvsTable *t, const Game *g, ErrBuf *err)
+{
+    KvsRules want = {0};
+    Status st = kvs_rules_of_game(g, &want, err);
+    if (st != STATUS_OK)
+        return st;
+    // A reduced table (fewer soldiers, from the tests) answers only its own positions.
+    want.soldiers = t->rules.soldiers;
+    if (!same_rules(&want, &t->rules)) {
+        char a[64], b[64];
+        kvs_rules_name(&t->rules, a, sizeof a);
+        kvs_rules_name(&want, b, sizeof b);
+        return err_set(err, STATUS_UNSUPPORTED, "%s is the table for %s, but the game plays %s",
+                       t->path, a, b);
+    }
+    return STATUS_OK;
+}
+
+Status kvs_table_open(const char *path, const Game *g, KvsTable **out, ErrBuf *err)
+{
+    KvsRules want;
+    Status st = kvs_rules_of_game(g, &want, err);
+    if (st == STATUS_OK)
+        st = kvs_table_load(path, out, err);
+    if (st == STATUS_OK && (st = kvs_table_fits(*out, g, err)) != STATUS_OK) {
+        kvs_table_close(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+const char *kvs_table_path(const KvsTable *t)
+{
+    return t->path;
+}
+
+const KvsRules *kvs_table_rules(const KvsTable *t)
+{
+    return &t->rules;
+}
+
+void kvs_table_close(KvsTable *t)
+{
+    if (t == NULL)
+        return;
+    munmap((void *)t->map, t->map_len);
+    free(t);
+}
+
+Status kvs_table_verify(const KvsTable *t, ErrBuf *err)
+{
+    const uint64_t got = checksum(t->values, t->ix.size);
+    if (got != t->checksum)
+        return err_set(err, STATUS_CORRUPT, "the table's checksum is %016llx, the header says %016llx",
+                       (unsigned long long)got, (unsigned long long)t->checksum);
+    return STATUS_OK;
+}
+
+const char *kvs_table_header(const KvsTable *t)
+{
+    return t->header;
+}
+
+const KvsIndex *kvs_table_index(const KvsTable *t)
+{
+    return &t->ix;
+}
+
+uint8_t kvs_table_entry(const KvsTable *t, uint64_t i)
+{
+    return t->values[i];
+}
+
+Status kvs_pos_from_text(const char *text, KvsPos *out, int *turn, int *soldiers, ErrBuf *err)
+{
+    uint32_t sold[2] = {0, 0};
+    int king[2] = {-1, -1};
+    int rank = KVS_SIZE - 1, file = 0;
+    const char *p = text;
+    for (; *p && *p != ' '; p++) {
+        const char c = *p;
+        if (c == '/') {
+            if (file != KVS_SIZE || rank == 0)
+                return err_set(err, STATUS_PARSE, "not a 5x5 position: %s", text);
+            rank--;
+            file = 0;
+            continue;
+        }
+        if (c >= '1' && c <= '5') {
+            file += c - '0';
+        } else if (c == 'S' || c == 's' || c == 'K' || c == 'k') {
+            if (file >= KVS_SIZE)
+                return err_set(err, STATUS_PARSE, "not a 5x5 position: %s", text);
+            const int who = c == 'S' || c == 'K' ? 0 : 1;
+            const int sq = rank * KVS_SIZE + file;
+            if (c == 'K' || c == 'k')
+                king[who] = sq;
+            else
+                sold[who] |= 1u << sq;
+            file++;
+        } else {
+            return err_set(err, STATUS_PARSE, "not a 5x5 King's Valley position: %s", text);
+        }
+        if (file > KVS_SIZE)
+            return err_set(err, STATUS_PARSE, "not a 5x5 position: %s", text);
+    }
+    if (rank != 0 || file != KVS_SIZE || king[0] < 0 || king[1] < 0 || (p[0] != ' ') ||
+        (p[1] != '1' && p[1] != '2'))
+        return err_set(err, STATUS_PARSE, "not a 5x5 King's Valley position: %s", text);
+    const int mover = p[1] - '1';
+    out->soldiers[0] = sold[mover];
+    out->soldiers[1] = sold[!mover];
+    out->king[0] = (uint8_t)king[mover];
+    out->king[1] = (uint8_t)king[!mover];
+    *turn = mover;
+    const int n0 = __builtin_popcount(sold[0]), n1 = __builtin_popcount(sold[1]);
+    *soldiers = n0 == n1 ? n0 : -1;
+    return STATUS_OK;
+}
+
+void kvs_pos_text(const KvsPos *p, int mover, int ply, char *out)
+{
+    char *o = out;
+    for (int rank = KVS_SIZE - 1; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < KVS_SIZE; file++) {
+            const int sq = rank * KVS_SIZE + file;
+            char c = 0;
+            for (int side = 0; side < 2; side++) {
+                const bool first = (side == 0) == (mover == 0);
+                if (p->king[side] == sq)
+                    c = first ? 'K' : 'k';
+                else if (p->soldiers[side] & (1u << sq))
+                    c = first ? 'S' : 's';
+            }
+            if (c == 0) {
+                empty++;
+                continue;
+            }
+            if (empty)
+                *o++ = (char)('0' + empty);
+            empty = 0;
+            *o++ = c;
+        }
+        if (empty)
+            *o++ = (char)('0' + empty);
+        if (rank > 0)
+            *o++ = '/';
+    }
+    snprintf(o, KVS_TEXT_CAP - (size_t)(o - out), " %d %d", mover + 1, ply);
+}
+
+static KvsValue value_of_byte(uint8_t v)
+{
+    KvsValue r = {0, 0};
+    if (v != 0) {
+        r.plies = v - 1;
+        r.outcome = (r.plies & 1) ? 1 : -1;
+    }
+    return r;
+}
+
+/* The table's value of a position in play, seen by its side to move. */
+static Status lookup(const KvsTable *t, const Game *g, const GameState *s, KvsValue *out,
+                     ErrBuf *err)
+{
+    StrBuf text;
+    sb_init(&text);
+    g->ops->format_position(g, s, &text);
+    KvsPos p;
+    int turn, soldiers;
+    Status st = kvs_pos_from_text(sb_str(&text), &p, &turn, &soldiers, err);
+    sb_free(&text);
+    if (st != STATUS_OK)
+        return st;
+    if (soldiers != t->rules.soldiers)
+        return err_set(err, STATUS_UNSUPPORTED,
+                       "the table holds positions with %d soldiers a side, not this one",
+                       t->rules.soldiers);
+    int stab;
+    *out = value_of_byte(t->values[kvs_index_of(&t->ix, &p, &stab)]);
+    return STATUS_OK;
+}
+
+/* The value for the mover of the position after a move, from the child's value. */
+static Status child_value(const KvsTable *t, const Game *g, const GameState *child, int mover,
+                          KvsValue *out, ErrBuf *err)
+{
+    if (game_is_over(g, child)) {
+        double ret[MAX_PLAYERS];
+        g->ops->returns(g, child, ret);
+        out->outcome = ret[mover] > 0 ? 1 : ret[mover] < 0 ? -1 : 0;
+        out->plies = out->outcome != 0 ? 1 : 0;
+        return STATUS_OK;
+    }
+    KvsValue v;
+    const Status st = lookup(t, g, child, &v, err);
+    if (st != STATUS_OK)
+        return st;
+    out->outcome = -v.outcome;
+    out->plies = v.outcome != 0 ? v.plies + 1 : 0;
+    return STATUS_OK;
+}
+
+int kvs_value_compare(KvsValue a, KvsValue b)
+{
+    if (a.outcome != b.outcome)
+        return a.outcome - b.outcome;
+    if (a.outcome > 0)
+        return b.plies - a.plies;
+    if (a.outcome < 0)
+        return a.plies - b.plies;
+    return 0;
+}
+
+void kvs_value_format(KvsValue v, StrBuf *out)
+{
+    if (v.outcome == 0)
+        sb_puts(out, "draw");
+    else
+        sb_printf(out, "%s in %d", v.outcome > 0 ? "win" : "loss", v.plies);
+}
+
+Status kvs_probe_moves(const KvsTable *t, const Game *g, const GameState *s, MoveList *moves,
+                       KvsValue *values, ErrBuf *err)
+{
+    if (game_is_over(g, s))
+        return err_set(err, STATUS_ILLEGAL, "the game is over");
+    const int mover = g->ops->to_move(g, s);
+    g->ops->gen_moves(g, s, moves);
+    GameState *child = game_state_clone(g, s);
+    void *undo = game_undo_new(g);
+    Status st = child && undo ? STATUS_OK : err_set(err, STATUS_NOMEM, "out of memory");
+    for (int k = 0; k < moves->count && st == STATUS_OK; k++) {
+        g->ops->make(g, child, moves->moves[k], undo);
+        st = child_value(t, g, child, mover, &values[k], err);
+        g->ops->unmake(g, child, moves->moves[k], undo);
+    }
+    free(child);
+    free(undo);
+    return st;
+}
+
+Status kvs_probe(const KvsTable *t, const Game *g, const GameState *s, KvsValue *out,
+                 ErrBuf *err)
+{
+    if (game_is_over(g, s))
+        return err_set(err, STATUS_ILLEGAL, "the game is over");
+    // The table assumes the king may move; on the first ply under first-move-soldier it
+    // may not, so that position's value is the best of the moves allowed.
+    StrBuf text;
+    sb_init(&text);
+    g->ops->format_position(g, s, &text);
+    const char *sp = strrchr(sb_str(&text), ' ');
+    const bool first_ply = sp != NULL && strcmp(sp, " 0") == 0;
+    sb_free(&text);
+    if (!(first_ply && game_option_is(g, "first-move-soldier", "on")))
+        return lookup(t, g, s, out, err);
+    MoveList *moves = malloc(sizeof *moves);
+    KvsValue *vals = malloc(sizeof *vals * MOVELIST_CAP);
+    Status st = moves && vals ? kvs_probe_moves(t, g, s, moves, vals, err)
+                              : err_set(err, STATUS_NOMEM, "out of memory");
+    if (st == STATUS_OK) {
+        *out = vals[0];
+        for (int k = 1; k < moves->count; k++)
+            if (kvs_value_compare(vals[k], *out) > 0)
+                *out = vals[k];
+    }
+    free(moves);
+    free(vals);
+    return st;
+}
+
+Status kvs_best_move(const KvsTable *t, const Game *g, const GameState *s, Rng *rng,
+                     Move *best, KvsValue *value, ErrBuf *err)
+{
+    MoveList *moves = malloc(sizeof *moves);
+    KvsValue *vals = malloc(sizeof *vals * MOVELIST_CAP);
+    Status st = moves && vals ? kvs_probe_moves(t, g, s, moves, vals, err)
+                              : err_set(err, STATUS_NOMEM, "out of memory");
+    if (st == STATUS_OK && moves->count == 0)
+        st = err_set(err, STATUS_ILLEGAL, "no legal move");
+    if (st == STATUS_OK) {
+        int pick = 0, ties = 1;
+        for (int k = 1; k < moves->count; k++) {
+            const int c = kvs_value_compare(vals[k], vals[pick]);
+            if (c > 0) {
+                pick = k;
+                ties = 1;
+            } else if (c == 0 && rng_below(rng, (uint32_t)++ties) == 0) {
+                pick = k; // reservoir sampling: each equal move is kept with 1/ties
+            }
+        }
+        *best = moves->moves[pick];
+        *value = vals[pick];
+    }
+    free(moves);
+    free(vals);
+    return st;
+}

@@ -1,0 +1,565 @@
+/*
+ * test_solve.c - the King's Valley solver against the rules code and a plain solver:
+ * its moves and un-moves against the game's own moves, the index's symmetry folding,
+ * every value of reduced games (no soldiers, one soldier a side) against a forward
+ * fixed point computed through the game's interface, and the table file's checks.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "core/game_api.h"
+#include "play/perfect.h"
+#include "play/registry.h"
+#include "solve/kvs_retro.h"
+#include "solve/kvs_table.h"
+#include "support/rule_text.h"
+
+/* Sanitizer builds run several times slower: they check the same things on fewer
+ * positions, and the plain solver only on the game without soldiers. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SLOW_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SLOW_BUILD 1
+#endif
+#endif
+#ifdef SLOW_BUILD
+enum { RANDOM_POSITIONS = 1000 };
+#else
+enum { RANDOM_POSITIONS = 10000 };
+#endif
+
+static Game *make_game(const char *name, const char *lkl, const char *no_move)
+{
+    Game *g;
+    ErrBuf err;
+    char a[64], b[64];
+    snprintf(a, sizeof a, "locked-king-loses=%s", lkl);
+    snprintf(b, sizeof b, "no-move=%s", no_move);
+    const char *rules[4] = {a, b, "repetition=off", "max-plies=1000"};
+    assert_int_equal(rule_text_create(registry_find(name), 0, rules, 4, &g, &err), STATUS_OK);
+    return g;
+}
+
+/* The game's text of p with `mover` (0 or 1) to move, one ply played. */
+static void pos_text(const KvsPos *p, int mover, char *out)
+{
+    kvs_pos_text(p, mover, 1, out);
+}
+
+static bool same_pos(const KvsPos *a, const KvsPos *b)
+{
+    return a->soldiers[0] == b->soldiers[0] && a->soldiers[1] == b->soldiers[1] &&
+           a->king[0] == b->king[0] && a->king[1] == b->king[1];
+}
+
+static KvsPos random_pos(const KvsIndex *ix, Rng *rng)
+{
+    const uint64_t i = rng_next(rng) % ix->size;
+    const KvsPos p = kvs_index_position(ix, i);
+    return kvs_transform(&ix->board, &p, (int)rng_below(rng, KVS_SYMS));
+}
+
+/* kvs_successors lists exactly the game's moves (valley slides apart), on random
+ * positions with four and with two soldiers a side. */
+static void test_successors_match_game(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-valley", "off", "loss");
+    GameState *s = game_state_new(g);
+    void *undo = game_undo_new(g);
+    MoveList *ml = malloc(sizeof *ml);
+    Rng rng;
+    rng_seed(&rng, 7);
+    for (int n = 2; n <= 4; n += 2) {
+        KvsIndex *ix = malloc(sizeof *ix);
+        kvs_index_init(ix, n);
+        for (int iter = 0; iter < RANDOM_POSITIONS / 4; iter++) {
+            const KvsPos p = random_pos(ix, &rng);
+            const int mover = (int)rng_below(&rng, 2);
+            char text[64];
+            pos_text(&p, mover, text);
+            ErrBuf err;
+            assert_int_equal(g->ops->parse_position(g, s, text, &err), STATUS_OK);
+            KvsPos succ[KVS_MAX_SUCC];
+            bool valley;
+            const int ns = kvs_successors(&ix->board, &p, succ, &valley);
+            bool used[KVS_MAX_SUCC] = {false};
+            bool saw_valley = false;
+            int matched = 0;
+            g->ops->gen_moves(g, s, ml);
+            for (int k = 0; k < ml->count; k++) {
+                g->ops->make(g, s, ml->moves[k], undo);
+                if (game_is_over(g, s)) {
+                    saw_valley = true;
+                } else {
+                    StrBuf t;
+                    sb_init(&t);
+                    g->ops->format_position(g, s, &t);
+                    KvsPos q;
+                    int turn, sold;
+                    assert_int_equal(kvs_pos_from_text(sb_str(&t), &q, &turn, &sold, &err), STATUS_OK);
+                    sb_free(&t);
+                    bool found = false;
+                    for (int m = 0; m < ns && !found; m++)
+                        if (!used[m] && same_pos(&succ[m], &q))
+                            used[m] = found = true;
+                    assert_true(found);
+                    matched++;
+                }
+                g->ops->unmake(g, s, ml->moves[k], undo);
+            }
+            assert_int_equal(matched, ns);
+            assert_int_equal(saw_valley, valley);
+        }
+        free(ix);
+    }
+    free(ml);
+    free(undo);
+    free(s);
+    game_destroy(g);
+}
+
+/* Un-moves and moves are inverse: every predecessor of Y has Y among its successors,
+ * and every successor of X has X among its predecessors. */
+static void test_predecessors_invert_successors(void **state)
+{
+    (void)state;
+    KvsIndex *ix = malloc(sizeof *ix);
+    kvs_index_init(ix, 4);
+    Rng rng;
+    rng_seed(&rng, 11);
+    KvsPos a[KVS_MAX_PRED], b[KVS_MAX_PRED];
+    for (int iter = 0; iter < RANDOM_POSITIONS; iter++) {
+        const KvsPos p = random_pos(ix, &rng);
+        bool valley;
+        const int ns = kvs_successors(&ix->board, &p, a, &valley);
+        for (int k = 0; k < ns; k++) {
+            const int np = kvs_predecessors(&ix->board, &a[k], b);
+            int hits = 0;
+            for (int m = 0; m < np; m++)
+                hits += same_pos(&b[m], &p);
+            assert_int_equal(hits, 1);
+        }
+        const int np = kvs_predecessors(&ix->board, &p, a);
+        for (int k = 0; k < np; k++) {
+            const int n2 = kvs_successors(&ix->board, &a[k], b, &valley);
+            int hits = 0;
+            for (int m = 0; m < n2; m++)
+                hits += same_pos(&b[m], &p);
+            assert_int_equal(hits, 1);
+        }
+    }
+    free(ix);
+}
+
+/* Every image of a position has the position's index, and an entry in use maps back to
+ * itself. */
+static void test_index_folds_symmetry(void **state)
+{
+    (void)state;
+    for (int n = 0; n <= 4; n++) {
+        KvsIndex *ix = malloc(sizeof *ix);
+        kvs_index_init(ix, n);
+        assert_int_equal(ix->size, 75 * ix->per_pair);
+        Rng rng;
+        rng_seed(&rng, (uint64_t)n + 3);
+        for (int iter = 0; iter < RANDOM_POSITIONS; iter++) {
+            const uint64_t i = rng_next(&rng) % ix->size;
+            const KvsPos p = kvs_index_position(ix, i);
+            int stab;
+            const uint64_t canon = kvs_index_of(ix, &p, &stab);
+            assert_true(canon <= i);
+            assert_int_equal(canon == i, kvs_index_canonical(ix, i));
+            for (int t = 0; t < KVS_SYMS; t++) {
+                const KvsPos q = kvs_transform(&ix->board, &p, t);
+                int s2;
+                assert_int_equal(kvs_index_of(ix, &q, &s2), canon);
+                assert_int_equal(s2, stab);
+            }
+        }
+        free(ix);
+    }
+}
+
+/* The plain solver: every position of the reduced game with either side to move, no
+ * symmetry, values by a forward fixed point over successor lists built with the game's
+ * own interface. Indexed by turn, kings and the soldier squares (25 = none). */
+typedef struct Ref {
+    int soldiers;
+    size_t size;
+    int16_t *val;    /* -1 undecided, else plies (odd: the side to move wins) */
+    int32_t *first;  /* successors of position i: succ[first[i] .. first[i + 1]) */
+    int32_t *succ;   /* index of the child, or -2 for a child the mover has won */
+    bool *draw_end;  /* a side without moves draws here */
+} Ref;
+
+static size_t ref_index(int turn, int k0, int k1, int s0, int s1)
+{
+    return ((((size_t)turn * 25 + (size_t)k0) * 25 + (size_t)k1) * 26 + (size_t)s0) * 26 + (size_t)s1;
+}
+
+static size_t ref_of_text(const char *text)
+{
+    int king[2] = {-1, -1}, sold[2] = {25, 25};
+    int rank = 4, file = 0;
+    const char *p = text;
+    for (; *p != ' '; p++) {
+        if (*p == '/') {
+            rank--;
+            file = 0;
+        } else if (*p >= '1' && *p <= '5') {
+            file += *p - '0';
+        } else {
+            const int who = (*p == 'K' || *p == 'S') ? 0 : 1;
+            if (*p == 'K' || *p == 'k')
+                king[who] = rank * 5 + file;
+            else
+                sold[who] = rank * 5 + file;
+            file++;
+        }
+    }
+    return ref_index(p[1] - '1', king[0], king[1], sold[0], sold[1]);
+}
+
+static void ref_solve(Ref *r, Game *g, int soldiers)
+{
+    r->soldiers = soldiers;
+    r->size = ref_index(2, 0, 0, 0, 0);
+    r->val = malloc(r->size * sizeof *r->val);
+    r->first = calloc(r->size + 1, sizeof *r->first);
+    r->draw_end = calloc(r->size, sizeof *r->draw_end);
+    size_t cap = 1 << 20, used = 0;
+    r->succ = malloc(cap * sizeof *r->succ);
+    GameState *s = game_state_new(g);
+    void *undo = game_undo_new(g);
+    MoveList *ml = malloc(sizeof *ml);
+    StrBuf t;
+    sb_init(&t);
+    for (size_t i = 0; i < r->size; i++) {
+        r->val[i] = -2; // not a position
+        r->first[i] = (int32_t)used;
+        size_t x = i;
+        const int s1 = (int)(x % 26), s0 = (int)(x / 26 % 26), k1 = (int)(x / 676 % 25),
+                  k0 = (int)(x / 16900 % 25), turn = (int)(x / 422500);
+        const bool want = soldiers == 1 ? (s0 < 25 && s1 < 25) : (s0 == 25 && s1 == 25);
+        if (!want || k0 == k1 || k0 == 12 || k1 == 12 || s0 == 12 || s1 == 12 || s0 == k0 ||
+            s0 == k1 || s1 == k0 || s1 == k1 || (s0 == s1 && s0 < 25))
+            continue;
+        KvsPos p = {{s0 < 25 ? 1u << s0 : 0, s1 < 25 ? 1u << s1 : 0}, {(uint8_t)k0, (uint8_t)k1}};
+        // p's side 0 is the first player here; pos_text's mover is the side to move.
+        KvsPos q = p;
+        if (turn == 1) {
+            q.soldiers[0] = p.soldiers[1];
+            q.soldiers[1] = p.soldiers[0];
+            q.king[0] = p.king[1];
+            q.king[1] = p.king[0];
+        }
+        char text[64];
+        pos_text(&q, turn, text);
+        ErrBuf err;
+        assert_int_equal(g->ops->parse_position(g, s, text, &err), STATUS_OK);
+        assert_int_equal(ref_of_text(text), i);
+        r->val[i] = -1;
+        if (game_is_over(g, s)) {
+            double ret[MAX_PLAYERS];
+            g->ops->returns(g, s, ret);
+            if (ret[turn] < 0)
+                r->val[i] = 0;
+            else
+                r->draw_end[i] = true;
+            continue;
+        }
+        g->ops->gen_moves(g, s, ml);
+        for (int k = 0; k < ml->count; k++) {
+            g->ops->make(g, s, ml->moves[k], undo);
+            if (used == cap) {
+                cap *= 2;
+                r->succ = realloc(r->succ, cap * sizeof *r->succ);
+            }
+            if (game_is_over(g, s)) {
+                double ret[MAX_PLAYERS];
+                g->ops->returns(g, s, ret);
+                assert_true(ret[turn] > 0);
+                r->succ[used++] = -2;
+            } else {
+                sb_clear(&t);
+                g->ops->format_position(g, s, &t);
+                r->succ[used++] = (int32_t)ref_of_text(sb_str(&t));
+            }
+            g->ops->unmake(g, s, ml->moves[k], undo);
+        }
+    }
+    r->first[r->size] = (int32_t)used;
+    sb_free(&t);
+    free(ml);
+    free(undo);
+    free(s);
+    // Forward fixed point: in round n a position is won if a move reaches a position
+    // lost in fewer plies, lost if every move reaches a position already won.
+    bool changed = true;
+    for (int n = 1; changed || n <= 2; n++) {
+        changed = false;
+        for (size_t i = 0; i < r->size; i++) {
+            if (r->val[i] != -1 || r->draw_end[i])
+                continue;
+            bool all_won = true, wins = false;
+            for (int32_t k = r->first[i]; k < r->first[i + 1]; k++) {
+                const int32_t c = r->succ[k];
+                const int v = c == -2 ? -2 : r->val[c];
+                if (c == -2 || (v >= 0 && v < n && v % 2 == 0 && !r->draw_end[c]))
+                    wins = true;
+                if (c == -2 || r->draw_end[c] || v < 0 || v >= n || v % 2 == 0)
+                    all_won = false;
+            }
+            if ((n % 2 == 1 && wins) || (n % 2 == 0 && all_won)) {
+                r->val[i] = (int16_t)n;
+                changed = true;
+            }
+        }
+    }
+}
+
+static void ref_free(Ref *r)
+{
+    free(r->val);
+    free(r->first);
+    free(r->succ);
+    free(r->draw_end);
+}
+
+/* Every position of the reduced game, with either side to move, has the plain solver's
+ * value in the retrograde table. */
+static void check_against_reference(int soldiers, const char *lkl, const char *no_move)
+{
+    Game *g = make_game("kings-valley", lkl, no_move);
+    Ref r;
+    ref_solve(&r, g, soldiers);
+    KvsIndex *ix = malloc(sizeof *ix);
+    kvs_index_init(ix, soldiers);
+    KvsSolveOptions opt = {.rules = {soldiers, strcmp(lkl, "on") == 0, strcmp(no_move, "draw") == 0},
+                           .threads = 2};
+    uint8_t *table;
+    KvsSolveStats st;
+    ErrBuf err;
+    assert_int_equal(kvs_solve(ix, &opt, &table, &st, &err), STATUS_OK);
+    uint64_t checked = 0, decided = 0;
+    for (size_t i = 0; i < r.size; i++) {
+        if (r.val[i] == -2)
+            continue;
+        const size_t x = i;
+        const int s1 = (int)(x % 26), s0 = (int)(x / 26 % 26), k1 = (int)(x / 676 % 25),
+                  k0 = (int)(x / 16900 % 25), turn = (int)(x / 422500);
+        KvsPos p = {{s0 < 25 ? 1u << s0 : 0, s1 < 25 ? 1u << s1 : 0}, {(uint8_t)k0, (uint8_t)k1}};
+        if (turn == 1) {
+            const KvsPos q = p;
+            p.soldiers[0] = q.soldiers[1];
+            p.soldiers[1] = q.soldiers[0];
+            p.king[0] = q.king[1];
+            p.king[1] = q.king[0];
+        }
+        int stab;
+        const int got = table[kvs_index_of(ix, &p, &stab)];
+        const int want = r.val[i] < 0 ? 0 : r.val[i] + 1;
+        if (got != want)
+            fail_msg("position %zu (turn %d kings %d %d soldiers %d %d): table %d, reference %d",
+                     i, turn, k0, k1, s0, s1, got, want);
+        checked++;
+        decided += want != 0;
+    }
+    assert_true(checked > 0);
+    assert_true(decided > 0);
+    free(table);
+    free(ix);
+    ref_free(&r);
+    game_destroy(g);
+}
+
+static void test_kings_only_matches_reference(void **state)
+{
+    (void)state;
+    check_against_reference(0, "on", "loss");
+    check_against_reference(0, "off", "loss");
+    check_against_reference(0, "off", "draw");
+}
+
+static void test_one_soldier_matches_reference(void **state)
+{
+    (void)state;
+#ifdef SLOW_BUILD
+    skip();
+#else
+    check_against_reference(1, "on", "loss");
+    check_against_reference(1, "off", "draw");
+#endif
+}
+
+/* A table of the one-soldier game written to a file: opened only for the rules it was
+ * solved for, refused cut short, its probes consistent with its moves, and an ai:10
+ * agent that plays from it wins in exactly the plies the table gives. */
+static void test_table_file_and_probes(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/crown-test-solve-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], cut[256];
+    snprintf(path, sizeof path, "%s/t.kvt", dir);
+    snprintf(cut, sizeof cut, "%s/cut.kvt", dir);
+    const int n = 1;
+    KvsIndex *ix = malloc(sizeof *ix);
+    kvs_index_init(ix, n);
+    KvsSolveOptions opt = {.rules = {n, true, false}, .threads = 2};
+    uint8_t *values;
+    KvsSolveStats st;
+    ErrBuf err;
+    assert_int_equal(kvs_solve(ix, &opt, &values, &st, &err), STATUS_OK);
+    assert_int_equal(kvs_table_write(path, ix, &opt.rules, values, &st, &err), STATUS_OK);
+    FILE *f = fopen(cut, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(values, 1, 5000, f), 5000);
+    fclose(f);
+
+    Game *g = make_game("kings-valley", "on", "loss");
+    Game *off = make_game("kings-valley", "off", "loss");
+    Game *big = make_game("kings-valley-7x7", "on", "loss");
+    KvsTable *t;
+    assert_int_equal(kvs_table_open(path, off, &t, &err), STATUS_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "locked-king-loses-on"));
+    assert_int_equal(kvs_table_open(path, big, &t, &err), STATUS_UNSUPPORTED);
+    assert_int_equal(kvs_table_open(cut, g, &t, &err), STATUS_CORRUPT);
+    assert_int_equal(kvs_table_open("/nonexistent/t.kvt", g, &t, &err), STATUS_NOT_FOUND);
+    assert_int_equal(kvs_table_open(path, g, &t, &err), STATUS_OK);
+    assert_int_equal(kvs_table_verify(t, &err), STATUS_OK);
+
+    // Every position's value is the best of its moves' values.
+    GameState *s = game_state_new(g);
+    MoveList *ml = malloc(sizeof *ml);
+    KvsValue vals[MOVELIST_CAP];
+    Rng rng;
+    rng_seed(&rng, 5);
+    int won = 0;
+    for (int iter = 0; iter < RANDOM_POSITIONS / 10; iter++) {
+        const KvsPos p = random_pos(ix, &rng);
+        char text[64];
+        pos_text(&p, (int)rng_below(&rng, 2), text);
+        assert_int_equal(g->ops->parse_position(g, s, text, &err), STATUS_OK);
+        if (game_is_over(g, s))
+            continue;
+        KvsValue v;
+        assert_int_equal(kvs_probe(t, g, s, &v, &err), STATUS_OK);
+        assert_int_equal(kvs_probe_moves(t, g, s, ml, vals, &err), STATUS_OK);
+        KvsValue best = vals[0];
+        for (int k = 1; k < ml->count; k++)
+            if (kvs_value_compare(vals[k], best) > 0)
+                best = vals[k];
+        assert_int_equal(kvs_value_compare(best, v), 0);
+        if (v.outcome <= 0 || won >= 20)
+            continue;
+        // The perfect player converts: the game ends with its win after v.plies plies.
+        won++;
+        Perfect *perfect;
+        assert_int_equal(perfect_open(path, &perfect, &err), STATUS_OK);
+        AgentSpec spec;
+        assert_int_equal(agent_spec_parse("ai:10", &spec, &err), STATUS_OK);
+        Agent *a;
+        assert_int_equal(agent_new(g, &spec, &a, &err), STATUS_OK);
+        perfect_attach(perfect, g, &spec, a);
+        const int winner = g->ops->to_move(g, s);
+        void *undo = game_undo_new(g);
+        int plies = 0;
+        while (!game_is_over(g, s)) {
+            SearchResult r;
+            assert_int_equal(agent_think(a, s, &r, &err), STATUS_OK);
+            g->ops->make(g, s, r.best, undo);
+            plies++;
+        }
+        double ret[MAX_PLAYERS];
+        g->ops->returns(g, s, ret);
+        assert_true(ret[winner] > 0);
+        assert_int_equal(plies, v.plies);
+        free(undo);
+        agent_free(a);
+        perfect_free(perfect);
+    }
+    assert_true(won > 0);
+    // A position the table does not hold (four soldiers) is refused, not misread.
+    KvsValue v;
+    assert_int_equal(g->ops->parse_position(g, s, "sskss/5/5/5/SSKSS 1 3", &err), STATUS_OK);
+    assert_int_equal(kvs_probe(t, g, s, &v, &err), STATUS_UNSUPPORTED);
+    // On the first ply under first-move-soldier the value is that of the soldiers' moves.
+    assert_int_equal(g->ops->parse_position(g, s, "1sk2/5/5/5/1SK2 1 0", &err), STATUS_OK);
+    assert_int_equal(kvs_probe(t, g, s, &v, &err), STATUS_OK);
+    assert_int_equal(kvs_probe_moves(t, g, s, ml, vals, &err), STATUS_OK);
+    for (int k = 0; k < ml->count; k++)
+        assert_true(kvs_value_compare(vals[k], v) <= 0);
+
+    free(ml);
+    free(s);
+    kvs_table_close(t);
+    game_destroy(g);
+    game_destroy(off);
+    game_destroy(big);
+    free(values);
+    free(ix);
+    remove(path);
+    remove(cut);
+    rmdir(dir);
+}
+
+/* A solve stopped after a few plies (as by a kill) resumes from its checkpoint and ends
+ * with the same table as one run straight through. */
+static void test_checkpoint_resumes(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/crown-test-ckpt-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char ckpt[256];
+    snprintf(ckpt, sizeof ckpt, "%s/t.part", dir);
+    KvsIndex *ix = malloc(sizeof *ix);
+    kvs_index_init(ix, 1);
+    KvsSolveOptions opt = {.rules = {1, true, false}, .threads = 2};
+    uint8_t *straight, *resumed;
+    KvsSolveStats st;
+    ErrBuf err;
+    assert_int_equal(kvs_solve(ix, &opt, &straight, &st, &err), STATUS_OK);
+    assert_false(st.resumed);
+    opt.checkpoint = ckpt;
+    opt.stop_after = 3;
+    assert_int_equal(kvs_solve(ix, &opt, &resumed, &st, &err), STATUS_CONFLICT);
+    opt.stop_after = 0;
+    assert_int_equal(kvs_solve(ix, &opt, &resumed, &st, &err), STATUS_OK);
+    assert_true(st.resumed);
+    assert_memory_equal(straight, resumed, ix->size);
+    // A checkpoint of other rules is not taken up.
+    opt.rules.locked_king_loses = false;
+    free(resumed);
+    assert_int_equal(kvs_solve(ix, &opt, &resumed, &st, &err), STATUS_OK);
+    assert_false(st.resumed);
+    free(straight);
+    free(resumed);
+    free(ix);
+    remove(ckpt);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_successors_match_game),
+        cmocka_unit_test(test_predecessors_invert_successors),
+        cmocka_unit_test(test_index_folds_symmetry),
+        cmocka_unit_test(test_kings_only_matches_reference),
+        cmocka_unit_test(test_one_soldier_matches_reference),
+        cmocka_unit_test(test_table_file_and_probes),
+        cmocka_unit_test(test_checkpoint_resumes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
