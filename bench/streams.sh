@@ -15,7 +15,8 @@ make --no-print-directory BUILD=release OUT="${BENCH_OUT:-build/release}" >/dev/
 dir=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
 "${BENCH_OUT:-build/release}"/crown serve --port 0 --db "$dir/bench.db" --quiet --rate 10000 \
-    --max-per-ip $((n + 100)) --max-connections $((n + 200)) >"$dir/out" 2>&1 &
+    --max-per-ip $((n + 100)) --max-connections $((n + 200)) \
+    --streams-per-ip $((n + 100)) --streams-per-game $((n + 100)) >"$dir/out" 2>&1 &
 pid=$!
 for _ in $(seq 100); do grep -q 'http://' "$dir/out" && break; sleep 0.1; done
 port=$(grep -o 'http://127.0.0.1:[0-9]*' "$dir/out" | sed 's/.*://')
