@@ -47,6 +47,7 @@ typedef struct CliOptions {
     bool games_set; /* --games was given (its default suits match, not playouts) */
     long jobs;
     bool generic;
+    bool report; /* --report: crown solve prints what a table says */
     bool help;
     const char *positional[CLI_MAX_POSITIONAL];
     int n_positional;

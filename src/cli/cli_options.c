@@ -51,6 +51,10 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
             o->generic = true;
             continue;
         }
+        if (strcmp(a, "--report") == 0) {
+            o->report = true;
+            continue;
+        }
         if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
             if (o->n_positional == CLI_MAX_POSITIONAL) {
                 cli_error("too many arguments ('%s')", a);

@@ -242,6 +242,12 @@ uint8_t kvs_table_entry(const KvsTable *t, uint64_t i)
     return t->values[i];
 }
 
+void kvs_table_counts(const KvsTable *t, KvsSolveStats *out)
+{
+    memset(out, 0, sizeof *out);
+    kvs_table_stats(&t->ix, t->values, out);
+}
+
 Status kvs_pos_from_text(const char *text, KvsPos *out, int *turn, int *soldiers, ErrBuf *err)
 {
     uint32_t sold[2] = {0, 0};

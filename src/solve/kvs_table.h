@@ -61,6 +61,8 @@ const char *kvs_table_header(const KvsTable *t);
 const KvsIndex *kvs_table_index(const KvsTable *t);
 /* The stored value of entry i (kvs_retro.h), for tests and tools. */
 uint8_t kvs_table_entry(const KvsTable *t, uint64_t i);
+/* Counts the whole table's values (kvs_table_stats): won, lost, drawn, the longest. */
+void kvs_table_counts(const KvsTable *t, KvsSolveStats *out);
 
 /* The value of s for the player to move. On the very first ply under first-move-soldier
  * it is the best over the moves that rule allows. STATUS_ILLEGAL if the game is over,

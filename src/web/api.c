@@ -19,6 +19,7 @@
 #include "play/registry.h"
 #include "play/words.h"
 #include "web/ai.h"
+#include "web/api_solution.h"
 #include "web/quota.h"
 #include "web/ratelimit.h"
 #include "web/server.h"
@@ -751,13 +752,14 @@ void api_handle(Server *srv, const Request *req, Response *res)
     memcpy(id, p, id_len);
     id[id_len] = '\0';
     const char *action = slash ? slash + 1 : "";
-    static const char *const ACTIONS[] = {"", "moves", "undo", "hint", "record", NULL};
+    static const char *const ACTIONS[] = {"", "moves", "undo", "hint", "record", "solution",
+                                          NULL};
     bool known = false;
     for (int i = 0; ACTIONS[i] && !known; i++)
         known = strcmp(action, ACTIONS[i]) == 0;
     if (!known) {
         response_error(res, 404, "no such API path '%.60s': a game has moves, undo, hint, "
-                       "record and events", req->path);
+                       "record, solution and events", req->path);
         return;
     }
     Session *s = NULL;
@@ -790,6 +792,9 @@ static void api_game(Server *srv, const Request *req, Session *s, const char *ac
     } else if (strcmp(action, "hint") == 0) {
         if (method_is(req, "POST", res))
             hint(srv, req, s, res);
+    } else if (strcmp(action, "solution") == 0) {
+        if (method_is(req, "GET", res))
+            api_solution(srv, req, s, res); // web/api_solution.c
     } else if (method_is(req, "GET", res)) {
         record_text(req, s, res);
     }
