@@ -37,6 +37,8 @@ typedef struct CliOptions {
     const char *tablebase; /* --tablebase FILE: a solved table (crown solve) */
     long threads;          /* --threads N, 0 when not given */
     long check;            /* --check N: positions crown solve checks, 0 when not given */
+    long soldiers;         /* --soldiers N: a reduced crown solve (tests), when soldiers_set */
+    bool soldiers_set;
     uint64_t seed;
     bool seed_set;
     SearchLimits limits;

@@ -111,6 +111,10 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
         } else if (strcmp(flag, "--check") == 0) {
             if (!read_number(flag, value, 1, 100000000, &o->check))
                 return false;
+        } else if (strcmp(flag, "--soldiers") == 0) {
+            if (!read_number(flag, value, 0, 4, &o->soldiers))
+                return false;
+            o->soldiers_set = true;
         } else if (strcmp(flag, "--threads") == 0) {
             if (!read_number(flag, value, 1, 64, &o->threads))
                 return false;

@@ -171,7 +171,7 @@ int cmd_solve(int argc, char **argv)
         return 2;
     if (o.n_positional != 1)
         return cli_error("usage: crown solve kings-valley [--rule NAME=VALUE]... [--out FILE] "
-                         "[--threads N] [--check N [--depth H] [--seed S]] "
+                         "[--soldiers N] [--threads N] [--check N [--depth H] [--seed S]] "
                          "[--report [--tablebase FILE]]"),
                2;
     Game *g;
@@ -189,6 +189,15 @@ int cmd_solve(int argc, char **argv)
     }
     if (o.out != NULL)
         snprintf(path, sizeof path, "%s", o.out);
+    // A reduced game (fewer soldiers a side) is for tests; it never takes the default
+    // place of the game's table.
+    if (o.soldiers_set && o.soldiers != rules.soldiers) {
+        if (o.out == NULL) {
+            game_destroy(g);
+            return cli_error("--soldiers %ld needs --out FILE", o.soldiers);
+        }
+        rules.soldiers = (int)o.soldiers;
+    }
     if (o.report) {
         const int rc = report(&o, g, o.tablebase ? o.tablebase : path);
         game_destroy(g);

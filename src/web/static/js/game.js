@@ -7,6 +7,7 @@ import * as api from './api.js';
 import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { describePlayer, h, ORDINAL } from './dom.js';
+import { createSolution } from './solution.js';
 
 export function showGame(root, id, token) {
   const ui = {
@@ -35,6 +36,7 @@ export function showGame(root, id, token) {
   const undoBtn = h('button', { id: 'undo', type: 'button' }, 'Undo');
   const moves = h('ol', { id: 'moves', class: 'moves' });
   const seats = h('div', { id: 'seats', class: 'seats' });
+  const solution = createSolution(id, token); // a finished solved game's verdict
   const record = h('a', { id: 'record-link', href: `/api/games/${id}/record`, target: '_blank', rel: 'noopener' }, 'game record');
 
   root.replaceChildren(h('section', { class: 'game' },
@@ -141,6 +143,7 @@ export function showGame(root, id, token) {
       h('span', { class: 'who' }, m.seat === null ? 'chance' : ORDINAL[m.seat]), ' ', m.text ?? '(hidden)')));
     moves.scrollTop = moves.scrollHeight;
     renderSeats();
+    solution.decorate(st, moves, board);
   }
 
   function renderSeats() {
