@@ -554,17 +554,42 @@ static void test_checkpoint_resumes(void **state)
     rmdir(dir);
 }
 
-/* The one-soldier table, solved and written to path; its values for the caller to free. */
-static uint8_t *small_table(const char *path, KvsIndex *ix)
-{
-    kvs_index_init(ix, 1);
-    KvsSolveOptions opt = {.rules = {1, true, false}, .threads = 2};
+/* The one-soldier table solved into a temporary folder, opened for the game with its
+ * default rules (max-plies 300, repetition on). */
+typedef struct Small {
+    char dir[64];
+    char path[128];
+    KvsIndex ix;
     uint8_t *values;
+    Game *g;
+    KvsTable *t;
+} Small;
+
+static Game *default_game(void);
+
+static void small_open(Small *f)
+{
+    snprintf(f->dir, sizeof f->dir, "/tmp/crown-test-small-XXXXXX");
+    assert_non_null(mkdtemp(f->dir));
+    snprintf(f->path, sizeof f->path, "%s/t.kvt", f->dir);
+    kvs_index_init(&f->ix, 1);
+    KvsSolveOptions opt = {.rules = {1, true, false}, .threads = 2};
     KvsSolveStats st;
     ErrBuf err;
-    assert_int_equal(kvs_solve(ix, &opt, &values, &st, &err), STATUS_OK);
-    assert_int_equal(kvs_table_write(path, ix, &opt.rules, values, &st, &err), STATUS_OK);
-    return values;
+    assert_int_equal(kvs_solve(&f->ix, &opt, &f->values, &st, &err), STATUS_OK);
+    assert_int_equal(kvs_table_write(f->path, &f->ix, &opt.rules, f->values, &st, &err),
+                     STATUS_OK);
+    f->g = default_game();
+    assert_int_equal(kvs_table_open(f->path, f->g, &f->t, &err), STATUS_OK);
+}
+
+static void small_close(Small *f)
+{
+    kvs_table_close(f->t);
+    game_destroy(f->g);
+    free(f->values);
+    remove(f->path);
+    rmdir(f->dir);
 }
 
 /* The game with its default rules (max-plies 300, repetition on). */
@@ -618,16 +643,11 @@ static void at_ply(char *text, int ply)
 static void test_solution_of_game(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/crown-test-solution-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[256];
-    snprintf(path, sizeof path, "%s/t.kvt", dir);
-    KvsIndex *ix = malloc(sizeof *ix);
-    uint8_t *values = small_table(path, ix);
-    Game *g = default_game();
-    KvsTable *t;
+    Small f;
+    small_open(&f);
+    const Game *g = f.g;
+    const KvsTable *t = f.t;
     ErrBuf err;
-    assert_int_equal(kvs_table_open(path, g, &t, &err), STATUS_OK);
     Rng rng;
     rng_seed(&rng, 11);
     char text[KVS_TEXT_CAP];
@@ -699,12 +719,7 @@ static void test_solution_of_game(void **state)
 
     free(ml);
     free(s);
-    kvs_table_close(t);
-    game_destroy(g);
-    free(values);
-    free(ix);
-    remove(path);
-    rmdir(dir);
+    small_close(&f);
 }
 
 /* ai:10 converts a won position with exactly the plies it needs left before the
@@ -712,18 +727,13 @@ static void test_solution_of_game(void **state)
 static void test_perfect_converts_within_limit(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/crown-test-limit-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[256];
-    snprintf(path, sizeof path, "%s/t.kvt", dir);
-    KvsIndex *ix = malloc(sizeof *ix);
-    uint8_t *values = small_table(path, ix);
-    Game *g = default_game();
-    KvsTable *t;
+    Small f;
+    small_open(&f);
+    const Game *g = f.g;
+    const KvsTable *t = f.t;
     ErrBuf err;
-    assert_int_equal(kvs_table_open(path, g, &t, &err), STATUS_OK);
     Perfect *perfect;
-    assert_int_equal(perfect_open(path, &perfect, &err), STATUS_OK);
+    assert_int_equal(perfect_open(f.path, &perfect, &err), STATUS_OK);
     AgentSpec spec;
     assert_int_equal(agent_spec_parse("ai:10", &spec, &err), STATUS_OK);
     Agent *a;
@@ -756,12 +766,7 @@ static void test_perfect_converts_within_limit(void **state)
     free(s);
     agent_free(a);
     perfect_free(perfect);
-    kvs_table_close(t);
-    game_destroy(g);
-    free(values);
-    free(ix);
-    remove(path);
-    rmdir(dir);
+    small_close(&f);
 }
 
 /* crown solve --report on a reduced table: a start's value and its keeping moves, a
@@ -769,16 +774,11 @@ static void test_perfect_converts_within_limit(void **state)
 static void test_report(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/crown-test-report-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[256];
-    snprintf(path, sizeof path, "%s/t.kvt", dir);
-    KvsIndex *ix = malloc(sizeof *ix);
-    uint8_t *values = small_table(path, ix);
-    Game *g = default_game();
-    KvsTable *t;
+    Small f;
+    small_open(&f);
+    const Game *g = f.g;
+    const KvsTable *t = f.t;
     ErrBuf err;
-    assert_int_equal(kvs_table_open(path, g, &t, &err), STATUS_OK);
     Rng rng;
     rng_seed(&rng, 13);
     char text[KVS_TEXT_CAP];
@@ -799,9 +799,9 @@ static void test_report(void **state)
 
     // The longest win is the largest odd number of plies in the table.
     int longest = 0;
-    for (uint64_t i = 0; i < ix->size; i++)
-        if (values[i] && ((values[i] - 1) & 1) && values[i] - 1 > longest)
-            longest = values[i] - 1;
+    for (uint64_t i = 0; i < f.ix.size; i++)
+        if (f.values[i] && ((f.values[i] - 1) & 1) && f.values[i] - 1 > longest)
+            longest = f.values[i] - 1;
     sb_clear(&out);
     assert_int_equal(solve_report_table(t, g, &out, &err), STATUS_OK);
     sb_clear(&want);
@@ -816,12 +816,7 @@ static void test_report(void **state)
     sb_free(&out);
     sb_free(&want);
     free(s);
-    kvs_table_close(t);
-    game_destroy(g);
-    free(values);
-    free(ix);
-    remove(path);
-    rmdir(dir);
+    small_close(&f);
 }
 
 int main(void)

@@ -28,32 +28,6 @@ static KvsValue within(KvsValue v, long left)
     return v;
 }
 
-/* The value of s for `mover` after a move, or *known false when the table lacks it. */
-static Status value_after(const KvsTable *t, const Game *g, const GameState *s, int mover,
-                          bool *known, KvsValue *out, ErrBuf *err)
-{
-    *known = true;
-    if (game_is_over(g, s)) {
-        double ret[MAX_PLAYERS];
-        g->ops->returns(g, s, ret);
-        out->outcome = ret[mover] > 0 ? 1 : ret[mover] < 0 ? -1 : 0;
-        out->plies = out->outcome != 0 ? 1 : 0;
-        return STATUS_OK;
-    }
-    KvsValue v;
-    const Status st = kvs_probe(t, g, s, &v, err);
-    if (st == STATUS_UNSUPPORTED) {
-        *known = false;
-        return STATUS_OK;
-    }
-    if (st != STATUS_OK)
-        return st;
-    const bool same = g->ops->to_move(g, s) == mover;
-    out->outcome = same ? v.outcome : -v.outcome;
-    out->plies = v.outcome != 0 ? v.plies + 1 : 0;
-    return STATUS_OK;
-}
-
 Status solution_of_record(const KvsTable *t, const GameRecord *r, SolutionPly *out,
                           ErrBuf *err)
 {
@@ -75,7 +49,10 @@ Status solution_of_record(const KvsTable *t, const GameRecord *r, SolutionPly *o
             break;
         p->before = within(p->before, left);
         g->ops->make(g, s, r->moves[i], undo);
-        st = value_after(t, g, s, p->mover, &p->after_known, &p->after, err);
+        st = kvs_probe_after(t, g, s, p->mover, &p->after, err);
+        p->after_known = st == STATUS_OK;
+        if (st == STATUS_UNSUPPORTED)
+            st = STATUS_OK;
         p->after = within(p->after, left);
         p->changed = p->known && p->after_known && p->after.outcome < p->before.outcome;
     }

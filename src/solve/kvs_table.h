@@ -73,6 +73,10 @@ Status kvs_probe(const KvsTable *t, const Game *g, const GameState *s, KvsValue 
  * at once counts as that result in 1 ply). Writes up to MOVELIST_CAP entries. */
 Status kvs_probe_moves(const KvsTable *t, const Game *g, const GameState *s, MoveList *moves,
                        KvsValue *values, ErrBuf *err);
+/* The value for `mover` of the position after one of its moves: the game's result if it
+ * is over (a win or loss in 1 ply), else the table's value turned round, one ply longer. */
+Status kvs_probe_after(const KvsTable *t, const Game *g, const GameState *child, int mover,
+                       KvsValue *out, ErrBuf *err);
 /* The move a perfect player makes: the shortest win, else a draw, else the longest
  * defence; among equal moves one drawn by rng. */
 Status kvs_best_move(const KvsTable *t, const Game *g, const GameState *s, Rng *rng,
