@@ -20,8 +20,7 @@ export function createSolution(id, token) {
   let data = null;
   const line = h('p', { id: 'solution', class: 'solution', hidden: true });
 
-  function summary(st) {
-    if (!data.available) return 'No solved table for these rules on this server.';
+  function summary() {
     if (data.changes.length === 0) return 'Perfect play decided this game: no move changed its result.';
     return data.changes.map((ply) => {
       const p = data.plies[ply - 1];
@@ -45,9 +44,10 @@ export function createSolution(id, token) {
       }).catch((e) => { line.hidden = false; line.textContent = e.message; });
       return;
     }
-    if (!data) return;
+    // Without a table for these rules the page stays as it was.
+    if (!data || !data.available) return;
     line.hidden = false;
-    line.textContent = summary(st);
+    line.textContent = summary();
     for (const li of moves.querySelectorAll('li[data-ply]')) {
       const p = data.plies[Number(li.dataset.ply) - 1];
       if (!p || li.querySelector('.ply-value')) continue;
