@@ -12,6 +12,7 @@ import { after, before, test } from 'node:test';
 import { assertAccessible } from './a11y.mjs';
 import { launch } from './browser.mjs';
 import { api, startServer } from './server.mjs';
+import { roundsOf } from '../../src/web/static/js/turns.js';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
 const WAIT = { timeout: 30000 };
@@ -129,6 +130,16 @@ test('review: stepping, moves by turn, the analysis graph and turning point, exp
   await phone.waitForFunction(() => /line 3 \("z9-z1"\)/.test(document.querySelector('#import-message').textContent), null, WAIT);
   assert.deepEqual(phone.errors, []);
   await phone.context().close();
+});
+
+test('moves by turn: several actions of one seat are one turn, rounds restart with the seats', () => {
+  const m = (seat, text) => ({ seat, text });
+  const rounds = roundsOf([m(0, 'a1-a3'), m(0, 'a3-a5'), m(1, 'b9-b7'), m(null, 'draw'), m(0, 'c1-c2'), m(2, 'x'), m(1, 'y')]);
+  assert.deepEqual(rounds.map((r) => [r.number, r.turns.map((t) => [t.seat, t.first, t.last, t.texts.join(' ')])]), [
+    [1, [[0, 0, 1, 'a1-a3 a3-a5'], [1, 2, 2, 'b9-b7'], [null, 3, 3, 'draw']]],
+    [2, [[0, 4, 4, 'c1-c2'], [2, 5, 5, 'x']]],
+    [3, [[1, 6, 6, 'y']]],
+  ]);
 });
 
 test('keyboard play: Tab to a piece, arrows to its target, Enter to select and move', async () => {

@@ -56,8 +56,10 @@ export function keyboardBoard(box) {
     svg.setAttribute('role', 'group');
     const items = [...svg.querySelectorAll(ITEMS)];
     if (!items.length) return;
+    // Only the stop takes the focus (a click elsewhere leaves it be), so the drawing
+    // is the same however it was used.
     for (const e of items) {
-      e.setAttribute('tabindex', '-1');
+      e.removeAttribute('tabindex');
       e.setAttribute('role', 'button');
       e.setAttribute('aria-label', nameOf(e));
       // Texts drawn side by side are read as one word ("Ccountess3") unless they end in
@@ -72,12 +74,15 @@ export function keyboardBoard(box) {
   }
 
   function moveTo(e) {
-    for (const o of box.querySelectorAll('[tabindex="0"]')) o.setAttribute('tabindex', '-1');
+    for (const o of box.querySelectorAll('[tabindex="0"]')) o.removeAttribute('tabindex');
     e.setAttribute('tabindex', '0');
     current = keyOf(e);
     e.focus({ preventScroll: true });
   }
 
+  // A click plays as before and leaves the focus be: the keyboard's place on the board
+  // is the keyboard's alone, so a drawing does not depend on where the mouse went.
+  box.addEventListener('mousedown', (ev) => { if (ev.target.closest(ITEMS)) ev.preventDefault(); });
   box.addEventListener('focusin', (ev) => {
     inside = true;
     const e = ev.target.closest(ITEMS);
