@@ -6,11 +6,11 @@
 // the new-game form, the import page, the review and a game page of every game.
 // Screenshots at 1280x800 and 390x844; no page scrolls sideways at 390 px.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { assertAccessible } from './a11y.mjs';
-import { launch } from './browser.mjs';
+import { browserSuite } from './browser.mjs';
 import { api, startServer } from './server.mjs';
 import { roundsOf } from '../../src/web/static/js/turns.js';
 
@@ -26,20 +26,12 @@ const LINE = ['a1-a4', 'e5-e2', 'c1-c3'];
 let srv;
 let browser;
 let games;
-
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  srv = await startServer();
-  browser = await launch();
-  games = (await api(srv, 'GET', '/api/games')).body.games;
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (srv) {
-    const { code } = await srv.stop();
-    assert.equal(code, 0, srv.stderr());
-  }
+browserSuite({
+  before, after, shots: SHOTS,
+  async ready(s) {
+    ({ srv, browser } = s);
+    games = (await api(srv, 'GET', '/api/games')).body.games;
+  },
 });
 
 async function newPage(viewport = WIDE, options = {}) {
