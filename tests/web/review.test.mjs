@@ -158,6 +158,13 @@ test('keyboard play: Tab to a piece, arrows to its target, Enter to select and m
   await page.screenshot({ path: join(SHOTS, 'keyboard-1280.png') });
   assert.deepEqual(page.errors, []);
   await page.context().close();
+  // The same game on a phone, the board's Tab stop on the piece that moved.
+  const phone = await newPage(PHONE);
+  await phone.goto(`${srv.url}${made.seats[0].url}`);
+  await phone.waitForSelector('#board svg [data-cell][tabindex="0"]', WAIT);
+  await phone.focus('#board svg [data-cell][tabindex="0"]');
+  await phone.screenshot({ path: join(SHOTS, 'keyboard-390.png') });
+  await phone.context().close();
 });
 
 test('accessibility: the new-game form and a game page of every game', async () => {
