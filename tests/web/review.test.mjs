@@ -158,7 +158,7 @@ test('keyboard play: Tab to a piece, arrows to its target, Enter to select and m
   await page.screenshot({ path: join(SHOTS, 'keyboard-1280.png') });
   assert.deepEqual(page.errors, []);
   await page.context().close();
-  // The same game on a phone, the board's Tab stop on the piece that moved.
+  // The same game on a phone, the keyboard's ring on the board's Tab stop.
   const phone = await newPage(PHONE);
   await phone.goto(`${srv.url}${made.seats[0].url}`);
   await phone.waitForSelector('#board svg [data-cell][tabindex="0"]', WAIT);
