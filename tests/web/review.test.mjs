@@ -115,6 +115,15 @@ test('review: stepping, moves by turn, the analysis graph and turning point, exp
   await phone.waitForSelector('#review-graph[data-done="yes"]', WAIT);
   assert.ok(await noSideways(phone), 'no sideways scroll at 390 px');
   await phone.screenshot({ path: join(SHOTS, 'review-390.png'), fullPage: true });
+  // A server without the charting library: the review says so and still analyses.
+  await phone.route('**/vendor/**', (route) => route.fulfill({ status: 404, body: 'no such page' }));
+  await phone.goto(`${srv.url}${made.seats[1].url}&review`);
+  await phone.waitForSelector('#review-board svg', WAIT);
+  await phone.click('#review-analyse');
+  await phone.waitForSelector('#review-graph[data-done="yes"]', WAIT);
+  assert.match(await phone.textContent('#review-graph'), /graph is unavailable/);
+  assert.match(await phone.textContent('#review-swings'), /e5-e2/);
+  await phone.unroute('**/vendor/**');
   // A record that is not one says so.
   await phone.goto(`${srv.url}/import`);
   await phone.fill('#import-text', 'crown-record 1\ngame kings-valley\nmove z9-z1\n');
