@@ -10,10 +10,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
+#include "core/game.h"
 #include "web/http.h"
 
 typedef struct Server Server;
 typedef struct Session Session;
+typedef struct NewGame NewGame;
 
 /* Answers a request under /api/ (except event streams); false if the path is not one of
  * the API's, so that the caller answers 404. */
@@ -25,5 +29,17 @@ char *api_games_json(size_t *len);
 /* The state body of s as `viewer` (a seat, or -1 for a spectator) sees it, from the
  * cache when nothing changed. The caller holds s->mu. NULL when memory is short. */
 char *api_state_locked(Session *s, int viewer, size_t *len);
+
+/* The observation of st as `observer` sees it (PLAYER_NONE: public) as JSON, or NULL for
+ * a game without observations (or short of memory). */
+json_t *api_observation_json(const Game *g, const GameState *st, int observer);
+/* The legal actions of st, each {"text", "cells"}. */
+json_t *api_legal_json(const Game *g, const GameState *st);
+
+/* Creates the game ng (players, rules and seats checked; `humans` of its seats people)
+ * within the requester's limits: the new session with a reference, or NULL with the
+ * refusal answered in res. */
+Session *api_create_session(Server *srv, const Request *req, NewGame *ng, int humans,
+                            Response *res);
 
 #endif
