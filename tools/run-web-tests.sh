@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 files=()
 for suite in "$@"; do
     case $suite in
-    api) files+=(tests/web/api.test.mjs tests/web/limits.test.mjs) ;;
+    api) files+=(tests/web/api.test.mjs tests/web/limits.test.mjs tests/web/finish.test.mjs) ;;
     e2e)
         files+=(tests/web/e2e.test.mjs)
         tools/install-deps.sh web || exit 1
