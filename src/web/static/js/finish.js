@@ -119,7 +119,7 @@ export function finishControls(id, token, apply, say) {
     const over = st.status === 'over';
     const other = st.players === 2 && me ? 1 - st.you : null;
     resign.hidden = !me || over || !confirm.hidden;
-    offer.hidden = !me || over || st.players !== 2;
+    offer.hidden = !me || over || st.players !== 2 || st.draw_offer === other;
     offer.disabled = st.draw_offer === st.you;
     offer.textContent = st.draw_offer === st.you ? 'Draw offered' : 'Offer a draw';
     incoming.hidden = !me || over || other === null || st.draw_offer !== other;
