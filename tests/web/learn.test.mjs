@@ -176,6 +176,16 @@ describe('finishing a game', () => {
     await page.waitForSelector('#actions [data-move="swap"] .action-why', WAIT);
     assert.match(await page.textContent('#actions [data-move="swap"]'), /^Swap.*plays again/);
     await check(page, 'action-swap');
+    // King of the Valley: once over (here by a resignation), the score part by part.
+    const kotv = await create({ game: 'king-of-the-valley', seats: ['human', 'human'], seed: 3 });
+    await page.goto(`${srv.url}${kotv.seats[1].url}`);
+    await page.waitForSelector('#board svg', WAIT);
+    await page.click('#resign');
+    await page.click('#resign-yes');
+    await page.waitForSelector('#score-breakdown', WAIT);
+    assert.equal(await page.textContent('#result'), 'You lost: you resigned');
+    assert.equal(await page.locator('#score-breakdown tbody tr').count(), 6);
+    await check(page, 'finish-kotv-scores');
     await page.close();
   });
 });
