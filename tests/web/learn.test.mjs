@@ -176,6 +176,13 @@ describe('finishing a game', () => {
     await page.waitForSelector('#actions [data-move="swap"] .action-why', WAIT);
     assert.match(await page.textContent('#actions [data-move="swap"]'), /^Swap.*plays again/);
     await check(page, 'action-swap');
+    // King Down's armies: each king a button with what it brings, and a line on what to do.
+    const kd = await create({ game: 'king-down', seats: ['human', 'human'], rules: { armies: 'on' } });
+    await page.goto(`${srv.url}${kd.seats[0].url}`);
+    await page.waitForSelector('#actions [data-move="frost"] .action-why', WAIT);
+    assert.match(await page.textContent('#actions [data-move="frost"]'), /^Frost.*Freeze and Ice Wall/);
+    assert.match(await page.textContent('#action-help'), /choose your king/);
+    await check(page, 'action-armies');
     // King of the Valley: once over (here by a resignation), the score part by part.
     const kotv = await create({ game: 'king-of-the-valley', seats: ['human', 'human'], seed: 3 });
     await page.goto(`${srv.url}${kotv.seats[1].url}`);

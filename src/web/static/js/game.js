@@ -8,7 +8,7 @@ import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { describePlayer, h, ORDINAL } from './dom.js';
 import { finishControls, resultText } from './finish.js';
-import { actionLabel, rulesHref } from './learn.js';
+import { actionLabel, rulesHref, turnHelp } from './learn.js';
 
 export function showGame(root, id, token) {
   const ui = {
@@ -23,6 +23,7 @@ export function showGame(root, id, token) {
 
   const board = h('div', { id: 'board', class: 'board-box' });
   const actions = h('div', { id: 'actions', class: 'actions' });
+  const actionHelp = h('p', { id: 'action-help', class: 'action-help', hidden: true });
   const chooser = h('div', { id: 'chooser', class: 'chooser', hidden: true });
   const title = h('h1', { id: 'title', class: 'game-title' });
   const summary = h('p', { class: 'summary' });
@@ -42,7 +43,7 @@ export function showGame(root, id, token) {
   const finish = finishControls(id, token, (st) => applyState(st), (text) => say(text));
 
   root.replaceChildren(h('section', { class: 'game' },
-    h('div', { class: 'board-area' }, board, chooser, actions),
+    h('div', { class: 'board-area' }, board, actionHelp, chooser, actions),
     h('aside', { class: 'panel' },
       title, summary, status, thinking, result, message, typed,
       h('div', { class: 'buttons' }, hintBtn, undoBtn), finish.element,
@@ -134,6 +135,9 @@ export function showGame(root, id, token) {
     const clickable = drawerFor(st.game) && (st.observation || st.position || st.view);
     const buttons = myTurn() ? st.legal.filter((m) => m.cells.length === 0 || !clickable) : [];
     actions.replaceChildren(...buttons.map((m) => h('button', { type: 'button', class: 'action', 'data-move': m.text, onclick: () => play(m.text) }, ...actionLabel(st.game, m.text))));
+    const help = myTurn() ? turnHelp(st.game, st.legal) : null;
+    actionHelp.hidden = !help;
+    actionHelp.textContent = help || '';
     datalist.replaceChildren(...(myTurn() ? st.legal : []).map((m) => h('option', { value: m.text })));
     input.disabled = !myTurn();
     typed.querySelector('button').disabled = !myTurn();

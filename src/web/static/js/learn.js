@@ -33,6 +33,8 @@ const KD_ACTIONS = {
   'death-touch': ['Death Touch', 'power, always on: your king captures a neighbour without moving'],
 };
 
+const ARMY_KINGS = new Set(['frost', 'flame', 'stratus', 'mud', 'spirit', 'shadow']);
+
 const KOTV_COLUMNS = { Q: 'queens', D: 'dukes', C: 'countesses', N: 'knights', F: 'farmers', W: 'farmers\' wives' };
 
 // [label, explanation] for an action that is not a move on the board.
@@ -55,6 +57,31 @@ function explain(game, text) {
       case 'place': return [`Place the king on ${arg}`, 'your king starts on that valley tile'];
       default: break;
     }
+  }
+  return null;
+}
+
+// What the player to move may do now, in one line, for games whose turn has phases
+// (King of the Valley) or choices before play (King Down's armies); null otherwise.
+const KOTV_PHASES = [
+  [/^place /, 'Place your king: click a valley tile to start there.'],
+  [/^recruit /, 'Recruit: click a hill tile to buy it for the price of its row, or pass.'],
+  [/^[a-e][1-5]-[a-e][1-5]/, 'Summon: click your king, then the tile it stops on (and takes), or beyond two or three identical tiles it passes.'],
+  [/^jester /, 'Jester: choose the castle column it joins; it counts as that subject but scores nothing.'],
+  [/^swap /, 'Wizard: swap a face-up subject of your castle for a subject on the hill.'],
+  [/^tax /, 'Tax collector: choose the column whose face-up tiles he turns down for his gold.'],
+  [/^kingdom /, 'Kingdom bonus: turn a full court face down for 5 gold and a kingdom token, or pass.'],
+  [/^refill /, 'Refill: choose the hill column whose bottom tiles fill the valley.'],
+];
+export function turnHelp(game, legal) {
+  if (!legal || !legal.length) return null;
+  if (game.startsWith('king-of-the-valley')) {
+    for (const [re, words] of KOTV_PHASES) if (legal.some((m) => re.test(m.text))) return words;
+  }
+  if (game.startsWith('king-down')) {
+    const first = legal[0].text.toLowerCase();
+    if (ARMY_KINGS.has(first)) return 'Armies: choose your king; each brings its powers.';
+    if (KD_ACTIONS[first]) return 'Armies: choose one of your king\'s two powers.';
   }
   return null;
 }
