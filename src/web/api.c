@@ -131,6 +131,14 @@ json_t *api_observation_json(const Game *g, const GameState *st, int observer)
     return j;
 }
 
+json_t *api_rules_json(const Game *g)
+{
+    json_t *rules = json_object();
+    for (int i = 0; i < g->ops->option_count; i++)
+        json_object_set_new(rules, g->ops->options[i].name, json_string(g->values[i]));
+    return rules;
+}
+
 json_t *api_legal_json(const Game *g, const GameState *st)
 {
     const GameOps *ops = g->ops;
@@ -174,10 +182,7 @@ static json_t *build_state(Session *s, int view)
     json_object_set_new(o, "game", json_string(ops->name));
     json_object_set_new(o, "summary", json_string(ops->summary));
     json_object_set_new(o, "players", json_integer(g->players));
-    json_t *rules = json_object();
-    for (int i = 0; i < ops->option_count; i++)
-        json_object_set_new(rules, ops->options[i].name, json_string(g->values[i]));
-    json_object_set_new(o, "rules", rules);
+    json_object_set_new(o, "rules", api_rules_json(g));
     // Chance draws follow from the seed (session.c): in a hidden-information game it
     // would tell the hidden order of what is to come, so it is shown once the game is
     // over, like the record.
