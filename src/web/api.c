@@ -675,7 +675,7 @@ static void record_text(const Request *req, Session *s, Response *res)
         return;
     pthread_mutex_lock(&s->mu);
     const bool hidden = !(s->game->ops->flags & GAME_PERFECT_INFO);
-    if (hidden && !game_is_over(s->game, s->rec.current)) {
+    if (hidden && !session_over_locked(s)) {
         pthread_mutex_unlock(&s->mu);
         response_error(res, 403, "the record of a hidden-information game is shown when the "
                        "game is over");
@@ -685,7 +685,7 @@ static void record_text(const Request *req, Session *s, Response *res)
     sb_init(&t);
     StrBuf result;
     sb_init(&result);
-    play_result_text(s->game, s->rec.current, PLAYER_NONE, &result);
+    api_finish_result_text(s, &result);
     record_write(&s->rec, sb_str(&result), &t);
     sb_free(&result);
     pthread_mutex_unlock(&s->mu);

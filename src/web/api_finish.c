@@ -70,41 +70,55 @@ static bool ai_accepts_draw(const Session *s, int ai_seat)
 
 /* --- what the state says of the end --------------------------------------------------------- */
 
+/* The end outside the rules in the neutral words of play_result_text: "second player
+ * wins: the first player resigned", "draw: agreed by the players". */
+static void end_text(const Session *s, StrBuf *t)
+{
+    const Game *g = s->game;
+    if (s->meta.end == META_END_RESIGN) {
+        if (g->players == 2)
+            sb_printf(t, "%s wins", play_seat_name(g, 1 - s->meta.end_seat));
+        else
+            sb_puts(t, "shared win");
+        sb_printf(t, ": the %s resigned", play_seat_name(g, s->meta.end_seat));
+    } else {
+        sb_puts(t, "draw: agreed by the players");
+    }
+}
+
+void api_finish_result_text(const Session *s, StrBuf *out)
+{
+    if (s->meta.end != META_END_NONE)
+        end_text(s, out);
+    else
+        play_result_text(s->game, s->rec.current, PLAYER_NONE, out);
+}
+
 static void end_result(const Session *s, json_t *o)
 {
     const Game *g = s->game;
+    const bool resigned = s->meta.end == META_END_RESIGN;
     json_t *r = json_object();
     json_t *winners = json_array();
     json_t *returns = json_array();
+    for (int i = 0; i < g->players; i++) {
+        const bool lost = resigned && i == s->meta.end_seat;
+        if (!lost)
+            json_array_append_new(winners, json_integer(i));
+        json_array_append_new(returns, json_real(!resigned ? 0.0
+                                                 : lost    ? -1.0
+                                                           : 1.0 / (g->players - 1)));
+    }
     StrBuf t;
     sb_init(&t);
-    if (s->meta.end == META_END_RESIGN) {
-        const int loser = s->meta.end_seat;
-        for (int i = 0; i < g->players; i++) {
-            if (i != loser)
-                json_array_append_new(winners, json_integer(i));
-            json_array_append_new(returns, json_real(i == loser ? -1.0 : 1.0 / (g->players - 1)));
-        }
-        if (g->players == 2)
-            sb_printf(&t, "%s wins", play_seat_name(g, 1 - loser));
-        else
-            sb_puts(&t, "shared win");
-        sb_printf(&t, ": the %s resigned", play_seat_name(g, loser));
-        json_object_set_new(r, "why", json_string(strchr(sb_str(&t), ':') + 2));
-    } else {
-        for (int i = 0; i < g->players; i++) {
-            json_array_append_new(winners, json_integer(i));
-            json_array_append_new(returns, json_real(0.0));
-        }
-        sb_puts(&t, "draw: agreed by the players");
-        json_object_set_new(r, "why", json_string("agreed by the players"));
-    }
+    end_text(s, &t);
     json_object_set_new(r, "text", json_string(sb_str(&t)));
+    json_object_set_new(r, "why", json_string(strchr(sb_str(&t), ':') + 2));
+    sb_free(&t);
     json_object_set_new(r, "returns", returns);
     json_object_set_new(r, "winners", winners);
     json_object_set_new(r, "reason", json_string(meta_end_key(s->meta.end)));
     json_object_set_new(r, "seat", json_integer(s->meta.end_seat));
-    sb_free(&t);
     json_object_set_new(o, "result", r);
 }
 
