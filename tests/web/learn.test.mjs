@@ -121,6 +121,7 @@ describe('learn', () => {
     assert.match(await page.textContent('#tutorial-feedback'), /^Right!/);
     await page.click('#tutorial-next');
     await page.waitForSelector('#tutorial[data-step="1"] #tutorial-feedback:not(.right)', WAIT);
+    await page.locator('#tutorial').scrollIntoViewIfNeeded();
     await check(page, 'learn-tutorial');
     await page.close();
   });
