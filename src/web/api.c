@@ -23,6 +23,7 @@
 #include "web/api_observe.h"
 #include "web/quota.h"
 #include "web/ratelimit.h"
+#include "web/review.h"
 #include "web/server.h"
 #include "web/session.h"
 
@@ -89,10 +90,21 @@ char *api_games_json(size_t *len)
     return s;
 }
 
+void api_answer_json(Response *res, int status, json_t *o)
+{
+    size_t len = 0;
+    char *text = o ? dump(o, &len) : NULL;
+    json_decref(o);
+    if (text == NULL)
+        response_error(res, 503, "out of memory");
+    else
+        response_json(res, status, text, len);
+}
+
 /* --- the state of a game ----------------------------------------------------------------- */
 
 /* "a b c" as a JSON array of strings. */
-static json_t *words_json(const char *text)
+json_t *words_json(const char *text)
 {
     json_t *a = json_array();
     const char *p = text;
@@ -301,7 +313,7 @@ char *api_state_locked(Session *s, int viewer, size_t *len)
 /* --- helpers for handlers ------------------------------------------------------------ */
 
 /* Parses the body as a JSON object; on failure answers 400 and returns NULL. */
-static json_t *parse_body(const Request *req, Response *res)
+json_t *parse_body(const Request *req, Response *res)
 {
     if (req->body_len == 0) {
         response_error(res, 400, "this request needs a JSON object as its body");
@@ -359,7 +371,7 @@ static void state_response(Response *res, Session *s, int viewer, int status)
 
 /* The seat of the request's token; answers 403 and returns -2 when a token is needed
  * (or offered) and it is not one of this game's. -1: no token and none needed. */
-static int seat_of_request(const Request *req, Session *s, bool needed, Response *res)
+int seat_of_request(const Request *req, Session *s, bool needed, Response *res)
 {
     if (req->token == NULL || req->token[0] == '\0') {
         if (!needed)
@@ -659,13 +671,7 @@ static void hint(Server *srv, const Request *req, Session *s, Response *res)
         }
         json_object_set_new(o, "values", vals);
     }
-    size_t len;
-    char *text = dump(o, &len);
-    json_decref(o);
-    if (text == NULL)
-        response_error(res, 503, "out of memory");
-    else
-        response_json(res, 200, text, len);
+    api_answer_json(res, 200, o);
 }
 
 static void record_text(const Request *req, Session *s, Response *res)
@@ -797,15 +803,16 @@ void api_handle(Server *srv, const Request *req, Response *res)
     memcpy(id, p, id_len);
     id[id_len] = '\0';
     const char *action = slash ? slash + 1 : "";
-    static const char *const ACTIONS[] = {"", "moves", "undo", "hint", "record", NULL};
+    static const char *const ACTIONS[] = {"", "moves", "undo", "hint", "record", "positions",
+                                          "analysis", NULL};
     bool known = false;
     for (int i = 0; ACTIONS[i] && !known; i++)
         known = strcmp(action, ACTIONS[i]) == 0;
     known = known || api_finish_knows(action);
     if (!known) {
         response_error(res, 404, "no such API path '%.60s': a game has moves, undo, hint, "
-                       "record, events, resign, offer-draw, accept-draw, decline-draw and "
-                       "rematch", req->path);
+                       "record, positions, analysis, events, resign, offer-draw, "
+                       "accept-draw, decline-draw and rematch", req->path);
         return;
     }
     Session *s = NULL;
@@ -838,6 +845,9 @@ static void api_game(Server *srv, const Request *req, Session *s, const char *ac
     } else if (strcmp(action, "hint") == 0) {
         if (method_is(req, "POST", res))
             hint(srv, req, s, res);
+    } else if (strcmp(action, "positions") == 0 || strcmp(action, "analysis") == 0) {
+        if (method_is(req, action[0] == 'p' ? "GET" : "POST", res))
+            review_handle(srv, req, s, action, res);
     } else if (api_finish_knows(action)) {
         api_finish_handle(srv, req, s, action, res);
     } else if (method_is(req, "GET", res)) {

@@ -30,10 +30,20 @@ char *api_games_json(size_t *len);
  * cache when nothing changed. The caller holds s->mu. NULL when memory is short. */
 char *api_state_locked(Session *s, int viewer, size_t *len);
 
-/* The observation of st as `observer` sees it (PLAYER_NONE: public) as JSON, or NULL for
- * a game without observations (or short of memory). */
+/* For the handlers in other files (review.c). The structured observation of st as
+ * `observer` sees it (PLAYER_NONE: everybody), or NULL when the game has none. */
 json_t *api_observation_json(const Game *g, const GameState *st, int observer);
-/* Every rule option of g with its value, as one JSON object. */
+/* "a b c" as a JSON array of strings. */
+json_t *words_json(const char *text);
+/* The request's body as a JSON object, or NULL with res set to a 400 saying why. */
+json_t *parse_body(const Request *req, Response *res);
+/* The seat of the request's token, -1 for none (when not needed), or -2 with res set to
+ * a 403. */
+int seat_of_request(const Request *req, Session *s, bool needed, Response *res);
+/* Answers the JSON object o (given up: freed here) with `status`, or 503 when it cannot
+ * be written for want of memory. */
+void api_answer_json(Response *res, int status, json_t *o);
+/* The rule options of g with their values, as one JSON object. */
 json_t *api_rules_json(const Game *g);
 /* The legal actions of st, each {"text", "cells"}. */
 json_t *api_legal_json(const Game *g, const GameState *st);

@@ -102,15 +102,8 @@ void api_observe(Server *srv, const Request *req, Response *res)
     } else if (ok) {
         ops->new_game(g, st, 1);
     }
-    if (ok) {
-        json_t *o = observe_json(g, st);
-        char *text = json_dumps(o, JSON_COMPACT);
-        json_decref(o);
-        if (text == NULL)
-            response_error(res, 503, "out of memory");
-        else
-            response_json(res, 200, text, strlen(text));
-    }
+    if (ok)
+        api_answer_json(res, 200, observe_json(g, st));
     free(st);
     game_destroy(g);
     json_decref(body);

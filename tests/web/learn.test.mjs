@@ -6,35 +6,21 @@
 // $SCREENSHOT_DIR, must not scroll sideways at 390 px, and is audited with axe-core for
 // serious and critical violations. Every wait is on a condition of the page.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launch, openPage } from './browser.mjs';
-import { api, startServer } from './server.mjs';
+import { assertAccessible } from './a11y.mjs';
+import { browserSuite, openPage } from './browser.mjs';
+import { api } from './server.mjs';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
 const WAIT = { timeout: 30000 };
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const GAMES = ['kings-valley', 'retrieve-the-king', 'kings-valley-7x7', 'kings-valley-labyrinth',
   'kings-guard', 'kings-guard-8x8', 'king-down', 'kings-castle', 'king-of-the-valley'];
 
 let srv;
 let browser;
 
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  srv = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (srv) {
-    const { code } = await srv.stop();
-    assert.equal(code, 0, srv.stderr());
-  }
-});
+browserSuite({ before, after, shots: SHOTS, ready: (s) => { ({ srv, browser } = s); } });
 
 const newPage = (context) => openPage(context || browser, { width: 1280, height: 800 });
 
@@ -60,20 +46,9 @@ async function resign(page) {
   await page.waitForSelector('#result:not([hidden])', WAIT);
 }
 
-// The serious and critical axe-core violations of the page, as text.
-async function audit(page) {
-  await page.evaluate(AXE); // evaluated by the browser's debugger: the page's CSP does not apply
-  const found = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
-  });
-  return found;
-}
-
 // Shots at both sizes, the phone size checked for sideways scrolling, and the audit.
 async function check(page, name) {
-  assert.deepEqual(await audit(page), [], `${name}: accessibility`);
+  await assertAccessible(page, name);
   await page.screenshot({ path: join(SHOTS, `${name}-1280.png`), fullPage: false });
   await page.setViewportSize({ width: 390, height: 844 });
   const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
