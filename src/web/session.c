@@ -291,6 +291,7 @@ void session_schedule_ai_locked(Server *srv, Session *s)
 {
     const int p = s->game->ops->to_move(s->game, s->rec.current);
     if (p >= 0 && !s->seats.seat[p].human && !s->ai_queued && s->thinking < 0 &&
+        s->meta.end == META_END_NONE &&
         !atomic_load(&srv->stopping)) {
         s->ai_queued = true;
         ai_queue_move(srv->ai, s); // the job holds a reference until it has run
@@ -397,10 +398,50 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
     return st;
 }
 
+static Status sync_locked(Server *srv, Session *s, ErrBuf *err);
+
 /* Whether `seat` may act now; the reason when not. */
 static Status check_turn(const Session *s, int seat, ErrBuf *err)
 {
+    if (s->meta.end != META_END_NONE)
+        return err_set(err, STATUS_CONFLICT, "the game is over: %s",
+                       s->meta.end == META_END_RESIGN ? "a player resigned"
+                                                      : "the players agreed a draw");
     return seats_check_turn(&s->seats, s->game, s->rec.current, seat, err);
+}
+
+bool session_over_locked(const Session *s)
+{
+    return s->meta.end != META_END_NONE || game_is_over(s->game, s->rec.current);
+}
+
+Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBuf *err)
+{
+    char *text = meta_format(m, s->game->players);
+    if (text == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    const bool ends = m->end != META_END_NONE;
+    const StoreStamp stamp = {s->stored_version, s->version + 1,
+                              !ends && ai_to_move(s, s->game, s->rec.current)};
+    Status st = store_set_meta(srv->store, s->id, text, &stamp, err);
+    free(text);
+    if (st == STATUS_CONFLICT) {
+        ErrBuf e2;
+        sync_locked(srv, s, &e2); // shows what changed; the player tries again
+        return st;
+    }
+    if (st != STATUS_OK)
+        return STATUS_IO;
+    s->stored_version = s->version + 1;
+    s->meta = *m;
+    if (ends) {
+        if (s->agent)
+            agent_stop(s->agent); // its move would be refused anyway
+        s->thinking = -1;
+        release_quota_locked(srv, s);
+    }
+    changed_locked(s);
+    return STATUS_OK;
 }
 
 /* --- creating and loading -------------------------------------------------------------- */
@@ -471,6 +512,10 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
         return st;
     }
     s->created = (int64_t)time(NULL);
+    meta_init(&s->meta);
+    s->meta.hints = ng->hints;
+    if (ng->rematch_of)
+        snprintf(s->meta.rematch_of, sizeof s->meta.rematch_of, "%s", ng->rematch_of);
 
     StoredGame sg;
     memset(&sg, 0, sizeof sg);
@@ -502,11 +547,13 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
                  s->seats.seat[i].text);
         snprintf(sg.token[i], sizeof sg.token[i], "%s", s->token[i]);
     }
-    if (rules == NULL || sb_failed(&pos))
+    sg.meta = meta_format(&s->meta, g->players);
+    if (rules == NULL || sb_failed(&pos) || sg.meta == NULL)
         st = err_set(err, STATUS_NOMEM, "out of memory");
     else if (store_insert_game(srv->store, &sg, ai_to_move(s, g, start), err) != STATUS_OK)
         st = STATUS_IO;
     free(rules);
+    free(sg.meta);
     sb_free(&pos);
     if (st == STATUS_OK && (st = init_record(s, g, start, err)) != STATUS_OK)
         g = NULL; // owned by the record now, freed with the session
@@ -628,6 +675,8 @@ static Status load_session(const StoredGame *sg, Session **out, ErrBuf *err)
     s->seed = sg->seed;
     s->created = sg->created;
     s->version = s->stored_version = sg->version;
+    if (st == STATUS_OK && meta_parse(sg->meta, sg->players, &s->meta, &e2) != STATUS_OK)
+        st = err_set(err, STATUS_CORRUPT, "game %s: %s", sg->id, e2.msg);
     GameState *start = st == STATUS_OK ? game_state_new(g) : NULL;
     if (st == STATUS_OK && start == NULL)
         st = err_set(err, STATUS_NOMEM, "out of memory");
@@ -667,6 +716,9 @@ static Status sync_locked(Server *srv, Session *s, ErrBuf *err)
         return st == STATUS_ILLEGAL ? err_set(err, STATUS_NOT_FOUND, "no game '%s'", s->id)
                                     : STATUS_IO;
     if (sg.version != s->stored_version) {
+        ErrBuf e2;
+        // A meta this build cannot read leaves the one held, as load_session refused it.
+        (void)meta_parse(sg.meta, s->game->players, &s->meta, &e2);
         int same = 0;
         while (same < sg.n_moves && same < s->rec.count &&
                strcmp(sg.moves[same], s->texts[same]) == 0)
@@ -887,6 +939,8 @@ Status session_undo(Server *srv, Session *s, int seat, ErrBuf *err)
         if (i != seat && s->seats.seat[i].human)
             st = err_set(err, STATUS_CONFLICT, "undo is only for games against the AI: "
                          "the %s seat is another human's", play_seat_ordinal(i));
+    if (st == STATUS_OK && session_over_locked(s))
+        st = err_set(err, STATUS_CONFLICT, "the game is over: moves cannot be taken back");
     int keep = 0;
     if (st == STATUS_OK && (st = play_undo_point(&s->rec, 1u << seat, &keep, err)) ==
                                STATUS_ILLEGAL)
@@ -931,7 +985,8 @@ bool session_ai_claim(Server *srv, Session *s, AiClaim *claim)
         (mine && refresh_locked(srv, s, &err) != STATUS_OK))
         mine = false;
     const int p = s->game->ops->to_move(s->game, s->rec.current);
-    bool ok = mine && p >= 0 && !s->seats.seat[p].human && s->thinking < 0;
+    bool ok = mine && p >= 0 && !s->seats.seat[p].human && s->thinking < 0 &&
+              s->meta.end == META_END_NONE;
     const int64_t left_ms = (int64_t)srv->cfg.ai_seconds * 1000 - s->ai_ms;
     if (ok && (s->rec.count >= srv->cfg.ai_max_plies || left_ms <= 0)) {
         // The AI stops here; a human seat may still move (and the AI then tries again,
@@ -1017,6 +1072,12 @@ Status session_copy_for_hint(Session *s, int seat, GameState **out, ErrBuf *err)
 {
     pthread_mutex_lock(&s->mu);
     Status st = check_turn(s, seat, err);
+    int humans = 0;
+    for (int i = 0; i < s->game->players; i++)
+        humans += s->seats.seat[i].human;
+    if (st == STATUS_OK && humans > 1 && !s->meta.hints)
+        st = err_set(err, STATUS_CONFLICT, "hints are off in a game between people, unless it "
+                     "was created with hints allowed");
     if (st == STATUS_OK && (*out = game_state_clone(s->game, s->rec.current)) == NULL)
         st = err_set(err, STATUS_NOMEM, "out of memory");
     pthread_mutex_unlock(&s->mu);
@@ -1044,7 +1105,7 @@ static bool retire_locked(Server *srv, const char *id, bool known_over, int64_t 
         stored_game_free(&sg);
         if (st != STATUS_OK)
             return false; // a game this build cannot read is nobody's to delete
-        const bool over = game_is_over(s->game, s->rec.current);
+        const bool over = session_over_locked(s);
         session_destroy(NULL, s);
         if (over) {
             store_mark_over(srv->store, id, version, &err);

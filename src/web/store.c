@@ -51,8 +51,16 @@ Status store_truncate(Store *st, const char *id, int keep, const StoreStamp *sta
     return st->ops->truncate(st, id, keep, stamp, err);
 }
 
+Status store_set_meta(Store *st, const char *id, const char *meta, const StoreStamp *stamp,
+                      ErrBuf *err)
+{
+    return st->ops->set_meta(st, id, meta, stamp, err);
+}
+
 void stored_game_free(StoredGame *g)
 {
+    free(g->meta);
+    g->meta = NULL;
     free(g->rules);
     free(g->start);
     for (int i = 0; i < g->n_moves; i++)

@@ -29,7 +29,7 @@ typedef struct Store Store;
 
 enum {
     STORE_PLAYER_LEN = 32,
-    STORE_SCHEMA_VERSION = 3, /* what store_open brings every database to */
+    STORE_SCHEMA_VERSION = 4, /* what store_open brings every database to */
 };
 
 /* A game as stored: enough to rebuild it exactly. */
@@ -48,6 +48,9 @@ typedef struct StoredGame {
     char token[MAX_PLAYERS][SECRET_TOKEN_LEN + 1];
     char **moves;      /* action texts in order; owned */
     int n_moves;
+    /* What the game is beyond its moves (web/meta.h: an end outside the rules, a draw
+     * offer, hints, rematch links) as one JSON object; owned, NULL read as "{}". */
+    char *meta;
 } StoredGame;
 
 /* What a write to a game's moves stamps on it. */
@@ -72,6 +75,9 @@ Status store_append(Store *st, const char *id, int first_ply, const char *const 
                     const StoreStamp *stamp, ErrBuf *err);
 /* Deletes the actions from `keep` on (undo) and sets the game's version. */
 Status store_truncate(Store *st, const char *id, int keep, const StoreStamp *stamp,
+                      ErrBuf *err);
+/* Replaces the game's meta (see StoredGame) and sets its version. */
+Status store_set_meta(Store *st, const char *id, const char *meta, const StoreStamp *stamp,
                       ErrBuf *err);
 /* Reads a game. STATUS_ILLEGAL with "no such game" when the id is unknown. On success
  * *out owns its strings: free them with stored_game_free. */

@@ -16,6 +16,8 @@ typedef struct StoreOps {
                      int n, const StoreStamp *stamp, ErrBuf *err);
     Status (*truncate)(Store *st, const char *id, int keep, const StoreStamp *stamp,
                        ErrBuf *err);
+    Status (*set_meta)(Store *st, const char *id, const char *meta, const StoreStamp *stamp,
+                       ErrBuf *err);
     /* Reads into *g (zeroed by the caller; freed by it on failure). */
     Status (*load)(Store *st, const char *id, StoredGame *g, ErrBuf *err);
     Status (*version)(Store *st, const char *id, uint64_t *out, ErrBuf *err);

@@ -74,6 +74,8 @@ static const char *const MIGRATIONS[] = {
     // 3: whether a game is known to be over (the retention's sweeps), indexed for them.
     ("ALTER TABLE games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0;"
      "CREATE INDEX games_stale ON games(finished, updated);"),
+    // 4: what a game is beyond its moves, as one JSON object (web/meta.h).
+    "ALTER TABLE games ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';",
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
@@ -334,12 +336,14 @@ static Status pg_insert_game(Store *base, const StoredGame *g, bool ai_next, Err
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)g->seed);
     snprintf(created, sizeof created, "%lld", (long long)g->created);
     snprintf(version, sizeof version, "%llu", (unsigned long long)g->version);
-    const char *p[] = {g->id, g->game, players, g->rules, g->start, seed, created, version};
+    const char *p[] = {g->id,  g->game, players, g->rules, g->start,
+                       seed,   created, version, g->meta ? g->meta : "{}"};
     Status s = run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
     c = st->conn[slot];
     if (s == STATUS_OK)
         s = run_cmd(c, "INSERT INTO games(id, game, players, rules, start, seed, created, version,"
-                       " updated) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $7)", 8, p, err);
+                       " updated, meta) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $7, $9)", 9, p,
+                    err);
     for (int i = 0; i < g->players && s == STATUS_OK; i++) {
         char seat[16];
         snprintf(seat, sizeof seat, "%d", i);
@@ -403,6 +407,28 @@ static Status pg_truncate(Store *base, const char *id, int keep, const StoreStam
     return s;
 }
 
+static Status pg_set_meta(Store *base, const char *id, const char *meta,
+                          const StoreStamp *stamp, ErrBuf *err)
+{
+    PgStore *st = pg(base);
+    int slot;
+    PGconn *c = acquire(st, &slot, err);
+    if (c == NULL)
+        return STATUS_IO;
+    const char *p[] = {id, meta};
+    Status s = run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
+    c = st->conn[slot];
+    if (s == STATUS_OK)
+        s = set_version(c, id, stamp, err);
+    if (s == STATUS_OK)
+        s = run_cmd(c, "UPDATE games SET meta=$2 WHERE id=$1", 2, p, err);
+    if (s == STATUS_OK)
+        s = after_write(st, c, id, stamp->version, stamp->ai_next, err);
+    s = finish(c, s, err);
+    release(st, slot);
+    return s;
+}
+
 /* --- reads ------------------------------------------------------------------------------ */
 
 /* Reads game, seats and moves; the caller holds a snapshot transaction. */
@@ -410,8 +436,8 @@ static Status load_in(PGconn *c, const char *id, StoredGame *g, ErrBuf *err)
 {
     const char *p[] = {id};
     PGresult *r = NULL;
-    Status s = run(c, "SELECT game, players, rules, start, seed, created, version FROM games "
-                      "WHERE id=$1", 1, p, PGRES_TUPLES_OK, &r, err);
+    Status s = run(c, "SELECT game, players, rules, start, seed, created, version, meta "
+                      "FROM games WHERE id=$1", 1, p, PGRES_TUPLES_OK, &r, err);
     if (s != STATUS_OK)
         return s;
     if (PQntuples(r) != 1) {
@@ -426,8 +452,9 @@ static Status load_in(PGconn *c, const char *id, StoredGame *g, ErrBuf *err)
     g->seed = strtoull(PQgetvalue(r, 0, 4), NULL, 10);
     g->created = strtoll(PQgetvalue(r, 0, 5), NULL, 10);
     g->version = strtoull(PQgetvalue(r, 0, 6), NULL, 10);
+    g->meta = strdup(PQgetvalue(r, 0, 7));
     PQclear(r);
-    if (g->rules == NULL || g->start == NULL)
+    if (g->rules == NULL || g->start == NULL || g->meta == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
 
     if ((s = run(c, "SELECT seat, player, token FROM seats WHERE game_id=$1", 1, p,
@@ -746,6 +773,7 @@ static const StoreOps PG_OPS = {
     .insert_game = pg_insert_game,
     .append = pg_append,
     .truncate = pg_truncate,
+    .set_meta = pg_set_meta,
     .load = pg_load,
     .version = pg_version,
     .count_games = pg_count_games,

@@ -1,10 +1,11 @@
-// app.js - the entry point of the crown web app: shows the new-game form at / and a
-// game at /g/ID, taking the seat's token from the link's #token=... part (kept out of
-// the path, so it never reaches server logs or Referer headers); a record to review is
-// imported at /import.
+// app.js - the entry point of the crown web app: shows the new-game form at /, a game
+// at /g/ID, taking the seat's token from the link's #token=... part (kept out of the
+// path, so it never reaches server logs or Referer headers); a record to review is
+// imported at /import; the rules pages are /learn and /learn/GAME.
 import { showNewGame } from './newgame.js';
 import { showGame } from './game.js';
 import { showImport } from './import.js';
+import { showLearn } from './learn.js';
 
 const root = document.getElementById('app');
 const path = location.pathname;
@@ -13,6 +14,8 @@ if (path === '/' || path === '/index.html') {
   showNewGame(root);
 } else if (path === '/import') {
   showImport(root);
+} else if (/^\/learn(\/[a-z0-9-]*)?\/?$/.test(path)) {
+  showLearn(root, path.split('/')[2] || '');
 } else if (m) {
   const params = new URLSearchParams(location.hash.slice(1));
   showGame(root, m[1], params.get('token'));
