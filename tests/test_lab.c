@@ -268,6 +268,46 @@ static void test_every_game_study(void **state)
     }
 }
 
+/* FNV-1a of a file of the scratch folder. */
+static uint64_t file_hash(const Scratch *s, const char *dir, const char *name)
+{
+    char *text = slurp(s->root, dir, name);
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        h = (h ^ *p) * 0x100000001b3ULL;
+    free(text);
+    return h;
+}
+
+/* Studies' results as they were before the lab's games moved to play/self_play.c and
+ * play/pool.c: those may change, the games they play may not. Only a change of the rules
+ * or of the agents (which changes the bench signature too) may change these hashes. */
+static void test_results_pinned(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *study;
+        uint64_t hash;
+    } pins[] = {
+        {"king-of-the-valley --rule players=3 --players random,greedy,random",
+         0xdcbe24124101b378ULL},
+        {"kings-valley --players random,ai:1", 0xdf6f42b73345d36eULL},
+        {"king-down --players random,random", 0x4878f75098643beeULL},
+    };
+    for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++) {
+        Scratch s;
+        scratch_make(&s);
+        char line[512];
+        snprintf(line, sizeof line, "%s --games 6 --seed 11 --jobs 2 --out @/pin", pins[i].study);
+        assert_int_equal(lab(&s, line), 0);
+        const uint64_t h = file_hash(&s, "pin", "results.csv");
+        if (h != pins[i].hash)
+            fail_msg("%s: results.csv hash %#llx, pinned %#llx", pins[i].study,
+                     (unsigned long long)h, (unsigned long long)pins[i].hash);
+        scratch_remove(&s);
+    }
+}
+
 static void test_compare_and_ladder(void **state)
 {
     (void)state;
@@ -408,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_tests_and_quantiles),
         cmocka_unit_test(test_elo_ladder),
         cmocka_unit_test(test_every_game_study),
+        cmocka_unit_test(test_results_pinned),
         cmocka_unit_test(test_compare_and_ladder),
         cmocka_unit_test(test_game_figures),
         cmocka_unit_test(test_bad_input),
