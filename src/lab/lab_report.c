@@ -121,8 +121,8 @@ static void set_section(StrBuf *out, const json_t *set, int bin)
     sb_puts(out, "</table>\n");
     if (json_array_size(json_object_get(set, "metrics")) > 0) {
         sb_puts(out, "<h3>The game's own figures</h3>\n<table><tr><th>figure</th><th>mean a "
-                     "game</th><th>games with any</th><th>mean by seat</th><th>win rate of a "
-                     "seat with / without</th></tr>\n");
+                     "game</th><th>games with any</th><th>seats with any</th><th>mean by "
+                     "seat</th><th>win rate of a seat with / without</th></tr>\n");
         json_array_foreach(json_object_get(set, "metrics"), i, r) {
             sb_puts(out, "<tr><td>");
             html_text(out, jstr(r, "metric"));
@@ -131,6 +131,7 @@ static void set_section(StrBuf *out, const json_t *set, int bin)
             if (json_is_true(json_object_get(r, "per_player"))) {
                 size_t k;
                 json_t *v;
+                rate_cell(out, json_object_get(r, "seats_with"));
                 sb_puts(out, "<td>");
                 json_array_foreach(json_object_get(r, "mean_by_seat"), k, v)
                     sb_printf(out, "%s%.2f", k ? " / " : "", json_number_value(v));
@@ -140,8 +141,22 @@ static void set_section(StrBuf *out, const json_t *set, int bin)
                 sb_printf(out, "<td>%.1f%% / %.1f%%</td></tr>\n", 100 * jnum(w, "rate"),
                           100 * jnum(wo, "rate"));
             } else {
-                sb_puts(out, "<td>&ndash;</td><td>&ndash;</td></tr>\n");
+                sb_puts(out, "<td>&ndash;</td><td>&ndash;</td><td>&ndash;</td></tr>\n");
             }
+        }
+        sb_puts(out, "</table>\n");
+    }
+    if (json_array_size(json_object_get(set, "setup_families")) > 0) {
+        sb_puts(out, "<h3>By set-up family</h3>\n<table><tr><th>family</th><th>games</th>"
+                     "<th>first seat wins</th><th>draws</th></tr>\n");
+        json_array_foreach(json_object_get(set, "setup_families"), i, r) {
+            sb_puts(out, "<tr><td>");
+            html_text(out, jstr(r, "family"));
+            sb_printf(out, "</td><td>%lld</td>",
+                      (long long)json_integer_value(json_object_get(r, "games")));
+            rate_cell(out, json_object_get(r, "first_seat_win"));
+            rate_cell(out, json_object_get(r, "draw"));
+            sb_puts(out, "</tr>\n");
         }
         sb_puts(out, "</table>\n");
     }
