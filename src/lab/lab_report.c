@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "core/strbuf.h"
+#include "lab/lab_results.h"
+#include "lab/lab_summary.h"
 
 static const char *const PLOTS[] = {"win-rates", "lengths", "end-reasons", "ladder", "points"};
 enum { N_PLOTS = (int)(sizeof PLOTS / sizeof PLOTS[0]) };
@@ -520,5 +522,32 @@ Status lab_report_write(const json_t *summary, const char *dir, bool *plotted, E
     if (f && fclose(f) != 0 && s == STATUS_OK)
         s = err_set(err, STATUS_IO, "error writing '%s'", path);
     sb_free(&h);
+    return s;
+}
+
+Status lab_report_study(LabStudy *st, const char *dir, long *games, long *failed, bool *plotted,
+                        ErrBuf *err)
+{
+    LabRows rows = {0};
+    *games = *failed = 0;
+    *plotted = true;
+    Status s;
+    if ((s = lab_study_load(st, dir, err)) != STATUS_OK ||
+        (s = lab_results_read(st, dir, &rows, err)) != STATUS_OK ||
+        (s = lab_rows_sort(&rows, err)) != STATUS_OK) {
+        lab_rows_free(&rows);
+        return s;
+    }
+    json_t *summary = lab_summary_build(st, &rows);
+    // A shard's report would show a share of the study; the merge draws the whole one.
+    if (summary == NULL)
+        s = err_set(err, STATUS_NOMEM, "out of memory");
+    else if ((s = lab_summary_write(summary, dir, err)) == STATUS_OK && st->shards == 1)
+        s = lab_report_write(summary, dir, plotted, err);
+    json_decref(summary);
+    *games = rows.count;
+    for (long i = 0; i < rows.count; i++)
+        *failed += rows.row[i].failed;
+    lab_rows_free(&rows);
     return s;
 }

@@ -102,9 +102,7 @@ static bool game_done(void *ctx, long i)
     (void)i;
     Runner *r = ctx;
     r->done++;
-    if (r->progress)
-        r->progress(r->ctx, r->done, r->n_todo);
-    return true;
+    return r->progress == NULL || r->progress(r->ctx, r->done, r->n_todo);
 }
 
 Status lab_run(const LabStudy *st, int jobs, LabProgress *progress, void *ctx, LabRows *rows,
@@ -129,9 +127,9 @@ Status lab_run(const LabStudy *st, int jobs, LabProgress *progress, void *ctx, L
     }
     const PlayPool pool = {.count = r.n_todo, .jobs = jobs, .ctx = &r, .play = play,
                            .done = game_done};
-    play_pool_run(&pool);
+    const long started = play_pool_run(&pool);
     Status s = STATUS_OK;
-    for (long i = 0; i < r.n_todo && s == STATUS_OK; i++)
+    for (long i = 0; i < started && s == STATUS_OK; i++)
         s = lab_rows_add(rows, &r.rows[i], err);
     free(r.rows);
     free(r.todo);

@@ -731,6 +731,8 @@ void api_handle(Server *srv, const Request *req, Response *res)
         }
         return;
     }
+    if (lab_api_handle(srv->lab, req, res)) /* /api/lab...: the Lab page */
+        return;
     if (strcmp(p, "/api/stats") == 0) {
         if (method_is(req, "GET", res))
             stats(srv, res);

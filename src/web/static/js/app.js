@@ -3,12 +3,15 @@
 // the path, so it never reaches server logs or Referer headers).
 import { showNewGame } from './newgame.js';
 import { showGame } from './game.js';
+import { showLab } from './lab.js';
 
 const root = document.getElementById('app');
 const path = location.pathname;
 const m = path.match(/^\/g\/([0-9a-f]{24})\/?$/);
 if (path === '/' || path === '/index.html') {
   showNewGame(root);
+} else if (path === '/lab') {
+  showLab(root);
 } else if (m) {
   const params = new URLSearchParams(location.hash.slice(1));
   showGame(root, m[1], params.get('token'));
