@@ -308,6 +308,15 @@ static void test_results_pinned(void **state)
     }
 }
 
+static json_t *load_summary(const Scratch *s, const char *dir)
+{
+    char *text = slurp(s->root, dir, "summary.json");
+    json_t *j = json_loads(text, 0, NULL);
+    free(text);
+    assert_non_null(j);
+    return j;
+}
+
 static void test_compare_and_ladder(void **state)
 {
     (void)state;
@@ -317,9 +326,7 @@ static void test_compare_and_ladder(void **state)
                              "--compare max-plies=30 --games 6 --out @/cmp"),
                      0);
     check_study(&s, "cmp", 6);
-    char *sum = slurp(s.root, "cmp", "summary.json");
-    json_t *j = json_loads(sum, 0, NULL);
-    free(sum);
+    json_t *j = load_summary(&s, "cmp");
     const json_t *cmp = json_object_get(j, "comparisons");
     assert_int_equal(json_array_size(cmp), 2);
     const json_t *d = json_object_get(json_array_get(cmp, 1), "mean_length");
@@ -332,9 +339,7 @@ static void test_compare_and_ladder(void **state)
 
     assert_int_equal(lab(&s, "kings-valley --ladder 1,2,3 --games 2 --depth 1 --out @/lad"), 0);
     check_study(&s, "lad", 2);
-    sum = slurp(s.root, "lad", "summary.json");
-    j = json_loads(sum, 0, NULL);
-    free(sum);
+    j = load_summary(&s, "lad");
     assert_int_equal(json_array_size(json_object_get(j, "sets")), 3);
     const json_t *ladders = json_object_get(j, "ladders");
     assert_int_equal(json_array_size(ladders), 1);
@@ -405,15 +410,6 @@ static void test_game_figures(void **state)
     lab_rows_free(&rows);
     free(st);
     scratch_remove(&s);
-}
-
-static json_t *load_summary(const Scratch *s, const char *dir)
-{
-    char *text = slurp(s->root, dir, "summary.json");
-    json_t *j = json_loads(text, 0, NULL);
-    free(text);
-    assert_non_null(j);
-    return j;
 }
 
 /* King Down by set-up family: the families are the documented ones and hold every game;

@@ -283,9 +283,10 @@ static void start(LabServer *lab, const Request *req, Response *res)
         compare[n_compare++] = json_string_value(c);
     }
     const long long games = json_integer_value(games_v);
-    if (games < 1 || games * (n_compare + 1) > lab->max_games) {
+    // games is checked alone first, so that the product cannot overflow.
+    if (games < 1 || games > lab->max_games || games * (n_compare + 1) > lab->max_games) {
         response_error(res, 400, "a study here plays 1 to %d games in all (games times rule "
-                       "sets), not %lld", lab->max_games, games * (n_compare + 1));
+                       "sets), not %lld x %d", lab->max_games, games, n_compare + 1);
         json_decref(body);
         return;
     }

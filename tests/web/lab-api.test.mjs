@@ -7,20 +7,9 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { api, startServer, tempDir } from './server.mjs';
+import { api, tempDir, withServer } from './server.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function withServer(args, fn) {
-  const srv = await startServer({ args });
-  try {
-    await fn(srv);
-  } finally {
-    const { code } = await srv.stop();
-    assert.equal(code, 0, `crown serve should stop cleanly:\n${srv.stderr()}`);
-    assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
-  }
-}
 
 async function until(srv, id, state, timeoutMs = 20000) {
   const end = Date.now() + timeoutMs;
@@ -79,6 +68,7 @@ test('one study at a time, and bad studies refused', async () => {
       [{ game: 'nope', players: 'random,random', games: 2 }, 400, /no game called 'nope'/],
       [{ game: 'kings-valley', players: 'random,random', games: 300, compare: ['max-plies=40'] }, 400, /1 to 400 games in all/],
       [{ game: 'kings-valley', players: 'random,random', games: 0 }, 400, /1 to 400 games/],
+      [{ game: 'kings-valley', players: 'random,random', games: Number.MAX_SAFE_INTEGER, compare: ['max-plies=40'] }, 400, /1 to 400 games/],
       [{ game: 'kings-valley', players: 'uci:/bin/sh,random', games: 2 }, 400, /not outside engines/],
       [{ game: 'king-of-the-valley', players: 'random,random', games: 2, rules: 'tiles=/etc/passwd' }, 400, /names a file on the server/],
       [{ game: 'king-of-the-valley', players: 'random,random', games: 2, compare: ['tiles=/etc/passwd'] }, 400, /names a file on the server/],

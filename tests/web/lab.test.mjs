@@ -6,23 +6,13 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launch } from './browser.mjs';
-import { startServer, tempDir } from './server.mjs';
+import { tempDir, withServer } from './server.mjs';
 
 const WAIT = { timeout: 15000 };
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { if (browser) await browser.close(); });
-
-async function withServer(args, fn) {
-  const srv = await startServer({ args });
-  try {
-    await fn(srv);
-  } finally {
-    const { code } = await srv.stop();
-    assert.equal(code, 0, srv.stderr());
-  }
-}
 
 test('a study set up, watched and its report opened from the Lab page', async () => {
   await withServer(['--lab', join(tempDir('crown-lab-'), 'lab')], async (srv) => {
