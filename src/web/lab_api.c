@@ -101,10 +101,11 @@ static void *run_study(void *arg)
     LabRows rows = {0};
     long games, failed;
     bool plotted;
-    if (back == NULL)
-        err_set(&err, STATUS_NOMEM, "out of memory");
-    else if (lab_run(st, 1, progress, lab, &rows, &err) == STATUS_OK &&
-             lab_results_write(st, &rows, dir, &err) == STATUS_OK)
+    Status s = back == NULL ? err_set(&err, STATUS_NOMEM, "out of memory")
+                            : lab_run(st, 1, progress, lab, &rows, &err);
+    if (s == STATUS_OK && atomic_load(&lab->stop)) /* a share of the study: no summary */
+        s = err_set(&err, STATUS_CONFLICT, "the server stopped after %ld games", rows.count);
+    if (s == STATUS_OK && lab_results_write(st, &rows, dir, &err) == STATUS_OK)
         lab_report_study(back, dir, &games, &failed, &plotted, &err);
     lab_rows_free(&rows);
     free(back);

@@ -2,7 +2,8 @@
 // JSON 403 saying how to turn it on); a tiny study of random players started, watched
 // to the end and its summary and report read back; one study at a time; bad studies
 // refused with what is wrong (unknown game, too many games, outside engines, a rule
-// naming a server file, malformed bodies); no path leaves the lab's folder.
+// naming a server file, malformed bodies); no path leaves the lab's folder; a study the
+// server stopped stays stopped.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -99,5 +100,12 @@ test('one study at a time, and bad studies refused', async () => {
     r = await api(srv, 'DELETE', '/api/lab');
     assert.equal(r.status, 405);
     // The server stops with the study running: no more games start, and it stops cleanly.
+  });
+  // Started again, it shows that study stopped, with no summary.
+  await withServer(['--lab', dir], async (srv) => {
+    const r = await api(srv, 'GET', '/api/lab');
+    assert.equal(r.body.studies.length, 1);
+    assert.equal(r.body.studies[0].state, 'stopped');
+    assert.equal((await api(srv, 'GET', `/api/lab/${r.body.studies[0].id}/summary`)).status, 404);
   });
 });
