@@ -1,8 +1,10 @@
 // app.js - the entry point of the crown web app: shows the new-game form at / and a
 // game at /g/ID, taking the seat's token from the link's #token=... part (kept out of
-// the path, so it never reaches server logs or Referer headers).
+// the path, so it never reaches server logs or Referer headers); a record to review is
+// imported at /import; studies run from the Lab page at /lab.
 import { showNewGame } from './newgame.js';
 import { showGame } from './game.js';
+import { showImport } from './import.js';
 import { showLab } from './lab.js';
 
 const root = document.getElementById('app');
@@ -10,6 +12,8 @@ const path = location.pathname;
 const m = path.match(/^\/g\/([0-9a-f]{24})\/?$/);
 if (path === '/' || path === '/index.html') {
   showNewGame(root);
+} else if (path === '/import') {
+  showImport(root);
 } else if (path === '/lab') {
   showLab(root);
 } else if (m) {
