@@ -78,7 +78,7 @@ static void end_result(const Session *s, json_t *o)
     json_t *returns = json_array();
     StrBuf t;
     sb_init(&t);
-    if (s->meta.end == META_END_RESIGN) {
+    if (s->meta.end == META_END_RESIGN || s->meta.end == META_END_TIME) {
         const int loser = s->meta.end_seat;
         for (int i = 0; i < g->players; i++) {
             if (i != loser)
@@ -89,7 +89,10 @@ static void end_result(const Session *s, json_t *o)
             sb_printf(&t, "%s wins", play_seat_name(g, 1 - loser));
         else
             sb_puts(&t, "shared win");
-        sb_printf(&t, ": the %s resigned", play_seat_name(g, loser));
+        if (s->meta.end == META_END_TIME)
+            sb_printf(&t, ": the %s ran out of time", play_seat_name(g, loser));
+        else
+            sb_printf(&t, ": the %s resigned", play_seat_name(g, loser));
         json_object_set_new(r, "why", json_string(strchr(sb_str(&t), ':') + 2));
     } else {
         for (int i = 0; i < g->players; i++) {

@@ -376,6 +376,10 @@ static Status pg_append(Store *base, const char *id, int first_ply, const char *
         const char *p[] = {id, ply, texts[i]};
         s = run_cmd(c, "INSERT INTO moves(game_id, ply, text) VALUES($1, $2, $3)", 3, p, err);
     }
+    if (s == STATUS_OK && stamp->meta != NULL) {
+        const char *p[] = {id, stamp->meta};
+        s = run_cmd(c, "UPDATE games SET meta=$2 WHERE id=$1", 2, p, err);
+    }
     if (s == STATUS_OK)
         s = after_write(st, c, id, stamp->version, stamp->ai_next, err);
     s = finish(c, s, err);
@@ -558,6 +562,31 @@ static Status pg_list_stale(Store *base, int64_t before, bool over,
     PGresult *r = NULL;
     Status s = run_first(st, slot, "SELECT id FROM games WHERE finished=$1 AND updated<$2 LIMIT $3",
                          3, p, PGRES_TUPLES_OK, &r, err);
+    if (s == STATUS_OK) {
+        for (int i = 0; i < PQntuples(r) && *n < cap; i++)
+            snprintf(ids[(*n)++], sizeof ids[0], "%s", PQgetvalue(r, i, 0));
+        PQclear(r);
+    }
+    release(st, slot);
+    return s;
+}
+
+static Status pg_list_open(Store *base, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
+                           ErrBuf *err)
+{
+    PgStore *st = pg(base);
+    int slot;
+    PGconn *c = acquire(st, &slot, err);
+    if (c == NULL)
+        return STATUS_IO;
+    char limit[16];
+    snprintf(limit, sizeof limit, "%d", cap);
+    const char *p[] = {limit};
+    PGresult *r = NULL;
+    // meta_format writes "open" only while a seat waits (web/meta.c).
+    Status s = run_first(st, slot, "SELECT id FROM games WHERE finished=0 AND meta LIKE "
+                         "'%\"open\":%' ORDER BY created DESC LIMIT $1",
+                         1, p, PGRES_TUPLES_OK, &r, err);
     if (s == STATUS_OK) {
         for (int i = 0; i < PQntuples(r) && *n < cap; i++)
             snprintf(ids[(*n)++], sizeof ids[0], "%s", PQgetvalue(r, i, 0));
@@ -778,6 +807,7 @@ static const StoreOps PG_OPS = {
     .version = pg_version,
     .count_games = pg_count_games,
     .list_stale = pg_list_stale,
+    .list_open = pg_list_open,
     .mark_over = pg_mark_over,
     .delete_game = pg_delete_game,
     .ai_claim = pg_ai_claim,
