@@ -3,14 +3,23 @@
 // the path, so it never reaches server logs or Referer headers).
 import { showNewGame } from './newgame.js';
 import { showGame } from './game.js';
+import { h } from './dom.js';
+import { showLobby } from './lobby.js';
+import { rememberGame } from './mygames.js';
 
 const root = document.getElementById('app');
 const path = location.pathname;
 const m = path.match(/^\/g\/([0-9a-f]{24})\/?$/);
 if (path === '/' || path === '/index.html') {
-  showNewGame(root);
+  // The home page: this browser's games and the open ones (lobby.js), then the form.
+  const lobby = h('div', { class: 'lobby-box' });
+  const form = h('div');
+  root.replaceChildren(lobby, form);
+  showLobby(lobby);
+  showNewGame(form);
 } else if (m) {
   const params = new URLSearchParams(location.hash.slice(1));
+  rememberGame(m[1], params.get('token'));
   showGame(root, m[1], params.get('token'));
 } else {
   root.textContent = 'There is no such page. ';

@@ -7,6 +7,7 @@ import * as api from './api.js';
 import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { describePlayer, h, ORDINAL } from './dom.js';
+import { createComeback } from './comeback.js';
 
 export function showGame(root, id, token) {
   const ui = {
@@ -35,15 +36,16 @@ export function showGame(root, id, token) {
   const undoBtn = h('button', { id: 'undo', type: 'button' }, 'Undo');
   const moves = h('ol', { id: 'moves', class: 'moves' });
   const seats = h('div', { id: 'seats', class: 'seats' });
+  const comeback = createComeback(id);
   const record = h('a', { id: 'record-link', href: `/api/games/${id}/record`, target: '_blank', rel: 'noopener' }, 'game record');
 
   root.replaceChildren(h('section', { class: 'game' },
     h('div', { class: 'board-area' }, board, chooser, actions),
     h('aside', { class: 'panel' },
-      title, summary, status, thinking, result, message, typed,
+      title, summary, comeback.clocks, status, thinking, result, message, typed,
       h('div', { class: 'buttons' }, hintBtn, undoBtn),
       h('h2', {}, 'Moves'), moves,
-      h('h2', {}, 'Players'), seats,
+      h('h2', {}, 'Players'), seats, comeback.el,
       h('p', { class: 'links' }, h('a', { href: '/' }, 'New game'), ' · ', record))));
 
   const myTurn = () => ui.state && ui.state.you !== null && ui.state.to_move === ui.state.you && ui.state.status === 'playing';
@@ -145,17 +147,9 @@ export function showGame(root, id, token) {
 
   function renderSeats() {
     const st = ui.state;
-    let links = null;
-    try { links = JSON.parse(localStorage.getItem(`crown.links.${id}`) || 'null'); } catch { links = null; }
-    seats.replaceChildren(...st.seats.map((s) => {
-      const link = links && links[s.seat];
-      const row = h('p', { class: `seat p${s.seat}` }, h('span', { class: 'swatch' }), ` ${ORDINAL[s.seat]}: ${describePlayer(s.player)}${s.seat === st.you ? ' (you)' : ''}`);
-      if (link && !s.ai && s.seat !== st.you) {
-        const url = new URL(link, location.href).href;
-        row.append(' ', h('input', { class: 'invite', readonly: true, value: url, 'aria-label': `link for the ${ORDINAL[s.seat]} player`, onclick: (e) => e.target.select() }));
-      }
-      return row;
-    }));
+    // The links to hand out are in the share box (share.js).
+    seats.replaceChildren(...st.seats.map((s) => h('p', { class: `seat p${s.seat}` }, h('span', { class: 'swatch' }),
+      ` ${ORDINAL[s.seat]}: ${describePlayer(s.player)}${s.seat === st.you ? ' (you)' : ''}`)));
   }
 
   // --- state updates --------------------------------------------------------------------
@@ -167,6 +161,7 @@ export function showGame(root, id, token) {
     const moved = !ui.state || st.ply !== ui.state.ply;
     shownVersion = st.version;
     ui.state = st;
+    comeback.update(st);
     if (moved) {
       ui.hint = null;
       ui.selected = null;
