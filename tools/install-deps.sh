@@ -4,7 +4,7 @@
 #                                 the lab: enough to build and play (libmicrohttpd, SQLite,
 #                                 jansson, libpq, libcsv), and gnuplot for crown lab's plots
 #   tools/install-deps.sh web     also Node.js, npm and Chromium, and the browser tests'
-#                                 npm packages (tests/web: playwright-core)
+#                                 npm packages (tests/web: playwright-core, axe-core)
 #   tools/install-deps.sh test    build + web + cmocka, clang and its libFuzzer, Python's
 #                                 headers, numpy and pytest, the sqlite3 shell, and
 #                                 PostgreSQL and HAProxy for the multi-process tests, for
