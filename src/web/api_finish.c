@@ -306,6 +306,7 @@ static void rematch(Server *srv, const Request *req, Session *s, int seat, Respo
             ng.position = sb_str(&start);
         }
         ng.hints = s->meta.hints;
+        ng.clock = gameclock_fresh(&s->meta.clock, g->players); // the same time control
         ng.rematch_of = s->id;
         Session *made = api_create_session(srv, req, &ng, humans, res);
         sb_free(&start);

@@ -82,10 +82,22 @@ Status gameclock_from_request(const json_t *j, int players, GameClock *out, ErrB
         c.initial_ms = (int64_t)initial * 1000;
         c.increment_ms = (int64_t)increment * 1000;
     }
-    for (int i = 0; i < players && i < MAX_PLAYERS; i++)
-        c.left_ms[i] = c.per_move_ms > 0 ? c.per_move_ms : c.initial_ms;
-    *out = c;
+    *out = gameclock_fresh(&c, players);
     return STATUS_OK;
+}
+
+GameClock gameclock_fresh(const GameClock *c, int players)
+{
+    GameClock f;
+    gameclock_off(&f);
+    if (!gameclock_on(c))
+        return f;
+    f.initial_ms = c->initial_ms;
+    f.increment_ms = c->increment_ms;
+    f.per_move_ms = c->per_move_ms;
+    for (int i = 0; i < players && i < MAX_PLAYERS; i++)
+        f.left_ms[i] = f.per_move_ms > 0 ? f.per_move_ms : f.initial_ms;
+    return f;
 }
 
 void gameclock_turn(GameClock *c, int mover, int next, int64_t now)

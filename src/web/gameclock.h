@@ -35,6 +35,9 @@ int64_t gameclock_now(void);
  * Leaves *c unchanged on error. */
 Status gameclock_from_request(const json_t *j, int players, GameClock *c, ErrBuf *err);
 
+/* The same control with every seat's full time, not running: a rematch's clock. */
+GameClock gameclock_fresh(const GameClock *c, int players);
+
 /* A turn ended at `now`: `mover` acted last and `next` is to act (-1 when the game is
  * over). The mover's time is charged and topped up when the player changes; the first
  * turn of the game is not timed, so a clock starts with the second player's first turn. */

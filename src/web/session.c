@@ -196,7 +196,8 @@ int sessions_evict(Server *srv, int64_t idle_ms)
             // Only a holder makes new references (or session_find, under the table's
             // lock): with none held, nobody can reach s but through this table.
             // A game whose clock of minutes runs stays, so that its flag falls on time.
-            const bool ticking = s->meta.clock.running >= 0 && s->meta.clock.per_move_ms == 0;
+            const bool ticking = gameclock_on(&s->meta.clock) && s->meta.clock.running >= 0 &&
+                                 s->meta.clock.per_move_ms == 0;
             if (atomic_load(&s->refs) == 0 && now - atomic_load(&s->last_used) >= idle_ms &&
                 !ticking) {
                 *p = s->next;
