@@ -879,8 +879,11 @@ Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err)
             if (st == STATUS_OK) {
                 session_hold(s);
                 insert_locked(t, s);
-                // The server may have stopped while an AI was to move: carry on.
+                // The server may have stopped while an AI was to move: carry on. A
+                // clock may have run out while nobody held the game: the first answer
+                // says so already.
                 pthread_mutex_lock(&s->mu);
+                flag_locked(srv, s, gameclock_now());
                 session_schedule_ai_locked(srv, s);
                 pthread_mutex_unlock(&s->mu);
             }
