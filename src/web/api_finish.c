@@ -293,8 +293,9 @@ static void rematch(Server *srv, const Request *req, Session *s, int seat, Respo
             ng.rules[ng.n_rules++] = (RuleSetting){g->ops->options[i].name, g->values[i]};
         int humans = 0;
         for (int i = 0; i < g->players; i++) {
-            snprintf(ng.player[(i + 1) % g->players], sizeof ng.player[0], "%s",
-                     s->seats.seat[i].text);
+            // A stored player text fits STORE_PLAYER_LEN: the bound only says so to gcc.
+            snprintf(ng.player[(i + 1) % g->players], sizeof ng.player[0], "%.*s",
+                     (int)sizeof ng.player[0] - 1, s->seats.seat[i].text);
             humans += s->seats.seat[i].human;
         }
         StrBuf start;
