@@ -279,7 +279,7 @@ describe('playing', () => {
   });
 
   test('a hint is a legal move of the seat to move', async () => {
-    const made = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+    const made = await create({ game: 'kings-valley', seats: ['human', 'human'], hints: true });
     const r = await api(srv, 'POST', `/api/games/${made.id}/hint`, { token: made.seats[0].token });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.ok(made.state.legal.some((m) => m.text === r.body.move));

@@ -414,7 +414,7 @@ test('the result shows when the game ends', async () => {
   await page.waitForSelector('#board svg', WAIT);
   await clickMove(page, { text: 'c1-c3', cells: ['c1', 'c3'] });
   await page.waitForSelector('#result:not([hidden])', WAIT);
-  assert.match(await page.textContent('#result'), /first player wins: a king reached the Valley/);
+  assert.match(await page.textContent('#result'), /^You won: your king reached the Valley$/);
   assert.equal(await page.textContent('#status'), 'Game over');
   assert.equal(await page.locator('#board .cell.movable').count(), 0);
   await page.locator('#board').screenshot({ path: join(SHOTS, 'kings-valley-won.png') });

@@ -28,6 +28,10 @@ export const getState = (id, token) => call('GET', `/api/games/${id}`, { token }
 export const playMove = (id, token, move, ply) => call('POST', `/api/games/${id}/moves`, { token, body: { move, ply } });
 export const undo = (id, token) => call('POST', `/api/games/${id}/undo`, { token });
 export const hint = (id, token) => call('POST', `/api/games/${id}/hint`, { token });
+// resign, offer-draw, accept-draw, decline-draw, rematch (finish.js)
+export const finish = (id, token, action) => call('POST', `/api/games/${id}/${action}`, { token });
+// Any position's observation and legal moves (learn.js)
+export const observe = (spec) => call('POST', '/api/observe', { body: spec });
 
 // Calls onState(state) with every state the server sends; onOpen() whenever the stream
 // (re)connects, since the browser reconnects by itself after a network hiccup or a

@@ -1,11 +1,13 @@
-// app.js - the entry point of the crown web app: shows the new-game form at / and a
-// game at /g/ID, taking the seat's token from the link's #token=... part (kept out of
-// the path, so it never reaches server logs or Referer headers).
+// app.js - the entry point of the crown web app: shows the new-game form at /, a game
+// at /g/ID, taking the seat's token from the link's #token=... part (kept out of the
+// path, so it never reaches server logs or Referer headers), and the rules pages at
+// /learn and /learn/GAME.
 import { showNewGame } from './newgame.js';
 import { showGame } from './game.js';
 import { h } from './dom.js';
 import { showLobby } from './lobby.js';
 import { rememberGame } from './mygames.js';
+import { showLearn } from './learn.js';
 
 const root = document.getElementById('app');
 const path = location.pathname;
@@ -17,6 +19,8 @@ if (path === '/' || path === '/index.html') {
   root.replaceChildren(lobby, form);
   showLobby(lobby);
   showNewGame(form);
+} else if (/^\/learn(\/[a-z0-9-]*)?\/?$/.test(path)) {
+  showLearn(root, path.split('/')[2] || '');
 } else if (m) {
   const params = new URLSearchParams(location.hash.slice(1));
   rememberGame(m[1], params.get('token'));

@@ -5,6 +5,7 @@
 import * as api from './api.js';
 import { h, ORDINAL } from './dom.js';
 import { readTimeControl, timeControlField } from './timecontrol.js';
+import { rulesHref } from './learn.js';
 
 function optionField(o) {
   const id = `rule-${o.name}`;
@@ -53,6 +54,8 @@ export async function showNewGame(root) {
   const select = h('select', { id: 'game-select', name: 'game' },
     ...games.map((g) => h('option', { value: g.name }, g.name)));
   const summary = h('p', { id: 'game-summary', class: 'summary' });
+  const howTo = h('a', { id: 'game-rules', href: '/learn' }, 'How to play this game');
+  const allowHints = h('input', { id: 'allow-hints', type: 'checkbox', name: 'hints' });
   const players = h('select', { id: 'players', name: 'players' });
   const playersField = h('label', { class: 'field' }, h('span', { class: 'name' }, 'players'), players);
   const rules = h('fieldset', { id: 'rules' });
@@ -63,9 +66,11 @@ export async function showNewGame(root) {
   const clock = timeControlField();
   const form = h('form', { id: 'new-game', class: 'new-game' },
     h('label', { class: 'field' }, h('span', { class: 'name' }, 'game'), select), summary,
+    h('p', { class: 'how-to' }, howTo),
     playersField,
     h('h2', {}, 'Players'), seats, clock,
     h('h2', {}, 'Rules'), rules,
+    h('label', { class: 'check' }, allowHints, ' allow hints in a game between people'),
     h('label', { class: 'field' }, h('span', { class: 'name' }, 'seed'), seed,
       h('span', { class: 'help' }, 'the same seed gives the same random set-up and AI play')),
     start, message);
@@ -80,6 +85,7 @@ export async function showNewGame(root) {
   function drawGame() {
     const g = current();
     summary.textContent = g.summary;
+    howTo.href = rulesHref(g.name);
     players.replaceChildren(...Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) =>
       h('option', { value: g.min_players + k }, String(g.min_players + k))));
     playersField.hidden = g.min_players === g.max_players;
@@ -106,6 +112,7 @@ export async function showNewGame(root) {
     }
     if (seed.value !== '') spec.seed = Number(seed.value);
     if (readTimeControl(clock)) spec.clock = readTimeControl(clock);
+    if (allowHints.checked) spec.hints = true;
     start.disabled = true;
     message.textContent = '';
     try {
