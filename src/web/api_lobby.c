@@ -17,6 +17,17 @@
 
 enum { OPEN_LIST_CAP = 50 };
 
+/* Answers 200 with o (taken), or 503 when memory is short. */
+static void answer(Response *res, json_t *o)
+{
+    char *text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    if (text == NULL)
+        response_error(res, 503, "out of memory");
+    else
+        response_json(res, 200, text, strlen(text));
+}
+
 bool api_lobby_new_game(const json_t *body, NewGame *ng, int humans, Response *res)
 {
     const json_t *clock = json_object_get(body, "clock");
@@ -106,12 +117,7 @@ static void open_games(Server *srv, Response *res)
     free(ids);
     json_t *o = json_object();
     json_object_set_new(o, "games", list);
-    char *text = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    if (text == NULL)
-        response_error(res, 503, "out of memory");
-    else
-        response_json(res, 200, text, strlen(text));
+    answer(res, o);
 }
 
 /* The base URL players on other machines open: --public-url, else the machine's address
@@ -137,12 +143,7 @@ static void info(Server *srv, Response *res)
     json_t *o = json_object();
     json_object_set_new(o, "url", json_string(url));
     json_object_set_new(o, "reachable", json_boolean(reachable));
-    char *text = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    if (text == NULL)
-        response_error(res, 503, "out of memory");
-    else
-        response_json(res, 200, text, strlen(text));
+    answer(res, o);
 }
 
 bool api_lobby_handle(Server *srv, const Request *req, const char *path, Response *res)
@@ -181,10 +182,5 @@ void api_lobby_join(Server *srv, const Request *req, Session *s, Response *res)
     char url[128];
     snprintf(url, sizeof url, "/g/%s#token=%s", s->id, s->token[seat]);
     json_object_set_new(o, "url", json_string(url));
-    char *text = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    if (text == NULL)
-        response_error(res, 503, "out of memory");
-    else
-        response_json(res, 200, text, strlen(text));
+    answer(res, o);
 }

@@ -456,6 +456,17 @@ static long sqlite_count_games(Store *base)
 
 /* --- retention --------------------------------------------------------------------------- */
 
+/* Reads the ids a query's rows start with, up to cap, and finalizes it. */
+static void collect_ids(sqlite3_stmt *q, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n)
+{
+    while (*n < cap && sqlite3_step(q) == SQLITE_ROW) {
+        const unsigned char *id = sqlite3_column_text(q, 0);
+        snprintf(ids[*n], sizeof ids[0], "%s", id ? (const char *)id : "");
+        (*n)++;
+    }
+    sqlite3_finalize(q);
+}
+
 static Status sqlite_list_stale(Store *base, int64_t before, bool over,
                                 char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err)
 {
@@ -468,12 +479,7 @@ static Status sqlite_list_stale(Store *base, int64_t before, bool over,
         sqlite3_bind_int(q, 1, over ? 1 : 0);
         sqlite3_bind_int64(q, 2, (sqlite3_int64)before);
         sqlite3_bind_int(q, 3, cap);
-        while (*n < cap && sqlite3_step(q) == SQLITE_ROW) {
-            const unsigned char *id = sqlite3_column_text(q, 0);
-            snprintf(ids[*n], sizeof ids[0], "%s", id ? (const char *)id : "");
-            (*n)++;
-        }
-        sqlite3_finalize(q);
+        collect_ids(q, ids, cap, n);
     }
     pthread_mutex_unlock(&st->mu);
     return s;
@@ -490,12 +496,7 @@ static Status sqlite_list_open(Store *base, char (*ids)[SECRET_ID_LEN + 1], int 
                            "ORDER BY created DESC LIMIT ?1", &q, err);
     if (s == STATUS_OK) {
         sqlite3_bind_int(q, 1, cap);
-        while (*n < cap && sqlite3_step(q) == SQLITE_ROW) {
-            const unsigned char *id = sqlite3_column_text(q, 0);
-            snprintf(ids[*n], sizeof ids[0], "%s", id ? (const char *)id : "");
-            (*n)++;
-        }
-        sqlite3_finalize(q);
+        collect_ids(q, ids, cap, n);
     }
     pthread_mutex_unlock(&st->mu);
     return s;
