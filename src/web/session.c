@@ -465,8 +465,8 @@ Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBu
     return STATUS_OK;
 }
 
-/* Ends the game on time when the running seat's time has run out at `now` (a loss:
- * in none of these games is the opponent unable to win); true if it did. */
+/* Ends the game on time when the running seat's time has run out at `now`; true if it
+ * did. Always a loss: whether the opponent could still win is not judged (API.md). */
 static bool flag_locked(Server *srv, Session *s, int64_t now)
 {
     const int seat = gameclock_flagged(&s->meta.clock, now);
