@@ -45,6 +45,7 @@ export function createNotifier() {
   let beeps = 0;
 
   function update(st) {
+    el.hidden = st.you === null; // a spectator has no opponent to hear
     document.title = yourTurn(st) ? `● Your turn - ${BASE_TITLE}` : BASE_TITLE;
     const last = st.moves.at(-1);
     const theirs = last && last.seat !== null && last.seat !== st.you && st.you !== null;
