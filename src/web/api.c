@@ -132,6 +132,14 @@ json_t *api_observation_json(const Game *g, const GameState *st, int observer)
     return j;
 }
 
+json_t *api_rules_json(const Game *g)
+{
+    json_t *rules = json_object();
+    for (int i = 0; i < g->ops->option_count; i++)
+        json_object_set_new(rules, g->ops->options[i].name, json_string(g->values[i]));
+    return rules;
+}
+
 json_t *api_legal_json(const Game *g, const GameState *st)
 {
     const GameOps *ops = g->ops;
@@ -175,10 +183,7 @@ static json_t *build_state(Session *s, int view)
     json_object_set_new(o, "game", json_string(ops->name));
     json_object_set_new(o, "summary", json_string(ops->summary));
     json_object_set_new(o, "players", json_integer(g->players));
-    json_t *rules = json_object();
-    for (int i = 0; i < ops->option_count; i++)
-        json_object_set_new(rules, ops->options[i].name, json_string(g->values[i]));
-    json_object_set_new(o, "rules", rules);
+    json_object_set_new(o, "rules", api_rules_json(g));
     // Chance draws follow from the seed (session.c): in a hidden-information game it
     // would tell the hidden order of what is to come, so it is shown once the game is
     // over, like the record.
@@ -676,7 +681,7 @@ static void record_text(const Request *req, Session *s, Response *res)
         return;
     pthread_mutex_lock(&s->mu);
     const bool hidden = !(s->game->ops->flags & GAME_PERFECT_INFO);
-    if (hidden && !game_is_over(s->game, s->rec.current)) {
+    if (hidden && !session_over_locked(s)) {
         pthread_mutex_unlock(&s->mu);
         response_error(res, 403, "the record of a hidden-information game is shown when the "
                        "game is over");
@@ -686,7 +691,7 @@ static void record_text(const Request *req, Session *s, Response *res)
     sb_init(&t);
     StrBuf result;
     sb_init(&result);
-    play_result_text(s->game, s->rec.current, PLAYER_NONE, &result);
+    api_finish_result_text(s, &result);
     record_write(&s->rec, sb_str(&result), &t);
     sb_free(&result);
     pthread_mutex_unlock(&s->mu);

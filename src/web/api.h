@@ -33,6 +33,8 @@ char *api_state_locked(Session *s, int viewer, size_t *len);
 /* The observation of st as `observer` sees it (PLAYER_NONE: public) as JSON, or NULL for
  * a game without observations (or short of memory). */
 json_t *api_observation_json(const Game *g, const GameState *st, int observer);
+/* Every rule option of g with its value, as one JSON object. */
+json_t *api_rules_json(const Game *g);
 /* The legal actions of st, each {"text", "cells"}. */
 json_t *api_legal_json(const Game *g, const GameState *st);
 

@@ -70,44 +70,57 @@ static bool ai_accepts_draw(const Session *s, int ai_seat)
 
 /* --- what the state says of the end --------------------------------------------------------- */
 
+/* The end outside the rules in the neutral words of play_result_text: "second player
+ * wins: the first player resigned", "draw: agreed by the players". */
+static void end_text(const Session *s, StrBuf *t)
+{
+    const Game *g = s->game;
+    if (s->meta.end == META_END_RESIGN || s->meta.end == META_END_TIME) {
+        if (g->players == 2)
+            sb_printf(t, "%s wins", play_seat_name(g, 1 - s->meta.end_seat));
+        else
+            sb_puts(t, "shared win");
+        sb_printf(t, s->meta.end == META_END_TIME ? ": the %s ran out of time" : ": the %s resigned",
+                  play_seat_name(g, s->meta.end_seat));
+    } else {
+        sb_puts(t, "draw: agreed by the players");
+    }
+}
+
+void api_finish_result_text(const Session *s, StrBuf *out)
+{
+    if (s->meta.end != META_END_NONE)
+        end_text(s, out);
+    else
+        play_result_text(s->game, s->rec.current, PLAYER_NONE, out);
+}
+
 static void end_result(const Session *s, json_t *o)
 {
     const Game *g = s->game;
+    // A loss on time ends the game as a resignation does: that seat loses.
+    const bool resigned = s->meta.end == META_END_RESIGN || s->meta.end == META_END_TIME;
     json_t *r = json_object();
     json_t *winners = json_array();
     json_t *returns = json_array();
+    for (int i = 0; i < g->players; i++) {
+        const bool lost = resigned && i == s->meta.end_seat;
+        if (!lost)
+            json_array_append_new(winners, json_integer(i));
+        json_array_append_new(returns, json_real(!resigned ? 0.0
+                                                 : lost    ? -1.0
+                                                           : 1.0 / (g->players - 1)));
+    }
     StrBuf t;
     sb_init(&t);
-    if (s->meta.end == META_END_RESIGN || s->meta.end == META_END_TIME) {
-        const int loser = s->meta.end_seat;
-        for (int i = 0; i < g->players; i++) {
-            if (i != loser)
-                json_array_append_new(winners, json_integer(i));
-            json_array_append_new(returns, json_real(i == loser ? -1.0 : 1.0 / (g->players - 1)));
-        }
-        if (g->players == 2)
-            sb_printf(&t, "%s wins", play_seat_name(g, 1 - loser));
-        else
-            sb_puts(&t, "shared win");
-        if (s->meta.end == META_END_TIME)
-            sb_printf(&t, ": the %s ran out of time", play_seat_name(g, loser));
-        else
-            sb_printf(&t, ": the %s resigned", play_seat_name(g, loser));
-        json_object_set_new(r, "why", json_string(strchr(sb_str(&t), ':') + 2));
-    } else {
-        for (int i = 0; i < g->players; i++) {
-            json_array_append_new(winners, json_integer(i));
-            json_array_append_new(returns, json_real(0.0));
-        }
-        sb_puts(&t, "draw: agreed by the players");
-        json_object_set_new(r, "why", json_string("agreed by the players"));
-    }
+    end_text(s, &t);
     json_object_set_new(r, "text", json_string(sb_str(&t)));
+    json_object_set_new(r, "why", json_string(strchr(sb_str(&t), ':') + 2));
+    sb_free(&t);
     json_object_set_new(r, "returns", returns);
     json_object_set_new(r, "winners", winners);
     json_object_set_new(r, "reason", json_string(meta_end_key(s->meta.end)));
     json_object_set_new(r, "seat", json_integer(s->meta.end_seat));
-    sb_free(&t);
     json_object_set_new(o, "result", r);
 }
 
@@ -293,7 +306,7 @@ static void rematch(Server *srv, const Request *req, Session *s, int seat, Respo
             ng.rules[ng.n_rules++] = (RuleSetting){g->ops->options[i].name, g->values[i]};
         int humans = 0;
         for (int i = 0; i < g->players; i++) {
-            // A stored player text fits STORE_PLAYER_LEN: the bound only says so to gcc.
+            // Stored seats are within the stored width (session_create keeps them so).
             snprintf(ng.player[(i + 1) % g->players], sizeof ng.player[0], "%.*s",
                      (int)sizeof ng.player[0] - 1, s->seats.seat[i].text);
             humans += s->seats.seat[i].human;

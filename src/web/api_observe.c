@@ -23,10 +23,7 @@ static json_t *observe_json(const Game *g, const GameState *st)
     sb_init(&t);
     json_object_set_new(o, "game", json_string(ops->name));
     json_object_set_new(o, "players", json_integer(g->players));
-    json_t *rules = json_object();
-    for (int i = 0; i < ops->option_count; i++)
-        json_object_set_new(rules, ops->options[i].name, json_string(g->values[i]));
-    json_object_set_new(o, "rules", rules);
+    json_object_set_new(o, "rules", api_rules_json(g));
     ops->format_position(g, st, &t);
     json_object_set_new(o, "position", json_string(sb_str(&t)));
     sb_clear(&t);

@@ -20,3 +20,13 @@ export async function launch() {
     ],
   });
 }
+
+// A page of `target` (the browser or a context) at `viewport` that collects the page's
+// uncaught script errors in page.errors.
+export async function openPage(target, viewport) {
+  const page = await target.newPage({ viewport });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.errors = errors;
+  return page;
+}

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { launch } from './browser.mjs';
+import { launch, openPage } from './browser.mjs';
 import { api, startServer } from './server.mjs';
 import { parse as parseKotv } from '../../src/web/static/js/boards/kingofthevalley.js';
 
@@ -35,13 +35,7 @@ after(async () => {
   }
 });
 
-async function newPage(context) {
-  const page = await (context || browser).newPage({ viewport: { width: 1200, height: 900 } });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.errors = errors;
-  return page;
-}
+const newPage = (context) => openPage(context || browser, { width: 1200, height: 900 });
 
 // The game id and seat token of a game page.
 function pageGame(page) {

@@ -42,6 +42,8 @@ describe('finishing a game', () => {
     assert.equal(r.body.result.reason, 'resign');
     assert.deepEqual(r.body.result.winners, [0]);
     assert.equal(r.body.result.text, 'first player wins: the second player resigned');
+    const record = await api(srv, 'GET', `/api/games/${g.id}/record`);
+    assert.match(record.body, /first player wins: the second player resigned/);
     assert.equal((await post(g.id, 'resign', g.t[0])).status, 409, 'over already');
     const m = await api(srv, 'POST', `/api/games/${g.id}/moves`, { token: g.t[0], body: { move: 'b1-b4' } });
     assert.equal(m.status, 409);

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launch } from './browser.mjs';
+import { launch, openPage } from './browser.mjs';
 import { api, startServer } from './server.mjs';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
@@ -36,18 +36,28 @@ after(async () => {
   }
 });
 
-async function newPage(context) {
-  const page = await (context || browser).newPage({ viewport: { width: 1280, height: 800 } });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.errors = errors;
-  return page;
-}
+const newPage = (context) => openPage(context || browser, { width: 1280, height: 800 });
 
 async function create(body) {
   const r = await api(srv, 'POST', '/api/games', { body });
   assert.equal(r.status, 201, JSON.stringify(r.body));
   return r.body;
+}
+
+// A new game made from `body` (and changed by `then`, given it), opened on `page` as the
+// seat `seat`.
+async function openSeat(page, body, seat = 0, then = null) {
+  const made = await create(body);
+  if (then) await then(made);
+  await page.goto(`${srv.url}${made.seats[seat].url}`);
+  await page.waitForSelector('#board svg', WAIT);
+  return made;
+}
+
+async function resign(page) {
+  await page.click('#resign');
+  await page.click('#resign-yes');
+  await page.waitForSelector('#result:not([hidden])', WAIT);
 }
 
 // The serious and critical axe-core violations of the page, as text.
@@ -118,14 +128,10 @@ describe('learn', () => {
 
 describe('finishing a game', () => {
   test('resign: the result in words, then a rematch with the seats swapped', async () => {
-    const made = await create({ game: 'kings-valley', seats: ['human', 'ai:1'] });
     const page = await newPage();
-    await page.goto(`${srv.url}${made.seats[0].url}`);
-    await page.waitForSelector('#board svg', WAIT);
+    const made = await openSeat(page, { game: 'kings-valley', seats: ['human', 'ai:1'] });
     assert.equal(await page.getAttribute('#rules-link', 'href'), '/learn/kings-valley');
-    await page.click('#resign');
-    await page.click('#resign-yes');
-    await page.waitForSelector('#result:not([hidden])', WAIT);
+    await resign(page);
     assert.equal(await page.textContent('#result'), 'You lost: you resigned');
     assert.ok(await page.isDisabled('#undo'), 'no undo after the end');
     await check(page, 'finish-resigned');
@@ -160,35 +166,29 @@ describe('finishing a game', () => {
   });
 
   test('a win said in words, and special actions labelled', async () => {
-    const made = await create({ game: 'kings-valley', seats: ['human', 'human'], position: 'ss1ss/2k2/5/5/SSKSS 1 2' });
     const page = await newPage();
-    await page.goto(`${srv.url}${made.seats[0].url}`);
-    await page.waitForSelector('#board svg', WAIT);
+    await openSeat(page, { game: 'kings-valley', seats: ['human', 'human'], position: 'ss1ss/2k2/5/5/SSKSS 1 2' });
     await page.click('#board [data-cell="c1"]');
     await page.click('#board [data-cell="c3"]');
     await page.waitForSelector('#result:not([hidden])', WAIT);
     assert.equal(await page.textContent('#result'), 'You won: your king reached the Valley');
     await check(page, 'finish-won');
-    // King's Castle: Black may swap White's first man; the button says what that is.
-    const kc = await create({ game: 'kings-castle', seats: ['human', 'human'] });
-    await api(srv, 'POST', `/api/games/${kc.id}/moves`, { token: kc.seats[0].token, body: { move: 'a1' } });
-    await page.goto(`${srv.url}${kc.seats[1].url}`);
-    await page.waitForSelector('#actions [data-move="swap"] .action-why', WAIT);
-    assert.match(await page.textContent('#actions [data-move="swap"]'), /^Swap.*plays again/);
-    await check(page, 'action-swap');
-    // King Down's armies: each king a button with what it brings, and a line on what to do.
-    const kd = await create({ game: 'king-down', seats: ['human', 'human'], rules: { armies: 'on' } });
-    await page.goto(`${srv.url}${kd.seats[0].url}`);
-    await page.waitForSelector('#actions [data-move="frost"] .action-why', WAIT);
-    assert.match(await page.textContent('#actions [data-move="frost"]'), /^Frost.*Freeze and Ice Wall/);
+    // King's Castle: Black may swap White's first man; King Down's armies: each king. The
+    // buttons say what they do, and a line says what to do now.
+    const place = (kc) => api(srv, 'POST', `/api/games/${kc.id}/moves`, { token: kc.seats[0].token, body: { move: 'a1' } });
+    for (const [body, seat, then, move, words, shot] of [
+      [{ game: 'kings-castle', seats: ['human', 'human'] }, 1, place, 'swap', /^Swap.*plays again/, 'action-swap'],
+      [{ game: 'king-down', seats: ['human', 'human'], rules: { armies: 'on' } }, 0, null, 'frost', /^Frost.*Freeze and Ice Wall/, 'action-armies'],
+    ]) {
+      await openSeat(page, body, seat, then);
+      assert.match(await page.textContent(`#actions [data-move="${move}"]`), words);
+      assert.ok(await page.isVisible(`#actions [data-move="${move}"] .action-why`));
+      await check(page, shot);
+    }
     assert.match(await page.textContent('#action-help'), /choose your king/);
-    await check(page, 'action-armies');
     // King of the Valley: once over (here by a resignation), the score part by part.
-    const kotv = await create({ game: 'king-of-the-valley', seats: ['human', 'human'], seed: 3 });
-    await page.goto(`${srv.url}${kotv.seats[1].url}`);
-    await page.waitForSelector('#board svg', WAIT);
-    await page.click('#resign');
-    await page.click('#resign-yes');
+    await openSeat(page, { game: 'king-of-the-valley', seats: ['human', 'human'], seed: 3 }, 1);
+    await resign(page);
     await page.waitForSelector('#score-breakdown', WAIT);
     assert.equal(await page.textContent('#result'), 'You lost: you resigned');
     assert.equal(await page.locator('#score-breakdown tbody tr').count(), 6);

@@ -141,7 +141,7 @@ const PAGES = {
         h: 'Singles and the overhead throw',
         p: ['A man with no man of yours next to it is a single. It moves any distance along one of the six lines through empty cells, never through a wall, never from outside into the Castle.',
           'If the cell just beyond where a single stops holds an enemy man, that man is thrown over it onto the last cell the single crossed. The throw is compulsory and is not a capture.'],
-        boards: [{ position: '6/7/8/9/10/11/10/9/8/7/W5 w 2', select: 'a1', caption: 'The single on a1 and the lines it may slide along.' }],
+        boards: [{ position: '6/7/8/9/10/11/10/9/8/7/W2B2 w 2', select: 'a1', caption: 'The single on a1 may stop on b1 or c1 along its row: stopping on c1 throws the black man on d1 over it onto b1.' }],
       },
       {
         h: 'Phalanxes, doors and captures',
@@ -205,6 +205,7 @@ const KG_SECTIONS = (size) => [
     h: 'Towers and dismantling',
     p: [`A stack of ${size === 8 ? 'four' : 'five'} is a full tower: nothing can be put on it, so a king on top of a full tower cannot be captured.`,
       'If a full tower has your piece on top when your turn begins, your turn must start from such a tower, unless none of them can move. A player with no legal turn loses; endless games are drawn.'],
+    boards: size === 8 ? [{ position: 'g3k2g/1g4g1/2g2g2/3gg3/3(GGGG)4/8/1G4G1/G3K2G 1 0', all: true, caption: 'The full tower on d4 is yours: this turn must start from it (highlighted).' }] : [],
   },
 ];
 PAGES['kings-guard'].sections = KG_SECTIONS(10);
