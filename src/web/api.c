@@ -20,6 +20,7 @@
 #include "play/words.h"
 #include "web/ai.h"
 #include "web/api_finish.h"
+#include "web/api_lobby.h"
 #include "web/api_observe.h"
 #include "web/api_solution.h"
 #include "web/quota.h"
@@ -297,10 +298,11 @@ char *api_state_locked(Session *s, int viewer, size_t *len)
         s->cache_version[slot] = s->version;
     }
     // The cached text is an object "{...}"; the viewer's seat goes in front of its fields.
-    char head[192];
+    char head[512];
     int hl = viewer >= 0 ? snprintf(head, sizeof head, "{\"you\":%d,", viewer)
                          : snprintf(head, sizeof head, "{\"you\":null,");
     hl += api_finish_viewer_fields(s, viewer, head + hl, sizeof head - (size_t)hl);
+    hl += api_lobby_state_fields(s, head + hl, sizeof head - (size_t)hl);
     const size_t n = (size_t)hl + s->cache_len[slot] - 1;
     char *out = malloc(n + 1);
     if (out == NULL)
@@ -397,7 +399,7 @@ static void created_response(Response *res, Session *s);
 static void create_game(Server *srv, const Request *req, Response *res)
 {
     static const char *const FIELDS[] = {"game", "seats", "rules", "seed", "position", "hints",
-                                         NULL};
+                                         "clock", NULL};
     json_t *body = parse_body(req, res);
     if (body == NULL || !only_fields(body, FIELDS, res)) {
         json_decref(body);
@@ -449,8 +451,11 @@ static void create_game(Server *srv, const Request *req, Response *res)
             response_error(res, 400, "seat %d must be \"human\" or an AI such as \"ai:5\"", i);
             ok = false;
         } else {
-            snprintf(ng.player[i], sizeof ng.player[i], "%s", p);
-            humans += strcmp(p, "human") == 0;
+            // "open": a person's seat left for whoever takes it (api_lobby.c).
+            const bool open = strcmp(p, "open") == 0;
+            snprintf(ng.player[i], sizeof ng.player[i], "%s", open ? "human" : p);
+            humans += open || strcmp(p, "human") == 0;
+            ng.open |= open ? 1u << i : 0u;
         }
     }
     ng.players = n_seats;
@@ -511,6 +516,7 @@ static void create_game(Server *srv, const Request *req, Response *res)
         ng.position = json_string_value(position);
     if (ok && hints)
         ng.hints = json_is_true(hints);
+    ok = ok && api_lobby_new_game(body, &ng, humans, res);
     Session *created = ok ? api_create_session(srv, req, &ng, humans, res) : NULL;
     json_decref(body);
     if (created != NULL)
@@ -779,11 +785,15 @@ void api_handle(Server *srv, const Request *req, Response *res)
         }
         return;
     }
+    if (lab_api_handle(srv->lab, req, res)) /* /api/lab...: the Lab page */
+        return;
     if (strcmp(p, "/api/observe") == 0) {
         if (method_is(req, "POST", res))
             api_observe(srv, req, res);
         return;
     }
+    if (api_lobby_handle(srv, req, p, res))
+        return;
     if (strcmp(p, "/api/stats") == 0) {
         if (method_is(req, "GET", res))
             stats(srv, res);
@@ -809,7 +819,7 @@ void api_handle(Server *srv, const Request *req, Response *res)
     bool known = false;
     for (int i = 0; ACTIONS[i] && !known; i++)
         known = strcmp(action, ACTIONS[i]) == 0;
-    known = known || api_finish_knows(action);
+    known = known || api_finish_knows(action) || strcmp(action, "join") == 0;
     if (!known) {
         response_error(res, 404, "no such API path '%.60s': a game has moves, undo, hint, "
                        "record, positions, analysis, solution, events, resign, offer-draw, "
@@ -849,6 +859,8 @@ static void api_game(Server *srv, const Request *req, Session *s, const char *ac
     } else if (strcmp(action, "positions") == 0 || strcmp(action, "analysis") == 0) {
         if (method_is(req, action[0] == 'p' ? "GET" : "POST", res))
             review_handle(srv, req, s, action, res);
+    } else if (strcmp(action, "join") == 0) {
+        api_lobby_join(srv, req, s, res);
     } else if (api_finish_knows(action)) {
         api_finish_handle(srv, req, s, action, res);
     } else if (strcmp(action, "solution") == 0) {

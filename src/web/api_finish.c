@@ -75,12 +75,13 @@ static bool ai_accepts_draw(const Session *s, int ai_seat)
 static void end_text(const Session *s, StrBuf *t)
 {
     const Game *g = s->game;
-    if (s->meta.end == META_END_RESIGN) {
+    if (s->meta.end == META_END_RESIGN || s->meta.end == META_END_TIME) {
         if (g->players == 2)
             sb_printf(t, "%s wins", play_seat_name(g, 1 - s->meta.end_seat));
         else
             sb_puts(t, "shared win");
-        sb_printf(t, ": the %s resigned", play_seat_name(g, s->meta.end_seat));
+        sb_printf(t, s->meta.end == META_END_TIME ? ": the %s ran out of time" : ": the %s resigned",
+                  play_seat_name(g, s->meta.end_seat));
     } else {
         sb_puts(t, "draw: agreed by the players");
     }
@@ -97,7 +98,8 @@ void api_finish_result_text(const Session *s, StrBuf *out)
 static void end_result(const Session *s, json_t *o)
 {
     const Game *g = s->game;
-    const bool resigned = s->meta.end == META_END_RESIGN;
+    // A loss on time ends the game as a resignation does: that seat loses.
+    const bool resigned = s->meta.end == META_END_RESIGN || s->meta.end == META_END_TIME;
     json_t *r = json_object();
     json_t *winners = json_array();
     json_t *returns = json_array();
@@ -318,6 +320,7 @@ static void rematch(Server *srv, const Request *req, Session *s, int seat, Respo
             ng.position = sb_str(&start);
         }
         ng.hints = s->meta.hints;
+        ng.clock = gameclock_fresh(&s->meta.clock, g->players); // the same time control
         ng.rematch_of = s->id;
         Session *made = api_create_session(srv, req, &ng, humans, res);
         sb_free(&start);

@@ -14,11 +14,15 @@ void meta_init(GameMeta *m)
     memset(m, 0, sizeof *m);
     m->end = META_END_NONE;
     m->end_seat = m->offer_seat = -1;
+    gameclock_off(&m->clock);
 }
 
 const char *meta_end_key(MetaEnd e)
 {
-    return e == META_END_RESIGN ? "resign" : e == META_END_DRAW ? "agreement" : NULL;
+    return e == META_END_RESIGN ? "resign"
+           : e == META_END_DRAW ? "agreement"
+           : e == META_END_TIME ? "time"
+                                : NULL;
 }
 
 static int int_field(const json_t *o, const char *key, int fallback)
@@ -56,6 +60,7 @@ Status meta_parse(const char *text, int players, GameMeta *out, ErrBuf *err)
     m.end = end == NULL                      ? META_END_NONE
             : strcmp(end, "resign") == 0    ? META_END_RESIGN
             : strcmp(end, "agreement") == 0 ? META_END_DRAW
+            : strcmp(end, "time") == 0      ? META_END_TIME
                                             : (MetaEnd)-1;
     m.end_seat = int_field(o, "end_seat", -1);
     m.end_ply = int_field(o, "end_ply", 0);
@@ -73,6 +78,15 @@ Status meta_parse(const char *text, int players, GameMeta *out, ErrBuf *err)
         if (ok)
             snprintf(m.rematch_token[i], sizeof m.rematch_token[i], "%s", json_string_value(t));
     }
+    ErrBuf e2;
+    if (ok && gameclock_parse_store(json_object_get(o, "clock"), players, &m.clock, &e2) !=
+                  STATUS_OK)
+        ok = false;
+    const json_t *moved = json_object_get(o, "moved_ms");
+    m.moved_ms = json_is_integer(moved) ? (int64_t)json_integer_value(moved) : 0;
+    const json_t *open = json_object_get(o, "open");
+    m.open = json_is_integer(open) ? (unsigned)json_integer_value(open) : 0u;
+    ok = ok && m.open < (1u << players);
     json_decref(o);
     if (!ok)
         return err_set(err, STATUS_CORRUPT, "the game's meta has a field out of range");
@@ -105,6 +119,13 @@ char *meta_format(const GameMeta *m, int players)
     }
     if (m->rematch_of[0])
         json_object_set_new(o, "rematch_of", json_string(m->rematch_of));
+    json_t *clock = gameclock_store_json(&m->clock);
+    if (clock != NULL)
+        json_object_set_new(o, "clock", clock);
+    if (m->moved_ms > 0)
+        json_object_set_new(o, "moved_ms", json_integer(m->moved_ms));
+    if (m->open != 0)
+        json_object_set_new(o, "open", json_integer((json_int_t)m->open));
     char *text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(o);
     return text;

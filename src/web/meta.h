@@ -11,12 +11,14 @@
 
 #include "core/game.h"
 #include "core/status.h"
+#include "web/gameclock.h"
 #include "web/secret.h"
 
 typedef enum MetaEnd {
     META_END_NONE,   /* the game goes on, or ended by its rules */
     META_END_RESIGN, /* end_seat resigned */
     META_END_DRAW,   /* the players agreed a draw */
+    META_END_TIME,   /* end_seat's time ran out (gameclock.h) */
 } MetaEnd;
 
 typedef struct GameMeta {
@@ -31,6 +33,9 @@ typedef struct GameMeta {
      * in another seat; so each player finds his own link, and nobody else's. */
     char rematch_token[MAX_PLAYERS][SECRET_TOKEN_LEN + 1];
     char rematch_of[SECRET_ID_LEN + 1]; /* the game this one is the rematch of, or "" */
+    GameClock clock;  /* the time control and each seat's time left, or none */
+    int64_t moved_ms; /* when the last action was played (wall clock), 0 if unknown */
+    unsigned open;    /* the human seats still waiting for a player to take them (bits) */
 } GameMeta;
 
 void meta_init(GameMeta *m);
@@ -38,7 +43,7 @@ void meta_init(GameMeta *m);
 Status meta_parse(const char *text, int players, GameMeta *m, ErrBuf *err);
 /* The stored JSON, malloc'd; NULL when out of memory. */
 char *meta_format(const GameMeta *m, int players);
-/* The stable key of an end outside the rules: "resign", "agreement", or NULL. */
+/* The stable key of an end outside the rules: "resign", "agreement", "time", or NULL. */
 const char *meta_end_key(MetaEnd e);
 
 #endif

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "web/netaddr.h"
 #include "web/serve.h"
 #include "web/server.h"
 
@@ -93,6 +94,7 @@ int cmd_serve(int argc, char **argv)
         long *l;
     } const NUMBERS[] = {
         {"--port", 0, 65535, &cfg.port, NULL},
+        {"--lab-max-games", 1, 1000000, &cfg.lab_max_games, NULL},
         {"--ai-threads", 1, 64, &cfg.ai_threads, NULL},
         {"--creates-per-hour", 1, 1000000, &cfg.creates_per_hour, NULL},
         {"--ai-games", 0, 100000, &cfg.ai_games, NULL},
@@ -130,7 +132,7 @@ int cmd_serve(int argc, char **argv)
                 *NUMBERS[k].i = (int)n;
             else
                 *NUMBERS[k].l = n;
-        } else if (strcmp(a, "--bind") == 0) {
+        } else if (strcmp(a, "--bind") == 0 || strcmp(a, "--listen") == 0) {
             cfg.bind = v;
         } else if (strcmp(a, "--db") == 0) {
             cfg.db_path = v;
@@ -143,6 +145,8 @@ int cmd_serve(int argc, char **argv)
             cfg.allow_origins = v;
         } else if (strcmp(a, "--tablebase") == 0) {
             cfg.tablebase = v;
+        } else if (strcmp(a, "--lab") == 0) {
+            cfg.lab_dir = v;
         } else if (strcmp(a, "--rate") == 0) {
             if (!read_long(a, v, 1, 100000, &n))
                 return 2;
@@ -187,15 +191,25 @@ int cmd_serve(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    const bool v6 = strchr(cfg.bind, ':') != NULL;
+    const bool any = strcmp(cfg.bind, "0.0.0.0") == 0 || strcmp(cfg.bind, "::") == 0;
+    // On every address, invite links name one that other machines reach.
+    char share[64];
+    if (any && netaddr_reachable(v6, share, sizeof share))
+        cfg.share_host = share;
     Server srv;
     ErrBuf err;
     if (server_start(&srv, &cfg, &err) != STATUS_OK)
         return serve_error("%s", err.msg), 1;
-    const bool v6 = strchr(cfg.bind, ':') != NULL;
-    const bool any = strcmp(cfg.bind, "0.0.0.0") == 0 || strcmp(cfg.bind, "::") == 0;
     printf("crown serve: open http://%s%s%s:%d/ in a browser%s\n", v6 ? "[" : "",
            any ? (v6 ? "::1" : "127.0.0.1") : cfg.bind, v6 ? "]" : "", srv.port,
            any ? " (listening on every address of this machine)" : "");
+    if (quiet) {
+    } else if (cfg.public_url != NULL)
+        printf("crown serve: players open %s\n", cfg.public_url);
+    else if (cfg.share_host != NULL)
+        printf("crown serve: other machines open http://%s%s%s:%d/\n", v6 ? "[" : "",
+               cfg.share_host, v6 ? "]" : "", srv.port);
     if (!quiet) {
         // A URL's user and password stay off the screen: scheme, then what follows '@'.
         const char *scheme_end = strstr(cfg.db_path, "://");

@@ -195,7 +195,11 @@ int sessions_evict(Server *srv, int64_t idle_ms)
             Session *s = *p;
             // Only a holder makes new references (or session_find, under the table's
             // lock): with none held, nobody can reach s but through this table.
-            if (atomic_load(&s->refs) == 0 && now - atomic_load(&s->last_used) >= idle_ms) {
+            // A game whose clock of minutes runs stays, so that its flag falls on time.
+            const bool ticking = gameclock_on(&s->meta.clock) && s->meta.clock.running >= 0 &&
+                                 s->meta.clock.per_move_ms == 0;
+            if (atomic_load(&s->refs) == 0 && now - atomic_load(&s->last_used) >= idle_ms &&
+                !ticking) {
                 *p = s->next;
                 session_destroy(srv, s);
                 n++;
@@ -347,8 +351,22 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
     }
     sb_free(&t);
     const uint64_t version = s->version + 1;
+    // The clock and the time of the last move go with the moves, in one transaction.
+    GameMeta meta = s->meta;
+    char *meta_text = NULL;
     if (st == STATUS_OK && total > 0) {
-        const StoreStamp stamp = {s->stored_version, version, ai_to_move(s, g, scratch)};
+        const int64_t now = gameclock_now();
+        const int next = g->ops->to_move(g, scratch);
+        // No clock runs while a seat waits for its player (session_join starts it).
+        if (n > 0 && meta.open == 0)
+            gameclock_turn(&meta.clock, actors[0], next >= 0 ? next : -1, now);
+        meta.moved_ms = now;
+        if ((meta_text = meta_format(&meta, g->players)) == NULL)
+            st = err_set(err, STATUS_NOMEM, "out of memory");
+    }
+    if (st == STATUS_OK && total > 0) {
+        const StoreStamp stamp = {s->stored_version, version, ai_to_move(s, g, scratch),
+                                  meta_text};
         // STATUS_CONFLICT: another process changed the game first (the caller re-reads).
         st = store_append(srv->store, s->id, s->rec.count, (const char *const *)texts, total,
                           &stamp, err);
@@ -363,7 +381,7 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
             if (record_push(&s->rec, all[i], err) != STATUS_OK) {
                 // Memory and store must agree: take the stored actions back as well.
                 ErrBuf e2;
-                const StoreStamp back = {version, version + 1, false};
+                const StoreStamp back = {version, version + 1, false, NULL};
                 if (store_truncate(srv->store, s->id, before, &back, &e2) == STATUS_OK)
                     s->stored_version = s->version = version + 1;
                 texts_truncate(s, before);
@@ -378,6 +396,7 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
         }
         if (st == STATUS_OK) {
             s->version = version - 1; // changed_locked adds the one
+            s->meta = meta;
             s->ai_error[0] = '\0';
             changed_locked(s);
             session_schedule_ai_locked(srv, s);
@@ -392,6 +411,7 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
     }
     free(texts);
     free(cells);
+    free(meta_text);
     free(all);
     free(undo);
     free(scratch);
@@ -406,6 +426,7 @@ static Status check_turn(const Session *s, int seat, ErrBuf *err)
     if (s->meta.end != META_END_NONE)
         return err_set(err, STATUS_CONFLICT, "the game is over: %s",
                        s->meta.end == META_END_RESIGN ? "a player resigned"
+                       : s->meta.end == META_END_TIME ? "a player ran out of time"
                                                       : "the players agreed a draw");
     return seats_check_turn(&s->seats, s->game, s->rec.current, seat, err);
 }
@@ -422,7 +443,7 @@ Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBu
         return err_set(err, STATUS_NOMEM, "out of memory");
     const bool ends = m->end != META_END_NONE;
     const StoreStamp stamp = {s->stored_version, s->version + 1,
-                              !ends && ai_to_move(s, s->game, s->rec.current)};
+                              !ends && ai_to_move(s, s->game, s->rec.current), NULL};
     Status st = store_set_meta(srv->store, s->id, text, &stamp, err);
     free(text);
     if (st == STATUS_CONFLICT) {
@@ -442,6 +463,78 @@ Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBu
     }
     changed_locked(s);
     return STATUS_OK;
+}
+
+/* Ends the game on time when the running seat's time has run out at `now`; true if it
+ * did. Always a loss: whether the opponent could still win is not judged (API.md). */
+static bool flag_locked(Server *srv, Session *s, int64_t now)
+{
+    const int seat = gameclock_flagged(&s->meta.clock, now);
+    if (seat < 0 || session_over_locked(s))
+        return false;
+    GameMeta m = s->meta;
+    gameclock_stop(&m.clock, now);
+    m.end = META_END_TIME;
+    m.end_seat = seat;
+    m.end_ply = s->rec.count;
+    m.offer_seat = -1;
+    ErrBuf err;
+    return session_set_meta_locked(srv, s, &m, &err) == STATUS_OK;
+}
+
+void sessions_check_clocks(Server *srv)
+{
+    enum { BATCH = 64 };
+    char ids[BATCH][SECRET_ID_LEN + 1];
+    int n = 0;
+    const int64_t now = gameclock_now();
+    SessionTable *t = srv->sessions;
+    // Only collect under the table's lock: ending a game commits to the store.
+    pthread_mutex_lock(&t->mu);
+    for (int b = 0; b < TABLE_BUCKETS && n < BATCH; b++)
+        for (Session *s = t->bucket[b]; s && n < BATCH; s = s->next) {
+            pthread_mutex_lock(&s->mu);
+            if (gameclock_flagged(&s->meta.clock, now) >= 0 && !session_over_locked(s))
+                memcpy(ids[n++], s->id, sizeof ids[0]);
+            pthread_mutex_unlock(&s->mu);
+        }
+    pthread_mutex_unlock(&t->mu);
+    for (int i = 0; i < n && !atomic_load(&srv->stopping); i++) {
+        Session *s = NULL;
+        ErrBuf err;
+        if (session_find(srv, ids[i], &s, &err) != STATUS_OK)
+            continue;
+        pthread_mutex_lock(&s->mu);
+        flag_locked(srv, s, gameclock_now());
+        pthread_mutex_unlock(&s->mu);
+        session_release(s);
+    }
+}
+
+Status session_join(Server *srv, Session *s, int *seat, ErrBuf *err)
+{
+    pthread_mutex_lock(&s->mu);
+    Status st = STATUS_OK;
+    if (session_over_locked(s))
+        st = err_set(err, STATUS_CONFLICT, "the game is over: no seat to take");
+    else if (s->meta.open == 0)
+        st = err_set(err, STATUS_CONFLICT, "every seat of this game has its player");
+    if (st == STATUS_OK) {
+        GameMeta m = s->meta;
+        int i = 0;
+        while (!(m.open & (1u << i)))
+            i++;
+        m.open &= ~(1u << i);
+        // Everyone is seated: a clock held back by the open seat starts, if a move has
+        // been played (else the first move starts it, as in every game).
+        const int p = s->game->ops->to_move(s->game, s->rec.current);
+        if (m.open == 0 && s->rec.count > 0 && m.clock.running < 0 && p >= 0)
+            gameclock_turn(&m.clock, -1, p, gameclock_now());
+        if ((st = session_set_meta_locked(srv, s, &m, err)) == STATUS_OK)
+            *seat = i;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return st;
 }
 
 /* --- creating and loading -------------------------------------------------------------- */
@@ -516,6 +609,9 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
     s->meta.hints = ng->hints;
     if (ng->rematch_of)
         snprintf(s->meta.rematch_of, sizeof s->meta.rematch_of, "%s", ng->rematch_of);
+    s->meta.clock = ng->clock;
+    s->meta.open = ng->open;
+    s->meta.moved_ms = gameclock_now();
 
     StoredGame sg;
     memset(&sg, 0, sizeof sg);
@@ -783,8 +879,11 @@ Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err)
             if (st == STATUS_OK) {
                 session_hold(s);
                 insert_locked(t, s);
-                // The server may have stopped while an AI was to move: carry on.
+                // The server may have stopped while an AI was to move: carry on. A
+                // clock may have run out while nobody held the game: the first answer
+                // says so already.
                 pthread_mutex_lock(&s->mu);
+                flag_locked(srv, s, gameclock_now());
                 session_schedule_ai_locked(srv, s);
                 pthread_mutex_unlock(&s->mu);
             }
@@ -914,6 +1013,8 @@ Status session_play(Server *srv, Session *s, int seat, const char *text, int exp
         if (st == STATUS_OK && expect_ply >= 0 && expect_ply != s->rec.count)
             st = err_set(err, STATUS_CONFLICT, "the game has moved on: %d actions have been "
                          "played, not %d", s->rec.count, expect_ply);
+        if (st == STATUS_OK && flag_locked(srv, s, gameclock_now()))
+            st = err_set(err, STATUS_CONFLICT, "the game is over: your time ran out");
         if (st == STATUS_OK)
             st = play_parse_turn(s->game, s->rec.current, text, acts, PLAY_TURN_CAP, &n, err);
         if (st == STATUS_OK)
@@ -947,7 +1048,7 @@ Status session_undo(Server *srv, Session *s, int seat, ErrBuf *err)
         st = STATUS_CONFLICT;
     if (st == STATUS_OK) {
         // Undo hands the move back to this human seat, so no AI move is left pending.
-        const StoreStamp stamp = {s->stored_version, s->version + 1, false};
+        const StoreStamp stamp = {s->stored_version, s->version + 1, false, NULL};
         st = store_truncate(srv->store, s->id, keep, &stamp, err);
         ErrBuf e2;
         if (st == STATUS_CONFLICT)

@@ -115,6 +115,8 @@ typedef struct NewGame {
                            * session gives it back when the game ends or leaves memory */
     bool hints;           /* hints allowed although several seats are people */
     const char *rematch_of; /* the id of the game this one is the rematch of, or NULL */
+    GameClock clock;      /* the time control (gameclock.h), or none */
+    unsigned open;        /* human seats left for a player to take (session_join), bits */
 } NewGame;
 
 /* The functions below return STATUS_OK, or the reason in *err and a code saying what
@@ -196,6 +198,12 @@ bool session_over_locked(const Session *s);
 /* Commits a new meta (meta.h) for s and shows it; an end in it stops the AI. The caller
  * holds s->mu and has checked that the change is allowed. */
 Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBuf *err);
+
+/* Ends on time the games in memory whose running clock has run out (the janitor calls
+ * it a few times a second; a move by a player out of time does it too). */
+void sessions_check_clocks(Server *srv);
+/* Takes the first open seat of s for a new player (NewGame.open): *seat is his. */
+Status session_join(Server *srv, Session *s, int *seat, ErrBuf *err);
 
 /* The viewer's hint position: a copy of the position when `seat` is to move. */
 Status session_copy_for_hint(Session *s, int seat, GameState **out, ErrBuf *err);

@@ -100,6 +100,13 @@ long store_count_games(Store *st)
     return st->ops->count_games(st);
 }
 
+Status store_list_open(Store *st, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
+                       ErrBuf *err)
+{
+    *n = 0;
+    return st->ops->list_open(st, ids, cap, n, err);
+}
+
 Status store_list_stale(Store *st, int64_t before, bool over, char (*ids)[SECRET_ID_LEN + 1],
                         int cap, int *n, ErrBuf *err)
 {

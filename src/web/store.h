@@ -58,6 +58,9 @@ typedef struct StoreStamp {
     uint64_t expect;  /* the game's version as the writer last read or wrote it */
     uint64_t version; /* the version after the write; greater than expect */
     bool ai_next;     /* an AI seat is to move after the write: this process claims it */
+    /* The game's new meta (StoredGame.meta) written in the same transaction by
+     * store_append, or NULL to leave it: a game's clock moves with its moves. */
+    const char *meta;
 } StoreStamp;
 
 /* Opens (creating when missing) the database named by `db` (a file path, or a
@@ -89,6 +92,10 @@ Status store_version(Store *st, const char *id, uint64_t *out, ErrBuf *err);
  * since 1970) and that are known to be over (over true) or not known to be. */
 Status store_list_stale(Store *st, int64_t before, bool over, char (*ids)[SECRET_ID_LEN + 1],
                         int cap, int *n, ErrBuf *err);
+/* Up to cap ids of unfinished games with a seat waiting for a player (meta "open"),
+ * newest first: the server's list of open games. */
+Status store_list_open(Store *st, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
+                       ErrBuf *err);
 /* Notes that a game is over at `version`, so that the retention of unfinished games skips
  * it; any later change of the game clears the note. STATUS_CONFLICT when the game is no
  * longer at that version. */

@@ -24,6 +24,8 @@ typedef struct StoreOps {
     long (*count_games)(Store *st);
     Status (*list_stale)(Store *st, int64_t before, bool over, char (*ids)[SECRET_ID_LEN + 1],
                          int cap, int *n, ErrBuf *err);
+    Status (*list_open)(Store *st, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
+                        ErrBuf *err);
     Status (*mark_over)(Store *st, const char *id, uint64_t version, ErrBuf *err);
     Status (*delete_game)(Store *st, const char *id, int64_t before, ErrBuf *err);
     /* NULL for a store only one process uses: every claim is this process's. */

@@ -376,6 +376,10 @@ static Status pg_append(Store *base, const char *id, int first_ply, const char *
         const char *p[] = {id, ply, texts[i]};
         s = run_cmd(c, "INSERT INTO moves(game_id, ply, text) VALUES($1, $2, $3)", 3, p, err);
     }
+    if (s == STATUS_OK && stamp->meta != NULL) {
+        const char *p[] = {id, stamp->meta};
+        s = run_cmd(c, "UPDATE games SET meta=$2 WHERE id=$1", 2, p, err);
+    }
     if (s == STATUS_OK)
         s = after_write(st, c, id, stamp->version, stamp->ai_next, err);
     s = finish(c, s, err);
@@ -543,21 +547,15 @@ static long pg_count_games(Store *base)
 
 /* --- retention --------------------------------------------------------------------------- */
 
-static Status pg_list_stale(Store *base, int64_t before, bool over,
-                            char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err)
+/* Runs a query whose rows start with a game id and reads up to cap of them. */
+static Status list_ids(PgStore *st, const char *sql, int np, const char *const *p,
+                       char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err)
 {
-    PgStore *st = pg(base);
     int slot;
-    PGconn *c = acquire(st, &slot, err);
-    if (c == NULL)
+    if (acquire(st, &slot, err) == NULL)
         return STATUS_IO;
-    char b[24], limit[16];
-    snprintf(b, sizeof b, "%lld", (long long)before);
-    snprintf(limit, sizeof limit, "%d", cap);
-    const char *p[] = {over ? "1" : "0", b, limit};
     PGresult *r = NULL;
-    Status s = run_first(st, slot, "SELECT id FROM games WHERE finished=$1 AND updated<$2 LIMIT $3",
-                         3, p, PGRES_TUPLES_OK, &r, err);
+    Status s = run_first(st, slot, sql, np, p, PGRES_TUPLES_OK, &r, err);
     if (s == STATUS_OK) {
         for (int i = 0; i < PQntuples(r) && *n < cap; i++)
             snprintf(ids[(*n)++], sizeof ids[0], "%s", PQgetvalue(r, i, 0));
@@ -565,6 +563,28 @@ static Status pg_list_stale(Store *base, int64_t before, bool over,
     }
     release(st, slot);
     return s;
+}
+
+static Status pg_list_stale(Store *base, int64_t before, bool over,
+                            char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err)
+{
+    char b[24], limit[16];
+    snprintf(b, sizeof b, "%lld", (long long)before);
+    snprintf(limit, sizeof limit, "%d", cap);
+    const char *p[] = {over ? "1" : "0", b, limit};
+    return list_ids(pg(base), "SELECT id FROM games WHERE finished=$1 AND updated<$2 LIMIT $3",
+                    3, p, ids, cap, n, err);
+}
+
+static Status pg_list_open(Store *base, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
+                           ErrBuf *err)
+{
+    char limit[16];
+    snprintf(limit, sizeof limit, "%d", cap);
+    const char *p[] = {limit};
+    // meta_format writes "open" only while a seat waits (web/meta.c).
+    return list_ids(pg(base), "SELECT id FROM games WHERE finished=0 AND meta LIKE "
+                    "'%\"open\":%' ORDER BY created DESC LIMIT $1", 1, p, ids, cap, n, err);
 }
 
 static Status pg_mark_over(Store *base, const char *id, uint64_t version, ErrBuf *err)
@@ -778,6 +798,7 @@ static const StoreOps PG_OPS = {
     .version = pg_version,
     .count_games = pg_count_games,
     .list_stale = pg_list_stale,
+    .list_open = pg_list_open,
     .mark_over = pg_mark_over,
     .delete_game = pg_delete_game,
     .ai_claim = pg_ai_claim,

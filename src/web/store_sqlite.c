@@ -287,6 +287,13 @@ static Status sqlite_append(Store *base, const char *id, int first_ply,
         sqlite3_bind_text(q, 3, texts[i], -1, SQLITE_STATIC);
         s = step_done(st, q, err, "insert move");
     }
+    sqlite3_stmt *q;
+    if (s == STATUS_OK && stamp->meta != NULL &&
+        (s = prepare(st, "UPDATE games SET meta=?2 WHERE id=?1", &q, err)) == STATUS_OK) {
+        sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 2, stamp->meta, -1, SQLITE_STATIC);
+        s = step_done(st, q, err, "update meta");
+    }
     return end_write(st, s, begun, err);
 }
 
@@ -449,6 +456,17 @@ static long sqlite_count_games(Store *base)
 
 /* --- retention --------------------------------------------------------------------------- */
 
+/* Reads the ids a query's rows start with, up to cap, and finalizes it. */
+static void collect_ids(sqlite3_stmt *q, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n)
+{
+    while (*n < cap && sqlite3_step(q) == SQLITE_ROW) {
+        const unsigned char *id = sqlite3_column_text(q, 0);
+        snprintf(ids[*n], sizeof ids[0], "%s", id ? (const char *)id : "");
+        (*n)++;
+    }
+    sqlite3_finalize(q);
+}
+
 static Status sqlite_list_stale(Store *base, int64_t before, bool over,
                                 char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err)
 {
@@ -461,12 +479,24 @@ static Status sqlite_list_stale(Store *base, int64_t before, bool over,
         sqlite3_bind_int(q, 1, over ? 1 : 0);
         sqlite3_bind_int64(q, 2, (sqlite3_int64)before);
         sqlite3_bind_int(q, 3, cap);
-        while (*n < cap && sqlite3_step(q) == SQLITE_ROW) {
-            const unsigned char *id = sqlite3_column_text(q, 0);
-            snprintf(ids[*n], sizeof ids[0], "%s", id ? (const char *)id : "");
-            (*n)++;
-        }
-        sqlite3_finalize(q);
+        collect_ids(q, ids, cap, n);
+    }
+    pthread_mutex_unlock(&st->mu);
+    return s;
+}
+
+static Status sqlite_list_open(Store *base, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
+                               ErrBuf *err)
+{
+    SqliteStore *st = sq(base);
+    sqlite3_stmt *q;
+    pthread_mutex_lock(&st->mu);
+    // meta_format writes "open" only while a seat waits (web/meta.c).
+    Status s = prepare(st, "SELECT id FROM games WHERE finished=0 AND meta LIKE '%\"open\":%' "
+                           "ORDER BY created DESC LIMIT ?1", &q, err);
+    if (s == STATUS_OK) {
+        sqlite3_bind_int(q, 1, cap);
+        collect_ids(q, ids, cap, n);
     }
     pthread_mutex_unlock(&st->mu);
     return s;
@@ -531,6 +561,7 @@ static const StoreOps SQLITE_OPS = {
     .version = sqlite_version,
     .count_games = sqlite_count_games,
     .list_stale = sqlite_list_stale,
+    .list_open = sqlite_list_open,
     .mark_over = sqlite_mark_over,
     .delete_game = sqlite_delete_game,
 };

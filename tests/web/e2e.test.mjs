@@ -309,7 +309,7 @@ test('two players in two browser contexts see each other\'s moves without reload
     const a = await newPage(ctxA);
     await startFromForm(a, 'kings-valley', ['human', 'human']);
     // The creator's page offers the second seat's secret link.
-    const invite = await a.inputValue('.seat.p1 .invite');
+    const invite = await a.inputValue('#share-seat-1');
     assert.match(invite, /\/g\/[0-9a-f]{24}#token=[0-9a-f]{32}$/);
     const b = await newPage(ctxB);
     await b.goto(invite);

@@ -17,6 +17,7 @@ const REASON = {
   'literal-mate': ['their king is in check and cannot escape', 'your king is in check and cannot escape'],
   throne: ['your king took the Throne', 'their king took the Throne'],
   resign: ['your opponent resigned', 'you resigned'],
+  time: ['your opponent ran out of time', 'you ran out of time'],
 };
 
 const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -11,6 +11,7 @@ import { keyboardBoard } from './keyboard.js';
 import { openReview, reviewButton } from './review.js';
 import { finishControls, resultText } from './finish.js';
 import { actionLabel, rulesHref, turnHelp } from './learn.js';
+import { createComeback } from './comeback.js';
 import { createSolution } from './solution.js';
 
 export function showGame(root, id, token) {
@@ -41,6 +42,7 @@ export function showGame(root, id, token) {
   const undoBtn = h('button', { id: 'undo', type: 'button' }, 'Undo');
   const moves = h('ol', { id: 'moves', class: 'moves' });
   const seats = h('div', { id: 'seats', class: 'seats' });
+  const comeback = createComeback(id);
   const solution = createSolution(id, token); // a finished solved game's verdict
   const record = h('a', { id: 'record-link', href: `/api/games/${id}/record`, target: '_blank', rel: 'noopener' }, 'game record');
   const rules = h('a', { id: 'rules-link', href: '/learn' }, 'Rules of this game');
@@ -49,10 +51,10 @@ export function showGame(root, id, token) {
   root.replaceChildren(h('section', { class: 'game' },
     h('div', { class: 'board-area' }, board, actionHelp, chooser, actions),
     h('aside', { class: 'panel' },
-      title, summary, status, thinking, result, message, typed,
+      title, summary, comeback.clocks, status, thinking, result, message, typed,
       h('div', { class: 'buttons' }, hintBtn, undoBtn), finish.element,
       h('h2', {}, 'Moves'), moves,
-      h('h2', {}, 'Players'), seats,
+      h('h2', {}, 'Players'), seats, comeback.el,
       h('p', { class: 'links' }, h('a', { href: '/' }, 'New game'), ' · ', rules, ' · ', record))));
 
   // Keyboard play on the board (keyboard.js); the review of the game (review.js).
@@ -165,17 +167,9 @@ export function showGame(root, id, token) {
 
   function renderSeats() {
     const st = ui.state;
-    let links = null;
-    try { links = JSON.parse(localStorage.getItem(`crown.links.${id}`) || 'null'); } catch { links = null; }
-    seats.replaceChildren(...st.seats.map((s) => {
-      const link = links && links[s.seat];
-      const row = h('p', { class: `seat p${s.seat}` }, h('span', { class: 'swatch' }), ` ${ORDINAL[s.seat]}: ${describePlayer(s.player)}${s.seat === st.you ? ' (you)' : ''}`);
-      if (link && !s.ai && s.seat !== st.you) {
-        const url = new URL(link, location.href).href;
-        row.append(' ', h('input', { class: 'invite', readonly: true, value: url, 'aria-label': `link for the ${ORDINAL[s.seat]} player`, onclick: (e) => e.target.select() }));
-      }
-      return row;
-    }));
+    // The links to hand out are in the share box (share.js).
+    seats.replaceChildren(...st.seats.map((s) => h('p', { class: `seat p${s.seat}` }, h('span', { class: 'swatch' }),
+      ` ${ORDINAL[s.seat]}: ${describePlayer(s.player)}${s.seat === st.you ? ' (you)' : ''}`)));
   }
 
   // --- state updates --------------------------------------------------------------------
@@ -187,6 +181,7 @@ export function showGame(root, id, token) {
     const moved = !ui.state || st.ply !== ui.state.ply;
     shownVersion = st.version;
     ui.state = st;
+    comeback.update(st);
     if (moved) {
       ui.hint = null;
       ui.selected = null;
