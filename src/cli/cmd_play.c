@@ -156,6 +156,7 @@ static void do_undo(PlaySession *ps)
     const int n = ps->rec.count - keep;
     record_truncate(&ps->rec, keep);
     printf("took back %d action%s\n", n, n == 1 ? "" : "s");
+    show_board(ps); // the position the player moves in now, also in scripts
 }
 
 static void do_hint(PlaySession *ps)
@@ -375,6 +376,9 @@ int cmd_play(int argc, char **argv)
         return cli_error("%s", err.msg), 2;
     }
     seats_format(&ps.seats, ps.rec.players, (int)sizeof ps.rec.players);
+    // A lone human in the second seat sees the board from his side, as across a table.
+    if (g->players == 2 && ps.seats.seat[1].human && !ps.seats.seat[0].human)
+        ps.render_flags |= RENDER_FLIPPED;
     if (o.tc.base_ms > 0) {
         seats_stop(&ps.seats);
         record_free(&ps.rec);
