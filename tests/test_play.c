@@ -4,6 +4,7 @@
  * the start of a seat's last turn across chance draws and turns of several actions, seat
  * names, players' texts and who may act, result texts, and records whose game the caller's lookup does not know.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include "core/record.h"
 #include "core/rng.h"
 #include "core/strbuf.h"
+#include "play/chances.h"
 #include "play/registry.h"
 #include "play/seats.h"
 #include "play/spelling.h"
@@ -332,6 +334,39 @@ static void test_typed_spellings(void **state)
     assert_int_equal(parse_count(&r, "H8H7", got), nk);
     assert_memory_equal(got, want, (size_t)nk * sizeof *got);
     record_free(&r);
+}
+
+/* Hints in words: chances from scores, exact results as distances. */
+static void test_chance_words(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-valley", 0);
+    SearchResult r;
+    memset(&r, 0, sizeof r);
+    r.has_score = true;
+    assert_true(fabs(play_win_chance(g, &r) - 0.5) < 1e-9);
+    r.score = 300;
+    const double up = play_win_chance(g, &r);
+    r.score = -300;
+    assert_true(up > 0.7 && up < 0.75 && fabs(play_win_chance(g, &r) - (1.0 - up)) < 1e-9);
+    StrBuf w;
+    sb_init(&w);
+    play_chance_words(g, &r, &w);
+    assert_string_equal(sb_str(&w), "about 27% to win");
+    r.score = SCORE_WIN - 9;
+    sb_clear(&w);
+    play_chance_words(g, &r, &w);
+    assert_string_equal(sb_str(&w), "you win by force in 9 moves");
+    assert_true(play_win_chance(g, &r) == 1.0);
+    r.score = -SCORE_WIN + 1;
+    sb_clear(&w);
+    play_chance_words(g, &r, &w);
+    assert_string_equal(sb_str(&w), "the other side wins by force in 1 move");
+    r.has_score = false;
+    r.value = 0.2;
+    assert_true(fabs(play_win_chance(g, &r) - 0.6) < 1e-9);
+    sb_free(&w);
+    game_destroy(g);
 }
 
 /* --- chance outcomes by their text --------------------------------------------------- */
@@ -719,6 +754,7 @@ int main(void)
         cmocka_unit_test(test_kings_guard_whole_turn),
         cmocka_unit_test(test_respelled_moves_in_every_game),
         cmocka_unit_test(test_typed_spellings),
+        cmocka_unit_test(test_chance_words),
         cmocka_unit_test(test_chance_outcomes_by_text),
         cmocka_unit_test(test_undo_point_in_every_position),
         cmocka_unit_test(test_undo_takes_back_whole_turns),

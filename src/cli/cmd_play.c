@@ -17,6 +17,7 @@
 #include "play/seats.h"
 #include "core/game_api.h"
 #include "core/record.h"
+#include "play/chances.h"
 #include "play/registry.h"
 #include "play/turn.h"
 #include "play/undo.h"
@@ -178,7 +179,7 @@ static void do_hint(PlaySession *ps)
         sb_init(&out);
         g->ops->format_move(g, ps->rec.current, r.best, &out);
         sb_puts(&out, " (");
-        search_format_score(&r, &out);
+        play_chance_words(g, &r, &out);
         printf("hint: %s)\n", sb_str(&out));
         sb_free(&out);
     }

@@ -39,6 +39,8 @@ typedef struct AiHint {
     char text[256];
     char cells[256];
     char score[64];
+    char words[96]; /* the score in a player's words (play/chances.h) */
+    double chance;  /* the mover's win chance in [0, 1] */
     /* From a solved table (play/perfect.h), when one fits the game: every legal move's
      * exact value ("win in 9", "loss in 4", "draw"); n_values is 0 otherwise. */
     int n_values;

@@ -607,6 +607,8 @@ static void hint(Server *srv, const Request *req, Session *s, Response *res)
     json_object_set_new(o, "move", json_string(h.text));
     json_object_set_new(o, "cells", words_json(h.cells));
     json_object_set_new(o, "score", json_string(h.score));
+    json_object_set_new(o, "words", json_string(h.words));
+    json_object_set_new(o, "chance", json_real(h.chance));
     if (h.n_values > 0) {
         json_t *vals = json_array();
         for (int k = 0; k < h.n_values; k++) {
