@@ -15,7 +15,7 @@ for suite in "$@"; do
     case $suite in
     api) files+=(tests/web/api.test.mjs tests/web/limits.test.mjs) ;;
     e2e)
-        files+=(tests/web/e2e.test.mjs)
+        files+=(tests/web/e2e.test.mjs tests/web/fixes.test.mjs)
         tools/install-deps.sh web || exit 1
         ;;
     cluster) files+=(tests/web/cluster.test.mjs) ;;

@@ -175,8 +175,15 @@ test('King of the Valley: king placement and summons by clicking, phases by butt
   async function clickOffer(text) {
     const plyBefore = Number((await boardData(page)).ply);
     const onBoard = page.locator(`#board [data-moves="${text}"]`);
+    const button = page.locator(`#actions button[data-move="${text}"]`);
     if (await onBoard.count()) await onBoard.first().click();
-    else await page.click(`#actions button[data-move="${text}"]`);
+    else if (await button.count()) await button.click();
+    else {
+      // Offered on the board among others (a hill slot's wizard swaps): the chooser asks.
+      const at = await page.$$eval('#board [data-moves]', (es, t) => es.findIndex((e) => e.getAttribute('data-moves').split('|').includes(t)), text);
+      await page.locator('#board [data-moves]').nth(at).click();
+      await page.click(`#chooser:not([hidden]) button[data-move="${text}"]`);
+    }
     await until(page, ([p]) => Number(document.querySelector('#board').dataset.ply) > p, [plyBefore], `playing ${text}`);
   }
 

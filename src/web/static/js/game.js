@@ -7,6 +7,7 @@ import * as api from './api.js';
 import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { describePlayer, h, ORDINAL } from './dom.js';
+import { gameName, hintText, whyNot } from './words.js';
 
 export function showGame(root, id, token) {
   const ui = {
@@ -112,7 +113,7 @@ export function showGame(root, id, token) {
   function render() {
     const st = ui.state;
     drawBoard();
-    title.textContent = st.game;
+    title.textContent = gameName(st.game);
     summary.textContent = st.summary;
     status.textContent = st.status === 'over' ? 'Game over'
       : st.to_move === null ? 'Chance acts next'
@@ -126,7 +127,10 @@ export function showGame(root, id, token) {
     // Actions that touch no cell (end a turn, swap) are buttons; so is every move of a
     // game whose board the page cannot draw.
     const clickable = drawerFor(st.game) && (st.observation || st.position || st.view);
-    const buttons = myTurn() ? st.legal.filter((m) => m.cells.length === 0 || !clickable) : [];
+    // Actions the board offers itself (a hill slot, a castle column) need no button:
+    // King of the Valley's wizard may have 45 swaps.
+    const onBoard = new Set([...board.querySelectorAll('[data-moves]')].flatMap((e) => e.getAttribute('data-moves').split('|')));
+    const buttons = myTurn() ? st.legal.filter((m) => (m.cells.length === 0 || !clickable) && !onBoard.has(m.text)) : [];
     actions.replaceChildren(...buttons.map((m) => h('button', { type: 'button', class: 'action', 'data-move': m.text, onclick: () => play(m.text) }, m.text)));
     datalist.replaceChildren(...(myTurn() ? st.legal : []).map((m) => h('option', { value: m.text })));
     input.disabled = !myTurn();
@@ -200,14 +204,24 @@ export function showGame(root, id, token) {
   }
 
   function choose(options) {
+    // A drawer may picture a choice (King Down's promotions): the picture, then the text.
+    const drawer = drawerFor(ui.state.game);
+    const face = (m) => (drawer && drawer.choiceFace ? drawer.choiceFace(ui.state, m) : null);
     chooser.replaceChildren(h('span', {}, 'Which move? '),
-      ...options.map((m) => h('button', { type: 'button', class: 'choice', 'data-move': m.text, onclick: () => play(m.text) }, m.text)),
+      ...options.map((m) => {
+        const f = face(m);
+        return h('button', { type: 'button', class: f ? 'choice pictured' : 'choice', 'data-move': m.text, 'aria-label': f ? f.label : null, onclick: () => play(m.text) },
+          f ? f.picture : null, f ? h('span', {}, f.label) : m.text);
+      }),
       h('button', { type: 'button', class: 'cancel', onclick: () => { chooser.hidden = true; } }, 'Cancel'));
     chooser.hidden = false;
   }
 
   function clickCell(cell) {
-    if (!myTurn() || ui.busy) return;
+    if (!myTurn() || ui.busy) {
+      if (!ui.busy) say(whyNot(ui.state, cell, ORDINAL));
+      return;
+    }
     const legal = ui.state.legal;
     chooser.hidden = true;
     if (ui.selected && ui.selected !== cell) {
@@ -228,6 +242,7 @@ export function showGame(root, id, token) {
       return choose(singles);
     } else {
       ui.selected = null;
+      say(whyNot(ui.state, cell, ORDINAL));
     }
     drawBoard();
   }
@@ -262,8 +277,7 @@ export function showGame(root, id, token) {
       const r = await api.hint(id, token);
       if (ui.state.ply === ply) {
         ui.hint = r;
-        say(r.values ? `Hint: ${r.move} (${r.score}); select a piece to see its moves' exact values`
-                     : `Hint: ${r.move} (${r.score})`);
+        say(hintText(r));
         drawBoard();
       }
     } catch (e) {
@@ -298,6 +312,10 @@ export function showGame(root, id, token) {
       }
     }
   }
+
+  // A drawer may lay a board out for phones (King of the Valley): redraw when the
+  // screen turns or the window narrows.
+  if (typeof matchMedia === 'function') matchMedia('(max-width: 600px)').addEventListener('change', () => { if (ui.state) drawBoard(); });
 
   refresh().then(() => {
     if (!ui.state) return;
