@@ -8,6 +8,7 @@
  * cached text only gets "you" spliced in front.
  */
 #include "web/api.h"
+#include "web/preview.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -112,6 +113,51 @@ static json_t *seat_or_null(int p)
     return p >= 0 ? json_integer(p) : json_null();
 }
 
+json_t *api_observation_json(const Game *g, const GameState *cur, int view)
+{
+    json_t *observation = NULL;
+    if (g->ops->observe != NULL && g->observation != NULL) {
+        Observation *ob = malloc(sizeof *ob);
+        StrBuf t;
+        sb_init(&t);
+        if (ob != NULL) {
+            g->ops->observe(g, cur, view, ob);
+            obs_write_json(g->observation, ob, &t);
+            free(ob);
+            if (!sb_failed(&t))
+                observation = json_loads(sb_str(&t), 0, NULL);
+        }
+        sb_free(&t);
+    }
+    return observation ? observation : json_null();
+}
+
+json_t *api_legal_json(const Game *g, const GameState *cur)
+{
+    const GameOps *ops = g->ops;
+    json_t *legal = json_array();
+    MoveList *ml = malloc(sizeof *ml);
+    if (ml == NULL)
+        return legal;
+    StrBuf t;
+    sb_init(&t);
+    ops->gen_moves(g, cur, ml);
+    for (int i = 0; i < ml->count; i++) {
+        json_t *m = json_object();
+        sb_clear(&t);
+        ops->format_move(g, cur, ml->moves[i], &t);
+        json_object_set_new(m, "text", json_string(sb_str(&t)));
+        sb_clear(&t);
+        if (ops->move_cells)
+            ops->move_cells(g, cur, ml->moves[i], &t);
+        json_object_set_new(m, "cells", words_json(sb_str(&t)));
+        json_array_append_new(legal, m);
+    }
+    sb_free(&t);
+    free(ml);
+    return legal;
+}
+
 /* The state as `view` sees it: view is a seat of a hidden-information game, or -1 for
  * what everybody may see. */
 static json_t *build_state(Session *s, int view)
@@ -173,19 +219,8 @@ static json_t *build_state(Session *s, int view)
 
     // The structured observation the board drawers read: the seat's own in a
     // hidden-information game, else the one everybody shares.
-    json_t *observation = NULL;
-    if (ops->observe != NULL && g->observation != NULL) {
-        Observation *ob = malloc(sizeof *ob);
-        if (ob != NULL) {
-            ops->observe(g, cur, hidden && view >= 0 ? view : PLAYER_NONE, ob);
-            sb_clear(&t);
-            obs_write_json(g->observation, ob, &t);
-            free(ob);
-            if (!sb_failed(&t))
-                observation = json_loads(sb_str(&t), 0, NULL);
-        }
-    }
-    json_object_set_new(o, "observation", observation ? observation : json_null());
+    json_object_set_new(o, "observation",
+                        api_observation_json(g, cur, hidden && view >= 0 ? view : PLAYER_NONE));
 
     // In a hidden-information game a seat sees the texts of its own actions only: the
     // text of another's action (a card played face down) may be what is hidden; unless
@@ -205,26 +240,8 @@ static json_t *build_state(Session *s, int view)
     }
     json_object_set_new(o, "moves", moves);
 
-    json_t *legal = json_array();
-    if (p >= 0 && (!hidden || view == p)) {
-        MoveList *ml = malloc(sizeof *ml);
-        if (ml) {
-            ops->gen_moves(g, cur, ml);
-            for (int i = 0; i < ml->count; i++) {
-                json_t *m = json_object();
-                sb_clear(&t);
-                ops->format_move(g, cur, ml->moves[i], &t);
-                json_object_set_new(m, "text", json_string(sb_str(&t)));
-                sb_clear(&t);
-                if (ops->move_cells)
-                    ops->move_cells(g, cur, ml->moves[i], &t);
-                json_object_set_new(m, "cells", words_json(sb_str(&t)));
-                json_array_append_new(legal, m);
-            }
-            free(ml);
-        }
-    }
-    json_object_set_new(o, "legal", legal);
+    json_object_set_new(o, "legal",
+                        p >= 0 && (!hidden || view == p) ? api_legal_json(g, cur) : json_array());
 
     if (p == PLAYER_NONE) {
         json_t *r = json_object();
@@ -753,7 +770,7 @@ void api_handle(Server *srv, const Request *req, Response *res)
     memcpy(id, p, id_len);
     id[id_len] = '\0';
     const char *action = slash ? slash + 1 : "";
-    static const char *const ACTIONS[] = {"", "moves", "undo", "hint", "record", NULL};
+    static const char *const ACTIONS[] = {"", "moves", "undo", "hint", "record", "preview", NULL};
     bool known = false;
     for (int i = 0; ACTIONS[i] && !known; i++)
         known = strcmp(action, ACTIONS[i]) == 0;
@@ -792,6 +809,9 @@ static void api_game(Server *srv, const Request *req, Session *s, const char *ac
     } else if (strcmp(action, "hint") == 0) {
         if (method_is(req, "POST", res))
             hint(srv, req, s, res);
+    } else if (strcmp(action, "preview") == 0) {
+        if (method_is(req, "POST", res))
+            preview_handle(req, s, res);
     } else if (method_is(req, "GET", res)) {
         record_text(req, s, res);
     }

@@ -10,6 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
+#include "core/game.h"
 #include "web/http.h"
 
 typedef struct Server Server;
@@ -25,5 +28,11 @@ char *api_games_json(size_t *len);
 /* The state body of s as `viewer` (a seat, or -1 for a spectator) sees it, from the
  * cache when nothing changed. The caller holds s->mu. NULL when memory is short. */
 char *api_state_locked(Session *s, int viewer, size_t *len);
+
+/* The parts of a state body that other handlers (preview.c) show for positions of their
+ * own: the observation as `view` sees it (a seat, or PLAYER_NONE; JSON null for a game
+ * without one), and the legal actions with their texts and cells. */
+json_t *api_observation_json(const Game *g, const GameState *cur, int view);
+json_t *api_legal_json(const Game *g, const GameState *cur);
 
 #endif

@@ -110,6 +110,47 @@ test('King Down: a king in check is marked, promotions are pictured and fit a ph
   await page.close();
 });
 
+test('King\'s Guard: a stack is only selected, its turn put together and sent at the end', async () => {
+  const page = await newPage(DESKTOP);
+  const made = await openGame(page, { game: 'kings-guard-8x8', seats: ['human', 'ai:1'], position: '7k/8/8/8/3(GG)4/8/8/K7 1 1' });
+  const serverPly = async () => (await api(srv, 'GET', `/api/games/${made.id}`)).body.ply;
+  const composing = (n) => page.waitForFunction((k) => document.querySelector('#board').dataset.compose === k, String(n), WAIT);
+  // The first click selects the stack and shows where its top piece may go; nothing is sent.
+  await page.click('#board [data-cell="d4"]');
+  await composing(1);
+  assert.ok(await page.locator('#board .cell.target').count() > 0);
+  assert.match(await page.textContent('#compose-text'), /d4/);
+  assert.equal(await serverPly(), 0);
+  // Escape drops it.
+  await page.keyboard.press('Escape');
+  await composing('');
+  assert.equal(await page.locator('#compose').isHidden(), true);
+  // Top piece to d6; a click elsewhere drops the turn.
+  await page.click('#board [data-cell="d4"]');
+  await composing(1);
+  await page.click('#board [data-cell="d6"]');
+  await composing(2);
+  assert.equal(await page.locator('#compose-done').isVisible(), true);
+  assert.equal(await page.locator('#board [data-cell="d6"] .stack').count(), 1, 'the piece is drawn where it goes');
+  assert.equal(await serverPly(), 0);
+  await shoot(page, 'fixes-kings-guard-compose-1280x800.png');
+  await page.setViewportSize(PHONE);
+  await assertNoSideways(page, 'a King\'s Guard game');
+  await shoot(page, 'fixes-kings-guard-compose-390x844.png');
+  await page.click('#board [data-cell="a8"]');
+  await composing('');
+  // Again, and Done sends the whole turn: pick up, place, end.
+  await page.click('#board [data-cell="d4"]');
+  await composing(1);
+  await page.click('#board [data-cell="d6"]');
+  await composing(2);
+  await page.click('#compose-done');
+  await page.waitForFunction(() => document.querySelectorAll('#moves li.p0').length === 3, null, WAIT);
+  assert.deepEqual(await page.$$eval('#moves li.p0', (li) => li.map((x) => x.textContent.replace(/^\S+\s+/, ''))), ['d4', 'd4-d6', 'end']);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('typed moves as players write them, a hint in words, and why a piece does not move', async () => {
   const page = await newPage(DESKTOP);
   await openGame(page, { game: 'kings-valley', seats: ['human', 'ai:1'] });

@@ -28,6 +28,7 @@ export const getState = (id, token) => call('GET', `/api/games/${id}`, { token }
 export const playMove = (id, token, move, ply) => call('POST', `/api/games/${id}/moves`, { token, body: { move, ply } });
 export const undo = (id, token) => call('POST', `/api/games/${id}/undo`, { token });
 export const hint = (id, token) => call('POST', `/api/games/${id}/hint`, { token });
+export const preview = (id, move) => call('POST', `/api/games/${id}/preview`, { body: { move } });
 
 // Calls onState(state) with every state the server sends; onOpen() whenever the stream
 // (re)connects, since the browser reconnects by itself after a network hiccup or a

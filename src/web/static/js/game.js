@@ -8,6 +8,7 @@ import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { describePlayer, h, ORDINAL } from './dom.js';
 import { gameName, hintText, whyNot } from './words.js';
+import { Composer } from './compose.js';
 
 export function showGame(root, id, token) {
   const ui = {
@@ -21,6 +22,12 @@ export function showGame(root, id, token) {
   };
 
   const board = h('div', { id: 'board', class: 'board-box' });
+  // A turn being put together on the page (compose.js): what it says, done, cancel.
+  const composer = new Composer(id);
+  const composeSay = h('span', { id: 'compose-text' });
+  const composeDone = h('button', { id: 'compose-done', type: 'button' }, 'Done');
+  const composeBar = h('div', { id: 'compose', class: 'compose', hidden: true }, composeSay,
+    composeDone, h('button', { id: 'compose-cancel', type: 'button', onclick: () => cancelCompose() }, 'Cancel'));
   const actions = h('div', { id: 'actions', class: 'actions' });
   const chooser = h('div', { id: 'chooser', class: 'chooser', hidden: true });
   const title = h('h1', { id: 'title', class: 'game-title' });
@@ -39,7 +46,7 @@ export function showGame(root, id, token) {
   const record = h('a', { id: 'record-link', href: `/api/games/${id}/record`, target: '_blank', rel: 'noopener' }, 'game record');
 
   root.replaceChildren(h('section', { class: 'game' },
-    h('div', { class: 'board-area' }, board, chooser, actions),
+    h('div', { class: 'board-area' }, board, composeBar, chooser, actions),
     h('aside', { class: 'panel' },
       title, summary, status, thinking, result, message, typed,
       h('div', { class: 'buttons' }, hintBtn, undoBtn),
@@ -59,7 +66,7 @@ export function showGame(root, id, token) {
   }
 
   function marks() {
-    const st = ui.state;
+    const st = composer.shown(ui.state);
     const legal = myTurn() ? st.legal : [];
     const targets = new Set();
     const movable = new Set();
@@ -85,7 +92,7 @@ export function showGame(root, id, token) {
   }
 
   function drawBoard() {
-    const st = ui.state;
+    const st = composer.shown(ui.state);
     const drawer = drawerFor(st.game);
     let pic;
     try {
@@ -101,6 +108,7 @@ export function showGame(root, id, token) {
     Object.assign(board.dataset, {
       ply: st.ply, version: st.version, status: st.status, you: st.you ?? '',
       toMove: st.to_move ?? '', thinking: st.thinking ?? '', selected: ui.selected ?? '',
+      compose: composer.acts.length || '',
     });
   }
 
@@ -175,6 +183,8 @@ export function showGame(root, id, token) {
       ui.hint = null;
       ui.selected = null;
       chooser.hidden = true;
+      composer.clear();
+      composeBar.hidden = true;
     }
     // When every move left starts from one cell (the rest of a King's Guard turn), it
     // is already selected.
@@ -217,7 +227,85 @@ export function showGame(root, id, token) {
     chooser.hidden = false;
   }
 
+  // --- a turn put together on the page (King's Guard) ------------------------------------
+
+  // At the start of a turn (only pick-ups offered) or while one is being put together.
+  function composes() {
+    const drawer = drawerFor(ui.state.game);
+    return myTurn() && drawer && drawer.composeTurns &&
+      (composer.active || ui.state.legal.every((m) => m.cells.length <= 1));
+  }
+
+  function cancelCompose() {
+    if (!composer.active) return;
+    composer.clear();
+    composeBar.hidden = true;
+    ui.selected = null;
+    say('');
+    drawBoard();
+  }
+
+  function commitCompose(last) {
+    const text = composer.text(last);
+    composer.clear();
+    composeBar.hidden = true;
+    return play(text);
+  }
+
+  async function composeClick(cell) {
+    let text;
+    if (!composer.active) {
+      const pick = ui.state.legal.find((m) => m.cells.length === 1 && m.cells[0] === cell);
+      if (!pick) {
+        say(whyNot(ui.state, cell, ORDINAL));
+        return undefined;
+      }
+      text = pick.text;
+    } else {
+      const place = composer.view.legal.find((m) => m.cells.length >= 2 && m.cells[0] === ui.selected && m.cells.at(-1) === cell);
+      // A click anywhere but where the next piece may go drops the turn.
+      if (!place) return cancelCompose();
+      text = place.text;
+    }
+    ui.busy = true;
+    say('');
+    let view;
+    try {
+      view = await composer.add(text);
+    } catch (e) {
+      say(e.message);
+      composer.clear();
+      ui.selected = null;
+    } finally {
+      ui.busy = false;
+    }
+    if (view && view.turn_over) return commitCompose();
+    if (view) {
+      const start = view.legal.find((m) => m.cells.length >= 2);
+      ui.selected = start ? start.cells[0] : ui.selected;
+      const placed = composer.acts.length - 1;
+      const canEnd = view.legal.some((m) => m.text === 'end');
+      composeSay.textContent = placed === 0
+        ? `Stack ${ui.selected} picked up: click where its top piece goes.`
+        : `${placed} piece${placed > 1 ? 's' : ''} placed from ${ui.selected}: click where the next one goes${canEnd ? ', or Done to stop here' : ''}.`;
+      composeDone.hidden = !canEnd;
+      composeBar.hidden = false;
+    } else {
+      composeBar.hidden = true;
+    }
+    drawBoard();
+    return undefined;
+  }
+
+  composeDone.addEventListener('click', () => { if (composer.active && !ui.busy) commitCompose('end'); });
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape') return;
+    chooser.hidden = true;
+    if (composer.active) cancelCompose();
+  });
+
   function clickCell(cell) {
+    if (myTurn() && !ui.busy && composes()) return composeClick(cell);
     if (!myTurn() || ui.busy) {
       if (!ui.busy) say(whyNot(ui.state, cell, ORDINAL));
       return;
@@ -250,6 +338,7 @@ export function showGame(root, id, token) {
   board.addEventListener('click', (e) => {
     const c = e.target.closest('[data-cell]');
     if (c) return clickCell(c.getAttribute('data-cell'));
+    if (composer.active) return cancelCompose();
     // A drawer may offer actions that touch no cell on other things it draws (a hill
     // slot, a castle column): data-moves holds their texts, '|' between. Only what the
     // server lists is played; several are asked about.
