@@ -51,6 +51,15 @@ static void open_record(GameRecord *r, Game *g, const char *text)
     free(s);
 }
 
+/* Game gi of the registry from its start (seed 1) in r, and rng seeded with seed + gi. */
+static const GameOps *open_registered(int gi, uint64_t seed, GameRecord *r, Rng *rng)
+{
+    const GameOps *ops = registry_at(gi);
+    open_record(r, make_game(ops->name, 0), NULL);
+    rng_seed(rng, seed + (uint64_t)gi);
+    return ops;
+}
+
 /* A uniformly random legal action, or a chance outcome drawn by its probabilities. */
 static Move random_action(const Game *g, const GameState *s, Rng *rng)
 {
@@ -108,12 +117,10 @@ static void test_whole_turns_round_trip_in_every_game(void **state)
 {
     (void)state;
     for (int gi = 0; gi < registry_count(); gi++) {
-        const GameOps *ops = registry_at(gi);
-        Game *g = make_game(ops->name, 0);
         GameRecord r;
-        open_record(&r, g, NULL);
         Rng rng;
-        rng_seed(&rng, 7 + (uint64_t)gi);
+        const GameOps *ops = open_registered(gi, 7, &r, &rng);
+        const Game *g = r.game;
         GameState *scratch = game_state_new(g);
         void *undo = game_undo_new(g);
         StrBuf text, one;
@@ -252,12 +259,10 @@ static void test_respelled_moves_in_every_game(void **state)
     (void)state;
     int checked = 0;
     for (int gi = 0; gi < registry_count(); gi++) {
-        const GameOps *ops = registry_at(gi);
-        Game *g = make_game(ops->name, 0);
         GameRecord r;
-        open_record(&r, g, NULL);
         Rng rng;
-        rng_seed(&rng, 31 + (uint64_t)gi);
+        const GameOps *ops = open_registered(gi, 31, &r, &rng);
+        const Game *g = r.game;
         StrBuf one;
         sb_init(&one);
         for (int step = 0; step < 40 && !game_is_over(g, r.current); step++) {
