@@ -1,7 +1,9 @@
 // fixes.test.mjs - what a first session hits, in headless Chromium against a real
 // `crown serve`: the new-game form with the games' and AI levels' names, on a phone;
-// King Down's pictured promotion chooser and a king in check; typed moves as players
-// write them; a hint in words; why a clicked piece does not move. Screenshots at
+// King Down's pictured promotion chooser and a king in check; a King's Guard turn put
+// together on the page (and the previews it is built on); typed moves as players write
+// them; a hint in words; why a clicked piece does not move; King of the Valley on a
+// phone and its wizard swaps by two taps. Screenshots at
 // 1280x800 and 390x844 go to $SCREENSHOT_DIR, and no page scrolls sideways at 390 px.
 // Every wait is on a condition of the page, bounded by a timeout; none is a sleep.
 import assert from 'node:assert/strict';
@@ -211,4 +213,20 @@ test('King of the Valley fits a phone; the wizard swaps by tapping two tiles', a
   await page.waitForFunction((t) => [...document.querySelectorAll('#moves li')].some((li) => li.textContent.includes(t)), want, WAIT);
   assert.deepEqual(page.errors, []);
   await page.close();
+});
+
+test('previews: on a copy, never stored; refused with the reason', async () => {
+  const made = (await api(srv, 'POST', '/api/games', { body: { game: 'kings-guard-8x8', seats: ['human', 'human'] } })).body;
+  const preview = (body) => api(srv, 'POST', `/api/games/${made.id}/preview`, { body });
+  const one = await preview({ move: 'D4' });
+  assert.equal(one.status, 200);
+  assert.equal(one.body.turn_over, false);
+  assert.ok(one.body.legal.every((m) => m.text === 'end' || m.cells[0] === 'd4'), JSON.stringify(one.body.legal));
+  const two = await preview({ move: 'd4; d4-d5' });
+  assert.deepEqual([two.body.actions, two.body.turn_over, two.body.legal], [2, true, []]);
+  assert.equal((await api(srv, 'GET', `/api/games/${made.id}`)).body.ply, 0);
+  assert.equal((await preview({ move: 'zz' })).status, 400);
+  assert.equal((await preview({ moves: 'd4' })).status, 400);
+  const hidden = (await api(srv, 'POST', '/api/games', { body: { game: 'king-of-the-valley', seats: ['human', 'human'] } })).body;
+  assert.equal((await api(srv, 'POST', `/api/games/${hidden.id}/preview`, { body: { move: 'place c3' } })).status, 409);
 });
