@@ -90,7 +90,8 @@ test('King Down: a king in check is marked, promotions are pictured and fit a ph
   const page = await newPage(DESKTOP);
   // Black's rook on a8 checks the white king on g8; the pawn on b7 may block by
   // promoting on b8 (or take the rook).
-  await openGame(page, { game: 'king-down', seats: ['human', 'ai:1'], position: 'r5K1/1P6/8/8/8/8/8/4k3 w - - 0 1' });
+  // Two humans: no AI reply (the rook taking the new queen) checks again.
+  await openGame(page, { game: 'king-down', seats: ['human', 'human'], position: 'r5K1/1P6/8/8/8/8/8/4k3 w - - 0 1' });
   assert.equal(await page.locator('#board [data-cell="g8"].check').count(), 1, 'the king in check is marked');
   assert.equal(await page.locator('#board .cell.check').count(), 1);
   await page.click('#board [data-cell="b7"]');
