@@ -451,7 +451,10 @@ function drawCastle(svg, model, state, p, x, y, w, h, narrow) {
     const kingdom = pl.reputation - pl.influence - pl.orders - pl.couples - pl.gold;
     const parts = [['influence', pl.influence], ['kingdom', kingdom], ['orders', pl.orders], ['couples', pl.couples], ['gold', pl.gold]]
       .filter(([, v]) => v).map(([k, v]) => `${k} ${v}`);
-    g.append(text(x + 36, y + (narrow ? 20 : 0) + 38, `reputation ${pl.reputation}${parts.length ? ` = ${parts.join(' + ')}` : ''}`, { class: 'label kotv-info', 'font-size': 12, 'data-reputation': pl.reputation }));
+    const sum = parts.length ? `= ${parts.join(' + ')}` : '';
+    // Narrow: the parts on a line of their own, so that they stay inside the castle.
+    g.append(text(x + 36, y + (narrow ? 20 : 0) + 38, `reputation ${pl.reputation}${sum && !narrow ? ` ${sum}` : ''}`, { class: 'label kotv-info', 'font-size': 12, 'data-reputation': pl.reputation }));
+    if (sum && narrow) g.append(text(x + 36, y + 74, sum, { class: 'label kotv-info', 'font-size': 12 }));
   }
   const cw = (w - 20) / 6;
   const choices = p === model.turn ? offers(state, (t) => turnDown(t) !== null) : [];
