@@ -29,10 +29,18 @@ char *api_games_json(size_t *len);
  * cache when nothing changed. The caller holds s->mu. NULL when memory is short. */
 char *api_state_locked(Session *s, int viewer, size_t *len);
 
-/* The parts of a state body that other handlers (preview.c) show for positions of their
- * own: the observation as `view` sees it (a seat, or PLAYER_NONE; JSON null for a game
- * without one), and the legal actions with their texts and cells. */
-json_t *api_observation_json(const Game *g, const GameState *cur, int view);
+/* For the handlers in other files (review.c). The structured observation of st as
+ * `observer` sees it (PLAYER_NONE: everybody), or NULL when the game has none. */
+json_t *api_observation_json(const Game *g, const GameState *st, int observer);
+/* "a b c" as a JSON array of strings. */
+json_t *words_json(const char *text);
+/* The request's body as a JSON object, or NULL with res set to a 400 saying why. */
+json_t *parse_body(const Request *req, Response *res);
+/* The seat of the request's token, -1 for none (when not needed), or -2 with res set to
+ * a 403. */
+int seat_of_request(const Request *req, Session *s, bool needed, Response *res);
+/* The legal actions in cur with their texts and cells, as the state body lists them
+ * (preview.c shows them for positions of its own). */
 json_t *api_legal_json(const Game *g, const GameState *cur);
 
 #endif

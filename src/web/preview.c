@@ -60,7 +60,8 @@ void preview_handle(const Request *req, Session *s, Response *res)
     json_t *o = json_object();
     json_object_set_new(o, "actions", json_integer(n));
     json_object_set_new(o, "turn_over", json_boolean(next != mover));
-    json_object_set_new(o, "observation", api_observation_json(g, copy, PLAYER_NONE));
+    json_t *observation = api_observation_json(g, copy, PLAYER_NONE);
+    json_object_set_new(o, "observation", observation ? observation : json_null());
     json_object_set_new(o, "legal", next == mover ? api_legal_json(g, copy) : json_array());
     free(copy);
     free(undo);

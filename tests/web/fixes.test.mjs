@@ -7,11 +7,10 @@
 // 1280x800 and 390x844 go to $SCREENSHOT_DIR, and no page scrolls sideways at 390 px.
 // Every wait is on a condition of the page, bounded by a timeout; none is a sleep.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { launch } from './browser.mjs';
-import { api, startServer } from './server.mjs';
+import { browserSuite } from './browser.mjs';
+import { api } from './server.mjs';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
 const WAIT = { timeout: 30000 };
@@ -21,18 +20,9 @@ const PHONE = { width: 390, height: 844 };
 let srv;
 let browser;
 
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  srv = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (srv) {
-    const { code } = await srv.stop();
-    assert.equal(code, 0, srv.stderr());
-  }
+browserSuite({
+  before, after, shots: SHOTS,
+  ready(s) { ({ srv, browser } = s); },
 });
 
 async function newPage(viewport) {
