@@ -36,6 +36,17 @@ static char *dump(const json_t *j, size_t *len)
     return s;
 }
 
+void api_answer(Response *res, json_t *o)
+{
+    size_t len;
+    char *text = dump(o, &len);
+    json_decref(o);
+    if (text == NULL)
+        response_error(res, 503, "out of memory");
+    else
+        response_json(res, 200, text, len);
+}
+
 /* --- the list of games ------------------------------------------------------------------ */
 
 static json_t *option_json(const RuleOption *o)
@@ -636,13 +647,7 @@ static void hint(Server *srv, const Request *req, Session *s, Response *res)
         }
         json_object_set_new(o, "values", vals);
     }
-    size_t len;
-    char *text = dump(o, &len);
-    json_decref(o);
-    if (text == NULL)
-        response_error(res, 503, "out of memory");
-    else
-        response_json(res, 200, text, len);
+    api_answer(res, o);
 }
 
 static void record_text(const Request *req, Session *s, Response *res)

@@ -42,5 +42,7 @@ int seat_of_request(const Request *req, Session *s, bool needed, Response *res);
 /* The legal actions in cur with their texts and cells, as the state body lists them
  * (preview.c shows them for positions of its own). */
 json_t *api_legal_json(const Game *g, const GameState *cur);
+/* Answers 200 with the JSON object o (taken: freed here), or 503 when memory is short. */
+void api_answer(Response *res, json_t *o);
 
 #endif

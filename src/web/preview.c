@@ -65,10 +65,5 @@ void preview_handle(const Request *req, Session *s, Response *res)
     json_object_set_new(o, "legal", next == mover ? api_legal_json(g, copy) : json_array());
     free(copy);
     free(undo);
-    char *text = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    if (text == NULL)
-        response_error(res, 503, "out of memory");
-    else
-        response_json(res, 200, text, strlen(text));
+    api_answer(res, o);
 }
