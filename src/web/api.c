@@ -20,6 +20,9 @@
 #include "play/registry.h"
 #include "play/words.h"
 #include "web/ai.h"
+#include "web/api_finish.h"
+#include "web/api_lobby.h"
+#include "web/api_observe.h"
 #include "web/quota.h"
 #include "web/ratelimit.h"
 #include "web/review.h"
@@ -36,16 +39,6 @@ static char *dump(const json_t *j, size_t *len)
     return s;
 }
 
-void api_answer(Response *res, json_t *o)
-{
-    size_t len;
-    char *text = dump(o, &len);
-    json_decref(o);
-    if (text == NULL)
-        response_error(res, 503, "out of memory");
-    else
-        response_json(res, 200, text, len);
-}
 
 /* --- the list of games ------------------------------------------------------------------ */
 
@@ -100,6 +93,17 @@ char *api_games_json(size_t *len)
     return s;
 }
 
+void api_answer_json(Response *res, int status, json_t *o)
+{
+    size_t len = 0;
+    char *text = o ? dump(o, &len) : NULL;
+    json_decref(o);
+    if (text == NULL)
+        response_error(res, 503, "out of memory");
+    else
+        response_json(res, status, text, len);
+}
+
 /* --- the state of a game ----------------------------------------------------------------- */
 
 /* "a b c" as a JSON array of strings. */
@@ -142,7 +146,15 @@ json_t *api_observation_json(const Game *g, const GameState *st, int observer)
     return j;
 }
 
-json_t *api_legal_json(const Game *g, const GameState *cur)
+json_t *api_rules_json(const Game *g)
+{
+    json_t *rules = json_object();
+    for (int i = 0; i < g->ops->option_count; i++)
+        json_object_set_new(rules, g->ops->options[i].name, json_string(g->values[i]));
+    return rules;
+}
+
+json_t *api_legal_json(const Game *g, const GameState *st)
 {
     const GameOps *ops = g->ops;
     json_t *legal = json_array();
@@ -151,15 +163,15 @@ json_t *api_legal_json(const Game *g, const GameState *cur)
         return legal;
     StrBuf t;
     sb_init(&t);
-    ops->gen_moves(g, cur, ml);
+    ops->gen_moves(g, st, ml);
     for (int i = 0; i < ml->count; i++) {
         json_t *m = json_object();
         sb_clear(&t);
-        ops->format_move(g, cur, ml->moves[i], &t);
+        ops->format_move(g, st, ml->moves[i], &t);
         json_object_set_new(m, "text", json_string(sb_str(&t)));
         sb_clear(&t);
         if (ops->move_cells)
-            ops->move_cells(g, cur, ml->moves[i], &t);
+            ops->move_cells(g, st, ml->moves[i], &t);
         json_object_set_new(m, "cells", words_json(sb_str(&t)));
         json_array_append_new(legal, m);
     }
@@ -185,10 +197,7 @@ static json_t *build_state(Session *s, int view)
     json_object_set_new(o, "game", json_string(ops->name));
     json_object_set_new(o, "summary", json_string(ops->summary));
     json_object_set_new(o, "players", json_integer(g->players));
-    json_t *rules = json_object();
-    for (int i = 0; i < ops->option_count; i++)
-        json_object_set_new(rules, ops->options[i].name, json_string(g->values[i]));
-    json_object_set_new(o, "rules", rules);
+    json_object_set_new(o, "rules", api_rules_json(g));
     // Chance draws follow from the seed (session.c): in a hidden-information game it
     // would tell the hidden order of what is to come, so it is shown once the game is
     // over, like the record.
@@ -250,8 +259,8 @@ static json_t *build_state(Session *s, int view)
     }
     json_object_set_new(o, "moves", moves);
 
-    json_object_set_new(o, "legal",
-                        p >= 0 && (!hidden || view == p) ? api_legal_json(g, cur) : json_array());
+    json_t *legal = p >= 0 && (!hidden || view == p) ? api_legal_json(g, cur) : json_array();
+    json_object_set_new(o, "legal", legal);
 
     if (p == PLAYER_NONE) {
         json_t *r = json_object();
@@ -268,6 +277,7 @@ static json_t *build_state(Session *s, int view)
     } else {
         json_object_set_new(o, "result", json_null());
     }
+    api_finish_state(s, o);
     sb_free(&t);
     return o;
 }
@@ -289,9 +299,11 @@ char *api_state_locked(Session *s, int viewer, size_t *len)
         s->cache_version[slot] = s->version;
     }
     // The cached text is an object "{...}"; the viewer's seat goes in front of its fields.
-    char head[32];
-    const int hl = viewer >= 0 ? snprintf(head, sizeof head, "{\"you\":%d,", viewer)
-                               : snprintf(head, sizeof head, "{\"you\":null,");
+    char head[512];
+    int hl = viewer >= 0 ? snprintf(head, sizeof head, "{\"you\":%d,", viewer)
+                         : snprintf(head, sizeof head, "{\"you\":null,");
+    hl += api_finish_viewer_fields(s, viewer, head + hl, sizeof head - (size_t)hl);
+    hl += api_lobby_state_fields(s, head + hl, sizeof head - (size_t)hl);
     const size_t n = (size_t)hl + s->cache_len[slot] - 1;
     char *out = malloc(n + 1);
     if (out == NULL)
@@ -382,9 +394,13 @@ int seat_of_request(const Request *req, Session *s, bool needed, Response *res)
 
 /* --- handlers ------------------------------------------------------------------------- */
 
+/* 201 for a new game (below). */
+static void created_response(Response *res, Session *s);
+
 static void create_game(Server *srv, const Request *req, Response *res)
 {
-    static const char *const FIELDS[] = {"game", "seats", "rules", "seed", "position", NULL};
+    static const char *const FIELDS[] = {"game", "seats", "rules", "seed", "position", "hints",
+                                         "clock", NULL};
     json_t *body = parse_body(req, res);
     if (body == NULL || !only_fields(body, FIELDS, res)) {
         json_decref(body);
@@ -398,6 +414,7 @@ static void create_game(Server *srv, const Request *req, Response *res)
     const json_t *rules = json_object_get(body, "rules");
     const json_t *seed = json_object_get(body, "seed");
     const json_t *position = json_object_get(body, "position");
+    const json_t *hints = json_object_get(body, "hints");
     bool ok = false;
     if (!json_is_string(game)) {
         response_error(res, 400, "'game' must be the name of a game (GET /api/games lists them)");
@@ -415,6 +432,8 @@ static void create_game(Server *srv, const Request *req, Response *res)
         response_error(res, 400, "'seed' must be a whole number from 0 to 2^53 - 1");
     } else if (position && !json_is_string(position)) {
         response_error(res, 400, "'position' must be a position text");
+    } else if (hints && !json_is_boolean(hints)) {
+        response_error(res, 400, "'hints' must be true or false");
     } else {
         ok = true;
     }
@@ -433,8 +452,11 @@ static void create_game(Server *srv, const Request *req, Response *res)
             response_error(res, 400, "seat %d must be \"human\" or an AI such as \"ai:5\"", i);
             ok = false;
         } else {
-            snprintf(ng.player[i], sizeof ng.player[i], "%s", p);
-            humans += strcmp(p, "human") == 0;
+            // "open": a person's seat left for whoever takes it (api_lobby.c).
+            const bool open = strcmp(p, "open") == 0;
+            snprintf(ng.player[i], sizeof ng.player[i], "%s", open ? "human" : p);
+            humans += open || strcmp(p, "human") == 0;
+            ng.open |= open ? 1u << i : 0u;
         }
     }
     ng.players = n_seats;
@@ -493,28 +515,34 @@ static void create_game(Server *srv, const Request *req, Response *res)
     }
     if (ok && position)
         ng.position = json_string_value(position);
-    if (!ok) {
-        json_decref(body);
-        return;
-    }
-    // The limits, once the request is known to be good: a malformed one costs nothing.
-    ng.owner = req->addr;
-    ng.quota_kind = humans == n_seats ? -1 : humans == 0 ? QUOTA_AIAI_GAMES : QUOTA_AI_GAMES;
+    if (ok && hints)
+        ng.hints = json_is_true(hints);
+    ok = ok && api_lobby_new_game(body, &ng, humans, res);
+    Session *created = ok ? api_create_session(srv, req, &ng, humans, res) : NULL;
+    json_decref(body);
+    if (created != NULL)
+        created_response(res, created);
+}
+
+Session *api_create_session(Server *srv, const Request *req, NewGame *ng, int humans,
+                            Response *res)
+{
+    const int n_seats = ng->players;
+    ng->owner = req->addr;
+    ng->quota_kind = humans == n_seats ? -1 : humans == 0 ? QUOTA_AIAI_GAMES : QUOTA_AI_GAMES;
     int retry = 0;
     if (!ratelimit_take(srv->creates, req->addr, &retry)) {
-        json_decref(body);
         res->retry_after = retry;
         response_error(res, 429, "too many games created from your address: at most %d an "
                        "hour; try again in %d s", srv->cfg.creates_per_hour, retry);
-        return;
+        return NULL;
     }
-    if (ng.quota_kind >= 0 &&
-        !quota_take(srv->quota, req->addr, (QuotaKind)ng.quota_kind,
-                    ng.quota_kind == QUOTA_AIAI_GAMES ? srv->cfg.aiai_games
-                                                      : srv->cfg.ai_games)) {
-        json_decref(body);
+    if (ng->quota_kind >= 0 &&
+        !quota_take(srv->quota, req->addr, (QuotaKind)ng->quota_kind,
+                    ng->quota_kind == QUOTA_AIAI_GAMES ? srv->cfg.aiai_games
+                                                       : srv->cfg.ai_games)) {
         res->retry_after = 60;
-        if (ng.quota_kind == QUOTA_AIAI_GAMES)
+        if (ng->quota_kind == QUOTA_AIAI_GAMES)
             response_error(res, 429, "your address has %d AI-against-AI games in play, the "
                            "most this server runs at once: wait until one ends",
                            srv->cfg.aiai_games);
@@ -522,18 +550,24 @@ static void create_game(Server *srv, const Request *req, Response *res)
             response_error(res, 429, "your address has %d games against the AI in play, the "
                            "most this server keeps at once: finish one, or wait %d s after "
                            "leaving one", srv->cfg.ai_games, srv->cfg.idle_s);
-        return;
+        return NULL;
     }
     Session *s = NULL;
     ErrBuf err;
-    const Status st = session_create(srv, &ng, &s, &err);
-    json_decref(body);
+    const Status st = session_create(srv, ng, &s, &err);
     if (st != STATUS_OK) {
-        if (ng.quota_kind >= 0)
-            quota_give(srv->quota, req->addr, (QuotaKind)ng.quota_kind);
+        if (ng->quota_kind >= 0)
+            quota_give(srv->quota, req->addr, (QuotaKind)ng->quota_kind);
         response_error(res, http_status_of(st), "%s", err.msg);
-        return;
+        return NULL;
     }
+    return s;
+}
+
+/* 201 for the new game s: its id, every seat's link (the creator hands them out) and its
+ * state; gives back the reference on s. */
+static void created_response(Response *res, Session *s)
+{
     json_t *out = json_object();
     json_object_set_new(out, "id", json_string(s->id));
     json_t *links = json_array();
@@ -647,7 +681,7 @@ static void hint(Server *srv, const Request *req, Session *s, Response *res)
         }
         json_object_set_new(o, "values", vals);
     }
-    api_answer(res, o);
+    api_answer_json(res, 200, o);
 }
 
 static void record_text(const Request *req, Session *s, Response *res)
@@ -657,7 +691,7 @@ static void record_text(const Request *req, Session *s, Response *res)
         return;
     pthread_mutex_lock(&s->mu);
     const bool hidden = !(s->game->ops->flags & GAME_PERFECT_INFO);
-    if (hidden && !game_is_over(s->game, s->rec.current)) {
+    if (hidden && !session_over_locked(s)) {
         pthread_mutex_unlock(&s->mu);
         response_error(res, 403, "the record of a hidden-information game is shown when the "
                        "game is over");
@@ -667,7 +701,7 @@ static void record_text(const Request *req, Session *s, Response *res)
     sb_init(&t);
     StrBuf result;
     sb_init(&result);
-    play_result_text(s->game, s->rec.current, PLAYER_NONE, &result);
+    api_finish_result_text(s, &result);
     record_write(&s->rec, sb_str(&result), &t);
     sb_free(&result);
     pthread_mutex_unlock(&s->mu);
@@ -754,6 +788,13 @@ void api_handle(Server *srv, const Request *req, Response *res)
         }
         return;
     }
+    if (strcmp(p, "/api/observe") == 0) {
+        if (method_is(req, "POST", res))
+            api_observe(srv, req, res);
+        return;
+    }
+    if (api_lobby_handle(srv, req, p, res))
+        return;
     if (strcmp(p, "/api/stats") == 0) {
         if (method_is(req, "GET", res))
             stats(srv, res);
@@ -779,9 +820,11 @@ void api_handle(Server *srv, const Request *req, Response *res)
     bool known = false;
     for (int i = 0; ACTIONS[i] && !known; i++)
         known = strcmp(action, ACTIONS[i]) == 0;
+    known = known || api_finish_knows(action) || strcmp(action, "join") == 0;
     if (!known) {
         response_error(res, 404, "no such API path '%.60s': a game has moves, undo, hint, "
-                       "record, positions, analysis and events", req->path);
+                       "record, positions, analysis, events, resign, offer-draw, "
+                       "accept-draw, decline-draw and rematch", req->path);
         return;
     }
     Session *s = NULL;
@@ -817,6 +860,10 @@ static void api_game(Server *srv, const Request *req, Session *s, const char *ac
     } else if (strcmp(action, "positions") == 0 || strcmp(action, "analysis") == 0) {
         if (method_is(req, action[0] == 'p' ? "GET" : "POST", res))
             review_handle(srv, req, s, action, res);
+    } else if (strcmp(action, "join") == 0) {
+        api_lobby_join(srv, req, s, res);
+    } else if (api_finish_knows(action)) {
+        api_finish_handle(srv, req, s, action, res);
     } else if (strcmp(action, "preview") == 0) {
         if (method_is(req, "POST", res))
             preview_handle(req, s, res);

@@ -65,5 +65,5 @@ void preview_handle(const Request *req, Session *s, Response *res)
     json_object_set_new(o, "legal", next == mover ? api_legal_json(g, copy) : json_array());
     free(copy);
     free(undo);
-    api_answer(res, o);
+    api_answer_json(res, 200, o);
 }

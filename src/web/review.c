@@ -164,7 +164,7 @@ static void analysis(Server *srv, const Request *req, Session *s, Response *res)
         json_object_set_new(o, "win_chance", json_real(h.chance));
         json_object_set_new(o, "proven", json_boolean(h.has_score && score_is_decisive(h.score_cu)));
     }
-    api_answer(res, o);
+    api_answer_json(res, 200, o);
 }
 
 void review_handle(Server *srv, const Request *req, Session *s, const char *action,
