@@ -194,6 +194,25 @@ static void test_play_against_ai_and_undo(void **state)
     assert_contains(&r, "sskss/5/5/5/SSKSS 1 0");
 }
 
+/* The board after an undo is drawn again, from the side of a human who plays second;
+ * moves are read as players type them. */
+static void test_play_second_seat_and_typing(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "play kings-valley --players ai:1,human --depth 1", "C5C2\nundo\nquit\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "second player (human) plays c5-c2");
+    assert_contains(&r, "    e d c b a\n 1  ");
+    // A script sees the start, the position after the undo and the end.
+    assert_contains(&r, "took back 2 actions\n    e d c b a\n");
+    assert_int_equal(count_of(r.out, "    e d c b a\n 1 "), 3);
+    run(&r, "play king-down --players human,ai:1 --depth 1 --rule setup=classic",
+        "E2-E4\nquit\n");
+    assert_contains(&r, "first player (human) plays e2e4");
+    assert_contains(&r, "   a b c d e f g h\n8 ");
+}
+
 static void test_play_save_load(void **state)
 {
     (void)state;
@@ -718,6 +737,7 @@ int main(void)
         cmocka_unit_test(test_play_script),
         cmocka_unit_test(test_play_rejects_without_change),
         cmocka_unit_test(test_play_against_ai_and_undo),
+        cmocka_unit_test(test_play_second_seat_and_typing),
         cmocka_unit_test(test_play_save_load),
         cmocka_unit_test(test_play_ai_vs_ai_to_the_end),
         cmocka_unit_test(test_analyze),

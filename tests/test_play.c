@@ -4,6 +4,7 @@
  * the start of a seat's last turn across chance draws and turns of several actions, seat
  * names, players' texts and who may act, result texts, and records whose game the caller's lookup does not know.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,8 +18,10 @@
 #include "core/record.h"
 #include "core/rng.h"
 #include "core/strbuf.h"
+#include "play/chances.h"
 #include "play/registry.h"
 #include "play/seats.h"
+#include "play/spelling.h"
 #include "play/turn.h"
 #include "play/undo.h"
 #include "play/words.h"
@@ -46,6 +49,15 @@ static void open_record(GameRecord *r, Game *g, const char *text)
         fail_msg("'%s': %s", text, err.msg);
     assert_int_equal(record_init(r, g, s, &err), STATUS_OK);
     free(s);
+}
+
+/* Game gi of the registry from its start (seed 1) in r, and rng seeded with seed + gi. */
+static const GameOps *open_registered(int gi, uint64_t seed, GameRecord *r, Rng *rng)
+{
+    const GameOps *ops = registry_at(gi);
+    open_record(r, make_game(ops->name, 0), NULL);
+    rng_seed(rng, seed + (uint64_t)gi);
+    return ops;
 }
 
 /* A uniformly random legal action, or a chance outcome drawn by its probabilities. */
@@ -105,12 +117,10 @@ static void test_whole_turns_round_trip_in_every_game(void **state)
 {
     (void)state;
     for (int gi = 0; gi < registry_count(); gi++) {
-        const GameOps *ops = registry_at(gi);
-        Game *g = make_game(ops->name, 0);
         GameRecord r;
-        open_record(&r, g, NULL);
         Rng rng;
-        rng_seed(&rng, 7 + (uint64_t)gi);
+        const GameOps *ops = open_registered(gi, 7, &r, &rng);
+        const Game *g = r.game;
         GameState *scratch = game_state_new(g);
         void *undo = game_undo_new(g);
         StrBuf text, one;
@@ -228,6 +238,140 @@ static void test_kings_guard_whole_turn(void **state)
     assert_string_equal(sb_str(&pos), "8/7k/3G4/8/3G4/8/8/K7 1 2");
     sb_free(&pos);
     record_free(&r);
+}
+
+/* --- what players type ------------------------------------------------------------- */
+
+/* Parses text in r's position; the number of actions (0: refused) into acts. */
+static int parse_count(const GameRecord *r, const char *text, Move *acts)
+{
+    int n = 0;
+    ErrBuf err;
+    if (play_parse_turn(r->game, r->current, text, acts, PLAY_TURN_CAP, &n, &err) != STATUS_OK)
+        return 0;
+    return n;
+}
+
+/* Every action of random games, written in upper case and with the dash between its
+ * squares put in or taken out, reads as the same actions as the game's own text. */
+static void test_respelled_moves_in_every_game(void **state)
+{
+    (void)state;
+    int checked = 0;
+    for (int gi = 0; gi < registry_count(); gi++) {
+        GameRecord r;
+        Rng rng;
+        const GameOps *ops = open_registered(gi, 31, &r, &rng);
+        const Game *g = r.game;
+        StrBuf one;
+        sb_init(&one);
+        for (int step = 0; step < 40 && !game_is_over(g, r.current); step++) {
+            const Move m = random_action(g, r.current, &rng);
+            ErrBuf err;
+            if (ops->to_move(g, r.current) >= 0) {
+                sb_clear(&one);
+                ops->format_move(g, r.current, m, &one);
+                Move want[PLAY_TURN_CAP], got[PLAY_TURN_CAP];
+                const int n = parse_count(&r, sb_str(&one), want);
+                char alt[PLAY_SPELLING_MAX][64];
+                const int n_alt = n ? play_respellings(sb_str(&one), alt, sizeof alt[0]) : 0;
+                for (int k = 0; k < n_alt; k++) {
+                    // Upper case and dashes only: words of the notation keep their case.
+                    if (strspn(sb_str(&one), "abcdefghijklm0123456789-,") != strlen(sb_str(&one)))
+                        continue;
+                    char upper[64];
+                    size_t i = 0;
+                    for (; alt[k][i]; i++)
+                        upper[i] = (char)(alt[k][i] >= 'a' && alt[k][i] <= 'z' ? alt[k][i] - 32 : alt[k][i]);
+                    upper[i] = '\0';
+                    const int m2 = parse_count(&r, upper, got);
+                    if (m2 == 0)
+                        continue; // a respelling that is no move at all (d4 -> d-4 never is)
+                    if (m2 != n || memcmp(want, got, (size_t)n * sizeof *got) != 0)
+                        fail_msg("%s: '%s' read otherwise than '%s'", ops->name, upper, sb_str(&one));
+                    checked++;
+                }
+            }
+            assert_int_equal(record_push(&r, m, &err), STATUS_OK);
+        }
+        sb_free(&one);
+        record_free(&r);
+    }
+    assert_true(checked > 50);
+}
+
+/* The spellings players use, in the games where they mean one move. */
+static void test_typed_spellings(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-valley", 0);
+    GameRecord r;
+    open_record(&r, g, NULL);
+    Move want[PLAY_TURN_CAP], got[PLAY_TURN_CAP];
+    assert_int_equal(parse_count(&r, "a1-a4", want), 1);
+    static const char *const kv[] = {"A1-A4", "a1a4", "A1A4", " a1A4"};
+    for (size_t k = 0; k < sizeof kv / sizeof *kv; k++) {
+        assert_int_equal(parse_count(&r, kv[k], got), 1);
+        assert_true(got[0] == want[0]);
+    }
+    // A refused text keeps the error about what was typed, and changes nothing.
+    int n = 5;
+    ErrBuf err;
+    assert_int_equal(play_parse_turn(g, r.current, "a1a3", got, PLAY_TURN_CAP, &n, &err),
+                     STATUS_ILLEGAL);
+    assert_int_equal(n, 0);
+    record_free(&r);
+
+    g = make_game("king-down", 0);
+    open_record(&r, g, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert_int_equal(parse_count(&r, "e2e4", want), 1);
+    static const char *const kd[] = {"E2E4", "e2-e4", "E2-E4"};
+    for (size_t k = 0; k < sizeof kd / sizeof *kd; k++) {
+        assert_int_equal(parse_count(&r, kd[k], got), 1);
+        assert_true(got[0] == want[0]);
+    }
+    record_free(&r);
+
+    g = make_game("kings-guard-8x8", 0);
+    open_record(&r, g, "7k/8/3G4/8/3G4/8/8/K7 2 1");
+    const int nk = parse_count(&r, "h8-h7", want);
+    assert_true(nk >= 2);
+    assert_int_equal(parse_count(&r, "H8H7", got), nk);
+    assert_memory_equal(got, want, (size_t)nk * sizeof *got);
+    record_free(&r);
+}
+
+/* Hints in words: chances from scores, exact results as distances. */
+static void test_chance_words(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-valley", 0);
+    SearchResult r;
+    memset(&r, 0, sizeof r);
+    r.has_score = true;
+    assert_true(fabs(play_win_chance(g, &r) - 0.5) < 1e-9);
+    r.score = 300;
+    const double up = play_win_chance(g, &r);
+    r.score = -300;
+    assert_true(up > 0.7 && up < 0.75 && fabs(play_win_chance(g, &r) - (1.0 - up)) < 1e-9);
+    StrBuf w;
+    sb_init(&w);
+    play_chance_words(g, &r, &w);
+    assert_string_equal(sb_str(&w), "about 27% to win");
+    r.score = SCORE_WIN - 9;
+    sb_clear(&w);
+    play_chance_words(g, &r, &w);
+    assert_string_equal(sb_str(&w), "you win by force in 9 moves");
+    assert_true(play_win_chance(g, &r) == 1.0);
+    r.score = -SCORE_WIN + 1;
+    sb_clear(&w);
+    play_chance_words(g, &r, &w);
+    assert_string_equal(sb_str(&w), "the other side wins by force in 1 move");
+    r.has_score = false;
+    r.value = 0.2;
+    assert_true(fabs(play_win_chance(g, &r) - 0.6) < 1e-9);
+    sb_free(&w);
+    game_destroy(g);
 }
 
 /* --- chance outcomes by their text --------------------------------------------------- */
@@ -613,6 +757,9 @@ int main(void)
         cmocka_unit_test(test_whole_turns_round_trip_in_every_game),
         cmocka_unit_test(test_turn_errors_change_nothing),
         cmocka_unit_test(test_kings_guard_whole_turn),
+        cmocka_unit_test(test_respelled_moves_in_every_game),
+        cmocka_unit_test(test_typed_spellings),
+        cmocka_unit_test(test_chance_words),
         cmocka_unit_test(test_chance_outcomes_by_text),
         cmocka_unit_test(test_undo_point_in_every_position),
         cmocka_unit_test(test_undo_takes_back_whole_turns),

@@ -17,6 +17,7 @@
 #include "play/seats.h"
 #include "core/game_api.h"
 #include "core/record.h"
+#include "play/chances.h"
 #include "play/registry.h"
 #include "play/turn.h"
 #include "play/undo.h"
@@ -156,6 +157,7 @@ static void do_undo(PlaySession *ps)
     const int n = ps->rec.count - keep;
     record_truncate(&ps->rec, keep);
     printf("took back %d action%s\n", n, n == 1 ? "" : "s");
+    show_board(ps); // the position the player moves in now, also in scripts
 }
 
 static void do_hint(PlaySession *ps)
@@ -177,7 +179,7 @@ static void do_hint(PlaySession *ps)
         sb_init(&out);
         g->ops->format_move(g, ps->rec.current, r.best, &out);
         sb_puts(&out, " (");
-        search_format_score(&r, &out);
+        play_chance_words(g, &r, &out);
         printf("hint: %s)\n", sb_str(&out));
         sb_free(&out);
     }
@@ -375,6 +377,9 @@ int cmd_play(int argc, char **argv)
         return cli_error("%s", err.msg), 2;
     }
     seats_format(&ps.seats, ps.rec.players, (int)sizeof ps.rec.players);
+    // A lone human in the second seat sees the board from his side, as across a table.
+    if (g->players == 2 && ps.seats.seat[1].human && !ps.seats.seat[0].human)
+        ps.render_flags |= RENDER_FLIPPED;
     if (o.tc.base_ms > 0) {
         seats_stop(&ps.seats);
         record_free(&ps.rec);

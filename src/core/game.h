@@ -101,6 +101,7 @@ typedef struct RuleSetting {
 enum RenderFlags {
     RENDER_COLOR = 1u << 0,   /* ANSI colours allowed */
     RENDER_UNICODE = 1u << 1, /* non-ASCII symbols allowed */
+    RENDER_FLIPPED = 1u << 2, /* from the second player's side, in games that have one */
 };
 
 typedef struct GameOps GameOps;

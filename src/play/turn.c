@@ -10,6 +10,7 @@
 
 #include "core/game_api.h"
 #include "core/invariant.h"
+#include "play/spelling.h"
 
 /* Reads the ';'-separated actions of `mover` from `text` (a writable copy) on scratch. */
 static Status read_actions(const Game *g, GameState *scratch, void *undo, int mover, char *text,
@@ -37,15 +38,11 @@ static Status read_actions(const Game *g, GameState *scratch, void *undo, int mo
     return STATUS_OK;
 }
 
-Status play_parse_turn(const Game *g, const GameState *s, const char *text, Move *acts, int cap,
-                       int *n, ErrBuf *err)
+/* Reads `text` exactly as the game writes it (play_parse_turn without respellings). */
+static Status parse_as_written(const Game *g, const GameState *s, int mover, const char *text,
+                               Move *acts, int cap, int *n, ErrBuf *err)
 {
     *n = 0;
-    const int mover = g->ops->to_move(g, s);
-    if (mover == PLAYER_NONE)
-        return err_set(err, STATUS_ILLEGAL, "the game is over");
-    if (mover == PLAYER_CHANCE)
-        return err_set(err, STATUS_ILLEGAL, "chance acts next, not a player");
     Status st;
     if (g->ops->parse_actions != NULL) {
         st = g->ops->parse_actions(g, s, text, acts, cap, n, err);
@@ -68,6 +65,52 @@ Status play_parse_turn(const Game *g, const GameState *s, const char *text, Move
     if (st != STATUS_OK)
         *n = 0;
     return st;
+}
+
+Status play_parse_turn(const Game *g, const GameState *s, const char *text, Move *acts, int cap,
+                       int *n, ErrBuf *err)
+{
+    *n = 0;
+    const int mover = g->ops->to_move(g, s);
+    if (mover == PLAYER_NONE)
+        return err_set(err, STATUS_ILLEGAL, "the game is over");
+    if (mover == PLAYER_CHANCE)
+        return err_set(err, STATUS_ILLEGAL, "chance acts next, not a player");
+    Status st = parse_as_written(g, s, mover, text, acts, cap, n, err);
+    if (st == STATUS_OK || st == STATUS_NOMEM)
+        return st;
+    // What players type (upper case, b1b4, e2-e4) is read when exactly one way of
+    // reading it is a turn. When none is, the error is about the text as typed, unless
+    // that could not be read and a respelling could, but breaks a rule: that says more.
+    char alt[PLAY_SPELLING_MAX][64];
+    const int n_alt = play_respellings(text, alt, sizeof alt[0]);
+    Move found[PLAY_TURN_CAP], tried[PLAY_TURN_CAP];
+    int n_found = 0, which = -1;
+    for (int k = 0; k < n_alt; k++) {
+        int m;
+        ErrBuf why;
+        const int room = cap < PLAY_TURN_CAP ? cap : PLAY_TURN_CAP;
+        const Status alt_st = parse_as_written(g, s, mover, alt[k], tried, room, &m, &why);
+        if (alt_st == STATUS_ILLEGAL && st == STATUS_PARSE) {
+            st = alt_st;
+            *err = why;
+        }
+        if (alt_st != STATUS_OK)
+            continue;
+        if (which >= 0 && (m != n_found || memcmp(tried, found, (size_t)m * sizeof *tried) != 0))
+            return err_set(err, STATUS_PARSE, "'%.40s' may be read as %s or %s: write it as "
+                           "the game does", text, alt[which], alt[k]);
+        if (which < 0) {
+            which = k;
+            n_found = m;
+            memcpy(found, tried, (size_t)m * sizeof *tried);
+        }
+    }
+    if (which < 0)
+        return st;
+    memcpy(acts, found, (size_t)n_found * sizeof *found);
+    *n = n_found;
+    return STATUS_OK;
 }
 
 Status play_format_turn(const Game *g, const GameState *s, const Move *acts, int n,

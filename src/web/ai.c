@@ -24,6 +24,7 @@
 
 #include "core/clock.h"
 #include "core/game_api.h"
+#include "play/chances.h"
 #include "search/agent.h"
 #include "web/server.h"
 #include "web/session.h"
@@ -319,6 +320,10 @@ static void run_hint(AiPool *p, int worker, Job *job)
         sb_init(&c);
         sb_init(&sc);
         g->ops->format_move(g, job->state, r.best, &t);
+        play_chance_words(g, &r, &c);
+        snprintf(job->out->words, sizeof job->out->words, "%s", sb_str(&c));
+        job->out->chance = play_win_chance(g, &r);
+        sb_clear(&c);
         if (g->ops->move_cells)
             g->ops->move_cells(g, job->state, r.best, &c);
         search_format_score(&r, &sc);

@@ -39,6 +39,8 @@ typedef struct AiHint {
     char text[256];
     char cells[256];
     char score[64];
+    char words[96]; /* the score in a player's words (play/chances.h) */
+    double chance;  /* the mover's win chance in [0, 1] */
     /* The search's own figures (search/limits.h), for an evaluation graph: a score in
      * centi-units from the mover's view when has_score, else MCTS's mean return. */
     bool has_score;

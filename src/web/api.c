@@ -8,6 +8,7 @@
  * cached text only gets "you" spliced in front.
  */
 #include "web/api.h"
+#include "web/preview.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -38,6 +39,7 @@ static char *dump(const json_t *j, size_t *len)
     *len = s ? strlen(s) : 0;
     return s;
 }
+
 
 /* --- the list of games ------------------------------------------------------------------ */
 
@@ -667,6 +669,8 @@ static void hint(Server *srv, const Request *req, Session *s, Response *res)
     json_object_set_new(o, "move", json_string(h.text));
     json_object_set_new(o, "cells", words_json(h.cells));
     json_object_set_new(o, "score", json_string(h.score));
+    json_object_set_new(o, "words", json_string(h.words));
+    json_object_set_new(o, "chance", json_real(h.chance));
     if (h.n_values > 0) {
         json_t *vals = json_array();
         for (int k = 0; k < h.n_values; k++) {
@@ -815,7 +819,7 @@ void api_handle(Server *srv, const Request *req, Response *res)
     id[id_len] = '\0';
     const char *action = slash ? slash + 1 : "";
     static const char *const ACTIONS[] = {"", "moves", "undo", "hint", "record", "positions",
-                                          "analysis", "solution", NULL};
+                                          "analysis", "solution", "preview", NULL};
     bool known = false;
     for (int i = 0; ACTIONS[i] && !known; i++)
         known = strcmp(action, ACTIONS[i]) == 0;
@@ -866,6 +870,9 @@ static void api_game(Server *srv, const Request *req, Session *s, const char *ac
     } else if (strcmp(action, "solution") == 0) {
         if (method_is(req, "GET", res))
             api_solution(srv, req, s, res); // web/api_solution.c
+    } else if (strcmp(action, "preview") == 0) {
+        if (method_is(req, "POST", res))
+            preview_handle(req, s, res);
     } else if (method_is(req, "GET", res)) {
         record_text(req, s, res);
     }

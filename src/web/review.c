@@ -9,7 +9,6 @@
 #include "web/review.h"
 
 #include <jansson.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,21 +94,6 @@ static void positions(Session *s, Response *res)
         response_json(res, 200, text, strlen(text));
 }
 
-/* The mover's chance to win, from the search: a proven result is certain; a heuristic
- * score goes through the logistic curve chess sites use for centipawns (the games'
- * evaluations are scaled alike: a pawn-sized edge is 100); MCTS's mean return maps
- * from [-1, 1]. */
-static double win_chance(const AiHint *h)
-{
-    if (!h->has_score)
-        return (h->value + 1) / 2;
-    if (h->score_cu >= SCORE_WIN_BOUND)
-        return 1;
-    if (h->score_cu <= -SCORE_WIN_BOUND)
-        return 0;
-    return 1 / (1 + exp(-0.00368 * h->score_cu));
-}
-
 /* Whether the request may have an evaluation of s now; if not, res says why. */
 static bool may_evaluate(const Request *req, Session *s, Response *res)
 {
@@ -177,7 +161,7 @@ static void analysis(Server *srv, const Request *req, Session *s, Response *res)
         json_object_set_new(o, "move", json_string(h.text));
         json_object_set_new(o, "cells", words_json(h.cells));
         json_object_set_new(o, "score", json_string(h.score));
-        json_object_set_new(o, "win_chance", json_real(win_chance(&h)));
+        json_object_set_new(o, "win_chance", json_real(h.chance));
         json_object_set_new(o, "proven", json_boolean(h.has_score && score_is_decisive(h.score_cu)));
     }
     api_answer_json(res, 200, o);

@@ -85,6 +85,9 @@ async function clickMove(page, move) {
     await page.click(`#actions button[data-move="${move.text}"]`);
   } else {
     await cell(move.cells[0]).click();
+    if (move.cells.length === 1 && /^kings-guard/.test(await page.getAttribute('#board svg', 'aria-label'))) {
+      return composeTurn(page, plyBefore);
+    }
     if (move.cells.length > 1) {
       await page.waitForSelector(`#board [data-cell="${move.cells.at(-1)}"].target`, WAIT);
       await cell(move.cells.at(-1)).click();
@@ -98,6 +101,27 @@ async function clickMove(page, move) {
   }, [plyBefore], `playing ${move.text}`);
   if (await choice.count()) await choice.click();
   await until(page, ([p]) => Number(document.querySelector('#board').dataset.ply) > p, [plyBefore], `playing ${move.text}`);
+}
+
+// King's Guard puts a turn together on the page (fixes.test.mjs): after the pick-up the
+// top piece goes to its first target, until the turn ends by itself or Done sends it.
+async function composeTurn(page, plyBefore) {
+  let steps = 0;
+  for (;;) {
+    const seen = await (await page.waitForFunction(([p, n]) => {
+      const b = document.querySelector('#board');
+      if (Number(b.dataset.ply) > p) return 'played';
+      return Number(b.dataset.compose || 0) > n ? b.dataset.compose : null;
+    }, [plyBefore, steps], WAIT)).jsonValue();
+    if (seen === 'played') return;
+    steps = Number(seen);
+    if (steps >= 2 && await page.locator('#compose-done:not([hidden])').count()) {
+      await page.click('#compose-done');
+      steps = 1e9;
+    } else {
+      await page.locator('#board .cell.target').first().click();
+    }
+  }
 }
 
 // The move to click in a state: one that moves a piece if there is one.
@@ -169,8 +193,15 @@ test('King of the Valley: king placement and summons by clicking, phases by butt
   async function clickOffer(text) {
     const plyBefore = Number((await boardData(page)).ply);
     const onBoard = page.locator(`#board [data-moves="${text}"]`);
+    const button = page.locator(`#actions button[data-move="${text}"]`);
     if (await onBoard.count()) await onBoard.first().click();
-    else await page.click(`#actions button[data-move="${text}"]`);
+    else if (await button.count()) await button.click();
+    else {
+      // Offered on the board among others (a hill slot's wizard swaps): the chooser asks.
+      const at = await page.$$eval('#board [data-moves]', (es, t) => es.findIndex((e) => e.getAttribute('data-moves').split('|').includes(t)), text);
+      await page.locator('#board [data-moves]').nth(at).click();
+      await page.click(`#chooser:not([hidden]) button[data-move="${text}"]`);
+    }
     await until(page, ([p]) => Number(document.querySelector('#board').dataset.ply) > p, [plyBefore], `playing ${text}`);
   }
 

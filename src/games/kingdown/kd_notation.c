@@ -944,11 +944,14 @@ Status kd_parse_actions(const KdConfig *c, const KdPos *p, const char *text, Mov
 void kd_render(const KdConfig *c, const KdState *s, unsigned flags, StrBuf *out)
 {
     const KdPos *p = &s->pos;
-    const bool color = flags & RENDER_COLOR;
-    sb_puts(out, "   a b c d e f g h\n");
-    for (int rank = 7; rank >= 0; rank--) {
+    const bool color = flags & RENDER_COLOR, flip = flags & RENDER_FLIPPED;
+    const char *files = flip ? "   h g f e d c b a\n" : "   a b c d e f g h\n";
+    sb_puts(out, files);
+    for (int row = 0; row < 8; row++) {
+        const int rank = flip ? row : 7 - row;
         sb_printf(out, "%d ", rank + 1);
-        for (int file = 0; file < 8; file++) {
+        for (int col = 0; col < 8; col++) {
+            const int file = flip ? 7 - col : col;
             const int sq = rank * 8 + file;
             sb_putc(out, ' ');
             if (p->board[sq] == KD_EMPTY) {
@@ -967,7 +970,7 @@ void kd_render(const KdConfig *c, const KdState *s, unsigned flags, StrBuf *out)
         }
         sb_printf(out, "  %d\n", rank + 1);
     }
-    sb_puts(out, "   a b c d e f g h\n");
+    sb_puts(out, files);
     sb_puts(out, "P pawn  N knight  B bishop  R rook  Q queen  K king  A archer  L paladin  "
                  "G guard  M maester  E beast\n");
     bool known = false;

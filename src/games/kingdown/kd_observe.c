@@ -2,7 +2,8 @@
  * kd_observe.c - King Down positions as observations (core/observation.h): the 8x8
  * board with the eleven kinds of piece; as terrain marks, what the position says about
  * single squares (castling rooks, the en-passant square, pawns that may not step twice,
- * the frozen, protected, hasted and chaining pieces); as counters, the clocks, the
+ * the frozen, protected, hasted and chaining pieces, and a king in check, which the
+ * pages highlight without knowing the attack rules); as counters, the clocks, the
  * armies, powers and tokens, and how far the choices and the turn in progress have
  * come; and the pieces each side has lost, which Sacrifice may bring back.
  *
@@ -19,6 +20,7 @@ enum {
     TERRAIN_ICED,
     TERRAIN_HASTE,
     TERRAIN_CHAIN,
+    TERRAIN_CHECK,
 };
 enum {
     COUNTER_TURN,
@@ -47,8 +49,8 @@ void kd_obs_schema(KdConfig *c)
         .kind_count = KD_TYPES - 1,
         .kinds = {"pawn", "knight", "bishop", "rook", "queen", "king", "archer", "paladin",
                   "guard", "maester", "beast"},
-        .terrain_count = 7,
-        .terrains = {"castling", "en-passant", "moved", "frozen", "iced", "haste", "chain"},
+        .terrain_count = 8,
+        .terrains = {"castling", "en-passant", "moved", "frozen", "iced", "haste", "chain", "check"},
         .counter_count = 9,
         .counters = {{"turn", false},
                      {"halfmove", false},
@@ -97,6 +99,12 @@ void kd_observe(const KdConfig *c, const KdState *s, int observer, Observation *
     if (p->stage == KD_STAGE_HASTE2)
         mark(o, p->haste_sq, TERRAIN_HASTE);
     mark(o, p->chain_sq, TERRAIN_CHAIN);
+    for (int col = 0; col < 2; col++) {
+        const int k = p->king[col];
+        if (k < 64 && p->board[k] != KD_EMPTY && kd_type_at(p, k) == KD_KING &&
+            kd_colour_at(p, k) == col && kd_in_check(c, p, col))
+            mark(o, k, TERRAIN_CHECK);
+    }
     const ObsSchema *sc = &c->obs;
     o->counters[obs_counter_slot(sc, COUNTER_TURN, 0)] = p->turn;
     o->counters[obs_counter_slot(sc, COUNTER_HALFMOVE, 0)] = p->halfmove;

@@ -688,14 +688,17 @@ void kg_render(const KgConfig *c, const KgState *s, unsigned flags, StrBuf *out)
 {
     const KgCore *k = &s->k;
     const bool color = flags & RENDER_COLOR, uni = flags & RENDER_UNICODE;
+    const bool flip = flags & RENDER_FLIPPED;
     const int cell = c->limit + 2; // the tallest stack, a mark, a space
     sb_puts(out, "    ");
     for (int f = 0; f < c->files; f++)
-        sb_printf(out, "%-*c", cell, 'a' + f);
+        sb_printf(out, "%-*c", cell, 'a' + (flip ? c->files - 1 - f : f));
     sb_putc(out, '\n');
-    for (int rank = c->ranks - 1; rank >= 0; rank--) {
+    for (int row = 0; row < c->ranks; row++) {
+        const int rank = flip ? row : c->ranks - 1 - row;
         sb_printf(out, "%2d  ", rank + 1);
-        for (int file = 0; file < c->files; file++) {
+        for (int col = 0; col < c->files; col++) {
+            const int file = flip ? c->files - 1 - col : col;
             const int sq = rank * c->stride + file;
             const int h = k->height[sq];
             int used = 0;
@@ -734,7 +737,7 @@ void kg_render(const KgConfig *c, const KgState *s, unsigned flags, StrBuf *out)
     }
     sb_puts(out, "    ");
     for (int f = 0; f < c->files; f++)
-        sb_printf(out, "%-*c", cell, 'a' + f);
+        sb_printf(out, "%-*c", cell, 'a' + (flip ? c->files - 1 - f : f));
     sb_putc(out, '\n');
     if (color)
         sb_puts(out, "First player " ANSI_FIRST "G K" ANSI_RESET ", second player " ANSI_SECOND

@@ -265,13 +265,16 @@ Status kv_parse_move_text(const KvConfig *c, const KvState *s, const char *text,
 void kv_render(const KvConfig *c, const KvState *s, unsigned flags, StrBuf *out)
 {
     const bool color = flags & RENDER_COLOR, uni = flags & RENDER_UNICODE;
+    const bool flip = flags & RENDER_FLIPPED;
     sb_puts(out, "   ");
     for (int f = 0; f < c->size; f++)
-        sb_printf(out, " %c", 'a' + f);
+        sb_printf(out, " %c", 'a' + (flip ? c->size - 1 - f : f));
     sb_putc(out, '\n');
-    for (int rank = c->size - 1; rank >= 0; rank--) {
+    for (int row = 0; row < c->size; row++) {
+        const int rank = flip ? row : c->size - 1 - row;
         sb_printf(out, "%2d ", rank + 1);
-        for (int file = 0; file < c->size; file++) {
+        for (int x = 0; x < c->size; x++) {
+            const int file = flip ? c->size - 1 - x : x;
             const int sq = rank * c->size + file;
             const uint64_t bit = 1ULL << sq;
             const char *sym = uni ? "·" : ".";
@@ -302,7 +305,7 @@ void kv_render(const KvConfig *c, const KvState *s, unsigned flags, StrBuf *out)
     }
     sb_puts(out, "   ");
     for (int f = 0; f < c->size; f++)
-        sb_printf(out, " %c", 'a' + f);
+        sb_printf(out, " %c", 'a' + (flip ? c->size - 1 - f : f));
     sb_putc(out, '\n');
     if (color)
         sb_printf(out, "First player " ANSI_FIRST "K S" ANSI_RESET ", second player " ANSI_SECOND

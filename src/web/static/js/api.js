@@ -37,6 +37,7 @@ export const finish = (id, token, action) => call('POST', `/api/games/${id}/${ac
 // Any position's observation and legal moves (learn.js)
 export const observe = (spec) => call('POST', '/api/observe', { body: spec });
 export const solution = (id, token) => call('GET', `/api/games/${id}/solution`, { token });
+export const preview = (id, move) => call('POST', `/api/games/${id}/preview`, { body: { move } });
 
 // Calls onState(state) with every state the server sends; onOpen() whenever the stream
 // (re)connects, since the browser reconnects by itself after a network hiccup or a

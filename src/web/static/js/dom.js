@@ -1,5 +1,6 @@
 // dom.js - building HTML elements: h('div', {class: 'x', onclick: f}, child...). Keys
 // starting with "on" become event listeners; others attributes (false/null left out).
+import { levelName } from './words.js';
 
 export function h(name, attrs = {}, ...children) {
   const e = document.createElement(name);
@@ -18,10 +19,10 @@ export function h(name, attrs = {}, ...children) {
 
 export const ORDINAL = ['first', 'second', 'third', 'fourth'];
 
-// "human" / "AI level 5" / "random AI" for a seat's player spec.
+// "human" / "AI Club (5)" / "random AI" for a seat's player spec.
 export function describePlayer(spec) {
   if (spec === 'human') return 'human';
   const [kind, level] = spec.split(':');
   const names = { ai: 'AI', ab: 'alpha-beta AI', alphabeta: 'alpha-beta AI', mcts: 'MCTS AI', uct: 'MCTS AI', random: 'random AI' };
-  return `${names[kind] || kind}${level ? ` level ${level}` : kind === 'random' ? '' : ' level 5'}`;
+  return `${names[kind] || kind}${kind === 'random' ? '' : ` ${levelName(level || 5)}`}`;
 }

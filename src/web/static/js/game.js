@@ -7,6 +7,8 @@ import * as api from './api.js';
 import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { describePlayer, h, ORDINAL } from './dom.js';
+import { gameName, hintText, whyNot } from './words.js';
+import { Composer } from './compose.js';
 import { keyboardBoard } from './keyboard.js';
 import { openReview, reviewButton } from './review.js';
 import { finishControls, resultText } from './finish.js';
@@ -26,6 +28,12 @@ export function showGame(root, id, token) {
   };
 
   const board = h('div', { id: 'board', class: 'board-box' });
+  // A turn being put together on the page (compose.js): what it says, done, cancel.
+  const composer = new Composer(id);
+  const composeSay = h('span', { id: 'compose-text' });
+  const composeDone = h('button', { id: 'compose-done', type: 'button' }, 'Done');
+  const composeBar = h('div', { id: 'compose', class: 'compose', hidden: true }, composeSay,
+    composeDone, h('button', { id: 'compose-cancel', type: 'button', onclick: () => cancelCompose() }, 'Cancel'));
   const actions = h('div', { id: 'actions', class: 'actions' });
   const actionHelp = h('p', { id: 'action-help', class: 'action-help', hidden: true });
   const chooser = h('div', { id: 'chooser', class: 'chooser', hidden: true });
@@ -49,7 +57,7 @@ export function showGame(root, id, token) {
   const finish = finishControls(id, token, (st) => applyState(st), (text) => say(text));
 
   root.replaceChildren(h('section', { class: 'game' },
-    h('div', { class: 'board-area' }, board, actionHelp, chooser, actions),
+    h('div', { class: 'board-area' }, board, actionHelp, composeBar, chooser, actions),
     h('aside', { class: 'panel' },
       title, summary, comeback.clocks, status, thinking, result, message, typed,
       h('div', { class: 'buttons' }, hintBtn, undoBtn), finish.element,
@@ -74,7 +82,7 @@ export function showGame(root, id, token) {
   }
 
   function marks() {
-    const st = ui.state;
+    const st = composer.shown(ui.state);
     const legal = myTurn() ? st.legal : [];
     const targets = new Set();
     const movable = new Set();
@@ -100,7 +108,7 @@ export function showGame(root, id, token) {
   }
 
   function drawBoard() {
-    const st = ui.state;
+    const st = composer.shown(ui.state);
     const drawer = drawerFor(st.game);
     let pic;
     try {
@@ -116,6 +124,7 @@ export function showGame(root, id, token) {
     Object.assign(board.dataset, {
       ply: st.ply, version: st.version, status: st.status, you: st.you ?? '',
       toMove: st.to_move ?? '', thinking: st.thinking ?? '', selected: ui.selected ?? '',
+      compose: composer.acts.length || '',
     });
   }
 
@@ -128,7 +137,7 @@ export function showGame(root, id, token) {
   function render() {
     const st = ui.state;
     drawBoard();
-    title.textContent = st.game;
+    title.textContent = gameName(st.game);
     summary.textContent = st.summary;
     status.textContent = st.status === 'over' ? 'Game over'
       : st.to_move === null ? 'Chance acts next'
@@ -144,7 +153,10 @@ export function showGame(root, id, token) {
     // Actions that touch no cell (end a turn, swap) are buttons; so is every move of a
     // game whose board the page cannot draw.
     const clickable = drawerFor(st.game) && (st.observation || st.position || st.view);
-    const buttons = myTurn() ? st.legal.filter((m) => m.cells.length === 0 || !clickable) : [];
+    // Actions the board offers itself (a hill slot, a castle column) need no button:
+    // King of the Valley's wizard may have 45 swaps.
+    const onBoard = new Set([...board.querySelectorAll('[data-moves]')].flatMap((e) => e.getAttribute('data-moves').split('|')));
+    const buttons = myTurn() ? st.legal.filter((m) => (m.cells.length === 0 || !clickable) && !onBoard.has(m.text)) : [];
     actions.replaceChildren(...buttons.map((m) => h('button', { type: 'button', class: 'action', 'data-move': m.text, onclick: () => play(m.text) }, ...actionLabel(st.game, m.text))));
     const help = myTurn() ? turnHelp(st.game, st.legal) : null;
     actionHelp.hidden = !help;
@@ -186,6 +198,8 @@ export function showGame(root, id, token) {
       ui.hint = null;
       ui.selected = null;
       chooser.hidden = true;
+      composer.clear();
+      composeBar.hidden = true;
     }
     // When every move left starts from one cell (the rest of a King's Guard turn), it
     // is already selected.
@@ -215,14 +229,102 @@ export function showGame(root, id, token) {
   }
 
   function choose(options) {
+    // A drawer may picture a choice (King Down's promotions): the picture, then the text.
+    const drawer = drawerFor(ui.state.game);
+    const face = (m) => (drawer && drawer.choiceFace ? drawer.choiceFace(ui.state, m) : null);
     chooser.replaceChildren(h('span', {}, 'Which move? '),
-      ...options.map((m) => h('button', { type: 'button', class: 'choice', 'data-move': m.text, onclick: () => play(m.text) }, m.text)),
+      ...options.map((m) => {
+        const f = face(m);
+        return h('button', { type: 'button', class: f ? 'choice pictured' : 'choice', 'data-move': m.text, 'aria-label': f ? f.label : null, onclick: () => play(m.text) },
+          f ? f.picture : null, f ? h('span', {}, f.label) : m.text);
+      }),
       h('button', { type: 'button', class: 'cancel', onclick: () => { chooser.hidden = true; } }, 'Cancel'));
     chooser.hidden = false;
   }
 
+  // --- a turn put together on the page (King's Guard) ------------------------------------
+
+  // At the start of a turn (only pick-ups offered) or while one is being put together.
+  function composes() {
+    const drawer = drawerFor(ui.state.game);
+    return myTurn() && drawer && drawer.composeTurns &&
+      (composer.active || ui.state.legal.every((m) => m.cells.length <= 1));
+  }
+
+  function cancelCompose() {
+    if (!composer.active) return;
+    composer.clear();
+    composeBar.hidden = true;
+    ui.selected = null;
+    say('');
+    drawBoard();
+  }
+
+  function commitCompose(last) {
+    const text = composer.text(last);
+    composer.clear();
+    composeBar.hidden = true;
+    return play(text);
+  }
+
+  async function composeClick(cell) {
+    let text;
+    if (!composer.active) {
+      const pick = ui.state.legal.find((m) => m.cells.length === 1 && m.cells[0] === cell);
+      if (!pick) {
+        say(whyNot(ui.state, cell, ORDINAL));
+        return undefined;
+      }
+      text = pick.text;
+    } else {
+      const place = composer.view.legal.find((m) => m.cells.length >= 2 && m.cells[0] === ui.selected && m.cells.at(-1) === cell);
+      // A click anywhere but where the next piece may go drops the turn.
+      if (!place) return cancelCompose();
+      text = place.text;
+    }
+    ui.busy = true;
+    say('');
+    let view;
+    try {
+      view = await composer.add(text);
+    } catch (e) {
+      say(e.message);
+      composer.clear();
+      ui.selected = null;
+    } finally {
+      ui.busy = false;
+    }
+    if (view && view.turn_over) return commitCompose();
+    if (view) {
+      const start = view.legal.find((m) => m.cells.length >= 2);
+      ui.selected = start ? start.cells[0] : ui.selected;
+      const placed = composer.acts.length - 1;
+      const canEnd = view.legal.some((m) => m.text === 'end');
+      composeSay.textContent = placed === 0
+        ? `Stack ${ui.selected} picked up: click where its top piece goes.`
+        : `${placed} piece${placed > 1 ? 's' : ''} placed from ${ui.selected}: click where the next one goes${canEnd ? ', or Done to stop here' : ''}.`;
+      composeDone.hidden = !canEnd;
+      composeBar.hidden = false;
+    } else {
+      composeBar.hidden = true;
+    }
+    drawBoard();
+    return undefined;
+  }
+
+  composeDone.addEventListener('click', () => { if (composer.active && !ui.busy) commitCompose('end'); });
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape') return;
+    chooser.hidden = true;
+    if (composer.active) cancelCompose();
+  });
+
   function clickCell(cell) {
-    if (!myTurn() || ui.busy) return;
+    if (myTurn() && !ui.busy && composes()) return composeClick(cell);
+    if (!myTurn() || ui.busy) {
+      if (!ui.busy) say(whyNot(ui.state, cell, ORDINAL));
+      return;
+    }
     const legal = ui.state.legal;
     chooser.hidden = true;
     if (ui.selected && ui.selected !== cell) {
@@ -243,6 +345,7 @@ export function showGame(root, id, token) {
       return choose(singles);
     } else {
       ui.selected = null;
+      say(whyNot(ui.state, cell, ORDINAL));
     }
     drawBoard();
   }
@@ -250,6 +353,7 @@ export function showGame(root, id, token) {
   board.addEventListener('click', (e) => {
     const c = e.target.closest('[data-cell]');
     if (c) return clickCell(c.getAttribute('data-cell'));
+    if (composer.active) return cancelCompose();
     // A drawer may offer actions that touch no cell on other things it draws (a hill
     // slot, a castle column): data-moves holds their texts, '|' between. Only what the
     // server lists is played; several are asked about.
@@ -277,8 +381,7 @@ export function showGame(root, id, token) {
       const r = await api.hint(id, token);
       if (ui.state.ply === ply) {
         ui.hint = r;
-        say(r.values ? `Hint: ${r.move} (${r.score}); select a piece to see its moves' exact values`
-                     : `Hint: ${r.move} (${r.score})`);
+        say(hintText(r));
         drawBoard();
       }
     } catch (e) {
@@ -313,6 +416,10 @@ export function showGame(root, id, token) {
       }
     }
   }
+
+  // A drawer may lay a board out for phones (King of the Valley): redraw when the
+  // screen turns or the window narrows.
+  if (typeof matchMedia === 'function') matchMedia('(max-width: 600px)').addEventListener('change', () => { if (ui.state) drawBoard(); });
 
   refresh().then(() => {
     if (!ui.state) return;

@@ -4,6 +4,7 @@
 // them as invitations) and opens the first human seat's link.
 import * as api from './api.js';
 import { h, ORDINAL } from './dom.js';
+import { gameName, levelName } from './words.js';
 import { readTimeControl, timeControlField } from './timecontrol.js';
 import { rulesHref } from './learn.js';
 
@@ -36,7 +37,7 @@ function seatField(i) {
     h('option', { value: 'ai', selected: i !== 0 }, 'AI'),
     h('option', { value: 'open' }, 'open seat: anyone may take it'));
   const level = h('select', { id: `level-${i}`, name: `level-${i}`, 'aria-label': `AI level of the ${ORDINAL[i]} player` },
-    ...Array.from({ length: 10 }, (_, k) => h('option', { value: k + 1, selected: k + 1 === 5 }, `level ${k + 1}`)));
+    ...Array.from({ length: 10 }, (_, k) => h('option', { value: k + 1, selected: k + 1 === 5 }, levelName(k + 1))));
   const sync = () => { level.disabled = kind.value !== 'ai'; };
   kind.addEventListener('change', sync);
   sync();
@@ -52,7 +53,7 @@ export async function showNewGame(root) {
     return;
   }
   const select = h('select', { id: 'game-select', name: 'game' },
-    ...games.map((g) => h('option', { value: g.name }, g.name)));
+    ...games.map((g) => h('option', { value: g.name }, gameName(g.name))));
   const summary = h('p', { id: 'game-summary', class: 'summary' });
   const howTo = h('a', { id: 'game-rules', href: '/learn' }, 'How to play this game');
   const allowHints = h('input', { id: 'allow-hints', type: 'checkbox', name: 'hints' });

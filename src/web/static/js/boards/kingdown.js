@@ -4,7 +4,9 @@
 // and beast (claw marks). Reads the observation only: pieces by kind name; the square
 // marks "frozen", "iced", "haste" and "chain" drawn as rings round the piece; a king's
 // title names its army, power and tokens from the counters "army", "power", "tokens".
-import { el, PLAYER_FILL, PLAYER_STROKE } from '../svg.js';
+// A king in check (the mark "check") stands on a red square; a promotion's choices
+// are pictured with the same drawings (choiceFace).
+import { el, PLAYER_FILL, PLAYER_STROKE, svgRoot } from '../svg.js';
 import { CELL, observationOf, observedZone, squareBoard } from './square.js';
 
 const FIGURE = { king: '\u265A', queen: '\u265B', rook: '\u265C', bishop: '\u265D', knight: '\u265E', pawn: '\u265F' };
@@ -86,10 +88,30 @@ export function draw(state, marks) {
     label: `${state.game} board`,
     flip: state.you === 1,
     marks,
-    cellClass: (f, r) => ((f + r) % 2 ? 'light' : 'dark'),
+    cellClass: (f, r) => `${(f + r) % 2 ? 'light' : 'dark'}${board.at(f, r).terrain.includes('check') ? ' check' : ''}`,
     piece: (f, r, cx, cy) => {
       const cell = board.at(f, r);
       return cell.pieces.length ? piece(cell.pieces[0], cell.terrain, counters, cx, cy) : null;
     },
   });
+}
+
+// The letters a promotion ends with (long algebraic, docs/games/king-down.md).
+const PROMOTED = { q: 'queen', r: 'rook', b: 'bishop', n: 'knight', a: 'archer', l: 'paladin', g: 'guard', m: 'maester', e: 'beast' };
+
+// A promotion among the chooser's moves as a picture of the piece it makes and its
+// name ({picture, label}); null for other moves. A pawn move to the last rank without
+// a letter keeps the pawn (promotion declined).
+export function choiceFace(state, move) {
+  const m = /^([a-h])([1-8])([a-h])([18])([a-z]?)$/.exec(move.text);
+  if (!m || state.you === null || state.you === undefined) return null;
+  const from = (observationOf(state).cells || []).find((c) => c.name === m[1] + m[2]);
+  if (!from || !from.pieces.length || from.pieces[0].kind !== 'pawn') return null;
+  const kind = m[5] ? PROMOTED[m[5]] : 'pawn';
+  if (!kind) return null;
+  const svg = svgRoot(CELL, CELL, kind);
+  svg.classList.add('choice-picture');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.append(piece({ kind, owner: state.you }, [], {}, CELL / 2, CELL / 2));
+  return { picture: svg, label: m[5] ? kind : 'keep the pawn' };
 }

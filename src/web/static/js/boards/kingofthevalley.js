@@ -10,7 +10,9 @@
 // hill slots, hill columns and the castle columns of the player to act carry
 // data-moves, the texts of the legal actions clicking them plays. While a tax or a
 // kingdom waits, the face-up tiles it may turn down are clicked one by one to choose
-// them (pickTile).
+// them (pickTile); while a wizard swap waits, a castle tile is tapped and then a hill
+// tile (giveTile). On a phone (narrow) the parts stand one under the other, so that
+// the tiles keep a readable size.
 import { crown, el, markClasses, PLAYER_FILL, PLAYER_INK, PLAYER_STROKE, svgRoot } from '../svg.js';
 
 const W = 1000;
@@ -427,28 +429,38 @@ function castleHeight(model) {
   return 78 + most * 23;
 }
 
-function drawCastle(svg, model, state, p, x, y, w, h) {
+function drawCastle(svg, model, state, p, x, y, w, h, narrow) {
   const pl = model.players[p];
+  // Narrow: gold and kingdom tokens on a line of their own under the name.
+  const hx = narrow ? x + 36 + 178 - w : x;
+  const hy = narrow ? y + 20 : y;
+  const top = narrow ? 40 : 0;
   const active = model.phase !== 'over' && model.phase !== 'draw' && model.turn === p;
   const g = el('g', { class: `kotv-castle p${p}${active ? ' active' : ''}`, 'data-castle': p });
   g.append(el('rect', { x, y, width: w, height: h, rx: 10, class: 'kotv-castle-bg' }));
   g.append(king(p, x + 18, y + 18, 11));
   const who = `Player ${p + 1}${p === state.you ? ' (you)' : ''}${p === model.first ? ', starting player' : ''}`;
   g.append(text(x + 36, y + 18, who, { class: 'label kotv-info', 'font-weight': 700 }));
-  g.append(coin(x + w - 178, y + 18, 11, `${pl.gold}`));
-  g.append(text(x + w - 163, y + 18, 'gold', { class: 'label kotv-info', 'font-size': 12 }));
+  g.append(coin(hx + w - 178, hy + 18, 11, `${pl.gold}`));
+  g.append(text(hx + w - 163, hy + 18, 'gold', { class: 'label kotv-info', 'font-size': 12 }));
   // Kingdom tokens: a crown and how many.
-  g.append(crown(x + w - 108, y + 18, 18, '#f0c419', '#8a6d1a'));
-  g.append(text(x + w - 95, y + 18, `${pl.crowns} kingdom`, { class: 'label kotv-info', 'font-size': 12, 'data-crowns': pl.crowns }));
+  g.append(crown(hx + w - 108, hy + 18, 18, '#f0c419', '#8a6d1a'));
+  g.append(text(hx + w - 95, hy + 18, `${pl.crowns} kingdom`, { class: 'label kotv-info', 'font-size': 12, 'data-crowns': pl.crowns }));
   if (pl.reputation !== undefined) {
     // The reputation and its parts; the kingdom tokens are what the others leave.
     const kingdom = pl.reputation - pl.influence - pl.orders - pl.couples - pl.gold;
     const parts = [['influence', pl.influence], ['kingdom', kingdom], ['orders', pl.orders], ['couples', pl.couples], ['gold', pl.gold]]
       .filter(([, v]) => v).map(([k, v]) => `${k} ${v}`);
-    g.append(text(x + 36, y + 38, `reputation ${pl.reputation}${parts.length ? ` = ${parts.join(' + ')}` : ''}`, { class: 'label kotv-info', 'font-size': 12, 'data-reputation': pl.reputation }));
+    const sum = parts.length ? `= ${parts.join(' + ')}` : '';
+    // Narrow: the parts on a line of their own, so that they stay inside the castle.
+    g.append(text(x + 36, y + (narrow ? 20 : 0) + 38, `reputation ${pl.reputation}${sum && !narrow ? ` ${sum}` : ''}`, { class: 'label kotv-info', 'font-size': 12, 'data-reputation': pl.reputation }));
+    if (sum && narrow) g.append(text(x + 36, y + 74, sum, { class: 'label kotv-info', 'font-size': 12 }));
   }
   const cw = (w - 20) / 6;
   const choices = p === model.turn ? offers(state, (t) => turnDown(t) !== null) : [];
+  const gives = p === model.turn ? offers(state, (t) => /^swap /.test(t)) : [];
+  y += top;
+  h -= top;
   COLUMNS.forEach((c, i) => {
     const cx = x + 10 + i * cw;
     // The column offers what names it: a jester placed there, a tax of it, a kingdom
@@ -474,6 +486,10 @@ function drawCastle(svg, model, state, p, x, y, w, h) {
         g2.classList.add('kotv-pick', 'offer');
         g2.addEventListener('click', (e) => pickTile(e, svg, choices, ch.code));
       }
+      if (!ch.down && gives.some((t) => t.startsWith(`swap ${ch.code} `))) {
+        g2.classList.add('kotv-pick', 'kotv-give', 'offer');
+        g2.addEventListener('click', (e) => giveTile(e, svg, gives, ch.code));
+      }
       col.append(g2);
     });
     g.append(col);
@@ -481,22 +497,61 @@ function drawCastle(svg, model, state, p, x, y, w, h) {
   svg.append(g);
 }
 
+// A click on a castle tile the waiting wizard swap may give: it is marked, and the hill
+// slots then offer only the swaps that give it, so the hill tile tapped next plays one.
+// A second click on it lets go.
+function giveTile(e, svg, gives, code) {
+  e.stopPropagation();
+  const again = svg.dataset.give === code;
+  if (again) delete svg.dataset.give;
+  else svg.dataset.give = code;
+  for (const c of svg.querySelectorAll('.kotv-give')) {
+    if (!again && c === e.currentTarget) c.setAttribute('data-picked', 1);
+    else c.removeAttribute('data-picked');
+  }
+  for (const slot of svg.querySelectorAll('[data-slot]')) {
+    const all = slot.dataset.offers ?? slot.getAttribute('data-moves') ?? '';
+    slot.dataset.offers = all;
+    const kept = again ? all : all.split('|').filter((t) => !t.startsWith('swap ') || t.startsWith(`swap ${code} `)).join('|');
+    if (kept) slot.setAttribute('data-moves', kept);
+    else slot.removeAttribute('data-moves');
+  }
+}
+
+// Phones: the valley, then the hill, the panel and each castle one under the other,
+// NARROW units wide, so that a 390 px screen shows them at nearly full size.
+const NARROW = 420;
+const narrowScreen = () => typeof matchMedia === 'function' && matchMedia('(max-width: 600px)').matches;
+
 export function draw(state, marks) {
   const model = parse(state);
   const top = VY + 6 * HPITCH + 48;
-  const ch = castleHeight(model);
-  const rows = Math.ceil(model.n / 2);
-  const H = top + rows * (ch + 12) + 8;
-  const svg = svgRoot(W, H, 'king-of-the-valley table');
+  const narrow = narrowScreen();
+  const ch = castleHeight(model) + (narrow ? 40 : 0);
+  const rows = narrow ? model.n : Math.ceil(model.n / 2);
+  // Narrow: the hill under the valley, the panel under the hill, then the castles.
+  const hillY = VY + 5 * (TILE + GAP) + 24;
+  const infoY = hillY + top - 10;
+  const infoH = narrow ? 350 : top - 14;
+  const castleY = narrow ? infoY + infoH + 12 : top;
+  const width = narrow ? NARROW : W;
+  const H = castleY + rows * (ch + 12) + 8;
+  const svg = svgRoot(width, H, 'king-of-the-valley table');
   svg.classList.add('kotv');
-  svg.append(el('rect', { x: 0, y: 0, width: W, height: H, class: 'frame', rx: 8 }));
-  svg.append(el('rect', { x: INFO_X - 14, y: 4, width: W - INFO_X + 8, height: top - 14, rx: 8, class: 'kotv-panel' }));
+  if (narrow) svg.classList.add('narrow');
+  svg.append(el('rect', { x: 0, y: 0, width, height: H, class: 'frame', rx: 8 }));
+  const hill = narrow ? el('g', { transform: `translate(${20 - (HX - 10)} ${hillY})` }) : svg;
+  const info = narrow ? el('g', { transform: `translate(${24 - INFO_X} ${infoY})` }) : svg;
+  info.append(el('rect', { x: INFO_X - 14, y: 4, width: W - INFO_X + 8, height: infoH, rx: 8, class: 'kotv-panel' }));
   drawValley(svg, model, marks);
-  drawHill(svg, model, state);
-  drawInfo(svg, model, state);
-  const cwid = (W - 30) / 2;
+  drawHill(hill, model, state);
+  drawInfo(info, model, state);
+  if (narrow) svg.append(hill, info);
+  const cwid = narrow ? width - 20 : (W - 30) / 2;
   for (let p = 0; p < model.n; p++) {
-    drawCastle(svg, model, state, p, 10 + (p % 2) * (cwid + 10), top + Math.floor(p / 2) * (ch + 12), cwid, ch);
+    const x = narrow ? 10 : 10 + (p % 2) * (cwid + 10);
+    const y = castleY + (narrow ? p : Math.floor(p / 2)) * (ch + 12);
+    drawCastle(svg, model, state, p, x, y, cwid, ch, narrow);
   }
   return svg;
 }

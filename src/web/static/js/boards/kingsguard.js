@@ -42,3 +42,7 @@ export function draw(state, marks) {
 }
 
 export const cellSize = CELL;
+
+// A turn is put together on the page and sent whole (compose.js): picking up a stack
+// commits nothing.
+export const composeTurns = true;

@@ -1,0 +1,56 @@
+/*
+ * chances.c - scores as win chances (chances.h). A game's evaluation counts in its own
+ * centi-units, so each game family has its scale s: a score of s means about a 73%
+ * chance (1 / (1 + e^-1)). The scales are first estimates from the evaluations' size
+ * (a chess pawn, a King's Valley soldier a step nearer the Valley...), not fitted to
+ * played games; docs/ARCHITECTURE.md says so where it lists them.
+ */
+#include "play/chances.h"
+
+#include <math.h>
+#include <string.h>
+
+static const struct {
+    const char *prefix; /* of the game's name */
+    double scale;
+} SCALES[] = {
+    {"kings-valley", 300.0},      {"retrieve-the-king", 300.0}, {"kings-guard", 400.0},
+    {"kings-castle", 300.0},      {"king-down", 270.0},         {"king-of-the-valley", 300.0},
+};
+
+static double scale_of(const Game *g)
+{
+    for (size_t i = 0; i < sizeof SCALES / sizeof *SCALES; i++)
+        if (strncmp(g->ops->name, SCALES[i].prefix, strlen(SCALES[i].prefix)) == 0)
+            return SCALES[i].scale;
+    return 300.0;
+}
+
+double play_win_chance(const Game *g, const SearchResult *r)
+{
+    if (!r->has_score) {
+        const double c = (r->value + 1.0) / 2.0;
+        return c < 0.0 ? 0.0 : c > 1.0 ? 1.0 : c;
+    }
+    if (r->score >= SCORE_WIN_BOUND)
+        return 1.0;
+    if (r->score <= -SCORE_WIN_BOUND)
+        return 0.0;
+    return 1.0 / (1.0 + exp(-(double)r->score / scale_of(g)));
+}
+
+void play_chance_words(const Game *g, const SearchResult *r, StrBuf *out)
+{
+    if (r->has_score && r->score >= SCORE_WIN_BOUND) {
+        const int n = SCORE_WIN - r->score;
+        sb_printf(out, "you win by force in %d move%s", n, n == 1 ? "" : "s");
+    } else if (r->has_score && r->score <= -SCORE_WIN_BOUND) {
+        const int n = SCORE_WIN + r->score;
+        sb_printf(out, "the other side wins by force in %d move%s", n, n == 1 ? "" : "s");
+    } else {
+        // Whole percents, never 0 or 100: only a forced result is certain.
+        int pct = (int)lround(100.0 * play_win_chance(g, r));
+        pct = pct < 1 ? 1 : pct > 99 ? 99 : pct;
+        sb_printf(out, "about %d%% to win", pct);
+    }
+}
