@@ -59,7 +59,7 @@ enum {
     SERVER_MAX_HEADERS = 16 * 1024,     /* bytes of a request's headers in all */
     SERVER_CONN_TIMEOUT_S = 120,        /* idle seconds before a connection is closed */
     SERVER_SSE_PING_S = 15,             /* keep-alive comment on an idle event stream */
-    SERVER_HTTP_THREADS = 4,            /* libmicrohttpd's event-loop threads */
+    SERVER_HTTP_THREADS = 2,            /* libmicrohttpd's event-loop threads */
     SERVER_WORKERS = 16,                /* threads for requests that may block */
 };
 

@@ -89,6 +89,7 @@ static void session_destroy(Server *srv, Session *s)
     free(s->actor);
     for (int i = 0; i <= MAX_PLAYERS; i++)
         free(s->cache[i]);
+    sse_events_free(s);
     if (s->rec.game)
         record_free(&s->rec);
     pthread_mutex_destroy(&s->mu);

@@ -36,6 +36,7 @@
 
 typedef struct Server Server;
 typedef struct SseStream SseStream;
+typedef struct SseEvent SseEvent;
 
 typedef struct Session {
     pthread_mutex_t mu;
@@ -56,6 +57,7 @@ typedef struct Session {
     int quota_kind;   /* the QuotaKind the owner holds for this game until it ends, or -1 */
     int nstreams;     /* open event streams: the length of `streams` below */
     bool hint_queued; /* a hint for this game waits for an AI worker */
+    bool sse_queued;  /* the event hub has this game's change to send out (sse.c) */
     int64_t ai_ms;    /* AI think time spent since the session was made or loaded */
     GameRecord rec;
     char **texts; /* the text of each action of rec, as played */
@@ -81,6 +83,9 @@ typedef struct Session {
      * shutdown; each holds a reference, so the session stays in memory while one is
      * open. */
     SseStream *streams;
+    /* The event each viewer's streams send now (sse.c): index 1 + viewer; formatted once
+     * per version and viewer, and shared by every stream that sends it. */
+    SseEvent *events[1 + MAX_PLAYERS];
 
     struct Session *next; /* in the table's hash chain */
 } Session;
