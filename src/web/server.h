@@ -13,6 +13,7 @@
 #include "core/status.h"
 #include "play/perfect.h"
 #include "web/ai.h"
+#include "web/gate.h"
 #include "web/http.h"
 #include "web/janitor.h"
 #include "web/quota.h"
@@ -74,6 +75,7 @@ struct Server {
     Janitor *janitor;
     struct MHD_Daemon *daemon;
     SseHub *sse;         /* the event streams' keep-alives and hang-ups */
+    Gate *gate;          /* the listening socket and the first heads' check */
     HttpWorkers *http_workers; /* the threads for requests that may block */
     atomic_bool stopping;
     int port;            /* the port actually bound */
