@@ -116,6 +116,8 @@ typedef struct NewGame {
     const char *owner;    /* the creator's address */
     int quota_kind;       /* what the creator took in srv->quota for it (-1: nothing); the
                            * session gives it back when the game ends or leaves memory */
+    char id[SECRET_ID_LEN + 1]; /* the id chosen beforehand (a shared store's hold names
+                                 * it), or "" for a new one */
 } NewGame;
 
 /* The functions below return STATUS_OK, or the reason in *err and a code saying what
