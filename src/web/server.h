@@ -55,7 +55,7 @@ typedef struct ServeConfig {
 /* Bounds on what a request may carry. */
 enum {
     SERVER_MAX_BODY = 16 * 1024,        /* bytes of a request body */
-    SERVER_CONN_MEMORY = 64 * 1024,     /* the library's memory per connection */
+    SERVER_CONN_MEMORY = 32 * 1024,     /* the library's memory per connection */
     SERVER_MAX_URL = 8 * 1024,          /* bytes of a URL (path and query) */
     SERVER_MAX_HEADERS = 16 * 1024,     /* bytes of a request's headers in all */
     SERVER_CONN_TIMEOUT_S = 120,        /* idle seconds before a connection is closed */
