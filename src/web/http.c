@@ -729,6 +729,7 @@ void http_stop(Server *srv)
     // and the streams were woken to end by sessions_wake_all.
     workers_stop(srv->http_workers);
     srv->http_workers = NULL;
+    sse_hub_quiesce(srv->sse); // its sends done, every stream it holds resumed
     if (srv->daemon) {
         MHD_stop_daemon(srv->daemon);
         srv->daemon = NULL;

@@ -102,6 +102,7 @@ struct SseHub {
     int kickfd; /* eventfd: sessions queued to send out */
     pthread_t thread;
     pthread_mutex_t mu; /* guards dead and the queue */
+    pthread_mutex_t bmu; /* held by the thread through each round of broadcasts */
     /* Sessions whose change the thread sends out next, each with a reference. */
     Session **queue;
     int nqueue, capqueue;
@@ -578,8 +579,11 @@ static void *hub_main(void *arg)
             resume_locked(st);
             pthread_mutex_unlock(&st->s->mu);
         }
-        if (kicked)
+        if (kicked) {
+            pthread_mutex_lock(&h->bmu);
             broadcast_queued(h);
+            pthread_mutex_unlock(&h->bmu);
+        }
         free_dead(h);
         if (stop)
             break;
@@ -592,6 +596,22 @@ static void *hub_main(void *arg)
     return NULL;
 }
 
+/* Ends the helper and the hub's locks (the hub's thread has ended or never began). */
+static void stop_helper(SseHub *h)
+{
+    if (h->has_helper) {
+        pthread_mutex_lock(&h->hmu);
+        h->helper_stop = true;
+        pthread_cond_broadcast(&h->hcv);
+        pthread_mutex_unlock(&h->hmu);
+        pthread_join(h->helper, NULL);
+    }
+    pthread_mutex_destroy(&h->hmu);
+    pthread_cond_destroy(&h->hcv);
+    pthread_mutex_destroy(&h->bmu);
+    pthread_mutex_destroy(&h->mu);
+}
+
 Status sse_hub_start(Server *srv, SseHub **out, ErrBuf *err)
 {
     SseHub *h = calloc(1, sizeof *h);
@@ -600,6 +620,12 @@ Status sse_hub_start(Server *srv, SseHub **out, ErrBuf *err)
     h->srv = srv;
     atomic_init(&h->open, 0);
     pthread_mutex_init(&h->mu, NULL);
+    pthread_mutex_init(&h->bmu, NULL);
+    pthread_mutex_init(&h->hmu, NULL);
+    pthread_cond_init(&h->hcv, NULL);
+    // The helper first, so the hub's thread finds has_helper set; without it, the hub's
+    // thread sends everything itself.
+    h->has_helper = pthread_create(&h->helper, NULL, helper_main, h) == 0;
     h->ep = epoll_create1(EPOLL_CLOEXEC);
     h->stopfd = eventfd(0, EFD_CLOEXEC);
     h->kickfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -610,23 +636,27 @@ Status sse_hub_start(Server *srv, SseHub **out, ErrBuf *err)
         epoll_ctl(h->ep, EPOLL_CTL_ADD, h->kickfd, &kick) != 0 ||
         pthread_create(&h->thread, NULL, hub_main, h) != 0) {
         const int e = errno;
+        stop_helper(h);
         if (h->ep >= 0)
             close(h->ep);
         if (h->stopfd >= 0)
             close(h->stopfd);
         if (h->kickfd >= 0)
             close(h->kickfd);
-        pthread_mutex_destroy(&h->mu);
         free(h);
         return err_set(err, STATUS_IO, "cannot start the event stream thread: %s",
                        strerror(e));
     }
-    pthread_mutex_init(&h->hmu, NULL);
-    pthread_cond_init(&h->hcv, NULL);
-    // Without the helper, the hub's thread sends everything itself.
-    h->has_helper = pthread_create(&h->helper, NULL, helper_main, h) == 0;
     *out = h;
     return STATUS_OK;
+}
+
+void sse_hub_quiesce(SseHub *h)
+{
+    if (h == NULL)
+        return;
+    pthread_mutex_lock(&h->bmu);
+    pthread_mutex_unlock(&h->bmu);
 }
 
 void sse_hub_stop(SseHub *h)
@@ -638,23 +668,14 @@ void sse_hub_stop(SseHub *h)
         // An eventfd write fails only on overflow, which one write cannot reach.
     }
     pthread_join(h->thread, NULL);
-    if (h->has_helper) {
-        pthread_mutex_lock(&h->hmu);
-        h->helper_stop = true;
-        pthread_cond_broadcast(&h->hcv);
-        pthread_mutex_unlock(&h->hmu);
-        pthread_join(h->helper, NULL);
-    }
-    pthread_mutex_destroy(&h->hmu);
-    pthread_cond_destroy(&h->hcv);
-    free(h->batch);
     for (int i = 0; i < h->nqueue; i++)
         session_release(h->queue[i]);
     free(h->queue);
     free_dead(h);
+    stop_helper(h);
+    free(h->batch);
     close(h->ep);
     close(h->stopfd);
     close(h->kickfd);
-    pthread_mutex_destroy(&h->mu);
     free(h);
 }

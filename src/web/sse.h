@@ -20,6 +20,9 @@ typedef struct SseEvent SseEvent;
 
 /* The hub: keep-alives and hang-ups of suspended streams; srv->sessions must exist. */
 Status sse_hub_start(Server *srv, SseHub **out, ErrBuf *err);
+/* Waits for a round of broadcasts in progress, so that once the server is stopping
+ * (every later round only resumes) no stream stays suspended: before the daemon stops. */
+void sse_hub_quiesce(SseHub *h);
 /* After the HTTP daemon has stopped (every stream freed). NULL is fine. */
 void sse_hub_stop(SseHub *h);
 /* Event streams open now. */
