@@ -10,9 +10,8 @@
  * write, a wake-up of its loop and a pass over its suspended list per stream, about a
  * quarter of the server's time in a broadcast. A stream's body is plain bytes until the
  * connection closes (MHD_RF_HTTP_1_0_COMPATIBLE_STRICT: no chunked framing), so bytes
- * sent either way join up. The sends of a broadcast are shared with a second thread (the
- * machine this runs on has two cores; a send on loopback costs the receiving side's work
- * too). The hub also resumes streams for keep-alives and, watching the
+ * sent either way join up. The sends of a broadcast are shared with helper threads (a
+ * send on loopback costs the receiving side's work too). The hub also resumes streams for keep-alives and, watching the
  * streams' sockets for a hang-up with epoll (libmicrohttpd does not while a connection is
  * suspended), as soon as a client hangs up, so a closed stream's connection is freed at
  * once. A socket is registered once, for its one hang-up (EPOLLONESHOT), not at every
@@ -88,12 +87,23 @@ struct SseStream {
     SseStream *dead_next; /* in the hub's list of streams to free */
 };
 
-/* A broadcast's sends, shared between the hub's thread and its helper. */
+/* A broadcast's sends, shared between the hub's thread and its helpers. */
 typedef struct SendJob {
     SseStream **streams;
     SseEvent **evs; /* per 1 + viewer */
-    int from, to;   /* the helper's share */
+    int n;
+    int parts; /* slice 0 is the hub thread's, slice i the helper i - 1's */
 } SendJob;
+
+/* Threads that send a broadcast: the hub's and these. More than the machine's two cores,
+ * so that a broadcast keeps its share of a machine busy with other work. */
+enum { SSE_HELPERS = 3 };
+
+typedef struct Helper {
+    SseHub *h;
+    int slice;
+    pthread_t thread;
+} Helper;
 
 struct SseHub {
     Server *srv;
@@ -108,13 +118,14 @@ struct SseHub {
     int nqueue, capqueue;
     SseStream **batch; /* a broadcast's streams; the thread's own */
     int capbatch;
-    /* the helper thread, which sends its share of a broadcast */
-    pthread_t helper;
-    bool has_helper;
+    /* the helper threads, which send their slices of a broadcast */
+    Helper helpers[SSE_HELPERS];
+    int nhelpers;
     pthread_mutex_t hmu;
     pthread_cond_t hcv;
-    SendJob job;       /* guarded by hmu */
-    long job_gen, job_done;
+    SendJob job;  /* guarded by hmu, as the three below */
+    long job_gen;
+    int job_left; /* helpers still sending */
     bool helper_stop;
     /* Freed streams wait here until the hub thread is past any epoll event naming them:
      * an event read before a stream was freed must not reach freed memory. */
@@ -244,15 +255,19 @@ static void send_one(SseStream *st, SseEvent *e)
     }
 }
 
-static void send_range(const SendJob *j, int from, int to)
+/* Sends slice k of j's streams their events. */
+static void send_slice(const SendJob *j, int k)
 {
+    const int from = (int)((long)j->n * k / j->parts);
+    const int to = (int)((long)j->n * (k + 1) / j->parts);
     for (int i = from; i < to; i++)
         send_one(j->streams[i], j->evs[1 + j->streams[i]->viewer]);
 }
 
 static void *helper_main(void *arg)
 {
-    SseHub *h = arg;
+    Helper *me = arg;
+    SseHub *h = me->h;
     long seen = 0;
     pthread_mutex_lock(&h->hmu);
     for (;;) {
@@ -263,41 +278,41 @@ static void *helper_main(void *arg)
         seen = h->job_gen;
         const SendJob j = h->job;
         pthread_mutex_unlock(&h->hmu);
-        send_range(&j, j.from, j.to);
+        send_slice(&j, me->slice);
         pthread_mutex_lock(&h->hmu);
-        h->job_done = seen;
-        pthread_cond_broadcast(&h->hcv);
+        if (--h->job_left == 0)
+            pthread_cond_broadcast(&h->hcv);
     }
     pthread_mutex_unlock(&h->hmu);
     return NULL;
 }
 
-/* Below this many streams a broadcast is not worth a second thread's wake-up. */
+/* Below this many streams a broadcast is not worth waking the helpers. */
 enum { SPLIT_AT = 64 };
 
-/* Sends streams[0..n) their events, the helper taking the second half. */
+/* Sends streams[0..n) their events, in slices across the hub's thread and helpers. */
 static void send_all(SseHub *h, SseStream **streams, SseEvent **evs, int n)
 {
-    SendJob j = {streams, evs, n, n};
-    if (h->has_helper && n >= SPLIT_AT) {
-        j.from = n / 2;
+    SendJob j = {streams, evs, n, n >= SPLIT_AT ? 1 + h->nhelpers : 1};
+    if (j.parts > 1) {
         pthread_mutex_lock(&h->hmu);
         h->job = j;
+        h->job_left = h->nhelpers;
         h->job_gen++;
         pthread_cond_broadcast(&h->hcv);
         pthread_mutex_unlock(&h->hmu);
     }
-    send_range(&j, 0, j.from);
-    if (j.from < n) {
+    send_slice(&j, 0);
+    if (j.parts > 1) {
         pthread_mutex_lock(&h->hmu);
-        while (h->job_done != h->job_gen)
+        while (h->job_left > 0)
             pthread_cond_wait(&h->hcv, &h->hmu);
         pthread_mutex_unlock(&h->hmu);
     }
 }
 
 /* Sends s's current state to each of its suspended streams that has not had it, on the
- * hub's thread and its helper; a stream whose socket took only part of it is resumed
+ * hub's thread and its helpers; a stream whose socket took only part of it is resumed
  * for the rest. */
 static void broadcast(SseHub *h, Session *s)
 {
@@ -596,16 +611,15 @@ static void *hub_main(void *arg)
     return NULL;
 }
 
-/* Ends the helper and the hub's locks (the hub's thread has ended or never began). */
-static void stop_helper(SseHub *h)
+/* Ends the helpers and the hub's locks (the hub's thread has ended or never began). */
+static void stop_helpers(SseHub *h)
 {
-    if (h->has_helper) {
-        pthread_mutex_lock(&h->hmu);
-        h->helper_stop = true;
-        pthread_cond_broadcast(&h->hcv);
-        pthread_mutex_unlock(&h->hmu);
-        pthread_join(h->helper, NULL);
-    }
+    pthread_mutex_lock(&h->hmu);
+    h->helper_stop = true;
+    pthread_cond_broadcast(&h->hcv);
+    pthread_mutex_unlock(&h->hmu);
+    for (int i = 0; i < h->nhelpers; i++)
+        pthread_join(h->helpers[i].thread, NULL);
     pthread_mutex_destroy(&h->hmu);
     pthread_cond_destroy(&h->hcv);
     pthread_mutex_destroy(&h->bmu);
@@ -623,9 +637,15 @@ Status sse_hub_start(Server *srv, SseHub **out, ErrBuf *err)
     pthread_mutex_init(&h->bmu, NULL);
     pthread_mutex_init(&h->hmu, NULL);
     pthread_cond_init(&h->hcv, NULL);
-    // The helper first, so the hub's thread finds has_helper set; without it, the hub's
+    // The helpers first, so the hub's thread finds nhelpers set; without them, the hub's
     // thread sends everything itself.
-    h->has_helper = pthread_create(&h->helper, NULL, helper_main, h) == 0;
+    for (; h->nhelpers < SSE_HELPERS; h->nhelpers++) {
+        Helper *hp = &h->helpers[h->nhelpers];
+        hp->h = h;
+        hp->slice = 1 + h->nhelpers;
+        if (pthread_create(&hp->thread, NULL, helper_main, hp) != 0)
+            break;
+    }
     h->ep = epoll_create1(EPOLL_CLOEXEC);
     h->stopfd = eventfd(0, EFD_CLOEXEC);
     h->kickfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -636,7 +656,7 @@ Status sse_hub_start(Server *srv, SseHub **out, ErrBuf *err)
         epoll_ctl(h->ep, EPOLL_CTL_ADD, h->kickfd, &kick) != 0 ||
         pthread_create(&h->thread, NULL, hub_main, h) != 0) {
         const int e = errno;
-        stop_helper(h);
+        stop_helpers(h);
         if (h->ep >= 0)
             close(h->ep);
         if (h->stopfd >= 0)
@@ -672,7 +692,7 @@ void sse_hub_stop(SseHub *h)
         session_release(h->queue[i]);
     free(h->queue);
     free_dead(h);
-    stop_helper(h);
+    stop_helpers(h);
     free(h->batch);
     close(h->ep);
     close(h->stopfd);
