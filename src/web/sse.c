@@ -92,7 +92,6 @@ typedef struct SendJob {
     SseStream **streams;
     SseEvent **evs; /* per 1 + viewer */
     int n;
-    int parts; /* slice 0 is the hub thread's, slice i the helper i - 1's */
 } SendJob;
 
 /* Threads that send a broadcast: the hub's and these. More than the machine's two cores,
@@ -101,7 +100,6 @@ enum { SSE_HELPERS = 3 };
 
 typedef struct Helper {
     SseHub *h;
-    int slice;
     pthread_t thread;
 } Helper;
 
@@ -124,6 +122,7 @@ struct SseHub {
     pthread_mutex_t hmu;
     pthread_cond_t hcv;
     SendJob job;  /* guarded by hmu, as the three below */
+    atomic_int next; /* the job's first stream no thread has taken yet */
     long job_gen;
     int job_left; /* helpers still sending */
     bool helper_stop;
@@ -255,13 +254,21 @@ static void send_one(SseStream *st, SseEvent *e)
     }
 }
 
-/* Sends slice k of j's streams their events. */
-static void send_slice(const SendJob *j, int k)
+/* Streams a thread takes from a job at a time. */
+enum { SEND_CHUNK = 64 };
+
+/* Sends j's streams their events, chunk by chunk, until none is left: a thread that gets
+ * more of the machine sends more, so one descheduled thread holds back one chunk only. */
+static void send_chunks(SseHub *h, const SendJob *j)
 {
-    const int from = (int)((long)j->n * k / j->parts);
-    const int to = (int)((long)j->n * (k + 1) / j->parts);
-    for (int i = from; i < to; i++)
-        send_one(j->streams[i], j->evs[1 + j->streams[i]->viewer]);
+    for (;;) {
+        const int from = atomic_fetch_add(&h->next, SEND_CHUNK);
+        if (from >= j->n)
+            return;
+        const int to = from + SEND_CHUNK < j->n ? from + SEND_CHUNK : j->n;
+        for (int i = from; i < to; i++)
+            send_one(j->streams[i], j->evs[1 + j->streams[i]->viewer]);
+    }
 }
 
 static void *helper_main(void *arg)
@@ -278,7 +285,7 @@ static void *helper_main(void *arg)
         seen = h->job_gen;
         const SendJob j = h->job;
         pthread_mutex_unlock(&h->hmu);
-        send_slice(&j, me->slice);
+        send_chunks(h, &j);
         pthread_mutex_lock(&h->hmu);
         if (--h->job_left == 0)
             pthread_cond_broadcast(&h->hcv);
@@ -287,14 +294,14 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
-/* Below this many streams a broadcast is not worth waking the helpers. */
-enum { SPLIT_AT = 64 };
-
-/* Sends streams[0..n) their events, in slices across the hub's thread and helpers. */
+/* Sends streams[0..n) their events, the hub's thread and the helpers taking chunks;
+ * a broadcast of one chunk or less is not worth waking the helpers. */
 static void send_all(SseHub *h, SseStream **streams, SseEvent **evs, int n)
 {
-    SendJob j = {streams, evs, n, n >= SPLIT_AT ? 1 + h->nhelpers : 1};
-    if (j.parts > 1) {
+    const SendJob j = {streams, evs, n};
+    const bool shared = n > SEND_CHUNK && h->nhelpers > 0;
+    atomic_store(&h->next, 0);
+    if (shared) {
         pthread_mutex_lock(&h->hmu);
         h->job = j;
         h->job_left = h->nhelpers;
@@ -302,8 +309,8 @@ static void send_all(SseHub *h, SseStream **streams, SseEvent **evs, int n)
         pthread_cond_broadcast(&h->hcv);
         pthread_mutex_unlock(&h->hmu);
     }
-    send_slice(&j, 0);
-    if (j.parts > 1) {
+    send_chunks(h, &j);
+    if (shared) {
         pthread_mutex_lock(&h->hmu);
         while (h->job_left > 0)
             pthread_cond_wait(&h->hcv, &h->hmu);
@@ -633,6 +640,7 @@ Status sse_hub_start(Server *srv, SseHub **out, ErrBuf *err)
         return err_set(err, STATUS_NOMEM, "out of memory");
     h->srv = srv;
     atomic_init(&h->open, 0);
+    atomic_init(&h->next, 0);
     pthread_mutex_init(&h->mu, NULL);
     pthread_mutex_init(&h->bmu, NULL);
     pthread_mutex_init(&h->hmu, NULL);
@@ -642,7 +650,6 @@ Status sse_hub_start(Server *srv, SseHub **out, ErrBuf *err)
     for (; h->nhelpers < SSE_HELPERS; h->nhelpers++) {
         Helper *hp = &h->helpers[h->nhelpers];
         hp->h = h;
-        hp->slice = 1 + h->nhelpers;
         if (pthread_create(&hp->thread, NULL, helper_main, hp) != 0)
             break;
     }
