@@ -153,10 +153,16 @@ $(SHLIB): $(PIC_OBJ)
 	@ln -sf $(notdir $@) $(OUT)/$(SONAME)
 	@ln -sf $(notdir $@) $(OUT)/libcrown.so
 
-$(WEB_GEN): tools/embed-assets.sh $(WEB_STATIC)
+# Front-end libraries from npm (src/web/vendor, installed by tools/install-deps.sh web)
+# are served under /vendor/ when installed; the page copes without them. npm dates its
+# files 1985, so the install's stamp is what tells make they arrived.
+WEB_VENDOR := $(wildcard src/web/vendor/node_modules/uplot/dist/uPlot.esm.js src/web/vendor/node_modules/uplot/dist/uPlot.min.css)
+WEB_VENDOR_STAMP := $(wildcard src/web/vendor/node_modules/.crown-installed)
+
+$(WEB_GEN): tools/embed-assets.sh $(WEB_STATIC) $(WEB_VENDOR) $(WEB_VENDOR_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  GEN     $@"
-	@tools/embed-assets.sh src/web/static > $@.tmp && mv $@.tmp $@
+	@tools/embed-assets.sh src/web/static $(foreach f,$(WEB_VENDOR),$(f)=/vendor/$(notdir $(f))) > $@.tmp && mv $@.tmp $@
 
 $(OUT)/obj/gen/web_assets_data.o: $(WEB_GEN)
 	@mkdir -p $(dir $@)

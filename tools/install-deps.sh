@@ -3,8 +3,9 @@
 #   tools/install-deps.sh build   compiler, make and the libraries of the web server and
 #                                 the lab: enough to build and play (libmicrohttpd, SQLite,
 #                                 jansson, libpq, libcsv), and gnuplot for crown lab's plots
-#   tools/install-deps.sh web     also Node.js, npm and Chromium, and the browser tests'
-#                                 npm packages (tests/web: playwright-core)
+#   tools/install-deps.sh web     also Node.js, npm and Chromium, the browser tests'
+#                                 npm packages (tests/web: playwright-core, axe-core)
+#                                 and the front end's (src/web/vendor: uPlot)
 #   tools/install-deps.sh test    build + web + cmocka, clang and its libFuzzer, Python's
 #                                 headers, numpy and pytest, the sqlite3 shell, and
 #                                 PostgreSQL and HAProxy for the multi-process tests, for
@@ -46,5 +47,13 @@ if $web; then
     if [ ! -f "$stamp" ] || [ "$lock" -nt "$stamp" ]; then
         echo "installing npm packages for the browser tests (tests/web)"
         (cd tests/web && npm ci --no-audit --no-fund --loglevel=error) && touch "$stamp"
+    fi
+    # The front end's libraries (src/web/vendor: uPlot for the review graph), embedded
+    # into the program by the next build.
+    lock=src/web/vendor/package-lock.json
+    stamp=src/web/vendor/node_modules/.crown-installed
+    if [ ! -f "$stamp" ] || [ "$lock" -nt "$stamp" ]; then
+        echo "installing npm packages for the web front end (src/web/vendor)"
+        (cd src/web/vendor && npm ci --no-audit --no-fund --loglevel=error) && touch "$stamp"
     fi
 fi

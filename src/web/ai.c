@@ -39,6 +39,7 @@ typedef struct Job {
     GameState *state;
     AiHint *out;
     ErrBuf *err;
+    int movetime_ms; /* the hint's search budget */
     bool done;
     Status status;
     struct Lane *lane; /* the lane it waits in; NULL once taken */
@@ -77,6 +78,8 @@ struct AiPool {
 
 /* The AI that hints: the default level's strength, capped at one second. */
 enum { HINT_LEVEL = 5, HINT_MOVETIME_MS = 1000 };
+/* A reviewed game's positions are many: each gets a fifth of a hint's time. */
+enum { EVALUATE_MOVETIME_MS = 200 };
 
 static void push_job(AiPool *p, Lane *lane, Job *j)
 {
@@ -289,7 +292,7 @@ static void run_hint(AiPool *p, int worker, Job *job)
     AgentSpec spec;
     agent_spec_default(&spec);
     spec.level = HINT_LEVEL;
-    spec.limits.movetime_ms = HINT_MOVETIME_MS;
+    spec.limits.movetime_ms = job->movetime_ms;
     spec.seed = job->session->seed ^ 0x68696E74ULL;
     Agent *a = NULL;
     ErrBuf err;
@@ -319,6 +322,9 @@ static void run_hint(AiPool *p, int worker, Job *job)
         if (g->ops->move_cells)
             g->ops->move_cells(g, job->state, r.best, &c);
         search_format_score(&r, &sc);
+        job->out->has_score = r.has_score;
+        job->out->score_cu = r.score;
+        job->out->value = r.value;
         snprintf(job->out->text, sizeof job->out->text, "%s", sb_str(&t));
         snprintf(job->out->cells, sizeof job->out->cells, "%s", sb_str(&c));
         snprintf(job->out->score, sizeof job->out->score, "%s", sb_str(&sc));
@@ -462,14 +468,11 @@ void ai_queue_move(AiPool *p, Session *s)
     }
 }
 
-Status ai_hint(AiPool *p, Session *s, int seat, const char *addr, AiHint *out, bool *busy,
-               ErrBuf *err)
+/* Queues a search of `state` (owned: freed here) for s in addr's lane and waits for it,
+ * as ai_hint describes. */
+static Status search_and_wait(AiPool *p, Session *s, GameState *state, int movetime_ms,
+                              const char *addr, AiHint *out, bool *busy, ErrBuf *err)
 {
-    *busy = false;
-    GameState *state = NULL;
-    const Status st = session_copy_for_hint(s, seat, &state, err);
-    if (st != STATUS_OK)
-        return st;
     const ServeConfig *cfg = &p->srv->cfg;
     Job job;
     memset(&job, 0, sizeof job);
@@ -478,6 +481,7 @@ Status ai_hint(AiPool *p, Session *s, int seat, const char *addr, AiHint *out, b
     job.state = state;
     job.out = out;
     job.err = err;
+    job.movetime_ms = movetime_ms;
     pthread_mutex_lock(&s->mu);
     const bool one_already = s->hint_queued;
     s->hint_queued = true;
@@ -530,4 +534,22 @@ Status ai_hint(AiPool *p, Session *s, int seat, const char *addr, AiHint *out, b
     }
     free(state);
     return job.status;
+}
+
+Status ai_hint(AiPool *p, Session *s, int seat, const char *addr, AiHint *out, bool *busy,
+               ErrBuf *err)
+{
+    *busy = false;
+    GameState *state = NULL;
+    const Status st = session_copy_for_hint(s, seat, &state, err);
+    if (st != STATUS_OK)
+        return st;
+    return search_and_wait(p, s, state, HINT_MOVETIME_MS, addr, out, busy, err);
+}
+
+Status ai_evaluate(AiPool *p, Session *s, GameState *state, const char *addr, AiHint *out,
+                   bool *busy, ErrBuf *err)
+{
+    *busy = false;
+    return search_and_wait(p, s, state, EVALUATE_MOVETIME_MS, addr, out, busy, err);
 }

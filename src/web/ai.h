@@ -39,6 +39,11 @@ typedef struct AiHint {
     char text[256];
     char cells[256];
     char score[64];
+    /* The search's own figures (search/limits.h), for an evaluation graph: a score in
+     * centi-units from the mover's view when has_score, else MCTS's mean return. */
+    bool has_score;
+    int score_cu;
+    double value;
     /* From a solved table (play/perfect.h), when one fits the game: every legal move's
      * exact value ("win in 9", "loss in 4", "draw"); n_values is 0 otherwise. */
     int n_values;
@@ -50,5 +55,9 @@ typedef struct AiHint {
 } AiHint;
 Status ai_hint(AiPool *p, Session *s, int seat, const char *addr, AiHint *out, bool *busy,
                ErrBuf *err);
+/* The same search, of a position of the caller's (owned by the call: freed), at a
+ * smaller budget, for reviewing a game position by position; same refusals. */
+Status ai_evaluate(AiPool *p, Session *s, GameState *state, const char *addr, AiHint *out,
+                   bool *busy, ErrBuf *err);
 
 #endif

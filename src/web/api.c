@@ -21,6 +21,7 @@
 #include "web/ai.h"
 #include "web/quota.h"
 #include "web/ratelimit.h"
+#include "web/review.h"
 #include "web/server.h"
 #include "web/session.h"
 
@@ -90,7 +91,7 @@ char *api_games_json(size_t *len)
 /* --- the state of a game ----------------------------------------------------------------- */
 
 /* "a b c" as a JSON array of strings. */
-static json_t *words_json(const char *text)
+json_t *words_json(const char *text)
 {
     json_t *a = json_array();
     const char *p = text;
@@ -110,6 +111,23 @@ static json_t *words_json(const char *text)
 static json_t *seat_or_null(int p)
 {
     return p >= 0 ? json_integer(p) : json_null();
+}
+
+json_t *api_observation_json(const Game *g, const GameState *st, int observer)
+{
+    if (g->ops->observe == NULL || g->observation == NULL)
+        return NULL;
+    Observation *ob = malloc(sizeof *ob);
+    if (ob == NULL)
+        return NULL;
+    g->ops->observe(g, st, observer, ob);
+    StrBuf t;
+    sb_init(&t);
+    obs_write_json(g->observation, ob, &t);
+    free(ob);
+    json_t *j = sb_failed(&t) ? NULL : json_loads(sb_str(&t), 0, NULL);
+    sb_free(&t);
+    return j;
 }
 
 /* The state as `view` sees it: view is a seat of a hidden-information game, or -1 for
@@ -173,18 +191,7 @@ static json_t *build_state(Session *s, int view)
 
     // The structured observation the board drawers read: the seat's own in a
     // hidden-information game, else the one everybody shares.
-    json_t *observation = NULL;
-    if (ops->observe != NULL && g->observation != NULL) {
-        Observation *ob = malloc(sizeof *ob);
-        if (ob != NULL) {
-            ops->observe(g, cur, hidden && view >= 0 ? view : PLAYER_NONE, ob);
-            sb_clear(&t);
-            obs_write_json(g->observation, ob, &t);
-            free(ob);
-            if (!sb_failed(&t))
-                observation = json_loads(sb_str(&t), 0, NULL);
-        }
-    }
+    json_t *observation = api_observation_json(g, cur, hidden && view >= 0 ? view : PLAYER_NONE);
     json_object_set_new(o, "observation", observation ? observation : json_null());
 
     // In a hidden-information game a seat sees the texts of its own actions only: the
@@ -278,7 +285,7 @@ char *api_state_locked(Session *s, int viewer, size_t *len)
 /* --- helpers for handlers ------------------------------------------------------------ */
 
 /* Parses the body as a JSON object; on failure answers 400 and returns NULL. */
-static json_t *parse_body(const Request *req, Response *res)
+json_t *parse_body(const Request *req, Response *res)
 {
     if (req->body_len == 0) {
         response_error(res, 400, "this request needs a JSON object as its body");
@@ -336,7 +343,7 @@ static void state_response(Response *res, Session *s, int viewer, int status)
 
 /* The seat of the request's token; answers 403 and returns -2 when a token is needed
  * (or offered) and it is not one of this game's. -1: no token and none needed. */
-static int seat_of_request(const Request *req, Session *s, bool needed, Response *res)
+int seat_of_request(const Request *req, Session *s, bool needed, Response *res)
 {
     if (req->token == NULL || req->token[0] == '\0') {
         if (!needed)
@@ -779,13 +786,14 @@ void api_handle(Server *srv, const Request *req, Response *res)
     memcpy(id, p, id_len);
     id[id_len] = '\0';
     const char *action = slash ? slash + 1 : "";
-    static const char *const ACTIONS[] = {"", "moves", "undo", "hint", "record", NULL};
+    static const char *const ACTIONS[] = {"", "moves", "undo", "hint", "record", "positions",
+                                          "analysis", NULL};
     bool known = false;
     for (int i = 0; ACTIONS[i] && !known; i++)
         known = strcmp(action, ACTIONS[i]) == 0;
     if (!known) {
         response_error(res, 404, "no such API path '%.60s': a game has moves, undo, hint, "
-                       "record and events", req->path);
+                       "record, positions, analysis and events", req->path);
         return;
     }
     Session *s = NULL;
@@ -818,6 +826,9 @@ static void api_game(Server *srv, const Request *req, Session *s, const char *ac
     } else if (strcmp(action, "hint") == 0) {
         if (method_is(req, "POST", res))
             hint(srv, req, s, res);
+    } else if (strcmp(action, "positions") == 0 || strcmp(action, "analysis") == 0) {
+        if (method_is(req, action[0] == 'p' ? "GET" : "POST", res))
+            review_handle(srv, req, s, action, res);
     } else if (method_is(req, "GET", res)) {
         record_text(req, s, res);
     }

@@ -10,6 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
+#include "core/game.h"
 #include "web/http.h"
 
 typedef struct Server Server;
@@ -25,5 +28,16 @@ char *api_games_json(size_t *len);
 /* The state body of s as `viewer` (a seat, or -1 for a spectator) sees it, from the
  * cache when nothing changed. The caller holds s->mu. NULL when memory is short. */
 char *api_state_locked(Session *s, int viewer, size_t *len);
+
+/* For the handlers in other files (review.c). The structured observation of st as
+ * `observer` sees it (PLAYER_NONE: everybody), or NULL when the game has none. */
+json_t *api_observation_json(const Game *g, const GameState *st, int observer);
+/* "a b c" as a JSON array of strings. */
+json_t *words_json(const char *text);
+/* The request's body as a JSON object, or NULL with res set to a 400 saying why. */
+json_t *parse_body(const Request *req, Response *res);
+/* The seat of the request's token, -1 for none (when not needed), or -2 with res set to
+ * a 403. */
+int seat_of_request(const Request *req, Session *s, bool needed, Response *res);
 
 #endif

@@ -195,10 +195,13 @@ static enum MHD_Result send_error(struct MHD_Connection *c, int status, const ch
     return send_response(c, &r);
 }
 
-/* The built-in front end: "/" and every "/g/ID" page are the one page of the app. */
+/* The built-in front end: "/", every "/g/ID" page and "/import" are the one page of the
+ * app. */
 static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *path)
 {
     if (strcmp(path, "/") == 0 || strncmp(path, "/g/", 3) == 0)
+        path = "/index.html";
+    if (strcmp(path, "/import") == 0) // a record to review (js/import.js)
         path = "/index.html";
     const WebAsset *a = assets_find(path);
     if (a == NULL)

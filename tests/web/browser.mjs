@@ -3,8 +3,10 @@
 // without a sandbox (the tests may run as root), with a fresh profile, and with every
 // background connection off, since the machine has no network beyond loopback.
 // Playwright gives every launch a fresh empty profile folder of its own.
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { startServer } from './server.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM_BIN || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
 
@@ -18,5 +20,25 @@ export async function launch() {
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
       '--no-proxy-server',
     ],
+  });
+}
+
+// The frame of a browser test file: before its tests, a server (server.mjs), a browser and
+// the screenshot folder, then ready({ srv, browser }) for the file's own set-up; after
+// them, both stopped, the server cleanly.
+export function browserSuite({ before, after, shots, ready }) {
+  const suite = { srv: null, browser: null };
+  before(async () => {
+    mkdirSync(shots, { recursive: true });
+    suite.srv = await startServer();
+    suite.browser = await launch();
+    if (ready) await ready(suite);
+  });
+  after(async () => {
+    if (suite.browser) await suite.browser.close();
+    if (suite.srv) {
+      const { code } = await suite.srv.stop();
+      assert.equal(code, 0, suite.srv.stderr());
+    }
   });
 }

@@ -28,6 +28,10 @@ export const getState = (id, token) => call('GET', `/api/games/${id}`, { token }
 export const playMove = (id, token, move, ply) => call('POST', `/api/games/${id}/moves`, { token, body: { move, ply } });
 export const undo = (id, token) => call('POST', `/api/games/${id}/undo`, { token });
 export const hint = (id, token) => call('POST', `/api/games/${id}/hint`, { token });
+// Review: every position of the record, the AI's view of one, the record's text.
+export const positions = (id, token) => call('GET', `/api/games/${id}/positions`, { token });
+export const analyse = (id, token, ply) => call('POST', `/api/games/${id}/analysis`, { token, body: { ply } });
+export const recordText = (id, token) => call('GET', `/api/games/${id}/record`, { token });
 
 // Calls onState(state) with every state the server sends; onOpen() whenever the stream
 // (re)connects, since the browser reconnects by itself after a network hiccup or a

@@ -7,6 +7,8 @@ import * as api from './api.js';
 import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { describePlayer, h, ORDINAL } from './dom.js';
+import { keyboardBoard } from './keyboard.js';
+import { openReview, reviewButton } from './review.js';
 
 export function showGame(root, id, token) {
   const ui = {
@@ -45,6 +47,11 @@ export function showGame(root, id, token) {
       h('h2', {}, 'Moves'), moves,
       h('h2', {}, 'Players'), seats,
       h('p', { class: 'links' }, h('a', { href: '/' }, 'New game'), ' · ', record))));
+
+  // Keyboard play on the board (keyboard.js); the review of the game (review.js).
+  keyboardBoard(board);
+  const reviewCtx = { root, section: root.firstElementChild, id, token, state: () => ui.state };
+  root.querySelector('.links').append(' · ', reviewButton(reviewCtx));
 
   const myTurn = () => ui.state && ui.state.you !== null && ui.state.to_move === ui.state.you && ui.state.status === 'playing';
   const say = (text) => { message.textContent = text || ''; };
@@ -304,5 +311,6 @@ export function showGame(root, id, token) {
     // A reconnected stream may come from a restarted server, whose versions start again
     // from what it stored: accept whatever it sends first.
     ui.stop = api.watch(id, token, applyState, () => { shownVersion = -1; });
+    if (new URLSearchParams(location.hash.slice(1)).has('review')) openReview(reviewCtx);
   });
 }

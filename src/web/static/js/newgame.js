@@ -29,7 +29,7 @@ function optionField(o) {
 }
 
 function seatField(i) {
-  const kind = h('select', { id: `seat-${i}`, name: `seat-${i}` },
+  const kind = h('select', { id: `seat-${i}`, name: `seat-${i}`, 'aria-label': `who plays as the ${ORDINAL[i]} player` },
     h('option', { value: 'human', selected: i === 0 }, 'human'),
     h('option', { value: 'ai', selected: i !== 0 }, 'AI'));
   const level = h('select', { id: `level-${i}`, name: `level-${i}`, 'aria-label': `AI level of the ${ORDINAL[i]} player` },

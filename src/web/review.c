@@ -1,0 +1,198 @@
+/*
+ * review.c - the review endpoints (review.h, docs/API.md). Positions are replayed from
+ * the record's start under the session's lock, as the record is the truth. What may be
+ * seen follows the record's own rule: a hidden-information game's positions only once
+ * it is over, and in the public view. An evaluation is a search, so it is the AI
+ * workers' (ai.c), with the hint's queue and per-address limits; during a game it is
+ * as much help as a hint, so it is given only to a seat whose opponents are all AIs.
+ */
+#include "web/review.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/game_api.h"
+#include "search/limits.h"
+#include "web/ai.h"
+#include "web/api.h"
+#include "web/server.h"
+#include "web/session.h"
+
+/* The position after `ply` actions of s's record, or NULL for want of memory; the
+ * caller holds s->mu and frees it. */
+static GameState *position_at(Session *s, int ply)
+{
+    const Game *g = s->game;
+    GameState *st = game_state_clone(g, s->rec.start);
+    void *undo = game_undo_new(g);
+    if (st == NULL || undo == NULL) {
+        free(st);
+        free(undo);
+        return NULL;
+    }
+    for (int i = 0; i < ply; i++)
+        g->ops->make(g, st, s->rec.moves[i], undo);
+    free(undo);
+    return st;
+}
+
+static json_t *position_json(const Game *g, const GameState *st, int ply, StrBuf *t)
+{
+    const GameOps *ops = g->ops;
+    const int p = ops->to_move(g, st);
+    json_t *o = json_object();
+    json_object_set_new(o, "ply", json_integer(ply));
+    json_object_set_new(o, "to_move", p >= 0 ? json_integer(p) : json_null());
+    sb_clear(t);
+    if (ops->flags & GAME_PERFECT_INFO) {
+        ops->format_position(g, st, t);
+        json_object_set_new(o, "position", json_string(sb_str(t)));
+        sb_clear(t);
+        ops->render(g, st, 0, t);
+        json_object_set_new(o, "board", json_string(sb_str(t)));
+    } else if (ops->format_view) {
+        ops->format_view(g, st, PLAYER_NONE, t);
+        json_object_set_new(o, "view", json_string(sb_str(t)));
+    }
+    json_t *ob = api_observation_json(g, st, PLAYER_NONE);
+    json_object_set_new(o, "observation", ob ? ob : json_null());
+    return o;
+}
+
+static void positions(Session *s, Response *res)
+{
+    pthread_mutex_lock(&s->mu);
+    const Game *g = s->game;
+    if (!(g->ops->flags & GAME_PERFECT_INFO) && !game_is_over(g, s->rec.current)) {
+        pthread_mutex_unlock(&s->mu);
+        response_error(res, 403, "the positions of a hidden-information game are shown when "
+                       "the game is over");
+        return;
+    }
+    GameState *st = game_state_clone(g, s->rec.start);
+    void *undo = game_undo_new(g);
+    json_t *list = json_array();
+    StrBuf t;
+    sb_init(&t);
+    for (int i = 0; st && undo && i <= s->rec.count; i++) {
+        if (i > 0)
+            g->ops->make(g, st, s->rec.moves[i - 1], undo);
+        json_array_append_new(list, position_json(g, st, i, &t));
+    }
+    const bool ok = st && undo && !sb_failed(&t);
+    pthread_mutex_unlock(&s->mu);
+    sb_free(&t);
+    free(st);
+    free(undo);
+    json_t *o = json_pack("{s:o}", "positions", list);
+    char *text = ok && o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    if (text == NULL)
+        response_error(res, 503, "out of memory");
+    else
+        response_json(res, 200, text, strlen(text));
+}
+
+/* The mover's chance to win, from the search: a proven result is certain; a heuristic
+ * score goes through the logistic curve chess sites use for centipawns (the games'
+ * evaluations are scaled alike: a pawn-sized edge is 100); MCTS's mean return maps
+ * from [-1, 1]. */
+static double win_chance(const AiHint *h)
+{
+    if (!h->has_score)
+        return (h->value + 1) / 2;
+    if (h->score_cu >= SCORE_WIN_BOUND)
+        return 1;
+    if (h->score_cu <= -SCORE_WIN_BOUND)
+        return 0;
+    return 1 / (1 + exp(-0.00368 * h->score_cu));
+}
+
+/* Whether the request may have an evaluation of s now; if not, res says why. */
+static bool may_evaluate(const Request *req, Session *s, Response *res)
+{
+    const int seat = seat_of_request(req, s, false, res);
+    if (seat < -1)
+        return false;
+    pthread_mutex_lock(&s->mu);
+    const bool over = game_is_over(s->game, s->rec.current);
+    const bool perfect = (s->game->ops->flags & GAME_PERFECT_INFO) != 0;
+    bool others_ai = seat >= 0;
+    for (int i = 0; i < s->game->players && others_ai; i++)
+        others_ai = i == seat || !s->seats.seat[i].human;
+    pthread_mutex_unlock(&s->mu);
+    if (over || (perfect && others_ai))
+        return true;
+    response_error(res, 403, "a game is analysed once it is over (or, against the AI, by "
+                   "its player)");
+    return false;
+}
+
+static void analysis(Server *srv, const Request *req, Session *s, Response *res)
+{
+    if (!may_evaluate(req, s, res))
+        return;
+    json_t *body = parse_body(req, res);
+    if (body == NULL)
+        return;
+    const json_t *jply = json_object_get(body, "ply");
+    const json_int_t ply = json_is_integer(jply) ? json_integer_value(jply) : -1;
+    json_decref(body);
+    pthread_mutex_lock(&s->mu);
+    const int count = s->rec.count;
+    GameState *st = ply >= 0 && ply <= count ? position_at(s, (int)ply) : NULL;
+    pthread_mutex_unlock(&s->mu);
+    if (ply < 0 || ply > count) {
+        response_error(res, 400, "'ply' must be a whole number from 0 to %d, the positions "
+                       "of this game", count);
+        return;
+    }
+    if (st == NULL) {
+        response_error(res, 503, "out of memory");
+        return;
+    }
+    const Game *g = s->game;
+    const int mover = g->ops->to_move(g, st);
+    json_t *o = json_object();
+    json_object_set_new(o, "ply", json_integer(ply));
+    json_object_set_new(o, "to_move", mover >= 0 ? json_integer(mover) : json_null());
+    if (mover < 0) {
+        // Over, or chance to act: nobody chooses here, so there is nothing to search.
+        free(st);
+        json_object_set_new(o, "over", json_boolean(mover == PLAYER_NONE));
+    } else {
+        AiHint h;
+        ErrBuf err;
+        bool busy = false;
+        const Status rc = ai_evaluate(srv->ai, s, st, req->addr, &h, &busy, &err);
+        if (rc != STATUS_OK) {
+            json_decref(o);
+            if (busy || rc == STATUS_IO)
+                res->retry_after = busy ? 1 : 5;
+            response_error(res, busy ? 429 : http_status_of(rc), "%s", err.msg);
+            return;
+        }
+        json_object_set_new(o, "move", json_string(h.text));
+        json_object_set_new(o, "cells", words_json(h.cells));
+        json_object_set_new(o, "score", json_string(h.score));
+        json_object_set_new(o, "win_chance", json_real(win_chance(&h)));
+        json_object_set_new(o, "proven", json_boolean(h.has_score && score_is_decisive(h.score_cu)));
+    }
+    char *text = json_dumps(o, JSON_COMPACT);
+    json_decref(o);
+    if (text == NULL)
+        response_error(res, 503, "out of memory");
+    else
+        response_json(res, 200, text, strlen(text));
+}
+
+void review_handle(Server *srv, const Request *req, Session *s, const char *action,
+                   Response *res)
+{
+    if (strcmp(action, "positions") == 0)
+        positions(s, res);
+    else
+        analysis(srv, req, s, res);
+}

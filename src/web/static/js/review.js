@@ -1,0 +1,237 @@
+// review.js - reviewing a game on its page: the board at any position (buttons, and the
+// arrow, Home and End keys), the moves grouped by turns with round numbers, and an
+// analysis that asks the server's AI about every position (POST .../analysis, one at a
+// time, the server queueing them with the hints): an evaluation graph, each position's
+// standing for the players in words and a win chance, the moves where the chance swung
+// most with the AI's move there, and the record to download. Positions come from the
+// server (GET .../positions): the page never replays rules itself.
+import * as api from './api.js';
+import { drawerFor } from './boards/index.js';
+import * as textBoard from './boards/text.js';
+import { h, ORDINAL } from './dom.js';
+import { evalGraph, loadChart } from './evalgraph.js';
+import { roundsOf } from './turns.js';
+
+// A chance to win in words, for the player it belongs to.
+function standing(c, proven) {
+  if (proven) return c > 0.5 ? 'wins by force' : 'loses by force';
+  if (c >= 0.9) return 'is winning';
+  if (c >= 0.7) return 'is clearly better';
+  if (c >= 0.56) return 'is slightly better';
+  if (c > 0.44) return 'is about even';
+  if (c > 0.3) return 'is slightly worse';
+  if (c > 0.1) return 'is clearly worse';
+  return 'is losing';
+}
+
+const pct = (c) => `${Math.round(c * 100)}%`;
+const noMarks = () => ({ selected: null, targets: new Set(), movable: new Set(), last: new Set(), hint: new Set(), values: new Map() });
+
+// A button that opens the review of the game whose page this is; ctx: {root, section,
+// id, token, state()}.
+export function reviewButton(ctx) {
+  return h('button', { id: 'review-open', type: 'button', class: 'review-open', onclick: () => openReview(ctx) }, 'Review the game');
+}
+
+export async function openReview(ctx) {
+  const { id, token } = ctx;
+  const game = ctx.state();
+  const n = game.moves.length;
+  const two = game.players === 2;
+  const rv = { ply: n, positions: null, analysis: new Array(n + 1).fill(null), graph: null, running: false, closed: false };
+
+  const board = h('div', { id: 'review-board', class: 'board-box' });
+  const where = h('p', { id: 'review-where', class: 'review-where', 'aria-live': 'polite' });
+  const step = (label, text, fn) => h('button', { type: 'button', 'aria-label': label, title: label, onclick: fn }, text);
+  const nav = h('div', { class: 'review-nav', role: 'group', 'aria-label': 'step through the game' },
+    step('first position', '|◀', () => go(0)), step('previous action', '◀', () => go(rv.ply - 1)),
+    step('next action', '▶', () => go(rv.ply + 1)), step('last position', '▶|', () => go(n)));
+  const evalLine = h('p', { id: 'review-eval', class: 'review-eval' });
+  const list = h('ol', { id: 'review-moves', class: 'review-moves', 'aria-label': 'moves by turn' });
+  const analyseBtn = h('button', { id: 'review-analyse', type: 'button' }, 'Analyse with the AI');
+  const progress = h('p', { id: 'review-progress', class: 'review-progress', role: 'status' });
+  const graphBox = h('div', { id: 'review-graph', class: 'review-graph', role: 'img', 'aria-label': 'evaluation graph' });
+  const swings = h('ol', { id: 'review-swings', class: 'review-swings' });
+  const message = h('p', { class: 'message', role: 'alert' });
+  const exportBtn = h('button', { id: 'review-export', type: 'button' }, 'Download the record');
+  const close = h('button', { id: 'review-close', type: 'button' }, 'Back to the game');
+  const section = h('section', { id: 'review', class: 'review game' },
+    h('div', { class: 'board-area' }, board, nav, where),
+    h('aside', { class: 'panel' },
+      h('h1', { class: 'game-title' }, `Review: ${game.game}`),
+      game.result ? h('p', { class: 'result' }, game.result.text) : null,
+      evalLine,
+      h('h2', {}, 'Moves'), list,
+      h('h2', {}, 'Analysis'), analyseBtn, progress, graphBox,
+      h('h2', { id: 'review-swings-title', hidden: true }, 'Where the game turned'), swings,
+      message,
+      h('p', { class: 'buttons' }, exportBtn, close, h('a', { href: '/import' }, 'Review another record'))));
+  ctx.section.hidden = true;
+  ctx.root.append(section);
+
+  const say = (t) => { message.textContent = t || ''; };
+
+  function firstChance(k) {
+    const a = rv.analysis[k];
+    if (!a) return null;
+    if (a.over) {
+      const r = game.result && game.result.returns;
+      if (!r) return null;
+      return r[0] > Math.max(...r.slice(1)) ? 1 : r[0] < Math.max(...r.slice(1)) ? 0 : 0.5;
+    }
+    if (a.to_move === null || a.to_move === undefined) return null;
+    return two && a.to_move === 1 ? 1 - a.win_chance : a.win_chance;
+  }
+
+  function drawBoard() {
+    const pos = rv.positions[rv.ply];
+    const st = { ...game, ...pos, legal: [], moves: game.moves.slice(0, rv.ply), status: pos.to_move === null ? 'over' : 'playing' };
+    const marks = noMarks();
+    const last = game.moves[rv.ply - 1];
+    if (last && last.cells) for (const c of last.cells) marks.last.add(c);
+    const a = rv.analysis[rv.ply];
+    if (a && a.cells) for (const c of a.cells) marks.hint.add(c);
+    const drawer = drawerFor(game.game);
+    let pic;
+    try {
+      pic = drawer && (st.observation || st.position || st.view) ? drawer.draw(st, marks) : textBoard.draw(st);
+    } catch (e) {
+      pic = textBoard.draw(st);
+    }
+    board.replaceChildren(pic);
+    board.dataset.ply = rv.ply;
+  }
+
+  function describe() {
+    const pos = rv.positions[rv.ply];
+    where.textContent = rv.ply === 0 ? `Start position (${n} actions in the game)` : `After action ${rv.ply} of ${n}: ${game.moves[rv.ply - 1].text ?? '(hidden)'}`;
+    const a = rv.analysis[rv.ply];
+    if (!a) {
+      evalLine.textContent = pos.to_move === null ? '' : `${ORDINAL[pos.to_move]} player to move.`;
+      return;
+    }
+    if (a.over) { evalLine.textContent = game.result ? game.result.text : 'The game is over.'; return; }
+    if (a.to_move === null) { evalLine.textContent = 'Chance acts next.'; return; }
+    const who = `${ORDINAL[a.to_move][0].toUpperCase()}${ORDINAL[a.to_move].slice(1)} player`;
+    evalLine.textContent = `${who} to move ${standing(a.win_chance, a.proven)} (${pct(a.win_chance)} to win). The AI plays ${a.move} here.`;
+  }
+
+  function drawList() {
+    const last = rv.ply - 1;
+    list.replaceChildren(...roundsOf(game.moves).map((round) => h('li', { value: round.number },
+      ...round.turns.map((t) => {
+        const current = last >= t.first && last <= t.last;
+        return h('button', {
+          type: 'button', class: `turn p${t.seat ?? 'c'}${current ? ' current' : ''}`, 'aria-current': current ? 'true' : null,
+          'data-ply': t.last + 1, onclick: () => go(t.last + 1),
+        }, t.seat === null ? `(chance: ${t.texts.join(', ')})` : t.texts.join(', '));
+      }))));
+    const cur = list.querySelector('.current');
+    if (cur) cur.scrollIntoView({ block: 'nearest' });
+  }
+
+  function go(k) {
+    if (!rv.positions) return;
+    rv.ply = Math.max(0, Math.min(n, k));
+    drawBoard();
+    describe();
+    drawList();
+  }
+
+  function drawSwings() {
+    if (!two) return;
+    const found = [];
+    for (let k = 0; k < n; k++) {
+      const seat = game.moves[k].seat;
+      const before = firstChance(k);
+      const after = firstChance(k + 1);
+      if (seat === null || before === null || after === null || !rv.analysis[k] || !rv.analysis[k].move) continue;
+      const drop = seat === 0 ? before - after : after - before;
+      if (drop >= 0.1) found.push({ k, seat, drop, before: seat === 0 ? before : 1 - before, after: seat === 0 ? after : 1 - after });
+    }
+    found.sort((x, y) => y.drop - x.drop);
+    const top = found.slice(0, 3).sort((x, y) => x.k - y.k);
+    swings.previousElementSibling.hidden = top.length === 0 && !rv.running;
+    swings.replaceChildren(...top.map((s) => h('li', {},
+      h('button', { type: 'button', class: 'swing', 'data-ply': s.k, onclick: () => go(s.k) },
+        `Action ${s.k + 1}, ${ORDINAL[s.seat]} player: ${game.moves[s.k].text} (${pct(s.before)} → ${pct(s.after)} to win); the AI plays ${rv.analysis[s.k].move}`))));
+    if (!top.length && !rv.running) swings.replaceChildren(h('li', {}, 'No action changed the chances by 10 points or more.'));
+  }
+
+  async function analyse() {
+    if (rv.running) return;
+    rv.running = true;
+    analyseBtn.disabled = true;
+    say('');
+    const UPlot = await loadChart();
+    const label = two ? 'first player\'s chance to win' : 'chance to win of the player to move';
+    const values = () => rv.analysis.map((_, k) => { const c = firstChance(k); return c === null ? null : Math.round(c * 1000) / 10; });
+    if (UPlot) {
+      graphBox.setAttribute('aria-label', `evaluation graph: the ${label}, action by action`);
+      rv.graph = evalGraph(UPlot, graphBox, values(), label, (k) => go(k));
+    } else {
+      graphBox.replaceChildren(h('p', { class: 'unavailable' }, 'The graph is unavailable: this server was built without its charting library (uPlot). The figures are below.'));
+      graphBox.removeAttribute('role');
+    }
+    for (let k = 0; k <= n && !rv.closed; k++) {
+      progress.textContent = `Analysing position ${k} of ${n}…`;
+      try {
+        rv.analysis[k] = await api.analyse(id, token, k);
+      } catch (e) {
+        if (e.status === 429) { k--; await new Promise((r) => setTimeout(r, 1000)); continue; }
+        say(e.message);
+        break;
+      }
+      if (rv.graph) rv.graph.update(values());
+      if (k === rv.ply) { describe(); drawBoard(); }
+    }
+    rv.running = false;
+    analyseBtn.disabled = false;
+    const done = rv.analysis.every((a) => a !== null);
+    progress.textContent = done ? `Analysed all ${n + 1} positions.` : '';
+    graphBox.dataset.done = done ? 'yes' : 'no';
+    drawSwings();
+  }
+
+  async function download() {
+    say('');
+    try {
+      const text = await api.recordText(id, token);
+      const a = h('a', { href: URL.createObjectURL(new Blob([text], { type: 'text/plain' })), download: `${game.game}-${id}.crown.txt` });
+      document.body.append(a);
+      a.click();
+      a.remove();
+    } catch (e) {
+      say(e.message);
+    }
+  }
+
+  function onKey(ev) {
+    if (ev.target.closest && ev.target.closest('input, textarea, select')) return;
+    const to = { ArrowLeft: rv.ply - 1, ArrowRight: rv.ply + 1, Home: 0, End: n }[ev.key];
+    if (to === undefined || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    ev.preventDefault();
+    go(to);
+  }
+
+  function leave() {
+    rv.closed = true;
+    document.removeEventListener('keydown', onKey);
+    section.remove();
+    ctx.section.hidden = false;
+  }
+
+  analyseBtn.addEventListener('click', analyse);
+  exportBtn.addEventListener('click', download);
+  close.addEventListener('click', leave);
+  document.addEventListener('keydown', onKey);
+
+  try {
+    rv.positions = (await api.positions(id, token)).positions;
+  } catch (e) {
+    board.replaceChildren(h('p', { class: 'message' }, e.message));
+    return;
+  }
+  go(n);
+  section.querySelector('.review-nav button').focus({ preventScroll: true });
+}
