@@ -6,8 +6,11 @@
 # on plain chess (UCI_Variant=chess, its own UCI_Elo 2000). GAMES per level (default
 # 100), TC as crown match --tc BASE+INC (default 10+0.1), seats alternating, starts from
 # bench/openings-chess.txt. Prints per level the score, W/D/L and crown's Elo (the
-# level plus crown match's Elo difference) with its 95% margin. Not part of make test:
-# at the defaults a level takes about an hour on one core.
+# level plus crown match's Elo difference) with its 95% margin, then one estimate from
+# every stockfish level together (the maximum-likelihood Elo of the logistic model, with
+# its 95% margin). Not part of make test: at the defaults a level takes about an hour on
+# one core. The engines run at the ordinary priority (no nice): on a shared machine a
+# lower priority than the other programs' would cost them time on the clock.
 #
 # Environment: CROWN (default build/release/crown), JOBS (crown match --jobs, default
 # 1: each game runs two engines that think in turn), LEVELS (default "1500 2000 2500"),
@@ -40,7 +43,7 @@ anchor() {
     local label=$1 base_elo=$2 engine=$3
     shift 3
     local out
-    out=$(nice -n 5 "$crown" match king-down "${chess[@]}" --players "$spec,$engine" \
+    out=$("$crown" match king-down "${chess[@]}" --players "$spec,$engine" \
         --games "$games" --tc "$tc" --jobs "$jobs" "${openings[@]}" "$@" \
         ${OUT:+--out "$OUT/elo-anchor-$label.txt"} 2>&1) || true
     local wdl score diff
@@ -59,11 +62,15 @@ anchor() {
     fi
     printf '%-26s %8s  %-16s %-18s forfeits %s\n' "$label" "${score:--}" "${wdl:--}" "$elo" \
         "$forfeits"
+    if [[ -n $wdl && $label == stockfish-* ]]; then
+        fit+="$base_elo ${wdl%% of*} "
+    fi
     if [[ -z $wdl ]]; then
         printf '%s\n' "$out" | tail -5 >&2
     fi
 }
 
+fit=""
 echo "crown $spec on chess rules, $games games a level, --tc $tc, book $book"
 printf '%-26s %8s  %-16s %-18s\n' "opponent" "score" "W/D/L" "crown Elo (95%)"
 for level in $levels; do
@@ -76,4 +83,32 @@ if [[ -n $fairy_elo ]] && [[ -x /usr/games/fairy-stockfish ]]; then
         --engine-option UCI_Variant=chess --engine-option UCI_LimitStrength=true \
         --engine-option "UCI_Elo=$fairy_elo" --engine-option Threads=1 --engine-option Hash=16 \
         --engine-option "$overhead"
+fi
+
+# One Elo for every stockfish level together: the maximum of the logistic likelihood
+# (a draw counts half a win), by Newton's method, and its 95% margin from the Fisher
+# information.
+if [[ -n $fit ]]; then
+    echo "$fit" | awk '{
+        n = 0
+        for (i = 1; i <= NF; i += 2) {
+            split($(i + 1), w, "/")
+            lv[n] = $i; sc[n] = w[1] + w[2] / 2; gm[n] = w[1] + w[2] + w[3]; n++
+        }
+        k = log(10) / 400; e = 0
+        for (i = 0; i < n; i++) e += lv[i] / n
+        for (it = 0; it < 100; it++) {
+            g = 0; h = 0
+            for (i = 0; i < n; i++) {
+                p = 1 / (1 + exp(k * (lv[i] - e)))
+                g += k * (sc[i] - gm[i] * p); h += k * k * gm[i] * p * (1 - p)
+            }
+            step = g / h
+            if (step > 400) step = 400
+            if (step < -400) step = -400
+            e += step
+            if (step < 0.01 && step > -0.01) break
+        }
+        printf "crown Elo on this scale (all stockfish levels, logistic fit): %d +/- %d\n", e + 0.5, 1.96 / sqrt(h) + 0.5
+    }'
 fi

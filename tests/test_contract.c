@@ -571,6 +571,38 @@ static void check_lazy_legality(const Game *g, const GameState *s, const MoveLis
     free(cand);
 }
 
+/* The search hints: a noisy value in its range for every move, and a null move that
+ * leaves a consistent position with the other player to move and unmakes byte for
+ * byte; in_check and noisy change nothing. */
+static void check_search_hints(const Game *g, GameState *s, const MoveList *moves, void *undo)
+{
+    const GameOps *ops = g->ops;
+    if ((ops->make_null == NULL) != (ops->unmake_null == NULL))
+        fail_msg("%s: make_null and unmake_null come together", ops->name);
+    const int tm = ops->to_move(g, s);
+    if (tm < 0)
+        return;
+    GameState *before = game_state_clone(g, s);
+    assert_non_null(before);
+    for (int i = 0; ops->noisy != NULL && i < moves->count; i++) {
+        const int v = ops->noisy(g, s, moves->moves[i]);
+        if (v < 0 || v >= 1 << 20)
+            fail_msg("%s: noisy value %d out of range", ops->name, v);
+    }
+    if (ops->in_check != NULL)
+        (void)ops->in_check(g, s);
+    if (ops->make_null != NULL && !(ops->in_check != NULL && ops->in_check(g, s)) &&
+        ops->make_null(g, s, undo)) {
+        check_is_ok(g, s, "after a null move");
+        if (ops->to_move(g, s) == tm)
+            fail_msg("%s: a null move left the same player to move", ops->name);
+        ops->unmake_null(g, s, undo);
+    }
+    if (memcmp(before, s, g->state_size) != 0)
+        fail_msg("%s: the search hints did not leave the state as it was", ops->name);
+    free(before);
+}
+
 /* All checks at one position: move list, chance list, make/unmake of every action;
  * `full` adds the text checks and determinize. Fills `list` (the moves) or `chance` and
  * returns the number of actions. */
@@ -624,6 +656,7 @@ static int check_position(const Game *g, GameState *s, bool full, bool garbage,
         check_determinize(g, s, rng);
         check_guided_playout(g, s, rng);
         check_lazy_legality(g, s, list);
+        check_search_hints(g, s, list, undo);
     }
     check_observation(g, s, list, full, rng);
     if (garbage) {

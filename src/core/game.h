@@ -194,6 +194,21 @@ struct GameOps {
     /* Heuristic value for the player to move, in centi-units; two-player zero-sum. Wins
      * and losses are the search's business, not the evaluation's. */
     int (*evaluate)(const Game *g, const GameState *s);
+    /* Optional search hints for alpha-beta, each NULL when it does not apply.
+     * noisy: 0 for a quiet action legal in s; for a capture or a promotion, its order
+     * among the noisy ones (most valuable victim first, then least valuable attacker),
+     * > 0 and below 1 << 20. The search tries noisy actions before quiet ones and
+     * never reduces them. */
+    int (*noisy)(const Game *g, const GameState *s, Move m);
+    /* Whether the player to move is in check: the search looks one action deeper there
+     * and neither reduces nor prunes. */
+    bool (*in_check)(const Game *g, const GameState *s);
+    /* Null-move pruning: passes the turn when a pass is a sound test of the position
+     * (no turn in progress, and the mover keeps pieces enough that zugzwang is rare),
+     * saving into undo (undo_size bytes) what unmake_null needs; returns false, s
+     * unchanged, otherwise. Both or neither. */
+    bool (*make_null)(const Game *g, GameState *s, void *undo);
+    void (*unmake_null)(const Game *g, GameState *s, const void *undo);
     /* With evaluate: how far apart, in its centi-units, two root moves' values may be
      * and still count as equal, so that an agent picks either at random (variety). Keep
      * it below the smallest difference the evaluation means: 0 = exact ties only;

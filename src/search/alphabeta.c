@@ -1,6 +1,8 @@
 /*
  * alphabeta.c - negamax PVS with iterative deepening, aspiration windows, a
- * transposition table and killer/history move ordering, over any GameOps.
+ * transposition table and killer/history move ordering, over any GameOps; with the
+ * game's optional search hints (game.h), captures first by victim and attacker, a check
+ * extension, null-move pruning and late move reductions.
  *
  * Central rule: a turn may be several actions of the same player, so values are
  * negated only across a change of mover (child_value). Terminal positions are scored
@@ -34,7 +36,11 @@ enum {
     AB_ASPIRATION_DEPTH = 4, /* first iteration searched with a window */
     AB_ASPIRATION_WINDOW = 30,
     AB_ASPIRATION_GIVE_UP = 1000, /* a window this wide becomes the full one */
+    AB_NULL_MIN_DEPTH = 3,  /* null-move pruning from this depth */
+    AB_LMR_MIN_DEPTH = 3,   /* late move reductions from this depth */
+    AB_LMR_FIRST = 3,       /* the first moves of a node are never reduced */
     ORDER_TT = 1 << 30,
+    ORDER_NOISY = (1 << 29) + 1, /* plus the game's noisy value (< 1 << 20) */
     ORDER_KILLER_1 = 1 << 29,
     ORDER_KILLER_2 = (1 << 29) - 1,
 };
@@ -66,6 +72,7 @@ struct AlphaBeta {
     uint64_t nodes;
     uint64_t node_limit; /* 0 = none */
     bool time_checks;    /* poll the clock (off while depth 1 runs) */
+    int iter_depth;      /* the running iteration's depth: bounds check extensions */
     bool stopped;
 
     /* Variety: the root moves worth at least the best minus the margin at the last
@@ -248,13 +255,17 @@ static inline void history_add(int32_t *h, int delta)
 }
 
 /* Step 5 of search: gives every move an ordering score. The TT move first, then the
- * killers of this ply, then the rest by history. */
+ * noisy moves by the game's order, then the killers of this ply, then the rest by
+ * history. */
 static void score_moves(AlphaBeta *ab, Ply *p, int us, Move tt_move, int n)
 {
+    int noisy = 0;
     for (int i = 0; i < n; i++) {
         const Move m = p->list.moves[i];
         if (m == tt_move)
             p->order[i] = ORDER_TT;
+        else if (ab->ops->noisy != NULL && (noisy = ab->ops->noisy(ab->g, ab->pos, m)) > 0)
+            p->order[i] = ORDER_NOISY + noisy;
         else if (m == p->killer[0])
             p->order[i] = ORDER_KILLER_1;
         else if (m == p->killer[1])
@@ -336,6 +347,8 @@ static inline void update_pv(Ply *p, Move m, const Ply *child)
 static void reward_cutoff(AlphaBeta *ab, Ply *p, int us, int i, int depth)
 {
     const Move m = p->list.moves[i];
+    if (p->order[i] >= ORDER_NOISY && p->order[i] < ORDER_TT)
+        return; // a capture refutes by itself; killers and history are for quiet moves
     if (p->killer[0] != m) {
         p->killer[1] = p->killer[0];
         p->killer[0] = m;
@@ -349,6 +362,23 @@ static void reward_cutoff(AlphaBeta *ab, Ply *p, int us, int i, int depth)
 }
 
 static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply, bool pv_node);
+
+/* How many actions shallower the i-th move of a node is first searched (late move
+ * reductions), its move made: 0 unless the game gives noisy values (so that quiet moves
+ * are known), the move is quiet, late and not a killer, and neither side is in check. */
+static int late_reduction(AlphaBeta *ab, const Ply *p, int i, int depth, bool in_check,
+                          bool pv_node)
+{
+    if (ab->ops->noisy == NULL || in_check || depth < AB_LMR_MIN_DEPTH || i < AB_LMR_FIRST ||
+        p->order[i] >= ORDER_KILLER_2)
+        return 0;
+    if (ab->ops->in_check != NULL && ab->ops->in_check(ab->g, ab->pos))
+        return 0; // the move gives check
+    int r = 1 + (i >= 8) + (depth >= 8 && i >= 16);
+    if (pv_node)
+        r--;
+    return r < depth - 1 ? r : depth - 1;
+}
 
 /* The value, from the view of `us` (who just acted), of the position after that action,
  * `ply` actions from the root. The negamax sign flips only when the mover changes:
@@ -381,7 +411,13 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
     if (!enter_node(ab))
         return 0;
 
-    // Step 2. The horizon: the evaluation stands for the rest of the game.
+    // Step 2. The horizon: the evaluation stands for the rest of the game. A player in
+    // check looks one action further, so that a check is never the last word.
+    // Checks answered by checks would extend without end, so the extensions stop at
+    // twice the iteration's depth.
+    const bool in_check = ops->in_check != NULL && ops->in_check(g, ab->pos);
+    if (in_check && ply < 2 * ab->iter_depth)
+        depth++;
     if (depth <= 0 || ply >= SEARCH_MAX_PLY - 1)
         return evaluate(ab);
 
@@ -409,6 +445,22 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
             return hit.score;
     }
 
+    // Step 4b. Null move: if passing still holds beta at reduced depth, a real move
+    // would too. Never in check or at PV nodes, and not when beta is a mate score,
+    // where a pass says nothing (nor when the game refuses the pass: zugzwang).
+    void *undo = ab->undo + (size_t)ply * ab->undo_stride;
+    if (!pv_node && !in_check && ops->make_null != NULL && depth >= AB_NULL_MIN_DEPTH &&
+        !score_is_decisive(beta) && evaluate(ab) >= beta && ops->make_null(g, ab->pos, undo)) {
+        const int r = 3 + depth / 4;
+        const int them = ops->to_move(g, ab->pos);
+        const int v = -search(ab, them, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
+        ops->unmake_null(g, ab->pos, undo);
+        if (ab->stopped)
+            return 0;
+        if (v >= beta)
+            return score_is_decisive(v) ? beta : v;
+    }
+
     // Step 5. Generate and order the moves. A player to move always has one; an
     // empty list would break the game contract, and is scored as a draw. A game with
     // lazy legality lists candidates, tested as they are picked.
@@ -424,7 +476,6 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
     const int old_alpha = alpha;
     int best = -SCORE_INF;
     Move best_move = MOVE_NONE;
-    void *undo = ab->undo + (size_t)ply * ab->undo_stride;
     for (int i = 0; i < n; i++) {
         Move m = lazy ? pick_legal(ab, p, i, &n) : pick_move(p, i, n);
         if (m == MOVE_NONE && i == 0) {
@@ -444,7 +495,12 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
         if (i == 0) {
             score = child_value(ab, us, alpha, beta, depth - 1, ply + 1, pv_node);
         } else {
-            score = child_value(ab, us, alpha, alpha + 1, depth - 1, ply + 1, false);
+            // Late move reductions: a quiet move ordered late rarely matters, so it is
+            // searched shallower first, and at full depth only if it beats alpha.
+            const int r = late_reduction(ab, p, i, depth, in_check, pv_node);
+            score = child_value(ab, us, alpha, alpha + 1, depth - 1 - r, ply + 1, false);
+            if (r > 0 && score > alpha)
+                score = child_value(ab, us, alpha, alpha + 1, depth - 1, ply + 1, false);
             if (pv_node && score > alpha && score < beta)
                 score = child_value(ab, us, alpha, beta, depth - 1, ply + 1, true);
         }
@@ -686,6 +742,7 @@ void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *lim
         }
 
         // Step 4. Aspiration: a window around the last score, widened on failure.
+        ab->iter_depth = depth;
         int window = AB_ASPIRATION_WINDOW;
         int alpha = -SCORE_INF, beta = SCORE_INF;
         if (depth >= AB_ASPIRATION_DEPTH && !score_is_decisive(best_score)) {

@@ -19,6 +19,9 @@
 #include "play/registry.h"
 #include "play/words.h"
 #include "web/ai.h"
+#include "web/api_finish.h"
+#include "web/api_lobby.h"
+#include "web/api_observe.h"
 #include "web/quota.h"
 #include "web/ratelimit.h"
 #include "web/review.h"
@@ -88,6 +91,17 @@ char *api_games_json(size_t *len)
     return s;
 }
 
+void api_answer_json(Response *res, int status, json_t *o)
+{
+    size_t len = 0;
+    char *text = o ? dump(o, &len) : NULL;
+    json_decref(o);
+    if (text == NULL)
+        response_error(res, 503, "out of memory");
+    else
+        response_json(res, status, text, len);
+}
+
 /* --- the state of a game ----------------------------------------------------------------- */
 
 /* "a b c" as a JSON array of strings. */
@@ -130,6 +144,40 @@ json_t *api_observation_json(const Game *g, const GameState *st, int observer)
     return j;
 }
 
+json_t *api_rules_json(const Game *g)
+{
+    json_t *rules = json_object();
+    for (int i = 0; i < g->ops->option_count; i++)
+        json_object_set_new(rules, g->ops->options[i].name, json_string(g->values[i]));
+    return rules;
+}
+
+json_t *api_legal_json(const Game *g, const GameState *st)
+{
+    const GameOps *ops = g->ops;
+    json_t *legal = json_array();
+    MoveList *ml = malloc(sizeof *ml);
+    if (ml == NULL)
+        return legal;
+    StrBuf t;
+    sb_init(&t);
+    ops->gen_moves(g, st, ml);
+    for (int i = 0; i < ml->count; i++) {
+        json_t *m = json_object();
+        sb_clear(&t);
+        ops->format_move(g, st, ml->moves[i], &t);
+        json_object_set_new(m, "text", json_string(sb_str(&t)));
+        sb_clear(&t);
+        if (ops->move_cells)
+            ops->move_cells(g, st, ml->moves[i], &t);
+        json_object_set_new(m, "cells", words_json(sb_str(&t)));
+        json_array_append_new(legal, m);
+    }
+    sb_free(&t);
+    free(ml);
+    return legal;
+}
+
 /* The state as `view` sees it: view is a seat of a hidden-information game, or -1 for
  * what everybody may see. */
 static json_t *build_state(Session *s, int view)
@@ -147,10 +195,7 @@ static json_t *build_state(Session *s, int view)
     json_object_set_new(o, "game", json_string(ops->name));
     json_object_set_new(o, "summary", json_string(ops->summary));
     json_object_set_new(o, "players", json_integer(g->players));
-    json_t *rules = json_object();
-    for (int i = 0; i < ops->option_count; i++)
-        json_object_set_new(rules, ops->options[i].name, json_string(g->values[i]));
-    json_object_set_new(o, "rules", rules);
+    json_object_set_new(o, "rules", api_rules_json(g));
     // Chance draws follow from the seed (session.c): in a hidden-information game it
     // would tell the hidden order of what is to come, so it is shown once the game is
     // over, like the record.
@@ -212,25 +257,7 @@ static json_t *build_state(Session *s, int view)
     }
     json_object_set_new(o, "moves", moves);
 
-    json_t *legal = json_array();
-    if (p >= 0 && (!hidden || view == p)) {
-        MoveList *ml = malloc(sizeof *ml);
-        if (ml) {
-            ops->gen_moves(g, cur, ml);
-            for (int i = 0; i < ml->count; i++) {
-                json_t *m = json_object();
-                sb_clear(&t);
-                ops->format_move(g, cur, ml->moves[i], &t);
-                json_object_set_new(m, "text", json_string(sb_str(&t)));
-                sb_clear(&t);
-                if (ops->move_cells)
-                    ops->move_cells(g, cur, ml->moves[i], &t);
-                json_object_set_new(m, "cells", words_json(sb_str(&t)));
-                json_array_append_new(legal, m);
-            }
-            free(ml);
-        }
-    }
+    json_t *legal = p >= 0 && (!hidden || view == p) ? api_legal_json(g, cur) : json_array();
     json_object_set_new(o, "legal", legal);
 
     if (p == PLAYER_NONE) {
@@ -248,6 +275,7 @@ static json_t *build_state(Session *s, int view)
     } else {
         json_object_set_new(o, "result", json_null());
     }
+    api_finish_state(s, o);
     sb_free(&t);
     return o;
 }
@@ -269,9 +297,11 @@ char *api_state_locked(Session *s, int viewer, size_t *len)
         s->cache_version[slot] = s->version;
     }
     // The cached text is an object "{...}"; the viewer's seat goes in front of its fields.
-    char head[32];
-    const int hl = viewer >= 0 ? snprintf(head, sizeof head, "{\"you\":%d,", viewer)
-                               : snprintf(head, sizeof head, "{\"you\":null,");
+    char head[512];
+    int hl = viewer >= 0 ? snprintf(head, sizeof head, "{\"you\":%d,", viewer)
+                         : snprintf(head, sizeof head, "{\"you\":null,");
+    hl += api_finish_viewer_fields(s, viewer, head + hl, sizeof head - (size_t)hl);
+    hl += api_lobby_state_fields(s, head + hl, sizeof head - (size_t)hl);
     const size_t n = (size_t)hl + s->cache_len[slot] - 1;
     char *out = malloc(n + 1);
     if (out == NULL)
@@ -362,9 +392,13 @@ int seat_of_request(const Request *req, Session *s, bool needed, Response *res)
 
 /* --- handlers ------------------------------------------------------------------------- */
 
+/* 201 for a new game (below). */
+static void created_response(Response *res, Session *s);
+
 static void create_game(Server *srv, const Request *req, Response *res)
 {
-    static const char *const FIELDS[] = {"game", "seats", "rules", "seed", "position", NULL};
+    static const char *const FIELDS[] = {"game", "seats", "rules", "seed", "position", "hints",
+                                         "clock", NULL};
     json_t *body = parse_body(req, res);
     if (body == NULL || !only_fields(body, FIELDS, res)) {
         json_decref(body);
@@ -378,6 +412,7 @@ static void create_game(Server *srv, const Request *req, Response *res)
     const json_t *rules = json_object_get(body, "rules");
     const json_t *seed = json_object_get(body, "seed");
     const json_t *position = json_object_get(body, "position");
+    const json_t *hints = json_object_get(body, "hints");
     bool ok = false;
     if (!json_is_string(game)) {
         response_error(res, 400, "'game' must be the name of a game (GET /api/games lists them)");
@@ -395,6 +430,8 @@ static void create_game(Server *srv, const Request *req, Response *res)
         response_error(res, 400, "'seed' must be a whole number from 0 to 2^53 - 1");
     } else if (position && !json_is_string(position)) {
         response_error(res, 400, "'position' must be a position text");
+    } else if (hints && !json_is_boolean(hints)) {
+        response_error(res, 400, "'hints' must be true or false");
     } else {
         ok = true;
     }
@@ -413,8 +450,11 @@ static void create_game(Server *srv, const Request *req, Response *res)
             response_error(res, 400, "seat %d must be \"human\" or an AI such as \"ai:5\"", i);
             ok = false;
         } else {
-            snprintf(ng.player[i], sizeof ng.player[i], "%s", p);
-            humans += strcmp(p, "human") == 0;
+            // "open": a person's seat left for whoever takes it (api_lobby.c).
+            const bool open = strcmp(p, "open") == 0;
+            snprintf(ng.player[i], sizeof ng.player[i], "%s", open ? "human" : p);
+            humans += open || strcmp(p, "human") == 0;
+            ng.open |= open ? 1u << i : 0u;
         }
     }
     ng.players = n_seats;
@@ -473,54 +513,60 @@ static void create_game(Server *srv, const Request *req, Response *res)
     }
     if (ok && position)
         ng.position = json_string_value(position);
-    if (!ok) {
-        json_decref(body);
-        return;
-    }
-    // The limits, once the request is known to be good: a malformed one costs nothing.
-    ng.owner = req->addr;
-    ng.quota_kind = humans == n_seats ? -1 : humans == 0 ? QUOTA_AIAI_GAMES : QUOTA_AI_GAMES;
+    if (ok && hints)
+        ng.hints = json_is_true(hints);
+    ok = ok && api_lobby_new_game(body, &ng, humans, res);
+    Session *created = ok ? api_create_session(srv, req, &ng, humans, res) : NULL;
+    json_decref(body);
+    if (created != NULL)
+        created_response(res, created);
+}
+
+Session *api_create_session(Server *srv, const Request *req, NewGame *ng, int humans,
+                            Response *res)
+{
+    const int n_seats = ng->players;
+    ng->owner = req->addr;
+    ng->quota_kind = humans == n_seats ? -1 : humans == 0 ? QUOTA_AIAI_GAMES : QUOTA_AI_GAMES;
     int retry = 0;
     // Processes sharing a store count in the database too, so that an address gets no
     // more by spreading its requests over them (store_count_create, store_hold_take).
     const bool shared = store_shared(srv->store);
-    ok = ratelimit_take(srv->creates, req->addr, &retry);
+    bool ok = ratelimit_take(srv->creates, req->addr, &retry);
     ErrBuf serr;
     Status sst = STATUS_OK;
     if (ok && shared && (sst = store_count_create(srv->store, req->addr,
                                                   srv->cfg.creates_per_hour, &ok, &retry,
                                                   &serr)) != STATUS_OK) {
-        json_decref(body);
         response_error(res, http_status_of(sst), "%s", serr.msg);
-        return;
+        return NULL;
     }
     if (!ok) {
-        json_decref(body);
         res->retry_after = retry;
         response_error(res, 429, "too many games created from your address: at most %d an "
                        "hour; try again in %d s", srv->cfg.creates_per_hour, retry);
-        return;
+        return NULL;
     }
-    const int held = ng.quota_kind == QUOTA_AIAI_GAMES ? srv->cfg.aiai_games : srv->cfg.ai_games;
-    ok = ng.quota_kind < 0 || quota_take(srv->quota, req->addr, (QuotaKind)ng.quota_kind, held);
-    if (ok && ng.quota_kind >= 0 && shared) {
-        if (!secret_hex(ng.id, SECRET_ID_BYTES))
+    const int held = ng->quota_kind == QUOTA_AIAI_GAMES ? srv->cfg.aiai_games
+                                                         : srv->cfg.ai_games;
+    ok = ng->quota_kind < 0 ||
+         quota_take(srv->quota, req->addr, (QuotaKind)ng->quota_kind, held);
+    if (ok && ng->quota_kind >= 0 && shared) {
+        if (!secret_hex(ng->id, SECRET_ID_BYTES))
             sst = err_set(&serr, STATUS_IO, "no randomness for the game id");
         else
-            sst = store_hold_take(srv->store, req->addr, ng.id, ng.quota_kind, held,
+            sst = store_hold_take(srv->store, req->addr, ng->id, ng->quota_kind, held,
                                   srv->cfg.idle_s, &ok, &serr);
         if (sst != STATUS_OK || !ok)
-            quota_give(srv->quota, req->addr, (QuotaKind)ng.quota_kind);
+            quota_give(srv->quota, req->addr, (QuotaKind)ng->quota_kind);
         if (sst != STATUS_OK) {
-            json_decref(body);
             response_error(res, http_status_of(sst), "%s", serr.msg);
-            return;
+            return NULL;
         }
     }
     if (!ok) {
-        json_decref(body);
         res->retry_after = 60;
-        if (ng.quota_kind == QUOTA_AIAI_GAMES)
+        if (ng->quota_kind == QUOTA_AIAI_GAMES)
             response_error(res, 429, "your address has %d AI-against-AI games in play, the "
                            "most this server runs at once: wait until one ends",
                            srv->cfg.aiai_games);
@@ -528,20 +574,26 @@ static void create_game(Server *srv, const Request *req, Response *res)
             response_error(res, 429, "your address has %d games against the AI in play, the "
                            "most this server keeps at once: finish one, or wait %d s after "
                            "leaving one", srv->cfg.ai_games, srv->cfg.idle_s);
-        return;
+        return NULL;
     }
     Session *s = NULL;
     ErrBuf err;
-    const Status st = session_create(srv, &ng, &s, &err);
-    json_decref(body);
+    const Status st = session_create(srv, ng, &s, &err);
     if (st != STATUS_OK) {
-        if (ng.quota_kind >= 0)
-            quota_give(srv->quota, req->addr, (QuotaKind)ng.quota_kind);
-        if (ng.quota_kind >= 0 && shared)
-            store_hold_give(srv->store, ng.id, &serr);
+        if (ng->quota_kind >= 0)
+            quota_give(srv->quota, req->addr, (QuotaKind)ng->quota_kind);
+        if (ng->quota_kind >= 0 && shared)
+            store_hold_give(srv->store, ng->id, &serr);
         response_error(res, http_status_of(st), "%s", err.msg);
-        return;
+        return NULL;
     }
+    return s;
+}
+
+/* 201 for the new game s: its id, every seat's link (the creator hands them out) and its
+ * state; gives back the reference on s. */
+static void created_response(Response *res, Session *s)
+{
     json_t *out = json_object();
     json_object_set_new(out, "id", json_string(s->id));
     json_t *links = json_array();
@@ -653,13 +705,7 @@ static void hint(Server *srv, const Request *req, Session *s, Response *res)
         }
         json_object_set_new(o, "values", vals);
     }
-    size_t len;
-    char *text = dump(o, &len);
-    json_decref(o);
-    if (text == NULL)
-        response_error(res, 503, "out of memory");
-    else
-        response_json(res, 200, text, len);
+    api_answer_json(res, 200, o);
 }
 
 static void record_text(const Request *req, Session *s, Response *res)
@@ -669,7 +715,7 @@ static void record_text(const Request *req, Session *s, Response *res)
         return;
     pthread_mutex_lock(&s->mu);
     const bool hidden = !(s->game->ops->flags & GAME_PERFECT_INFO);
-    if (hidden && !game_is_over(s->game, s->rec.current)) {
+    if (hidden && !session_over_locked(s)) {
         pthread_mutex_unlock(&s->mu);
         response_error(res, 403, "the record of a hidden-information game is shown when the "
                        "game is over");
@@ -679,7 +725,7 @@ static void record_text(const Request *req, Session *s, Response *res)
     sb_init(&t);
     StrBuf result;
     sb_init(&result);
-    play_result_text(s->game, s->rec.current, PLAYER_NONE, &result);
+    api_finish_result_text(s, &result);
     record_write(&s->rec, sb_str(&result), &t);
     sb_free(&result);
     pthread_mutex_unlock(&s->mu);
@@ -766,6 +812,13 @@ void api_handle(Server *srv, const Request *req, Response *res)
         }
         return;
     }
+    if (strcmp(p, "/api/observe") == 0) {
+        if (method_is(req, "POST", res))
+            api_observe(srv, req, res);
+        return;
+    }
+    if (api_lobby_handle(srv, req, p, res))
+        return;
     if (strcmp(p, "/api/stats") == 0) {
         if (method_is(req, "GET", res))
             stats(srv, res);
@@ -791,9 +844,11 @@ void api_handle(Server *srv, const Request *req, Response *res)
     bool known = false;
     for (int i = 0; ACTIONS[i] && !known; i++)
         known = strcmp(action, ACTIONS[i]) == 0;
+    known = known || api_finish_knows(action) || strcmp(action, "join") == 0;
     if (!known) {
         response_error(res, 404, "no such API path '%.60s': a game has moves, undo, hint, "
-                       "record, positions, analysis and events", req->path);
+                       "record, positions, analysis, events, resign, offer-draw, "
+                       "accept-draw, decline-draw and rematch", req->path);
         return;
     }
     Session *s = NULL;
@@ -829,6 +884,10 @@ static void api_game(Server *srv, const Request *req, Session *s, const char *ac
     } else if (strcmp(action, "positions") == 0 || strcmp(action, "analysis") == 0) {
         if (method_is(req, action[0] == 'p' ? "GET" : "POST", res))
             review_handle(srv, req, s, action, res);
+    } else if (strcmp(action, "join") == 0) {
+        api_lobby_join(srv, req, s, res);
+    } else if (api_finish_knows(action)) {
+        api_finish_handle(srv, req, s, action, res);
     } else if (method_is(req, "GET", res)) {
         record_text(req, s, res);
     }

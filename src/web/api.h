@@ -17,6 +17,7 @@
 
 typedef struct Server Server;
 typedef struct Session Session;
+typedef struct NewGame NewGame;
 
 /* Answers a request under /api/ (except event streams); false if the path is not one of
  * the API's, so that the caller answers 404. */
@@ -39,5 +40,18 @@ json_t *parse_body(const Request *req, Response *res);
 /* The seat of the request's token, -1 for none (when not needed), or -2 with res set to
  * a 403. */
 int seat_of_request(const Request *req, Session *s, bool needed, Response *res);
+/* Answers the JSON object o (given up: freed here) with `status`, or 503 when it cannot
+ * be written for want of memory. */
+void api_answer_json(Response *res, int status, json_t *o);
+/* The rule options of g with their values, as one JSON object. */
+json_t *api_rules_json(const Game *g);
+/* The legal actions of st, each {"text", "cells"}. */
+json_t *api_legal_json(const Game *g, const GameState *st);
+
+/* Creates the game ng (players, rules and seats checked; `humans` of its seats people)
+ * within the requester's limits: the new session with a reference, or NULL with the
+ * refusal answered in res. */
+Session *api_create_session(Server *srv, const Request *req, NewGame *ng, int humans,
+                            Response *res);
 
 #endif

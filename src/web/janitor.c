@@ -2,7 +2,9 @@
  * janitor.c - the housekeeping thread (see janitor.h). It sleeps on a condition so
  * that stopping the server wakes it at once. Sweeps come at a tenth of the shortest
  * period they serve (idle time, retention times), between 0.1 s and 30 s, so a game
- * stays in memory at most about 10% longer than the idle time says.
+ * stays in memory at most about 10% longer than the idle time says. Between sweeps it
+ * looks at the running clocks every CLOCK_TICK_MS, so a flag falls on time even when
+ * nobody moves.
  */
 #include "web/janitor.h"
 
@@ -14,6 +16,8 @@
 #include "web/server.h"
 #include "web/session.h"
 #include "web/waits.h"
+
+enum { CLOCK_TICK_MS = 200 };
 
 struct Janitor {
     Server *srv;
@@ -40,14 +44,22 @@ static void *janitor_main(void *arg)
     Server *srv = j->srv;
     const ServeConfig *c = &srv->cfg;
     const int64_t period = sweep_ms(c);
+    int64_t since_sweep = 0;
     pthread_mutex_lock(&j->mu);
     while (!j->stop) {
-        const struct timespec at = deadline_in_ms(period);
+        const int64_t wait = period < CLOCK_TICK_MS ? period : CLOCK_TICK_MS;
+        const struct timespec at = deadline_in_ms(wait);
         while (!j->stop && pthread_cond_timedwait(&j->wake, &j->mu, &at) == 0) {
         }
         if (j->stop)
             break;
         pthread_mutex_unlock(&j->mu);
+        sessions_check_clocks(srv);
+        if ((since_sweep += wait) < period) {
+            pthread_mutex_lock(&j->mu);
+            continue;
+        }
+        since_sweep = 0;
         sessions_evict(srv, (int64_t)c->idle_s * 1000);
         const int64_t now = (int64_t)time(NULL);
         sessions_retire(srv, c->abandon_s > 0 ? now - c->abandon_s : 0,

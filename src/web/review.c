@@ -180,12 +180,7 @@ static void analysis(Server *srv, const Request *req, Session *s, Response *res)
         json_object_set_new(o, "win_chance", json_real(win_chance(&h)));
         json_object_set_new(o, "proven", json_boolean(h.has_score && score_is_decisive(h.score_cu)));
     }
-    char *text = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    if (text == NULL)
-        response_error(res, 503, "out of memory");
-    else
-        response_json(res, 200, text, strlen(text));
+    api_answer_json(res, 200, o);
 }
 
 void review_handle(Server *srv, const Request *req, Session *s, const char *action,

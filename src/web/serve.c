@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "web/netaddr.h"
 #include "web/serve.h"
 #include "web/server.h"
 
@@ -130,7 +131,7 @@ int cmd_serve(int argc, char **argv)
                 *NUMBERS[k].i = (int)n;
             else
                 *NUMBERS[k].l = n;
-        } else if (strcmp(a, "--bind") == 0) {
+        } else if (strcmp(a, "--bind") == 0 || strcmp(a, "--listen") == 0) {
             cfg.bind = v;
         } else if (strcmp(a, "--db") == 0) {
             cfg.db_path = v;
@@ -187,15 +188,25 @@ int cmd_serve(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    const bool v6 = strchr(cfg.bind, ':') != NULL;
+    const bool any = strcmp(cfg.bind, "0.0.0.0") == 0 || strcmp(cfg.bind, "::") == 0;
+    // On every address, invite links name one that other machines reach.
+    char share[64];
+    if (any && netaddr_reachable(v6, share, sizeof share))
+        cfg.share_host = share;
     Server srv;
     ErrBuf err;
     if (server_start(&srv, &cfg, &err) != STATUS_OK)
         return serve_error("%s", err.msg), 1;
-    const bool v6 = strchr(cfg.bind, ':') != NULL;
-    const bool any = strcmp(cfg.bind, "0.0.0.0") == 0 || strcmp(cfg.bind, "::") == 0;
     printf("crown serve: open http://%s%s%s:%d/ in a browser%s\n", v6 ? "[" : "",
            any ? (v6 ? "::1" : "127.0.0.1") : cfg.bind, v6 ? "]" : "", srv.port,
            any ? " (listening on every address of this machine)" : "");
+    if (quiet) {
+    } else if (cfg.public_url != NULL)
+        printf("crown serve: players open %s\n", cfg.public_url);
+    else if (cfg.share_host != NULL)
+        printf("crown serve: other machines open http://%s%s%s:%d/\n", v6 ? "[" : "",
+               cfg.share_host, v6 ? "]" : "", srv.port);
     if (!quiet) {
         // A URL's user and password stay off the screen: scheme, then what follows '@'.
         const char *scheme_end = strstr(cfg.db_path, "://");

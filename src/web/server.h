@@ -49,6 +49,9 @@ typedef struct ServeConfig {
      * address (--public-url; --allow-origin, comma-separated); NULL for none. */
     const char *public_url;
     const char *allow_origins;
+    /* The machine's address other machines reach when bind is every address (the
+     * invite links' host, GET /api/info), or NULL. */
+    const char *share_host;
     const char *tablebase; /* a solved table for ai:10 and hints; NULL: the default places */
 } ServeConfig;
 

@@ -200,7 +200,11 @@ int sessions_evict(Server *srv, int64_t idle_ms)
             Session *s = *p;
             // Only a holder makes new references (or session_find, under the table's
             // lock): with none held, nobody can reach s but through this table.
-            if (atomic_load(&s->refs) == 0 && now - atomic_load(&s->last_used) >= idle_ms) {
+            // A game whose clock of minutes runs stays, so that its flag falls on time.
+            const bool ticking = gameclock_on(&s->meta.clock) && s->meta.clock.running >= 0 &&
+                                 s->meta.clock.per_move_ms == 0;
+            if (atomic_load(&s->refs) == 0 && now - atomic_load(&s->last_used) >= idle_ms &&
+                !ticking) {
                 *p = s->next;
                 session_destroy(srv, s);
                 n++;
@@ -296,6 +300,7 @@ void session_schedule_ai_locked(Server *srv, Session *s)
 {
     const int p = s->game->ops->to_move(s->game, s->rec.current);
     if (p >= 0 && !s->seats.seat[p].human && !s->ai_queued && s->thinking < 0 &&
+        s->meta.end == META_END_NONE &&
         !atomic_load(&srv->stopping)) {
         s->ai_queued = true;
         ai_queue_move(srv->ai, s); // the job holds a reference until it has run
@@ -351,8 +356,22 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
     }
     sb_free(&t);
     const uint64_t version = s->version + 1;
+    // The clock and the time of the last move go with the moves, in one transaction.
+    GameMeta meta = s->meta;
+    char *meta_text = NULL;
     if (st == STATUS_OK && total > 0) {
-        const StoreStamp stamp = {s->stored_version, version, ai_to_move(s, g, scratch)};
+        const int64_t now = gameclock_now();
+        const int next = g->ops->to_move(g, scratch);
+        // No clock runs while a seat waits for its player (session_join starts it).
+        if (n > 0 && meta.open == 0)
+            gameclock_turn(&meta.clock, actors[0], next >= 0 ? next : -1, now);
+        meta.moved_ms = now;
+        if ((meta_text = meta_format(&meta, g->players)) == NULL)
+            st = err_set(err, STATUS_NOMEM, "out of memory");
+    }
+    if (st == STATUS_OK && total > 0) {
+        const StoreStamp stamp = {s->stored_version, version, ai_to_move(s, g, scratch),
+                                  meta_text};
         // STATUS_CONFLICT: another process changed the game first (the caller re-reads).
         st = store_append(srv->store, s->id, s->rec.count, (const char *const *)texts, total,
                           &stamp, err);
@@ -367,7 +386,7 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
             if (record_push(&s->rec, all[i], err) != STATUS_OK) {
                 // Memory and store must agree: take the stored actions back as well.
                 ErrBuf e2;
-                const StoreStamp back = {version, version + 1, false};
+                const StoreStamp back = {version, version + 1, false, NULL};
                 if (store_truncate(srv->store, s->id, before, &back, &e2) == STATUS_OK)
                     s->stored_version = s->version = version + 1;
                 texts_truncate(s, before);
@@ -382,6 +401,7 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
         }
         if (st == STATUS_OK) {
             s->version = version - 1; // changed_locked adds the one
+            s->meta = meta;
             s->ai_error[0] = '\0';
             changed_locked(s);
             session_schedule_ai_locked(srv, s);
@@ -396,16 +416,130 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
     }
     free(texts);
     free(cells);
+    free(meta_text);
     free(all);
     free(undo);
     free(scratch);
     return st;
 }
 
+static Status sync_locked(Server *srv, Session *s, ErrBuf *err);
+
 /* Whether `seat` may act now; the reason when not. */
 static Status check_turn(const Session *s, int seat, ErrBuf *err)
 {
+    if (s->meta.end != META_END_NONE)
+        return err_set(err, STATUS_CONFLICT, "the game is over: %s",
+                       s->meta.end == META_END_RESIGN ? "a player resigned"
+                       : s->meta.end == META_END_TIME ? "a player ran out of time"
+                                                      : "the players agreed a draw");
     return seats_check_turn(&s->seats, s->game, s->rec.current, seat, err);
+}
+
+bool session_over_locked(const Session *s)
+{
+    return s->meta.end != META_END_NONE || game_is_over(s->game, s->rec.current);
+}
+
+Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBuf *err)
+{
+    char *text = meta_format(m, s->game->players);
+    if (text == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    const bool ends = m->end != META_END_NONE;
+    const StoreStamp stamp = {s->stored_version, s->version + 1,
+                              !ends && ai_to_move(s, s->game, s->rec.current), NULL};
+    Status st = store_set_meta(srv->store, s->id, text, &stamp, err);
+    free(text);
+    if (st == STATUS_CONFLICT) {
+        ErrBuf e2;
+        sync_locked(srv, s, &e2); // shows what changed; the player tries again
+        return st;
+    }
+    if (st != STATUS_OK)
+        return STATUS_IO;
+    s->stored_version = s->version + 1;
+    s->meta = *m;
+    if (ends) {
+        if (s->agent)
+            agent_stop(s->agent); // its move would be refused anyway
+        s->thinking = -1;
+        release_quota_locked(srv, s);
+    }
+    changed_locked(s);
+    return STATUS_OK;
+}
+
+/* Ends the game on time when the running seat's time has run out at `now`; true if it
+ * did. Always a loss: whether the opponent could still win is not judged (API.md). */
+static bool flag_locked(Server *srv, Session *s, int64_t now)
+{
+    const int seat = gameclock_flagged(&s->meta.clock, now);
+    if (seat < 0 || session_over_locked(s))
+        return false;
+    GameMeta m = s->meta;
+    gameclock_stop(&m.clock, now);
+    m.end = META_END_TIME;
+    m.end_seat = seat;
+    m.end_ply = s->rec.count;
+    m.offer_seat = -1;
+    ErrBuf err;
+    return session_set_meta_locked(srv, s, &m, &err) == STATUS_OK;
+}
+
+void sessions_check_clocks(Server *srv)
+{
+    enum { BATCH = 64 };
+    char ids[BATCH][SECRET_ID_LEN + 1];
+    int n = 0;
+    const int64_t now = gameclock_now();
+    SessionTable *t = srv->sessions;
+    // Only collect under the table's lock: ending a game commits to the store.
+    pthread_mutex_lock(&t->mu);
+    for (int b = 0; b < TABLE_BUCKETS && n < BATCH; b++)
+        for (Session *s = t->bucket[b]; s && n < BATCH; s = s->next) {
+            pthread_mutex_lock(&s->mu);
+            if (gameclock_flagged(&s->meta.clock, now) >= 0 && !session_over_locked(s))
+                memcpy(ids[n++], s->id, sizeof ids[0]);
+            pthread_mutex_unlock(&s->mu);
+        }
+    pthread_mutex_unlock(&t->mu);
+    for (int i = 0; i < n && !atomic_load(&srv->stopping); i++) {
+        Session *s = NULL;
+        ErrBuf err;
+        if (session_find(srv, ids[i], &s, &err) != STATUS_OK)
+            continue;
+        pthread_mutex_lock(&s->mu);
+        flag_locked(srv, s, gameclock_now());
+        pthread_mutex_unlock(&s->mu);
+        session_release(s);
+    }
+}
+
+Status session_join(Server *srv, Session *s, int *seat, ErrBuf *err)
+{
+    pthread_mutex_lock(&s->mu);
+    Status st = STATUS_OK;
+    if (session_over_locked(s))
+        st = err_set(err, STATUS_CONFLICT, "the game is over: no seat to take");
+    else if (s->meta.open == 0)
+        st = err_set(err, STATUS_CONFLICT, "every seat of this game has its player");
+    if (st == STATUS_OK) {
+        GameMeta m = s->meta;
+        int i = 0;
+        while (!(m.open & (1u << i)))
+            i++;
+        m.open &= ~(1u << i);
+        // Everyone is seated: a clock held back by the open seat starts, if a move has
+        // been played (else the first move starts it, as in every game).
+        const int p = s->game->ops->to_move(s->game, s->rec.current);
+        if (m.open == 0 && s->rec.count > 0 && m.clock.running < 0 && p >= 0)
+            gameclock_turn(&m.clock, -1, p, gameclock_now());
+        if ((st = session_set_meta_locked(srv, s, &m, err)) == STATUS_OK)
+            *seat = i;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return st;
 }
 
 /* --- creating and loading -------------------------------------------------------------- */
@@ -478,6 +612,13 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
         return st;
     }
     s->created = (int64_t)time(NULL);
+    meta_init(&s->meta);
+    s->meta.hints = ng->hints;
+    if (ng->rematch_of)
+        snprintf(s->meta.rematch_of, sizeof s->meta.rematch_of, "%s", ng->rematch_of);
+    s->meta.clock = ng->clock;
+    s->meta.open = ng->open;
+    s->meta.moved_ms = gameclock_now();
 
     StoredGame sg;
     memset(&sg, 0, sizeof sg);
@@ -509,11 +650,13 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
                  s->seats.seat[i].text);
         snprintf(sg.token[i], sizeof sg.token[i], "%s", s->token[i]);
     }
-    if (rules == NULL || sb_failed(&pos))
+    sg.meta = meta_format(&s->meta, g->players);
+    if (rules == NULL || sb_failed(&pos) || sg.meta == NULL)
         st = err_set(err, STATUS_NOMEM, "out of memory");
     else if (store_insert_game(srv->store, &sg, ai_to_move(s, g, start), err) != STATUS_OK)
         st = STATUS_IO;
     free(rules);
+    free(sg.meta);
     sb_free(&pos);
     if (st == STATUS_OK && (st = init_record(s, g, start, err)) != STATUS_OK)
         g = NULL; // owned by the record now, freed with the session
@@ -635,6 +778,8 @@ static Status load_session(const StoredGame *sg, Session **out, ErrBuf *err)
     s->seed = sg->seed;
     s->created = sg->created;
     s->version = s->stored_version = sg->version;
+    if (st == STATUS_OK && meta_parse(sg->meta, sg->players, &s->meta, &e2) != STATUS_OK)
+        st = err_set(err, STATUS_CORRUPT, "game %s: %s", sg->id, e2.msg);
     GameState *start = st == STATUS_OK ? game_state_new(g) : NULL;
     if (st == STATUS_OK && start == NULL)
         st = err_set(err, STATUS_NOMEM, "out of memory");
@@ -674,6 +819,9 @@ static Status sync_locked(Server *srv, Session *s, ErrBuf *err)
         return st == STATUS_ILLEGAL ? err_set(err, STATUS_NOT_FOUND, "no game '%s'", s->id)
                                     : STATUS_IO;
     if (sg.version != s->stored_version) {
+        ErrBuf e2;
+        // A meta this build cannot read leaves the one held, as load_session refused it.
+        (void)meta_parse(sg.meta, s->game->players, &s->meta, &e2);
         int same = 0;
         while (same < sg.n_moves && same < s->rec.count &&
                strcmp(sg.moves[same], s->texts[same]) == 0)
@@ -738,8 +886,11 @@ Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err)
             if (st == STATUS_OK) {
                 session_hold(s);
                 insert_locked(t, s);
-                // The server may have stopped while an AI was to move: carry on.
+                // The server may have stopped while an AI was to move: carry on. A
+                // clock may have run out while nobody held the game: the first answer
+                // says so already.
                 pthread_mutex_lock(&s->mu);
+                flag_locked(srv, s, gameclock_now());
                 session_schedule_ai_locked(srv, s);
                 pthread_mutex_unlock(&s->mu);
             }
@@ -869,6 +1020,8 @@ Status session_play(Server *srv, Session *s, int seat, const char *text, int exp
         if (st == STATUS_OK && expect_ply >= 0 && expect_ply != s->rec.count)
             st = err_set(err, STATUS_CONFLICT, "the game has moved on: %d actions have been "
                          "played, not %d", s->rec.count, expect_ply);
+        if (st == STATUS_OK && flag_locked(srv, s, gameclock_now()))
+            st = err_set(err, STATUS_CONFLICT, "the game is over: your time ran out");
         if (st == STATUS_OK)
             st = play_parse_turn(s->game, s->rec.current, text, acts, PLAY_TURN_CAP, &n, err);
         if (st == STATUS_OK)
@@ -894,13 +1047,15 @@ Status session_undo(Server *srv, Session *s, int seat, ErrBuf *err)
         if (i != seat && s->seats.seat[i].human)
             st = err_set(err, STATUS_CONFLICT, "undo is only for games against the AI: "
                          "the %s seat is another human's", play_seat_ordinal(i));
+    if (st == STATUS_OK && session_over_locked(s))
+        st = err_set(err, STATUS_CONFLICT, "the game is over: moves cannot be taken back");
     int keep = 0;
     if (st == STATUS_OK && (st = play_undo_point(&s->rec, 1u << seat, &keep, err)) ==
                                STATUS_ILLEGAL)
         st = STATUS_CONFLICT;
     if (st == STATUS_OK) {
         // Undo hands the move back to this human seat, so no AI move is left pending.
-        const StoreStamp stamp = {s->stored_version, s->version + 1, false};
+        const StoreStamp stamp = {s->stored_version, s->version + 1, false, NULL};
         st = store_truncate(srv->store, s->id, keep, &stamp, err);
         ErrBuf e2;
         if (st == STATUS_CONFLICT)
@@ -938,7 +1093,8 @@ bool session_ai_claim(Server *srv, Session *s, AiClaim *claim)
         (mine && refresh_locked(srv, s, &err) != STATUS_OK))
         mine = false;
     const int p = s->game->ops->to_move(s->game, s->rec.current);
-    bool ok = mine && p >= 0 && !s->seats.seat[p].human && s->thinking < 0;
+    bool ok = mine && p >= 0 && !s->seats.seat[p].human && s->thinking < 0 &&
+              s->meta.end == META_END_NONE;
     const int64_t left_ms = (int64_t)srv->cfg.ai_seconds * 1000 - s->ai_ms;
     if (ok && (s->rec.count >= srv->cfg.ai_max_plies || left_ms <= 0)) {
         // The AI stops here; a human seat may still move (and the AI then tries again,
@@ -1024,6 +1180,12 @@ Status session_copy_for_hint(Session *s, int seat, GameState **out, ErrBuf *err)
 {
     pthread_mutex_lock(&s->mu);
     Status st = check_turn(s, seat, err);
+    int humans = 0;
+    for (int i = 0; i < s->game->players; i++)
+        humans += s->seats.seat[i].human;
+    if (st == STATUS_OK && humans > 1 && !s->meta.hints)
+        st = err_set(err, STATUS_CONFLICT, "hints are off in a game between people, unless it "
+                     "was created with hints allowed");
     if (st == STATUS_OK && (*out = game_state_clone(s->game, s->rec.current)) == NULL)
         st = err_set(err, STATUS_NOMEM, "out of memory");
     pthread_mutex_unlock(&s->mu);
@@ -1051,7 +1213,7 @@ static bool retire_locked(Server *srv, const char *id, bool known_over, int64_t 
         stored_game_free(&sg);
         if (st != STATUS_OK)
             return false; // a game this build cannot read is nobody's to delete
-        const bool over = game_is_over(s->game, s->rec.current);
+        const bool over = session_over_locked(s);
         session_destroy(NULL, s);
         if (over) {
             store_mark_over(srv->store, id, version, &err);

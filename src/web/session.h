@@ -30,6 +30,7 @@
 #include "core/record.h"
 #include "play/seats.h"
 #include "search/agent.h"
+#include "web/meta.h"
 #include "web/quota.h"
 #include "web/secret.h"
 #include "web/store.h"
@@ -74,6 +75,7 @@ typedef struct Session {
     Agent *agent;     /* the AI think in progress, for agent_stop on undo */
     TurnClock ai_turn; /* the AI's turn of several actions: one time budget for all */
     char ai_error[ERRBUF_LEN]; /* why the last AI move failed, or "" */
+    GameMeta meta;    /* resignation, agreed draw, draw offer, hints, rematch (meta.h) */
     /* The API's cache of state bodies per view (0: public, 1 + seat: that seat's own
      * view of a hidden-information game), valid while cache_version == version. */
     char *cache[1 + MAX_PLAYERS];
@@ -116,6 +118,10 @@ typedef struct NewGame {
     const char *owner;    /* the creator's address */
     int quota_kind;       /* what the creator took in srv->quota for it (-1: nothing); the
                            * session gives it back when the game ends or leaves memory */
+    bool hints;           /* hints allowed although several seats are people */
+    const char *rematch_of; /* the id of the game this one is the rematch of, or NULL */
+    GameClock clock;      /* the time control (gameclock.h), or none */
+    unsigned open;        /* human seats left for a player to take (session_join), bits */
     char id[SECRET_ID_LEN + 1]; /* the id chosen beforehand (a shared store's hold names
                                  * it), or "" for a new one */
 } NewGame;
@@ -192,6 +198,19 @@ void session_ai_finish(Server *srv, Session *s, const AiClaim *claim, bool ok, M
 /* Queues an AI move if an AI seat is to move and none is queued or thinking; the caller
  * holds s->mu. */
 void session_schedule_ai_locked(Server *srv, Session *s);
+
+/* Whether the game is over, by its rules or by the players (a resignation, a draw
+ * agreed); the caller holds s->mu. */
+bool session_over_locked(const Session *s);
+/* Commits a new meta (meta.h) for s and shows it; an end in it stops the AI. The caller
+ * holds s->mu and has checked that the change is allowed. */
+Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBuf *err);
+
+/* Ends on time the games in memory whose running clock has run out (the janitor calls
+ * it a few times a second; a move by a player out of time does it too). */
+void sessions_check_clocks(Server *srv);
+/* Takes the first open seat of s for a new player (NewGame.open): *seat is his. */
+Status session_join(Server *srv, Session *s, int *seat, ErrBuf *err);
 
 /* The viewer's hint position: a copy of the position when `seat` is to move. */
 Status session_copy_for_hint(Session *s, int seat, GameState **out, ErrBuf *err);

@@ -51,8 +51,16 @@ Status store_truncate(Store *st, const char *id, int keep, const StoreStamp *sta
     return st->ops->truncate(st, id, keep, stamp, err);
 }
 
+Status store_set_meta(Store *st, const char *id, const char *meta, const StoreStamp *stamp,
+                      ErrBuf *err)
+{
+    return st->ops->set_meta(st, id, meta, stamp, err);
+}
+
 void stored_game_free(StoredGame *g)
 {
+    free(g->meta);
+    g->meta = NULL;
     free(g->rules);
     free(g->start);
     for (int i = 0; i < g->n_moves; i++)
@@ -90,6 +98,13 @@ Status store_version(Store *st, const char *id, uint64_t *out, ErrBuf *err)
 long store_count_games(Store *st)
 {
     return st->ops->count_games(st);
+}
+
+Status store_list_open(Store *st, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
+                       ErrBuf *err)
+{
+    *n = 0;
+    return st->ops->list_open(st, ids, cap, n, err);
 }
 
 Status store_list_stale(Store *st, int64_t before, bool over, char (*ids)[SECRET_ID_LEN + 1],

@@ -29,7 +29,7 @@ typedef struct Store Store;
 
 enum {
     STORE_PLAYER_LEN = 32,
-    STORE_SCHEMA_VERSION = 4, /* what store_open brings every database to */
+    STORE_SCHEMA_VERSION = 5, /* what store_open brings every database to */
 };
 
 /* A game as stored: enough to rebuild it exactly. */
@@ -48,6 +48,9 @@ typedef struct StoredGame {
     char token[MAX_PLAYERS][SECRET_TOKEN_LEN + 1];
     char **moves;      /* action texts in order; owned */
     int n_moves;
+    /* What the game is beyond its moves (web/meta.h: an end outside the rules, a draw
+     * offer, hints, rematch links) as one JSON object; owned, NULL read as "{}". */
+    char *meta;
 } StoredGame;
 
 /* What a write to a game's moves stamps on it. */
@@ -55,6 +58,9 @@ typedef struct StoreStamp {
     uint64_t expect;  /* the game's version as the writer last read or wrote it */
     uint64_t version; /* the version after the write; greater than expect */
     bool ai_next;     /* an AI seat is to move after the write: this process claims it */
+    /* The game's new meta (StoredGame.meta) written in the same transaction by
+     * store_append, or NULL to leave it: a game's clock moves with its moves. */
+    const char *meta;
 } StoreStamp;
 
 /* Opens (creating when missing) the database named by `db` (a file path, or a
@@ -73,6 +79,9 @@ Status store_append(Store *st, const char *id, int first_ply, const char *const 
 /* Deletes the actions from `keep` on (undo) and sets the game's version. */
 Status store_truncate(Store *st, const char *id, int keep, const StoreStamp *stamp,
                       ErrBuf *err);
+/* Replaces the game's meta (see StoredGame) and sets its version. */
+Status store_set_meta(Store *st, const char *id, const char *meta, const StoreStamp *stamp,
+                      ErrBuf *err);
 /* Reads a game. STATUS_ILLEGAL with "no such game" when the id is unknown. On success
  * *out owns its strings: free them with stored_game_free. */
 Status store_load(Store *st, const char *id, StoredGame *out, ErrBuf *err);
@@ -83,6 +92,10 @@ Status store_version(Store *st, const char *id, uint64_t *out, ErrBuf *err);
  * since 1970) and that are known to be over (over true) or not known to be. */
 Status store_list_stale(Store *st, int64_t before, bool over, char (*ids)[SECRET_ID_LEN + 1],
                         int cap, int *n, ErrBuf *err);
+/* Up to cap ids of unfinished games with a seat waiting for a player (meta "open"),
+ * newest first: the server's list of open games. */
+Status store_list_open(Store *st, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
+                       ErrBuf *err);
 /* Notes that a game is over at `version`, so that the retention of unfinished games skips
  * it; any later change of the game clears the note. STATUS_CONFLICT when the game is no
  * longer at that version. */

@@ -16,12 +16,16 @@ typedef struct StoreOps {
                      int n, const StoreStamp *stamp, ErrBuf *err);
     Status (*truncate)(Store *st, const char *id, int keep, const StoreStamp *stamp,
                        ErrBuf *err);
+    Status (*set_meta)(Store *st, const char *id, const char *meta, const StoreStamp *stamp,
+                       ErrBuf *err);
     /* Reads into *g (zeroed by the caller; freed by it on failure). */
     Status (*load)(Store *st, const char *id, StoredGame *g, ErrBuf *err);
     Status (*version)(Store *st, const char *id, uint64_t *out, ErrBuf *err);
     long (*count_games)(Store *st);
     Status (*list_stale)(Store *st, int64_t before, bool over, char (*ids)[SECRET_ID_LEN + 1],
                          int cap, int *n, ErrBuf *err);
+    Status (*list_open)(Store *st, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
+                        ErrBuf *err);
     Status (*mark_over)(Store *st, const char *id, uint64_t version, ErrBuf *err);
     Status (*delete_game)(Store *st, const char *id, int64_t before, ErrBuf *err);
     /* NULL for a store only one process uses: every claim is this process's. */

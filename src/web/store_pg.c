@@ -79,7 +79,9 @@ static const char *const MIGRATIONS[] = {
     // 3: whether a game is known to be over (the retention's sweeps), indexed for them.
     ("ALTER TABLE games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0;"
      "CREATE INDEX games_stale ON games(finished, updated);"),
-    // 4: per-address limits across processes: games created (the last hour's), and the
+    // 4: what a game is beyond its moves, as one JSON object (web/meta.h).
+    "ALTER TABLE games ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';",
+    // 5: per-address limits across processes: games created (the last hour's), and the
     // holds of games with an AI (see pg_hold_take).
     ("CREATE TABLE address_creates(addr TEXT NOT NULL, at BIGINT NOT NULL);"
      "CREATE INDEX address_creates_addr ON address_creates(addr, at);"
@@ -346,12 +348,14 @@ static Status pg_insert_game(Store *base, const StoredGame *g, bool ai_next, Err
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)g->seed);
     snprintf(created, sizeof created, "%lld", (long long)g->created);
     snprintf(version, sizeof version, "%llu", (unsigned long long)g->version);
-    const char *p[] = {g->id, g->game, players, g->rules, g->start, seed, created, version};
+    const char *p[] = {g->id,  g->game, players, g->rules, g->start,
+                       seed,   created, version, g->meta ? g->meta : "{}"};
     Status s = run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
     c = st->conn[slot];
     if (s == STATUS_OK)
         s = run_cmd(c, "INSERT INTO games(id, game, players, rules, start, seed, created, version,"
-                       " updated) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $7)", 8, p, err);
+                       " updated, meta) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $7, $9)", 9, p,
+                    err);
     for (int i = 0; i < g->players && s == STATUS_OK; i++) {
         char seat[16];
         snprintf(seat, sizeof seat, "%d", i);
@@ -384,6 +388,10 @@ static Status pg_append(Store *base, const char *id, int first_ply, const char *
         const char *p[] = {id, ply, texts[i]};
         s = run_cmd(c, "INSERT INTO moves(game_id, ply, text) VALUES($1, $2, $3)", 3, p, err);
     }
+    if (s == STATUS_OK && stamp->meta != NULL) {
+        const char *p[] = {id, stamp->meta};
+        s = run_cmd(c, "UPDATE games SET meta=$2 WHERE id=$1", 2, p, err);
+    }
     if (s == STATUS_OK)
         s = after_write(st, c, id, stamp->version, stamp->ai_next, err);
     s = finish(c, s, err);
@@ -415,6 +423,28 @@ static Status pg_truncate(Store *base, const char *id, int keep, const StoreStam
     return s;
 }
 
+static Status pg_set_meta(Store *base, const char *id, const char *meta,
+                          const StoreStamp *stamp, ErrBuf *err)
+{
+    PgStore *st = pg(base);
+    int slot;
+    PGconn *c = acquire(st, &slot, err);
+    if (c == NULL)
+        return STATUS_IO;
+    const char *p[] = {id, meta};
+    Status s = run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
+    c = st->conn[slot];
+    if (s == STATUS_OK)
+        s = set_version(c, id, stamp, err);
+    if (s == STATUS_OK)
+        s = run_cmd(c, "UPDATE games SET meta=$2 WHERE id=$1", 2, p, err);
+    if (s == STATUS_OK)
+        s = after_write(st, c, id, stamp->version, stamp->ai_next, err);
+    s = finish(c, s, err);
+    release(st, slot);
+    return s;
+}
+
 /* --- reads ------------------------------------------------------------------------------ */
 
 /* Reads game, seats and moves; the caller holds a snapshot transaction. */
@@ -422,8 +452,8 @@ static Status load_in(PGconn *c, const char *id, StoredGame *g, ErrBuf *err)
 {
     const char *p[] = {id};
     PGresult *r = NULL;
-    Status s = run(c, "SELECT game, players, rules, start, seed, created, version FROM games "
-                      "WHERE id=$1", 1, p, PGRES_TUPLES_OK, &r, err);
+    Status s = run(c, "SELECT game, players, rules, start, seed, created, version, meta "
+                      "FROM games WHERE id=$1", 1, p, PGRES_TUPLES_OK, &r, err);
     if (s != STATUS_OK)
         return s;
     if (PQntuples(r) != 1) {
@@ -438,8 +468,9 @@ static Status load_in(PGconn *c, const char *id, StoredGame *g, ErrBuf *err)
     g->seed = strtoull(PQgetvalue(r, 0, 4), NULL, 10);
     g->created = strtoll(PQgetvalue(r, 0, 5), NULL, 10);
     g->version = strtoull(PQgetvalue(r, 0, 6), NULL, 10);
+    g->meta = strdup(PQgetvalue(r, 0, 7));
     PQclear(r);
-    if (g->rules == NULL || g->start == NULL)
+    if (g->rules == NULL || g->start == NULL || g->meta == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
 
     if ((s = run(c, "SELECT seat, player, token FROM seats WHERE game_id=$1", 1, p,
@@ -528,21 +559,15 @@ static long pg_count_games(Store *base)
 
 /* --- retention --------------------------------------------------------------------------- */
 
-static Status pg_list_stale(Store *base, int64_t before, bool over,
-                            char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err)
+/* Runs a query whose rows start with a game id and reads up to cap of them. */
+static Status list_ids(PgStore *st, const char *sql, int np, const char *const *p,
+                       char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err)
 {
-    PgStore *st = pg(base);
     int slot;
-    PGconn *c = acquire(st, &slot, err);
-    if (c == NULL)
+    if (acquire(st, &slot, err) == NULL)
         return STATUS_IO;
-    char b[24], limit[16];
-    snprintf(b, sizeof b, "%lld", (long long)before);
-    snprintf(limit, sizeof limit, "%d", cap);
-    const char *p[] = {over ? "1" : "0", b, limit};
     PGresult *r = NULL;
-    Status s = run_first(st, slot, "SELECT id FROM games WHERE finished=$1 AND updated<$2 LIMIT $3",
-                         3, p, PGRES_TUPLES_OK, &r, err);
+    Status s = run_first(st, slot, sql, np, p, PGRES_TUPLES_OK, &r, err);
     if (s == STATUS_OK) {
         for (int i = 0; i < PQntuples(r) && *n < cap; i++)
             snprintf(ids[(*n)++], sizeof ids[0], "%s", PQgetvalue(r, i, 0));
@@ -550,6 +575,28 @@ static Status pg_list_stale(Store *base, int64_t before, bool over,
     }
     release(st, slot);
     return s;
+}
+
+static Status pg_list_stale(Store *base, int64_t before, bool over,
+                            char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err)
+{
+    char b[24], limit[16];
+    snprintf(b, sizeof b, "%lld", (long long)before);
+    snprintf(limit, sizeof limit, "%d", cap);
+    const char *p[] = {over ? "1" : "0", b, limit};
+    return list_ids(pg(base), "SELECT id FROM games WHERE finished=$1 AND updated<$2 LIMIT $3",
+                    3, p, ids, cap, n, err);
+}
+
+static Status pg_list_open(Store *base, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
+                           ErrBuf *err)
+{
+    char limit[16];
+    snprintf(limit, sizeof limit, "%d", cap);
+    const char *p[] = {limit};
+    // meta_format writes "open" only while a seat waits (web/meta.c).
+    return list_ids(pg(base), "SELECT id FROM games WHERE finished=0 AND meta LIKE "
+                    "'%\"open\":%' ORDER BY created DESC LIMIT $1", 1, p, ids, cap, n, err);
 }
 
 static Status pg_mark_over(Store *base, const char *id, uint64_t version, ErrBuf *err)
@@ -862,10 +909,12 @@ static const StoreOps PG_OPS = {
     .insert_game = pg_insert_game,
     .append = pg_append,
     .truncate = pg_truncate,
+    .set_meta = pg_set_meta,
     .load = pg_load,
     .version = pg_version,
     .count_games = pg_count_games,
     .list_stale = pg_list_stale,
+    .list_open = pg_list_open,
     .mark_over = pg_mark_over,
     .delete_game = pg_delete_game,
     .ai_claim = pg_ai_claim,

@@ -43,7 +43,10 @@ static const char *const MIGRATIONS[] = {
     // does not replay the finished ones again and again; the index serves its sweeps.
     ("ALTER TABLE games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0;"
      "CREATE INDEX games_stale ON games(finished, updated);"),
-    // 4: PostgreSQL's per-address counts; one process counts in memory, so nothing here.
+    // 4: what a game is beyond its moves (a resignation, an agreed draw, a draw offer,
+    // hints, rematch links), as one JSON object (web/meta.h).
+    "ALTER TABLE games ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';",
+    // 5: PostgreSQL's per-address counts; one process counts in memory, so nothing here.
     "SELECT 1;",
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
@@ -241,7 +244,8 @@ static Status sqlite_insert_game(Store *base, const StoredGame *g, bool ai_next,
     sqlite3_stmt *q;
     if (s == STATUS_OK &&
         (s = prepare(st, "INSERT INTO games(id, game, players, rules, start, seed, created, "
-                         "version, updated) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?7)", &q,
+                         "version, updated, meta) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?7, ?9)",
+                     &q,
                      err)) ==
             STATUS_OK) {
         sqlite3_bind_text(q, 1, g->id, -1, SQLITE_STATIC);
@@ -252,6 +256,7 @@ static Status sqlite_insert_game(Store *base, const StoredGame *g, bool ai_next,
         sqlite3_bind_int64(q, 6, (sqlite3_int64)g->seed);
         sqlite3_bind_int64(q, 7, (sqlite3_int64)g->created);
         sqlite3_bind_int64(q, 8, (sqlite3_int64)g->version);
+        sqlite3_bind_text(q, 9, g->meta ? g->meta : "{}", -1, SQLITE_STATIC);
         s = step_done(st, q, err, "insert game");
     }
     for (int i = 0; i < g->players && s == STATUS_OK; i++) {
@@ -284,6 +289,13 @@ static Status sqlite_append(Store *base, const char *id, int first_ply,
         sqlite3_bind_text(q, 3, texts[i], -1, SQLITE_STATIC);
         s = step_done(st, q, err, "insert move");
     }
+    sqlite3_stmt *q;
+    if (s == STATUS_OK && stamp->meta != NULL &&
+        (s = prepare(st, "UPDATE games SET meta=?2 WHERE id=?1", &q, err)) == STATUS_OK) {
+        sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 2, stamp->meta, -1, SQLITE_STATIC);
+        s = step_done(st, q, err, "update meta");
+    }
     return end_write(st, s, begun, err);
 }
 
@@ -304,6 +316,22 @@ static Status sqlite_truncate(Store *base, const char *id, int keep, const Store
     return end_write(st, s, begun, err);
 }
 
+static Status sqlite_set_meta(Store *base, const char *id, const char *meta,
+                              const StoreStamp *stamp, ErrBuf *err)
+{
+    SqliteStore *st = sq(base);
+    bool begun;
+    Status s = begin_game_write(st, id, stamp, &begun, err);
+    sqlite3_stmt *q;
+    if (s == STATUS_OK &&
+        (s = prepare(st, "UPDATE games SET meta=?2 WHERE id=?1", &q, err)) == STATUS_OK) {
+        sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 2, meta, -1, SQLITE_STATIC);
+        s = step_done(st, q, err, "update meta");
+    }
+    return end_write(st, s, begun, err);
+}
+
 static char *dup_text(const unsigned char *t)
 {
     const char *s = t ? (const char *)t : "";
@@ -316,7 +344,7 @@ static char *dup_text(const unsigned char *t)
 static Status load_locked(SqliteStore *st, const char *id, StoredGame *g, ErrBuf *err)
 {
     sqlite3_stmt *q;
-    Status s = prepare(st, "SELECT game, players, rules, start, seed, created, version "
+    Status s = prepare(st, "SELECT game, players, rules, start, seed, created, version, meta "
                            "FROM games WHERE id=?1", &q, err);
     if (s != STATUS_OK)
         return s;
@@ -335,8 +363,9 @@ static Status load_locked(SqliteStore *st, const char *id, StoredGame *g, ErrBuf
     g->seed = (uint64_t)sqlite3_column_int64(q, 4);
     g->created = sqlite3_column_int64(q, 5);
     g->version = (uint64_t)sqlite3_column_int64(q, 6);
+    g->meta = dup_text(sqlite3_column_text(q, 7));
     sqlite3_finalize(q);
-    if (g->rules == NULL || g->start == NULL)
+    if (g->rules == NULL || g->start == NULL || g->meta == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
 
     if ((s = prepare(st, "SELECT seat, player, token FROM seats WHERE game_id=?1", &q, err)) !=
@@ -429,6 +458,17 @@ static long sqlite_count_games(Store *base)
 
 /* --- retention --------------------------------------------------------------------------- */
 
+/* Reads the ids a query's rows start with, up to cap, and finalizes it. */
+static void collect_ids(sqlite3_stmt *q, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n)
+{
+    while (*n < cap && sqlite3_step(q) == SQLITE_ROW) {
+        const unsigned char *id = sqlite3_column_text(q, 0);
+        snprintf(ids[*n], sizeof ids[0], "%s", id ? (const char *)id : "");
+        (*n)++;
+    }
+    sqlite3_finalize(q);
+}
+
 static Status sqlite_list_stale(Store *base, int64_t before, bool over,
                                 char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err)
 {
@@ -441,12 +481,24 @@ static Status sqlite_list_stale(Store *base, int64_t before, bool over,
         sqlite3_bind_int(q, 1, over ? 1 : 0);
         sqlite3_bind_int64(q, 2, (sqlite3_int64)before);
         sqlite3_bind_int(q, 3, cap);
-        while (*n < cap && sqlite3_step(q) == SQLITE_ROW) {
-            const unsigned char *id = sqlite3_column_text(q, 0);
-            snprintf(ids[*n], sizeof ids[0], "%s", id ? (const char *)id : "");
-            (*n)++;
-        }
-        sqlite3_finalize(q);
+        collect_ids(q, ids, cap, n);
+    }
+    pthread_mutex_unlock(&st->mu);
+    return s;
+}
+
+static Status sqlite_list_open(Store *base, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
+                               ErrBuf *err)
+{
+    SqliteStore *st = sq(base);
+    sqlite3_stmt *q;
+    pthread_mutex_lock(&st->mu);
+    // meta_format writes "open" only while a seat waits (web/meta.c).
+    Status s = prepare(st, "SELECT id FROM games WHERE finished=0 AND meta LIKE '%\"open\":%' "
+                           "ORDER BY created DESC LIMIT ?1", &q, err);
+    if (s == STATUS_OK) {
+        sqlite3_bind_int(q, 1, cap);
+        collect_ids(q, ids, cap, n);
     }
     pthread_mutex_unlock(&st->mu);
     return s;
@@ -506,10 +558,12 @@ static const StoreOps SQLITE_OPS = {
     .insert_game = sqlite_insert_game,
     .append = sqlite_append,
     .truncate = sqlite_truncate,
+    .set_meta = sqlite_set_meta,
     .load = sqlite_load,
     .version = sqlite_version,
     .count_games = sqlite_count_games,
     .list_stale = sqlite_list_stale,
+    .list_open = sqlite_list_open,
     .mark_over = sqlite_mark_over,
     .delete_game = sqlite_delete_game,
 };

@@ -279,7 +279,7 @@ describe('playing', () => {
   });
 
   test('a hint is a legal move of the seat to move', async () => {
-    const made = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+    const made = await create({ game: 'kings-valley', seats: ['human', 'human'], hints: true });
     const r = await api(srv, 'POST', `/api/games/${made.id}/hint`, { token: made.seats[0].token });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     assert.ok(made.state.legal.some((m) => m.text === r.body.move));
@@ -766,7 +766,7 @@ describe('schema versions', () => {
       assert.equal((await s.stop()).code, 0);
     }
     // Upgraded: the version recorded, the new columns there and set.
-    assert.equal(execFileSync('sqlite3', [db, 'SELECT version FROM schema_version']).toString().trim(), '4');
+    assert.equal(execFileSync('sqlite3', [db, 'SELECT version FROM schema_version']).toString().trim(), '5');
     const [created, updated, finished] = execFileSync('sqlite3', [db, `SELECT created, updated, finished FROM games WHERE id = '${id}'`]).toString().trim().split('|').map(Number);
     assert.ok(updated > created, `updated ${updated} after the move, created ${created}`);
     assert.equal(finished, 0);

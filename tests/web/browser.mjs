@@ -42,3 +42,13 @@ export function browserSuite({ before, after, shots, ready }) {
     }
   });
 }
+
+// A page of `target` (the browser or a context) at `viewport` that collects the page's
+// uncaught script errors in page.errors.
+export async function openPage(target, viewport) {
+  const page = await target.newPage({ viewport });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.errors = errors;
+  return page;
+}

@@ -2,7 +2,8 @@
 // HAProxy (tests/web/cluster.mjs starts both, from Debian's packages): a game played
 // across both processes with its events crossing between them, two processes racing to
 // move at the same ply (one wins), an AI game whose every move is played once although
-// both processes hold it, a third process that evicts idle games and deletes abandoned
+// both processes hold it, a draw offered through one process and accepted through the
+// other (the game's meta shared like its moves), a third process that evicts idle games and deletes abandoned
 // ones (the others' notices of games it no longer holds ignored), and a process
 // SIGKILLed in the middle of play losing no acknowledged move while the other takes over
 // its AI work.
@@ -144,6 +145,23 @@ describe('several processes on PostgreSQL', () => {
     for (const door of [a, b]) {
       const got = (await api(door, 'GET', `/api/games/${made.id}`)).body;
       assert.deepEqual(texts(got), winners);
+    }
+  });
+
+  test('a draw offered through one process is accepted through the other', async () => {
+    const made = (await api(proxy, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'] } })).body;
+    const [t0, t1] = made.seats.map((s) => s.token);
+    const onB = events(b, made.id, t1, []);
+    try {
+      await onB.next();
+      assert.equal((await api(a, 'POST', `/api/games/${made.id}/offer-draw`, { token: t0 })).body.answer, 'offered');
+      await onB.next((s) => s.draw_offer === 0, 5000);
+      const r = await api(b, 'POST', `/api/games/${made.id}/accept-draw`, { token: t1 });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      const st = await waitState(a, made.id, (s) => s.status === 'over', { timeoutMs: 5000 });
+      assert.equal(st.result.reason, 'agreement');
+    } finally {
+      await onB.close();
     }
   });
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { launch } from './browser.mjs';
+import { launch, openPage } from './browser.mjs';
 import { api, startServer } from './server.mjs';
 import { parse as parseKotv } from '../../src/web/static/js/boards/kingofthevalley.js';
 
@@ -35,13 +35,7 @@ after(async () => {
   }
 });
 
-async function newPage(context) {
-  const page = await (context || browser).newPage({ viewport: { width: 1200, height: 900 } });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.errors = errors;
-  return page;
-}
+const newPage = (context) => openPage(context || browser, { width: 1200, height: 900 });
 
 // The game id and seat token of a game page.
 function pageGame(page) {
@@ -315,7 +309,7 @@ test('two players in two browser contexts see each other\'s moves without reload
     const a = await newPage(ctxA);
     await startFromForm(a, 'kings-valley', ['human', 'human']);
     // The creator's page offers the second seat's secret link.
-    const invite = await a.inputValue('.seat.p1 .invite');
+    const invite = await a.inputValue('#share-seat-1');
     assert.match(invite, /\/g\/[0-9a-f]{24}#token=[0-9a-f]{32}$/);
     const b = await newPage(ctxB);
     await b.goto(invite);
@@ -414,7 +408,7 @@ test('the result shows when the game ends', async () => {
   await page.waitForSelector('#board svg', WAIT);
   await clickMove(page, { text: 'c1-c3', cells: ['c1', 'c3'] });
   await page.waitForSelector('#result:not([hidden])', WAIT);
-  assert.match(await page.textContent('#result'), /first player wins: a king reached the Valley/);
+  assert.match(await page.textContent('#result'), /^You won: your king reached the Valley$/);
   assert.equal(await page.textContent('#status'), 'Game over');
   assert.equal(await page.locator('#board .cell.movable').count(), 0);
   await page.locator('#board').screenshot({ path: join(SHOTS, 'kings-valley-won.png') });

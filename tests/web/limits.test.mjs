@@ -141,8 +141,8 @@ describe('limits per address', { concurrency: true }, () => {
       // The one worker thinks for 5 s on another game (cut short when the server stops).
       const busy = await create(srv, { game: 'king-down', seats: ['ai:10', 'human'], seed: 2 }, OTHER);
       await waitState(srv, busy.id, (s) => s.thinking === 0);
-      const a = await create(srv, { game: 'kings-valley', seats: ['human', 'human'] });
-      const b = await create(srv, { game: 'kings-valley', seats: ['human', 'human'] });
+      const a = await create(srv, { game: 'kings-valley', seats: ['human', 'human'], hints: true });
+      const b = await create(srv, { game: 'kings-valley', seats: ['human', 'human'], hints: true });
       const t0 = Date.now();
       const first = request(srv, 'POST', `/api/games/${a.id}/hint`, { token: a.seats[0].token });
       await sleep(200);

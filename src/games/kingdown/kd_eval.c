@@ -2,10 +2,11 @@
  * kd_eval.c - the King Down evaluation, in centipawns for the player to act.
  *
  * The static part: material (values for the five new pieces below), centralisation of
- * the short-range pieces, pawn advance, mobility (squares each piece can reach or take),
- * king safety (enemy attacks on the squares around the king, own shelter in front of it
- * while the enemy still has pieces; a central king once they are gone), and the tokens
- * still in hand. The generic alpha-beta has no quiescence search, so the hook ends in a
+ * the short-range pieces, pawn structure (advance, central pawns, doubled, isolated and
+ * passed pawns, tapered from middle game to end game by the pieces left), the bishop
+ * pair, mobility (squares each piece can reach or take), king safety (enemy attacks on
+ * the squares around the king, own shelter in front of it while the enemy still has
+ * pieces; a central king once they are gone), and the tokens still in hand. The generic alpha-beta has no quiescence search, so the hook ends in a
  * short one of its own: captures only, best victim first, stand-pat cut-offs, at most
  * QS_DEPTH actions deep (a beast chain's links count one each, with no change of sign
  * while the same player acts).
@@ -26,7 +27,16 @@ enum {
     TOKEN = 25,
     INF = 1000000,
     ENDGAME_MATERIAL = 1300, /* enemy pieces (not pawns) below this: the king may come out */
+    PHASE_FULL = 6000,       /* pieces (not pawns) of both sides at or above: middle game */
+    BISHOP_PAIR = 30,
+    DOUBLED = 12,
+    ISOLATED = 12,
+    CENTRE_PAWN = 12,        /* a d or e pawn on its 4th or 5th rank, in the middle game */
 };
+
+/* Passed pawn bonus by rank as its owner sees it, middle and end game. */
+static const int PASSED_MG[8] = {0, 5, 8, 12, 20, 35, 55, 0};
+static const int PASSED_EG[8] = {0, 10, 15, 25, 45, 75, 120, 0};
 
 static const int VALUE[KD_TYPES] = {
     [KD_PAWN] = 100,    [KD_KNIGHT] = 310,  [KD_BISHOP] = 330, [KD_ROOK] = 500,
@@ -79,17 +89,57 @@ static uint64_t reach(const KdConfig *c, const KdPos *p, int sq, int type, int c
     }
 }
 
-static int side_score(const KdConfig *c, const KdPos *p, int col, int *big_material)
+static uint64_t file_bb(int f)
+{
+    return 0x0101010101010101ULL << f;
+}
+
+/* The squares ahead of sq for colour col on its file and the two beside it: where an
+ * enemy pawn stops it or takes it on its way. */
+static uint64_t passed_span(int col, int sq)
+{
+    const int f = kd_file(sq), r = kd_rank(sq);
+    uint64_t files = file_bb(f);
+    if (f > 0)
+        files |= file_bb(f - 1);
+    if (f < 7)
+        files |= file_bb(f + 1);
+    const uint64_t ahead = col == 0 ? (r < 7 ? ~0ULL << (8 * (r + 1)) : 0)
+                                    : (r > 0 ? ~0ULL >> (8 * (8 - r)) : 0);
+    return files & ahead;
+}
+
+/* One pawn's structure and advance; eg is the end-game weight, 0..256. */
+static int pawn_score(const KdPos *p, int col, int sq, int eg)
+{
+    const uint64_t own = kd_pieces(p, col, KD_PAWN);
+    const uint64_t theirs = kd_pieces(p, col ^ 1, KD_PAWN);
+    const int f = kd_file(sq), adv = kd_rel_rank(col, sq);
+    int mg_s = adv * 3, eg_s = adv * adv * 2;
+    if ((f == 3 || f == 4) && (adv == 3 || adv == 4))
+        mg_s += CENTRE_PAWN;
+    if (own & file_bb(f) & ~kd_bit(sq))
+        mg_s -= DOUBLED, eg_s -= DOUBLED;
+    const uint64_t beside = (f > 0 ? file_bb(f - 1) : 0) | (f < 7 ? file_bb(f + 1) : 0);
+    if ((own & beside) == 0)
+        mg_s -= ISOLATED, eg_s -= ISOLATED;
+    if ((theirs & passed_span(col, sq)) == 0)
+        mg_s += PASSED_MG[adv], eg_s += PASSED_EG[adv];
+    return (mg_s * (256 - eg) + eg_s * eg) / 256;
+}
+
+static int side_score(const KdConfig *c, const KdPos *p, int col, int eg, int *big_material)
 {
     const uint64_t own = p->side[col];
     int score = 0, big = 0;
+    if (bits_count(kd_pieces(p, col, KD_BISHOP)) >= 2)
+        score += BISHOP_PAIR;
     for (uint64_t b = own & ~p->bb[KD_KING]; b;) {
         const int sq = bits_pop(&b);
         const int type = kd_type_at(p, sq);
         score += VALUE[type];
         if (type == KD_PAWN) {
-            const int adv = kd_rel_rank(col, sq);
-            score += adv * adv * 2;
+            score += pawn_score(p, col, sq, eg);
             continue;
         }
         big += VALUE[type];
@@ -125,11 +175,22 @@ static int king_score(const KdConfig *c, const KdPos *p, int col, int enemy_big)
     return score;
 }
 
+/* The end-game weight, 0 (every piece on) .. 256 (only kings and pawns). */
+static int endgame_weight(const KdPos *p)
+{
+    const uint64_t pieces = p->bb[KD_EMPTY] & ~(p->bb[KD_PAWN] | p->bb[KD_KING]);
+    int sum = 0;
+    for (uint64_t b = pieces; b;)
+        sum += VALUE[kd_type_at(p, bits_pop(&b))];
+    return sum >= PHASE_FULL ? 0 : 256 - sum * 256 / PHASE_FULL;
+}
+
 static int static_eval(const KdConfig *c, const KdPos *p)
 {
     int big[2];
-    const int s0 = side_score(c, p, 0, &big[0]);
-    const int s1 = side_score(c, p, 1, &big[1]);
+    const int eg = endgame_weight(p);
+    const int s0 = side_score(c, p, 0, eg, &big[0]);
+    const int s1 = side_score(c, p, 1, eg, &big[1]);
     const int k0 = king_score(c, p, 0, big[1]);
     const int k1 = king_score(c, p, 1, big[0]);
     const int white = s0 + k0 - s1 - k1;
@@ -192,6 +253,27 @@ static int qsearch(const KdConfig *c, const KdPos *p, int alpha, int beta, int d
             alpha = v;
     }
     return alpha;
+}
+
+int kd_noisy(const KdPos *p, Move m)
+{
+    const int kind = kd_kind(m), from = kd_from(m), to = kd_to(m);
+    int victim = 0;
+    if (kind == KD_MV_EP)
+        victim = VALUE[KD_PAWN];
+    else if ((kind == KD_MV_NORMAL || kind == KD_MV_SHOT || kind == KD_MV_STRIKE ||
+              kind == KD_MV_LEAP) &&
+             p->board[to] != KD_EMPTY && kd_colour_at(p, to) != p->turn)
+        victim = VALUE[kd_type_at(p, to)];
+    const bool promotes = kind == KD_MV_NORMAL && kd_promo(m) != 0 &&
+                          kd_type_at(p, from) == KD_PAWN;
+    if (promotes)
+        victim += VALUE[kd_promo(m)];
+    if (victim == 0)
+        return 0;
+    // A shot leaves its archer where it stands: no attacker at risk.
+    const int attacker = kind == KD_MV_SHOT ? 0 : VALUE[kd_type_at(p, from)];
+    return victim * 16 + (1000 - attacker) / 16;
 }
 
 int kd_material(const KdPos *p, int colour)

@@ -385,6 +385,10 @@ void kd_state_init(const KdConfig *c, KdState *s, const KdPos *p);
 void kd_settle(const KdConfig *c, KdState *s);
 void kd_make(const KdConfig *c, KdState *s, Move m, KdUndo *u);
 void kd_unmake(const KdConfig *c, KdState *s, Move m, const KdUndo *u);
+/* A pass for the search's null-move test: false, s unchanged, when a pass would say
+ * nothing sound (a turn in progress, a power in effect, only king and pawns left). */
+bool kd_make_null(const KdConfig *c, KdState *s, KdUndo *u);
+void kd_unmake_null(KdState *s, const KdUndo *u);
 int kd_repetitions(const KdState *s);
 /* The draw rules that end a game at the start of a turn even with moves left. */
 int kd_draw_reason(const KdConfig *c, const KdPos *p, bool repeated);
@@ -417,6 +421,8 @@ void kd_observe(const KdConfig *c, const KdState *s, int observer, Observation *
 
 /* kd_eval.c */
 int kd_evaluate(const KdConfig *c, const KdPos *p);
+/* The search's order of a capture or promotion (GameOps.noisy); 0 for a quiet action. */
+int kd_noisy(const KdPos *p, Move m);
 /* The material of one side in centipawns (the king not counted). */
 int kd_material(const KdPos *p, int colour);
 

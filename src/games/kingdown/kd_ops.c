@@ -338,6 +338,29 @@ static int ops_evaluate(const Game *g, const GameState *s)
     return kd_evaluate(kd_cfg(g), &((const KdState *)s)->pos);
 }
 
+static int ops_noisy(const Game *g, const GameState *s, Move m)
+{
+    (void)g;
+    return kd_noisy(&((const KdState *)s)->pos, m);
+}
+
+static bool ops_in_check(const Game *g, const GameState *s)
+{
+    const KdPos *p = &((const KdState *)s)->pos;
+    return p->phase == KD_PHASE_PLAY && kd_in_check(kd_cfg(g), p, p->turn);
+}
+
+static bool ops_make_null(const Game *g, GameState *s, void *undo)
+{
+    return kd_make_null(kd_cfg(g), (KdState *)s, (KdUndo *)undo);
+}
+
+static void ops_unmake_null(const Game *g, GameState *s, const void *undo)
+{
+    (void)g;
+    kd_unmake_null((KdState *)s, (const KdUndo *)undo);
+}
+
 static bool ops_perft_leaves(const Game *g, GameState *s, int depth, uint64_t *count)
 {
     return kd_perft_leaves(kd_cfg(g), (KdState *)s, depth, count);
@@ -411,6 +434,10 @@ const GameOps kd_ops = {
     /* Root moves within a tenth of a pawn count as equal: a few squares of mobility,
      * well inside the evaluation's own error, as engines' opening variety allows. */
     .variety_margin = 10,
+    .noisy = ops_noisy,
+    .in_check = ops_in_check,
+    .make_null = ops_make_null,
+    .unmake_null = ops_unmake_null,
     .perft_leaves = ops_perft_leaves,
     .move_cells = ops_move_cells,
     .observe = ops_observe,

@@ -85,6 +85,37 @@ void kd_make(const KdConfig *c, KdState *s, Move m, KdUndo *u)
     kd_settle(c, s);
 }
 
+bool kd_make_null(const KdConfig *c, KdState *s, KdUndo *u)
+{
+    KdPos *p = &s->pos;
+    const uint64_t officers = p->side[p->turn] & ~(p->bb[KD_PAWN] | p->bb[KD_KING]);
+    if (s->result != KD_PLAYING || !kd_turn_start(p) || p->token_used || p->frozen ||
+        p->iced || officers == 0)
+        return false;
+    u->pos = *p;
+    u->result = s->result;
+    u->reason = s->reason;
+    if (p->ep != KD_NO_SQ) {
+        p->hash ^= c->z_ep[p->ep];
+        p->ep = KD_NO_SQ;
+    }
+    p->turn ^= 1;
+    p->hash ^= c->z_side;
+    // A turn start like any other in the history, but the pass ends the window of
+    // repetitions (the move count restarts), as a pass is no move of the game.
+    p->halfmove = 0;
+    u->hist_old = rep_history_push_ring(&s->hist, s->history, p->hash);
+    return true;
+}
+
+void kd_unmake_null(KdState *s, const KdUndo *u)
+{
+    rep_history_pop_ring(&s->hist, s->history, u->hist_old);
+    s->pos = u->pos;
+    s->result = u->result;
+    s->reason = u->reason;
+}
+
 void kd_unmake(const KdConfig *c, KdState *s, Move m, const KdUndo *u)
 {
     (void)c;

@@ -32,6 +32,10 @@ export const hint = (id, token) => call('POST', `/api/games/${id}/hint`, { token
 export const positions = (id, token) => call('GET', `/api/games/${id}/positions`, { token });
 export const analyse = (id, token, ply) => call('POST', `/api/games/${id}/analysis`, { token, body: { ply } });
 export const recordText = (id, token) => call('GET', `/api/games/${id}/record`, { token });
+// resign, offer-draw, accept-draw, decline-draw, rematch (finish.js)
+export const finish = (id, token, action) => call('POST', `/api/games/${id}/${action}`, { token });
+// Any position's observation and legal moves (learn.js)
+export const observe = (spec) => call('POST', '/api/observe', { body: spec });
 
 // Calls onState(state) with every state the server sends; onOpen() whenever the stream
 // (re)connects, since the browser reconnects by itself after a network hiccup or a

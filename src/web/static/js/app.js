@@ -1,20 +1,32 @@
-// app.js - the entry point of the crown web app: shows the new-game form at / and a
-// game at /g/ID, taking the seat's token from the link's #token=... part (kept out of
-// the path, so it never reaches server logs or Referer headers); a record to review is
-// imported at /import.
+// app.js - the entry point of the crown web app: shows the home page (this browser's games, open seats, the new-game form) at /, a game
+// at /g/ID, taking the seat's token from the link's #token=... part (kept out of the
+// path, so it never reaches server logs or Referer headers); a record to review is
+// imported at /import; the rules pages are /learn and /learn/GAME.
 import { showNewGame } from './newgame.js';
 import { showGame } from './game.js';
 import { showImport } from './import.js';
+import { h } from './dom.js';
+import { showLobby } from './lobby.js';
+import { rememberGame } from './mygames.js';
+import { showLearn } from './learn.js';
 
 const root = document.getElementById('app');
 const path = location.pathname;
 const m = path.match(/^\/g\/([0-9a-f]{24})\/?$/);
 if (path === '/' || path === '/index.html') {
-  showNewGame(root);
+  // The home page: this browser's games and the open ones (lobby.js), then the form.
+  const lobby = h('div', { class: 'lobby-box' });
+  const form = h('div');
+  root.replaceChildren(lobby, form);
+  showLobby(lobby);
+  showNewGame(form);
 } else if (path === '/import') {
   showImport(root);
+} else if (/^\/learn(\/[a-z0-9-]*)?\/?$/.test(path)) {
+  showLearn(root, path.split('/')[2] || '');
 } else if (m) {
   const params = new URLSearchParams(location.hash.slice(1));
+  rememberGame(m[1], params.get('token'));
   showGame(root, m[1], params.get('token'));
 } else {
   root.textContent = 'There is no such page. ';

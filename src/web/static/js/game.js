@@ -9,6 +9,9 @@ import * as textBoard from './boards/text.js';
 import { describePlayer, h, ORDINAL } from './dom.js';
 import { keyboardBoard } from './keyboard.js';
 import { openReview, reviewButton } from './review.js';
+import { finishControls, resultText } from './finish.js';
+import { actionLabel, rulesHref, turnHelp } from './learn.js';
+import { createComeback } from './comeback.js';
 
 export function showGame(root, id, token) {
   const ui = {
@@ -23,6 +26,7 @@ export function showGame(root, id, token) {
 
   const board = h('div', { id: 'board', class: 'board-box' });
   const actions = h('div', { id: 'actions', class: 'actions' });
+  const actionHelp = h('p', { id: 'action-help', class: 'action-help', hidden: true });
   const chooser = h('div', { id: 'chooser', class: 'chooser', hidden: true });
   const title = h('h1', { id: 'title', class: 'game-title' });
   const summary = h('p', { class: 'summary' });
@@ -37,16 +41,19 @@ export function showGame(root, id, token) {
   const undoBtn = h('button', { id: 'undo', type: 'button' }, 'Undo');
   const moves = h('ol', { id: 'moves', class: 'moves' });
   const seats = h('div', { id: 'seats', class: 'seats' });
+  const comeback = createComeback(id);
   const record = h('a', { id: 'record-link', href: `/api/games/${id}/record`, target: '_blank', rel: 'noopener' }, 'game record');
+  const rules = h('a', { id: 'rules-link', href: '/learn' }, 'Rules of this game');
+  const finish = finishControls(id, token, (st) => applyState(st), (text) => say(text));
 
   root.replaceChildren(h('section', { class: 'game' },
-    h('div', { class: 'board-area' }, board, chooser, actions),
+    h('div', { class: 'board-area' }, board, actionHelp, chooser, actions),
     h('aside', { class: 'panel' },
-      title, summary, status, thinking, result, message, typed,
-      h('div', { class: 'buttons' }, hintBtn, undoBtn),
+      title, summary, comeback.clocks, status, thinking, result, message, typed,
+      h('div', { class: 'buttons' }, hintBtn, undoBtn), finish.element,
       h('h2', {}, 'Moves'), moves,
-      h('h2', {}, 'Players'), seats,
-      h('p', { class: 'links' }, h('a', { href: '/' }, 'New game'), ' · ', record))));
+      h('h2', {}, 'Players'), seats, comeback.el,
+      h('p', { class: 'links' }, h('a', { href: '/' }, 'New game'), ' · ', rules, ' · ', record))));
 
   // Keyboard play on the board (keyboard.js); the review of the game (review.js).
   keyboardBoard(board);
@@ -127,22 +134,27 @@ export function showGame(root, id, token) {
     thinking.hidden = st.thinking === null;
     if (st.thinking !== null) thinking.lastElementChild.textContent = `${seatName(st.thinking)} is thinking…`;
     result.hidden = !st.result;
-    result.textContent = st.result ? st.result.text : '';
+    result.textContent = resultText(st);
+    finish.update(st);
+    rules.href = rulesHref(st.game);
     if (st.ai_error) say(`The AI could not move: ${st.ai_error}`);
 
     // Actions that touch no cell (end a turn, swap) are buttons; so is every move of a
     // game whose board the page cannot draw.
     const clickable = drawerFor(st.game) && (st.observation || st.position || st.view);
     const buttons = myTurn() ? st.legal.filter((m) => m.cells.length === 0 || !clickable) : [];
-    actions.replaceChildren(...buttons.map((m) => h('button', { type: 'button', class: 'action', 'data-move': m.text, onclick: () => play(m.text) }, m.text)));
+    actions.replaceChildren(...buttons.map((m) => h('button', { type: 'button', class: 'action', 'data-move': m.text, onclick: () => play(m.text) }, ...actionLabel(st.game, m.text))));
+    const help = myTurn() ? turnHelp(st.game, st.legal) : null;
+    actionHelp.hidden = !help;
+    actionHelp.textContent = help || '';
     datalist.replaceChildren(...(myTurn() ? st.legal : []).map((m) => h('option', { value: m.text })));
     input.disabled = !myTurn();
     typed.querySelector('button').disabled = !myTurn();
     hintBtn.disabled = !myTurn();
-    hintBtn.hidden = st.you === null;
+    hintBtn.hidden = st.you === null || st.hints === false;
     const othersAi = st.seats.every((s) => s.seat === st.you || s.ai);
     undoBtn.hidden = st.you === null || !othersAi;
-    undoBtn.disabled = !st.moves.some((m) => m.seat === st.you);
+    undoBtn.disabled = !st.moves.some((m) => m.seat === st.you) || st.status === 'over';
 
     moves.replaceChildren(...st.moves.map((m, i) => h('li', { class: `move p${m.seat ?? 'c'}`, 'data-ply': i + 1 },
       h('span', { class: 'who' }, m.seat === null ? 'chance' : ORDINAL[m.seat]), ' ', m.text ?? '(hidden)')));
@@ -152,17 +164,9 @@ export function showGame(root, id, token) {
 
   function renderSeats() {
     const st = ui.state;
-    let links = null;
-    try { links = JSON.parse(localStorage.getItem(`crown.links.${id}`) || 'null'); } catch { links = null; }
-    seats.replaceChildren(...st.seats.map((s) => {
-      const link = links && links[s.seat];
-      const row = h('p', { class: `seat p${s.seat}` }, h('span', { class: 'swatch' }), ` ${ORDINAL[s.seat]}: ${describePlayer(s.player)}${s.seat === st.you ? ' (you)' : ''}`);
-      if (link && !s.ai && s.seat !== st.you) {
-        const url = new URL(link, location.href).href;
-        row.append(' ', h('input', { class: 'invite', readonly: true, value: url, 'aria-label': `link for the ${ORDINAL[s.seat]} player`, onclick: (e) => e.target.select() }));
-      }
-      return row;
-    }));
+    // The links to hand out are in the share box (share.js).
+    seats.replaceChildren(...st.seats.map((s) => h('p', { class: `seat p${s.seat}` }, h('span', { class: 'swatch' }),
+      ` ${ORDINAL[s.seat]}: ${describePlayer(s.player)}${s.seat === st.you ? ' (you)' : ''}`)));
   }
 
   // --- state updates --------------------------------------------------------------------
@@ -174,6 +178,7 @@ export function showGame(root, id, token) {
     const moved = !ui.state || st.ply !== ui.state.ply;
     shownVersion = st.version;
     ui.state = st;
+    comeback.update(st);
     if (moved) {
       ui.hint = null;
       ui.selected = null;

@@ -4,6 +4,8 @@
 // them as invitations) and opens the first human seat's link.
 import * as api from './api.js';
 import { h, ORDINAL } from './dom.js';
+import { readTimeControl, timeControlField } from './timecontrol.js';
+import { rulesHref } from './learn.js';
 
 function optionField(o) {
   const id = `rule-${o.name}`;
@@ -31,7 +33,8 @@ function optionField(o) {
 function seatField(i) {
   const kind = h('select', { id: `seat-${i}`, name: `seat-${i}`, 'aria-label': `who plays as the ${ORDINAL[i]} player` },
     h('option', { value: 'human', selected: i === 0 }, 'human'),
-    h('option', { value: 'ai', selected: i !== 0 }, 'AI'));
+    h('option', { value: 'ai', selected: i !== 0 }, 'AI'),
+    h('option', { value: 'open' }, 'open seat: anyone may take it'));
   const level = h('select', { id: `level-${i}`, name: `level-${i}`, 'aria-label': `AI level of the ${ORDINAL[i]} player` },
     ...Array.from({ length: 10 }, (_, k) => h('option', { value: k + 1, selected: k + 1 === 5 }, `level ${k + 1}`)));
   const sync = () => { level.disabled = kind.value !== 'ai'; };
@@ -51,6 +54,8 @@ export async function showNewGame(root) {
   const select = h('select', { id: 'game-select', name: 'game' },
     ...games.map((g) => h('option', { value: g.name }, g.name)));
   const summary = h('p', { id: 'game-summary', class: 'summary' });
+  const howTo = h('a', { id: 'game-rules', href: '/learn' }, 'How to play this game');
+  const allowHints = h('input', { id: 'allow-hints', type: 'checkbox', name: 'hints' });
   const players = h('select', { id: 'players', name: 'players' });
   const playersField = h('label', { class: 'field' }, h('span', { class: 'name' }, 'players'), players);
   const rules = h('fieldset', { id: 'rules' });
@@ -58,11 +63,14 @@ export async function showNewGame(root) {
   const seed = h('input', { id: 'seed', name: 'seed', type: 'number', min: 0, step: 1, placeholder: 'random' });
   const message = h('p', { id: 'message', class: 'message', role: 'alert' });
   const start = h('button', { id: 'start', type: 'submit' }, 'Start the game');
+  const clock = timeControlField();
   const form = h('form', { id: 'new-game', class: 'new-game' },
     h('label', { class: 'field' }, h('span', { class: 'name' }, 'game'), select), summary,
+    h('p', { class: 'how-to' }, howTo),
     playersField,
-    h('h2', {}, 'Players'), seats,
+    h('h2', {}, 'Players'), seats, clock,
     h('h2', {}, 'Rules'), rules,
+    h('label', { class: 'check' }, allowHints, ' allow hints in a game between people'),
     h('label', { class: 'field' }, h('span', { class: 'name' }, 'seed'), seed,
       h('span', { class: 'help' }, 'the same seed gives the same random set-up and AI play')),
     start, message);
@@ -77,6 +85,7 @@ export async function showNewGame(root) {
   function drawGame() {
     const g = current();
     summary.textContent = g.summary;
+    howTo.href = rulesHref(g.name);
     players.replaceChildren(...Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) =>
       h('option', { value: g.min_players + k }, String(g.min_players + k))));
     playersField.hidden = g.min_players === g.max_players;
@@ -95,20 +104,22 @@ export async function showNewGame(root) {
     const spec = { game: g.name, seats: [], rules: {} };
     for (let i = 0; i < Number(players.value); i++) {
       const kind = form.querySelector(`#seat-${i}`).value;
-      spec.seats.push(kind === 'human' ? 'human' : `ai:${form.querySelector(`#level-${i}`).value}`);
+      spec.seats.push(kind === 'human' || kind === 'open' ? kind : `ai:${form.querySelector(`#level-${i}`).value}`);
     }
     for (const o of g.options) {
       const v = form.querySelector(`#rule-${CSS.escape(o.name)}`).value;
       if (v !== o.default) spec.rules[o.name] = v;
     }
     if (seed.value !== '') spec.seed = Number(seed.value);
+    if (readTimeControl(clock)) spec.clock = readTimeControl(clock);
+    if (allowHints.checked) spec.hints = true;
     start.disabled = true;
     message.textContent = '';
     try {
       const made = await api.createGame(spec);
       const links = made.seats.map((s) => s.url);
       localStorage.setItem(`crown.links.${made.id}`, JSON.stringify(links));
-      const mine = made.seats.find((s) => s.player === 'human');
+      const mine = made.seats.find((s) => spec.seats[s.seat] === 'human');
       location.assign(mine ? mine.url : made.watch_url);
     } catch (err) {
       message.textContent = err.message;

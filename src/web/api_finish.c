@@ -1,0 +1,380 @@
+/*
+ * api_finish.c - finishing a game between its players (docs/API.md, "Finishing a game"):
+ * resigning, offering, accepting and declining a draw, and the rematch; and what the
+ * state says of the end, in the words a player reads ("You won: your king reached the
+ * Valley" is the page's; here the stable keys and the winners it is made from).
+ *
+ * An end outside the rules lives in the game's meta (meta.h), committed to the store like
+ * a move. A draw offer stands until a player other than the one who made it acts; an AI
+ * seat answers an offer at once, by the rule in ai_accepts_draw.
+ */
+#include "web/api_finish.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/game_api.h"
+#include "play/words.h"
+#include "web/api.h"
+#include "web/server.h"
+#include "web/session.h"
+
+/* The centi-units below which an AI seat's own evaluation counts as clearly worse. */
+enum { AI_DRAW_ACCEPT_BELOW = -300 };
+
+static const char *const ACTIONS[] = {"resign", "offer-draw", "accept-draw", "decline-draw",
+                                      "rematch", NULL};
+
+bool api_finish_knows(const char *action)
+{
+    for (int i = 0; ACTIONS[i]; i++)
+        if (strcmp(action, ACTIONS[i]) == 0)
+            return true;
+    return false;
+}
+
+static int humans_of(const Session *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->game->players; i++)
+        n += s->seats.seat[i].human;
+    return n;
+}
+
+/* The seat whose draw offer stands: it was made, and nobody but its maker (and chance)
+ * has acted since. -1 when none. */
+static int offer_standing(const Session *s)
+{
+    if (s->meta.offer_seat < 0 || session_over_locked(s) || s->meta.offer_ply > s->rec.count)
+        return -1;
+    for (int i = s->meta.offer_ply; i < s->rec.count; i++)
+        if (s->actor[i] != s->meta.offer_seat && s->actor[i] != PLAYER_CHANCE)
+            return -1;
+    return s->meta.offer_seat;
+}
+
+/* The rule an AI seat answers a draw offer by: it accepts when its game's evaluation of
+ * the position, from its own side, says it is clearly worse (AI_DRAW_ACCEPT_BELOW), and
+ * declines otherwise, and in games without an evaluation. A static evaluation, not a
+ * search: the answer is immediate and the same for the same position. */
+static bool ai_accepts_draw(const Session *s, int ai_seat)
+{
+    const Game *g = s->game;
+    const int p = g->ops->to_move(g, s->rec.current);
+    if (g->ops->evaluate == NULL || p < 0)
+        return false;
+    const int v = g->ops->evaluate(g, s->rec.current);
+    return (p == ai_seat ? v : -v) <= AI_DRAW_ACCEPT_BELOW;
+}
+
+/* --- what the state says of the end --------------------------------------------------------- */
+
+/* The end outside the rules in the neutral words of play_result_text: "second player
+ * wins: the first player resigned", "draw: agreed by the players". */
+static void end_text(const Session *s, StrBuf *t)
+{
+    const Game *g = s->game;
+    if (s->meta.end == META_END_RESIGN || s->meta.end == META_END_TIME) {
+        if (g->players == 2)
+            sb_printf(t, "%s wins", play_seat_name(g, 1 - s->meta.end_seat));
+        else
+            sb_puts(t, "shared win");
+        sb_printf(t, s->meta.end == META_END_TIME ? ": the %s ran out of time" : ": the %s resigned",
+                  play_seat_name(g, s->meta.end_seat));
+    } else {
+        sb_puts(t, "draw: agreed by the players");
+    }
+}
+
+void api_finish_result_text(const Session *s, StrBuf *out)
+{
+    if (s->meta.end != META_END_NONE)
+        end_text(s, out);
+    else
+        play_result_text(s->game, s->rec.current, PLAYER_NONE, out);
+}
+
+static void end_result(const Session *s, json_t *o)
+{
+    const Game *g = s->game;
+    // A loss on time ends the game as a resignation does: that seat loses.
+    const bool resigned = s->meta.end == META_END_RESIGN || s->meta.end == META_END_TIME;
+    json_t *r = json_object();
+    json_t *winners = json_array();
+    json_t *returns = json_array();
+    for (int i = 0; i < g->players; i++) {
+        const bool lost = resigned && i == s->meta.end_seat;
+        if (!lost)
+            json_array_append_new(winners, json_integer(i));
+        json_array_append_new(returns, json_real(!resigned ? 0.0
+                                                 : lost    ? -1.0
+                                                           : 1.0 / (g->players - 1)));
+    }
+    StrBuf t;
+    sb_init(&t);
+    end_text(s, &t);
+    json_object_set_new(r, "text", json_string(sb_str(&t)));
+    json_object_set_new(r, "why", json_string(strchr(sb_str(&t), ':') + 2));
+    sb_free(&t);
+    json_object_set_new(r, "returns", returns);
+    json_object_set_new(r, "winners", winners);
+    json_object_set_new(r, "reason", json_string(meta_end_key(s->meta.end)));
+    json_object_set_new(r, "seat", json_integer(s->meta.end_seat));
+    json_object_set_new(o, "result", r);
+}
+
+/* Adds to a result by the rules its stable reason and its winners. */
+static void rules_result(const Session *s, json_t *r)
+{
+    const Game *g = s->game;
+    const int idx = g->ops->end_reason ? g->ops->end_reason(g, s->rec.current) : -1;
+    json_object_set_new(r, "reason", idx >= 0 && idx < g->ops->end_reason_count
+                                         ? json_string(g->ops->end_reasons[idx])
+                                         : json_null());
+    StrBuf why;
+    sb_init(&why);
+    g->ops->describe_result(g, s->rec.current, &why);
+    json_object_set_new(r, "why", json_string(sb_str(&why)));
+    sb_free(&why);
+    double ret[MAX_PLAYERS];
+    g->ops->returns(g, s->rec.current, ret);
+    double best = ret[0];
+    for (int i = 1; i < g->players; i++)
+        if (ret[i] > best)
+            best = ret[i];
+    json_t *winners = json_array();
+    for (int i = 0; i < g->players; i++)
+        if (ret[i] == best)
+            json_array_append_new(winners, json_integer(i));
+    json_object_set_new(r, "winners", winners);
+}
+
+void api_finish_state(const Session *s, json_t *o)
+{
+    if (s->meta.end != META_END_NONE) {
+        json_object_set_new(o, "status", json_string("over"));
+        json_object_set_new(o, "to_move", json_null());
+        json_object_set_new(o, "thinking", json_null());
+        json_object_set_new(o, "legal", json_array());
+        end_result(s, o);
+    } else if (json_is_object(json_object_get(o, "result"))) {
+        rules_result(s, json_object_get(o, "result"));
+    }
+    const int offer = offer_standing(s);
+    json_object_set_new(o, "draw_offer", offer >= 0 ? json_integer(offer) : json_null());
+    json_object_set_new(o, "hints", json_boolean(humans_of(s) < 2 || s->meta.hints));
+    json_object_set_new(o, "rematch", s->meta.rematch[0] ? json_string(s->meta.rematch)
+                                                         : json_null());
+    json_object_set_new(o, "rematch_of", s->meta.rematch_of[0] ? json_string(s->meta.rematch_of)
+                                                               : json_null());
+}
+
+int api_finish_viewer_fields(const Session *s, int viewer, char *buf, size_t len)
+{
+    if (viewer < 0 || viewer >= s->game->players || !s->meta.rematch[0] || len == 0)
+        return 0;
+    const int n = snprintf(buf, len, "\"rematch_url\":\"/g/%s#token=%s\",", s->meta.rematch,
+                           s->meta.rematch_token[viewer]);
+    return n > 0 && (size_t)n < len ? n : 0;
+}
+
+/* --- the requests ------------------------------------------------------------------------- */
+
+/* The state for `seat` as the answer, with "answer" in front when given. */
+static void answer_state(Response *res, Session *s, int seat, const char *answer)
+{
+    size_t len = 0;
+    char *body = api_state_locked(s, seat, &len);
+    if (body != NULL && answer != NULL) {
+        char head[48];
+        const int hl = snprintf(head, sizeof head, "{\"answer\":\"%s\",", answer);
+        char *out = malloc((size_t)hl + len);
+        if (out != NULL) {
+            memcpy(out, head, (size_t)hl);
+            memcpy(out + hl, body + 1, len); // from after '{', with its NUL
+            len = (size_t)hl + len - 1;
+        }
+        free(body);
+        body = out;
+    }
+    if (body == NULL)
+        response_error(res, 503, "out of memory");
+    else
+        response_json(res, 200, body, len);
+}
+
+/* Checks that `seat` is a person's seat of a game still going on. */
+static Status check_player(const Session *s, int seat, ErrBuf *err)
+{
+    if (seat < 0 || !s->seats.seat[seat].human)
+        return err_set(err, STATUS_CONFLICT, "only a player's own seat may do this: send the "
+                       "seat's token");
+    if (session_over_locked(s))
+        return err_set(err, STATUS_CONFLICT, "the game is over");
+    return STATUS_OK;
+}
+
+/* resign, offer-draw, accept-draw, decline-draw: one change of the meta, under the lock. */
+static void change(Server *srv, Session *s, int seat, const char *action, Response *res)
+{
+    pthread_mutex_lock(&s->mu);
+    ErrBuf err;
+    Status st = check_player(s, seat, &err);
+    GameMeta m = s->meta;
+    const int offer = offer_standing(s);
+    const int other = 1 - seat;
+    const char *answer = NULL;
+    if (st == STATUS_OK && strcmp(action, "resign") == 0) {
+        m.end = META_END_RESIGN;
+        m.end_seat = seat;
+        m.end_ply = s->rec.count;
+        m.offer_seat = -1;
+    } else if (st == STATUS_OK && s->game->players != 2) {
+        st = err_set(&err, STATUS_CONFLICT,
+                     "draw offers are for two-player games; %s has %d players here",
+                     s->game->ops->name, s->game->players);
+    } else if (st == STATUS_OK && strcmp(action, "offer-draw") == 0) {
+        if (offer == seat) {
+            st = err_set(&err, STATUS_CONFLICT, "your draw offer stands already");
+        } else if (offer == other || (!s->seats.seat[other].human && ai_accepts_draw(s, other))) {
+            // Offering when the other has offered is accepting; an AI answers at once.
+            m.end = META_END_DRAW;
+            m.end_seat = other;
+            m.end_ply = s->rec.count;
+            m.offer_seat = -1;
+            answer = "accepted";
+        } else if (!s->seats.seat[other].human) {
+            answer = "declined"; // nothing to store: the offer is over as soon as made
+        } else {
+            m.offer_seat = seat;
+            m.offer_ply = s->rec.count;
+            answer = "offered";
+        }
+    } else if (st == STATUS_OK && offer != other) {
+        st = err_set(&err, STATUS_CONFLICT, "there is no draw offer from the other player "
+                     "to %s", strcmp(action, "accept-draw") == 0 ? "accept" : "decline");
+    } else if (st == STATUS_OK) {
+        m.offer_seat = -1;
+        if (strcmp(action, "accept-draw") == 0) {
+            m.end = META_END_DRAW;
+            m.end_seat = seat;
+            m.end_ply = s->rec.count;
+        }
+    }
+    if (st == STATUS_OK && !(answer && strcmp(answer, "declined") == 0))
+        st = session_set_meta_locked(srv, s, &m, &err);
+    if (st == STATUS_OK)
+        answer_state(res, s, seat, answer);
+    else
+        response_error(res, http_status_of(st), "%s", err.msg);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* The rematch: the same game, rules and players, each one seat further on (the two seats
+ * swapped in a two-player game), a new game linked from the old. The first player to
+ * ask creates it; everyone else gets his own link to it. */
+static void rematch(Server *srv, const Request *req, Session *s, int seat, Response *res)
+{
+    char link[128];
+    pthread_mutex_lock(&s->mu);
+    const bool over = session_over_locked(s);
+    const bool exists = s->meta.rematch[0] != '\0';
+    if (exists)
+        snprintf(link, sizeof link, "/g/%s#token=%s", s->meta.rematch,
+                 s->meta.rematch_token[seat >= 0 ? seat : 0]);
+    pthread_mutex_unlock(&s->mu);
+    if (seat < 0 || !s->seats.seat[seat].human) {
+        response_error(res, 409, "only a player's own seat may ask for a rematch: send the "
+                       "seat's token");
+        return;
+    }
+    if (!over) {
+        response_error(res, 409, "the game is not over: a rematch comes after it");
+        return;
+    }
+    if (!exists) {
+        // The new game is made without the old one's lock: the lock order puts the table
+        // of sessions first. Two players asking at once may make two; the one linked
+        // first wins, the other is left to the retention of abandoned games.
+        const Game *g = s->game;
+        NewGame ng;
+        memset(&ng, 0, sizeof ng);
+        ng.ops = g->ops;
+        ng.players = g->players;
+        for (int i = 0; i < g->ops->option_count; i++)
+            ng.rules[ng.n_rules++] = (RuleSetting){g->ops->options[i].name, g->values[i]};
+        int humans = 0;
+        for (int i = 0; i < g->players; i++) {
+            // Stored seats are within the stored width (session_create keeps them so).
+            snprintf(ng.player[(i + 1) % g->players], sizeof ng.player[0], "%.*s",
+                     (int)sizeof ng.player[0] - 1, s->seats.seat[i].text);
+            humans += s->seats.seat[i].human;
+        }
+        StrBuf start;
+        sb_init(&start);
+        // A perfect-information game starts where the old one did (a set-up given when it
+        // was created, say); another deals afresh from a new seed.
+        if (g->ops->flags & GAME_PERFECT_INFO) {
+            g->ops->format_position(g, s->rec.start, &start);
+            ng.position = sb_str(&start);
+        }
+        ng.hints = s->meta.hints;
+        ng.clock = gameclock_fresh(&s->meta.clock, g->players); // the same time control
+        ng.rematch_of = s->id;
+        Session *made = api_create_session(srv, req, &ng, humans, res);
+        sb_free(&start);
+        if (made == NULL)
+            return;
+        pthread_mutex_lock(&s->mu);
+        ErrBuf err;
+        Status st = STATUS_OK;
+        if (s->meta.rematch[0] == '\0') {
+            GameMeta m = s->meta;
+            snprintf(m.rematch, sizeof m.rematch, "%s", made->id);
+            for (int i = 0; i < g->players; i++)
+                snprintf(m.rematch_token[i], sizeof m.rematch_token[i], "%s",
+                         made->token[(i + 1) % g->players]);
+            st = session_set_meta_locked(srv, s, &m, &err);
+        }
+        snprintf(link, sizeof link, "/g/%s#token=%s", s->meta.rematch,
+                 s->meta.rematch_token[seat]);
+        pthread_mutex_unlock(&s->mu);
+        session_release(made);
+        if (st != STATUS_OK) {
+            response_error(res, http_status_of(st), "%s", err.msg);
+            return;
+        }
+    }
+    char *body = malloc(256);
+    if (body == NULL) {
+        response_error(res, 503, "out of memory");
+        return;
+    }
+    const char *hash = strchr(link, '#');
+    const int n = snprintf(body, 256, "{\"id\":\"%.*s\",\"url\":\"%s\"}",
+                           (int)(hash - link - 3), link + 3, link);
+    response_json(res, exists ? 200 : 201, body, (size_t)n);
+}
+
+void api_finish_handle(Server *srv, const Request *req, Session *s, const char *action,
+                       Response *res)
+{
+    if (strcmp(req->method, "POST") != 0) {
+        res->allow = "POST";
+        response_error(res, 405, "use POST here, not %.10s", req->method);
+        return;
+    }
+    int seat = -1;
+    if (req->token != NULL && req->token[0] != '\0')
+        seat = session_seat_of(s, req->token);
+    if (seat < 0) {
+        response_error(res, 403, "this needs the seat's secret token: send it as "
+                       "'Authorization: Bearer TOKEN' (it is in the seat's link)");
+        return;
+    }
+    if (strcmp(action, "rematch") == 0)
+        rematch(srv, req, s, seat, res);
+    else
+        change(srv, s, seat, action, res);
+}

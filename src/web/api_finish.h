@@ -1,0 +1,33 @@
+/*
+ * api_finish.h - finishing a game between its players: resign, draw offers and their
+ * answers, the rematch (docs/API.md, "Finishing a game"), and what a game's state says
+ * of its end (the reason's key, the winners) and of those requests.
+ */
+#ifndef CROWN_WEB_API_FINISH_H
+#define CROWN_WEB_API_FINISH_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/strbuf.h"
+#include "web/http.h"
+
+typedef struct Server Server;
+typedef struct Session Session;
+
+/* Whether `action` (the path after /api/games/ID/) is one of this file's. */
+bool api_finish_knows(const char *action);
+/* Answers POST /api/games/ID/ACTION for an action api_finish_knows. */
+void api_finish_handle(Server *srv, const Request *req, Session *s, const char *action,
+                       Response *res);
+/* Adds to the state o of s what the end and the offers are; the caller holds s->mu. */
+void api_finish_state(const Session *s, json_t *o);
+/* The result in the neutral words of play_result_text, an end outside the rules
+ * included; the caller holds s->mu. */
+void api_finish_result_text(const Session *s, StrBuf *out);
+/* Writes into buf the fields only `viewer` may see (his link to the rematch), each
+ * followed by a comma; returns their length (0 for none). The caller holds s->mu. */
+int api_finish_viewer_fields(const Session *s, int viewer, char *buf, size_t len);
+
+#endif

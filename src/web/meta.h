@@ -1,0 +1,49 @@
+/*
+ * meta.h - what a game on the server is beyond its moves: an end outside the rules (a
+ * resignation, a draw agreed), a standing draw offer, whether hints are allowed between
+ * people, and the links between a game and its rematch. Kept in the store as one JSON
+ * object next to the moves (store.h, StoredGame.meta), so it survives a restart.
+ */
+#ifndef CROWN_WEB_META_H
+#define CROWN_WEB_META_H
+
+#include <stdbool.h>
+
+#include "core/game.h"
+#include "core/status.h"
+#include "web/gameclock.h"
+#include "web/secret.h"
+
+typedef enum MetaEnd {
+    META_END_NONE,   /* the game goes on, or ended by its rules */
+    META_END_RESIGN, /* end_seat resigned */
+    META_END_DRAW,   /* the players agreed a draw */
+    META_END_TIME,   /* end_seat's time ran out (gameclock.h) */
+} MetaEnd;
+
+typedef struct GameMeta {
+    MetaEnd end;
+    int end_seat;   /* who resigned, or who accepted the draw */
+    int end_ply;    /* the actions played when it ended */
+    int offer_seat; /* the seat whose draw offer stands, or -1 */
+    int offer_ply;  /* the actions played when it was made */
+    bool hints;     /* hints allowed although several seats are people */
+    char rematch[SECRET_ID_LEN + 1];    /* the rematch's id, "" while there is none */
+    /* Indexed by this game's seats: that player's token in the rematch, where he sits
+     * in another seat; so each player finds his own link, and nobody else's. */
+    char rematch_token[MAX_PLAYERS][SECRET_TOKEN_LEN + 1];
+    char rematch_of[SECRET_ID_LEN + 1]; /* the game this one is the rematch of, or "" */
+    GameClock clock;  /* the time control and each seat's time left, or none */
+    int64_t moved_ms; /* when the last action was played (wall clock), 0 if unknown */
+    unsigned open;    /* the human seats still waiting for a player to take them (bits) */
+} GameMeta;
+
+void meta_init(GameMeta *m);
+/* Reads the stored JSON (NULL or "" read as "{}"); leaves *m unchanged on error. */
+Status meta_parse(const char *text, int players, GameMeta *m, ErrBuf *err);
+/* The stored JSON, malloc'd; NULL when out of memory. */
+char *meta_format(const GameMeta *m, int players);
+/* The stable key of an end outside the rules: "resign", "agreement", "time", or NULL. */
+const char *meta_end_key(MetaEnd e);
+
+#endif

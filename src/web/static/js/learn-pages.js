@@ -1,0 +1,229 @@
+// learn-pages.js - the rules of every game in the project's own words (paraphrased from
+// docs/games/*.md and RULINGS.md, never the rulebooks' text), as data for learn.js:
+// sections of paragraphs with small live boards (a position, the piece whose moves they
+// highlight, and the game when it is another than the page's), and the tutorials' guided positions. Every board is read by the
+// server (POST /api/observe), so a position here that a game stops accepting shows as
+// an error on its page and fails the browser tests.
+
+const KV_START = 'sskss/5/5/5/SSKSS 1 0';
+
+const KV_COMMON = [
+  {
+    h: 'The goal',
+    p: ['Two players each have a king and a row of soldiers. The square in the middle of the board is the Valley. The first player whose king stops on the Valley wins.',
+      'There is no capturing: pieces only block each other.'],
+  },
+  {
+    h: 'Every move slides as far as it can',
+    p: ['Pick one of your pieces, king or soldier, and a direction: straight or diagonal, eight in all. The piece slides until the next square is the edge of the board or holds another piece. It cannot stop half way, and it must move at least one square.',
+      'Click a piece on the board to see where it would land: the green squares.'],
+    boards: [{ game: 'kings-valley', position: KV_START, select: 'b1', caption: 'The soldier on b1 lands on b4, e4 or a2: nothing else.' }],
+  },
+  {
+    h: 'Only a king may stop on the Valley',
+    p: ['Any piece may slide over the Valley. A soldier whose slide would end on it simply has no move that way: it does not stop short.',
+      'The very first move of a game must be made with a soldier (an option of the new-game form can allow the king).'],
+    boards: [
+      { game: 'kings-valley', position: 'ss1ss/2k2/5/5/SSSKS 1 2', select: 'c1', caption: 'This soldier cannot go up: it would stop on the Valley.' },
+      { game: 'kings-valley', position: 'ss1ss/2k2/5/5/SSKSS 1 2', select: 'c1', caption: 'This king goes up and stops on the Valley, stopped by the other king: it wins.' },
+    ],
+  },
+  {
+    h: 'A king that cannot move',
+    p: ['If your turn begins and every square around your king is the edge, a piece or a pillar, you lose (an option can turn this off). Reaching the Valley wins even if the same move shuts a king in.',
+      'Endless games are drawn: after a set number of moves, or when the same position comes back a third time.'],
+  },
+];
+
+const PAGES = {
+  'kings-valley': {
+    title: "King's Valley",
+    intro: 'Slide your king into the Valley in the middle of a 5 by 5 board before your opponent does.',
+    sections: KV_COMMON,
+    tutorial: 'kings-valley',
+  },
+  'retrieve-the-king': {
+    title: 'Retrieve the King',
+    intro: "King's Valley with the kings starting on the wrong side: each king begins in the middle of the opponent's row.",
+    sections: [{
+      h: 'The kings start among the enemy',
+      p: ['Everything else is as in King\'s Valley: slides to the end, only a king may stop on the Valley, no captures.'],
+      boards: [{ position: 'ssKss/5/5/5/SSkSS 1 0', select: 'a1', caption: 'The start: your king (the light one with the crown) is on c5.' }],
+    }, ...KV_COMMON],
+  },
+  'kings-valley-7x7': {
+    title: "King's Valley 7x7",
+    intro: 'The bigger board: seven columns, six soldiers a side, and a rule against walling a king off.',
+    sections: [...KV_COMMON, {
+      h: 'The trap rule',
+      p: ['On 7x7 a move is allowed only if, after it, each king could still reach the Valley within four moves of its own side if the other side stood still (an option limits this to the opponent\'s king, or turns it off).',
+        'A move that puts your king on the Valley is always allowed, and if the rule would forbid every move you have, it does not apply that turn.'],
+      boards: [{ position: 'sssksss/7/7/7/7/7/SSSKSSS 1 0', select: 'c1', caption: 'The start on 7x7: the Valley is d4.' }],
+    }],
+  },
+  'kings-valley-labyrinth': {
+    title: "King's Valley: Labyrinth",
+    intro: 'King\'s Valley on 7x7 with four pillars that never move.',
+    sections: [...KV_COMMON, {
+      h: 'Pillars',
+      p: ['Pillars stand on b3, f3, b5 and f5. They block slides like pieces do, and nothing can stand on them.'],
+      boards: [{ position: 'sssksss/7/1#3#1/7/1#3#1/7/SSSKSSS 1 0', select: 'b1', caption: 'The soldier on b1 stops on b2, in front of the pillar.' }],
+    }],
+  },
+  'kings-guard': {
+    title: "King's Guard",
+    intro: 'Move pieces off stacks and bury the enemy king under any piece.',
+    sections: [],
+  },
+  'kings-guard-8x8': {
+    title: "King's Guard 8x8",
+    intro: "King's Guard on an 8 by 8 board, with towers of at most four.",
+    sections: [],
+  },
+  'king-down': {
+    title: 'King Down',
+    intro: 'Chess with five new pieces, a back row drawn at random, and optional armies with powers.',
+    sections: [
+      {
+        h: 'Chess, with more pieces',
+        p: ['Pawns, knights, bishops, rooks, queens and kings move as in chess. A move may not leave your own king attacked; in check with no legal move is checkmate and loses; no legal move without check is a stalemate and a draw.',
+          'Five new pieces join them. Click a piece on each board to see its moves.'],
+      },
+      {
+        h: 'Archer (A)',
+        p: ['Moves one square straight, to an empty square. It shoots without moving: it captures an enemy on a square diagonally next to it, or exactly two squares away in a straight line, whatever stands between. It gives check the same way.'],
+        boards: [{ position: '4k3/8/8/4p3/1n1A4/8/8/4K3 w - - 0 1', rules: { setup: 'classic' }, select: 'd4', caption: 'The archer on d4 can shoot the pawn on e5 and the knight on b4, and step one square straight.' }],
+      },
+      {
+        h: 'Paladin (L)',
+        p: ['Moves like a queen and may pass over its own pieces, but not enemy ones. It may capture the first enemy on its line, and then leaves the board together with its victim. It never captures a king, so it never gives check.'],
+        boards: [{ position: 'r3k3/8/8/8/8/8/P7/L3K3 w - - 0 1', rules: { setup: 'classic' }, select: 'a1', caption: 'The paladin passes over its own pawn and its own king; taking the rook costs it its life.' }],
+      },
+      {
+        h: 'Guard (G)',
+        p: ['Steps one square in any direction to an empty square. It never captures and never gives check, and only a king can capture it.'],
+        boards: [{ position: '4k3/8/8/4r3/3G4/8/8/4K3 w - - 0 1', rules: { setup: 'classic' }, select: 'd4', caption: 'The guard cannot take the rook, and the rook cannot take it.' }],
+      },
+      {
+        h: 'Maester (M)',
+        p: ['Steps one square in any direction: onto an enemy it captures, onto one of its own pieces it changes places with it. While it and its king both stand on their first row, they may change places from any distance.'],
+        boards: [{ position: '4k3/8/8/8/8/8/8/M3K3 w - - 0 1', rules: { setup: 'classic' }, select: 'a1', caption: 'The maester on a1 may change places with its king on e1.' }],
+      },
+      {
+        h: 'Beast (E)',
+        p: ['Steps one square straight ahead to an empty square (never two, and it never promotes). It captures on the seven other squares around it, and after a capture it may capture again from where it stands, as long as there is prey; it may stop after any capture.'],
+        boards: [{ position: '4k3/8/1p6/2p5/3E4/8/8/4K3 w - - 0 1', rules: { setup: 'classic' }, select: 'd4', caption: 'The beast takes c5, and may then go on to take b6.' }],
+      },
+      {
+        h: 'Set-ups and promotion',
+        p: ['Behind the pawns, the king and seven pieces drawn from a pool (a queen, a paladin and two of each other piece) are shuffled along the first row; Black gets the mirror image. The new-game form can ask for the chess row instead, or a numbered set-up.',
+          'A pawn reaching the last row becomes any piece but a king, new pieces included.'],
+      },
+      {
+        h: 'Armies and their powers',
+        p: ['With armies on, each player first picks a king, then one of its two powers. Powers with tokens can be used that many times; the others always apply. The choices are buttons under the board, each with its explanation.',
+          'Frost: Freeze (an enemy piece may not move next turn) or Ice Wall (one of yours cannot be captured next turn). Flame: Strike (a piece moves once like a queen) or Haste (one piece moves twice). Stratus: Flight (a piece flies to any empty square of your half) or Sacrifice (a pawn is replaced by a piece you lost). Mud: March (a pawn steps two squares from anywhere) or Leap (a queen, rook or bishop jumps over your own pawns). Spirit: Holy Light (enemy pawns cannot check your king) or Mercy (your king moves up to two squares, over a piece of yours). Shadow: Death Touch (your king captures a neighbour without moving).'],
+      },
+    ],
+    tutorial: 'king-down',
+  },
+  'kings-castle': {
+    title: "King's Castle",
+    intro: 'Place men round the Castle in the middle of a hexagonal city, march lines of them through its doors, and put a man on the Throne.',
+    sections: [
+      {
+        h: 'Placing and the swap',
+        p: ['The board starts empty. On your turn you either place a man or move. A man is placed on any empty cell outside the Castle that is not next to one of your own men.',
+          'White places first. Black\'s first move may instead be the swap: White\'s man becomes Black\'s and White plays again. The swap is a button under the board.'],
+        boards: [{ position: '6/7/8/9/10/11/10/9/8/7/6 w 0', caption: 'The empty city: every highlighted cell is a place White may put a man.', all: true }],
+      },
+      {
+        h: 'Singles and the overhead throw',
+        p: ['A man with no man of yours next to it is a single. It moves any distance along one of the six lines through empty cells, never through a wall, never from outside into the Castle.',
+          'If the cell just beyond where a single stops holds an enemy man, that man is thrown over it onto the last cell the single crossed. The throw is compulsory and is not a capture.'],
+        boards: [{ position: '6/7/8/9/10/11/10/9/8/7/W2B2 w 2', select: 'a1', caption: 'The single on a1 may stop on b1 or c1 along its row: stopping on c1 throws the black man on d1 over it onto b1.' }],
+      },
+      {
+        h: 'Phalanxes, doors and captures',
+        p: ['Two or more of your men in an unbroken straight line form a phalanx. It moves along its own line by up to as many cells as it has men; an end part of two or more may split off and move away from the rest.',
+          'The Castle has walls all round, with two doors on each of its six entrance cells: a phalanx enters only through a door. A phalanx may run into a line of enemy men shorter than itself and removes every man on a cell its front enters.'],
+        boards: [{ position: '6/7/8/9/10/11/10/9/2WW4/7/6 w 2', select: 'c3', caption: 'A phalanx of two on c3 and d3.' }],
+      },
+      {
+        h: 'The Throne',
+        p: ['When the Throne in the middle is empty and you hold both cells of an opposite pair around it, one of your men goes onto the Throne at once. Capturing a man of the pair that holds the Throne removes the man from it.',
+          'If your own man is on the Throne when your turn begins, you win. A player with no legal move loses.'],
+      },
+    ],
+  },
+  'king-of-the-valley': {
+    title: 'King of the Valley',
+    intro: 'A tile game for 2 to 4 players: move your king across a valley of tiles, gather subjects into your castle and score the most reputation.',
+    sections: [
+      {
+        h: 'The table',
+        p: ['A 5 by 5 valley of tiles, a hill of two columns of six tiles with a price per row, and a castle of six columns per player: queens, dukes, countesses, knights, farmers and farmers\' wives. Each player starts with 2 gold and first places his king on a valley tile.'],
+        boards: [{ position: null, caption: 'A table at the start, dealt from seed 1.' }],
+      },
+      {
+        h: 'The phases of a turn',
+        p: ['1. Recruit: buy a subject from the hill for the price of its row, or pass (not in the first round).',
+          '2. Summon: your king moves any distance in one of eight directions, and either stops on a tile and takes it, or takes two or three identical tiles it passes and stops just beyond the last. A priest met on the way is paid one gold and the king moves on from there.',
+          '3. Kingdom bonus: once a turn, turn a face-up queen, duke, countess, knight and farmer (or wife) face down for 5 gold and a kingdom token; or pass.',
+          '4. Refill: pick a hill column; its bottom tiles fill the valley\'s empty squares, then chance refills the hill.'],
+      },
+      {
+        h: 'Characters',
+        p: ['Subjects go face up into their castle column. A jester goes into a column you choose and counts as that subject, but scores nothing. A wizard swaps a face-up subject of your castle with any subject on the hill. A tax collector pays gold, and if he needs subjects, turns that many face-up tiles of one column face down and leaves a tax token there.',
+          'Every choice is a button with its explanation, or a click on the table.'],
+      },
+      {
+        h: 'The end and the score',
+        p: ['When the hill cannot be refilled in full the end is near: the round is finished so that everybody has had as many turns.',
+          'Reputation is the influence of every subject in your castle (face up or down), plus 5 per kingdom token, plus 3, 5 or 8 for each order of knights held 3, 4 or 5 times, plus 2 per farmer-and-wife couple, plus 1 per gold. The most reputation wins; influence breaks ties. The result shows the breakdown.'],
+      },
+    ],
+  },
+};
+
+const KG_SECTIONS = (size) => [
+  {
+    h: 'The goal',
+    p: ['Each side has a king behind a V of guards. You win by putting any piece, yours or one of the enemy\'s you control, on top of the enemy king.'],
+  },
+  {
+    h: 'Stacks',
+    p: ['Pieces pile up into stacks. Whoever owns the top piece controls the whole stack, enemy pieces inside it included. Nothing ever leaves the board: a piece under another is only buried until the pieces above it move away.'],
+  },
+  {
+    h: 'A turn: carrying pieces off a stack',
+    p: ['Pick a square whose top piece is yours. Move its top piece, then if you like the next one down, and so on: stop whenever you want after the first ("end" is the button that stops).',
+      'Each piece walks as many steps as its height in the stack when the turn began (the bottom piece 1, the next 2, ...), each step to a neighbouring square, and every square before the last must be empty. It may land on an empty square or on any stack, as long as the stack stays within the height limit.'],
+    boards: [{ position: size === 8 ? 'g3k2g/1g4g1/2g2g2/3gg3/3(GG)G3/5G2/1G4G1/G3K2G 1 0 d4:0' : 'g3k3g/1g5g1/2g3g2/3g1g3/4g4/3(GG)G4/9/2G3G2/1G5G1/G3K3G 1 0 d5:0', select: size === 8 ? 'd4' : 'd5', caption: 'A turn started from this stack of two: its top piece walks up to two steps, onto empty squares or stacks.' }],
+  },
+  {
+    h: 'Towers and dismantling',
+    p: [`A stack of ${size === 8 ? 'four' : 'five'} is a full tower: nothing can be put on it, so a king on top of a full tower cannot be captured.`,
+      'If a full tower has your piece on top when your turn begins, your turn must start from such a tower, unless none of them can move. A player with no legal turn loses; endless games are drawn.'],
+    boards: size === 8 ? [{ position: 'g3k2g/1g4g1/2g2g2/3gg3/3(GGGG)4/8/1G4G1/G3K2G 1 0', all: true, caption: 'The full tower on d4 is yours: this turn must start from it (highlighted).' }] : [],
+  },
+];
+PAGES['kings-guard'].sections = KG_SECTIONS(10);
+PAGES['kings-guard-8x8'].sections = KG_SECTIONS(8);
+
+// Guided positions: the player must find the move from `from` to `to` (to any square
+// when `to` is absent).
+const TUTORIALS = {
+  'kings-valley': [
+    { position: 'ss1ss/2k2/5/5/SSKSS 1 2', from: 'c1', to: 'c3', prompt: 'Win in one: slide your king into the Valley.', right: 'The other king stops your slide right on the Valley.' },
+    { position: 'ssks1/3s1/5/5/KSSSS 1 2', from: 'a1', to: 'c3', prompt: 'Win in one again: this time the way is diagonal.', right: 'The soldier on d4 stops your king on c3.' },
+    { position: 'sskss/5/5/2S2/SSK1S 1 2', from: 'c2', prompt: 'Defend: the other king threatens to slide down and stop on the Valley against your soldier on c2. Stop it.', right: 'With c2 empty, their king would slide past the Valley.' },
+  ],
+  'king-down': [
+    { position: '4k3/8/8/8/1n1A4/8/8/4K3 w - - 0 1', rules: { setup: 'classic' }, from: 'd4', to: 'b4', prompt: 'Your archer shoots without moving. Take the knight.', right: 'Two squares away in a straight line: the archer stays on d4.' },
+    { position: '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1', rules: { setup: 'classic' }, from: 'a1', to: 'a8', prompt: 'Checkmate in one, as in chess.', right: 'The king is shut in by its own pawns.' },
+    { position: '4k3/8/1p6/2p5/3E4/8/8/4K3 w - - 0 1', rules: { setup: 'classic' }, from: 'd4', to: 'c5', prompt: 'Your beast captures on any neighbouring square but straight ahead. Start a chain of captures.', right: 'From c5 it may go on and take b6 in the same turn.' },
+  ],
+};
+
+export { PAGES, TUTORIALS };

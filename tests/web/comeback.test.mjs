@@ -1,0 +1,186 @@
+// comeback.test.mjs - coming back to games, in headless Chromium against a real crown
+// serve: a clock counting down on the page until its flag falls, the tab title on your
+// turn, the home page's list of this browser's games, taking an open seat from the
+// home page, the spectator link; screenshots at 1280x800 and 390x844, no sideways scroll
+// at 390 px, and an axe-core audit of what these pages add. Every wait is on a
+// condition of the page, bounded; none is a sleep.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { launch } from './browser.mjs';
+import { api, startServer } from './server.mjs';
+
+const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
+const WAIT = { timeout: 15000 };
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+const WIDE = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+let srv;
+let browser;
+
+before(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  srv = await startServer();
+  browser = await launch();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (srv) {
+    const { code } = await srv.stop();
+    assert.equal(code, 0, srv.stderr());
+  }
+});
+
+// A page in a context of its own (its own localStorage); axe is injected, so the page's
+// script policy is bypassed for this test's own script only.
+async function newPage(viewport = WIDE) {
+  const context = await browser.newContext({ viewport, bypassCSP: true });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  return page;
+}
+
+async function create(body) {
+  const r = await api(srv, 'POST', '/api/games', { body });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  return r.body;
+}
+
+// Both sizes, with no sideways scroll at the phone's: of the whole page, or where the
+// page holds others' parts too (the home page's new-game form), of `part` alone.
+async function shoot(page, name, part) {
+  for (const [size, vp] of [['1280', WIDE], ['390', PHONE]]) {
+    await page.setViewportSize(vp);
+    await page.screenshot({ path: join(SHOTS, `comeback-${name}-${size}.png`), fullPage: true });
+    if (size === '390') {
+      const wide = await page.evaluate((sel) => {
+        if (!sel) return document.documentElement.scrollWidth;
+        const e = document.querySelector(sel);
+        return Math.max(e.getBoundingClientRect().right, e.scrollWidth);
+      }, part);
+      assert.ok(wide <= 390, `${part || name} is wider than 390 px (${wide} px)`);
+    }
+  }
+  await page.setViewportSize(WIDE);
+}
+
+// No serious or critical axe-core violations in the parts given.
+async function audit(page, include) {
+  await page.addScriptTag({ path: AXE });
+  const found = await page.evaluate(async (inc) => {
+    const r = await window.axe.run({ include: inc }, { resultTypes: ['violations'] });
+    return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }, include);
+  assert.deepEqual(found, [], `axe on ${include.join(', ')}`);
+}
+
+test('a clock counts down on the page, the title says your turn, and the flag falls', async () => {
+  const g = await create({ game: 'kings-valley', seats: ['human', 'human'], clock: { initial: 2, increment: 0 } });
+  const first = await newPage();
+  const second = await newPage();
+  await first.goto(`${srv.url}${g.seats[0].url}`);
+  await second.goto(`${srv.url}${g.seats[1].url}`);
+  await first.waitForSelector('#clocks .clock time', WAIT);
+  assert.equal(await first.title(), '● Your turn - crown');
+  assert.equal(await second.title(), 'crown');
+  await first.check('#sound-toggle');
+  // The first player moves; the second's clock runs on both screens.
+  await api(srv, 'POST', `/api/games/${g.id}/moves`, { token: g.seats[0].token, body: { move: g.state.legal[0].text } });
+  await second.waitForFunction(() => document.title === '● Your turn - crown', null, WAIT);
+  await first.waitForSelector('#clocks .clock.p1.running', WAIT);
+  const shown = await second.textContent('#clocks .clock.p1 time');
+  assert.match(shown, /^0:0[0-2]$/);
+  await shoot(second, 'clock');
+  await audit(second, ['#clocks', '#share', '.sound-toggle']);
+  // Nobody moves: the server's flag falls and both pages say so.
+  await second.waitForFunction(() => /ran out of time/.test(document.querySelector('#result')?.textContent || ''), null, WAIT);
+  await first.waitForFunction(() => /ran out of time/.test(document.querySelector('#result')?.textContent || ''), null, WAIT);
+  assert.equal(await second.textContent('#clocks .clock.p1 time'), '0:00');
+  assert.equal(await second.title(), 'crown');
+  // Sound is on for the first player, but only an opponent's move sounds: none came.
+  assert.equal(await first.evaluate(() => document.body.dataset.beeps || '0'), '0');
+
+  // Home: the first player's browser lists the game with its result.
+  await first.goto(`${srv.url}/`);
+  await first.waitForSelector('#my-games[data-loaded]', WAIT);
+  const row = first.locator(`#my-games li[data-id="${g.id}"]`);
+  assert.match(await row.textContent(), /ran out of time/);
+  assert.deepEqual(first.errors, []);
+  assert.deepEqual(second.errors, []);
+  await first.context().close();
+  await second.context().close();
+});
+
+test('the home page lists this browser\'s games, your turn first', async () => {
+  const page = await newPage();
+  const waiting = await create({ game: 'kings-guard', seats: ['human', 'human'] });
+  const theirs = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+  const moved = await api(srv, 'POST', `/api/games/${theirs.id}/moves`, { token: theirs.seats[0].token, body: { move: theirs.state.legal[0].text } });
+  assert.equal(moved.status, 200);
+  // Visiting a seat's link is what puts a game in the list.
+  for (const link of [theirs.seats[0].url, waiting.seats[0].url]) {
+    await page.goto(`${srv.url}${link}`);
+    await page.waitForSelector('#board svg', WAIT);
+  }
+  await page.goto(`${srv.url}/`);
+  await page.waitForSelector('#my-games[data-loaded]', WAIT);
+  const rows = await page.$$eval('#my-games li', (ls) => ls.map((l) => ({ id: l.dataset.id, text: l.textContent, mine: l.classList.contains('your-turn') })));
+  assert.equal(rows.length, 2);
+  assert.deepEqual(rows.map((r) => r.id), [waiting.id, theirs.id]);
+  assert.ok(rows[0].mine && /Your turn/.test(rows[0].text));
+  assert.match(rows[1].text, /second player to move/);
+  assert.match(rows[1].text, /vs second: human · last move just now/);
+  await page.waitForSelector('#open-games[data-loaded]', WAIT);
+  await shoot(page, 'home', '#lobby');
+  await audit(page, ['#lobby']);
+  // Forget removes a game from the list for good.
+  await page.click(`#my-games li[data-id="${theirs.id}"] .forget`);
+  await page.reload();
+  await page.waitForSelector('#my-games[data-loaded]', WAIT);
+  assert.equal(await page.locator('#my-games li[data-id]').count(), 1);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('an open seat is taken from the home page; the spectator link watches', async () => {
+  const host = await newPage();
+  const g = await create({ game: 'kings-valley', seats: ['human', 'open'], clock: { initial: 300, increment: 3 } });
+  await host.goto(`${srv.url}${g.seats[0].url}`);
+  await host.waitForSelector('#board svg', WAIT);
+
+  const guest = await newPage(PHONE);
+  await guest.goto(`${srv.url}/`);
+  await guest.waitForSelector(`#open-games li[data-id="${g.id}"] .take`, WAIT);
+  assert.match(await guest.textContent(`#open-games li[data-id="${g.id}"]`), /5 min \+ 3 s/);
+  await shoot(guest, 'open', '#lobby');
+  await Promise.all([guest.waitForURL(/\/g\/[0-9a-f]{24}#token=/, WAIT), guest.click(`#open-games li[data-id="${g.id}"] .take`)]);
+  await guest.waitForSelector('#board svg', WAIT);
+  assert.equal(await guest.$eval('#board', (b) => b.dataset.you), '1');
+  // The seat is gone from the list, and the game is in the guest's own list.
+  await guest.goto(`${srv.url}/`);
+  await guest.waitForSelector('#open-games[data-loaded]', WAIT);
+  assert.equal(await guest.locator(`#open-games li[data-id="${g.id}"]`).count(), 0);
+  assert.equal(await guest.locator(`#my-games li[data-id="${g.id}"]`).count(), 1);
+
+  // The host's spectator link shows the game to a third browser, which cannot move.
+  const watch = await host.inputValue('#share-watch');
+  assert.equal(watch, `${srv.url}/g/${g.id}`);
+  await host.click('[data-copy="watch"]');
+  const viewer = await newPage();
+  await viewer.goto(watch);
+  await viewer.waitForSelector('#board svg', WAIT);
+  assert.equal(await viewer.$eval('#board', (b) => b.dataset.you), '');
+  assert.equal(await viewer.locator('#board .cell.movable').count(), 0);
+  assert.equal(await viewer.title(), 'crown');
+  await shoot(viewer, 'spectator');
+  for (const p of [host, guest, viewer]) {
+    assert.deepEqual(p.errors, []);
+    await p.context().close();
+  }
+});

@@ -1,0 +1,174 @@
+// learn.test.mjs - learning and finishing games in headless Chromium against a real
+// `crown serve`: the rules page of every game with its live boards (a click shows a
+// piece's moves), a tutorial step, resigning, a draw offered and accepted between two
+// browsers, the rematch with the seats swapped, the result said to the player, and the
+// labels of special actions. Every page is shot at 1280x800 and 390x844 under
+// $SCREENSHOT_DIR, must not scroll sideways at 390 px, and is audited with axe-core for
+// serious and critical violations. Every wait is on a condition of the page.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { assertAccessible } from './a11y.mjs';
+import { browserSuite, openPage } from './browser.mjs';
+import { api } from './server.mjs';
+
+const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
+const WAIT = { timeout: 30000 };
+const GAMES = ['kings-valley', 'retrieve-the-king', 'kings-valley-7x7', 'kings-valley-labyrinth',
+  'kings-guard', 'kings-guard-8x8', 'king-down', 'kings-castle', 'king-of-the-valley'];
+
+let srv;
+let browser;
+
+browserSuite({ before, after, shots: SHOTS, ready: (s) => { ({ srv, browser } = s); } });
+
+const newPage = (context) => openPage(context || browser, { width: 1280, height: 800 });
+
+async function create(body) {
+  const r = await api(srv, 'POST', '/api/games', { body });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  return r.body;
+}
+
+// A new game made from `body` (and changed by `then`, given it), opened on `page` as the
+// seat `seat`.
+async function openSeat(page, body, seat = 0, then = null) {
+  const made = await create(body);
+  if (then) await then(made);
+  await page.goto(`${srv.url}${made.seats[seat].url}`);
+  await page.waitForSelector('#board svg', WAIT);
+  return made;
+}
+
+async function resign(page) {
+  await page.click('#resign');
+  await page.click('#resign-yes');
+  await page.waitForSelector('#result:not([hidden])', WAIT);
+}
+
+// Shots at both sizes, the phone size checked for sideways scrolling, and the audit.
+async function check(page, name) {
+  await assertAccessible(page, name);
+  await page.screenshot({ path: join(SHOTS, `${name}-1280.png`), fullPage: false });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(wide <= 0, `${name} scrolls sideways by ${wide} px at 390 px`);
+  await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: false });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.deepEqual(page.errors, [], `${name}: script errors`);
+}
+
+describe('learn', () => {
+  test('every game has a rules page with live boards, reachable from the form', async () => {
+    const page = await newPage();
+    await page.goto(`${srv.url}/`);
+    await page.selectOption('#game-select', 'king-down');
+    assert.equal(await page.getAttribute('#game-rules', 'href'), '/learn/king-down');
+    for (const game of GAMES) {
+      await page.goto(`${srv.url}/learn/${game}`);
+      await page.waitForSelector('#app[data-ready="learn"]', WAIT);
+      assert.equal(await page.$$eval('.learn .message', (m) => m.length), 0, `${game}: a board could not be read`);
+      assert.ok(await page.$$eval('.learn-board svg', (s) => s.length) >= 1, `${game}: no live board`);
+      await check(page, `learn-${game}`);
+    }
+    await page.goto(`${srv.url}/learn`);
+    await page.waitForSelector('.learn-index a', WAIT);
+    assert.equal(await page.$$eval('.learn-index a', (a) => a.length), GAMES.length);
+    await page.close();
+  });
+
+  test('a click on a piece shows its moves; a tutorial step checks the move', async () => {
+    const page = await newPage();
+    await page.goto(`${srv.url}/learn/kings-valley`);
+    await page.waitForSelector('#app[data-ready="learn"]', WAIT);
+    const first = page.locator('.learn-figure .learn-board').first();
+    assert.equal(await first.getAttribute('data-targets'), 'a2 b4 e4');
+    await first.locator('[data-cell="d1"]').click();
+    assert.equal(await first.getAttribute('data-selected'), 'd1');
+    assert.equal(await first.getAttribute('data-targets'), 'a4 d4 e2');
+    const tut = page.locator('#tutorial .learn-board');
+    // A wrong but legal move, then the right one.
+    await tut.locator('[data-cell="c1"]').click();
+    await tut.locator('[data-cell="e3"]').click();
+    await page.waitForSelector('#tutorial-feedback.wrong', WAIT);
+    await tut.locator('[data-cell="c3"]').click();
+    await page.waitForSelector('#tutorial-feedback.right', WAIT);
+    assert.match(await page.textContent('#tutorial-feedback'), /^Right!/);
+    await page.click('#tutorial-next');
+    await page.waitForSelector('#tutorial[data-step="1"] #tutorial-feedback:not(.right)', WAIT);
+    await page.locator('#tutorial').scrollIntoViewIfNeeded();
+    await check(page, 'learn-tutorial');
+    await page.close();
+  });
+});
+
+describe('finishing a game', () => {
+  test('resign: the result in words, then a rematch with the seats swapped', async () => {
+    const page = await newPage();
+    const made = await openSeat(page, { game: 'kings-valley', seats: ['human', 'ai:1'] });
+    assert.equal(await page.getAttribute('#rules-link', 'href'), '/learn/kings-valley');
+    await resign(page);
+    assert.equal(await page.textContent('#result'), 'You lost: you resigned');
+    assert.ok(await page.isDisabled('#undo'), 'no undo after the end');
+    await check(page, 'finish-resigned');
+    await Promise.all([page.waitForURL((u) => !u.href.includes(made.id), WAIT), page.click('#rematch')]);
+    await page.waitForSelector('#board[data-you="1"]', WAIT);
+    const rematch = await page.evaluate(() => location.pathname.split('/')[2]);
+    const st = (await api(srv, 'GET', `/api/games/${rematch}`)).body;
+    assert.equal(st.rematch_of, made.id);
+    assert.deepEqual(st.seats.map((s) => s.player), ['ai:1', 'human']);
+    await page.close();
+  });
+
+  test('a draw offered in one browser and accepted in the other', async () => {
+    const made = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+    const [ca, cb] = [await browser.newContext(), await browser.newContext()];
+    const a = await newPage(ca);
+    const b = await newPage(cb);
+    await a.goto(`${srv.url}${made.seats[0].url}`);
+    await b.goto(`${srv.url}${made.seats[1].url}`);
+    await a.waitForSelector('#board svg', WAIT);
+    await b.waitForSelector('#board svg', WAIT);
+    assert.ok(await a.isHidden('#hint'), 'no hints between people by default');
+    await a.click('#offer-draw');
+    await b.waitForSelector('#draw-offer:not([hidden])', WAIT);
+    await check(b, 'finish-draw-offer');
+    await b.click('#accept-draw');
+    for (const p of [a, b]) await p.waitForSelector('#result:not([hidden])', WAIT);
+    assert.equal(await a.textContent('#result'), 'Draw: agreed by the players');
+    await check(a, 'finish-draw');
+    await ca.close();
+    await cb.close();
+  });
+
+  test('a win said in words, and special actions labelled', async () => {
+    const page = await newPage();
+    await openSeat(page, { game: 'kings-valley', seats: ['human', 'human'], position: 'ss1ss/2k2/5/5/SSKSS 1 2' });
+    await page.click('#board [data-cell="c1"]');
+    await page.click('#board [data-cell="c3"]');
+    await page.waitForSelector('#result:not([hidden])', WAIT);
+    assert.equal(await page.textContent('#result'), 'You won: your king reached the Valley');
+    await check(page, 'finish-won');
+    // King's Castle: Black may swap White's first man; King Down's armies: each king. The
+    // buttons say what they do, and a line says what to do now.
+    const place = (kc) => api(srv, 'POST', `/api/games/${kc.id}/moves`, { token: kc.seats[0].token, body: { move: 'a1' } });
+    for (const [body, seat, then, move, words, shot] of [
+      [{ game: 'kings-castle', seats: ['human', 'human'] }, 1, place, 'swap', /^Swap.*plays again/, 'action-swap'],
+      [{ game: 'king-down', seats: ['human', 'human'], rules: { armies: 'on' } }, 0, null, 'frost', /^Frost.*Freeze and Ice Wall/, 'action-armies'],
+    ]) {
+      await openSeat(page, body, seat, then);
+      assert.match(await page.textContent(`#actions [data-move="${move}"]`), words);
+      assert.ok(await page.isVisible(`#actions [data-move="${move}"] .action-why`));
+      await check(page, shot);
+    }
+    assert.match(await page.textContent('#action-help'), /choose your king/);
+    // King of the Valley: once over (here by a resignation), the score part by part.
+    await openSeat(page, { game: 'king-of-the-valley', seats: ['human', 'human'], seed: 3 }, 1);
+    await resign(page);
+    await page.waitForSelector('#score-breakdown', WAIT);
+    assert.equal(await page.textContent('#result'), 'You lost: you resigned');
+    assert.equal(await page.locator('#score-breakdown tbody tr').count(), 6);
+    await check(page, 'finish-kotv-scores');
+    await page.close();
+  });
+});
