@@ -191,12 +191,13 @@ tests: $(CROWN) $(SHLIB) $(TEST_BIN) $(OUT)/tests/test_install
 
 # A fuzz target links the library and the web server without its command (serve.c
 # needs the CLI), for fuzz_web_api.
-FUZZ_WEB_OBJ := $(filter-out %/serve.o,$(WEB_OBJ))
+# The server's Lab page runs studies, so the lab comes too.
+FUZZ_WEB_OBJ := $(filter-out %/serve.o,$(WEB_OBJ)) $(LAB_SRC:%.c=$(OUT)/obj/%.o)
 $(OUT)/fuzz/%: $(OUT)/obj/tests/fuzz/%.o $(FUZZ_SUPPORT_OBJ) $(FUZZ_WEB_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	@$(CC) $(LDFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(FUZZ_SUPPORT_OBJ) $(FUZZ_WEB_OBJ) $(LIB) \
-	    $(WEB_LIBS) $(LDLIBS_ALL)
+	    $(WEB_LIBS) $(LAB_LIBS) $(LDLIBS_ALL)
 .SECONDARY: $(FUZZ_SRC:%.c=$(OUT)/obj/%.o)
 
 fuzz-targets: $(FUZZ_BIN)

@@ -485,6 +485,30 @@ static void test_match(void **state)
     assert_memory_equal(a, b, strcspn(a, "\n"));
 }
 
+/* A match's games as they were played before the game loop moved to play/self_play.c:
+ * the loop and the pool may change, the games they play may not. Only a change of the
+ * rules or of the agents (which changes the bench signature too) may change these. */
+static void test_match_games_pinned(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "match king-of-the-valley --rule players=3 --players ai:1,greedy,random --games 6 "
+            "--depth 1 --seed 3",
+        NULL);
+    assert_int_equal(r.status, 0);
+    static const char *const games[] = {
+        "game 1: ai:1 +1, greedy +0, random -1 (148 actions)",
+        "game 2: ai:1 +0, greedy +1, random -1 (153 actions)",
+        "game 3: ai:1 +0, greedy +1, random -1 (157 actions)",
+        "game 4: ai:1 +0, greedy +1, random -1 (147 actions)",
+        "game 5: ai:1 +1, greedy +0, random -1 (155 actions)",
+        "game 6: ai:1 +0, greedy +1, random -1 (153 actions)",
+        "2   greedy                6      4       0     1.333      66.04      +0.667",
+    };
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++)
+        assert_contains(&r, games[i]);
+}
+
 /* The `start` line of the i-th record (0-based) in a --out file, into out. */
 static void record_start(const char *records, int i, char *out, size_t cap)
 {
@@ -701,6 +725,7 @@ int main(void)
         cmocka_unit_test(test_ugi),
         cmocka_unit_test(test_outside_engines),
         cmocka_unit_test(test_match),
+        cmocka_unit_test(test_match_games_pinned),
         cmocka_unit_test(test_match_variety),
         cmocka_unit_test(test_sprt),
         cmocka_unit_test(test_match_many_players),

@@ -268,6 +268,55 @@ static void test_every_game_study(void **state)
     }
 }
 
+/* FNV-1a of a file of the scratch folder. */
+static uint64_t file_hash(const Scratch *s, const char *dir, const char *name)
+{
+    char *text = slurp(s->root, dir, name);
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        h = (h ^ *p) * 0x100000001b3ULL;
+    free(text);
+    return h;
+}
+
+/* Studies' results as they were before the lab's games moved to play/self_play.c and
+ * play/pool.c: those may change, the games they play may not. Only a change of the rules
+ * or of the agents (which changes the bench signature too) may change these hashes. */
+static void test_results_pinned(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *study;
+        uint64_t hash;
+    } pins[] = {
+        {"king-of-the-valley --rule players=3 --players random,greedy,random",
+         0x6db40894f974b2f1ULL}, /* the points as before, then the characters picked */
+        {"kings-valley --players random,ai:1", 0xdf6f42b73345d36eULL},
+        {"king-down --players random,random", 0x4878f75098643beeULL},
+    };
+    for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++) {
+        Scratch s;
+        scratch_make(&s);
+        char line[512];
+        snprintf(line, sizeof line, "%s --games 6 --seed 11 --jobs 2 --out @/pin", pins[i].study);
+        assert_int_equal(lab(&s, line), 0);
+        const uint64_t h = file_hash(&s, "pin", "results.csv");
+        if (h != pins[i].hash)
+            fail_msg("%s: results.csv hash %#llx, pinned %#llx", pins[i].study,
+                     (unsigned long long)h, (unsigned long long)pins[i].hash);
+        scratch_remove(&s);
+    }
+}
+
+static json_t *load_summary(const Scratch *s, const char *dir)
+{
+    char *text = slurp(s->root, dir, "summary.json");
+    json_t *j = json_loads(text, 0, NULL);
+    free(text);
+    assert_non_null(j);
+    return j;
+}
+
 static void test_compare_and_ladder(void **state)
 {
     (void)state;
@@ -277,9 +326,7 @@ static void test_compare_and_ladder(void **state)
                              "--compare max-plies=30 --games 6 --out @/cmp"),
                      0);
     check_study(&s, "cmp", 6);
-    char *sum = slurp(s.root, "cmp", "summary.json");
-    json_t *j = json_loads(sum, 0, NULL);
-    free(sum);
+    json_t *j = load_summary(&s, "cmp");
     const json_t *cmp = json_object_get(j, "comparisons");
     assert_int_equal(json_array_size(cmp), 2);
     const json_t *d = json_object_get(json_array_get(cmp, 1), "mean_length");
@@ -292,9 +339,7 @@ static void test_compare_and_ladder(void **state)
 
     assert_int_equal(lab(&s, "kings-valley --ladder 1,2,3 --games 2 --depth 1 --out @/lad"), 0);
     check_study(&s, "lad", 2);
-    sum = slurp(s.root, "lad", "summary.json");
-    j = json_loads(sum, 0, NULL);
-    free(sum);
+    j = load_summary(&s, "lad");
     assert_int_equal(json_array_size(json_object_get(j, "sets")), 3);
     const json_t *ladders = json_object_get(j, "ladders");
     assert_int_equal(json_array_size(ladders), 1);
@@ -331,13 +376,19 @@ static void test_game_figures(void **state)
     read_rows(&s, "kotv", st, &rows);
     for (long i = 0; i < rows.count; i++) {
         const LabRow *r = &rows.row[i];
-        assert_int_equal(r->n_metrics, 5);
+        assert_int_equal(r->n_metrics, 15);
+        double picks = 0;
         for (int k = 0; k < r->players; k++) {
             double points = 0;
-            for (int m = 0; m < r->n_metrics; m++)
+            for (int m = 0; m < 5; m++)
                 points += r->metrics[m][k];
             assert_true(fabs(points - floor(r->scores[k])) < 1e-9);
+            for (int m = 5; m < 15; m++) {
+                assert_true(r->metrics[m][k] >= 0 && r->metrics[m][k] == floor(r->metrics[m][k]));
+                picks += r->metrics[m][k];
+            }
         }
+        assert_true(picks > 0);
     }
     lab_rows_free(&rows);
     assert_int_equal(lab(&s, "kings-valley-7x7 --players random,random --games 6 --seed 3 "
@@ -358,6 +409,110 @@ static void test_game_figures(void **state)
             assert_true(rows.row[i].metrics[4][0] == 0);
     lab_rows_free(&rows);
     free(st);
+    scratch_remove(&s);
+}
+
+/* King Down by set-up family: the families are the documented ones and hold every game;
+ * a fixed set-up is one family. */
+static void test_setup_families(void **state)
+{
+    (void)state;
+    Scratch s;
+    scratch_make(&s);
+    assert_int_equal(lab(&s, "king-down --players random,random --games 12 --seed 5 --jobs 2 "
+                             "--compare setup=classic --out @/kd"),
+                     0);
+    check_study(&s, "kd", 12);
+    json_t *j = load_summary(&s, "kd");
+    const json_t *sets = json_object_get(j, "sets");
+    size_t i;
+    json_t *f;
+    long games = 0;
+    json_array_foreach(json_object_get(json_array_get(sets, 0), "setup_families"), i, f) {
+        char zone[16], pieces[32];
+        assert_int_equal(sscanf(json_string_value(json_object_get(f, "family")),
+                                "%15[a-z]/%31[a-z+]", zone, pieces),
+                         2);
+        assert_true(strcmp(zone, "edge") == 0 || strcmp(zone, "wing") == 0 ||
+                    strcmp(zone, "centre") == 0);
+        assert_true(strcmp(pieces, "queen+paladin") == 0 || strcmp(pieces, "queen") == 0 ||
+                    strcmp(pieces, "paladin") == 0 || strcmp(pieces, "neither") == 0);
+        games += jint(f, "games");
+        check_rate(json_object_get(f, "draw"), 0, 0);
+    }
+    assert_int_equal(games, jint(json_array_get(sets, 0), "games"));
+    assert_true(json_array_size(json_object_get(json_array_get(sets, 0), "setup_families")) > 1);
+    const json_t *classic = json_object_get(json_array_get(sets, 1), "setup_families");
+    assert_int_equal(json_array_size(classic), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(classic, 0), "family")),
+                        "centre/queen");
+    assert_int_equal(jint(json_array_get(classic, 0), "games"), 12);
+    json_decref(j);
+    char *report = slurp(s.root, "kd", "report.html");
+    assert_non_null(strstr(report, "By set-up family"));
+    free(report);
+    // Games without families say none.
+    assert_int_equal(lab(&s, "kings-valley --players random,random --games 2 --out @/kv"), 0);
+    j = load_summary(&s, "kv");
+    assert_int_equal(json_array_size(json_object_get(
+                         json_array_get(json_object_get(j, "sets"), 0), "setup_families")),
+                     0);
+    json_decref(j);
+    scratch_remove(&s);
+}
+
+/* King of the Valley: each character's pick rate (seats that picked it) and its win rate
+ * when picked; and a custom tiles table compared with the built-in one. */
+static void test_characters_and_tiles(void **state)
+{
+    (void)state;
+    Scratch s;
+    scratch_make(&s);
+    char path[256];
+    snprintf(path, sizeof path, "%s/tiles.txt", s.root);
+    FILE *t = fopen(path, "w");
+    assert_non_null(t);
+    // The built-in piles without priests, a farmer for each.
+    fputs("I Q 1\nI D 2\nI C 3\nI NA 2\nI NB 2\nI NC 2\nI ND 1\nI F 9\nI W 4\n"
+          "I T0:3 1\nI T0:4 1\nI T3:5 1\n"
+          "II Q 1\nII D 2\nII C 3\nII NA 1\nII NB 1\nII NC 2\nII ND 2\nII F 9\nII W 4\n"
+          "II J 1\nII Z 1\nII T3:6 1\nII T4:7 1\nII T4:8 1\n"
+          "III Q 1\nIII D 2\nIII C 3\nIII NA 2\nIII NB 2\nIII NC 1\nIII ND 2\nIII F 9\n"
+          "III W 4\nIII J 2\nIII Z 1\nIII T5:9 1\nIII T5:10 1\n",
+          t);
+    fclose(t);
+    char line[512];
+    snprintf(line, sizeof line, "king-of-the-valley --rule players=3 --players random,greedy,"
+                                "random --games 6 --seed 2 --jobs 2 --compare tiles=%s --out @/k",
+             path);
+    assert_int_equal(lab(&s, line), 0);
+    check_study(&s, "k", 6);
+    json_t *j = load_summary(&s, "k");
+    const json_t *sets = json_object_get(j, "sets");
+    assert_int_equal(json_array_size(sets), 2);
+    assert_int_equal(json_array_size(json_object_get(j, "comparisons")), 1);
+    for (size_t set = 0; set < 2; set++) {
+        const long n = jint(json_array_get(sets, set), "games");
+        size_t i;
+        json_t *m;
+        long picked = 0;
+        json_array_foreach(json_object_get(json_array_get(sets, set), "metrics"), i, m) {
+            if (strncmp(json_string_value(json_object_get(m, "metric")), "picked-", 7) != 0)
+                continue;
+            const long used = jint(m, "used");
+            check_rate(json_object_get(m, "seats_with"), used, 3 * n);
+            picked += used;
+            if (strcmp(json_string_value(json_object_get(m, "metric")), "picked-priest") == 0 &&
+                set == 1)
+                assert_int_equal(used, 0); /* the table has none */
+        }
+        assert_true(picked > 0);
+    }
+    json_decref(j);
+    char *report = slurp(s.root, "k", "report.html");
+    assert_non_null(strstr(report, "picked-knight"));
+    assert_non_null(strstr(report, "tiles.txt"));
+    free(report);
     scratch_remove(&s);
 }
 
@@ -408,8 +563,11 @@ int main(void)
         cmocka_unit_test(test_tests_and_quantiles),
         cmocka_unit_test(test_elo_ladder),
         cmocka_unit_test(test_every_game_study),
+        cmocka_unit_test(test_results_pinned),
         cmocka_unit_test(test_compare_and_ladder),
         cmocka_unit_test(test_game_figures),
+        cmocka_unit_test(test_setup_families),
+        cmocka_unit_test(test_characters_and_tiles),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests_name("lab", tests, NULL, NULL);

@@ -29,37 +29,19 @@ enum { MAX_COMPARE = LAB_MAX_SETS - 1 };
 static int finish(const char *dir, LabStudy *st)
 {
     ErrBuf err;
-    LabRows rows = {0};
-    if (lab_study_load(st, dir, &err) != STATUS_OK ||
-        lab_results_read(st, dir, &rows, &err) != STATUS_OK ||
-        lab_rows_sort(&rows, &err) != STATUS_OK) {
-        lab_rows_free(&rows);
+    long games, failed;
+    bool plotted;
+    if (lab_report_study(st, dir, &games, &failed, &plotted, &err) != STATUS_OK)
         return cli_error("%s", err.msg);
-    }
-    json_t *summary = lab_summary_build(st, &rows);
-    // A shard's report would show a share of the study; the merge draws the whole one.
-    const bool report = st->shards == 1;
-    bool plotted = true;
-    int rc = 0;
-    if (summary == NULL)
-        rc = cli_error("out of memory");
-    else if (lab_summary_write(summary, dir, &err) != STATUS_OK ||
-             (report && lab_report_write(summary, dir, &plotted, &err) != STATUS_OK))
-        rc = cli_error("%s", err.msg);
-    else if (!plotted)
+    if (!plotted)
         fprintf(stderr, "crown: warning: gnuplot could not be run; the report has no plots\n");
-    json_decref(summary);
-    long failed = 0;
-    for (long i = 0; i < rows.count; i++)
-        failed += rows.row[i].failed;
-    if (rc == 0 && report)
+    if (st->shards == 1)
         printf("%ld games (%ld failed) summarised in %s/summary.json and %s/report.html\n",
-               rows.count, failed, dir, dir);
-    else if (rc == 0)
-        printf("%ld games (%ld failed) of shard %d/%d summarised in %s/summary.json\n",
-               rows.count, failed, st->shard, st->shards, dir);
-    lab_rows_free(&rows);
-    return rc;
+               games, failed, dir, dir);
+    else
+        printf("%ld games (%ld failed) of shard %d/%d summarised in %s/summary.json\n", games,
+               failed, st->shard, st->shards, dir);
+    return 0;
 }
 
 static bool make_dir(const char *dir)
@@ -77,12 +59,12 @@ typedef struct Progress {
     bool shown;
 } Progress;
 
-static void show_progress(void *ctx, long done, long total)
+static bool show_progress(void *ctx, long done, long total)
 {
     Progress *p = ctx;
     const int64_t now = clock_ms();
     if (done < total && now - p->last_ms < 200)
-        return;
+        return true;
     p->last_ms = now;
     const int width = 30, filled = total > 0 ? (int)(width * done / total) : width;
     const double left = done > 0 ? (double)(now - p->start_ms) / 1000.0 * (double)(total - done) /
@@ -95,6 +77,7 @@ static void show_progress(void *ctx, long done, long total)
         fputc('\n', stderr);
     fflush(stderr);
     p->shown = true;
+    return true;
 }
 
 static int merge(int argc, char **argv)

@@ -76,7 +76,8 @@ static const Command COMMANDS[] = {
     {"serve", cmd_serve,
      "crown serve [--port P] [--bind ADDR] [--db FILE|URL] [--ai-threads N] [--rate N] [--quiet]\n"
      "      [--max-connections N] [--max-per-ip N]\n"
-     "      [--public-url URL] [--allow-origin ORIGIN[,ORIGIN]] [--tablebase FILE] [LIMITS]",
+     "      [--public-url URL] [--allow-origin ORIGIN[,ORIGIN]] [--tablebase FILE] [LIMITS]\n"
+     "      [--lab DIR [--lab-max-games N]]",
      "the web server: play every game in a browser against the AI or with friends (default\n"
      "      127.0.0.1:8080; --port 0 picks a free port; --db defaults to\n"
      "      $XDG_DATA_HOME/crown/crown.db or ~/.local/share/crown/crown.db; a\n"
@@ -86,6 +87,9 @@ static const Command COMMANDS[] = {
      "      it (its Host and Origin are accepted; else only this server's own address);\n"
      "      --allow-origin: more addresses the site is reached under, such as its other\n"
      "      names behind the proxy (no CORS: same-site pages only).\n"
+     "      --lab DIR: the Lab page runs self-play studies (crown lab) from the browser,\n"
+     "      one at a time on one thread, kept in DIR; off without it. --lab-max-games:\n"
+     "      the games of one study, every rule set [2000].\n"
      "      LIMITS, per client address unless said (defaults in brackets; docs/API.md):\n"
      "      --creates-per-hour N   games created an hour [60]\n"
      "      --ai-games N           games against the AI in play at once [3]\n"

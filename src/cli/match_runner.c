@@ -1,11 +1,10 @@
 /*
- * match_runner.c - one game of a match from its start to its end, and the threads that
- * play a match's games. Everything random in game i (its agents' seeds, chance) follows
+ * match_runner.c - one game of a match from its start to its end, and the pool that
+ * plays a match's games with an outside engine per thread and entry. Everything random in game i (its agents' seeds, chance) follows
  * from the match seed and i, so a match with depth or node limits replays the same.
  */
 #include "cli/match_runner.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,12 +13,28 @@
 #include "core/record.h"
 #include "core/rng.h"
 #include "cli/turn_runner.h"
+#include "play/pool.h"
+#include "play/self_play.h"
 #include "play/words.h"
 
 static void fail(MatchGame *out, const char *msg)
 {
     out->failed = true;
     snprintf(out->error, sizeof out->error, "%s", msg);
+}
+
+/* The referee's step as the self-play loop's: turn_runner_step, keeping its reasons. */
+typedef struct Referee {
+    TurnRunner run;
+    TurnStep step;
+} Referee;
+
+static Status referee_step(void *ctx, GameRecord *rec, int *forfeit, ErrBuf *err)
+{
+    Referee *ref = ctx;
+    const Status s = turn_runner_step(&ref->run, rec, &ref->step, err);
+    *forfeit = ref->step.forfeit;
+    return s;
 }
 
 void match_play_game(const MatchRunner *r, int index, EngineClient *clients, MatchGame *out)
@@ -37,6 +52,18 @@ void match_play_game(const MatchRunner *r, int index, EngineClient *clients, Mat
         seats.seat[k].agent = NULL;
         seats.seat[k].spec.seed = r->seed * 1000003ULL + (uint64_t)index * 31 + (uint64_t)k;
     }
+    // Chance follows the group, so the games of one start see the same draws for as
+    // long as they take the same turns.
+    Rng chance;
+    rng_seed(&chance, r->seed * 7919 + (uint64_t)group);
+    Referee *ref = calloc(1, sizeof *ref);
+    if (ref == NULL) {
+        fail(out, "out of memory");
+        return;
+    }
+    ref->run = (TurnRunner){.seats = &seats, .limits = r->limits, .chance = &chance};
+    const SelfPlay sp = {.seats = &seats, .chance = &chance, .step = referee_step,
+                         .step_ctx = ref};
     // The record owns a Game; each game gets its own copy of the configured game.
     Game *own;
     RuleSetting rules[GAME_MAX_OPTIONS];
@@ -44,35 +71,35 @@ void match_play_game(const MatchRunner *r, int index, EngineClient *clients, Mat
         rules[i] = (RuleSetting){g->ops->options[i].name, g->values[i]};
     if (game_create(g->ops, g->players, rules, g->ops->option_count, &own, &err) != STATUS_OK) {
         fail(out, err.msg);
+        free(ref);
         return;
     }
     GameState *start = game_state_new(own);
     GameRecord rec;
     const bool ok = start != NULL && match_start(r->starts, group, start, &err) == STATUS_OK;
-    if (!ok || record_init(&rec, own, start, &err) != STATUS_OK) {
+    if (!ok) {
         fail(out, start == NULL ? "out of memory" : err.msg);
         free(start);
         game_destroy(own);
+        free(ref);
         return;
     }
+    const Status began = self_play_begin(&sp, own, start, &rec, &err);
     free(start);
-    if (seats_start(&seats, rec.game, &err) != STATUS_OK) {
+    if (began != STATUS_OK) {
         fail(out, err.msg);
-        record_free(&rec);
+        free(ref);
         return;
     }
-    // Chance follows the group, so the games of one start see the same draws for as
-    // long as they take the same turns.
-    Rng chance;
-    rng_seed(&chance, r->seed * 7919 + (uint64_t)group);
     uint64_t h = own->ops->hash(own, rec.start);
-    TurnRunner run = {.seats = &seats, .limits = r->limits, .chance = &chance};
-    seat_clock_start(&run.clock, &r->tc, n);
+    seat_clock_start(&ref->run.clock, &r->tc, n);
     for (int k = 0; k < n && clients != NULL; k++)
         if (seats.seat[k].outside)
-            run.engine[k] = &clients[(k + index) % n];
-    TurnStep step;
-    if (turn_runner_play(&run, &rec, &step, &err) != STATUS_OK)
+            ref->run.engine[k] = &clients[(k + index) % n];
+    TurnStep *step = &ref->step;
+    SelfPlayEnd end;
+    if (turn_runner_new_game(&ref->run, own, step) &&
+        self_play(&sp, &rec, &end, &err) != STATUS_OK)
         fail(out, err.msg);
     for (int i = 0; i < rec.count; i++) {
         h ^= rec.moves[i];
@@ -82,8 +109,8 @@ void match_play_game(const MatchRunner *r, int index, EngineClient *clients, Mat
     double ret[MAX_PLAYERS];
     StrBuf result;
     sb_init(&result);
-    if (!out->failed && step.forfeit != PLAYER_NONE) {
-        turn_runner_forfeit_result(own, &seats, &step, &result, ret);
+    if (!out->failed && step->forfeit != PLAYER_NONE) {
+        turn_runner_forfeit_result(own, &seats, step, &result, ret);
         snprintf(out->forfeit, sizeof out->forfeit, "%s", sb_str(&result));
     } else {
         own->ops->returns(own, rec.current, ret);
@@ -106,63 +133,55 @@ void match_play_game(const MatchRunner *r, int index, EngineClient *clients, Mat
     sb_free(&result);
     seats_stop(&seats);
     record_free(&rec);
+    free(ref);
 }
 
 typedef struct Pool {
     const MatchRunner *r;
     MatchGame *games;
-    int max_games;
     MatchDone *done;
     void *ctx;
-    pthread_mutex_t lock;
-    int next;     /* the next game to start; guarded by lock */
-    bool stopped; /* done said no more; guarded by lock */
 } Pool;
 
-static void *worker(void *arg)
+/* A thread's outside engines, per spec, kept from game to game. */
+static void *thread_begin(void *ctx)
 {
-    Pool *p = arg;
-    const Seats *specs = p->r->specs;
-    EngineClient clients[MAX_PLAYERS]; /* this thread's outside engines, per spec */
-    for (int k = 0; k < specs->count; k++)
-        engine_client_init(&clients[k], specs->seat[k].text, p->r->engine_options[k],
-                           p->r->n_engine_options[k]);
-    for (;;) {
-        pthread_mutex_lock(&p->lock);
-        const int index = !p->stopped && p->next < p->max_games ? p->next++ : -1;
-        pthread_mutex_unlock(&p->lock);
-        if (index < 0)
-            break;
-        match_play_game(p->r, index, clients, &p->games[index]);
-        pthread_mutex_lock(&p->lock);
-        if (!p->done(p->ctx, index, &p->games[index]))
-            p->stopped = true;
-        pthread_mutex_unlock(&p->lock);
-    }
-    for (int k = 0; k < specs->count; k++)
+    const MatchRunner *r = ((Pool *)ctx)->r;
+    EngineClient *clients = calloc(MAX_PLAYERS, sizeof *clients);
+    for (int k = 0; clients != NULL && k < r->specs->count; k++)
+        engine_client_init(&clients[k], r->specs->seat[k].text, r->engine_options[k],
+                           r->n_engine_options[k]);
+    return clients;
+}
+
+static void thread_end(void *ctx, void *thread)
+{
+    EngineClient *clients = thread;
+    for (int k = 0; clients != NULL && k < ((Pool *)ctx)->r->specs->count; k++)
         engine_client_close(&clients[k]);
-    return NULL;
+    free(clients);
+}
+
+static void play(void *ctx, void *thread, long index)
+{
+    Pool *p = ctx;
+    match_play_game(p->r, (int)index, thread, &p->games[index]);
+}
+
+static bool game_done(void *ctx, long index)
+{
+    Pool *p = ctx;
+    return p->done(p->ctx, (int)index, &p->games[index]);
 }
 
 int match_run(const MatchRunner *r, MatchGame *games, int max_games, int jobs, MatchDone *done,
               void *ctx)
 {
-    Pool p = {.r = r, .games = games, .max_games = max_games, .done = done, .ctx = ctx};
-    pthread_mutex_init(&p.lock, NULL);
-    if (jobs > max_games)
-        jobs = max_games;
-    if (jobs > 64)
-        jobs = 64;
-    pthread_t threads[64];
-    int started = 1;
-    for (int j = 1; j < jobs; j++)
-        if (pthread_create(&threads[started], NULL, worker, &p) == 0)
-            started++;
-    worker(&p);
-    for (int j = 1; j < started; j++)
-        pthread_join(threads[j], NULL);
-    pthread_mutex_destroy(&p.lock);
-    return p.next;
+    Pool p = {.r = r, .games = games, .done = done, .ctx = ctx};
+    const PlayPool pool = {.count = max_games, .jobs = jobs, .ctx = &p,
+                           .thread_begin = thread_begin, .thread_end = thread_end,
+                           .play = play, .done = game_done};
+    return (int)play_pool_run(&pool);
 }
 
 static int compare_u64(const void *a, const void *b)

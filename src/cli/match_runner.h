@@ -1,8 +1,9 @@
 /*
  * match_runner.h - what `crown match` and `crown sprt` share: one game of a match played
- * from its start between the seats of the match, and a pool of threads that plays game
- * after game until told to stop. Game i seats the specs rotated by i and starts from
- * start group i / players, so the games of a group play one start with every seating.
+ * from its start between the seats of the match (by play/self_play.c, refereed by the
+ * turn runner), and its games played on play/pool.c's threads until told to stop.
+ * Game i seats the specs rotated by i and starts from start group i / players, so the
+ * games of a group play one start with every seating.
  */
 #ifndef CROWN_CLI_MATCH_RUNNER_H
 #define CROWN_CLI_MATCH_RUNNER_H

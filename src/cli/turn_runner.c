@@ -147,24 +147,18 @@ Status turn_runner_step(TurnRunner *r, GameRecord *rec, TurnStep *step, ErrBuf *
     return st;
 }
 
-Status turn_runner_play(TurnRunner *r, GameRecord *rec, TurnStep *step, ErrBuf *err)
+bool turn_runner_new_game(TurnRunner *r, const Game *g, TurnStep *step)
 {
-    const Game *g = rec->game;
     memset(step, 0, sizeof *step);
     step->forfeit = PLAYER_NONE;
     for (int k = 0; k < g->players; k++) {
         ErrBuf why;
         if (r->engine[k] != NULL && engine_client_new_game(r->engine[k], &why) != STATUS_OK) {
             forfeit(step, k, "forfeits: %s", why.msg);
-            return STATUS_OK;
+            return false;
         }
     }
-    while (g->ops->to_move(g, rec->current) != PLAYER_NONE) {
-        Status st = turn_runner_step(r, rec, step, err);
-        if (st != STATUS_OK || step->forfeit != PLAYER_NONE)
-            return st;
-    }
-    return STATUS_OK;
+    return true;
 }
 
 void turn_runner_forfeit_result(const Game *g, const Seats *seats, const TurnStep *step,

@@ -49,9 +49,10 @@ Status turn_runner_check_game(const Game *g, const Seats *seats, ErrBuf *err);
  * Other failures (an agent that cannot play) return their Status. */
 Status turn_runner_step(TurnRunner *r, GameRecord *rec, TurnStep *step, ErrBuf *err);
 
-/* Readies the outside engines for a new game (one that cannot be started forfeits),
- * then plays steps until the game ends or a seat forfeits (step->forfeit says which). */
-Status turn_runner_play(TurnRunner *r, GameRecord *rec, TurnStep *step, ErrBuf *err);
+/* Readies the outside engines for a new game; false when one cannot be started, which
+ * forfeits (step->forfeit says which). The game is then played by play/self_play.c
+ * with turn_runner_step as its step. */
+bool turn_runner_new_game(TurnRunner *r, const Game *g, TurnStep *step);
 
 /* The result line of a game that a forfeit ended: "Second player (ai:5) wins: First
  * player (uci:...) <reason>"; the returns give the forfeiting seat -1 and the other +1. */

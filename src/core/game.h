@@ -34,7 +34,7 @@ enum {
     MOVELIST_CAP = 1024,    /* the most actions any position of any game may offer */
     CHANCE_CAP = 128,       /* the most outcomes of one chance event */
     GAME_MAX_OPTIONS = 24,  /* rule options of one game */
-    GAME_MAX_METRICS = 12,  /* figures of one game's measure hook */
+    GAME_MAX_METRICS = 16,  /* figures of one game's measure hook */
     OPTION_VALUE_LEN = 256, /* longest option value, NUL included (file names fit) */
     PLAYER_NONE = -1,       /* to_move() of a finished game */
     PLAYER_CHANCE = -2,     /* to_move() when chance acts next */
@@ -291,6 +291,11 @@ struct GameOps {
                     double out[][MAX_PLAYERS]);
     const GameMetric *metrics;
     int metric_count;
+
+    /* The family of start position s (crown lab): a short stable key that groups the
+     * set-ups of a game whose start is drawn, so that a report can say which set-ups
+     * favour whom; the game documents its families. NULL when every start is alike. */
+    void (*setup_family)(const Game *g, const GameState *s, StrBuf *out);
 };
 
 #endif

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "core/strbuf.h"
+#include "lab/lab_results.h"
+#include "lab/lab_summary.h"
 
 static const char *const PLOTS[] = {"win-rates", "lengths", "end-reasons", "ladder", "points"};
 enum { N_PLOTS = (int)(sizeof PLOTS / sizeof PLOTS[0]) };
@@ -121,8 +123,8 @@ static void set_section(StrBuf *out, const json_t *set, int bin)
     sb_puts(out, "</table>\n");
     if (json_array_size(json_object_get(set, "metrics")) > 0) {
         sb_puts(out, "<h3>The game's own figures</h3>\n<table><tr><th>figure</th><th>mean a "
-                     "game</th><th>games with any</th><th>mean by seat</th><th>win rate of a "
-                     "seat with / without</th></tr>\n");
+                     "game</th><th>games with any</th><th>seats with any</th><th>mean by "
+                     "seat</th><th>win rate of a seat with / without</th></tr>\n");
         json_array_foreach(json_object_get(set, "metrics"), i, r) {
             sb_puts(out, "<tr><td>");
             html_text(out, jstr(r, "metric"));
@@ -131,6 +133,7 @@ static void set_section(StrBuf *out, const json_t *set, int bin)
             if (json_is_true(json_object_get(r, "per_player"))) {
                 size_t k;
                 json_t *v;
+                rate_cell(out, json_object_get(r, "seats_with"));
                 sb_puts(out, "<td>");
                 json_array_foreach(json_object_get(r, "mean_by_seat"), k, v)
                     sb_printf(out, "%s%.2f", k ? " / " : "", json_number_value(v));
@@ -140,8 +143,22 @@ static void set_section(StrBuf *out, const json_t *set, int bin)
                 sb_printf(out, "<td>%.1f%% / %.1f%%</td></tr>\n", 100 * jnum(w, "rate"),
                           100 * jnum(wo, "rate"));
             } else {
-                sb_puts(out, "<td>&ndash;</td><td>&ndash;</td></tr>\n");
+                sb_puts(out, "<td>&ndash;</td><td>&ndash;</td><td>&ndash;</td></tr>\n");
             }
+        }
+        sb_puts(out, "</table>\n");
+    }
+    if (json_array_size(json_object_get(set, "setup_families")) > 0) {
+        sb_puts(out, "<h3>By set-up family</h3>\n<table><tr><th>family</th><th>games</th>"
+                     "<th>first seat wins</th><th>draws</th></tr>\n");
+        json_array_foreach(json_object_get(set, "setup_families"), i, r) {
+            sb_puts(out, "<tr><td>");
+            html_text(out, jstr(r, "family"));
+            sb_printf(out, "</td><td>%lld</td>",
+                      (long long)json_integer_value(json_object_get(r, "games")));
+            rate_cell(out, json_object_get(r, "first_seat_win"));
+            rate_cell(out, json_object_get(r, "draw"));
+            sb_puts(out, "</tr>\n");
         }
         sb_puts(out, "</table>\n");
     }
@@ -505,5 +522,32 @@ Status lab_report_write(const json_t *summary, const char *dir, bool *plotted, E
     if (f && fclose(f) != 0 && s == STATUS_OK)
         s = err_set(err, STATUS_IO, "error writing '%s'", path);
     sb_free(&h);
+    return s;
+}
+
+Status lab_report_study(LabStudy *st, const char *dir, long *games, long *failed, bool *plotted,
+                        ErrBuf *err)
+{
+    LabRows rows = {0};
+    *games = *failed = 0;
+    *plotted = true;
+    Status s;
+    if ((s = lab_study_load(st, dir, err)) != STATUS_OK ||
+        (s = lab_results_read(st, dir, &rows, err)) != STATUS_OK ||
+        (s = lab_rows_sort(&rows, err)) != STATUS_OK) {
+        lab_rows_free(&rows);
+        return s;
+    }
+    json_t *summary = lab_summary_build(st, &rows);
+    // A shard's report would show a share of the study; the merge draws the whole one.
+    if (summary == NULL)
+        s = err_set(err, STATUS_NOMEM, "out of memory");
+    else if ((s = lab_summary_write(summary, dir, err)) == STATUS_OK && st->shards == 1)
+        s = lab_report_write(summary, dir, plotted, err);
+    json_decref(summary);
+    *games = rows.count;
+    for (long i = 0; i < rows.count; i++)
+        *failed += rows.row[i].failed;
+    lab_rows_free(&rows);
     return s;
 }

@@ -10,9 +10,16 @@
 #include <stdbool.h>
 
 #include "core/status.h"
+#include "lab/lab_study.h"
 
 /* Writes DIR/report.html from the summary. When gnuplot cannot be run the page is written
  * without plots, saying so, and *plotted is false. */
 Status lab_report_write(const json_t *summary, const char *dir, bool *plotted, ErrBuf *err);
+
+/* What follows a run or a merge in DIR (study.json and results.csv written): loads the
+ * study into *st and its rows, writes summary.json and, unless st is a shard, the report.
+ * *games and *failed count the rows; *plotted as for lab_report_write. */
+Status lab_report_study(LabStudy *st, const char *dir, long *games, long *failed, bool *plotted,
+                        ErrBuf *err);
 
 #endif

@@ -1,19 +1,18 @@
 /*
- * lab_run.c - one study game played from its number alone (set, players, seed), and the
- * threads that play a shard's games. A game reads nothing another thread writes, so the
- * rows do not depend on how many threads there are.
+ * lab_run.c - one study game played from its number alone (set, players, seed) by the
+ * self-play loop, and a shard's games on the play pool's threads. A game reads nothing
+ * another thread writes, so the rows do not depend on how many threads there are.
  */
 #include "lab/lab_run.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/game_api.h"
-#include "core/record.h"
 #include "core/rng.h"
-#include "play/seats.h"
+#include "play/pool.h"
+#include "play/self_play.h"
 
 static void fail(LabRow *row, const char *why)
 {
@@ -36,8 +35,6 @@ void lab_play_game(const LabStudy *st, long index, LabRow *row)
     }
     row->players = g->players;
     GameState *start = game_state_new(g);
-    Seats seats;
-    GameRecord rec;
     if (start == NULL) {
         game_destroy(g);
         fail(row, "out of memory");
@@ -49,58 +46,36 @@ void lab_play_game(const LabStudy *st, long index, LabRow *row)
     g->ops->format_position(g, start, &setup);
     snprintf(row->setup, sizeof row->setup, "%s", sb_str(&setup));
     sb_free(&setup);
-    if (seats_parse(row->seats, g->players, &st->limits, row->seed, &seats, &err) != STATUS_OK) {
-        free(start);
-        game_destroy(g);
-        fail(row, err.msg);
-        return;
-    }
-    if (record_init(&rec, g, start, &err) != STATUS_OK) { /* rec owns g from here */
-        free(start);
-        fail(row, err.msg);
-        return;
-    }
-    free(start);
-    if (seats_start(&seats, rec.game, &err) != STATUS_OK) {
-        record_free(&rec);
-        fail(row, err.msg);
-        return;
-    }
+    Seats seats;
     Rng chance;
     rng_seed(&chance, row->seed ^ 0x6c61622d6368616eULL);
-    const GameOps *ops = rec.game->ops;
-    // The measure hook sees each action with the state before it, kept here.
-    GameState *before = ops->measure ? game_state_new(rec.game) : NULL;
-    if (ops->measure && before == NULL)
-        fail(row, "out of memory");
-    row->n_metrics = before ? ops->metric_count : 0;
-    while (!row->failed) {
-        const int p = ops->to_move(rec.game, rec.current);
-        if (p == PLAYER_NONE)
-            break;
-        Move m;
-        if (before)
-            memcpy(before, rec.current, rec.game->state_size);
-        if (seats_auto_action(&seats, rec.game, rec.current, &chance, &m, NULL, &err) !=
-                STATUS_OK ||
-            record_push(&rec, m, &err) != STATUS_OK) {
-            fail(row, err.msg);
-            break;
-        }
-        row->length += p != PLAYER_CHANCE;
-        if (before)
-            ops->measure(rec.game, before, m, rec.current, row->metrics);
+    const SelfPlay sp = {.seats = &seats, .chance = &chance, .measure = true};
+    GameRecord rec;
+    if (seats_parse(row->seats, g->players, &st->limits, row->seed, &seats, &err) != STATUS_OK) {
+        game_destroy(g);
+        free(start);
+        fail(row, err.msg);
+        return;
     }
-    if (before && !row->failed)
-        ops->measure(rec.game, NULL, MOVE_NONE, rec.current, row->metrics);
-    free(before);
+    const Status s = self_play_begin(&sp, g, start, &rec, &err);
+    free(start);
+    if (s != STATUS_OK) {
+        fail(row, err.msg);
+        return;
+    }
+    SelfPlayEnd end;
+    if (self_play(&sp, &rec, &end, &err) != STATUS_OK)
+        fail(row, err.msg);
+    row->length = end.plies;
+    row->n_metrics = end.n_metrics;
+    memcpy(row->metrics, end.metrics, sizeof row->metrics);
     if (!row->failed) {
-        ops->returns(rec.game, rec.current, row->returns);
-        row->scored = ops->score != NULL;
-        for (int k = 0; row->scored && k < row->players; k++)
-            row->scores[k] = ops->score(rec.game, rec.current, k);
-        const int r = ops->end_reason ? ops->end_reason(rec.game, rec.current) : -1;
-        snprintf(row->reason, sizeof row->reason, "%s", r >= 0 ? ops->end_reasons[r] : "other");
+        memcpy(row->returns, end.returns, sizeof row->returns);
+        row->scored = end.scored;
+        memcpy(row->scores, end.score, sizeof row->scores);
+        const GameOps *ops = rec.game->ops;
+        snprintf(row->reason, sizeof row->reason, "%s",
+                 end.end_reason >= 0 ? ops->end_reasons[end.end_reason] : "other");
     }
     seats_stop(&seats);
     record_free(&rec);
@@ -109,36 +84,30 @@ void lab_play_game(const LabStudy *st, long index, LabRow *row)
 typedef struct Runner {
     const LabStudy *st;
     long *todo; /* the game numbers of this shard */
-    long n_todo;
     LabRow *rows;
     LabProgress *progress;
     void *ctx;
-    pthread_mutex_t lock;
-    long next, done; /* guarded by lock */
+    long n_todo, done; /* done: guarded by the pool's lock */
 } Runner;
 
-static void *worker(void *arg)
+static void play(void *ctx, void *thread, long i)
 {
-    Runner *r = arg;
-    for (;;) {
-        pthread_mutex_lock(&r->lock);
-        const long i = r->next < r->n_todo ? r->next++ : -1;
-        pthread_mutex_unlock(&r->lock);
-        if (i < 0)
-            return NULL;
-        lab_play_game(r->st, r->todo[i], &r->rows[i]);
-        pthread_mutex_lock(&r->lock);
-        r->done++;
-        if (r->progress)
-            r->progress(r->ctx, r->done, r->n_todo);
-        pthread_mutex_unlock(&r->lock);
-    }
+    (void)thread;
+    Runner *r = ctx;
+    lab_play_game(r->st, r->todo[i], &r->rows[i]);
+}
+
+static bool game_done(void *ctx, long i)
+{
+    (void)i;
+    Runner *r = ctx;
+    r->done++;
+    return r->progress == NULL || r->progress(r->ctx, r->done, r->n_todo);
 }
 
 Status lab_run(const LabStudy *st, int jobs, LabProgress *progress, void *ctx, LabRows *rows,
                ErrBuf *err)
 {
-    enum { MAX_JOBS = 64 };
     Runner r;
     memset(&r, 0, sizeof r);
     r.st = st;
@@ -156,22 +125,11 @@ Status lab_run(const LabStudy *st, int jobs, LabProgress *progress, void *ctx, L
         free(r.todo);
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
-    pthread_mutex_init(&r.lock, NULL);
-    if (jobs > MAX_JOBS)
-        jobs = MAX_JOBS;
-    if (jobs > r.n_todo)
-        jobs = (int)(r.n_todo > 0 ? r.n_todo : 1);
-    pthread_t threads[MAX_JOBS];
-    int started = 1;
-    for (; started < jobs; started++)
-        if (pthread_create(&threads[started], NULL, worker, &r) != 0)
-            break; /* fewer threads play the same games */
-    worker(&r);
-    for (int j = 1; j < started; j++)
-        pthread_join(threads[j], NULL);
-    pthread_mutex_destroy(&r.lock);
+    const PlayPool pool = {.count = r.n_todo, .jobs = jobs, .ctx = &r, .play = play,
+                           .done = game_done};
+    const long started = play_pool_run(&pool);
     Status s = STATUS_OK;
-    for (long i = 0; i < r.n_todo && s == STATUS_OK; i++)
+    for (long i = 0; i < started && s == STATUS_OK; i++)
         s = lab_rows_add(rows, &r.rows[i], err);
     free(r.rows);
     free(r.todo);

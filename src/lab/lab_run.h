@@ -7,11 +7,13 @@
 #include "lab/lab_results.h"
 #include "lab/lab_study.h"
 
-/* Called after each game, under the runner's lock: games done and to do in this run. */
-typedef void LabProgress(void *ctx, long done, long total);
+/* Called after each game, under the runner's lock: games done and to do in this run;
+ * false starts no more games (a server stopping), and the run ends with those done. */
+typedef bool LabProgress(void *ctx, long done, long total);
 
-/* Plays every game of the study's shard on `jobs` threads into *rows, in game order. A
- * game whose player fails is a row marked failed with the reason; the run goes on. */
+/* Plays every game of the study's shard on `jobs` threads into *rows, in game order (the
+ * first ones only, when progress said stop). A game whose player fails is a row marked
+ * failed with the reason; the run goes on. */
 Status lab_run(const LabStudy *st, int jobs, LabProgress *progress, void *ctx, LabRows *rows,
                ErrBuf *err);
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/game_api.h"
 #include "lab/lab_stats.h"
 #include "play/registry.h"
 
@@ -158,9 +159,69 @@ static json_t *metrics_json(const LabStudy *st, const GameOps *ops, int set, con
             json_object_set_new(m, "win_when_used", rate(used_wins, used));
             json_object_set_new(m, "win_when_unused", rate(unused_wins, unused));
             json_object_set_new(m, "used", json_integer(used));
+            json_object_set_new(m, "seats_with", rate(used, used + unused));
         }
         json_array_append_new(list, m);
     }
+    return list;
+}
+
+/* Games by set-up family (the game's setup_family hook, read from each row's start):
+ * per family, in the order of their keys, the games and the first seat's win and draw
+ * rates. An empty list when the game has no families. */
+typedef struct Family {
+    char key[64];
+    long n, wins, draws;
+} Family;
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(((const Family *)a)->key, ((const Family *)b)->key);
+}
+
+static json_t *families_json(const LabStudy *st, int set, const LabRows *rows, int n_players)
+{
+    json_t *list = json_array();
+    const GameOps *ops = registry_find(st->game);
+    Game *g = NULL;
+    ErrBuf err;
+    if (ops == NULL || ops->setup_family == NULL || lab_set_game(st, set, &g, &err) != STATUS_OK)
+        return list;
+    enum { MAX_FAMILIES = 64 };
+    Family fam[MAX_FAMILIES];
+    int n_fam = 0;
+    GameState *s = game_state_new(g);
+    StrBuf key;
+    sb_init(&key);
+    for (long i = 0; s != NULL && i < rows->count; i++) {
+        const LabRow *r = &rows->row[i];
+        if (r->set != set || r->failed || r->players != n_players ||
+            ops->parse_position(g, s, r->setup, &err) != STATUS_OK)
+            continue;
+        sb_clear(&key);
+        ops->setup_family(g, s, &key);
+        int f = 0;
+        while (f < n_fam && strcmp(fam[f].key, sb_str(&key)) != 0)
+            f++;
+        if (f == n_fam) {
+            if (n_fam == MAX_FAMILIES)
+                continue;
+            memset(&fam[n_fam], 0, sizeof fam[n_fam]);
+            snprintf(fam[n_fam++].key, sizeof fam[0].key, "%s", sb_str(&key));
+        }
+        fam[f].n++;
+        fam[f].wins += outcome(r, 0) == WIN;
+        fam[f].draws += outcome(r, 0) == DRAW;
+    }
+    sb_free(&key);
+    free(s);
+    game_destroy(g);
+    qsort(fam, (size_t)n_fam, sizeof fam[0], by_key);
+    for (int f = 0; f < n_fam; f++)
+        json_array_append_new(list, json_pack("{s:s, s:I, s:o, s:o}", "family", fam[f].key,
+                                              "games", (json_int_t)fam[f].n, "first_seat_win",
+                                              rate(fam[f].wins, fam[f].n), "draw",
+                                              rate(fam[f].draws, fam[f].n)));
     return list;
 }
 
@@ -242,12 +303,13 @@ static json_t *set_json(const LabStudy *st, int set, const LabRows *rows, Reason
     for (int b = 0; b <= last; b++)
         json_array_append_new(histogram, json_integer(hist[b]));
     json_object_set_new(length, "histogram", histogram);
-    return json_pack("{s:i, s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "set", set + 1,
-                     "label", st->sets[set].label, "rules", st->sets[set].rules, "players",
-                     st->sets[set].players, "games", (json_int_t)fig->n, "failed",
+    return json_pack("{s:i, s:s, s:s, s:s, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "set",
+                     set + 1, "label", st->sets[set].label, "rules", st->sets[set].rules,
+                     "players", st->sets[set].players, "games", (json_int_t)fig->n, "failed",
                      (json_int_t)failed, "seats", seats, "by_player", players, "end_reasons",
                      reasons, "length", length, "metrics",
-                     metrics_json(st, registry_find(st->game), set, rows, n_players));
+                     metrics_json(st, registry_find(st->game), set, rows, n_players),
+                     "setup_families", families_json(st, set, rows, n_players));
 }
 
 static json_t *difference(double base, double other, double p)

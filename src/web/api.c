@@ -812,6 +812,8 @@ void api_handle(Server *srv, const Request *req, Response *res)
         }
         return;
     }
+    if (lab_api_handle(srv->lab, req, res)) /* /api/lab...: the Lab page */
+        return;
     if (strcmp(p, "/api/observe") == 0) {
         if (method_is(req, "POST", res))
             api_observe(srv, req, res);

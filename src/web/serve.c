@@ -94,6 +94,7 @@ int cmd_serve(int argc, char **argv)
         long *l;
     } const NUMBERS[] = {
         {"--port", 0, 65535, &cfg.port, NULL},
+        {"--lab-max-games", 1, 1000000, &cfg.lab_max_games, NULL},
         {"--ai-threads", 1, 64, &cfg.ai_threads, NULL},
         {"--creates-per-hour", 1, 1000000, &cfg.creates_per_hour, NULL},
         {"--ai-games", 0, 100000, &cfg.ai_games, NULL},
@@ -144,6 +145,8 @@ int cmd_serve(int argc, char **argv)
             cfg.allow_origins = v;
         } else if (strcmp(a, "--tablebase") == 0) {
             cfg.tablebase = v;
+        } else if (strcmp(a, "--lab") == 0) {
+            cfg.lab_dir = v;
         } else if (strcmp(a, "--rate") == 0) {
             if (!read_long(a, v, 1, 100000, &n))
                 return 2;

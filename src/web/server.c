@@ -36,6 +36,7 @@ void serve_config_defaults(ServeConfig *cfg)
         .idle_s = 300,
         .abandon_s = 30L * 24 * 3600,
         .finished_s = 0,
+        .lab_max_games = LAB_DEFAULT_MAX_GAMES,
     };
 }
 
@@ -93,7 +94,8 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
         server_stop(srv);
         return st;
     }
-    if ((st = janitor_start(srv, &srv->janitor, err)) != STATUS_OK) {
+    if ((st = janitor_start(srv, &srv->janitor, err)) != STATUS_OK ||
+        (st = lab_server_open(cfg->lab_dir, cfg->lab_max_games, &srv->lab, err)) != STATUS_OK) {
         server_stop(srv);
         return st;
     }
@@ -124,6 +126,8 @@ void server_stop(Server *srv)
     ratelimit_free(srv->rate);
     ratelimit_free(srv->creates);
     quota_free(srv->quota);
+    lab_server_close(srv->lab);
+    srv->lab = NULL;
     free(srv->games_json);
     perfect_free(srv->perfect);
     srv->perfect = NULL;

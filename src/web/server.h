@@ -16,6 +16,7 @@
 #include "web/gate.h"
 #include "web/http.h"
 #include "web/janitor.h"
+#include "web/lab_api.h"
 #include "web/quota.h"
 #include "web/ratelimit.h"
 #include "web/session.h"
@@ -53,6 +54,8 @@ typedef struct ServeConfig {
      * invite links' host, GET /api/info), or NULL. */
     const char *share_host;
     const char *tablebase; /* a solved table for ai:10 and hints; NULL: the default places */
+    const char *lab_dir;   /* --lab: studies from the browser kept here; NULL: the lab is off */
+    int lab_max_games;     /* games of one such study, every rule set */
 } ServeConfig;
 
 /* Bounds on what a request may carry. */
@@ -83,6 +86,7 @@ struct Server {
     atomic_bool stopping;
     int port;            /* the port actually bound */
     Perfect *perfect;    /* the solved tables found at start (play/perfect.h) */
+    LabServer *lab;      /* the Lab page's studies (web/lab_api.h), or NULL when off */
     char *games_json;    /* GET /api/games: fixed for the life of the server */
     size_t games_json_len;
 };

@@ -8,21 +8,10 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, test } from 'node:test';
-import { openStream, request, startServer, waitState } from './server.mjs';
+import { openStream, request, waitState, withServer } from './server.mjs';
 
 const OTHER = '127.0.0.2';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function withServer(args, fn) {
-  const srv = await startServer({ args });
-  try {
-    await fn(srv);
-  } finally {
-    const { code } = await srv.stop();
-    assert.equal(code, 0, `crown serve should stop cleanly:\n${srv.stderr()}`);
-    assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
-  }
-}
 
 function assertError(r, status, re) {
   assert.equal(r.status, status, JSON.stringify(r.body));

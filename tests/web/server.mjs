@@ -3,6 +3,7 @@
 // database in a fresh temporary folder unless one is given, and small helpers for the
 // JSON API and its event streams. CROWN_BIN names the program (tools/run-web-tests.sh
 // sets it to the build under test).
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { mkdtempSync } from 'node:fs';
@@ -182,4 +183,17 @@ export function openStream(server, id, { from } = {}) {
     req.on('error', (e) => { if (e.code !== 'ECONNRESET') reject(e); });
     req.end();
   });
+}
+
+// Runs fn(server) on a server started with args, then stops it and checks that it stopped
+// cleanly, without a sanitizer's report.
+export async function withServer(args, fn) {
+  const srv = await startServer({ args });
+  try {
+    await fn(srv);
+  } finally {
+    const { code } = await srv.stop();
+    assert.equal(code, 0, `crown serve should stop cleanly:\n${srv.stderr()}`);
+    assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
+  }
 }

@@ -432,6 +432,7 @@ bool kd_perft_leaves(const KdConfig *c, KdState *s, int depth, uint64_t *count);
 /* kd_measure.c: the figures crown lab reports (GameOps.measure). */
 enum { KD_METRIC_COUNT = 8 };
 extern const GameMetric kd_metrics[KD_METRIC_COUNT];
+void kd_setup_family(const Game *g, const GameState *s, StrBuf *out);
 void kd_measure(const Game *g, const GameState *before, Move m, const GameState *after,
                 double out[][MAX_PLAYERS]);
 

@@ -445,6 +445,7 @@ const GameOps kd_ops = {
     .end_reasons = kd_end_reasons,
     .end_reason_count = (int)(sizeof kd_end_reasons / sizeof kd_end_reasons[0]),
     .measure = kd_measure,
+    .setup_family = kd_setup_family,
     .metrics = kd_metrics,
     .metric_count = KD_METRIC_COUNT,
     .score = ops_score,

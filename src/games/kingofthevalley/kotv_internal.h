@@ -342,7 +342,7 @@ int kotv_tax_taken(const KotvState *s);
 int kotv_reputation(const KotvConfig *c, const KotvState *s, int player);
 
 /* kotv_measure.c: the figures crown lab reports (GameOps.measure). */
-enum { KOTV_METRIC_COUNT = 5 };
+enum { KOTV_METRIC_COUNT = 15 }; /* five point sources, then one per character */
 extern const GameMetric kotv_metrics[KOTV_METRIC_COUNT];
 void kotv_measure(const Game *g, const GameState *before, Move m, const GameState *after,
                   double out[][MAX_PLAYERS]);

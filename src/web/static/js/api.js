@@ -47,3 +47,7 @@ export function watch(id, token, onState, onOpen) {
   es.addEventListener('open', () => onOpen && onOpen());
   return () => es.close();
 }
+
+// The Lab page (js/lab.js): the studies of a server started with --lab DIR.
+export const labStudies = () => call('GET', '/api/lab');
+export const startStudy = (spec) => call('POST', '/api/lab', { body: spec });

@@ -1,7 +1,8 @@
 // app.js - the entry point of the crown web app: shows the home page (this browser's games, open seats, the new-game form) at /, a game
 // at /g/ID, taking the seat's token from the link's #token=... part (kept out of the
 // path, so it never reaches server logs or Referer headers); a record to review is
-// imported at /import; the rules pages are /learn and /learn/GAME.
+// imported at /import; the rules pages are /learn and /learn/GAME; studies run from
+// the Lab page at /lab.
 import { showNewGame } from './newgame.js';
 import { showGame } from './game.js';
 import { showImport } from './import.js';
@@ -9,6 +10,7 @@ import { h } from './dom.js';
 import { showLobby } from './lobby.js';
 import { rememberGame } from './mygames.js';
 import { showLearn } from './learn.js';
+import { showLab } from './lab.js';
 
 const root = document.getElementById('app');
 const path = location.pathname;
@@ -24,6 +26,8 @@ if (path === '/' || path === '/index.html') {
   showImport(root);
 } else if (/^\/learn(\/[a-z0-9-]*)?\/?$/.test(path)) {
   showLearn(root, path.split('/')[2] || '');
+} else if (path === '/lab') {
+  showLab(root);
 } else if (m) {
   const params = new URLSearchParams(location.hash.slice(1));
   rememberGame(m[1], params.get('token'));

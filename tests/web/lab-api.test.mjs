@@ -1,0 +1,111 @@
+// lab-api.test.mjs - the Lab page's API (crown serve --lab DIR): off without --lab (a
+// JSON 403 saying how to turn it on); a tiny study of random players started, watched
+// to the end and its summary and report read back; one study at a time; bad studies
+// refused with what is wrong (unknown game, too many games, outside engines, a rule
+// naming a server file, malformed bodies); no path leaves the lab's folder; a study the
+// server stopped stays stopped.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { api, tempDir, withServer } from './server.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function until(srv, id, state, timeoutMs = 20000) {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    const r = await api(srv, 'GET', `/api/lab/${id}`);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    if (r.body.state === state) return r.body;
+    await sleep(50);
+  }
+  assert.fail(`study ${id} did not reach ${state}`);
+}
+
+test('the lab is off without --lab', async () => {
+  await withServer([], async (srv) => {
+    for (const [method, path] of [['GET', '/api/lab'], ['POST', '/api/lab'], ['GET', '/api/lab/1-0/report']]) {
+      const r = await api(srv, method, path, method === 'POST' ? { body: { game: 'kings-valley', players: 'random,random', games: 1 } } : {});
+      assert.equal(r.status, 403);
+      assert.match(r.body.error, /--lab DIR/);
+    }
+  });
+});
+
+test('a study runs, is watched to the end and read back', async () => {
+  const dir = join(tempDir('crown-lab-'), 'lab');
+  await withServer(['--lab', dir, '--lab-max-games', '50'], async (srv) => {
+    let r = await api(srv, 'GET', '/api/lab');
+    assert.equal(r.status, 200);
+    assert.deepEqual([r.body.enabled, r.body.max_games, r.body.running, r.body.studies], [true, 50, null, []]);
+    r = await api(srv, 'POST', '/api/lab', { body: { game: 'kings-valley', players: 'random,random', games: 4, compare: ['max-plies=30'], seed: 7 } });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const { id } = r.body;
+    assert.equal(r.headers.get('location'), `/api/lab/${id}`);
+    assert.equal(r.body.game, 'kings-valley');
+    assert.deepEqual(r.body.sets, ['baseline', 'max-plies=30']);
+    const done = await until(srv, id, 'done');
+    assert.equal(done.games, 4);
+    const sum = await api(srv, 'GET', `/api/lab/${id}/summary`);
+    assert.equal(sum.status, 200);
+    assert.equal(sum.body.rows, 8);
+    assert.equal(sum.body.sets.length, 2);
+    const rep = await api(srv, 'GET', `/api/lab/${id}/report`);
+    assert.equal(rep.status, 200);
+    assert.match(rep.headers.get('content-type'), /^text\/html/);
+    assert.match(rep.body, /<\/html>/);
+    assert.ok(existsSync(join(dir, id, 'results.csv')));
+    r = await api(srv, 'GET', '/api/lab');
+    assert.equal(r.body.studies.length, 1);
+    assert.equal(r.body.studies[0].state, 'done');
+  });
+});
+
+test('one study at a time, and bad studies refused', async () => {
+  const dir = join(tempDir('crown-lab-'), 'lab');
+  await withServer(['--lab', dir, '--lab-max-games', '400'], async (srv) => {
+    const bad = [
+      [{ game: 'nope', players: 'random,random', games: 2 }, 400, /no game called 'nope'/],
+      [{ game: 'kings-valley', players: 'random,random', games: 300, compare: ['max-plies=40'] }, 400, /1 to 400 games in all/],
+      [{ game: 'kings-valley', players: 'random,random', games: 0 }, 400, /1 to 400 games/],
+      [{ game: 'kings-valley', players: 'random,random', games: Number.MAX_SAFE_INTEGER, compare: ['max-plies=40'] }, 400, /1 to 400 games/],
+      [{ game: 'kings-valley', players: 'uci:/bin/sh,random', games: 2 }, 400, /not outside engines/],
+      [{ game: 'king-of-the-valley', players: 'random,random', games: 2, rules: 'tiles=/etc/passwd' }, 400, /names a file on the server/],
+      [{ game: 'king-of-the-valley', players: 'random,random', games: 2, compare: ['tiles=/etc/passwd'] }, 400, /names a file on the server/],
+      [{ game: 'kings-valley', players: 'human,random', games: 2 }, 400, /no human seats/],
+      [{ game: 'kings-valley', players: 'random,random', games: 2, rules: 'nope=1' }, 400, /nope/],
+      [{ game: 'kings-valley', players: 'random,random', games: '2' }, 400, /a study is/],
+      [{ game: 'kings-valley', games: 2 }, 400, /a study is/],
+      [{ game: 'kings-valley', players: 'random,random', games: 2, compare: 'max-plies=3' }, 400, /a study is/],
+      [[1, 2], 400, /not a JSON object/],
+    ];
+    for (const [body, status, re] of bad) {
+      const r = await api(srv, 'POST', '/api/lab', { body });
+      assert.equal(r.status, status, JSON.stringify([body, r.body]));
+      assert.match(r.body.error, re);
+    }
+    let r = await api(srv, 'POST', '/api/lab', { body: { game: 'kings-valley', players: 'ai:3,ai:3', games: 200, seed: 1 } });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const second = await api(srv, 'POST', '/api/lab', { body: { game: 'kings-valley', players: 'random,random', games: 2 } });
+    assert.equal(second.status, 409);
+    assert.match(second.body.error, /one at a time/);
+    const running = await api(srv, 'GET', `/api/lab/${r.body.id}`);
+    assert.equal(running.body.state, 'running');
+    assert.ok(running.body.progress.total === 200);
+    for (const path of ['/api/lab/..%2F..', '/api/lab/../../etc', `/api/lab/${r.body.id}/nope`, '/api/lab/9-9', `/api/lab/${r.body.id}x`]) {
+      r = await api(srv, 'GET', path);
+      assert.equal(r.status, 404, path);
+    }
+    r = await api(srv, 'DELETE', '/api/lab');
+    assert.equal(r.status, 405);
+    // The server stops with the study running: no more games start, and it stops cleanly.
+  });
+  // Started again, it shows that study stopped, with no summary.
+  await withServer(['--lab', dir], async (srv) => {
+    const r = await api(srv, 'GET', '/api/lab');
+    assert.equal(r.body.studies.length, 1);
+    assert.equal(r.body.studies[0].state, 'stopped');
+    assert.equal((await api(srv, 'GET', `/api/lab/${r.body.studies[0].id}/summary`)).status, 404);
+  });
+});

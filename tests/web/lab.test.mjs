@@ -1,0 +1,40 @@
+// lab.test.mjs - the Lab page in headless Chromium against a real `crown serve --lab DIR`:
+// a tiny study of random players set up in the form, its progress shown until it is
+// done, and its report opened from the list of studies (a server without --lab is the
+// API tests' to check). Every wait is on a condition of the page; none is a sleep.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { launch } from './browser.mjs';
+import { tempDir, withServer } from './server.mjs';
+
+const WAIT = { timeout: 15000 };
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { if (browser) await browser.close(); });
+
+test('a study set up, watched and its report opened from the Lab page', async () => {
+  await withServer(['--lab', join(tempDir('crown-lab-'), 'lab')], async (srv) => {
+    const page = await browser.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${srv.url}/`);
+    await page.click('a.lab-link');
+    await page.waitForURL(`${srv.url}/lab`, WAIT);
+    await page.selectOption('#lab-game', 'kings-valley-7x7');
+    assert.equal(await page.inputValue('#lab-players'), 'random,random');
+    await page.fill('#lab-compare', 'trap=off');
+    await page.fill('#lab-games', '3');
+    await page.click('#lab-run');
+    await page.waitForSelector('.lab-status:has-text("started")', WAIT);
+    const row = page.locator('tr.lab-study').first();
+    await row.locator('a.lab-report').waitFor(WAIT);
+    assert.match(await row.textContent(), /kings-valley-7x7.*random,random.*baseline \| trap=off/);
+    await page.waitForSelector('.lab-status:has-text("done")', WAIT);
+    const [report] = await Promise.all([page.waitForEvent('popup', WAIT), row.locator('a.lab-report').click()]);
+    await report.waitForLoadState();
+    assert.match(await report.textContent('h1'), /kings-valley-7x7/);
+    assert.deepEqual(errors, []);
+  });
+});
