@@ -2,7 +2,8 @@
  * test_solve.c - the King's Valley solver against the rules code and a plain solver:
  * its moves and un-moves against the game's own moves, the index's symmetry folding,
  * every value of reduced games (no soldiers, one soldier a side) against a forward
- * fixed point computed through the game's interface, and the table file's checks.
+ * fixed point computed through the game's interface, the table file's checks, and what
+ * is read from a table: a played game's changes of result, the report, the ply limit.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +17,10 @@
 #include <cmocka.h>
 
 #include "core/game_api.h"
+#include "cli/solve_report.h"
+#include "core/record.h"
 #include "play/perfect.h"
+#include "play/solution.h"
 #include "play/registry.h"
 #include "solve/kvs_retro.h"
 #include "solve/kvs_table.h"
@@ -550,6 +554,271 @@ static void test_checkpoint_resumes(void **state)
     rmdir(dir);
 }
 
+/* The one-soldier table solved into a temporary folder, opened for the game with its
+ * default rules (max-plies 300, repetition on). */
+typedef struct Small {
+    char dir[64];
+    char path[128];
+    KvsIndex ix;
+    uint8_t *values;
+    Game *g;
+    KvsTable *t;
+} Small;
+
+static Game *default_game(void);
+
+static void small_open(Small *f)
+{
+    snprintf(f->dir, sizeof f->dir, "/tmp/crown-test-small-XXXXXX");
+    assert_non_null(mkdtemp(f->dir));
+    snprintf(f->path, sizeof f->path, "%s/t.kvt", f->dir);
+    kvs_index_init(&f->ix, 1);
+    KvsSolveOptions opt = {.rules = {1, true, false}, .threads = 2};
+    KvsSolveStats st;
+    ErrBuf err;
+    assert_int_equal(kvs_solve(&f->ix, &opt, &f->values, &st, &err), STATUS_OK);
+    assert_int_equal(kvs_table_write(f->path, &f->ix, &opt.rules, f->values, &st, &err),
+                     STATUS_OK);
+    f->g = default_game();
+    assert_int_equal(kvs_table_open(f->path, f->g, &f->t, &err), STATUS_OK);
+}
+
+static void small_close(Small *f)
+{
+    kvs_table_close(f->t);
+    game_destroy(f->g);
+    free(f->values);
+    remove(f->path);
+    rmdir(f->dir);
+}
+
+/* The game with its default rules (max-plies 300, repetition on). */
+static Game *default_game(void)
+{
+    Game *g;
+    ErrBuf err;
+    assert_int_equal(rule_text_create(registry_find("kings-valley"), 0, NULL, 0, &g, &err),
+                     STATUS_OK);
+    return g;
+}
+
+/* A random position of the table won by its side to move in more than `min` plies that
+ * also has a move giving the win away; its text after `ply` plies. */
+static void won_position(const KvsTable *t, const Game *g, Rng *rng, int min, int ply,
+                         char *text, KvsValue *v)
+{
+    const KvsIndex *ix = kvs_table_index(t);
+    GameState *s = game_state_new(g);
+    MoveList *ml = malloc(sizeof *ml);
+    KvsValue vals[MOVELIST_CAP];
+    ErrBuf err;
+    for (;;) {
+        const KvsPos p = random_pos(ix, rng);
+        kvs_pos_text(&p, (int)rng_below(rng, 2), ply, text);
+        if (g->ops->parse_position(g, s, text, &err) != STATUS_OK || game_is_over(g, s))
+            continue;
+        assert_int_equal(kvs_probe(t, g, s, v, &err), STATUS_OK);
+        if (v->outcome <= 0 || v->plies <= min)
+            continue;
+        assert_int_equal(kvs_probe_moves(t, g, s, ml, vals, &err), STATUS_OK);
+        bool gives_away = false;
+        for (int k = 0; k < ml->count; k++)
+            gives_away |= vals[k].outcome < 1;
+        if (gives_away)
+            break;
+    }
+    free(ml);
+    free(s);
+}
+
+/* Rewrites the ply count that ends a position text. */
+static void at_ply(char *text, int ply)
+{
+    char *sp = strrchr(text, ' ');
+    snprintf(sp, KVS_TEXT_CAP - (size_t)(sp - text), " %d", ply);
+}
+
+/* A played game against the table: a perfect move changes nothing, a move that gives
+ * the win away is marked, and the loser's best defence is never a change. */
+static void test_solution_of_game(void **state)
+{
+    (void)state;
+    Small f;
+    small_open(&f);
+    const Game *g = f.g;
+    const KvsTable *t = f.t;
+    ErrBuf err;
+    Rng rng;
+    rng_seed(&rng, 11);
+    char text[KVS_TEXT_CAP];
+    KvsValue v;
+    won_position(t, g, &rng, 2, 1, text, &v);
+    GameState *s = game_state_new(g);
+    assert_int_equal(g->ops->parse_position(g, s, text, &err), STATUS_OK);
+    MoveList *ml = malloc(sizeof *ml);
+    KvsValue vals[MOVELIST_CAP];
+    assert_int_equal(kvs_probe_moves(t, g, s, ml, vals, &err), STATUS_OK);
+    int best = 0, worst = 0;
+    for (int k = 1; k < ml->count; k++) {
+        if (kvs_value_compare(vals[k], vals[best]) > 0)
+            best = k;
+        if (kvs_value_compare(vals[k], vals[worst]) < 0)
+            worst = k;
+    }
+    const int first_worst = worst;
+    // The winner's best move, the loser's best reply, then the winner's worst move.
+    GameRecord r;
+    assert_int_equal(record_init(&r, default_game(), s, &err), STATUS_OK);
+    assert_int_equal(record_push(&r, ml->moves[best], &err), STATUS_OK);
+    Move m;
+    KvsValue reply;
+    assert_int_equal(kvs_best_move(t, r.game, r.current, &rng, &m, &reply, &err), STATUS_OK);
+    assert_int_equal(record_push(&r, m, &err), STATUS_OK);
+    assert_int_equal(kvs_probe_moves(t, r.game, r.current, ml, vals, &err), STATUS_OK);
+    worst = 0;
+    for (int k = 1; k < ml->count; k++)
+        if (kvs_value_compare(vals[k], vals[worst]) < 0)
+            worst = k;
+    const bool blunder = vals[worst].outcome < 1;
+    assert_int_equal(record_push(&r, ml->moves[worst], &err), STATUS_OK);
+    SolutionPly sol[3];
+    assert_int_equal(solution_of_record(t, &r, sol, &err), STATUS_OK);
+    assert_true(sol[0].known && sol[0].after_known);
+    assert_int_equal(kvs_value_compare(sol[0].before, v), 0);
+    assert_int_equal(kvs_value_compare(sol[0].after, v), 0);
+    assert_false(sol[0].changed);
+    assert_int_equal(sol[1].before.outcome, -1);
+    assert_int_equal(sol[1].before.plies, v.plies - 1);
+    assert_false(sol[1].changed);
+    assert_int_equal(sol[2].mover, sol[0].mover);
+    assert_int_equal(sol[2].before.outcome, 1);
+    assert_int_equal(sol[2].changed, blunder);
+    record_free(&r);
+    // From the start, the move that gives the win away is always a change.
+    assert_int_equal(record_init(&r, default_game(), s, &err), STATUS_OK);
+    assert_int_equal(kvs_probe_moves(t, r.game, r.current, ml, vals, &err), STATUS_OK);
+    assert_int_equal(record_push(&r, ml->moves[first_worst], &err), STATUS_OK);
+    assert_int_equal(solution_of_record(t, &r, sol, &err), STATUS_OK);
+    assert_true(sol[0].changed);
+    assert_true(sol[0].after.outcome < 1);
+    record_free(&r);
+
+    // Near the ply limit a win that no longer fits is a draw, and the move that would
+    // have kept it is no change.
+    won_position(t, g, &rng, 2, 1, text, &v);
+    at_ply(text, 300 - v.plies + 1);
+    assert_int_equal(g->ops->parse_position(g, s, text, &err), STATUS_OK);
+    assert_int_equal(record_init(&r, default_game(), s, &err), STATUS_OK);
+    assert_int_equal(kvs_best_move(t, r.game, r.current, &rng, &m, &reply, &err), STATUS_OK);
+    assert_int_equal(record_push(&r, m, &err), STATUS_OK);
+    assert_int_equal(solution_of_record(t, &r, sol, &err), STATUS_OK);
+    assert_int_equal(sol[0].before.outcome, 0);
+    assert_int_equal(sol[0].after.outcome, 0);
+    assert_false(sol[0].changed);
+    record_free(&r);
+
+    free(ml);
+    free(s);
+    small_close(&f);
+}
+
+/* ai:10 converts a won position with exactly the plies it needs left before the
+ * max-plies draw, and repetition never gets in its way. */
+static void test_perfect_converts_within_limit(void **state)
+{
+    (void)state;
+    Small f;
+    small_open(&f);
+    const Game *g = f.g;
+    const KvsTable *t = f.t;
+    ErrBuf err;
+    Perfect *perfect;
+    assert_int_equal(perfect_open(f.path, &perfect, &err), STATUS_OK);
+    AgentSpec spec;
+    assert_int_equal(agent_spec_parse("ai:10", &spec, &err), STATUS_OK);
+    Agent *a;
+    assert_int_equal(agent_new(g, &spec, &a, &err), STATUS_OK);
+    perfect_attach(perfect, g, &spec, a);
+    Rng rng;
+    rng_seed(&rng, 12);
+    GameState *s = game_state_new(g);
+    void *undo = game_undo_new(g);
+    for (int game = 0; game < 10; game++) {
+        char text[KVS_TEXT_CAP];
+        KvsValue v;
+        won_position(t, g, &rng, 8, 1, text, &v);
+        at_ply(text, 300 - v.plies);
+        assert_int_equal(g->ops->parse_position(g, s, text, &err), STATUS_OK);
+        const int winner = g->ops->to_move(g, s);
+        int plies = 0;
+        while (!game_is_over(g, s)) {
+            SearchResult res;
+            assert_int_equal(agent_think(a, s, &res, &err), STATUS_OK);
+            g->ops->make(g, s, res.best, undo);
+            plies++;
+        }
+        double ret[MAX_PLAYERS];
+        g->ops->returns(g, s, ret);
+        assert_true(ret[winner] > 0);
+        assert_int_equal(plies, v.plies);
+    }
+    free(undo);
+    free(s);
+    agent_free(a);
+    perfect_free(perfect);
+    small_close(&f);
+}
+
+/* crown solve --report on a reduced table: a start's value and its keeping moves, a
+ * perfect game that ends in the plies the value gives, and the longest forced win. */
+static void test_report(void **state)
+{
+    (void)state;
+    Small f;
+    small_open(&f);
+    const Game *g = f.g;
+    const KvsTable *t = f.t;
+    ErrBuf err;
+    Rng rng;
+    rng_seed(&rng, 13);
+    char text[KVS_TEXT_CAP];
+    KvsValue v;
+    won_position(t, g, &rng, 4, 1, text, &v);
+    GameState *s = game_state_new(g);
+    assert_int_equal(g->ops->parse_position(g, s, text, &err), STATUS_OK);
+    StrBuf out, want;
+    sb_init(&out);
+    sb_init(&want);
+    assert_int_equal(solve_report_start(t, g, s, &out, &err), STATUS_OK);
+    sb_printf(&want, "value: win in %d\n", v.plies);
+    assert_non_null(strstr(sb_str(&out), sb_str(&want)));
+    sb_clear(&want);
+    sb_printf(&want, "(over after %d plies)", v.plies);
+    assert_non_null(strstr(sb_str(&out), sb_str(&want)));
+    assert_non_null(strstr(sb_str(&out), "first moves that keep it: "));
+
+    // The longest win is the largest odd number of plies in the table.
+    int longest = 0;
+    for (uint64_t i = 0; i < f.ix.size; i++)
+        if (f.values[i] && ((f.values[i] - 1) & 1) && f.values[i] - 1 > longest)
+            longest = f.values[i] - 1;
+    sb_clear(&out);
+    assert_int_equal(solve_report_table(t, g, &out, &err), STATUS_OK);
+    sb_clear(&want);
+    sb_printf(&want, "longest forced win: %d plies, from ", longest);
+    assert_non_null(strstr(sb_str(&out), sb_str(&want)));
+    sb_clear(&want);
+    sb_printf(&want, "(over after %d plies)", longest);
+    assert_non_null(strstr(sb_str(&out), sb_str(&want)));
+    // The one-soldier game's counts, as docs/SOLVED.md gives them.
+    assert_non_null(strstr(sb_str(&out), "positions: 31890 (side to move wins 8707, loses 2143, "
+                                         "draws 21040;"));
+    sb_free(&out);
+    sb_free(&want);
+    free(s);
+    small_close(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -560,6 +829,9 @@ int main(void)
         cmocka_unit_test(test_one_soldier_matches_reference),
         cmocka_unit_test(test_table_file_and_probes),
         cmocka_unit_test(test_checkpoint_resumes),
+        cmocka_unit_test(test_solution_of_game),
+        cmocka_unit_test(test_perfect_converts_within_limit),
+        cmocka_unit_test(test_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,6 +37,8 @@ typedef struct CliOptions {
     const char *tablebase; /* --tablebase FILE: a solved table (crown solve) */
     long threads;          /* --threads N, 0 when not given */
     long check;            /* --check N: positions crown solve checks, 0 when not given */
+    long soldiers;         /* --soldiers N: a reduced crown solve (tests), when soldiers_set */
+    bool soldiers_set;
     uint64_t seed;
     bool seed_set;
     SearchLimits limits;
@@ -47,6 +49,7 @@ typedef struct CliOptions {
     bool games_set; /* --games was given (its default suits match, not playouts) */
     long jobs;
     bool generic;
+    bool report; /* --report: crown solve prints what a table says */
     bool help;
     const char *positional[CLI_MAX_POSITIONAL];
     int n_positional;

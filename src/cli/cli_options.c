@@ -51,6 +51,10 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
             o->generic = true;
             continue;
         }
+        if (strcmp(a, "--report") == 0) {
+            o->report = true;
+            continue;
+        }
         if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
             if (o->n_positional == CLI_MAX_POSITIONAL) {
                 cli_error("too many arguments ('%s')", a);
@@ -107,6 +111,10 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
         } else if (strcmp(flag, "--check") == 0) {
             if (!read_number(flag, value, 1, 100000000, &o->check))
                 return false;
+        } else if (strcmp(flag, "--soldiers") == 0) {
+            if (!read_number(flag, value, 0, 4, &o->soldiers))
+                return false;
+            o->soldiers_set = true;
         } else if (strcmp(flag, "--threads") == 0) {
             if (!read_number(flag, value, 1, 64, &o->threads))
                 return false;

@@ -1,7 +1,8 @@
 /*
  * cmd_solve.c - `crown solve kings-valley`: runs the retrograde solver for the rules
  * asked and writes the table where analyze, the AI and the server look for it; with
- * --check, compares a written table with alpha-beta on random positions.
+ * --check, compares a written table with alpha-beta on random positions; with --report,
+ * prints its results (solve_report.h) for both games' starts.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,8 +12,10 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/solve_report.h"
 #include "core/clock.h"
 #include "core/game_api.h"
+#include "play/registry.h"
 #include "search/agent.h"
 #include "solve/kvs_retro.h"
 #include "solve/kvs_table.h"
@@ -86,6 +89,67 @@ static int check_table(const CliOptions *o, const Game *g, const char *path, lon
     return wrong == 0 ? 0 : 1;
 }
 
+/* One start of the report: `name`'s set-up with first-move-soldier `fms` and the other
+ * rules of the command line. */
+static int report_start(const CliOptions *o, const KvsTable *t, const char *name,
+                        const char *fms)
+{
+    RuleSetting rules[CLI_MAX_RULES + 1];
+    int n = 0;
+    for (int i = 0; i < o->n_rules; i++)
+        if (strcmp(o->rules[i].name, "first-move-soldier") != 0)
+            rules[n++] = o->rules[i];
+    rules[n++] = (RuleSetting){"first-move-soldier", fms};
+    ErrBuf err;
+    Game *g;
+    const GameOps *ops = registry_find(name);
+    if (ops == NULL || game_create(ops, 0, rules, n, &g, &err) != STATUS_OK)
+        return cli_error("%s: %s", name, ops ? err.msg : "not a game");
+    GameState *s = game_state_new(g);
+    StrBuf out;
+    sb_init(&out);
+    Status st = s ? STATUS_OK : err_set(&err, STATUS_NOMEM, "out of memory");
+    if (st == STATUS_OK) {
+        g->ops->new_game(g, s, o->seed);
+        g->ops->format_position(g, s, &out);
+        printf("%s, first-move-soldier %s (start %s):\n", name, fms, sb_str(&out));
+        sb_clear(&out);
+        if ((st = kvs_table_fits(t, g, &err)) == STATUS_OK)
+            st = solve_report_start(t, g, s, &out, &err);
+    }
+    fputs(sb_str(&out), stdout);
+    sb_free(&out);
+    free(s);
+    game_destroy(g);
+    return st == STATUS_OK ? 0 : cli_error("%s", err.msg);
+}
+
+/* --report: the table at path, for the starts of both games it solves. */
+static int report(const CliOptions *o, const Game *g, const char *path)
+{
+    ErrBuf err;
+    KvsTable *t;
+    if (kvs_table_open(path, g, &t, &err) != STATUS_OK)
+        return cli_error("%s", err.msg);
+    char rn[64];
+    kvs_rules_name(kvs_table_rules(t), rn, sizeof rn);
+    printf("table %s (%s)\n", path, rn);
+    int rc = 0;
+    static const char *const games[] = {"kings-valley", "retrieve-the-king"};
+    static const char *const fms[] = {"on", "off"};
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 2; k++)
+            rc |= report_start(o, t, games[i], fms[k]);
+    StrBuf out;
+    sb_init(&out);
+    if (solve_report_table(t, g, &out, &err) != STATUS_OK)
+        rc = cli_error("%s", err.msg);
+    fputs(sb_str(&out), stdout);
+    sb_free(&out);
+    kvs_table_close(t);
+    return rc;
+}
+
 /* Creates every missing directory above path (mkdir -p of its parent). */
 static void make_parents(const char *path)
 {
@@ -107,7 +171,8 @@ int cmd_solve(int argc, char **argv)
         return 2;
     if (o.n_positional != 1)
         return cli_error("usage: crown solve kings-valley [--rule NAME=VALUE]... [--out FILE] "
-                         "[--threads N] [--check N [--depth H] [--seed S]]"),
+                         "[--soldiers N] [--threads N] [--check N [--depth H] [--seed S]] "
+                         "[--report [--tablebase FILE]]"),
                2;
     Game *g;
     GameState *s;
@@ -124,6 +189,20 @@ int cmd_solve(int argc, char **argv)
     }
     if (o.out != NULL)
         snprintf(path, sizeof path, "%s", o.out);
+    // A reduced game (fewer soldiers a side) is for tests; it never takes the default
+    // place of the game's table.
+    if (o.soldiers_set && o.soldiers != rules.soldiers) {
+        if (o.out == NULL) {
+            game_destroy(g);
+            return cli_error("--soldiers %ld needs --out FILE", o.soldiers);
+        }
+        rules.soldiers = (int)o.soldiers;
+    }
+    if (o.report) {
+        const int rc = report(&o, g, o.tablebase ? o.tablebase : path);
+        game_destroy(g);
+        return rc;
+    }
     if (o.check > 0) {
         const int rc = check_table(&o, g, path, o.check);
         game_destroy(g);

@@ -27,11 +27,14 @@ static const Command COMMANDS[] = {
      "search one position; prints bestmove, score and principal variation"},
     {"solve", cmd_solve,
      "crown solve kings-valley [--rule NAME=VALUE]... [--out FILE] [--threads N]\n"
-     "           [--check N [--depth H] [--seed S]]",
+     "           [--check N [--depth H] [--seed S]] [--report [--tablebase FILE]]\n"
+     "           [--soldiers N --out FILE]",
      "solve 5x5 King's Valley (and so Retrieve the King) by retrograde analysis: every\n"
      "      position's value into one table (about 1.7 GB; default in the data directory\n"
      "      beside crown.db); a killed solve resumes from FILE.part when run again;\n"
-     "      --check N: N random positions of the table against alpha-beta H plies deep"},
+     "      --check N: N random positions of the table against alpha-beta H plies deep;\n"
+     "      --report: the starts' values, first moves, perfect games, counts, longest win;\n"
+     "      --soldiers N: a reduced game with N soldiers a side (for tests)"},
     {"perft", cmd_perft,
      "crown perft GAME DEPTH [--position TEXT] [--rule NAME=VALUE]... [--movetime MS]\n"
      "           [--generic]",

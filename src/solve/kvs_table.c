@@ -242,6 +242,12 @@ uint8_t kvs_table_entry(const KvsTable *t, uint64_t i)
     return t->values[i];
 }
 
+void kvs_table_counts(const KvsTable *t, KvsSolveStats *out)
+{
+    memset(out, 0, sizeof *out);
+    kvs_table_stats(&t->ix, t->values, out);
+}
+
 Status kvs_pos_from_text(const char *text, KvsPos *out, int *turn, int *soldiers, ErrBuf *err)
 {
     uint32_t sold[2] = {0, 0};
@@ -353,9 +359,8 @@ static Status lookup(const KvsTable *t, const Game *g, const GameState *s, KvsVa
     return STATUS_OK;
 }
 
-/* The value for the mover of the position after a move, from the child's value. */
-static Status child_value(const KvsTable *t, const Game *g, const GameState *child, int mover,
-                          KvsValue *out, ErrBuf *err)
+Status kvs_probe_after(const KvsTable *t, const Game *g, const GameState *child, int mover,
+                       KvsValue *out, ErrBuf *err)
 {
     if (game_is_over(g, child)) {
         double ret[MAX_PLAYERS];
@@ -404,7 +409,7 @@ Status kvs_probe_moves(const KvsTable *t, const Game *g, const GameState *s, Mov
     Status st = child && undo ? STATUS_OK : err_set(err, STATUS_NOMEM, "out of memory");
     for (int k = 0; k < moves->count && st == STATUS_OK; k++) {
         g->ops->make(g, child, moves->moves[k], undo);
-        st = child_value(t, g, child, mover, &values[k], err);
+        st = kvs_probe_after(t, g, child, mover, &values[k], err);
         g->ops->unmake(g, child, moves->moves[k], undo);
     }
     free(child);

@@ -61,6 +61,8 @@ const char *kvs_table_header(const KvsTable *t);
 const KvsIndex *kvs_table_index(const KvsTable *t);
 /* The stored value of entry i (kvs_retro.h), for tests and tools. */
 uint8_t kvs_table_entry(const KvsTable *t, uint64_t i);
+/* Counts the whole table's values (kvs_table_stats): won, lost, drawn, the longest. */
+void kvs_table_counts(const KvsTable *t, KvsSolveStats *out);
 
 /* The value of s for the player to move. On the very first ply under first-move-soldier
  * it is the best over the moves that rule allows. STATUS_ILLEGAL if the game is over,
@@ -71,6 +73,10 @@ Status kvs_probe(const KvsTable *t, const Game *g, const GameState *s, KvsValue 
  * at once counts as that result in 1 ply). Writes up to MOVELIST_CAP entries. */
 Status kvs_probe_moves(const KvsTable *t, const Game *g, const GameState *s, MoveList *moves,
                        KvsValue *values, ErrBuf *err);
+/* The value for `mover` of the position after one of its moves: the game's result if it
+ * is over (a win or loss in 1 ply), else the table's value turned round, one ply longer. */
+Status kvs_probe_after(const KvsTable *t, const Game *g, const GameState *child, int mover,
+                       KvsValue *out, ErrBuf *err);
 /* The move a perfect player makes: the shortest win, else a draw, else the longest
  * defence; among equal moves one drawn by rng. */
 Status kvs_best_move(const KvsTable *t, const Game *g, const GameState *s, Rng *rng,

@@ -22,6 +22,7 @@
 #include "web/api_finish.h"
 #include "web/api_lobby.h"
 #include "web/api_observe.h"
+#include "web/api_solution.h"
 #include "web/quota.h"
 #include "web/ratelimit.h"
 #include "web/review.h"
@@ -842,14 +843,14 @@ void api_handle(Server *srv, const Request *req, Response *res)
     id[id_len] = '\0';
     const char *action = slash ? slash + 1 : "";
     static const char *const ACTIONS[] = {"", "moves", "undo", "hint", "record", "positions",
-                                          "analysis", NULL};
+                                          "analysis", "solution", NULL};
     bool known = false;
     for (int i = 0; ACTIONS[i] && !known; i++)
         known = strcmp(action, ACTIONS[i]) == 0;
     known = known || api_finish_knows(action) || strcmp(action, "join") == 0;
     if (!known) {
         response_error(res, 404, "no such API path '%.60s': a game has moves, undo, hint, "
-                       "record, positions, analysis, events, resign, offer-draw, "
+                       "record, positions, analysis, solution, events, resign, offer-draw, "
                        "accept-draw, decline-draw and rematch", req->path);
         return;
     }
@@ -890,6 +891,9 @@ static void api_game(Server *srv, const Request *req, Session *s, const char *ac
         api_lobby_join(srv, req, s, res);
     } else if (api_finish_knows(action)) {
         api_finish_handle(srv, req, s, action, res);
+    } else if (strcmp(action, "solution") == 0) {
+        if (method_is(req, "GET", res))
+            api_solution(srv, req, s, res); // web/api_solution.c
     } else if (method_is(req, "GET", res)) {
         record_text(req, s, res);
     }

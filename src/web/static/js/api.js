@@ -36,6 +36,7 @@ export const recordText = (id, token) => call('GET', `/api/games/${id}/record`, 
 export const finish = (id, token, action) => call('POST', `/api/games/${id}/${action}`, { token });
 // Any position's observation and legal moves (learn.js)
 export const observe = (spec) => call('POST', '/api/observe', { body: spec });
+export const solution = (id, token) => call('GET', `/api/games/${id}/solution`, { token });
 
 // Calls onState(state) with every state the server sends; onOpen() whenever the stream
 // (re)connects, since the browser reconnects by itself after a network hiccup or a

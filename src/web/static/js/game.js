@@ -12,6 +12,7 @@ import { openReview, reviewButton } from './review.js';
 import { finishControls, resultText } from './finish.js';
 import { actionLabel, rulesHref, turnHelp } from './learn.js';
 import { createComeback } from './comeback.js';
+import { createSolution } from './solution.js';
 
 export function showGame(root, id, token) {
   const ui = {
@@ -42,6 +43,7 @@ export function showGame(root, id, token) {
   const moves = h('ol', { id: 'moves', class: 'moves' });
   const seats = h('div', { id: 'seats', class: 'seats' });
   const comeback = createComeback(id);
+  const solution = createSolution(id, token); // a finished solved game's verdict
   const record = h('a', { id: 'record-link', href: `/api/games/${id}/record`, target: '_blank', rel: 'noopener' }, 'game record');
   const rules = h('a', { id: 'rules-link', href: '/learn' }, 'Rules of this game');
   const finish = finishControls(id, token, (st) => applyState(st), (text) => say(text));
@@ -160,6 +162,7 @@ export function showGame(root, id, token) {
       h('span', { class: 'who' }, m.seat === null ? 'chance' : ORDINAL[m.seat]), ' ', m.text ?? '(hidden)')));
     moves.scrollTop = moves.scrollHeight;
     renderSeats();
+    solution.decorate(st, moves, board);
   }
 
   function renderSeats() {

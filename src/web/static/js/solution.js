@@ -1,0 +1,67 @@
+// solution.js - once a King's Valley or Retrieve the King game is over, what the solved
+// table says about it (GET /api/games/ID/solution): every move in the list gets the
+// value its mover had before it ("W9" win in 9 plies, "L4", "="), and the moves that
+// changed the theoretical result (a win given away, a draw lost) are marked in the list
+// and on the board, with one line saying where the result changed hands.
+import * as api from './api.js';
+import { h, ORDINAL } from './dom.js';
+
+const SOLVED = new Set(['kings-valley', 'retrieve-the-king']);
+
+function shortValue(text) {
+  if (text === null) return '?';
+  const m = /^(win|loss) in (\d+)$/.exec(text);
+  return m ? (m[1] === 'win' ? 'W' : 'L') + m[2] : '=';
+}
+
+// One per game page; decorate() runs after every render of the page.
+export function createSolution(id, token) {
+  let asked = null; // the state version the solution was asked for
+  let data = null;
+  const line = h('p', { id: 'solution', class: 'solution', hidden: true });
+
+  function summary() {
+    if (data.changes.length === 0) return 'Perfect play decided this game: no move changed its result.';
+    return data.changes.map((ply) => {
+      const p = data.plies[ply - 1];
+      return `Ply ${ply}, ${ORDINAL[p.seat]} player's ${p.move}: ${p.before} became ${p.after}.`;
+    }).join(' ');
+  }
+
+  function decorate(st, moves, board) {
+    if (!SOLVED.has(st.game) || st.status !== 'over') {
+      line.hidden = true;
+      return;
+    }
+    if (!line.isConnected) moves.before(line);
+    if (asked !== st.version) {
+      asked = st.version;
+      data = null;
+      api.solution(id, token).then((d) => {
+        if (asked !== st.version) return;
+        data = d;
+        decorate(st, moves, board);
+      }).catch((e) => { line.hidden = false; line.textContent = e.message; });
+      return;
+    }
+    // Without a table for these rules the page stays as it was.
+    if (!data || !data.available) return;
+    line.hidden = false;
+    line.textContent = summary();
+    for (const li of moves.querySelectorAll('li[data-ply]')) {
+      const p = data.plies[Number(li.dataset.ply) - 1];
+      if (!p || li.querySelector('.ply-value')) continue;
+      li.append(' ', h('span', { class: 'ply-value', title: `before this move: ${p.before ?? 'not in the table'}` }, shortValue(p.before)));
+      if (p.changed) li.classList.add('turning');
+    }
+    for (const ply of data.changes) {
+      const m = st.moves[ply - 1];
+      for (const cell of (m && m.cells) || []) {
+        const g = board.querySelector(`[data-cell="${cell}"]`);
+        if (g) g.classList.add('turning');
+      }
+    }
+  }
+
+  return { decorate };
+}

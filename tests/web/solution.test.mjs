@@ -1,0 +1,90 @@
+// solution.test.mjs - a finished King's Valley game against a solved table: the API
+// (GET /api/games/ID/solution: each ply's value, the moves that changed the result, who
+// may ask when) and the game page marking the move that gave the win away, in the list
+// and on the board. The server loads a reduced table (one soldier a side, solved by
+// `crown solve --soldiers 1` in a fraction of a second), which answers positions with
+// one soldier a side; other rules have no table and get the no-table answer.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { launch } from './browser.mjs';
+import { api, CROWN, startServer, tempDir } from './server.mjs';
+
+// The first player wins in 3; d4-d3 gives that away (the second king then slides
+// b3-c3 onto the Valley).
+const START = '5/3S1/Kk3/3s1/5 1 1';
+const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
+let srv;
+let browser;
+
+before(async () => {
+  const table = join(tempDir('crown-solution-'), 'one-soldier.kvt');
+  execFileSync(CROWN, ['solve', 'kings-valley', '--soldiers', '1', '--out', table], { stdio: 'ignore' });
+  srv = await startServer({ args: ['--tablebase', table] });
+  browser = await launch();
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (srv) {
+    const { code } = await srv.stop();
+    assert.equal(code, 0, srv.stderr());
+  }
+});
+
+async function playedGame(rules) {
+  const made = await api(srv, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'], position: START, rules } });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const g = made.body;
+  const first = await api(srv, 'POST', `/api/games/${g.id}/moves`, { token: g.seats[0].token, body: { move: 'd4-d3' } });
+  assert.equal(first.status, 200, JSON.stringify(first.body));
+  return g;
+}
+
+test('the solution API: values, the change of hands, and who may ask when', async () => {
+  const g = await playedGame();
+  // While the game is played only its seats may ask.
+  const early = await api(srv, 'GET', `/api/games/${g.id}/solution`);
+  assert.equal(early.status, 403);
+  assert.match(early.body.error, /once it is over/);
+  const seat = await api(srv, 'GET', `/api/games/${g.id}/solution`, { token: g.seats[1].token });
+  assert.equal(seat.status, 200);
+  assert.deepEqual(seat.body.changes, [1]);
+  const last = await api(srv, 'POST', `/api/games/${g.id}/moves`, { token: g.seats[1].token, body: { move: 'b3-c3' } });
+  assert.equal(last.body.status, 'over');
+  const r = await api(srv, 'GET', `/api/games/${g.id}/solution`);
+  assert.equal(r.status, 200);
+  assert.equal(r.body.available, true);
+  assert.deepEqual(r.body.plies, [
+    { ply: 1, seat: 0, move: 'd4-d3', before: 'win in 3', after: 'loss in 2', changed: true },
+    { ply: 2, seat: 1, move: 'b3-c3', before: 'win in 1', after: 'win in 1', changed: false },
+  ]);
+  assert.deepEqual(r.body.changes, [1]);
+  assert.equal((await api(srv, 'POST', `/api/games/${g.id}/solution`)).status, 405);
+  // Other rules: no table fits, and the answer says so.
+  const off = await playedGame({ 'locked-king-loses': 'off' });
+  const none = await api(srv, 'GET', `/api/games/${off.id}/solution`, { token: off.seats[0].token });
+  assert.equal(none.status, 200);
+  assert.deepEqual(none.body, { available: false, plies: [], changes: [] });
+});
+
+test('the game page marks where the result changed hands', { timeout: 20000 }, async () => {
+  const g = await playedGame();
+  await api(srv, 'POST', `/api/games/${g.id}/moves`, { token: g.seats[1].token, body: { move: 'b3-c3' } });
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${srv.url}${g.seats[0].url}`);
+  await page.waitForSelector('#moves li.turning', { timeout: 10000 });
+  assert.equal(await page.getAttribute('#moves li.turning', 'data-ply'), '1');
+  assert.deepEqual(await page.$$eval('#moves .ply-value', (e) => e.map((x) => x.textContent)), ['W3', 'W1']);
+  assert.match(await page.textContent('#solution'), /Ply 1, first player's d4-d3: win in 3 became loss in 2/);
+  const marked = await page.$$eval('#board .cell.turning', (e) => e.map((x) => x.getAttribute('data-cell')).sort());
+  assert.deepEqual(marked, ['d3', 'd4']);
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, 'solution-kings-valley.png') });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
