@@ -116,7 +116,8 @@ def watchers(port, stats, stop, n, source="127.0.0.1", who="watch"):
         while len(socks) < n and not stop.is_set():
             try:
                 s = socket.create_connection(("127.0.0.1", port), 5, (source, 0))
-                s.sendall(f"GET /api/games/{g['id']}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+                s.sendall(f"GET /api/games/{g['id']}/events HTTP/1.1\r\n"
+                          f"Host: 127.0.0.1:{port}\r\n\r\n".encode())
                 s.settimeout(5)
                 head = s.recv(4096)
                 kind = head.split(b" ", 2)[1].decode() if head.startswith(b"HTTP/") else "closed"

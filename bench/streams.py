@@ -1,86 +1,124 @@
 #!/usr/bin/env python3
 """bench/streams.py - the client of bench/streams.sh: holds N event streams of one game
-open (spread over several processes, each an asyncio loop of plain sockets), plays moves
+open (spread over several processes, each an epoll loop of plain sockets), plays moves
 through the API, and measures the time from each acknowledged move to its arrival on
 every stream. Standard library only. Prints one summary line per figure.
+
+Times are the kernel's receive timestamps (SO_TIMESTAMPNS), taken when the bytes reach
+the client's socket, not when a busy client process gets round to reading them: the
+client's own speed (Python, on a loaded machine) must not count against the server. A
+move counts as acknowledged when its answer reaches the mover's socket; an event
+counts as arrived when its last byte reaches its stream's socket.
 """
 import argparse
-import asyncio
 import json
 import multiprocessing as mp
 import random
 import re
+import select
+import socket
 import statistics
+import struct
 import time
-import urllib.request
 
 PLY = re.compile(rb'"ply":(\d+)')
+SO_TIMESTAMPNS = 35  # Linux; the socket module does not name it
+ANC = socket.CMSG_SPACE(16)
 
 
-class Stream(asyncio.Protocol):
-    """One event stream: the arrival time of each ply seen."""
+def stamped(sock, bufsize=65536):
+    """recvmsg with its kernel receive time (seconds, the realtime clock)."""
+    data, anc, _, _ = sock.recvmsg(bufsize, ANC)
+    for level, kind, d in anc:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(d) >= 16:
+            sec, nsec = struct.unpack("qq", d[:16])
+            return data, sec + nsec / 1e9
+    return data, time.time()
 
-    def __init__(self, path, host, arrivals, opened):
-        self.req = (f"GET {path} HTTP/1.1\r\nHost: {host}\r\n"
-                    "Accept: text/event-stream\r\n\r\n").encode()
-        self.buf = b""
-        self.arrivals = arrivals
-        self.opened = opened
-        self.first = True
 
-    def connection_made(self, transport):
-        transport.write(self.req)
+def connect(host, port):
+    s = socket.create_connection((host, port))
+    s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+    return s
 
-    def data_received(self, data):
-        now = time.monotonic()
-        self.buf += data
-        while b"\n\n" in self.buf:
-            event, self.buf = self.buf.split(b"\n\n", 1)
-            m = PLY.search(event)
-            if m is None:
+
+def hold(host, port, path, n, conn, batch):
+    """One client process: n streams, then arrival times per ply until told to stop."""
+    req = (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+           "Accept: text/event-stream\r\n\r\n").encode()
+    ep = select.epoll()
+    socks, bufs, arrivals = {}, {}, {}
+    waiting = set()  # streams whose first state has not come yet
+
+    def pump(timeout):
+        for fd, _ in ep.poll(timeout, 1024):
+            s = socks[fd]
+            try:
+                data, t = stamped(s)
+            except BlockingIOError:
                 continue
-            if self.first:
-                self.first = False
-                self.opened.set_result(True)
-            ply = int(m.group(1))
-            self.arrivals.setdefault(ply, []).append(now)
+            if not data:
+                ep.unregister(fd)
+                continue
+            buf = bufs[fd] + data
+            while True:
+                end = buf.find(b"\n\n")
+                if end < 0:
+                    break
+                m = PLY.search(buf, 0, end)
+                buf = buf[end + 2:]
+                if m is None:
+                    continue
+                waiting.discard(fd)
+                arrivals.setdefault(int(m.group(1)), []).append(t)
+            bufs[fd] = buf
 
-
-async def hold(host, port, path, n, conn, batch):
-    loop = asyncio.get_running_loop()
-    arrivals = {}
-    transports = []
     for i in range(0, n, batch):
-        futs = []
         for _ in range(min(batch, n - i)):
-            fut = loop.create_future()
-            tr, _ = await loop.create_connection(
-                lambda f=fut: Stream(path, f"{host}:{port}", arrivals, f), host, port)
-            transports.append(tr)
-            futs.append(fut)
-        await asyncio.wait_for(asyncio.gather(*futs), 60)
-    conn.send(("ready", len(transports)))
-    # Wait for the parent's word to stop, without blocking the loop.
+            s = connect(host, port)
+            s.sendall(req)
+            s.setblocking(False)
+            socks[s.fileno()] = s
+            bufs[s.fileno()] = b""
+            waiting.add(s.fileno())
+            ep.register(s.fileno(), select.EPOLLIN)
+        deadline = time.monotonic() + 60
+        while waiting and time.monotonic() < deadline:
+            pump(0.1)
+    conn.send(("ready", n - len(waiting)))
+    arrivals.clear()
     while not conn.poll():
-        await asyncio.sleep(0.05)
+        pump(0.05)
     conn.recv()
-    for tr in transports:
-        tr.close()
+    for s in socks.values():
+        s.close()
     conn.send(("times", arrivals))
 
 
-def child(host, port, path, n, conn, batch):
-    asyncio.run(hold(host, port, path, n, conn, batch))
-
-
-def api(base, method, path, body=None, token=None):
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(base + path, data=data, method=method)
-    req.add_header("Content-Type", "application/json")
+def api(host, port, method, path, body=None, token=None):
+    """One request on its own connection: the answer and when it reached the socket."""
+    data = json.dumps(body).encode() if body is not None else b""
+    head = (f"{method} {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n")
     if token:
-        req.add_header("Authorization", "Bearer " + token)
-    with urllib.request.urlopen(req, timeout=30) as r:
-        return json.load(r)
+        head += f"Authorization: Bearer {token}\r\n"
+    s = connect(host, port)
+    sent = time.time()
+    s.sendall(head.encode() + b"\r\n" + data)
+    got, first = b"", None
+    while True:
+        chunk, t = stamped(s)
+        if not chunk:
+            break
+        first = first or t
+        got += chunk
+    s.close()
+    api.sent = sent
+    status = int(got.split(b" ", 2)[1])
+    body = got.split(b"\r\n\r\n", 1)[1]
+    if status // 100 != 2:
+        raise SystemExit(f"{method} {path}: {status} {body[:200]!r}")
+    return json.loads(body), first
 
 
 def pct(xs, p):
@@ -93,15 +131,15 @@ def main():
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--streams", type=int, default=10000)
-    ap.add_argument("--procs", type=int, default=4)
+    ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--moves", type=int, default=20)
     ap.add_argument("--gap", type=float, default=1.0, help="seconds between moves")
     ap.add_argument("--batch", type=int, default=100, help="connections opened at once")
     ap.add_argument("--hold", type=float, default=0, help="seconds to hold before moving")
     a = ap.parse_args()
-    base = f"http://{a.host}:{a.port}"
-    g = api(base, "POST", "/api/games",
-            {"game": "kings-valley", "seats": ["human", "human"], "rules": {"max-plies": 300}})
+    g, _ = api(a.host, a.port, "POST", "/api/games",
+               {"game": "kings-valley", "seats": ["human", "human"],
+                "rules": {"max-plies": 300}})
     gid, tokens = g["id"], [s["token"] for s in g["seats"]]
     path = f"/api/games/{gid}/events"
     t0 = time.monotonic()
@@ -109,7 +147,7 @@ def main():
     per = [a.streams // a.procs + (1 if i < a.streams % a.procs else 0) for i in range(a.procs)]
     for n in per:
         mine, theirs = mp.Pipe()
-        p = mp.Process(target=child, args=(a.host, a.port, path, n, theirs, a.batch))
+        p = mp.Process(target=hold, args=(a.host, a.port, path, n, theirs, a.batch))
         p.start()
         pipes.append(mine)
         procs.append(p)
@@ -118,22 +156,23 @@ def main():
     if a.hold:
         time.sleep(a.hold)
     print(f"pause: {a.hold:.0f} s", flush=True)
-    acks = {}
+    acks, sends = {}, {}
     pick = random.Random(1)
     state = g["state"]
-    for i in range(a.moves):
+    for _ in range(a.moves):
         seat = state["to_move"]
         legal = state["legal"]
         if state["status"] != "playing" or not legal:
             break
         move = pick.choice(legal)["text"]
-        state = api(base, "POST", f"/api/games/{gid}/moves", {"move": move, "ply": state["ply"]},
-                    tokens[seat])
-        acks[state["ply"]] = time.monotonic()
+        state, t_ack = api(a.host, a.port, "POST", f"/api/games/{gid}/moves",
+                           {"move": move, "ply": state["ply"]}, tokens[seat])
+        acks[state["ply"]] = t_ack
+        sends[state["ply"]] = api.sent
         time.sleep(a.gap)
     for c in pipes:
         c.send("stop")
-    lat, missing = [], 0
+    lat, from_sent, missing = [], [], 0
     got = [c.recv()[1] for c in pipes]
     for p in procs:
         p.join()
@@ -142,12 +181,17 @@ def main():
         for times in got:
             for t in times.get(ply, []):
                 lat.append(max(0.0, t - t_ack) * 1000)
+                from_sent.append((t - sends[ply]) * 1000)
                 n += 1
         missing += held - n
     print(f"moves: {len(acks)}; events: {len(lat)}; missing: {missing}")
     if lat:
         print(f"broadcast ms: p50 {pct(lat, 50):.1f} p99 {pct(lat, 99):.1f} "
               f"max {max(lat):.1f} mean {statistics.mean(lat):.1f}")
+        # From the move's request instead: what a watcher waits in all, whether the
+        # server answers the mover before or after it wakes the streams.
+        print(f"from the move's request ms: p50 {pct(from_sent, 50):.1f} "
+              f"p99 {pct(from_sent, 99):.1f} max {max(from_sent):.1f}")
 
 
 if __name__ == "__main__":

@@ -532,16 +532,42 @@ Session *api_create_session(Server *srv, const Request *req, NewGame *ng, int hu
     ng->owner = req->addr;
     ng->quota_kind = humans == n_seats ? -1 : humans == 0 ? QUOTA_AIAI_GAMES : QUOTA_AI_GAMES;
     int retry = 0;
-    if (!ratelimit_take(srv->creates, req->addr, &retry)) {
+    // Processes sharing a store count in the database too, so that an address gets no
+    // more by spreading its requests over them (store_count_create, store_hold_take).
+    const bool shared = store_shared(srv->store);
+    bool ok = ratelimit_take(srv->creates, req->addr, &retry);
+    ErrBuf serr;
+    Status sst = STATUS_OK;
+    if (ok && shared && (sst = store_count_create(srv->store, req->addr,
+                                                  srv->cfg.creates_per_hour, &ok, &retry,
+                                                  &serr)) != STATUS_OK) {
+        response_error(res, http_status_of(sst), "%s", serr.msg);
+        return NULL;
+    }
+    if (!ok) {
         res->retry_after = retry;
         response_error(res, 429, "too many games created from your address: at most %d an "
                        "hour; try again in %d s", srv->cfg.creates_per_hour, retry);
         return NULL;
     }
-    if (ng->quota_kind >= 0 &&
-        !quota_take(srv->quota, req->addr, (QuotaKind)ng->quota_kind,
-                    ng->quota_kind == QUOTA_AIAI_GAMES ? srv->cfg.aiai_games
-                                                       : srv->cfg.ai_games)) {
+    const int held = ng->quota_kind == QUOTA_AIAI_GAMES ? srv->cfg.aiai_games
+                                                         : srv->cfg.ai_games;
+    ok = ng->quota_kind < 0 ||
+         quota_take(srv->quota, req->addr, (QuotaKind)ng->quota_kind, held);
+    if (ok && ng->quota_kind >= 0 && shared) {
+        if (!secret_hex(ng->id, SECRET_ID_BYTES))
+            sst = err_set(&serr, STATUS_IO, "no randomness for the game id");
+        else
+            sst = store_hold_take(srv->store, req->addr, ng->id, ng->quota_kind, held,
+                                  srv->cfg.idle_s, &ok, &serr);
+        if (sst != STATUS_OK || !ok)
+            quota_give(srv->quota, req->addr, (QuotaKind)ng->quota_kind);
+        if (sst != STATUS_OK) {
+            response_error(res, http_status_of(sst), "%s", serr.msg);
+            return NULL;
+        }
+    }
+    if (!ok) {
         res->retry_after = 60;
         if (ng->quota_kind == QUOTA_AIAI_GAMES)
             response_error(res, 429, "your address has %d AI-against-AI games in play, the "
@@ -559,6 +585,8 @@ Session *api_create_session(Server *srv, const Request *req, NewGame *ng, int hu
     if (st != STATUS_OK) {
         if (ng->quota_kind >= 0)
             quota_give(srv->quota, req->addr, (QuotaKind)ng->quota_kind);
+        if (ng->quota_kind >= 0 && shared)
+            store_hold_give(srv->store, ng->id, &serr);
         response_error(res, http_status_of(st), "%s", err.msg);
         return NULL;
     }

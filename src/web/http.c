@@ -27,6 +27,7 @@
 
 #include "web/api.h"
 #include "web/assets.h"
+#include "web/gate.h"
 #include "web/quota.h"
 #include "web/server.h"
 #include "web/session.h"
@@ -127,18 +128,29 @@ void response_error(Response *r, int status, const char *fmt, ...)
  * sniffed into another type, leak its address in a Referer, or be read by another site.
  * Pages get a policy that allows only the server's own scripts, styles and images (the
  * front end has no inline script or style); API answers allow nothing at all. */
+#define COMMON_SECURITY_HEADERS                                                              \
+    {"X-Content-Type-Options", "nosniff"}, {"Referrer-Policy", "no-referrer"},               \
+        {"X-Frame-Options", "DENY"}, {"Cross-Origin-Opener-Policy", "same-origin"},          \
+        {"Cross-Origin-Resource-Policy", "same-origin"}
+static const HttpHeader PAGE_HEADERS[] = {
+    COMMON_SECURITY_HEADERS,
+    {"Content-Security-Policy", "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+                                "base-uri 'none'; frame-ancestors 'none'; form-action 'self'"},
+    {NULL, NULL}};
+static const HttpHeader API_HEADERS[] = {
+    COMMON_SECURITY_HEADERS,
+    {"Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"},
+    {NULL, NULL}};
+
+const HttpHeader *http_security_headers(bool page)
+{
+    return page ? PAGE_HEADERS : API_HEADERS;
+}
+
 static void add_security_headers(struct MHD_Response *mr, bool page)
 {
-    MHD_add_response_header(mr, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(mr, "Referrer-Policy", "no-referrer");
-    MHD_add_response_header(mr, "X-Frame-Options", "DENY");
-    MHD_add_response_header(mr, "Cross-Origin-Opener-Policy", "same-origin");
-    MHD_add_response_header(mr, "Cross-Origin-Resource-Policy", "same-origin");
-    MHD_add_response_header(mr, "Content-Security-Policy",
-                            page ? "default-src 'self'; img-src 'self' data:; "
-                                   "object-src 'none'; base-uri 'none'; "
-                                   "frame-ancestors 'none'; form-action 'self'"
-                                 : "default-src 'none'; frame-ancestors 'none'");
+    for (const HttpHeader *h = http_security_headers(page); h->name; h++)
+        MHD_add_response_header(mr, h->name, h->value);
 }
 
 /* Queues r (taking its body) with the headers every answer carries. */
@@ -665,8 +677,11 @@ Status http_start(Server *srv, ErrBuf *err)
     struct sockaddr_in v4;
     struct sockaddr_in6 v6;
     const struct sockaddr *sa;
+    socklen_t salen;
+    // The gate (gate.c) listens and hands connections over: the library has no socket
+    // of its own, and needs its wake-up channel to take them at once.
     unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME |
-                     MHD_USE_ERROR_LOG;
+                     MHD_USE_ERROR_LOG | MHD_USE_NO_LISTEN_SOCKET | MHD_USE_ITC;
     const uint16_t port = (uint16_t)srv->cfg.port;
     memset(&v4, 0, sizeof v4);
     memset(&v6, 0, sizeof v6);
@@ -674,10 +689,12 @@ Status http_start(Server *srv, ErrBuf *err)
         v4.sin_family = AF_INET;
         v4.sin_port = htons(port);
         sa = (const struct sockaddr *)(const void *)&v4;
+        salen = sizeof v4;
     } else if (inet_pton(AF_INET6, srv->cfg.bind, &v6.sin6_addr) == 1) {
         v6.sin6_family = AF_INET6;
         v6.sin6_port = htons(port);
         sa = (const struct sockaddr *)(const void *)&v6;
+        salen = sizeof v6;
         flags |= MHD_USE_IPv6;
     } else {
         return err_set(err, STATUS_PARSE, "cannot listen on '%s': give an IPv4 or IPv6 "
@@ -691,31 +708,32 @@ Status http_start(Server *srv, ErrBuf *err)
         return st;
     }
     srv->daemon = MHD_start_daemon(
-        flags, port, NULL, NULL, on_request, srv, MHD_OPTION_EXTERNAL_LOGGER, log_line, srv,
-        MHD_OPTION_SOCK_ADDR, sa,
+        flags, 0, NULL, NULL, on_request, srv, MHD_OPTION_EXTERNAL_LOGGER, log_line, srv,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)SERVER_HTTP_THREADS,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)SERVER_CONN_MEMORY, MHD_OPTION_CONNECTION_LIMIT,
         (unsigned)srv->cfg.max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
         (unsigned)srv->cfg.max_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
-        (unsigned)SERVER_CONN_TIMEOUT_S, MHD_OPTION_LISTEN_BACKLOG_SIZE, 256u, MHD_OPTION_END);
+        (unsigned)SERVER_CONN_TIMEOUT_S, MHD_OPTION_END);
     if (srv->daemon == NULL) {
         http_stop(srv);
-        return err_set(err, STATUS_IO, "cannot listen on %s port %d (is it in use?)",
-                       srv->cfg.bind, srv->cfg.port);
+        return err_set(err, STATUS_IO, "cannot start the HTTP daemon");
     }
-    const union MHD_DaemonInfo *di = MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
-    srv->port = di ? di->port : srv->cfg.port;
-    return STATUS_OK;
+    if ((st = gate_start(srv, sa, salen, &srv->gate, err)) != STATUS_OK)
+        http_stop(srv);
+    return st;
 }
 
 void http_stop(Server *srv)
 {
+    gate_stop(srv->gate); // no new connections
+    srv->gate = NULL;
     // Every suspended connection must be resumed before the daemon stops: the workers
     // answer what they hold (later requests are answered in the loop's own threads),
     // and the streams were woken to end by sessions_wake_all.
     workers_stop(srv->http_workers);
     srv->http_workers = NULL;
+    sse_hub_quiesce(srv->sse); // its sends done, every stream it holds resumed
     if (srv->daemon) {
         MHD_stop_daemon(srv->daemon);
         srv->daemon = NULL;

@@ -17,6 +17,14 @@
 typedef struct Server Server;
 typedef struct HttpWorkers HttpWorkers;
 
+/* A header line every answer carries. */
+typedef struct HttpHeader {
+    const char *name, *value;
+} HttpHeader;
+
+/* The security headers of a page (page) or of an API answer, ending with {NULL, NULL}. */
+const HttpHeader *http_security_headers(bool page);
+
 /* A request as the handlers see it. */
 typedef struct Request {
     const char *method; /* "GET", "POST", ... ("HEAD" is passed on as "GET") */

@@ -13,6 +13,7 @@ typedef enum QuotaKind {
     QUOTA_AI_GAMES,   /* unfinished games in memory with a human and an AI seat */
     QUOTA_AIAI_GAMES, /* unfinished games in memory with AI seats only */
     QUOTA_STREAMS,    /* open event streams */
+    QUOTA_HEADS,      /* connections whose first request head the gate waits for */
     QUOTA_KINDS
 } QuotaKind;
 

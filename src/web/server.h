@@ -13,6 +13,7 @@
 #include "core/status.h"
 #include "play/perfect.h"
 #include "web/ai.h"
+#include "web/gate.h"
 #include "web/http.h"
 #include "web/janitor.h"
 #include "web/lab_api.h"
@@ -60,12 +61,12 @@ typedef struct ServeConfig {
 /* Bounds on what a request may carry. */
 enum {
     SERVER_MAX_BODY = 16 * 1024,        /* bytes of a request body */
-    SERVER_CONN_MEMORY = 64 * 1024,     /* the library's memory per connection */
+    SERVER_CONN_MEMORY = 32 * 1024,     /* the library's memory per connection */
     SERVER_MAX_URL = 8 * 1024,          /* bytes of a URL (path and query) */
     SERVER_MAX_HEADERS = 16 * 1024,     /* bytes of a request's headers in all */
     SERVER_CONN_TIMEOUT_S = 120,        /* idle seconds before a connection is closed */
     SERVER_SSE_PING_S = 15,             /* keep-alive comment on an idle event stream */
-    SERVER_HTTP_THREADS = 4,            /* libmicrohttpd's event-loop threads */
+    SERVER_HTTP_THREADS = 2,            /* libmicrohttpd's event-loop threads */
     SERVER_WORKERS = 16,                /* threads for requests that may block */
 };
 
@@ -80,6 +81,7 @@ struct Server {
     Janitor *janitor;
     struct MHD_Daemon *daemon;
     SseHub *sse;         /* the event streams' keep-alives and hang-ups */
+    Gate *gate;          /* the listening socket and the first heads' check */
     HttpWorkers *http_workers; /* the threads for requests that may block */
     atomic_bool stopping;
     int port;            /* the port actually bound */

@@ -76,6 +76,10 @@ static void release_quota_locked(Server *srv, Session *s)
 {
     if (s->quota_kind >= 0 && srv != NULL && srv->quota != NULL)
         quota_give(srv->quota, s->owner, (QuotaKind)s->quota_kind);
+    if (s->quota_kind >= 0 && srv != NULL && srv->store != NULL && store_shared(srv->store)) {
+        ErrBuf e; // a hold not given back runs out by itself (store_hold_take)
+        store_hold_give(srv->store, s->id, &e);
+    }
     s->quota_kind = -1;
 }
 
@@ -89,6 +93,7 @@ static void session_destroy(Server *srv, Session *s)
     free(s->actor);
     for (int i = 0; i <= MAX_PLAYERS; i++)
         free(s->cache[i]);
+    sse_events_free(s);
     if (s->rec.game)
         record_free(&s->rec);
     pthread_mutex_destroy(&s->mu);
@@ -593,7 +598,9 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
             agent_free(a);
         }
     }
-    if (st == STATUS_OK && !secret_hex(s->id, SECRET_ID_BYTES))
+    if (st == STATUS_OK && ng->id[0])
+        snprintf(s->id, sizeof s->id, "%s", ng->id);
+    else if (st == STATUS_OK && !secret_hex(s->id, SECRET_ID_BYTES))
         st = err_set(err, STATUS_IO, "no randomness for the game id");
     for (int i = 0; st == STATUS_OK && i < g->players; i++)
         if (!secret_hex(s->token[i], SECRET_TOKEN_BYTES))

@@ -37,6 +37,7 @@
 
 typedef struct Server Server;
 typedef struct SseStream SseStream;
+typedef struct SseEvent SseEvent;
 
 typedef struct Session {
     pthread_mutex_t mu;
@@ -57,6 +58,7 @@ typedef struct Session {
     int quota_kind;   /* the QuotaKind the owner holds for this game until it ends, or -1 */
     int nstreams;     /* open event streams: the length of `streams` below */
     bool hint_queued; /* a hint for this game waits for an AI worker */
+    bool sse_queued;  /* the event hub has this game's change to send out (sse.c) */
     int64_t ai_ms;    /* AI think time spent since the session was made or loaded */
     GameRecord rec;
     char **texts; /* the text of each action of rec, as played */
@@ -83,6 +85,9 @@ typedef struct Session {
      * shutdown; each holds a reference, so the session stays in memory while one is
      * open. */
     SseStream *streams;
+    /* The event each viewer's streams send now (sse.c): index 1 + viewer; formatted once
+     * per version and viewer, and shared by every stream that sends it. */
+    SseEvent *events[1 + MAX_PLAYERS];
 
     struct Session *next; /* in the table's hash chain */
 } Session;
@@ -117,6 +122,8 @@ typedef struct NewGame {
     const char *rematch_of; /* the id of the game this one is the rematch of, or NULL */
     GameClock clock;      /* the time control (gameclock.h), or none */
     unsigned open;        /* human seats left for a player to take (session_join), bits */
+    char id[SECRET_ID_LEN + 1]; /* the id chosen beforehand (a shared store's hold names
+                                 * it), or "" for a new one */
 } NewGame;
 
 /* The functions below return STATUS_OK, or the reason in *err and a code saying what

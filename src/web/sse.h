@@ -16,9 +16,13 @@ typedef struct Server Server;
 typedef struct Session Session;
 typedef struct SseHub SseHub;
 typedef struct SseStream SseStream;
+typedef struct SseEvent SseEvent;
 
 /* The hub: keep-alives and hang-ups of suspended streams; srv->sessions must exist. */
 Status sse_hub_start(Server *srv, SseHub **out, ErrBuf *err);
+/* Waits for a round of broadcasts in progress, so that once the server is stopping
+ * (every later round only resumes) no stream stays suspended: before the daemon stops. */
+void sse_hub_quiesce(SseHub *h);
 /* After the HTTP daemon has stopped (every stream freed). NULL is fine. */
 void sse_hub_stop(SseHub *h);
 /* Event streams open now. */
@@ -31,6 +35,8 @@ long sse_open_streams(const SseHub *h);
  * returned). */
 struct MHD_Response *sse_response(Server *srv, struct MHD_Connection *c, Session *s,
                                   int viewer, const char *addr);
+/* Lets go of s's shared events, when s is destroyed. */
+void sse_events_free(Session *s);
 /* Resumes every waiting stream of s after a change (or at shutdown); s->mu held. */
 void sse_wake_locked(Session *s);
 

@@ -130,6 +130,27 @@ Status store_ai_claim(Store *st, const char *id, bool *mine, ErrBuf *err)
     return st->ops->ai_claim ? st->ops->ai_claim(st, id, mine, err) : STATUS_OK;
 }
 
+Status store_count_create(Store *st, const char *addr, int per_hour, bool *ok, int *retry_s,
+                          ErrBuf *err)
+{
+    *ok = true;
+    return st->ops->count_create ? st->ops->count_create(st, addr, per_hour, ok, retry_s, err)
+                                 : STATUS_OK;
+}
+
+Status store_hold_take(Store *st, const char *addr, const char *id, int kind, int limit,
+                       int idle_s, bool *ok, ErrBuf *err)
+{
+    *ok = true;
+    return st->ops->hold_take ? st->ops->hold_take(st, addr, id, kind, limit, idle_s, ok, err)
+                              : STATUS_OK;
+}
+
+Status store_hold_give(Store *st, const char *id, ErrBuf *err)
+{
+    return st->ops->hold_give ? st->ops->hold_give(st, id, err) : STATUS_OK;
+}
+
 Status store_watch(Store *st, const StoreWatch *w, ErrBuf *err)
 {
     return st->ops->watch ? st->ops->watch(st, w, err) : STATUS_OK;

@@ -29,7 +29,7 @@ typedef struct Store Store;
 
 enum {
     STORE_PLAYER_LEN = 32,
-    STORE_SCHEMA_VERSION = 4, /* what store_open brings every database to */
+    STORE_SCHEMA_VERSION = 5, /* what store_open brings every database to */
 };
 
 /* A game as stored: enough to rebuild it exactly. */
@@ -111,6 +111,23 @@ long store_count_games(Store *st);
  * true when this process holds the claim (it wrote it, or the holder's lease ran out),
  * false when another live process does. With one process it is always mine. */
 Status store_ai_claim(Store *st, const char *id, bool *mine, ErrBuf *err);
+
+/* Per-address limits that hold across the processes sharing a store: the database
+ * counts them (one transaction per check, under a lock per address). A store only one
+ * process uses counts nothing here (*ok is always true): the server's own counts
+ * (ratelimit.c, quota.c) are the whole truth there. */
+/* Counts a game created from addr, unless addr created per_hour of them in the last
+ * hour: then *ok is false, nothing is counted and *retry_s says when one more may be. */
+Status store_count_create(Store *st, const char *addr, int per_hour, bool *ok, int *retry_s,
+                          ErrBuf *err);
+/* Takes a hold of `kind` (a QuotaKind) for game `id`, about to be stored, unless addr
+ * holds `limit` live ones: a hold lives while its game is unfinished and changed within
+ * idle_s seconds (before the game is stored, for a minute), so the holds of a process
+ * killed meanwhile run out as its games would have left its memory. */
+Status store_hold_take(Store *st, const char *addr, const char *id, int kind, int limit,
+                       int idle_s, bool *ok, ErrBuf *err);
+/* Gives back game id's hold (the game ended or left memory); none is fine. */
+Status store_hold_give(Store *st, const char *id, ErrBuf *err);
 
 /* What a shared store reports from its listener thread: another process committed a
  * change to game `id` (now at `version`); a process claimed game `id`'s AI move to think

@@ -30,6 +30,12 @@ typedef struct StoreOps {
     Status (*delete_game)(Store *st, const char *id, int64_t before, ErrBuf *err);
     /* NULL for a store only one process uses: every claim is this process's. */
     Status (*ai_claim)(Store *st, const char *id, bool *mine, ErrBuf *err);
+    /* NULL for a store only one process uses: it counts nothing. */
+    Status (*count_create)(Store *st, const char *addr, int per_hour, bool *ok, int *retry_s,
+                           ErrBuf *err);
+    Status (*hold_take)(Store *st, const char *addr, const char *id, int kind, int limit,
+                        int idle_s, bool *ok, ErrBuf *err);
+    Status (*hold_give)(Store *st, const char *id, ErrBuf *err);
     /* NULL when there is nothing to watch. */
     Status (*watch)(Store *st, const StoreWatch *w, ErrBuf *err);
     void (*unwatch)(Store *st);

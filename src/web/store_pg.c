@@ -10,6 +10,11 @@
  * LOCKED, so two sweepers never take the same row). A stale writer is refused by the
  * version check that opens every write, so a move is committed once whoever thinks it.
  *
+ * The per-address limits that must hold across processes (games created an hour, games
+ * with an AI at once) are counted in address_creates and address_holds, each check a
+ * transaction under an advisory lock on the address, so two processes never both let
+ * the last one through.
+ *
  * Every commit notifies channel crown_games with "ID VERSION", every AI claim with
  * "ID think"; a listener thread per
  * process (its own connection) passes those on to the server, renews the leases and
@@ -76,6 +81,13 @@ static const char *const MIGRATIONS[] = {
      "CREATE INDEX games_stale ON games(finished, updated);"),
     // 4: what a game is beyond its moves, as one JSON object (web/meta.h).
     "ALTER TABLE games ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';",
+    // 5: per-address limits across processes: games created (the last hour's), and the
+    // holds of games with an AI (see pg_hold_take).
+    ("CREATE TABLE address_creates(addr TEXT NOT NULL, at BIGINT NOT NULL);"
+     "CREATE INDEX address_creates_addr ON address_creates(addr, at);"
+     "CREATE TABLE address_holds(game_id TEXT PRIMARY KEY, addr TEXT NOT NULL,"
+     " kind INTEGER NOT NULL, at BIGINT NOT NULL);"
+     "CREATE INDEX address_holds_addr ON address_holds(addr, kind);"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
@@ -672,6 +684,110 @@ static Status pg_ai_claim(Store *base, const char *id, bool *mine, ErrBuf *err)
     return s;
 }
 
+/* --- per-address limits ------------------------------------------------------------ */
+
+/* One statement and its text parameters. */
+typedef struct PgStmt {
+    const char *sql;
+    const char *const *p;
+    int n;
+} PgStmt;
+
+/* Runs a check of addr's counts: BEGIN and the address's lock, `cleanup`, then `count`
+ * (one row: the count, and a second number for *extra); if the count is under limit,
+ * `take`. Seconds are the database's clock, the same for every process. */
+static Status admit(PgStore *st, const char *addr, PgStmt cleanup, PgStmt count, PgStmt take,
+                    int limit, bool *ok, long *extra, ErrBuf *err)
+{
+    int slot;
+    *ok = false;
+    PGconn *c = acquire(st, &slot, err);
+    if (c == NULL)
+        return STATUS_IO;
+    const char *a[] = {addr};
+    PGresult *r = NULL;
+    Status s = run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
+    if (s == STATUS_OK)
+        s = run(c, "SELECT pg_advisory_xact_lock(hashtext($1))", 1, a, PGRES_TUPLES_OK, NULL,
+                err);
+    if (s == STATUS_OK)
+        s = run_cmd(c, cleanup.sql, cleanup.n, cleanup.p, err);
+    if (s == STATUS_OK &&
+        (s = run(c, count.sql, count.n, count.p, PGRES_TUPLES_OK, &r, err)) == STATUS_OK) {
+        const long have = atol(PQgetvalue(r, 0, 0));
+        *extra = PQnfields(r) > 1 ? atol(PQgetvalue(r, 0, 1)) : 0;
+        PQclear(r);
+        *ok = have < limit;
+        if (*ok)
+            s = run_cmd(c, take.sql, take.n, take.p, err);
+    }
+    s = finish(c, s, err);
+    release(st, slot);
+    if (s != STATUS_OK)
+        *ok = false;
+    return s;
+}
+
+#define PG_NOW "extract(epoch from now())::bigint"
+
+static Status pg_count_create(Store *base, const char *addr, int per_hour, bool *ok,
+                              int *retry_s, ErrBuf *err)
+{
+    const char *p[] = {addr};
+    long wait = 0;
+    const Status s = admit(
+        pg(base), addr,
+        (PgStmt){"DELETE FROM address_creates WHERE addr=$1 AND at<=" PG_NOW "-3600", p, 1},
+        (PgStmt){"SELECT count(*), coalesce(min(at) + 3600 - " PG_NOW ", 0)"
+                 " FROM address_creates WHERE addr=$1", p, 1},
+        (PgStmt){"INSERT INTO address_creates(addr, at) VALUES($1, " PG_NOW ")", p, 1},
+        per_hour, ok, &wait, err);
+    *retry_s = wait > 0 ? (int)wait : 1;
+    return s;
+}
+
+/* A hold is live while its game is unfinished and changed within $2 seconds, or for a
+ * minute before the game is stored; dead ones are deleted as the address is checked. */
+#define PG_HOLD_LIVE                                                                        \
+    "((g.id IS NULL AND h.at>" PG_NOW "-60) OR"                                            \
+    " (g.finished=0 AND g.updated>" PG_NOW "-$2::bigint))"
+
+static Status pg_hold_take(Store *base, const char *addr, const char *id, int kind, int limit,
+                           int idle_s, bool *ok, ErrBuf *err)
+{
+    char k[16], idle[24];
+    snprintf(k, sizeof k, "%d", kind);
+    snprintf(idle, sizeof idle, "%d", idle_s);
+    const char *live[] = {addr, idle, k};
+    const char *row[] = {id, addr, k};
+    long unused = 0;
+    return admit(pg(base), addr,
+                 (PgStmt){"DELETE FROM address_holds d USING address_holds h LEFT JOIN games g"
+                          " ON g.id=h.game_id WHERE d.game_id=h.game_id AND h.addr=$1"
+                          " AND NOT " PG_HOLD_LIVE, live, 2},
+                 (PgStmt){"SELECT count(*) FROM address_holds h LEFT JOIN games g"
+                          " ON g.id=h.game_id WHERE h.addr=$1 AND h.kind=$3::integer AND "
+                          PG_HOLD_LIVE, live, 3},
+                 (PgStmt){"INSERT INTO address_holds(game_id, addr, kind, at)"
+                          " VALUES($1, $2, $3::integer, " PG_NOW ")"
+                          " ON CONFLICT (game_id) DO NOTHING", row, 3},
+                 limit, ok, &unused, err);
+}
+
+static Status pg_hold_give(Store *base, const char *id, ErrBuf *err)
+{
+    PgStore *st = pg(base);
+    int slot;
+    PGconn *c = acquire(st, &slot, err);
+    if (c == NULL)
+        return STATUS_IO;
+    const char *p[] = {id};
+    const Status s = run_first(st, slot, "DELETE FROM address_holds WHERE game_id=$1", 1, p,
+                               PGRES_COMMAND_OK, NULL, err);
+    release(st, slot);
+    return s;
+}
+
 /* --- the listener --------------------------------------------------------------------- */
 
 static int64_t now_ms(void)
@@ -802,6 +918,9 @@ static const StoreOps PG_OPS = {
     .mark_over = pg_mark_over,
     .delete_game = pg_delete_game,
     .ai_claim = pg_ai_claim,
+    .count_create = pg_count_create,
+    .hold_take = pg_hold_take,
+    .hold_give = pg_hold_give,
     .watch = pg_watch,
     .unwatch = pg_unwatch,
 };

@@ -51,6 +51,42 @@ function assertOnePerPly(states) {
 }
 
 describe('several processes on PostgreSQL', () => {
+  // First in the file: the counts are the database's, per address, and every process
+  // (A and B too) counts what 127.0.0.1 creates.
+  test('per-address limits hold across processes: creates an hour, AI games at once', async () => {
+    const limits = ['--creates-per-hour', '5', '--ai-games', '2'];
+    const c = await startServer({ db: pg.url, args: limits });
+    const d = await startServer({ db: pg.url, args: limits });
+    try {
+      const vsAi = { game: 'kings-valley', seats: ['human', 'ai:1'] };
+      const made = [];
+      for (const door of [c, d]) {
+        const r = await api(door, 'POST', '/api/games', { body: vsAi });
+        assert.equal(r.status, 201, JSON.stringify(r.body));
+        made.push(r.body);
+      }
+      // Each process holds one game against the AI: a process counting alone would let
+      // a second one in.
+      for (const door of [c, d]) {
+        const r = await api(door, 'POST', '/api/games', { body: vsAi });
+        assert.equal(r.status, 429, JSON.stringify(r.body));
+        assert.match(r.body.error, /2 games against the AI in play/);
+      }
+      // Five creations an hour in all, the two refused ones included (as in one
+      // process): one more through either, then none.
+      const human = { game: 'kings-valley', seats: ['human', 'human'] };
+      assert.equal((await api(d, 'POST', '/api/games', { body: human })).status, 201);
+      for (const door of [c, d]) {
+        const r = await api(door, 'POST', '/api/games', { body: human });
+        assert.equal(r.status, 429, JSON.stringify(r.body));
+        assert.match(r.body.error, /at most 5 an hour; try again in \d+ s/);
+        assert.ok(Number(r.headers.get('retry-after')) > 3000, r.headers.get('retry-after'));
+      }
+    } finally {
+      await Promise.all([c.stop(), d.stop()]);
+    }
+  });
+
   test('a game played across both processes, its events crossing', async () => {
     const made = (await api(proxy, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'], seed: 5 } })).body;
     const seenA = [];

@@ -247,6 +247,24 @@ describe('limits per address', { concurrency: true }, () => {
       assertError(await request(srv, 'GET', '/api/games', { headers: { 'x-big': 'y'.repeat(20000) } }), 431, /headers are at most 16384 bytes/);
       const noHost = await rawHttp(srv, 'GET /api/games HTTP/1.1\r\nConnection: close\r\n\r\n');
       assert.match(noHost, /^HTTP\/1\.1 400[^]*\{"error":"an HTTP\/1\.1 request needs a Host header","status":400\}/);
+      // What libmicrohttpd would refuse in its own HTML: refused by the gate, in JSON.
+      const libraryErrors = [
+        ['POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 12abc\r\n\r\n{}', 400, /Content-Length header is not a number/],
+        ['GET /api/games HTTP/2.0\r\nHost: 127.0.0.1\r\n\r\n', 505, /HTTP\/1\.0 and HTTP\/1\.1 only/],
+        ['GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n' + 'X-Big: y\r\n'.repeat(8000) + '\r\n', 431, /headers are at most 16384 bytes/],
+        [`GET /${'a'.repeat(70000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 414, /URL is at most 8192 bytes/],
+        ['NONSENSE\r\n\r\n', 400, /request line is malformed/],
+      ];
+      for (const [bytes, status, msg] of libraryErrors) {
+        const res = await rawHttp(srv, bytes);
+        assert.match(res, new RegExp(`^HTTP/1\\.1 ${status} `), res.slice(0, 200));
+        assert.match(res, /content-type: application\/json/i, res.slice(0, 400));
+        assert.match(res, /x-frame-options: DENY/i);
+        assert.doesNotMatch(res, /<html/i);
+        const body = JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4));
+        assert.equal(body.status, status);
+        assert.match(body.error, msg);
+      }
     });
   });
 });

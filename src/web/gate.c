@@ -1,0 +1,376 @@
+/*
+ * gate.c - the listening socket and the check of each connection's first request head
+ * (see gate.h). libmicrohttpd 0.9.75 answers a few malformed requests itself, with HTML
+ * of its own that no option changes: a Content-Length that is not a number (400), an
+ * HTTP version other than 1.0 and 1.1 (505), a request line or head beyond its
+ * connection memory (414, 431). So the server accepts connections itself: one thread
+ * reads each new connection's head with MSG_PEEK (the bytes stay in the socket for the
+ * library), answers those cases in JSON and closes, and hands every other connection to
+ * the library (MHD_add_connection) unread.
+ *
+ * Only a connection's first request passes the gate: the library reads later requests
+ * on a kept-alive connection itself, and answers one of those malformed ones in its own
+ * HTML still. Browsers and proxies do not send such requests; a hand-made client that
+ * does gets a closed connection with the library's page.
+ *
+ * A connection waiting here holds no thread; an address may hold --max-per-ip of them
+ * (QUOTA_HEADS) and all of them --max-connections, and a head that has not come in
+ * SERVER_CONN_TIMEOUT_S is dropped, as the library does.
+ */
+#define _GNU_SOURCE /* accept4 */
+#include "web/gate.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "web/http.h"
+#include "web/quota.h"
+#include "web/server.h"
+
+/* The largest head the gate reads: a URL and headers at their bounds, and the request
+ * line's other words; beyond it the answer is 414 or 431 without reading further. */
+enum { HEAD_MAX = SERVER_MAX_URL + SERVER_MAX_HEADERS + 256, DRAIN_MS = 2000 };
+
+typedef struct Pending {
+    int fd;
+    bool closing; /* answered: reading what the client still sends, then closing */
+    int64_t since; /* clock_ms() when accepted or answered */
+    struct sockaddr_storage addr;
+    socklen_t alen;
+    char ip[64]; /* whose QUOTA_HEADS it holds */
+    struct Pending *prev, *next;
+} Pending;
+
+struct Gate {
+    Server *srv;
+    int lfd;    /* the listening socket */
+    int ep;
+    int stopfd; /* eventfd that ends the thread */
+    pthread_t thread;
+    Pending *head; /* connections waiting, oldest last */
+    int npending;
+    char buf[HEAD_MAX + 2]; /* a peek of one byte more than the bound, and a NUL */
+};
+
+static void forget(Gate *g, Pending *p, bool close_fd)
+{
+    if (p->prev)
+        p->prev->next = p->next;
+    else
+        g->head = p->next;
+    if (p->next)
+        p->next->prev = p->prev;
+    g->npending--;
+    quota_give(g->srv->quota, p->ip, QUOTA_HEADS);
+    if (close_fd)
+        close(p->fd); // also leaves the epoll set
+    free(p);
+}
+
+static void accept_all(Gate *g)
+{
+    for (;;) {
+        struct sockaddr_storage sa;
+        socklen_t alen = sizeof sa;
+        const int fd = accept4(g->lfd, (struct sockaddr *)&sa, &alen,
+                               SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0)
+            return; // EAGAIN, or an error of that one connection (the listener is fine)
+        char ip[64] = "";
+        if (sa.ss_family == AF_INET)
+            inet_ntop(AF_INET, &((struct sockaddr_in *)&sa)->sin_addr, ip, sizeof ip);
+        else if (sa.ss_family == AF_INET6)
+            inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr, ip, sizeof ip);
+        Pending *p = NULL;
+        if (g->npending >= g->srv->cfg.max_connections ||
+            !quota_take(g->srv->quota, ip, QUOTA_HEADS, g->srv->cfg.max_per_ip)) {
+            close(fd); // as the library does beyond its connection limits
+            continue;
+        }
+        if ((p = calloc(1, sizeof *p)) == NULL) {
+            quota_give(g->srv->quota, ip, QUOTA_HEADS);
+            close(fd);
+            continue;
+        }
+        p->fd = fd;
+        p->since = clock_ms();
+        p->addr = sa;
+        p->alen = alen;
+        snprintf(p->ip, sizeof p->ip, "%s", ip);
+        p->next = g->head;
+        if (g->head)
+            g->head->prev = p;
+        g->head = p;
+        g->npending++;
+        // Edge-triggered: a peek leaves the bytes there, so only new bytes wake us.
+        struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.ptr = p};
+        if (epoll_ctl(g->ep, EPOLL_CTL_ADD, fd, &ev) != 0)
+            forget(g, p, true);
+    }
+}
+
+/* Whether [s, s+n) is a decimal number as Content-Length needs it. */
+static bool all_digits(const char *s, size_t n)
+{
+    while (n > 0 && (*s == ' ' || *s == '\t'))
+        s++, n--;
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        n--;
+    if (n == 0 || n > 18)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    return true;
+}
+
+/* The refusal a complete head [h, h+n) deserves (its status and message), or 0 if the
+ * library may have it. Only what the library would refuse in its own words is looked
+ * at; everything else is on_request's (http.c). */
+static int check_head(const char *h, size_t n, const char **msg)
+{
+    while (n > 0 && (*h == '\r' || *h == '\n'))
+        h++, n--;
+    const char *eol = memchr(h, '\n', n);
+    size_t ll = eol ? (size_t)(eol - h) : n;
+    if (ll > 0 && h[ll - 1] == '\r')
+        ll--;
+    const char *sp1 = memchr(h, ' ', ll);
+    const char *sp2 = NULL;
+    for (const char *q = h + ll; q > h; q--)
+        if (q[-1] == ' ') {
+            sp2 = q - 1;
+            break;
+        }
+    if (sp1 == NULL || sp2 == sp1) {
+        *msg = "the request line is malformed: it is METHOD TARGET HTTP/1.1";
+        return 400;
+    }
+    const char *ver = sp2 + 1;
+    const size_t vl = (size_t)(h + ll - ver);
+    if (!(vl == 8 && (memcmp(ver, "HTTP/1.1", 8) == 0 || memcmp(ver, "HTTP/1.0", 8) == 0))) {
+        if (vl >= 6 && memcmp(ver, "HTTP/", 5) == 0) {
+            *msg = "this server speaks HTTP/1.0 and HTTP/1.1 only";
+            return 505;
+        }
+        *msg = "the request line is malformed: it is METHOD TARGET HTTP/1.1";
+        return 400;
+    }
+    for (const char *line = eol ? eol + 1 : h + n; line < h + n;) {
+        const char *end = memchr(line, '\n', (size_t)(h + n - line));
+        const size_t len = end ? (size_t)(end - line) : (size_t)(h + n - line);
+        static const char CL[] = "content-length:";
+        if (len >= sizeof CL - 1 && strncasecmp(line, CL, sizeof CL - 1) == 0 &&
+            !all_digits(line + sizeof CL - 1, len - (sizeof CL - 1))) {
+            *msg = "the Content-Length header is not a number of bytes";
+            return 400;
+        }
+        line += len + 1;
+    }
+    return 0;
+}
+
+/* Writes the JSON refusal and starts closing: the client's further bytes are read and
+ * dropped until it closes or DRAIN_MS pass, so that closing with unread bytes does not
+ * reset the connection before the client has read the answer. */
+static void refuse(Gate *g, Pending *p, int status, const char *msg)
+{
+    Response r;
+    memset(&r, 0, sizeof r);
+    response_error(&r, status, "%s", msg);
+    char head[1024];
+    int hl = snprintf(head, sizeof head, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\n"
+                      "Content-Length: %zu\r\nConnection: close\r\nCache-Control: no-store\r\n",
+                      status, MHD_get_reason_phrase_for((unsigned)status), r.content_type,
+                      r.len);
+    for (const HttpHeader *sh = http_security_headers(false); sh->name; sh++)
+        hl += snprintf(head + hl, sizeof head - (size_t)hl, "%s: %s\r\n", sh->name, sh->value);
+    hl += snprintf(head + hl, sizeof head - (size_t)hl, "\r\n");
+    if (hl < (int)sizeof head && r.body &&
+        send(p->fd, head, (size_t)hl, MSG_NOSIGNAL | MSG_DONTWAIT | MSG_MORE) == hl &&
+        send(p->fd, r.body, r.len, MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)r.len) {
+        shutdown(p->fd, SHUT_WR);
+        p->closing = true;
+        p->since = clock_ms();
+        struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP, .data.ptr = p};
+        if (epoll_ctl(g->ep, EPOLL_CTL_MOD, p->fd, &ev) != 0)
+            forget(g, p, true);
+    } else {
+        forget(g, p, true);
+    }
+    free(r.body);
+}
+
+/* Reads what a closing connection still sends; closes it at its end. */
+static void drain(Gate *g, Pending *p)
+{
+    ssize_t n;
+    while ((n = recv(p->fd, g->buf, sizeof g->buf, 0)) > 0) {
+    }
+    if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+        forget(g, p, true);
+}
+
+/* Looks at what p's client has sent so far: waits for more, refuses, or hands over. */
+static void examine(Gate *g, Pending *p)
+{
+    const ssize_t n = recv(p->fd, g->buf, HEAD_MAX + 1, MSG_PEEK);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+        forget(g, p, true);
+        return;
+    }
+    if (n < 0)
+        return;
+    const size_t len = (size_t)n;
+    g->buf[len] = '\0';
+    const char *end = strstr(g->buf, "\r\n\r\n");
+    const char *lf = strstr(g->buf, "\n\n");
+    if (end == NULL || (lf && lf < end))
+        end = lf;
+    if (end == NULL && len <= HEAD_MAX) {
+        if (memchr(g->buf, '\0', len) == NULL)
+            return; // wait for the rest of the head
+        refuse(g, p, 400, "the request head contains a NUL byte");
+        return;
+    }
+    char msg[128];
+    if (end == NULL) {
+        const char *eol = memchr(g->buf, '\n', len);
+        if (eol == NULL || eol - g->buf > SERVER_MAX_URL + 64)
+            snprintf(msg, sizeof msg, "a request's URL is at most %d bytes", SERVER_MAX_URL);
+        else
+            snprintf(msg, sizeof msg, "a request's headers are at most %d bytes in all",
+                     SERVER_MAX_HEADERS);
+        refuse(g, p, eol == NULL || eol - g->buf > SERVER_MAX_URL + 64 ? 414 : 431, msg);
+        return;
+    }
+    const char *why = NULL;
+    const int status = check_head(g->buf, (size_t)(end - g->buf) + 2, &why);
+    if (status != 0) {
+        refuse(g, p, status, why);
+        return;
+    }
+    epoll_ctl(g->ep, EPOLL_CTL_DEL, p->fd, NULL);
+    const int fd = p->fd;
+    const struct sockaddr_storage sa = p->addr;
+    const socklen_t alen = p->alen;
+    forget(g, p, false);
+    // The library closes the socket itself if it cannot take it.
+    MHD_add_connection(g->srv->daemon, fd, (const struct sockaddr *)&sa, alen);
+}
+
+/* Drops heads that did not come in time and closings that did not end. */
+static void expire(Gate *g)
+{
+    const int64_t now = clock_ms();
+    for (Pending *p = g->head, *next; p; p = next) {
+        next = p->next;
+        if (now - p->since > (p->closing ? DRAIN_MS : SERVER_CONN_TIMEOUT_S * 1000L))
+            forget(g, p, true);
+    }
+}
+
+static void *gate_main(void *arg)
+{
+    Gate *g = arg;
+    struct epoll_event evs[128];
+    int64_t last = clock_ms();
+    for (;;) {
+        const int n = epoll_wait(g->ep, evs, 128, 1000);
+        for (int i = 0; i < n; i++) {
+            if (evs[i].data.ptr == g)
+                return NULL;
+            if (evs[i].data.ptr == NULL)
+                accept_all(g);
+        }
+        // Each connection once per wake-up; one handed over or closed above is not
+        // named again (evs[] holds only this round's).
+        for (int i = 0; i < n; i++) {
+            Pending *p = evs[i].data.ptr;
+            if (p == NULL || p == (void *)g)
+                continue;
+            if (p->closing)
+                drain(g, p);
+            else
+                examine(g, p);
+        }
+        if (clock_ms() - last >= 1000) {
+            last = clock_ms();
+            expire(g);
+        }
+    }
+}
+
+Status gate_start(Server *srv, const struct sockaddr *sa, socklen_t salen, Gate **out,
+                  ErrBuf *err)
+{
+    Gate *g = calloc(1, sizeof *g);
+    if (g == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    g->srv = srv;
+    g->stopfd = -1;
+    g->lfd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    const int one = 1;
+    if (g->lfd < 0 || setsockopt(g->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        bind(g->lfd, sa, salen) != 0 || listen(g->lfd, 1024) != 0) {
+        const int e = errno;
+        if (g->lfd >= 0)
+            close(g->lfd);
+        free(g);
+        return err_set(err, STATUS_IO, "cannot listen on %s port %d: %s", srv->cfg.bind,
+                       srv->cfg.port, strerror(e));
+    }
+    struct sockaddr_storage bound;
+    socklen_t bl = sizeof bound;
+    srv->port = srv->cfg.port;
+    if (getsockname(g->lfd, (struct sockaddr *)&bound, &bl) == 0)
+        srv->port = ntohs(bound.ss_family == AF_INET6
+                              ? ((struct sockaddr_in6 *)&bound)->sin6_port
+                              : ((struct sockaddr_in *)&bound)->sin_port);
+    g->ep = epoll_create1(EPOLL_CLOEXEC);
+    g->stopfd = eventfd(0, EFD_CLOEXEC);
+    struct epoll_event lev = {.events = EPOLLIN, .data.ptr = NULL};
+    struct epoll_event sev = {.events = EPOLLIN, .data.ptr = g};
+    if (g->ep < 0 || g->stopfd < 0 || epoll_ctl(g->ep, EPOLL_CTL_ADD, g->lfd, &lev) != 0 ||
+        epoll_ctl(g->ep, EPOLL_CTL_ADD, g->stopfd, &sev) != 0 ||
+        pthread_create(&g->thread, NULL, gate_main, g) != 0) {
+        const int e = errno;
+        close(g->lfd);
+        if (g->ep >= 0)
+            close(g->ep);
+        if (g->stopfd >= 0)
+            close(g->stopfd);
+        free(g);
+        return err_set(err, STATUS_IO, "cannot start the listening thread: %s", strerror(e));
+    }
+    *out = g;
+    return STATUS_OK;
+}
+
+void gate_stop(Gate *g)
+{
+    if (g == NULL)
+        return;
+    const uint64_t one = 1;
+    if (write(g->stopfd, &one, sizeof one) != (ssize_t)sizeof one) {
+        // An eventfd write fails only on overflow, which one write cannot reach.
+    }
+    pthread_join(g->thread, NULL);
+    while (g->head)
+        forget(g, g->head, true);
+    close(g->lfd);
+    close(g->ep);
+    close(g->stopfd);
+    free(g);
+}
