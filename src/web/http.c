@@ -169,7 +169,14 @@ static enum MHD_Result send_response(struct MHD_Connection *c, Response *r)
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE,
                             r->content_type ? r->content_type : JSON_TYPE);
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    add_security_headers(mr, false);
+    if (r->csp == NULL) {
+        add_security_headers(mr, false);
+    } else {
+        for (const HttpHeader *h = API_HEADERS; h->name; h++)
+            if (strcmp(h->name, "Content-Security-Policy") != 0)
+                MHD_add_response_header(mr, h->name, h->value);
+        MHD_add_response_header(mr, "Content-Security-Policy", r->csp);
+    }
     if (r->allow)
         MHD_add_response_header(mr, MHD_HTTP_HEADER_ALLOW, r->allow);
     if (r->location[0])

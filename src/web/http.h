@@ -44,6 +44,7 @@ typedef struct Response {
     const char *allow;        /* for 405: the methods allowed */
     char location[128];       /* for 201: where the new thing is, or "" */
     int retry_after;          /* for 429 and 503: seconds to wait, or 0 for no header */
+    const char *csp;          /* static text: a Content-Security-Policy of its own, or NULL */
 } Response;
 
 /* Sets r to {"error": message} with that status (a 4xx or 5xx). Always succeeds: when

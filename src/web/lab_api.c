@@ -374,8 +374,13 @@ static void study_file(LabServer *lab, const char *id, const char *name, Respons
         (text = malloc((size_t)n + 1)) != NULL && fread(text, 1, (size_t)n, f) == (size_t)n) {
         text[n] = '\0';
         response_json(res, 200, text, (size_t)n);
-        if (strcmp(name, "report.html") == 0)
+        if (strcmp(name, "report.html") == 0) {
+            // A report is one self-contained file: its styles are inline and its plots
+            // may be data: images. It runs no script, and is sandboxed so it never could.
             res->content_type = "text/html; charset=utf-8";
+            res->csp = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
+                       "frame-ancestors 'none'; sandbox";
+        }
     } else {
         free(text);
         response_error(res, 500, "cannot read the study's %s", name);

@@ -55,6 +55,11 @@ test('a study runs, is watched to the end and read back', async () => {
     assert.equal(rep.status, 200);
     assert.match(rep.headers.get('content-type'), /^text\/html/);
     assert.match(rep.body, /<\/html>/);
+    // The report's own inline styles and data: plots are allowed, scripts never.
+    const csp = rep.headers.get('content-security-policy');
+    assert.match(csp, /style-src 'unsafe-inline'/);
+    assert.match(csp, /sandbox/);
+    assert.doesNotMatch(csp, /script-src/);
     assert.ok(existsSync(join(dir, id, 'results.csv')));
     r = await api(srv, 'GET', '/api/lab');
     assert.equal(r.body.studies.length, 1);
