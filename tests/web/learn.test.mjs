@@ -2,9 +2,10 @@
 // `crown serve`: the rules page of every game with its live boards (a click shows a
 // piece's moves), a tutorial step, resigning, a draw offered and accepted between two
 // browsers, the rematch with the seats swapped, the result said to the player, and the
-// labels of special actions. Every page is shot at 1280x800 and 390x844 under
-// $SCREENSHOT_DIR, must not scroll sideways at 390 px, and is audited with axe-core for
-// serious and critical violations. Every wait is on a condition of the page.
+// labels of special actions, the 7x7 trap rule's board and King Down's six armies. Every
+// page is shot at 1280x800 and 390x844 under $SCREENSHOT_DIR, must not scroll sideways at
+// 390 px, and is audited with axe-core for serious and critical violations. Every wait is
+// on a condition of the page.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -98,6 +99,22 @@ describe('learn', () => {
     await page.waitForSelector('#tutorial[data-step="1"] #tutorial-feedback:not(.right)', WAIT);
     await page.locator('#tutorial').scrollIntoViewIfNeeded();
     await check(page, 'learn-tutorial');
+    await page.close();
+  });
+
+  test('the 7x7 trap rule greys out a slide; King Down lists its six armies', async () => {
+    const page = await newPage();
+    await page.goto(`${srv.url}/learn/kings-valley-7x7`);
+    await page.waitForSelector('#app[data-ready="learn"]', WAIT);
+    // b1-g6 would wall in the king on g7: the slide reaches g6 but it is no target.
+    const trap = page.locator('.learn-board[data-position="5Sk/5S1/S3s2/2s4/6s/7/1S1K3 1 20"]');
+    assert.equal(await trap.getAttribute('data-selected'), 'b1');
+    assert.equal(await trap.getAttribute('data-targets'), 'a1 a2 b7 c1');
+    await page.goto(`${srv.url}/learn/king-down`);
+    await page.waitForSelector('#app[data-ready="learn"]', WAIT);
+    assert.deepEqual(await page.$$eval('.learn-army h3', (hs) => hs.map((x) => x.textContent)),
+      ['Frost', 'Flame', 'Stratus', 'Mud', 'Spirit', 'Shadow']);
+    assert.equal(await page.getAttribute('.learn-army .learn-board[data-selected="e1"]', 'data-targets'), 'c1 c3 d1 e3 f1 f2 g1 g3');
     await page.close();
   });
 });

@@ -1,6 +1,6 @@
 // learn-pages.js - the rules of every game in the project's own words (paraphrased from
 // docs/games/*.md and RULINGS.md, never the rulebooks' text), as data for learn.js:
-// sections of paragraphs with small live boards (a position, the piece whose moves they
+// sections of paragraphs (an `army` section is one of King Down's armies) with small live boards (a position, the piece whose moves they
 // highlight, and the game when it is another than the page's), and the tutorials' guided positions. Every board is read by the
 // server (POST /api/observe), so a position here that a game stops accepting shows as
 // an error on its page and fails the browser tests.
@@ -58,7 +58,8 @@ const PAGES = {
       h: 'The trap rule',
       p: ['On 7x7 a move is allowed only if, after it, each king could still reach the Valley within four moves of its own side if the other side stood still (an option limits this to the opponent\'s king, or turns it off).',
         'A move that puts your king on the Valley is always allowed, and if the rule would forbid every move you have, it does not apply that turn.'],
-      boards: [{ position: 'sssksss/7/7/7/7/7/SSSKSSS 1 0', select: 'c1', caption: 'The start on 7x7: the Valley is d4.' }],
+      boards: [{ position: 'sssksss/7/7/7/7/7/SSSKSSS 1 0', select: 'c1', caption: 'The start on 7x7: the Valley is d4.' },
+        { position: '5Sk/5S1/S3s2/2s4/6s/7/1S1K3 1 20', select: 'b1', caption: 'The soldier on b1 could slide up the diagonal to g6, but g6 is not green: there it would close the last gap around the enemy king on g7, which could then never reach the Valley, so the trap rule forbids it.' }],
     }],
   },
   'kings-valley-labyrinth': {
@@ -121,8 +122,45 @@ const PAGES = {
       },
       {
         h: 'Armies and their powers',
-        p: ['With armies on, each player first picks a king, then one of its two powers. Powers with tokens can be used that many times; the others always apply. The choices are buttons under the board, each with its explanation.',
-          'Frost: Freeze (an enemy piece may not move next turn) or Ice Wall (one of yours cannot be captured next turn). Flame: Strike (a piece moves once like a queen) or Haste (one piece moves twice). Stratus: Flight (a piece flies to any empty square of your half) or Sacrifice (a pawn is replaced by a piece you lost). Mud: March (a pawn steps two squares from anywhere) or Leap (a queen, rook or bishop jumps over your own pawns). Spirit: Holy Light (enemy pawns cannot check your king) or Mercy (your king moves up to two squares, over a piece of yours). Shadow: Death Touch (your king captures a neighbour without moving).'],
+        p: ['With armies on, each player first picks a king (the two kings differ), then one of that king\'s two powers. A power with tokens may be used that many times, at most one token a turn, and a turn that spends a token may not end with the enemy king in check. The other powers always apply. The choices are buttons under the board, each with its explanation.'],
+      },
+      {
+        h: 'Frost',
+        army: true,
+        p: ['Freeze (2 tokens): before your move, name an enemy piece other than the king; it cannot move or capture in your opponent\'s next turn, though it still checks.',
+          'Ice Wall (2 tokens): before your move, name one of your pieces other than the king; nothing can capture it in your opponent\'s next turn, even if you move it now.'],
+      },
+      {
+        h: 'Flame',
+        army: true,
+        p: ['Strike (1 token): for one move, a piece of yours other than the king moves and captures like a queen. A guard still cannot be taken, and a paladin that strikes survives.',
+          'Haste (1 token): one piece, the king too, makes two ordinary moves in this turn; each of them on its own must leave your king safe.'],
+      },
+      {
+        h: 'Stratus',
+        army: true,
+        p: ['Flight (1 token): a piece of yours other than the king flies to any empty square of your own half of the board.',
+          'Sacrifice (1 token): one of your pawns leaves the board and a piece you lost earlier (not a pawn) comes back in its place.'],
+      },
+      {
+        h: 'Mud',
+        army: true,
+        p: ['March (3 tokens): a pawn anywhere on the board steps two squares forward, both of them empty; no en passant follows.',
+          'Leap (3 tokens): a queen, rook or bishop makes a move that passes over your own pawns, which would normally block it.'],
+      },
+      {
+        h: 'Spirit',
+        army: true,
+        p: ['Holy Light (always on): enemy pawns can neither capture nor check your king, and your king in turn cannot capture pawns.',
+          'Mercy (always on): your king may go one or two squares in a straight line, jumping over one of its own pieces if needed, but it never captures and so never checks.'],
+        boards: [{ position: '4k3/8/8/8/8/8/3PP3/4K3 w - - 0 1 armies:spirit/frost powers:mercy/freeze tokens:0/2', rules: { armies: 'on' }, select: 'e1', caption: 'With Mercy the king on e1 also reaches c1, g1, g3, and c3 and e3 over its own pawns.' }],
+      },
+      {
+        h: 'Shadow',
+        army: true,
+        p: ['Death Touch (always on): your king may capture an enemy piece next to it, a guard included, without leaving its square.',
+          'Darkness (always on): your pawns move the other way round: one square diagonally forward to an empty square, and they capture one square straight ahead. They never step two squares.'],
+        boards: [{ position: '4k3/8/8/8/8/3p4/3P4/4K3 w - - 0 1 armies:shadow/frost powers:darkness/freeze tokens:0/2', rules: { armies: 'on' }, select: 'd2', caption: 'With Darkness the pawn on d2 steps to c3 or e3, or takes the pawn in front of it on d3.' }],
       },
     ],
     tutorial: 'king-down',

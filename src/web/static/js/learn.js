@@ -19,7 +19,7 @@ const KD_ACTIONS = {
   stratus: ['Stratus', 'choose the king of Stratus: its powers are Flight and Sacrifice'],
   mud: ['Mud', 'choose the king of Mud: its powers are March and Leap'],
   spirit: ['Spirit', 'choose the king of Spirit: its powers are Holy Light and Mercy'],
-  shadow: ['Shadow', 'choose the king of Shadow: its power is Death Touch'],
+  shadow: ['Shadow', 'choose the king of Shadow: its powers are Death Touch and Darkness'],
   freeze: ['Freeze', 'power: an enemy piece you pick may not move in your opponent\'s next turn'],
   'ice-wall': ['Ice Wall', 'power: a piece of yours cannot be captured in your opponent\'s next turn'],
   strike: ['Strike', 'power: one of your pieces moves and captures once like a queen'],
@@ -31,6 +31,7 @@ const KD_ACTIONS = {
   'holy-light': ['Holy Light', 'power, always on: enemy pawns cannot check your king'],
   mercy: ['Mercy', 'power, always on: your king moves up to two squares, over a piece of yours'],
   'death-touch': ['Death Touch', 'power, always on: your king captures a neighbour without moving'],
+  darkness: ['Darkness', 'power, always on: your pawns step diagonally and capture straight ahead'],
 };
 
 const ARMY_KINGS = new Set(['frost', 'flame', 'stratus', 'mud', 'spirit', 'shadow']);
@@ -201,7 +202,8 @@ export async function showLearn(root, game) {
     h('p', {}, h('a', { class: 'button-link', id: 'learn-play', href: `/?game=${game}` }, `Play ${page.title}`)));
   root.replaceChildren(h('div', { class: 'learn-page' }, toc, article));
   for (const s of page.sections) {
-    const sec = h('section', { class: 'learn-section' }, h('h2', {}, s.h), ...s.p.map((t) => h('p', {}, t)));
+    const sec = h('section', { class: s.army ? 'learn-section learn-army' : 'learn-section' },
+      h(s.army ? 'h3' : 'h2', {}, s.h), ...s.p.map((t) => h('p', {}, t)));
     article.append(sec);
     for (const b of s.boards || []) {
       const fig = h('figure', { class: 'learn-figure' });
