@@ -621,6 +621,16 @@ static int check_position(const Game *g, GameState *s, bool full, bool garbage,
     int actions = n;
     if (tm != PLAYER_NONE && ops->end_reason != NULL && ops->end_reason(g, s) != -1)
         fail_msg("%s: end_reason of a game in progress is not -1", ops->name);
+    if (full && ops->can_win != NULL) {
+        // Asked by the server when a flag falls, at any position: it must only look.
+        GameState *before = game_state_clone(g, s);
+        assert_non_null(before);
+        for (int p = 0; p < g->players; p++)
+            (void)ops->can_win(g, s, p);
+        if (memcmp(before, s, g->state_size) != 0)
+            fail_msg("%s: can_win changed the state", ops->name);
+        free(before);
+    }
     if (tm == PLAYER_NONE) {
         if (n != 0)
             fail_msg("%s: finished game offers %d moves", ops->name, n);

@@ -682,6 +682,23 @@ static void test_draws(void **state)
     fx_close(&fx);
 }
 
+/* The can_win hook follows the bare-kings rule one side at a time: a lone king cannot
+ * win while the rule is on, and the game says nothing of it when the rule is off. */
+static void test_can_win(void **state)
+{
+    (void)state;
+    Fx fx;
+    fx_open(&fx, NO_SETTINGS, "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1");
+    assert_non_null(fx.g->ops->can_win);
+    assert_true(game_can_win(fx.g, fx.s, 0));
+    assert_false(game_can_win(fx.g, fx.s, 1));
+    fx_close(&fx);
+    fx_open(&fx, SETTINGS("bare-kings=off"), "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1");
+    assert_true(game_can_win(fx.g, fx.s, 0));
+    assert_true(game_can_win(fx.g, fx.s, 1));
+    fx_close(&fx);
+}
+
 static void test_castling(void **state)
 {
     (void)state;
@@ -1285,6 +1302,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_beast),
         cmocka_unit_test(test_check_and_mate),
         cmocka_unit_test(test_draws),
+        cmocka_unit_test(test_can_win),
         cmocka_unit_test(test_castling),
         cmocka_unit_test(test_notation),
         cmocka_unit_test(test_move_cells_and_score),

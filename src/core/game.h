@@ -297,6 +297,12 @@ struct GameOps {
      * set-ups of a game whose start is drawn, so that a report can say which set-ups
      * favour whom; the game documents its families. NULL when every start is alike. */
     void (*setup_family)(const Game *g, const GameState *s, StrBuf *out);
+
+    /* Whether `player` still has the means to win from s by the game's own rules (King
+     * Down: more than a bare king), so that a flag falling against a player who cannot
+     * be beaten is a draw rather than a loss. Never changes s. NULL: every player always
+     * can (ask through game_can_win). */
+    bool (*can_win)(const Game *g, const GameState *s, int player);
 };
 
 #endif

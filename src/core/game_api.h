@@ -47,6 +47,12 @@ static inline bool game_is_over(const Game *g, const GameState *s)
     return g->ops->to_move(g, s) == PLAYER_NONE;
 }
 
+/* ops->can_win, or true when the game does not say. */
+static inline bool game_can_win(const Game *g, const GameState *s, int player)
+{
+    return g->ops->can_win == NULL || g->ops->can_win(g, s, player);
+}
+
 /* The number of leaves `depth` actions deep, by the generic make/unmake loop (chance
  * events count each outcome as one branch). Ignores the ops->perft_leaves fast path:
  * the reference the fast path is tested against. */

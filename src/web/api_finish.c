@@ -82,6 +82,12 @@ static void end_text(const Session *s, StrBuf *t)
             sb_puts(t, "shared win");
         sb_printf(t, s->meta.end == META_END_TIME ? ": the %s ran out of time" : ": the %s resigned",
                   play_seat_name(g, s->meta.end_seat));
+    } else if (s->meta.end == META_END_TIME_DRAW) {
+        sb_printf(t, "draw: the %s ran out of time but ", play_seat_name(g, s->meta.end_seat));
+        if (g->players == 2)
+            sb_printf(t, "the %s cannot win", play_seat_name(g, 1 - s->meta.end_seat));
+        else
+            sb_puts(t, "no other player can win");
     } else {
         sb_puts(t, "draw: agreed by the players");
     }

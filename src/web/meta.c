@@ -22,6 +22,7 @@ const char *meta_end_key(MetaEnd e)
     return e == META_END_RESIGN ? "resign"
            : e == META_END_DRAW ? "agreement"
            : e == META_END_TIME ? "time"
+           : e == META_END_TIME_DRAW ? "time-vs-no-win"
                                 : NULL;
 }
 
@@ -61,6 +62,7 @@ Status meta_parse(const char *text, int players, GameMeta *out, ErrBuf *err)
             : strcmp(end, "resign") == 0    ? META_END_RESIGN
             : strcmp(end, "agreement") == 0 ? META_END_DRAW
             : strcmp(end, "time") == 0      ? META_END_TIME
+            : strcmp(end, "time-vs-no-win") == 0 ? META_END_TIME_DRAW
                                             : (MetaEnd)-1;
     m.end_seat = int_field(o, "end_seat", -1);
     m.end_ply = int_field(o, "end_ply", 0);

@@ -19,6 +19,7 @@ typedef enum MetaEnd {
     META_END_RESIGN, /* end_seat resigned */
     META_END_DRAW,   /* the players agreed a draw */
     META_END_TIME,   /* end_seat's time ran out (gameclock.h) */
+    META_END_TIME_DRAW, /* end_seat's time ran out but the opponent could not win: a draw */
 } MetaEnd;
 
 typedef struct GameMeta {

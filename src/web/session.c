@@ -432,6 +432,8 @@ static Status check_turn(const Session *s, int seat, ErrBuf *err)
         return err_set(err, STATUS_CONFLICT, "the game is over: %s",
                        s->meta.end == META_END_RESIGN ? "a player resigned"
                        : s->meta.end == META_END_TIME ? "a player ran out of time"
+                       : s->meta.end == META_END_TIME_DRAW
+                           ? "a player ran out of time against one who could not win"
                                                       : "the players agreed a draw");
     return seats_check_turn(&s->seats, s->game, s->rec.current, seat, err);
 }
@@ -471,7 +473,7 @@ Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBu
 }
 
 /* Ends the game on time when the running seat's time has run out at `now`; true if it
- * did. Always a loss: whether the opponent could still win is not judged (API.md). */
+ * did. A loss, or a draw when the game says no opponent can still win (API.md). */
 static bool flag_locked(Server *srv, Session *s, int64_t now)
 {
     const int seat = gameclock_flagged(&s->meta.clock, now);
@@ -479,7 +481,10 @@ static bool flag_locked(Server *srv, Session *s, int64_t now)
         return false;
     GameMeta m = s->meta;
     gameclock_stop(&m.clock, now);
-    m.end = META_END_TIME;
+    bool any_can_win = false;
+    for (int p = 0; p < s->game->players; p++)
+        any_can_win = any_can_win || (p != seat && game_can_win(s->game, s->rec.current, p));
+    m.end = any_can_win ? META_END_TIME : META_END_TIME_DRAW;
     m.end_seat = seat;
     m.end_ply = s->rec.count;
     m.offer_seat = -1;

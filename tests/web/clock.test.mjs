@@ -1,5 +1,6 @@
 // clock.test.mjs - clocks and the lobby in the JSON API (docs/API.md, "Clocks and the
-// lobby"): a 1 s clock whose flag falls with nobody moving, the increment, refusals, a
+// lobby"): a 1 s clock whose flag falls with nobody moving, a draw when the flag falls
+// against a player who cannot win, the increment, refusals, a
 // clock that survives a restart, open seats taken with a token, and GET /api/info. Part
 // of the api suite of tools/run-web-tests.sh; tiny times keep it to a few seconds.
 import assert from 'node:assert/strict';
@@ -58,6 +59,29 @@ test('a 1 s clock: the flag falls within 2 s with nobody moving, a loss on time'
   assert.equal(re.status, 201, JSON.stringify(re.body));
   const again = (await api(srv, 'GET', `/api/games/${re.body.id}`)).body;
   assert.deepEqual(again.clock, { initial: 1, increment: 0, left_ms: [1000, 1000], running: null });
+});
+
+test('a flag falling against a bare king is a draw (King Down): the opponent cannot win', async () => {
+  // Black moves first, untimed; then White, with a knight against Black's lone king, flags.
+  const g = await create(srv, {
+    game: 'king-down', seats: ['human', 'human'], clock: { initial: 1, increment: 0 },
+    position: '4k3/8/8/8/8/8/8/4K1N1 b - - 0 1',
+  });
+  const stream = events(srv, g.id);
+  await stream.next((s) => s.ply === 0);
+  const r = await move(srv, g, 1, g.state.legal[0].text);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.equal(r.body.clock.running, 0);
+  const over = await stream.next((s) => s.status === 'over', 5000);
+  await stream.close();
+  assert.equal(over.result.reason, 'time-vs-no-win');
+  assert.equal(over.result.seat, 0);
+  assert.deepEqual(over.result.winners, [0, 1]);
+  assert.deepEqual(over.result.returns, [0, 0]);
+  assert.equal(over.result.text, 'draw: the first player ran out of time but the second player cannot win');
+  const late = await move(srv, g, 0, 'g1f3');
+  assert.equal(late.status, 409);
+  assert.match(late.body.error, /could not win/);
 });
 
 test('the mover\'s time is charged and the increment added when the turn passes', async () => {

@@ -392,6 +392,8 @@ void kd_unmake_null(KdState *s, const KdUndo *u);
 int kd_repetitions(const KdState *s);
 /* The draw rules that end a game at the start of a turn even with moves left. */
 int kd_draw_reason(const KdConfig *c, const KdPos *p, bool repeated);
+/* Whether `colour` can still win: with the bare-kings rule on, a lone king cannot. */
+bool kd_can_win(const KdConfig *c, const KdPos *p, int colour);
 
 /* kd_setup.c: back ranks and their ids. */
 void kd_draw_back_rank(const KdConfig *c, uint64_t seed, uint8_t rank[8]);

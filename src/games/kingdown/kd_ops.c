@@ -245,6 +245,11 @@ static int ops_end_reason(const Game *g, const GameState *s)
     return (int)((const KdState *)s)->reason - 1;
 }
 
+static bool ops_can_win(const Game *g, const GameState *s, int player)
+{
+    return kd_can_win(kd_cfg(g), &((const KdState *)s)->pos, player);
+}
+
 static uint64_t ops_hash(const Game *g, const GameState *s)
 {
     (void)g;
@@ -446,6 +451,7 @@ const GameOps kd_ops = {
     .end_reason_count = (int)(sizeof kd_end_reasons / sizeof kd_end_reasons[0]),
     .measure = kd_measure,
     .setup_family = kd_setup_family,
+    .can_win = ops_can_win,
     .metrics = kd_metrics,
     .metric_count = KD_METRIC_COUNT,
     .score = ops_score,

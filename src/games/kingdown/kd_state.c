@@ -44,6 +44,13 @@ int kd_draw_reason(const KdConfig *c, const KdPos *p, bool repeated)
     return KD_REASON_NONE;
 }
 
+bool kd_can_win(const KdConfig *c, const KdPos *p, int colour)
+{
+    // The same judgement as the bare-kings draw, one side at a time: when the rule is
+    // off the game does not say that a lone king cannot win.
+    return !c->bare_kings || (p->side[colour] & ~p->bb[KD_KING]) != 0;
+}
+
 void kd_settle(const KdConfig *c, KdState *s)
 {
     const KdPos *p = &s->pos;
