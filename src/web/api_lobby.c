@@ -12,21 +12,11 @@
 
 #include "core/game_api.h"
 #include "play/words.h"
+#include "web/api.h"
 #include "web/server.h"
 #include "web/session.h"
 
 enum { OPEN_LIST_CAP = 50 };
-
-/* Answers 200 with o (taken), or 503 when memory is short. */
-static void answer(Response *res, json_t *o)
-{
-    char *text = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    if (text == NULL)
-        response_error(res, 503, "out of memory");
-    else
-        response_json(res, 200, text, strlen(text));
-}
 
 bool api_lobby_new_game(const json_t *body, NewGame *ng, int humans, Response *res)
 {
@@ -117,7 +107,7 @@ static void open_games(Server *srv, Response *res)
     free(ids);
     json_t *o = json_object();
     json_object_set_new(o, "games", list);
-    answer(res, o);
+    api_answer_json(res, 200, o);
 }
 
 /* The base URL players on other machines open: --public-url, else the machine's address
@@ -143,7 +133,7 @@ static void info(Server *srv, Response *res)
     json_t *o = json_object();
     json_object_set_new(o, "url", json_string(url));
     json_object_set_new(o, "reachable", json_boolean(reachable));
-    answer(res, o);
+    api_answer_json(res, 200, o);
 }
 
 bool api_lobby_handle(Server *srv, const Request *req, const char *path, Response *res)
@@ -182,5 +172,5 @@ void api_lobby_join(Server *srv, const Request *req, Session *s, Response *res)
     char url[128];
     snprintf(url, sizeof url, "/g/%s#token=%s", s->id, s->token[seat]);
     json_object_set_new(o, "url", json_string(url));
-    answer(res, o);
+    api_answer_json(res, 200, o);
 }

@@ -14,6 +14,7 @@
 
 #include "core/game_api.h"
 #include "play/solution.h"
+#include "web/api.h"
 #include "web/server.h"
 #include "web/session.h"
 
@@ -88,10 +89,5 @@ void api_solution(Server *srv, const Request *req, Session *s, Response *res)
         response_error(res, http_status_of(st), "%s", err.msg);
         return;
     }
-    char *text = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    if (text == NULL)
-        response_error(res, 503, "out of memory");
-    else
-        response_json(res, 200, text, strlen(text));
+    api_answer_json(res, 200, o);
 }
