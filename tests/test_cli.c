@@ -421,7 +421,7 @@ static void test_engine_session(void **state)
     run(&r, "uci", "position startpos moves e2e4 e7e5 g1f3 b8c6\ngo depth 4\n");
     assert_int_equal(nodes_of(&r, nodes, 8), 1);
     const long fresh_later = nodes[0];
-    run(&r, "uci", "isready\nposition startpos moves e2e4 e7e5\ngo depth 4\ngo depth 4\n"
+    run(&r, "uci", "uci\nisready\nposition startpos moves e2e4 e7e5\ngo depth 4\ngo depth 4\n"
                    "position startpos moves e2e4 e7e5 g1f3 b8c6\ngo depth 4\n"
                    "ucinewgame\nposition startpos moves e2e4 e7e5\ngo depth 4\n"
                    "setoption name Level value 9\ngo depth 4\n"
@@ -435,7 +435,6 @@ static void test_engine_session(void **state)
     assert_true(nodes[5] < nodes[0]);     /* Move Overhead keeps the agent */
     assert_int_equal(count_of(r.out, "info string error: "), 1);
     assert_contains(&r, "Move Overhead takes 0 to 5000 (ms), not '-1'");
-    run(&r, "uci", "uci\n");
     assert_contains(&r, "option name Move Overhead type spin default 30 min 0 max 5000\n");
 
     // Each answer on a 200 ms clock with 10 ms a move comes before the flag would fall,
