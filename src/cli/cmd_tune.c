@@ -110,14 +110,27 @@ static int write_table(const Game *g, const int *w, const char *path, const char
         return cli_error("cannot write '%s': %s", path, strerror(errno));
     if (!ok)
         return cli_error("cannot write '%s': %s", path, strerror(saved));
-    printf("weights written to %s\n", path);
     return 0;
 }
 
-static void progress(void *ctx, const char *line)
+typedef struct FitProgress {
+    const Game *game;
+    const char *write; /* the table to rewrite after each pass, or NULL */
+    long positions;
+    double error0, k;
+} FitProgress;
+
+static void progress(void *ctx, const char *line, const int *w, double error)
 {
-    (void)ctx;
+    const FitProgress *p = ctx;
     printf("%s\n", line);
+    if (p->write != NULL) {
+        char note[200];
+        snprintf(note, sizeof note,
+                 "Fitted on %ld positions: error %.6f before, %.6f after, K %.5f.", p->positions,
+                 p->error0, error, p->k);
+        write_table(p->game, w, p->write, note);
+    }
     fflush(stdout);
 }
 
@@ -143,24 +156,24 @@ static int fit(const CliOptions *o, const TuneArgs *a, const Game *g)
     }
     memcpy(w, g->ops->eval_weight_defaults, (size_t)n * sizeof *w);
     memcpy(before, w, (size_t)n * sizeof *w);
+    FitProgress p = {.game = g, .write = a->write, .positions = d.count};
     const TuneFit f = {.data = &d, .jobs = (int)o->jobs, .first_step = (int)a->step,
-                       .max_passes = (int)a->passes, .progress = progress};
+                       .max_passes = (int)a->passes, .progress = progress, .ctx = &p};
     printf("%ld positions of %s, %d weights\n", d.count, g->ops->name, n);
     const double k = tune_fit_scale(&f, w);
     const double error0 = tune_error(&f, w, k);
+    p.k = k;
+    p.error0 = error0;
     printf("K %.5f: error %.6f with the current weights\n", k, error0);
     fflush(stdout);
     const double error1 = tune_fit_weights(&f, w, k);
     printf("error %.6f before, %.6f after (K %.5f, %ld positions)\n", error0, error1, k,
            d.count);
     print_weights(g, w, before);
-    int rc = 0;
-    if (a->write != NULL) {
-        char note[200];
-        snprintf(note, sizeof note, "Fitted on %ld positions: error %.6f before, %.6f after, K %.5f.",
-                 d.count, error0, error1, k);
-        rc = write_table(g, w, a->write, note);
-    }
+    // With --write, the table was written after every pass, the last one included.
+    const int rc = a->write != NULL && a->passes == 0 ? write_table(g, w, a->write, NULL) : 0;
+    if (a->write != NULL && rc == 0)
+        printf("weights written to %s\n", a->write);
     free(w);
     free(before);
     tune_data_free(&d);
@@ -259,9 +272,11 @@ int cmd_tune(int argc, char **argv)
         rc = generate(&o, &a, g);
     else if (a.fit != NULL)
         rc = fit(&o, &a, g);
-    else if (a.write != NULL)
-        rc = write_table(g, g->ops->eval_weight_defaults, a.write, "The weights as they are.");
-    else {
+    else if (a.write != NULL) {
+        rc = write_table(g, g->ops->eval_weight_defaults, a.write, NULL);
+        if (rc == 0)
+            printf("weights written to %s\n", a.write);
+    } else {
         printf("%s: %d evaluation weights\n", g->ops->name, g->ops->eval_weight_count);
         print_weights(g, g->ops->eval_weight_defaults, NULL);
         rc = 0;

@@ -65,7 +65,7 @@ double tune_error(const TuneFit *f, const int *w, double k)
     const long chunks = (n + CHUNK - 1) / CHUNK;
     double *chunk = calloc((size_t)chunks, sizeof *chunk);
     if (chunk == NULL)
-        return INFINITY;
+        return HUGE_VAL;
     Sum s = {.f = f, .w = w, .k = k, .chunk = chunk};
     const PlayPool pool = {.count = chunks, .jobs = f->jobs > 0 ? f->jobs : 1, .ctx = &s,
                            .play = sum_chunk};
@@ -133,7 +133,7 @@ double tune_fit_weights(const TuneFit *f, int *w, double k)
             char line[160];
             snprintf(line, sizeof line, "pass %d, step %d: error %.6f, %d weights moved", pass,
                      step, best, moved);
-            f->progress(f->ctx, line);
+            f->progress(f->ctx, line, w, best);
         }
         if (moved == 0) {
             if (step == 1)
