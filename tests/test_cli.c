@@ -647,7 +647,7 @@ static void test_tune(void **state)
              table);
     run(&r, args, NULL);
     assert_int_equal(r.status, 0);
-    assert_contains(&r, "positions of king-down, 54 weights");
+    assert_contains(&r, "positions of king-down, 54 weights, 54 tuned");
     assert_contains(&r, "pass 1, step 4: error ");
     assert_contains(&r, " before, ");
     assert_contains(&r, "weights written to");

@@ -24,6 +24,7 @@ typedef struct TuneArgs {
     long generate; /* games, 0 when not generating */
     const char *fit;
     const char *write;
+    const char *only; /* --only: comma-separated name prefixes of the weights to tune */
     long random_plies, skip_plies, per_game, step, passes;
 } TuneArgs;
 
@@ -134,6 +135,18 @@ static void progress(void *ctx, const char *line, const int *w, double error)
     fflush(stdout);
 }
 
+/* Whether name starts with one of the comma-separated prefixes in list. */
+static bool has_prefix(const char *list, const char *name)
+{
+    for (const char *p = list; *p;) {
+        const size_t len = strcspn(p, ",");
+        if (len > 0 && strncmp(name, p, len) == 0)
+            return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
+}
+
 static int fit(const CliOptions *o, const TuneArgs *a, const Game *g)
 {
     TuneData d;
@@ -148,18 +161,34 @@ static int fit(const CliOptions *o, const TuneArgs *a, const Game *g)
     const int n = g->ops->eval_weight_count;
     int *w = malloc((size_t)n * sizeof *w);
     int *before = malloc((size_t)n * sizeof *before);
-    if (w == NULL || before == NULL) {
+    bool *active = malloc((size_t)n * sizeof *active);
+    if (w == NULL || before == NULL || active == NULL) {
         free(w);
         free(before);
+        free(active);
         tune_data_free(&d);
         return cli_error("out of memory");
     }
     memcpy(w, g->ops->eval_weight_defaults, (size_t)n * sizeof *w);
+    int n_active = 0;
+    for (int i = 0; i < n; i++) {
+        active[i] = a->only == NULL || has_prefix(a->only, g->ops->eval_weight_names[i]);
+        n_active += active[i];
+    }
+    if (n_active == 0) {
+        free(w);
+        free(before);
+        free(active);
+        tune_data_free(&d);
+        return cli_error("--only %s names none of the weights (crown tune %s lists them)",
+                         a->only, g->ops->name);
+    }
     memcpy(before, w, (size_t)n * sizeof *w);
     FitProgress p = {.game = g, .write = a->write, .positions = d.count};
     const TuneFit f = {.data = &d, .jobs = (int)o->jobs, .first_step = (int)a->step,
-                       .max_passes = (int)a->passes, .progress = progress, .ctx = &p};
-    printf("%ld positions of %s, %d weights\n", d.count, g->ops->name, n);
+                       .max_passes = (int)a->passes, .active = active, .progress = progress,
+                       .ctx = &p};
+    printf("%ld positions of %s, %d weights, %d tuned\n", d.count, g->ops->name, n, n_active);
     const double k = tune_fit_scale(&f, w);
     const double error0 = tune_error(&f, w, k);
     p.k = k;
@@ -176,6 +205,7 @@ static int fit(const CliOptions *o, const TuneArgs *a, const Game *g)
         printf("weights written to %s\n", a->write);
     free(w);
     free(before);
+    free(active);
     tune_data_free(&d);
     return rc;
 }
@@ -200,7 +230,7 @@ int cmd_tune(int argc, char **argv)
         "usage: crown tune GAME [--generate N --out FILE [--players A,B] [--depth N | --nodes N "
         "| --movetime MS] [--random-plies N] [--skip-plies N] [--per-game N] [--seed S] "
         "[--jobs J]] "
-        "[--fit FILE [--step N] [--passes N] [--jobs J]] [--write TABLE] [--rule NAME=VALUE]...";
+        "[--fit FILE [--only PREFIX,...] [--step N] [--passes N] [--jobs J]] [--write TABLE] [--rule NAME=VALUE]...";
     TuneArgs a = {.random_plies = 4, .skip_plies = 8, .per_game = 40, .step = 8, .passes = 30};
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
     if (rest == NULL)
@@ -210,7 +240,7 @@ int cmd_tune(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         static const char *const own[] = {"--generate",   "--fit",  "--write",  "--random-plies",
                                           "--skip-plies", "--step", "--passes",
-                                          "--per-game"};
+                                          "--per-game", "--only"};
         int which = -1;
         size_t len = 0;
         for (int k = 0; k < (int)(sizeof own / sizeof own[0]); k++) {
@@ -243,8 +273,10 @@ int cmd_tune(int argc, char **argv)
             ok = read_long(own[which], value, 1, 1 << 20, &a.step);
         else if (which == 6)
             ok = read_long(own[which], value, 0, 100000, &a.passes);
-        else
+        else if (which == 7)
             ok = read_long(own[which], value, 0, 100000, &a.per_game);
+        else
+            a.only = value;
         if (!ok) {
             free(rest);
             return 2;

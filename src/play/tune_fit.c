@@ -128,7 +128,8 @@ double tune_fit_weights(const TuneFit *f, int *w, double k)
     for (int pass = 1; pass <= f->max_passes; pass++) {
         int moved = 0;
         for (int i = 0; i < n; i++)
-            moved += descend(f, w, i, step, k, &best);
+            if (f->active == NULL || f->active[i])
+                moved += descend(f, w, i, step, k, &best);
         if (f->progress) {
             char line[160];
             snprintf(line, sizeof line, "pass %d, step %d: error %.6f, %d weights moved", pass,

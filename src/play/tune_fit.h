@@ -21,6 +21,7 @@ typedef struct TuneFit {
     int jobs;             /* threads for the error sums */
     int first_step;       /* the coordinate descent's first step; halved down to 1 */
     int max_passes;       /* passes over every weight at most */
+    const bool *active;   /* per weight: tuned (true) or kept as given; NULL = every one */
     /* After each pass: a progress line ("pass 3, step 4: error 0.0812 ...") and the
      * weights so far, so that a long fit can be stopped and still give them; may be NULL. */
     void (*progress)(void *ctx, const char *line, const int *w, double error);
