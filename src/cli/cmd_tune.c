@@ -210,20 +210,6 @@ static int fit(const CliOptions *o, const TuneArgs *a, const Game *g)
     return rc;
 }
 
-/* Reads the value of one of tune's own options as a whole number in [lo, hi]. */
-static bool read_long(const char *flag, const char *value, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    const long v = strtol(value, &end, 10);
-    if (errno != 0 || end == value || *end != '\0' || v < lo || v > hi) {
-        cli_error("%s takes a whole number from %ld to %ld, not '%s'", flag, lo, hi, value);
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
 int cmd_tune(int argc, char **argv)
 {
     static const char usage[] =
@@ -260,21 +246,21 @@ int cmd_tune(int argc, char **argv)
         if (!ok)
             cli_error("%s needs a value", own[which]);
         else if (which == 0)
-            ok = read_long(own[which], value, 1, 100000000, &a.generate);
+            ok = cli_read_number(own[which], value, 1, 100000000, &a.generate);
         else if (which == 1)
             a.fit = value;
         else if (which == 2)
             a.write = value;
         else if (which == 3)
-            ok = read_long(own[which], value, 0, 1000, &a.random_plies);
+            ok = cli_read_number(own[which], value, 0, 1000, &a.random_plies);
         else if (which == 4)
-            ok = read_long(own[which], value, 0, 100000, &a.skip_plies);
+            ok = cli_read_number(own[which], value, 0, 100000, &a.skip_plies);
         else if (which == 5)
-            ok = read_long(own[which], value, 1, 1 << 20, &a.step);
+            ok = cli_read_number(own[which], value, 1, 1 << 20, &a.step);
         else if (which == 6)
-            ok = read_long(own[which], value, 0, 100000, &a.passes);
+            ok = cli_read_number(own[which], value, 0, 100000, &a.passes);
         else if (which == 7)
-            ok = read_long(own[which], value, 0, 100000, &a.per_game);
+            ok = cli_read_number(own[which], value, 0, 100000, &a.per_game);
         else
             a.only = value;
         if (!ok) {
