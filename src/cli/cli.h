@@ -75,6 +75,10 @@ void cli_engine_options_for(const CliOptions *o, int entry, EngineOption *out, i
  * if it is not a table), else whatever the default locations hold. */
 bool cli_open_perfect(const CliOptions *o, Perfect **out);
 
+/* Reads text, the value of option flag, as a whole number in [min, max] into *out;
+ * false after printing an error that names the flag and the range. */
+bool cli_read_number(const char *flag, const char *text, long min, long max, long *out);
+
 /* Prints "crown: <message>" to stderr; returns 1 for use as an exit code. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -86,6 +90,7 @@ int cmd_play(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_sprt(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_playouts(int argc, char **argv);
 int cmd_uci(int argc, char **argv);

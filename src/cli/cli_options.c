@@ -23,7 +23,7 @@ int cli_error(const char *fmt, ...)
     return 1;
 }
 
-static bool read_number(const char *flag, const char *text, long min, long max, long *out)
+bool cli_read_number(const char *flag, const char *text, long min, long max, long *out)
 {
     char *end;
     errno = 0;
@@ -109,14 +109,14 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
         } else if (strcmp(flag, "--tablebase") == 0) {
             o->tablebase = value;
         } else if (strcmp(flag, "--check") == 0) {
-            if (!read_number(flag, value, 1, 100000000, &o->check))
+            if (!cli_read_number(flag, value, 1, 100000000, &o->check))
                 return false;
         } else if (strcmp(flag, "--soldiers") == 0) {
-            if (!read_number(flag, value, 0, 4, &o->soldiers))
+            if (!cli_read_number(flag, value, 0, 4, &o->soldiers))
                 return false;
             o->soldiers_set = true;
         } else if (strcmp(flag, "--threads") == 0) {
-            if (!read_number(flag, value, 1, 64, &o->threads))
+            if (!cli_read_number(flag, value, 1, 64, &o->threads))
                 return false;
         } else if (strcmp(flag, "--seed") == 0) {
             char *end;
@@ -129,15 +129,15 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
             o->seed = s;
             o->seed_set = true;
         } else if (strcmp(flag, "--depth") == 0) {
-            if (!read_number(flag, value, 1, 200, &v))
+            if (!cli_read_number(flag, value, 1, 200, &v))
                 return false;
             o->limits.depth = (int)v;
         } else if (strcmp(flag, "--nodes") == 0) {
-            if (!read_number(flag, value, 1, 2000000000000L, &v))
+            if (!cli_read_number(flag, value, 1, 2000000000000L, &v))
                 return false;
             o->limits.nodes = (uint64_t)v;
         } else if (strcmp(flag, "--movetime") == 0) {
-            if (!read_number(flag, value, 1, 86400000L, &v))
+            if (!cli_read_number(flag, value, 1, 86400000L, &v))
                 return false;
             o->limits.movetime_ms = v;
         } else if (strcmp(flag, "--tc") == 0) {
@@ -175,11 +175,11 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
             eo->option = (EngineOption){text, eq + 1};
             o->n_engine_options++;
         } else if (strcmp(flag, "--games") == 0) {
-            if (!read_number(flag, value, 1, 1000000000, &o->games))
+            if (!cli_read_number(flag, value, 1, 1000000000, &o->games))
                 return false;
             o->games_set = true;
         } else if (strcmp(flag, "--jobs") == 0) {
-            if (!read_number(flag, value, 1, 64, &o->jobs))
+            if (!cli_read_number(flag, value, 1, 64, &o->jobs))
                 return false;
         } else {
             cli_error("unknown option '%s'", flag);

@@ -55,6 +55,21 @@ static const Command COMMANDS[] = {
      "           [--jobs J] [--openings FILE] [--rule NAME=VALUE]...",
      "play pairs of games (seats swapped) until the sequential probability ratio test\n"
      "      accepts H0 (test is elo0 stronger) or H1 (elo1); prints W/D/L, LLR and Elo"},
+    {"tune", cmd_tune,
+     "crown tune GAME [--generate N --out FILE [--players A,B] [--depth N] [--nodes N]\n"
+     "           [--random-plies N] [--skip-plies N] [--per-game N] [--seed S] [--jobs J]]\n"
+     "           [--fit FILE [--only PREFIX,...] [--step N] [--passes N] [--jobs J]]\n"
+     "           [--write TABLE] [--rule NAME=VALUE]...",
+     "Texel tuning of the evaluation's weights: --generate plays N self-play games (each from\n"
+     "      its own set-up and --random-plies random actions, 4) and writes their quiet\n"
+     "      positions (not in check, no capture played, after --skip-plies actions, 8; at\n"
+     "      most --per-game of them drawn from each game, 40, 0 = all) with the result to\n"
+     "      FILE; --fit fits the scale K, then the weights by coordinate\n"
+     "      descent (steps from --step, 8, down to 1; at most --passes passes, 30) on the\n"
+     "      mean squared error of sigmoid(K eval) against the results, and prints them\n"
+     "      (--only: just the weights whose names start so, value_ say, the rest kept);\n"
+     "      --write writes the fitted (or, alone, the current) weights as the game's C table.\n"
+     "      Without these: the weights and their values (docs/STRENGTH.md)"},
     {"lab", cmd_lab,
      "crown lab GAME --players SPEC,SPEC... --games N --out DIR [--compare NAME=VALUE,...]...\n"
      "           [--ladder L,L...] [--rule NAME=VALUE]... [--jobs J] [--seed S] [--shard I/N]\n"

@@ -195,6 +195,16 @@ struct GameOps {
     /* Heuristic value for the player to move, in centi-units; two-player zero-sum. Wins
      * and losses are the search's business, not the evaluation's. */
     int (*evaluate)(const Game *g, const GameState *s);
+    /* Optional, all or none, with evaluate: the evaluation's weights as a vector of
+     * eval_weight_count integers, for tuning them on played games (crown tune).
+     * eval_weight_names[i] is weight i's stable name (a C identifier, unique),
+     * eval_weight_defaults[i] the value evaluate uses, and evaluate_weighted evaluates
+     * as evaluate does but with `weights` (eval_weight_count of them) instead: equal to
+     * evaluate when given the defaults. */
+    int eval_weight_count;
+    const char *const *eval_weight_names;
+    const int *eval_weight_defaults;
+    int (*evaluate_weighted)(const Game *g, const GameState *s, const int *weights);
     /* Optional search hints for alpha-beta, each NULL when it does not apply.
      * noisy: 0 for a quiet action legal in s; for a capture or a promotion, its order
      * among the noisy ones (most valuable victim first, then least valuable attacker),

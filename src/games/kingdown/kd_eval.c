@@ -17,43 +17,99 @@
  * the guard (170) can never be taken but by a king and takes nothing: a wall that walks;
  * the maester (270) is a king-like piece that also repairs the position by swaps; the
  * beast (280) takes on seven neighbours and can sweep a cluster in one turn, but only
- * steps forward.
+ * steps forward. These were the starting values; the evaluation's weights (material
+ * included) now live in kd_weights.h, written by `crown tune`, while VALUE below stays the
+ * fixed scale of the game phase, the capture order and kd_material.
  */
 #include "games/kingdown/kd_internal.h"
 
 enum {
     QS_DEPTH = 6,
-    TEMPO = 10,
-    TOKEN = 25,
     INF = 1000000,
     ENDGAME_MATERIAL = 1300, /* enemy pieces (not pawns) below this: the king may come out */
     PHASE_FULL = 6000,       /* pieces (not pawns) of both sides at or above: middle game */
-    BISHOP_PAIR = 30,
-    DOUBLED = 12,
-    ISOLATED = 12,
-    CENTRE_PAWN = 12,        /* a d or e pawn on its 4th or 5th rank, in the middle game */
 };
 
-/* Passed pawn bonus by rank as its owner sees it, middle and end game. */
-static const int PASSED_MG[8] = {0, 5, 8, 12, 20, 35, 55, 0};
-static const int PASSED_EG[8] = {0, 10, 15, 25, 45, 75, 120, 0};
+/* The weights (kd_internal.h's KdWeight): centre_pawn is for a d or e pawn on its 4th or
+ * 5th rank in the middle game; passed_mg_R and passed_eg_R the passed pawn bonus on rank R
+ * as its owner sees it; pawn_advance_mg per rank advanced and pawn_advance_eg per square
+ * of it; the king's terms are signed (a penalty is negative). */
+
+const char *const kd_weight_names[KD_WEIGHT_COUNT] = {
+#define WEIGHT(name, value) #name,
+#include "games/kingdown/kd_weights.h"
+#undef WEIGHT
+};
+
+const int kd_weight_defaults[KD_WEIGHT_COUNT] = {
+#define WEIGHT(name, value) value,
+#include "games/kingdown/kd_weights.h"
+#undef WEIGHT
+};
+
+/* The weights as constants, for the search's copy of the evaluation. */
+enum {
+#define WEIGHT(name, value) KD_FIXED_##name = (value),
+#include "games/kingdown/kd_weights.h"
+#undef WEIGHT
+};
+static const int FIXED_VALUE[KD_TYPES] = {
+    [KD_PAWN] = KD_FIXED_value_pawn,       [KD_KNIGHT] = KD_FIXED_value_knight,
+    [KD_BISHOP] = KD_FIXED_value_bishop,   [KD_ROOK] = KD_FIXED_value_rook,
+    [KD_QUEEN] = KD_FIXED_value_queen,     [KD_ARCHER] = KD_FIXED_value_archer,
+    [KD_PALADIN] = KD_FIXED_value_paladin, [KD_GUARD] = KD_FIXED_value_guard,
+    [KD_MAESTER] = KD_FIXED_value_maester, [KD_BEAST] = KD_FIXED_value_beast,
+};
+static const int FIXED_CENTRE[KD_TYPES] = {
+    [KD_KNIGHT] = KD_FIXED_centre_knight,   [KD_BISHOP] = KD_FIXED_centre_bishop,
+    [KD_ROOK] = KD_FIXED_centre_rook,       [KD_QUEEN] = KD_FIXED_centre_queen,
+    [KD_ARCHER] = KD_FIXED_centre_archer,   [KD_PALADIN] = KD_FIXED_centre_paladin,
+    [KD_GUARD] = KD_FIXED_centre_guard,     [KD_MAESTER] = KD_FIXED_centre_maester,
+    [KD_BEAST] = KD_FIXED_centre_beast,
+};
+static const int FIXED_MOBILITY[KD_TYPES] = {
+    [KD_KNIGHT] = KD_FIXED_mobility_knight,   [KD_BISHOP] = KD_FIXED_mobility_bishop,
+    [KD_ROOK] = KD_FIXED_mobility_rook,       [KD_QUEEN] = KD_FIXED_mobility_queen,
+    [KD_ARCHER] = KD_FIXED_mobility_archer,   [KD_PALADIN] = KD_FIXED_mobility_paladin,
+    [KD_GUARD] = KD_FIXED_mobility_guard,     [KD_MAESTER] = KD_FIXED_mobility_maester,
+    [KD_BEAST] = KD_FIXED_mobility_beast,
+};
+static const int FIXED_PASSED_mg[8] = {
+    0, KD_FIXED_passed_mg_1, KD_FIXED_passed_mg_2, KD_FIXED_passed_mg_3,
+    KD_FIXED_passed_mg_4, KD_FIXED_passed_mg_5, KD_FIXED_passed_mg_6, 0,
+};
+static const int FIXED_PASSED_eg[8] = {
+    0, KD_FIXED_passed_eg_1, KD_FIXED_passed_eg_2, KD_FIXED_passed_eg_3,
+    KD_FIXED_passed_eg_4, KD_FIXED_passed_eg_5, KD_FIXED_passed_eg_6, 0,
+};
+
+/* Each piece type's weights in the array (kings and pawns have none of these). */
+static const unsigned char W_VALUE[KD_TYPES] = {
+    [KD_PAWN] = KD_W_value_pawn,       [KD_KNIGHT] = KD_W_value_knight,
+    [KD_BISHOP] = KD_W_value_bishop,   [KD_ROOK] = KD_W_value_rook,
+    [KD_QUEEN] = KD_W_value_queen,     [KD_ARCHER] = KD_W_value_archer,
+    [KD_PALADIN] = KD_W_value_paladin, [KD_GUARD] = KD_W_value_guard,
+    [KD_MAESTER] = KD_W_value_maester, [KD_BEAST] = KD_W_value_beast,
+};
+static const unsigned char W_CENTRE[KD_TYPES] = {
+    [KD_KNIGHT] = KD_W_centre_knight,   [KD_BISHOP] = KD_W_centre_bishop,
+    [KD_ROOK] = KD_W_centre_rook,       [KD_QUEEN] = KD_W_centre_queen,
+    [KD_ARCHER] = KD_W_centre_archer,   [KD_PALADIN] = KD_W_centre_paladin,
+    [KD_GUARD] = KD_W_centre_guard,     [KD_MAESTER] = KD_W_centre_maester,
+    [KD_BEAST] = KD_W_centre_beast,
+};
+static const unsigned char W_MOBILITY[KD_TYPES] = {
+    [KD_KNIGHT] = KD_W_mobility_knight,   [KD_BISHOP] = KD_W_mobility_bishop,
+    [KD_ROOK] = KD_W_mobility_rook,       [KD_QUEEN] = KD_W_mobility_queen,
+    [KD_ARCHER] = KD_W_mobility_archer,   [KD_PALADIN] = KD_W_mobility_paladin,
+    [KD_GUARD] = KD_W_mobility_guard,     [KD_MAESTER] = KD_W_mobility_maester,
+    [KD_BEAST] = KD_W_mobility_beast,
+};
 
 static const int VALUE[KD_TYPES] = {
     [KD_PAWN] = 100,    [KD_KNIGHT] = 310,  [KD_BISHOP] = 330, [KD_ROOK] = 500,
     [KD_QUEEN] = 900,   [KD_ARCHER] = 300,  [KD_PALADIN] = 420, [KD_GUARD] = 170,
     [KD_MAESTER] = 270, [KD_BEAST] = 280,
-};
-
-/* Bonus per unit of centrality (0 on the rim .. 3 in the centre). */
-static const int CENTRE[KD_TYPES] = {
-    [KD_KNIGHT] = 6, [KD_BISHOP] = 3, [KD_QUEEN] = 1, [KD_ARCHER] = 6,
-    [KD_PALADIN] = 2, [KD_GUARD] = 3, [KD_MAESTER] = 5, [KD_BEAST] = 5,
-};
-
-/* Per square a piece can reach or take. */
-static const int MOBILITY[KD_TYPES] = {
-    [KD_KNIGHT] = 4, [KD_BISHOP] = 4, [KD_ROOK] = 3, [KD_QUEEN] = 2,
-    [KD_ARCHER] = 5, [KD_PALADIN] = 2, [KD_GUARD] = 1, [KD_MAESTER] = 2, [KD_BEAST] = 4,
 };
 
 static int centrality(int sq)
@@ -109,72 +165,6 @@ static uint64_t passed_span(int col, int sq)
     return files & ahead;
 }
 
-/* One pawn's structure and advance; eg is the end-game weight, 0..256. */
-static int pawn_score(const KdPos *p, int col, int sq, int eg)
-{
-    const uint64_t own = kd_pieces(p, col, KD_PAWN);
-    const uint64_t theirs = kd_pieces(p, col ^ 1, KD_PAWN);
-    const int f = kd_file(sq), adv = kd_rel_rank(col, sq);
-    int mg_s = adv * 3, eg_s = adv * adv * 2;
-    if ((f == 3 || f == 4) && (adv == 3 || adv == 4))
-        mg_s += CENTRE_PAWN;
-    if (own & file_bb(f) & ~kd_bit(sq))
-        mg_s -= DOUBLED, eg_s -= DOUBLED;
-    const uint64_t beside = (f > 0 ? file_bb(f - 1) : 0) | (f < 7 ? file_bb(f + 1) : 0);
-    if ((own & beside) == 0)
-        mg_s -= ISOLATED, eg_s -= ISOLATED;
-    if ((theirs & passed_span(col, sq)) == 0)
-        mg_s += PASSED_MG[adv], eg_s += PASSED_EG[adv];
-    return (mg_s * (256 - eg) + eg_s * eg) / 256;
-}
-
-static int side_score(const KdConfig *c, const KdPos *p, int col, int eg, int *big_material)
-{
-    const uint64_t own = p->side[col];
-    int score = 0, big = 0;
-    if (bits_count(kd_pieces(p, col, KD_BISHOP)) >= 2)
-        score += BISHOP_PAIR;
-    for (uint64_t b = own & ~p->bb[KD_KING]; b;) {
-        const int sq = bits_pop(&b);
-        const int type = kd_type_at(p, sq);
-        score += VALUE[type];
-        if (type == KD_PAWN) {
-            score += pawn_score(p, col, sq, eg);
-            continue;
-        }
-        big += VALUE[type];
-        score += CENTRE[type] * centrality(sq);
-        score += MOBILITY[type] * bits_count(reach(c, p, sq, type, col) & ~own);
-        if (type == KD_ROOK && kd_rel_rank(col, sq) == 6)
-            score += 20;
-    }
-    *big_material = big;
-    score += TOKEN * p->tokens[col];
-    return score;
-}
-
-/* King safety: attacked squares around the king, shelter in front while it matters. */
-static int king_score(const KdConfig *c, const KdPos *p, int col, int enemy_big)
-{
-    const int k = p->king[col];
-    const int them = col ^ 1;
-    if (enemy_big < ENDGAME_MATERIAL)
-        return 8 * centrality(k);
-    int score = -10 * centrality(k);
-    if (kd_rel_rank(col, k) <= 1)
-        score += 15;
-    const uint64_t ring = c->king[k];
-    const uint64_t shelter = ring & p->side[col] & (p->bb[KD_PAWN] | p->bb[KD_GUARD]);
-    score += 10 * bits_count(shelter);
-    int attacked = 0;
-    for (uint64_t b = ring; b;) {
-        const int sq = bits_pop(&b);
-        attacked += kd_attackers(c, p, sq, them, p->bb[KD_EMPTY]) != 0;
-    }
-    score -= 12 * attacked;
-    return score;
-}
-
 /* The end-game weight, 0 (every piece on) .. 256 (only kings and pawns). */
 static int endgame_weight(const KdPos *p)
 {
@@ -183,18 +173,6 @@ static int endgame_weight(const KdPos *p)
     for (uint64_t b = pieces; b;)
         sum += VALUE[kd_type_at(p, bits_pop(&b))];
     return sum >= PHASE_FULL ? 0 : 256 - sum * 256 / PHASE_FULL;
-}
-
-static int static_eval(const KdConfig *c, const KdPos *p)
-{
-    int big[2];
-    const int eg = endgame_weight(p);
-    const int s0 = side_score(c, p, 0, eg, &big[0]);
-    const int s1 = side_score(c, p, 1, eg, &big[1]);
-    const int k0 = king_score(c, p, 0, big[1]);
-    const int k1 = king_score(c, p, 1, big[0]);
-    const int white = s0 + k0 - s1 - k1;
-    return (p->turn == 0 ? white : -white) + TEMPO;
 }
 
 /* The value of what an action takes (0 for a quiet one). */
@@ -214,46 +192,21 @@ static int gain(const KdPos *p, Move m)
     return g > 0 ? g : 0;
 }
 
-static int qsearch(const KdConfig *c, const KdPos *p, int alpha, int beta, int depth)
-{
-    const int stand = static_eval(c, p);
-    if (stand >= beta || depth == 0)
-        return stand;
-    if (stand > alpha)
-        alpha = stand;
-    Move moves[KD_MAX_MOVES];
-    const int n = kd_gen_captures(c, p, moves);
-    Move caps[KD_MAX_MOVES];
-    int score[KD_MAX_MOVES];
-    int nc = 0;
-    for (int i = 0; i < n; i++) {
-        const int g = gain(p, moves[i]);
-        if (g == 0)
-            continue;
-        const int attacker = kd_kind(moves[i]) == KD_MV_SHOT ? 0 : VALUE[kd_type_at(p, kd_from(moves[i]))];
-        caps[nc] = moves[i];
-        score[nc++] = g * 16 - attacker / 16;
-    }
-    for (int i = 0; i < nc; i++) {
-        // Selection sort as we go: the best victim first.
-        int best = i;
-        for (int j = i + 1; j < nc; j++)
-            if (score[j] > score[best])
-                best = j;
-        const Move m = caps[best];
-        caps[best] = caps[i];
-        score[best] = score[i];
-        KdPos q = *p;
-        kd_apply(c, &q, m);
-        const int v = q.turn == p->turn ? qsearch(c, &q, alpha, beta, depth - 1)
-                                        : -qsearch(c, &q, -beta, -alpha, depth - 1);
-        if (v >= beta)
-            return v;
-        if (v > alpha)
-            alpha = v;
-    }
-    return alpha;
-}
+/* The evaluation proper, twice (kd_eval_terms.h): with the weights as constants for the
+ * search, as fast as when they were written in, and reading them from an array for
+ * tuning. */
+#define KD_T(f) f##_fixed
+#define KD_W(name) KD_FIXED_##name
+#define KD_WTYPE(group, type) FIXED_##group[type]
+#define KD_WPASSED(phase, adv) FIXED_PASSED_##phase[adv]
+#include "games/kingdown/kd_eval_terms.h"
+
+#define KD_T(f) f##_weighted
+#define KD_W(name) w[KD_W_##name]
+#define KD_WTYPE(group, type) w[W_##group[type]]
+#define KD_WPASSED(phase, adv) \
+    ((adv) >= 1 && (adv) <= 6 ? w[KD_W_passed_##phase##_1 + (adv)-1] : 0)
+#include "games/kingdown/kd_eval_terms.h"
 
 int kd_noisy(const KdPos *p, Move m)
 {
@@ -284,9 +237,16 @@ int kd_material(const KdPos *p, int colour)
     return sum;
 }
 
+int kd_evaluate_weighted(const KdConfig *c, const KdPos *p, const int *weights)
+{
+    if (p->phase != KD_PHASE_PLAY)
+        return 0;
+    return qsearch_weighted(weights, c, p, -INF, INF, QS_DEPTH);
+}
+
 int kd_evaluate(const KdConfig *c, const KdPos *p)
 {
     if (p->phase != KD_PHASE_PLAY)
         return 0;
-    return qsearch(c, p, -INF, INF, QS_DEPTH);
+    return qsearch_fixed(NULL, c, p, -INF, INF, QS_DEPTH);
 }

@@ -423,6 +423,18 @@ void kd_observe(const KdConfig *c, const KdState *s, int observer, Observation *
 
 /* kd_eval.c */
 int kd_evaluate(const KdConfig *c, const KdPos *p);
+/* The evaluation's weights by name (kd_weights.h): KD_W_tempo and so on. */
+enum KdWeight {
+#define WEIGHT(name, value) KD_W_##name,
+#include "games/kingdown/kd_weights.h"
+#undef WEIGHT
+    KD_WEIGHT_COUNT
+};
+/* kd_evaluate with other weights (GameOps.evaluate_weighted): KD_WEIGHT_COUNT of them, in
+ * the order of kd_weight_names; kd_weight_defaults are kd_evaluate's. */
+int kd_evaluate_weighted(const KdConfig *c, const KdPos *p, const int *weights);
+extern const char *const kd_weight_names[KD_WEIGHT_COUNT];
+extern const int kd_weight_defaults[KD_WEIGHT_COUNT];
 /* The search's order of a capture or promotion (GameOps.noisy); 0 for a quiet action. */
 int kd_noisy(const KdPos *p, Move m);
 /* The material of one side in centipawns (the king not counted). */

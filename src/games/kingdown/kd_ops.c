@@ -343,6 +343,11 @@ static int ops_evaluate(const Game *g, const GameState *s)
     return kd_evaluate(kd_cfg(g), &((const KdState *)s)->pos);
 }
 
+static int ops_evaluate_weighted(const Game *g, const GameState *s, const int *weights)
+{
+    return kd_evaluate_weighted(kd_cfg(g), &((const KdState *)s)->pos, weights);
+}
+
 static int ops_noisy(const Game *g, const GameState *s, Move m)
 {
     (void)g;
@@ -436,6 +441,10 @@ const GameOps kd_ops = {
     .render = ops_render,
     .parse_actions = ops_parse_actions,
     .evaluate = ops_evaluate,
+    .eval_weight_count = KD_WEIGHT_COUNT,
+    .eval_weight_names = kd_weight_names,
+    .eval_weight_defaults = kd_weight_defaults,
+    .evaluate_weighted = ops_evaluate_weighted,
     /* Root moves within a tenth of a pawn count as equal: a few squares of mobility,
      * well inside the evaluation's own error, as engines' opening variety allows. */
     .variety_margin = 10,

@@ -1,0 +1,304 @@
+/*
+ * cmd_tune.c - `crown tune GAME`: Texel-style tuning of a game's evaluation weights.
+ *
+ *   crown tune GAME                              the weights and their values
+ *   crown tune GAME --generate N --out FILE      self-play games, quiet positions to FILE
+ *   crown tune GAME --fit FILE [--write TABLE]   fit K, then the weights; print them
+ *   crown tune GAME --write TABLE                the current weights as the C table
+ *
+ * The work is the play layer's (play/tune_games.h, tune_data.h, tune_fit.h); this file
+ * reads the options, writes the files and prints the progress.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/game_api.h"
+#include "play/tune_data.h"
+#include "play/tune_fit.h"
+#include "play/tune_games.h"
+
+typedef struct TuneArgs {
+    long generate; /* games, 0 when not generating */
+    const char *fit;
+    const char *write;
+    const char *only; /* --only: comma-separated name prefixes of the weights to tune */
+    long random_plies, skip_plies, per_game, step, passes;
+} TuneArgs;
+
+typedef struct Writer {
+    FILE *f;
+    const char *path;
+    long games, failed, positions, total;
+    bool io_error;
+} Writer;
+
+static bool game_done(void *ctx, long index, const char *lines, int positions,
+                      const char *error)
+{
+    Writer *w = ctx;
+    w->games++;
+    if (error != NULL) {
+        fprintf(stderr, "crown: game %ld: %s\n", index + 1, error);
+        w->failed++;
+    } else if (fputs(lines, w->f) == EOF) {
+        w->io_error = true;
+        return false;
+    }
+    w->positions += positions;
+    if (w->games % 50 == 0 || w->games == w->total) {
+        printf("games %ld/%ld, positions %ld\n", w->games, w->total, w->positions);
+        fflush(stdout);
+    }
+    return true;
+}
+
+static int generate(const CliOptions *o, const TuneArgs *a, const Game *g)
+{
+    if (o->out == NULL)
+        return cli_error("--generate needs --out FILE for the positions"), 2;
+    if (g->players != 2)
+        return cli_error("tuning needs a two-player game; %s is played by %d", g->ops->name,
+                         g->players);
+    char players[128];
+    snprintf(players, sizeof players, "%s", o->players ? o->players : "ai,ai");
+    FILE *f = fopen(o->out, "w");
+    if (f == NULL)
+        return cli_error("cannot write '%s': %s", o->out, strerror(errno));
+    StrBuf head;
+    sb_init(&head);
+    tune_data_header(g, &head);
+    fputs(sb_str(&head), f);
+    sb_free(&head);
+    Writer w = {.f = f, .path = o->out, .total = a->generate};
+    const TuneGames t = {.game = g, .games = a->generate, .seed = o->seed, .players = players,
+                         .limits = cli_search_limits(o), .random_plies = (int)a->random_plies,
+                         .skip_plies = (int)a->skip_plies, .per_game = (int)a->per_game,
+                         .jobs = (int)o->jobs,
+                         .game_done = game_done, .ctx = &w};
+    tune_games_run(&t);
+    const bool closed = fclose(f) == 0;
+    if (w.io_error || !closed)
+        return cli_error("cannot write '%s': %s", o->out, strerror(errno));
+    printf("%ld positions of %ld games (%ld failed) written to %s\n", w.positions, w.games,
+           w.failed, o->out);
+    return w.failed == w.games && w.games > 0 ? 1 : 0;
+}
+
+static void print_weights(const Game *g, const int *w, const int *before)
+{
+    const GameOps *ops = g->ops;
+    for (int i = 0; i < ops->eval_weight_count; i++) {
+        if (before != NULL && before[i] != w[i])
+            printf("  %-24s %6d  (was %d)\n", ops->eval_weight_names[i], w[i], before[i]);
+        else
+            printf("  %-24s %6d\n", ops->eval_weight_names[i], w[i]);
+    }
+}
+
+static int write_table(const Game *g, const int *w, const char *path, const char *note)
+{
+    StrBuf out;
+    sb_init(&out);
+    tune_write_table(g, w, note, &out);
+    FILE *f = fopen(path, "w");
+    const bool ok = f != NULL && !sb_failed(&out) && fputs(sb_str(&out), f) != EOF;
+    const int saved = errno;
+    sb_free(&out);
+    if (f != NULL && fclose(f) != 0 && ok)
+        return cli_error("cannot write '%s': %s", path, strerror(errno));
+    if (!ok)
+        return cli_error("cannot write '%s': %s", path, strerror(saved));
+    return 0;
+}
+
+typedef struct FitProgress {
+    const Game *game;
+    const char *write; /* the table to rewrite after each pass, or NULL */
+    long positions;
+    double error0, k;
+} FitProgress;
+
+static void progress(void *ctx, const char *line, const int *w, double error)
+{
+    const FitProgress *p = ctx;
+    printf("%s\n", line);
+    if (p->write != NULL) {
+        char note[200];
+        snprintf(note, sizeof note,
+                 "Fitted on %ld positions: error %.6f before, %.6f after, K %.5f.", p->positions,
+                 p->error0, error, p->k);
+        write_table(p->game, w, p->write, note);
+    }
+    fflush(stdout);
+}
+
+/* Whether name starts with one of the comma-separated prefixes in list. */
+static bool has_prefix(const char *list, const char *name)
+{
+    for (const char *p = list; *p;) {
+        const size_t len = strcspn(p, ",");
+        if (len > 0 && strncmp(name, p, len) == 0)
+            return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
+}
+
+static int fit(const CliOptions *o, const TuneArgs *a, const Game *g)
+{
+    TuneData d;
+    tune_data_init(&d, g);
+    ErrBuf err;
+    if (tune_data_load(&d, a->fit, &err) != STATUS_OK)
+        return cli_error("%s", err.msg);
+    if (d.count == 0) {
+        tune_data_free(&d);
+        return cli_error("%s holds no positions", a->fit);
+    }
+    const int n = g->ops->eval_weight_count;
+    int *w = malloc((size_t)n * sizeof *w);
+    int *before = malloc((size_t)n * sizeof *before);
+    bool *active = malloc((size_t)n * sizeof *active);
+    if (w == NULL || before == NULL || active == NULL) {
+        free(w);
+        free(before);
+        free(active);
+        tune_data_free(&d);
+        return cli_error("out of memory");
+    }
+    memcpy(w, g->ops->eval_weight_defaults, (size_t)n * sizeof *w);
+    int n_active = 0;
+    for (int i = 0; i < n; i++) {
+        active[i] = a->only == NULL || has_prefix(a->only, g->ops->eval_weight_names[i]);
+        n_active += active[i];
+    }
+    if (n_active == 0) {
+        free(w);
+        free(before);
+        free(active);
+        tune_data_free(&d);
+        return cli_error("--only %s names none of the weights (crown tune %s lists them)",
+                         a->only, g->ops->name);
+    }
+    memcpy(before, w, (size_t)n * sizeof *w);
+    FitProgress p = {.game = g, .write = a->write, .positions = d.count};
+    const TuneFit f = {.data = &d, .jobs = (int)o->jobs, .first_step = (int)a->step,
+                       .max_passes = (int)a->passes, .active = active, .progress = progress,
+                       .ctx = &p};
+    printf("%ld positions of %s, %d weights, %d tuned\n", d.count, g->ops->name, n, n_active);
+    const double k = tune_fit_scale(&f, w);
+    const double error0 = tune_error(&f, w, k);
+    p.k = k;
+    p.error0 = error0;
+    printf("K %.5f: error %.6f with the current weights\n", k, error0);
+    fflush(stdout);
+    const double error1 = tune_fit_weights(&f, w, k);
+    printf("error %.6f before, %.6f after (K %.5f, %ld positions)\n", error0, error1, k,
+           d.count);
+    print_weights(g, w, before);
+    // With --write, the table was written after every pass, the last one included.
+    const int rc = a->write != NULL && a->passes == 0 ? write_table(g, w, a->write, NULL) : 0;
+    if (a->write != NULL && rc == 0)
+        printf("weights written to %s\n", a->write);
+    free(w);
+    free(before);
+    free(active);
+    tune_data_free(&d);
+    return rc;
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    static const char usage[] =
+        "usage: crown tune GAME [--generate N --out FILE [--players A,B] [--depth N | --nodes N "
+        "| --movetime MS] [--random-plies N] [--skip-plies N] [--per-game N] [--seed S] "
+        "[--jobs J]] "
+        "[--fit FILE [--only PREFIX,...] [--step N] [--passes N] [--jobs J]] [--write TABLE] [--rule NAME=VALUE]...";
+    TuneArgs a = {.random_plies = 4, .skip_plies = 8, .per_game = 40, .step = 8, .passes = 30};
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    if (rest == NULL)
+        return cli_error("out of memory");
+    int n_rest = 0;
+    // Tune's own options first; everything else is the shared option parser's.
+    for (int i = 0; i < argc; i++) {
+        static const char *const own[] = {"--generate",   "--fit",  "--write",  "--random-plies",
+                                          "--skip-plies", "--step", "--passes",
+                                          "--per-game", "--only"};
+        int which = -1;
+        size_t len = 0;
+        for (int k = 0; k < (int)(sizeof own / sizeof own[0]); k++) {
+            len = strlen(own[k]);
+            if (i >= 2 && strncmp(argv[i], own[k], len) == 0 &&
+                (argv[i][len] == '\0' || argv[i][len] == '=')) {
+                which = k;
+                break;
+            }
+        }
+        if (which < 0) {
+            rest[n_rest++] = argv[i];
+            continue;
+        }
+        const char *value = argv[i][len] == '=' ? argv[i] + len + 1 : i + 1 < argc ? argv[++i] : NULL;
+        bool ok = value != NULL;
+        if (!ok)
+            cli_error("%s needs a value", own[which]);
+        else if (which == 0)
+            ok = cli_read_number(own[which], value, 1, 100000000, &a.generate);
+        else if (which == 1)
+            a.fit = value;
+        else if (which == 2)
+            a.write = value;
+        else if (which == 3)
+            ok = cli_read_number(own[which], value, 0, 1000, &a.random_plies);
+        else if (which == 4)
+            ok = cli_read_number(own[which], value, 0, 100000, &a.skip_plies);
+        else if (which == 5)
+            ok = cli_read_number(own[which], value, 1, 1 << 20, &a.step);
+        else if (which == 6)
+            ok = cli_read_number(own[which], value, 0, 100000, &a.passes);
+        else if (which == 7)
+            ok = cli_read_number(own[which], value, 0, 100000, &a.per_game);
+        else
+            a.only = value;
+        if (!ok) {
+            free(rest);
+            return 2;
+        }
+    }
+    CliOptions o;
+    const bool parsed = cli_parse_options(n_rest, rest, 2, &o);
+    free(rest);
+    if (!parsed)
+        return 2;
+    if (o.n_positional != 1)
+        return cli_error("%s", usage), 2;
+    if (a.generate > 0 && a.fit != NULL)
+        return cli_error("--generate and --fit are separate steps: give one"), 2;
+    Game *g;
+    GameState *s;
+    if (!cli_make_game(&o, &g, &s))
+        return 1;
+    free(s);
+    int rc;
+    ErrBuf err;
+    if (tune_check_game(g, &err) != STATUS_OK)
+        rc = cli_error("%s", err.msg);
+    else if (a.generate > 0)
+        rc = generate(&o, &a, g);
+    else if (a.fit != NULL)
+        rc = fit(&o, &a, g);
+    else if (a.write != NULL) {
+        rc = write_table(g, g->ops->eval_weight_defaults, a.write, NULL);
+        if (rc == 0)
+            printf("weights written to %s\n", a.write);
+    } else {
+        printf("%s: %d evaluation weights\n", g->ops->name, g->ops->eval_weight_count);
+        print_weights(g, g->ops->eval_weight_defaults, NULL);
+        rc = 0;
+    }
+    game_destroy(g);
+    return rc;
+}
