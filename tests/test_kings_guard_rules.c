@@ -1084,6 +1084,56 @@ static void test_render(void **state)
     close_case(&t);
 }
 
+/* The search hints (kg_search.c): stacks taken over and the king captured are noisy, a
+ * king an enemy stack reaches is in check, and the pass is offered only between turns
+ * outside check and the duty to dismantle, and unmade byte for byte. */
+static int hint_noisy(Case *t, const char *action)
+{
+    Move m;
+    ErrBuf err;
+    err_clear(&err);
+    if (t->g->ops->parse_move(t->g, t->s, action, &m, &err) != STATUS_OK)
+        fail_msg("'%s': %s", action, err.msg);
+    return t->g->ops->noisy(t->g, t->s, m);
+}
+
+static void test_search_hints(void **state)
+{
+    (void)state;
+    Case t;
+    const GameOps *ops;
+    // The second player's stack of two on a3 reaches the king on a1 through a2.
+    open_text(&t, "kings-guard-8x8", NONE, "7k/8/8/8/8/(gg)7/8/K7 1 5");
+    ops = t.g->ops;
+    assert_true(ops->in_check(t.g, t.s));
+    assert_false(ops->make_null(t.g, t.s, t.undo));
+    close_case(&t);
+    open_text(&t, "kings-guard-8x8", NONE, "7k/8/8/8/8/g7/8/K7 1 5");
+    assert_false(ops->in_check(t.g, t.s));
+    GameState *before = game_state_clone(t.g, t.s);
+    assert_non_null(before);
+    assert_true(ops->make_null(t.g, t.s, t.undo));
+    assert_int_equal(ops->to_move(t.g, t.s), 1);
+    ops->unmake_null(t.g, t.s, t.undo);
+    assert_memory_equal(before, t.s, t.g->state_size);
+    free(before);
+    close_case(&t);
+
+    // c1 takes over the stack of two on c2, or the king on b1; d1 is quiet.
+    open_text(&t, "kings-guard-8x8", NONE, "8/8/8/8/8/8/2(gg)5/KkG5 1 5");
+    play(&t, "c1");
+    assert_false(ops->make_null(t.g, t.s, t.undo)); // a turn in progress
+    assert_int_equal(hint_noisy(&t, "c1-d1"), 0);
+    const int take = hint_noisy(&t, "c1-c2");
+    assert_true(take > 0 && take < hint_noisy(&t, "c1-b1"));
+    close_case(&t);
+
+    // A full tower to dismantle: no pass.
+    open_text(&t, "kings-guard-8x8", NONE, "7k/8/8/8/8/8/8/K1(gggG)5 1 5");
+    assert_false(ops->make_null(t.g, t.s, t.undo));
+    close_case(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1105,6 +1155,7 @@ int main(void)
         cmocka_unit_test(test_position_text),
         cmocka_unit_test(test_action_text),
         cmocka_unit_test(test_render),
+        cmocka_unit_test(test_search_hints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,16 +34,6 @@ static int distance(const KgConfig *c, int a, int b)
     return df + dr;
 }
 
-/* The stacks `p` may start a turn from, under the must-dismantle rule. */
-static Bb128 starts_of(const KgConfig *c, const KgCore *k, int p)
-{
-    const Bb128 full = bb128_load(k->full);
-    const Bb128 open = c->on_board & ~full & ~kg_king_bit(k, p);
-    const Bb128 movable = bb128_load(k->top[p]) & kg_spread(c, open);
-    const Bb128 towers = movable & full;
-    return towers ? towers : movable;
-}
-
 typedef struct SideScore {
     int score;
     int threats; /* start squares whose top piece can capture the enemy king */
@@ -57,7 +47,7 @@ static SideScore side_score(const KgConfig *c, const KgCore *k, int p, Bb128 min
     const int q = p ^ 1;
     const int their_king = k->king[q];
     const bool king_capturable = k->height[their_king] < c->limit;
-    const Bb128 starts = starts_of(c, k, p);
+    const Bb128 starts = kg_starts(c, k, p);
     const Bb128 blocked = bb128_load(k->full) | kg_king_bit(k, p);
     while (mine) {
         const int sq = bb128_pop(&mine);

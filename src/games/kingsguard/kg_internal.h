@@ -187,6 +187,9 @@ static inline Bb128 kg_king_bit(const KgCore *k, int p)
 /* kg_rules.c */
 uint64_t kg_compute_hash(const KgConfig *c, const KgCore *k);
 void kg_rebuild_bitboards(const KgConfig *c, KgCore *k);
+/* The stacks player p may start a turn from (the must-dismantle rule applied); the
+ * player to move's picks. */
+Bb128 kg_starts(const KgConfig *c, const KgCore *k, int p);
 Bb128 kg_picks(const KgConfig *c, const KgCore *k);
 Bb128 kg_dests(const KgConfig *c, const KgCore *k);
 int kg_gen(const KgConfig *c, const KgState *s, Move *out);
@@ -222,6 +225,11 @@ void kg_observe(const KgConfig *c, const KgState *s, int observer, Observation *
 
 /* kg_eval.c */
 int kg_evaluate(const KgConfig *c, const KgState *s);
+
+/* kg_search.c: alpha-beta's search hints (game.h). */
+int kg_noisy(const KgConfig *c, const KgState *s, Move m);
+bool kg_in_check(const KgConfig *c, const KgState *s);
+bool kg_make_null(const KgConfig *c, KgState *s, KgUndo *u);
 
 /* kg_fast.c */
 /* The leaves 1 or 2 actions deep, the last counted without listing it (for game_perft). */

@@ -182,6 +182,27 @@ static int ops_to_move(const Game *g, const GameState *s)
     return k->k.result == KG_PLAYING ? k->k.turn : PLAYER_NONE;
 }
 
+static int ops_noisy(const Game *g, const GameState *s, Move m)
+{
+    return kg_noisy(kg_cfg(g), (const KgState *)s, m);
+}
+
+static bool ops_in_check(const Game *g, const GameState *s)
+{
+    return kg_in_check(kg_cfg(g), (const KgState *)s);
+}
+
+static bool ops_make_null(const Game *g, GameState *s, void *undo)
+{
+    return kg_make_null(kg_cfg(g), (KgState *)s, (KgUndo *)undo);
+}
+
+static void ops_unmake_null(const Game *g, GameState *s, const void *undo)
+{
+    (void)g;
+    kg_unmake((KgState *)s, (const KgUndo *)undo);
+}
+
 static int ops_gen_moves(const Game *g, const GameState *s, MoveList *out)
 {
     out->count = kg_gen(kg_cfg(g), (const KgState *)s, out->moves);
@@ -386,7 +407,8 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
         .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
         .parse_actions = ops_parse_actions, .evaluate = ops_evaluate,                          \
-        .variety_margin = KG_VARIETY_MARGIN,                                                   \
+        .variety_margin = KG_VARIETY_MARGIN, .noisy = ops_noisy, .in_check = ops_in_check,     \
+        .make_null = ops_make_null, .unmake_null = ops_unmake_null,                            \
         .playout = ops_playout, .perft_leaves = ops_perft_leaves,                              \
         .move_cells = ops_move_cells, .observe = ops_observe, .end_reason = ops_end_reason,    \
         .end_reasons = kg_end_reasons,                                                         \

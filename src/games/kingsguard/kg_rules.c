@@ -46,18 +46,22 @@ void kg_rebuild_bitboards(const KgConfig *c, KgCore *k)
     k->full = bb128_store(full);
 }
 
-/* Stacks the player to move may pick up: his top piece has somewhere to go, which only
+/* Stacks player p may start a turn from: his top piece has somewhere to go, which only
  * needs one neighbour that is neither a full tower nor his own king (an empty square or
  * any other stack will do). If such a stack is a full tower, the tower must be
  * dismantled: only full towers are offered then. */
-Bb128 kg_picks(const KgConfig *c, const KgCore *k)
+Bb128 kg_starts(const KgConfig *c, const KgCore *k, int p)
 {
-    const int p = k->turn;
     const Bb128 full = bb128_load(k->full);
     const Bb128 open = c->on_board & ~full & ~kg_king_bit(k, p);
     const Bb128 movable = bb128_load(k->top[p]) & kg_spread(c, open);
     const Bb128 towers = movable & full;
     return towers ? towers : movable;
+}
+
+Bb128 kg_picks(const KgConfig *c, const KgCore *k)
+{
+    return kg_starts(c, k, k->turn);
 }
 
 /* Where the next piece of the turn in progress may go: its range is its height in the
