@@ -54,7 +54,7 @@ run_match() {
     nice -n "$nice_level" "$bin" match "$game" --players "$players" --games "$games" \
         --jobs "$jobs" --seed "$seed" --out "$log_dir/$game-$label.rec" >"$log" 2>&1 || true
     load_after=$(cut -d' ' -f1 /proc/loadavg)
-    tail -n 3 "$log"
+    grep -E '^.* vs .*: [0-9]+ games|^score |distinct games of' "$log" || tail -n 3 "$log"
     # "A vs B: N games, W wins, D draws, L losses" / "score S%, Elo difference E" /
     # "K distinct games of N; ..."
     line='^.* vs .*: \([0-9]*\) games, \([0-9]*\) wins, \([0-9]*\) draws, \([0-9]*\) losses$'
