@@ -431,7 +431,8 @@ static void test_engine_session(void **state)
     assert_true(nodes[1] < nodes[0]);     /* the same search again, from the TT */
     assert_true(nodes[2] < fresh_later);  /* the game goes on: still helped */
     assert_int_equal(nodes[3], nodes[0]); /* ucinewgame forgets everything */
-    assert_int_equal(nodes[4], nodes[0]); /* a new level, a new agent */
+    /* a new level, a new agent: no TT help (level 9's noise changes the count) */
+    assert_true(nodes[4] > nodes[1]);
     assert_true(nodes[5] < nodes[0]);     /* Move Overhead keeps the agent */
     assert_int_equal(count_of(r.out, "info string error: "), 1);
     assert_contains(&r, "Move Overhead takes 0 to 5000 (ms), not '-1'");

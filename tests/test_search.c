@@ -472,7 +472,7 @@ static void test_levels_and_overrides(void **state)
     SearchLimits l = agent_limits(a);
     assert_int_equal(l.depth, 1);
     assert_int_equal(l.movetime_ms, 100);
-    assert_int_equal(l.nodes, 0);
+    assert_int_equal(l.nodes, 300);
     agent_free(a);
 
     a = new_agent(g, AGENT_ALPHABETA, 10, 0, 0, 0, 0);
@@ -510,6 +510,50 @@ static void test_levels_and_overrides(void **state)
     assert_string_equal(sb_str(&sb), "mcts level 5 (250 ms)");
     agent_free(a);
     sb_free(&sb);
+    game_destroy(g);
+}
+
+/* Levels are amounts of search, not of time: below 10 the depth and node caps grow with
+ * the level whatever the move time, level 10 has none, and a capped, noisy level still
+ * plays the same move from the same seed. */
+static void test_levels_scale(void **state)
+{
+    (void)state;
+    Game *g = new_game(registry_find("kings-valley"), 2, NULL);
+    GameState *s = new_pos(g, NULL);
+    SearchLimits prev = {0, 0, 0};
+    for (int level = AGENT_LEVEL_MIN; level <= AGENT_LEVEL_MAX; level++) {
+        Agent *a = new_agent(g, AGENT_AI, level, 0, 0, 200, 0);
+        const SearchLimits l = agent_limits(a);
+        assert_int_equal(l.movetime_ms, 200); // the same time for every level
+        if (level == AGENT_LEVEL_MAX) {
+            assert_int_equal(l.depth, 0);
+            assert_int_equal(l.nodes, 0);
+        } else {
+            assert_true(l.depth > prev.depth && l.nodes > prev.nodes);
+        }
+        prev = l;
+        agent_free(a);
+    }
+
+    // Level 3 keeps to its node cap without a clock, and its seed decides its move.
+    Agent *a = new_agent(g, AGENT_AI, 3, 0, 0, SEARCH_UNLIMITED, 9);
+    Agent *b = new_agent(g, AGENT_AI, 3, 0, 0, SEARCH_UNLIMITED, 9);
+    const uint64_t cap = agent_limits(a).nodes;
+    const int depth = agent_limits(a).depth;
+    const SearchResult r1 = think(a, s);
+    const SearchResult r2 = think(b, s);
+    assert_same_result(&r1, &r2);
+    assert_true(r1.nodes <= cap + 1);
+    agent_free(a);
+    agent_free(b);
+    assert_true(r1.depth <= depth);
+    // The full engine, given four times the nodes, sees deeper.
+    a = new_agent(g, AGENT_AI, 10, 0, 4 * cap, SEARCH_UNLIMITED, 9);
+    const SearchResult r3 = think(a, s);
+    assert_true(r3.depth > r1.depth);
+    agent_free(a);
+    free(s);
     game_destroy(g);
 }
 
@@ -1302,6 +1346,7 @@ int main(void)
         cmocka_unit_test(test_think_refuses_finished_games_and_chance),
         cmocka_unit_test(test_format_score),
         cmocka_unit_test(test_levels_and_overrides),
+        cmocka_unit_test(test_levels_scale),
         cmocka_unit_test(test_alphabeta_nim_mate_scores),
         cmocka_unit_test(test_alphabeta_multi_action_turns),
         cmocka_unit_test(test_alphabeta_tictactoe_matches_solver),

@@ -41,13 +41,32 @@ Status seats_parse(const char *list, int players, const SearchLimits *limits, ui
         memcpy(s->text, p, len);
         s->text[len] = '\0';
         ErrBuf e2;
+        // "SPEC@MS": this seat's own move time, for matches between budgets. Cut off a
+        // copy, so that the text shown keeps it and tells the two entries apart.
+        int64_t own_ms = 0;
+        char spec_text[sizeof s->text];
+        memcpy(spec_text, s->text, len + 1);
+        char *at = strrchr(spec_text, '@');
+        if (at != NULL && strncmp(s->text, "uci:", 4) != 0 && strncmp(s->text, "ugi:", 4) != 0) {
+            const char *d = at + 1;
+            int digits = 0;
+            for (; *d >= '0' && *d <= '9' && digits < 8; d++, digits++)
+                own_ms = own_ms * 10 + (*d - '0');
+            if (digits == 0 || *d != '\0' || own_ms == 0)
+                return err_set(err, STATUS_PARSE, "player '%s': after '@' comes its move time, "
+                               "a whole number of milliseconds from 1 to 99999999, as in "
+                               "ai:10@200", s->text);
+            *at = '\0';
+        }
         if (strncmp(s->text, "uci:", 4) == 0 || strncmp(s->text, "ugi:", 4) == 0) {
             if (s->text[4 + strspn(s->text + 4, " ")] == '\0')
                 return err_set(err, STATUS_PARSE, "player '%s' names no command: use e.g. "
                                "uci:/usr/games/stockfish", s->text);
             s->outside = true;
-        } else if (seat_parse(s->text, t.count, seed, &s->human, &s->spec, &e2) != STATUS_OK) {
+        } else if (seat_parse(spec_text, t.count, seed, &s->human, &s->spec, &e2) != STATUS_OK) {
             return err_set(err, STATUS_PARSE, "player %s", e2.msg);
+        } else if (s->human && own_ms != 0) {
+            return err_set(err, STATUS_PARSE, "player '%s': a human has no move time", s->text);
         }
         if (!s->human && !s->outside) {
             if (limits->depth != 0)
@@ -56,6 +75,8 @@ Status seats_parse(const char *list, int players, const SearchLimits *limits, ui
                 s->spec.limits.nodes = limits->nodes;
             if (limits->movetime_ms != 0)
                 s->spec.limits.movetime_ms = limits->movetime_ms;
+            if (own_ms != 0)
+                s->spec.limits.movetime_ms = own_ms;
         }
         t.count++;
         if (!comma)

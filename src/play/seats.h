@@ -37,7 +37,10 @@ Status seat_parse(const char *text, int index, uint64_t game_seed, bool *human, 
                   ErrBuf *err);
 
 /* Parses a comma-separated list of `players` specs; the game needs exactly that many.
- * Limits (when nonzero) override every AI seat's level limits. "uci:COMMAND" and
+ * Limits (when nonzero) override every AI seat's level limits; an AI entry written
+ * "SPEC@MS" ("ai:10@50") has its own move time of MS milliseconds, over those (for
+ * matches between time budgets; the web reads single seats, which take no such
+ * suffix). "uci:COMMAND" and
  * "ugi:COMMAND" (COMMAND without commas) make outside seats, in two-player games only. */
 Status seats_parse(const char *list, int players, const SearchLimits *limits, uint64_t seed,
                    Seats *out, ErrBuf *err);

@@ -15,9 +15,15 @@
 #include "search/greedy.h"
 #include "search/mcts.h"
 
-/* Per level (index 1..10; 0 unused). See the table in agent.h. */
-static const int level_ab_depth[AGENT_LEVEL_MAX + 1] = {0, 1, 2, 3, 4, 6, 8, 10, 14, 20, 0};
-static const int level_ab_noise[AGENT_LEVEL_MAX + 1] = {0, 300, 150, 60, 20, 0, 0, 0, 0, 0, 0};
+/* Per level (index 1..10; 0 unused). See the table in agent.h. A level is an amount
+ * of search and of judgement, not of time: the node cap keeps a lower level weaker at
+ * any move time (and on any machine load), and the evaluation noise, fixed per position
+ * and seed, makes it misjudge close positions more often the lower it is. Level 10 is
+ * the full engine. Each level roughly doubles or triples the work of the one below. */
+static const int level_ab_depth[AGENT_LEVEL_MAX + 1] = {0, 1, 2, 3, 4, 5, 6, 8, 10, 14, 0};
+static const uint64_t level_ab_nodes[AGENT_LEVEL_MAX + 1] = {
+    0, 300, 1000, 2000, 4000, 8000, 16000, 40000, 100000, 300000, 0};
+static const int level_ab_noise[AGENT_LEVEL_MAX + 1] = {0, 300, 150, 80, 50, 30, 20, 12, 6, 3, 0};
 static const uint64_t level_mcts_iterations[AGENT_LEVEL_MAX + 1] = {
     0, 200, 500, 1000, 3000, 10000, 20000, 40000, 80000, 130000, 200000};
 static const int64_t level_time_ms[AGENT_LEVEL_MAX + 1] = {0,    100,  200,  300,  500, 1000,
@@ -133,6 +139,7 @@ static SearchLimits effective_limits(AgentKind kind, int level, const SearchLimi
     SearchLimits l = {0, 0, 0};
     if (kind == AGENT_ALPHABETA) {
         l.depth = level_ab_depth[level];
+        l.nodes = level_ab_nodes[level];
         l.movetime_ms = level_time_ms[level];
     } else if (kind == AGENT_MCTS) {
         l.nodes = level_mcts_iterations[level];

@@ -70,12 +70,15 @@ Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err);
  *
  * Levels set the limits below; a nonzero field of spec->limits replaces the level's
  * limit of that kind (SEARCH_UNLIMITED / UINT64_MAX: none at all). Alpha-beta stops at
- * the depth or the time, whichever comes first, and levels 1-4 add noise (in
- * centi-units, fixed per position and seed) to every evaluation:
+ * the depth, the nodes or the time, whichever comes first, and levels 1-9 add noise (in
+ * centi-units, fixed per position and seed) to every evaluation. So a level is an amount
+ * of search and of judgement, not of time: at an equal move time a lower level still
+ * searches less and misjudges more, and level 10 is the full engine:
  *
  *   level           1    2    3    4    5     6     7     8     9     10
- *   ab depth        1    2    3    4    6     8     10    14    20    none
- *   ab noise        300  150  60   20   0     0     0     0     0     0
+ *   ab depth        1    2    3    4    5     6     8     10    14    none
+ *   ab nodes        300  1k   2k   4k   8k    16k   40k   100k  300k  none
+ *   ab noise        300  150  80   50   30    20    12    6     3     0
  *   mcts iterations 200  500  1k   3k   10k   20k   40k   80k   130k  200k
  *   time (ms)       100  200  300  500  1000  1500  2000  3000  4000  5000
  */

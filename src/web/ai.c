@@ -77,8 +77,9 @@ struct AiPool {
     Agent **running; /* per worker: the agent searching now, for agent_stop at shutdown */
 };
 
-/* The AI that hints: the default level's strength, capped at one second. */
-enum { HINT_LEVEL = 5, HINT_MOVETIME_MS = 1000 };
+/* The AI that hints: the full engine, capped at one second. Lower levels misjudge on
+ * purpose (search/agent.h), which a hint or a review must not. */
+enum { HINT_LEVEL = AGENT_LEVEL_MAX, HINT_MOVETIME_MS = 1000 };
 /* A reviewed game's positions are many: each gets a fifth of a hint's time. */
 enum { EVALUATE_MOVETIME_MS = 200 };
 
