@@ -47,7 +47,8 @@ static bool whole(const json_t *o, const char *key, long lo, long hi, long fallb
     return true;
 }
 
-Status gameclock_from_request(const json_t *j, int players, GameClock *out, ErrBuf *err)
+Status gameclock_from_request(const json_t *j, int players, int64_t day_ms, GameClock *out,
+                              ErrBuf *err)
 {
     if (!json_is_object(j))
         return err_set(err, STATUS_PARSE, "'clock' must be {\"initial\": SECONDS, "
@@ -71,7 +72,7 @@ Status gameclock_from_request(const json_t *j, int players, GameClock *out, ErrB
         if (!whole(j, "days", 1, MAX_DAYS, 0, &days))
             return err_set(err, STATUS_PARSE, "'days' must be a whole number from 1 to %d",
                            MAX_DAYS);
-        c.per_move_ms = (int64_t)days * 86400 * 1000;
+        c.per_move_ms = (int64_t)days * day_ms;
     } else {
         if (!whole(j, "initial", 1, MAX_INITIAL_S, -1, &initial) || initial < 0)
             return err_set(err, STATUS_PARSE, "'initial' must be the seconds each player "

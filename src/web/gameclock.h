@@ -31,9 +31,10 @@ bool gameclock_on(const GameClock *c);
 /* The wall clock in milliseconds. */
 int64_t gameclock_now(void);
 
-/* Reads a request's clock: {"initial": S, "increment": S} in seconds, or {"days": N}.
- * Leaves *c unchanged on error. */
-Status gameclock_from_request(const json_t *j, int players, GameClock *c, ErrBuf *err);
+/* Reads a request's clock: {"initial": S, "increment": S} in seconds, or {"days": N},
+ * days of day_ms milliseconds (86400000 but in tests). Leaves *c unchanged on error. */
+Status gameclock_from_request(const json_t *j, int players, int64_t day_ms, GameClock *c,
+                              ErrBuf *err);
 
 /* The same control with every seat's full time, not running: a rematch's clock. */
 GameClock gameclock_fresh(const GameClock *c, int players);

@@ -126,9 +126,9 @@ test('review: stepping, moves by turn, the analysis graph and turning point, exp
   await phone.unroute('**/vendor/**');
   // A record that is not one says so.
   await phone.goto(`${srv.url}/import`);
-  await phone.fill('#import-text', 'crown-record 1\ngame kings-valley\nmove z9-z1\n');
+  await phone.fill('#import-text', 'crown-record 1\ngame kings-valley\nstart sskss/5/5/5/SSKSS 1 0\nmove z9-z1\n');
   await phone.click('#import-go');
-  await phone.waitForFunction(() => /line 3 \("z9-z1"\)/.test(document.querySelector('#import-message').textContent), null, WAIT);
+  await phone.waitForFunction(() => /line 4: move 1 'z9-z1'/.test(document.querySelector('#import-message').textContent), null, WAIT);
   assert.deepEqual(phone.errors, []);
   await phone.context().close();
 });
