@@ -20,6 +20,7 @@ typedef struct GameClock {
     int64_t initial_ms;   /* minutes-and-increment: each player's time at the start */
     int64_t increment_ms; /* ... added after each of his turns */
     int64_t per_move_ms;  /* days per move instead: each turn starts with this much */
+    int days;             /* ... the days asked for (a test's days are short) */
     int64_t left_ms[MAX_PLAYERS]; /* each seat's time as of since_ms */
     int running;          /* the seat whose time runs, or -1 */
     int64_t since_ms;     /* when it began to run */
