@@ -751,6 +751,84 @@ static void test_record_lookup(void **state)
     record_free(&r);
 }
 
+/* Every game, King of the Valley with 2, 3 and 4 players: a random game played to its
+ * end (chance draws sampled, as a server or `crown play` does), written as a record and
+ * read back, passes through the same positions to the same result. Cut short by the
+ * games' own limits to stay quick. */
+static void test_record_round_trip_every_game(void **state)
+{
+    (void)state;
+    MoveList *ml = malloc(sizeof *ml);
+    assert_non_null(ml);
+    int kotv_counts = 0;
+    for (int gi = 0; gi < registry_count(); gi++) {
+        const GameOps *ops = registry_at(gi);
+        for (int n = ops->min_players; n <= ops->max_players; n++) {
+            RuleSetting rules[2];
+            int n_rules = 0;
+            if (game_option_index(ops, "max-plies") >= 0)
+                rules[n_rules++] = (RuleSetting){"max-plies", ops == registry_find("king-down")
+                                                                  ? "10" : "16"};
+            if (game_option_index(ops, "max-rounds") >= 0)
+                rules[n_rules++] = (RuleSetting){"max-rounds", "2"};
+            Game *g;
+            ErrBuf err;
+            if (game_create(ops, n, rules, n_rules, &g, &err) != STATUS_OK)
+                fail_msg("%s with %d players: %s", ops->name, n, err.msg);
+            kotv_counts += strcmp(ops->name, "king-of-the-valley") == 0;
+            GameState *s = game_state_new(g);
+            assert_non_null(s);
+            ops->new_game(g, s, 1000u + (unsigned)n);
+            GameRecord rec;
+            assert_int_equal(record_init(&rec, g, s, &err), STATUS_OK);
+            Rng rng;
+            rng_seed(&rng, 7u * (unsigned)gi + (unsigned)n);
+            bool chance = false;
+            while (!game_is_over(rec.game, rec.current)) {
+                Move m;
+                if (ops->to_move(rec.game, rec.current) == PLAYER_CHANCE) {
+                    m = game_sample_chance(rec.game, rec.current, &rng);
+                    chance = true;
+                } else {
+                    ops->gen_moves(rec.game, rec.current, ml);
+                    m = ml->moves[rng_below(&rng, (uint32_t)ml->count)];
+                }
+                assert_int_equal(record_push(&rec, m, &err), STATUS_OK);
+            }
+            assert_true(chance == ((ops->flags & GAME_HAS_CHANCE) != 0));
+            StrBuf text;
+            sb_init(&text);
+            record_write(&rec, NULL, &text);
+            GameRecord back;
+            if (record_parse(sb_str(&text), registry_find, &back, &err) != STATUS_OK)
+                fail_msg("%s with %d players: its record does not read back: %s", ops->name,
+                         n, err.msg);
+            assert_int_equal(back.count, rec.count);
+            assert_int_equal(back.game->players, n);
+            if (memcmp(back.start, rec.start, g->state_size) != 0)
+                fail_msg("%s with %d players: another start", ops->name, n);
+            assert_true(game_is_over(back.game, back.current));
+            double a[MAX_PLAYERS], b[MAX_PLAYERS];
+            ops->returns(rec.game, rec.current, a);
+            ops->returns(back.game, back.current, b);
+            assert_memory_equal(a, b, sizeof(double) * (size_t)n);
+            for (int k = back.count; k >= 0; k--) {
+                record_truncate(&back, k);
+                record_truncate(&rec, k);
+                if (memcmp(back.current, rec.current, g->state_size) != 0)
+                    fail_msg("%s with %d players: another position after %d actions",
+                             ops->name, n, k);
+            }
+            sb_free(&text);
+            record_free(&back);
+            record_free(&rec);
+            free(s);
+        }
+    }
+    assert_int_equal(kotv_counts, 3);
+    free(ml);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -768,6 +846,7 @@ int main(void)
         cmocka_unit_test(test_who_may_act),
         cmocka_unit_test(test_result_texts),
         cmocka_unit_test(test_record_lookup),
+        cmocka_unit_test(test_record_round_trip_every_game),
     };
     return cmocka_run_group_tests_name("play", tests, NULL, NULL);
 }

@@ -119,6 +119,7 @@ static const Command COMMANDS[] = {
      "      --streams-per-ip N     open event streams [32]\n"
      "      --streams-per-game N   open event streams of one game, all addresses [64]\n"
      "      --idle S               a game untouched this long leaves memory [300]\n"
+     "      --day-seconds S        a day of days-per-move clocks, for tests [86400]\n"
      "      --abandon-after S      an unfinished game unchanged this long is deleted; 0 never\n"
      "                             [2592000, 30 days]\n"
      "      --delete-finished-after S  the same for finished games [0, never]"},

@@ -21,6 +21,7 @@
 #include "play/words.h"
 #include "web/ai.h"
 #include "web/api_finish.h"
+#include "web/api_import.h"
 #include "web/api_lobby.h"
 #include "web/api_observe.h"
 #include "web/api_solution.h"
@@ -395,8 +396,6 @@ int seat_of_request(const Request *req, Session *s, bool needed, Response *res)
 
 /* --- handlers ------------------------------------------------------------------------- */
 
-/* 201 for a new game (below). */
-static void created_response(Response *res, Session *s);
 
 static void create_game(Server *srv, const Request *req, Response *res)
 {
@@ -518,11 +517,11 @@ static void create_game(Server *srv, const Request *req, Response *res)
         ng.position = json_string_value(position);
     if (ok && hints)
         ng.hints = json_is_true(hints);
-    ok = ok && api_lobby_new_game(body, &ng, humans, res);
+    ok = ok && api_lobby_new_game(body, &ng, humans, (int64_t)srv->cfg.day_s * 1000, res);
     Session *created = ok ? api_create_session(srv, req, &ng, humans, res) : NULL;
     json_decref(body);
     if (created != NULL)
-        created_response(res, created);
+        api_created_response(res, created);
 }
 
 Session *api_create_session(Server *srv, const Request *req, NewGame *ng, int humans,
@@ -593,9 +592,7 @@ Session *api_create_session(Server *srv, const Request *req, NewGame *ng, int hu
     return s;
 }
 
-/* 201 for the new game s: its id, every seat's link (the creator hands them out) and its
- * state; gives back the reference on s. */
-static void created_response(Response *res, Session *s)
+void api_created_response(Response *res, Session *s)
 {
     json_t *out = json_object();
     json_object_set_new(out, "id", json_string(s->id));
@@ -719,7 +716,11 @@ static void record_text(const Request *req, Session *s, Response *res)
     if (seat < -1)
         return;
     pthread_mutex_lock(&s->mu);
-    const bool hidden = !(s->game->ops->flags & GAME_PERFECT_INFO);
+    // A game whose hidden part is only what is still to come (the order of a pile) shows
+    // its record at any time: the start and every action, chance draws included, are
+    // seen by all, and the seed, which would tell what comes, is not in it.
+    const unsigned flags = s->game->ops->flags;
+    const bool hidden = !(flags & GAME_PERFECT_INFO) && !(flags & GAME_PUBLIC_ACTIONS);
     if (hidden && !session_over_locked(s)) {
         pthread_mutex_unlock(&s->mu);
         response_error(res, 403, "the record of a hidden-information game is shown when the "
@@ -751,15 +752,16 @@ static void record_text(const Request *req, Session *s, Response *res)
 /* Counts only (no ids, no addresses), for an operator's monitoring and the tests. */
 static void stats(Server *srv, Response *res)
 {
-    long in_memory, evicted, retired;
-    sessions_stats(srv->sessions, &in_memory, &evicted, &retired);
-    char *text = malloc(160);
+    long in_memory, evicted, retired, flagged;
+    sessions_stats(srv->sessions, &in_memory, &evicted, &retired, &flagged);
+    char *text = malloc(200);
     if (text == NULL) {
         response_error(res, 503, "out of memory");
         return;
     }
-    const int n = snprintf(text, 160, "{\"games_in_memory\":%ld,\"games_evicted\":%ld,"
-                           "\"games_deleted\":%ld}", in_memory, evicted, retired);
+    const int n = snprintf(text, 200, "{\"games_in_memory\":%ld,\"games_evicted\":%ld,"
+                           "\"games_deleted\":%ld,\"games_flagged\":%ld}", in_memory, evicted,
+                           retired, flagged);
     response_json(res, 200, text, (size_t)n);
 }
 
@@ -819,6 +821,11 @@ void api_handle(Server *srv, const Request *req, Response *res)
     }
     if (lab_api_handle(srv->lab, req, res)) /* /api/lab...: the Lab page */
         return;
+    if (strcmp(p, "/api/import") == 0) { /* a game record becomes a game (api_import.c) */
+        if (method_is(req, "POST", res))
+            api_import(srv, req, res);
+        return;
+    }
     if (strcmp(p, "/api/observe") == 0) {
         if (method_is(req, "POST", res))
             api_observe(srv, req, res);

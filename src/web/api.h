@@ -53,5 +53,8 @@ json_t *api_legal_json(const Game *g, const GameState *st);
  * refusal answered in res. */
 Session *api_create_session(Server *srv, const Request *req, NewGame *ng, int humans,
                             Response *res);
+/* 201 for the new game s: its id, every seat's link (the creator hands them out) and its
+ * state; gives back the reference on s. */
+void api_created_response(Response *res, Session *s);
 
 #endif

@@ -18,14 +18,15 @@
 
 enum { OPEN_LIST_CAP = 50 };
 
-bool api_lobby_new_game(const json_t *body, NewGame *ng, int humans, Response *res)
+bool api_lobby_new_game(const json_t *body, NewGame *ng, int humans, int64_t day_ms,
+                        Response *res)
 {
     const json_t *clock = json_object_get(body, "clock");
     gameclock_off(&ng->clock);
     if (clock == NULL || json_is_null(clock))
         return true;
     ErrBuf err;
-    if (gameclock_from_request(clock, ng->players, &ng->clock, &err) != STATUS_OK) {
+    if (gameclock_from_request(clock, ng->players, day_ms, &ng->clock, &err) != STATUS_OK) {
         response_error(res, 400, "%s", err.msg);
         return false;
     }

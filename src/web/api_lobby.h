@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "web/http.h"
 
@@ -17,9 +18,10 @@ typedef struct Server Server;
 typedef struct Session Session;
 typedef struct NewGame NewGame;
 
-/* Reads a creation body's "clock" into ng (none when absent); false with a 400 answered
- * when it is malformed or a seat is not a person's. */
-bool api_lobby_new_game(const json_t *body, NewGame *ng, int humans, Response *res);
+/* Reads a creation body's "clock" into ng (none when absent; days of day_ms); false with
+ * a 400 answered when it is malformed or a seat is not a person's. */
+bool api_lobby_new_game(const json_t *body, NewGame *ng, int humans, int64_t day_ms,
+                        Response *res);
 /* GET /api/info and GET /api/open; false when `path` is neither. */
 bool api_lobby_handle(Server *srv, const Request *req, const char *path, Response *res);
 /* POST /api/games/ID/join. */

@@ -47,7 +47,8 @@ static bool whole(const json_t *o, const char *key, long lo, long hi, long fallb
     return true;
 }
 
-Status gameclock_from_request(const json_t *j, int players, GameClock *out, ErrBuf *err)
+Status gameclock_from_request(const json_t *j, int players, int64_t day_ms, GameClock *out,
+                              ErrBuf *err)
 {
     if (!json_is_object(j))
         return err_set(err, STATUS_PARSE, "'clock' must be {\"initial\": SECONDS, "
@@ -71,7 +72,8 @@ Status gameclock_from_request(const json_t *j, int players, GameClock *out, ErrB
         if (!whole(j, "days", 1, MAX_DAYS, 0, &days))
             return err_set(err, STATUS_PARSE, "'days' must be a whole number from 1 to %d",
                            MAX_DAYS);
-        c.per_move_ms = (int64_t)days * 86400 * 1000;
+        c.per_move_ms = (int64_t)days * day_ms;
+        c.days = (int)days;
     } else {
         if (!whole(j, "initial", 1, MAX_INITIAL_S, -1, &initial) || initial < 0)
             return err_set(err, STATUS_PARSE, "'initial' must be the seconds each player "
@@ -95,6 +97,7 @@ GameClock gameclock_fresh(const GameClock *c, int players)
     f.initial_ms = c->initial_ms;
     f.increment_ms = c->increment_ms;
     f.per_move_ms = c->per_move_ms;
+    f.days = c->days;
     for (int i = 0; i < players && i < MAX_PLAYERS; i++)
         f.left_ms[i] = f.per_move_ms > 0 ? f.per_move_ms : f.initial_ms;
     return f;
@@ -143,6 +146,8 @@ json_t *gameclock_store_json(const GameClock *c)
     json_object_set_new(o, "initial_ms", json_integer(c->initial_ms));
     json_object_set_new(o, "increment_ms", json_integer(c->increment_ms));
     json_object_set_new(o, "per_move_ms", json_integer(c->per_move_ms));
+    if (c->days > 0)
+        json_object_set_new(o, "days", json_integer(c->days));
     json_t *left = json_array();
     for (int i = 0; i < MAX_PLAYERS; i++)
         json_array_append_new(left, json_integer(c->left_ms[i]));
@@ -186,6 +191,12 @@ Status gameclock_parse_store(const json_t *j, int players, GameClock *out, ErrBu
     if (!ok)
         return err_set(err, STATUS_CORRUPT, "the game's stored clock is malformed");
     c.running = (int)json_integer_value(running);
+    // Clocks stored before "days" was kept had days of 86400 s.
+    const json_t *days = json_object_get(j, "days");
+    c.days = json_is_integer(days) && json_integer_value(days) > 0 &&
+                     json_integer_value(days) <= MAX_DAYS
+                 ? (int)json_integer_value(days)
+                 : (int)(c.per_move_ms / 86400000);
     *out = c;
     return STATUS_OK;
 }
@@ -213,7 +224,7 @@ int gameclock_state_field(const GameClock *c, int players, int64_t now, char *bu
         snprintf(running, sizeof running, "null");
     if (c->per_move_ms > 0)
         n = snprintf(buf, len, "\"clock\":{\"days\":%lld,\"left_ms\":[%s],\"running\":%s},",
-                     (long long)(c->per_move_ms / 86400000), left, running);
+                     (long long)c->days, left, running);
     else
         n = snprintf(buf, len, "\"clock\":{\"initial\":%lld,\"increment\":%lld,"
                      "\"left_ms\":[%s],\"running\":%s},",

@@ -20,6 +20,7 @@ typedef struct GameClock {
     int64_t initial_ms;   /* minutes-and-increment: each player's time at the start */
     int64_t increment_ms; /* ... added after each of his turns */
     int64_t per_move_ms;  /* days per move instead: each turn starts with this much */
+    int days;             /* ... the days asked for (a test's days are short) */
     int64_t left_ms[MAX_PLAYERS]; /* each seat's time as of since_ms */
     int running;          /* the seat whose time runs, or -1 */
     int64_t since_ms;     /* when it began to run */
@@ -31,9 +32,10 @@ bool gameclock_on(const GameClock *c);
 /* The wall clock in milliseconds. */
 int64_t gameclock_now(void);
 
-/* Reads a request's clock: {"initial": S, "increment": S} in seconds, or {"days": N}.
- * Leaves *c unchanged on error. */
-Status gameclock_from_request(const json_t *j, int players, GameClock *c, ErrBuf *err);
+/* Reads a request's clock: {"initial": S, "increment": S} in seconds, or {"days": N},
+ * days of day_ms milliseconds (86400000 but in tests). Leaves *c unchanged on error. */
+Status gameclock_from_request(const json_t *j, int players, int64_t day_ms, GameClock *c,
+                              ErrBuf *err);
 
 /* The same control with every seat's full time, not running: a rematch's clock. */
 GameClock gameclock_fresh(const GameClock *c, int players);

@@ -533,7 +533,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     char body_msg[96];
     if (cx != NULL && cx->done)
         return send_response(c, &cx->res); // answered by a worker, now resumed
-    snprintf(body_msg, sizeof body_msg, "a request body is at most %d bytes", SERVER_MAX_BODY);
+    // A game record to import may be a long game's: its one path takes more.
+    const int max_body = strcmp(url, "/api/import") == 0 ? SERVER_MAX_IMPORT_BODY
+                                                          : SERVER_MAX_BODY;
+    snprintf(body_msg, sizeof body_msg, "a request body is at most %d bytes", max_body);
     if (cx == NULL) {
         if ((cx = calloc(1, sizeof *cx)) == NULL)
             return MHD_NO;
@@ -559,7 +562,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         // Refuse a body announced as too large before it is sent at all.
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                      MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl && strtoull(cl, NULL, 10) > SERVER_MAX_BODY) {
+        if (cl && strtoull(cl, NULL, 10) > (unsigned long long)max_body) {
             cx->too_large = true;
             cx->answered = true;
             return send_error(c, 413, body_msg, NULL, 0);
@@ -567,7 +570,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return MHD_YES;
     }
     if (*upload_size != 0) {
-        if (!cx->too_large && cx->len + *upload_size > SERVER_MAX_BODY) {
+        if (!cx->too_large && cx->len + *upload_size > (size_t)max_body) {
             cx->too_large = true;
             free(cx->body);
             cx->body = NULL;

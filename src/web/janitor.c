@@ -4,7 +4,8 @@
  * period they serve (idle time, retention times), between 0.1 s and 30 s, so a game
  * stays in memory at most about 10% longer than the idle time says. Between sweeps it
  * looks at the running clocks every CLOCK_TICK_MS, so a flag falls on time even when
- * nobody moves.
+ * nobody moves; at every sweep it asks the store for the flags of games out of memory
+ * (days per move), which fall within a sweep's period.
  */
 #include "web/janitor.h"
 
@@ -61,6 +62,7 @@ static void *janitor_main(void *arg)
         }
         since_sweep = 0;
         sessions_evict(srv, (int64_t)c->idle_s * 1000);
+        sessions_flag_stored(srv);
         const int64_t now = (int64_t)time(NULL);
         sessions_retire(srv, c->abandon_s > 0 ? now - c->abandon_s : 0,
                         c->finished_s > 0 ? now - c->finished_s : 0);

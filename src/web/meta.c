@@ -17,6 +17,15 @@ void meta_init(GameMeta *m)
     gameclock_off(&m->clock);
 }
 
+int64_t meta_flag_at(const GameMeta *m)
+{
+    const GameClock *c = &m->clock;
+    if (m->end != META_END_NONE || !gameclock_on(c) || c->running < 0 ||
+        c->running >= MAX_PLAYERS)
+        return 0;
+    return c->since_ms + c->left_ms[c->running];
+}
+
 const char *meta_end_key(MetaEnd e)
 {
     return e == META_END_RESIGN ? "resign"

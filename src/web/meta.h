@@ -44,6 +44,9 @@ void meta_init(GameMeta *m);
 Status meta_parse(const char *text, int players, GameMeta *m, ErrBuf *err);
 /* The stored JSON, malloc'd; NULL when out of memory. */
 char *meta_format(const GameMeta *m, int players);
+/* When m's running clock runs out (wall-clock ms), 0 when none runs or the game ended
+ * outside its rules: the store's StoreStamp.flag_at. */
+int64_t meta_flag_at(const GameMeta *m);
 /* The stable key of an end outside the rules: "resign", "agreement", "time", or NULL. */
 const char *meta_end_key(MetaEnd e);
 

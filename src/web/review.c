@@ -2,7 +2,7 @@
  * review.c - the review endpoints (review.h, docs/API.md). Positions are replayed from
  * the record's start under the session's lock, as the record is the truth. What may be
  * seen follows the record's own rule: a hidden-information game's positions only once
- * it is over, and in the public view. An evaluation is a search, so it is the AI
+ * it is over (at any time when only what is to come is hidden), and in the public view. An evaluation is a search, so it is the AI
  * workers' (ai.c), with the hint's queue and per-address limits; during a game it is
  * as much help as a hint, so it is given only to a seat whose opponents are all AIs.
  */
@@ -64,7 +64,11 @@ static void positions(Session *s, Response *res)
 {
     pthread_mutex_lock(&s->mu);
     const Game *g = s->game;
-    if (!(g->ops->flags & GAME_PERFECT_INFO) && !game_is_over(g, s->rec.current)) {
+    // As the record (api.c): a game whose only secret is what is still to come shows
+    // every position it has been through, in the public view.
+    const unsigned flags = g->ops->flags;
+    if (!(flags & GAME_PERFECT_INFO) && !(flags & GAME_PUBLIC_ACTIONS) &&
+        !game_is_over(g, s->rec.current)) {
         pthread_mutex_unlock(&s->mu);
         response_error(res, 403, "the positions of a hidden-information game are shown when "
                        "the game is over");

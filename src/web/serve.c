@@ -108,6 +108,7 @@ int cmd_serve(int argc, char **argv)
         {"--streams-per-ip", 1, 100000, &cfg.streams_per_ip, NULL},
         {"--streams-per-game", 1, 100000, &cfg.streams_per_game, NULL},
         {"--idle", 1, 1000000, &cfg.idle_s, NULL},
+        {"--day-seconds", 1, 86400, &cfg.day_s, NULL},
         {"--abandon-after", 0, 100L * 365 * 86400, NULL, &cfg.abandon_s},
         {"--delete-finished-after", 0, 100L * 365 * 86400, NULL, &cfg.finished_s},
     };

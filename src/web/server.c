@@ -34,6 +34,7 @@ void serve_config_defaults(ServeConfig *cfg)
         .streams_per_ip = 32,
         .streams_per_game = 64,
         .idle_s = 300,
+        .day_s = 86400,
         .abandon_s = 30L * 24 * 3600,
         .finished_s = 0,
         .lab_max_games = LAB_DEFAULT_MAX_GAMES,

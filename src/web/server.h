@@ -44,6 +44,7 @@ typedef struct ServeConfig {
     int streams_per_ip;    /* open event streams */
     int streams_per_game;  /* open event streams of one game, from anywhere */
     int idle_s;            /* a game nobody touched for this long leaves memory */
+    int day_s;             /* a day of a days-per-move clock: 86400 but in tests */
     long abandon_s;        /* an unfinished game unchanged for this long is deleted */
     long finished_s;       /* a finished game unchanged for this long is deleted */
     /* Web security: the names the site is reached under besides the server's own
@@ -61,6 +62,7 @@ typedef struct ServeConfig {
 /* Bounds on what a request may carry. */
 enum {
     SERVER_MAX_BODY = 16 * 1024,        /* bytes of a request body */
+    SERVER_MAX_IMPORT_BODY = 256 * 1024, /* ... of POST /api/import's, a game record */
     SERVER_CONN_MEMORY = 32 * 1024,     /* the library's memory per connection */
     SERVER_MAX_URL = 8 * 1024,          /* bytes of a URL (path and query) */
     SERVER_MAX_HEADERS = 16 * 1024,     /* bytes of a request's headers in all */

@@ -41,11 +41,14 @@ struct SessionTable {
     long count;   /* sessions in memory */
     long evicted; /* sessions that left memory since the start */
     long retired; /* games deleted by the retention since the start */
+    long flagged; /* games out of memory this process ended on time since the start */
 };
 
-void sessions_stats(SessionTable *t, long *in_memory, long *evicted, long *retired)
+void sessions_stats(SessionTable *t, long *in_memory, long *evicted, long *retired,
+                    long *flagged)
 {
     pthread_mutex_lock(&t->mu);
+    *flagged = t->flagged;
     *in_memory = t->count;
     *evicted = t->evicted;
     *retired = t->retired;
@@ -371,7 +374,7 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
     }
     if (st == STATUS_OK && total > 0) {
         const StoreStamp stamp = {s->stored_version, version, ai_to_move(s, g, scratch),
-                                  meta_text};
+                                  meta_text, meta_flag_at(&meta)};
         // STATUS_CONFLICT: another process changed the game first (the caller re-reads).
         st = store_append(srv->store, s->id, s->rec.count, (const char *const *)texts, total,
                           &stamp, err);
@@ -386,7 +389,7 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
             if (record_push(&s->rec, all[i], err) != STATUS_OK) {
                 // Memory and store must agree: take the stored actions back as well.
                 ErrBuf e2;
-                const StoreStamp back = {version, version + 1, false, NULL};
+                const StoreStamp back = {version, version + 1, false, NULL, 0};
                 if (store_truncate(srv->store, s->id, before, &back, &e2) == STATUS_OK)
                     s->stored_version = s->version = version + 1;
                 texts_truncate(s, before);
@@ -450,7 +453,8 @@ Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBu
         return err_set(err, STATUS_NOMEM, "out of memory");
     const bool ends = m->end != META_END_NONE;
     const StoreStamp stamp = {s->stored_version, s->version + 1,
-                              !ends && ai_to_move(s, s->game, s->rec.current), NULL};
+                              !ends && ai_to_move(s, s->game, s->rec.current), NULL,
+                              meta_flag_at(m)};
     Status st = store_set_meta(srv->store, s->id, text, &stamp, err);
     free(text);
     if (st == STATUS_CONFLICT) {
@@ -521,6 +525,36 @@ void sessions_check_clocks(Server *srv)
     }
 }
 
+void sessions_flag_stored(Server *srv)
+{
+    // The lease outlasts loading and ending a game many times over; a process killed
+    // meanwhile leaves the flag to another one a minute later.
+    enum { BATCH = 64, LEASE_MS = 60000 };
+    char ids[BATCH][SECRET_ID_LEN + 1];
+    int n = 0;
+    ErrBuf err;
+    if (store_claim_flags(srv->store, gameclock_now(), LEASE_MS, ids, BATCH, &n, &err) !=
+        STATUS_OK)
+        return; // the next sweep tries again
+    for (int i = 0; i < n && !atomic_load(&srv->stopping); i++) {
+        Session *s = NULL;
+        // Loading a game ends it when its flag has fallen (session_find); one in memory
+        // is ended here.
+        if (session_find(srv, ids[i], &s, &err) != STATUS_OK)
+            continue;
+        pthread_mutex_lock(&s->mu);
+        const bool ended = flag_locked(srv, s, gameclock_now()) ||
+                           (s->meta.end == META_END_TIME || s->meta.end == META_END_TIME_DRAW);
+        pthread_mutex_unlock(&s->mu);
+        if (ended) {
+            pthread_mutex_lock(&srv->sessions->mu);
+            srv->sessions->flagged++;
+            pthread_mutex_unlock(&srv->sessions->mu);
+        }
+        session_release(s);
+    }
+}
+
 Status session_join(Server *srv, Session *s, int *seat, ErrBuf *err)
 {
     pthread_mutex_lock(&s->mu);
@@ -560,6 +594,38 @@ static Status init_record(Session *s, Game *g, const GameState *start, ErrBuf *e
     if (!texts_reserve(s, 64))
         return err_set(err, STATUS_NOMEM, "out of memory");
     return STATUS_OK;
+}
+
+/* Plays an imported record's actions on s's fresh record, with their texts as the game
+ * writes them: the record was read with the same game, so every action is legal. */
+static Status play_imported(Session *s, const GameRecord *r, ErrBuf *err)
+{
+    const Game *g = s->game;
+    if (r->game->state_size != g->state_size ||
+        memcmp(r->start, s->rec.start, g->state_size) != 0)
+        return err_set(err, STATUS_PARSE, "the record's start does not read back the same");
+    if (!texts_reserve(s, r->count))
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    StrBuf t;
+    sb_init(&t);
+    Status st = STATUS_OK;
+    for (int i = 0; i < r->count && st == STATUS_OK; i++) {
+        const int p = g->ops->to_move(g, s->rec.current);
+        sb_clear(&t);
+        g->ops->format_move(g, s->rec.current, r->moves[i], &t);
+        s->texts[i] = sb_failed(&t) ? NULL : dup_str(sb_str(&t));
+        s->cells[i] = cells_of(g, s->rec.current, r->moves[i]);
+        s->actor[i] = (int8_t)p;
+        if (s->texts[i] == NULL || s->cells[i] == NULL ||
+            record_push(&s->rec, r->moves[i], err) != STATUS_OK) {
+            free(s->texts[i]); // not yet the record's, so not freed with it
+            free(s->cells[i]);
+            s->texts[i] = s->cells[i] = NULL;
+            st = err_set(err, STATUS_NOMEM, "out of memory");
+        }
+    }
+    sb_free(&t);
+    return st;
 }
 
 Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err)
@@ -625,13 +691,19 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
     s->meta.open = ng->open;
     s->meta.moved_ms = gameclock_now();
 
+    // The record first, with an import's actions, so that they go to the store with the
+    // game in one write: a game is stored whole or not at all.
+    st = init_record(s, g, start, err);
+    g = s->rec.game; // owned by the record now (NULL if init failed), freed with the session
+    st = st == STATUS_OK && ng->record ? play_imported(s, ng->record, err) : st;
+
     StoredGame sg;
     memset(&sg, 0, sizeof sg);
     StrBuf pos;
     sb_init(&pos);
     // Every option is stored with its value, defaults included, so a later change of a
     // default cannot change a stored game: as one JSON object of name and value pairs.
-    json_t *rule_pairs = json_object();
+    json_t *rule_pairs = st == STATUS_OK ? json_object() : NULL;
     for (int i = 0; i < g->ops->option_count && rule_pairs; i++)
         if (json_object_set_new(rule_pairs, g->ops->options[i].name,
                                 json_string(g->values[i])) != 0) {
@@ -640,35 +712,36 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
         }
     char *rules = rule_pairs ? json_dumps(rule_pairs, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
     json_decref(rule_pairs);
-    g->ops->format_position(g, start, &pos);
-    snprintf(sg.id, sizeof sg.id, "%s", s->id);
-    snprintf(sg.game, sizeof sg.game, "%s", g->ops->name);
-    sg.players = g->players;
-    sg.rules = rules;
-    sg.start = pos.data;
-    sg.seed = s->seed;
-    sg.created = s->created;
-    sg.version = 0;
-    for (int i = 0; i < g->players; i++) {
-        // Web seats are "human" or an agent spec, well inside the stored width.
-        snprintf(sg.player[i], sizeof sg.player[i], "%.*s", (int)sizeof sg.player[i] - 1,
-                 s->seats.seat[i].text);
-        snprintf(sg.token[i], sizeof sg.token[i], "%s", s->token[i]);
+    if (st == STATUS_OK) {
+        g->ops->format_position(g, start, &pos);
+        snprintf(sg.id, sizeof sg.id, "%s", s->id);
+        snprintf(sg.game, sizeof sg.game, "%s", g->ops->name);
+        sg.players = g->players;
+        sg.rules = rules;
+        sg.start = pos.data;
+        sg.seed = s->seed;
+        sg.created = s->created;
+        sg.version = 0;
+        sg.moves = s->texts;
+        sg.n_moves = s->rec.count;
+        for (int i = 0; i < g->players; i++) {
+            // Web seats are "human" or an agent spec, well inside the stored width.
+            snprintf(sg.player[i], sizeof sg.player[i], "%.*s", (int)sizeof sg.player[i] - 1,
+                     s->seats.seat[i].text);
+            snprintf(sg.token[i], sizeof sg.token[i], "%s", s->token[i]);
+        }
+        sg.meta = meta_format(&s->meta, g->players);
+        if (rules == NULL || sb_failed(&pos) || sg.meta == NULL)
+            st = err_set(err, STATUS_NOMEM, "out of memory");
+        else if (store_insert_game(srv->store, &sg, ai_to_move(s, g, s->rec.current), err) !=
+                 STATUS_OK)
+            st = STATUS_IO;
     }
-    sg.meta = meta_format(&s->meta, g->players);
-    if (rules == NULL || sb_failed(&pos) || sg.meta == NULL)
-        st = err_set(err, STATUS_NOMEM, "out of memory");
-    else if (store_insert_game(srv->store, &sg, ai_to_move(s, g, start), err) != STATUS_OK)
-        st = STATUS_IO;
     free(rules);
     free(sg.meta);
     sb_free(&pos);
-    if (st == STATUS_OK && (st = init_record(s, g, start, err)) != STATUS_OK)
-        g = NULL; // owned by the record now, freed with the session
     free(start);
     if (st != STATUS_OK) {
-        if (s->rec.game == NULL && g != NULL)
-            game_destroy(g);
         session_destroy(NULL, s);
         return st;
     }
@@ -1060,7 +1133,7 @@ Status session_undo(Server *srv, Session *s, int seat, ErrBuf *err)
         st = STATUS_CONFLICT;
     if (st == STATUS_OK) {
         // Undo hands the move back to this human seat, so no AI move is left pending.
-        const StoreStamp stamp = {s->stored_version, s->version + 1, false, NULL};
+        const StoreStamp stamp = {s->stored_version, s->version + 1, false, NULL, 0};
         st = store_truncate(srv->store, s->id, keep, &stamp, err);
         ErrBuf e2;
         if (st == STATUS_CONFLICT)

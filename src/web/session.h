@@ -98,8 +98,10 @@ SessionTable *sessions_new(void);
 /* Frees every session; no other thread may use them any more. */
 void sessions_free(SessionTable *t);
 /* Counts for GET /api/stats: sessions in memory, and since the start those that left
- * memory and the games the retention deleted. */
-void sessions_stats(SessionTable *t, long *in_memory, long *evicted, long *retired);
+ * memory, the games the retention deleted and the games ended on time by
+ * sessions_flag_stored. */
+void sessions_stats(SessionTable *t, long *in_memory, long *evicted, long *retired,
+                    long *flagged);
 /* Wakes every session's event streams, at shutdown. */
 void sessions_wake_all(SessionTable *t);
 /* Calls fn for every session held, with its mutex held. */
@@ -124,6 +126,10 @@ typedef struct NewGame {
     unsigned open;        /* human seats left for a player to take (session_join), bits */
     char id[SECRET_ID_LEN + 1]; /* the id chosen beforehand (a shared store's hold names
                                  * it), or "" for a new one */
+    /* An imported game: its actions, chance draws included, are played from `position`
+     * and stored with the game in one write; NULL for none. Its game must be configured
+     * as ops, players and rules say. */
+    const GameRecord *record;
 } NewGame;
 
 /* The functions below return STATUS_OK, or the reason in *err and a code saying what
@@ -209,6 +215,11 @@ Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBu
 /* Ends on time the games in memory whose running clock has run out (the janitor calls
  * it a few times a second; a move by a player out of time does it too). */
 void sessions_check_clocks(Server *srv);
+/* Ends on time the stored games whose clock has run out, in memory or not (a game with
+ * days per move leaves memory while it waits): those this process claims in the store
+ * (store_claim_flags), so that with several processes exactly one ends each. The
+ * janitor calls it at every sweep. */
+void sessions_flag_stored(Server *srv);
 /* Takes the first open seat of s for a new player (NewGame.open): *seat is his. */
 Status session_join(Server *srv, Session *s, int *seat, ErrBuf *err);
 

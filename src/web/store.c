@@ -100,6 +100,13 @@ long store_count_games(Store *st)
     return st->ops->count_games(st);
 }
 
+Status store_claim_flags(Store *st, int64_t now_ms, int64_t lease_ms,
+                         char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err)
+{
+    *n = 0;
+    return st->ops->claim_flags(st, now_ms, lease_ms, ids, cap, n, err);
+}
+
 Status store_list_open(Store *st, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
                        ErrBuf *err)
 {

@@ -29,7 +29,7 @@ typedef struct Store Store;
 
 enum {
     STORE_PLAYER_LEN = 32,
-    STORE_SCHEMA_VERSION = 5, /* what store_open brings every database to */
+    STORE_SCHEMA_VERSION = 6, /* what store_open brings every database to */
 };
 
 /* A game as stored: enough to rebuild it exactly. */
@@ -61,6 +61,9 @@ typedef struct StoreStamp {
     /* The game's new meta (StoredGame.meta) written in the same transaction by
      * store_append, or NULL to leave it: a game's clock moves with its moves. */
     const char *meta;
+    /* With meta: when its clock's running time runs out (milliseconds since 1970), 0 when
+     * no clock runs, so that store_claim_flags finds the game without loading it. */
+    int64_t flag_at;
 } StoreStamp;
 
 /* Opens (creating when missing) the database named by `db` (a file path, or a
@@ -71,7 +74,8 @@ void store_close(Store *st);
  * checks versions before trusting what it holds in memory. */
 bool store_shared(const Store *st);
 
-/* Inserts a new game with its seats and no moves; ai_next as in StoreStamp. */
+/* Inserts a new game with its seats and its moves (an imported game's; usually none);
+ * ai_next as in StoreStamp. */
 Status store_insert_game(Store *st, const StoredGame *g, bool ai_next, ErrBuf *err);
 /* Appends actions first_ply, first_ply + 1, ... and sets the game's version. */
 Status store_append(Store *st, const char *id, int first_ply, const char *const *texts, int n,
@@ -96,6 +100,12 @@ Status store_list_stale(Store *st, int64_t before, bool over, char (*ids)[SECRET
  * newest first: the server's list of open games. */
 Status store_list_open(Store *st, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
                        ErrBuf *err);
+/* Claims up to cap games whose clock ran out by now_ms (StoreStamp.flag_at) for this
+ * process to end on time: each claimed one is put off until now_ms + lease_ms, so that no
+ * other process claims it meanwhile, and one this process fails to end (killed, say) is
+ * claimed again after the lease. Ending it clears its flag_at with its meta. */
+Status store_claim_flags(Store *st, int64_t now_ms, int64_t lease_ms,
+                         char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err);
 /* Notes that a game is over at `version`, so that the retention of unfinished games skips
  * it; any later change of the game clears the note. STATUS_CONFLICT when the game is no
  * longer at that version. */

@@ -27,6 +27,8 @@ typedef struct StoreOps {
     Status (*list_open)(Store *st, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
                         ErrBuf *err);
     Status (*mark_over)(Store *st, const char *id, uint64_t version, ErrBuf *err);
+    Status (*claim_flags)(Store *st, int64_t now_ms, int64_t lease_ms,
+                          char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err);
     Status (*delete_game)(Store *st, const char *id, int64_t before, ErrBuf *err);
     /* NULL for a store only one process uses: every claim is this process's. */
     Status (*ai_claim)(Store *st, const char *id, bool *mine, ErrBuf *err);

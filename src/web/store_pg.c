@@ -88,6 +88,10 @@ static const char *const MIGRATIONS[] = {
      "CREATE TABLE address_holds(game_id TEXT PRIMARY KEY, addr TEXT NOT NULL,"
      " kind INTEGER NOT NULL, at BIGINT NOT NULL);"
      "CREATE INDEX address_holds_addr ON address_holds(addr, kind);"),
+    // 6: when a running clock runs out (ms since 1970, 0: none), for the flags of games
+    // no process holds (pg_claim_flags).
+    ("ALTER TABLE games ADD COLUMN flag_at BIGINT NOT NULL DEFAULT 0;"
+     "CREATE INDEX games_flag ON games(flag_at) WHERE flag_at>0;"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
@@ -363,6 +367,12 @@ static Status pg_insert_game(Store *base, const StoredGame *g, bool ai_next, Err
         s = run_cmd(c, "INSERT INTO seats(game_id, seat, player, token) VALUES($1, $2, $3, $4)", 4,
                     q, err);
     }
+    for (int i = 0; i < g->n_moves && s == STATUS_OK; i++) {
+        char ply[16];
+        snprintf(ply, sizeof ply, "%d", i);
+        const char *q[] = {g->id, ply, g->moves[i]};
+        s = run_cmd(c, "INSERT INTO moves(game_id, ply, text) VALUES($1, $2, $3)", 3, q, err);
+    }
     if (s == STATUS_OK && ai_next)
         s = after_write(st, c, g->id, g->version, true, err);
     s = finish(c, s, err);
@@ -389,8 +399,10 @@ static Status pg_append(Store *base, const char *id, int first_ply, const char *
         s = run_cmd(c, "INSERT INTO moves(game_id, ply, text) VALUES($1, $2, $3)", 3, p, err);
     }
     if (s == STATUS_OK && stamp->meta != NULL) {
-        const char *p[] = {id, stamp->meta};
-        s = run_cmd(c, "UPDATE games SET meta=$2 WHERE id=$1", 2, p, err);
+        char flag[24];
+        snprintf(flag, sizeof flag, "%lld", (long long)stamp->flag_at);
+        const char *p[] = {id, stamp->meta, flag};
+        s = run_cmd(c, "UPDATE games SET meta=$2, flag_at=$3 WHERE id=$1", 3, p, err);
     }
     if (s == STATUS_OK)
         s = after_write(st, c, id, stamp->version, stamp->ai_next, err);
@@ -431,13 +443,15 @@ static Status pg_set_meta(Store *base, const char *id, const char *meta,
     PGconn *c = acquire(st, &slot, err);
     if (c == NULL)
         return STATUS_IO;
-    const char *p[] = {id, meta};
+    char flag[24];
+    snprintf(flag, sizeof flag, "%lld", (long long)stamp->flag_at);
+    const char *p[] = {id, meta, flag};
     Status s = run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
     c = st->conn[slot];
     if (s == STATUS_OK)
         s = set_version(c, id, stamp, err);
     if (s == STATUS_OK)
-        s = run_cmd(c, "UPDATE games SET meta=$2 WHERE id=$1", 2, p, err);
+        s = run_cmd(c, "UPDATE games SET meta=$2, flag_at=$3 WHERE id=$1", 3, p, err);
     if (s == STATUS_OK)
         s = after_write(st, c, id, stamp->version, stamp->ai_next, err);
     s = finish(c, s, err);
@@ -586,6 +600,21 @@ static Status pg_list_stale(Store *base, int64_t before, bool over,
     const char *p[] = {over ? "1" : "0", b, limit};
     return list_ids(pg(base), "SELECT id FROM games WHERE finished=$1 AND updated<$2 LIMIT $3",
                     3, p, ids, cap, n, err);
+}
+
+/* Rows another process is claiming are skipped, not waited for, and each claimed row is
+ * put off by the lease in the same statement: exactly one process takes each flag. */
+static Status pg_claim_flags(Store *base, int64_t now_ms, int64_t lease_ms,
+                             char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err)
+{
+    char now[24], until[24], limit[16];
+    snprintf(now, sizeof now, "%lld", (long long)now_ms);
+    snprintf(until, sizeof until, "%lld", (long long)(now_ms + lease_ms));
+    snprintf(limit, sizeof limit, "%d", cap);
+    const char *p[] = {now, until, limit};
+    return list_ids(pg(base), "UPDATE games SET flag_at=$2 WHERE id IN (SELECT id FROM games "
+                    "WHERE flag_at>0 AND flag_at<=$1 ORDER BY flag_at LIMIT $3 "
+                    "FOR UPDATE SKIP LOCKED) RETURNING id", 3, p, ids, cap, n, err);
 }
 
 static Status pg_list_open(Store *base, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
@@ -916,6 +945,7 @@ static const StoreOps PG_OPS = {
     .list_stale = pg_list_stale,
     .list_open = pg_list_open,
     .mark_over = pg_mark_over,
+    .claim_flags = pg_claim_flags,
     .delete_game = pg_delete_game,
     .ai_claim = pg_ai_claim,
     .count_create = pg_count_create,

@@ -48,6 +48,10 @@ static const char *const MIGRATIONS[] = {
     "ALTER TABLE games ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';",
     // 5: PostgreSQL's per-address counts; one process counts in memory, so nothing here.
     "SELECT 1;",
+    // 6: when a running clock runs out (ms since 1970, 0: none), so that a flag falls on
+    // a game out of memory (store_claim_flags); indexed for the janitor's sweeps.
+    ("ALTER TABLE games ADD COLUMN flag_at INTEGER NOT NULL DEFAULT 0;"
+     "CREATE INDEX games_flag ON games(flag_at) WHERE flag_at>0;"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
@@ -269,6 +273,15 @@ static Status sqlite_insert_game(Store *base, const StoredGame *g, bool ai_next,
         sqlite3_bind_text(q, 4, g->token[i], -1, SQLITE_STATIC);
         s = step_done(st, q, err, "insert seat");
     }
+    for (int i = 0; i < g->n_moves && s == STATUS_OK; i++) {
+        if ((s = prepare(st, "INSERT INTO moves(game_id, ply, text) VALUES(?1, ?2, ?3)", &q,
+                         err)) != STATUS_OK)
+            break;
+        sqlite3_bind_text(q, 1, g->id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(q, 2, i);
+        sqlite3_bind_text(q, 3, g->moves[i], -1, SQLITE_STATIC);
+        s = step_done(st, q, err, "insert move");
+    }
     return end_write(st, s, begun, err);
 }
 
@@ -291,9 +304,11 @@ static Status sqlite_append(Store *base, const char *id, int first_ply,
     }
     sqlite3_stmt *q;
     if (s == STATUS_OK && stamp->meta != NULL &&
-        (s = prepare(st, "UPDATE games SET meta=?2 WHERE id=?1", &q, err)) == STATUS_OK) {
+        (s = prepare(st, "UPDATE games SET meta=?2, flag_at=?3 WHERE id=?1", &q, err)) ==
+            STATUS_OK) {
         sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 2, stamp->meta, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(q, 3, (sqlite3_int64)stamp->flag_at);
         s = step_done(st, q, err, "update meta");
     }
     return end_write(st, s, begun, err);
@@ -324,9 +339,11 @@ static Status sqlite_set_meta(Store *base, const char *id, const char *meta,
     Status s = begin_game_write(st, id, stamp, &begun, err);
     sqlite3_stmt *q;
     if (s == STATUS_OK &&
-        (s = prepare(st, "UPDATE games SET meta=?2 WHERE id=?1", &q, err)) == STATUS_OK) {
+        (s = prepare(st, "UPDATE games SET meta=?2, flag_at=?3 WHERE id=?1", &q, err)) ==
+            STATUS_OK) {
         sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 2, meta, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(q, 3, (sqlite3_int64)stamp->flag_at);
         s = step_done(st, q, err, "update meta");
     }
     return end_write(st, s, begun, err);
@@ -487,6 +504,36 @@ static Status sqlite_list_stale(Store *base, int64_t before, bool over,
     return s;
 }
 
+static Status sqlite_claim_flags(Store *base, int64_t now_ms, int64_t lease_ms,
+                                char (*ids)[SECRET_ID_LEN + 1], int cap, int *n, ErrBuf *err)
+{
+    SqliteStore *st = sq(base);
+    sqlite3_stmt *q;
+    pthread_mutex_lock(&st->mu);
+    // One process holds the file: the claim only keeps a game it fails to end from
+    // coming back at every sweep.
+    Status s = prepare(st, "UPDATE games SET flag_at=?2 WHERE id IN (SELECT id FROM games "
+                           "WHERE flag_at>0 AND flag_at<=?1 ORDER BY flag_at LIMIT ?3) "
+                           "RETURNING id", &q, err);
+    if (s == STATUS_OK) {
+        sqlite3_bind_int64(q, 1, (sqlite3_int64)now_ms);
+        sqlite3_bind_int64(q, 2, (sqlite3_int64)(now_ms + lease_ms));
+        sqlite3_bind_int(q, 3, cap);
+        int rc;
+        while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+            if (*n < cap) {
+                const unsigned char *id = sqlite3_column_text(q, 0);
+                snprintf(ids[*n], sizeof ids[0], "%s", id ? (const char *)id : "");
+                (*n)++;
+            }
+        if (rc != SQLITE_DONE)
+            s = db_error(st, err, "claim flags");
+        sqlite3_finalize(q);
+    }
+    pthread_mutex_unlock(&st->mu);
+    return s;
+}
+
 static Status sqlite_list_open(Store *base, char (*ids)[SECRET_ID_LEN + 1], int cap, int *n,
                                ErrBuf *err)
 {
@@ -565,5 +612,6 @@ static const StoreOps SQLITE_OPS = {
     .list_stale = sqlite_list_stale,
     .list_open = sqlite_list_open,
     .mark_over = sqlite_mark_over,
+    .claim_flags = sqlite_claim_flags,
     .delete_game = sqlite_delete_game,
 };

@@ -1,7 +1,8 @@
 // clock.test.mjs - clocks and the lobby in the JSON API (docs/API.md, "Clocks and the
 // lobby"): a 1 s clock whose flag falls with nobody moving, a draw when the flag falls
 // against a player who cannot win, the increment, refusals, a
-// clock that survives a restart, open seats taken with a token, and GET /api/info. Part
+// clock that survives a restart, a days-per-move flag falling on a game out of memory,
+// open seats taken with a token, and GET /api/info. Part
 // of the api suite of tools/run-web-tests.sh; tiny times keep it to a few seconds.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -9,9 +10,12 @@ import { join } from 'node:path';
 import { api, events, startServer, tempDir } from './server.mjs';
 
 let srv;
+let days;
 
 before(async () => {
   srv = await startServer();
+  days = daysPerMoveFlag();
+  days.catch(() => {}); // reported by its test
 });
 
 after(async () => {
@@ -21,6 +25,45 @@ after(async () => {
     assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer/);
   }
 });
+
+// A days-per-move flag falling on a game out of memory: its own server, with a "day" of
+// 2 s and games idle for 1 s leaving memory. It runs from before() on, beside the other
+// tests, since most of it is waiting; its test collects the outcome.
+async function daysPerMoveFlag() {
+  const s = await startServer({ args: ['--idle', '1', '--day-seconds', '2'] });
+  try {
+    const g = await create(s, { game: 'kings-valley', seats: ['human', 'human'], clock: { days: 1 } });
+    const slow = await create(s, { game: 'kings-valley', seats: ['human', 'human'], clock: { days: 30 } });
+    assert.equal(g.state.clock.days, 1); // the days asked for, however short a test's day
+    assert.equal((await move(s, g, 0, g.state.legal[0].text)).status, 200);
+    const flagAt = Date.now() + 2000;
+    assert.equal((await move(s, slow, 0, slow.state.legal[0].text)).status, 200);
+    const stats = async () => (await api(s, 'GET', '/api/stats')).body;
+    const until = async (pred, what) => {
+      const end = Date.now() + 8000;
+      while (!pred(await stats())) {
+        assert.ok(Date.now() < end, `timed out waiting for ${what}: ${JSON.stringify(await stats())}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    await until((st) => st.games_in_memory === 0, 'both games to leave memory');
+    // Nobody asks for the game: the janitor finds its flag in the store and ends it.
+    await until((st) => st.games_flagged === 1, 'the flag to fall');
+    assert.ok(Date.now() >= flagAt - 50, 'not before the flag');
+    const over = (await api(s, 'GET', `/api/games/${g.id}`)).body;
+    assert.equal(over.status, 'over');
+    assert.equal(over.result.reason, 'time');
+    assert.equal(over.result.seat, 1);
+    assert.deepEqual(over.result.winners, [0]);
+    assert.equal(over.clock.left_ms[1], 0);
+    assert.equal((await api(s, 'GET', `/api/games/${slow.id}`)).body.status, 'playing');
+    assert.equal((await stats()).games_flagged, 1);
+  } finally {
+    const { code } = await s.stop();
+    assert.equal(code, 0, s.stderr());
+    assert.doesNotMatch(s.stderr(), /AddressSanitizer|runtime error|LeakSanitizer/);
+  }
+}
 
 async function create(server, body) {
   const r = await api(server, 'POST', '/api/games', { body });
@@ -163,6 +206,10 @@ test('a clock survives a restart, and a flag that fell meanwhile is noticed', as
   } finally {
     await s.stop();
   }
+});
+
+test('days per move: the flag of a game out of memory falls on time, found in the store', async () => {
+  await days;
 });
 
 test('GET /api/info names the address to invite with; --public-url wins', async () => {

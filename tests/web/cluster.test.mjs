@@ -4,7 +4,8 @@
 // move at the same ply (one wins), an AI game whose every move is played once although
 // both processes hold it, a draw offered through one process and accepted through the
 // other (the game's meta shared like its moves), a third process that evicts idle games and deletes abandoned
-// ones (the others' notices of games it no longer holds ignored), and a process
+// ones (the others' notices of games it no longer holds ignored), a days-per-move flag
+// of a game out of every process's memory ended by exactly one of them, and a process
 // SIGKILLed in the middle of play losing no acknowledged move while the other takes over
 // its AI work.
 import assert from 'node:assert/strict';
@@ -219,6 +220,37 @@ describe('several processes on PostgreSQL', () => {
       const { code } = await c.stop();
       assert.equal(code, 0, `crown serve should stop cleanly:\n${c.stderr()}`);
       assert.doesNotMatch(c.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
+    }
+  });
+
+  test('a days-per-move flag of a game no process holds is claimed and ended by one', async () => {
+    // C and D: days of 2 s, games leaving memory after 1 s. The game leaves C's memory
+    // before its flag falls; every process sweeps the store, exactly one ends it.
+    const args = ['--idle', '1', '--day-seconds', '2'];
+    const [c, d] = await Promise.all([startServer({ db: pg.url, args }), startServer({ db: pg.url, args })]);
+    const flagged = async () => {
+      let n = 0;
+      for (const s of [a, b, c, d]) n += (await api(s, 'GET', '/api/stats')).body.games_flagged;
+      return n;
+    };
+    try {
+      const g = (await api(c, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'], clock: { days: 1 } } })).body;
+      const r = await api(c, 'POST', `/api/games/${g.id}/moves`, { token: g.seats[0].token, body: { move: first(g.state) } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      for (const end = Date.now() + 15000; (await flagged()) === 0; await new Promise((res) => setTimeout(res, 50)))
+        assert.ok(Date.now() < end, 'timed out waiting for the flag');
+      await new Promise((res) => setTimeout(res, 300)); // a second claimer would show by now
+      assert.equal(await flagged(), 1);
+      const over = (await api(d, 'GET', `/api/games/${g.id}`)).body;
+      assert.equal(over.status, 'over');
+      assert.equal(over.result.reason, 'time');
+      assert.equal(over.result.seat, 1);
+    } finally {
+      for (const s of [c, d]) {
+        const { code } = await s.stop();
+        assert.equal(code, 0, `crown serve should stop cleanly:\n${s.stderr()}`);
+        assert.doesNotMatch(s.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
+      }
     }
   });
 

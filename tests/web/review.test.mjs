@@ -1,7 +1,8 @@
 // review.test.mjs - the review of a game and keyboard play, in headless Chromium against
 // a real `crown serve`: a short finished King's Valley game stepped through with the
-// buttons and the arrow keys, its moves by turn, the analysis with its graph and its
-// turning point, the record downloaded, then imported on /import and reviewed again;
+// buttons and the arrow keys, its moves by turn (and the game page's live list by
+// rounds), the analysis with its graph and its turning point, the record downloaded,
+// then imported on /import and reviewed again;
 // a move played with the keyboard alone (Tab, arrows, Enter); and the axe-core audit of
 // the new-game form, the import page, the review and a game page of every game.
 // Screenshots at 1280x800 and 390x844; no page scrolls sideways at 390 px.
@@ -58,6 +59,11 @@ test('review: stepping, moves by turn, the analysis graph and turning point, exp
   const page = await newPage(WIDE, { acceptDownloads: true });
   await page.goto(`${srv.url}${made.seats[0].url}`);
   await page.waitForSelector('#board svg', WAIT);
+  // The live move list is grouped alike (movelist.js): a numbered line per round, an
+  // item per action.
+  const live = await page.$$eval('#moves li', (li) => li.map((x) => [x.dataset.round ?? null, Math.round([...x.getClientRects()].at(-1).top)]));
+  assert.deepEqual(live.map(([round]) => round), ['1', null, '2']);
+  assert.ok(live[0][1] === live[1][1] && live[2][1] > live[1][1], 'a line per round');
   await page.click('#review-open');
   await page.waitForSelector('#review-board svg', WAIT);
   const ply = () => page.$eval('#review-board', (b) => Number(b.dataset.ply));
@@ -126,9 +132,9 @@ test('review: stepping, moves by turn, the analysis graph and turning point, exp
   await phone.unroute('**/vendor/**');
   // A record that is not one says so.
   await phone.goto(`${srv.url}/import`);
-  await phone.fill('#import-text', 'crown-record 1\ngame kings-valley\nmove z9-z1\n');
+  await phone.fill('#import-text', 'crown-record 1\ngame kings-valley\nstart sskss/5/5/5/SSKSS 1 0\nmove z9-z1\n');
   await phone.click('#import-go');
-  await phone.waitForFunction(() => /line 3 \("z9-z1"\)/.test(document.querySelector('#import-message').textContent), null, WAIT);
+  await phone.waitForFunction(() => /line 4: move 1 'z9-z1'/.test(document.querySelector('#import-message').textContent), null, WAIT);
   assert.deepEqual(phone.errors, []);
   await phone.context().close();
 });

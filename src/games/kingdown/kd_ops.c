@@ -147,6 +147,22 @@ static Status ops_parse_position(const Game *g, GameState *s, const char *text, 
     if (st != STATUS_OK)
         return st;
     kd_state_init(c, (KdState *)s, &p);
+    // A game's very start tells its set-up, which new_game keeps for the board's
+    // "set-up N" line: kept here too, so that a record's start replays to the same state.
+    char letters[9] = {0};
+    for (int f = 0; f < 8; f++) {
+        const int t = p.board[f];
+        letters[f] = t >= KD_KNIGHT && t < KD_TYPES ? kd_letters[t] : '?';
+    }
+    KdSetupKind kind;
+    uint8_t rank[8];
+    ErrBuf ignored;
+    KdPos start;
+    if (kd_parse_setup(letters, &kind, rank, &ignored) == STATUS_OK) {
+        kd_start_position(c, &start, rank);
+        if (memcmp(&start, &p, sizeof p) == 0)
+            memcpy(((KdState *)s)->start_rank, rank, sizeof rank);
+    }
     return STATUS_OK;
 }
 

@@ -32,6 +32,8 @@ export const hint = (id, token) => call('POST', `/api/games/${id}/hint`, { token
 export const positions = (id, token) => call('GET', `/api/games/${id}/positions`, { token });
 export const analyse = (id, token, ply) => call('POST', `/api/games/${id}/analysis`, { token, body: { ply } });
 export const recordText = (id, token) => call('GET', `/api/games/${id}/record`, { token });
+// A record's text becomes a game of people's seats (import.js).
+export const importRecord = (record) => call('POST', '/api/import', { body: { record } });
 // resign, offer-draw, accept-draw, decline-draw, rematch (finish.js)
 export const finish = (id, token, action) => call('POST', `/api/games/${id}/${action}`, { token });
 // Any position's observation and legal moves (learn.js)

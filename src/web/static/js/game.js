@@ -15,6 +15,7 @@ import { finishControls, resultText } from './finish.js';
 import { actionLabel, rulesHref, turnHelp } from './learn.js';
 import { createComeback } from './comeback.js';
 import { createSolution } from './solution.js';
+import { drawMoves } from './movelist.js';
 
 export function showGame(root, id, token) {
   const ui = {
@@ -170,8 +171,7 @@ export function showGame(root, id, token) {
     undoBtn.hidden = st.you === null || !othersAi;
     undoBtn.disabled = !st.moves.some((m) => m.seat === st.you) || st.status === 'over';
 
-    moves.replaceChildren(...st.moves.map((m, i) => h('li', { class: `move p${m.seat ?? 'c'}`, 'data-ply': i + 1 },
-      h('span', { class: 'who' }, m.seat === null ? 'chance' : ORDINAL[m.seat]), ' ', m.text ?? '(hidden)')));
+    drawMoves(moves, st.moves); // by rounds and turns (movelist.js)
     moves.scrollTop = moves.scrollHeight;
     renderSeats();
     solution.decorate(st, moves, board);

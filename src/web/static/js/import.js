@@ -1,64 +1,15 @@
 // import.js - the page at /import: a crown game record (core/record.h's text, as the
 // review's "Download the record" or `crown play`'s save writes it), pasted or read from
-// a file, becomes a game on the server to review. The server stays the referee: the
-// page makes a game of the record's game, rules and start position with every seat a
-// human, plays the record's actions one by one with the tokens of the seats to move
-// (so an illegal record stops with the server's reason and the action's line), then
-// opens the review. Chance's draws cannot be replayed: the server draws them itself.
+// a file, becomes a game on the server to review. The server stays the referee: it reads
+// the record whole (POST /api/import), chance draws included, and either makes the game,
+// every seat a person's, or says which line is wrong and makes nothing; then the page
+// opens the review.
 import * as api from './api.js';
 import { h } from './dom.js';
 
-// The record's fields, or an Error saying which line is wrong.
-export function parseRecord(text) {
-  const rec = { game: null, rules: {}, players: null, start: null, moves: [] };
-  const lines = text.split(/\r?\n/);
-  if (!/^crown-record 1\s*$/.test(lines[0] || '')) throw new Error('this is not a crown game record: its first line must be "crown-record 1"');
-  lines.forEach((raw, i) => {
-    const line = raw.trim();
-    if (i === 0 || line === '' || line.startsWith('#')) return;
-    const sp = line.indexOf(' ');
-    const key = sp < 0 ? line : line.slice(0, sp);
-    const value = sp < 0 ? '' : line.slice(sp + 1).trim();
-    if (key === 'game') rec.game = value;
-    else if (key === 'rule') {
-      const eq = value.indexOf('=');
-      if (eq < 1) throw new Error(`line ${i + 1}: a rule line reads "rule NAME=VALUE"`);
-      rec.rules[value.slice(0, eq)] = value.slice(eq + 1);
-    } else if (key === 'players') rec.players = value.split(',').length;
-    else if (key === 'start') rec.start = value;
-    else if (key === 'move') rec.moves.push({ text: value, line: i + 1 });
-    else if (key !== 'result') throw new Error(`line ${i + 1}: "${key}" is not a line of a crown record`);
-  });
-  if (!rec.game) throw new Error('the record names no game (a line "game NAME")');
-  return rec;
-}
-
-async function replay(rec) {
-  const games = (await api.listGames()).games;
-  const g = games.find((x) => x.name === rec.game);
-  if (!g) throw new Error(`this server has no game called "${rec.game}"`);
-  const n = rec.players || g.min_players;
-  const spec = { game: rec.game, seats: Array(n).fill('human'), rules: rec.rules };
-  if (rec.start) spec.position = rec.start;
-  const made = await api.createGame(spec);
-  const tokens = made.seats.map((s) => s.token);
+async function importRecord(text) {
+  const made = await api.importRecord(text);
   localStorage.setItem(`crown.links.${made.id}`, JSON.stringify(made.seats.map((s) => s.url)));
-  let state = made.state;
-  for (const m of rec.moves) {
-    if (state.to_move === null) {
-      throw new Error(state.status === 'over' ? `line ${m.line}: the game is already over`
-        : `line ${m.line}: chance acts here (a draw or a shuffle), which the server makes itself: records with chance cannot be replayed`);
-    }
-    for (;;) {
-      try {
-        state = await api.playMove(made.id, tokens[state.to_move], m.text, state.ply);
-        break;
-      } catch (e) {
-        if (e.status !== 429) throw new Error(`line ${m.line} ("${m.text}"): ${e.message}`);
-        await new Promise((r) => setTimeout(r, 1000));
-      }
-    }
-  }
   return made;
 }
 
@@ -82,7 +33,7 @@ export function showImport(root) {
     message.textContent = '';
     go.disabled = true;
     try {
-      const made = await replay(parseRecord(text.value));
+      const made = await importRecord(text.value);
       location.assign(`${made.seats[0].url}&review`);
     } catch (err) {
       message.textContent = err.message;
