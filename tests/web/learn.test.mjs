@@ -2,7 +2,8 @@
 // `crown serve`: the rules page of every game with its live boards (a click shows a
 // piece's moves), a tutorial step, resigning, a draw offered and accepted between two
 // browsers, the rematch with the seats swapped, the result said to the player, and the
-// labels of special actions, the 7x7 trap rule's board and King Down's six armies. Every
+// labels of special actions, the 7x7 trap rule's board and King Down's six armies, each with
+// boards of its powers at work. Every
 // page is shot at 1280x800 and 390x844 under $SCREENSHOT_DIR, must not scroll sideways at
 // 390 px, and is audited with axe-core for serious and critical violations. Every wait is
 // on a condition of the page.
@@ -102,7 +103,7 @@ describe('learn', () => {
     await page.close();
   });
 
-  test('the 7x7 trap rule greys out a slide; King Down lists its six armies', async () => {
+  test('the 7x7 trap rule greys out a slide; King Down\'s six armies and their powers', async () => {
     const page = await newPage();
     await page.goto(`${srv.url}/learn/kings-valley-7x7`);
     await page.waitForSelector('#app[data-ready="learn"]', WAIT);
@@ -115,6 +116,31 @@ describe('learn', () => {
     assert.deepEqual(await page.$$eval('.learn-army h3', (hs) => hs.map((x) => x.textContent)),
       ['Frost', 'Flame', 'Stratus', 'Mud', 'Spirit', 'Shadow']);
     assert.equal(await page.getAttribute('.learn-army .learn-board[data-selected="e1"]', 'data-targets'), 'c1 c3 d1 e3 f1 f2 g1 g3');
+    // The games' names are words.js's.
+    assert.equal(await page.textContent('#learn h1'), 'How to play King Down Classic');
+    assert.equal(await page.textContent('.learn-nav [aria-current="page"]'), 'King Down Classic');
+    // Every army has a live board, and each power's board shows what the power allows.
+    assert.deepEqual(await page.$$eval('.learn-army', (ss) => ss.map((s) => s.querySelectorAll('.learn-board svg').length > 0)),
+      [true, true, true, true, true, true]);
+    const army = (pos) => page.locator(`.learn-army .learn-board[data-position^="${pos}"]`);
+    const targets = async (pos) => army(pos).getAttribute('data-targets');
+    assert.equal(await targets('4k3/8/8/3n4/8/8/3P4/4K3 w'), 'd5', 'Freeze: the knight it may freeze');
+    assert.equal(await targets('4k3/8/8/3n4/8/8/3P4/4K3 b'), '', 'Freeze: the frozen knight has no move');
+    assert.equal(await targets('4k3/8/8/8/2n5/8/3B4/4K3 b'), 'a3 a5 b2 b6 d6 e3 e5', 'Ice Wall: not onto d2');
+    assert.equal(await targets('4k3/8/8/8/8/5N2/8/4K3 w'), 'd2 d4 e5 g1 g5 h2 h4', 'Haste: the knight again');
+    const strike = (await targets('4k3/8/8/8/8/8/1N6/4K3 w')).split(' ');
+    assert.ok(strike.includes('b8') && strike.includes('h2') && !strike.includes('d3'), `Strike: a queen's moves (${strike})`);
+    const flight = (await targets('4k3/8/8/8/8/8/8/R3K3 w')).split(' ');
+    assert.ok(flight.length > 20 && flight.includes('h4') && flight.every((c) => Number(c[1]) <= 4), `Flight: White's half (${flight})`);
+    assert.equal(await targets('4k3/8/8/8/8/8/3P4/4K3 w'), 'd2', 'Sacrifice: the pawn');
+    assert.equal(await targets('4k3/8/8/8/8/3P4/8/4K3 w'), 'd5', 'March: two squares');
+    assert.equal(await targets('4k3/8/8/8/8/8/3P4/3RK3 w'), 'd3 d4 d5 d6 d7', 'Leap: over the pawn');
+    // A click on the frozen knight selects nothing; a click elsewhere shows the king's moves.
+    const frozen = army('4k3/8/8/3n4/8/8/3P4/4K3 b');
+    await frozen.locator('[data-cell="e8"]').click();
+    assert.equal(await frozen.getAttribute('data-selected'), 'e8');
+    await page.locator('.learn-army').nth(1).scrollIntoViewIfNeeded();
+    await check(page, 'learn-king-down-armies');
     await page.close();
   });
 });
