@@ -3,7 +3,8 @@
 // buttons and the arrow keys, its moves by turn, the analysis with its graph and its
 // turning point, the record downloaded, then imported on /import and reviewed again;
 // a move played with the keyboard alone (Tab, arrows, Enter); and the axe-core audit of
-// the new-game form, the import page, the review and a game page of every game.
+// the new-game form, the import page, the review and a game page of every game, while
+// it is played and once it is over, at both sizes.
 // Screenshots at 1280x800 and 390x844; no page scrolls sideways at 390 px.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -176,17 +177,34 @@ test('keyboard play: Tab to a piece, arrows to its target, Enter to select and m
   await phone.context().close();
 });
 
-test('accessibility: the new-game form and a game page of every game', async () => {
+// The audit of a page at both sizes, with a screenshot at each and no sideways scroll on
+// the phone; the page is left at 1280 px.
+async function auditBothSizes(page, what, shot) {
+  for (const [size, viewport] of [['1280', WIDE], ['390', PHONE]]) {
+    await page.setViewportSize(viewport);
+    await assertAccessible(page, `${what} at ${size} px`);
+    if (size === '390') assert.ok(await noSideways(page), `${what} scrolls sideways at 390 px`);
+    await page.screenshot({ path: join(SHOTS, `a11y-${shot}-${size}.png`) });
+  }
+  await page.setViewportSize(WIDE);
+}
+
+test('accessibility at 1280 and 390 px: the new-game form, every game playing and over', async () => {
   const page = await newPage();
   await page.goto(`${srv.url}/`);
   await page.waitForSelector('#new-game', WAIT);
-  await assertAccessible(page, 'the new-game form');
+  await auditBothSizes(page, 'the new-game form', 'new-game');
   for (const g of games) {
     const seats = ['human', ...Array.from({ length: g.min_players - 1 }, () => 'ai:1')];
     const made = (await api(srv, 'POST', '/api/games', { body: { game: g.name, seats, seed: 5 } })).body;
     await page.goto(`${srv.url}${made.seats[0].url}`);
     await page.waitForSelector('#board svg, #board pre', WAIT);
-    await assertAccessible(page, `the ${g.name} game page`);
+    await auditBothSizes(page, `the ${g.name} game page`, g.name);
+    // Over (here by a resignation): the result, the finished game's buttons.
+    const r = await api(srv, 'POST', `/api/games/${made.id}/resign`, { token: made.seats[0].token });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    await page.waitForSelector('#result:not([hidden])', WAIT);
+    await auditBothSizes(page, `the finished ${g.name} game page`, `${g.name}-over`);
   }
   assert.deepEqual(page.errors, []);
   await page.context().close();
