@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { assertAccessible } from './a11y.mjs';
-import { browserSuite, openPage } from './browser.mjs';
+import { browserSuite, openPage, pageReuser } from './browser.mjs';
 import { api } from './server.mjs';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
@@ -21,10 +21,11 @@ const GAMES = ['kings-valley', 'retrieve-the-king', 'kings-valley-7x7', 'kings-v
 
 let srv;
 let browser;
+let reused; // one page for the tests that need no browser of their own (browser.mjs)
 
-browserSuite({ before, after, shots: SHOTS, ready: (s) => { ({ srv, browser } = s); } });
+browserSuite({ before, after, shots: SHOTS, ready: (s) => { ({ srv, browser } = s); reused = pageReuser(browser, { width: 1280, height: 800 }); } });
 
-const newPage = (context) => openPage(context || browser, { width: 1280, height: 800 });
+const newPage = (context) => (context ? openPage(context, { width: 1280, height: 800 }) : reused());
 
 async function create(body) {
   const r = await api(srv, 'POST', '/api/games', { body });
@@ -48,9 +49,10 @@ async function resign(page) {
   await page.waitForSelector('#result:not([hidden])', WAIT);
 }
 
-// Shots at both sizes, the phone size checked for sideways scrolling, and the audit.
-async function check(page, name) {
-  await assertAccessible(page, name);
+// Shots at both sizes, the phone size checked for sideways scrolling, and the audit
+// unless this very page was audited already (`audit: false`).
+async function check(page, name, { audit = true } = {}) {
+  if (audit) await assertAccessible(page, name);
   await page.screenshot({ path: join(SHOTS, `${name}-1280.png`), fullPage: false });
   await page.setViewportSize({ width: 390, height: 844 });
   const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -76,7 +78,6 @@ describe('learn', () => {
     await page.goto(`${srv.url}/learn`);
     await page.waitForSelector('.learn-index a', WAIT);
     assert.equal(await page.$$eval('.learn-index a', (a) => a.length), GAMES.length);
-    await page.close();
   });
 
   test('a click on a piece shows its moves; a tutorial step checks the move', async () => {
@@ -100,7 +101,6 @@ describe('learn', () => {
     await page.waitForSelector('#tutorial[data-step="1"] #tutorial-feedback:not(.right)', WAIT);
     await page.locator('#tutorial').scrollIntoViewIfNeeded();
     await check(page, 'learn-tutorial');
-    await page.close();
   });
 
   test('the 7x7 trap rule greys out a slide; King Down\'s six armies and their powers', async () => {
@@ -140,8 +140,7 @@ describe('learn', () => {
     await frozen.locator('[data-cell="e8"]').click();
     assert.equal(await frozen.getAttribute('data-selected'), 'e8');
     await page.locator('.learn-army').nth(1).scrollIntoViewIfNeeded();
-    await check(page, 'learn-king-down-armies');
-    await page.close();
+    await check(page, 'learn-king-down-armies', { audit: false }); // audited as learn-king-down
   });
 });
 
@@ -160,7 +159,6 @@ describe('finishing a game', () => {
     const st = (await api(srv, 'GET', `/api/games/${rematch}`)).body;
     assert.equal(st.rematch_of, made.id);
     assert.deepEqual(st.seats.map((s) => s.player), ['ai:1', 'human']);
-    await page.close();
   });
 
   test('a draw offered in one browser and accepted in the other', async () => {
@@ -212,6 +210,5 @@ describe('finishing a game', () => {
     assert.equal(await page.textContent('#result'), 'You lost: you resigned');
     assert.equal(await page.locator('#score-breakdown tbody tr').count(), 6);
     await check(page, 'finish-kotv-scores');
-    await page.close();
   });
 });

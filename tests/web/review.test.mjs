@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { assertAccessible } from './a11y.mjs';
-import { browserSuite } from './browser.mjs';
+import { browserSuite, pageReuser } from './browser.mjs';
 import { api, startServer } from './server.mjs';
 import { roundsOf } from '../../src/web/static/js/turns.js';
 
@@ -25,23 +25,16 @@ const START = 'ss1ss/2k2/5/5/SSKSS 1 10';
 const LINE = ['a1-a4', 'e5-e2', 'c1-c3'];
 
 let srv;
-let browser;
 let games;
+let newPage; // one page for every test, in a context that takes downloads (browser.mjs)
 browserSuite({
   before, after, shots: SHOTS,
   async ready(s) {
-    ({ srv, browser } = s);
+    srv = s.srv;
     games = (await api(srv, 'GET', '/api/games')).body.games;
+    newPage = pageReuser(() => s.browser.newContext({ acceptDownloads: true }), WIDE);
   },
 });
-
-async function newPage(viewport = WIDE, options = {}) {
-  const context = await browser.newContext({ viewport, ...options });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  return page;
-}
 
 async function finishedGame() {
   const made = (await api(srv, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'], position: START } })).body;
@@ -56,7 +49,7 @@ const noSideways = (page) => page.evaluate(() => document.documentElement.scroll
 
 test('review: stepping, moves by turn, the analysis graph and turning point, export then import', async () => {
   const made = await finishedGame();
-  const page = await newPage(WIDE, { acceptDownloads: true });
+  const page = await newPage(WIDE);
   await page.goto(`${srv.url}${made.seats[0].url}`);
   await page.waitForSelector('#board svg', WAIT);
   await page.click('#review-open');
@@ -100,7 +93,6 @@ test('review: stepping, moves by turn, the analysis graph and turning point, exp
   const record = readFileSync(await download.path(), 'utf8');
   assert.match(record, /^crown-record 1\ngame kings-valley\n/);
   assert.match(record, /move e5-e2\nmove c1-c3\n/);
-  await page.context().close();
 
   // On a phone: the record pasted on /import becomes a game of its own, reviewed.
   const phone = await newPage(PHONE);
@@ -131,7 +123,6 @@ test('review: stepping, moves by turn, the analysis graph and turning point, exp
   await phone.click('#import-go');
   await phone.waitForFunction(() => /line 3 \("z9-z1"\)/.test(document.querySelector('#import-message').textContent), null, WAIT);
   assert.deepEqual(phone.errors, []);
-  await phone.context().close();
 });
 
 test('moves by turn: several actions of one seat are one turn, rounds restart with the seats', () => {
@@ -167,14 +158,12 @@ test('keyboard play: Tab to a piece, arrows to its target, Enter to select and m
   await page.waitForFunction(() => document.activeElement.getAttribute('data-cell') === 'a4', null, WAIT);
   await page.screenshot({ path: join(SHOTS, 'keyboard-1280.png') });
   assert.deepEqual(page.errors, []);
-  await page.context().close();
   // The same game on a phone, the keyboard's ring on the board's Tab stop.
   const phone = await newPage(PHONE);
   await phone.goto(`${srv.url}${made.seats[0].url}`);
   await phone.waitForSelector('#board svg [data-cell][tabindex="0"]', WAIT);
   await phone.focus('#board svg [data-cell][tabindex="0"]');
   await phone.screenshot({ path: join(SHOTS, 'keyboard-390.png') });
-  await phone.context().close();
 });
 
 // The audit of a page at both sizes, with a screenshot at each and no sideways scroll on
@@ -207,5 +196,4 @@ test('accessibility at 1280 and 390 px: the new-game form, every game playing an
     await auditBothSizes(page, `the finished ${g.name} game page`, `${g.name}-over`);
   }
   assert.deepEqual(page.errors, []);
-  await page.context().close();
 });
