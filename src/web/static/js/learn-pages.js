@@ -1,10 +1,11 @@
 // learn-pages.js - the rules of every game in the project's own words (paraphrased from
 // docs/games/*.md and RULINGS.md, never the rulebooks' text), as data for learn.js:
-// sections of paragraphs (an `army` section is one of King Down's armies) with small live boards (a position, the piece whose moves they
-// highlight, and the game when it is another than the page's), and the tutorials' guided positions. The games'
-// names are words.js's. Every board is read by the
-// server (POST /api/observe), so a position here that a game stops accepting shows as
-// an error on its page and fails the browser tests.
+// sections of paragraphs (an `army` section is one of King Down's armies) with small
+// live boards (a position, the piece whose moves they highlight, `only` to keep one
+// power's moves, and the game when it is another than the page's), and the tutorials'
+// guided positions. The games' names are words.js's. Every board is read by the server
+// (POST /api/observe), so a position here that a game stops accepting shows as an error
+// on its page and fails the browser tests.
 
 const KV_START = 'sskss/5/5/5/SSKSS 1 0';
 
