@@ -52,3 +52,20 @@ export async function openPage(target, viewport) {
   page.errors = errors;
   return page;
 }
+
+// A file's one page, opened on first use in `target` (the browser or a context) and
+// handed to each test again at the viewport it asks for, its errors cleared: every test
+// starts with a navigation, and a new page costs Chromium a renderer process (about
+// 1.5 CPU-seconds), more than most tests' own work. A test that closes it gets a new one.
+export function pageReuser(target, viewport) {
+  let page = null;
+  return async (size = viewport) => {
+    if (!page || page.isClosed()) {
+      page = await openPage(await (typeof target === 'function' ? target() : target), size);
+    } else {
+      await page.setViewportSize(size);
+      page.errors.length = 0;
+    }
+    return page;
+  };
+}

@@ -148,8 +148,10 @@ async function playTurnByClicking(page) {
 }
 
 test('every game: start against the AI from the form, move by clicking, the AI answers', async () => {
+  // One page for every game: each starts from the form anew (a page costs a renderer).
+  const page = await newPage();
   for (const g of games) {
-    const page = await newPage();
+    page.errors.length = 0;
     const seats = ['human', ...Array.from({ length: g.min_players - 1 }, () => 'ai:1')];
     await startFromForm(page, g.name, seats, 11);
     // Every game has a drawer now: a board that fails to draw falls back to text.
@@ -165,8 +167,8 @@ test('every game: start against the AI from the form, move by clicking, the AI a
     assert.ok(texts.length >= played + 1, `${g.name}: ${texts}`);
     await page.locator('#board').screenshot({ path: join(SHOTS, `${g.name}.png`) });
     assert.deepEqual(page.errors, [], g.name);
-    await page.close();
   }
+  await page.close();
 });
 
 // King of the Valley by clicking: the king placed on a valley square, summon legs from

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { browserSuite } from './browser.mjs';
+import { browserSuite, pageReuser } from './browser.mjs';
 import { api } from './server.mjs';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
@@ -18,20 +18,12 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 
 let srv;
-let browser;
+let newPage; // one page for every test (browser.mjs)
 
 browserSuite({
   before, after, shots: SHOTS,
-  ready(s) { ({ srv, browser } = s); },
+  ready(s) { srv = s.srv; newPage = pageReuser(s.browser, DESKTOP); },
 });
-
-async function newPage(viewport) {
-  const page = await browser.newPage({ viewport });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.errors = errors;
-  return page;
-}
 
 // A game made through the API (a position, seats), opened at the first human seat.
 async function openGame(page, spec) {
@@ -73,7 +65,6 @@ test('the new-game form names games and AI levels, and fits a phone', async () =
   await assertNoSideways(page, 'the new-game form');
   await shoot(page, 'fixes-new-game-390x844.png');
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 test('King Down: a king in check is marked, promotions are pictured and fit a phone', async () => {
@@ -100,7 +91,6 @@ test('King Down: a king in check is marked, promotions are pictured and fit a ph
   await page.waitForSelector('#board [data-cell="b8"] [data-piece="0queen"]', WAIT);
   assert.equal(await page.locator('#board [data-cell="g8"].check').count(), 0, 'the check is over');
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 test('King\'s Guard: a stack is only selected, its turn put together and sent at the end', async () => {
@@ -143,7 +133,6 @@ test('King\'s Guard: a stack is only selected, its turn put together and sent at
   // One turn in the live list (movelist.js): its further actions follow its first.
   assert.deepEqual(await page.$$eval('#moves li.p0', (li) => li.map((x) => x.classList.contains('turn-more'))), [false, true, true]);
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 test('typed moves as players write them, a hint in words, and why a piece does not move', async () => {
@@ -164,7 +153,6 @@ test('typed moves as players write them, a hint in words, and why a piece does n
   await page.waitForSelector('#moves li.p0', WAIT);
   assert.match(await page.textContent('#moves li.p0'), /b1-b4/);
   assert.deepEqual(page.errors, []);
-  await page.close();
 
   // Once the game is over, a click says so.
   const over = await newPage(PHONE);
@@ -177,7 +165,6 @@ test('typed moves as players write them, a hint in words, and why a piece does n
   await assertNoSideways(over, 'a King\'s Valley game');
   await shoot(over, 'fixes-kings-valley-over-390x844.png');
   assert.deepEqual(over.errors, []);
-  await over.close();
 });
 
 // The second player's wizard waits to swap a castle subject for a hill tile.
@@ -205,7 +192,6 @@ test('King of the Valley fits a phone; the wizard swaps by tapping two tiles', a
   await slot.click();
   await page.waitForFunction((t) => [...document.querySelectorAll('#moves li')].some((li) => li.textContent.includes(t)), want, WAIT);
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 test('previews: on a copy, never stored; refused with the reason', async () => {

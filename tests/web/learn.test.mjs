@@ -2,7 +2,8 @@
 // `crown serve`: the rules page of every game with its live boards (a click shows a
 // piece's moves), a tutorial step, resigning, a draw offered and accepted between two
 // browsers, the rematch with the seats swapped, the result said to the player, and the
-// labels of special actions, the 7x7 trap rule's board and King Down's six armies. Every
+// labels of special actions, the 7x7 trap rule's board and King Down's six armies, each with
+// boards of its powers at work. Every
 // page is shot at 1280x800 and 390x844 under $SCREENSHOT_DIR, must not scroll sideways at
 // 390 px, and is audited with axe-core for serious and critical violations. Every wait is
 // on a condition of the page.
@@ -10,7 +11,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { assertAccessible } from './a11y.mjs';
-import { browserSuite, openPage } from './browser.mjs';
+import { browserSuite, openPage, pageReuser } from './browser.mjs';
 import { api } from './server.mjs';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
@@ -20,10 +21,11 @@ const GAMES = ['kings-valley', 'retrieve-the-king', 'kings-valley-7x7', 'kings-v
 
 let srv;
 let browser;
+let reused; // one page for the tests that need no browser of their own (browser.mjs)
 
-browserSuite({ before, after, shots: SHOTS, ready: (s) => { ({ srv, browser } = s); } });
+browserSuite({ before, after, shots: SHOTS, ready: (s) => { ({ srv, browser } = s); reused = pageReuser(browser, { width: 1280, height: 800 }); } });
 
-const newPage = (context) => openPage(context || browser, { width: 1280, height: 800 });
+const newPage = (context) => (context ? openPage(context, { width: 1280, height: 800 }) : reused());
 
 async function create(body) {
   const r = await api(srv, 'POST', '/api/games', { body });
@@ -47,9 +49,10 @@ async function resign(page) {
   await page.waitForSelector('#result:not([hidden])', WAIT);
 }
 
-// Shots at both sizes, the phone size checked for sideways scrolling, and the audit.
-async function check(page, name) {
-  await assertAccessible(page, name);
+// Shots at both sizes, the phone size checked for sideways scrolling, and the audit
+// unless this very page was audited already (`audit: false`).
+async function check(page, name, { audit = true } = {}) {
+  if (audit) await assertAccessible(page, name);
   await page.screenshot({ path: join(SHOTS, `${name}-1280.png`), fullPage: false });
   await page.setViewportSize({ width: 390, height: 844 });
   const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -75,7 +78,6 @@ describe('learn', () => {
     await page.goto(`${srv.url}/learn`);
     await page.waitForSelector('.learn-index a', WAIT);
     assert.equal(await page.$$eval('.learn-index a', (a) => a.length), GAMES.length);
-    await page.close();
   });
 
   test('a click on a piece shows its moves; a tutorial step checks the move', async () => {
@@ -99,10 +101,9 @@ describe('learn', () => {
     await page.waitForSelector('#tutorial[data-step="1"] #tutorial-feedback:not(.right)', WAIT);
     await page.locator('#tutorial').scrollIntoViewIfNeeded();
     await check(page, 'learn-tutorial');
-    await page.close();
   });
 
-  test('the 7x7 trap rule greys out a slide; King Down lists its six armies', async () => {
+  test('the 7x7 trap rule greys out a slide; King Down\'s six armies and their powers', async () => {
     const page = await newPage();
     await page.goto(`${srv.url}/learn/kings-valley-7x7`);
     await page.waitForSelector('#app[data-ready="learn"]', WAIT);
@@ -115,7 +116,31 @@ describe('learn', () => {
     assert.deepEqual(await page.$$eval('.learn-army h3', (hs) => hs.map((x) => x.textContent)),
       ['Frost', 'Flame', 'Stratus', 'Mud', 'Spirit', 'Shadow']);
     assert.equal(await page.getAttribute('.learn-army .learn-board[data-selected="e1"]', 'data-targets'), 'c1 c3 d1 e3 f1 f2 g1 g3');
-    await page.close();
+    // The games' names are words.js's.
+    assert.equal(await page.textContent('#learn h1'), 'How to play King Down Classic');
+    assert.equal(await page.textContent('.learn-nav [aria-current="page"]'), 'King Down Classic');
+    // Every army has a live board, and each power's board shows what the power allows.
+    assert.deepEqual(await page.$$eval('.learn-army', (ss) => ss.map((s) => s.querySelectorAll('.learn-board svg').length > 0)),
+      [true, true, true, true, true, true]);
+    const army = (pos) => page.locator(`.learn-army .learn-board[data-position^="${pos}"]`);
+    const targets = async (pos) => army(pos).getAttribute('data-targets');
+    assert.equal(await targets('4k3/8/8/3n4/8/8/3P4/4K3 w'), 'd5', 'Freeze: the knight it may freeze');
+    assert.equal(await targets('4k3/8/8/3n4/8/8/3P4/4K3 b'), '', 'Freeze: the frozen knight has no move');
+    assert.equal(await targets('4k3/8/8/8/2n5/8/3B4/4K3 b'), 'a3 a5 b2 b6 d6 e3 e5', 'Ice Wall: not onto d2');
+    assert.equal(await targets('4k3/8/8/8/8/5N2/8/4K3 w'), 'd2 d4 e5 g1 g5 h2 h4', 'Haste: the knight again');
+    const strike = (await targets('4k3/8/8/8/8/8/1N6/4K3 w')).split(' ');
+    assert.ok(strike.includes('b8') && strike.includes('h2') && !strike.includes('d3'), `Strike: a queen's moves (${strike})`);
+    const flight = (await targets('4k3/8/8/8/8/8/8/R3K3 w')).split(' ');
+    assert.ok(flight.length > 20 && flight.includes('h4') && flight.every((c) => Number(c[1]) <= 4), `Flight: White's half (${flight})`);
+    assert.equal(await targets('4k3/8/8/8/8/8/3P4/4K3 w'), 'd2', 'Sacrifice: the pawn');
+    assert.equal(await targets('4k3/8/8/8/8/3P4/8/4K3 w'), 'd5', 'March: two squares');
+    assert.equal(await targets('4k3/8/8/8/8/8/3P4/3RK3 w'), 'd3 d4 d5 d6 d7', 'Leap: over the pawn');
+    // A click on the frozen knight selects nothing; a click elsewhere shows the king's moves.
+    const frozen = army('4k3/8/8/3n4/8/8/3P4/4K3 b');
+    await frozen.locator('[data-cell="e8"]').click();
+    assert.equal(await frozen.getAttribute('data-selected'), 'e8');
+    await page.locator('.learn-army').nth(1).scrollIntoViewIfNeeded();
+    await check(page, 'learn-king-down-armies', { audit: false }); // audited as learn-king-down
   });
 });
 
@@ -134,7 +159,6 @@ describe('finishing a game', () => {
     const st = (await api(srv, 'GET', `/api/games/${rematch}`)).body;
     assert.equal(st.rematch_of, made.id);
     assert.deepEqual(st.seats.map((s) => s.player), ['ai:1', 'human']);
-    await page.close();
   });
 
   test('a draw offered in one browser and accepted in the other', async () => {
@@ -186,6 +210,5 @@ describe('finishing a game', () => {
     assert.equal(await page.textContent('#result'), 'You lost: you resigned');
     assert.equal(await page.locator('#score-breakdown tbody tr').count(), 6);
     await check(page, 'finish-kotv-scores');
-    await page.close();
   });
 });

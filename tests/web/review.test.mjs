@@ -4,14 +4,15 @@
 // rounds), the analysis with its graph and its turning point, the record downloaded,
 // then imported on /import and reviewed again;
 // a move played with the keyboard alone (Tab, arrows, Enter); and the axe-core audit of
-// the new-game form, the import page, the review and a game page of every game.
+// the new-game form, the import page, the review and a game page of every game, while
+// it is played and once it is over, at both sizes.
 // Screenshots at 1280x800 and 390x844; no page scrolls sideways at 390 px.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { assertAccessible } from './a11y.mjs';
-import { browserSuite } from './browser.mjs';
+import { browserSuite, pageReuser } from './browser.mjs';
 import { api, startServer } from './server.mjs';
 import { roundsOf } from '../../src/web/static/js/turns.js';
 
@@ -25,23 +26,16 @@ const START = 'ss1ss/2k2/5/5/SSKSS 1 10';
 const LINE = ['a1-a4', 'e5-e2', 'c1-c3'];
 
 let srv;
-let browser;
 let games;
+let newPage; // one page for every test, in a context that takes downloads (browser.mjs)
 browserSuite({
   before, after, shots: SHOTS,
   async ready(s) {
-    ({ srv, browser } = s);
+    srv = s.srv;
     games = (await api(srv, 'GET', '/api/games')).body.games;
+    newPage = pageReuser(() => s.browser.newContext({ acceptDownloads: true }), WIDE);
   },
 });
-
-async function newPage(viewport = WIDE, options = {}) {
-  const context = await browser.newContext({ viewport, ...options });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  return page;
-}
 
 async function finishedGame() {
   const made = (await api(srv, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'], position: START } })).body;
@@ -56,7 +50,7 @@ const noSideways = (page) => page.evaluate(() => document.documentElement.scroll
 
 test('review: stepping, moves by turn, the analysis graph and turning point, export then import', async () => {
   const made = await finishedGame();
-  const page = await newPage(WIDE, { acceptDownloads: true });
+  const page = await newPage(WIDE);
   await page.goto(`${srv.url}${made.seats[0].url}`);
   await page.waitForSelector('#board svg', WAIT);
   // The live move list is grouped alike (movelist.js): a numbered line per round, an
@@ -105,7 +99,6 @@ test('review: stepping, moves by turn, the analysis graph and turning point, exp
   const record = readFileSync(await download.path(), 'utf8');
   assert.match(record, /^crown-record 1\ngame kings-valley\n/);
   assert.match(record, /move e5-e2\nmove c1-c3\n/);
-  await page.context().close();
 
   // On a phone: the record pasted on /import becomes a game of its own, reviewed.
   const phone = await newPage(PHONE);
@@ -136,7 +129,6 @@ test('review: stepping, moves by turn, the analysis graph and turning point, exp
   await phone.click('#import-go');
   await phone.waitForFunction(() => /line 4: move 1 'z9-z1'/.test(document.querySelector('#import-message').textContent), null, WAIT);
   assert.deepEqual(phone.errors, []);
-  await phone.context().close();
 });
 
 test('moves by turn: several actions of one seat are one turn, rounds restart with the seats', () => {
@@ -172,28 +164,42 @@ test('keyboard play: Tab to a piece, arrows to its target, Enter to select and m
   await page.waitForFunction(() => document.activeElement.getAttribute('data-cell') === 'a4', null, WAIT);
   await page.screenshot({ path: join(SHOTS, 'keyboard-1280.png') });
   assert.deepEqual(page.errors, []);
-  await page.context().close();
   // The same game on a phone, the keyboard's ring on the board's Tab stop.
   const phone = await newPage(PHONE);
   await phone.goto(`${srv.url}${made.seats[0].url}`);
   await phone.waitForSelector('#board svg [data-cell][tabindex="0"]', WAIT);
   await phone.focus('#board svg [data-cell][tabindex="0"]');
   await phone.screenshot({ path: join(SHOTS, 'keyboard-390.png') });
-  await phone.context().close();
 });
 
-test('accessibility: the new-game form and a game page of every game', async () => {
+// The audit of a page at both sizes, with a screenshot at each and no sideways scroll on
+// the phone; the page is left at 1280 px.
+async function auditBothSizes(page, what, shot) {
+  for (const [size, viewport] of [['1280', WIDE], ['390', PHONE]]) {
+    await page.setViewportSize(viewport);
+    await assertAccessible(page, `${what} at ${size} px`);
+    if (size === '390') assert.ok(await noSideways(page), `${what} scrolls sideways at 390 px`);
+    await page.screenshot({ path: join(SHOTS, `a11y-${shot}-${size}.png`) });
+  }
+  await page.setViewportSize(WIDE);
+}
+
+test('accessibility at 1280 and 390 px: the new-game form, every game playing and over', async () => {
   const page = await newPage();
   await page.goto(`${srv.url}/`);
   await page.waitForSelector('#new-game', WAIT);
-  await assertAccessible(page, 'the new-game form');
+  await auditBothSizes(page, 'the new-game form', 'new-game');
   for (const g of games) {
     const seats = ['human', ...Array.from({ length: g.min_players - 1 }, () => 'ai:1')];
     const made = (await api(srv, 'POST', '/api/games', { body: { game: g.name, seats, seed: 5 } })).body;
     await page.goto(`${srv.url}${made.seats[0].url}`);
     await page.waitForSelector('#board svg, #board pre', WAIT);
-    await assertAccessible(page, `the ${g.name} game page`);
+    await auditBothSizes(page, `the ${g.name} game page`, g.name);
+    // Over (here by a resignation): the result, the finished game's buttons.
+    const r = await api(srv, 'POST', `/api/games/${made.id}/resign`, { token: made.seats[0].token });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    await page.waitForSelector('#result:not([hidden])', WAIT);
+    await auditBothSizes(page, `the finished ${g.name} game page`, `${g.name}-over`);
   }
   assert.deepEqual(page.errors, []);
-  await page.context().close();
 });

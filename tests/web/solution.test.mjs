@@ -1,9 +1,10 @@
 // solution.test.mjs - a finished King's Valley game against a solved table: the API
 // (GET /api/games/ID/solution: each ply's value, the moves that changed the result, who
 // may ask when) and the game page marking the move that gave the win away, in the list
-// and on the board. The server loads a reduced table (one soldier a side, solved by
-// `crown solve --soldiers 1` in a fraction of a second), which answers positions with
-// one soldier a side; other rules have no table and get the no-table answer.
+// and on the board, and its review doing the same in its turns. The server loads a
+// reduced table (one soldier a side, solved by `crown solve --soldiers 1` in a fraction
+// of a second), which answers positions with one soldier a side; other rules have no
+// table and get the no-table answer.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -70,7 +71,7 @@ test('the solution API: values, the change of hands, and who may ask when', asyn
   assert.deepEqual(none.body, { available: false, plies: [], changes: [] });
 });
 
-test('the game page marks where the result changed hands', { timeout: 20000 }, async () => {
+test('the game page and its review mark where the result changed hands', { timeout: 20000 }, async () => {
   const g = await playedGame();
   await api(srv, 'POST', `/api/games/${g.id}/moves`, { token: g.seats[1].token, body: { move: 'b3-c3' } });
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
@@ -85,6 +86,23 @@ test('the game page marks where the result changed hands', { timeout: 20000 }, a
   assert.deepEqual(marked, ['d3', 'd4']);
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, 'solution-kings-valley.png') });
+  // The review marks the same move in its turns, and on its board once that move is played.
+  await page.click('#review-open');
+  await page.waitForSelector('#review-moves .turn.turning', { timeout: 10000 });
+  assert.equal(await page.getAttribute('#review-moves .turn.turning', 'data-ply'), '1');
+  assert.deepEqual(await page.$$eval('#review-moves .ply-value', (e) => e.map((x) => x.textContent)), ['W3', 'W1']);
+  assert.match(await page.textContent('#review-solution'), /Ply 1, first player's d4-d3: win in 3 became loss in 2/);
+  const reviewMarks = () => page.$$eval('#review-board .cell.turning', (e) => e.map((x) => x.getAttribute('data-cell')).sort());
+  assert.deepEqual(await reviewMarks(), ['d3', 'd4']);
+  await page.click('button[aria-label="first position"]');
+  assert.deepEqual(await reviewMarks(), [], 'nothing marked before the move');
+  assert.equal(await page.locator('#review-moves .turn.turning').count(), 1, 'the list keeps its marks');
+  await page.click('#review-moves .turn[data-ply="1"]');
+  assert.deepEqual(await reviewMarks(), ['d3', 'd4']);
+  await page.screenshot({ path: join(SHOTS, 'solution-review-1280.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll at 390 px');
+  await page.screenshot({ path: join(SHOTS, 'solution-review-390.png'), fullPage: true });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -1,9 +1,11 @@
 // learn-pages.js - the rules of every game in the project's own words (paraphrased from
 // docs/games/*.md and RULINGS.md, never the rulebooks' text), as data for learn.js:
-// sections of paragraphs (an `army` section is one of King Down's armies) with small live boards (a position, the piece whose moves they
-// highlight, and the game when it is another than the page's), and the tutorials' guided positions. Every board is read by the
-// server (POST /api/observe), so a position here that a game stops accepting shows as
-// an error on its page and fails the browser tests.
+// sections of paragraphs (an `army` section is one of King Down's armies) with small
+// live boards (a position, the piece whose moves they highlight, `only` to keep one
+// power's moves, and the game when it is another than the page's), and the tutorials'
+// guided positions. The games' names are words.js's. Every board is read by the server
+// (POST /api/observe), so a position here that a game stops accepting shows as an error
+// on its page and fails the browser tests.
 
 const KV_START = 'sskss/5/5/5/SSKSS 1 0';
 
@@ -37,13 +39,11 @@ const KV_COMMON = [
 
 const PAGES = {
   'kings-valley': {
-    title: "King's Valley",
     intro: 'Slide your king into the Valley in the middle of a 5 by 5 board before your opponent does.',
     sections: KV_COMMON,
     tutorial: 'kings-valley',
   },
   'retrieve-the-king': {
-    title: 'Retrieve the King',
     intro: "King's Valley with the kings starting on the wrong side: each king begins in the middle of the opponent's row.",
     sections: [{
       h: 'The kings start among the enemy',
@@ -52,7 +52,6 @@ const PAGES = {
     }, ...KV_COMMON],
   },
   'kings-valley-7x7': {
-    title: "King's Valley 7x7",
     intro: 'The bigger board: seven columns, six soldiers a side, and a rule against walling a king off.',
     sections: [...KV_COMMON, {
       h: 'The trap rule',
@@ -63,7 +62,6 @@ const PAGES = {
     }],
   },
   'kings-valley-labyrinth': {
-    title: "King's Valley: Labyrinth",
     intro: 'King\'s Valley on 7x7 with four pillars that never move.',
     sections: [...KV_COMMON, {
       h: 'Pillars',
@@ -72,17 +70,14 @@ const PAGES = {
     }],
   },
   'kings-guard': {
-    title: "King's Guard",
     intro: 'Move pieces off stacks and bury the enemy king under any piece.',
     sections: [],
   },
   'kings-guard-8x8': {
-    title: "King's Guard 8x8",
     intro: "King's Guard on an 8 by 8 board, with towers of at most four.",
     sections: [],
   },
   'king-down': {
-    title: 'King Down',
     intro: 'Chess with five new pieces, a back row drawn at random, and optional armies with powers.',
     sections: [
       {
@@ -129,24 +124,42 @@ const PAGES = {
         army: true,
         p: ['Freeze (2 tokens): before your move, name an enemy piece other than the king; it cannot move or capture in your opponent\'s next turn, though it still checks.',
           'Ice Wall (2 tokens): before your move, name one of your pieces other than the king; nothing can capture it in your opponent\'s next turn, even if you move it now.'],
+        boards: [
+          { position: '4k3/8/8/3n4/8/8/3P4/4K3 w - - 0 1 armies:frost/spirit powers:freeze/mercy tokens:2/0', rules: { armies: 'on' }, only: 'freeze:', all: true, caption: 'Before: White holds Freeze, and the black knight on d5 (highlighted) is the piece it may freeze.' },
+          { position: '4k3/8/8/3n4/8/8/3P4/4K3 b - - 0 1 armies:frost/spirit powers:freeze/mercy tokens:1/0 frozen:d5', rules: { armies: 'on' }, select: 'd5', caption: 'After: the frozen knight (ringed in blue) has no move in Black\'s turn; only the king moves.' },
+          { position: '4k3/8/8/8/2n5/8/3B4/4K3 b - - 0 1 armies:frost/spirit powers:ice-wall/mercy tokens:1/0 iced:d2', rules: { armies: 'on' }, select: 'c4', caption: 'Ice Wall on the bishop on d2: the knight on c4 may go anywhere it could, except onto d2.' },
+        ],
       },
       {
         h: 'Flame',
         army: true,
         p: ['Strike (1 token): for one move, a piece of yours other than the king moves and captures like a queen. A guard still cannot be taken, and a paladin that strikes survives.',
           'Haste (1 token): one piece, the king too, makes two ordinary moves in this turn; each of them on its own must leave your king safe.'],
+        boards: [
+          { position: '4k3/8/8/8/8/8/1N6/4K3 w - - 0 1 armies:flame/spirit powers:strike/mercy tokens:1/0', rules: { armies: 'on' }, only: 'strike:', select: 'b2', caption: 'Strike: the knight on b2 goes where a queen would. The squares from which the knight would check the king are left out: a power never gives check.' },
+          { position: '4k3/8/8/8/8/5N2/8/4K3 w - - 0 1 armies:flame/spirit powers:haste/mercy tokens:0/0 stage:haste2/f3', rules: { armies: 'on' }, select: 'f3', caption: 'Haste: the knight has already made its first move, g1 to f3 (ringed); in the same turn it moves again, and no other piece may.' },
+        ],
       },
       {
         h: 'Stratus',
         army: true,
         p: ['Flight (1 token): a piece of yours other than the king flies to any empty square of your own half of the board.',
           'Sacrifice (1 token): one of your pawns leaves the board and a piece you lost earlier (not a pawn) comes back in its place.'],
+        boards: [
+          { position: '4k3/8/8/8/8/8/8/R3K3 w - - 0 1 armies:stratus/spirit powers:flight/mercy tokens:1/0', rules: { armies: 'on' }, only: 'flight:', select: 'a1', caption: 'Flight: the rook on a1 may land on any empty square of ranks 1 to 4, White\'s half.' },
+          { position: '4k3/8/8/8/8/8/3P4/4K3 w - - 0 1 armies:stratus/spirit powers:sacrifice/mercy tokens:1/0 captured:R', rules: { armies: 'on' }, only: 'sacrifice:', all: true, caption: 'Sacrifice, before: White has lost a rook, and the pawn on d2 (highlighted) may give its square back to it.' },
+          { position: '4k3/8/8/8/8/8/3R4/4K3 b - - 0 1 armies:stratus/spirit powers:sacrifice/mercy tokens:0/0', rules: { armies: 'on' }, caption: 'Sacrifice, after: the rook stands on d2 where the pawn was, and the token is spent.' },
+        ],
       },
       {
         h: 'Mud',
         army: true,
         p: ['March (3 tokens): a pawn anywhere on the board steps two squares forward, both of them empty; no en passant follows.',
           'Leap (3 tokens): a queen, rook or bishop makes a move that passes over your own pawns, which would normally block it.'],
+        boards: [
+          { position: '4k3/8/8/8/8/3P4/8/4K3 w - - 0 1 armies:mud/spirit powers:march/mercy tokens:3/0', rules: { armies: 'on' }, only: 'march:', select: 'd3', caption: 'March: the pawn on d3, far from its first step, still goes two squares, to d5.' },
+          { position: '4k3/8/8/8/8/8/3P4/3RK3 w - - 0 1 armies:mud/spirit powers:leap/mercy tokens:3/0', rules: { armies: 'on' }, only: 'leap:', select: 'd1', caption: 'Leap: the rook on d1 passes over its own pawn on d2, up to d7 (d8 would check the king).' },
+        ],
       },
       {
         h: 'Spirit',
@@ -166,7 +179,6 @@ const PAGES = {
     tutorial: 'king-down',
   },
   'kings-castle': {
-    title: "King's Castle",
     intro: 'Place men round the Castle in the middle of a hexagonal city, march lines of them through its doors, and put a man on the Throne.',
     sections: [
       {
@@ -195,7 +207,6 @@ const PAGES = {
     ],
   },
   'king-of-the-valley': {
-    title: 'King of the Valley',
     intro: 'A tile game for 2 to 4 players: move your king across a valley of tiles, gather subjects into your castle and score the most reputation.',
     sections: [
       {

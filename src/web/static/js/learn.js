@@ -8,6 +8,7 @@ import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { h } from './dom.js';
 import { PAGES, TUTORIALS } from './learn-pages.js';
+import { gameName } from './words.js';
 
 export const rulesHref = (game) => (PAGES[game] ? `/learn/${game}` : '/learn');
 
@@ -96,8 +97,10 @@ export function actionLabel(game, text) {
 
 // --- live boards ---------------------------------------------------------------------------
 
-// A board of `spec` ({position, rules, select, all}) that shows the moves of the piece
+// A board of `spec` ({position, rules, select, all, only}) that shows the moves of the piece
 // clicked (or of spec.select at first); onMove(move) is told of a click on a target.
+// `only` keeps the moves whose text starts with it (an army's power, say), so that a
+// board shows what the power adds rather than every move.
 async function liveBoard(game, spec, onMove) {
   const box = h('div', { class: 'learn-board', 'data-position': spec.position || '' });
   let obs;
@@ -107,6 +110,7 @@ async function liveBoard(game, spec, onMove) {
     box.append(h('p', { class: 'message' }, `This board could not be read: ${e.message}`));
     return box;
   }
+  if (spec.only) obs.legal = obs.legal.filter((m) => m.text.startsWith(spec.only));
   const state = { ...obs, you: null, moves: [], seats: [], ai_error: null };
   let selected = spec.select || null;
   const drawer = drawerFor(game);
@@ -150,7 +154,7 @@ function index(root) {
     h('h1', {}, 'Learn the games'),
     h('p', {}, 'Each page explains one game in a few minutes, with boards you can click to see how every piece moves.'),
     h('ul', { class: 'learn-index' }, ...Object.entries(PAGES).map(([name, page]) =>
-      h('li', {}, h('a', { href: `/learn/${name}` }, page.title), ' ', h('span', { class: 'summary' }, page.intro)))),
+      h('li', {}, h('a', { href: `/learn/${name}` }, gameName(name)), ' ', h('span', { class: 'summary' }, page.intro)))),
     h('p', {}, h('a', { href: '/' }, 'Start a new game'))));
 }
 
@@ -193,13 +197,14 @@ async function tutorial(game) {
 export async function showLearn(root, game) {
   const page = PAGES[game];
   if (!page) { index(root); return; }
-  document.title = `${page.title}: rules · crown`;
+  const title = gameName(game);
+  document.title = `${title}: rules · crown`;
   const toc = h('nav', { class: 'learn-nav', 'aria-label': 'games' },
-    ...Object.entries(PAGES).map(([name, p]) => h('a', { href: `/learn/${name}`, 'aria-current': name === game ? 'page' : null }, p.title)));
+    ...Object.entries(PAGES).map(([name, p]) => h('a', { href: `/learn/${name}`, 'aria-current': name === game ? 'page' : null }, gameName(name))));
   const article = h('article', { class: 'learn', id: 'learn', 'data-game': game },
-    h('h1', {}, `How to play ${page.title}`),
+    h('h1', {}, `How to play ${title}`),
     h('p', { class: 'summary' }, page.intro),
-    h('p', {}, h('a', { class: 'button-link', id: 'learn-play', href: `/?game=${game}` }, `Play ${page.title}`)));
+    h('p', {}, h('a', { class: 'button-link', id: 'learn-play', href: `/?game=${game}` }, `Play ${title}`)));
   root.replaceChildren(h('div', { class: 'learn-page' }, toc, article));
   for (const s of page.sections) {
     const sec = h('section', { class: s.army ? 'learn-section learn-army' : 'learn-section' },

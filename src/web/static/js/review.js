@@ -10,7 +10,9 @@ import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { h, ORDINAL } from './dom.js';
 import { evalGraph, loadChart } from './evalgraph.js';
+import { createSolution } from './solution.js';
 import { roundsOf } from './turns.js';
+import { gameName } from './words.js';
 
 // A chance to win in words, for the player it belongs to.
 function standing(c, proven) {
@@ -39,6 +41,8 @@ export async function openReview(ctx) {
   const n = game.moves.length;
   const two = game.players === 2;
   const rv = { ply: n, positions: null, analysis: new Array(n + 1).fill(null), graph: null, running: false, closed: false };
+  // A finished King's Valley game's solved values on the list, when a table answers.
+  const solution = createSolution(id, token, 'review-solution');
 
   const board = h('div', { id: 'review-board', class: 'board-box' });
   const where = h('p', { id: 'review-where', class: 'review-where', 'aria-live': 'polite' });
@@ -58,7 +62,7 @@ export async function openReview(ctx) {
   const section = h('section', { id: 'review', class: 'review game' },
     h('div', { class: 'board-area' }, board, nav, where),
     h('aside', { class: 'panel' },
-      h('h1', { class: 'game-title' }, `Review: ${game.game}`),
+      h('h1', { class: 'game-title' }, `Review: ${gameName(game.game)}`),
       game.result ? h('p', { class: 'result' }, game.result.text) : null,
       evalLine,
       h('h2', {}, 'Moves'), list,
@@ -136,6 +140,8 @@ export async function openReview(ctx) {
     drawBoard();
     describe();
     drawList();
+    // The turning moves played up to the position shown are marked on its board.
+    solution.decorate({ ...game, moves: game.moves.slice(0, rv.ply) }, list, board);
   }
 
   function drawSwings() {

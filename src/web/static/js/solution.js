@@ -14,11 +14,14 @@ function shortValue(text) {
   return m ? (m[1] === 'win' ? 'W' : 'L') + m[2] : '=';
 }
 
-// One per game page; decorate() runs after every render of the page.
-export function createSolution(id, token) {
+// One per page that lists a game's moves (the game page, its review); decorate() runs
+// after every render of that list. An entry of the list is any element with a
+// `data-ply` (the ply its move ends); the review's are its turns' buttons.
+// `lineId` names the verdict's line (a review shown over its game page needs its own).
+export function createSolution(id, token, lineId = 'solution') {
   let asked = null; // the state version the solution was asked for
   let data = null;
-  const line = h('p', { id: 'solution', class: 'solution', hidden: true });
+  const line = h('p', { id: lineId, class: 'solution', hidden: true });
 
   function summary() {
     if (data.changes.length === 0) return 'Perfect play decided this game: no move changed its result.';
@@ -48,7 +51,7 @@ export function createSolution(id, token) {
     if (!data || !data.available) return;
     line.hidden = false;
     line.textContent = summary();
-    for (const li of moves.querySelectorAll('li[data-ply]')) {
+    for (const li of moves.querySelectorAll('[data-ply]')) {
       const p = data.plies[Number(li.dataset.ply) - 1];
       if (!p || li.querySelector('.ply-value')) continue;
       li.append(' ', h('span', { class: 'ply-value', title: `before this move: ${p.before ?? 'not in the table'}` }, shortValue(p.before)));
