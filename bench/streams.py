@@ -6,7 +6,10 @@ every stream. Standard library only. Prints one summary line per figure.
 
 Times are the kernel's receive timestamps (SO_TIMESTAMPNS), taken when the bytes reach
 the client's socket, not when a busy client process gets round to reading them: the
-client's own speed (Python, on a loaded machine) must not count against the server. A
+client's own speed (Python, on a loaded machine) must not count against the server; and
+the holders read each move's events only after its broadcast (told by the driver half a
+gap after the move), so that their reading does not take the machine from the server's
+sends while they last (it took more CPU than the server). A
 move counts as acknowledged when its answer reaches the mover's socket; an event
 counts as arrived when its last byte reaches its stream's socket.
 """
