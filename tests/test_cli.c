@@ -4,6 +4,7 @@
  * code. Covers every subcommand, the play commands, bad input of each kind, the engine
  * protocols and outside engines as match seats (crown itself, and the misbehaving
  * tests/support/fake-engine.sh), and the bench signature recorded in bench/signature.
+ * A few engine-protocol checks talk to the program line by line, to time each answer.
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -334,6 +336,141 @@ static void test_uci(void **state)
     assert_true(best[1] == '7' || best[1] == '8'); /* Black moves: e2e4 was kept */
     run(&r, "uci extra", NULL);
     assert_int_equal(r.status, 2);
+}
+
+/* The numbers after each "nodes " in r's output, in order; returns how many (at most cap). */
+static int nodes_of(const Run *r, long *out, int cap)
+{
+    int n = 0;
+    for (const char *p = strstr(r->out, " nodes "); p && n < cap; p = strstr(p + 1, " nodes "))
+        out[n++] = strtol(p + strlen(" nodes "), NULL, 10);
+    return n;
+}
+
+/* crown running with a pipe each way, for answers that must come in time. */
+typedef struct Session {
+    pid_t pid;
+    FILE *to, *from;
+} Session;
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void session_open(Session *s, const char *args)
+{
+    int to[2], from[2];
+    assert_int_equal(pipe(to), 0);
+    assert_int_equal(pipe(from), 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "exec '%s' %s", getenv("CROWN_BIN"), args);
+    s->pid = fork();
+    assert_true(s->pid >= 0);
+    if (s->pid == 0) {
+        dup2(to[0], 0);
+        dup2(from[1], 1);
+        close(to[0]), close(to[1]), close(from[0]), close(from[1]);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(to[0]);
+    close(from[1]);
+    s->to = fdopen(to[1], "w");
+    s->from = fdopen(from[0], "r");
+    assert_true(s->to && s->from);
+}
+
+static void session_say(Session *s, const char *line)
+{
+    fprintf(s->to, "%s\n", line);
+    fflush(s->to);
+}
+
+/* Reads lines up to the first that starts with `prefix`, into line. */
+static void session_await(Session *s, const char *prefix, char *line, size_t cap)
+{
+    while (fgets(line, (int)cap, s->from))
+        if (strncmp(line, prefix, strlen(prefix)) == 0)
+            return;
+    fail_msg("the engine ended before '%s'", prefix);
+}
+
+static void session_close(Session *s)
+{
+    session_say(s, "quit");
+    fclose(s->to);
+    char line[256];
+    while (fgets(line, sizeof line, s->from))
+        ;
+    fclose(s->from);
+    int st;
+    assert_int_equal(waitpid(s->pid, &st, 0), s->pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+/* One agent serves a game: the second search of a position finds the first one's TT,
+ * a new game or another level starts afresh, and fast clocks are kept. */
+static void test_engine_session(void **state)
+{
+    (void)state;
+    static Run r;
+    long nodes[8];
+    run(&r, "uci", "position startpos moves e2e4 e7e5 g1f3 b8c6\ngo depth 4\n");
+    assert_int_equal(nodes_of(&r, nodes, 8), 1);
+    const long fresh_later = nodes[0];
+    run(&r, "uci", "uci\nisready\nposition startpos moves e2e4 e7e5\ngo depth 4\ngo depth 4\n"
+                   "position startpos moves e2e4 e7e5 g1f3 b8c6\ngo depth 4\n"
+                   "ucinewgame\nposition startpos moves e2e4 e7e5\ngo depth 4\n"
+                   "setoption name Level value 9\ngo depth 4\n"
+                   "setoption name Move Overhead value 50\ngo depth 4\n"
+                   "setoption name Move Overhead value -1\n");
+    assert_int_equal(nodes_of(&r, nodes, 8), 6);
+    assert_true(nodes[1] < nodes[0]);     /* the same search again, from the TT */
+    assert_true(nodes[2] < fresh_later);  /* the game goes on: still helped */
+    assert_int_equal(nodes[3], nodes[0]); /* ucinewgame forgets everything */
+    assert_int_equal(nodes[4], nodes[0]); /* a new level, a new agent */
+    assert_true(nodes[5] < nodes[0]);     /* Move Overhead keeps the agent */
+    assert_int_equal(count_of(r.out, "info string error: "), 1);
+    assert_contains(&r, "Move Overhead takes 0 to 5000 (ms), not '-1'");
+    assert_contains(&r, "option name Move Overhead type spin default 30 min 0 max 5000\n");
+
+    // Each answer on a 200 ms clock with 10 ms a move comes before the flag would fall,
+    // counted as a match runner counts it: from `go` sent to `bestmove` read.
+    Session s;
+    session_open(&s, "uci");
+    session_say(&s, "uci");
+    char line[4096], moves[2048] = "position startpos moves", go[128];
+    session_await(&s, "uciok", line, sizeof line);
+    session_say(&s, "isready");
+    session_await(&s, "readyok", line, sizeof line);
+    int64_t left[2] = {200, 200};
+    for (int ply = 0; ply < 16; ply++) {
+        const int side = ply % 2;
+        snprintf(go, sizeof go, "go wtime %lld btime %lld winc 10 binc 10",
+                 (long long)left[0], (long long)left[1]);
+        session_say(&s, moves);
+        const int64_t t0 = now_ms();
+        session_say(&s, go);
+        session_await(&s, "bestmove ", line, sizeof line);
+        const int64_t used = now_ms() - t0;
+        if (used >= left[side])
+            fail_msg("ply %d: %lld ms for the move with %lld ms left", ply, (long long)used,
+                     (long long)left[side]);
+        left[side] += 10 - used;
+        line[strcspn(line, "\n")] = '\0';
+        strcat(moves, line + strlen("bestmove"));
+    }
+    // `stop` ends a long search at once.
+    session_say(&s, moves);
+    session_say(&s, "go movetime 60000");
+    session_say(&s, "stop");
+    const int64_t t0 = now_ms();
+    session_await(&s, "bestmove ", line, sizeof line);
+    assert_true(now_ms() - t0 < 1000);
+    session_close(&s);
 }
 
 /* Runs `crown ARGS --out TEMP` into *r, expecting success, and the games it wrote into
@@ -743,6 +880,7 @@ int main(void)
         cmocka_unit_test(test_analyze),
         cmocka_unit_test(test_uci),
         cmocka_unit_test(test_ugi),
+        cmocka_unit_test(test_engine_session),
         cmocka_unit_test(test_outside_engines),
         cmocka_unit_test(test_match),
         cmocka_unit_test(test_match_games_pinned),

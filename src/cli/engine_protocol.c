@@ -2,7 +2,9 @@
  * engine_protocol.c - the UCI-family loop shared by the engine protocols: the reader
  * thread parses commands and answers at once, one search thread thinks on a copy of the
  * position so that `stop` and `isready` are heard while it runs. Every line written goes
- * through one lock, so the two threads never interleave output.
+ * through one lock, so the two threads never interleave output. One agent serves the
+ * whole game, so that what a search learnt (TT, history) helps the next move and no
+ * move pays for allocating it.
  */
 #include "cli/engine_protocol.h"
 
@@ -24,6 +26,7 @@ enum {
     MAX_TOKENS = 1024,
     HASH_MB_DEFAULT = 16,
     HASH_MB_MAX = 1024,
+    OVERHEAD_MS_MAX = 5000,
     LEVEL_DEFAULT = AGENT_LEVEL_MAX,
     TURN_CAP = 64, /* the most actions of one turn in a `moves` word or a bestmove */
 };
@@ -34,6 +37,10 @@ typedef struct Engine {
     GameState *pos;
     int level;
     long hash_mb;
+    long overhead_ms; /* Move Overhead: what a move costs beyond the search */
+    /* Made at the first `isready` or `go`, told a new game by `ucinewgame`, dropped (and
+     * made again when next needed) when Hash, Level or a rule changes. */
+    Agent *agent;
     /* The search thread and what it shares with the reader, under `lock`. */
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -41,7 +48,7 @@ typedef struct Engine {
     bool searching;   /* a thread was started and not yet joined */
     bool infinite;    /* bestmove waits for `stop` even when the search ends first */
     bool stop_asked;
-    Agent *agent;
+    TurnClock turn; /* the turn being answered: each `go` starts one */
     GameState *search_pos;
     int64_t again_ms; /* time for each later action of a turn of several (0: none) */
 } Engine;
@@ -127,7 +134,12 @@ static int finish_turn(Engine *e, const SearchResult *r, Move *acts, ErrBuf *err
             SearchResult more;
             next = SEARCH_PV_CAP; /* the old line no longer applies */
             agent_set_movetime(e->agent, e->again_ms);
-            if (agent_think(e->agent, walk, &more, err) != STATUS_OK) {
+            pthread_mutex_lock(&e->lock);
+            const bool stopped = e->stop_asked;
+            pthread_mutex_unlock(&e->lock);
+            if (stopped)
+                agent_stop(e->agent); /* after `stop`, the shortest search each */
+            if (agent_think_in_turn(e->agent, walk, &e->turn, &more, err) != STATUS_OK) {
                 n = 0;
                 break;
             }
@@ -149,7 +161,7 @@ static void *search_main(void *arg)
     ErrBuf err;
     Move acts[TURN_CAP];
     int n = 0;
-    bool ok = agent_think(e->agent, e->search_pos, &r, &err) == STATUS_OK;
+    bool ok = agent_think_in_turn(e->agent, e->search_pos, &e->turn, &r, &err) == STATUS_OK;
     if (ok) {
         report(e, &r);
         n = finish_turn(e, &r, acts, &err);
@@ -187,10 +199,33 @@ static void finish_search(Engine *e, bool stop_now)
     }
     pthread_join(e->thread, NULL);
     e->searching = false;
-    agent_free(e->agent);
-    e->agent = NULL;
     free(e->search_pos);
     e->search_pos = NULL;
+}
+
+/* The game's agent, made now if there is none; NULL after saying why it cannot be. */
+static Agent *session_agent(Engine *e)
+{
+    if (e->agent != NULL)
+        return e->agent;
+    AgentSpec spec;
+    agent_spec_default(&spec);
+    spec.level = e->level;
+    ErrBuf err;
+    if (agent_new(e->game, &spec, &e->agent, &err) != STATUS_OK) {
+        say(e, "info string error: %s", err.msg);
+        return NULL;
+    }
+    if (agent_set_memory(e->agent, (size_t)e->hash_mb << 20, &err) != STATUS_OK)
+        say(e, "info string error: Hash: %s; the default size is kept", err.msg);
+    return e->agent;
+}
+
+/* After a change of what the agent is made from; never while a search runs. */
+static void drop_agent(Engine *e)
+{
+    agent_free(e->agent);
+    e->agent = NULL;
 }
 
 static bool read_long(const char *text, long min, long max, long *out)
@@ -295,40 +330,34 @@ static void cmd_go(Engine *e, char **tok, int n)
         i++;
     }
     int mover = g->ops->to_move(g, e->pos);
-    AgentSpec spec;
-    agent_spec_default(&spec);
-    spec.level = e->level;
+    SearchLimits lim = {0, 0, 0};
     if (infinite) {
-        spec.limits.depth = SEARCH_UNLIMITED;
-        spec.limits.movetime_ms = SEARCH_UNLIMITED;
-        spec.limits.nodes = UINT64_MAX;
+        lim.depth = SEARCH_UNLIMITED;
+        lim.movetime_ms = SEARCH_UNLIMITED;
+        lim.nodes = UINT64_MAX;
     } else {
-        spec.limits.depth = (int)depth;
-        spec.limits.nodes = (uint64_t)nodes;
+        lim.depth = (int)depth;
+        lim.nodes = (uint64_t)nodes;
         if (movetime > 0)
-            spec.limits.movetime_ms = movetime;
+            lim.movetime_ms = movetime;
         else if (mover >= 0 && mover < 2 && clock[mover] >= 0)
-            spec.limits.movetime_ms = time_budget_ms(clock[mover], inc[mover], (int)mtg);
+            lim.movetime_ms =
+                time_budget_ms(clock[mover], inc[mover], (int)mtg, e->overhead_ms);
         else if (depth > 0 || nodes > 0)
-            spec.limits.movetime_ms = SEARCH_UNLIMITED; /* exact, repeatable searches */
-        if ((movetime > 0 || spec.limits.movetime_ms > 0) && depth == 0)
-            spec.limits.depth = SEARCH_UNLIMITED; /* a clock alone decides */
+            lim.movetime_ms = SEARCH_UNLIMITED; /* exact, repeatable searches */
+        if ((movetime > 0 || lim.movetime_ms > 0) && depth == 0)
+            lim.depth = SEARCH_UNLIMITED; /* a clock alone decides */
     }
-    ErrBuf err;
-    Agent *a;
-    if (agent_new(g, &spec, &a, &err) != STATUS_OK) {
-        say(e, "info string error: %s", err.msg);
+    Agent *a = session_agent(e);
+    if (a == NULL)
         return;
-    }
-    if (agent_set_memory(a, (size_t)e->hash_mb << 20, &err) != STATUS_OK)
-        say(e, "info string error: Hash: %s; the default size is kept", err.msg);
     e->search_pos = game_state_clone(g, e->pos);
     if (!e->search_pos) {
-        agent_free(a);
         say(e, "info string error: out of memory");
         return;
     }
-    e->agent = a;
+    agent_set_limits(a, &lim);
+    turn_clock_init(&e->turn);
     /* The later actions of a turn, when the line does not give them, take a tenth of
      * the first one's time, so that a clock is not spent twice; after `go infinite`,
      * which `stop` ended, a tenth of a second each, so that bestmove follows soon. */
@@ -339,8 +368,6 @@ static void cmd_go(Engine *e, char **tok, int n)
     e->infinite = infinite;
     e->stop_asked = false;
     if (pthread_create(&e->thread, NULL, search_main, e) != 0) {
-        agent_free(a);
-        e->agent = NULL;
         free(e->search_pos);
         e->search_pos = NULL;
         say(e, "info string error: cannot start the search thread");
@@ -383,6 +410,7 @@ static void set_rule(Engine *e, int index, const char *value)
         return;
     }
     g->ops->new_game(g, pos, 0);
+    drop_agent(e); /* it plays the old game */
     free(e->pos);
     game_destroy(e->game);
     e->game = g;
@@ -404,24 +432,34 @@ static void cmd_setoption(Engine *e, char **tok, int n)
     const char *value = i + 1 < n ? tok[i + 1] : "";
     long v;
     if (strcasecmp(sb_str(&name), "Hash") == 0) {
-        if (read_long(value, 1, HASH_MB_MAX, &v))
+        if (read_long(value, 1, HASH_MB_MAX, &v)) {
+            if (v != e->hash_mb)
+                drop_agent(e);
             e->hash_mb = v;
-        else
+        } else
             say(e, "info string error: Hash takes 1 to %d (MB), not '%s'", HASH_MB_MAX, value);
     } else if (strcasecmp(sb_str(&name), "Threads") == 0) {
         if (!read_long(value, 1, 1, &v))
             say(e, "info string error: Threads: this engine searches with 1 thread");
     } else if (strcasecmp(sb_str(&name), "Level") == 0) {
-        if (read_long(value, AGENT_LEVEL_MIN, AGENT_LEVEL_MAX, &v))
+        if (read_long(value, AGENT_LEVEL_MIN, AGENT_LEVEL_MAX, &v)) {
+            if (v != e->level)
+                drop_agent(e);
             e->level = (int)v;
-        else
+        } else
             say(e, "info string error: Level takes %d to %d, not '%s'", AGENT_LEVEL_MIN,
                 AGENT_LEVEL_MAX, value);
+    } else if (strcasecmp(sb_str(&name), "Move Overhead") == 0) {
+        if (read_long(value, 0, OVERHEAD_MS_MAX, &v))
+            e->overhead_ms = v;
+        else
+            say(e, "info string error: Move Overhead takes 0 to %d (ms), not '%s'",
+                OVERHEAD_MS_MAX, value);
     } else if (rule_option(e, sb_str(&name)) >= 0) {
         set_rule(e, rule_option(e, sb_str(&name)), value);
     } else {
-        say(e, "info string error: no option '%s' (Hash, Threads, Level%s)", sb_str(&name),
-            e->d->rule_options ? " or a rule option of the game" : "");
+        say(e, "info string error: no option '%s' (Hash, Threads, Level, Move Overhead%s)",
+            sb_str(&name), e->d->rule_options ? " or a rule option of the game" : "");
     }
     sb_free(&name);
 }
@@ -434,6 +472,8 @@ static void cmd_hello(Engine *e)
     say(e, "option name Threads type spin default 1 min 1 max 1");
     say(e, "option name Level type spin default %d min %d max %d", LEVEL_DEFAULT,
         AGENT_LEVEL_MIN, AGENT_LEVEL_MAX);
+    say(e, "option name Move Overhead type spin default %d min 0 max %d", TIME_OVERHEAD_MS,
+        OVERHEAD_MS_MAX);
     const GameOps *ops = e->game->ops;
     for (int i = 0; e->d->rule_options && i < ops->option_count; i++) {
         const RuleOption *o = &ops->options[i];
@@ -499,6 +539,8 @@ static bool handle(Engine *e, char *line)
     if (strcmp(c, "quit") == 0)
         return false;
     if (strcmp(c, "isready") == 0) {
+        if (!e->searching)
+            session_agent(e); /* made now, before a clock runs */
         say(e, "readyok");
     } else if (strcmp(c, "stop") == 0) {
         finish_search(e, true);
@@ -510,6 +552,8 @@ static bool handle(Engine *e, char *line)
     } else if (strcmp(c, e->d->new_game) == 0) {
         finish_search(e, e->infinite);
         e->game->ops->new_game(e->game, e->pos, 0);
+        if (e->agent != NULL)
+            agent_new_game(e->agent); /* nothing learnt carries into another game */
     } else if (e->d->queries && strcmp(c, "query") == 0) {
         cmd_query(e, tok, n);
     } else if (strcmp(c, "position") == 0) {
@@ -529,7 +573,10 @@ static bool handle(Engine *e, char *line)
 
 int engine_protocol_run(const EngineDialect *d)
 {
-    Engine e = {.d = d, .level = LEVEL_DEFAULT, .hash_mb = HASH_MB_DEFAULT};
+    Engine e = {.d = d,
+                .level = LEVEL_DEFAULT,
+                .hash_mb = HASH_MB_DEFAULT,
+                .overhead_ms = TIME_OVERHEAD_MS};
     ErrBuf err;
     if (game_create(d->ops, 2, d->rules, d->n_rules, &e.game, &err) != STATUS_OK) {
         fprintf(stderr, "crown: %s\n", err.msg);
@@ -551,6 +598,7 @@ int engine_protocol_run(const EngineDialect *d)
     /* At the end of input a search runs to its limits (scripts pipe `go depth N`); on
      * `quit`, or with nothing left to stop `go infinite`, it stops at once. */
     finish_search(&e, quit || e.infinite);
+    agent_free(e.agent);
     free(line);
     free(e.pos);
     game_destroy(e.game);

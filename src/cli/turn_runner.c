@@ -125,7 +125,8 @@ Status turn_runner_step(TurnRunner *r, GameRecord *rec, TurnStep *step, ErrBuf *
     } else {
         Agent *a = p >= 0 ? r->seats->seat[p].agent : NULL;
         if (a != NULL && r->clock.on)
-            agent_set_movetime(a, time_budget_ms(r->clock.left_ms[p], r->clock.inc_ms, 0));
+            agent_set_movetime(a, time_budget_ms(r->clock.left_ms[p], r->clock.inc_ms, 0,
+                                                 TIME_OVERHEAD_MS));
         const int64_t t0 = clock_ms();
         st = seats_auto_action(r->seats, g, rec->current, r->chance, &step->acts[0],
                                &step->result, err);

@@ -335,6 +335,11 @@ Status agent_set_memory(Agent *a, size_t bytes, ErrBuf *err)
     return STATUS_OK;
 }
 
+void agent_set_limits(Agent *a, const SearchLimits *over)
+{
+    a->limits = effective_limits(a->kind, a->spec.level, over);
+}
+
 void agent_set_movetime(Agent *a, int64_t movetime_ms)
 {
     a->limits.movetime_ms = movetime_ms > 0 ? movetime_ms : 0;

@@ -127,6 +127,11 @@ void agent_set_oracle(Agent *a, const AgentOracle *oracle);
  * cleared), the node arena cap of MCTS (0 = the default). STATUS_NOMEM keeps the old TT. */
 Status agent_set_memory(Agent *a, size_t bytes, ErrBuf *err);
 
+/* Replaces the limits of the next thinks as agent_new sets them from spec->limits: the
+ * level's own, each nonzero field of *over taking the place of its kind. An agent kept
+ * for a whole game (the engine protocols) gets each move's limits so, keeping its TT. */
+void agent_set_limits(Agent *a, const SearchLimits *over);
+
 /* Replaces the time limit of the next thinks (0 or less: none); the other limits stay.
  * For a clock that runs down: the caller budgets each move (search/timeman.h). */
 void agent_set_movetime(Agent *a, int64_t movetime_ms);

@@ -7,18 +7,21 @@
  */
 #include "search/timeman.h"
 
-int64_t time_budget_ms(int64_t remaining_ms, int64_t inc_ms, int moves_to_go)
+int64_t time_budget_ms(int64_t remaining_ms, int64_t inc_ms, int moves_to_go,
+                       int64_t overhead_ms)
 {
     const int64_t mtg = moves_to_go > 0 ? moves_to_go : TIME_MOVES_TO_GO_GUESS;
     if (remaining_ms < 0)
         remaining_ms = 0;
     if (inc_ms < 0)
         inc_ms = 0;
-    const int64_t avail = remaining_ms + inc_ms * (mtg - 1) - TIME_OVERHEAD_MS * (mtg + 2);
+    if (overhead_ms < 0)
+        overhead_ms = 0;
+    const int64_t avail = remaining_ms + inc_ms * (mtg - 1) - overhead_ms * (mtg + 2);
     int64_t t = avail / mtg;
     if (t > remaining_ms / 3)
         t = remaining_ms / 3;
-    if (t > remaining_ms - TIME_OVERHEAD_MS)
-        t = remaining_ms - TIME_OVERHEAD_MS;
+    if (t > remaining_ms - overhead_ms)
+        t = remaining_ms - overhead_ms;
     return t < 1 ? 1 : t;
 }
