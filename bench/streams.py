@@ -6,7 +6,10 @@ every stream. Standard library only. Prints one summary line per figure.
 
 Times are the kernel's receive timestamps (SO_TIMESTAMPNS), taken when the bytes reach
 the client's socket, not when a busy client process gets round to reading them: the
-client's own speed (Python, on a loaded machine) must not count against the server. A
+client's own speed (Python, on a loaded machine) must not count against the server; and
+the holders read each move's events only after its broadcast (told by the driver half a
+gap after the move), so that their reading does not take the machine from the server's
+sends while they last (it took more CPU than the server). A
 move counts as acknowledged when its answer reaches the mover's socket; an event
 counts as arrived when its last byte reaches its stream's socket.
 """
@@ -51,7 +54,9 @@ def hold(host, port, path, n, conn, batch):
     waiting = set()  # streams whose first state has not come yet
 
     def pump(timeout):
-        for fd, _ in ep.poll(timeout, 1024):
+        """Reads what the ready streams hold; whether any was ready."""
+        ready = ep.poll(timeout, 1024)
+        for fd, _ in ready:
             s = socks[fd]
             try:
                 data, t = stamped(s)
@@ -72,6 +77,7 @@ def hold(host, port, path, n, conn, batch):
                 waiting.discard(fd)
                 arrivals.setdefault(int(m.group(1)), []).append(t)
             bufs[fd] = buf
+        return bool(ready)
 
     for i in range(0, n, batch):
         for _ in range(min(batch, n - i)):
@@ -87,9 +93,14 @@ def hold(host, port, path, n, conn, batch):
             pump(0.1)
     conn.send(("ready", n - len(waiting)))
     arrivals.clear()
-    while not conn.poll():
-        pump(0.05)
-    conn.recv()
+    # Read only when told, between broadcasts: a client that reads as events arrive
+    # competes with the server's sends for the machine, and each of its wake-ups is
+    # charged to the sending side (loopback runs the receiver's part in the sender's
+    # system call); clients elsewhere cost the server neither.
+    while conn.recv() == "read":
+        while pump(0):
+            pass
+        conn.send("read")
     for s in socks.values():
         s.close()
     conn.send(("times", arrivals))
@@ -169,7 +180,13 @@ def main():
                            {"move": move, "ply": state["ply"]}, tokens[seat])
         acks[state["ply"]] = t_ack
         sends[state["ply"]] = api.sent
-        time.sleep(a.gap)
+        time.sleep(a.gap / 2)
+        t = time.monotonic()
+        for c in pipes:
+            c.send("read")
+        for c in pipes:
+            c.recv()
+        time.sleep(max(0.0, a.gap / 2 - (time.monotonic() - t)))
     for c in pipes:
         c.send("stop")
     lat, from_sent, missing = [], [], 0

@@ -1,6 +1,6 @@
 /*
- * gate.c - the listening socket and the check of each connection's first request head
- * (see gate.h). libmicrohttpd 0.9.75 answers a few malformed requests itself, with HTML
+ * gate.c - the listening socket and the check of each connection's request head (see
+ * gate.h). libmicrohttpd 0.9.75 answers a few malformed requests itself, with HTML
  * of its own that no option changes: a Content-Length that is not a number (400), an
  * HTTP version other than 1.0 and 1.1 (505), a request line or head beyond its
  * connection memory (414, 431). So the server accepts connections itself: one thread
@@ -8,10 +8,9 @@
  * library), answers those cases in JSON and closes, and hands every other connection to
  * the library (MHD_add_connection) unread.
  *
- * Only a connection's first request passes the gate: the library reads later requests
- * on a kept-alive connection itself, and answers one of those malformed ones in its own
- * HTML still. Browsers and proxies do not send such requests; a hand-made client that
- * does gets a closed connection with the library's page.
+ * A connection carries one request (every answer says Connection: close, http.c), so
+ * every request passes the gate: the library never reads a later request on a
+ * kept-alive connection, which it would answer in its own HTML if malformed.
  *
  * A connection waiting here holds no thread; an address may hold --max-per-ip of them
  * (QUOTA_HEADS) and all of them --max-connections, and a head that has not come in

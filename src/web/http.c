@@ -153,6 +153,16 @@ static void add_security_headers(struct MHD_Response *mr, bool page)
         MHD_add_response_header(mr, h->name, h->value);
 }
 
+/* Ends the connection after this answer. libmicrohttpd reads a kept-alive connection's
+ * later requests itself and answers some malformed ones (gate.c) in its own HTML, with
+ * no hook to change that; with one request per connection, the gate reads every request
+ * head. The price is a connection per request, which a browser behind a proxy does not
+ * pay (it keeps its connection to the proxy) and an event stream never did. */
+static void add_one_request(struct MHD_Response *mr)
+{
+    MHD_add_response_header(mr, MHD_HTTP_HEADER_CONNECTION, "close");
+}
+
 /* Queues r (taking its body) with the headers every answer carries. */
 static enum MHD_Result send_response(struct MHD_Connection *c, Response *r)
 {
@@ -169,6 +179,7 @@ static enum MHD_Result send_response(struct MHD_Connection *c, Response *r)
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE,
                             r->content_type ? r->content_type : JSON_TYPE);
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    add_one_request(mr);
     if (r->csp == NULL) {
         add_security_headers(mr, false);
     } else {
@@ -225,6 +236,7 @@ static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *path)
     // Revalidate every time: a new build of the server must never meet old scripts.
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
     add_security_headers(mr, true);
+    add_one_request(mr);
     const enum MHD_Result ret = MHD_queue_response(c, fresh ? 304 : 200, mr);
     MHD_destroy_response(mr);
     return ret;

@@ -51,6 +51,23 @@ function rawHttp(srv, bytes) {
   });
 }
 
+/* Two requests on one connection: the second in the same write as the first, or once the
+ * first's answer has come; everything the server sent back until it closed. */
+function rawHttpTwo(srv, first, second, pipelined) {
+  const u = new URL(srv.url);
+  return new Promise((resolve) => {
+    let out = '';
+    const sock = net.connect(Number(u.port), u.hostname, () => sock.write(pipelined ? first + second : first));
+    sock.setEncoding('latin1');
+    sock.on('data', (d) => {
+      out += d;
+      if (!pipelined && out.endsWith('}')) sock.write(second, () => {});
+    });
+    sock.on('close', () => resolve(out));
+    sock.on('error', () => {}); // writing to a closed connection: 'close' follows
+  });
+}
+
 describe('the AI queue is fair between addresses', () => {
   test('a human\'s AI reply is not held back by another address\'s AI-against-AI games', async (t) => {
     // Eight AI-against-AI games of another address keep both AI workers busy with
@@ -264,6 +281,15 @@ describe('limits per address', { concurrency: true }, () => {
         const body = JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4));
         assert.equal(body.status, status);
         assert.match(body.error, msg);
+        // The same request second on a connection never reaches the library, which
+        // would answer it in HTML: every answer ends its connection, so the gate reads
+        // every request head (a client sends it again on a new connection, above).
+        for (const pipelined of [true, false]) {
+          const two = await rawHttpTwo(srv, 'GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', bytes, pipelined);
+          assert.match(two, /^HTTP\/1\.1 200 [^]*connection: close\r\n/i, two.slice(0, 300));
+          assert.equal(two.match(/HTTP\/1\.[01] /g).length, 1, two.slice(0, 600));
+          assert.doesNotMatch(two, /<html/i);
+        }
       }
     });
   });
