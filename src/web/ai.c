@@ -488,6 +488,22 @@ static Status search_and_wait(AiPool *p, Session *s, GameState *state, int movet
     job.out = out;
     job.err = err;
     job.movetime_ms = movetime_ms;
+    // Processes sharing a store count every process's hints from addr too (one short
+    // transaction each way); this process's own lanes count them below as before.
+    int64_t hold = 0;
+    StoreRefusal refused = STORE_ADMITTED;
+    Status held = store_live_take(p->srv->store, addr, NULL, QUOTA_HINTS, cfg->ai_queue, 0,
+                                  cfg->dead_after_s, &hold, &refused, err);
+    if (held == STATUS_OK && refused != STORE_ADMITTED) {
+        *busy = true;
+        held = err_set(err, STATUS_CONFLICT, "too many hints from your address wait for the "
+                       "AI on this site's servers (at most %d): try again when they are "
+                       "answered", cfg->ai_queue);
+    }
+    if (held != STATUS_OK) {
+        free(state);
+        return held;
+    }
     pthread_mutex_lock(&s->mu);
     const bool one_already = s->hint_queued;
     s->hint_queued = true;
@@ -538,6 +554,8 @@ static Status search_and_wait(AiPool *p, Session *s, GameState *state, int movet
         s->hint_queued = false;
         pthread_mutex_unlock(&s->mu);
     }
+    ErrBuf e; // a hold not given back stops counting with this process's beats
+    store_live_give(p->srv->store, hold, &e);
     free(state);
     return job.status;
 }
