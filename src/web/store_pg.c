@@ -740,6 +740,18 @@ typedef struct PgStmt {
     int n;
 } PgStmt;
 
+/* BEGIN for what a crash of the database may lose (the holds of live processes and their
+ * beats: a lost hold only loosens a limit until its stream closes): its commit does not
+ * wait for the disk, often most of a short transaction's time. Still atomic, and seen by
+ * every other process at once. */
+static Status begin_lazy(PgStore *st, int slot, ErrBuf *err)
+{
+    Status s = run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
+    if (s == STATUS_OK)
+        s = run_cmd(st->conn[slot], "SET LOCAL synchronous_commit TO off", 0, NULL, err);
+    return s;
+}
+
 /* A check of counts under locks: BEGIN and an advisory lock on each of `lock` (an
  * address, then a game, so that two checks never wait for each other crosswise),
  * `cleanup` (when sql is not NULL), then `count` (one row of two numbers at most, into
@@ -749,6 +761,7 @@ typedef struct PgAdmit {
     const char *lock[2]; /* NULL: none */
     PgStmt cleanup, count, take;
     long limit[2];
+    bool lazy; /* commit without waiting for the disk (begin_lazy) */
 } PgAdmit;
 
 static Status admit(PgStore *st, const PgAdmit *a, bool *ok, long got[2], ErrBuf *err)
@@ -760,7 +773,8 @@ static Status admit(PgStore *st, const PgAdmit *a, bool *ok, long got[2], ErrBuf
     if (c == NULL)
         return STATUS_IO;
     PGresult *r = NULL;
-    Status s = run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
+    Status s = a->lazy ? begin_lazy(st, slot, err)
+                       : run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
     c = st->conn[slot]; // a new one if the old had died
     for (int i = 0; i < 2 && s == STATUS_OK && a->lock[i] != NULL; i++)
         s = run(c, "SELECT pg_advisory_xact_lock(hashtext($1))", 1, &a->lock[i],
@@ -799,6 +813,7 @@ static Status pg_count_create(Store *base, const char *addr, int per_hour, bool 
          " FROM address_creates WHERE addr=$1", p, 1},
         {"INSERT INTO address_creates(addr, at) VALUES($1, " PG_NOW ")", p, 1},
         {per_hour, -1},
+        false,
     };
     const Status s = admit(pg(base), &a, ok, got, err);
     *retry_s = got[1] > 0 ? (int)got[1] : 1;
@@ -831,6 +846,7 @@ static Status pg_hold_take(Store *base, const char *addr, const char *id, int ki
          " VALUES($1, $2, $3::integer, " PG_NOW ")"
          " ON CONFLICT (game_id) DO NOTHING", row, 3},
         {limit, -1},
+        false,
     };
     return admit(pg(base), &a, ok, got, err);
 }
@@ -879,6 +895,7 @@ static Status pg_live_take(Store *base, const char *addr, const char *game, int 
         {"INSERT INTO live_holds(owner, id, addr, game_id, kind)"
          " VALUES($1, $2::bigint, $3, $4, $5::integer)", row, 5},
         {addr_limit, game ? game_limit : -1},
+        true,
     };
     const Status s = admit(st, &a, &ok, got, err);
     if (s == STATUS_OK && ok)
@@ -898,14 +915,18 @@ static Status pg_live_give(Store *base, int64_t hold, ErrBuf *err)
     char n[24];
     snprintf(n, sizeof n, "%lld", (long long)hold);
     const char *p[] = {st->owner, n};
-    const Status s = run_first(st, slot, "DELETE FROM live_holds WHERE owner=$1 AND id=$2::bigint",
-                               2, p, PGRES_COMMAND_OK, NULL, err);
+    Status s = begin_lazy(st, slot, err);
+    if (s == STATUS_OK)
+        s = run_cmd(st->conn[slot], "DELETE FROM live_holds WHERE owner=$1 AND id=$2::bigint", 2,
+                    p, err);
+    s = finish(st->conn[slot], s, err);
     release(st, slot);
     return s;
 }
 
 /* The beat, then the sweep of the processes that stopped beating and their holds (one
- * statement: a process is never left without its holds' owner row while they count). */
+ * statement, so no hold outlives its process's row), by one process at a time: sweepers
+ * never wait for each other, and a process that skips the sweep still beats. */
 static Status pg_live_beat(Store *base, int dead_s, ErrBuf *err)
 {
     PgStore *st = pg(base);
@@ -914,11 +935,20 @@ static Status pg_live_beat(Store *base, int dead_s, ErrBuf *err)
     if (c == NULL)
         return STATUS_IO;
     const char *p[] = {st->owner};
-    Status s = run_first(st, slot, "INSERT INTO processes(owner, beat) VALUES($1, now())"
-                         " ON CONFLICT (owner) DO UPDATE SET beat=now()", 1, p,
-                         PGRES_COMMAND_OK, NULL, err);
+    Status s = begin_lazy(st, slot, err);
     c = st->conn[slot];
-    if (s == STATUS_OK && dead_s > 0) {
+    if (s == STATUS_OK)
+        s = run_cmd(c, "INSERT INTO processes(owner, beat) VALUES($1, now())"
+                       " ON CONFLICT (owner) DO UPDATE SET beat=now()", 1, p, err);
+    PGresult *r = NULL;
+    bool sweeper = false;
+    if (s == STATUS_OK && dead_s > 0 &&
+        (s = run(c, "SELECT pg_try_advisory_xact_lock(7265637)", 0, NULL, PGRES_TUPLES_OK, &r,
+                 err)) == STATUS_OK) {
+        sweeper = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+        PQclear(r);
+    }
+    if (sweeper) {
         char dead[16];
         snprintf(dead, sizeof dead, "%d", dead_s);
         const char *q[] = {dead};
@@ -927,6 +957,7 @@ static Status pg_live_beat(Store *base, int dead_s, ErrBuf *err)
                        " DELETE FROM live_holds WHERE owner IN (SELECT owner FROM gone)",
                     1, q, err);
     }
+    s = finish(c, s, err);
     release(st, slot);
     return s;
 }
