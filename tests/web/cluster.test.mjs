@@ -8,11 +8,12 @@
 // of a game out of every process's memory ended by exactly one of them, and a process
 // SIGKILLed in the middle of play losing no acknowledged move while the other takes over
 // its AI work. First, the per-address limits counted in the database: games created and
-// AI games, and event streams per address and per game (a closed stream's slot free at
-// once, a SIGKILLed process's streams no longer counted after --dead-after).
+// AI games, event streams per address and per game (a closed stream's slot free at
+// once, a SIGKILLed process's streams no longer counted after --dead-after), and hints
+// waiting.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { api, events, openStream, startServer, waitState } from './server.mjs';
+import { api, events, openStream, request, startServer, waitState } from './server.mjs';
 import { startPostgres, startProxy } from './cluster.mjs';
 
 let pg;
@@ -146,6 +147,30 @@ describe('several processes on PostgreSQL', () => {
       const [stopped] = await Promise.all([c.stop(), d.stop()]);
       assert.equal(stopped.code, 0, `crown serve should stop cleanly:\n${c.stderr()}`);
       assert.doesNotMatch(c.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
+    }
+  });
+
+  test('hints waiting counted across processes', async () => {
+    // C's one AI worker thinks for 5 s on another address's game (cut short when C
+    // stops), so a hint asked through C waits there; D's worker is free.
+    const c = await startServer({ db: pg.url, args: ['--ai-threads', '1', '--ai-queue', '1', '--hint-timeout', '1'] });
+    const d = await startServer({ db: pg.url, args: ['--ai-queue', '1'] });
+    try {
+      const busy = (await request(c, 'POST', '/api/games', { body: { game: 'king-down', seats: ['ai:10', 'human'], seed: 2 }, from: '127.0.0.2' })).body;
+      await waitState(c, busy.id, (s) => s.thinking === 0);
+      const game = { game: 'kings-valley', seats: ['human', 'human'], hints: true };
+      const g = (await api(c, 'POST', '/api/games', { body: game })).body;
+      const h = (await api(d, 'POST', '/api/games', { body: game })).body;
+      const first = api(c, 'POST', `/api/games/${g.id}/hint`, { token: g.seats[0].token });
+      await new Promise((res) => setTimeout(res, 200));
+      const r = await api(d, 'POST', `/api/games/${h.id}/hint`, { token: h.seats[0].token });
+      assert.equal(r.status, 429, JSON.stringify(r.body));
+      assert.match(r.body.error, /too many hints from your address wait for the AI on this site's servers \(at most 1\)/);
+      assert.equal((await first).status, 503); // no worker of C took it within 1 s
+      // Answered, it waits no more: D's own worker answers the next.
+      assert.equal((await api(d, 'POST', `/api/games/${h.id}/hint`, { token: h.seats[0].token })).status, 200);
+    } finally {
+      await Promise.all([c.stop(), d.stop()]);
     }
   });
 
