@@ -153,7 +153,7 @@ describe('several processes on PostgreSQL', () => {
   test('hints waiting counted across processes', async () => {
     // C's one AI worker thinks for 5 s on another address's game (cut short when C
     // stops), so a hint asked through C waits there; D's worker is free.
-    const c = await startServer({ db: pg.url, args: ['--ai-threads', '1', '--ai-queue', '1', '--hint-timeout', '1'] });
+    const c = await startServer({ db: pg.url, args: ['--ai-threads', '1', '--ai-queue', '1', '--hint-timeout', '2'] });
     const d = await startServer({ db: pg.url, args: ['--ai-queue', '1'] });
     try {
       const busy = (await request(c, 'POST', '/api/games', { body: { game: 'king-down', seats: ['ai:10', 'human'], seed: 2 }, from: '127.0.0.2' })).body;
@@ -162,11 +162,11 @@ describe('several processes on PostgreSQL', () => {
       const g = (await api(c, 'POST', '/api/games', { body: game })).body;
       const h = (await api(d, 'POST', '/api/games', { body: game })).body;
       const first = api(c, 'POST', `/api/games/${g.id}/hint`, { token: g.seats[0].token });
-      await new Promise((res) => setTimeout(res, 200));
+      await new Promise((res) => setTimeout(res, 500)); // C has taken its hold
       const r = await api(d, 'POST', `/api/games/${h.id}/hint`, { token: h.seats[0].token });
       assert.equal(r.status, 429, JSON.stringify(r.body));
       assert.match(r.body.error, /too many hints from your address wait for the AI on this site's servers \(at most 1\)/);
-      assert.equal((await first).status, 503); // no worker of C took it within 1 s
+      assert.equal((await first).status, 503); // no worker of C took it within 2 s
       // Answered, it waits no more: D's own worker answers the next.
       assert.equal((await api(d, 'POST', `/api/games/${h.id}/hint`, { token: h.seats[0].token })).status, 200);
     } finally {
