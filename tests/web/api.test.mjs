@@ -471,8 +471,8 @@ describe('event streams', () => {
   });
 
   test('the AI thinking shows, and other requests are served meanwhile', async () => {
-    // Two seconds a move (level 7): reads must not wait for the search.
-    const made = await create({ game: 'kings-valley-7x7', seats: ['ai:7', 'human'] });
+    // Level 9 stops at 300,000 nodes, about a second on 7x7: reads must not wait for it.
+    const made = await create({ game: 'kings-valley-7x7', seats: ['ai:9', 'human'] });
     const stream = events(srv, made.id);
     try {
       await stream.next((s) => s.thinking === 0);
