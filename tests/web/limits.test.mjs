@@ -329,7 +329,7 @@ describe('the client address behind a trusted proxy (--trusted-proxy)', { concur
   const created = async (srv, xff) => assert.equal((await via(srv, xff)).status, 201, String(xff));
 
   test('from the trusted peer, each X-Forwarded-For address is limited alone', async () => {
-    await withServer(['--creates-per-hour', '2', '--trusted-proxy', '127.0.0.1, fd00::/8'], async (srv) => {
+    await withServer(['--creates-per-hour', '2', '--streams-per-ip', '1', '--trusted-proxy', '127.0.0.1, fd00::/8'], async (srv) => {
       for (let i = 0; i < 2; i++) await created(srv, '203.0.113.1');
       assertError(await via(srv, '203.0.113.1'), 429, /too many games created from your address/);
       await created(srv, '203.0.113.2');
@@ -349,6 +349,18 @@ describe('the client address behind a trusted proxy (--trusted-proxy)', { concur
       assertError(await via(srv, 'not-an-address'), 400, /X-Forwarded-For names 'not-an-address', which is not an IPv4 or IPv6 address/);
       assertError(await request(srv, 'GET', '/api/games', { headers: { 'x-forwarded-for': '1.2.3.4:80' } }), 400, /not an IPv4 or IPv6/);
       assertError(await via(srv, '1.2.3.4,'), 400, /empty entry/);
+      // Event streams too.
+      const id = (await via(srv, '203.0.113.9')).body.id;
+      const open = [];
+      try {
+        const stream = async (xff) => { const s = await openStream(srv, id, { headers: { 'x-forwarded-for': xff } }); open.push(s); return s; };
+        assert.equal((await stream('203.0.113.1')).status, 200);
+        const second = await stream('203.0.113.1');
+        assertError({ ...second, headers: { 'retry-after': '10' } }, 429, /your address has 1 event streams open/);
+        assert.equal((await stream('203.0.113.2')).status, 200);
+      } finally {
+        for (const s of open) s.close();
+      }
     });
   });
 
