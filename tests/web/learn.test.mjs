@@ -5,8 +5,8 @@
 // labels of special actions, the 7x7 trap rule's board and King Down's six armies, each with
 // boards of its powers at work. Every
 // page is shot at 1280x800 and 390x844 under $SCREENSHOT_DIR, must not scroll sideways at
-// 390 px, and is audited with axe-core for serious and critical violations. Every wait is
-// on a condition of the page.
+// 390 px, and is audited with axe-core for serious and critical violations (the rules
+// pages and their index at both sizes). Every wait is on a condition of the page.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -50,13 +50,15 @@ async function resign(page) {
 }
 
 // Shots at both sizes, the phone size checked for sideways scrolling, and the audit
-// unless this very page was audited already (`audit: false`).
-async function check(page, name, { audit = true } = {}) {
-  if (audit) await assertAccessible(page, name);
+// unless this very page was audited already (`audit: false`); `phone: true` audits the
+// phone size too (the rules pages, whose boards and tables are laid out anew there).
+async function check(page, name, { audit = true, phone = false } = {}) {
+  if (audit) await assertAccessible(page, `${name} at 1280 px`);
   await page.screenshot({ path: join(SHOTS, `${name}-1280.png`), fullPage: false });
   await page.setViewportSize({ width: 390, height: 844 });
   const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(wide <= 0, `${name} scrolls sideways by ${wide} px at 390 px`);
+  if (audit && phone) await assertAccessible(page, `${name} at 390 px`);
   await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: false });
   await page.setViewportSize({ width: 1280, height: 800 });
   assert.deepEqual(page.errors, [], `${name}: script errors`);
@@ -73,11 +75,12 @@ describe('learn', () => {
       await page.waitForSelector('#app[data-ready="learn"]', WAIT);
       assert.equal(await page.$$eval('.learn .message', (m) => m.length), 0, `${game}: a board could not be read`);
       assert.ok(await page.$$eval('.learn-board svg', (s) => s.length) >= 1, `${game}: no live board`);
-      await check(page, `learn-${game}`);
+      await check(page, `learn-${game}`, { phone: true });
     }
     await page.goto(`${srv.url}/learn`);
     await page.waitForSelector('.learn-index a', WAIT);
     assert.equal(await page.$$eval('.learn-index a', (a) => a.length), GAMES.length);
+    await check(page, 'learn-index', { phone: true });
   });
 
   test('a click on a piece shows its moves; a tutorial step checks the move', async () => {
