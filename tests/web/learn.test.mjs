@@ -1,6 +1,6 @@
 // learn.test.mjs - learning and finishing games in headless Chromium against a real
 // `crown serve`: the rules page of every game with its live boards (a click shows a
-// piece's moves), a tutorial step, resigning, a draw offered and accepted between two
+// piece's moves), a tutorial step, every tutorial step solved, resigning, a draw offered and accepted between two
 // browsers, the rematch with the seats swapped, the result said to the player, and the
 // labels of special actions, the 7x7 trap rule's board and King Down's six armies, each with
 // boards of its powers at work. Every
@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { assertAccessible } from './a11y.mjs';
 import { browserSuite, openPage, pageReuser } from './browser.mjs';
 import { api } from './server.mjs';
+import { TUTORIALS } from '../../src/web/static/js/learn-pages.js';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
 const WAIT = { timeout: 30000 };
@@ -104,6 +105,24 @@ describe('learn', () => {
     await page.waitForSelector('#tutorial[data-step="1"] #tutorial-feedback:not(.right)', WAIT);
     await page.locator('#tutorial').scrollIntoViewIfNeeded();
     await check(page, 'learn-tutorial');
+  });
+
+  test('every tutorial step is solved by its move (King\'s Valley and King Down)', async () => {
+    const page = await newPage();
+    for (const [game, steps] of Object.entries(TUTORIALS)) {
+      await page.goto(`${srv.url}/learn/${game}`);
+      for (const [i, step] of steps.entries()) {
+        await page.waitForSelector(`#tutorial[data-step="${i}"] #tutorial-feedback:not(.right)`, WAIT);
+        const tut = page.locator('#tutorial .learn-board');
+        await tut.locator(`[data-cell="${step.from}"]`).click();
+        // A step without a square to reach takes any move of the piece.
+        const to = step.to || (await tut.getAttribute('data-targets')).split(' ')[0];
+        assert.ok(to, `${game} step ${i + 1}: ${step.from} has no move`);
+        await tut.locator(`[data-cell="${to}"]`).click();
+        await page.waitForSelector('#tutorial-feedback.right', WAIT);
+        await page.click('#tutorial-next');
+      }
+    }
   });
 
   test('the 7x7 trap rule greys out a slide; King Down\'s six armies and their powers', async () => {
