@@ -181,6 +181,8 @@ describe('finishing a game', () => {
     const st = (await api(srv, 'GET', `/api/games/${rematch}`)).body;
     assert.equal(st.rematch_of, made.id);
     assert.deepEqual(st.seats.map((s) => s.player), ['ai:1', 'human']);
+    await page.waitForSelector('#board svg', WAIT);
+    await check(page, 'finish-rematch');
   });
 
   test('a draw offered in one browser and accepted in the other', async () => {
