@@ -269,7 +269,9 @@ static void test_chance_scale_fit(void **state)
     double s = tune_fit_chance_scale(&d);
     if (fabs(s - 240.0) > 0.5)
         fail_msg("scale %.3f, want 240", s);
-    assert_true(tune_chance_loss(&d, s) < tune_chance_loss(&d, 300.0));
+    double loss_fit, loss_off;
+    assert_true(tune_chance_error(&d, s, &loss_fit) < tune_chance_error(&d, 300.0, &loss_off));
+    assert_true(loss_fit < loss_off);
     tune_data_free(&d);
     // Won and lost games drawn from the curve: near it.
     add_scored(&d, 120.0, 20000, true, &rng);

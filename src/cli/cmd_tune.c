@@ -237,9 +237,13 @@ static int fit_scale(const TuneArgs *a, const Game *g)
             won += d.result[i] == 1, drawn += d.result[i] == 0.5;
         printf("%ld positions of %s (%ld won, %ld drawn, %ld lost for the first player)\n",
                d.count, g->ops->name, won, drawn, d.count - won - drawn);
-        if (old > 0)
-            printf("scale %.1f now: log-loss %.5f\n", old, tune_chance_loss(&d, old));
-        printf("scale %.1f fitted: log-loss %.5f\n", s, tune_chance_loss(&d, s));
+        double loss;
+        if (old > 0) {
+            const double e = tune_chance_error(&d, old, &loss);
+            printf("scale %.1f now: squared error %.5f, log-loss %.5f\n", old, e, loss);
+        }
+        const double e = tune_chance_error(&d, s, &loss);
+        printf("scale %.1f fitted: squared error %.5f, log-loss %.5f\n", s, e, loss);
     }
     tune_data_free(&d);
     return rc;

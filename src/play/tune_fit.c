@@ -116,28 +116,32 @@ double tune_fit_scale(const TuneFit *f, const int *w)
     return pow(10, golden_min(-3, 1, error_at_log_k, &t));
 }
 
-double tune_chance_loss(const TuneData *d, double s)
+double tune_chance_error(const TuneData *d, double s, double *log_loss)
 {
-    double sum = 0;
+    double squares = 0, logs = 0;
     for (long i = 0; i < d->count; i++) {
-        // log(1 + e^x) without overflow for large |x|.
         const double x = d->score[i] / s, y = d->result[i];
-        const double log1pexp = x > 0 ? x + log1p(exp(-x)) : log1p(exp(x));
-        // -[y log p + (1 - y) log(1 - p)] with p = 1 / (1 + e^-x)
-        sum += log1pexp - y * x;
+        const double diff = y - 1.0 / (1.0 + exp(-x));
+        squares += diff * diff;
+        // -[y log p + (1 - y) log(1 - p)] with p = 1 / (1 + e^-x) is log(1 + e^x) - y x,
+        // written so that e^x never overflows.
+        logs += (x > 0 ? x + log1p(exp(-x)) : log1p(exp(x))) - y * x;
     }
-    return d->count > 0 ? sum / (double)d->count : 0;
+    const double n = d->count > 0 ? (double)d->count : 1;
+    if (log_loss != NULL)
+        *log_loss = logs / n;
+    return squares / n;
 }
 
-static double loss_at_log_s(const void *ctx, double log_s)
+static double error_at_log_s(const void *ctx, double log_s)
 {
-    return tune_chance_loss(ctx, pow(10, log_s));
+    return tune_chance_error(ctx, pow(10, log_s), NULL);
 }
 
 double tune_fit_chance_scale(const TuneData *d)
 {
     // From 1 to a million centi-units: every evaluation's sensible scales.
-    return pow(10, golden_min(0, 6, loss_at_log_s, d));
+    return pow(10, golden_min(0, 6, error_at_log_s, d));
 }
 
 /* Moves weight i by +step or -step as long as that lowers *best; whether it moved. */
