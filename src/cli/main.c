@@ -118,6 +118,8 @@ static const Command COMMANDS[] = {
      "      --hint-timeout S       a hint no AI worker took by then is refused, 503 [10]\n"
      "      --streams-per-ip N     open event streams [32]\n"
      "      --streams-per-game N   open event streams of one game, all addresses [64]\n"
+     "      --dead-after S         on PostgreSQL, a process silent this long is taken for\n"
+     "                             dead: its streams and hints stop counting [30]\n"
      "      --idle S               a game untouched this long leaves memory [300]\n"
      "      --day-seconds S        a day of days-per-move clocks, for tests [86400]\n"
      "      --abandon-after S      an unfinished game unchanged this long is deleted; 0 never\n"

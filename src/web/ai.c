@@ -41,6 +41,9 @@ typedef struct Job {
     AiHint *out;
     ErrBuf *err;
     int movetime_ms; /* the hint's search budget */
+    /* a hint's hold in a shared store (store_live_take) while it waits: given back by
+     * the worker that takes it, or by its asker if none does; guarded by the pool's mu */
+    int64_t hold;
     bool done;
     Status status;
     struct Lane *lane; /* the lane it waits in; NULL once taken */
@@ -357,9 +360,14 @@ static void *worker_main(void *arg)
             pthread_cond_wait(&p->work, &p->mu);
         Lane *home = NULL;
         Job *job = p->stopping ? NULL : pop_job(p, &home);
+        const int64_t hold = job ? job->hold : 0; // waits no more
+        if (job)
+            job->hold = 0;
         pthread_mutex_unlock(&p->mu);
         if (job == NULL)
             return NULL;
+        ErrBuf e; // a hold not given back stops counting with this process's beats
+        store_live_give(p->srv->store, hold, &e);
         if (job->kind == JOB_MOVE)
             run_move(p, w->index, job);
         else
@@ -487,6 +495,21 @@ static Status search_and_wait(AiPool *p, Session *s, GameState *state, int movet
     job.out = out;
     job.err = err;
     job.movetime_ms = movetime_ms;
+    // Processes sharing a store count every process's waiting hints from addr too (one
+    // short transaction each way); this process's own lanes count them below as before.
+    StoreRefusal refused = STORE_ADMITTED;
+    Status held = store_live_take(p->srv->store, addr, NULL, QUOTA_HINTS, cfg->ai_queue, 0,
+                                  cfg->dead_after_s, &job.hold, &refused, err);
+    if (held == STATUS_OK && refused != STORE_ADMITTED) {
+        *busy = true;
+        held = err_set(err, STATUS_CONFLICT, "too many hints from your address wait for the "
+                       "AI on this site's servers (at most %d): try again when they are "
+                       "answered", cfg->ai_queue);
+    }
+    if (held != STATUS_OK) {
+        free(state);
+        return held;
+    }
     pthread_mutex_lock(&s->mu);
     const bool one_already = s->hint_queued;
     s->hint_queued = true;
@@ -531,12 +554,15 @@ static Status search_and_wait(AiPool *p, Session *s, GameState *state, int movet
             }
         }
     }
+    const int64_t hold = job.hold; // no worker took it
     pthread_mutex_unlock(&p->mu);
     if (!one_already) {
         pthread_mutex_lock(&s->mu);
         s->hint_queued = false;
         pthread_mutex_unlock(&s->mu);
     }
+    ErrBuf e; // a hold not given back stops counting with this process's beats
+    store_live_give(p->srv->store, hold, &e);
     free(state);
     return job.status;
 }

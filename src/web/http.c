@@ -393,7 +393,7 @@ static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const
         return send_error(c, 403, "the token is not the token of any seat of this game", NULL,
                           0);
     }
-    char msg[160];
+    char msg[ERRBUF_LEN];
     msg[0] = '\0';
     pthread_mutex_lock(&s->mu);
     if (s->nstreams >= srv->cfg.streams_per_game)
@@ -402,19 +402,44 @@ static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const
     else
         s->nstreams++;
     pthread_mutex_unlock(&s->mu);
-    if (msg[0] == '\0' && !quota_take(srv->quota, addr, QUOTA_STREAMS, srv->cfg.streams_per_ip)) {
+    bool mine = msg[0] == '\0'; // this process's counts taken
+    if (mine && !quota_take(srv->quota, addr, QUOTA_STREAMS, srv->cfg.streams_per_ip)) {
         snprintf(msg, sizeof msg, "your address has %d event streams open, the most it may "
                  "have: close some", srv->cfg.streams_per_ip);
         pthread_mutex_lock(&s->mu);
         s->nstreams--;
         pthread_mutex_unlock(&s->mu);
+        mine = false;
+    }
+    // Processes sharing a store count every process's streams too: one short
+    // transaction per open (and per close), none per event.
+    int64_t hold = 0;
+    StoreRefusal refused = STORE_ADMITTED;
+    int code = 429;
+    if (mine && store_live_take(srv->store, addr, id, QUOTA_STREAMS, srv->cfg.streams_per_ip,
+                                srv->cfg.streams_per_game, srv->cfg.dead_after_s, &hold,
+                                &refused, &err) != STATUS_OK) {
+        code = 503;
+        snprintf(msg, sizeof msg, "%s", err.msg);
+    } else if (refused == STORE_ADDR_FULL) {
+        snprintf(msg, sizeof msg, "your address has %d event streams open on this site's "
+                 "servers, the most it may have: close some", srv->cfg.streams_per_ip);
+    } else if (refused == STORE_GAME_FULL) {
+        snprintf(msg, sizeof msg, "this game has %d event streams open on this site's "
+                 "servers, the most it may have: try again later", srv->cfg.streams_per_game);
+    }
+    if (mine && msg[0] != '\0') {
+        pthread_mutex_lock(&s->mu);
+        s->nstreams--;
+        pthread_mutex_unlock(&s->mu);
+        quota_give(srv->quota, addr, QUOTA_STREAMS);
     }
     if (msg[0] != '\0') {
         session_release(s);
-        return send_error(c, 429, msg, NULL, 10);
+        return send_error(c, code, msg, NULL, 10);
     }
-    // The stream holds the reference, the count and the quota until it is freed.
-    struct MHD_Response *mr = sse_response(srv, c, s, viewer, addr);
+    // The stream holds the reference, the counts and the hold until it is freed.
+    struct MHD_Response *mr = sse_response(srv, c, s, viewer, addr, hold);
     if (mr == NULL)
         return send_error(c, 503, "out of memory", NULL, 0);
     add_security_headers(mr, false);

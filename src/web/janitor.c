@@ -5,7 +5,9 @@
  * stays in memory at most about 10% longer than the idle time says. Between sweeps it
  * looks at the running clocks every CLOCK_TICK_MS, so a flag falls on time even when
  * nobody moves; at every sweep it asks the store for the flags of games out of memory
- * (days per move), which fall within a sweep's period.
+ * (days per move), which fall within a sweep's period. On a shared store it also beats
+ * for this process (store_live_beat) four times per --dead-after, at most every 5 s, so
+ * that a live process's streams and hints always count and a dead one's soon do not.
  */
 #include "web/janitor.h"
 
@@ -18,7 +20,7 @@
 #include "web/session.h"
 #include "web/waits.h"
 
-enum { CLOCK_TICK_MS = 200 };
+enum { CLOCK_TICK_MS = 200, BEAT_MAX_MS = 5000 };
 
 struct Janitor {
     Server *srv;
@@ -45,7 +47,10 @@ static void *janitor_main(void *arg)
     Server *srv = j->srv;
     const ServeConfig *c = &srv->cfg;
     const int64_t period = sweep_ms(c);
-    int64_t since_sweep = 0;
+    const int64_t beat = (int64_t)c->dead_after_s * 1000 / 4 < BEAT_MAX_MS
+                             ? (int64_t)c->dead_after_s * 1000 / 4
+                             : BEAT_MAX_MS;
+    int64_t since_sweep = 0, since_beat = 0;
     pthread_mutex_lock(&j->mu);
     while (!j->stop) {
         const int64_t wait = period < CLOCK_TICK_MS ? period : CLOCK_TICK_MS;
@@ -56,6 +61,11 @@ static void *janitor_main(void *arg)
             break;
         pthread_mutex_unlock(&j->mu);
         sessions_check_clocks(srv);
+        if ((since_beat += wait) >= beat) {
+            since_beat = 0;
+            ErrBuf e; // a beat missed is made up at the next; holds lapse only after four
+            store_live_beat(srv->store, c->dead_after_s, &e);
+        }
         if ((since_sweep += wait) < period) {
             pthread_mutex_lock(&j->mu);
             continue;

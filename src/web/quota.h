@@ -14,6 +14,9 @@ typedef enum QuotaKind {
     QUOTA_AIAI_GAMES, /* unfinished games in memory with AI seats only */
     QUOTA_STREAMS,    /* open event streams */
     QUOTA_HEADS,      /* connections whose first request head the gate waits for */
+    /* hints waiting or searched: counted in memory by the AI's lanes (ai.c); the kind
+     * names them among a shared store's holds (store_live_take) */
+    QUOTA_HINTS,
     QUOTA_KINDS
 } QuotaKind;
 

@@ -43,6 +43,9 @@ typedef struct ServeConfig {
     int hint_timeout_s;    /* a hint not started by then is refused with 503 */
     int streams_per_ip;    /* open event streams */
     int streams_per_game;  /* open event streams of one game, from anywhere */
+    /* A process sharing the store that has not beaten for this long is taken for dead:
+     * its streams and hints no longer count (store_live_beat). */
+    int dead_after_s;
     int idle_s;            /* a game nobody touched for this long leaves memory */
     int day_s;             /* a day of a days-per-move clock: 86400 but in tests */
     long abandon_s;        /* an unfinished game unchanged for this long is deleted */

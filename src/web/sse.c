@@ -68,6 +68,7 @@ struct SseStream {
     int fd;        /* the connection's socket, watched for hang-ups while suspended */
     int viewer;
     char addr[64]; /* the client's, whose stream quota this holds */
+    int64_t hold;  /* its hold in a shared store (store_live_take), or 0 */
     /* guarded by s->mu */
     bool started;   /* the first state went out */
     bool suspended; /* the connection is suspended, waiting for a change */
@@ -471,6 +472,16 @@ static ssize_t read_stream(void *cls, uint64_t pos, char *buf, size_t max)
     return (ssize_t)n;
 }
 
+/* Gives back a stream's address quota and its hold in a shared store. A stopping server
+ * gives back all its holds at once when it closes the store. */
+static void give_back(Server *srv, const char *addr, int64_t hold)
+{
+    quota_give(srv->quota, addr, QUOTA_STREAMS);
+    ErrBuf e; // a hold not given back stops counting with this process's beats
+    if (hold != 0 && !atomic_load(&srv->stopping))
+        store_live_give(srv->store, hold, &e);
+}
+
 static void free_stream(void *cls)
 {
     SseStream *st = cls;
@@ -490,7 +501,7 @@ static void free_stream(void *cls)
     st->suspended = false;
     s->nstreams--;
     pthread_mutex_unlock(&s->mu);
-    quota_give(st->srv->quota, st->addr, QUOTA_STREAMS);
+    give_back(st->srv, st->addr, st->hold);
     event_release(st->ev);
     st->ev = NULL;
     atomic_fetch_sub(&h->open, 1);
@@ -501,27 +512,28 @@ static void free_stream(void *cls)
 }
 
 /* Gives back what the caller of sse_response counted for a stream that never opened. */
-static void never_opened(Server *srv, Session *s, const char *addr)
+static void never_opened(Server *srv, Session *s, const char *addr, int64_t hold)
 {
     pthread_mutex_lock(&s->mu);
     s->nstreams--;
     pthread_mutex_unlock(&s->mu);
-    quota_give(srv->quota, addr, QUOTA_STREAMS);
+    give_back(srv, addr, hold);
     session_release(s);
 }
 
 struct MHD_Response *sse_response(Server *srv, struct MHD_Connection *c, Session *s,
-                                  int viewer, const char *addr)
+                                  int viewer, const char *addr, int64_t hold)
 {
     SseStream *st = calloc(1, sizeof *st);
     if (st == NULL) {
-        never_opened(srv, s, addr);
+        never_opened(srv, s, addr, hold);
         return NULL;
     }
     st->srv = srv;
     st->s = s;
     st->conn = c;
     st->viewer = viewer;
+    st->hold = hold;
     snprintf(st->addr, sizeof st->addr, "%s", addr);
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
@@ -531,7 +543,7 @@ struct MHD_Response *sse_response(Server *srv, struct MHD_Connection *c, Session
                                           free_stream);
     if (mr == NULL) {
         free(st);
-        never_opened(srv, s, addr);
+        never_opened(srv, s, addr, hold);
         return NULL;
     }
     // A plain body until the connection closes, so that the hub's own sends fit in.

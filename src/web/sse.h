@@ -8,6 +8,8 @@
 #ifndef CROWN_WEB_SSE_H
 #define CROWN_WEB_SSE_H
 
+#include <stdint.h>
+
 #include "core/status.h"
 
 struct MHD_Connection;
@@ -30,11 +32,11 @@ long sse_open_streams(const SseHub *h);
 
 /* A response whose body is the event stream of s as `viewer` (a seat or -1) sees it,
  * for connection c; NULL when memory is short. The caller has counted the stream in
- * s->nstreams and in addr's QUOTA_STREAMS and holds a reference to s: the stream owns
- * all three from here and gives them back when it closes (at once when NULL is
- * returned). */
+ * s->nstreams, in addr's QUOTA_STREAMS and, on a shared store, as `hold`
+ * (store_live_take; 0: none) and holds a reference to s: the stream owns all four from
+ * here and gives them back when it closes (at once when NULL is returned). */
 struct MHD_Response *sse_response(Server *srv, struct MHD_Connection *c, Session *s,
-                                  int viewer, const char *addr);
+                                  int viewer, const char *addr, int64_t hold);
 /* Lets go of s's shared events, when s is destroyed. */
 void sse_events_free(Session *s);
 /* Resumes every waiting stream of s after a change (or at shutdown); s->mu held. */

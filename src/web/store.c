@@ -158,6 +158,27 @@ Status store_hold_give(Store *st, const char *id, ErrBuf *err)
     return st->ops->hold_give ? st->ops->hold_give(st, id, err) : STATUS_OK;
 }
 
+Status store_live_take(Store *st, const char *addr, const char *game, int kind,
+                       int addr_limit, int game_limit, int dead_s, int64_t *hold,
+                       StoreRefusal *refused, ErrBuf *err)
+{
+    *hold = 0;
+    *refused = STORE_ADMITTED;
+    return st->ops->live_take ? st->ops->live_take(st, addr, game, kind, addr_limit, game_limit,
+                                                   dead_s, hold, refused, err)
+                              : STATUS_OK;
+}
+
+Status store_live_give(Store *st, int64_t hold, ErrBuf *err)
+{
+    return st->ops->live_give && hold != 0 ? st->ops->live_give(st, hold, err) : STATUS_OK;
+}
+
+Status store_live_beat(Store *st, int dead_s, ErrBuf *err)
+{
+    return st->ops->live_beat ? st->ops->live_beat(st, dead_s, err) : STATUS_OK;
+}
+
 Status store_watch(Store *st, const StoreWatch *w, ErrBuf *err)
 {
     return st->ops->watch ? st->ops->watch(st, w, err) : STATUS_OK;

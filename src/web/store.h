@@ -29,7 +29,7 @@ typedef struct Store Store;
 
 enum {
     STORE_PLAYER_LEN = 32,
-    STORE_SCHEMA_VERSION = 6, /* what store_open brings every database to */
+    STORE_SCHEMA_VERSION = 7, /* what store_open brings every database to */
 };
 
 /* A game as stored: enough to rebuild it exactly. */
@@ -138,6 +138,27 @@ Status store_hold_take(Store *st, const char *addr, const char *id, int kind, in
                        int idle_s, bool *ok, ErrBuf *err);
 /* Gives back game id's hold (the game ended or left memory); none is fine. */
 Status store_hold_give(Store *st, const char *id, ErrBuf *err);
+
+/* Holds that live with the process that took them (open event streams, hints waiting
+ * for the AI), counted across the processes sharing a store. A process marks itself
+ * alive with store_live_beat every few seconds; the holds of one whose last beat is
+ * dead_s seconds old or more (killed, say) no longer count, and a beat sweeps them away.
+ * A store only one process uses counts nothing (*refused is always STORE_ADMITTED, *hold
+ * 0): the server's own counts are the whole truth there. */
+typedef enum StoreRefusal {
+    STORE_ADMITTED,
+    STORE_ADDR_FULL, /* addr holds addr_limit of `kind` */
+    STORE_GAME_FULL, /* game holds game_limit of `kind` */
+} StoreRefusal;
+/* Takes a hold of `kind` (a QuotaKind) for addr and, when game is not NULL, for that
+ * game, unless either is at its limit; *hold names it for store_live_give. */
+Status store_live_take(Store *st, const char *addr, const char *game, int kind,
+                       int addr_limit, int game_limit, int dead_s, int64_t *hold,
+                       StoreRefusal *refused, ErrBuf *err);
+/* Gives back a hold store_live_take took; 0 is fine. */
+Status store_live_give(Store *st, int64_t hold, ErrBuf *err);
+/* This process is alive; processes silent for dead_s seconds lose their holds. */
+Status store_live_beat(Store *st, int dead_s, ErrBuf *err);
 
 /* What a shared store reports from its listener thread: another process committed a
  * change to game `id` (now at `version`); a process claimed game `id`'s AI move to think

@@ -38,6 +38,11 @@ typedef struct StoreOps {
     Status (*hold_take)(Store *st, const char *addr, const char *id, int kind, int limit,
                         int idle_s, bool *ok, ErrBuf *err);
     Status (*hold_give)(Store *st, const char *id, ErrBuf *err);
+    Status (*live_take)(Store *st, const char *addr, const char *game, int kind,
+                        int addr_limit, int game_limit, int dead_s, int64_t *hold,
+                        StoreRefusal *refused, ErrBuf *err);
+    Status (*live_give)(Store *st, int64_t hold, ErrBuf *err);
+    Status (*live_beat)(Store *st, int dead_s, ErrBuf *err);
     /* NULL when there is nothing to watch. */
     Status (*watch)(Store *st, const StoreWatch *w, ErrBuf *err);
     void (*unwatch)(Store *st);

@@ -13,7 +13,9 @@
  * The per-address limits that must hold across processes (games created an hour, games
  * with an AI at once) are counted in address_creates and address_holds, each check a
  * transaction under an advisory lock on the address, so two processes never both let
- * the last one through.
+ * the last one through. What lives only as long as its process (event streams, hints
+ * waiting) is counted in live_holds, keyed by the process, and counts while the process
+ * beats in processes: a killed process's holds stop counting once its beat is old.
  *
  * Every commit notifies channel crown_games with "ID VERSION", every AI claim with
  * "ID think"; a listener thread per
@@ -25,6 +27,7 @@
 #include <libpq-fe.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +46,8 @@ enum {
 typedef struct PgStore {
     Store base; /* first: a Store * is a PgStore * */
     char *url;
-    char owner[17]; /* this process's name on its claims: random hex */
+    char owner[17]; /* this process's name on its claims and holds: random hex */
+    atomic_llong last_hold; /* the last hold number this process gave out */
     pthread_mutex_t mu;
     pthread_cond_t freed;
     PGconn *conn[PG_POOL];
@@ -92,6 +96,13 @@ static const char *const MIGRATIONS[] = {
     // no process holds (pg_claim_flags).
     ("ALTER TABLE games ADD COLUMN flag_at BIGINT NOT NULL DEFAULT 0;"
      "CREATE INDEX games_flag ON games(flag_at) WHERE flag_at>0;"),
+    // 7: the processes sharing the database and their last beat, and the holds that live
+    // with a process (open event streams, hints waiting; see pg_live_take).
+    ("CREATE TABLE processes(owner TEXT PRIMARY KEY, beat TIMESTAMPTZ NOT NULL);"
+     "CREATE TABLE live_holds(owner TEXT NOT NULL, id BIGINT NOT NULL, addr TEXT NOT NULL,"
+     " game_id TEXT, kind INTEGER NOT NULL, PRIMARY KEY(owner, id));"
+     "CREATE INDEX live_holds_addr ON live_holds(addr, kind);"
+     "CREATE INDEX live_holds_game ON live_holds(game_id, kind) WHERE game_id IS NOT NULL;"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
@@ -241,6 +252,7 @@ static Status query_long(void *db, const char *sql, long *out, ErrBuf *err)
 }
 
 static const StoreOps PG_OPS;
+static Status pg_live_beat(Store *base, int dead_s, ErrBuf *err);
 
 static void pg_close(Store *base)
 {
@@ -252,6 +264,10 @@ static void pg_close(Store *base)
         const char *p[] = {st->owner};
         run_cmd(st->conn[0], "UPDATE ai_work SET lease_until=now() - interval '1 second' "
                              "WHERE owner=$1", 1, p, &err);
+        // And its holds: a stopping server gives them back all at once, not stream by
+        // stream (sse.c).
+        run_cmd(st->conn[0], "DELETE FROM live_holds WHERE owner=$1", 1, p, &err);
+        run_cmd(st->conn[0], "DELETE FROM processes WHERE owner=$1", 1, p, &err);
     }
     for (int i = 0; i < PG_POOL; i++)
         PQfinish(st->conn[i]);
@@ -291,6 +307,8 @@ Status store_pg_open(const char *url, Store **out, ErrBuf *err)
                               err);
         s = finish(c, s, err);
     }
+    if (s == STATUS_OK)
+        s = pg_live_beat(&st->base, 0, err); // alive before its first hold, beats or not
     if (s != STATUS_OK) {
         pg_close(&st->base);
         return s;
@@ -722,33 +740,57 @@ typedef struct PgStmt {
     int n;
 } PgStmt;
 
-/* Runs a check of addr's counts: BEGIN and the address's lock, `cleanup`, then `count`
- * (one row: the count, and a second number for *extra); if the count is under limit,
- * `take`. Seconds are the database's clock, the same for every process. */
-static Status admit(PgStore *st, const char *addr, PgStmt cleanup, PgStmt count, PgStmt take,
-                    int limit, bool *ok, long *extra, ErrBuf *err)
+/* BEGIN for what a crash of the database may lose (the holds of live processes and their
+ * beats: a lost hold only loosens a limit until its stream closes): its commit does not
+ * wait for the disk, often most of a short transaction's time. Still atomic, and seen by
+ * every other process at once. */
+static Status begin_lazy(PgStore *st, int slot, ErrBuf *err)
+{
+    Status s = run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
+    if (s == STATUS_OK)
+        s = run_cmd(st->conn[slot], "SET LOCAL synchronous_commit TO off", 0, NULL, err);
+    return s;
+}
+
+/* A check of counts under locks: BEGIN and an advisory lock on each of `lock` (an
+ * address, then a game, so that two checks never wait for each other crosswise),
+ * `cleanup` (when sql is not NULL), then `count` (one row of two numbers at most, into
+ * got[]); if each number is under its limit (a limit below 0 is none), `take`. Seconds
+ * are the database's clock, the same for every process. */
+typedef struct PgAdmit {
+    const char *lock[2]; /* NULL: none */
+    PgStmt cleanup, count, take;
+    long limit[2];
+    bool lazy; /* commit without waiting for the disk (begin_lazy) */
+} PgAdmit;
+
+static Status admit(PgStore *st, const PgAdmit *a, bool *ok, long got[2], ErrBuf *err)
 {
     int slot;
     *ok = false;
+    got[0] = got[1] = 0;
     PGconn *c = acquire(st, &slot, err);
     if (c == NULL)
         return STATUS_IO;
-    const char *a[] = {addr};
     PGresult *r = NULL;
-    Status s = run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
-    if (s == STATUS_OK)
-        s = run(c, "SELECT pg_advisory_xact_lock(hashtext($1))", 1, a, PGRES_TUPLES_OK, NULL,
-                err);
-    if (s == STATUS_OK)
-        s = run_cmd(c, cleanup.sql, cleanup.n, cleanup.p, err);
-    if (s == STATUS_OK &&
-        (s = run(c, count.sql, count.n, count.p, PGRES_TUPLES_OK, &r, err)) == STATUS_OK) {
-        const long have = atol(PQgetvalue(r, 0, 0));
-        *extra = PQnfields(r) > 1 ? atol(PQgetvalue(r, 0, 1)) : 0;
+    Status s = a->lazy ? begin_lazy(st, slot, err)
+                       : run_first(st, slot, "BEGIN", 0, NULL, PGRES_COMMAND_OK, NULL, err);
+    c = st->conn[slot]; // a new one if the old had died
+    for (int i = 0; i < 2 && s == STATUS_OK && a->lock[i] != NULL; i++)
+        s = run(c, "SELECT pg_advisory_xact_lock(hashtext($1))", 1, &a->lock[i],
+                PGRES_TUPLES_OK, NULL, err);
+    if (s == STATUS_OK && a->cleanup.sql != NULL)
+        s = run_cmd(c, a->cleanup.sql, a->cleanup.n, a->cleanup.p, err);
+    if (s == STATUS_OK && (s = run(c, a->count.sql, a->count.n, a->count.p, PGRES_TUPLES_OK,
+                                   &r, err)) == STATUS_OK) {
+        for (int i = 0; i < 2 && i < PQnfields(r); i++)
+            got[i] = atol(PQgetvalue(r, 0, i));
         PQclear(r);
-        *ok = have < limit;
+        *ok = true;
+        for (int i = 0; i < 2; i++)
+            *ok = *ok && (a->limit[i] < 0 || got[i] < a->limit[i]);
         if (*ok)
-            s = run_cmd(c, take.sql, take.n, take.p, err);
+            s = run_cmd(c, a->take.sql, a->take.n, a->take.p, err);
     }
     s = finish(c, s, err);
     release(st, slot);
@@ -763,15 +805,18 @@ static Status pg_count_create(Store *base, const char *addr, int per_hour, bool 
                               int *retry_s, ErrBuf *err)
 {
     const char *p[] = {addr};
-    long wait = 0;
-    const Status s = admit(
-        pg(base), addr,
-        (PgStmt){"DELETE FROM address_creates WHERE addr=$1 AND at<=" PG_NOW "-3600", p, 1},
-        (PgStmt){"SELECT count(*), coalesce(min(at) + 3600 - " PG_NOW ", 0)"
-                 " FROM address_creates WHERE addr=$1", p, 1},
-        (PgStmt){"INSERT INTO address_creates(addr, at) VALUES($1, " PG_NOW ")", p, 1},
-        per_hour, ok, &wait, err);
-    *retry_s = wait > 0 ? (int)wait : 1;
+    long got[2];
+    const PgAdmit a = {
+        {addr, NULL},
+        {"DELETE FROM address_creates WHERE addr=$1 AND at<=" PG_NOW "-3600", p, 1},
+        {"SELECT count(*), coalesce(min(at) + 3600 - " PG_NOW ", 0)"
+         " FROM address_creates WHERE addr=$1", p, 1},
+        {"INSERT INTO address_creates(addr, at) VALUES($1, " PG_NOW ")", p, 1},
+        {per_hour, -1},
+        false,
+    };
+    const Status s = admit(pg(base), &a, ok, got, err);
+    *retry_s = got[1] > 0 ? (int)got[1] : 1;
     return s;
 }
 
@@ -789,18 +834,21 @@ static Status pg_hold_take(Store *base, const char *addr, const char *id, int ki
     snprintf(idle, sizeof idle, "%d", idle_s);
     const char *live[] = {addr, idle, k};
     const char *row[] = {id, addr, k};
-    long unused = 0;
-    return admit(pg(base), addr,
-                 (PgStmt){"DELETE FROM address_holds d USING address_holds h LEFT JOIN games g"
-                          " ON g.id=h.game_id WHERE d.game_id=h.game_id AND h.addr=$1"
-                          " AND NOT " PG_HOLD_LIVE, live, 2},
-                 (PgStmt){"SELECT count(*) FROM address_holds h LEFT JOIN games g"
-                          " ON g.id=h.game_id WHERE h.addr=$1 AND h.kind=$3::integer AND "
-                          PG_HOLD_LIVE, live, 3},
-                 (PgStmt){"INSERT INTO address_holds(game_id, addr, kind, at)"
-                          " VALUES($1, $2, $3::integer, " PG_NOW ")"
-                          " ON CONFLICT (game_id) DO NOTHING", row, 3},
-                 limit, ok, &unused, err);
+    long got[2];
+    const PgAdmit a = {
+        {addr, NULL},
+        {"DELETE FROM address_holds d USING address_holds h LEFT JOIN games g"
+         " ON g.id=h.game_id WHERE d.game_id=h.game_id AND h.addr=$1"
+         " AND NOT " PG_HOLD_LIVE, live, 2},
+        {"SELECT count(*) FROM address_holds h LEFT JOIN games g"
+         " ON g.id=h.game_id WHERE h.addr=$1 AND h.kind=$3::integer AND " PG_HOLD_LIVE, live, 3},
+        {"INSERT INTO address_holds(game_id, addr, kind, at)"
+         " VALUES($1, $2, $3::integer, " PG_NOW ")"
+         " ON CONFLICT (game_id) DO NOTHING", row, 3},
+        {limit, -1},
+        false,
+    };
+    return admit(pg(base), &a, ok, got, err);
 }
 
 static Status pg_hold_give(Store *base, const char *id, ErrBuf *err)
@@ -813,6 +861,103 @@ static Status pg_hold_give(Store *base, const char *id, ErrBuf *err)
     const char *p[] = {id};
     const Status s = run_first(st, slot, "DELETE FROM address_holds WHERE game_id=$1", 1, p,
                                PGRES_COMMAND_OK, NULL, err);
+    release(st, slot);
+    return s;
+}
+
+/* A live hold's process beat within $4 seconds; the holds of the others are left for
+ * pg_live_beat's sweep, so a check reads only what it counts. */
+#define PG_LIVE_COUNT(col, param)                                                          \
+    "(SELECT count(*) FROM live_holds h JOIN processes p ON p.owner=h.owner"               \
+    " WHERE h." col "=" param " AND h.kind=$3::integer"                                    \
+    " AND p.beat > now() - $4::integer * interval '1 second')"
+
+static Status pg_live_take(Store *base, const char *addr, const char *game, int kind,
+                           int addr_limit, int game_limit, int dead_s, int64_t *hold,
+                           StoreRefusal *refused, ErrBuf *err)
+{
+    PgStore *st = pg(base);
+    char k[16], dead[16], n[24], game_key[SECRET_ID_LEN + 8];
+    const long long id = atomic_fetch_add(&st->last_hold, 1) + 1;
+    snprintf(k, sizeof k, "%d", kind);
+    snprintf(dead, sizeof dead, "%d", dead_s);
+    snprintf(n, sizeof n, "%lld", id);
+    // A game's lock apart from any address's, whatever the two texts are.
+    snprintf(game_key, sizeof game_key, "game %.*s", SECRET_ID_LEN, game ? game : "");
+    const char *count[] = {addr, game, k, dead};
+    const char *row[] = {st->owner, n, addr, game, k};
+    long got[2];
+    bool ok = false;
+    const PgAdmit a = {
+        {addr, game ? game_key : NULL},
+        {NULL, NULL, 0},
+        {"SELECT " PG_LIVE_COUNT("addr", "$1") ", " PG_LIVE_COUNT("game_id", "$2"), count, 4},
+        {"INSERT INTO live_holds(owner, id, addr, game_id, kind)"
+         " VALUES($1, $2::bigint, $3, $4, $5::integer)", row, 5},
+        {addr_limit, game ? game_limit : -1},
+        true,
+    };
+    const Status s = admit(st, &a, &ok, got, err);
+    if (s == STATUS_OK && ok)
+        *hold = id;
+    else if (s == STATUS_OK)
+        *refused = got[0] >= addr_limit ? STORE_ADDR_FULL : STORE_GAME_FULL;
+    return s;
+}
+
+static Status pg_live_give(Store *base, int64_t hold, ErrBuf *err)
+{
+    PgStore *st = pg(base);
+    int slot;
+    PGconn *c = acquire(st, &slot, err);
+    if (c == NULL)
+        return STATUS_IO;
+    char n[24];
+    snprintf(n, sizeof n, "%lld", (long long)hold);
+    const char *p[] = {st->owner, n};
+    Status s = begin_lazy(st, slot, err);
+    if (s == STATUS_OK)
+        s = run_cmd(st->conn[slot], "DELETE FROM live_holds WHERE owner=$1 AND id=$2::bigint", 2,
+                    p, err);
+    s = finish(st->conn[slot], s, err);
+    release(st, slot);
+    return s;
+}
+
+/* The beat, then the sweep of the processes that stopped beating and their holds (one
+ * statement, so no hold outlives its process's row), by one process at a time: sweepers
+ * never wait for each other, and a process that skips the sweep still beats. */
+static Status pg_live_beat(Store *base, int dead_s, ErrBuf *err)
+{
+    PgStore *st = pg(base);
+    int slot;
+    PGconn *c = acquire(st, &slot, err);
+    if (c == NULL)
+        return STATUS_IO;
+    const char *p[] = {st->owner};
+    Status s = begin_lazy(st, slot, err);
+    c = st->conn[slot];
+    if (s == STATUS_OK)
+        s = run_cmd(c, "INSERT INTO processes(owner, beat) VALUES($1, now())"
+                       " ON CONFLICT (owner) DO UPDATE SET beat=now()", 1, p, err);
+    PGresult *r = NULL;
+    bool sweeper = false;
+    if (s == STATUS_OK && dead_s > 0 &&
+        (s = run(c, "SELECT pg_try_advisory_xact_lock(7265637)", 0, NULL, PGRES_TUPLES_OK, &r,
+                 err)) == STATUS_OK) {
+        sweeper = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+        PQclear(r);
+    }
+    if (sweeper) {
+        char dead[16];
+        snprintf(dead, sizeof dead, "%d", dead_s);
+        const char *q[] = {dead};
+        s = run_cmd(c, "WITH gone AS (DELETE FROM processes"
+                       " WHERE beat <= now() - $1::integer * interval '1 second' RETURNING owner)"
+                       " DELETE FROM live_holds WHERE owner IN (SELECT owner FROM gone)",
+                    1, q, err);
+    }
+    s = finish(c, s, err);
     release(st, slot);
     return s;
 }
@@ -951,6 +1096,9 @@ static const StoreOps PG_OPS = {
     .count_create = pg_count_create,
     .hold_take = pg_hold_take,
     .hold_give = pg_hold_give,
+    .live_take = pg_live_take,
+    .live_give = pg_live_give,
+    .live_beat = pg_live_beat,
     .watch = pg_watch,
     .unwatch = pg_unwatch,
 };

@@ -52,6 +52,8 @@ static const char *const MIGRATIONS[] = {
     // a game out of memory (store_claim_flags); indexed for the janitor's sweeps.
     ("ALTER TABLE games ADD COLUMN flag_at INTEGER NOT NULL DEFAULT 0;"
      "CREATE INDEX games_flag ON games(flag_at) WHERE flag_at>0;"),
+    // 7: PostgreSQL's holds of live processes (streams, hints); nothing here, as in 5.
+    "SELECT 1;",
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

@@ -471,8 +471,8 @@ describe('event streams', () => {
   });
 
   test('the AI thinking shows, and other requests are served meanwhile', async () => {
-    // Two seconds a move (level 7): reads must not wait for the search.
-    const made = await create({ game: 'kings-valley-7x7', seats: ['ai:7', 'human'] });
+    // Level 9 stops at 300,000 nodes, about a second on 7x7: reads must not wait for it.
+    const made = await create({ game: 'kings-valley-7x7', seats: ['ai:9', 'human'] });
     const stream = events(srv, made.id);
     try {
       await stream.next((s) => s.thinking === 0);
@@ -769,7 +769,7 @@ describe('schema versions', () => {
       assert.equal((await s.stop()).code, 0);
     }
     // Upgraded: the version recorded, the new columns there and set.
-    assert.equal(execFileSync('sqlite3', [db, 'SELECT version FROM schema_version']).toString().trim(), '6');
+    assert.equal(execFileSync('sqlite3', [db, 'SELECT version FROM schema_version']).toString().trim(), '7');
     const [created, updated, finished] = execFileSync('sqlite3', [db, `SELECT created, updated, finished FROM games WHERE id = '${id}'`]).toString().trim().split('|').map(Number);
     assert.ok(updated > created, `updated ${updated} after the move, created ${created}`);
     assert.equal(finished, 0);

@@ -7,10 +7,13 @@
 // ones (the others' notices of games it no longer holds ignored), a days-per-move flag
 // of a game out of every process's memory ended by exactly one of them, and a process
 // SIGKILLed in the middle of play losing no acknowledged move while the other takes over
-// its AI work.
+// its AI work. First, the per-address limits counted in the database: games created and
+// AI games, event streams per address and per game (a closed stream's slot free at
+// once, a SIGKILLed process's streams no longer counted after --dead-after), and hints
+// waiting.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { api, events, startServer, waitState } from './server.mjs';
+import { api, events, openStream, request, startServer, waitState } from './server.mjs';
 import { startPostgres, startProxy } from './cluster.mjs';
 
 let pg;
@@ -83,6 +86,89 @@ describe('several processes on PostgreSQL', () => {
         assert.match(r.body.error, /at most 5 an hour; try again in \d+ s/);
         assert.ok(Number(r.headers.get('retry-after')) > 3000, r.headers.get('retry-after'));
       }
+    } finally {
+      await Promise.all([c.stop(), d.stop()]);
+    }
+  });
+
+  test('event streams counted across processes: per address, per game, a dead process\'s lapse', async () => {
+    const limits = ['--streams-per-ip', '3', '--streams-per-game', '4', '--dead-after', '2'];
+    const c = await startServer({ db: pg.url, args: limits });
+    const d = await startServer({ db: pg.url, args: limits });
+    const open = [];
+    const refused = (r, re) => {
+      assert.equal(r.status, 429, JSON.stringify(r.body));
+      assert.equal(r.body.status, 429);
+      assert.match(r.body.error, re);
+    };
+    const human = { game: 'kings-valley', seats: ['human', 'human'] };
+    // Each process answers with its own stream until one is admitted, or the time is up.
+    const admittedWithin = async (door, id, from, ms) => {
+      const end = Date.now() + ms;
+      for (;;) {
+        const r = await openStream(door, id, { from });
+        if (r.status === 200) { open.push(r); return r; }
+        refused(r, /event streams open on this site's servers/);
+        if (Date.now() > end) assert.fail(`no stream admitted within ${ms} ms`);
+        await new Promise((res) => setTimeout(res, 100));
+      }
+    };
+    try {
+      const g = (await api(c, 'POST', '/api/games', { body: human })).body;
+      const h = (await api(d, 'POST', '/api/games', { body: human })).body;
+      // Three streams of 127.0.0.1, two through C and one through D: each process holds
+      // fewer than three, but the address is at its limit through either.
+      for (const door of [c, c, d]) open.push(await openStream(door, g.id));
+      assert.deepEqual(open.map((s) => s.status), [200, 200, 200]);
+      for (const door of [c, d]) refused(await openStream(door, g.id), /your address has 3 event streams open on this site's servers/);
+      // Closing one frees its slot at once (the hang-up is seen at once, then one
+      // transaction).
+      open.shift().close();
+      await admittedWithin(d, g.id, undefined, 2000);
+      // Per game, from other addresses: four streams of h over both processes, then none.
+      for (const [door, from] of [[c, '127.0.0.2'], [c, '127.0.0.2'], [d, '127.0.0.3'], [d, '127.0.0.3']]) {
+        const r = await openStream(door, h.id, { from });
+        assert.equal(r.status, 200);
+        open.push(r);
+      }
+      refused(await openStream(c, h.id, { from: '127.0.0.4' }), /this game has 4 event streams open on this site's servers/);
+      // D dies with two streams of 127.0.0.1 and two of h: they count until D's last
+      // beat is --dead-after (2 s) old, then no more.
+      assert.equal((await d.kill()).signal, 'SIGKILL');
+      const killed = Date.now();
+      const early = await openStream(c, g.id);
+      if (Date.now() - killed < 1000) refused(early, /your address has 3 event streams open/);
+      else if (early.status === 200) open.push(early); // the machine was slow: no check
+      if (early.status !== 200) await admittedWithin(c, g.id, undefined, 8000);
+      await admittedWithin(c, h.id, '127.0.0.4', 2000);
+      assert.ok(Date.now() - killed >= 1000, 'a dead process\'s streams should count for a while');
+    } finally {
+      for (const s of open) s.close();
+      const [stopped] = await Promise.all([c.stop(), d.stop()]);
+      assert.equal(stopped.code, 0, `crown serve should stop cleanly:\n${c.stderr()}`);
+      assert.doesNotMatch(c.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
+    }
+  });
+
+  test('hints waiting counted across processes', async () => {
+    // C's one AI worker thinks for 5 s on another address's game (cut short when C
+    // stops), so a hint asked through C waits there; D's worker is free.
+    const c = await startServer({ db: pg.url, args: ['--ai-threads', '1', '--ai-queue', '1', '--hint-timeout', '2'] });
+    const d = await startServer({ db: pg.url, args: ['--ai-queue', '1'] });
+    try {
+      const busy = (await request(c, 'POST', '/api/games', { body: { game: 'king-down', seats: ['ai:10', 'human'], seed: 2 }, from: '127.0.0.2' })).body;
+      await waitState(c, busy.id, (s) => s.thinking === 0);
+      const game = { game: 'kings-valley', seats: ['human', 'human'], hints: true };
+      const g = (await api(c, 'POST', '/api/games', { body: game })).body;
+      const h = (await api(d, 'POST', '/api/games', { body: game })).body;
+      const first = api(c, 'POST', `/api/games/${g.id}/hint`, { token: g.seats[0].token });
+      await new Promise((res) => setTimeout(res, 500)); // C has taken its hold
+      const r = await api(d, 'POST', `/api/games/${h.id}/hint`, { token: h.seats[0].token });
+      assert.equal(r.status, 429, JSON.stringify(r.body));
+      assert.match(r.body.error, /too many hints from your address wait for the AI on this site's servers \(at most 1\)/);
+      assert.equal((await first).status, 503); // no worker of C took it within 2 s
+      // Answered, it waits no more: D's own worker answers the next.
+      assert.equal((await api(d, 'POST', `/api/games/${h.id}/hint`, { token: h.seats[0].token })).status, 200);
     } finally {
       await Promise.all([c.stop(), d.stop()]);
     }

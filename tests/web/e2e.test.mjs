@@ -451,8 +451,9 @@ test('the result shows when the game ends', async () => {
 
 test('the AI\'s thinking shows while it searches', async () => {
   const page = await newPage();
-  // Two seconds a move on the Castle's big board: long enough to be seen.
-  await startFromForm(page, 'kings-castle', ['ai:7', 'human']);
+  // Level 10 thinks its whole five seconds (the lower levels stop at a node count, a few
+  // milliseconds on an idle machine, too soon to be seen).
+  await startFromForm(page, 'kings-castle', ['ai:10', 'human']);
   await page.waitForSelector('#thinking:not([hidden])', WAIT);
   assert.match(await page.textContent('#thinking'), /thinking/);
   await page.waitForSelector('#moves li.p0', WAIT);

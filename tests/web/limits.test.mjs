@@ -136,7 +136,8 @@ describe('limits per address', { concurrency: true }, () => {
       const st = await waitState(srv, long.id, (s) => s.ai_error !== null);
       assert.match(st.ai_error, /plays no more in this game: it has \d+ actions/);
       assert.ok(st.ply >= 30 && st.ply < 40, `ply ${st.ply}`);
-      const slow = await create(srv, { game: 'king-down', seats: ['ai:6', 'ai:6'], seed: 1 });
+      // Level 10 (no node cap) spends the second in its first move, long before 30 plies.
+      const slow = await create(srv, { game: 'king-down', seats: ['ai:10', 'ai:10'], seed: 1 });
       const st2 = await waitState(srv, slow.id, (s) => s.ai_error !== null, { timeoutMs: 15000 });
       assert.match(st2.ai_error, /used the 1 s of thinking the server gives a game/);
     });
