@@ -1,28 +1,28 @@
 /*
  * chances.c - scores as win chances (chances.h). A game's evaluation counts in its own
- * centi-units, so each game family has its scale s: a score of s means about a 73%
- * chance (1 / (1 + e^-1)). The scales are first estimates from the evaluations' size
- * (a chess pawn, a King's Valley soldier a step nearer the Valley...), not fitted to
- * played games; docs/ARCHITECTURE.md says so where it lists them.
+ * centi-units, so each game has its scale s: a score of s means about a 73% chance
+ * (1 / (1 + e^-1)). The scales are fitted to self-play results by crown tune --fit-scale
+ * on the hint's own scores (docs/STRENGTH.md, "Win chances": data, commands, errors).
  */
 #include "play/chances.h"
 
 #include <math.h>
 #include <string.h>
 
-/* Fitted by crown tune --fit-scale (docs/STRENGTH.md, "Win chances"). */
+/* Fitted on 2026-11-24 (docs/STRENGTH.md, "Win chances"); the first guesses were 300 for
+ * the King's Valley family and King's Castle, 400 for King's Guard, 270 for King Down. */
 static const struct {
     const char *game;
     double scale;
 } SCALES[] = {
-    {"kings-valley", 300.0},
-    {"retrieve-the-king", 300.0},
-    {"kings-valley-7x7", 300.0},
-    {"kings-valley-labyrinth", 300.0},
-    {"kings-guard", 400.0},
-    {"kings-guard-8x8", 400.0},
-    {"kings-castle", 300.0},
-    {"king-down", 270.0},
+    {"kings-valley", 56.0},
+    {"retrieve-the-king", 61.0},
+    {"kings-valley-7x7", 42.0},
+    {"kings-valley-labyrinth", 32.0},
+    {"kings-guard", 1356.0},
+    {"kings-guard-8x8", 827.0},
+    {"kings-castle", 243.0},
+    {"king-down", 393.0},
     // Not fitted: its hints come from MCTS, whose mean return is the chance already.
     {"king-of-the-valley", 300.0},
 };
