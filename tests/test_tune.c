@@ -182,43 +182,55 @@ static char *write_temp(const char *text)
     return path;
 }
 
+/* Plays t's games (t->game_done and ctx are set here) into d, from their file, and checks
+ * that the positions (with their scores when scored) write the very same file again. */
+static void generate_and_reload(TuneGames t, TuneData *d)
+{
+    const Game *g = t.game;
+    Collect c = {.games = 0};
+    sb_init(&c.lines);
+    tune_data_header(g, &c.lines);
+    t.game_done = collect;
+    t.ctx = &c;
+    assert_int_equal(tune_games_run(&t), t.games);
+    assert_true(c.positions > 0 && c.positions <= t.games * t.per_game);
+    char *path = write_temp(sb_str(&c.lines));
+    tune_data_init(d, g);
+    ErrBuf err;
+    if (tune_data_load(d, path, &err) != STATUS_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(d->count, c.positions);
+    const bool scored = t.score_limits.nodes > 0;
+    assert_int_equal(d->scored, scored ? d->count : 0);
+    StrBuf again;
+    sb_init(&again);
+    tune_data_header(g, &again);
+    for (long i = 0; i < d->count; i++) {
+        assert_true(d->result[i] == 0 || d->result[i] == 0.5 || d->result[i] == 1);
+        assert_int_equal(tune_data_line(g, tune_data_state(d, i), d->result[i],
+                                        scored ? &d->score[i] : NULL, &again, &err),
+                         STATUS_OK);
+    }
+    assert_string_equal(sb_str(&again), sb_str(&c.lines));
+    sb_free(&again);
+    unlink(path);
+    free(path);
+    sb_free(&c.lines);
+}
+
 static void test_round_trip(void **state)
 {
     (void)state;
     Game *g = king_down();
-    Collect c = {.games = 0};
-    sb_init(&c.lines);
-    tune_data_header(g, &c.lines);
     const TuneGames t = {.game = g, .games = 2, .seed = 5, .players = "ai,ai",
                          .limits = {.depth = 1}, .random_plies = 4, .skip_plies = 8,
-                         .per_game = 10, .jobs = 2, .game_done = collect, .ctx = &c};
-    assert_int_equal(tune_games_run(&t), 2);
-    assert_true(c.positions > 0 && c.positions <= 20);
-    char *path = write_temp(sb_str(&c.lines));
+                         .per_game = 10, .jobs = 2};
     TuneData d;
-    tune_data_init(&d, g);
-    ErrBuf err;
-    if (tune_data_load(&d, path, &err) != STATUS_OK)
-        fail_msg("%s", err.msg);
-    assert_int_equal(d.count, c.positions);
-    // Written again, the positions give the very same file.
-    StrBuf again;
-    sb_init(&again);
-    tune_data_header(g, &again);
-    for (long i = 0; i < d.count; i++) {
-        assert_true(d.result[i] == 0 || d.result[i] == 0.5 || d.result[i] == 1);
-        assert_int_equal(tune_data_line(g, tune_data_state(&d, i), d.result[i], NULL, &again, &err),
-                         STATUS_OK);
-    }
-    assert_string_equal(sb_str(&again), sb_str(&c.lines));
+    generate_and_reload(t, &d);
     // Kept positions are quiet: nobody to move is in check.
     for (long i = 0; i < d.count; i++)
         assert_false(g->ops->in_check(g, tune_data_state(&d, i)));
-    sb_free(&again);
     tune_data_free(&d);
-    unlink(path);
-    free(path);
-    sb_free(&c.lines);
     game_destroy(g);
 }
 
@@ -286,39 +298,16 @@ static void test_scored_round_trip(void **state)
 {
     (void)state;
     ErrBuf err;
-    const GameOps *ops = registry_find("kings-guard-8x8");
     Game *g;
-    assert_int_equal(game_create(ops, 2, NULL, 0, &g, &err), STATUS_OK);
+    assert_int_equal(game_create(registry_find("kings-guard-8x8"), 2, NULL, 0, &g, &err),
+                     STATUS_OK);
     assert_int_equal(tune_scores_check(g, &err), STATUS_OK);
-    Collect c = {.games = 0};
-    sb_init(&c.lines);
-    tune_data_header(g, &c.lines);
     const TuneGames t = {.game = g, .games = 2, .seed = 3, .players = "ai,ai",
                          .limits = {.depth = 1}, .random_plies = 4, .skip_plies = 4,
-                         .per_game = 4, .jobs = 2, .score_limits = {.nodes = 300},
-                         .game_done = collect, .ctx = &c};
-    assert_int_equal(tune_games_run(&t), 2);
-    assert_true(c.positions > 0 && c.positions <= 8);
-    char *path = write_temp(sb_str(&c.lines));
+                         .per_game = 4, .jobs = 2, .score_limits = {.nodes = 300}};
     TuneData d;
-    tune_data_init(&d, g);
-    if (tune_data_load(&d, path, &err) != STATUS_OK)
-        fail_msg("%s", err.msg);
-    assert_int_equal(d.count, c.positions);
-    assert_int_equal(d.scored, d.count);
-    StrBuf again;
-    sb_init(&again);
-    tune_data_header(g, &again);
-    for (long i = 0; i < d.count; i++)
-        assert_int_equal(tune_data_line(g, tune_data_state(&d, i), d.result[i], &d.score[i],
-                                        &again, &err),
-                         STATUS_OK);
-    assert_string_equal(sb_str(&again), sb_str(&c.lines));
-    sb_free(&again);
+    generate_and_reload(t, &d);
     tune_data_free(&d);
-    unlink(path);
-    free(path);
-    sb_free(&c.lines);
     game_destroy(g);
     // King of the Valley's hints are MCTS's: no score to fit.
     assert_int_equal(game_create(registry_find("king-of-the-valley"), 2, NULL, 0, &g, &err),
