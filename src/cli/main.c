@@ -118,6 +118,7 @@ static const Command COMMANDS[] = {
      "      --hint-timeout S       a hint no AI worker took by then is refused, 503 [10]\n"
      "      --streams-per-ip N     open event streams [32]\n"
      "      --streams-per-game N   open event streams of one game, all addresses [64]\n"
+     "      --keep-alive S         a stream sent nothing this long gets a comment [15]\n"
      "      --dead-after S         on PostgreSQL, a process silent this long is taken for\n"
      "                             dead: its streams and hints stop counting [30]\n"
      "      --idle S               a game untouched this long leaves memory [300]\n"

@@ -107,6 +107,7 @@ int cmd_serve(int argc, char **argv)
         {"--max-per-ip", 1, 1000000, &cfg.max_per_ip, NULL},
         {"--streams-per-ip", 1, 100000, &cfg.streams_per_ip, NULL},
         {"--streams-per-game", 1, 100000, &cfg.streams_per_game, NULL},
+        {"--keep-alive", 1, 3600, &cfg.keep_alive_s, NULL},
         {"--dead-after", 2, 3600, &cfg.dead_after_s, NULL},
         {"--idle", 1, 1000000, &cfg.idle_s, NULL},
         {"--day-seconds", 1, 86400, &cfg.day_s, NULL},

@@ -33,6 +33,7 @@ void serve_config_defaults(ServeConfig *cfg)
         .hint_timeout_s = 10,
         .streams_per_ip = 32,
         .streams_per_game = 64,
+        .keep_alive_s = 15,
         .dead_after_s = 30,
         .idle_s = 300,
         .day_s = 86400,

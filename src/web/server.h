@@ -43,6 +43,7 @@ typedef struct ServeConfig {
     int hint_timeout_s;    /* a hint not started by then is refused with 503 */
     int streams_per_ip;    /* open event streams */
     int streams_per_game;  /* open event streams of one game, from anywhere */
+    int keep_alive_s;      /* a stream sent nothing for this long gets a keep-alive */
     /* A process sharing the store that has not beaten for this long is taken for dead:
      * its streams and hints no longer count (store_live_beat). */
     int dead_after_s;
@@ -70,7 +71,6 @@ enum {
     SERVER_MAX_URL = 8 * 1024,          /* bytes of a URL (path and query) */
     SERVER_MAX_HEADERS = 16 * 1024,     /* bytes of a request's headers in all */
     SERVER_CONN_TIMEOUT_S = 120,        /* idle seconds before a connection is closed */
-    SERVER_SSE_PING_S = 15,             /* keep-alive comment on an idle event stream */
     SERVER_HTTP_THREADS = 2,            /* libmicrohttpd's event-loop threads */
     SERVER_WORKERS = 16,                /* threads for requests that may block */
 };

@@ -11,10 +11,13 @@
  * quarter of the server's time in a broadcast. A stream's body is plain bytes until the
  * connection closes (MHD_RF_HTTP_1_0_COMPATIBLE_STRICT: no chunked framing), so bytes
  * sent either way join up. The sends of a broadcast are shared with helper threads (a
- * send on loopback costs the receiving side's work too). The hub also resumes streams for keep-alives and, watching the
- * streams' sockets for a hang-up with epoll (libmicrohttpd does not while a connection is
- * suspended), as soon as a client hangs up, so a closed stream's connection is freed at
- * once. A socket is registered once, for its one hang-up (EPOLLONESHOT), not at every
+ * send on loopback costs the receiving side's work too). Keep-alives go the same way, to
+ * the streams sent nothing for --keep-alive seconds only: resuming every stream for them
+ * at once, as the hub first did, put libmicrohttpd's slow path under the next
+ * broadcast every 15 s (the broadcast's slowest 2% then took 2-3 times as long). The hub
+ * also resumes a stream, watching the streams' sockets for a hang-up with epoll
+ * (libmicrohttpd does not while a connection is suspended), as soon as its client hangs
+ * up, so a closed stream's connection is freed at once. A socket is registered once, for its one hang-up (EPOLLONESHOT), not at every
  * suspend: a broadcast to 10,000 streams then costs no epoll call of ours.
  *
  * An event is formatted once per version and viewer and shared (SseEvent, counted
@@ -72,7 +75,8 @@ struct SseStream {
     /* guarded by s->mu */
     bool started;   /* the first state went out */
     bool suspended; /* the connection is suspended, waiting for a change */
-    bool ping;      /* a keep-alive is due */
+    bool ping_due;  /* the hub's next keep-alives include it */
+    int64_t last_sent; /* when it was last given bytes, monotonic ms */
     bool gone;      /* the client hung up: end the stream without writing */
     uint64_t sent_version;
     SseStream *prev, *next; /* in s->streams */
@@ -117,6 +121,9 @@ struct SseHub {
     int nqueue, capqueue;
     SseStream **batch; /* a broadcast's streams; the thread's own */
     int capbatch;
+    SseEvent *keep_alive; /* the keep-alive comment, sent like an event */
+    Session **pinging;    /* sessions with streams due a keep-alive; the thread's own */
+    int npinging, cappinging;
     /* the helper threads, which send their slices of a broadcast */
     Helper helpers[SSE_HELPERS];
     int nhelpers;
@@ -133,10 +140,23 @@ struct SseHub {
     atomic_long open;
 };
 
-static const char PING[] = ": keep-alive\n\n";
+static const char KEEP_ALIVE[] = ": keep-alive\n\n";
 
 enum Next { NEXT_END, NEXT_GONE, NEXT_DATA, NEXT_WAIT };
 enum Sent { SENT_ALL, SENT_PART, SENT_FAILED };
+
+static int64_t mono_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static SseEvent *event_ref(SseEvent *e)
+{
+    atomic_fetch_add(&e->refs, 1);
+    return e;
+}
 
 static void event_release(SseEvent *e)
 {
@@ -180,8 +200,7 @@ static SseEvent *event_get_locked(Session *s, int viewer)
         event_release(*slot);
         *slot = e;
     }
-    atomic_fetch_add(&(*slot)->refs, 1);
-    return *slot;
+    return event_ref(*slot);
 }
 
 /* Resumes st if suspended; s->mu held. */
@@ -319,13 +338,15 @@ static void send_all(SseHub *h, SseStream **streams, SseEvent **evs, int n)
     }
 }
 
-/* Sends s's current state to each of its suspended streams that has not had it, on the
- * hub's thread and its helpers; a stream whose socket took only part of it is resumed
- * for the rest. */
-static void broadcast(SseHub *h, Session *s)
+/* Sends s's current state to each of its suspended streams that has not had it (or with
+ * keep_alive, the keep-alive to each marked for one), on the hub's thread and its
+ * helpers; a stream whose socket took only part of it is resumed for the rest. */
+static void broadcast(SseHub *h, Session *s, bool keep_alive)
 {
+    const int64_t now = mono_ms();
     pthread_mutex_lock(&s->mu);
-    s->sse_queued = false;
+    if (!keep_alive)
+        s->sse_queued = false;
     if (s->streams && atomic_load(&s->streams->srv->stopping)) {
         for (SseStream *st = s->streams; st; st = st->next)
             resume_locked(st);
@@ -335,7 +356,8 @@ static void broadcast(SseHub *h, Session *s)
     SseEvent *evs[1 + MAX_PLAYERS] = {NULL};
     int n = 0;
     for (SseStream *st = s->streams; st; st = st->next) {
-        if (!st->suspended || st->gone || st->sent_version == s->version)
+        const bool due = keep_alive ? st->ping_due : st->sent_version != s->version;
+        if (!st->suspended || st->gone || !due)
             continue;
         SseEvent **e = &evs[1 + st->viewer];
         if (n == h->capbatch) {
@@ -346,11 +368,16 @@ static void broadcast(SseHub *h, Session *s)
             else
                 h->batch = b, h->capbatch = cap;
         }
+        if (*e == NULL && keep_alive)
+            *e = event_ref(h->keep_alive);
         if (n == h->capbatch || (*e == NULL && (*e = event_get_locked(s, st->viewer)) == NULL)) {
             resume_locked(st); // memory is short: libmicrohttpd's path tries again
             continue;
         }
-        st->sent_version = s->version;
+        if (!keep_alive)
+            st->sent_version = s->version;
+        st->ping_due = false;
+        st->last_sent = now;
         st->sending = true;
         st->resume_after = false;
         h->batch[n++] = st;
@@ -385,20 +412,45 @@ static void broadcast_queued(SseHub *h)
     h->nqueue = h->capqueue = 0;
     pthread_mutex_unlock(&h->mu);
     for (int i = 0; i < n; i++) {
-        broadcast(h, q[i]);
+        broadcast(h, q[i], false);
         session_release(q[i]);
     }
     free(q);
 }
 
-static void ping_locked(Session *s, void *ctx)
+/* Marks s's suspended streams that were sent nothing for --keep-alive seconds, and lists
+ * s for the hub's keep-alives (with a reference). s->mu held. */
+static void mark_keep_alives_locked(Session *s, void *ctx)
 {
-    (void)ctx;
+    SseHub *h = ctx;
+    const int64_t due_before = mono_ms() - 1000 * (int64_t)h->srv->cfg.keep_alive_s;
+    bool any = false;
     for (SseStream *st = s->streams; st; st = st->next)
-        if (st->suspended) {
-            st->ping = true;
-            resume_locked(st);
-        }
+        if (st->suspended && !st->gone && !st->sending && st->last_sent <= due_before)
+            any = st->ping_due = true;
+    if (!any)
+        return;
+    if (h->npinging == h->cappinging) {
+        const int cap = h->cappinging ? 2 * h->cappinging : 64;
+        Session **p = realloc(h->pinging, (size_t)cap * sizeof *p);
+        if (p == NULL)
+            return; // memory is short: the marked streams get theirs next time
+        h->pinging = p;
+        h->cappinging = cap;
+    }
+    session_hold(s);
+    h->pinging[h->npinging++] = s;
+}
+
+/* Sends the keep-alives due, through the broadcasts' path. */
+static void send_keep_alives(SseHub *h)
+{
+    sessions_each_locked(h->srv->sessions, mark_keep_alives_locked, h);
+    for (int i = 0; i < h->npinging; i++) {
+        broadcast(h, h->pinging[i], true);
+        session_release(h->pinging[i]);
+    }
+    h->npinging = 0;
 }
 
 /* Suspends st until its session changes; s->mu held. */
@@ -408,8 +460,8 @@ static void suspend_locked(SseStream *st)
     MHD_suspend_connection(st->conn);
 }
 
-/* Builds the next event into st->pending: the state if it changed, a keep-alive if one
- * is due, else suspends the connection (NEXT_WAIT). NEXT_END at shutdown. */
+/* Builds the next event into st->pending: the state if it changed, else suspends the
+ * connection (NEXT_WAIT). NEXT_END at shutdown. */
 static enum Next next_event(SseStream *st)
 {
     Session *s = st->s;
@@ -428,21 +480,15 @@ static enum Next next_event(SseStream *st)
         return NEXT_END;
     }
     if (st->started && s->version == st->sent_version) {
-        const bool ping = st->ping;
-        st->ping = false;
-        if (!ping)
-            suspend_locked(st);
+        suspend_locked(st);
         pthread_mutex_unlock(&s->mu);
-        if (!ping)
-            return NEXT_WAIT;
-        st->out = PING;
-        st->len = sizeof PING - 1;
-        return NEXT_DATA;
+        return NEXT_WAIT;
     }
     st->ev = event_get_locked(s, st->viewer);
     st->sent_version = s->version;
     st->started = true;
-    st->ping = false;
+    st->ping_due = false;
+    st->last_sent = mono_ms();
     pthread_mutex_unlock(&s->mu);
     if (st->ev == NULL)
         return NEXT_END;
@@ -534,6 +580,7 @@ struct MHD_Response *sse_response(Server *srv, struct MHD_Connection *c, Session
     st->conn = c;
     st->viewer = viewer;
     st->hold = hold;
+    st->last_sent = mono_ms();
     snprintf(st->addr, sizeof st->addr, "%s", addr);
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
@@ -622,9 +669,12 @@ static void *hub_main(void *arg)
         if (stop)
             break;
         clock_gettime(CLOCK_MONOTONIC, &now);
-        if (now.tv_sec - last.tv_sec >= SERVER_SSE_PING_S) {
+        // Once a second: streams come due one by one, as they were last sent to.
+        if (now.tv_sec - last.tv_sec >= 1) {
             last = now;
-            sessions_each_locked(h->srv->sessions, ping_locked, NULL);
+            pthread_mutex_lock(&h->bmu);
+            send_keep_alives(h);
+            pthread_mutex_unlock(&h->bmu);
         }
     }
     return NULL;
@@ -651,6 +701,15 @@ Status sse_hub_start(Server *srv, SseHub **out, ErrBuf *err)
     if (h == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
     h->srv = srv;
+    h->keep_alive = malloc(sizeof *h->keep_alive + sizeof KEEP_ALIVE);
+    if (h->keep_alive == NULL) {
+        free(h);
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    }
+    atomic_init(&h->keep_alive->refs, 1);
+    h->keep_alive->version = 0;
+    h->keep_alive->len = sizeof KEEP_ALIVE - 1;
+    memcpy(h->keep_alive->bytes, KEEP_ALIVE, sizeof KEEP_ALIVE);
     atomic_init(&h->open, 0);
     atomic_init(&h->next, 0);
     pthread_mutex_init(&h->mu, NULL);
@@ -682,6 +741,7 @@ Status sse_hub_start(Server *srv, SseHub **out, ErrBuf *err)
             close(h->stopfd);
         if (h->kickfd >= 0)
             close(h->kickfd);
+        event_release(h->keep_alive);
         free(h);
         return err_set(err, STATUS_IO, "cannot start the event stream thread: %s",
                        strerror(e));
@@ -713,6 +773,8 @@ void sse_hub_stop(SseHub *h)
     free_dead(h);
     stop_helpers(h);
     free(h->batch);
+    free(h->pinging);
+    event_release(h->keep_alive);
     close(h->ep);
     close(h->stopfd);
     close(h->kickfd);

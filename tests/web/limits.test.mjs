@@ -180,6 +180,33 @@ describe('limits per address', { concurrency: true }, () => {
     });
   });
 
+  test('keep-alives go to the streams that were sent nothing, and only to them', async () => {
+    await withServer(['--keep-alive', '1'], async (srv) => {
+      const idle = await create(srv, { game: 'kings-valley', seats: ['human', 'human'] });
+      const busy = await create(srv, { game: 'king-down', seats: ['human', 'human'], seed: 1 });
+      const quiet = await openStream(srv, idle.id);
+      const lively = await openStream(srv, busy.id);
+      try {
+        // A move every 0.4 s keeps one stream busy for 3 s; the other hears nothing.
+        let st = await state(srv, busy.id);
+        for (let i = 0; i < 8; i++) {
+          const r = await request(srv, 'POST', `/api/games/${busy.id}/moves`,
+            { token: busy.seats[st.to_move].token, body: { move: st.legal[0].text, ply: st.ply } });
+          assert.equal(r.status, 200, JSON.stringify(r.body));
+          st = r.body;
+          await sleep(400);
+        }
+        const pings = (s) => s.received().split(': keep-alive\n\n').length - 1;
+        assert.ok(pings(quiet) >= 1, `the idle stream got no keep-alive in 3 s: ${JSON.stringify(quiet.received().slice(-80))}`);
+        assert.equal(pings(lively), 0, 'a stream sent events got a keep-alive too');
+        assert.equal(lively.received().split('event: state').length - 1, 9);
+      } finally {
+        quiet.close();
+        lively.close();
+      }
+    });
+  });
+
   test('an idle game leaves memory and comes back from the database intact', async () => {
     await withServer(['--idle', '1'], async (srv) => {
       const g = await create(srv, { game: 'kings-valley', seats: ['human', 'human'], seed: 9 });

@@ -173,8 +173,10 @@ export function openStream(server, id, { from } = {}) {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, localAddress: from, agent: false }, (res) => {
       if (res.statusCode === 200) {
-        resolve({ status: 200, close: () => req.destroy() });
-        res.on('data', () => {});
+        let got = '';
+        resolve({ status: 200, close: () => req.destroy(), received: () => got });
+        res.setEncoding('utf8');
+        res.on('data', (d) => { got += d; });
         res.on('error', () => {});
         return;
       }
