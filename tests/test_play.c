@@ -341,7 +341,7 @@ static void test_typed_spellings(void **state)
     record_free(&r);
 }
 
-/* Hints in words: chances from scores, exact results as distances. */
+/* Hints in words: chances from scores, exact results as distances; a scale per game. */
 static void test_chance_words(void **state)
 {
     (void)state;
@@ -350,9 +350,11 @@ static void test_chance_words(void **state)
     memset(&r, 0, sizeof r);
     r.has_score = true;
     assert_true(fabs(play_win_chance(g, &r) - 0.5) < 1e-9);
-    r.score = 300;
+    // A score of the game's scale is e^1 to 1 for the mover, whatever the fit made it.
+    const int scale = (int)lround(play_chance_scale("kings-valley"));
+    r.score = scale;
     const double up = play_win_chance(g, &r);
-    r.score = -300;
+    r.score = -scale;
     assert_true(up > 0.7 && up < 0.75 && fabs(play_win_chance(g, &r) - (1.0 - up)) < 1e-9);
     StrBuf w;
     sb_init(&w);
@@ -372,6 +374,10 @@ static void test_chance_words(void **state)
     assert_true(fabs(play_win_chance(g, &r) - 0.6) < 1e-9);
     sb_free(&w);
     game_destroy(g);
+    // Every game has its own scale in the table, none a fallback.
+    for (int i = 0; i < registry_count(); i++)
+        if (!(play_chance_scale(registry_at(i)->name) > 0))
+            fail_msg("%s has no win-chance scale", registry_at(i)->name);
 }
 
 /* --- chance outcomes by their text --------------------------------------------------- */

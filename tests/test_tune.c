@@ -3,8 +3,9 @@
  * the scale of a synthetic linear evaluation whose results follow its own sigmoid; a
  * data file of self-play positions reads back to the same positions; bad files are
  * refused with a message naming the line and the fault; the weights table is written in
- * the form the evaluation includes; and King Down's weighted evaluation with its default
- * weights is its evaluation.
+ * the form the evaluation includes; King Down's weighted evaluation with its default
+ * weights is its evaluation; and the win chances' scale is recovered from scores whose
+ * results follow its curve, scored positions read back with their scores.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -103,7 +104,7 @@ static void test_fit_recovers_weights(void **state)
         for (int k = 0; k < FEATURES; k++)
             s.f[k] = (int8_t)((int)rng_below(&rng, 9) - 4);
         const int first = lin_weighted(g, (const GameState *)&s, truth) * (s.turn == 0 ? 1 : -1);
-        assert_int_equal(tune_data_add(&d, (const GameState *)&s, first_sigmoid(k_truth, first), &err),
+        assert_int_equal(tune_data_add(&d, (const GameState *)&s, first_sigmoid(k_truth, first), NULL, &err),
                          STATUS_OK);
     }
     assert_int_equal(tune_check_game(g, &err), STATUS_OK);
@@ -181,43 +182,55 @@ static char *write_temp(const char *text)
     return path;
 }
 
+/* Plays t's games (t->game_done and ctx are set here) into d, from their file, and checks
+ * that the positions (with their scores when scored) write the very same file again. */
+static void generate_and_reload(TuneGames t, TuneData *d)
+{
+    const Game *g = t.game;
+    Collect c = {.games = 0};
+    sb_init(&c.lines);
+    tune_data_header(g, &c.lines);
+    t.game_done = collect;
+    t.ctx = &c;
+    assert_int_equal(tune_games_run(&t), t.games);
+    assert_true(c.positions > 0 && c.positions <= t.games * t.per_game);
+    char *path = write_temp(sb_str(&c.lines));
+    tune_data_init(d, g);
+    ErrBuf err;
+    if (tune_data_load(d, path, &err) != STATUS_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(d->count, c.positions);
+    const bool scored = t.score_limits.nodes > 0;
+    assert_int_equal(d->scored, scored ? d->count : 0);
+    StrBuf again;
+    sb_init(&again);
+    tune_data_header(g, &again);
+    for (long i = 0; i < d->count; i++) {
+        assert_true(d->result[i] == 0 || d->result[i] == 0.5 || d->result[i] == 1);
+        assert_int_equal(tune_data_line(g, tune_data_state(d, i), d->result[i],
+                                        scored ? &d->score[i] : NULL, &again, &err),
+                         STATUS_OK);
+    }
+    assert_string_equal(sb_str(&again), sb_str(&c.lines));
+    sb_free(&again);
+    unlink(path);
+    free(path);
+    sb_free(&c.lines);
+}
+
 static void test_round_trip(void **state)
 {
     (void)state;
     Game *g = king_down();
-    Collect c = {.games = 0};
-    sb_init(&c.lines);
-    tune_data_header(g, &c.lines);
     const TuneGames t = {.game = g, .games = 2, .seed = 5, .players = "ai,ai",
                          .limits = {.depth = 1}, .random_plies = 4, .skip_plies = 8,
-                         .per_game = 10, .jobs = 2, .game_done = collect, .ctx = &c};
-    assert_int_equal(tune_games_run(&t), 2);
-    assert_true(c.positions > 0 && c.positions <= 20);
-    char *path = write_temp(sb_str(&c.lines));
+                         .per_game = 10, .jobs = 2};
     TuneData d;
-    tune_data_init(&d, g);
-    ErrBuf err;
-    if (tune_data_load(&d, path, &err) != STATUS_OK)
-        fail_msg("%s", err.msg);
-    assert_int_equal(d.count, c.positions);
-    // Written again, the positions give the very same file.
-    StrBuf again;
-    sb_init(&again);
-    tune_data_header(g, &again);
-    for (long i = 0; i < d.count; i++) {
-        assert_true(d.result[i] == 0 || d.result[i] == 0.5 || d.result[i] == 1);
-        assert_int_equal(tune_data_line(g, tune_data_state(&d, i), d.result[i], &again, &err),
-                         STATUS_OK);
-    }
-    assert_string_equal(sb_str(&again), sb_str(&c.lines));
+    generate_and_reload(t, &d);
     // Kept positions are quiet: nobody to move is in check.
     for (long i = 0; i < d.count; i++)
         assert_false(g->ops->in_check(g, tune_data_state(&d, i)));
-    sb_free(&again);
     tune_data_free(&d);
-    unlink(path);
-    free(path);
-    sb_free(&c.lines);
     game_destroy(g);
 }
 
@@ -236,6 +249,74 @@ static void expect_refused(const Game *g, const char *text, const char *words)
     free(path);
 }
 
+/* Adds n toy positions with scores (the first player's) spread over +-600 and results by
+ * the curve of scale s_truth: its chances themselves, or drawn from them when drawn. */
+static void add_scored(TuneData *d, double s_truth, int n, bool drawn, Rng *rng)
+{
+    ErrBuf err;
+    for (int i = 0; i < n; i++) {
+        const LinState st = {.turn = (int8_t)rng_below(rng, 2)};
+        const int score = (int)rng_below(rng, 1201) - 600;
+        const double p = 1.0 / (1.0 + exp(-score / s_truth));
+        const double u = (double)rng_below(rng, 1000000) / 1e6;
+        const double result = drawn ? (u < p ? 1 : 0) : p;
+        assert_int_equal(tune_data_add(d, (const GameState *)&st, result, &score, &err),
+                         STATUS_OK);
+    }
+}
+
+static void test_chance_scale_fit(void **state)
+{
+    (void)state;
+    Game *g;
+    ErrBuf err;
+    assert_int_equal(game_create(&lin_ops, 2, NULL, 0, &g, &err), STATUS_OK);
+    Rng rng;
+    rng_seed(&rng, 15);
+    TuneData d;
+    tune_data_init(&d, g);
+    // Results that are the curve's own chances: its scale is the exact optimum.
+    add_scored(&d, 240.0, 2000, false, &rng);
+    assert_int_equal(d.scored, d.count);
+    double s = tune_fit_chance_scale(&d);
+    if (fabs(s - 240.0) > 0.5)
+        fail_msg("scale %.3f, want 240", s);
+    double loss_fit, loss_off;
+    assert_true(tune_chance_error(&d, s, &loss_fit) < tune_chance_error(&d, 300.0, &loss_off));
+    assert_true(loss_fit < loss_off);
+    tune_data_free(&d);
+    // Won and lost games drawn from the curve: near it.
+    add_scored(&d, 120.0, 20000, true, &rng);
+    s = tune_fit_chance_scale(&d);
+    if (fabs(s - 120.0) > 6.0)
+        fail_msg("scale %.3f, want about 120", s);
+    tune_data_free(&d);
+    game_destroy(g);
+}
+
+static void test_scored_round_trip(void **state)
+{
+    (void)state;
+    ErrBuf err;
+    Game *g;
+    assert_int_equal(game_create(registry_find("kings-guard-8x8"), 2, NULL, 0, &g, &err),
+                     STATUS_OK);
+    assert_int_equal(tune_scores_check(g, &err), STATUS_OK);
+    const TuneGames t = {.game = g, .games = 2, .seed = 3, .players = "ai,ai",
+                         .limits = {.depth = 1}, .random_plies = 4, .skip_plies = 4,
+                         .per_game = 4, .jobs = 2, .score_limits = {.nodes = 300}};
+    TuneData d;
+    generate_and_reload(t, &d);
+    tune_data_free(&d);
+    game_destroy(g);
+    // King of the Valley's hints are MCTS's: no score to fit.
+    assert_int_equal(game_create(registry_find("king-of-the-valley"), 2, NULL, 0, &g, &err),
+                     STATUS_OK);
+    assert_int_equal(tune_scores_check(g, &err), STATUS_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "no score to fit"));
+    game_destroy(g);
+}
+
 static void test_bad_files(void **state)
 {
     (void)state;
@@ -251,6 +332,10 @@ static void test_bad_files(void **state)
     expect_refused(g, text, ":4: the result must be 1, 0.5 or 0, not '2'");
     expect_refused(g, "# crown tune data\ngame king-down\n1 no tab\n", ":3: expected a result");
     expect_refused(g, "# crown tune data\ngame king-down\n1\tnot a position\n", ":3: bad position");
+    snprintf(text, sizeof text, "# crown tune data\ngame king-down\n1\t%s\t12x\n", start);
+    expect_refused(g, text, ":3: the score must be a whole number");
+    snprintf(text, sizeof text, "# crown tune data\ngame king-down\n1\t%s\t999999\n", start);
+    expect_refused(g, text, "not a forced result");
     TuneData d;
     tune_data_init(&d, g);
     ErrBuf err;
@@ -307,6 +392,8 @@ int main(void)
         cmocka_unit_test(test_fit_recovers_weights),
         cmocka_unit_test(test_not_tunable),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_chance_scale_fit),
+        cmocka_unit_test(test_scored_round_trip),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_weights_table),
     };

@@ -5,6 +5,9 @@
  *   crown tune GAME --generate N --out FILE      self-play games, quiet positions to FILE
  *   crown tune GAME --fit FILE [--write TABLE]   fit K, then the weights; print them
  *   crown tune GAME --write TABLE                the current weights as the C table
+ *   crown tune GAME --generate N --out FILE --score-nodes M
+ *                                                the same, each position with a hint's score
+ *   crown tune GAME --fit-scale FILE             the win chances' scale for those scores
  *
  * The work is the play layer's (play/tune_games.h, tune_data.h, tune_fit.h); this file
  * reads the options, writes the files and prints the progress.
@@ -16,6 +19,7 @@
 
 #include "cli/cli.h"
 #include "core/game_api.h"
+#include "play/chances.h"
 #include "play/tune_data.h"
 #include "play/tune_fit.h"
 #include "play/tune_games.h"
@@ -23,9 +27,11 @@
 typedef struct TuneArgs {
     long generate; /* games, 0 when not generating */
     const char *fit;
+    const char *fit_scale;
     const char *write;
     const char *only; /* --only: comma-separated name prefixes of the weights to tune */
     long random_plies, skip_plies, per_game, step, passes;
+    long score_nodes; /* --score-nodes: a hint's search of each kept position, 0 = none */
 } TuneArgs;
 
 typedef struct Writer {
@@ -77,6 +83,7 @@ static int generate(const CliOptions *o, const TuneArgs *a, const Game *g)
                          .limits = cli_search_limits(o), .random_plies = (int)a->random_plies,
                          .skip_plies = (int)a->skip_plies, .per_game = (int)a->per_game,
                          .jobs = (int)o->jobs,
+                         .score_limits = {.nodes = (uint64_t)a->score_nodes},
                          .game_done = game_done, .ctx = &w};
     tune_games_run(&t);
     const bool closed = fclose(f) == 0;
@@ -210,12 +217,44 @@ static int fit(const CliOptions *o, const TuneArgs *a, const Game *g)
     return rc;
 }
 
+static int fit_scale(const TuneArgs *a, const Game *g)
+{
+    TuneData d;
+    tune_data_init(&d, g);
+    ErrBuf err;
+    if (tune_data_load(&d, a->fit_scale, &err) != STATUS_OK)
+        return cli_error("%s", err.msg);
+    int rc = 0;
+    if (d.count == 0 || d.scored < d.count) {
+        rc = cli_error("%s: %ld of its %ld positions have a score; generate them with "
+                       "--score-nodes",
+                       a->fit_scale, d.scored, d.count);
+    } else {
+        const double old = play_chance_scale(g->ops->name);
+        const double s = tune_fit_chance_scale(&d);
+        long won = 0, drawn = 0;
+        for (long i = 0; i < d.count; i++)
+            won += d.result[i] == 1, drawn += d.result[i] == 0.5;
+        printf("%ld positions of %s (%ld won, %ld drawn, %ld lost for the first player)\n",
+               d.count, g->ops->name, won, drawn, d.count - won - drawn);
+        double loss;
+        if (old > 0) {
+            const double e = tune_chance_error(&d, old, &loss);
+            printf("scale %.1f now: squared error %.5f, log-loss %.5f\n", old, e, loss);
+        }
+        const double e = tune_chance_error(&d, s, &loss);
+        printf("scale %.1f fitted: squared error %.5f, log-loss %.5f\n", s, e, loss);
+    }
+    tune_data_free(&d);
+    return rc;
+}
+
 int cmd_tune(int argc, char **argv)
 {
     static const char usage[] =
         "usage: crown tune GAME [--generate N --out FILE [--players A,B] [--depth N | --nodes N "
         "| --movetime MS] [--random-plies N] [--skip-plies N] [--per-game N] [--seed S] "
-        "[--jobs J]] "
+        "[--jobs J] [--score-nodes N]] [--fit-scale FILE] "
         "[--fit FILE [--only PREFIX,...] [--step N] [--passes N] [--jobs J]] [--write TABLE] [--rule NAME=VALUE]...";
     TuneArgs a = {.random_plies = 4, .skip_plies = 8, .per_game = 40, .step = 8, .passes = 30};
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
@@ -226,7 +265,8 @@ int cmd_tune(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         static const char *const own[] = {"--generate",   "--fit",  "--write",  "--random-plies",
                                           "--skip-plies", "--step", "--passes",
-                                          "--per-game", "--only"};
+                                          "--per-game", "--only", "--fit-scale",
+                                          "--score-nodes"};
         int which = -1;
         size_t len = 0;
         for (int k = 0; k < (int)(sizeof own / sizeof own[0]); k++) {
@@ -261,8 +301,12 @@ int cmd_tune(int argc, char **argv)
             ok = cli_read_number(own[which], value, 0, 100000, &a.passes);
         else if (which == 7)
             ok = cli_read_number(own[which], value, 0, 100000, &a.per_game);
-        else
+        else if (which == 8)
             a.only = value;
+        else if (which == 9)
+            a.fit_scale = value;
+        else
+            ok = cli_read_number(own[which], value, 1, 1000000000, &a.score_nodes);
         if (!ok) {
             free(rest);
             return 2;
@@ -275,8 +319,10 @@ int cmd_tune(int argc, char **argv)
         return 2;
     if (o.n_positional != 1)
         return cli_error("%s", usage), 2;
-    if (a.generate > 0 && a.fit != NULL)
-        return cli_error("--generate and --fit are separate steps: give one"), 2;
+    if ((a.generate > 0) + (a.fit != NULL) + (a.fit_scale != NULL) > 1)
+        return cli_error("--generate, --fit and --fit-scale are separate steps: give one"), 2;
+    if (a.score_nodes > 0 && a.generate == 0)
+        return cli_error("--score-nodes goes with --generate"), 2;
     Game *g;
     GameState *s;
     if (!cli_make_game(&o, &g, &s))
@@ -284,8 +330,12 @@ int cmd_tune(int argc, char **argv)
     free(s);
     int rc;
     ErrBuf err;
-    if (tune_check_game(g, &err) != STATUS_OK)
+    // Scores and their curve need no weights; everything else tunes the weights.
+    const bool scores = a.score_nodes > 0 || a.fit_scale != NULL;
+    if ((scores ? tune_scores_check(g, &err) : tune_check_game(g, &err)) != STATUS_OK)
         rc = cli_error("%s", err.msg);
+    else if (a.fit_scale != NULL)
+        rc = fit_scale(&a, g);
     else if (a.generate > 0)
         rc = generate(&o, &a, g);
     else if (a.fit != NULL)

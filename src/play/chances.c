@@ -1,29 +1,44 @@
 /*
  * chances.c - scores as win chances (chances.h). A game's evaluation counts in its own
- * centi-units, so each game family has its scale s: a score of s means about a 73%
- * chance (1 / (1 + e^-1)). The scales are first estimates from the evaluations' size
- * (a chess pawn, a King's Valley soldier a step nearer the Valley...), not fitted to
- * played games; docs/ARCHITECTURE.md says so where it lists them.
+ * centi-units, so each game has its scale s: a score of s means about a 73% chance
+ * (1 / (1 + e^-1)). The scales are fitted to self-play results by crown tune --fit-scale
+ * on the hint's own scores (docs/STRENGTH.md, "Win chances": data, commands, errors).
  */
 #include "play/chances.h"
 
 #include <math.h>
 #include <string.h>
 
+/* Fitted on 2026-11-24 (docs/STRENGTH.md, "Win chances"); the first guesses were 300 for
+ * the King's Valley family and King's Castle, 400 for King's Guard, 270 for King Down. */
 static const struct {
-    const char *prefix; /* of the game's name */
+    const char *game;
     double scale;
 } SCALES[] = {
-    {"kings-valley", 300.0},      {"retrieve-the-king", 300.0}, {"kings-guard", 400.0},
-    {"kings-castle", 300.0},      {"king-down", 270.0},         {"king-of-the-valley", 300.0},
+    {"kings-valley", 56.0},
+    {"retrieve-the-king", 61.0},
+    {"kings-valley-7x7", 42.0},
+    {"kings-valley-labyrinth", 32.0},
+    {"kings-guard", 1356.0},
+    {"kings-guard-8x8", 827.0},
+    {"kings-castle", 243.0},
+    {"king-down", 393.0},
+    // Not fitted: its hints come from MCTS, whose mean return is the chance already.
+    {"king-of-the-valley", 300.0},
 };
 
-static double scale_of(const Game *g)
+void play_chance_agent(AgentSpec *spec)
+{
+    agent_spec_default(spec);
+    spec->level = AGENT_LEVEL_MAX;
+}
+
+double play_chance_scale(const char *game)
 {
     for (size_t i = 0; i < sizeof SCALES / sizeof *SCALES; i++)
-        if (strncmp(g->ops->name, SCALES[i].prefix, strlen(SCALES[i].prefix)) == 0)
+        if (strcmp(game, SCALES[i].game) == 0)
             return SCALES[i].scale;
-    return 300.0;
+    return 0;
 }
 
 double play_win_chance(const Game *g, const SearchResult *r)
@@ -36,7 +51,9 @@ double play_win_chance(const Game *g, const SearchResult *r)
         return 1.0;
     if (r->score <= -SCORE_WIN_BOUND)
         return 0.0;
-    return 1.0 / (1.0 + exp(-(double)r->score / scale_of(g)));
+    // A game the table lacks gets the scale most games have.
+    const double s = play_chance_scale(g->ops->name);
+    return 1.0 / (1.0 + exp(-(double)r->score / (s > 0 ? s : 300.0)));
 }
 
 void play_chance_words(const Game *g, const SearchResult *r, StrBuf *out)

@@ -8,7 +8,17 @@
 
 #include "core/game.h"
 #include "core/strbuf.h"
+#include "search/agent.h"
 #include "search/limits.h"
+
+/* The agent whose scores the win chances read: the full engine (level 10), since
+ * lower levels misjudge on purpose (search/agent.h), which a hint or a review must not.
+ * The web app's hints search with it, and crown tune fits the scales to its scores. */
+void play_chance_agent(AgentSpec *spec);
+
+/* The scale s of the curve 1 / (1 + e^(-score / s)) of the game named so; 0 for a
+ * name the table lacks. */
+double play_chance_scale(const char *game);
 
 /* The mover's chance to win in [0, 1] for r, a search of a position of g: 1 or 0 for a
  * forced result, a logistic curve of the score in the game's centi-units (a scale per

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/game_api.h"
+#include "search/limits.h"
 
 static const char MAGIC[] = "# crown tune data";
 
@@ -24,10 +25,12 @@ void tune_data_free(TuneData *d)
 {
     free(d->states);
     free(d->result);
+    free(d->score);
     tune_data_init(d, d->game);
 }
 
-Status tune_data_add(TuneData *d, const GameState *s, double result, ErrBuf *err)
+Status tune_data_add(TuneData *d, const GameState *s, double result, const int *score,
+                     ErrBuf *err)
 {
     const size_t size = d->game->state_size;
     if (d->count == d->cap) {
@@ -40,9 +43,15 @@ Status tune_data_add(TuneData *d, const GameState *s, double result, ErrBuf *err
         if (res == NULL)
             return err_set(err, STATUS_NOMEM, "out of memory for %ld positions", cap);
         d->result = res;
+        int *sc = realloc(d->score, (size_t)cap * sizeof *sc);
+        if (sc == NULL)
+            return err_set(err, STATUS_NOMEM, "out of memory for %ld positions", cap);
+        d->score = sc;
         d->cap = cap;
     }
     memcpy(d->states + (size_t)d->count * size, s, size);
+    d->score[d->count] = score != NULL ? *score : 0;
+    d->scored += score != NULL;
     d->result[d->count++] = result;
     return STATUS_OK;
 }
@@ -52,8 +61,8 @@ void tune_data_header(const Game *g, StrBuf *out)
     sb_printf(out, "%s\ngame %s\n", MAGIC, g->ops->name);
 }
 
-Status tune_data_line(const Game *g, const GameState *s, double result, StrBuf *out,
-                      ErrBuf *err)
+Status tune_data_line(const Game *g, const GameState *s, double result, const int *score,
+                      StrBuf *out, ErrBuf *err)
 {
     StrBuf text;
     sb_init(&text);
@@ -65,6 +74,8 @@ Status tune_data_line(const Game *g, const GameState *s, double result, StrBuf *
         st = err_set(err, STATUS_UNSUPPORTED,
                      "%s writes positions on several lines; tuning data needs one a line",
                      g->ops->name);
+    else if (score != NULL)
+        sb_printf(out, "%g\t%s\t%d\n", result, sb_str(&text), *score);
     else
         sb_printf(out, "%g\t%s\n", result, sb_str(&text));
     sb_free(&text);
@@ -83,11 +94,26 @@ static Status read_line(TuneData *d, char *line, GameState *scratch, ErrBuf *err
     const double r = strtod(line, &end);
     if (errno != 0 || end == line || *end != '\0' || !(r == 0 || r == 0.5 || r == 1))
         return err_set(err, STATUS_PARSE, "the result must be 1, 0.5 or 0, not '%s'", line);
+    // A second tab starts the score; positions hold no tab (tune_data_line).
+    char *score_text = strchr(tab + 1, '\t');
+    int score = 0;
+    if (score_text != NULL) {
+        *score_text++ = '\0';
+        errno = 0;
+        const long v = strtol(score_text, &end, 10);
+        if (errno != 0 || end == score_text || *end != '\0' || v <= -SCORE_WIN_BOUND ||
+            v >= SCORE_WIN_BOUND)
+            return err_set(err, STATUS_PARSE,
+                           "the score must be a whole number of centi-units, not a forced "
+                           "result, not '%s'",
+                           score_text);
+        score = (int)v;
+    }
     const Game *g = d->game;
     ErrBuf perr;
     if (g->ops->parse_position(g, scratch, tab + 1, &perr) != STATUS_OK)
         return err_set(err, STATUS_PARSE, "bad position: %s", perr.msg);
-    return tune_data_add(d, scratch, r, err);
+    return tune_data_add(d, scratch, r, score_text != NULL ? &score : NULL, err);
 }
 
 Status tune_data_load(TuneData *d, const char *path, ErrBuf *err)

@@ -77,25 +77,71 @@ double tune_error(const TuneFit *f, const int *w, double k)
     return total / (double)n;
 }
 
-double tune_fit_scale(const TuneFit *f, const int *w)
+/* The x in [lo, hi] that minimises f, by 40 golden sections (f unimodal there). */
+static double golden_min(double lo, double hi, double (*f)(const void *ctx, double x),
+                         const void *ctx)
 {
-    // The error is unimodal in K in practice; golden sections on log10 K in [-3, 1].
     const double phi = (sqrt(5.0) - 1) / 2;
-    double lo = -3, hi = 1;
     double a = hi - phi * (hi - lo), b = lo + phi * (hi - lo);
-    double fa = tune_error(f, w, pow(10, a)), fb = tune_error(f, w, pow(10, b));
+    double fa = f(ctx, a), fb = f(ctx, b);
     for (int i = 0; i < 40; i++) {
         if (fa <= fb) {
             hi = b, b = a, fb = fa;
             a = hi - phi * (hi - lo);
-            fa = tune_error(f, w, pow(10, a));
+            fa = f(ctx, a);
         } else {
             lo = a, a = b, fa = fb;
             b = lo + phi * (hi - lo);
-            fb = tune_error(f, w, pow(10, b));
+            fb = f(ctx, b);
         }
     }
-    return pow(10, (lo + hi) / 2);
+    return (lo + hi) / 2;
+}
+
+typedef struct ScaleTrial {
+    const TuneFit *f;
+    const int *w;
+} ScaleTrial;
+
+static double error_at_log_k(const void *ctx, double log_k)
+{
+    const ScaleTrial *t = ctx;
+    return tune_error(t->f, t->w, pow(10, log_k));
+}
+
+double tune_fit_scale(const TuneFit *f, const int *w)
+{
+    // The error is unimodal in K in practice; on log10 K in [-3, 1].
+    const ScaleTrial t = {f, w};
+    return pow(10, golden_min(-3, 1, error_at_log_k, &t));
+}
+
+double tune_chance_error(const TuneData *d, double s, double *log_loss)
+{
+    double squares = 0, logs = 0;
+    for (long i = 0; i < d->count; i++) {
+        const double x = d->score[i] / s, y = d->result[i];
+        const double diff = y - 1.0 / (1.0 + exp(-x));
+        squares += diff * diff;
+        // -[y log p + (1 - y) log(1 - p)] with p = 1 / (1 + e^-x) is log(1 + e^x) - y x,
+        // written so that e^x never overflows.
+        logs += (x > 0 ? x + log1p(exp(-x)) : log1p(exp(x))) - y * x;
+    }
+    const double n = d->count > 0 ? (double)d->count : 1;
+    if (log_loss != NULL)
+        *log_loss = logs / n;
+    return squares / n;
+}
+
+static double error_at_log_s(const void *ctx, double log_s)
+{
+    return tune_chance_error(ctx, pow(10, log_s), NULL);
+}
+
+double tune_fit_chance_scale(const TuneData *d)
+{
+    // From 1 to a million centi-units: every evaluation's sensible scales.
+    return pow(10, golden_min(0, 6, error_at_log_s, d));
 }
 
 /* Moves weight i by +step or -step as long as that lowers *best; whether it moved. */

@@ -7,6 +7,10 @@
  * descent (a step up or down kept while it lowers the error, the step halved when no
  * weight moves) with K fixed. Everything is deterministic: the sums are taken in fixed
  * chunks in a fixed order, whatever the number of threads.
+ *
+ * The same data with a hint's search score per position (tune_data.h) fits the scale of
+ * the web app's win chances (play/chances.h): the s of 1 / (1 + e^(-score / s)) with the
+ * least squared error against the results.
  */
 #ifndef CROWN_PLAY_TUNE_FIT_H
 #define CROWN_PLAY_TUNE_FIT_H
@@ -36,6 +40,16 @@ double tune_error(const TuneFit *f, const int *w, double k);
 
 /* The K that minimises the error of weights w (golden-section search on log K). */
 double tune_fit_scale(const TuneFit *f, const int *w);
+
+/* The mean squared error of the chances 1 / (1 + e^(-score / s)) of d's scores against
+ * its results (d's positions all scored), and their mean log-loss in *log_loss unless
+ * it is NULL. */
+double tune_chance_error(const TuneData *d, double s, double *log_loss);
+
+/* The s in 1 .. 10^6 that minimises tune_chance_error (golden sections on log s). The
+ * squared error rather than the log-loss, which a few positions judged won by far
+ * and then lost would rule (King's Guard's "the king is taken next" of 30000). */
+double tune_fit_chance_scale(const TuneData *d);
 
 /* Tunes w (in and out) at scale k by coordinate descent; returns the final error. */
 double tune_fit_weights(const TuneFit *f, int *w, double k);

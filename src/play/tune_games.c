@@ -13,10 +13,12 @@
 #include "core/record.h"
 #include "core/rng.h"
 #include "core/strbuf.h"
+#include "play/chances.h"
 #include "play/pool.h"
 #include "play/seats.h"
 #include "play/self_play.h"
 #include "play/tune_data.h"
+#include "search/agent.h"
 
 typedef struct Played {
     StrBuf lines;
@@ -42,6 +44,42 @@ bool tune_position_quiet(const Game *g, const GameState *s, Move m, int prev_mov
     if (ops->in_check != NULL && ops->in_check(g, s))
         return false;
     return ops->noisy == NULL || ops->noisy(g, s, m) == 0;
+}
+
+static bool scoring(const TuneGames *t)
+{
+    return t->score_limits.depth > 0 || t->score_limits.nodes > 0;
+}
+
+/* The hint's agent for g with deterministic limits: no time limit of the level's. */
+static Status score_agent(const Game *g, const SearchLimits *limits, uint64_t seed,
+                          Agent **out, ErrBuf *err)
+{
+    AgentSpec spec;
+    play_chance_agent(&spec);
+    spec.limits = *limits;
+    spec.limits.movetime_ms = SEARCH_UNLIMITED;
+    spec.seed = seed;
+    Status st = agent_new(g, &spec, out, err);
+    const AgentKind kind = st == STATUS_OK ? agent_kind(*out) : AGENT_ALPHABETA;
+    if (kind != AGENT_ALPHABETA) {
+        agent_free(*out);
+        *out = NULL;
+        st = err_set(err, STATUS_UNSUPPORTED,
+                     "%s's hints come from %s, whose mean return is the win chance already: "
+                     "no score to fit a curve to",
+                     g->ops->name, agent_kind_name(kind));
+    }
+    return st;
+}
+
+Status tune_scores_check(const Game *g, ErrBuf *err)
+{
+    Agent *a;
+    const SearchLimits lim = {.depth = 1};
+    const Status st = score_agent(g, &lim, 0, &a, err);
+    agent_free(a);
+    return st;
 }
 
 static uint64_t game_seed(const TuneGames *t, long index)
@@ -116,13 +154,27 @@ static Status keep_positions(const TuneGames *t, const GameRecord *rec, int firs
     }
     if (st == STATUS_OK)
         game_state_copy(g, s, rec->start);
+    Agent *agent = NULL;
+    if (st == STATUS_OK && scoring(t))
+        st = score_agent(g, &t->score_limits, rng_next(rng), &agent, err);
     for (int i = 0; st == STATUS_OK && i < rec->count; i++) {
-        if (keep[i]) {
-            st = tune_data_line(g, s, result, &out->lines, err);
+        if (keep[i] && agent != NULL) {
+            // A fresh search each time, as every hint is.
+            SearchResult r;
+            agent_new_game(agent);
+            st = agent_think(agent, s, &r, err);
+            const int first = g->ops->to_move(g, s) == 0 ? r.score : -r.score;
+            if (st == STATUS_OK && !score_is_decisive(r.score)) {
+                st = tune_data_line(g, s, result, &first, &out->lines, err);
+                out->positions++;
+            }
+        } else if (keep[i]) {
+            st = tune_data_line(g, s, result, NULL, &out->lines, err);
             out->positions++;
         }
         g->ops->make(g, s, rec->moves[i], undo);
     }
+    agent_free(agent);
     free(s);
     free(undo);
     free(keep);

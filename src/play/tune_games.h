@@ -2,7 +2,8 @@
  * tune_games.h - self-play games for evaluation tuning (crown tune --generate): each game
  * starts from its own seed's set-up and a few uniformly random actions (variety), is
  * played to its end by the given seats, and yields its quiet positions with the game's
- * result in tune_data.h's line format.
+ * result in tune_data.h's line format; with scores, each position also gets the score a
+ * hint would show there (for fitting the win chances, play/chances.h).
  */
 #ifndef CROWN_PLAY_TUNE_GAMES_H
 #define CROWN_PLAY_TUNE_GAMES_H
@@ -23,6 +24,10 @@ typedef struct TuneGames {
     int skip_plies;      /* positions before this many actions (random ones included) are not kept */
     int per_game;        /* at most this many positions a game, drawn by its seed; 0 = all */
     int jobs;            /* threads */
+    /* Nonzero depth or nodes: each kept position is searched as a hint searches it (the
+     * agent of play_chance_agent, fresh for each) within these limits, its score stored
+     * and positions with a forced result dropped (no curve is fitted to them). */
+    SearchLimits score_limits;
     /* Sees each game in the order of the games (game 0 first), under a lock: `lines` its
      * kept positions (`positions` of them) in tune_data.h's line format, `error` NULL or
      * why the game could not be played (then no lines). False stops the run. */
@@ -34,6 +39,10 @@ typedef struct TuneGames {
 /* Plays the games; returns how many were seen by game_done. A game that fails is
  * reported to game_done and the others go on. */
 long tune_games_run(const TuneGames *t);
+
+/* Whether positions of g can be scored as hints are: an error saying why not when its
+ * hints come from a search that gives no score (MCTS's mean returns). */
+Status tune_scores_check(const Game *g, ErrBuf *err);
 
 /* Whether the position before action m, in s, is one to learn from: a player (not chance)
  * is to act, not in the middle of a turn (prev_mover is who acted before, or PLAYER_NONE),

@@ -80,9 +80,9 @@ struct AiPool {
     Agent **running; /* per worker: the agent searching now, for agent_stop at shutdown */
 };
 
-/* The AI that hints: the full engine, capped at one second. Lower levels misjudge on
- * purpose (search/agent.h), which a hint or a review must not. */
-enum { HINT_LEVEL = AGENT_LEVEL_MAX, HINT_MOVETIME_MS = 1000 };
+/* The AI that hints (play_chance_agent, whose scores the win chances are fitted to),
+ * capped at one second. */
+enum { HINT_MOVETIME_MS = 1000 };
 /* A reviewed game's positions are many: each gets a fifth of a hint's time. */
 enum { EVALUATE_MOVETIME_MS = 200 };
 
@@ -295,8 +295,7 @@ static void run_hint(AiPool *p, int worker, Job *job)
 {
     const Game *g = job->session->game;
     AgentSpec spec;
-    agent_spec_default(&spec);
-    spec.level = HINT_LEVEL;
+    play_chance_agent(&spec);
     spec.limits.movetime_ms = job->movetime_ms;
     spec.seed = job->session->seed ^ 0x68696E74ULL;
     Agent *a = NULL;

@@ -215,11 +215,17 @@ test('days per move: the flag of a game out of memory falls on time, found in th
 test('GET /api/info names the address to invite with; --public-url wins', async () => {
   const info = (await api(srv, 'GET', '/api/info')).body;
   assert.equal(info.url, srv.url);
-  const any = await startServer({ args: ['--listen', '0.0.0.0'] });
+  const any = await startServer({ args: ['--listen', '0.0.0.0'], quiet: false });
   try {
     const port = new URL(any.url).port;
     const i = (await api(any, 'GET', '/api/info')).body;
     assert.match(i.url, new RegExp(`^http://[^/]+:${port}$`));
+    // The address is printed at start too, for the one who starts the server to pass on
+    // (when this machine has one others reach).
+    if (i.reachable && !i.url.startsWith('http://127.')) {
+      for (let t = 0; t < 100 && !any.stdout().includes('other machines open'); t++) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(any.stdout().includes(`crown serve: other machines open ${i.url}/\n`), any.stdout());
+    }
   } finally {
     await any.stop();
   }

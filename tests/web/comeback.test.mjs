@@ -1,9 +1,9 @@
 // comeback.test.mjs - coming back to games, in headless Chromium against a real crown
 // serve: a clock counting down on the page until its flag falls, the tab title on your
-// turn, the home page's list of this browser's games, taking an open seat from the
-// home page, the spectator link; screenshots at 1280x800 and 390x844, no sideways scroll
-// at 390 px, and an axe-core audit of what these pages add. Every wait is on a
-// condition of the page, bounded; none is a sleep.
+// turn, the sound on the opponent's move, the home page's list of this browser's games,
+// taking an open seat from the home page, the spectator link; screenshots at 1280x800
+// and 390x844, no sideways scroll at 390 px, and an axe-core audit of what these pages
+// add. Every wait is on a condition of the page, bounded; none is a sleep.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -90,9 +90,12 @@ test('a clock counts down on the page, the title says your turn, and the flag fa
   assert.equal(await first.title(), '● Your turn - crown');
   assert.equal(await second.title(), 'crown');
   await first.check('#sound-toggle');
-  // The first player moves; the second's clock runs on both screens.
+  await second.check('#sound-toggle');
+  // The first player moves; the second's clock runs on both screens, and the second,
+  // with sound on, hears the opponent's move.
   await api(srv, 'POST', `/api/games/${g.id}/moves`, { token: g.seats[0].token, body: { move: g.state.legal[0].text } });
   await second.waitForFunction(() => document.title === '● Your turn - crown', null, WAIT);
+  await second.waitForFunction(() => document.body.dataset.beeps === '1', null, WAIT);
   await first.waitForSelector('#clocks .clock.p1.running', WAIT);
   const shown = await second.textContent('#clocks .clock.p1 time');
   assert.match(shown, /^0:0[0-2]$/);

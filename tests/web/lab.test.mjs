@@ -1,10 +1,12 @@
 // lab.test.mjs - the Lab page in headless Chromium against a real `crown serve --lab DIR`:
 // a tiny study of random players set up in the form, its progress shown until it is
-// done, and its report opened from the list of studies (a server without --lab is the
-// API tests' to check). Every wait is on a condition of the page; none is a sleep.
+// done, and its report opened from the list of studies; the page is audited with
+// axe-core at 1280 and 390 px (a server without --lab is the API tests' to check).
+// Every wait is on a condition of the page; none is a sleep.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { assertAccessible } from './a11y.mjs';
 import { launch } from './browser.mjs';
 import { tempDir, withServer } from './server.mjs';
 
@@ -32,6 +34,11 @@ test('a study set up, watched and its report opened from the Lab page', async ()
     await row.locator('a.lab-report').waitFor(WAIT);
     assert.match(await row.textContent(), /kings-valley-7x7.*random,random.*baseline \| trap=off/);
     await page.waitForSelector('.lab-status:has-text("done")', WAIT);
+    // The page with its list of studies, audited at both sizes.
+    await assertAccessible(page, 'the Lab page at 1280 px');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await assertAccessible(page, 'the Lab page at 390 px');
+    await page.setViewportSize({ width: 1280, height: 800 });
     const [report] = await Promise.all([page.waitForEvent('popup', WAIT), row.locator('a.lab-report').click()]);
     await report.waitForLoadState();
     assert.match(await report.textContent('h1'), /kings-valley-7x7/);

@@ -1,18 +1,19 @@
 // learn.test.mjs - learning and finishing games in headless Chromium against a real
 // `crown serve`: the rules page of every game with its live boards (a click shows a
-// piece's moves), a tutorial step, resigning, a draw offered and accepted between two
+// piece's moves), a tutorial step, every tutorial step solved, resigning, a draw offered and accepted between two
 // browsers, the rematch with the seats swapped, the result said to the player, and the
 // labels of special actions, the 7x7 trap rule's board and King Down's six armies, each with
 // boards of its powers at work. Every
 // page is shot at 1280x800 and 390x844 under $SCREENSHOT_DIR, must not scroll sideways at
-// 390 px, and is audited with axe-core for serious and critical violations. Every wait is
-// on a condition of the page.
+// 390 px, and is audited with axe-core for serious and critical violations (the rules
+// pages and their index at both sizes). Every wait is on a condition of the page.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { assertAccessible } from './a11y.mjs';
 import { browserSuite, openPage, pageReuser } from './browser.mjs';
 import { api } from './server.mjs';
+import { TUTORIALS } from '../../src/web/static/js/learn-pages.js';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
 const WAIT = { timeout: 30000 };
@@ -50,13 +51,15 @@ async function resign(page) {
 }
 
 // Shots at both sizes, the phone size checked for sideways scrolling, and the audit
-// unless this very page was audited already (`audit: false`).
-async function check(page, name, { audit = true } = {}) {
-  if (audit) await assertAccessible(page, name);
+// unless this very page was audited already (`audit: false`); `phone: true` audits the
+// phone size too (the rules pages, whose boards and tables are laid out anew there).
+async function check(page, name, { audit = true, phone = false } = {}) {
+  if (audit) await assertAccessible(page, `${name} at 1280 px`);
   await page.screenshot({ path: join(SHOTS, `${name}-1280.png`), fullPage: false });
   await page.setViewportSize({ width: 390, height: 844 });
   const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(wide <= 0, `${name} scrolls sideways by ${wide} px at 390 px`);
+  if (audit && phone) await assertAccessible(page, `${name} at 390 px`);
   await page.screenshot({ path: join(SHOTS, `${name}-390.png`), fullPage: false });
   await page.setViewportSize({ width: 1280, height: 800 });
   assert.deepEqual(page.errors, [], `${name}: script errors`);
@@ -73,11 +76,12 @@ describe('learn', () => {
       await page.waitForSelector('#app[data-ready="learn"]', WAIT);
       assert.equal(await page.$$eval('.learn .message', (m) => m.length), 0, `${game}: a board could not be read`);
       assert.ok(await page.$$eval('.learn-board svg', (s) => s.length) >= 1, `${game}: no live board`);
-      await check(page, `learn-${game}`);
+      await check(page, `learn-${game}`, { phone: true });
     }
     await page.goto(`${srv.url}/learn`);
     await page.waitForSelector('.learn-index a', WAIT);
     assert.equal(await page.$$eval('.learn-index a', (a) => a.length), GAMES.length);
+    await check(page, 'learn-index', { phone: true });
   });
 
   test('a click on a piece shows its moves; a tutorial step checks the move', async () => {
@@ -101,6 +105,24 @@ describe('learn', () => {
     await page.waitForSelector('#tutorial[data-step="1"] #tutorial-feedback:not(.right)', WAIT);
     await page.locator('#tutorial').scrollIntoViewIfNeeded();
     await check(page, 'learn-tutorial');
+  });
+
+  test('every tutorial step is solved by its move (King\'s Valley and King Down)', async () => {
+    const page = await newPage();
+    for (const [game, steps] of Object.entries(TUTORIALS)) {
+      await page.goto(`${srv.url}/learn/${game}`);
+      for (const [i, step] of steps.entries()) {
+        await page.waitForSelector(`#tutorial[data-step="${i}"] #tutorial-feedback:not(.right)`, WAIT);
+        const tut = page.locator('#tutorial .learn-board');
+        await tut.locator(`[data-cell="${step.from}"]`).click();
+        // A step without a square to reach takes any move of the piece.
+        const to = step.to || (await tut.getAttribute('data-targets')).split(' ')[0];
+        assert.ok(to, `${game} step ${i + 1}: ${step.from} has no move`);
+        await tut.locator(`[data-cell="${to}"]`).click();
+        await page.waitForSelector('#tutorial-feedback.right', WAIT);
+        await page.click('#tutorial-next');
+      }
+    }
   });
 
   test('the 7x7 trap rule greys out a slide; King Down\'s six armies and their powers', async () => {
@@ -159,6 +181,8 @@ describe('finishing a game', () => {
     const st = (await api(srv, 'GET', `/api/games/${rematch}`)).body;
     assert.equal(st.rematch_of, made.id);
     assert.deepEqual(st.seats.map((s) => s.player), ['ai:1', 'human']);
+    await page.waitForSelector('#board svg', WAIT);
+    await check(page, 'finish-rematch');
   });
 
   test('a draw offered in one browser and accepted in the other', async () => {

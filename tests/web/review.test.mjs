@@ -113,6 +113,7 @@ test('review: stepping, moves by turn, the analysis graph and turning point, exp
   await phone.click('#review-analyse');
   await phone.waitForSelector('#review-graph[data-done="yes"]', WAIT);
   assert.ok(await noSideways(phone), 'no sideways scroll at 390 px');
+  await assertAccessible(phone, 'the review at 390 px');
   await phone.screenshot({ path: join(SHOTS, 'review-390.png'), fullPage: true });
   // A server without the charting library: the review says so and still analyses.
   await phone.route('**/vendor/**', (route) => route.fulfill({ status: 404, body: 'no such page' }));

@@ -21,8 +21,9 @@ export function tempDir(prefix = 'crown-web-') {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-// Starts a server; resolves to { url, port, proc, db, stop(), kill() } once it listens.
-export async function startServer({ db, args = [], timeoutMs = 20000 } = {}) {
+// Starts a server; resolves to { url, port, proc, db, stdout(), stop(), kill() } once it
+// listens. `quiet: false` lets it print its start-up lines (stdout() has them).
+export async function startServer({ db, args = [], timeoutMs = 20000, quiet = true } = {}) {
   const dbPath = db || join(tempDir(), 'crown.db');
   // Tests send writes faster than people do: lift the per-address rate limit unless the
   // test sets its own.
@@ -30,7 +31,7 @@ export async function startServer({ db, args = [], timeoutMs = 20000 } = {}) {
   const lifted = [['--rate', '10000'], ['--creates-per-hour', '100000'], ['--ai-games', '10000'],
     ['--aiai-games', '10000'], ['--streams-per-ip', '10000']];
   const rate = lifted.filter(([flag]) => !args.includes(flag)).flat();
-  const proc = spawn(CROWN, ['serve', '--port', '0', '--db', dbPath, '--quiet', ...rate, ...args], {
+  const proc = spawn(CROWN, ['serve', '--port', '0', '--db', dbPath, ...(quiet ? ['--quiet'] : []), ...rate, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -50,6 +51,7 @@ export async function startServer({ db, args = [], timeoutMs = 20000 } = {}) {
   const server = {
     url, proc, db: dbPath, exited,
     stderr: () => err,
+    stdout: () => out,
     // SIGTERM: the orderly stop; resolves to the exit code.
     async stop() { if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM'); return exited; },
     // SIGKILL: a crash, for the recovery test.
