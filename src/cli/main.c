@@ -94,7 +94,8 @@ static const Command COMMANDS[] = {
     {"serve", cmd_serve,
      "crown serve [--port P] [--bind ADDR] [--db FILE|URL] [--ai-threads N] [--rate N] [--quiet]\n"
      "      [--max-connections N] [--max-per-ip N]\n"
-     "      [--public-url URL] [--allow-origin ORIGIN[,ORIGIN]] [--tablebase FILE] [LIMITS]\n"
+     "      [--public-url URL] [--allow-origin ORIGIN[,ORIGIN]] [--trusted-proxy ADDR[,ADDR]]\n"
+     "      [--tablebase FILE] [LIMITS]\n"
      "      [--lab DIR [--lab-max-games N]]",
      "the web server: play every game in a browser against the AI or with friends (default\n"
      "      127.0.0.1:8080; --port 0 picks a free port; --db defaults to\n"
@@ -105,6 +106,12 @@ static const Command COMMANDS[] = {
      "      it (its Host and Origin are accepted; else only this server's own address);\n"
      "      --allow-origin: more addresses the site is reached under, such as its other\n"
      "      names behind the proxy (no CORS: same-site pages only).\n"
+     "      --trusted-proxy: reverse proxies (addresses, CIDR blocks such as 10.0.0.0/8)\n"
+     "      whose X-Forwarded-For names the client: from them, the limits count the\n"
+     "      header's rightmost address that is not a trusted proxy (what the client wrote\n"
+     "      stands left of what the proxies append), and a request without it is refused\n"
+     "      (400); from other peers the header is ignored. Open connections (--max-per-ip)\n"
+     "      are counted before any header, by the peer (default: no proxy trusted).\n"
      "      --lab DIR: the Lab page runs self-play studies (crown lab) from the browser,\n"
      "      one at a time on one thread, kept in DIR; off without it. --lab-max-games:\n"
      "      the games of one study, every rule set [2000].\n"

@@ -35,6 +35,7 @@
 #include "core/clock.h"
 #include "web/http.h"
 #include "web/quota.h"
+#include "web/realip.h"
 #include "web/server.h"
 
 /* The largest head the gate reads: a URL and headers at their bounds, and the request
@@ -47,7 +48,7 @@ typedef struct Pending {
     int64_t since; /* clock_ms() when accepted or answered */
     struct sockaddr_storage addr;
     socklen_t alen;
-    char ip[64]; /* whose QUOTA_HEADS it holds */
+    char ip[REALIP_TEXT]; /* whose QUOTA_HEADS it holds */
     struct Pending *prev, *next;
 } Pending;
 
@@ -86,11 +87,10 @@ static void accept_all(Gate *g)
                                SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0)
             return; // EAGAIN, or an error of that one connection (the listener is fine)
-        char ip[64] = "";
-        if (sa.ss_family == AF_INET)
-            inet_ntop(AF_INET, &((struct sockaddr_in *)&sa)->sin_addr, ip, sizeof ip);
-        else if (sa.ss_family == AF_INET6)
-            inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&sa)->sin6_addr, ip, sizeof ip);
+        // Counted before any header is read: by the TCP peer, even behind a trusted
+        // proxy (which bounds its clients' connections itself).
+        char ip[REALIP_TEXT];
+        realip_peer_text((const struct sockaddr *)&sa, ip, sizeof ip);
         Pending *p = NULL;
         if (g->npending >= g->srv->cfg.max_connections ||
             !quota_take(g->srv->quota, ip, QUOTA_HEADS, g->srv->cfg.max_per_ip)) {

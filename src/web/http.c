@@ -29,6 +29,7 @@
 #include "web/assets.h"
 #include "web/gate.h"
 #include "web/quota.h"
+#include "web/realip.h"
 #include "web/server.h"
 #include "web/session.h"
 #include "web/sse.h"
@@ -41,7 +42,7 @@ typedef struct ConnCtx {
     bool answered; /* a response is queued already */
     /* a request handed to the workers: the connection waits suspended until done */
     struct MHD_Connection *conn;
-    char addr[64]; /* the client's, which req.addr points to */
+    char addr[REALIP_TEXT]; /* the client's, which req.addr points to */
     Request req;
     Response res;
     bool done;
@@ -242,21 +243,44 @@ static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *path)
     return ret;
 }
 
-/* The client's address as text, for the rate limiter. */
-static void client_address(struct MHD_Connection *c, char *out, size_t cap)
+/* Every X-Forwarded-For line joined with commas, in the order received: a proxy may
+ * append a line of its own after one the client sent, and only the last is its. */
+typedef struct Forwarded {
+    StrBuf text;
+    int lines;
+} Forwarded;
+
+static enum MHD_Result add_forwarded(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     const char *value)
 {
-    out[0] = '\0';
+    (void)kind;
+    Forwarded *f = cls;
+    if (key != NULL && strcasecmp(key, "X-Forwarded-For") == 0) {
+        if (f->lines++ > 0)
+            sb_putc(&f->text, ',');
+        sb_puts(&f->text, value ? value : "");
+    }
+    return MHD_YES;
+}
+
+/* The client's address as text, which every per-address limit counts (realip.h). */
+static Status client_address(Server *srv, struct MHD_Connection *c, char *out, size_t cap,
+                             ErrBuf *err)
+{
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (ci == NULL || ci->client_addr == NULL)
-        return;
-    const struct sockaddr *sa = ci->client_addr;
-    if (sa->sa_family == AF_INET)
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
-                  (socklen_t)cap);
-    else if (sa->sa_family == AF_INET6)
-        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out,
-                  (socklen_t)cap);
+    const struct sockaddr *peer = ci ? ci->client_addr : NULL;
+    if (srv->proxies == NULL)
+        return realip_client(NULL, peer, NULL, out, cap, err);
+    Forwarded xff = {.lines = 0};
+    sb_init(&xff.text);
+    MHD_get_connection_values(c, MHD_HEADER_KIND, add_forwarded, &xff);
+    const Status st = sb_failed(&xff.text)
+                          ? err_set(err, STATUS_NOMEM, "out of memory")
+                          : realip_client(srv->proxies, peer,
+                                          xff.lines > 0 ? sb_str(&xff.text) : NULL, out, cap, err);
+    sb_free(&xff.text);
+    return st;
 }
 
 /* The token from "Authorization: Bearer TOKEN", else, for reading only, from ?token=
@@ -641,8 +665,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     const char *refusal = origin_refusal(srv, c);
     if (refusal != NULL)
         return send_error(c, 403, refusal, NULL, 0);
-    char addr[64];
-    client_address(c, addr, sizeof addr);
+    char addr[REALIP_TEXT];
+    ErrBuf addr_err;
+    const Status addr_st = client_address(srv, c, addr, sizeof addr, &addr_err);
+    if (addr_st != STATUS_OK)
+        return send_error(c, http_status_of(addr_st), addr_err.msg, NULL, 0);
     if (is_post) {
         if (!json_content(c, cx->len > 0))
             return send_error(c, 415, "a request body must be JSON, sent with 'Content-Type: "

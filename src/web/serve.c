@@ -146,6 +146,8 @@ int cmd_serve(int argc, char **argv)
             cfg.public_url = v;
         } else if (strcmp(a, "--allow-origin") == 0) {
             cfg.allow_origins = v;
+        } else if (strcmp(a, "--trusted-proxy") == 0) {
+            cfg.trusted_proxies = v;
         } else if (strcmp(a, "--tablebase") == 0) {
             cfg.tablebase = v;
         } else if (strcmp(a, "--lab") == 0) {

@@ -70,7 +70,9 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     memset(srv, 0, sizeof *srv);
     srv->cfg = *cfg;
     atomic_init(&srv->stopping, false);
-    Status st = store_open(cfg->db_path, &srv->store, err);
+    Status st = realip_parse(cfg->trusted_proxies, &srv->proxies, err);
+    if (st == STATUS_OK)
+        st = store_open(cfg->db_path, &srv->store, err);
     if (st != STATUS_OK)
         return st;
     if ((st = perfect_open(cfg->tablebase, &srv->perfect, err)) != STATUS_OK) {
@@ -129,6 +131,8 @@ void server_stop(Server *srv)
     ratelimit_free(srv->rate);
     ratelimit_free(srv->creates);
     quota_free(srv->quota);
+    realip_free(srv->proxies);
+    srv->proxies = NULL;
     lab_server_close(srv->lab);
     srv->lab = NULL;
     free(srv->games_json);

@@ -19,6 +19,7 @@
 #include "web/lab_api.h"
 #include "web/quota.h"
 #include "web/ratelimit.h"
+#include "web/realip.h"
 #include "web/session.h"
 #include "web/sse.h"
 #include "web/store.h"
@@ -55,6 +56,9 @@ typedef struct ServeConfig {
      * address (--public-url; --allow-origin, comma-separated); NULL for none. */
     const char *public_url;
     const char *allow_origins;
+    /* Reverse proxies whose X-Forwarded-For names the client (--trusted-proxy,
+     * comma-separated addresses and CIDR blocks; realip.h); NULL for none. */
+    const char *trusted_proxies;
     /* The machine's address other machines reach when bind is every address (the
      * invite links' host, GET /api/info), or NULL. */
     const char *share_host;
@@ -83,6 +87,7 @@ struct Server {
     RateLimiter *rate;
     RateLimiter *creates; /* games created per address per hour */
     Quota *quota;
+    TrustedProxies *proxies; /* --trusted-proxy; NULL: every client is its TCP peer */
     Janitor *janitor;
     struct MHD_Daemon *daemon;
     SseHub *sse;         /* the event streams' keep-alives and hang-ups */

@@ -69,7 +69,9 @@ export async function startPostgres() {
 }
 
 // Starts HAProxy in front of `backends` ([{ name, port }]); resolves to { url, stop() }.
-export async function startProxy(backends) {
+// With forwardedFor, it appends the client's address to X-Forwarded-For (its health
+// checks name the proxy itself), for servers started with --trusted-proxy 127.0.0.1.
+export async function startProxy(backends, { forwardedFor = false } = {}) {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'crown-haproxy-'));
   const cfg = join(dir, 'haproxy.cfg');
@@ -88,7 +90,9 @@ frontend web
   default_backend crown
 backend crown
   balance roundrobin
-  option httpchk GET /api/games
+${forwardedFor ? `  option forwardfor
+  option httpchk
+  http-check send meth GET uri /api/games hdr X-Forwarded-For 127.0.0.1` : '  option httpchk GET /api/games'}
   http-response set-header X-Served-By %[srv_name]
 ${backends.map((b) => `  server ${b.name} 127.0.0.1:${b.port} check inter 500ms fall 1 rise 2`).join('\n')}
 `);

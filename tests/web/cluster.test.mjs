@@ -91,6 +91,43 @@ describe('several processes on PostgreSQL', () => {
     }
   });
 
+  test('behind the proxy, each client is limited by its own address (--trusted-proxy)', async () => {
+    const args = ['--creates-per-hour', '2', '--trusted-proxy', '127.0.0.1'];
+    const e = await startServer({ db: pg.url, args });
+    const f = await startServer({ db: pg.url, args });
+    const door = await startProxy([{ name: 'e', port: new URL(e.url).port }, { name: 'f', port: new URL(f.url).port }],
+      { forwardedFor: true });
+    try {
+      const site = { url: door.url };
+      const body = { game: 'kings-valley', seats: ['human', 'human'] };
+      const create = (from, headers) => request(site, 'POST', '/api/games', { body, from, headers });
+      const served = new Set();
+      for (let i = 0; i < 2; i++) {
+        const r = await create('127.0.0.2');
+        assert.equal(r.status, 201, JSON.stringify(r.body));
+        served.add(r.headers['x-served-by']);
+      }
+      assert.equal(served.size, 2, 'round robin over both processes');
+      const over = await create('127.0.0.2');
+      assert.equal(over.status, 429, JSON.stringify(over.body));
+      assert.match(over.body.error, /at most 2 an hour/);
+      // An address the client writes itself stands left of the one the proxy appends.
+      const spoofed = await create('127.0.0.2', { 'x-forwarded-for': '198.51.100.7' });
+      assert.equal(spoofed.status, 429, JSON.stringify(spoofed.body));
+      for (let i = 0; i < 2; i++) {
+        const r = await create('127.0.0.3');
+        assert.equal(r.status, 201, JSON.stringify(r.body));
+      }
+      // Straight to a process, from the trusted address, without the header: refused.
+      const direct = await api(e, 'POST', '/api/games', { body });
+      assert.equal(direct.status, 400, JSON.stringify(direct.body));
+      assert.match(direct.body.error, /needs an X-Forwarded-For header/);
+    } finally {
+      door.stop();
+      await Promise.all([e.stop(), f.stop()]);
+    }
+  });
+
   test('event streams counted across processes: per address, per game, a dead process\'s lapse', async () => {
     const limits = ['--streams-per-ip', '3', '--streams-per-game', '4', '--dead-after', '2'];
     const c = await startServer({ db: pg.url, args: limits });

@@ -322,3 +322,57 @@ describe('limits per address', { concurrency: true }, () => {
     });
   });
 });
+
+describe('the client address behind a trusted proxy (--trusted-proxy)', { concurrency: true }, () => {
+  const body = { game: 'kings-valley', seats: ['human', 'human'] };
+  const via = (srv, xff) => request(srv, 'POST', '/api/games', { body, headers: { 'x-forwarded-for': xff } });
+  const created = async (srv, xff) => assert.equal((await via(srv, xff)).status, 201, String(xff));
+
+  test('from the trusted peer, each X-Forwarded-For address is limited alone', async () => {
+    await withServer(['--creates-per-hour', '2', '--streams-per-ip', '1', '--trusted-proxy', '127.0.0.1, fd00::/8'], async (srv) => {
+      for (let i = 0; i < 2; i++) await created(srv, '203.0.113.1');
+      assertError(await via(srv, '203.0.113.1'), 429, /too many games created from your address/);
+      await created(srv, '203.0.113.2');
+      // The rightmost entry that is not a trusted proxy: what the client wrote itself
+      // stands left of it, and is not believed.
+      for (let i = 0; i < 2; i++) await created(srv, '1.2.3.4, 10.0.0.9');
+      assertError(await via(srv, '10.0.0.9'), 429, /from your address/);
+      await created(srv, '1.2.3.4');
+      // The same with the client's own header line before the proxy's.
+      assertError(await via(srv, ['1.2.3.5', '10.0.0.9']), 429, /from your address/);
+      // IPv6, through a trusted block, compared as binary: two spellings, one address.
+      await created(srv, '2001:db8::1, fd00::7');
+      await created(srv, '2001:db8:0:0::1');
+      assertError(await via(srv, '2001:DB8::0:1'), 429, /from your address/);
+      // Without the header, or with one that names no address: refused, in JSON.
+      assertError(await request(srv, 'POST', '/api/games', { body }), 400, /trusted proxy \(--trusted-proxy\) needs an X-Forwarded-For header/);
+      assertError(await via(srv, 'not-an-address'), 400, /X-Forwarded-For names 'not-an-address', which is not an IPv4 or IPv6 address/);
+      assertError(await request(srv, 'GET', '/api/games', { headers: { 'x-forwarded-for': '1.2.3.4:80' } }), 400, /not an IPv4 or IPv6/);
+      assertError(await via(srv, '1.2.3.4,'), 400, /empty entry/);
+      // Event streams too.
+      const id = (await via(srv, '203.0.113.9')).body.id;
+      const open = [];
+      try {
+        const stream = async (xff) => { const s = await openStream(srv, id, { headers: { 'x-forwarded-for': xff } }); open.push(s); return s; };
+        assert.equal((await stream('203.0.113.1')).status, 200);
+        const second = await stream('203.0.113.1');
+        assertError({ ...second, headers: { 'retry-after': '10' } }, 429, /your address has 1 event streams open/);
+        assert.equal((await stream('203.0.113.2')).status, 200);
+      } finally {
+        for (const s of open) s.close();
+      }
+    });
+  });
+
+  test('from any other peer the header is ignored', async () => {
+    await withServer(['--creates-per-hour', '2'], async (srv) => {
+      await created(srv, '203.0.113.1');
+      await created(srv, '203.0.113.2');
+      assertError(await via(srv, '203.0.113.3'), 429, /from your address/);
+    });
+    await withServer(['--creates-per-hour', '1', '--trusted-proxy', '10.0.0.0/8'], async (srv) => {
+      await created(srv, '203.0.113.1');
+      assertError(await via(srv, '203.0.113.2'), 429, /from your address/);
+    });
+  });
+});

@@ -166,12 +166,12 @@ export function request(server, method, path, { body, token, headers = {}, from 
   });
 }
 
-// Opens an event stream from address `from` and resolves to { status, body, close() }
+// Opens an event stream from address `from` (with `headers`, such as X-Forwarded-For) and resolves to { status, body, close() }
 // once the answer's head (and, for a refusal, its body) has come.
-export function openStream(server, id, { from } = {}) {
+export function openStream(server, id, { from, headers } = {}) {
   const u = new URL(`${server.url}/api/games/${id}/events`);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, localAddress: from, agent: false }, (res) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, localAddress: from, headers, agent: false }, (res) => {
       if (res.statusCode === 200) {
         let got = '';
         resolve({ status: 200, close: () => req.destroy(), received: () => got });
