@@ -235,4 +235,42 @@ describe('finishing a game', () => {
     assert.equal(await page.locator('#score-breakdown tbody tr').count(), 6);
     await check(page, 'finish-kotv-scores');
   });
+
+  test('King\'s Guard\'s End the turn: labelled, explained, and played by keyboard', async () => {
+    const page = await newPage();
+    const made = await openSeat(page, { game: 'kings-guard-8x8', seats: ['human', 'human'], position: '7k/8/8/8/3(GG)4/8/8/K7 1 1' });
+    const composing = (n) => page.waitForFunction((k) => document.querySelector('#board').dataset.compose === k, String(n), WAIT);
+    // The keyboard alone, from the board's Tab stop: the stack on d4 picked up, its top
+    // piece taken two squares up.
+    const at = () => page.evaluate(() => document.activeElement.getAttribute('data-cell'));
+    const arrowTo = async (cell) => {
+      const [from, to] = [await at(), cell].map((c) => [c.charCodeAt(0), Number(c.slice(1))]);
+      const keys = [[to[0] - from[0], 'ArrowRight', 'ArrowLeft'], [to[1] - from[1], 'ArrowUp', 'ArrowDown']];
+      for (const [d, more, less] of keys) for (let i = 0; i < Math.abs(d); i++) await page.keyboard.press(d > 0 ? more : less);
+      assert.equal(await at(), cell);
+    };
+    await page.focus('#board [data-cell][tabindex="0"]');
+    await arrowTo('d4');
+    await page.keyboard.press('Enter');
+    await composing(1);
+    await arrowTo('d6');
+    await page.keyboard.press('Enter');
+    await composing(2);
+    // The control says what it does, in words seen without hovering.
+    assert.equal(await page.textContent('#compose-done .action-label'), 'End the turn');
+    assert.ok(await page.isVisible('#compose-done .action-why'));
+    assert.match(await page.textContent('#compose-done .action-why'), /rest of the stack/);
+    await check(page, 'action-end', { audit: false }); // the page is audited as action-swap's
+    // Tab goes from the board to it, and Enter sends the turn.
+    await page.focus('#board [data-cell][tabindex="0"]');
+    let focused = null;
+    for (let i = 0; i < 5 && focused !== 'compose-done'; i++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => document.activeElement.id);
+    }
+    assert.equal(focused, 'compose-done');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('#moves li.p0').length === 3, null, WAIT);
+    assert.deepEqual((await api(srv, 'GET', `/api/games/${made.id}`)).body.moves.map((m) => m.text), ['d4', 'd4-d6', 'end']);
+  });
 });
