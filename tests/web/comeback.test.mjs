@@ -1,9 +1,9 @@
 // comeback.test.mjs - coming back to games, in headless Chromium against a real crown
 // serve: a clock counting down on the page until its flag falls, the tab title on your
 // turn, the sound on the opponent's move, the home page's list of this browser's games,
-// taking an open seat from the home page, the spectator link; screenshots at 1280x800
-// and 390x844, no sideways scroll at 390 px, and an axe-core audit of what these pages
-// add. Every wait is on a condition of the page, bounded; none is a sleep.
+// taking an open seat from the home page, the spectator link, what the copy buttons copy;
+// screenshots at 1280x800 and 390x844, no sideways scroll at 390 px, and an axe-core
+// audit of what these pages add. Every wait is on a condition of the page, bounded; none is a sleep.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -186,4 +186,26 @@ test('an open seat is taken from the home page; the spectator link watches', asy
     assert.deepEqual(p.errors, []);
     await p.context().close();
   }
+});
+
+test('the copy buttons put on the clipboard the very links they show', async () => {
+  const g = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+  const page = await newPage();
+  // The links the new-game form would have kept, and a clipboard that tells what it got.
+  await page.addInitScript(([id, links]) => {
+    localStorage.setItem(`crown.links.${id}`, JSON.stringify(links));
+    window.copied = [];
+    Object.defineProperty(navigator.clipboard, 'writeText', { value: async (text) => { window.copied.push(text); } });
+  }, [g.id, g.seats.map((s) => s.url)]);
+  await page.goto(`${srv.url}${g.seats[0].url}`);
+  await page.waitForSelector('#share-seat-1', WAIT);
+  for (const [key, url] of [['seat-1', `${srv.url}${g.seats[1].url}`], ['watch', `${srv.url}/g/${g.id}`]]) {
+    assert.equal(await page.inputValue(`#share-${key}`), url);
+    await page.click(`[data-copy="${key}"]`);
+    await page.waitForSelector(`[data-copy="${key}"]:text("Copied")`, WAIT);
+    assert.equal(await page.evaluate(() => window.copied.at(-1)), url, `the ${key} button's copy`);
+  }
+  assert.equal(await page.evaluate(() => window.copied.length), 2);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });

@@ -1,10 +1,10 @@
 // learn.test.mjs - learning and finishing games in headless Chromium against a real
-// `crown serve`: the rules page of every game with its live boards (a click shows a
-// piece's moves), a tutorial step, every tutorial step solved, resigning, a draw offered and accepted between two
-// browsers, the rematch with the seats swapped, the result said to the player, and the
-// labels of special actions, the 7x7 trap rule's board and King Down's six armies, each with
-// boards of its powers at work. Every
-// page is shot at 1280x800 and 390x844 under $SCREENSHOT_DIR, must not scroll sideways at
+// `crown serve`: the rules page of every game with the topics the issue names and its
+// live boards (a click shows a piece's moves), a tutorial step, every tutorial step
+// solved, resigning, a draw offered and accepted between two browsers, the rematch with
+// the seats swapped, the result said to the player, the labels of special actions (King's
+// Guard's end of turn played by keyboard), the 7x7 trap rule's board and King Down's six
+// armies, each with boards of its powers at work. Every page is shot at 1280x800 and 390x844 under $SCREENSHOT_DIR, must not scroll sideways at
 // 390 px, and is audited with axe-core for serious and critical violations (the rules
 // pages and their index at both sizes). Every wait is on a condition of the page.
 import assert from 'node:assert/strict';
@@ -17,8 +17,24 @@ import { TUTORIALS } from '../../src/web/static/js/learn-pages.js';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
 const WAIT = { timeout: 30000 };
-const GAMES = ['kings-valley', 'retrieve-the-king', 'kings-valley-7x7', 'kings-valley-labyrinth',
-  'kings-guard', 'kings-guard-8x8', 'king-down', 'kings-castle', 'king-of-the-valley'];
+
+// The topics issue 15 names for each game's rules page, each found in a heading of
+// the page (case aside).
+const KV_TOPICS = ['slides', 'first move'];
+const KG_TOPICS = ['stacks', 'towers', 'dismantling'];
+const TOPICS = {
+  'kings-valley': KV_TOPICS,
+  'retrieve-the-king': KV_TOPICS,
+  'kings-valley-7x7': [...KV_TOPICS, 'trap rule'],
+  'kings-valley-labyrinth': [...KV_TOPICS, 'pillars'],
+  'kings-guard': KG_TOPICS,
+  'kings-guard-8x8': KG_TOPICS,
+  'king-down': ['archer', 'paladin', 'guard', 'maester', 'beast', 'check', 'set-ups', 'armies and their powers',
+    'frost', 'flame', 'stratus', 'mud', 'spirit', 'shadow'],
+  'kings-castle': ['castle', 'doors', 'throw', 'phalanxes', 'throne'],
+  'king-of-the-valley': ['phases', 'characters', 'bonuses', 'score'],
+};
+const GAMES = Object.keys(TOPICS);
 
 let srv;
 let browser;
@@ -66,7 +82,7 @@ async function check(page, name, { audit = true, phone = false } = {}) {
 }
 
 describe('learn', () => {
-  test('every game has a rules page with live boards, reachable from the form', async () => {
+  test('every game has a rules page with its topics and live boards, reachable from the form', async () => {
     const page = await newPage();
     await page.goto(`${srv.url}/`);
     await page.selectOption('#game-select', 'king-down');
@@ -76,6 +92,8 @@ describe('learn', () => {
       await page.waitForSelector('#app[data-ready="learn"]', WAIT);
       assert.equal(await page.$$eval('.learn .message', (m) => m.length), 0, `${game}: a board could not be read`);
       assert.ok(await page.$$eval('.learn-board svg', (s) => s.length) >= 1, `${game}: no live board`);
+      const heads = (await page.$$eval('#learn h2, #learn h3', (hs) => hs.map((x) => x.textContent))).join(' | ').toLowerCase();
+      for (const topic of TOPICS[game]) assert.ok(heads.includes(topic), `${game}: no heading on "${topic}" (${heads})`);
       await check(page, `learn-${game}`, { phone: true });
     }
     await page.goto(`${srv.url}/learn`);
@@ -234,5 +252,43 @@ describe('finishing a game', () => {
     assert.equal(await page.textContent('#result'), 'You lost: you resigned');
     assert.equal(await page.locator('#score-breakdown tbody tr').count(), 6);
     await check(page, 'finish-kotv-scores');
+  });
+
+  test('King\'s Guard\'s End the turn: labelled, explained, and played by keyboard', async () => {
+    const page = await newPage();
+    const made = await openSeat(page, { game: 'kings-guard-8x8', seats: ['human', 'human'], position: '7k/8/8/8/3(GG)4/8/8/K7 1 1' });
+    const composing = (n) => page.waitForFunction((k) => document.querySelector('#board').dataset.compose === k, String(n), WAIT);
+    // The keyboard alone, from the board's Tab stop: the stack on d4 picked up, its top
+    // piece taken two squares up.
+    const at = () => page.evaluate(() => document.activeElement.getAttribute('data-cell'));
+    const arrowTo = async (cell) => {
+      const [from, to] = [await at(), cell].map((c) => [c.charCodeAt(0), Number(c.slice(1))]);
+      const keys = [[to[0] - from[0], 'ArrowRight', 'ArrowLeft'], [to[1] - from[1], 'ArrowUp', 'ArrowDown']];
+      for (const [d, more, less] of keys) for (let i = 0; i < Math.abs(d); i++) await page.keyboard.press(d > 0 ? more : less);
+      assert.equal(await at(), cell);
+    };
+    await page.focus('#board [data-cell][tabindex="0"]');
+    await arrowTo('d4');
+    await page.keyboard.press('Enter');
+    await composing(1);
+    await arrowTo('d6');
+    await page.keyboard.press('Enter');
+    await composing(2);
+    // The control says what it does, in words seen without hovering.
+    assert.equal(await page.textContent('#compose-done .action-label'), 'End the turn');
+    assert.ok(await page.isVisible('#compose-done .action-why'));
+    assert.match(await page.textContent('#compose-done .action-why'), /rest of the stack/);
+    await check(page, 'action-end', { audit: false }); // the page is audited as action-swap's
+    // Tab goes from the board to it, and Enter sends the turn.
+    await page.focus('#board [data-cell][tabindex="0"]');
+    let focused = null;
+    for (let i = 0; i < 5 && focused !== 'compose-done'; i++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => document.activeElement.id);
+    }
+    assert.equal(focused, 'compose-done');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('#moves li.p0').length === 3, null, WAIT);
+    assert.deepEqual((await api(srv, 'GET', `/api/games/${made.id}`)).body.moves.map((m) => m.text), ['d4', 'd4-d6', 'end']);
   });
 });

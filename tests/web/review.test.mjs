@@ -1,8 +1,8 @@
 // review.test.mjs - the review of a game and keyboard play, in headless Chromium against
 // a real `crown serve`: a short finished King's Valley game stepped through with the
 // buttons and the arrow keys, its moves by turn (and the game page's live list by
-// rounds), the analysis with its graph and its turning point, the record downloaded,
-// then imported on /import and reviewed again;
+// rounds), the analysis with its graph and its turning point, the result said once, the
+// record downloaded, then imported on /import and reviewed again;
 // a move played with the keyboard alone (Tab, arrows, Enter); and the axe-core audit of
 // the new-game form, the import page, the review and a game page of every game, while
 // it is played and once it is over, at both sizes.
@@ -91,6 +91,12 @@ test('review: stepping, moves by turn, the analysis graph and turning point, exp
   await page.click('#review-swings .swing[data-ply="1"]');
   assert.equal(await ply(), 1);
   assert.match(await page.textContent('#review-eval'), /Second player to move is .*\(\d+% to win\)\. The AI plays c4-/);
+  // At the end the result is said once, in its box; the analysis line does not repeat it.
+  await page.click('button[aria-label="last position"]');
+  assert.equal(await page.textContent('#review-eval'), 'The game ended here.');
+  const said = 'You won: your king reached the Valley';
+  assert.equal(await page.textContent('#review-result'), said);
+  assert.equal(await page.evaluate((t) => document.body.innerText.split(t).length - 1, said), 1, 'the result said once');
   await page.screenshot({ path: join(SHOTS, 'review-1280.png'), fullPage: true });
   await assertAccessible(page, 'the review');
   assert.deepEqual(page.errors, []);

@@ -32,7 +32,9 @@ export function showGame(root, id, token) {
   // A turn being put together on the page (compose.js): what it says, done, cancel.
   const composer = new Composer(id);
   const composeSay = h('span', { id: 'compose-text' });
-  const composeDone = h('button', { id: 'compose-done', type: 'button' }, 'Done');
+  // Ending the turn early is a special action like the others: labelled and explained
+  // in words on the button (learn.js), since a phone cannot hover.
+  const composeDone = h('button', { id: 'compose-done', type: 'button', class: 'action' }, 'Done');
   const composeBar = h('div', { id: 'compose', class: 'compose', hidden: true }, composeSay,
     composeDone, h('button', { id: 'compose-cancel', type: 'button', onclick: () => cancelCompose() }, 'Cancel'));
   const actions = h('div', { id: 'actions', class: 'actions' });
@@ -302,7 +304,8 @@ export function showGame(root, id, token) {
       const canEnd = view.legal.some((m) => m.text === 'end');
       composeSay.textContent = placed === 0
         ? `Stack ${ui.selected} picked up: click where its top piece goes.`
-        : `${placed} piece${placed > 1 ? 's' : ''} placed from ${ui.selected}: click where the next one goes${canEnd ? ', or Done to stop here' : ''}.`;
+        : `${placed} piece${placed > 1 ? 's' : ''} placed from ${ui.selected}: click where the next one goes${canEnd ? ', or end the turn here' : ''}.`;
+      composeDone.replaceChildren(...actionLabel(ui.state.game, 'end'));
       composeDone.hidden = !canEnd;
       composeBar.hidden = false;
     } else {

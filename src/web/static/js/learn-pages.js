@@ -23,12 +23,15 @@ const KV_COMMON = [
   },
   {
     h: 'Only a king may stop on the Valley',
-    p: ['Any piece may slide over the Valley. A soldier whose slide would end on it simply has no move that way: it does not stop short.',
-      'The very first move of a game must be made with a soldier (an option of the new-game form can allow the king).'],
+    p: ['Any piece may slide over the Valley. A soldier whose slide would end on it simply has no move that way: it does not stop short.'],
     boards: [
       { game: 'kings-valley', position: 'ss1ss/2k2/5/5/SSSKS 1 2', select: 'c1', caption: 'This soldier cannot go up: it would stop on the Valley.' },
       { game: 'kings-valley', position: 'ss1ss/2k2/5/5/SSKSS 1 2', select: 'c1', caption: 'This king goes up and stops on the Valley, stopped by the other king: it wins.' },
     ],
+  },
+  {
+    h: 'The first move',
+    p: ['The game opens with a soldier: the first player may not move his king on the very first move of the game, so nobody wins before the other side has moved. From the second move on, kings and soldiers are free alike (an option of the new-game form lets the king open too).'],
   },
   {
     h: 'A king that cannot move',
@@ -111,6 +114,12 @@ const PAGES = {
         boards: [{ position: '4k3/8/1p6/2p5/3E4/8/8/4K3 w - - 0 1', rules: { setup: 'classic' }, select: 'd4', caption: 'The beast takes c5, and may then go on to take b6.' }],
       },
       {
+        h: 'Check with the new pieces',
+        p: ['A king is in check when an enemy piece could take it right now, and no move may leave your own king in check. Among the new pieces, an archer checks on its eight shooting squares, a maester on the eight squares around it, and a beast on the squares around it except the one straight ahead. A paladin and a guard never give check, so a king may stand on a paladin\'s line.',
+          'Powers that cost tokens never count for check, and a turn that spends one may not end with the enemy king in check.'],
+        boards: [{ position: '8/8/8/8/4k3/8/4A3/4K3 b - - 0 1', rules: { setup: 'classic' }, select: 'e4', caption: 'The archer on e2 checks the king on e4, two squares away in a straight line: the king must step off its shooting squares.' }],
+      },
+      {
         h: 'Set-ups and promotion',
         p: ['Behind the pawns, the king and seven pieces drawn from a pool (a queen, a paladin and two of each other piece) are shuffled along the first row; Black gets the mirror image. The new-game form can ask for the chess row instead, or a numbered set-up.',
           'A pawn reaching the last row becomes any piece but a king, new pieces included.'],
@@ -182,6 +191,11 @@ const PAGES = {
     intro: 'Place men round the Castle in the middle of a hexagonal city, march lines of them through its doors, and put a man on the Throne.',
     sections: [
       {
+        h: 'The city and the Castle',
+        p: ['The board is a city of hexagonal cells. In its middle stands the Castle: the Throne, the six cells around it, and six entrance cells one step further out. Walls close the Castle all round, except that each entrance cell has two doors to the cells outside it.',
+          'Nothing crosses a wall: two cells with a wall between them are not neighbours, and men on either side of it are not in line. A door joins its two cells like any other edge.'],
+      },
+      {
         h: 'Placing and the swap',
         p: ['The board starts empty. On your turn you either place a man or move. A man is placed on any empty cell outside the Castle that is not next to one of your own men.',
           'White places first. Black\'s first move may instead be the swap: White\'s man becomes Black\'s and White plays again. The swap is a button under the board.'],
@@ -227,6 +241,11 @@ const PAGES = {
           'Every choice is a button with its explanation, or a click on the table.'],
       },
       {
+        h: 'Bonuses',
+        p: ['The kingdom bonus, in phase 3: when your castle shows a face-up queen, duke, countess and knight and a face-up farmer or farmer\'s wife, you may turn those five face down for 5 gold at once and a kingdom token, worth 5 reputation at the end. Jesters count as the column they sit in.',
+          'At the end: each order of knights you hold three, four or five times is worth 3, 5 or 8, and each pair of a farmer and a farmer\'s wife is worth 2.'],
+      },
+      {
         h: 'The end and the score',
         p: ['When the hill cannot be refilled in full the end is near: the round is finished so that everybody has had as many turns.',
           'Reputation is the influence of every subject in your castle (face up or down), plus 5 per kingdom token, plus 3, 5 or 8 for each order of knights held 3, 4 or 5 times, plus 2 per farmer-and-wife couple, plus 1 per gold. The most reputation wins; influence breaks ties. The result shows the breakdown.'],
@@ -253,7 +272,7 @@ const KG_SECTIONS = (size) => [
   {
     h: 'Towers and dismantling',
     p: [`A stack of ${size === 8 ? 'four' : 'five'} is a full tower: nothing can be put on it, so a king on top of a full tower cannot be captured.`,
-      'If a full tower has your piece on top when your turn begins, your turn must start from such a tower, unless none of them can move. A player with no legal turn loses; endless games are drawn.'],
+      'If a full tower has your piece on top when your turn begins, you must dismantle it: your turn must start from such a tower, unless none of them can move. A player with no legal turn loses; endless games are drawn.'],
     boards: size === 8 ? [{ position: 'g3k2g/1g4g1/2g2g2/3gg3/3(GGGG)4/8/1G4G1/G3K2G 1 0', all: true, caption: 'The full tower on d4 is yours: this turn must start from it (highlighted).' }] : [],
   },
 ];

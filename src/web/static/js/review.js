@@ -10,6 +10,7 @@ import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { h, ORDINAL } from './dom.js';
 import { evalGraph, loadChart } from './evalgraph.js';
+import { resultText } from './finish.js';
 import { createSolution } from './solution.js';
 import { roundsOf } from './turns.js';
 import { gameName } from './words.js';
@@ -63,7 +64,7 @@ export async function openReview(ctx) {
     h('div', { class: 'board-area' }, board, nav, where),
     h('aside', { class: 'panel' },
       h('h1', { class: 'game-title' }, `Review: ${gameName(game.game)}`),
-      game.result ? h('p', { class: 'result' }, game.result.text) : null,
+      game.result ? h('p', { id: 'review-result', class: 'result' }, resultText(game)) : null,
       evalLine,
       h('h2', {}, 'Moves'), list,
       h('h2', {}, 'Analysis'), analyseBtn, progress, graphBox,
@@ -114,7 +115,8 @@ export async function openReview(ctx) {
       evalLine.textContent = pos.to_move === null ? '' : `${ORDINAL[pos.to_move]} player to move.`;
       return;
     }
-    if (a.over) { evalLine.textContent = game.result ? game.result.text : 'The game is over.'; return; }
+    // The result itself is said once, in the box under the title.
+    if (a.over) { evalLine.textContent = 'The game ended here.'; return; }
     if (a.to_move === null) { evalLine.textContent = 'Chance acts next.'; return; }
     const who = `${ORDINAL[a.to_move][0].toUpperCase()}${ORDINAL[a.to_move].slice(1)} player`;
     evalLine.textContent = `${who} to move ${standing(a.win_chance, a.proven)} (${pct(a.win_chance)} to win). The AI plays ${a.move} here.`;
