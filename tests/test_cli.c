@@ -48,6 +48,16 @@ static void run(Run *r, const char *args, const char *input)
     unlink(in_path);
 }
 
+/* Puts the contents of the file at `path` in r->out, for the assertions below. */
+static void read_into(Run *r, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(r->out, 1, sizeof r->out - 1, f);
+    r->out[n] = '\0';
+    fclose(f);
+}
+
 static void assert_contains(const Run *r, const char *needle)
 {
     if (strstr(r->out, needle) == NULL)
@@ -587,11 +597,7 @@ static void test_outside_engines(void **state)
         assert_int_equal(r.status, 0);
         assert_contains(&r, "0 draws, 0 losses");
         assert_contains(&r, CASES[i].reason);
-        FILE *f = fopen(path, "r");
-        assert_non_null(f);
-        size_t n = fread(r.out, 1, sizeof r.out - 1, f);
-        r.out[n] = '\0';
-        fclose(f);
+        read_into(&r, path);
         assert_contains(&r, "\nresult ");
         assert_contains(&r, CASES[i].reason);
     }
@@ -767,11 +773,7 @@ static void test_sprt(void **state)
     run(&r, args, NULL);
     assert_int_equal(r.status, 0);
     assert_contains(&r, "games 2: W 2 D 0 L 0");
-    FILE *f = fopen(log, "r");
-    assert_non_null(f);
-    size_t n = fread(r.out, 1, sizeof r.out - 1, f);
-    r.out[n] = '\0';
-    fclose(f);
+    read_into(&r, log);
     unlink(log);
     assert_contains(&r, "setoption name Level value 2\n");
     assert_contains(&r, "go movetime 20\n");
