@@ -905,12 +905,15 @@ static void test_alphabeta_node_limit(void **state)
     game_destroy(g);
 }
 
-/* One depth-1 search of `text` in g, without noise or variety. */
-static SearchResult search_depth1(const Game *g, const char *text, uint64_t nodes)
+/* One depth-1 search of `text` in g, without noise or variety, with or without
+ * quiescence. */
+static SearchResult search_depth1(const Game *g, const char *text, uint64_t nodes,
+                                  bool quiescence)
 {
     AlphaBeta *ab = NULL;
     ErrBuf err;
-    if (alphabeta_new(g, &(AlphaBetaConfig){.tt_bytes = 1u << 20}, &ab, &err) != STATUS_OK)
+    const AlphaBetaConfig cfg = {.tt_bytes = 1u << 20, .no_quiescence = !quiescence};
+    if (alphabeta_new(g, &cfg, &ab, &err) != STATUS_OK)
         fail_msg("alphabeta_new: %s", err.msg);
     GameState *s = new_pos(g, text);
     SearchResult r;
@@ -920,26 +923,23 @@ static SearchResult search_depth1(const Game *g, const char *text, uint64_t node
     return r;
 }
 
-/* Quiescence on King Down, whose evaluate resolves captures by itself: both searches
- * evaluate with its static part, one with quiescence (evaluate_static given) and one
- * without, so that only the search tells the pawn defended by a pawn from a free one. */
+/* Quiescence on King Down, whose evaluate resolves captures by itself: here it evaluates
+ * with its static part only, so that only the search tells a pawn defended by a pawn
+ * from a free one. */
 static void test_alphabeta_quiescence(void **state)
 {
     (void)state;
-    GameOps with = *registry_find("king-down");
-    with.evaluate = with.evaluate_static;
-    GameOps without = with;
-    without.evaluate_static = NULL;
-    Game *gq = new_game(&with, 2, NULL);
-    Game *g0 = new_game(&without, 2, NULL);
+    GameOps ops = *registry_find("king-down");
+    ops.evaluate = ops.evaluate_static;
+    Game *g = new_game(&ops, 2, NULL);
 
     // White's queen may take d5, which e6 defends: a pawn for the queen.
     static const char hanging[] = "r3k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1";
-    GameState *s = new_pos(gq, hanging);
-    const Move qxd5 = parse_move(gq, s, "d1d5");
+    GameState *s = new_pos(g, hanging);
+    const Move qxd5 = parse_move(g, s, "d1d5");
     free(s);
-    assert_int_equal(search_depth1(g0, hanging, 0).best, qxd5);
-    const SearchResult rq = search_depth1(gq, hanging, 0);
+    assert_int_equal(search_depth1(g, hanging, 0, false).best, qxd5);
+    const SearchResult rq = search_depth1(g, hanging, 0, true);
     assert_int_not_equal(rq.best, qxd5);
     assert_true(rq.score > -100);
 
@@ -947,20 +947,19 @@ static void test_alphabeta_quiescence(void **state)
     // leaves, for white to move with nothing to take: the sequence is scored exactly.
     static const char taken[] = "r3k3/8/4p3/3Q4/8/8/8/4K3 b - - 0 1";
     static const char retaken[] = "r3k3/8/8/3p4/8/8/8/4K3 w - - 0 2";
-    GameState *after = new_pos(gq, retaken);
-    s = new_pos(gq, taken);
-    const SearchResult rt = search_depth1(gq, taken, 0);
-    assert_int_equal(rt.best, parse_move(gq, s, "e6d5"));
-    free(s);
-    assert_int_equal(rt.score, -with.evaluate_static(gq, after));
+    GameState *after = new_pos(g, retaken);
+    s = new_pos(g, taken);
+    const SearchResult rt = search_depth1(g, taken, 0, true);
+    assert_int_equal(rt.best, parse_move(g, s, "e6d5"));
+    assert_int_equal(rt.score, -ops.evaluate_static(g, after));
     assert_true(rt.score > 500);
+    free(s);
     free(after);
 
     // Quiescence nodes count against the node limit.
     for (uint64_t limit = 2; limit <= 64; limit *= 2)
-        assert_true(search_depth1(gq, hanging, limit).nodes <= limit);
-    game_destroy(gq);
-    game_destroy(g0);
+        assert_true(search_depth1(g, hanging, limit, true).nodes <= limit);
+    game_destroy(g);
 }
 
 static void test_alphabeta_stop_and_time(void **state)
