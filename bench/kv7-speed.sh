@@ -2,7 +2,7 @@
 # kings-valley-7x7 (trap rule on) against kings-valley-labyrinth, the same board without
 # the rule, side by side in one run (issue 18 part 4):
 #   1. random playouts per second (`crown playouts` from the start, one core);
-#   2. alpha-beta nodes per second (`crown analyze --agent ab --depth 9` of the start);
+#   2. alpha-beta nodes per second (`crown analyze --agent ab:10 --depth 9` of the start; level 10 has no node cap);
 # then the two ratios 7x7/labyrinth, against the goals of at least 10% and 25%.
 # Rates are per second of CPU time (user + system, best of 3 runs), so that other
 # processes on the machine change them little. Two to three minutes of CPU.
@@ -33,10 +33,10 @@ playouts() { # GAME GAMES
 }
 
 nodes() { # GAME
-    "$crown" analyze "$1" --agent ab --depth $depth >"$out"
+    "$crown" analyze "$1" --agent ab:10 --depth $depth >"$out"
     local n
     n=$(awk '/^depth/ { print $4 }' "$out")
-    per_cpu_second "$n" "$crown" analyze "$1" --agent ab --depth $depth
+    per_cpu_second "$n" "$crown" analyze "$1" --agent ab:10 --depth $depth
 }
 
 p7=$(playouts kings-valley-7x7 "${KV7_GAMES:-2000}")

@@ -268,8 +268,8 @@ static void test_random_legal_is_uniform(void **state)
     game_destroy(free_play);
 }
 
-/* The search with the lazy hooks visits the very tree it visits over gen_moves' lists:
- * same move, score and node count, at fixed depth, from positions of random games. */
+/* The search with the lazy hooks finds the value it finds over gen_moves' lists, and a
+ * legal best move, at fixed depth, from positions of random games. */
 static void test_lazy_search_is_the_same_search(void **state)
 {
     (void)state;

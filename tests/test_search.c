@@ -705,9 +705,9 @@ static bool toy_lazy_legal(const Game *g, const GameState *s, Move m, void *memo
     return toy_lazy_ok(g, s, m);
 }
 
-/* Alpha-beta over the lazy hooks visits the same tree as over the filtered lists (same
- * move, score and node count), falling back where no candidate passes; from positions
- * of random games, at several depths. */
+/* Alpha-beta over the lazy hooks finds the value it finds over the filtered lists, and a
+ * legal move, falling back where no candidate passes; from positions of random games, at
+ * several depths. */
 static void test_alphabeta_lazy_legality(void **state)
 {
     (void)state;

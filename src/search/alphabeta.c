@@ -312,11 +312,21 @@ static void drop_move(Ply *p, int j, int *n)
     memmove(p->order + j, p->order + j + 1, (size_t)(*n - j) * sizeof(int32_t));
 }
 
-/* pick_move over candidates whose legality is tested only now (the game's lazy hooks).
- * A candidate found illegal leaves the list with the others kept in order, and the entry
- * at i that the pick trades places with is tested first, so the moves come exactly in the
- * order pick_move gives over gen_moves' list, and the search is the same. MOVE_NONE when
- * no candidate from i on is legal. */
+/* Whether any of the node's n candidates is legal. */
+static bool any_candidate_legal(AlphaBeta *ab, const Ply *p, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (ab->ops->candidate_legal(ab->g, ab->pos, p->list.moves[i], ab->legal_memo))
+            return true;
+    return false;
+}
+
+/* pick_move over candidates whose legality is tested only now (the game's lazy hooks),
+ * testing only the candidate it returns. A candidate found illegal leaves the list, and
+ * the one returned moves to i with the entries before it shifted up rather than swapped,
+ * so the others keep their order: ties between the rest are broken the same way whether
+ * or not an illegal candidate was among them. MOVE_NONE when no candidate from i on is
+ * legal. */
 static Move pick_legal(AlphaBeta *ab, Ply *p, int i, int *n)
 {
     const Game *g = ab->g;
@@ -331,12 +341,13 @@ static Move pick_legal(AlphaBeta *ab, Ply *p, int i, int *n)
             drop_move(p, best, n);
             continue;
         }
-        while (best != i &&
-               !ab->ops->candidate_legal(g, ab->pos, p->list.moves[i], ab->legal_memo)) {
-            drop_move(p, i, n);
-            best--;
-        }
-        return pick_move(p, i, *n);
+        Move m = p->list.moves[best];
+        int32_t o = p->order[best];
+        memmove(p->list.moves + i + 1, p->list.moves + i, (size_t)(best - i) * sizeof(Move));
+        memmove(p->order + i + 1, p->order + i, (size_t)(best - i) * sizeof(int32_t));
+        p->list.moves[i] = m;
+        p->order[i] = o;
+        return m;
     }
 }
 
@@ -573,19 +584,28 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
     // empty list would break the game contract, and is scored as a draw. A game with
     // lazy legality lists candidates, tested as they are picked.
     bool lazy = ab->lazy;
-    int n = lazy ? ops->gen_candidates(g, ab->pos, &p->list)
-                 : ops->gen_moves(g, ab->pos, &p->list);
+    int n;
+    const int old_alpha = alpha;
+generate:
+    n = lazy ? ops->gen_candidates(g, ab->pos, &p->list) : ops->gen_moves(g, ab->pos, &p->list);
     if (n == 0)
         return 0;
     score_moves(ab, p, us, tt_move, n);
 
     // Step 6. The first move with the full window, the others with a null window,
     // re-searched with the full one only if they might be better (PVS).
-    const int old_alpha = alpha;
+    // At the frontier of a game with lazy legality, where each child is only evaluated,
+    // a candidate's legality is tested only if its value would count: one that fails low
+    // leaves the node's upper bound true whether it is legal or not (the legal moves are
+    // among the candidates, or, when none is, the game's fallback makes all of them
+    // legal). An illegal candidate above alpha is dropped, unless no candidate is legal:
+    // then the moves are searched again as the game's gen_moves gives them.
+    const bool frontier = lazy && depth == 1 && ops->in_check == NULL;
+    bool dropped = false, confirmed = false;
     int best = -SCORE_INF;
     Move best_move = MOVE_NONE;
     for (int i = 0; i < n; i++) {
-        Move m = lazy ? pick_legal(ab, p, i, &n) : pick_move(p, i, n);
+        Move m = lazy && !frontier ? pick_legal(ab, p, i, &n) : pick_move(p, i, n);
         if (m == MOVE_NONE && i == 0) {
             // No candidate is legal: the game decides what is (a fallback rule).
             lazy = false;
@@ -616,6 +636,13 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
         GAME_CHECK(g, ab->pos);
         if (ab->stopped)
             return 0;
+        if (frontier && score > alpha) {
+            if (!ops->candidate_legal(g, ab->pos, m, ab->legal_memo)) {
+                dropped = true;
+                continue;
+            }
+            confirmed = true;
+        }
 
         if (score > best) {
             best = score;
@@ -630,6 +657,13 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
                 }
             }
         }
+    }
+
+    if (dropped && !confirmed && !any_candidate_legal(ab, p, n)) {
+        // No candidate is legal: the game decides what is (a fallback rule).
+        lazy = false;
+        alpha = old_alpha;
+        goto generate;
     }
 
     // Step 7. Remember the result. A node where every move failed low has no best

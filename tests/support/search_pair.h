@@ -1,7 +1,8 @@
 /*
- * search_pair.h - one position searched by two configurations of a game that must
- * search alike (a game with the lazy-legality hooks and the same game without them):
- * same best move, score and node count, or the test fails.
+ * search_pair.h - one position searched by two configurations of a game that must agree
+ * (a game with the lazy-legality hooks and the same game without them): the same value,
+ * and a best move that the first game lists as legal, or the test fails. The trees may
+ * differ: the lazy search tests a frontier move only when its value counts.
  */
 #ifndef CROWN_TESTS_SUPPORT_SEARCH_PAIR_H
 #define CROWN_TESTS_SUPPORT_SEARCH_PAIR_H

@@ -161,11 +161,20 @@ bool kv_reach_plan(const KvConfig *c, const uint64_t men[2], const uint8_t king[
                    int moves_left, KvPlan *plan);
 bool kv_plan_works(const KvConfig *c, const uint64_t men[2], const uint8_t king[2], int player,
                    const KvPlan *plan);
+/* Where a plan that worked on some board still works: on every board that agrees with
+ * that one on the squares its replay reads (their occupancy), that has its movers' first
+ * squares held by the player's men, and the player's king on the same square. */
+typedef struct KvPlanFootprint {
+    uint64_t reads; /* the squares the replay and the final slide look at */
+    uint64_t occ;   /* their occupancy on the board where the plan worked */
+    uint64_t mine;  /* the squares the plan's men start from */
+    uint8_t king;
+} KvPlanFootprint;
 /* What the trap rule remembers between reach tests, owned by the caller (a filter call, a
- * playout, a search) and only ever saving work: the plans that worked lately for each
- * player, and optionally a table of reach results keyed by the whole board (exact, no hash
- * collisions). Start it with kv_reach_cache_init. */
-enum { KV_PLAN_CACHE = 8 };
+ * playout, a search) and only ever saving work: the footprints of the plans that worked
+ * lately for each player, and optionally a table of reach results keyed by the whole board
+ * (exact, no hash collisions). Start it with kv_reach_cache_init. */
+enum { KV_PLAN_CACHE = 64 };
 typedef struct KvReachEntry {
     uint64_t men[2];
     uint8_t king; /* the king of `player` */
@@ -175,7 +184,7 @@ typedef struct KvReachEntry {
 } KvReachEntry;
 typedef struct KvReachCache {
     int count[2], next[2];
-    KvPlan plan[2][KV_PLAN_CACHE];
+    KvPlanFootprint plan[2][KV_PLAN_CACHE];
     KvReachEntry *table; /* NULL, or `mask + 1` zeroed entries (a power of two) */
     uint32_t mask;
 } KvReachCache;

@@ -360,6 +360,52 @@ bool kv_plan_works(const KvConfig *c, const uint64_t men_in[2], const uint8_t ki
     return king_slides_to_valley(c, k, men[0] | men[1] | c->pillars);
 }
 
+/* The footprint of a plan that works for `player` on this board: the squares its replay
+ * reads (each mover's square, its slide up to and including the square that stops it, and
+ * the king's last slide with the Valley and the square past it), as kv_plan_works reads
+ * them. On another board equal on those squares the replay reads the same values at every
+ * step, so the plan works there too. */
+static KvPlanFootprint plan_footprint(const KvConfig *c, const uint64_t men_in[2],
+                                      const uint8_t king_in[2], int player, const KvPlan *plan)
+{
+    uint64_t men[2] = {men_in[0], men_in[1]};
+    const uint64_t occ0 = men[0] | men[1] | c->pillars;
+    int k = king_in[player];
+    uint64_t reads = 0, mine = 0, placed = 0;
+    for (int i = 0; i < plan->count; i++) {
+        const int from = plan->from[i], d = plan->dir[i];
+        const uint64_t occ = men[0] | men[1] | c->pillars;
+        const uint64_t ray = c->ray[d][from], blockers = ray & occ;
+        const int to = kv_slide(c, from, d, occ);
+        // A man the plan has not moved yet must be the player's on the other board too
+        // (reading its square as taken would let an opponent's man stand in for it).
+        if (!(placed & (1ULL << from)))
+            mine |= 1ULL << from;
+        placed = (placed & ~(1ULL << from)) | (1ULL << to);
+        reads |= 1ULL << from;
+        reads |= blockers ? ray & ~c->ray[d][c->delta[d] > 0 ? bits_lowest(blockers)
+                                                           : bits_highest(blockers)]
+                          : ray;
+        men[player] ^= (1ULL << from) | (1ULL << to);
+        if (from == k)
+            k = to;
+    }
+    const int toward = c->toward_valley[k];
+    reads |= (1ULL << k) | c->between_valley[k] | (1ULL << c->valley);
+    if (toward >= 0 && c->ray[toward][c->valley])
+        reads |= 1ULL << (c->valley + c->delta[toward]);
+    return (KvPlanFootprint){.reads = reads,
+                             .occ = occ0 & reads,
+                             .mine = mine & men_in[player],
+                             .king = king_in[player]};
+}
+
+static inline bool footprint_holds(const KvPlanFootprint *f, uint64_t occ, uint64_t mine,
+                                   int king)
+{
+    return f->king == king && (occ & f->reads) == f->occ && (mine & f->mine) == f->mine;
+}
+
 /* The plain definition, kept for the tests that check reach_in_two against it. */
 bool kv_can_reach_valley_plain(const KvConfig *c, const uint64_t men[2], const uint8_t king[2],
                                int player, int moves_left)
@@ -405,7 +451,8 @@ static KvReachEntry *reach_slot(KvReachCache *cache, const uint64_t men[2], int 
 }
 
 /* Whether `player` can still reach the Valley: the table's answer for this very board, else
- * the plans that worked lately (one move seldom spoils all of them), else a search. */
+ * the plans that worked lately, where this board keeps their footprints (one move seldom
+ * spoils all of them), else a search. */
 static bool reach_cached(const KvConfig *c, const uint64_t men[2], const uint8_t king[2],
                          int player, KvReachCache *cache)
 {
@@ -417,12 +464,16 @@ static bool reach_cached(const KvConfig *c, const uint64_t men[2], const uint8_t
             return e->reach;
     }
     bool reach = false;
-    for (int i = 0; i < cache->count[player] && !reach; i++)
-        reach = kv_plan_works(c, men, king, player, &cache->plan[player][i]);
+    const uint64_t occ = men[0] | men[1] | c->pillars;
+    // Newest first: the plans found last fit the boards met next best.
+    for (int i = 0, j = cache->next[player]; i < cache->count[player] && !reach; i++) {
+        j = j > 0 ? j - 1 : KV_PLAN_CACHE - 1;
+        reach = footprint_holds(&cache->plan[player][j], occ, men[player], king[player]);
+    }
     KvPlan plan;
     if (!reach && kv_reach_plan(c, men, king, player, KV_TRAP_DEPTH, &plan)) {
         reach = true;
-        cache->plan[player][cache->next[player]] = plan;
+        cache->plan[player][cache->next[player]] = plan_footprint(c, men, king, player, &plan);
         cache->next[player] = (cache->next[player] + 1) % KV_PLAN_CACHE;
         if (cache->count[player] < KV_PLAN_CACHE)
             cache->count[player]++;
