@@ -48,6 +48,16 @@ static void run(Run *r, const char *args, const char *input)
     unlink(in_path);
 }
 
+/* Puts the contents of the file at `path` in r->out, for the assertions below. */
+static void read_into(Run *r, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(r->out, 1, sizeof r->out - 1, f);
+    r->out[n] = '\0';
+    fclose(f);
+}
+
 static void assert_contains(const Run *r, const char *needle)
 {
     if (strstr(r->out, needle) == NULL)
@@ -587,11 +597,7 @@ static void test_outside_engines(void **state)
         assert_int_equal(r.status, 0);
         assert_contains(&r, "0 draws, 0 losses");
         assert_contains(&r, CASES[i].reason);
-        FILE *f = fopen(path, "r");
-        assert_non_null(f);
-        size_t n = fread(r.out, 1, sizeof r.out - 1, f);
-        r.out[n] = '\0';
-        fclose(f);
+        read_into(&r, path);
         assert_contains(&r, "\nresult ");
         assert_contains(&r, CASES[i].reason);
     }
@@ -756,6 +762,21 @@ static void test_sprt(void **state)
     assert_contains(&r, "bounds (-2.94, 2.94)");
     assert_contains(&r, "games 2: W 2 D 0 L 0  pairs 0 0 0 0 1  LLR ");
     assert_contains(&r, "H1 accepted: ai:3 is at least 50 Elo stronger than random");
+    // An outside engine gets the limits and its options.
+    char log[] = "/tmp/crown-sprt-engine-XXXXXX";
+    int fd = mkstemp(log);
+    close(fd);
+    char args[256];
+    snprintf(args, sizeof args, "sprt kings-valley --base 'ugi:tests/support/fake-engine.sh "
+             "log %s' --test ai:1 --elo0 0 --elo1 50 --movetime 20 --engine-option Level=2 "
+             "--games-max 2", log);
+    run(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "games 2: W 2 D 0 L 0");
+    read_into(&r, log);
+    unlink(log);
+    assert_contains(&r, "setoption name Level value 2\n");
+    assert_contains(&r, "go movetime 20\n");
     run(&r, "sprt kings-valley --base random --test ai:3 --elo0 5 --elo1 0", NULL);
     assert_int_equal(r.status, 2);
     assert_contains(&r, "--elo0 (5) must be below --elo1 (0)");

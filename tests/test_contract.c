@@ -573,7 +573,8 @@ static void check_lazy_legality(const Game *g, const GameState *s, const MoveLis
 
 /* The search hints: a noisy value in its range for every move, and a null move that
  * leaves a consistent position with the other player to move and unmakes byte for
- * byte; in_check and noisy change nothing. */
+ * byte; evaluate_static only with evaluate and noisy; in_check, noisy and
+ * evaluate_static change nothing. */
 static void check_search_hints(const Game *g, GameState *s, const MoveList *moves, void *undo)
 {
     const GameOps *ops = g->ops;
@@ -591,6 +592,11 @@ static void check_search_hints(const Game *g, GameState *s, const MoveList *move
     }
     if (ops->in_check != NULL)
         (void)ops->in_check(g, s);
+    if (ops->evaluate_static != NULL) {
+        if (ops->evaluate == NULL || ops->noisy == NULL)
+            fail_msg("%s: evaluate_static comes with evaluate and noisy", ops->name);
+        (void)ops->evaluate_static(g, s);
+    }
     if (ops->make_null != NULL && !(ops->in_check != NULL && ops->in_check(g, s)) &&
         ops->make_null(g, s, undo)) {
         check_is_ok(g, s, "after a null move");

@@ -905,6 +905,63 @@ static void test_alphabeta_node_limit(void **state)
     game_destroy(g);
 }
 
+/* One depth-1 search of `text` in g, without noise or variety, with or without
+ * quiescence. */
+static SearchResult search_depth1(const Game *g, const char *text, uint64_t nodes,
+                                  bool quiescence)
+{
+    AlphaBeta *ab = NULL;
+    ErrBuf err;
+    const AlphaBetaConfig cfg = {.tt_bytes = 1u << 20, .no_quiescence = !quiescence};
+    if (alphabeta_new(g, &cfg, &ab, &err) != STATUS_OK)
+        fail_msg("alphabeta_new: %s", err.msg);
+    GameState *s = new_pos(g, text);
+    SearchResult r;
+    alphabeta_search(ab, s, &(SearchLimits){.depth = 1, .nodes = nodes}, NULL, &r);
+    free(s);
+    alphabeta_free(ab);
+    return r;
+}
+
+/* Quiescence on King Down, whose evaluate resolves captures by itself: here it evaluates
+ * with its static part only, so that only the search tells a pawn defended by a pawn
+ * from a free one. */
+static void test_alphabeta_quiescence(void **state)
+{
+    (void)state;
+    GameOps ops = *registry_find("king-down");
+    ops.evaluate = ops.evaluate_static;
+    Game *g = new_game(&ops, 2, NULL);
+
+    // White's queen may take d5, which e6 defends: a pawn for the queen.
+    static const char hanging[] = "r3k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1";
+    GameState *s = new_pos(g, hanging);
+    const Move qxd5 = parse_move(g, s, "d1d5");
+    free(s);
+    assert_int_equal(search_depth1(g, hanging, 0, false).best, qxd5);
+    const SearchResult rq = search_depth1(g, hanging, 0, true);
+    assert_int_not_equal(rq.best, qxd5);
+    assert_true(rq.score > -100);
+
+    // After the capture, black's recapture is worth the static value of the position it
+    // leaves, for white to move with nothing to take: the sequence is scored exactly.
+    static const char taken[] = "r3k3/8/4p3/3Q4/8/8/8/4K3 b - - 0 1";
+    static const char retaken[] = "r3k3/8/8/3p4/8/8/8/4K3 w - - 0 2";
+    GameState *after = new_pos(g, retaken);
+    s = new_pos(g, taken);
+    const SearchResult rt = search_depth1(g, taken, 0, true);
+    assert_int_equal(rt.best, parse_move(g, s, "e6d5"));
+    assert_int_equal(rt.score, -ops.evaluate_static(g, after));
+    assert_true(rt.score > 500);
+    free(s);
+    free(after);
+
+    // Quiescence nodes count against the node limit.
+    for (uint64_t limit = 2; limit <= 64; limit *= 2)
+        assert_true(search_depth1(g, hanging, limit, true).nodes <= limit);
+    game_destroy(g);
+}
+
 static void test_alphabeta_stop_and_time(void **state)
 {
     (void)state;
@@ -1354,6 +1411,7 @@ int main(void)
         cmocka_unit_test(test_alphabeta_is_deterministic),
         cmocka_unit_test(test_alphabeta_variety),
         cmocka_unit_test(test_alphabeta_node_limit),
+        cmocka_unit_test(test_alphabeta_quiescence),
         cmocka_unit_test(test_alphabeta_stop_and_time),
         cmocka_unit_test(test_tt),
         cmocka_unit_test(test_mcts_is_deterministic),

@@ -16,7 +16,7 @@
 #include "core/game_api.h"
 #include "play/seats.h"
 
-enum { SPRT_DEFAULT_GAMES_MAX = 20000 };
+enum { SPRT_DEFAULT_GAMES_MAX = 20000, SPRT_ENGINE_OPTIONS = 16 };
 
 typedef struct Sprt {
     SprtConfig cfg;
@@ -203,7 +203,16 @@ int cmd_sprt(int argc, char **argv)
            g->ops->name, test, base, t.cfg.elo0, t.cfg.elo1, t.cfg.alpha, t.cfg.beta,
            t.state.lower, t.state.upper, match_starts_kind(&starts));
     fflush(stdout);
-    const MatchRunner runner = {.game = g, .specs = &specs, .starts = &starts, .seed = o.seed};
+    // Outside engines get the limits and their options in their `go` and setoption
+    // lines; the built-in agents took the limits from seats_parse.
+    MatchRunner runner = {.game = g, .specs = &specs, .starts = &starts, .seed = o.seed,
+                          .limits = lim};
+    EngineOption options[2][SPRT_ENGINE_OPTIONS];
+    for (int k = 0; k < 2; k++) {
+        cli_engine_options_for(&o, k, options[k], SPRT_ENGINE_OPTIONS,
+                               &runner.n_engine_options[k]);
+        runner.engine_options[k] = options[k];
+    }
     const int played = match_run(&runner, games, (int)games_max, (int)o.jobs, pair_done, &t);
     if (t.failed)
         rc = cli_error("a game failed: the test stops");

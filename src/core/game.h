@@ -211,6 +211,12 @@ struct GameOps {
      * > 0 and below 1 << 20. The search tries noisy actions before quiet ones and
      * never reduces them. */
     int (*noisy)(const Game *g, const GameState *s, Move m);
+    /* With noisy: the evaluation of the position as it stands, captures unresolved. A
+     * game that gives it is searched with quiescence (alphabeta.c): past the horizon the
+     * search itself plays out the noisy actions and stands pat on this value, which then
+     * replaces evaluate in the search (evaluate may resolve captures its own way for the
+     * other callers, as King Down's does). */
+    int (*evaluate_static)(const Game *g, const GameState *s);
     /* Whether the player to move is in check: the search looks one action deeper there
      * and neither reduces nor prunes. */
     bool (*in_check)(const Game *g, const GameState *s);

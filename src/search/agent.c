@@ -218,8 +218,10 @@ Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
     }
     Status st = STATUS_OK;
     if (kind == AGENT_ALPHABETA) {
-        const AlphaBetaConfig cfg = {0, level_ab_noise[level], noise_seed(spec->seed),
-                                     !spec->no_variety, variety_seed(spec->seed)};
+        const AlphaBetaConfig cfg = {.eval_noise = level_ab_noise[level],
+                                     .noise_seed = noise_seed(spec->seed),
+                                     .variety = !spec->no_variety,
+                                     .variety_seed = variety_seed(spec->seed)};
         st = alphabeta_new(g, &cfg, &a->ab, err);
     } else if (kind == AGENT_MCTS) {
         // "mcts" is plain UCT, the reference; "ai" uses what the game knows about itself.

@@ -2,7 +2,7 @@
  * alphabeta.c - negamax PVS with iterative deepening, aspiration windows, a
  * transposition table and killer/history move ordering, over any GameOps; with the
  * game's optional search hints (game.h), captures first by victim and attacker, a check
- * extension, null-move pruning and late move reductions.
+ * extension, null-move pruning, late move reductions and a quiescence search.
  *
  * Central rule: a turn may be several actions of the same player, so values are
  * negated only across a change of mover (child_value). Terminal positions are scored
@@ -39,6 +39,7 @@ enum {
     AB_NULL_MIN_DEPTH = 3,  /* null-move pruning from this depth */
     AB_LMR_MIN_DEPTH = 3,   /* late move reductions from this depth */
     AB_LMR_FIRST = 3,       /* the first moves of a node are never reduced */
+    AB_QUIESCENCE_PLIES = 8, /* noisy actions past the horizon, at most, in one line */
     ORDER_TT = 1 << 30,
     ORDER_NOISY = (1 << 29) + 1, /* plus the game's noisy value (< 1 << 20) */
     ORDER_KILLER_1 = 1 << 29,
@@ -65,6 +66,10 @@ struct AlphaBeta {
     size_t undo_stride;
     GameState *pos; /* the searched position, made and unmade in place */
     bool lazy;      /* the game tests legality lazily (gen_candidates, candidate_legal) */
+    /* Quiescence past the horizon (the game's evaluate_static and noisy), and the
+     * evaluation the search uses: evaluate_static then, else evaluate. */
+    bool quiescence;
+    int (*eval)(const Game *g, const GameState *s);
     void *legal_memo; /* the game's memo for candidate_legal, g->legal_memo_size bytes */
 
     /* Per search. */
@@ -139,6 +144,9 @@ Status alphabeta_new(const Game *g, const AlphaBetaConfig *cfg, AlphaBeta **out,
     if (g->move_index_count > 0)
         ab->history = calloc(2 * (size_t)g->move_index_count, sizeof *ab->history);
     ab->lazy = ab->ops->gen_candidates != NULL && ab->ops->candidate_legal != NULL;
+    ab->quiescence = !ab->cfg.no_quiescence && ab->ops->evaluate_static != NULL &&
+                     ab->ops->noisy != NULL;
+    ab->eval = ab->quiescence ? ab->ops->evaluate_static : ab->ops->evaluate;
     if (ab->lazy && g->legal_memo_size > 0)
         ab->legal_memo = calloc(1, g->legal_memo_size);
     if (ab->ply == NULL || ab->undo == NULL || ab->pos == NULL ||
@@ -214,7 +222,7 @@ static inline bool enter_node(AlphaBeta *ab)
  * within a search and the TT stays consistent. */
 static int evaluate(AlphaBeta *ab)
 {
-    long long v = ab->ops->evaluate(ab->g, ab->pos);
+    long long v = ab->eval(ab->g, ab->pos);
     if (ab->cfg.eval_noise > 0) {
         uint64_t k = ab->ops->hash(ab->g, ab->pos) ^ ab->cfg.noise_seed;
         const uint64_t span = 2 * (uint64_t)ab->cfg.eval_noise + 1;
@@ -373,6 +381,104 @@ static void reward_cutoff(AlphaBeta *ab, Ply *p, int us, int i, int depth)
 }
 
 static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply, bool pv_node);
+static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply, bool in_check);
+
+/* As child_value, in quiescence: the value for `us` of the position after its noisy
+ * action (or evasion), `qply` actions past the horizon. Counts the node. */
+static int quiesce_child(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply)
+{
+    ab->ply[ply].pv_len = 0;
+    if (!enter_node(ab))
+        return 0;
+    const int them = ab->ops->to_move(ab->g, ab->pos);
+    const bool check = them >= 0 && ab->ops->in_check != NULL && ab->ops->in_check(ab->g, ab->pos);
+    if (them == us)
+        return quiesce(ab, us, alpha, beta, ply, qply, check);
+    if (them >= 0)
+        return -quiesce(ab, them, -beta, -alpha, ply, qply, check);
+    return them == PLAYER_NONE ? terminal_score(ab, us, ply) : 0;
+}
+
+/* Quiescence, past the horizon, the node counted: the value for `us` in (alpha, beta),
+ * fail-soft, once the captures and promotions (the game's noisy actions, best first)
+ * have played out, so that the evaluation never stands in the middle of an exchange.
+ * Out of check the player may stand pat on the static evaluation, as a player may
+ * decline every capture (and a King Down beast may end its chain, where the same
+ * player acts again). In check that would ignore the threat, and a mate in one would
+ * pass for a quiet position: every action is searched, and when none is legal the
+ * game is over before this node (to_move says so), scored as a mate by quiesce_child.
+ * AB_QUIESCENCE_PLIES bounds the line, past which the evaluation stands even in check.
+ * Results go to the TT at depth 0, which no search of depth 1 or more cuts on. */
+static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply, bool in_check)
+{
+    const Game *g = ab->g;
+    const GameOps *ops = ab->ops;
+    Ply *p = &ab->ply[ply];
+    if (qply >= AB_QUIESCENCE_PLIES || ply >= SEARCH_MAX_PLY - 1)
+        return evaluate(ab);
+
+    const uint64_t key = ops->hash(g, ab->pos);
+    Move tt_move = MOVE_NONE;
+    TTHit hit;
+    if (tt_probe(&ab->tt, key, ply, &hit)) {
+        if (hit.bound == TT_BOUND_EXACT || (hit.bound == TT_BOUND_LOWER && hit.score >= beta) ||
+            (hit.bound == TT_BOUND_UPPER && hit.score <= alpha))
+            return hit.score;
+        tt_move = hit.move;
+    }
+
+    const int old_alpha = alpha;
+    int best = -SCORE_INF;
+    if (!in_check) {
+        best = evaluate(ab);
+        if (best >= beta)
+            return best;
+        if (best > alpha)
+            alpha = best;
+    }
+
+    // The noisy actions (every action in check), the TT's move first, then the game's
+    // order, which puts the best victim first.
+    const int n = ops->gen_moves(g, ab->pos, &p->list);
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        const Move m = p->list.moves[i];
+        const int v = ops->noisy(g, ab->pos, m);
+        if (v == 0 && !in_check)
+            continue;
+        p->list.moves[kept] = m;
+        p->order[kept++] = m == tt_move ? ORDER_TT : v;
+    }
+    if (kept == 0)
+        return in_check ? 0 : best; // in check: only a broken game contract, as in search
+
+    void *undo = ab->undo + (size_t)ply * ab->undo_stride;
+    Move best_move = MOVE_NONE;
+    for (int i = 0; i < kept; i++) {
+        const Move m = pick_move(p, i, kept);
+        ops->make(g, ab->pos, m, undo);
+        GAME_CHECK(g, ab->pos);
+        const int score = quiesce_child(ab, us, alpha, beta, ply + 1, qply + 1);
+        ops->unmake(g, ab->pos, m, undo);
+        GAME_CHECK(g, ab->pos);
+        if (ab->stopped)
+            return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                alpha = score;
+                best_move = m;
+                if (alpha >= beta)
+                    break;
+            }
+        }
+    }
+    const int bound = best >= beta       ? TT_BOUND_LOWER
+                      : best > old_alpha ? TT_BOUND_EXACT
+                                         : TT_BOUND_UPPER;
+    tt_store(&ab->tt, key, ply, best_move, best, 0, bound);
+    return best;
+}
 
 /* How many actions shallower the i-th move of a node is first searched (late move
  * reductions), its move made: 0 unless the game gives noisy values (so that quiet moves
@@ -425,10 +531,12 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
     // Step 2. The horizon: the evaluation stands for the rest of the game. A player in
     // check looks one action further, so that a check is never the last word.
     // Checks answered by checks would extend without end, so the extensions stop at
-    // twice the iteration's depth.
+    // twice the iteration's depth. A game with quiescence has it stand for the rest.
     const bool in_check = ops->in_check != NULL && ops->in_check(g, ab->pos);
     if (in_check && ply < 2 * ab->iter_depth)
         depth++;
+    if (depth <= 0 && ab->quiescence)
+        return quiesce(ab, us, alpha, beta, ply, 0, in_check);
     if (depth <= 0 || ply >= SEARCH_MAX_PLY - 1)
         return evaluate(ab);
 

@@ -33,6 +33,10 @@ typedef struct AlphaBetaConfig {
      * lost value never changes). That test spends at most the nodes the search did. */
     bool variety;
     uint64_t variety_seed;
+    /* Past the horizon, games that give evaluate_static (and noisy) are searched by
+     * quiescence: only their noisy actions, standing pat on the static evaluation. This
+     * turns it off: evaluate at the horizon, as for every other game. */
+    bool no_quiescence;
 } AlphaBetaConfig;
 
 typedef struct AlphaBeta AlphaBeta;

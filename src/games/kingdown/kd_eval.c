@@ -6,10 +6,12 @@
  * passed pawns, tapered from middle game to end game by the pieces left), the bishop
  * pair, mobility (squares each piece can reach or take), king safety (enemy attacks on
  * the squares around the king, own shelter in front of it while the enemy still has
- * pieces; a central king once they are gone), and the tokens still in hand. The generic alpha-beta has no quiescence search, so the hook ends in a
- * short one of its own: captures only, best victim first, stand-pat cut-offs, at most
- * QS_DEPTH actions deep (a beast chain's links count one each, with no change of sign
- * while the same player acts).
+ * pieces; a central king once they are gone), and the tokens still in hand. The
+ * static part alone is GameOps.evaluate_static, on which alpha-beta's own quiescence
+ * search stands pat. The evaluate hook serves callers without a search (the web's draw
+ * offers, tuning on quiet positions), so it ends in a short quiescence of its own: captures
+ * only, best victim first, stand-pat cut-offs, at most QS_DEPTH actions deep (a beast
+ * chain's links count one each, with no change of sign while the same player acts).
  *
  * Values, with the reasoning: the archer (300) captures safely at a distance on eight
  * squares but crawls one square at a time; the paladin (420) moves like a queen over its
@@ -249,4 +251,11 @@ int kd_evaluate(const KdConfig *c, const KdPos *p)
     if (p->phase != KD_PHASE_PLAY)
         return 0;
     return qsearch_fixed(NULL, c, p, -INF, INF, QS_DEPTH);
+}
+
+int kd_evaluate_static(const KdConfig *c, const KdPos *p)
+{
+    if (p->phase != KD_PHASE_PLAY)
+        return 0;
+    return static_eval_fixed(NULL, c, p);
 }

@@ -423,6 +423,8 @@ void kd_observe(const KdConfig *c, const KdState *s, int observer, Observation *
 
 /* kd_eval.c */
 int kd_evaluate(const KdConfig *c, const KdPos *p);
+/* kd_evaluate's static part, captures unresolved (GameOps.evaluate_static). */
+int kd_evaluate_static(const KdConfig *c, const KdPos *p);
 /* The evaluation's weights by name (kd_weights.h): KD_W_tempo and so on. */
 enum KdWeight {
 #define WEIGHT(name, value) KD_W_##name,

@@ -359,6 +359,11 @@ static int ops_evaluate(const Game *g, const GameState *s)
     return kd_evaluate(kd_cfg(g), &((const KdState *)s)->pos);
 }
 
+static int ops_evaluate_static(const Game *g, const GameState *s)
+{
+    return kd_evaluate_static(kd_cfg(g), &((const KdState *)s)->pos);
+}
+
 static int ops_evaluate_weighted(const Game *g, const GameState *s, const int *weights)
 {
     return kd_evaluate_weighted(kd_cfg(g), &((const KdState *)s)->pos, weights);
@@ -465,6 +470,7 @@ const GameOps kd_ops = {
      * well inside the evaluation's own error, as engines' opening variety allows. */
     .variety_margin = 10,
     .noisy = ops_noisy,
+    .evaluate_static = ops_evaluate_static,
     .in_check = ops_in_check,
     .make_null = ops_make_null,
     .unmake_null = ops_unmake_null,
