@@ -40,16 +40,8 @@ static uint64_t open_lanes(const KvConfig *c, uint64_t occ)
         if (!stopped)
             continue;
         const int back = (d + 4) % KV_DIRS;
-        uint64_t ray = c->ray[back][c->valley];
-        uint64_t blockers = ray & occ;
-        uint64_t empty_part = ray;
-        if (blockers) {
-            const int first = c->delta[back] > 0 ? bits_lowest(blockers) : bits_highest(blockers);
-            // Keep the squares strictly between the Valley and the first blocker, plus the
-            // blocker itself: a king standing there is already on the lane.
-            empty_part = ray & ~c->ray[back][first];
-        }
-        lanes |= empty_part;
+        // The first blocker counts too: a king standing there is already on the lane.
+        lanes |= kv_ray_to_blocker(c, back, c->valley, occ);
     }
     return lanes;
 }

@@ -58,7 +58,7 @@ static inline int valley_stops(const KvConfig *c, uint64_t own, int king, uint64
         const uint64_t blockers = c->ray[back][c->valley] & occ;
         if (blockers == 0)
             continue;
-        const int first = back < 3 || back == 7 ? bits_lowest(blockers) : bits_highest(blockers);
+        const int first = kv_first_blocker(c, back, blockers);
         n += (int)((soldiers >> first) & 1);
     }
     return n;

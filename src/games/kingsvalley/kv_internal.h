@@ -111,6 +111,23 @@ static inline const KvConfig *kv_cfg(const Game *g)
     return (const KvConfig *)g->config;
 }
 
+/* The square of `blockers` (a non-empty part of one ray in direction d) met first going
+ * out along d: square numbers grow along the directions whose step is positive. */
+static inline int kv_first_blocker(const KvConfig *c, int d, uint64_t blockers)
+{
+    return c->delta[d] > 0 ? bits_lowest(blockers) : bits_highest(blockers);
+}
+
+/* The squares of the ray from `sq` in direction d up to and including its first square
+ * taken in `occ`: what a slide that way reads. */
+static inline uint64_t kv_ray_to_blocker(const KvConfig *c, int d, int sq, uint64_t occ)
+{
+    const uint64_t ray = c->ray[d][sq], blockers = ray & occ;
+    if (blockers == 0)
+        return ray;
+    return ray & ~c->ray[d][kv_first_blocker(c, d, blockers)];
+}
+
 /* Where a man on `sq` stops sliding in direction d over occupancy `occ` (men and
  * pillars); `sq` itself when the first square is blocked. */
 static inline int kv_slide(const KvConfig *c, int sq, int d, uint64_t occ)
@@ -118,8 +135,7 @@ static inline int kv_slide(const KvConfig *c, int sq, int d, uint64_t occ)
     uint64_t blockers = c->ray[d][sq] & occ;
     if (blockers == 0)
         return c->ray_end[d][sq];
-    int first = c->delta[d] > 0 ? bits_lowest(blockers) : bits_highest(blockers);
-    return first - c->delta[d];
+    return kv_first_blocker(c, d, blockers) - c->delta[d];
 }
 
 static inline uint64_t kv_occupied(const KvConfig *c, const KvState *s)

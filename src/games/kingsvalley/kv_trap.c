@@ -49,14 +49,7 @@ static uint64_t lanes_to_valley(const KvConfig *c, uint64_t occ)
         if (!(occ & (1ULL << (c->valley + c->delta[d]))))
             continue;
         const int back = (d + 4) & 7;
-        const uint64_t ray = c->ray[back][c->valley];
-        const uint64_t blockers = ray & occ;
-        if (blockers == 0) {
-            lanes |= ray;
-            continue;
-        }
-        const int first = c->delta[back] > 0 ? bits_lowest(blockers) : bits_highest(blockers);
-        lanes |= ray & ~c->ray[back][first];
+        lanes |= kv_ray_to_blocker(c, back, c->valley, occ);
     }
     return lanes;
 }
@@ -76,7 +69,7 @@ static bool soldier_slides_onto(const KvConfig *c, uint64_t soldiers, int target
         const uint64_t blockers = c->ray[e][target] & occ;
         if (!(blockers & soldiers))
             continue;
-        const int sq = c->delta[e] > 0 ? bits_lowest(blockers) : bits_highest(blockers);
+        const int sq = kv_first_blocker(c, e, blockers);
         if (!(soldiers & (1ULL << sq)))
             continue;
         const int back = (e + 4) & 7;
@@ -155,10 +148,8 @@ static uint64_t soldier_fix_support(const KvConfig *c, int k, uint64_t occ)
     const uint64_t blockers = c->between_valley[k] & occ;
     if (blockers == 0) {
         uint64_t sup = c->neighbours[stopper];
-        for (int e = 0; e < KV_DIRS; e++) {
-            const uint64_t r = c->ray[e][stopper], b = r & occ;
-            sup |= b ? r & ~c->ray[e][c->delta[e] > 0 ? bits_lowest(b) : bits_highest(b)] : r;
-        }
+        for (int e = 0; e < KV_DIRS; e++)
+            sup |= kv_ray_to_blocker(c, e, stopper, occ);
         return sup;
     }
     if ((blockers & (blockers - 1)) || !(occ & (1ULL << stopper)))
@@ -228,12 +219,8 @@ static bool reach_in_three(const KvConfig *c, const uint64_t men[2], int k, int 
     uint64_t king_lines = 0, valley_lines = 0;
     const uint64_t occ_v = occ & ~kbit;
     for (int d = 0; d < KV_DIRS; d++) {
-        const uint64_t rk = c->ray[d][k], bk = rk & occ;
-        king_lines |= bk ? rk & ~c->ray[d][c->delta[d] > 0 ? bits_lowest(bk) : bits_highest(bk)]
-                         : rk;
-        const uint64_t rv = c->ray[d][c->valley], bv = rv & occ_v;
-        valley_lines |=
-            bv ? rv & ~c->ray[d][c->delta[d] > 0 ? bits_lowest(bv) : bits_highest(bv)] : rv;
+        king_lines |= kv_ray_to_blocker(c, d, k, occ);
+        valley_lines |= kv_ray_to_blocker(c, d, c->valley, occ_v);
     }
     const uint64_t sup = king_lines | valley_lines;
     const uint64_t fix_reads = soldier_fix_reads(c, k, occ);
@@ -375,7 +362,6 @@ static KvPlanFootprint plan_footprint(const KvConfig *c, const uint64_t men_in[2
     for (int i = 0; i < plan->count; i++) {
         const int from = plan->from[i], d = plan->dir[i];
         const uint64_t occ = men[0] | men[1] | c->pillars;
-        const uint64_t ray = c->ray[d][from], blockers = ray & occ;
         const int to = kv_slide(c, from, d, occ);
         // A man the plan has not moved yet must be the player's on the other board too
         // (reading its square as taken would let an opponent's man stand in for it).
@@ -383,9 +369,7 @@ static KvPlanFootprint plan_footprint(const KvConfig *c, const uint64_t men_in[2
             mine |= 1ULL << from;
         placed = (placed & ~(1ULL << from)) | (1ULL << to);
         reads |= 1ULL << from;
-        reads |= blockers ? ray & ~c->ray[d][c->delta[d] > 0 ? bits_lowest(blockers)
-                                                           : bits_highest(blockers)]
-                          : ray;
+        reads |= kv_ray_to_blocker(c, d, from, occ);
         men[player] ^= (1ULL << from) | (1ULL << to);
         if (from == k)
             k = to;
