@@ -753,7 +753,12 @@ static void collect_ties(AlphaBeta *ab, int us, int best, Move best_move, int de
             continue;
         ops->make(g, ab->pos, m, ab->undo);
         GAME_CHECK(g, ab->pos);
-        const int score = child_value(ab, us, tie_min - 1, tie_min, depth - 1, 1, false);
+        int score = child_value(ab, us, tie_min - 1, tie_min, depth - 1, 1, false);
+        // A pass of the null window may rest on cuts only non-PV nodes take (reductions
+        // of the reply that refutes the move, the null move, TT bounds): as PVS does at
+        // the root, a move is believed only once a PV search confirms it.
+        if (score >= tie_min && !ab->stopped)
+            score = child_value(ab, us, tie_min - 1, best + 1, depth - 1, 1, true);
         ops->unmake(g, ab->pos, m, ab->undo);
         GAME_CHECK(g, ab->pos);
         if (ab->stopped)
