@@ -736,8 +736,8 @@ static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
 
 /* Variety, after the last completed iteration at `depth`, whose best was best_move of
  * exact value `best`: every other root move gets one null-window search at the floor of
- * the ties, and those that reach it (worth at least the floor, and no more than the
- * best, which is exact) join best_move in ab->tie_*. A search stopped meanwhile keeps
+ * the ties, and those that reach it, and still do in a PV search, (worth at least the
+ * floor, and no more than the best, which is exact) join best_move in ab->tie_*. A search stopped meanwhile keeps
  * the ties proven so far. */
 static void collect_ties(AlphaBeta *ab, int us, int best, Move best_move, int depth)
 {
