@@ -224,6 +224,17 @@ static int ops_evaluate(const Game *g, const GameState *s)
     return kc_evaluate(kc_cfg(g), (const KcState *)s);
 }
 
+static int ops_noisy(const Game *g, const GameState *s, Move m)
+{
+    return kc_noisy(kc_cfg(g), (const KcState *)s, m);
+}
+
+static bool ops_in_check(const Game *g, const GameState *s)
+{
+    (void)g;
+    return kc_in_check((const KcState *)s);
+}
+
 static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS])
 {
     kc_playout(kc_cfg(g), (KcState *)s, rng);
@@ -307,6 +318,11 @@ const GameOps kc_ops = {
      * values) 39% in 100 games at depths 3 and 4: among moves the evaluation cannot
      * tell apart, the one the move ordering tries first is the better one here. */
     .variety_margin = -1,
+    /* Quiescence (kc_noisy.c): the evaluation resolves no captures of its own, so it is
+     * its own static part. */
+    .noisy = ops_noisy,
+    .evaluate_static = ops_evaluate,
+    .in_check = ops_in_check,
     .playout = ops_playout,
     .perft_leaves = ops_perft_leaves,
     .move_cells = ops_move_cells,
