@@ -962,6 +962,50 @@ static void test_alphabeta_quiescence(void **state)
     game_destroy(g);
 }
 
+/* Quiescence on King's Castle, whose evaluation is static throughout: a single that
+ * walks into a phalanx's line looks best at depth 1 (it links up with a friend), until
+ * the search plays out the capture behind the horizon. */
+static void test_alphabeta_quiescence_kings_castle(void **state)
+{
+    (void)state;
+    const GameOps *ops = registry_find("kings-castle");
+    Game *g = new_game(ops, 2, NULL);
+
+    // White's d1 may go to h5, beside i5, where Black's h3-h4 phalanx takes it.
+    static const char walks_in[] = "6/7/8/1W7/10/11/8W1/3B3B1/7B/7/3W1W w 10";
+    GameState *s = new_pos(g, walks_in);
+    const Move d1h5 = parse_move(g, s, "d1-h5");
+    free(s);
+    assert_int_equal(search_depth1(g, walks_in, 0, false).best, d1h5);
+    assert_int_not_equal(search_depth1(g, walks_in, 0, true).best, d1h5);
+
+    // After it, the capture is scored as the static value of what it leaves, White to
+    // move with nothing to take.
+    static const char walked[] = "6/7/8/1W7/10/11/7WW1/3B3B1/7B/7/5W b 11";
+    static const char taken[] = "6/7/8/1W7/10/11/7BW1/3B3B1/8/7/5W w 12";
+    GameState *after = new_pos(g, taken);
+    s = new_pos(g, walked);
+    const SearchResult rt = search_depth1(g, walked, 0, true);
+    assert_int_equal(rt.best, parse_move(g, s, "h3:h4xh5"));
+    assert_int_equal(rt.score, -ops->evaluate_static(g, after));
+    assert_false(ops->in_check(g, s));
+    free(s);
+    free(after);
+
+    // With Black on the Throne, White is in check: the capture that unseats him is the
+    // most urgent noisy move.
+    s = new_pos(g, "6/7/8/9/5B1WW1/5B5/4B5/9/8/7/6 w 5");
+    assert_true(ops->in_check(g, s));
+    const Move unseat = parse_move(g, s, "j7:i7xg7");
+    MoveList list;
+    const int n = ops->gen_moves(g, s, &list);
+    for (int i = 0; i < n; i++)
+        if (list.moves[i] != unseat)
+            assert_true(ops->noisy(g, s, list.moves[i]) < ops->noisy(g, s, unseat));
+    free(s);
+    game_destroy(g);
+}
+
 static void test_alphabeta_stop_and_time(void **state)
 {
     (void)state;
@@ -1412,6 +1456,7 @@ int main(void)
         cmocka_unit_test(test_alphabeta_variety),
         cmocka_unit_test(test_alphabeta_node_limit),
         cmocka_unit_test(test_alphabeta_quiescence),
+        cmocka_unit_test(test_alphabeta_quiescence_kings_castle),
         cmocka_unit_test(test_alphabeta_stop_and_time),
         cmocka_unit_test(test_tt),
         cmocka_unit_test(test_mcts_is_deterministic),
