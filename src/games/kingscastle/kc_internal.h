@@ -237,7 +237,7 @@ void kc_observe(const KcConfig *c, const KcState *s, int observer, Observation *
 /* kc_eval.c */
 int kc_evaluate(const KcConfig *c, const KcState *s);
 
-/* kc_noisy.c: the search hints (GameOps.noisy, GameOps.in_check). */
+/* kc_search.c: the search hints (GameOps.noisy, GameOps.in_check). */
 int kc_noisy(const KcConfig *c, const KcState *s, Move m);
 bool kc_in_check(const KcState *s);
 

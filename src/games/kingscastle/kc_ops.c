@@ -318,7 +318,7 @@ const GameOps kc_ops = {
      * values) 39% in 100 games at depths 3 and 4: among moves the evaluation cannot
      * tell apart, the one the move ordering tries first is the better one here. */
     .variety_margin = -1,
-    /* Quiescence (kc_noisy.c): the evaluation resolves no captures of its own, so it is
+    /* Quiescence (kc_search.c): the evaluation resolves no captures of its own, so it is
      * its own static part. */
     .noisy = ops_noisy,
     .evaluate_static = ops_evaluate,

@@ -1,5 +1,5 @@
 /*
- * kc_noisy.c - what King's Castle's alpha-beta treats as unsettled: the moves its
+ * kc_search.c - what King's Castle's alpha-beta treats as unsettled: the moves its
  * quiescence plays out past the horizon (GameOps.noisy) and the position where the mover
  * must answer a threat at once (GameOps.in_check).
  *
