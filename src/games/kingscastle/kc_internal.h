@@ -237,9 +237,8 @@ void kc_observe(const KcConfig *c, const KcState *s, int observer, Observation *
 /* kc_eval.c */
 int kc_evaluate(const KcConfig *c, const KcState *s);
 
-/* kc_search.c: the search hints (GameOps.noisy, GameOps.in_check). */
+/* kc_search.c: the moves quiescence plays out (GameOps.noisy). */
 int kc_noisy(const KcConfig *c, const KcState *s, Move m);
-bool kc_in_check(const KcState *s);
 
 /* kc_fast.c */
 void kc_playout(const KcConfig *c, KcState *s, Rng *rng);

@@ -1,14 +1,14 @@
 /*
  * kc_search.c - what King's Castle's alpha-beta treats as unsettled: the moves its
- * quiescence plays out past the horizon (GameOps.noisy) and the position where the mover
- * must answer a threat at once (GameOps.in_check).
+ * quiescence plays out past the horizon (GameOps.noisy), best first.
  *
  * Noisy are the moves that change what the evaluation cannot foresee: a phalanx capture
  * (men leave the board), and the Throne changing hands (the mover takes it, or the
  * opponent's Throne man goes). A throw only moves a man, and a placement only adds one
  * outside the Castle, so both are quiet unless they move the Throne (throne-loss=broken,
- * throne-entry=move). "In check" is the opponent on the Throne: the mover must remove
- * him now or lose at the opponent's next turn, so standing pat there would be a lie.
+ * throne-entry=move). There is no in_check: the opponent on the Throne is a threat the
+ * evaluation scores and the unseating captures are noisy, and treating it as check
+ * (every move searched, one action deeper) played worse (docs/STRENGTH.md).
  */
 #include "games/kingscastle/kc_internal.h"
 
@@ -84,9 +84,4 @@ int kc_noisy(const KcConfig *c, const KcState *s, Move m)
     // The fewer men a capture moves, the fewer it leaves out of place (least valuable
     // attacker): a tie-break below one victim's worth.
     return value * 16 + (KC_MAX_LINE - kc_k(m));
-}
-
-bool kc_in_check(const KcState *s)
-{
-    return s->result == KC_PLAYING && bb128_has(kc_men(s, 1 - s->turn), KC_THRONE);
 }
