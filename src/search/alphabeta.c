@@ -736,8 +736,8 @@ static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
 
 /* Variety, after the last completed iteration at `depth`, whose best was best_move of
  * exact value `best`: every other root move gets one null-window search at the floor of
- * the ties, and those that reach it (worth at least the floor, and no more than the
- * best, which is exact) join best_move in ab->tie_*. A search stopped meanwhile keeps
+ * the ties, and those that reach it, and still do in a PV search, (worth at least the
+ * floor, and no more than the best, which is exact) join best_move in ab->tie_*. A search stopped meanwhile keeps
  * the ties proven so far. */
 static void collect_ties(AlphaBeta *ab, int us, int best, Move best_move, int depth)
 {
@@ -753,7 +753,12 @@ static void collect_ties(AlphaBeta *ab, int us, int best, Move best_move, int de
             continue;
         ops->make(g, ab->pos, m, ab->undo);
         GAME_CHECK(g, ab->pos);
-        const int score = child_value(ab, us, tie_min - 1, tie_min, depth - 1, 1, false);
+        int score = child_value(ab, us, tie_min - 1, tie_min, depth - 1, 1, false);
+        // A pass of the null window may rest on cuts only non-PV nodes take (reductions
+        // of the reply that refutes the move, the null move, TT bounds): as PVS does at
+        // the root, a move is believed only once a PV search confirms it.
+        if (score >= tie_min && !ab->stopped)
+            score = child_value(ab, us, tie_min - 1, best + 1, depth - 1, 1, true);
         ops->unmake(g, ab->pos, m, ab->undo);
         GAME_CHECK(g, ab->pos);
         if (ab->stopped)

@@ -29,7 +29,7 @@ typedef struct AlphaBetaConfig {
      * iterative deepening ends (not cut by a limit) the answer is drawn, by the seed
      * and the position, among the root moves whose value at the last completed depth
      * is within the game's variety_margin of the best, as one null-window search per
-     * move shows (only equal ones when the best is a proven win or loss, so a won or
+     * move, confirmed by a PV search where it passes, shows (only equal ones when the best is a proven win or loss, so a won or
      * lost value never changes). That test spends at most the nodes the search did. */
     bool variety;
     uint64_t variety_seed;
