@@ -923,6 +923,22 @@ static SearchResult search_depth1(const Game *g, const char *text, uint64_t node
     return r;
 }
 
+/* A depth-1 search with quiescence of `before` plays `capture` and scores it exactly as
+ * the static value of `after`, where the other side, to move, has nothing to take.
+ * Returns that score. */
+static int assert_capture_scored(const Game *g, const char *before, const char *capture,
+                                 const char *after)
+{
+    GameState *s = new_pos(g, before);
+    GameState *a = new_pos(g, after);
+    const SearchResult r = search_depth1(g, before, 0, true);
+    assert_int_equal(r.best, parse_move(g, s, capture));
+    assert_int_equal(r.score, -g->ops->evaluate_static(g, a));
+    free(s);
+    free(a);
+    return r.score;
+}
+
 /* Quiescence on King Down, whose evaluate resolves captures by itself: here it evaluates
  * with its static part only, so that only the search tells a pawn defended by a pawn
  * from a free one. */
@@ -945,20 +961,47 @@ static void test_alphabeta_quiescence(void **state)
 
     // After the capture, black's recapture is worth the static value of the position it
     // leaves, for white to move with nothing to take: the sequence is scored exactly.
-    static const char taken[] = "r3k3/8/4p3/3Q4/8/8/8/4K3 b - - 0 1";
-    static const char retaken[] = "r3k3/8/8/3p4/8/8/8/4K3 w - - 0 2";
-    GameState *after = new_pos(g, retaken);
-    s = new_pos(g, taken);
-    const SearchResult rt = search_depth1(g, taken, 0, true);
-    assert_int_equal(rt.best, parse_move(g, s, "e6d5"));
-    assert_int_equal(rt.score, -ops.evaluate_static(g, after));
-    assert_true(rt.score > 500);
-    free(s);
-    free(after);
+    assert_true(assert_capture_scored(g, "r3k3/8/4p3/3Q4/8/8/8/4K3 b - - 0 1", "e6d5",
+                                      "r3k3/8/8/3p4/8/8/8/4K3 w - - 0 2") > 500);
 
     // Quiescence nodes count against the node limit.
     for (uint64_t limit = 2; limit <= 64; limit *= 2)
         assert_true(search_depth1(g, hanging, limit, true).nodes <= limit);
+    game_destroy(g);
+}
+
+/* Quiescence on King's Castle, whose evaluation is static throughout: a single that
+ * walks into a phalanx's line looks best at depth 1 (it links up with a friend), until
+ * the search plays out the capture behind the horizon. */
+static void test_alphabeta_quiescence_kings_castle(void **state)
+{
+    (void)state;
+    const GameOps *ops = registry_find("kings-castle");
+    Game *g = new_game(ops, 2, NULL);
+
+    // White's d1 may go to h5, beside i5, where Black's h3-h4 phalanx takes it.
+    static const char walks_in[] = "6/7/8/1W7/10/11/8W1/3B3B1/7B/7/3W1W w 10";
+    GameState *s = new_pos(g, walks_in);
+    const Move d1h5 = parse_move(g, s, "d1-h5");
+    free(s);
+    assert_int_equal(search_depth1(g, walks_in, 0, false).best, d1h5);
+    assert_int_not_equal(search_depth1(g, walks_in, 0, true).best, d1h5);
+
+    // After it, the capture is scored as the static value of what it leaves, White to
+    // move with nothing to take.
+    assert_capture_scored(g, "6/7/8/1W7/10/11/7WW1/3B3B1/7B/7/5W b 11", "h3:h4xh5",
+                          "6/7/8/1W7/10/11/7BW1/3B3B1/8/7/5W w 12");
+
+    // With Black on the Throne, the capture that unseats him is the most urgent noisy
+    // move.
+    s = new_pos(g, "6/7/8/9/5B1WW1/5B5/4B5/9/8/7/6 w 5");
+    const Move unseat = parse_move(g, s, "j7:i7xg7");
+    MoveList list;
+    const int n = ops->gen_moves(g, s, &list);
+    for (int i = 0; i < n; i++)
+        if (list.moves[i] != unseat)
+            assert_true(ops->noisy(g, s, list.moves[i]) < ops->noisy(g, s, unseat));
+    free(s);
     game_destroy(g);
 }
 
@@ -1412,6 +1455,7 @@ int main(void)
         cmocka_unit_test(test_alphabeta_variety),
         cmocka_unit_test(test_alphabeta_node_limit),
         cmocka_unit_test(test_alphabeta_quiescence),
+        cmocka_unit_test(test_alphabeta_quiescence_kings_castle),
         cmocka_unit_test(test_alphabeta_stop_and_time),
         cmocka_unit_test(test_tt),
         cmocka_unit_test(test_mcts_is_deterministic),

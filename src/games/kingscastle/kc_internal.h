@@ -216,6 +216,10 @@ void kc_start_history(const KcConfig *c, KcState *s);
 /* The opponent men a slide would capture (phalanx) and, for a single, the cell of the
  * man it throws (or -1). */
 Bb128 kc_slide_captures(const KcConfig *c, const KcState *s, Move m, int *thrown);
+/* The men of the player to move (own) and of his opponent (opp) after move m, throws,
+ * captures and the Throne included, and the men a phalanx captured; s unchanged. */
+void kc_move_effect(const KcConfig *c, const KcState *s, Move m, Bb128 *own, Bb128 *opp,
+                    Bb128 *captured);
 
 /* kc_notation.c */
 void kc_format_cell(int cell, StrBuf *out);
@@ -232,6 +236,9 @@ void kc_observe(const KcConfig *c, const KcState *s, int observer, Observation *
 
 /* kc_eval.c */
 int kc_evaluate(const KcConfig *c, const KcState *s);
+
+/* kc_search.c: the moves quiescence plays out (GameOps.noisy). */
+int kc_noisy(const KcConfig *c, const KcState *s, Move m);
 
 /* kc_fast.c */
 void kc_playout(const KcConfig *c, KcState *s, Rng *rng);

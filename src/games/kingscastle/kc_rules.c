@@ -269,19 +269,16 @@ static inline uint64_t hash_diff(const KcConfig *c, int p, Bb128 changed)
     return h;
 }
 
-void kc_make(const KcConfig *c, KcState *s, Move m, KcUndo *u)
+/* What move m of the player to move leaves on the board: his men and the opponent's,
+ * throws, captures and the Throne (RULINGS 5.4.10-11) included. *captured gets the men
+ * a phalanx took. Shared by make and kc_move_effect, so that the search's view of a
+ * move is the move itself. */
+static inline void move_effect(const KcConfig *c, const KcState *s, Move m, Bb128 *own_out,
+                               Bb128 *opp_out, Bb128 *captured_out)
 {
     const int p = s->turn, o = 1 - p;
-    for (int i = 0; i < 2; i++) {
-        u->men[i][0] = s->men[i][0];
-        u->men[i][1] = s->men[i][1];
-    }
-    u->hash = s->hash;
-    u->result = s->result;
-    u->reason = s->reason;
-
-    const Bb128 own0 = kc_men(s, p), opp0 = kc_men(s, o);
-    Bb128 own = own0, opp = opp0, captured = 0;
+    const Bb128 opp0 = kc_men(s, o);
+    Bb128 own = kc_men(s, p), opp = opp0, captured = 0;
     switch (kc_kind(m)) {
     case KC_PLACE:
         own |= bb128_bit(kc_cell(m));
@@ -330,7 +327,31 @@ void kc_make(const KcConfig *c, KcState *s, Move m, KcUndo *u)
     }
     if (!c->throne_by_move && !bb128_has(own | opp, KC_THRONE) && flanks(c, own))
         own |= c->throne_bit;
+    *own_out = own;
+    *opp_out = opp;
+    *captured_out = captured;
+}
 
+void kc_move_effect(const KcConfig *c, const KcState *s, Move m, Bb128 *own, Bb128 *opp,
+                    Bb128 *captured)
+{
+    move_effect(c, s, m, own, opp, captured);
+}
+
+void kc_make(const KcConfig *c, KcState *s, Move m, KcUndo *u)
+{
+    const int p = s->turn, o = 1 - p;
+    for (int i = 0; i < 2; i++) {
+        u->men[i][0] = s->men[i][0];
+        u->men[i][1] = s->men[i][1];
+    }
+    u->hash = s->hash;
+    u->result = s->result;
+    u->reason = s->reason;
+
+    const Bb128 own0 = kc_men(s, p), opp0 = kc_men(s, o);
+    Bb128 own, opp, captured;
+    move_effect(c, s, m, &own, &opp, &captured);
     s->hash ^= hash_diff(c, p, own ^ own0) ^ hash_diff(c, o, opp ^ opp0) ^ c->zobrist_black;
     kc_set_men(s, p, own);
     kc_set_men(s, o, opp);
