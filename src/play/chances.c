@@ -9,8 +9,10 @@
 #include <math.h>
 #include <string.h>
 
-/* Fitted on 2026-11-24 (docs/STRENGTH.md, "Win chances"); the first guesses were 300 for
- * the King's Valley family and King's Castle, 400 for King's Guard, 270 for King Down. */
+/* Fitted on 2026-11-24, King's Castle and King Down again on 2026-11-25 after their
+ * quiescence and tuned piece values (docs/STRENGTH.md, "Win chances"); the first guesses
+ * were 300 for the King's Valley family and King's Castle, 400 for King's Guard, 270 for
+ * King Down. */
 static const struct {
     const char *game;
     double scale;
@@ -21,8 +23,8 @@ static const struct {
     {"kings-valley-labyrinth", 32.0},
     {"kings-guard", 1356.0},
     {"kings-guard-8x8", 827.0},
-    {"kings-castle", 243.0},
-    {"king-down", 393.0},
+    {"kings-castle", 195.0},
+    {"king-down", 459.0},
     // Not fitted: its hints come from MCTS, whose mean return is the chance already.
     {"king-of-the-valley", 300.0},
 };
