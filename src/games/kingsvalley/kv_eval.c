@@ -27,25 +27,6 @@ static int chebyshev(const KvConfig *c, int a, int b)
     return df > dr ? df : dr;
 }
 
-/* Squares from which a king sliding towards the Valley would stop on it. */
-static uint64_t open_lanes(const KvConfig *c, uint64_t occ)
-{
-    uint64_t lanes = 0;
-    for (int d = 0; d < KV_DIRS; d++) {
-        const int beyond = c->valley + c->delta[d];
-        // The king travels in direction d; it stops on the Valley only if the square after
-        // it (in direction d) is blocked or off the board.
-        const bool stopped =
-            !(c->step_from[d] & (1ULL << c->valley)) || (occ & (1ULL << beyond));
-        if (!stopped)
-            continue;
-        const int back = (d + 4) % KV_DIRS;
-        // The first blocker counts too: a king standing there is already on the lane.
-        lanes |= kv_ray_to_blocker(c, back, c->valley, occ);
-    }
-    return lanes;
-}
-
 static int side_score(const KvConfig *c, const KvState *s, int p, uint64_t occ, uint64_t lanes)
 {
     const int k = s->king[p];
@@ -71,7 +52,7 @@ static int side_score(const KvConfig *c, const KvState *s, int p, uint64_t occ, 
 int kv_evaluate(const KvConfig *c, const KvState *s)
 {
     const uint64_t occ = kv_occupied(c, s);
-    const uint64_t lanes = open_lanes(c, occ);
+    const uint64_t lanes = kv_lanes_to_valley(c, occ);
     const int p = s->turn;
     return side_score(c, s, p, occ, lanes) - side_score(c, s, 1 - p, occ, lanes) + EVAL_TEMPO;
 }

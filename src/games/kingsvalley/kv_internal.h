@@ -61,6 +61,7 @@ typedef struct KvConfig {
     int8_t toward_valley[KV_MAX_CELLS];          /* direction from sq to the Valley along a
                                                     line, or -1 when not on one */
     uint64_t between_valley[KV_MAX_CELLS];       /* squares strictly between sq and the Valley */
+    bool valley_inside;                          /* the Valley has a neighbour on every side */
     uint64_t zobrist[2][2][KV_MAX_CELLS];        /* [player][is king][square] */
     uint64_t zobrist_second_to_move;
     char start[64];                              /* start position text */
@@ -126,6 +127,24 @@ static inline uint64_t kv_ray_to_blocker(const KvConfig *c, int d, int sq, uint6
     if (blockers == 0)
         return ray;
     return ray & ~c->ray[d][kv_first_blocker(c, d, blockers)];
+}
+
+/* Squares from which a king would slide onto the Valley over occupancy `occ`: on each line
+ * through the Valley whose far side is taken or the edge, the squares with nothing between
+ * them and the Valley, the first man met included (a king standing there is on the lane). */
+static inline uint64_t kv_lanes_to_valley(const KvConfig *c, uint64_t occ)
+{
+    // Most of the time nothing stands next to a Valley inside the board, so no line has a
+    // stopper: the trap test asks this for nearly every move.
+    if (c->valley_inside && !(occ & c->neighbours[c->valley]))
+        return 0;
+    uint64_t lanes = 0;
+    for (int d = 0; d < KV_DIRS; d++) {
+        if (c->ray[d][c->valley] && !(occ & (1ULL << (c->valley + c->delta[d]))))
+            continue;
+        lanes |= kv_ray_to_blocker(c, (d + 4) % KV_DIRS, c->valley, occ);
+    }
+    return lanes;
 }
 
 /* Where a man on `sq` stops sliding in direction d over occupancy `occ` (men and

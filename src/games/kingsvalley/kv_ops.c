@@ -83,6 +83,7 @@ static void build_geometry(KvConfig *c)
             if (c->step_from[d] & (1ULL << sq))
                 c->neighbours[sq] |= 1ULL << (sq + c->delta[d]);
     }
+    c->valley_inside = bits_count(c->neighbours[c->valley]) == KV_DIRS;
     for (int sq = 0; sq < c->cells; sq++) {
         c->toward_valley[sq] = -1;
         c->between_valley[sq] = 0;

@@ -37,23 +37,6 @@ static bool king_slides_to_valley(const KvConfig *c, int k, uint64_t occ)
     return c->ray[toward][c->valley] == 0 || (occ & (1ULL << (c->valley + c->delta[toward])));
 }
 
-/* Squares from which a king would slide onto the Valley over occupancy occ: on each line
- * whose far side is blocked, the squares with nothing between them and the Valley. */
-static uint64_t lanes_to_valley(const KvConfig *c, uint64_t occ)
-{
-    uint64_t lanes = 0;
-    // Most of the time no square next to the Valley is taken, so no line has a stopper.
-    if (!(occ & c->neighbours[c->valley]))
-        return 0;
-    for (int d = 0; d < KV_DIRS; d++) {
-        if (!(occ & (1ULL << (c->valley + c->delta[d]))))
-            continue;
-        const int back = (d + 4) & 7;
-        lanes |= kv_ray_to_blocker(c, back, c->valley, occ);
-    }
-    return lanes;
-}
-
 /* The soldier, if any, that slides onto the empty square `target`: looking out from the
  * target, the first man met on each line is the only one that could arrive along it, and
  * it stops there when the square past the target is the edge or occupied. */
@@ -83,7 +66,7 @@ static bool soldier_slides_onto(const KvConfig *c, uint64_t soldiers, int target
 /* One king move onto a square from which it would slide onto the Valley. */
 static bool king_to_lane(const KvConfig *c, int k, uint64_t occ, KvPlan *plan)
 {
-    const uint64_t lanes = lanes_to_valley(c, occ & ~(1ULL << k));
+    const uint64_t lanes = kv_lanes_to_valley(c, occ & ~(1ULL << k));
     for (int d = 0; d < KV_DIRS; d++) {
         if (!(c->ray[d][k] & lanes))
             continue;
@@ -196,7 +179,7 @@ static bool reach_in_three(const KvConfig *c, const uint64_t men[2], int k, int 
 {
     const uint64_t occ = men[0] | men[1] | c->pillars;
     const uint64_t kbit = 1ULL << k;
-    const uint64_t lanes = lanes_to_valley(c, occ & ~kbit);
+    const uint64_t lanes = kv_lanes_to_valley(c, occ & ~kbit);
     int8_t slides[KV_DIRS];
     for (int d = 0; d < KV_DIRS; d++)
         slides[d] = (int8_t)kv_slide(c, k, d, occ);
@@ -251,7 +234,7 @@ static bool reach_in_three(const KvConfig *c, const uint64_t men[2], int k, int 
             bool found = false;
             if (moved & sup) {
                 const uint64_t next_lanes =
-                    (moved & valley_lines) ? lanes_to_valley(c, next_occ & ~kbit) : lanes;
+                    (moved & valley_lines) ? kv_lanes_to_valley(c, next_occ & ~kbit) : lanes;
                 found = ((moved & king_way) && king_slides_to_valley(c, k, next_occ)) ||
                         king_to_lane_in(c, k, next_occ, next_lanes,
                                         (moved & king_lines) ? NULL : slides, plan);
