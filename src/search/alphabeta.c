@@ -407,6 +407,8 @@ static int quiesce_child(AlphaBeta *ab, int us, int alpha, int beta, int ply, in
  * player acts again). In check that would ignore the threat, and a mate in one would
  * pass for a quiet position: every action is searched, and when none is legal the
  * game is over before this node (to_move says so), scored as a mate by quiesce_child.
+ * A game whose turn is several actions may refuse the stand pat in the middle of a
+ * turn (quiesce_finish): its closing action is searched with the noisy ones instead.
  * AB_QUIESCENCE_PLIES bounds the line, past which the evaluation stands even in check.
  * Results go to the TT at depth 0, which no search of depth 1 or more cuts on. */
 static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply, bool in_check)
@@ -429,7 +431,12 @@ static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply
 
     const int old_alpha = alpha;
     int best = -SCORE_INF;
-    if (!in_check) {
+    // A turn in progress that the game wants finished offers no stand pat: its closing
+    // action is searched instead, so that the opponent's replies are seen.
+    const Move finish = in_check || ops->quiesce_finish == NULL
+                            ? MOVE_NONE
+                            : ops->quiesce_finish(g, ab->pos);
+    if (!in_check && finish == MOVE_NONE) {
         best = evaluate(ab);
         if (best >= beta)
             return best;
@@ -444,7 +451,7 @@ static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply
     for (int i = 0; i < n; i++) {
         const Move m = p->list.moves[i];
         const int v = ops->noisy(g, ab->pos, m);
-        if (v == 0 && !in_check)
+        if (v == 0 && !in_check && m != finish)
             continue;
         p->list.moves[kept] = m;
         p->order[kept++] = m == tt_move ? ORDER_TT : v;
