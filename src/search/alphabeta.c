@@ -53,6 +53,7 @@ typedef struct Ply {
     Move killer[2];              /* recent refutations (beta cutoffs) at this ply */
     int pv_len;
     Move pv[SEARCH_MAX_PLY]; /* triangular PV: the best line from this node */
+    bool noisy_in; /* the action that led here was noisy (kept for quiesce_finish only) */
 } Ply;
 
 struct AlphaBeta {
@@ -383,6 +384,16 @@ static void reward_cutoff(AlphaBeta *ab, Ply *p, int us, int i, int depth)
 static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply, bool pv_node);
 static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply, bool in_check);
 
+/* Whether m, about to be made, with ordering score `order` (ORDER_TT when unknown), is
+ * noisy: what the node after it tells quiesce_finish (Ply.noisy_in). Only a game with
+ * that hook asks, so the others pay nothing. */
+static inline bool leads_noisy(const AlphaBeta *ab, int32_t order, Move m)
+{
+    if (ab->ops->quiesce_finish == NULL || order < ORDER_NOISY)
+        return false;
+    return order < ORDER_TT || ab->ops->noisy(ab->g, ab->pos, m) > 0;
+}
+
 /* As child_value, in quiescence: the value for `us` of the position after its noisy
  * action (or evasion), `qply` actions past the horizon. Counts the node. */
 static int quiesce_child(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply)
@@ -408,7 +419,8 @@ static int quiesce_child(AlphaBeta *ab, int us, int alpha, int beta, int ply, in
  * pass for a quiet position: every action is searched, and when none is legal the
  * game is over before this node (to_move says so), scored as a mate by quiesce_child.
  * A game whose turn is several actions may refuse the stand pat in the middle of a
- * turn (quiesce_finish): its closing action is searched with the noisy ones instead.
+ * turn (quiesce_finish) that a noisy action brought here: its closing action is
+ * searched with the noisy ones instead.
  * AB_QUIESCENCE_PLIES bounds the line, past which the evaluation stands even in check.
  * Results go to the TT at depth 0, which no search of depth 1 or more cuts on. */
 static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply, bool in_check)
@@ -431,9 +443,11 @@ static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply
 
     const int old_alpha = alpha;
     int best = -SCORE_INF;
-    // A turn in progress that the game wants finished offers no stand pat: its closing
-    // action is searched instead, so that the opponent's replies are seen.
-    const Move finish = in_check || ops->quiesce_finish == NULL
+    // A turn in progress that the game wants finished offers no stand pat once it has
+    // done something noisy (the action into this node, or any in quiescence): its closing
+    // action is searched instead, so that the opponent's replies are seen. After a quiet
+    // action at the horizon the turn stands as it is, which keeps most leaves cheap.
+    const Move finish = in_check || ops->quiesce_finish == NULL || (qply == 0 && !p->noisy_in)
                             ? MOVE_NONE
                             : ops->quiesce_finish(g, ab->pos);
     if (!in_check && finish == MOVE_NONE) {
@@ -578,6 +592,7 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
     if (!pv_node && !in_check && ops->make_null != NULL && depth >= AB_NULL_MIN_DEPTH &&
         !score_is_decisive(beta) && evaluate(ab) >= beta && ops->make_null(g, ab->pos, undo)) {
         const int r = 3 + depth / 4;
+        ab->ply[ply + 1].noisy_in = false;
         const int them = ops->to_move(g, ab->pos);
         const int v = -search(ab, them, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
         ops->unmake_null(g, ab->pos, undo);
@@ -624,6 +639,7 @@ generate:
         }
         if (m == MOVE_NONE)
             break;
+        ab->ply[ply + 1].noisy_in = leads_noisy(ab, p->order[i], m);
         ops->make(g, ab->pos, m, undo);
         GAME_CHECK(g, ab->pos);
         int score;
@@ -708,6 +724,7 @@ static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
         return 0;
     for (int i = 0; i < n; i++) {
         const Move m = p->list.moves[i];
+        ab->ply[1].noisy_in = leads_noisy(ab, ORDER_TT, m);
         ops->make(g, ab->pos, m, undo);
         GAME_CHECK(g, ab->pos);
         int score;
@@ -758,6 +775,7 @@ static void collect_ties(AlphaBeta *ab, int us, int best, Move best_move, int de
         const Move m = p->list.moves[i];
         if (m == best_move)
             continue;
+        ab->ply[1].noisy_in = leads_noisy(ab, ORDER_TT, m);
         ops->make(g, ab->pos, m, ab->undo);
         GAME_CHECK(g, ab->pos);
         int score = child_value(ab, us, tie_min - 1, tie_min, depth - 1, 1, false);
