@@ -1008,7 +1008,7 @@ static void test_alphabeta_quiescence_kings_castle(void **state)
 /* Quiescence on King's Guard, where a turn is several actions: a guard that takes a
  * stack the enemy takes straight back has won nothing, which only the search beyond
  * the horizon sees, through the pick-up that can take (noisy) and the end of the
- * taker's turn (quiesce_finish: no standing pat in the middle of a turn). */
+ * taker's turn (quiesce_finish: no standing pat in a turn a taking is part of). */
 static void test_alphabeta_quiescence_kings_guard(void **state)
 {
     (void)state;

@@ -231,7 +231,7 @@ int kg_noisy(const KgConfig *c, const KgState *s, Move m);
 bool kg_in_check(const KgConfig *c, const KgState *s);
 bool kg_make_null(const KgConfig *c, KgState *s, KgUndo *u);
 /* In the middle of a turn that has placed a piece, the action that ends it (quiescence
- * judges a turn once it is over); MOVE_NONE elsewhere. */
+ * judges a turn with a taking in it once it is over); MOVE_NONE elsewhere. */
 Move kg_quiesce_finish(const KgConfig *c, const KgState *s);
 
 /* kg_fast.c */

@@ -13,9 +13,10 @@
  * Quiescence (alphabeta.c) needs a capture to be reachable through noisy actions, and a
  * turn's first action only picks a square up: a pick-up is noisy when the top piece it
  * lifts can take an enemy stack or the king, by the best of those. And the mover may
- * stop a turn only by ending it, which hands the move to the opponent: in the middle
- * of a turn quiescence does not stand pat but searches `end` (kg_quiesce_finish), so
- * that a stack taken and then taken back is scored as the exchange it is.
+ * stop a turn only by ending it, which hands the move to the opponent: in a turn that a
+ * taking is part of, quiescence does not stand pat but searches `end`
+ * (kg_quiesce_finish; alphabeta.c asks only there), so that a stack taken and then taken
+ * back is scored as the exchange it is.
  */
 #include <string.h>
 
