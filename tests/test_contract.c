@@ -573,8 +573,9 @@ static void check_lazy_legality(const Game *g, const GameState *s, const MoveLis
 
 /* The search hints: a noisy value in its range for every move, and a null move that
  * leaves a consistent position with the other player to move and unmakes byte for
- * byte; evaluate_static only with evaluate and noisy; in_check, noisy and
- * evaluate_static change nothing. */
+ * byte; evaluate_static only with evaluate and noisy, quiesce_finish only with
+ * evaluate_static and naming none or one of the moves; in_check, noisy, evaluate_static
+ * and quiesce_finish change nothing. */
 static void check_search_hints(const Game *g, GameState *s, const MoveList *moves, void *undo)
 {
     const GameOps *ops = g->ops;
@@ -596,6 +597,16 @@ static void check_search_hints(const Game *g, GameState *s, const MoveList *move
         if (ops->evaluate == NULL || ops->noisy == NULL)
             fail_msg("%s: evaluate_static comes with evaluate and noisy", ops->name);
         (void)ops->evaluate_static(g, s);
+    }
+    if (ops->quiesce_finish != NULL) {
+        if (ops->evaluate_static == NULL)
+            fail_msg("%s: quiesce_finish comes with evaluate_static", ops->name);
+        const Move finish = ops->quiesce_finish(g, s);
+        bool listed = finish == MOVE_NONE;
+        for (int i = 0; !listed && i < moves->count; i++)
+            listed = moves->moves[i] == finish;
+        if (!listed)
+            fail_msg("%s: quiesce_finish names a move that is not legal", ops->name);
     }
     if (ops->make_null != NULL && !(ops->in_check != NULL && ops->in_check(g, s)) &&
         ops->make_null(g, s, undo)) {

@@ -1119,13 +1119,22 @@ static void test_search_hints(void **state)
     free(before);
     close_case(&t);
 
-    // c1 takes over the stack of two on c2, or the king on b1; d1 is quiet.
+    // c1 takes over the stack of two on c2, or the king on b1; d1 is quiet. Its pick-up
+    // is noisy already, valued as the best it can take (the king).
     open_text(&t, "kings-guard-8x8", NONE, "8/8/8/8/8/8/2(gg)5/KkG5 1 5");
+    const int pick = hint_noisy(&t, "c1");
     play(&t, "c1");
+    assert_int_equal(pick, hint_noisy(&t, "c1-b1"));
     assert_false(ops->make_null(t.g, t.s, t.undo)); // a turn in progress
     assert_int_equal(hint_noisy(&t, "c1-d1"), 0);
     const int take = hint_noisy(&t, "c1-c2");
     assert_true(take > 0 && take < hint_noisy(&t, "c1-b1"));
+    close_case(&t);
+
+    // A pick-up whose top piece can take nothing is quiet: the lone guard on h1 reaches
+    // only empty squares.
+    open_text(&t, "kings-guard-8x8", NONE, "7k/8/8/8/8/(gg)7/8/K6G 1 5");
+    assert_int_equal(hint_noisy(&t, "h1"), 0);
     close_case(&t);
 
     // A full tower to dismantle: no pass.

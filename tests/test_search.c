@@ -1005,6 +1005,45 @@ static void test_alphabeta_quiescence_kings_castle(void **state)
     game_destroy(g);
 }
 
+/* Quiescence on King's Guard, where a turn is several actions: a guard that takes a
+ * stack the enemy takes straight back has won nothing, which only the search beyond
+ * the horizon sees, through the pick-up that can take (noisy) and the end of the
+ * taker's turn (quiesce_finish: no standing pat in a turn a taking is part of). */
+static void test_alphabeta_quiescence_kings_guard(void **state)
+{
+    (void)state;
+    const GameOps *ops = registry_find("kings-guard-8x8");
+    Game *g = new_game(ops, 2, NULL);
+
+    // The first player's d4 may take d5, which the stack of two on d7 takes back.
+    static const char takes[] = "7k/3(gg)4/8/3g4/3G4/8/8/K7 1 10 d4:0";
+    GameState *s = new_pos(g, takes);
+    const Move d4d5 = parse_move(g, s, "d4-d5");
+    free(s);
+    assert_int_equal(search_depth1(g, takes, 0, false).best, d4d5);
+    assert_int_not_equal(search_depth1(g, takes, 0, true).best, d4d5);
+
+    // After it, the pick-up of d7 is scored as the static value of the position the
+    // retaking turn leaves, the first player to move with nothing to take.
+    assert_capture_scored(g, "7k/3(gg)4/8/3(gG)4/8/8/8/K7 2 10", "d7",
+                          "7k/3g4/8/3(gGg)4/8/8/8/K7 1 11");
+
+    // A pick-up is noisy when its top piece can take; the turn's end closes quiescence
+    // once a piece is placed, and not before.
+    s = new_pos(g, "7k/3(gg)4/8/3(gG)4/8/8/8/K7 2 10");
+    assert_true(ops->noisy(g, s, parse_move(g, s, "d7")) > 0);
+    assert_int_equal(ops->noisy(g, s, parse_move(g, s, "h8")), 0);
+    assert_int_equal(ops->quiesce_finish(g, s), MOVE_NONE);
+    free(s);
+    s = new_pos(g, takes);
+    assert_int_equal(ops->quiesce_finish(g, s), MOVE_NONE);
+    free(s);
+    s = new_pos(g, "7k/8/3G4/8/3(Gg)4/8/8/K7 1 12 d4:1");
+    assert_int_equal(ops->quiesce_finish(g, s), parse_move(g, s, "end"));
+    free(s);
+    game_destroy(g);
+}
+
 static void test_alphabeta_stop_and_time(void **state)
 {
     (void)state;
@@ -1456,6 +1495,7 @@ int main(void)
         cmocka_unit_test(test_alphabeta_node_limit),
         cmocka_unit_test(test_alphabeta_quiescence),
         cmocka_unit_test(test_alphabeta_quiescence_kings_castle),
+        cmocka_unit_test(test_alphabeta_quiescence_kings_guard),
         cmocka_unit_test(test_alphabeta_stop_and_time),
         cmocka_unit_test(test_tt),
         cmocka_unit_test(test_mcts_is_deterministic),

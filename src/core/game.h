@@ -217,6 +217,14 @@ struct GameOps {
      * replaces evaluate in the search (evaluate may resolve captures its own way for the
      * other callers, as King Down's does). */
     int (*evaluate_static)(const Game *g, const GameState *s);
+    /* Optional, with evaluate_static: MOVE_NONE where quiescence may stand pat on the
+     * player to move's behalf; else the action that closes the turn he has begun (King's
+     * Guard's `end`). A turn of several actions is then judged only once it is over and
+     * the opponent may answer (a capture he takes back is no gain), so quiescence
+     * searches this action, after the noisy ones, instead of standing pat, wherever a
+     * noisy action led (after a quiet one at the horizon it still stands pat: closing
+     * every turn there cost more depth than it gained). It must be legal in s. */
+    Move (*quiesce_finish)(const Game *g, const GameState *s);
     /* Whether the player to move is in check: the search looks one action deeper there
      * and neither reduces nor prunes. */
     bool (*in_check)(const Game *g, const GameState *s);

@@ -53,6 +53,7 @@ typedef struct Ply {
     Move killer[2];              /* recent refutations (beta cutoffs) at this ply */
     int pv_len;
     Move pv[SEARCH_MAX_PLY]; /* triangular PV: the best line from this node */
+    bool noisy_in; /* the action that led here was noisy (kept for quiesce_finish only) */
 } Ply;
 
 struct AlphaBeta {
@@ -383,6 +384,16 @@ static void reward_cutoff(AlphaBeta *ab, Ply *p, int us, int i, int depth)
 static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply, bool pv_node);
 static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply, bool in_check);
 
+/* Whether m, about to be made, with ordering score `order` (ORDER_TT when unknown), is
+ * noisy: what the node after it tells quiesce_finish (Ply.noisy_in). Only a game with
+ * that hook asks, so the others pay nothing. */
+static inline bool leads_noisy(const AlphaBeta *ab, int32_t order, Move m)
+{
+    if (ab->ops->quiesce_finish == NULL || order < ORDER_NOISY)
+        return false;
+    return order < ORDER_TT || ab->ops->noisy(ab->g, ab->pos, m) > 0;
+}
+
 /* As child_value, in quiescence: the value for `us` of the position after its noisy
  * action (or evasion), `qply` actions past the horizon. Counts the node. */
 static int quiesce_child(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply)
@@ -407,6 +418,9 @@ static int quiesce_child(AlphaBeta *ab, int us, int alpha, int beta, int ply, in
  * player acts again). In check that would ignore the threat, and a mate in one would
  * pass for a quiet position: every action is searched, and when none is legal the
  * game is over before this node (to_move says so), scored as a mate by quiesce_child.
+ * A game whose turn is several actions may refuse the stand pat in the middle of a
+ * turn (quiesce_finish) that a noisy action brought here: its closing action is
+ * searched with the noisy ones instead.
  * AB_QUIESCENCE_PLIES bounds the line, past which the evaluation stands even in check.
  * Results go to the TT at depth 0, which no search of depth 1 or more cuts on. */
 static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply, bool in_check)
@@ -429,7 +443,14 @@ static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply
 
     const int old_alpha = alpha;
     int best = -SCORE_INF;
-    if (!in_check) {
+    // A turn in progress that the game wants finished offers no stand pat once it has
+    // done something noisy (the action into this node, or any in quiescence): its closing
+    // action is searched instead, so that the opponent's replies are seen. After a quiet
+    // action at the horizon the turn stands as it is, which keeps most leaves cheap.
+    const Move finish = in_check || ops->quiesce_finish == NULL || (qply == 0 && !p->noisy_in)
+                            ? MOVE_NONE
+                            : ops->quiesce_finish(g, ab->pos);
+    if (!in_check && finish == MOVE_NONE) {
         best = evaluate(ab);
         if (best >= beta)
             return best;
@@ -444,7 +465,7 @@ static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply
     for (int i = 0; i < n; i++) {
         const Move m = p->list.moves[i];
         const int v = ops->noisy(g, ab->pos, m);
-        if (v == 0 && !in_check)
+        if (v == 0 && !in_check && m != finish)
             continue;
         p->list.moves[kept] = m;
         p->order[kept++] = m == tt_move ? ORDER_TT : v;
@@ -571,6 +592,7 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
     if (!pv_node && !in_check && ops->make_null != NULL && depth >= AB_NULL_MIN_DEPTH &&
         !score_is_decisive(beta) && evaluate(ab) >= beta && ops->make_null(g, ab->pos, undo)) {
         const int r = 3 + depth / 4;
+        ab->ply[ply + 1].noisy_in = false;
         const int them = ops->to_move(g, ab->pos);
         const int v = -search(ab, them, -beta, -beta + 1, depth - 1 - r, ply + 1, false);
         ops->unmake_null(g, ab->pos, undo);
@@ -617,6 +639,7 @@ generate:
         }
         if (m == MOVE_NONE)
             break;
+        ab->ply[ply + 1].noisy_in = leads_noisy(ab, p->order[i], m);
         ops->make(g, ab->pos, m, undo);
         GAME_CHECK(g, ab->pos);
         int score;
@@ -701,6 +724,7 @@ static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
         return 0;
     for (int i = 0; i < n; i++) {
         const Move m = p->list.moves[i];
+        ab->ply[1].noisy_in = leads_noisy(ab, ORDER_TT, m);
         ops->make(g, ab->pos, m, undo);
         GAME_CHECK(g, ab->pos);
         int score;
@@ -751,6 +775,7 @@ static void collect_ties(AlphaBeta *ab, int us, int best, Move best_move, int de
         const Move m = p->list.moves[i];
         if (m == best_move)
             continue;
+        ab->ply[1].noisy_in = leads_noisy(ab, ORDER_TT, m);
         ops->make(g, ab->pos, m, ab->undo);
         GAME_CHECK(g, ab->pos);
         int score = child_value(ab, us, tie_min - 1, tie_min, depth - 1, 1, false);

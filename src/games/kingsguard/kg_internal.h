@@ -230,6 +230,9 @@ int kg_evaluate(const KgConfig *c, const KgState *s);
 int kg_noisy(const KgConfig *c, const KgState *s, Move m);
 bool kg_in_check(const KgConfig *c, const KgState *s);
 bool kg_make_null(const KgConfig *c, KgState *s, KgUndo *u);
+/* In the middle of a turn that has placed a piece, the action that ends it (quiescence
+ * judges a turn with a taking in it once it is over); MOVE_NONE elsewhere. */
+Move kg_quiesce_finish(const KgConfig *c, const KgState *s);
 
 /* kg_fast.c */
 /* The leaves 1 or 2 actions deep, the last counted without listing it (for game_perft). */

@@ -192,6 +192,11 @@ static bool ops_in_check(const Game *g, const GameState *s)
     return kg_in_check(kg_cfg(g), (const KgState *)s);
 }
 
+static Move ops_quiesce_finish(const Game *g, const GameState *s)
+{
+    return kg_quiesce_finish(kg_cfg(g), (const KgState *)s);
+}
+
 static bool ops_make_null(const Game *g, GameState *s, void *undo)
 {
     return kg_make_null(kg_cfg(g), (KgState *)s, (KgUndo *)undo);
@@ -409,6 +414,7 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .parse_actions = ops_parse_actions, .evaluate = ops_evaluate,                          \
         .variety_margin = KG_VARIETY_MARGIN, .noisy = ops_noisy, .in_check = ops_in_check,     \
         .make_null = ops_make_null, .unmake_null = ops_unmake_null,                            \
+        .evaluate_static = ops_evaluate, .quiesce_finish = ops_quiesce_finish,                 \
         .playout = ops_playout, .perft_leaves = ops_perft_leaves,                              \
         .move_cells = ops_move_cells, .observe = ops_observe, .end_reason = ops_end_reason,    \
         .end_reasons = kg_end_reasons,                                                         \

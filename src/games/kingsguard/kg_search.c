@@ -9,6 +9,14 @@
  * start of the mover's turn: he must parry this turn or lose. A pass is only offered
  * between turns, and not while the mover must dismantle a full tower, where moving may
  * well be worse than passing (zugzwang).
+ *
+ * Quiescence (alphabeta.c) needs a capture to be reachable through noisy actions, and a
+ * turn's first action only picks a square up: a pick-up is noisy when the top piece it
+ * lifts can take an enemy stack or the king, by the best of those. And the mover may
+ * stop a turn only by ending it, which hands the move to the opponent: in a turn that a
+ * taking is part of, quiescence does not stand pat but searches `end`
+ * (kg_quiesce_finish; alphabeta.c asks only there), so that a stack taken and then taken
+ * back is scored as the exchange it is.
  */
 #include <string.h>
 
@@ -19,10 +27,31 @@ enum {
     NOISY_PER_PIECE = 64, /* per piece of the enemy stack taken over */
 };
 
+/* A pick-up of sq: the best thing its top piece (the mover's) can take with the first
+ * placement, valued as that placement would be. */
+static int pick_noisy(const KgConfig *c, const KgCore *k, int sq)
+{
+    const int p = k->turn, q = p ^ 1, lv = k->height[sq] - 1;
+    const Bb128 victims = kg_reach(c, sq, lv + 1, kg_empty(c, k)) & bb128_load(k->top[q]) &
+                          ~bb128_load(k->full);
+    if (victims == 0)
+        return 0;
+    if (bb128_has(victims, k->king[q]))
+        return NOISY_KING;
+    int tallest = 0;
+    Bb128 v = victims;
+    while (v) {
+        const int h = k->height[bb128_pop(&v)];
+        tallest = h > tallest ? h : tallest;
+    }
+    return NOISY_PER_PIECE * tallest + (KG_MAX_HEIGHT - lv);
+}
+
 int kg_noisy(const KgConfig *c, const KgState *s, Move m)
 {
-    (void)c;
     const KgCore *k = &s->k;
+    if (kg_kind(m) == KG_PICK)
+        return pick_noisy(c, k, kg_a(m));
     if (kg_kind(m) != KG_PLACE)
         return 0;
     const int from = k->origin, to = kg_b(m), p = k->turn;
@@ -67,4 +96,15 @@ bool kg_make_null(const KgConfig *c, KgState *s, KgUndo *u)
     rep_history_push(&k->hist, s->history, k->hash);
     kg_settle(c, s);
     return true;
+}
+
+Move kg_quiesce_finish(const KgConfig *c, const KgState *s)
+{
+    (void)c;
+    const KgCore *k = &s->k;
+    // Right after the pick-up nothing has happened yet, and the turn cannot end: the
+    // mover may stand pat as at its start.
+    if (k->result != KG_PLAYING || k->origin == KG_NO_SQ || k->placed == 0)
+        return MOVE_NONE;
+    return kg_action(KG_END, k->origin, 0);
 }
