@@ -203,11 +203,17 @@ int sessions_evict(Server *srv, int64_t idle_ms)
             Session *s = *p;
             // Only a holder makes new references (or session_find, under the table's
             // lock): with none held, nobody can reach s but through this table.
-            // A game whose clock of minutes runs stays, so that its flag falls on time.
-            const bool ticking = gameclock_on(&s->meta.clock) && s->meta.clock.running >= 0 &&
-                                 s->meta.clock.per_move_ms == 0;
-            if (atomic_load(&s->refs) == 0 && now - atomic_load(&s->last_used) >= idle_ms &&
-                !ticking) {
+            bool evict = atomic_load(&s->refs) == 0 && now - atomic_load(&s->last_used) >= idle_ms;
+            if (evict) {
+                // A game whose clock of minutes runs stays, so that its flag falls on
+                // time. The clock is read under the session's lock like every other
+                // reader's: a worker that has just let go may still be publishing it.
+                pthread_mutex_lock(&s->mu);
+                evict = !(gameclock_on(&s->meta.clock) && s->meta.clock.running >= 0 &&
+                          s->meta.clock.per_move_ms == 0);
+                pthread_mutex_unlock(&s->mu);
+            }
+            if (evict) {
                 *p = s->next;
                 session_destroy(srv, s);
                 n++;
