@@ -621,12 +621,13 @@ void api_created_response(Response *res, Session *s)
     json_object_set_new(out, "state", shown ? shown : json_null());
     char *text = dump(out, &len);
     json_decref(out);
+    // The id before the reference goes: an idle game may leave memory at once after.
+    snprintf(res->location, sizeof res->location, "/api/games/%s", s->id);
     session_release(s);
     if (text == NULL) {
         response_error(res, 503, "out of memory");
         return;
     }
-    snprintf(res->location, sizeof res->location, "/api/games/%s", s->id);
     response_json(res, 201, text, len);
 }
 

@@ -289,6 +289,10 @@ static void rematch(Server *srv, const Request *req, Session *s, int seat, Respo
     if (exists)
         snprintf(link, sizeof link, "/g/%s#token=%s", s->meta.rematch,
                  s->meta.rematch_token[seat >= 0 ? seat : 0]);
+    // The new game's settings are taken under the lock: another player's rematch, or
+    // another process's change through the store, may rewrite the meta meanwhile.
+    const bool hints = s->meta.hints;
+    const GameClock clock = gameclock_fresh(&s->meta.clock, s->game->players);
     pthread_mutex_unlock(&s->mu);
     if (seat < 0 || !s->seats.seat[seat].human) {
         response_error(res, 409, "only a player's own seat may ask for a rematch: send the "
@@ -325,8 +329,8 @@ static void rematch(Server *srv, const Request *req, Session *s, int seat, Respo
             g->ops->format_position(g, s->rec.start, &start);
             ng.position = sb_str(&start);
         }
-        ng.hints = s->meta.hints;
-        ng.clock = gameclock_fresh(&s->meta.clock, g->players); // the same time control
+        ng.hints = hints;
+        ng.clock = clock; // the same time control
         ng.rematch_of = s->id;
         Session *made = api_create_session(srv, req, &ng, humans, res);
         sb_free(&start);

@@ -386,7 +386,9 @@ static Status workers_start(Server *srv, HttpWorkers **out, ErrBuf *err)
     return STATUS_OK;
 }
 
-/* Answers what is queued, then ends the workers. NULL is fine. */
+/* Answers what is queued, then ends the worker threads. The struct stays, stopping, for
+ * the daemon's threads that still call workers_queue until the daemon stops; then
+ * workers_free. NULL is fine. */
 static void workers_stop(HttpWorkers *w)
 {
     if (w == NULL)
@@ -397,6 +399,14 @@ static void workers_stop(HttpWorkers *w)
     pthread_mutex_unlock(&w->mu);
     for (int i = 0; i < w->n; i++)
         pthread_join(w->thread[i], NULL);
+    w->n = 0;
+}
+
+/* Once no thread can reach w (the daemon has stopped). NULL is fine. */
+static void workers_free(HttpWorkers *w)
+{
+    if (w == NULL)
+        return;
     pthread_cond_destroy(&w->ready);
     pthread_mutex_destroy(&w->mu);
     free(w);
@@ -805,13 +815,16 @@ void http_stop(Server *srv)
     // Every suspended connection must be resumed before the daemon stops: the workers
     // answer what they hold (later requests are answered in the loop's own threads),
     // and the streams were woken to end by sessions_wake_all.
+    // The daemon's threads may still queue a request until it stops: the workers' struct
+    // outlives it, and says "stopping" meanwhile.
     workers_stop(srv->http_workers);
-    srv->http_workers = NULL;
     sse_hub_quiesce(srv->sse); // its sends done, every stream it holds resumed
     if (srv->daemon) {
         MHD_stop_daemon(srv->daemon);
         srv->daemon = NULL;
     }
+    workers_free(srv->http_workers);
+    srv->http_workers = NULL;
     sse_hub_stop(srv->sse);
     srv->sse = NULL;
 }

@@ -206,8 +206,8 @@ int sessions_evict(Server *srv, int64_t idle_ms)
             bool evict = atomic_load(&s->refs) == 0 && now - atomic_load(&s->last_used) >= idle_ms;
             if (evict) {
                 // A game whose clock of minutes runs stays, so that its flag falls on
-                // time. The clock is read under the session's lock like every other
-                // reader's: a worker that has just let go may still be publishing it.
+                // time. Read only once nobody holds the game (a holder, an AI worker
+                // say, may be committing to it) and, like every reader, under its lock.
                 pthread_mutex_lock(&s->mu);
                 evict = !(gameclock_on(&s->meta.clock) && s->meta.clock.running >= 0 &&
                           s->meta.clock.per_move_ms == 0);
