@@ -232,6 +232,20 @@ describe('limits per address', { concurrency: true }, () => {
     });
   });
 
+  // Under ThreadSanitizer this is a race check: the housekeeping thread sweeps every
+  // 100 ms, reading every game in memory, while the AI workers commit moves to them.
+  test('games played by the AI while the sweeps run end intact', async () => {
+    await withServer(['--idle', '1'], async (srv) => {
+      const games = [];
+      for (let i = 0; i < 8; i++)
+        games.push(await create(srv, { game: 'kings-valley-labyrinth', seats: ['random', 'random'], rules: { 'max-plies': 200 } }));
+      for (const g of games) {
+        const over = await waitState(srv, g.id, (s) => s.status === 'over');
+        assert.ok(over.moves.length > 0 && over.moves.length <= 200, `${g.id}: ${over.moves.length} actions`);
+      }
+    });
+  });
+
   test('an abandoned game is deleted, a finished one kept', async () => {
     await withServer(['--idle', '1', '--abandon-after', '2'], async (srv) => {
       const left = await create(srv, { game: 'kings-valley', seats: ['human', 'human'] });
