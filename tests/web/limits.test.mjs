@@ -1,7 +1,8 @@
 // limits.test.mjs - what keeps one client from taking `crown serve` down, and from being
 // used by other sites: every per-address limit answers 429 with its JSON error, the AI
 // queue is fair between addresses (measured), hints time out, idle games leave memory
-// and come back intact, abandoned games are deleted and finished ones kept, and the
+// and come back intact (also while AI games move during the sweeps), abandoned games are
+// deleted and finished ones kept, a stop with requests in flight is clean, and the
 // web security checks (Host, Origin, Content-Type, tokens in URLs, headers). Each test
 // runs its own server with the limit under test set low; other addresses are other
 // loopback addresses (127.0.0.2, ...). Run by tools/run-web-tests.sh with the API tests.
@@ -243,6 +244,33 @@ describe('limits per address', { concurrency: true }, () => {
         const over = await waitState(srv, g.id, (s) => s.status === 'over');
         assert.ok(over.moves.length > 0 && over.moves.length <= 200, `${g.id}: ${over.moves.length} actions`);
       }
+    });
+  });
+
+  // SIGTERM with requests in flight: the daemon's threads may still hand a request to
+  // the workers while the server stops, and that must find them stopping, not freed.
+  test('a stop with requests in flight is clean', async () => {
+    await withServer([], async (srv) => {
+      const g = await create(srv, { game: 'kings-valley', seats: ['human', 'human'] });
+      // Sixteen clients reading the game over and over until the server is gone.
+      let answered = 0;
+      const reader = async () => {
+        for (;;) {
+          try {
+            // An answer cut off by the stop may never end: the exit ends the wait.
+            const r = await Promise.race([request(srv, 'GET', `/api/games/${g.id}`), srv.exited.then(() => ({ status: 0 }))]);
+            if (r.status === 200) answered++;
+          } catch {
+            return; // refused: the server has stopped
+          }
+          if (srv.proc.exitCode !== null || srv.proc.signalCode !== null) return;
+        }
+      };
+      const readers = Array.from({ length: 16 }, reader);
+      await until(async () => answered >= 100, 'a hundred answers');
+      srv.proc.kill('SIGTERM');
+      await srv.exited;
+      await Promise.allSettled(readers);
     });
   });
 

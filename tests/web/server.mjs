@@ -154,6 +154,7 @@ export function request(server, method, path, { body, token, headers = {}, from 
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (d) => { text += d; });
+      res.on('error', reject); // the connection closed before the answer's end
       res.on('end', () => {
         let parsed = text;
         if ((res.headers['content-type'] || '').startsWith('application/json')) parsed = JSON.parse(text);
