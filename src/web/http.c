@@ -813,10 +813,9 @@ void http_stop(Server *srv)
     gate_stop(srv->gate); // no new connections
     srv->gate = NULL;
     // Every suspended connection must be resumed before the daemon stops: the workers
-    // answer what they hold (later requests are answered in the loop's own threads),
-    // and the streams were woken to end by sessions_wake_all.
-    // The daemon's threads may still queue a request until it stops: the workers' struct
-    // outlives it, and says "stopping" meanwhile.
+    // answer what they hold, and the streams were woken to end by sessions_wake_all.
+    // Until the daemon stops its threads may still offer a request to the workers, whose
+    // struct outlives it saying "stopping", so the loop's thread answers it itself.
     workers_stop(srv->http_workers);
     sse_hub_quiesce(srv->sse); // its sends done, every stream it holds resumed
     if (srv->daemon) {
