@@ -18,7 +18,7 @@ web=false
 case $set_name in
 build) ;;
 web) web=true ;;
-test) web=true; want+=(libcmocka-dev clang libclang-rt-dev python3-dev python3-numpy python3-pytest sqlite3 postgresql haproxy) ;; # libFuzzer: clang only recommends it
+test) web=true; want+=(libcmocka-dev clang libclang-rt-dev python3-dev python3-numpy python3-pytest sqlite3 postgresql haproxy cppcheck) ;; # libFuzzer: clang only recommends it
 *) echo "install-deps: unknown set '$set_name' (build, web, test)" >&2; exit 2 ;;
 esac
 missing=()
