@@ -248,6 +248,7 @@ check: tests
 test: deps-test
 	tools/check-layering.sh
 	tools/check-architecture.sh
+	tools/check-docs.sh
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory BUILD=release check
 	$(MAKE) --no-print-directory BUILD=release python-check

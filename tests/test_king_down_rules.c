@@ -3,8 +3,8 @@
  * expectations.
  *
  * Each test draws a position (eight rows of squares, White's pieces upper case), names
- * the rule settings, and states what the rulebook (rulebooks/king-down-classic.txt) and
- * RULINGS.md section 4 say must happen: which actions are legal, which are not, and what
+ * the rule settings, and states what the rules (docs/games/king-down.md and its
+ * Rulings) say must happen: which actions are legal, which are not, and what
  * the position or the result is afterwards. Every legality expectation is checked on the
  * registered game through the game interface and on the plain reference generator
  * (tests/support/kd_reference.h), so these tests also vouch for the oracle that the
@@ -385,7 +385,7 @@ static void test_pawns(void **state)
     fx_close(&fx);
 }
 
-/* A pawn that a maester swap put on its second rank may not step twice (RULINGS 4.2.7). */
+/* A pawn that a maester swap put on its second rank may not step twice (R-KD-16). */
 static void test_displaced_pawn(void **state)
 {
     (void)state;
@@ -1125,7 +1125,7 @@ static void turn_refused(Fx *fx, const char *turn, const char *why)
         fail_msg("'%s' refused with '%s', which does not say '%s'", turn, err.msg, why);
 }
 
-/* Haste: each of the two moves is a normal move of its own (RULINGS 4.2 item 8), under
+/* Haste: each of the two moves is a normal move of its own (R-KD-24), under
  * both values of haste-check; `each` also refuses a first move that gives check. */
 static void test_haste_each_move(void **state)
 {
@@ -1220,7 +1220,7 @@ static void test_spirit_shadow(void **state)
     fx_close(&fx);
 }
 
-/* tokens-per-turn (RULINGS 4.2 item 8 makes "at most one" an inferred choice): with `one`
+/* tokens-per-turn (R-KD-27 makes "at most one" an inferred choice): with `one`
  * a second Freeze in the turn is refused; with `any` Freeze and Ice Wall may be declared
  * again on other pieces while tokens last, each piece under the power, and the turn that
  * spent them may still not give check. */

@@ -6,7 +6,7 @@
  * `crown play` draws them: one character per cell, W and B for men, '.' for an empty
  * outside cell, '+' for an empty castle cell and '*' for the empty Throne. The helper
  * refuses a diagram whose castle marks are misplaced, so the pictures cannot drift from
- * the board. Cell names (RULINGS 5.5), for reading the diagrams:
+ * the board. Cell names (R-KC-2), for reading the diagrams:
  *
  *          f11 g11 h11 i11 j11 k11
  *        e10 f10 g10 h10 i10 j10 k10
@@ -344,7 +344,7 @@ static void test_geometry(void **state)
     game_destroy(g);
 }
 
-/* RULINGS 5.5: a1 = (-5,5), k11 = (5,-5), the Throne f6; position text of the empty
+/* R-KC-2: a1 = (-5,5), k11 = (5,-5), the Throne f6; position text of the empty
  * board. */
 static void test_cell_names_and_start(void **state)
 {
@@ -485,7 +485,7 @@ static void test_first_placement_and_swap(void **state)
     done(&t);
 }
 
-/* Never next to a friendly man; walls break adjacency, doors do not (RULINGS 5.4.2). */
+/* Never next to a friendly man; walls break adjacency, doors do not (R-KC-3). */
 static void test_placement_adjacency(void **state)
 {
     (void)state;

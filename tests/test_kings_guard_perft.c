@@ -11,7 +11,7 @@
  *
  * Perft per action counts the leaves `depth` actions deep (pick up, place, end each
  * count one). Perft per turn counts leaves `depth` whole turns deep, a turn being one
- * sequence of placements from one start square (RULINGS 3.4.9); the game offers no hook
+ * sequence of placements from one start square (R-KG-22); the game offers no hook
  * for it, so it is computed here through the interface: a turn is over when the player
  * to move changes or the game ends. The comparing is tests/support/perft_pair's.
  */

@@ -352,7 +352,7 @@ static void expect_start(const char *game, const char *const *settings, const ch
 static void test_setups(void **state)
 {
     (void)state;
-    // RULINGS 3.2: two Vs pointing at each other, kings behind them on the first rank.
+    // R-KG-1, R-KG-2: two Vs pointing at each other, kings behind them on the first rank.
     expect_start("kings-guard", NONE,
                  "g3k3g/1g5g1/2g3g2/3g1g3/4g4/4G4/3G1G3/2G3G2/1G5G1/G3K3G 1 0",
                  "a1 b2 c3 d4 e5 f4 g3 h2 i1 e1");
@@ -703,7 +703,7 @@ static void test_king_captures_and_full_tower_shield(void **state)
     expect_result(&t, 1, "captured");
     close_case(&t);
 
-    // RULINGS 3.4.7: a king on top of a full tower cannot be captured.
+    // R-KG-14: a king on top of a full tower cannot be captured.
     static const char *const shield[] = {
         "K . . . . . . . .",
         ". . . . . . . . .",
@@ -753,7 +753,7 @@ static void test_must_dismantle(void **state)
 {
     (void)state;
     // A full tower topped by the mover must be the start square, even with the
-    // opponent's king en prise elsewhere (RULINGS 3.4.8).
+    // opponent's king en prise elsewhere (R-KG-18).
     static const char *const rows[] = {
         ". . . . k . . . .",
         ". . . . . . . . .",

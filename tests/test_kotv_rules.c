@@ -814,7 +814,7 @@ static void test_tax(void **state)
     close_setup(&t);
     // T3:5 needs three face-up subjects of one column (jesters there count) without a
     // tax token; the player picks the column, and which three tiles turn face down when
-    // they differ (RULINGS 2.2 item 10): the farmers' column holds a jester, the knights'
+    // they differ (R-KOTV-13): the farmers' column holds a jester, the knights'
     // column three alike knights, so only the F column asks which.
     t = setup(v, "kings=a1,e5 gold=0,2 up1=2F,JF,3NA,2W taxed=W,-");
     play(&t, "a1-c1");

@@ -1,7 +1,7 @@
 /*
  * test_kv_internals.c - King's Valley fast paths against their plain definitions:
  * the trap rule's shortcuts (two and three moves deep) and plan reuse against the plain
- * search of RULINGS 1.2 item 7, the whole filter against a plain one, the lazy trap test
+ * search of R-KV-16, the whole filter against a plain one, the lazy trap test
  * (candidates tested one by one, the random-move sampler, the search) against the whole
  * filter, the playout hook against the interface's random loop (same distribution of
  * results), and the evaluation's colour symmetry.

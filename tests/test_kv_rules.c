@@ -2,7 +2,7 @@
  * test_kv_rules.c - King's Valley rules as board diagrams with hand-worked expectations.
  *
  * Each test draws a position (tests/support/diagram.h), names the game and rule settings,
- * and states what the rules (rulebooks/kings-valley.txt, RULINGS.md section 1) say must
+ * and states what the rules (docs/games/kings-valley.md and its Rulings) say must
  * happen: which moves are legal, which are not and why, and the result after a move.
  * Every expectation is checked on the registered game through the game interface and on
  * the plain reference (tests/support/kv_reference.h), so these tests also vouch for the

@@ -1,9 +1,10 @@
 /*
  * kc_reference.c - the plain King's Castle oracle (see kc_reference.h).
  *
- * Every rule is a direct loop over cells, read off RULINGS.md 5.2-5.5: the Castle and
- * its doors are tables copied from 5.2, walls are "a castle cell next to an outside cell
- * without a door", and a move is checked step by step on a copy of the position.
+ * Every rule is a direct loop over cells, read off docs/games/kings-castle.md: the
+ * Castle and its doors are tables copied from its board section, walls are "a castle cell
+ * next to an outside cell without a door", and a move is checked step by step on a copy
+ * of the position.
  */
 #include "kc_reference.h"
 
@@ -15,7 +16,7 @@
 static const int DQ[6] = {1, 1, 0, -1, -1, 0};
 static const int DR[6] = {0, -1, -1, 0, 1, 1};
 
-/* RULINGS 5.2: the entrance cells and the twelve doors. */
+/* R-KC-1: the entrance cells and the twelve doors. */
 static const int ENTRANCE[6][2] = {{2, -1}, {1, 1}, {-1, 2}, {-2, 1}, {-1, -1}, {1, -2}};
 static const int DOORS[12][4] = {
     {2, -1, 3, -1},  {2, -1, 3, -2},  {1, 1, 2, 1},    {1, 1, 1, 2},

@@ -1,8 +1,8 @@
 /*
  * kc_reference.h - a deliberately plain King's Castle rules oracle for the tests.
  *
- * Written from the rulebook text and RULINGS.md section 5 alone: a char grid over axial
- * coordinates, the Castle, doors and walls spelled out as RULINGS 5.2 lists them, plain
+ * Written from docs/games/kings-castle.md alone: a char grid over axial
+ * coordinates, the Castle, doors and walls spelled out as that doc lists them, plain
  * loops over cells, copy-make and a full position history. Obviously correct beats fast;
  * it shares no code with src/games/kingscastle, so agreement between the two means
  * something.
@@ -84,7 +84,7 @@ const KcRefPos *kcref_current(const KcRefGame *g);
 KcRefResult kcref_result(const KcRefGame *g, const char **why);
 /* Legal moves at the current position; none once the game is over. */
 int kcref_legal_moves(const KcRefGame *g, KcRefMove *out);
-/* The move text in the notation of RULINGS 5.5 and docs/games/kings-castle.md. */
+/* The move text in the notation of docs/games/kings-castle.md. */
 void kcref_format_move(const KcRefPos *pos, KcRefMove m, char out[KCREF_MOVE_TEXT]);
 /* Finds the legal move with this text. */
 bool kcref_find_move(const KcRefGame *g, const char *text, KcRefMove *out);

@@ -1,7 +1,7 @@
 /*
  * kd_reference.h - a deliberately plain King Down Classic rules oracle for the tests.
  *
- * Written from the rulebook, RULINGS.md section 4 and docs/games/king-down.md, not from
+ * Written from docs/games/king-down.md (its rules and Rulings), not from
  * the bitboard generator in src/games/kingdown: a board of 64 letters, loops over
  * squares and (file, rank) offsets, copy-make, and "is the king attacked" asked of every
  * enemy piece in turn. Slow and obvious. It speaks the same texts as the game (position

@@ -1,7 +1,7 @@
 /*
  * kg_reference.c - the plain King's Guard oracle (see kg_reference.h for its purpose).
  *
- * Rules, from rulebooks/kings-guard.txt and RULINGS.md 3.2-3.4:
+ * Rules, from docs/games/kings-guard.md (R-KG-1 to R-KG-22):
  *  - a turn starts from a square whose top piece is the mover's; its pieces move one at
  *    a time from the top down, as many as the mover likes (at least one);
  *  - a piece's range is its height in the stack (bottom 1), which is the height of the
@@ -105,7 +105,7 @@ static void put(KgRefPos *p, int f, int rank, char piece)
 
 void kgref_start_text(const KgRefRules *rules, char *out, size_t cap)
 {
-    // RULINGS.md 3.2, square by square.
+    // R-KG-1 and R-KG-2, square by square.
     static const char *const first_9x10[] = {"a1", "b2", "c3", "d4", "e5",
                                              "f4", "g3", "h2", "i1"};
     static const char *const second_9x10[] = {"a10", "b9", "c8", "d7", "e6",

@@ -1,7 +1,7 @@
 /*
  * kg_reference.h - a deliberately plain King's Guard rules oracle for the tests.
  *
- * Written from the rulebook and RULINGS.md section 3 (3.4 above all), not from the fast
+ * Written from docs/games/kings-guard.md (its Rulings above all), not from the fast
  * generator in src/games/kingsguard: stacks are strings of piece letters, paths are
  * found by a breadth-first search over a distance array, a game is a stack of copied
  * positions (one per action), repetitions are found by comparing whole boards. Slow and
@@ -73,7 +73,7 @@ typedef struct KgRefGame {
  * (with a message) for an unknown game, option or value. */
 bool kgref_rules_for(const char *game, const char *const *settings, int n_settings,
                      KgRefRules *out, char *err, size_t err_len);
-/* The start position text of these rules, built from RULINGS.md 3.2. */
+/* The start position text of these rules, built from R-KG-1 and R-KG-2. */
 void kgref_start_text(const KgRefRules *rules, char *out, size_t cap);
 
 /* Position text: the board (ranks from the top, '/' between them; a digit for empty

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* --- the built-in tile table (RULINGS 2.2 items 2, 5, 6) -------------------------------- */
+/* --- the built-in tile table (R-KOTV-1 to R-KOTV-3) ----------------------------------- */
 
 /* Every tile code in canonical order: characters Q D C N F W J P Z T, knights by order,
  * tax collectors by need then gold. Counts per pile I, II, III. */

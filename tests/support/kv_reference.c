@@ -8,7 +8,7 @@
  * has exactly one king; soldiers may be any number (handy for rule diagrams); pillars
  * stand on b3, f3, b5 and f5 of the Labyrinth and nowhere else.
  *
- * Rules, from rulebooks/kings-valley.txt and RULINGS.md 1.2/1.3:
+ * Rules, from docs/games/kings-valley.md (its rules and Rulings):
  *  - a piece slides in one of 8 directions as far as it can (edge, piece or pillar stops
  *    it), at least one square; a soldier whose slide ends on the Valley may not make it;
  *  - with first-move-soldier, the king may not move on ply 0;
@@ -362,7 +362,7 @@ static bool king_of(const KvRefPos *pos, int player, int *file, int *rank)
 }
 
 /* Can `player`, whose king stands on (kf, kr), put it on the Valley within `moves_left`
- * of his own moves, the opponent frozen (RULINGS 1.3.1: no end-of-game tests on the way)?
+ * of his own moves, the opponent frozen (R-KV-16: no end-of-game tests on the way)?
  * Each hypothetical move is made on the grid and taken back before the next one. */
 static bool reach(KvRefPos *pos, int player, int kf, int kr, int moves_left)
 {
@@ -433,7 +433,7 @@ static int candidate_moves(const KvRefRules *rules, const KvRefPos *pos, KvRefMo
             out[kept++] = m;
     }
     if (kept == 0) {
-        /* The filter may not leave a player without a move (RULINGS 1.2.7 fallback). */
+        /* The filter may not leave a player without a move (R-KV-18 fallback). */
         memcpy(out, all, sizeof all[0] * (size_t)n);
         return n;
     }

@@ -1,7 +1,7 @@
 /*
  * kv_reference.h - a deliberately plain King's Valley rules oracle for the tests.
  *
- * Written from the rulebook text and RULINGS.md section 1 alone, without reading the fast
+ * Written from docs/games/kings-valley.md alone, without reading the fast
  * generator in src/games/kingsvalley, so that agreement between the two means something.
  * A char grid, plain loops over cells, copy-make and a full position history: obviously
  * correct beats fast. Covers kings-valley, retrieve-the-king, kings-valley-7x7 (with the

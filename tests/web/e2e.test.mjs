@@ -276,7 +276,7 @@ test('King of the Valley: king placement and summons by clicking, phases by butt
   await page.close();
 });
 
-// Which face-up tiles a tax turns down is the player's choice (RULINGS 2.2 item 10),
+// Which face-up tiles a tax turns down is the player's choice (R-KOTV-13),
 // made by clicking them in the castle: a knight C, then a knight A; the second click
 // leaves one action that turns both down, and plays it.
 test('King of the Valley: the tiles a tax turns face down are chosen by clicking them', async () => {

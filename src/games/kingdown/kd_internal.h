@@ -53,7 +53,7 @@ typedef enum KdType {
     KD_TYPES,
 } KdType;
 
-/* The six kings of the armies and their powers (RULINGS 4.2 items 1 and 8). */
+/* The six kings of the armies and their powers (R-KD-1; the powers table is in the doc). */
 typedef enum KdArmy {
     KD_ARMY_NONE,
     KD_FROST,

@@ -63,7 +63,7 @@ static bool turn_end_ok(const KdConfig *c, const KdPos *q, int mover, bool used)
     return !used || !kd_in_check(c, q, mover ^ 1);
 }
 
-/* Haste's first move is a normal move of its own (RULINGS 4.2 item 8): it may not leave
+/* Haste's first move is a normal move of its own (R-KD-24): it may not leave
  * the mover's king attacked even if the second move would cover it, and with
  * haste-check=each it may not give check either. */
 static bool haste_first_ok(const KdConfig *c, const KdPos *q, int mover)

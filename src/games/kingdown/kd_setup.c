@@ -1,7 +1,7 @@
 /*
  * kd_setup.c - the back rank: drawn from the 16-piece pool, numbered, and placed.
  *
- * The draw (RULINGS 4.2 item 2): seven pieces taken at random without replacement from
+ * The draw (R-KD-2, R-KD-3): seven pieces taken at random without replacement from
  * {Q, L, R, R, B, B, N, N, A, A, G, G, M, M, E, E}, then those seven and the king shuffled
  * over the eight first-rank squares (with king-file=e the king stays on e1 and the seven
  * are shuffled over the other squares). Black gets the same piece on the same file.

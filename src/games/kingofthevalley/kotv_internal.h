@@ -210,7 +210,7 @@ static inline Move kotv_recruit(int hcol, int row)
     return (Move)(KMV_RECRUIT | (hcol << 4) | (row << 5));
 }
 /* Which face-up tiles a tax collector or a kingdom bonus turns face down is the player's
- * choice (RULINGS 2.2 item 10), so the action carries it. A castle column's "slots" are
+ * choice (R-KOTV-13), so the action carries it. A castle column's "slots" are
  * its real subject kinds in the table's order (col_kind) and then its jesters. */
 enum { KOTV_SLOT_JESTER = KOTV_ORDERS, KOTV_SLOTS = KOTV_ORDERS + 1, KOTV_KINGDOM_COLS = 5 };
 /* tax: the column, and how many tiles of each slot go face down (4 bits a slot). */

@@ -16,7 +16,7 @@ static const RuleOption kotv_options[] = {
     {"tiles", "the component table: builtin, or a table file (docs/games/king-of-the-valley.md)",
      "builtin", NULL, 0, 0, RULE_FILE},
     {"hill-refill",
-     "the piles that refill the hill: I, then II, then III (RULINGS 2.2.1), or the rulebook's "
+     "the piles that refill the hill: I, then II, then III (R-KOTV-6), or the rulebook's "
      "literal I then III",
      "i-ii-iii", "i-ii-iii|i-iii", 0, 0, RULE_CHOICE},
     {"short-column",

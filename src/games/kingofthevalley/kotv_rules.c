@@ -2,9 +2,10 @@
  * kotv_rules.c - King of the Valley: set-up, the decisions of each phase, the effect of
  * every action, the steps played without a choice (kotv_settle) and scoring.
  *
- * The four phases (RULINGS 2.2 items 7-13): recruit (from round 2), summon (legs of the
- * king's move; a leg onto a priest pays him and starts a new leg), the kingdom bonus,
- * then the hill column that replenishes the valley, after which chance refills the hill.
+ * The four phases (docs/games/king-of-the-valley.md): recruit (from round 2), summon
+ * (legs of the king's move; a leg onto a priest pays him and starts a new leg), the
+ * kingdom bonus, then the hill column that replenishes the valley, after which chance
+ * refills the hill.
  * Tiles obtained by a summon are resolved before phase 3 in a fixed order: jesters'
  * columns, wizard swaps, tax collectors' columns (the summon itself was only legal if
  * every obtained specialist can be served).

@@ -1,6 +1,6 @@
 /*
- * kotv_tiles.c - the components as data: the built-in table (RULINGS 2.2 items 2, 5 and
- * 6) and the reader of a table file (--rule tiles=FILE), which share one parser.
+ * kotv_tiles.c - the components as data: the built-in table (R-KOTV-1 to
+ * R-KOTV-3) and the reader of a table file (--rule tiles=FILE), which share one parser.
  *
  * A table is a text of lines, '#' starting a comment:
  *
@@ -23,7 +23,7 @@
 #include "games/kingofthevalley/kotv_internal.h"
 
 static const char DEFAULT_TABLE[] =
-    "# RULINGS 2.2 items 2, 5 and 6 (invented defaults: the printed table is not public)\n"
+    "# R-KOTV-1 to R-KOTV-3 (invented defaults: the printed table is not public)\n"
     "I Q 1\nI D 2\nI C 3\nI NA 2\nI NB 2\nI NC 2\nI ND 1\nI F 8\nI W 4\nI P 1\n"
     "I T0:3 1\nI T0:4 1\nI T3:5 1\n"
     "II Q 1\nII D 2\nII C 3\nII NA 1\nII NB 1\nII NC 2\nII ND 2\nII F 8\nII W 4\nII J 1\n"

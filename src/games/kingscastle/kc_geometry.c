@@ -1,5 +1,5 @@
 /*
- * kc_geometry.c - the board of King's Castle as RULINGS 5.2 fixes it: a hexagon of
+ * kc_geometry.c - the board of King's Castle as R-KC-1 fixes it: a hexagon of
  * radius 5 (91 cells) with the Castle at its centre.
  *
  * The Castle is the Throne (0,0), the six inner cells around it and the six entrance
@@ -11,7 +11,7 @@
  */
 #include "games/kingscastle/kc_internal.h"
 
-/* Directions in the order of RULINGS 5.2; d and d + 3 are opposite. */
+/* Directions in axial (q, r), counter-clockwise from east; d and d + 3 are opposite. */
 static const int8_t DQ[KC_DIRS] = {1, 1, 0, -1, -1, 0};
 static const int8_t DR[KC_DIRS] = {0, -1, -1, 0, 1, 1};
 

@@ -1,5 +1,5 @@
 /*
- * kc_notation.c - King's Castle text (RULINGS 5.5): cell names, moves, positions, and the
+ * kc_notation.c - King's Castle text (R-KC-2): cell names, moves, positions, and the
  * terminal drawing of the hexagon with its walls and doors.
  *
  * Cells are named in the Hexdame style: file letter a..k = q + 5, rank 1..11 = 6 - r, so

@@ -1,7 +1,7 @@
 /*
- * kc_ops.c - King's Castle as a GameOps table: its rule options (every INFERRED choice of
- * RULINGS 5.3 plus the engine's draw rules), the configuration they build, and thin
- * adapters from the interface to kc_*.
+ * kc_ops.c - King's Castle as a GameOps table: its rule options (every inferred choice
+ * of docs/games/kings-castle.md plus the engine's draw rules), the configuration they
+ * build, and thin adapters from the interface to kc_*.
  */
 #include <stdlib.h>
 #include <string.h>

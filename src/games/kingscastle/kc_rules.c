@@ -1,6 +1,6 @@
 /*
  * kc_rules.c - King's Castle move generation, make/unmake, the Throne and the end of
- * the game, as RULINGS 5.3 and 5.4 settle them.
+ * the game, as docs/games/kings-castle.md settles them.
  *
  * A turn is one action: a placement, the swap, or a slide of k men (k = 1 for a single,
  * k >= 2 for a phalanx or sub-phalanx) in a direction over m cells. Throws, captures and
@@ -270,7 +270,7 @@ static inline uint64_t hash_diff(const KcConfig *c, int p, Bb128 changed)
 }
 
 /* What move m of the player to move leaves on the board: his men and the opponent's,
- * throws, captures and the Throne (RULINGS 5.4.10-11) included. *captured gets the men
+ * throws, captures and the Throne (R-KC-16, R-KC-17) included. *captured gets the men
  * a phalanx took. Shared by make and kc_move_effect, so that the search's view of a
  * move is the move itself. */
 static inline void move_effect(const KcConfig *c, const KcState *s, Move m, Bb128 *own_out,
@@ -314,7 +314,7 @@ static inline void move_effect(const KcConfig *c, const KcState *s, Move m, Bb12
         break;
     }
     }
-    // The Throne (RULINGS 5.4.10-11): the opponent's Throne man goes first, when this
+    // The Throne (R-KC-16 to R-KC-19): the opponent's Throne man goes first, when this
     // move captured a man of one of his complete flanking pairs (or, with
     // throne-loss=broken, broke such a pair by any means); then the mover takes the
     // empty Throne if he flanks it.

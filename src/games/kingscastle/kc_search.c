@@ -31,7 +31,7 @@ static bool may_be_noisy(const KcConfig *c, Move m, Bb128 own0, Bb128 opp0)
     const bool auto_throne = !c->throne_by_move && throne_empty;
     if (auto_throne) {
         // The mover already flanks the empty Throne (after a capture removed the
-        // Throne man of a double flank): every move takes it (RULINGS 5.4.10).
+        // Throne man of a double flank): every move takes it (R-KC-16).
         for (int i = 0; i < 3; i++)
             if ((own0 & c->pair_mask[i]) == c->pair_mask[i])
                 return true;

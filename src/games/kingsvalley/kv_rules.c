@@ -1,8 +1,8 @@
 /*
  * kv_rules.c - King's Valley move generation, make/unmake and the end of the game.
  *
- * The result of a position is settled once, when it is reached, in the order the
- * rulings fix: a king on the Valley, then a locked king, then the draw rules, then a
+ * The result of a position is settled once, when it is reached, in the order R-KV-13
+ * fixes: a king on the Valley, then a locked king, then the draw rules, then a
  * player with no move at all. gen_moves is therefore empty exactly when the game is over.
  */
 #include "games/kingsvalley/kv_internal.h"

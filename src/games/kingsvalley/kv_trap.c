@@ -2,8 +2,8 @@
  * kv_trap.c - the trap-prevention rule of the 7x7 fan variant.
  *
  * A move is legal only if afterwards each king concerned could still reach the Valley
- * within four of its owner's moves with the other side frozen (RULINGS 1.2 item 7 and
- * 1.3). The hypothetical play ignores every end-of-game test and the first-move rule.
+ * within four of its owner's moves with the other side frozen (R-KV-14 to
+ * R-KV-18). The hypothetical play ignores every end-of-game test and the first-move rule.
  * A move that puts the mover's own king on the Valley is exempt, and if the filter would
  * leave no move at all it is suspended for that turn.
  *

@@ -1,5 +1,5 @@
 // learn-pages.js - the rules of every game in the project's own words (paraphrased from
-// docs/games/*.md and RULINGS.md, never the rulebooks' text), as data for learn.js:
+// docs/games/*.md and their Rulings, never the rulebooks' text), as data for learn.js:
 // sections of paragraphs (an `army` section is one of King Down's armies) with small
 // live boards (a position, the piece whose moves they highlight, `only` to keep one
 // power's moves, and the game when it is another than the page's), and the tutorials'
