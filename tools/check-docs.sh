@@ -8,6 +8,14 @@ set -eu
 cd "$(dirname "$0")/.."
 # Spelled in pieces so that this script does not match itself.
 pattern='RULING''S|rulebooks''/|\.\./shared''/|/work/shared|shared''/rules'
+# The check itself must bite, and must let the repository's own words through: pointers
+# of each kind are caught, the doc sections and plain mentions of a rulebook are not.
+for bad in "see RULING""S.md 2.2" "from rulebooks""/kings-valley.txt" "../shared""/rules/x"; do
+    echo "$bad" | grep -qE "$pattern" || { echo "docs: the check misses '$bad'"; exit 1; }
+done
+for good in "R-KV-7" "its Rulings section" "the rulebook leaves it open"; do
+    if echo "$good" | grep -qE "$pattern"; then echo "docs: the check flags '$good'"; exit 1; fi
+done
 if git rev-parse --git-dir >/dev/null 2>&1; then
     hits=$(git grep -n -I -E "$pattern" -- . ':!tools/check-docs.sh' || true)
 else
