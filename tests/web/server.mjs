@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,11 +14,21 @@ export const CROWN = process.env.CROWN_BIN || 'build/release/crown';
 
 // Servers still running when the test process ends (a failed test skipped its clean-up)
 // are killed with it rather than left behind.
+// Temporary folders go with the test process too, on every path, so a run leaves none
+// (make test checks its TMPDIR is empty at the end).
 const running = new Set();
-process.on('exit', () => { for (const p of running) p.kill('SIGKILL'); });
+const tempDirs = [];
+process.on('exit', () => {
+  for (const p of running) p.kill('SIGKILL');
+  for (const d of tempDirs) {
+    try { rmSync(d, { recursive: true, force: true, maxRetries: 5 }); } catch { /* best effort at exit */ }
+  }
+});
 
 export function tempDir(prefix = 'crown-web-') {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
 }
 
 // Starts a server; resolves to { url, port, proc, db, stdout(), stop(), kill() } once it
