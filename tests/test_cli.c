@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "support/temp_path.h"
 
 typedef struct Run {
     char out[1 << 16];
@@ -31,7 +32,8 @@ static void run(Run *r, const char *args, const char *input)
 {
     const char *bin = getenv("CROWN_BIN");
     assert_non_null(bin);
-    char in_path[] = "/tmp/crown-cli-XXXXXX";
+    char in_path[200];
+    temp_path(in_path, sizeof in_path, "crown-cli-XXXXXX");
     int fd = mkstemp(in_path);
     assert_true(fd >= 0);
     if (input && write(fd, input, strlen(input)) < 0)
@@ -229,7 +231,8 @@ static void test_play_save_load(void **state)
 {
     (void)state;
     static Run r;
-    char path[] = "/tmp/crown-save-XXXXXX";
+    char path[200];
+    temp_path(path, sizeof path, "crown-save-XXXXXX");
     int fd = mkstemp(path);
     close(fd);
     char input[512];
@@ -488,7 +491,8 @@ static void test_engine_session(void **state)
  * records (cap bytes). */
 static void run_recorded(Run *r, const char *args, char *records, size_t cap)
 {
-    char path[] = "/tmp/crown-match-XXXXXX";
+    char path[200];
+    temp_path(path, sizeof path, "crown-match-XXXXXX");
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
@@ -577,7 +581,8 @@ static void test_outside_engines(void **state)
     assert_int_equal(r.status, 0);
     assert_contains(&r, ": 2 games, ");
     assert_lacks(&r, "forfeit");
-    char path[] = "/tmp/crown-engines-XXXXXX";
+    char path[200];
+    temp_path(path, sizeof path, "crown-engines-XXXXXX");
     int fd = mkstemp(path);
     close(fd);
     static const struct {
@@ -725,7 +730,8 @@ static void test_match_variety(void **state)
     assert_contains(&r, "a random set-up per group");
     assert_paired_starts(buf, first, sizeof first);
 
-    char openings[] = "/tmp/crown-openings-XXXXXX";
+    char openings[200];
+    temp_path(openings, sizeof openings, "crown-openings-XXXXXX");
     int fd = mkstemp(openings);
     const char lines[] = "# two starts\nsk1ss/5/5/5/SSKSS 2 1\na1-a4 e5-e2\n";
     assert_true(write(fd, lines, sizeof lines - 1) == (ssize_t)(sizeof lines - 1));
@@ -763,10 +769,11 @@ static void test_sprt(void **state)
     assert_contains(&r, "games 2: W 2 D 0 L 0  pairs 0 0 0 0 1  LLR ");
     assert_contains(&r, "H1 accepted: ai:3 is at least 50 Elo stronger than random");
     // An outside engine gets the limits and its options.
-    char log[] = "/tmp/crown-sprt-engine-XXXXXX";
+    char log[200];
+    temp_path(log, sizeof log, "crown-sprt-engine-XXXXXX");
     int fd = mkstemp(log);
     close(fd);
-    char args[256];
+    char args[512];
     snprintf(args, sizeof args, "sprt kings-valley --base 'ugi:tests/support/fake-engine.sh "
              "log %s' --test ai:1 --elo0 0 --elo1 50 --movetime 20 --engine-option Level=2 "
              "--games-max 2", log);
@@ -793,7 +800,9 @@ static void test_tune(void **state)
 {
     (void)state;
     static Run r;
-    char data[] = "/tmp/crown-tune-data-XXXXXX", table[] = "/tmp/crown-tune-table-XXXXXX";
+    char data[200], table[200];
+    temp_path(data, sizeof data, "crown-tune-data-XXXXXX");
+    temp_path(table, sizeof table, "crown-tune-table-XXXXXX");
     close(mkstemp(data));
     close(mkstemp(table));
     char args[512];

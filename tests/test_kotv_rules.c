@@ -38,6 +38,7 @@
 #include "play/registry.h"
 #include "games/kingofthevalley/kingofthevalley.h"
 #include "search/agent.h"
+#include "support/temp_path.h"
 
 enum { TEXT_CAP = 4096, MAX_SETTINGS = 4, MAX_LIST = 1024 };
 
@@ -143,14 +144,15 @@ static void diagram_text(int players, Valley v, const char *fields, char *out, s
 
 /* Diagrams use a generous table (the built-in kinds, 60 tiles of each) so that they may
  * show any tiles without counting; the rules do not depend on how many tiles exist. */
-static char test_table_path[64];
+static char test_table_path[80];
 static char test_table_rule[96];
 
 static int write_test_table(void **state)
 {
     (void)state;
-    snprintf(test_table_path, sizeof test_table_path, "/tmp/kotv_test_table_%d.txt",
-             (int)getpid());
+    char name[64];
+    snprintf(name, sizeof name, "kotv_test_table_%d.txt", (int)getpid());
+    temp_path(test_table_path, sizeof test_table_path, name);
     FILE *f = fopen(test_table_path, "w");
     if (f == NULL)
         return -1;
@@ -1270,8 +1272,10 @@ static void test_player_count_option(void **state)
 /* Writes text to a temporary file; returns its name (static storage). */
 static const char *temp_file(const char *text)
 {
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/kotv_tiles_%d.txt", (int)getpid());
+    static char path[80];
+    char name[64];
+    snprintf(name, sizeof name, "kotv_tiles_%d.txt", (int)getpid());
+    temp_path(path, sizeof path, name);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fputs(text, f);

@@ -22,21 +22,22 @@
 #include "lab/lab_results.h"
 #include "lab/lab_stats.h"
 #include "lab/lab_study.h"
+#include "support/temp_path.h"
 
 /* A scratch folder for one test, removed by the next call or at exit. */
 typedef struct Scratch {
-    char root[64];
+    char root[100];
 } Scratch;
 
 static void scratch_make(Scratch *s)
 {
-    snprintf(s->root, sizeof s->root, "/tmp/crown-lab-test-XXXXXX");
+    temp_path(s->root, sizeof s->root, "crown-lab-test-XXXXXX");
     assert_non_null(mkdtemp(s->root));
 }
 
 static void scratch_remove(Scratch *s)
 {
-    char cmd[128];
+    char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", s->root);
     assert_int_equal(system(cmd), 0);
 }

@@ -25,6 +25,7 @@
 #include "solve/kvs_retro.h"
 #include "solve/kvs_table.h"
 #include "support/rule_text.h"
+#include "support/temp_path.h"
 
 /* Sanitizer builds run several times slower: they check the same things on fewer
  * positions, and the plain solver only on the game without soldiers. */
@@ -412,7 +413,8 @@ static void test_one_soldier_matches_reference(void **state)
 static void test_table_file_and_probes(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/crown-test-solve-XXXXXX";
+    char dir[100];
+    temp_path(dir, sizeof dir, "crown-test-solve-XXXXXX");
     assert_non_null(mkdtemp(dir));
     char path[256], cut[256];
     snprintf(path, sizeof path, "%s/t.kvt", dir);
@@ -523,7 +525,8 @@ static void test_table_file_and_probes(void **state)
 static void test_checkpoint_resumes(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/crown-test-ckpt-XXXXXX";
+    char dir[100];
+    temp_path(dir, sizeof dir, "crown-test-ckpt-XXXXXX");
     assert_non_null(mkdtemp(dir));
     char ckpt[256];
     snprintf(ckpt, sizeof ckpt, "%s/t.part", dir);
@@ -557,7 +560,7 @@ static void test_checkpoint_resumes(void **state)
 /* The one-soldier table solved into a temporary folder, opened for the game with its
  * default rules (max-plies 300, repetition on). */
 typedef struct Small {
-    char dir[64];
+    char dir[100];
     char path[128];
     KvsIndex ix;
     uint8_t *values;
@@ -569,7 +572,7 @@ static Game *default_game(void);
 
 static void small_open(Small *f)
 {
-    snprintf(f->dir, sizeof f->dir, "/tmp/crown-test-small-XXXXXX");
+    temp_path(f->dir, sizeof f->dir, "crown-test-small-XXXXXX");
     assert_non_null(mkdtemp(f->dir));
     snprintf(f->path, sizeof f->path, "%s/t.kvt", f->dir);
     kvs_index_init(&f->ix, 1);

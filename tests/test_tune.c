@@ -26,6 +26,7 @@
 #include "play/tune_data.h"
 #include "play/tune_fit.h"
 #include "play/tune_games.h"
+#include "support/temp_path.h"
 
 /* --- a linear toy evaluation: three features, three weights ---------------------------- */
 
@@ -169,10 +170,9 @@ static bool collect(void *ctx, long index, const char *lines, int positions, con
 
 static char *write_temp(const char *text)
 {
-    static const char pattern[] = "/tmp/crown-tune-XXXXXX";
-    char *path = malloc(sizeof pattern);
+    char *path = malloc(512);
     assert_non_null(path);
-    memcpy(path, pattern, sizeof pattern);
+    temp_path(path, 512, "crown-tune-XXXXXX");
     const int fd = mkstemp(path);
     assert_true(fd >= 0);
     FILE *f = fdopen(fd, "w");

@@ -6,6 +6,8 @@
 set -u
 cd "$(dirname "$0")/.."
 make=${MAKE:-make}
+# Builds compile one file a job on every core; the test runners share the cores out too.
+jobs=$(nproc 2>/dev/null || echo 1)
 fuzz_seconds=${1:-36}
 run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/crown-test-XXXXXX")
 # Parts running as root hand folders to nobody (PostgreSQL); nobody must pass through.
@@ -44,16 +46,16 @@ part() {
 part layering tools/check-layering.sh
 part architecture tools/check-architecture.sh
 part docs tools/check-docs.sh
-part lint "$make" --no-print-directory lint
-part release-check "$make" --no-print-directory BUILD=release check
-part python "$make" --no-print-directory BUILD=release python-check
-part asan-check "$make" --no-print-directory BUILD=asan check
-part clang-check "$make" --no-print-directory CC=clang BUILD=release check
-part asan-web "$make" --no-print-directory BUILD=asan web-check WEB_TESTS="api cluster"
-part release-web "$make" --no-print-directory BUILD=release web-check
-part debug-invariants "$make" --no-print-directory BUILD=debug check-invariants
-part tsan-web "$make" --no-print-directory BUILD=tsan web-check WEB_TESTS=api
-part fuzz "$make" --no-print-directory fuzz FUZZ_SECONDS="$fuzz_seconds"
+part lint "$make" -j"$jobs" --no-print-directory lint
+part release-check "$make" -j"$jobs" --no-print-directory BUILD=release check
+part python "$make" -j"$jobs" --no-print-directory BUILD=release python-check
+part asan-check "$make" -j"$jobs" --no-print-directory BUILD=asan check
+part clang-check "$make" -j"$jobs" --no-print-directory CC=clang BUILD=release check
+part asan-web "$make" -j"$jobs" --no-print-directory BUILD=asan web-check WEB_TESTS="api cluster"
+part release-web "$make" -j"$jobs" --no-print-directory BUILD=release web-check
+part debug-invariants "$make" -j"$jobs" --no-print-directory BUILD=debug check-invariants
+part tsan-web "$make" -j"$jobs" --no-print-directory BUILD=tsan web-check WEB_TESTS=api
+part fuzz "$make" -j"$jobs" --no-print-directory fuzz FUZZ_SECONDS="$fuzz_seconds"
 
 left=$(find "$run_tmp" -mindepth 1 -maxdepth 1)
 if [ -n "$left" ]; then

@@ -3,25 +3,53 @@
 # starting from its seed corpus tests/fuzz/corpus/<target>/. New inputs go to a scratch
 # directory under the build, never into the committed seeds; a crash, leak or failed
 # property leaves its input in BUILD_DIR/fuzz-artifacts/ and makes the script fail.
+# Each target is one single-threaded process, so CROWN_TEST_JOBS of them (default: the
+# machine's cores) run at once, each for its full SECONDS.
 set -u
 out=${1:?usage: tools/run-fuzz.sh BUILD_DIR [SECONDS]}
 seconds=${2:-30}
 cd "$(dirname "$0")/.."
-failed=()
-passed=0
+jobs=${CROWN_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+
+# One target: its libFuzzer log in BUILD_DIR/fuzz-TARGET.log, "status seconds" in .rc.
+fuzz_one() {
+    local bin=$1 target=$2 start rc
+    local seeds=tests/fuzz/corpus/$target work=$out/fuzz-work/$target
+    local artifacts=$out/fuzz-artifacts/$target/
+    mkdir -p "$work" "$artifacts"
+    start=$(date +%s)
+    # -timeout: one input taking this long is a hang; -rss_limit_mb: runaway memory.
+    "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$artifacts" -print_final_stats=1 "$work" "$seeds" \
+        >"$out/fuzz-$target.log" 2>&1
+    rc=$?
+    echo "$rc $(($(date +%s) - start))" >"$out/fuzz-$target.rc"
+}
+
+targets=()
+running=0
 for bin in "$out"/fuzz/fuzz_*; do
     [ -x "$bin" ] || continue
     name=$(basename "$bin")
     target=${name#fuzz_}
-    seeds=tests/fuzz/corpus/$target
-    work=$out/fuzz-work/$target
-    artifacts=$out/fuzz-artifacts/$target/
-    mkdir -p "$work" "$artifacts"
-    start=$(date +%s)
-    # -timeout: one input taking this long is a hang; -rss_limit_mb: runaway memory.
-    if "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-        -artifact_prefix="$artifacts" -print_final_stats=1 "$work" "$seeds" \
-        >"$out/fuzz-$target.log" 2>&1; then
+    targets+=("$target")
+    rm -f "$out/fuzz-$target.rc"
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+    fuzz_one "$bin" "$target" &
+    running=$((running + 1))
+done
+wait
+
+failed=()
+passed=0
+for target in "${targets[@]}"; do
+    rc=1 secs=?
+    [ -f "$out/fuzz-$target.rc" ] && read -r rc secs <"$out/fuzz-$target.rc"
+    rm -f "$out/fuzz-$target.rc"
+    if [ "$rc" -eq 0 ]; then
         status=ok
         passed=$((passed + 1))
     else
@@ -30,7 +58,7 @@ for bin in "$out"/fuzz/fuzz_*; do
         tail -n 40 "$out/fuzz-$target.log"
     fi
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz-$target.log")
-    echo "fuzz $target: $status, ${runs:-?} inputs in $(($(date +%s) - start)) s (log $out/fuzz-$target.log)"
+    echo "fuzz $target: $status, ${runs:-?} inputs in $secs s (log $out/fuzz-$target.log)"
 done
 if [ ${#failed[@]} -ne 0 ]; then
     echo "fuzz targets failed: ${failed[*]} (inputs in $out/fuzz-artifacts/)"

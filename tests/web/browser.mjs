@@ -2,25 +2,43 @@
 // playwright-core (Playwright's own browser download does not work here): headless,
 // without a sandbox (the tests may run as root), with a fresh profile, and with every
 // background connection off, since the machine has no network beyond loopback.
-// Playwright gives every launch a fresh empty profile folder of its own.
+// Playwright gives every launch a fresh empty profile folder of its own; the browser's
+// other leavings (PulseAudio's pulse-* folder, which Chromium makes under TMPDIR and never
+// removes) go to a temporary folder of each launch's own, removed when it closes.
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startServer } from './server.mjs';
 
 export const CHROMIUM = process.env.CHROMIUM_BIN || ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(existsSync);
 
 export async function launch() {
   if (!CHROMIUM) throw new Error('Chromium is not installed (apt-get install chromium)');
-  return chromium.launch({
+  const scratch = mkdtempSync(join(tmpdir(), 'crown-chromium-'));
+  const removeScratch = () => rmSync(scratch, { recursive: true, force: true });
+  // A test file that fails before closing its browser still leaves nothing behind.
+  process.once('exit', removeScratch);
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
+    env: { ...process.env, TMPDIR: scratch, XDG_RUNTIME_DIR: scratch },
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
       '--no-proxy-server',
     ],
   });
+  const close = browser.close.bind(browser);
+  browser.close = async (...args) => {
+    try {
+      await close(...args);
+    } finally {
+      removeScratch();
+    }
+  };
+  return browser;
 }
 
 // The frame of a browser test file: before its tests, a server (server.mjs), a browser and

@@ -6,10 +6,10 @@
 // Everything started is stopped and the folder removed by stop(), and also when the
 // process exits early (a failed test, Ctrl-C).
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 const cleanups = new Set();
 function onExit() { for (const f of [...cleanups]) { try { f(); } catch { /* best effort */ } } }
@@ -34,14 +34,23 @@ function pgBin() {
   return v ? join(root, v, 'bin') : null;
 }
 
+// Whether a user other than the owner may pass through every folder of `path`.
+function othersMayEnter(path) {
+  for (let p = resolve(path); ; p = dirname(p)) {
+    if ((statSync(p).mode & 0o001) === 0) return false;
+    if (p === dirname(p)) return true;
+  }
+}
+
 // Starts PostgreSQL; resolves to { url, dir, stop() }. Throws with the reason when it
 // cannot (not installed: tools/install-deps.sh test installs it).
 export async function startPostgres() {
   const bin = pgBin();
   if (!bin) throw new Error('PostgreSQL is not installed (tools/install-deps.sh test installs it)');
   const root = process.getuid && process.getuid() === 0;
-  // nobody must reach the folder: /tmp, whatever TMPDIR says, when we are root.
-  const dir = mkdtempSync(join(root ? '/tmp' : tmpdir(), 'crown-pg-'));
+  // As root, the server runs as nobody, who must reach the folder: TMPDIR when nobody
+  // may pass through it (make test's own folder is 711), /tmp otherwise.
+  const dir = mkdtempSync(join(root && !othersMayEnter(tmpdir()) ? '/tmp' : tmpdir(), 'crown-pg-'));
   const as = (cmd, args) => (root ? ['runuser', ['-u', 'nobody', '--', cmd, ...args]] : [cmd, args]);
   if (root) { chownSync(dir, 65534, 65534); chmodSync(dir, 0o700); }
   const data = join(dir, 'data');

@@ -1,0 +1,15 @@
+/* temp_path.h - names for the tests' temporary files and folders.
+ *
+ * `make test` gives each run a temporary folder of its own (TMPDIR) and fails if a test
+ * leaves anything in it, so the tests name their files under TMPDIR (falling back to
+ * /tmp) rather than under a fixed /tmp, where a leak would go unseen. */
+#ifndef CROWN_TEST_TEMP_PATH_H
+#define CROWN_TEST_TEMP_PATH_H
+
+#include <stddef.h>
+
+/* Writes "<TMPDIR>/<name>" into out (out_size bytes); name may end in XXXXXX for mkstemp
+ * or mkdtemp. Returns out. A name that does not fit fails the test. */
+char *temp_path(char *out, size_t out_size, const char *name);
+
+#endif
