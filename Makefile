@@ -314,8 +314,10 @@ deps-test:
 
 # Static analysis; clean, and run early by `make test`. Library macros come from
 # tools/cppcheck/*.cfg, and each accepted false positive is in tools/cppcheck/suppressions.txt.
+# cppcheck checks files on every core (-j); the jobs do not share a make jobserver.
+LINT_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 lint:
-	cppcheck --quiet --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
+	cppcheck --quiet -j $(LINT_JOBS) --error-exitcode=1 --enable=warning,performance,portability --std=c11 \
 	    --library=tools/cppcheck/jansson.cfg --suppressions-list=tools/cppcheck/suppressions.txt \
 	    -Isrc -Iinclude src
 

@@ -338,11 +338,11 @@ static void test_uci(void **state)
     assert_int_equal(count_of(r.out, "bestmove "), 1);
     // Bad input: one error line each, the position unchanged, the engine still there.
     run(&r, "uci", "position startpos moves e2e4\nposition startpos moves e7e5\n"
-                   "position fen nonsense\nposition\nfoo\ngo depth x\ngo sideways\n"
+                   "position fen nonsense\nposition\nfoo\n"
                    "setoption name Level value 11\nsetoption name Colour value red\n"
                    "ponderhit\ngo depth 1\n");
     assert_int_equal(r.status, 0);
-    assert_int_equal(count_of(r.out, "info string error: "), 8);
+    assert_int_equal(count_of(r.out, "info string error: "), 6);
     assert_contains(&r, "move 'e7e5': ");
     assert_contains(&r, "unknown command 'foo'");
     bestmove_of(&r, best, sizeof best);
@@ -351,15 +351,68 @@ static void test_uci(void **state)
     assert_int_equal(r.status, 2);
 }
 
-/* The numbers after each "nodes " in r's output, in order; returns how many (at most cap). */
+/* `go` always ends in a bestmove: words it does not know, or numbers out of range, are
+ * reported and ignored (the UCI spec); searchmoves restricts the root, mate N bounds
+ * the depth, and every iteration writes its own info line. */
+static void test_uci_go_words(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "uci", "go depth x\ngo sideways\ngo depth 2 wtime\ngo depth 1 btime 1000 p1time 5\n");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_of(r.out, "bestmove "), 4);
+    assert_lacks(&r, "info string error");
+    assert_contains(&r, "info string go: depth takes a whole number from 0 to 128; ignored\n");
+    assert_contains(&r, "info string go: unknown word 'sideways' ignored\n");
+    assert_contains(&r, "info string go: wtime takes a whole number");
+    assert_contains(&r, "info string go: unknown word 'p1time 5' ignored\n");
+    // searchmoves: only the named moves; an illegal one is reported; an empty list is
+    // no restriction.
+    run(&r, "uci", "position startpos\ngo depth 4 searchmoves a2a3 h2h4 e2e5\n");
+    assert_contains(&r, "info string go: searchmoves: 'e2e5' is not a legal move here, ignored");
+    char best[16];
+    bestmove_of(&r, best, sizeof best);
+    assert_true(strcmp(best, "a2a3") == 0 || strcmp(best, "h2h4") == 0);
+    run(&r, "uci", "position startpos\ngo searchmoves g1h3 depth 3\n");
+    bestmove_of(&r, best, sizeof best);
+    assert_string_equal(best, "g1h3");
+    // mate 1 finds the mate in one; an iteration line per depth, with seldepth and
+    // hashfull, then the answer's.
+    run(&r, "uci", "position fen 6k1/8/6K1/8/8/8/8/7Q w - - 0 1\ngo mate 1\n");
+    assert_contains(&r, "info depth 1 seldepth ");
+    assert_contains(&r, "score mate 1 ");
+    assert_contains(&r, "bestmove h1a8\n");
+    run(&r, "uci", "position startpos\ngo depth 4\n");
+    for (int d = 1; d <= 4; d++) {
+        char line[48];
+        snprintf(line, sizeof line, "info depth %d seldepth ", d);
+        assert_non_null(strstr(r.out, line));
+    }
+    assert_contains(&r, " hashfull ");
+    // UGI: UCI's clock words are another protocol's, ignored with their numbers.
+    run(&r, "ugi kings-valley", "go wtime 1000 btime 1000 depth 2\n");
+    assert_contains(&r, "info string go: unknown word 'wtime 1000' ignored\n");
+    assert_int_equal(count_of(r.out, "bestmove "), 1);
+}
+
+/* The nodes of each search's answer, in order: the " nodes " of the last info line
+ * before each bestmove (each iteration writes one too); returns how many (at most cap). */
 static int nodes_of(const Run *r, long *out, int cap)
 {
     int n = 0;
-    for (const char *p = strstr(r->out, " nodes "); p && n < cap; p = strstr(p + 1, " nodes "))
-        out[n++] = strtol(p + strlen(" nodes "), NULL, 10);
+    long last = -1;
+    for (const char *line = r->out; *line && n < cap;) {
+        const char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line) : strlen(line);
+        const char *p = strstr(line, " nodes ");
+        if (strncmp(line, "info depth ", 11) == 0 && p != NULL && p < line + len)
+            last = strtol(p + strlen(" nodes "), NULL, 10);
+        else if (strncmp(line, "bestmove ", 9) == 0 && last >= 0)
+            out[n++] = last;
+        line += len + (end != NULL);
+    }
     return n;
 }
-
 /* crown running with a pipe each way, for answers that must come in time. */
 typedef struct Session {
     pid_t pid;
@@ -549,9 +602,9 @@ static void test_ugi(void **state)
     // Bad input: one error line each, and the engine goes on.
     run(&r, "ugi kings-valley", "position startpos moves b1-b6\nquery colour\n"
                                 "setoption name max-plies value 5000\nposition fen x\n"
-                                "go p3time 5\nquery p1turn\n");
+                                "query p1turn\n");
     assert_int_equal(r.status, 0);
-    assert_int_equal(count_of(r.out, "info string error: "), 5);
+    assert_int_equal(count_of(r.out, "info string error: "), 4);
     assert_contains(&r, "response true\n");
     run(&r, "ugi king-of-the-valley", NULL);
     assert_int_equal(r.status, 2);
@@ -953,6 +1006,7 @@ int main(void)
         cmocka_unit_test(test_play_ai_vs_ai_to_the_end),
         cmocka_unit_test(test_analyze),
         cmocka_unit_test(test_uci),
+        cmocka_unit_test(test_uci_go_words),
         cmocka_unit_test(test_ugi),
         cmocka_unit_test(test_engine_session),
         cmocka_unit_test(test_outside_engines),

@@ -521,7 +521,7 @@ static void test_levels_scale(void **state)
     (void)state;
     Game *g = new_game(registry_find("kings-valley"), 2, NULL);
     GameState *s = new_pos(g, NULL);
-    SearchLimits prev = {0, 0, 0};
+    SearchLimits prev = {0};
     for (int level = AGENT_LEVEL_MIN; level <= AGENT_LEVEL_MAX; level++) {
         Agent *a = new_agent(g, AGENT_AI, level, 0, 0, 200, 0);
         const SearchLimits l = agent_limits(a);
@@ -1057,7 +1057,7 @@ static void test_alphabeta_stop_and_time(void **state)
     // A stop requested before the search still leaves depth 1, which finds the win.
     atomic_bool stop;
     atomic_init(&stop, true);
-    SearchLimits limits = {0, 0, 0};
+    SearchLimits limits = {0};
     SearchResult r;
     alphabeta_search(ab, s, &limits, &stop, &r);
     assert_int_equal(r.depth, 1);
@@ -1314,7 +1314,7 @@ static void test_mcts_full_arena(void **state)
     assert_int_equal(mcts_new(g, &cfg, &m, &err), STATUS_OK);
     Rng rng;
     rng_seed(&rng, 1);
-    SearchLimits limits = {0, 2000, 0};
+    SearchLimits limits = {.nodes = 2000};
     SearchResult r;
     mcts_search(m, s, &limits, &rng, NULL, &r);
     assert_int_equal(r.nodes, 2000);
@@ -1325,6 +1325,94 @@ static void test_mcts_full_arena(void **state)
     mcts_search(m, s, &limits, &rng, NULL, &r);
     assert_true(r.depth > 2);
     assert_int_equal(r.best, 6);
+    mcts_free(m);
+    free(s);
+    game_destroy(g);
+}
+
+/* Counts a search's progress calls. */
+typedef struct ProgressLog {
+    int iterations, last_depth, seldepth, root_moves;
+    uint64_t last_nodes;
+} ProgressLog;
+
+static void log_iteration(void *ctx, const SearchResult *r, int seldepth, int hashfull)
+{
+    ProgressLog *log = ctx;
+    log->iterations++;
+    assert_int_equal(r->depth, log->last_depth + 1); // one call per depth, in order
+    assert_true(r->nodes >= log->last_nodes);
+    assert_true(hashfull >= 0 && hashfull <= 1000);
+    log->last_depth = r->depth;
+    log->last_nodes = r->nodes;
+    if (seldepth > log->seldepth)
+        log->seldepth = seldepth;
+}
+
+static void log_root_move(void *ctx, Move m, int number, int depth)
+{
+    (void)m, (void)number, (void)depth;
+    ((ProgressLog *)ctx)->root_moves++;
+}
+
+/* searchmoves and the progress listener: the root restricted (a restriction naming no
+ * legal move is none), an iteration call per depth, and the same nodes as a silent
+ * search. */
+static void test_root_moves_and_progress(void **state)
+{
+    (void)state;
+    Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
+    GameState *s = new_pos(g, "xx.oo.... x");
+    AlphaBeta *ab;
+    ErrBuf err;
+    assert_int_equal(alphabeta_new(g, NULL, &ab, &err), STATUS_OK);
+    SearchResult r, silent;
+    const SearchLimits plain = {.depth = 5};
+    alphabeta_search(ab, s, &plain, NULL, &silent);
+    assert_int_equal(silent.best, 3);
+
+    ProgressLog log = {0};
+    const SearchProgress progress = {log_iteration, log_root_move, &log};
+    const Move others[] = {8, 9};
+    SearchLimits limits = {.depth = 5, .root_moves = others, .root_move_count = 2,
+                           .progress = &progress};
+    alphabeta_clear(ab);
+    alphabeta_search(ab, s, &limits, NULL, &r);
+    assert_true(r.best == 8 || r.best == 9);
+    assert_int_equal(log.iterations, r.depth);
+    assert_true(log.seldepth >= r.depth);
+    assert_int_equal(log.root_moves, 0); // under a second: no currmove
+
+    const Move taken[] = {1};
+    limits.root_moves = taken;
+    limits.root_move_count = 1;
+    limits.progress = NULL;
+    alphabeta_clear(ab);
+    alphabeta_search(ab, s, &limits, NULL, &r);
+    assert_int_equal(r.best, 3);
+
+    // The listener watches; it does not change the search.
+    log = (ProgressLog){0};
+    limits = (SearchLimits){.depth = 5, .progress = &progress};
+    alphabeta_clear(ab);
+    alphabeta_search(ab, s, &limits, NULL, &r);
+    alphabeta_clear(ab);
+    alphabeta_search(ab, s, &plain, NULL, &silent);
+    assert_int_equal(r.nodes, silent.nodes);
+    assert_int_equal(r.best, silent.best);
+    alphabeta_free(ab);
+
+    // MCTS keeps to the named root moves too.
+    MctsConfig cfg;
+    mcts_config_uct(&cfg);
+    Mcts *m;
+    assert_int_equal(mcts_new(g, &cfg, &m, &err), STATUS_OK);
+    Rng rng;
+    rng_seed(&rng, 1);
+    const Move seven[] = {7};
+    limits = (SearchLimits){.nodes = 500, .root_moves = seven, .root_move_count = 1};
+    mcts_search(m, s, &limits, &rng, NULL, &r);
+    assert_int_equal(r.best, 7);
     mcts_free(m);
     free(s);
     game_destroy(g);
@@ -1508,6 +1596,7 @@ int main(void)
         cmocka_unit_test(test_random_agent),
         cmocka_unit_test(test_agents_play_a_game),
         cmocka_unit_test(test_alphabeta_lazy_legality),
+        cmocka_unit_test(test_root_moves_and_progress),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

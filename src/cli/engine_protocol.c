@@ -9,6 +9,7 @@
 #include "cli/engine_protocol.h"
 
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -51,6 +52,12 @@ typedef struct Engine {
     TurnClock turn; /* the turn being answered: each `go` starts one */
     GameState *search_pos;
     int64_t again_ms; /* time for each later action of a turn of several (0: none) */
+    /* The running `go`'s searchmoves (first actions), and the listener that writes an
+     * `info` line per iteration. */
+    Move root_moves[MOVELIST_CAP];
+    int root_move_count;
+    SearchProgress progress;
+    bool reporting; /* the search thread's: its search is of search_pos */
 } Engine;
 
 static void say(Engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -80,21 +87,51 @@ static void append_score(const SearchResult *r, StrBuf *out)
     }
 }
 
-static void report(Engine *e, const SearchResult *r)
+/* One `info` line: the search's depth (and seldepth and hashfull where known, -1
+ * where not), score, nodes, speed, time and line. */
+static void report(Engine *e, const SearchResult *r, int seldepth, int hashfull)
 {
     const Game *g = e->game;
     StrBuf line;
     sb_init(&line);
     int64_t ms = r->time_ms > 0 ? r->time_ms : 1;
-    sb_printf(&line, "info depth %d score ", r->depth);
+    sb_printf(&line, "info depth %d", r->depth);
+    if (seldepth >= 0)
+        sb_printf(&line, " seldepth %d", seldepth);
+    sb_puts(&line, " score ");
     append_score(r, &line);
-    sb_printf(&line, " nodes %" PRIu64 " nps %" PRIu64 " time %" PRId64 " pv", r->nodes,
-              r->nodes * 1000 / (uint64_t)ms, r->time_ms);
+    sb_printf(&line, " nodes %" PRIu64 " nps %" PRIu64, r->nodes, r->nodes * 1000 / (uint64_t)ms);
+    if (hashfull >= 0)
+        sb_printf(&line, " hashfull %d", hashfull);
+    sb_printf(&line, " time %" PRId64 " pv", r->time_ms);
     if (r->pv_len > 0)
         sb_putc(&line, ' ');
     protocol_write_line(e->d->write_move, g, e->search_pos, r->pv, r->pv_len, &line);
     say(e, "%s", sb_str(&line));
     sb_free(&line);
+}
+
+/* The search's listener, on the searching thread: an `info` line per completed
+ * iteration, and the root move being searched once a search has run a second. Only
+ * the search of a turn's first action reports (e->reporting), since the lines are
+ * written from e->search_pos. */
+static void on_iteration(void *ctx, const SearchResult *so_far, int seldepth, int hashfull)
+{
+    Engine *e = ctx;
+    if (e->reporting)
+        report(e, so_far, seldepth, hashfull);
+}
+
+static void on_root_move(void *ctx, Move move, int number, int depth)
+{
+    Engine *e = ctx;
+    if (!e->reporting)
+        return;
+    StrBuf mv;
+    sb_init(&mv);
+    e->d->write_move(e->game, e->search_pos, move, &mv);
+    say(e, "info depth %d currmove %s currmovenumber %d", depth, sb_str(&mv), number);
+    sb_free(&mv);
 }
 
 static bool is_legal(const Game *g, const GameState *s, Move m)
@@ -123,6 +160,8 @@ static int finish_turn(Engine *e, const SearchResult *r, Move *acts, ErrBuf *err
         return 0;
     }
     const int mover = g->ops->to_move(g, walk);
+    e->reporting = false; /* later actions are searched from other positions */
+    agent_set_root_moves(e->agent, NULL, 0);
     acts[n++] = r->best;
     g->ops->make(g, walk, r->best, undo);
     int next = 1;
@@ -163,7 +202,7 @@ static void *search_main(void *arg)
     int n = 0;
     bool ok = agent_think_in_turn(e->agent, e->search_pos, &e->turn, &r, &err) == STATUS_OK;
     if (ok) {
-        report(e, &r);
+        report(e, &r, -1, -1);
         n = finish_turn(e, &r, acts, &err);
         ok = n > 0;
     }
@@ -290,13 +329,71 @@ static void cmd_position(Engine *e, char **tok, int n)
     }
 }
 
+/* The words of `go` that take a number, and the slot each fills; NULL if k is none. */
+static long *go_number_slot(Engine *e, const char *k, long *depth, long *nodes, long *movetime,
+                            long *mtg, long *mate, long clock[2], long inc[2])
+{
+    const char *const(*CLOCKS)[2] = e->d->clock_words;
+    if (strcmp(k, "depth") == 0)
+        return depth;
+    if (strcmp(k, "nodes") == 0)
+        return nodes;
+    if (strcmp(k, "movetime") == 0)
+        return movetime;
+    if (strcmp(k, "movestogo") == 0)
+        return mtg;
+    if (strcmp(k, "mate") == 0)
+        return mate;
+    for (int p = 0; p < 2; p++) {
+        if (strcmp(k, CLOCKS[p][0]) == 0)
+            return &clock[p];
+        if (strcmp(k, CLOCKS[p][1]) == 0)
+            return &inc[p];
+    }
+    return NULL;
+}
+
+/* Whether k is a word `go` knows, so that searchmoves' list ends before it. */
+static bool is_go_word(Engine *e, const char *k)
+{
+    long x[7], c[2], d[2];
+    return strcmp(k, "infinite") == 0 || strcmp(k, "ponder") == 0 ||
+           strcmp(k, "searchmoves") == 0 ||
+           go_number_slot(e, k, &x[0], &x[1], &x[2], &x[3], &x[4], c, d) != NULL;
+}
+
+/* Reads `searchmoves`' moves from tok[i..) into e->root_moves (the first action of each
+ * word); returns the index of the first token after them. A word that is not a legal
+ * move here is reported and skipped. */
+static int read_searchmoves(Engine *e, char **tok, int i, int n)
+{
+    const Game *g = e->game;
+    e->root_move_count = 0;
+    for (; i < n && !is_go_word(e, tok[i]); i++) {
+        Move acts[TURN_CAP];
+        int k = 0;
+        ErrBuf err;
+        if (play_parse_turn(g, e->pos, tok[i], acts, TURN_CAP, &k, &err) != STATUS_OK || k == 0) {
+            say(e, "info string go: searchmoves: '%s' is not a legal move here, ignored",
+                tok[i]);
+            continue;
+        }
+        if (e->root_move_count < MOVELIST_CAP)
+            e->root_moves[e->root_move_count++] = acts[0];
+    }
+    return i;
+}
+
+/* `go`: every word it does not know, and every number out of range, is reported on an
+ * `info string` line and ignored (the UCI spec: a GUI must never be left without a
+ * bestmove). */
 static void cmd_go(Engine *e, char **tok, int n)
 {
     const Game *g = e->game;
-    long depth = 0, movetime = 0, mtg = 0;
+    long depth = 0, movetime = 0, mtg = 0, mate = 0;
     long clock[2] = {-1, -1}, inc[2] = {0, 0}, nodes = 0;
     bool infinite = false;
-    const char *const(*CLOCKS)[2] = e->d->clock_words;
+    e->root_move_count = 0;
     for (int i = 1; i < n; i++) {
         const char *k = tok[i];
         if (strcmp(k, "infinite") == 0) {
@@ -305,32 +402,41 @@ static void cmd_go(Engine *e, char **tok, int n)
         }
         if (strcmp(k, "ponder") == 0)
             continue; /* no Ponder option is offered; think as for a normal move */
-        long *slot = strcmp(k, "depth") == 0      ? &depth
-                     : strcmp(k, "nodes") == 0    ? &nodes
-                     : strcmp(k, "movetime") == 0 ? &movetime
-                     : strcmp(k, "movestogo") == 0 ? &mtg
-                                                   : NULL;
-        for (int p = 0; p < 2 && !slot; p++) {
-            if (strcmp(k, CLOCKS[p][0]) == 0)
-                slot = &clock[p];
-            else if (strcmp(k, CLOCKS[p][1]) == 0)
-                slot = &inc[p];
+        if (strcmp(k, "searchmoves") == 0) {
+            i = read_searchmoves(e, tok, i + 1, n) - 1;
+            continue;
         }
+        long *slot = go_number_slot(e, k, &depth, &nodes, &movetime, &mtg, &mate, clock, inc);
         if (!slot) {
-            say(e, "info string error: go: unknown word '%s'", k);
-            return;
+            long ignored;
+            if (i + 1 < n && read_long(tok[i + 1], LONG_MIN, LONG_MAX, &ignored)) {
+                say(e, "info string go: unknown word '%s %s' ignored", k, tok[i + 1]);
+                i++; /* another protocol's word and its number (UGI's wtime 1000, say) */
+            } else {
+                say(e, "info string go: unknown word '%s' ignored", k);
+            }
+            continue;
         }
-        long max = strcmp(k, "depth") == 0 ? SEARCH_MAX_PLY : 1000000000L * 1000;
+        long max = slot == &depth ? SEARCH_MAX_PLY : slot == &mate ? SEARCH_MAX_PLY / 2
+                                                                   : 1000000000L * 1000;
         long min = (slot == &clock[0] || slot == &clock[1]) ? -1000000000L : 0;
-        if (i + 1 >= n || !read_long(tok[i + 1], min, max, slot)) {
-            say(e, "info string error: go: %s takes a whole number from %ld to %ld", k, min,
+        long value;
+        if (i + 1 >= n || !read_long(tok[i + 1], min, max, &value)) {
+            say(e, "info string go: %s takes a whole number from %ld to %ld; ignored", k, min,
                 max);
-            return;
+            if (i + 1 < n && !is_go_word(e, tok[i + 1]))
+                i++; /* the bad value goes with its word */
+            continue;
         }
+        *slot = value;
         i++;
     }
+    /* A mate in N moves of the mover is at most 2N - 1 actions away (one action a
+     * turn; games whose turns have several are searched that deep all the same). */
+    if (mate > 0 && depth == 0)
+        depth = 2 * mate - 1;
     int mover = g->ops->to_move(g, e->pos);
-    SearchLimits lim = {0, 0, 0};
+    SearchLimits lim = {0};
     if (infinite) {
         lim.depth = SEARCH_UNLIMITED;
         lim.movetime_ms = SEARCH_UNLIMITED;
@@ -356,6 +462,9 @@ static void cmd_go(Engine *e, char **tok, int n)
         say(e, "info string error: out of memory");
         return;
     }
+    lim.root_moves = e->root_moves;
+    lim.root_move_count = e->root_move_count;
+    lim.progress = &e->progress;
     agent_set_limits(a, &lim);
     turn_clock_init(&e->turn);
     /* The later actions of a turn, when the line does not give them, take a tenth of
@@ -367,6 +476,7 @@ static void cmd_go(Engine *e, char **tok, int n)
                                                      : 100;
     e->infinite = infinite;
     e->stop_asked = false;
+    e->reporting = true;
     if (pthread_create(&e->thread, NULL, search_main, e) != 0) {
         free(e->search_pos);
         e->search_pos = NULL;
@@ -577,6 +687,7 @@ int engine_protocol_run(const EngineDialect *d)
                 .level = LEVEL_DEFAULT,
                 .hash_mb = HASH_MB_DEFAULT,
                 .overhead_ms = TIME_OVERHEAD_MS};
+    e.progress = (SearchProgress){.iteration = on_iteration, .root_move = on_root_move, .ctx = &e};
     ErrBuf err;
     if (game_create(d->ops, 2, d->rules, d->n_rules, &e.game, &err) != STATUS_OK) {
         fprintf(stderr, "crown: %s\n", err.msg);

@@ -136,7 +136,7 @@ Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err)
 /* The level's limits for `kind`, then the spec's nonzero fields over them. */
 static SearchLimits effective_limits(AgentKind kind, int level, const SearchLimits *over)
 {
-    SearchLimits l = {0, 0, 0};
+    SearchLimits l = {0};
     if (kind == AGENT_ALPHABETA) {
         l.depth = level_ab_depth[level];
         l.nodes = level_ab_nodes[level];
@@ -151,6 +151,9 @@ static SearchLimits effective_limits(AgentKind kind, int level, const SearchLimi
         l.nodes = over->nodes == UINT64_MAX ? 0 : over->nodes;
     if (over->movetime_ms != 0)
         l.movetime_ms = over->movetime_ms < 0 ? 0 : over->movetime_ms;
+    l.root_moves = over->root_moves;
+    l.root_move_count = over->root_move_count;
+    l.progress = over->progress;
     return l;
 }
 
@@ -347,6 +350,12 @@ Status agent_set_memory(Agent *a, size_t bytes, ErrBuf *err)
 void agent_set_limits(Agent *a, const SearchLimits *over)
 {
     a->limits = effective_limits(a->kind, a->spec.level, over);
+}
+
+void agent_set_root_moves(Agent *a, const Move *moves, int count)
+{
+    a->limits.root_moves = count > 0 ? moves : NULL;
+    a->limits.root_move_count = count > 0 ? count : 0;
 }
 
 void agent_set_movetime(Agent *a, int64_t movetime_ms)

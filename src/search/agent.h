@@ -131,9 +131,15 @@ void agent_set_oracle(Agent *a, const AgentOracle *oracle);
 Status agent_set_memory(Agent *a, size_t bytes, ErrBuf *err);
 
 /* Replaces the limits of the next thinks as agent_new sets them from spec->limits: the
- * level's own, each nonzero field of *over taking the place of its kind. An agent kept
+ * level's own, each nonzero field of *over taking the place of its kind, and its root
+ * moves and progress listener as they are. An agent kept
  * for a whole game (the engine protocols) gets each move's limits so, keeping its TT. */
 void agent_set_limits(Agent *a, const SearchLimits *over);
+
+/* Restricts the root of the next thinks to `moves` (UCI's searchmoves; not copied, so
+ * they must outlive the thinks), or lifts the restriction (count 0). The other limits
+ * stay. */
+void agent_set_root_moves(Agent *a, const Move *moves, int count);
 
 /* Replaces the time limit of the next thinks (0 or less: none); the other limits stay.
  * For a clock that runs down: the caller budgets each move (search/timeman.h). */

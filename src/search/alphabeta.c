@@ -79,7 +79,9 @@ struct AlphaBeta {
     uint64_t node_limit; /* 0 = none */
     bool time_checks;    /* poll the clock (off while depth 1 runs) */
     int iter_depth;      /* the running iteration's depth: bounds check extensions */
+    int seldepth;        /* the deepest ply the search has reached */
     bool stopped;
+    const SearchProgress *progress; /* the limits' listener, NULL: none */
 
     /* Variety: the root moves worth at least the best minus the margin at the last
      * completed depth, the best first. */
@@ -199,10 +201,11 @@ Status alphabeta_resize_tt(AlphaBeta *ab, size_t bytes, ErrBuf *err)
     return STATUS_OK;
 }
 
-/* Counts a node, or says that a limit was reached and the search must unwind. The node
+/* Counts a node `ply` actions from the root (the deepest is the iteration's seldepth),
+ * or says that a limit was reached and the search must unwind. The node
  * limit is exact (a search never counts more nodes than it allows); the clock and the
  * stop flag are polled every so many nodes (deadline.h). */
-static inline bool enter_node(AlphaBeta *ab)
+static inline bool enter_node(AlphaBeta *ab, int ply)
 {
     if (ab->stopped)
         return false;
@@ -211,6 +214,8 @@ static inline bool enter_node(AlphaBeta *ab)
         return false;
     }
     ab->nodes++;
+    if (ply > ab->seldepth)
+        ab->seldepth = ply;
     if (ab->time_checks && deadline_poll(&ab->clock, ab->nodes)) {
         ab->stopped = true;
         return false;
@@ -399,7 +404,7 @@ static inline bool leads_noisy(const AlphaBeta *ab, int32_t order, Move m)
 static int quiesce_child(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply)
 {
     ab->ply[ply].pv_len = 0;
-    if (!enter_node(ab))
+    if (!enter_node(ab, ply))
         return 0;
     const int them = ab->ops->to_move(ab->g, ab->pos);
     const bool check = them >= 0 && ab->ops->in_check != NULL && ab->ops->in_check(ab->g, ab->pos);
@@ -531,7 +536,7 @@ static int child_value(AlphaBeta *ab, int us, int alpha, int beta, int depth, in
     // Game over. (PLAYER_CHANCE cannot happen in a game that passed
     // alphabeta_check_game; it would count as a draw.)
     ab->ply[ply].pv_len = 0;
-    if (!enter_node(ab))
+    if (!enter_node(ab, ply))
         return 0;
     return them == PLAYER_NONE ? terminal_score(ab, us, ply) : 0;
 }
@@ -546,7 +551,7 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
     p->pv_len = 0;
 
     // Step 1. Count the node, or unwind if a limit was reached.
-    if (!enter_node(ab))
+    if (!enter_node(ab, ply))
         return 0;
 
     // Step 2. The horizon: the evaluation stands for the rest of the game. A player in
@@ -720,10 +725,14 @@ static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
 
     p->pv_len = 0;
     ab->iter_move = MOVE_NONE;
-    if (!enter_node(ab))
+    if (!enter_node(ab, 0))
         return 0;
+    const SearchProgress *progress = ab->progress;
     for (int i = 0; i < n; i++) {
         const Move m = p->list.moves[i];
+        if (progress != NULL && progress->root_move != NULL &&
+            deadline_elapsed_ms(&ab->clock) >= 1000)
+            progress->root_move(progress->ctx, m, i + 1, depth);
         ab->ply[1].noisy_in = leads_noisy(ab, ORDER_TT, m);
         ops->make(g, ab->pos, m, undo);
         GAME_CHECK(g, ab->pos);
@@ -851,6 +860,22 @@ static void set_pv(SearchResult *out, const Move *pv, int len)
     out->pv_len = len;
 }
 
+/* Tells the limits' listener about a completed iteration. */
+static void report_iteration(const AlphaBeta *ab, Move best, int score, int depth,
+                             const Move *pv, int pv_len)
+{
+    SearchResult r;
+    memset(&r, 0, sizeof r);
+    r.best = best;
+    r.has_score = true;
+    r.score = score;
+    set_pv(&r, pv, pv_len);
+    r.nodes = ab->nodes;
+    r.depth = depth;
+    r.time_ms = deadline_elapsed_ms(&ab->clock);
+    ab->progress->iteration(ab->progress->ctx, &r, ab->seldepth, tt_hashfull(&ab->tt));
+}
+
 void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *limits,
                       atomic_bool *stop, SearchResult *out)
 {
@@ -865,6 +890,8 @@ void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *lim
     ab->node_limit = limits->nodes;
     ab->stopped = false;
     ab->time_checks = false;
+    ab->seldepth = 0;
+    ab->progress = limits->progress;
     tt_new_search(&ab->tt);
     for (int i = 0; i <= SEARCH_MAX_PLY; i++)
         ab->ply[i].killer[0] = ab->ply[i].killer[1] = MOVE_NONE;
@@ -873,7 +900,9 @@ void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *lim
     // stopped at once answers with a reasonable legal move.
     const int us = ops->to_move(g, ab->pos);
     Ply *root = &ab->ply[0];
-    const int n = us >= 0 ? ops->gen_moves(g, ab->pos, &root->list) : 0;
+    const int n = us >= 0 && ops->gen_moves(g, ab->pos, &root->list) > 0
+                      ? search_keep_root_moves(limits, &root->list)
+                      : 0;
     if (n == 0) {
         out->best = MOVE_NONE; // precondition broken: nothing to play
         out->time_ms = deadline_elapsed_ms(&ab->clock);
@@ -956,6 +985,8 @@ void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *lim
         memcpy(pv, root->pv, (size_t)pv_len * sizeof(Move));
         root_to_front(root, best_move);
         tt_store(&ab->tt, root_key, 0, best_move, score, depth, TT_BOUND_EXACT);
+        if (ab->progress != NULL && ab->progress->iteration != NULL)
+            report_iteration(ab, best_move, score, depth, pv, pv_len);
 
         // Step 6. Stop early when more depth cannot change the answer: a win or loss
         // proven within the searched depth, or a single legal move under a clock.

@@ -23,6 +23,8 @@ enum {
     SCORE_INF = SCORE_WIN + 1,            /* outside every real score */
 };
 
+typedef struct SearchProgress SearchProgress;
+
 /* When a search must stop; the first limit reached wins. In a SearchLimits given to a
  * search 0 (or anything negative) means "no limit of this kind"; with no limit at all a
  * search runs until it is stopped (or, for alpha-beta, until SEARCH_MAX_PLY). */
@@ -30,6 +32,11 @@ typedef struct SearchLimits {
     int depth;           /* alpha-beta: max depth in actions; 0 = none */
     uint64_t nodes;      /* alpha-beta: max nodes; MCTS: max iterations (playouts); 0 = none */
     int64_t movetime_ms; /* wall time per move; 0 = none */
+    /* Only these root moves are searched (UCI's searchmoves), when one of them is
+     * legal; NULL or 0: every move. Not owned; it must outlive the search. */
+    const Move *root_moves;
+    int root_move_count;
+    const SearchProgress *progress; /* NULL: silent */
 } SearchLimits;
 
 typedef struct SearchResult {
@@ -43,6 +50,22 @@ typedef struct SearchResult {
     int depth;      /* completed iteration depth (alpha-beta) or max tree depth (MCTS) */
     int64_t time_ms;
 } SearchResult;
+
+/* What a search tells while it runs, for analysis front ends (UCI's `info` lines). The
+ * calls come from the searching thread; none changes the search or its node counts. */
+struct SearchProgress {
+    /* After each completed iteration (alpha-beta): the answer so far, with the deepest
+     * ply reached (seldepth) and the permille of the transposition table in use. */
+    void (*iteration)(void *ctx, const SearchResult *so_far, int seldepth, int hashfull);
+    /* As each root move's search starts, once the search has run a second (UCI's
+     * currmove): the move and its number, from 1, in this iteration's order. */
+    void (*root_move)(void *ctx, Move move, int number, int depth);
+    void *ctx;
+};
+
+/* Keeps in `list` only the moves `limits` restricts the root to, when at least one of
+ * them is in it (a restriction naming no legal move is ignored). Returns the count. */
+int search_keep_root_moves(const SearchLimits *limits, MoveList *list);
 
 /* True if `score` is a proven win or loss rather than a heuristic value. */
 static inline bool score_is_decisive(int score)

@@ -67,6 +67,7 @@ struct Mcts {
     bool matched[MOVELIST_CAP]; /* list.moves[i] already has a child */
     MoveSet set;
     bool guided; /* cfg.guided and the game has guided_playout */
+    const SearchLimits *limits; /* the running search's: its root-move restriction */
 };
 
 static void set_clear(MoveSet *s)
@@ -361,7 +362,8 @@ static int iterate(Mcts *m, const GameState *root, int root_player, bool determi
             rollout(m, w, rng, ret); // the values of the finished game
             break;
         }
-        const int n = ops->gen_moves(g, w, &m->list);
+        ops->gen_moves(g, w, &m->list);
+        const int n = node == 0 ? search_keep_root_moves(m->limits, &m->list) : m->list.count;
         if (n == 0)
             break; // a broken game contract; score it as a draw
         bool expanded;
@@ -440,6 +442,7 @@ void mcts_search(Mcts *m, const GameState *s, const SearchLimits *limits, Rng *r
         determinize || (ops->flags & GAME_PERFECT_INFO) == 0 || (ops->flags & GAME_HAS_CHANCE) != 0;
 
     // Step 1. A fresh tree: the root only.
+    m->limits = limits;
     m->count = 0;
     new_node(m, -1, MOVE_NONE, -1);
 
@@ -459,7 +462,8 @@ void mcts_search(Mcts *m, const GameState *s, const SearchLimits *limits, Rng *r
 
     // Step 3. The most visited root child that is legal in s itself (a determinized
     // root might in principle have offered a move s does not).
-    const int n = ops->gen_moves(g, s, &m->list);
+    ops->gen_moves(g, s, &m->list);
+    const int n = search_keep_root_moves(limits, &m->list);
     set_clear(&m->set);
     for (int i = 0; i < n; i++)
         set_put(&m->set, m->list.moves[i], i);

@@ -34,6 +34,20 @@ static inline int age_distance(const TTable *tt, const TTEntry *e)
     return (int)((tt->age - entry_age(e)) & TT_AGE_MASK);
 }
 
+int tt_hashfull(const TTable *tt)
+{
+    if (tt->buckets == NULL)
+        return 0;
+    const uint64_t buckets = tt->mask + 1 < 250 ? tt->mask + 1 : 250;
+    int used = 0;
+    for (uint64_t b = 0; b < buckets; b++)
+        for (int i = 0; i < TT_BUCKET_ENTRIES; i++) {
+            const TTEntry *e = &tt->buckets[b].e[i];
+            used += entry_bound(e) != TT_BOUND_NONE && age_distance(tt, e) == 0;
+        }
+    return (int)(used * 1000 / (buckets * TT_BUCKET_ENTRIES));
+}
+
 Status tt_init(TTable *tt, size_t bytes, ErrBuf *err)
 {
     tt->buckets = NULL;

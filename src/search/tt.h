@@ -69,6 +69,9 @@ void tt_clear(TTable *tt);
 void tt_new_search(TTable *tt);
 /* Bytes held by the table. */
 size_t tt_bytes(const TTable *tt);
+/* The permille of entries written by the current search, from a sample of the first
+ * buckets (UCI's hashfull). */
+int tt_hashfull(const TTable *tt);
 
 /* Looks `key` up; true with *hit filled if found. `ply` is the node's distance from the
  * root, for the score conversion. */
