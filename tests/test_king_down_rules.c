@@ -699,6 +699,24 @@ static void test_can_win(void **state)
     fx_close(&fx);
 }
 
+/* `text`, read at fx's position, is written `want` in long algebraic, and reads back. */
+static void expect_long(Fx *fx, const char *text, const char *want)
+{
+    Move m, back;
+    ErrBuf err;
+    err_clear(&err);
+    if (fx->g->ops->parse_move(fx->g, fx->s, text, &m, &err) != STATUS_OK)
+        fail_msg("%s: %s", text, err.msg);
+    StrBuf sb;
+    sb_init(&sb);
+    fx->g->ops->format_move(fx->g, fx->s, m, &sb);
+    if (strcmp(sb_str(&sb), want) != 0)
+        fail_msg("%s writes as '%s', not '%s'", text, sb_str(&sb), want);
+    if (fx->g->ops->parse_move(fx->g, fx->s, sb_str(&sb), &back, &err) != STATUS_OK || back != m)
+        fail_msg("'%s' does not read back as %s", sb_str(&sb), text);
+    sb_free(&sb);
+}
+
 static void test_castling(void **state)
 {
     (void)state;
@@ -716,11 +734,16 @@ static void test_castling(void **state)
     same_action(&fx, "e1g1", "O-O");
     same_action(&fx, "e1h1", "O-O");
     same_action(&fx, "0-0-0", "O-O-O");
+    // Long algebraic writes castling as the king's own step, as UCI does.
+    expect_long(&fx, "O-O", "e1g1");
+    expect_long(&fx, "O-O-O", "e1c1");
     play(&fx, "O-O");
     assert_non_null(strstr(fx.text, "R4RK1 b kq"));
     fx_close(&fx);
     // Chess960: king on b1 castles to c1 (a-side) with the rook from a1 to d1.
     fx_open(&fx, SETTINGS("castling=on"), "rk4r1/8/8/8/8/8/8/RK4R1 w KQkq - 0 1");
+    // A king that castles one square would read as a king's step: O-O-O stays.
+    expect_long(&fx, "O-O-O", "O-O-O");
     play(&fx, "O-O-O");
     assert_non_null(strstr(fx.text, "2KR2R1 b kq"));
     fx_close(&fx);

@@ -1496,9 +1496,15 @@ void kdref_move_text(const KdRefPos *p, KdRefMove m, char out[KDREF_MOVE_TEXT])
             snprintf(out, KDREF_MOVE_TEXT, "%s",
                      POWER_NAME[ARMY_POWERS[p->army[m.from]][m.to]]);
         return;
-    case K_CASTLE:
-        snprintf(out, KDREF_MOVE_TEXT, "%s", m.to > m.from ? "O-O" : "O-O-O");
+    case K_CASTLE: {
+        // The king's own step (e1g1); O-O when it moves less than two squares.
+        const int kdest = (m.from & 56) + (m.to > m.from ? 6 : 2);
+        if (abs(kdest - m.from) >= 2)
+            snprintf(out, KDREF_MOVE_TEXT, "%s%c%c", a, 'a' + file_of(kdest), '1' + rank_of(kdest));
+        else
+            snprintf(out, KDREF_MOVE_TEXT, "%s", m.to > m.from ? "O-O" : "O-O-O");
         return;
+    }
     case K_FREEZE:
     case K_ICE:
         snprintf(out, KDREF_MOVE_TEXT, "%s:%s", WORD[m.kind], b);
@@ -1537,7 +1543,9 @@ bool kdref_find(const KdRefGame *g, const char *text, KdRefMove *out)
     for (int i = 0; i < n && !found; i++) {
         char t[KDREF_MOVE_TEXT];
         kdref_move_text(&g->pos, m[i], t);
-        if (strcmp(t, text) == 0) {
+        // Castling by its name, too: O-O is the a-side's or the h-side's.
+        const char *name = m[i].kind != K_CASTLE ? "" : m[i].to > m[i].from ? "O-O" : "O-O-O";
+        if (strcmp(t, text) == 0 || strcmp(name, text) == 0) {
             *out = m[i];
             found = true;
         }

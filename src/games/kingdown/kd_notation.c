@@ -609,6 +609,28 @@ static void format_pick(const KdConfig *c, const KdPos *p, Move m, StrBuf *out)
         sb_puts(out, kd_power_info[kd_army_info[p->army[kd_picker(c, p)]].powers[kd_to(m)]].name);
 }
 
+/* Long algebraic writes castling as the king's own step (e1g1), as UCI does, unless
+ * that text could be read as another action: a king that castles less than two
+ * squares (another set-up), or a king with a power to step there itself. */
+static void format_castle_long(const KdConfig *c, const KdPos *p, Move m, StrBuf *out)
+{
+    const int from = kd_from(m), to = kd_to(m);
+    const int kdest = (from & 56) + (to > from ? 6 : 2);
+    bool plain = abs(kdest - from) >= 2;
+    if (plain) {
+        Move moves[KD_MAX_MOVES];
+        const int n = kd_gen_legal(c, p, moves);
+        for (int i = 0; i < n && plain; i++)
+            plain = moves[i] == m || kd_from(moves[i]) != from || kd_to(moves[i]) != kdest;
+    }
+    if (plain) {
+        kd_format_square(from, out);
+        kd_format_square(kdest, out);
+    } else {
+        sb_puts(out, to > from ? "O-O" : "O-O-O");
+    }
+}
+
 void kd_format_long(const KdConfig *c, const KdPos *p, Move m, StrBuf *out)
 {
     (void)c;
@@ -618,7 +640,7 @@ void kd_format_long(const KdConfig *c, const KdPos *p, Move m, StrBuf *out)
         format_pick(c, p, m, out);
         return;
     case KD_MV_CASTLE:
-        sb_puts(out, to > from ? "O-O" : "O-O-O");
+        format_castle_long(c, p, m, out);
         return;
     case KD_MV_FREEZE:
     case KD_MV_ICE_WALL:
@@ -663,8 +685,10 @@ void kd_format_san(const KdConfig *c, const KdPos *p, Move m, StrBuf *out)
 {
     const int from = kd_from(m), to = kd_to(m), kind = kd_kind(m);
     switch (kind) {
-    case KD_MV_PICK:
     case KD_MV_CASTLE:
+        sb_puts(out, to > from ? "O-O" : "O-O-O");
+        break;
+    case KD_MV_PICK:
     case KD_MV_FREEZE:
     case KD_MV_ICE_WALL:
     case KD_MV_HASTE:
@@ -781,7 +805,7 @@ static bool find_action(const KdConfig *c, const KdPos *p, const char *in, const
                 }
                 kd_format_san(c, p, moves[i], &sb);
             } else if (kind == KD_MV_CASTLE) {
-                // King to its destination, or king onto its rook (UCI, Chess960).
+                // O-O, king to its destination, or king onto its rook (UCI, Chess960).
                 const int from = kd_from(moves[i]), to = kd_to(moves[i]);
                 const int kdest = (from & 56) + (to > from ? 6 : 2);
                 char a[32], b[32]; // room for any int, so that -O0 builds see no truncation
@@ -792,7 +816,9 @@ static bool find_action(const KdConfig *c, const KdPos *p, const char *in, const
                 char fa[16], fb[16];
                 normalise(a, fa, sizeof fa, true);
                 normalise(b, fb, sizeof fb, true);
-                if ((strcmp(fa, want_low) == 0 && from != kdest) || strcmp(fb, want_low) == 0) {
+                const char *castle = to > from ? "o-o" : "o-o-o";
+                if ((strcmp(fa, want_low) == 0 && from != kdest) || strcmp(fb, want_low) == 0 ||
+                    strcmp(castle, want_low) == 0) {
                     sb_free(&sb);
                     *out = moves[i];
                     return true;
