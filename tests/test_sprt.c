@@ -54,6 +54,12 @@ static void test_known_llr(void **state)
     const long one[5] = {0, 0, 0, 0, 1};
     sprt_pentanomial(&wide, one, &s);
     assert_near(s.llr, 0.133837, 1e-5);
+    // docs/STRENGTH.md's worked example of the 1e-3 in empty outcomes: four pairs won
+    // twice, elo0 0, elo1 10.
+    const SprtConfig ten = {0, 10, 0.05, 0.05};
+    const long four[5] = {0, 0, 0, 0, 4};
+    sprt_pentanomial(&ten, four, &s);
+    assert_near(s.llr, 0.1135, 1e-4);
     const long none[5] = {0};
     sprt_pentanomial(&wide, none, &s);
     assert_near(s.llr, 0, 1e-12);
