@@ -16,8 +16,8 @@
 #   make bench           the benchmark script (slow; not part of the tests)
 #   make python          the Python module (docs/PYTHON.md); make python-check its tests;
 #                        make bench-python its speed against the C API
-#   make install         crown, libcrown.a/.so, crown.h, crown.pc, the man page and the
-#                        Python module (with python3-dev) under
+#   make install         crown, libcrown.a/.so, crown.h, crown.pc, the manual pages, the
+#                        bash completion and the Python module (with python3-dev) under
 #                        PREFIX (default /usr/local), staged under DESTDIR if set;
 #                        make uninstall removes them
 
@@ -100,7 +100,9 @@ FUZZ_TEST_SECONDS ?= 36
 
 LIB_OBJ := $(LIB_SRC:%.c=$(OUT)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(OUT)/obj/%.o) $(LAB_SRC:%.c=$(OUT)/obj/%.o)
-CLI_MODULE_OBJ := $(filter-out %/main.o,$(CLI_OBJ))
+# Tests link the CLI's modules but the program's entry and its command table (which
+# names the web server's entry point).
+CLI_MODULE_OBJ := $(filter-out %/main.o %/commands.o %/cmd_help.o,$(CLI_OBJ))
 WEB_OBJ := $(WEB_SRC:%.c=$(OUT)/obj/%.o) $(OUT)/obj/gen/web_assets_data.o
 TEST_SUPPORT_OBJ := $(TEST_SUPPORT_SRC:%.c=$(OUT)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(OUT)/tests/%)
@@ -126,6 +128,10 @@ LIBDIR := $(DESTDIR)$(PREFIX)/lib
 INCDIR := $(DESTDIR)$(PREFIX)/include
 PCDIR := $(LIBDIR)/pkgconfig
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+COMPLETIONDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+# The commands that get a manual page crown-COMMAND(1), written by crown itself from the
+# text of its --help (src/cli/commands.c), so that the two never disagree.
+MAN_COMMANDS = $$($(CROWN) completion words 1 crown "" | grep -v '^-')
 
 .PHONY: all tests check test play bench deps deps-test clean lint web-check \
         install uninstall fuzz fuzz-targets check-invariants python python-check bench-python
@@ -273,6 +279,12 @@ install: $(CROWN) $(LIB) $(SHLIB) $(if $(PY_HAS_DEV),$(PY_MOD))
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/crown.pc.in > $(PCDIR)/crown.pc
 	chmod 644 $(PCDIR)/crown.pc
 	install -m 644 docs/crown.1 $(MANDIR)/crown.1
+	for c in $(MAN_COMMANDS); do \
+	    $(CROWN) help --man $$c >$(MANDIR)/crown-$$c.1 && chmod 644 $(MANDIR)/crown-$$c.1 || exit 1; \
+	done
+	install -d $(COMPLETIONDIR)
+	$(CROWN) completion bash >$(COMPLETIONDIR)/crown
+	chmod 644 $(COMPLETIONDIR)/crown
 ifeq ($(PY_HAS_DEV),yes)
 	install -d $(PYDIR)
 	install -m 644 $(PY_MOD) $(PYDIR)/crown$(PY_EXT)
@@ -283,7 +295,7 @@ endif
 uninstall:
 	rm -f $(BINDIR)/crown $(LIBDIR)/libcrown.a $(LIBDIR)/libcrown.so.$(VERSION) \
 	    $(LIBDIR)/$(SONAME) $(LIBDIR)/libcrown.so $(INCDIR)/crown.h $(PCDIR)/crown.pc \
-	    $(MANDIR)/crown.1
+	    $(MANDIR)/crown.1 $(MANDIR)/crown-*.1 $(COMPLETIONDIR)/crown
 ifeq ($(PY_HAS_DEV),yes)
 	rm -f $(PYDIR)/crown$(PY_EXT)
 endif

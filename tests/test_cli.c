@@ -298,6 +298,54 @@ static void bestmove_of(const Run *r, char *out, size_t cap)
     out[n] = '\0';
 }
 
+/* crown help, the manual pages and the completion are written from the same table as
+ * --help, so they say the same. */
+static void test_help_man_completion(void **state)
+{
+    (void)state;
+    static Run r, h;
+    run(&r, "help serve", NULL);
+    assert_int_equal(r.status, 0);
+    run(&h, "serve --help", NULL);
+    assert_string_equal(r.out, h.out);
+    run(&r, "help --man lab", NULL);
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, ".TH CROWN\\-LAB 1 ");
+    assert_contains(&r, "crown\\-lab \\- a self\\-play study\n");
+    assert_contains(&r, ".SH SYNOPSIS\n.nf\ncrown lab GAME \\-\\-players SPEC,SPEC...");
+    run(&r, "help --man", NULL);
+    assert_int_equal(r.status, 1);
+    run(&r, "help sideways", NULL);
+    assert_int_equal(r.status, 1);
+    assert_contains(&r, "no command 'sideways'");
+    // The words bash is offered.
+    run(&r, "completion words 1 crown pl", NULL);
+    assert_string_equal(r.out, "play\nplayouts\n");
+    run(&r, "completion words 2 crown play kings-valley-", NULL);
+    assert_string_equal(r.out, "kings-valley-7x7\nkings-valley-labyrinth\n");
+    run(&r, "completion words 4 crown play kings-valley --rule no-move", NULL);
+    assert_string_equal(r.out, "no-move=loss\nno-move=draw\n");
+    run(&r, "completion words 3 crown sprt king-down --elo", NULL);
+    assert_string_equal(r.out, "--elo0\n--elo1\n");
+    run(&r, "completion bash", NULL);
+    assert_contains(&r, "complete -o default -F _crown crown\n");
+    // The overview page names every command's page.
+    FILE *f = fopen("docs/crown.1", "r");
+    assert_non_null(f);
+    static char page[65536];
+    page[fread(page, 1, sizeof page - 1, f)] = '\0';
+    fclose(f);
+    run(&r, "completion words 1 crown ''", NULL);
+    for (char *w = strtok(r.out, "\n"); w; w = strtok(NULL, "\n")) {
+        if (w[0] == '-')
+            continue;
+        char ref[64];
+        snprintf(ref, sizeof ref, ".BR crown\\-%s (1)", w);
+        if (strstr(page, ref) == NULL)
+            fail_msg("docs/crown.1 does not name crown-%s(1)", w);
+    }
+}
+
 static void test_uci(void **state)
 {
     (void)state;
@@ -1005,6 +1053,7 @@ int main(void)
         cmocka_unit_test(test_play_save_load),
         cmocka_unit_test(test_play_ai_vs_ai_to_the_end),
         cmocka_unit_test(test_analyze),
+        cmocka_unit_test(test_help_man_completion),
         cmocka_unit_test(test_uci),
         cmocka_unit_test(test_uci_go_words),
         cmocka_unit_test(test_ugi),

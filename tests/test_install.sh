@@ -19,8 +19,16 @@ prefix=$tmp/prefix
 mk install PREFIX="$prefix"
 version=$(sed -n 's/^#define CROWN_VERSION "\(.*\)"/\1/p' include/crown.h)
 for f in bin/crown lib/libcrown.a "lib/libcrown.so.$version" lib/libcrown.so.0 lib/libcrown.so \
-    include/crown.h lib/pkgconfig/crown.pc share/man/man1/crown.1; do
+    include/crown.h lib/pkgconfig/crown.pc share/man/man1/crown.1 \
+    share/man/man1/crown-serve.1 share/man/man1/crown-play.1 share/man/man1/crown-help.1 \
+    share/bash-completion/completions/crown; do
     [ -e "$prefix/$f" ] || fail "make install did not install $f"
+done
+# A manual page for every command, each saying what its --help says.
+for c in $("$prefix/bin/crown" completion words 1 crown "" | grep -v '^-'); do
+    page=$prefix/share/man/man1/crown-$c.1
+    [ -e "$page" ] || fail "no manual page crown-$c.1"
+    "$prefix/bin/crown" help --man "$c" | cmp -s - "$page" || fail "crown-$c.1 is not crown help --man $c"
 done
 "$prefix/bin/crown" --version | grep -qx "crown $version" || fail "crown --version is not 'crown $version'"
 

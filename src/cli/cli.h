@@ -95,6 +95,8 @@ int cmd_bench(int argc, char **argv);
 int cmd_playouts(int argc, char **argv);
 int cmd_uci(int argc, char **argv);
 int cmd_ugi(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+int cmd_completion(int argc, char **argv);
 /* In src/web/serve.c (web/serve.h): the web server, which links libmicrohttpd, SQLite
  * and jansson; declared here so that the CLI includes no web header. */
 int cmd_serve(int argc, char **argv);

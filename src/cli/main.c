@@ -1,174 +1,35 @@
 /*
- * main.c - the crown program: dispatches to a subcommand. The only place that exits.
+ * main.c - the crown program: dispatches to a subcommand (the table is in commands.c).
+ * The only place that exits.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "crown.h"
-
-typedef struct Command {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *usage;
-    const char *help;
-} Command;
-
-static const Command COMMANDS[] = {
-    {"games", cmd_games, "crown games", "list every game with its rule options"},
-    {"play", cmd_play,
-     "crown play GAME [--players SPEC,SPEC] [--rule NAME=VALUE]... [--seed S] [--position TEXT]\n"
-     "           [--depth N] [--nodes N] [--movetime MS] [--engine-option [K:]NAME=VALUE]...",
-     "play on the terminal; SPEC is human or ai[:LEVEL] (also ab, mcts, random), or an\n"
-     "      outside engine uci:COMMAND or ugi:COMMAND (docs/PROTOCOLS.md)"},
-    {"analyze", cmd_analyze,
-     "crown analyze GAME [--position TEXT] [--rule NAME=VALUE]... [--agent SPEC]\n"
-     "           [--depth N] [--nodes N] [--movetime MS] [--seed S]",
-     "search one position; prints bestmove, score and principal variation"},
-    {"solve", cmd_solve,
-     "crown solve kings-valley [--rule NAME=VALUE]... [--out FILE] [--threads N]\n"
-     "           [--check N [--depth H] [--seed S]] [--report [--tablebase FILE]]\n"
-     "           [--soldiers N --out FILE]",
-     "solve 5x5 King's Valley (and so Retrieve the King) by retrograde analysis: every\n"
-     "      position's value into one table (about 1.7 GB; default in the data directory\n"
-     "      beside crown.db); a killed solve resumes from FILE.part when run again;\n"
-     "      --check N: N random positions of the table against alpha-beta H plies deep;\n"
-     "      --report: the starts' values, first moves, perfect games, counts, longest win;\n"
-     "      --soldiers N: a reduced game with N soldiers a side (for tests)"},
-    {"perft", cmd_perft,
-     "crown perft GAME DEPTH [--position TEXT] [--rule NAME=VALUE]... [--movetime MS]\n"
-     "           [--generic]",
-     "count the move tree to each depth (--generic: the interface's slow loop; --movetime:\n"
-     "      start no deeper depth once that many milliseconds are spent)"},
-    {"match", cmd_match,
-     "crown match GAME --players SPEC,SPEC --games N [--seed S] [--out FILE] [--jobs J]\n"
-     "           [--openings FILE] [--rule NAME=VALUE]... [--depth N] [--nodes N]\n"
-     "           [--movetime MS | --tc BASE+INC] [--engine-option [K:]NAME=VALUE]...",
-     "play AI against AI with seats rotating; prints the score and Elo difference (two\n"
-     "      players) or each player's wins, mean rank, mean score and mean rank by seat.\n"
-     "      A SPEC may be an outside engine, uci:COMMAND or ugi:COMMAND; --engine-option\n"
-     "      sets an option of every outside engine, or of --players entry K only; --tc\n"
-     "      gives each seat a clock of BASE seconds plus INC a move (docs/PROTOCOLS.md)"},
-    {"sprt", cmd_sprt,
-     "crown sprt GAME --base SPEC --test SPEC --elo0 E0 --elo1 E1 [--alpha A] [--beta B]\n"
-     "           [--movetime MS] [--depth N] [--nodes N] [--games-max N] [--seed S]\n"
-     "           [--jobs J] [--openings FILE] [--rule NAME=VALUE]...",
-     "play pairs of games (seats swapped) until the sequential probability ratio test\n"
-     "      accepts H0 (test is elo0 stronger) or H1 (elo1); prints W/D/L, LLR and Elo"},
-    {"tune", cmd_tune,
-     "crown tune GAME [--generate N --out FILE [--players A,B] [--depth N] [--nodes N]\n"
-     "           [--random-plies N] [--skip-plies N] [--per-game N] [--seed S] [--jobs J]]\n"
-     "           [--fit FILE [--only PREFIX,...] [--step N] [--passes N] [--jobs J]]\n"
-     "           [--write TABLE] [--rule NAME=VALUE]...",
-     "Texel tuning of the evaluation's weights: --generate plays N self-play games (each from\n"
-     "      its own set-up and --random-plies random actions, 4) and writes their quiet\n"
-     "      positions (not in check, no capture played, after --skip-plies actions, 8; at\n"
-     "      most --per-game of them drawn from each game, 40, 0 = all) with the result to\n"
-     "      FILE; --fit fits the scale K, then the weights by coordinate\n"
-     "      descent (steps from --step, 8, down to 1; at most --passes passes, 30) on the\n"
-     "      mean squared error of sigmoid(K eval) against the results, and prints them\n"
-     "      (--only: just the weights whose names start so, value_ say, the rest kept);\n"
-     "      --write writes the fitted (or, alone, the current) weights as the game's C table.\n"
-     "      Without these: the weights and their values (docs/STRENGTH.md)"},
-    {"lab", cmd_lab,
-     "crown lab GAME --players SPEC,SPEC... --games N --out DIR [--compare NAME=VALUE,...]...\n"
-     "           [--ladder L,L...] [--rule NAME=VALUE]... [--jobs J] [--seed S] [--shard I/N]\n"
-     "           [--depth N] [--nodes N] [--movetime MS]; crown lab merge DIR... --out DIR",
-     "a self-play study: win, draw and loss rates by seat with 95% intervals, why games\n"
-     "      ended, lengths, rule sets compared, Elo ladders; writes DIR/results.csv,\n"
-     "      DIR/summary.json and DIR/report.html (docs/LAB.md)"},
-    {"playouts", cmd_playouts,
-     "crown playouts GAME [--games N] [--movetime MS] [--seed S] [--position TEXT]\n"
-     "           [--rule NAME=VALUE]...",
-     "random games to the end: speed, and how often each player wins under random play"},
-    {"uci", cmd_uci, "crown uci",
-     "a UCI chess engine on stdin/stdout: King Down with the chess rules (classic set-up,\n"
-     "      castling, en passant, Q R B N promotion), for chess GUIs and matches against\n"
-     "      other engines (docs/PROTOCOLS.md)"},
-    {"ugi", cmd_ugi, "crown ugi GAME [--rule NAME=VALUE]...",
-     "a UGI engine (the Universal Game Interface of cutegames) on stdin/stdout for any\n"
-     "      two-player game but King of the Valley; every rule option is a setoption\n"
-     "      (docs/PROTOCOLS.md)"},
-    {"bench", cmd_bench, "crown bench [GAME]",
-     "fixed-depth searches over fixed positions; prints a node-count signature"},
-    {"serve", cmd_serve,
-     "crown serve [--port P] [--bind ADDR] [--db FILE|URL] [--ai-threads N] [--rate N] [--quiet]\n"
-     "      [--max-connections N] [--max-per-ip N]\n"
-     "      [--public-url URL] [--allow-origin ORIGIN[,ORIGIN]] [--trusted-proxy ADDR[,ADDR]]\n"
-     "      [--tablebase FILE] [LIMITS]\n"
-     "      [--lab DIR [--lab-max-games N]]",
-     "the web server: play every game in a browser against the AI or with friends (default\n"
-     "      127.0.0.1:8080; --port 0 picks a free port; --db defaults to\n"
-     "      $XDG_DATA_HOME/crown/crown.db or ~/.local/share/crown/crown.db; a\n"
-     "      postgresql://USER@HOST/DB URL lets several servers share one database\n"
-     "      (docs/DEPLOY.md); --rate: moves and other changes a second per client\n"
-     "      address). --public-url: the address players open when a reverse proxy serves\n"
-     "      it (its Host and Origin are accepted; else only this server's own address);\n"
-     "      --allow-origin: more addresses the site is reached under, such as its other\n"
-     "      names behind the proxy (no CORS: same-site pages only).\n"
-     "      --trusted-proxy: reverse proxies (addresses, CIDR blocks such as 10.0.0.0/8)\n"
-     "      whose X-Forwarded-For names the client: from them, the limits count the\n"
-     "      header's rightmost address that is not a trusted proxy (what the client wrote\n"
-     "      stands left of what the proxies append), and a request without it is refused\n"
-     "      (400); from other peers the header is ignored. Open connections (--max-per-ip)\n"
-     "      are counted before any header, by the peer (default: no proxy trusted).\n"
-     "      --lab DIR: the Lab page runs self-play studies (crown lab) from the browser,\n"
-     "      one at a time on one thread, kept in DIR; off without it. --lab-max-games:\n"
-     "      the games of one study, every rule set [2000].\n"
-     "      LIMITS, per client address unless said (defaults in brackets; docs/API.md):\n"
-     "      --creates-per-hour N   games created an hour [60]\n"
-     "      --ai-games N           games against the AI in play at once [3]\n"
-     "      --aiai-games N         AI-against-AI games in play at once [2]\n"
-     "      --ai-max-plies N       actions an AI plays in a game; more max-plies refused [1000]\n"
-     "      --ai-seconds N         AI think time per game [600]\n"
-     "      --ai-queue N           hints waiting for the AI [4]; one per game\n"
-     "      --hint-timeout S       a hint no AI worker took by then is refused, 503 [10]\n"
-     "      --streams-per-ip N     open event streams [32]\n"
-     "      --streams-per-game N   open event streams of one game, all addresses [64]\n"
-     "      --keep-alive S         a stream sent nothing this long gets a comment [15]\n"
-     "      --dead-after S         on PostgreSQL, a process silent this long is taken for\n"
-     "                             dead: its streams and hints stop counting [30]\n"
-     "      --idle S               a game untouched this long leaves memory [300]\n"
-     "      --day-seconds S        a day of days-per-move clocks, for tests [86400]\n"
-     "      --abandon-after S      an unfinished game unchanged this long is deleted; 0 never\n"
-     "                             [2592000, 30 days]\n"
-     "      --delete-finished-after S  the same for finished games [0, never]"},
-};
-enum { N_COMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
-
-static void usage(FILE *f)
-{
-    fprintf(f, "crown - engine, AI and referee for King's Valley and other games about kings\n\n"
-               "usage:\n");
-    for (int i = 0; i < N_COMMANDS; i++)
-        fprintf(f, "  %s\n      %s\n", COMMANDS[i].usage, COMMANDS[i].help);
-    fprintf(f, "\n`crown COMMAND --help` describes one command; `crown games` lists the games;\n"
-               "`crown --version` prints the version.\n");
-}
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
-        strcmp(argv[1], "-h") == 0) {
-        usage(stdout);
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        cli_usage(stdout);
         return argc < 2 ? 2 : 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
         printf("crown %s\n", crown_version());
         return 0;
     }
-    for (int i = 0; i < N_COMMANDS; i++) {
-        if (strcmp(argv[1], COMMANDS[i].name) != 0)
-            continue;
-        for (int a = 2; a < argc; a++) {
-            if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
-                printf("usage: %s\n  %s\n", COMMANDS[i].usage, COMMANDS[i].help);
-                return 0;
-            }
-        }
-        return COMMANDS[i].run(argc, argv);
+    const CliCommand *c = cli_command_find(argv[1]);
+    if (c == NULL) {
+        fprintf(stderr, "crown: unknown command '%s'\n\n", argv[1]);
+        cli_usage(stderr);
+        return 2;
     }
-    fprintf(stderr, "crown: unknown command '%s'\n\n", argv[1]);
-    usage(stderr);
-    return 2;
+    for (int a = 2; a < argc; a++) {
+        if (strcmp(argv[a], "--help") == 0 || strcmp(argv[a], "-h") == 0) {
+            cli_command_help(c, stdout);
+            return 0;
+        }
+    }
+    return c->run(argc, argv);
 }
