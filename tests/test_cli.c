@@ -27,8 +27,8 @@ typedef struct Run {
     int status;
 } Run;
 
-/* Runs `crown ARGS < input 2>&1`; input may be NULL (empty). */
-static void run(Run *r, const char *args, const char *input)
+/* Runs `crown ARGS < input 2>&1` with input's first len bytes (NUL bytes included). */
+static void run_bytes(Run *r, const char *args, const char *input, size_t len)
 {
     const char *bin = getenv("CROWN_BIN");
     assert_non_null(bin);
@@ -36,7 +36,7 @@ static void run(Run *r, const char *args, const char *input)
     temp_path(in_path, sizeof in_path, "crown-cli-XXXXXX");
     int fd = mkstemp(in_path);
     assert_true(fd >= 0);
-    if (input && write(fd, input, strlen(input)) < 0)
+    if (len > 0 && write(fd, input, len) != (ssize_t)len)
         fail_msg("cannot write input");
     close(fd);
     char cmd[4096];
@@ -48,6 +48,12 @@ static void run(Run *r, const char *args, const char *input)
     int st = pclose(p);
     r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     unlink(in_path);
+}
+
+/* Runs `crown ARGS < input 2>&1`; input may be NULL (empty). */
+static void run(Run *r, const char *args, const char *input)
+{
+    run_bytes(r, args, input, input ? strlen(input) : 0);
 }
 
 /* Puts the contents of the file at `path` in r->out, for the assertions below. */
@@ -184,6 +190,35 @@ static void test_play_script(void **state)
     assert_contains(&r, "sskss/S4/5/5/1SKSS 2 1");
     assert_contains(&r, "took back 1 action\n");
     assert_contains(&r, "sskss/5/5/5/SSKSS 1 0\n");
+}
+
+/* A line with a NUL byte is an error for that line alone, and an overlong line is read
+ * to its end: the lines after them are still played (a NUL once swallowed the next). */
+static void test_play_nul_and_long_lines(void **state)
+{
+    (void)state;
+    static Run r;
+    static char input[8192];
+    size_t n = 0;
+    static const char nul_line[] = "a1\0-a4\n";
+    memcpy(input + n, nul_line, sizeof nul_line - 1);
+    n += sizeof nul_line - 1;
+    memcpy(input + n, "a1-a4\n", 6);
+    n += 6;
+    memset(input + n, 'x', 5000); // longer than any line crown play keeps
+    n += 5000;
+    input[n++] = '\n';
+    const char *rest = "e5-e2\nposition\nquit\n";
+    memcpy(input + n, rest, strlen(rest));
+    n += strlen(rest);
+    run_bytes(&r, "play kings-valley --players human,human", input, n);
+    assert_int_equal(r.status, 1);
+    assert_contains(&r, "error: line contains a NUL byte\n");
+    assert_contains(&r, "first player (human) plays a1-a4");
+    assert_contains(&r, "error: line too long\n");
+    assert_contains(&r, "second player (human) plays e5-e2");
+    assert_contains(&r, "ssks1/S4/5/4s/1SKSS 1 2");
+    assert_int_equal(count_of(r.out, "error: "), 2);
 }
 
 static void test_play_rejects_without_change(void **state)
@@ -1047,6 +1082,7 @@ int main(void)
         cmocka_unit_test(test_perft),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_play_script),
+        cmocka_unit_test(test_play_nul_and_long_lines),
         cmocka_unit_test(test_play_rejects_without_change),
         cmocka_unit_test(test_play_against_ai_and_undo),
         cmocka_unit_test(test_play_second_seat_and_typing),

@@ -47,6 +47,34 @@ static void say_error(PlaySession *ps, const char *msg)
     ps->errors++;
 }
 
+enum LineRead { LINE_OK, LINE_EOF, LINE_LONG, LINE_NUL };
+
+/* Reads one line of stdin whole, up to and without its newline, into buf. A line too
+ * long for buf or holding a NUL byte is still read to its end, so that the next line
+ * starts where it should (fgets stops at the buffer's end, and a NUL hides the newline
+ * from string functions: the next line was then taken for this one's rest and lost). */
+static enum LineRead read_line(char *buf, size_t cap)
+{
+    size_t n = 0;
+    bool any = false, nul = false, lng = false;
+    int ch;
+    while ((ch = getchar()) != EOF) {
+        any = true;
+        if (ch == '\n')
+            break;
+        if (ch == '\0')
+            nul = true;
+        else if (n + 1 < cap)
+            buf[n++] = (char)ch;
+        else
+            lng = true;
+    }
+    buf[n] = '\0';
+    if (!any)
+        return LINE_EOF;
+    return lng ? LINE_LONG : nul ? LINE_NUL : LINE_OK;
+}
+
 static void show_board(const PlaySession *ps)
 {
     const Game *g = ps->rec.game;
@@ -417,13 +445,11 @@ int cmd_play(int argc, char **argv)
             printf("> ");
             fflush(stdout);
         }
-        if (fgets(line, sizeof line, stdin) == NULL)
+        const enum LineRead lr = read_line(line, sizeof line);
+        if (lr == LINE_EOF)
             break;
-        if (strchr(line, '\n') == NULL && !feof(stdin)) {
-            int ch;
-            while ((ch = getchar()) != EOF && ch != '\n') {
-            }
-            say_error(&ps, "line too long");
+        if (lr != LINE_OK) {
+            say_error(&ps, lr == LINE_LONG ? "line too long" : "line contains a NUL byte");
             continue;
         }
         const int before = ps.rec.count;
