@@ -81,7 +81,7 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     }
     srv->sessions = sessions_new();
     srv->rate = ratelimit_new(cfg->write_rate, cfg->write_burst);
-    srv->creates = ratelimit_new(cfg->creates_per_hour / 3600.0, cfg->creates_per_hour);
+    srv->creates = ratelimit_new_window(cfg->creates_per_hour, 3600);
     srv->quota = quota_new();
     srv->games_json = api_games_json(&srv->games_json_len);
     if (srv->sessions == NULL || srv->rate == NULL || srv->creates == NULL ||

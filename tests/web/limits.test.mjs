@@ -111,6 +111,21 @@ describe('limits per address', { concurrency: true }, () => {
     });
   });
 
+  // "At most N an hour" means the same on SQLite as on PostgreSQL (cluster.test.mjs):
+  // the next create comes when the oldest of the hour's leaves the hour, not when a token
+  // bucket refills (which said 1201 s here, and let 2N through in an hour).
+  test('games created per hour: try again when the oldest leaves the hour', async () => {
+    await withServer(['--creates-per-hour', '3'], async (srv) => {
+      for (let i = 0; i < 3; i++) await create(srv, { game: 'kings-valley', seats: ['human', 'human'] });
+      const r = await request(srv, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'] } });
+      assertError(r, 429, /at most 3 an hour; try again in \d+ s/);
+      const said = Number(/try again in (\d+) s/.exec(r.body.error)[1]);
+      const header = Number(r.headers['retry-after']);
+      assert.ok(header > 3000 && header <= 3600, `Retry-After ${header}`);
+      assert.ok(Math.abs(said - header) <= 1, `${said} s in the message, ${header} in the header`);
+    });
+  });
+
   test('games against the AI and AI-against-AI games in play at once', async () => {
     await withServer(['--ai-games', '1', '--aiai-games', '1'], async (srv) => {
       await create(srv, { game: 'kings-valley', seats: ['human', 'ai:1'] });
