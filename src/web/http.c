@@ -15,6 +15,7 @@
 
 #include <arpa/inet.h>
 #include <jansson.h>
+#include <limits.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -429,20 +430,11 @@ static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const
     }
     char msg[ERRBUF_LEN];
     msg[0] = '\0';
-    pthread_mutex_lock(&s->mu);
-    if (s->nstreams >= srv->cfg.streams_per_game)
-        snprintf(msg, sizeof msg, "this game has %d event streams open, the most it may "
-                 "have: try again later", srv->cfg.streams_per_game);
-    else
-        s->nstreams++;
-    pthread_mutex_unlock(&s->mu);
-    bool mine = msg[0] == '\0'; // this process's counts taken
+    bool mine = sse_count_open(srv, s, viewer, msg, sizeof msg); // this process's counts
     if (mine && !quota_take(srv->quota, addr, QUOTA_STREAMS, srv->cfg.streams_per_ip)) {
         snprintf(msg, sizeof msg, "your address has %d event streams open, the most it may "
                  "have: close some", srv->cfg.streams_per_ip);
-        pthread_mutex_lock(&s->mu);
-        s->nstreams--;
-        pthread_mutex_unlock(&s->mu);
+        sse_count_close(s, viewer);
         mine = false;
     }
     // Processes sharing a store count every process's streams too: one short
@@ -450,8 +442,10 @@ static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const
     int64_t hold = 0;
     StoreRefusal refused = STORE_ADMITTED;
     int code = 429;
+    // A seat's stream is never refused for the game's count (sse_count_open).
+    const int game_cap = viewer >= 0 ? INT_MAX : srv->cfg.streams_per_game;
     if (mine && store_live_take(srv->store, addr, id, QUOTA_STREAMS, srv->cfg.streams_per_ip,
-                                srv->cfg.streams_per_game, srv->cfg.dead_after_s, &hold,
+                                game_cap, srv->cfg.dead_after_s, &hold,
                                 &refused, &err) != STATUS_OK) {
         code = 503;
         snprintf(msg, sizeof msg, "%s", err.msg);
@@ -463,9 +457,7 @@ static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const
                  "servers, the most it may have: try again later", srv->cfg.streams_per_game);
     }
     if (mine && msg[0] != '\0') {
-        pthread_mutex_lock(&s->mu);
-        s->nstreams--;
-        pthread_mutex_unlock(&s->mu);
+        sse_count_close(s, viewer);
         quota_give(srv->quota, addr, QUOTA_STREAMS);
     }
     if (msg[0] != '\0') {

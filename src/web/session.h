@@ -57,6 +57,7 @@ typedef struct Session {
     /* guarded by mu */
     int quota_kind;   /* the QuotaKind the owner holds for this game until it ends, or -1 */
     int nstreams;     /* open event streams: the length of `streams` below */
+    int seat_streams[MAX_PLAYERS]; /* of nstreams, those of each seat (sse_count_open) */
     bool hint_queued; /* a hint for this game waits for an AI worker */
     bool sse_queued;  /* the event hub has this game's change to send out (sse.c) */
     int64_t ai_ms;    /* AI think time spent since the session was made or loaded */

@@ -545,8 +545,8 @@ static void free_stream(void *cls)
     if (st->next)
         st->next->prev = st->prev;
     st->suspended = false;
-    s->nstreams--;
     pthread_mutex_unlock(&s->mu);
+    sse_count_close(s, st->viewer);
     give_back(st->srv, st->addr, st->hold);
     event_release(st->ev);
     st->ev = NULL;
@@ -557,12 +557,43 @@ static void free_stream(void *cls)
     pthread_mutex_unlock(&h->mu);
 }
 
-/* Gives back what the caller of sse_response counted for a stream that never opened. */
-static void never_opened(Server *srv, Session *s, const char *addr, int64_t hold)
+bool sse_count_open(const Server *srv, Session *s, int viewer, char *msg, size_t n)
+{
+    const bool seat = viewer >= 0 && viewer < MAX_PLAYERS;
+    pthread_mutex_lock(&s->mu);
+    int seats = 0;
+    for (int i = 0; i < MAX_PLAYERS; i++)
+        seats += s->seat_streams[i];
+    bool ok;
+    if (seat && !(ok = s->seat_streams[viewer] < SSE_SEAT_STREAMS))
+        snprintf(msg, n, "this seat has %d event streams open, the most it may have: "
+                 "close some", SSE_SEAT_STREAMS);
+    else if (!seat && !(ok = s->nstreams - seats < srv->cfg.streams_per_game))
+        snprintf(msg, n, "this game has %d event streams open, the most it may have: try "
+                 "again later", srv->cfg.streams_per_game);
+    if (ok) {
+        s->nstreams++;
+        if (seat)
+            s->seat_streams[viewer]++;
+    }
+    pthread_mutex_unlock(&s->mu);
+    return ok;
+}
+
+void sse_count_close(Session *s, int viewer)
 {
     pthread_mutex_lock(&s->mu);
     s->nstreams--;
+    if (viewer >= 0 && viewer < MAX_PLAYERS)
+        s->seat_streams[viewer]--;
     pthread_mutex_unlock(&s->mu);
+}
+
+/* Gives back what the caller of sse_response counted for a stream that never opened. */
+static void never_opened(Server *srv, Session *s, int viewer, const char *addr,
+                         int64_t hold)
+{
+    sse_count_close(s, viewer);
     give_back(srv, addr, hold);
     session_release(s);
 }
@@ -572,7 +603,7 @@ struct MHD_Response *sse_response(Server *srv, struct MHD_Connection *c, Session
 {
     SseStream *st = calloc(1, sizeof *st);
     if (st == NULL) {
-        never_opened(srv, s, addr, hold);
+        never_opened(srv, s, viewer, addr, hold);
         return NULL;
     }
     st->srv = srv;
@@ -590,7 +621,7 @@ struct MHD_Response *sse_response(Server *srv, struct MHD_Connection *c, Session
                                           free_stream);
     if (mr == NULL) {
         free(st);
-        never_opened(srv, s, addr, hold);
+        never_opened(srv, s, viewer, addr, hold);
         return NULL;
     }
     // A plain body until the connection closes, so that the hub's own sends fit in.

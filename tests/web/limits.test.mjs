@@ -196,6 +196,42 @@ describe('limits per address', { concurrency: true }, () => {
     });
   });
 
+  // Game ids are public (watch links, the lobby): spectators from a few addresses once
+  // filled a game's streams and both players got 429 for their own updates.
+  test('a seat always gets its stream, whatever spectators hold', async () => {
+    await withServer(['--streams-per-ip', '8', '--streams-per-game', '3'], async (srv) => {
+      const g = await create(srv, { game: 'kings-valley', seats: ['human', 'human'] });
+      const open = [];
+      try {
+        for (const from of [OTHER, OTHER, '127.0.0.3']) open.push(await openStream(srv, g.id, { from }));
+        assert.deepEqual(open.map((s) => s.status), [200, 200, 200]);
+        const spectator = await openStream(srv, g.id, { from: '127.0.0.4' });
+        assertError({ ...spectator, headers: { 'retry-after': '10' } }, 429, /this game has 3 event streams open/);
+        for (const seat of g.seats) {
+          const auth = { authorization: `Bearer ${seat.token}` };
+          const r = await openStream(srv, g.id, { headers: auth });
+          assert.equal(r.status, 200, JSON.stringify(r.body));
+          open.push(r);
+        }
+        // A seat's own streams are bounded too (its tabs), apart from the spectators'.
+        const auth = { authorization: `Bearer ${g.seats[0].token}` };
+        for (let i = 1; i < 4; i++) {
+          const r = await openStream(srv, g.id, { headers: auth });
+          assert.equal(r.status, 200, JSON.stringify(r.body));
+          open.push(r);
+        }
+        const fifth = await openStream(srv, g.id, { headers: auth });
+        assertError({ ...fifth, headers: { 'retry-after': '10' } }, 429, /this seat has 4 event streams open/);
+        // The seats' streams still get the state.
+        await sleep(200);
+        assert.match(open[3].received(), /event: state/);
+        assert.match(open[4].received(), /event: state/);
+      } finally {
+        for (const s of open) s.close();
+      }
+    });
+  });
+
   test('keep-alives go to the streams that were sent nothing, and only to them', async () => {
     await withServer(['--keep-alive', '1'], async (srv) => {
       const idle = await create(srv, { game: 'kings-valley', seats: ['human', 'human'] });
