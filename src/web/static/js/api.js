@@ -42,14 +42,36 @@ export const solution = (id, token) => call('GET', `/api/games/${id}/solution`, 
 export const preview = (id, move) => call('POST', `/api/games/${id}/preview`, { body: { move } });
 
 // Calls onState(state) with every state the server sends; onOpen() whenever the stream
-// (re)connects, since the browser reconnects by itself after a network hiccup or a
-// server restart. Returns a function that closes the stream.
-export function watch(id, token, onState, onOpen) {
+// (re)connects; onDown(ms) when it is down and the next try is ms away. The browser
+// reconnects by itself after a network hiccup, but gives up for good on an answer that
+// is not a stream (a 429 when the game's or the address's streams are full, a 503): then
+// a new stream is tried after a back-off, 1 s doubling to 30 s with jitter so that a
+// refused crowd does not come back at once. Returns a function that closes the stream.
+export function watch(id, token, onState, onOpen, onDown) {
   const q = token ? `?token=${encodeURIComponent(token)}` : '';
-  const es = new EventSource(`/api/games/${id}/events${q}`);
-  es.addEventListener('state', (ev) => onState(JSON.parse(ev.data)));
-  es.addEventListener('open', () => onOpen && onOpen());
-  return () => es.close();
+  let es = null;
+  let timer = null;
+  let delay = 1000;
+  const connect = () => {
+    timer = null;
+    es = new EventSource(`/api/games/${id}/events${q}`);
+    es.addEventListener('state', (ev) => onState(JSON.parse(ev.data)));
+    es.addEventListener('open', () => { delay = 1000; if (onOpen) onOpen(); });
+    es.addEventListener('error', () => {
+      if (es.readyState !== EventSource.CLOSED) return; // the browser retries itself
+      es.close();
+      const wait = Math.round(delay * (0.5 + Math.random() / 2));
+      delay = Math.min(delay * 2, 30000);
+      if (onDown) onDown(wait);
+      timer = setTimeout(connect, wait);
+    });
+  };
+  connect();
+  return () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    es.close();
+  };
 }
 
 // The Lab page (js/lab.js): the studies of a server started with --lab DIR.

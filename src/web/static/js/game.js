@@ -428,7 +428,16 @@ export function showGame(root, id, token) {
     if (!ui.state) return;
     // A reconnected stream may come from a restarted server, whose versions start again
     // from what it stored: accept whatever it sends first.
-    ui.stop = api.watch(id, token, applyState, () => { shownVersion = -1; });
+    // While the stream is refused (the game's or the address's streams are full) the
+    // page says so and tries again; the board's data-stream tells tests which it is.
+    ui.stop = api.watch(id, token, applyState, () => {
+      shownVersion = -1;
+      board.dataset.stream = 'open';
+      if (message.textContent.startsWith('Live updates are paused')) say('');
+    }, (ms) => {
+      board.dataset.stream = 'down';
+      say(`Live updates are paused; trying again in ${Math.ceil(ms / 1000)} s.`);
+    });
     if (new URLSearchParams(location.hash.slice(1)).has('review')) openReview(reviewCtx);
   });
 }
