@@ -5,27 +5,21 @@
 // page, bounded by a timeout; none is a sleep.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launch, openPage } from './browser.mjs';
-import { api, openStream, startServer } from './server.mjs';
+import { browserSuite, openPage } from './browser.mjs';
+import { api, openStream } from './server.mjs';
 
 const WAIT = { timeout: 20000 };
+
+const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
 
 let srv;
 let browser;
 
-before(async () => {
-  // One stream per address: a stream of this test's own (the page's address too) keeps
-  // the page's refused.
-  srv = await startServer({ args: ['--streams-per-ip', '1'] });
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (srv) {
-    const { code } = await srv.stop();
-    assert.equal(code, 0, srv.stderr());
-  }
+// One stream per address: a stream of this test's own (the page's address too) keeps
+// the page's refused.
+browserSuite({
+  before, after, shots: SHOTS, args: ['--streams-per-ip', '1'],
+  ready(s) { srv = s.srv; browser = s.browser; },
 });
 
 test('a refused event stream is tried again with back-off, and then the moves come', async () => {
