@@ -300,6 +300,12 @@ static const char *request_token(struct MHD_Connection *c)
     return MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
 }
 
+const char *request_arg(const Request *req, const char *name)
+{
+    return req->conn ? MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name)
+                     : NULL;
+}
+
 /* "/api/games/ID/events" -> ID in id (false if the path is not that). */
 static bool events_path(const char *path, char *id, size_t cap)
 {
@@ -706,6 +712,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         .body_len = cx->len,
         .token = request_token(c),
         .addr = cx->addr,
+        .conn = c,
     };
     cx->conn = c;
     // The fixed list of games, the health check and the counts never block; the rest

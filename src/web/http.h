@@ -16,6 +16,7 @@
 
 typedef struct Server Server;
 typedef struct HttpWorkers HttpWorkers;
+struct MHD_Connection;
 
 /* A header line every answer carries. */
 typedef struct HttpHeader {
@@ -33,7 +34,11 @@ typedef struct Request {
     size_t body_len;
     const char *token;  /* the seat token offered, or NULL */
     const char *addr;   /* the client's address as text ("" when unknown) */
+    struct MHD_Connection *conn; /* for request_arg; NULL: no query */
 } Request;
+
+/* The value of the query argument `name` of req, or NULL. */
+const char *request_arg(const Request *req, const char *name);
 
 /* What a handler answers: a status and a malloc'd body of one content type. */
 typedef struct Response {

@@ -1,6 +1,7 @@
 /*
  * review.c - the review endpoints (review.h, docs/API.md). Positions are replayed from
- * the record's start under the session's lock, as the record is the truth. What may be
+ * the record's start under the session's lock, as the record is the truth, and answered
+ * a page at a time, each page an expensive read in its address's own budget. What may be
  * seen follows the record's own rule: a hidden-information game's positions only once
  * it is over (at any time when only what is to come is hidden), and in the public view. An evaluation is a search, so it is the AI
  * workers' (ai.c), with the hint's queue and per-address limits; during a game it is
@@ -16,6 +17,7 @@
 #include "search/limits.h"
 #include "web/ai.h"
 #include "web/api.h"
+#include "web/ratelimit.h"
 #include "web/server.h"
 #include "web/session.h"
 
@@ -60,10 +62,32 @@ static json_t *position_json(const Game *g, const GameState *st, int ply, StrBuf
     return o;
 }
 
-static void positions(Session *s, Response *res)
+/* A page of positions (docs/API.md): one answer of a 2,000-ply game was 10 MB and 0.67 s
+ * of the server's time, so an answer holds at most POSITIONS_PAGE of them. The page's
+ * start is reached by making the moves alone; only its own positions are formatted. */
+enum { POSITIONS_PAGE = 100 };
+
+static void positions(Server *srv, const Request *req, Session *s, Response *res)
 {
+    // Expensive reads have their own budget per address, apart from the writes'.
+    int retry = 0;
+    if (!ratelimit_take(srv->reads, req->addr, &retry)) {
+        res->retry_after = retry;
+        response_error(res, 429, "too many pages of positions read from your address; try "
+                       "again in %d s", retry);
+        return;
+    }
+    const char *from_arg = request_arg(req, "from");
+    long from = 0;
+    char *end = NULL;
+    if (from_arg != NULL) {
+        from = strtol(from_arg, &end, 10);
+        if (end == from_arg || *end != '\0' || from < 0)
+            from = -1;
+    }
     pthread_mutex_lock(&s->mu);
     const Game *g = s->game;
+    const int count = s->rec.count;
     // As the record (api.c): a game whose only secret is what is still to come shows
     // every position it has been through, in the public view.
     const unsigned flags = g->ops->flags;
@@ -74,22 +98,32 @@ static void positions(Session *s, Response *res)
                        "the game is over");
         return;
     }
+    if (from < 0 || from > count) {
+        pthread_mutex_unlock(&s->mu);
+        response_error(res, 400, "'from' must be a whole number from 0 to %d, the positions "
+                       "of this game", count);
+        return;
+    }
+    const int first = (int)from;
+    const int last = first + POSITIONS_PAGE - 1 < count ? first + POSITIONS_PAGE - 1 : count;
     GameState *st = game_state_clone(g, s->rec.start);
     void *undo = game_undo_new(g);
     json_t *list = json_array();
     StrBuf t;
     sb_init(&t);
-    for (int i = 0; st && undo && i <= s->rec.count; i++) {
+    for (int i = 0; st && undo && i <= last; i++) {
         if (i > 0)
             g->ops->make(g, st, s->rec.moves[i - 1], undo);
-        json_array_append_new(list, position_json(g, st, i, &t));
+        if (i >= first)
+            json_array_append_new(list, position_json(g, st, i, &t));
     }
     const bool ok = st && undo && !sb_failed(&t);
     pthread_mutex_unlock(&s->mu);
     sb_free(&t);
     free(st);
     free(undo);
-    json_t *o = json_pack("{s:o}", "positions", list);
+    json_t *o = json_pack("{s:o,s:i,s:i}", "positions", list, "from", first, "total",
+                          count + 1);
     char *text = ok && o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
     if (text == NULL)
@@ -175,7 +209,7 @@ void review_handle(Server *srv, const Request *req, Session *s, const char *acti
                    Response *res)
 {
     if (strcmp(action, "positions") == 0)
-        positions(s, res);
+        positions(srv, req, s, res);
     else
         analysis(srv, req, s, res);
 }

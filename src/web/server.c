@@ -82,9 +82,13 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     srv->sessions = sessions_new();
     srv->rate = ratelimit_new(cfg->write_rate, cfg->write_burst);
     srv->creates = ratelimit_new_window(cfg->creates_per_hour, 3600);
+    // Pages of positions: 4 a second after 40 at once, about an eighth of a core for the
+    // biggest pages (a page of King Down is some 35 ms), so one address cannot slow
+    // the moves of others much, while a review steps through pages as it likes.
+    srv->reads = ratelimit_new(4, 40);
     srv->quota = quota_new();
     srv->games_json = api_games_json(&srv->games_json_len);
-    if (srv->sessions == NULL || srv->rate == NULL || srv->creates == NULL ||
+    if (srv->sessions == NULL || srv->rate == NULL || srv->creates == NULL || srv->reads == NULL ||
         srv->quota == NULL || srv->games_json == NULL) {
         server_stop(srv);
         return err_set(err, STATUS_NOMEM, "out of memory");
@@ -130,6 +134,7 @@ void server_stop(Server *srv)
     store_close(srv->store);
     ratelimit_free(srv->rate);
     ratelimit_free(srv->creates);
+    ratelimit_free(srv->reads);
     quota_free(srv->quota);
     realip_free(srv->proxies);
     srv->proxies = NULL;
@@ -143,6 +148,7 @@ void server_stop(Server *srv)
     srv->store = NULL;
     srv->rate = NULL;
     srv->creates = NULL;
+    srv->reads = NULL;
     srv->quota = NULL;
     srv->janitor = NULL;
     srv->games_json = NULL;

@@ -86,6 +86,7 @@ struct Server {
     AiPool *ai;
     RateLimiter *rate;
     RateLimiter *creates; /* games created per address per hour */
+    RateLimiter *reads;   /* expensive reads (pages of positions) per address */
     Quota *quota;
     TrustedProxies *proxies; /* --trusted-proxy; NULL: every client is its TCP peer */
     Janitor *janitor;

@@ -210,3 +210,28 @@ test('accessibility at 1280 and 390 px: the new-game form, every game playing an
   }
   assert.deepEqual(page.errors, []);
 });
+
+// A long game's positions come page by page (GET .../positions?from=K), each when a
+// position of it is first shown: the review steps anywhere in it.
+test('review of a long game: the last position, the first, and one in the middle', async () => {
+  const made = (await api(srv, 'POST', '/api/games', { body: { game: 'king-down', seats: ['random', 'random'], seed: 7, rules: { 'max-plies': 1000 } } })).body;
+  let st;
+  for (const end = Date.now() + 30000; ; await new Promise((r) => setTimeout(r, 100))) {
+    st = (await api(srv, 'GET', `/api/games/${made.id}`)).body;
+    if (st.status === 'over' || Date.now() > end) break;
+  }
+  assert.equal(st.status, 'over');
+  assert.ok(st.ply > 200, `a random game of ${st.ply} plies`);
+  const page = await newPage();
+  await page.goto(`${srv.url}/g/${made.id}`);
+  await page.waitForSelector('#review-open', WAIT);
+  await page.click('#review-open');
+  const at = (k) => page.waitForSelector(`#review-board[data-ply="${k}"] svg`, WAIT);
+  await at(st.ply);
+  await page.keyboard.press('Home');
+  await at(0);
+  await page.click('#review-moves .turn[data-ply="150"]');
+  await at(150);
+  assert.match(await page.textContent('#review-where'), /After action 150 of /);
+  assert.deepEqual(page.errors, []);
+});

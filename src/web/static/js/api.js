@@ -29,7 +29,9 @@ export const playMove = (id, token, move, ply) => call('POST', `/api/games/${id}
 export const undo = (id, token) => call('POST', `/api/games/${id}/undo`, { token });
 export const hint = (id, token) => call('POST', `/api/games/${id}/hint`, { token });
 // Review: every position of the record, the AI's view of one, the record's text.
-export const positions = (id, token) => call('GET', `/api/games/${id}/positions`, { token });
+// A page of them: at most POSITIONS_PAGE from the position after `from` actions.
+export const POSITIONS_PAGE = 100;
+export const positions = (id, token, from = 0) => call('GET', `/api/games/${id}/positions?from=${from}`, { token });
 export const analyse = (id, token, ply) => call('POST', `/api/games/${id}/analysis`, { token, body: { ply } });
 export const recordText = (id, token) => call('GET', `/api/games/${id}/record`, { token });
 // A record's text becomes a game of people's seats (import.js).

@@ -136,9 +136,32 @@ export async function openReview(ctx) {
     if (cur) cur.scrollIntoView({ block: 'nearest' });
   }
 
-  function go(k) {
+  // Positions come in pages (GET .../positions?from=K, docs/API.md), each asked for when
+  // a position of it is first shown: a long game costs the server what is looked at.
+  const pages = new Map();
+  function loadPage(k) {
+    const from = Math.floor(k / api.POSITIONS_PAGE) * api.POSITIONS_PAGE;
+    if (!pages.has(from)) {
+      pages.set(from, api.positions(id, token, from).then((r) => {
+        r.positions.forEach((p, i) => { rv.positions[r.from + i] = p; });
+      }, (e) => { pages.delete(from); throw e; }));
+    }
+    return pages.get(from);
+  }
+
+  async function go(k) {
     if (!rv.positions) return;
-    rv.ply = Math.max(0, Math.min(n, k));
+    const ply = Math.max(0, Math.min(n, k));
+    if (!rv.positions[ply]) {
+      try {
+        await loadPage(ply);
+      } catch (e) {
+        say(e.message);
+        return;
+      }
+      if (rv.closed) return;
+    }
+    rv.ply = ply;
     drawBoard();
     describe();
     drawList();
@@ -235,11 +258,12 @@ export async function openReview(ctx) {
   document.addEventListener('keydown', onKey);
 
   try {
-    rv.positions = (await api.positions(id, token)).positions;
+    rv.positions = [];
+    await loadPage(n);
   } catch (e) {
     board.replaceChildren(h('p', { class: 'message' }, e.message));
     return;
   }
-  go(n);
+  await go(n);
   section.querySelector('.review-nav button').focus({ preventScroll: true });
 }
