@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 files=()
 for suite in "$@"; do
     case $suite in
-    api) files+=(tests/web/api.test.mjs tests/web/limits.test.mjs tests/web/review-api.test.mjs tests/web/import-api.test.mjs tests/web/finish.test.mjs tests/web/clock.test.mjs
+    api) files+=(tests/web/api.test.mjs tests/web/limits.test.mjs tests/web/slowloris.test.mjs tests/web/review-api.test.mjs tests/web/import-api.test.mjs tests/web/finish.test.mjs tests/web/clock.test.mjs
                  tests/web/lab-api.test.mjs) ;;
     e2e)
         files+=(tests/web/e2e.test.mjs tests/web/review.test.mjs tests/web/learn.test.mjs tests/web/comeback.test.mjs tests/web/lab.test.mjs tests/web/solution.test.mjs tests/web/fixes.test.mjs tests/web/reconnect.test.mjs)
@@ -32,7 +32,7 @@ export SCREENSHOT_DIR="${SCREENSHOT_DIR:-$PWD/build/web-screenshots}"
 log=$(mktemp)
 start=$(date +%s%N)
 # Files one after the other: the browser tests are timing-sensitive on two cores.
-node --test --test-concurrency=1 --test-reporter=tap "${files[@]}" >"$log" 2>&1
+node --test --test-concurrency=1 --test-timeout=600000 --test-reporter=tap "${files[@]}" >"$log" 2>&1
 status=$?
 ms=$((($(date +%s%N) - start) / 1000000))
 # The TAP stream without the passing details; failures in full.

@@ -86,7 +86,7 @@ static const CliCommand COMMANDS[] = {
      "fixed-depth searches over fixed positions; prints a node-count signature"},
     {"serve", cmd_serve,
      "crown serve [--port P] [--bind ADDR] [--db FILE|URL] [--ai-threads N] [--rate N] [--quiet]\n"
-     "      [--max-connections N] [--max-per-ip N]\n"
+     "      [--max-connections N] [--max-per-ip N] [--heads-per-ip N] [--head-timeout S]\n"
      "      [--public-url URL] [--allow-origin ORIGIN[,ORIGIN]] [--trusted-proxy ADDR[,ADDR]]\n"
      "      [--tablebase FILE] [LIMITS]\n"
      "      [--lab DIR [--lab-max-games N]]",
@@ -108,6 +108,9 @@ static const CliCommand COMMANDS[] = {
      "      --lab DIR: the Lab page runs self-play studies (crown lab) from the browser,\n"
      "      one at a time on one thread, kept in DIR; off without it. --lab-max-games:\n"
      "      the games of one study, every rule set [2000].\n"
+     "      --heads-per-ip: connections of one address (and of one IPv6 /64) still sending\n"
+     "      their request head [8]; --head-timeout: a head must be in within S seconds of\n"
+     "      the accept, a body within S more plus 1 s a KB [10] (slow clients, docs/DEPLOY.md).\n"
      "      LIMITS, per client address unless said (defaults in brackets; docs/API.md):\n"
      "      --creates-per-hour N   games created an hour [60]\n"
      "      --ai-games N           games against the AI in play at once [3]\n"

@@ -12,9 +12,12 @@
  * every request passes the gate: the library never reads a later request on a
  * kept-alive connection, which it would answer in its own HTML if malformed.
  *
- * A connection waiting here holds no thread; an address may hold --max-per-ip of them
- * (QUOTA_HEADS) and all of them --max-connections, and a head that has not come in
- * SERVER_CONN_TIMEOUT_S is dropped, as the library does.
+ * A connection waiting here holds no thread, but a client that opens connections and
+ * never finishes a head (slowloris) would hold the server's connections all the same.
+ * So an address may hold only --heads-per-ip of them (QUOTA_HEADS), and an IPv6 /64,
+ * which one client commonly has whole, as many again; all of them --max-connections;
+ * and a head must be in within --head-timeout of the accept, however slowly it trickles
+ * (nginx's client_header_timeout; the library's own time-out restarts at every byte).
  */
 #define _GNU_SOURCE /* accept4 */
 #include "web/gate.h"
@@ -48,7 +51,8 @@ typedef struct Pending {
     int64_t since; /* clock_ms() when accepted or answered */
     struct sockaddr_storage addr;
     socklen_t alen;
-    char ip[REALIP_TEXT]; /* whose QUOTA_HEADS it holds */
+    char ip[REALIP_TEXT];  /* whose QUOTA_HEADS it holds */
+    char net[REALIP_TEXT]; /* and its IPv6 /64's, or "" for IPv4 */
     struct Pending *prev, *next;
 } Pending;
 
@@ -73,9 +77,42 @@ static void forget(Gate *g, Pending *p, bool close_fd)
         p->next->prev = p->prev;
     g->npending--;
     quota_give(g->srv->quota, p->ip, QUOTA_HEADS);
+    if (p->net[0])
+        quota_give(g->srv->quota, p->net, QUOTA_HEADS);
     if (close_fd)
         close(p->fd); // also leaves the epoll set
     free(p);
+}
+
+/* The /64 an IPv6 peer belongs to, as "2001:db8:1:2::/64"; "" for IPv4 (also when
+ * mapped into IPv6), where one address is one client. */
+static void net64_text(const struct sockaddr *sa, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (sa->sa_family != AF_INET6)
+        return;
+    const struct in6_addr *a = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+    if (IN6_IS_ADDR_V4MAPPED(a))
+        return;
+    struct in6_addr net;
+    memset(&net, 0, sizeof net);
+    memcpy(&net, a, 8);
+    char text[INET6_ADDRSTRLEN];
+    if (inet_ntop(AF_INET6, &net, text, sizeof text) != NULL)
+        snprintf(out, cap, "%s/64", text);
+}
+
+/* Takes a waiting head's place for the peer and its /64; false if either is full. */
+static bool take_head(Gate *g, const char *ip, const char *net)
+{
+    const int limit = g->srv->cfg.heads_per_ip;
+    if (!quota_take(g->srv->quota, ip, QUOTA_HEADS, limit))
+        return false;
+    if (net[0] && !quota_take(g->srv->quota, net, QUOTA_HEADS, limit)) {
+        quota_give(g->srv->quota, ip, QUOTA_HEADS);
+        return false;
+    }
+    return true;
 }
 
 static void accept_all(Gate *g)
@@ -89,16 +126,18 @@ static void accept_all(Gate *g)
             return; // EAGAIN, or an error of that one connection (the listener is fine)
         // Counted before any header is read: by the TCP peer, even behind a trusted
         // proxy (which bounds its clients' connections itself).
-        char ip[REALIP_TEXT];
+        char ip[REALIP_TEXT], net[REALIP_TEXT];
         realip_peer_text((const struct sockaddr *)&sa, ip, sizeof ip);
+        net64_text((const struct sockaddr *)&sa, net, sizeof net);
         Pending *p = NULL;
-        if (g->npending >= g->srv->cfg.max_connections ||
-            !quota_take(g->srv->quota, ip, QUOTA_HEADS, g->srv->cfg.max_per_ip)) {
+        if (g->npending >= g->srv->cfg.max_connections || !take_head(g, ip, net)) {
             close(fd); // as the library does beyond its connection limits
             continue;
         }
         if ((p = calloc(1, sizeof *p)) == NULL) {
             quota_give(g->srv->quota, ip, QUOTA_HEADS);
+            if (net[0])
+                quota_give(g->srv->quota, net, QUOTA_HEADS);
             close(fd);
             continue;
         }
@@ -107,6 +146,7 @@ static void accept_all(Gate *g)
         p->addr = sa;
         p->alen = alen;
         snprintf(p->ip, sizeof p->ip, "%s", ip);
+        snprintf(p->net, sizeof p->net, "%s", net);
         p->next = g->head;
         if (g->head)
             g->head->prev = p;
@@ -273,9 +313,10 @@ static void examine(Gate *g, Pending *p)
 static void expire(Gate *g)
 {
     const int64_t now = clock_ms();
+    const int64_t head_ms = g->srv->cfg.head_timeout_s * 1000L;
     for (Pending *p = g->head, *next; p; p = next) {
         next = p->next;
-        if (now - p->since > (p->closing ? DRAIN_MS : SERVER_CONN_TIMEOUT_S * 1000L))
+        if (now - p->since > (p->closing ? DRAIN_MS : head_ms))
             forget(g, p, true);
     }
 }
@@ -286,7 +327,7 @@ static void *gate_main(void *arg)
     struct epoll_event evs[128];
     int64_t last = clock_ms();
     for (;;) {
-        const int n = epoll_wait(g->ep, evs, 128, 1000);
+        const int n = epoll_wait(g->ep, evs, 128, 250);
         for (int i = 0; i < n; i++) {
             if (evs[i].data.ptr == g)
                 return NULL;
@@ -304,7 +345,7 @@ static void *gate_main(void *arg)
             else
                 examine(g, p);
         }
-        if (clock_ms() - last >= 1000) {
+        if (clock_ms() - last >= 250) {
             last = clock_ms();
             expire(g);
         }

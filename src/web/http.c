@@ -26,6 +26,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 
+#include "core/clock.h"
 #include "web/api.h"
 #include "web/assets.h"
 #include "web/gate.h"
@@ -39,6 +40,9 @@
 typedef struct ConnCtx {
     char *body;
     size_t len;
+    /* The body's deadline (clock_ms): --head-timeout after its head, plus its length at
+     * SERVER_MIN_BODY_RATE; a body still coming after it is cut off (slowloris). */
+    int64_t body_deadline;
     bool too_large;
     bool answered; /* a response is queued already */
     /* a request handed to the workers: the connection waits suspended until done */
@@ -636,9 +640,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
             cx->answered = true;
             return send_error(c, 413, body_msg, NULL, 0);
         }
+        // A body must keep coming: the library's idle time-out shortened while it does,
+        // and a deadline for the whole of it.
+        const unsigned long long announced = cl ? strtoull(cl, NULL, 10) : (unsigned long long)max_body;
+        cx->body_deadline = clock_ms() + srv->cfg.head_timeout_s * 1000L +
+                            (int64_t)(announced * 1000 / SERVER_MIN_BODY_RATE);
+        MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT,
+                                  (unsigned)srv->cfg.head_timeout_s);
         return MHD_YES;
     }
     if (*upload_size != 0) {
+        if (clock_ms() > cx->body_deadline)
+            return MHD_NO; // too slow: the connection is closed
+
         if (!cx->too_large && cx->len + *upload_size > (size_t)max_body) {
             cx->too_large = true;
             free(cx->body);
@@ -657,6 +671,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         *upload_size = 0;
         return MHD_YES;
     }
+    // The body is in: the answer (an event stream, say) has the usual idle time-out.
+    MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)SERVER_CONN_TIMEOUT_S);
     // One answer per request: a refusal queued before the body came is not sent again.
     if (cx->answered)
         return MHD_YES;

@@ -105,6 +105,8 @@ int cmd_serve(int argc, char **argv)
         {"--hint-timeout", 1, 3600, &cfg.hint_timeout_s, NULL},
         {"--max-connections", 1, 1000000, &cfg.max_connections, NULL},
         {"--max-per-ip", 1, 1000000, &cfg.max_per_ip, NULL},
+        {"--head-timeout", 1, 3600, &cfg.head_timeout_s, NULL},
+        {"--heads-per-ip", 1, 100000, &cfg.heads_per_ip, NULL},
         {"--streams-per-ip", 1, 100000, &cfg.streams_per_ip, NULL},
         {"--streams-per-game", 1, 100000, &cfg.streams_per_game, NULL},
         {"--keep-alive", 1, 3600, &cfg.keep_alive_s, NULL},

@@ -24,6 +24,8 @@ void serve_config_defaults(ServeConfig *cfg)
         .write_burst = 120,
         .max_connections = 16000,
         .max_per_ip = 256,
+        .head_timeout_s = 10,
+        .heads_per_ip = 8,
         .creates_per_hour = 60,
         .ai_games = 3,
         .aiai_games = 2,

@@ -33,6 +33,11 @@ typedef struct ServeConfig {
     double write_burst;  /* ... and in a burst */
     int max_connections; /* open connections in all */
     int max_per_ip;      /* open connections from one address */
+    /* The request head's deadline, counted from the connection's accept (and a
+     * request body's: this plus its bytes at SERVER_MIN_BODY_RATE), and the connections
+     * one address (and each IPv6 /64) may have waiting for a head. */
+    int head_timeout_s;
+    int heads_per_ip;
     /* Limits that hold under abuse (docs/API.md, "Limits"); per client address unless
      * said. 0 in the *_s retention fields: never. */
     int creates_per_hour;  /* games created */
@@ -75,6 +80,7 @@ enum {
     SERVER_MAX_URL = 8 * 1024,          /* bytes of a URL (path and query) */
     SERVER_MAX_HEADERS = 16 * 1024,     /* bytes of a request's headers in all */
     SERVER_CONN_TIMEOUT_S = 120,        /* idle seconds before a connection is closed */
+    SERVER_MIN_BODY_RATE = 1024,        /* bytes a second a request body must come at */
     SERVER_HTTP_THREADS = 2,            /* libmicrohttpd's event-loop threads */
     SERVER_WORKERS = 16,                /* threads for requests that may block */
 };

@@ -515,13 +515,16 @@ describe('many event streams', () => {
         }
       });
       s.sock.on('error', reject);
+      // A refused connection must fail the test, not leave it waiting for ever.
+      s.sock.on('close', () => reject(new Error('the stream was closed before its first state')));
     });
     return s;
   }
   const health = async (server) => (await api(server, 'GET', '/api/health')).body.streams;
 
   test('600 streams are held, others are served, a move reaches all, a close frees at once', async () => {
-    const server = await startServer({ args: ['--max-per-ip', '1000', '--streams-per-game', '1000'] });
+    // 100 connections at once from one address: more heads in flight than the default.
+    const server = await startServer({ args: ['--max-per-ip', '1000', '--heads-per-ip', '1000', '--streams-per-game', '1000'] });
     const streams = [];
     try {
       const made = (await api(server, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'] } })).body;
