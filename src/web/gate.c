@@ -18,6 +18,12 @@
  * which one client commonly has whole, as many again; all of them --max-connections;
  * and a head must be in within --head-timeout of the accept, however slowly it trickles
  * (nginx's client_header_timeout; the library's own time-out restarts at every byte).
+ * A trusted proxy (--trusted-proxy) sends whole heads and bounds its own clients', so its
+ * connections count only towards --max-connections.
+ *
+ * Once a head is in, its client is known (the proxy's X-Forwarded-For names it), and
+ * the connection holds one of the client's --max-per-ip (QUOTA_CONNS) until the library
+ * closes it (gate_closed): behind a proxy each client is limited alone, not the proxy.
  */
 #define _GNU_SOURCE /* accept4 */
 #include "web/gate.h"
@@ -56,8 +62,20 @@ typedef struct Pending {
     struct Pending *prev, *next;
 } Pending;
 
+/* A connection handed to the library, and the client whose QUOTA_CONNS it holds. */
+typedef struct Held {
+    int fd;
+    char client[REALIP_TEXT];
+    struct Held *next;
+} Held;
+
+enum { HELD_BUCKETS = 1024 };
+
 struct Gate {
     Server *srv;
+    /* the connections handed over, by fd: the gate's thread adds, the library's take away */
+    pthread_mutex_t held_lock;
+    Held *held[HELD_BUCKETS];
     int lfd;    /* the listening socket */
     int ep;
     int stopfd; /* eventfd that ends the thread */
@@ -76,7 +94,8 @@ static void forget(Gate *g, Pending *p, bool close_fd)
     if (p->next)
         p->next->prev = p->prev;
     g->npending--;
-    quota_give(g->srv->quota, p->ip, QUOTA_HEADS);
+    if (p->ip[0])
+        quota_give(g->srv->quota, p->ip, QUOTA_HEADS);
     if (p->net[0])
         quota_give(g->srv->quota, p->net, QUOTA_HEADS);
     if (close_fd)
@@ -102,9 +121,14 @@ static void net64_text(const struct sockaddr *sa, char *out, size_t cap)
         snprintf(out, cap, "%s/64", text);
 }
 
-/* Takes a waiting head's place for the peer and its /64; false if either is full. */
-static bool take_head(Gate *g, const char *ip, const char *net)
+/* Takes a waiting head's place for the peer and its /64; false if either is full. A
+ * trusted proxy takes none (ip and net are set to ""): it bounds its clients itself. */
+static bool take_head(Gate *g, const struct sockaddr *peer, char *ip, char *net)
 {
+    if (realip_trusted_peer(g->srv->proxies, peer)) {
+        ip[0] = net[0] = '\0';
+        return true;
+    }
     const int limit = g->srv->cfg.heads_per_ip;
     if (!quota_take(g->srv->quota, ip, QUOTA_HEADS, limit))
         return false;
@@ -130,12 +154,14 @@ static void accept_all(Gate *g)
         realip_peer_text((const struct sockaddr *)&sa, ip, sizeof ip);
         net64_text((const struct sockaddr *)&sa, net, sizeof net);
         Pending *p = NULL;
-        if (g->npending >= g->srv->cfg.max_connections || !take_head(g, ip, net)) {
+        if (g->npending >= g->srv->cfg.max_connections ||
+            !take_head(g, (const struct sockaddr *)&sa, ip, net)) {
             close(fd); // as the library does beyond its connection limits
             continue;
         }
         if ((p = calloc(1, sizeof *p)) == NULL) {
-            quota_give(g->srv->quota, ip, QUOTA_HEADS);
+            if (ip[0])
+                quota_give(g->srv->quota, ip, QUOTA_HEADS);
             if (net[0])
                 quota_give(g->srv->quota, net, QUOTA_HEADS);
             close(fd);
@@ -235,6 +261,8 @@ static void refuse(Gate *g, Pending *p, int status, const char *msg)
                       r.len);
     for (const HttpHeader *sh = http_security_headers(false); sh->name; sh++)
         hl += snprintf(head + hl, sizeof head - (size_t)hl, "%s: %s\r\n", sh->name, sh->value);
+    if (status == 429 || status == 503) // a share that frees as connections close
+        hl += snprintf(head + hl, sizeof head - (size_t)hl, "Retry-After: 5\r\n");
     hl += snprintf(head + hl, sizeof head - (size_t)hl, "\r\n");
     if (hl < (int)sizeof head && r.body &&
         send(p->fd, head, (size_t)hl, MSG_NOSIGNAL | MSG_DONTWAIT | MSG_MORE) == hl &&
@@ -259,6 +287,103 @@ static void drain(Gate *g, Pending *p)
     }
     if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
         forget(g, p, true);
+}
+
+/* The X-Forwarded-For lines of the head [h, h+n), joined with commas in the order
+ * received, into out (cap bytes); false if it has none. A joined value that does not
+ * fit is cut, and then fails as an address where it is read. */
+static bool head_forwarded(const char *h, size_t n, char *out, size_t cap)
+{
+    static const char XFF[] = "x-forwarded-for:";
+    size_t used = 0;
+    bool any = false;
+    out[0] = '\0';
+    for (const char *line = h; line < h + n;) {
+        const char *end = memchr(line, '\n', (size_t)(h + n - line));
+        const size_t len = end ? (size_t)(end - line) : (size_t)(h + n - line);
+        if (len >= sizeof XFF - 1 && strncasecmp(line, XFF, sizeof XFF - 1) == 0) {
+            const char *v = line + sizeof XFF - 1, *ve = line + len;
+            while (v < ve && (*v == ' ' || *v == '\t'))
+                v++;
+            while (ve > v && (ve[-1] == '\r' || ve[-1] == ' ' || ve[-1] == '\t'))
+                ve--;
+            const int w = snprintf(out + used, cap - used, "%s%.*s", any ? "," : "",
+                                   (int)(ve - v), v);
+            used = w < 0 || (size_t)w >= cap - used ? cap - 1 : used + (size_t)w;
+            any = true;
+        }
+        line += len + 1;
+    }
+    return any;
+}
+
+/* Takes one of QUOTA_CONNS for the client of p's head, whose first `n` bytes are in
+ * g->buf, and names it in h; refuses p (false) if the head names no client or the
+ * client holds --max-per-ip connections already. */
+static bool take_conn(Gate *g, Pending *p, size_t n, Held *h)
+{
+    char xff[SERVER_MAX_HEADERS + 1];
+    const bool has = head_forwarded(g->buf, n, xff, sizeof xff);
+    ErrBuf err;
+    err_clear(&err);
+    if (realip_client(g->srv->proxies, (const struct sockaddr *)&p->addr, has ? xff : NULL,
+                      h->client, sizeof h->client, &err) != STATUS_OK) {
+        refuse(g, p, 400, err.msg);
+        return false;
+    }
+    if (!quota_take(g->srv->quota, h->client, QUOTA_CONNS, g->srv->cfg.max_per_ip)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "your address has %d connections open, the most it may "
+                 "have: close some", g->srv->cfg.max_per_ip);
+        refuse(g, p, 429, msg);
+        return false;
+    }
+    return true;
+}
+
+static unsigned held_bucket(int fd)
+{
+    return (unsigned)fd % HELD_BUCKETS;
+}
+
+/* Records h, handed to the library. A stale record of the same fd (a close the library
+ * did not report) gives its hold back first, so that nothing is counted twice. */
+static void hold(Gate *g, Held *h)
+{
+    Held *stale = NULL;
+    pthread_mutex_lock(&g->held_lock);
+    for (Held **q = &g->held[held_bucket(h->fd)]; *q; q = &(*q)->next)
+        if ((*q)->fd == h->fd) {
+            stale = *q;
+            *q = stale->next;
+            break;
+        }
+    h->next = g->held[held_bucket(h->fd)];
+    g->held[held_bucket(h->fd)] = h;
+    pthread_mutex_unlock(&g->held_lock);
+    if (stale) {
+        quota_give(g->srv->quota, stale->client, QUOTA_CONNS);
+        free(stale);
+    }
+}
+
+void gate_closed(Gate *g, int fd)
+{
+    if (g == NULL)
+        return;
+    Held *h = NULL;
+    pthread_mutex_lock(&g->held_lock);
+    for (Held **q = &g->held[held_bucket(fd)]; *q; q = &(*q)->next)
+        if ((*q)->fd == fd) {
+            h = *q;
+            *q = h->next;
+            break;
+        }
+    pthread_mutex_unlock(&g->held_lock);
+    if (h) {
+        quota_give(g->srv->quota, h->client, QUOTA_CONNS);
+        free(h);
+    }
 }
 
 /* Looks at what p's client has sent so far: waits for more, refuses, or hands over. */
@@ -300,13 +425,25 @@ static void examine(Gate *g, Pending *p)
         refuse(g, p, status, why);
         return;
     }
+    Held *h = calloc(1, sizeof *h);
+    if (h == NULL) {
+        refuse(g, p, 503, "the server is out of memory; try again later");
+        return;
+    }
+    if (!take_conn(g, p, (size_t)(end - g->buf), h)) {
+        free(h);
+        return; // refused
+    }
     epoll_ctl(g->ep, EPOLL_CTL_DEL, p->fd, NULL);
     const int fd = p->fd;
     const struct sockaddr_storage sa = p->addr;
     const socklen_t alen = p->alen;
     forget(g, p, false);
+    h->fd = fd;
+    hold(g, h);
     // The library closes the socket itself if it cannot take it.
-    MHD_add_connection(g->srv->daemon, fd, (const struct sockaddr *)&sa, alen);
+    if (MHD_add_connection(g->srv->daemon, fd, (const struct sockaddr *)&sa, alen) != MHD_YES)
+        gate_closed(g, fd);
 }
 
 /* Drops heads that did not come in time and closings that did not end. */
@@ -360,6 +497,7 @@ Status gate_start(Server *srv, const struct sockaddr *sa, socklen_t salen, Gate 
         return err_set(err, STATUS_NOMEM, "out of memory");
     g->srv = srv;
     g->stopfd = -1;
+    pthread_mutex_init(&g->held_lock, NULL);
     g->lfd = socket(sa->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     const int one = 1;
     if (g->lfd < 0 || setsockopt(g->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
@@ -367,6 +505,7 @@ Status gate_start(Server *srv, const struct sockaddr *sa, socklen_t salen, Gate 
         const int e = errno;
         if (g->lfd >= 0)
             close(g->lfd);
+        pthread_mutex_destroy(&g->held_lock);
         free(g);
         return err_set(err, STATUS_IO, "cannot listen on %s port %d: %s", srv->cfg.bind,
                        srv->cfg.port, strerror(e));
@@ -380,6 +519,8 @@ Status gate_start(Server *srv, const struct sockaddr *sa, socklen_t salen, Gate 
                               : ((struct sockaddr_in *)&bound)->sin_port);
     g->ep = epoll_create1(EPOLL_CLOEXEC);
     g->stopfd = eventfd(0, EFD_CLOEXEC);
+    // Known before the first connection is handed over, whose close the library reports.
+    *out = g;
     struct epoll_event lev = {.events = EPOLLIN, .data.ptr = NULL};
     struct epoll_event sev = {.events = EPOLLIN, .data.ptr = g};
     if (g->ep < 0 || g->stopfd < 0 || epoll_ctl(g->ep, EPOLL_CTL_ADD, g->lfd, &lev) != 0 ||
@@ -391,10 +532,11 @@ Status gate_start(Server *srv, const struct sockaddr *sa, socklen_t salen, Gate 
             close(g->ep);
         if (g->stopfd >= 0)
             close(g->stopfd);
+        pthread_mutex_destroy(&g->held_lock);
         free(g);
+        *out = NULL;
         return err_set(err, STATUS_IO, "cannot start the listening thread: %s", strerror(e));
     }
-    *out = g;
     return STATUS_OK;
 }
 
@@ -412,5 +554,20 @@ void gate_stop(Gate *g)
     close(g->lfd);
     close(g->ep);
     close(g->stopfd);
+    g->lfd = g->ep = g->stopfd = -1;
+}
+
+void gate_free(Gate *g)
+{
+    if (g == NULL)
+        return;
+    for (int b = 0; b < HELD_BUCKETS; b++)
+        while (g->held[b]) {
+            Held *h = g->held[b];
+            g->held[b] = h->next;
+            quota_give(g->srv->quota, h->client, QUOTA_CONNS);
+            free(h);
+        }
+    pthread_mutex_destroy(&g->held_lock);
     free(g);
 }

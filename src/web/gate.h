@@ -20,5 +20,11 @@ Status gate_start(Server *srv, const struct sockaddr *sa, socklen_t salen, Gate 
                   ErrBuf *err);
 /* Stops listening and closes the connections not yet handed over. NULL is fine. */
 void gate_stop(Gate *g);
+/* Frees g, stopped, once the library has stopped too (it reports closes to g till
+ * then). NULL is fine. */
+void gate_free(Gate *g);
+/* The library closed the connection on fd: what its client held is given back. Called
+ * from the library's threads; NULL and an fd the gate did not hand over are fine. */
+void gate_closed(Gate *g, int fd);
 
 #endif

@@ -742,6 +742,20 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     return send_response(c, &cx->res);
 }
 
+/* The per-address count of connections is the gate's, by the client its head names
+ * (the library's own counts the TCP peer, a proxy's clients all as one). */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+    (void)socket_context;
+    Server *srv = cls;
+    if (toe != MHD_CONNECTION_NOTIFY_CLOSED)
+        return;
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (ci != NULL)
+        gate_closed(srv->gate, ci->connect_fd);
+}
+
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                          enum MHD_RequestTerminationCode code)
 {
@@ -811,8 +825,8 @@ Status http_start(Server *srv, ErrBuf *err)
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)SERVER_HTTP_THREADS,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)SERVER_CONN_MEMORY, MHD_OPTION_CONNECTION_LIMIT,
-        (unsigned)srv->cfg.max_connections, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-        (unsigned)srv->cfg.max_per_ip, MHD_OPTION_CONNECTION_TIMEOUT,
+        (unsigned)srv->cfg.max_connections, MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
+        MHD_OPTION_CONNECTION_TIMEOUT,
         (unsigned)SERVER_CONN_TIMEOUT_S, MHD_OPTION_END);
     if (srv->daemon == NULL) {
         http_stop(srv);
@@ -826,7 +840,6 @@ Status http_start(Server *srv, ErrBuf *err)
 void http_stop(Server *srv)
 {
     gate_stop(srv->gate); // no new connections
-    srv->gate = NULL;
     // Every suspended connection must be resumed before the daemon stops: the workers
     // answer what they hold, and the streams were woken to end by sessions_wake_all.
     // Until the daemon stops its threads may still offer a request to the workers, whose
@@ -837,6 +850,8 @@ void http_stop(Server *srv)
         MHD_stop_daemon(srv->daemon);
         srv->daemon = NULL;
     }
+    gate_free(srv->gate); // the library reports no more closes
+    srv->gate = NULL;
     workers_free(srv->http_workers);
     srv->http_workers = NULL;
     sse_hub_stop(srv->sse);

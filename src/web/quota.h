@@ -17,6 +17,7 @@ typedef enum QuotaKind {
     /* hints waiting or searched: counted in memory by the AI's lanes (ai.c); the kind
      * names them among a shared store's holds (store_live_take) */
     QUOTA_HINTS,
+    QUOTA_CONNS, /* connections handed to the library, by the client a proxy names */
     QUOTA_KINDS
 } QuotaKind;
 

@@ -182,6 +182,12 @@ void realip_peer_text(const struct sockaddr *sa, char *out, size_t cap)
         out[0] = '\0';
 }
 
+bool realip_trusted_peer(const TrustedProxies *t, const struct sockaddr *peer)
+{
+    Addr x;
+    return t != NULL && addr_of_socket(peer, &x) && trusted(t, &x);
+}
+
 Status realip_client(const TrustedProxies *t, const struct sockaddr *peer, const char *xff,
                      char *out, size_t cap, ErrBuf *err)
 {

@@ -28,6 +28,9 @@ void realip_free(TrustedProxies *t);
 /* The canonical text of a socket address (IPv4 and IPv6); "" for another family. */
 void realip_peer_text(const struct sockaddr *sa, char *out, size_t cap);
 
+/* Whether peer is one of t's trusted proxies (false for NULL t). */
+bool realip_trusted_peer(const TrustedProxies *t, const struct sockaddr *peer);
+
 /* The client address of a request from `peer` whose X-Forwarded-For header lines,
  * joined with commas in the order received, are `xff` (NULL when it has none). From a
  * peer not in t the header is ignored: the peer is the client. From a trusted peer the

@@ -457,6 +457,50 @@ describe('the client address behind a trusted proxy (--trusted-proxy)', { concur
     });
   });
 
+  test('behind the proxy, open connections count by client: nine clients with streams leave room for the rest', async () => {
+    // The audit's case at a small scale: --max-per-ip 4, nine clients through one proxy
+    // address with 3 streams each (27 connections from 127.0.0.1).
+    await withServer(['--max-per-ip', '4', '--streams-per-ip', '50', '--streams-per-game', '500', '--trusted-proxy', '127.0.0.1'], async (srv) => {
+      const id = (await via(srv, '203.0.113.200')).body.id;
+      const open = [];
+      const stream = async (xff) => { const s = await openStream(srv, id, { headers: { 'x-forwarded-for': xff } }); open.push(s); return s; };
+      try {
+        for (let c = 1; c <= 9; c++)
+          for (let k = 0; k < 3; k++) assert.equal((await stream(`198.51.100.${c}`)).status, 200, `client ${c} stream ${k}`);
+        // Every other client through the proxy is answered.
+        const other = await request(srv, 'GET', `/api/games/${id}`, { headers: { 'x-forwarded-for': '198.51.100.77' } });
+        assert.equal(other.status, 200);
+        // One client is still held to its own share: its fifth connection is refused.
+        assert.equal((await stream('198.51.100.1')).status, 200);
+        const fifth = await stream('198.51.100.1');
+        assertError({ ...fifth, headers: { 'retry-after': '1' } }, 429, /your address has 4 connections open/);
+        // A closed stream gives its connection back.
+        open.find((s) => s.status === 200).close();
+        await until(async () => (await stream('198.51.100.1')).status === 200, 'a freed connection');
+      } finally {
+        for (const s of open) s.close();
+      }
+    });
+  });
+
+  test('without a proxy, an address past --max-per-ip connections gets a 429 in JSON', async () => {
+    await withServer(['--max-per-ip', '3', '--streams-per-ip', '50'], async (srv) => {
+      const id = (await request(srv, 'POST', '/api/games', { body })).body.id;
+      const open = [];
+      try {
+        for (let k = 0; k < 3; k++) {
+          open.push(await openStream(srv, id));
+          assert.equal(open.at(-1).status, 200);
+        }
+        const r = await request(srv, 'GET', `/api/games/${id}`);
+        assertError(r, 429, /your address has 3 connections open, the most it may have/);
+        assert.equal((await request(srv, 'GET', `/api/games/${id}`, { from: OTHER })).status, 200);
+      } finally {
+        for (const s of open) s.close();
+      }
+    });
+  });
+
   test('from any other peer the header is ignored', async () => {
     await withServer(['--creates-per-hour', '2'], async (srv) => {
       await created(srv, '203.0.113.1');

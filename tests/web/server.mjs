@@ -195,7 +195,12 @@ export function openStream(server, id, { from, headers } = {}) {
       res.on('data', (d) => { text += d; });
       res.on('end', () => resolve({ status: res.statusCode, body: JSON.parse(text), close: () => {} }));
     });
-    req.on('error', (e) => { if (e.code !== 'ECONNRESET') reject(e); });
+    // A reset after the answer is the close above; before one, the server closed the
+    // connection unanswered, which is status 0 rather than a wait for ever.
+    req.on('error', (e) => {
+      if (e.code !== 'ECONNRESET') reject(e);
+      else resolve({ status: 0, body: { error: 'the connection was closed unanswered' }, close: () => {} });
+    });
     req.end();
   });
 }
