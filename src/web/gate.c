@@ -3,7 +3,8 @@
  * gate.h). libmicrohttpd 0.9.75 answers a few malformed requests itself, with HTML
  * of its own that no option changes: a Content-Length that is not a number (400), an
  * HTTP version other than 1.0 and 1.1 (505), a request line or head beyond its
- * connection memory (414, 431). So the server accepts connections itself: one thread
+ * connection memory (414, 431), a header line without a colon (400), a bad chunk size
+ * (400); and it leaves a body in another Transfer-Encoding (gzip) unanswered. So the server accepts connections itself: one thread
  * reads each new connection's head with MSG_PEEK (the bytes stay in the socket for the
  * library), answers those cases in JSON and closes, and hands every other connection to
  * the library (MHD_add_connection) unread.
@@ -29,6 +30,7 @@
 #include "web/gate.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -50,6 +52,9 @@
 /* The largest head the gate reads: a URL and headers at their bounds, and the request
  * line's other words; beyond it the answer is 414 or 431 without reading further. */
 enum { HEAD_MAX = SERVER_MAX_URL + SERVER_MAX_HEADERS + 256, DRAIN_MS = 2000 };
+/* The bytes of a chunked body whose framing the gate checks before the library reads it
+ * (which would answer a bad chunk size in HTML): a body of JSON requests in all. */
+enum { CHUNKS_PEEK = SERVER_MAX_BODY + 1024 };
 
 typedef struct Pending {
     int fd;
@@ -82,7 +87,9 @@ struct Gate {
     pthread_t thread;
     Pending *head; /* connections waiting, oldest last */
     int npending;
-    char buf[HEAD_MAX + 2]; /* a peek of one byte more than the bound, and a NUL */
+    /* a peek of one byte more than the head's bound and the start of a chunked body, and
+     * a NUL */
+    char buf[HEAD_MAX + 1 + CHUNKS_PEEK + 1];
 };
 
 static void forget(Gate *g, Pending *p, bool close_fd)
@@ -203,8 +210,9 @@ static bool all_digits(const char *s, size_t n)
 /* The refusal a complete head [h, h+n) deserves (its status and message), or 0 if the
  * library may have it. Only what the library would refuse in its own words is looked
  * at; everything else is on_request's (http.c). */
-static int check_head(const char *h, size_t n, const char **msg)
+static int check_head(const char *h, size_t n, const char **msg, bool *chunked)
 {
+    *chunked = false;
     while (n > 0 && (*h == '\r' || *h == '\n'))
         h++, n--;
     const char *eol = memchr(h, '\n', n);
@@ -235,11 +243,39 @@ static int check_head(const char *h, size_t n, const char **msg)
     for (const char *line = eol ? eol + 1 : h + n; line < h + n;) {
         const char *end = memchr(line, '\n', (size_t)(h + n - line));
         const size_t len = end ? (size_t)(end - line) : (size_t)(h + n - line);
-        static const char CL[] = "content-length:";
+        const size_t bare = len > 0 && line[len - 1] == '\r' ? len - 1 : len;
+        static const char CL[] = "content-length:", TE[] = "transfer-encoding:";
+        if (bare == 0) { // the blank line that ends the head
+            line += len + 1;
+            continue;
+        }
+        if (memchr(line, ':', bare) == NULL || line[0] == ' ' || line[0] == '\t') {
+            // The library answers these in HTML; a line folded onto the one before is
+            // obsolete (RFC 9112, 5.2) and read by no two servers alike.
+            *msg = "a header line is malformed: each is Name: value on a line of its own";
+            return 400;
+        }
         if (len >= sizeof CL - 1 && strncasecmp(line, CL, sizeof CL - 1) == 0 &&
             !all_digits(line + sizeof CL - 1, len - (sizeof CL - 1))) {
             *msg = "the Content-Length header is not a number of bytes";
             return 400;
+        }
+        if (bare >= sizeof TE - 1 && strncasecmp(line, TE, sizeof TE - 1) == 0) {
+            // The library would leave another coding (gzip) unanswered; chunks are
+            // checked before it reads them (check_chunks).
+            const char *v = line + sizeof TE - 1, *ve = line + bare;
+            while (v < ve && (*v == ' ' || *v == '\t'))
+                v++;
+            while (ve > v && (ve[-1] == ' ' || ve[-1] == '\t'))
+                ve--;
+            if ((size_t)(ve - v) == 7 && strncasecmp(v, "chunked", 7) == 0) {
+                *chunked = true;
+                line += len + 1;
+                continue;
+            }
+            *msg = "this server reads request bodies without a Transfer-Encoding: send the "
+                   "body as it is, with a Content-Length";
+            return 501;
         }
         line += len + 1;
     }
@@ -386,22 +422,69 @@ void gate_closed(Gate *g, int fd)
     }
 }
 
+/* Whether the chunked body [b, b+n) is framed right so far: -1 not (*msg says why), 0
+ * right but not all in yet, 1 right up to its last chunk (trailers are the library's). */
+static int check_chunks(const char *b, size_t n, const char **msg)
+{
+    size_t i = 0;
+    for (;;) {
+        const char *eol = memchr(b + i, '\n', n - i);
+        if (eol == NULL)
+            return n - i > 256 ? (*msg = "a chunk's size line is too long", -1) : 0;
+        size_t size = 0, digits = 0;
+        const char *q = b + i;
+        for (; q < eol && isxdigit((unsigned char)*q); q++, digits++) {
+            if (digits >= 15) {
+                *msg = "a chunk's size is too large";
+                return -1;
+            }
+            size = size * 16 + (size_t)(isdigit((unsigned char)*q) ? *q - '0' : (tolower((unsigned char)*q) - 'a' + 10));
+        }
+        if (digits == 0 || (q < eol && *q != ';' && *q != '\r' && *q != ' ' && *q != '\t')) {
+            *msg = "a chunk's size is not a hexadecimal number";
+            return -1;
+        }
+        i = (size_t)(eol - b) + 1;
+        if (size == 0)
+            return 1;
+        if (n - i < size + 1)
+            return 0;
+        i += size;
+        if (b[i] == '\r') {
+            if (n - i < 2)
+                return 0;
+            i++;
+        }
+        if (b[i] != '\n') {
+            *msg = "a chunk is longer than its size says";
+            return -1;
+        }
+        i++;
+    }
+}
+
 /* Looks at what p's client has sent so far: waits for more, refuses, or hands over. */
 static void examine(Gate *g, Pending *p)
 {
-    const ssize_t n = recv(p->fd, g->buf, HEAD_MAX + 1, MSG_PEEK);
+    const ssize_t n = recv(p->fd, g->buf, sizeof g->buf - 1, MSG_PEEK);
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
         forget(g, p, true);
         return;
     }
     if (n < 0)
         return;
-    const size_t len = (size_t)n;
-    g->buf[len] = '\0';
-    const char *end = strstr(g->buf, "\r\n\r\n");
-    const char *lf = strstr(g->buf, "\n\n");
+    const size_t got = (size_t)n;
+    g->buf[got] = '\0';
+    // The head is looked for in its bound; what follows is a body's.
+    const size_t len = got < HEAD_MAX + 1 ? got : HEAD_MAX + 1;
+    const char *end = memmem(g->buf, len, "\r\n\r\n", 4);
+    const char *lf = memmem(g->buf, len, "\n\n", 2);
     if (end == NULL || (lf && lf < end))
         end = lf;
+    if (end != NULL && memchr(g->buf, '\0', (size_t)(end - g->buf)) != NULL) {
+        refuse(g, p, 400, "the request head contains a NUL byte");
+        return;
+    }
     if (end == NULL && len <= HEAD_MAX) {
         if (memchr(g->buf, '\0', len) == NULL)
             return; // wait for the rest of the head
@@ -420,10 +503,23 @@ static void examine(Gate *g, Pending *p)
         return;
     }
     const char *why = NULL;
-    const int status = check_head(g->buf, (size_t)(end - g->buf) + 2, &why);
+    bool chunked = false;
+    const int status = check_head(g->buf, (size_t)(end - g->buf) + 2, &why, &chunked);
     if (status != 0) {
         refuse(g, p, status, why);
         return;
+    }
+    if (chunked) {
+        // Waits (within the head's time-out) for the body's last chunk, or as much of
+        // it as the check reads, and refuses bad framing in JSON.
+        const size_t body = (size_t)(end - g->buf) + (end[0] == '\r' ? 4 : 2);
+        const int framed = check_chunks(g->buf + body, got - body, &why);
+        if (framed < 0) {
+            refuse(g, p, 400, why);
+            return;
+        }
+        if (framed == 0 && got < sizeof g->buf - 1)
+            return;
     }
     Held *h = calloc(1, sizeof *h);
     if (h == NULL) {

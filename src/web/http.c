@@ -562,10 +562,17 @@ static const char *origin_refusal(const Server *srv, struct MHD_Connection *c)
     if (configured_origin(srv, origin, on))
         return NULL;
     if (host != NULL) {
-        const char *rest = strncasecmp(origin, "http://", 7) == 0    ? origin + 7
-                           : strncasecmp(origin, "https://", 8) == 0 ? origin + 8
-                                                                      : NULL;
-        if (rest != NULL && strcasecmp(rest, host) == 0)
+        // The scheme the page was served under: this server speaks plain HTTP, and only
+        // a trusted proxy that ends TLS may say the browser used https.
+        const char *scheme = "http://";
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        const char *proto = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Forwarded-Proto");
+        if (proto != NULL && strcasecmp(proto, "https") == 0 && ci != NULL &&
+            realip_trusted_peer(srv->proxies, ci->client_addr))
+            scheme = "https://";
+        const size_t sl = strlen(scheme);
+        if (strncasecmp(origin, scheme, sl) == 0 && strcasecmp(origin + sl, host) == 0)
             return NULL;
     }
     return "requests from another site's pages are refused: the Origin is not this "
@@ -777,12 +784,10 @@ static void log_line(void *cls, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
 static void log_line(void *cls, const char *fmt, va_list ap)
 {
-    (void)cls;
-    static const char HUNG_UP[] = "Closing connection (application error";
+    Server *srv = cls;
     char line[512];
     vsnprintf(line, sizeof line, fmt, ap);
-    if (strncmp(line, HUNG_UP, sizeof HUNG_UP - 1) != 0)
-        fputs(line, stderr);
+    weblog_library(srv->log, line, clock_ms());
 }
 
 Status http_start(Server *srv, ErrBuf *err)

@@ -116,13 +116,12 @@ int cmd_serve(int argc, char **argv)
         {"--abandon-after", 0, 100L * 365 * 86400, NULL, &cfg.abandon_s},
         {"--delete-finished-after", 0, 100L * 365 * 86400, NULL, &cfg.finished_s},
     };
-    bool quiet = false;
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         long n;
         if (strcmp(a, "--quiet") == 0) {
-            quiet = true;
+            cfg.quiet = true;
             continue;
         }
         if (v == NULL)
@@ -211,13 +210,13 @@ int cmd_serve(int argc, char **argv)
     printf("crown serve: open http://%s%s%s:%d/ in a browser%s\n", v6 ? "[" : "",
            any ? (v6 ? "::1" : "127.0.0.1") : cfg.bind, v6 ? "]" : "", srv.port,
            any ? " (listening on every address of this machine)" : "");
-    if (quiet) {
+    if (cfg.quiet) {
     } else if (cfg.public_url != NULL)
         printf("crown serve: players open %s\n", cfg.public_url);
     else if (cfg.share_host != NULL)
         printf("crown serve: other machines open http://%s%s%s:%d/\n", v6 ? "[" : "",
                cfg.share_host, v6 ? "]" : "", srv.port);
-    if (!quiet) {
+    if (!cfg.quiet) {
         // A URL's user and password stay off the screen: scheme, then what follows '@'.
         const char *scheme_end = strstr(cfg.db_path, "://");
         const char *at = scheme_end ? strrchr(scheme_end, '@') : NULL;
@@ -239,7 +238,7 @@ int cmd_serve(int argc, char **argv)
     fflush(stdout);
     int sig = 0;
     sigwait(&stop, &sig);
-    if (!quiet)
+    if (!cfg.quiet)
         printf("crown serve: stopping\n");
     fflush(stdout);
     server_stop(&srv);

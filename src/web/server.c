@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "web/api.h"
 #include "web/http.h"
 
@@ -89,9 +90,10 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     // the moves of others much, while a review steps through pages as it likes.
     srv->reads = ratelimit_new(4, 40);
     srv->quota = quota_new();
+    srv->log = weblog_new(stderr, cfg->quiet);
     srv->games_json = api_games_json(&srv->games_json_len);
     if (srv->sessions == NULL || srv->rate == NULL || srv->creates == NULL || srv->reads == NULL ||
-        srv->quota == NULL || srv->games_json == NULL) {
+        srv->quota == NULL || srv->log == NULL || srv->games_json == NULL) {
         server_stop(srv);
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
@@ -138,6 +140,8 @@ void server_stop(Server *srv)
     ratelimit_free(srv->creates);
     ratelimit_free(srv->reads);
     quota_free(srv->quota);
+    weblog_free(srv->log, clock_ms()); // after the library, which writes to it
+    srv->log = NULL;
     realip_free(srv->proxies);
     srv->proxies = NULL;
     lab_server_close(srv->lab);

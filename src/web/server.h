@@ -23,6 +23,7 @@
 #include "web/session.h"
 #include "web/sse.h"
 #include "web/store.h"
+#include "web/weblog.h"
 
 typedef struct ServeConfig {
     const char *bind;    /* address to listen on: IPv4 or IPv6 text */
@@ -69,6 +70,7 @@ typedef struct ServeConfig {
     const char *share_host;
     const char *tablebase; /* a solved table for ai:10 and hints; NULL: the default places */
     const char *lab_dir;   /* --lab: studies from the browser kept here; NULL: the lab is off */
+    bool quiet;            /* --quiet: no summaries of the library's routine lines */
     int lab_max_games;     /* games of one such study, every rule set */
 } ServeConfig;
 
@@ -93,6 +95,7 @@ struct Server {
     RateLimiter *rate;
     RateLimiter *creates; /* games created per address per hour */
     RateLimiter *reads;   /* expensive reads (pages of positions) per address */
+    WebLog *log;          /* the library's lines, counted and rate-limited (weblog.h) */
     Quota *quota;
     TrustedProxies *proxies; /* --trusted-proxy; NULL: every client is its TCP peer */
     Janitor *janitor;

@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, test } from 'node:test';
-import { openStream, request, waitState, withServer } from './server.mjs';
+import { openStream, request, startServer, waitState, withServer } from './server.mjs';
 
 const OTHER = '127.0.0.2';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -361,6 +361,11 @@ describe('limits per address', { concurrency: true }, () => {
       for (const origin of [site, 'https://friend.example', srv.url]) {
         assert.equal((await request(srv, 'POST', '/api/games', { body, headers: { origin } })).status, 201, origin);
       }
+      // This server's own address counts with its own scheme only: it speaks plain HTTP,
+      // and no trusted proxy says the browser used https.
+      const tls = srv.url.replace(/^http:/, 'https:');
+      assertError(await request(srv, 'POST', '/api/games', { body, headers: { origin: tls } }), 403, /Origin is not this server's/);
+      assertError(await request(srv, 'POST', '/api/games', { body, headers: { origin: tls, 'x-forwarded-proto': 'https' } }), 403, /Origin/);
       const g = await create(srv, body);
       const token = g.seats[0].token;
       const st = await state(srv, g.id);
@@ -392,6 +397,12 @@ describe('limits per address', { concurrency: true }, () => {
         ['GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n' + 'X-Big: y\r\n'.repeat(8000) + '\r\n', 431, /headers are at most 16384 bytes/],
         [`GET /${'a'.repeat(70000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 414, /URL is at most 8192 bytes/],
         ['NONSENSE\r\n\r\n', 400, /request line is malformed/],
+        ['GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nNoColonHere\r\n\r\n', 400, /a header line is malformed/],
+        ['GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: 1\r\n folded\r\n\r\n', 400, /a header line is malformed/],
+        ['POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', 400, /chunk's size is not a hexadecimal number/],
+        ['POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n1\r\n{}\r\n0\r\n\r\n', 400, /chunk is longer than its size says/],
+        ['POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip\r\n\r\n{}', 501, /without a Transfer-Encoding/],
+        ['POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n', 501, /without a Transfer-Encoding/],
       ];
       for (const [bytes, status, msg] of libraryErrors) {
         const res = await rawHttp(srv, bytes);
@@ -413,6 +424,45 @@ describe('limits per address', { concurrency: true }, () => {
         }
       }
     });
+  });
+});
+
+describe('the log', () => {
+  // 300 streams opened and closed by their clients, 50 at once (so more heads at once
+  // than --heads-per-ip lets one address have), then a stop: the library's line per
+  // closed stream is counted, not written.
+  async function churn(srv) {
+    const id = (await request(srv, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'] } })).body.id;
+    for (let round = 0; round < 6; round++) {
+      const open = await Promise.all(Array.from({ length: 50 }, () => openStream(srv, id)));
+      assert.ok(open.every((s) => s.status === 200));
+      for (const s of open) s.close();
+      await until(async () => (await request(srv, 'GET', '/api/health')).body.streams === 0, 'the streams to close');
+    }
+  }
+
+  test('--quiet: not a line per closed stream, nor a summary', async () => {
+    let stderr = '';
+    await withServer(['--quiet', '--heads-per-ip', '100', '--streams-per-ip', '100', '--streams-per-game', '100'], async (srv) => {
+      await churn(srv);
+      stderr = srv.stderr;
+    });
+    assert.doesNotMatch(stderr(), /Closing connection/);
+    assert.ok(stderr().split('\n').filter(Boolean).length <= 2, stderr());
+  });
+
+  test('without --quiet: the closes summed up in one line at the stop', async () => {
+    const srv = await startServer({ quiet: false, args: ['--heads-per-ip', '100', '--streams-per-ip', '100', '--streams-per-game', '100'] });
+    try {
+      await churn(srv);
+    } finally {
+      assert.equal((await srv.stop()).code, 0);
+    }
+    const text = srv.stderr();
+    assert.doesNotMatch(text, /Closing connection/);
+    const summaries = text.split('\n').filter((l) => /in the last \d+ s:/.test(l));
+    assert.equal(summaries.length, 1, text);
+    assert.match(summaries[0], /: 3\d\d connections ended by the server \(event streams closed\)/);
   });
 });
 
@@ -480,6 +530,17 @@ describe('the client address behind a trusted proxy (--trusted-proxy)', { concur
       } finally {
         for (const s of open) s.close();
       }
+    });
+  });
+
+  test('a trusted proxy that ends TLS says so with X-Forwarded-Proto; the Origin must match it', async () => {
+    await withServer(['--trusted-proxy', '127.0.0.1'], async (srv) => {
+      const tls = srv.url.replace(/^http:/, 'https:');
+      const post = (origin, proto) => request(srv, 'POST', '/api/games', { body, headers: { origin, 'x-forwarded-for': '203.0.113.5', ...(proto ? { 'x-forwarded-proto': proto } : {}) } });
+      assert.equal((await post(tls, 'https')).status, 201);
+      assert.equal((await post(srv.url)).status, 201);
+      assertError(await post(srv.url, 'https'), 403, /Origin is not this server's/);
+      assertError(await post(tls), 403, /Origin is not this server's/);
     });
   });
 
