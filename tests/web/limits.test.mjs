@@ -298,6 +298,20 @@ describe('limits per address', { concurrency: true }, () => {
     });
   });
 
+  test('a stop while the AI thinks in every game and a hint is searched ends within 5 s', async () => {
+    await withServer(['--ai-threads', '2'], async (srv) => {
+      for (let i = 0; i < 4; i++) await create(srv, { game: 'king-down', seats: ['ai:10', 'ai:10'] });
+      const g = await create(srv, { game: 'kings-castle', seats: ['human', 'ai:10'] });
+      const hint = request(srv, 'POST', `/api/games/${g.id}/hint`, { token: g.seats[0].token }).catch(() => null);
+      await sleep(1500); // the AI deep in its searches
+      const t = Date.now();
+      srv.proc.kill('SIGTERM');
+      await srv.exited;
+      assert.ok(Date.now() - t < 5000, `the server took ${Date.now() - t} ms to stop`);
+      await hint;
+    });
+  });
+
   // SIGTERM with requests in flight: the daemon's threads may still hand a request to
   // the workers while the server stops, and that must find them stopping, not freed.
   test('a stop with requests in flight is clean', async () => {
