@@ -374,10 +374,15 @@ static void test_chance_words(void **state)
     assert_true(fabs(play_win_chance(g, &r) - 0.6) < 1e-9);
     sb_free(&w);
     game_destroy(g);
-    // Every game has its own scale in the table, none a fallback.
-    for (int i = 0; i < registry_count(); i++)
-        if (!(play_chance_scale(registry_at(i)->name) > 0))
-            fail_msg("%s has no win-chance scale", registry_at(i)->name);
+    // Every game's record has its own scale and bench work, none a fallback.
+    for (int i = 0; i < registry_count(); i++) {
+        const GameOps *ops = registry_at(i);
+        if (!(play_chance_scale(ops->name) > 0) || play_chance_scale(ops->name) != ops->chance_scale)
+            fail_msg("%s has no win-chance scale in its GameOps", ops->name);
+        if (ops->bench_depth <= 0 && ops->bench_iterations == 0)
+            fail_msg("%s has no bench work in its GameOps", ops->name);
+    }
+    assert_true(play_chance_scale("no-such-game") == 0);
 }
 
 /* --- chance outcomes by their text --------------------------------------------------- */

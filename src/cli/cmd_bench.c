@@ -28,35 +28,20 @@
 static const int BENCH_WALK_PLIES[] = {0, 5, 10, 15, 20};
 enum { BENCH_WALKS = sizeof BENCH_WALK_PLIES / sizeof BENCH_WALK_PLIES[0] };
 
-/* The fixed work of each game's searches: an alpha-beta depth in actions, or a number of
- * MCTS iterations for games that the "ai" agent plays by MCTS. Deep enough that ordering
- * and evaluation matter, shallow enough for the time budget (release build, quiet
- * machine, about 2 s a game at most). A game missing here gets BENCH_DEFAULT. */
+/* The fixed work of each game's searches is its GameOps.bench_depth or
+ * .bench_iterations; a game giving neither gets BENCH_DEFAULT. */
 typedef struct BenchWork {
-    const char *game;
     int depth;
     uint64_t iterations;
 } BenchWork;
 
-static const BenchWork BENCH_WORK[] = {
-    {"kings-valley", 11, 0},
-    {"retrieve-the-king", 9, 0},
-    {"kings-valley-7x7", 5, 0},
-    {"kings-valley-labyrinth", 8, 0},
-    {"kings-guard", 10, 0},
-    {"kings-guard-8x8", 10, 0},
-    {"kings-castle", 5, 0},
-    {"king-down", 6, 0},
-    {"king-of-the-valley", 0, 2000},
-};
-static const BenchWork BENCH_DEFAULT = {"", 4, 500};
+static const BenchWork BENCH_DEFAULT = {4, 500};
 
 static BenchWork bench_work(const GameOps *ops)
 {
-    for (size_t i = 0; i < sizeof BENCH_WORK / sizeof BENCH_WORK[0]; i++)
-        if (strcmp(BENCH_WORK[i].game, ops->name) == 0)
-            return BENCH_WORK[i];
-    return BENCH_DEFAULT;
+    if (ops->bench_depth == 0 && ops->bench_iterations == 0)
+        return BENCH_DEFAULT;
+    return (BenchWork){ops->bench_depth, ops->bench_iterations};
 }
 
 /* Plays `plies` random actions from the start, then chance's actions until a player is

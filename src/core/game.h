@@ -132,6 +132,16 @@ struct GameOps {
     const RuleOption *options;
     int option_count;
 
+    /* Facts the front ends read from here rather than from tables keyed by the name, so
+     * that a new game is described in its own folder. `bench_depth` (alpha-beta actions)
+     * or `bench_iterations` (MCTS) is crown bench's fixed work: deep enough that ordering
+     * and evaluation matter, about 2 s a game at most; both 0 means bench's default.
+     * `chance_scale` is the score worth about a 73% chance (play/chances.h), fitted by
+     * crown tune --fit-scale; 0 means the common guess. */
+    int bench_depth;
+    unsigned bench_iterations;
+    double chance_scale;
+
     /* Reads g->values (already checked against the option table) and g->players, builds
      * g->config and sets the size fields. Returns an error for a combination of values
      * that makes no sense; then nothing needs releasing. */

@@ -6,28 +6,14 @@
  */
 #include "play/chances.h"
 
-#include <math.h>
-#include <string.h>
+#include "play/registry.h"
 
-/* Fitted on 2026-11-24, King's Castle and King Down again on 2026-11-25 after their
- * quiescence and tuned piece values (docs/STRENGTH.md, "Win chances"); the first guesses
- * were 300 for the King's Valley family and King's Castle, 400 for King's Guard, 270 for
- * King Down. */
-static const struct {
-    const char *game;
-    double scale;
-} SCALES[] = {
-    {"kings-valley", 56.0},
-    {"retrieve-the-king", 61.0},
-    {"kings-valley-7x7", 42.0},
-    {"kings-valley-labyrinth", 32.0},
-    {"kings-guard", 1356.0},
-    {"kings-guard-8x8", 827.0},
-    {"kings-castle", 195.0},
-    {"king-down", 459.0},
-    // Not fitted: its hints come from MCTS, whose mean return is the chance already.
-    {"king-of-the-valley", 300.0},
-};
+#include <math.h>
+
+/* Each game's scale is its GameOps.chance_scale, fitted on 2026-11-24, King's Castle and
+ * King Down again on 2026-11-25 after their quiescence and tuned piece values
+ * (docs/STRENGTH.md, "Win chances"); the first guesses were 300 for the King's Valley
+ * family and King's Castle, 400 for King's Guard, 270 for King Down. */
 
 void play_chance_agent(AgentSpec *spec)
 {
@@ -37,10 +23,8 @@ void play_chance_agent(AgentSpec *spec)
 
 double play_chance_scale(const char *game)
 {
-    for (size_t i = 0; i < sizeof SCALES / sizeof *SCALES; i++)
-        if (strcmp(game, SCALES[i].game) == 0)
-            return SCALES[i].scale;
-    return 0;
+    const GameOps *ops = registry_find(game);
+    return ops ? ops->chance_scale : 0;
 }
 
 double play_win_chance(const Game *g, const SearchResult *r)
@@ -53,8 +37,8 @@ double play_win_chance(const Game *g, const SearchResult *r)
         return 1.0;
     if (r->score <= -SCORE_WIN_BOUND)
         return 0.0;
-    // A game the table lacks gets the scale most games have.
-    const double s = play_chance_scale(g->ops->name);
+    // A game without a fitted scale gets the scale most games have.
+    const double s = g->ops->chance_scale;
     return 1.0 / (1.0 + exp(-(double)r->score / (s > 0 ? s : 300.0)));
 }
 

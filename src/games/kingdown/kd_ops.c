@@ -436,6 +436,8 @@ static double ops_score(const Game *g, const GameState *s, int player)
 
 const GameOps kd_ops = {
     .name = "king-down",
+    .bench_depth = 6,
+    .chance_scale = 459.0,
     .summary = "King Down Classic: chess with archers, paladins, guards, maesters and beasts "
                "on a drawn back rank",
     .min_players = 2,

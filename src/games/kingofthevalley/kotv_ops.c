@@ -323,6 +323,9 @@ static double ops_score(const Game *g, const GameState *s, int player)
 
 const GameOps kotv_ops = {
     .name = "king-of-the-valley",
+    .bench_iterations = 2000,
+    // Not fitted: its hints come from MCTS, whose mean return is the chance already.
+    .chance_scale = 300.0,
     .summary = "King of the Valley: summon subjects from a 5x5 valley of tiles",
     .min_players = 2,
     .max_players = 4,

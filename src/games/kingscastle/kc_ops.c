@@ -281,6 +281,8 @@ static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *ou
 
 const GameOps kc_ops = {
     .name = "kings-castle",
+    .bench_depth = 5,
+    .chance_scale = 195.0,
     .summary = "King's Castle (Freeling): place men, move phalanxes through the doors of the "
                "Castle and flank its Throne",
     .min_players = 2,

@@ -400,7 +400,7 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
  * (kg_eval.c's mobility, 3 a square), far below a piece (100). */
 #define KG_VARIETY_MARGIN 5
 
-#define KG_OPS(NAME, SUMMARY, OPTIONS)                                                         \
+#define KG_OPS(NAME, SUMMARY, OPTIONS, SCALE)                                                         \
     {                                                                                          \
         .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 2,                 \
         .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM, .options = OPTIONS,                        \
@@ -420,11 +420,13 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .end_reasons = kg_end_reasons,                                                         \
         .end_reason_count = (int)(sizeof kg_end_reasons / sizeof kg_end_reasons[0]),           \
         .measure = kg_measure, .metrics = kg_metrics, .metric_count = KG_METRIC_COUNT,         \
+        .bench_depth = 10, .chance_scale = SCALE,                                              \
     }
 
 const GameOps kg_standard_ops =
     KG_OPS("kings-guard",
-           "King's Guard on 9x10: move stacks, bury the enemy king under any piece", kg_options);
+           "King's Guard on 9x10: move stacks, bury the enemy king under any piece", kg_options,
+           1356.0);
 const GameOps kg_8x8_ops =
     KG_OPS("kings-guard-8x8", "King's Guard on a checkerboard: 8 guards a side, towers of 4",
-           kg_8x8_options);
+           kg_8x8_options, 827.0);

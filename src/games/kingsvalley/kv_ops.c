@@ -344,7 +344,7 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
  * up nothing the evaluation can see. */
 #define KV_VARIETY_MARGIN 5
 
-#define KV_OPS(NAME, SUMMARY, OPTIONS, CANDIDATES, CANDIDATE_LEGAL)                              \
+#define KV_OPS(NAME, SUMMARY, OPTIONS, CANDIDATES, CANDIDATE_LEGAL, DEPTH, SCALE)                              \
     {                                                                                          \
         .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 2,                 \
         .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM, .options = OPTIONS,                        \
@@ -361,18 +361,19 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .end_reason = ops_end_reason, .end_reasons = kv_end_reasons,                           \
         .end_reason_count = (int)(sizeof kv_end_reasons / sizeof kv_end_reasons[0]),           \
         .measure = kv_measure, .metrics = kv_metrics, .metric_count = KV_METRIC_COUNT,         \
+        .bench_depth = DEPTH, .chance_scale = SCALE,                                           \
     }
 
 const GameOps kv_standard_ops =
     KV_OPS("kings-valley", "King's Valley on 5x5: slide your king onto the centre square",
-           kv_options, NULL, NULL);
+           kv_options, NULL, NULL, 11, 56.0);
 const GameOps kv_retrieve_ops =
     KV_OPS("retrieve-the-king", "King's Valley with each king starting on the opponent's side",
-           kv_options, NULL, NULL);
+           kv_options, NULL, NULL, 9, 61.0);
 const GameOps kv_7x7_ops =
     KV_OPS("kings-valley-7x7",
            "King's Valley on 7x7 with six soldiers and the trap-prevention rule", kv_7x7_options,
-           ops_gen_candidates, ops_candidate_legal);
+           ops_gen_candidates, ops_candidate_legal, 5, 42.0);
 const GameOps kv_labyrinth_ops = KV_OPS(
     "kings-valley-labyrinth", "King's Valley on 7x7 with four immovable pillars", kv_options,
-    NULL, NULL);
+    NULL, NULL, 8, 32.0);
