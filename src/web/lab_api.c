@@ -24,6 +24,8 @@
 #include "lab/lab_run.h"
 #include "lab/lab_study.h"
 #include "play/registry.h"
+#include "web/api.h"
+#include "web/secret.h"
 
 enum { LAB_PATH = 4096, LAB_ID = 40, LAB_MAX_COMPARE = 8, LAB_MAX_LISTED = 100 };
 
@@ -32,6 +34,7 @@ struct LabServer {
     int max_games;
     pthread_mutex_t mu;
     atomic_bool stop;
+    atomic_bool cancel; /* the running study's owner asked it to stop */
     /* guarded by mu: the study running or run last, and its thread */
     bool running, joinable;
     pthread_t thread;
@@ -40,6 +43,9 @@ struct LabServer {
     char error[ERRBUF_LEN];
     unsigned seq;
     LabStudy *st; /* the running study's, owned by its thread */
+    /* The running study's owner token, given only to whoever started it: without it
+     * anyone could stop anyone's study. */
+    char owner[SECRET_TOKEN_LEN + 1];
 };
 
 Status lab_server_open(const char *dir, int max_games, LabServer **out, ErrBuf *err)
@@ -60,6 +66,7 @@ Status lab_server_open(const char *dir, int max_games, LabServer **out, ErrBuf *
     lab->max_games = max_games > 0 ? max_games : LAB_DEFAULT_MAX_GAMES;
     pthread_mutex_init(&lab->mu, NULL);
     atomic_init(&lab->stop, false);
+    atomic_init(&lab->cancel, false);
     *out = lab;
     return STATUS_OK;
 }
@@ -86,7 +93,7 @@ static bool progress(void *ctx, long done, long total)
     lab->done = done;
     lab->total = total;
     pthread_mutex_unlock(&lab->mu);
-    return !atomic_load(&lab->stop);
+    return !atomic_load(&lab->stop) && !atomic_load(&lab->cancel);
 }
 
 /* The study's thread: the same steps as `crown lab` after study.json (the games,
@@ -105,6 +112,8 @@ static void *run_study(void *arg)
                             : lab_run(st, 1, progress, lab, &rows, &err);
     if (s == STATUS_OK && atomic_load(&lab->stop)) /* a share of the study: no summary */
         s = err_set(&err, STATUS_CONFLICT, "the server stopped after %ld games", rows.count);
+    if (s == STATUS_OK && atomic_load(&lab->cancel))
+        s = err_set(&err, STATUS_CONFLICT, "its owner stopped it after %ld games", rows.count);
     if (s == STATUS_OK && lab_results_write(st, &rows, dir, &err) == STATUS_OK)
         lab_report_study(back, dir, &games, &failed, &plotted, &err);
     lab_rows_free(&rows);
@@ -325,6 +334,13 @@ static void start(LabServer *lab, const Request *req, Response *res)
     if (lab->joinable) /* the last study's thread, which has ended */
         pthread_join(lab->thread, NULL);
     lab->joinable = false;
+    if (!secret_hex(lab->owner, SECRET_TOKEN_BYTES)) {
+        pthread_mutex_unlock(&lab->mu);
+        free(st);
+        response_error(res, 503, "no randomness for the study's owner token");
+        return;
+    }
+    atomic_store(&lab->cancel, false);
     snprintf(lab->id, sizeof lab->id, "%lld-%u", (long long)time(NULL), lab->seq++);
     char dir[LAB_PATH + 64];
     snprintf(dir, sizeof dir, "%s/%s", lab->dir, lab->id);
@@ -353,9 +369,36 @@ static void start(LabServer *lab, const Request *req, Response *res)
     }
     lab->joinable = true;
     json_t *j = study_json(lab, lab->id);
+    if (j != NULL)
+        json_object_set_new(j, "owner_token", json_string(lab->owner));
     snprintf(res->location, sizeof res->location, "/api/lab/%s", lab->id);
     pthread_mutex_unlock(&lab->mu);
     reply(res, 201, j);
+}
+
+/* POST /api/lab/ID/stop {"token": OWNER_TOKEN}: the running study stops after the game in
+ * play, keeping the games played (its state becomes "stopped", with no summary). */
+static void stop_study(LabServer *lab, const char *id, const Request *req, Response *res)
+{
+    json_t *body = parse_body(req, res);
+    if (body == NULL)
+        return;
+    const char *token = text_field(body, "token", NULL);
+    bool stopping = false;
+    pthread_mutex_lock(&lab->mu);
+    if (!lab->running || strcmp(lab->id, id) != 0) {
+        response_error(res, 409, "study '%s' is not running", id);
+    } else if (token == NULL || !secret_equal(token, lab->owner)) {
+        response_error(res, 403, "only the study's owner may stop it: send {\"token\": "
+                       "OWNER_TOKEN}, the owner_token its start answered");
+    } else {
+        atomic_store(&lab->cancel, true);
+        stopping = true;
+    }
+    pthread_mutex_unlock(&lab->mu);
+    json_decref(body);
+    if (stopping)
+        reply(res, 202, json_pack("{s:s, s:s}", "id", id, "state", "stopping"));
 }
 
 /* GET /api/lab/ID/summary or /report: a file of a study that is done. */
@@ -423,6 +466,13 @@ bool lab_api_handle(LabServer *lab, const Request *req, Response *res)
     struct stat sb;
     if (!valid_id(id) || stat(path, &sb) != 0) {
         response_error(res, 404, "no study '%.40s'", rest);
+    } else if (strcmp(what, "stop") == 0) {
+        if (strcmp(req->method, "POST") == 0) {
+            stop_study(lab, id, req, res);
+        } else {
+            res->allow = "POST";
+            response_error(res, 405, "use POST with the owner's token to stop a study");
+        }
     } else if (!get) {
         res->allow = "GET";
         response_error(res, 405, "use GET here, not %.10s", req->method);

@@ -3,7 +3,8 @@
 // to the end and its summary and report read back; one study at a time; bad studies
 // refused with what is wrong (unknown game, too many games, outside engines, a rule
 // naming a server file, malformed bodies); no path leaves the lab's folder; a study the
-// server stopped stays stopped.
+// server stopped stays stopped; only its owner (the owner_token its start answered)
+// stops a running study.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -112,5 +113,34 @@ test('one study at a time, and bad studies refused', async () => {
     assert.equal(r.body.studies.length, 1);
     assert.equal(r.body.studies[0].state, 'stopped');
     assert.equal((await api(srv, 'GET', `/api/lab/${r.body.studies[0].id}/summary`)).status, 404);
+  });
+});
+
+test('only its owner stops a running study, which keeps its games and no summary', async () => {
+  const dir = join(tempDir('crown-lab-'), 'lab');
+  await withServer(['--lab', dir, '--lab-max-games', '400'], async (srv) => {
+    let r = await api(srv, 'POST', '/api/lab', { body: { game: 'kings-valley', players: 'ai:3,ai:3', games: 200, seed: 1 } });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const { id, owner_token: token } = r.body;
+    assert.match(token, /^[0-9a-f]{32}$/);
+    for (const body of [{}, { token: 'f'.repeat(32) }, { token: 7 }]) {
+      r = await api(srv, 'POST', `/api/lab/${id}/stop`, { body });
+      assert.equal(r.status, 403, JSON.stringify(r.body));
+      assert.match(r.body.error, /only the study's owner/);
+    }
+    assert.equal((await api(srv, 'GET', `/api/lab/${id}/stop`)).status, 405);
+    assert.equal((await api(srv, 'GET', `/api/lab/${id}`)).body.state, 'running');
+    r = await api(srv, 'POST', `/api/lab/${id}/stop`, { body: { token } });
+    assert.equal(r.status, 202, JSON.stringify(r.body));
+    assert.equal(r.body.state, 'stopping');
+    const stopped = await until(srv, id, 'stopped');
+    assert.match(stopped.error, /its owner stopped it/);
+    assert.equal((await api(srv, 'GET', `/api/lab/${id}/summary`)).status, 404);
+    r = await api(srv, 'POST', `/api/lab/${id}/stop`, { body: { token } });
+    assert.equal(r.status, 409);
+    assert.match(r.body.error, /not running/);
+    // The lab is free again for the next study.
+    r = await api(srv, 'POST', '/api/lab', { body: { game: 'kings-valley', players: 'random,random', games: 1 } });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
   });
 });
