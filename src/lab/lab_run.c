@@ -20,7 +20,7 @@ static void fail(LabRow *row, const char *why)
     snprintf(row->reason, sizeof row->reason, "%s", why);
 }
 
-void lab_play_game(const LabStudy *st, long index, LabRow *row)
+void lab_play_game(const LabStudy *st, long index, const atomic_bool *abort, LabRow *row)
 {
     memset(row, 0, sizeof *row);
     row->index = index;
@@ -49,7 +49,7 @@ void lab_play_game(const LabStudy *st, long index, LabRow *row)
     Seats seats;
     Rng chance;
     rng_seed(&chance, row->seed ^ 0x6c61622d6368616eULL);
-    const SelfPlay sp = {.seats = &seats, .chance = &chance, .measure = true};
+    const SelfPlay sp = {.seats = &seats, .chance = &chance, .measure = true, .abort = abort};
     GameRecord rec;
     if (seats_parse(row->seats, g->players, &st->limits, row->seed, &seats, &err) != STATUS_OK) {
         game_destroy(g);
@@ -87,6 +87,7 @@ typedef struct Runner {
     LabRow *rows;
     LabProgress *progress;
     void *ctx;
+    const atomic_bool *abort;
     long n_todo, done; /* done: guarded by the pool's lock */
 } Runner;
 
@@ -94,7 +95,7 @@ static void play(void *ctx, void *thread, long i)
 {
     (void)thread;
     Runner *r = ctx;
-    lab_play_game(r->st, r->todo[i], &r->rows[i]);
+    lab_play_game(r->st, r->todo[i], r->abort, &r->rows[i]);
 }
 
 static bool game_done(void *ctx, long i)
@@ -108,11 +109,18 @@ static bool game_done(void *ctx, long i)
 Status lab_run(const LabStudy *st, int jobs, LabProgress *progress, void *ctx, LabRows *rows,
                ErrBuf *err)
 {
+    return lab_run_until(st, jobs, progress, ctx, NULL, rows, err);
+}
+
+Status lab_run_until(const LabStudy *st, int jobs, LabProgress *progress, void *ctx,
+                     const atomic_bool *abort, LabRows *rows, ErrBuf *err)
+{
     Runner r;
     memset(&r, 0, sizeof r);
     r.st = st;
     r.progress = progress;
     r.ctx = ctx;
+    r.abort = abort;
     const long total = lab_study_total(st);
     r.todo = malloc(sizeof *r.todo * (size_t)(total / st->shards + 1));
     if (r.todo == NULL)

@@ -73,6 +73,10 @@ Status self_play(const SelfPlay *sp, GameRecord *rec, SelfPlayEnd *end, ErrBuf *
         const int p = ops->to_move(g, rec->current);
         if (p == PLAYER_NONE)
             break;
+        if (sp->abort != NULL && atomic_load(sp->abort)) {
+            s = err_set(err, STATUS_CONFLICT, "stopped before the game ended");
+            break;
+        }
         const int from = rec->count;
         if (before)
             game_state_copy(g, before, rec->current);

@@ -7,6 +7,7 @@
 #ifndef CROWN_PLAY_SELF_PLAY_H
 #define CROWN_PLAY_SELF_PLAY_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "core/record.h"
@@ -23,6 +24,9 @@ typedef struct SelfPlay {
     SelfPlayStep *step; /* NULL: the seats' agents and chance, seats_auto_action */
     void *step_ctx;
     bool measure; /* run the game's measure hook into the end's metrics */
+    /* NULL, or a flag another thread may set: the game then ends before its next step
+     * with STATUS_CONFLICT, so that a server stopping need not wait for whole games. */
+    const atomic_bool *abort;
 } SelfPlay;
 
 typedef struct SelfPlayEnd {

@@ -35,6 +35,7 @@ struct LabServer {
     pthread_mutex_t mu;
     atomic_bool stop;
     atomic_bool cancel; /* the running study's owner asked it to stop */
+    atomic_bool halt;   /* stop or cancel: the game in play ends before its next move */
     /* guarded by mu: the study running or run last, and its thread */
     bool running, joinable;
     pthread_t thread;
@@ -67,6 +68,7 @@ Status lab_server_open(const char *dir, int max_games, LabServer **out, ErrBuf *
     pthread_mutex_init(&lab->mu, NULL);
     atomic_init(&lab->stop, false);
     atomic_init(&lab->cancel, false);
+    atomic_init(&lab->halt, false);
     *out = lab;
     return STATUS_OK;
 }
@@ -76,6 +78,7 @@ void lab_server_close(LabServer *lab)
     if (lab == NULL)
         return;
     atomic_store(&lab->stop, true);
+    atomic_store(&lab->halt, true);
     pthread_mutex_lock(&lab->mu);
     const bool join = lab->joinable;
     lab->joinable = false;
@@ -109,7 +112,7 @@ static void *run_study(void *arg)
     long games, failed;
     bool plotted;
     Status s = back == NULL ? err_set(&err, STATUS_NOMEM, "out of memory")
-                            : lab_run(st, 1, progress, lab, &rows, &err);
+                            : lab_run_until(st, 1, progress, lab, &lab->halt, &rows, &err);
     if (s == STATUS_OK && atomic_load(&lab->stop)) /* a share of the study: no summary */
         s = err_set(&err, STATUS_CONFLICT, "the server stopped after %ld games", rows.count);
     if (s == STATUS_OK && atomic_load(&lab->cancel))
@@ -341,6 +344,7 @@ static void start(LabServer *lab, const Request *req, Response *res)
         return;
     }
     atomic_store(&lab->cancel, false);
+    atomic_store(&lab->halt, false);
     snprintf(lab->id, sizeof lab->id, "%lld-%u", (long long)time(NULL), lab->seq++);
     char dir[LAB_PATH + 64];
     snprintf(dir, sizeof dir, "%s/%s", lab->dir, lab->id);
@@ -393,6 +397,7 @@ static void stop_study(LabServer *lab, const char *id, const Request *req, Respo
                        "OWNER_TOKEN}, the owner_token its start answered");
     } else {
         atomic_store(&lab->cancel, true);
+        atomic_store(&lab->halt, true);
         stopping = true;
     }
     pthread_mutex_unlock(&lab->mu);

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { api, tempDir, withServer } from './server.mjs';
+import { api, startServer, tempDir, withServer } from './server.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -142,5 +142,25 @@ test('only its owner stops a running study, which keeps its games and no summary
     // The lab is free again for the next study.
     r = await api(srv, 'POST', '/api/lab', { body: { game: 'kings-valley', players: 'random,random', games: 1 } });
     assert.equal(r.status, 201, JSON.stringify(r.body));
+  });
+});
+
+test('SIGTERM in the middle of a long study game stops the server within 5 s', async () => {
+  const dir = join(tempDir('crown-lab-'), 'lab');
+  const srv = await startServer({ args: ['--lab', dir] });
+  // A King Down game between ai:8 players lasts many seconds; the server must not wait
+  // for it to end (systemd's stop time-out), only for the move in play.
+  const r = await api(srv, 'POST', '/api/lab', { body: { game: 'king-down', players: 'ai:8,ai:8', games: 4, seed: 1 } });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  await sleep(500);
+  const t0 = Date.now();
+  const { code } = await srv.stop();
+  const took = Date.now() - t0;
+  assert.equal(code, 0, srv.stderr());
+  assert.ok(took < 5000, `the server took ${took} ms to stop`);
+  assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
+  await withServer(['--lab', dir], async (again) => {
+    const s = await api(again, 'GET', `/api/lab/${r.body.id}`);
+    assert.equal(s.body.state, 'stopped');
   });
 });
