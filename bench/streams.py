@@ -16,6 +16,7 @@ counts as arrived when its last byte reaches its stream's socket.
 import argparse
 import json
 import multiprocessing as mp
+import os
 import random
 import re
 import select
@@ -203,8 +204,13 @@ def main():
         missing += held - n
     print(f"moves: {len(acks)}; events: {len(lat)}; missing: {missing}")
     if lat:
+        # The load beside the figure: on a shared machine the tail follows the load of
+        # other processes, so a figure without it cannot be compared with another.
+        with open("/proc/loadavg", encoding="ascii") as f:
+            load = f.read().split()[0]
         print(f"broadcast ms: p50 {pct(lat, 50):.1f} p99 {pct(lat, 99):.1f} "
-              f"max {max(lat):.1f} mean {statistics.mean(lat):.1f}")
+              f"max {max(lat):.1f} mean {statistics.mean(lat):.1f} at load {load} "
+              f"on {os.cpu_count()} cores")
         # From the move's request instead: what a watcher waits in all, whether the
         # server answers the mover before or after it wakes the streams.
         print(f"from the move's request ms: p50 {pct(from_sent, 50):.1f} "

@@ -18,7 +18,7 @@ crown=${CROWN:-${BENCH_OUT:-build/release}/crown}
 dir=$(mktemp -d)
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
 "$crown" serve --port 0 --db "$dir/bench.db" --quiet --rate 10000 \
-    --max-per-ip $((n + 100)) --max-connections $((n + 200)) \
+    --max-per-ip $((n + 100)) --heads-per-ip $((n + 100)) --max-connections $((n + 200)) \
     --streams-per-ip $((n + 100)) --streams-per-game $((n + 100)) >"$dir/out" 2>&1 &
 pid=$!
 for _ in $(seq 100); do grep -q 'http://' "$dir/out" && break; sleep 0.1; done
