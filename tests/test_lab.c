@@ -6,6 +6,7 @@
  * report is written with its plots; comparisons and ladders; the games' own figures;
  * bad input refused.
  */
+#include <stdatomic.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <math.h>
@@ -19,6 +20,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "lab/lab_run.h"
 #include "lab/lab_results.h"
 #include "lab/lab_stats.h"
 #include "lab/lab_study.h"
@@ -309,6 +311,32 @@ static void test_results_pinned(void **state)
     }
 }
 
+/* A game whose abort flag is set ends before its first move, marked failed, so that a
+ * server stopping waits for one move rather than whole games; unset, it plays out. */
+static void test_game_aborted(void **state)
+{
+    (void)state;
+    LabStudy *st = calloc(1, sizeof *st);
+    assert_non_null(st);
+    const SearchLimits limits = {0};
+    ErrBuf err = {.msg = ""};
+    assert_int_equal(lab_study_plain(st, "king-down", "", NULL, 0, "random,random", 1, 11,
+                                     &limits, &err),
+                     STATUS_OK);
+    atomic_bool abort;
+    atomic_init(&abort, true);
+    LabRow row;
+    lab_play_game(st, 0, &abort, &row);
+    assert_true(row.failed);
+    assert_string_equal(row.reason, "stopped before the game ended");
+    assert_int_equal(row.length, 0);
+    atomic_store(&abort, false);
+    lab_play_game(st, 0, &abort, &row);
+    assert_false(row.failed);
+    assert_true(row.length > 0);
+    free(st);
+}
+
 static json_t *load_summary(const Scratch *s, const char *dir)
 {
     char *text = slurp(s->root, dir, "summary.json");
@@ -565,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_elo_ladder),
         cmocka_unit_test(test_every_game_study),
         cmocka_unit_test(test_results_pinned),
+        cmocka_unit_test(test_game_aborted),
         cmocka_unit_test(test_compare_and_ladder),
         cmocka_unit_test(test_game_figures),
         cmocka_unit_test(test_setup_families),
