@@ -28,6 +28,13 @@ static const CliCommand COMMANDS[] = {
      "      --check N: N random positions of the table against alpha-beta H plies deep;\n"
      "      --report: the starts' values, first moves, perfect games, counts, longest win;\n"
      "      --soldiers N: a reduced game with N soldiers a side (for tests)"},
+    {"prove", cmd_prove,
+     "crown prove GAME [--position TEXT] [--rule NAME=VALUE]... [--hours H] [--memory GB]\n"
+     "           [--nodes N] [--out FILE] | crown prove --verify FILE",
+     "prove the value of a position (first player wins, second wins, draw, or unknown\n"
+     "      at the budget) by depth-first proof-number search; --memory: the table in GB\n"
+     "      (default 0.25); --hours, --nodes: the budget; --out: write the winning\n"
+     "      strategy; --verify: re-check such a file by the rules alone"},
     {"perft", cmd_perft,
      "crown perft GAME DEPTH [--position TEXT] [--rule NAME=VALUE]... [--movetime MS]\n"
      "           [--generic]",

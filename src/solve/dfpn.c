@@ -1,0 +1,467 @@
+/*
+ * dfpn.c - depth-first proof-number search over GameOps.
+ *
+ * Soundness against cycles and the max-plies draw, the two ways a proof-number search
+ * over a game graph goes wrong:
+ *  - A position met again on the current path is a "no win" for the attacker (the
+ *    defender can go round again until the game's repetition rule or its ply limit
+ *    draws). Such a disproof depends on the path: it is propagated with the depth of the
+ *    ancestor it met, and a disproof that leans on an ancestor above the node is never
+ *    stored in the transposition table, only kept in the parent's child list.
+ *  - Each entry records the depth from the root it was found at. A proof found with a
+ *    given number of plies left holds with more plies left (the same strategy wins
+ *    sooner than the limit), a disproof with fewer, so a proof is reused only at the
+ *    same depth or shallower and a disproof only at the same depth or deeper.
+ * The root's own result is never stored: games may treat ply 0 specially (King's
+ * Valley's first-move-soldier rule), so a position equal to the root elsewhere in the
+ * tree is not the same node.
+ */
+#include "solve/dfpn.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/clock.h"
+#include "core/game_api.h"
+
+typedef uint32_t Num;
+enum { TT_WAYS = 4, NO_DEP = INT_MAX, BUDGET_EVERY = 1024 };
+static const Num INF = UINT32_MAX;
+
+typedef struct TtEntry {
+    uint64_t key;
+    Num pn, dn;
+    uint32_t work; /* nodes spent on it, for replacement */
+    int32_t depth;
+} TtEntry;
+
+/* One ply of the current path: its moves and the children's numbers, kept here so that
+ * a child whose result may not go into the table still counts for its parent. */
+typedef struct Frame {
+    MoveList moves;
+    Num cpn[MOVELIST_CAP], cdn[MOVELIST_CAP];
+    int cdep[MOVELIST_CAP];
+    uint64_t hash;
+} Frame;
+
+typedef struct Prover {
+    const Game *g;
+    GameState *s;
+    int attacker;
+    TtEntry *tt;
+    uint64_t tt_mask; /* buckets - 1 */
+    Frame **frames;
+    void **undo;
+    int frame_cap;
+    const DfpnOptions *o;
+    int64_t start_ms, deadline_ms, next_progress_ms;
+    uint64_t nodes, node_limit;
+    bool stop, nomem;
+    const char *phase;
+} Prover;
+
+typedef struct Res {
+    Num pn, dn;
+    int dep;
+} Res;
+
+static Num add(Num a, Num b)
+{
+    const uint64_t s = (uint64_t)a + b;
+    return s >= INF ? (a == INF || b == INF ? INF : INF - 1) : (Num)s;
+}
+
+static TtEntry *tt_find(Prover *p, uint64_t key)
+{
+    TtEntry *b = &p->tt[(key & p->tt_mask) * TT_WAYS];
+    for (int i = 0; i < TT_WAYS; i++)
+        if (b[i].key == key && b[i].work != 0)
+            return &b[i];
+    return NULL;
+}
+
+/* The numbers of a position at `depth`: the table's when they apply there, else 1 and 1. */
+static Res tt_lookup(Prover *p, uint64_t key, int depth)
+{
+    Res r = {1, 1, NO_DEP};
+    const TtEntry *e = tt_find(p, key);
+    if (!e)
+        return r;
+    if (e->pn == 0 && depth > e->depth)
+        return r;
+    if (e->dn == 0 && depth < e->depth)
+        return r;
+    r.pn = e->pn;
+    r.dn = e->dn;
+    return r;
+}
+
+static void tt_store(Prover *p, uint64_t key, int depth, Res r, uint64_t work)
+{
+    TtEntry *b = &p->tt[(key & p->tt_mask) * TT_WAYS];
+    TtEntry *e = tt_find(p, key);
+    if (!e) {
+        e = &b[0];
+        for (int i = 1; i < TT_WAYS; i++)
+            if (b[i].work < e->work)
+                e = &b[i];
+    }
+    e->key = key;
+    e->pn = r.pn;
+    e->dn = r.dn;
+    e->depth = depth;
+    e->work = work >= UINT32_MAX ? UINT32_MAX : work == 0 ? 1 : (uint32_t)work;
+}
+
+/* The frame of `depth`, made on first use: the search allocates only when it goes
+ * deeper than ever before. */
+static Frame *frame_at(Prover *p, int depth)
+{
+    if (depth >= p->frame_cap) {
+        const int cap = p->frame_cap ? p->frame_cap * 2 : 64;
+        Frame **f = realloc(p->frames, (size_t)cap * sizeof *f);
+        void **u = f ? realloc(p->undo, (size_t)cap * sizeof *u) : NULL;
+        if (f)
+            p->frames = f;
+        if (!u) {
+            p->nomem = p->stop = true;
+            return NULL;
+        }
+        p->undo = u;
+        for (int i = p->frame_cap; i < cap; i++)
+            p->frames[i] = NULL, p->undo[i] = NULL;
+        p->frame_cap = cap;
+    }
+    if (!p->frames[depth]) {
+        p->frames[depth] = malloc(sizeof(Frame));
+        p->undo[depth] = game_undo_new(p->g);
+        if (!p->frames[depth] || !p->undo[depth]) {
+            p->nomem = p->stop = true;
+            return NULL;
+        }
+    }
+    return p->frames[depth];
+}
+
+static void check_budget(Prover *p)
+{
+    if (p->node_limit && p->nodes >= p->node_limit)
+        p->stop = true;
+    if (p->nodes % BUDGET_EVERY != 0)
+        return;
+    const int64_t now = clock_ms();
+    if (p->deadline_ms && now >= p->deadline_ms)
+        p->stop = true;
+    if (p->o->progress && now >= p->next_progress_ms) {
+        const double sec = (double)(now - p->start_ms) / 1000.0;
+        fprintf(p->o->progress, "prove: %s, %llu nodes, %.0f s, %.0f nodes/s\n", p->phase,
+                (unsigned long long)p->nodes, sec, sec > 0 ? (double)p->nodes / sec : 0.0);
+        fflush(p->o->progress);
+        p->next_progress_ms = now + (int64_t)(p->o->progress_seconds * 1000.0);
+    }
+}
+
+/* The numbers of the position just reached at `depth` without expanding it: a finished
+ * game, a repetition of the path, or what the table knows. */
+static Res leaf(Prover *p, int depth)
+{
+    const Game *g = p->g;
+    if (game_is_over(g, p->s)) {
+        double ret[MAX_PLAYERS];
+        g->ops->returns(g, p->s, ret);
+        return ret[p->attacker] > 0 ? (Res){0, INF, NO_DEP} : (Res){INF, 0, NO_DEP};
+    }
+    const uint64_t h = g->ops->hash(g, p->s);
+    for (int j = depth - 1; j >= 0; j--)
+        if (p->frames[j]->hash == h)
+            return (Res){INF, 0, j};
+    return tt_lookup(p, h, depth);
+}
+
+static Res combine(const Frame *f, int n, bool or_node, int *best, Num *second)
+{
+    Res r = {or_node ? INF : 0, or_node ? 0 : INF, NO_DEP};
+    *best = 0;
+    *second = INF;
+    int dep_all = NO_DEP, dep_one = -1;
+    for (int i = 0; i < n; i++) {
+        const Num mine = or_node ? f->cpn[i] : f->cdn[i];
+        const Num other = or_node ? f->cdn[i] : f->cpn[i];
+        if (mine < (or_node ? r.pn : r.dn)) {
+            *second = or_node ? r.pn : r.dn;
+            *best = i;
+            if (or_node)
+                r.pn = mine;
+            else
+                r.dn = mine;
+        } else if (mine < *second) {
+            *second = mine;
+        }
+        if (or_node)
+            r.dn = add(r.dn, other);
+        else
+            r.pn = add(r.pn, other);
+        if (f->cdep[i] < dep_all)
+            dep_all = f->cdep[i];
+        // A disproved child of an AND node: the least path-bound one decides.
+        if (!or_node && f->cdn[i] == 0 && f->cdep[i] > dep_one)
+            dep_one = f->cdep[i];
+    }
+    if (or_node && r.dn == 0)
+        r.dep = dep_all;
+    if (!or_node && r.dn == 0)
+        r.dep = dep_one;
+    return r;
+}
+
+static Res mid(Prover *p, int depth, Num thpn, Num thdn)
+{
+    const Game *g = p->g;
+    const uint64_t nodes0 = p->nodes++;
+    check_budget(p);
+    Frame *f = frame_at(p, depth);
+    if (!f || !frame_at(p, depth + 1))
+        return (Res){1, 1, NO_DEP};
+    f->hash = g->ops->hash(g, p->s);
+    const bool or_node = g->ops->to_move(g, p->s) == p->attacker;
+    const int n = g->ops->gen_moves(g, p->s, &f->moves);
+    void *undo = p->undo[depth];
+    for (int i = 0; i < n; i++) {
+        g->ops->make(g, p->s, f->moves.moves[i], undo);
+        const Res c = leaf(p, depth + 1);
+        g->ops->unmake(g, p->s, f->moves.moves[i], undo);
+        f->cpn[i] = c.pn;
+        f->cdn[i] = c.dn;
+        f->cdep[i] = c.dep;
+    }
+    Res r;
+    for (;;) {
+        int best;
+        Num second;
+        r = combine(f, n, or_node, &best, &second);
+        if (r.pn >= thpn || r.dn >= thdn || r.pn == 0 || r.dn == 0 || p->stop)
+            break;
+        // 1+epsilon: stay in the best child until it is clearly worse than the second.
+        const Num eps2 = add(second, second / 4 + 1);
+        Num cthpn, cthdn;
+        if (or_node) {
+            cthpn = thpn < eps2 ? thpn : eps2;
+            cthdn = thdn == INF ? INF : add(thdn - r.dn, f->cdn[best]);
+        } else {
+            cthdn = thdn < eps2 ? thdn : eps2;
+            cthpn = thpn == INF ? INF : add(thpn - r.pn, f->cpn[best]);
+        }
+        const Move m = f->moves.moves[best];
+        g->ops->make(g, p->s, m, undo);
+        Res c = leaf(p, depth + 1);
+        if (c.pn != 0 && c.dn != 0)
+            c = mid(p, depth + 1, cthpn, cthdn);
+        g->ops->unmake(g, p->s, m, undo);
+        f->cpn[best] = c.pn;
+        f->cdn[best] = c.dn;
+        f->cdep[best] = c.dep;
+    }
+    // A dependence on this node itself or below is no dependence on the path above it.
+    if (r.dep >= depth)
+        r.dep = NO_DEP;
+    if (depth > 0 && r.dep == NO_DEP)
+        tt_store(p, f->hash, depth, r, p->nodes - nodes0);
+    return r;
+}
+
+static Status prover_init(Prover *p, const Game *g, const GameState *s, const DfpnOptions *o,
+                          ErrBuf *err)
+{
+    memset(p, 0, sizeof *p);
+    if (g->players != 2 || !(g->ops->flags & GAME_PERFECT_INFO) ||
+        (g->ops->flags & GAME_HAS_CHANCE))
+        return err_set(err, STATUS_UNSUPPORTED,
+                       "%s: the prover needs two players, perfect information and no chance",
+                       g->ops->name);
+    if (game_is_over(g, s))
+        return err_set(err, STATUS_CONFLICT, "the game is already over in this position");
+    uint64_t bytes = o->tt_bytes < (1u << 20) ? (1u << 20) : o->tt_bytes;
+    uint64_t buckets = 1;
+    while (buckets * 2 * TT_WAYS * sizeof(TtEntry) <= bytes)
+        buckets *= 2;
+    p->tt = calloc(buckets * TT_WAYS, sizeof(TtEntry));
+    p->s = game_state_clone(g, s);
+    if (!p->tt || !p->s) {
+        free(p->tt);
+        free(p->s);
+        return err_set(err, STATUS_NOMEM, "no memory for a table of %llu bytes",
+                       (unsigned long long)bytes);
+    }
+    p->tt_mask = buckets - 1;
+    p->g = g;
+    p->o = o;
+    p->start_ms = clock_ms();
+    p->deadline_ms = o->seconds > 0 ? p->start_ms + (int64_t)(o->seconds * 1000.0) : 0;
+    p->next_progress_ms = p->start_ms + (int64_t)(o->progress_seconds * 1000.0);
+    p->node_limit = o->max_nodes;
+    return STATUS_OK;
+}
+
+static void prover_free(Prover *p)
+{
+    for (int i = 0; i < p->frame_cap; i++) {
+        free(p->frames[i]);
+        free(p->undo[i]);
+    }
+    free(p->frames);
+    free(p->undo);
+    free(p->tt);
+    free(p->s);
+}
+
+/* Runs "attacker wins?" from the prover's state to a decision or the budget. */
+static Res run(Prover *p, int attacker)
+{
+    p->attacker = attacker;
+    memset(p->tt, 0, (p->tt_mask + 1) * TT_WAYS * sizeof(TtEntry));
+    Res r = {1, 1, NO_DEP};
+    while (!p->stop && r.pn != 0 && r.dn != 0)
+        r = mid(p, 0, INF, INF);
+    return r;
+}
+
+static void note(DfpnStats *st, int player, Res r)
+{
+    st->pn[player] = r.pn;
+    st->dn[player] = r.dn;
+    st->decided[player] = r.pn == 0 || r.dn == 0;
+    st->won[player] = r.pn == 0;
+}
+
+Status dfpn_value(const Game *g, const GameState *s, const DfpnOptions *o, DfpnValue *value,
+                  DfpnStats *stats, ErrBuf *err)
+{
+    Prover p;
+    Status st = prover_init(&p, g, s, o, err);
+    if (st != STATUS_OK)
+        return st;
+    memset(stats, 0, sizeof *stats);
+    const int mover = g->ops->to_move(g, s);
+    *value = DFPN_UNKNOWN;
+    p.phase = "does the player to move win";
+    const Res a = run(&p, mover);
+    note(stats, mover, a);
+    if (a.pn == 0) {
+        *value = DFPN_WIN;
+    } else if (!p.stop) {
+        p.phase = "does the opponent win";
+        const Res b = run(&p, 1 - mover);
+        note(stats, 1 - mover, b);
+        if (b.pn == 0)
+            *value = DFPN_LOSS;
+        else if (b.dn == 0)
+            *value = DFPN_DRAW;
+    }
+    stats->nodes = p.nodes;
+    stats->seconds = (double)(clock_ms() - p.start_ms) / 1000.0;
+    st = p.nomem ? err_set(err, STATUS_NOMEM, "out of memory in the search") : STATUS_OK;
+    prover_free(&p);
+    return st;
+}
+
+/* Brings the node at `depth` (the prover's state) to a proof, from the table or by a new
+ * search; false when it cannot (budget, memory). */
+static bool prove_here(Prover *p, int depth)
+{
+    const Res t = leaf(p, depth);
+    if (t.pn == 0)
+        return true;
+    Res r = {1, 1, NO_DEP};
+    while (!p->stop && r.pn != 0 && r.dn != 0)
+        r = mid(p, depth, INF, INF);
+    return r.pn == 0;
+}
+
+/* Writes the strategy below the proven node at `depth` (see proof_check.h): at the
+ * attacker's nodes one proven move, at the defender's every move, in gen_moves order. */
+static bool write_tree(Prover *p, int depth, FILE *out, StrBuf *sb)
+{
+    const Game *g = p->g;
+    if (game_is_over(g, p->s))
+        return true;
+    Frame *f = frame_at(p, depth);
+    if (!f || !frame_at(p, depth + 1))
+        return false;
+    f->hash = g->ops->hash(g, p->s);
+    const bool or_node = g->ops->to_move(g, p->s) == p->attacker;
+    const int n = g->ops->gen_moves(g, p->s, &f->moves);
+    void *undo = p->undo[depth];
+    // At the attacker's nodes a child already proven in the table is taken first; only
+    // when the table lost them all is each child searched again.
+    int pick = -1;
+    for (int i = 0; or_node && i < n && pick < 0; i++) {
+        g->ops->make(g, p->s, f->moves.moves[i], undo);
+        if (leaf(p, depth + 1).pn == 0)
+            pick = i;
+        g->ops->unmake(g, p->s, f->moves.moves[i], undo);
+    }
+    for (int i = pick < 0 ? 0 : pick; i < n; i++) {
+        const Move m = f->moves.moves[i];
+        g->ops->make(g, p->s, m, undo);
+        const bool ok = prove_here(p, depth + 1);
+        if (or_node && !ok) {
+            g->ops->unmake(g, p->s, m, undo);
+            if (p->stop)
+                return false;
+            continue;
+        }
+        if (!ok) {
+            g->ops->unmake(g, p->s, m, undo);
+            return false;
+        }
+        g->ops->unmake(g, p->s, m, undo);
+        sb_clear(sb);
+        g->ops->format_move(g, p->s, m, sb);
+        fprintf(out, "%s %s\n", or_node ? "play" : "reply", sb_str(sb));
+        g->ops->make(g, p->s, m, undo);
+        const bool written = write_tree(p, depth + 1, out, sb);
+        g->ops->unmake(g, p->s, m, undo);
+        if (!written)
+            return false;
+        if (or_node)
+            return true;
+        f = p->frames[depth]; // frame_at may have moved the array, never the frame
+    }
+    return !or_node;
+}
+
+Status dfpn_write_proof(const Game *g, const GameState *s, int attacker, const DfpnOptions *o,
+                        FILE *out, bool *proved, DfpnStats *stats, ErrBuf *err)
+{
+    Prover p;
+    Status st = prover_init(&p, g, s, o, err);
+    if (st != STATUS_OK)
+        return st;
+    memset(stats, 0, sizeof *stats);
+    p.phase = "proving the win";
+    const Res r = run(&p, attacker);
+    note(stats, attacker, r);
+    *proved = false;
+    if (r.pn == 0) {
+        StrBuf sb;
+        sb_init(&sb);
+        fprintf(out, "crown-proof 1\ngame %s\n", g->ops->name);
+        for (int i = 0; i < g->ops->option_count; i++)
+            fprintf(out, "rule %s=%s\n", g->ops->options[i].name, g->values[i]);
+        g->ops->format_position(g, s, &sb);
+        fprintf(out, "position %s\nwinner %d\n", sb_str(&sb), attacker);
+        p.phase = "writing the proof";
+        *proved = write_tree(&p, 0, out, &sb);
+        fprintf(out, "end\n");
+        sb_free(&sb);
+        if (!*proved && !p.stop && !p.nomem)
+            st = err_set(err, STATUS_CONFLICT, "internal error: a proven node lost its proof");
+    }
+    stats->nodes = p.nodes;
+    stats->seconds = (double)(clock_ms() - p.start_ms) / 1000.0;
+    if (p.nomem)
+        st = err_set(err, STATUS_NOMEM, "out of memory in the search");
+    prover_free(&p);
+    return st;
+}
