@@ -72,35 +72,42 @@ static Num add(Num a, Num b)
     return s >= INF ? (a == INF || b == INF ? INF : INF - 1) : (Num)s;
 }
 
-static TtEntry *tt_find(Prover *p, uint64_t key)
+/* A proof, a disproof and open numbers of one position live in separate slots: a later
+ * visit at another depth, where a proof does not apply, must not wipe it out. */
+static int kind(Num pn, Num dn)
 {
-    TtEntry *b = &p->tt[(key & p->tt_mask) * TT_WAYS];
-    for (int i = 0; i < TT_WAYS; i++)
-        if (b[i].key == key && b[i].work != 0)
-            return &b[i];
-    return NULL;
+    return pn == 0 ? 1 : dn == 0 ? 2 : 0;
 }
 
-/* The numbers of a position at `depth`: the table's when they apply there, else 1 and 1. */
+/* The numbers of a position at `depth`: a proof or disproof the table holds that applies
+ * there, else its open numbers, else 1 and 1. */
 static Res tt_lookup(Prover *p, uint64_t key, int depth)
 {
     Res r = {1, 1, NO_DEP};
-    const TtEntry *e = tt_find(p, key);
-    if (!e)
-        return r;
-    if (e->pn == 0 && depth > e->depth)
-        return r;
-    if (e->dn == 0 && depth < e->depth)
-        return r;
-    r.pn = e->pn;
-    r.dn = e->dn;
+    const TtEntry *b = &p->tt[(key & p->tt_mask) * TT_WAYS];
+    for (int i = 0; i < TT_WAYS; i++) {
+        const TtEntry *e = &b[i];
+        if (e->key != key || e->work == 0)
+            continue;
+        const int k = kind(e->pn, e->dn);
+        if ((k == 1 && depth <= e->depth) || (k == 2 && depth >= e->depth))
+            return (Res){e->pn, e->dn, NO_DEP};
+        if (k == 0) {
+            r.pn = e->pn;
+            r.dn = e->dn;
+        }
+    }
     return r;
 }
 
 static void tt_store(Prover *p, uint64_t key, int depth, Res r, uint64_t work)
 {
     TtEntry *b = &p->tt[(key & p->tt_mask) * TT_WAYS];
-    TtEntry *e = tt_find(p, key);
+    const int k = kind(r.pn, r.dn);
+    TtEntry *e = NULL;
+    for (int i = 0; i < TT_WAYS && !e; i++)
+        if (b[i].key == key && b[i].work != 0 && kind(b[i].pn, b[i].dn) == k)
+            e = &b[i];
     if (!e) {
         e = &b[0];
         for (int i = 1; i < TT_WAYS; i++)
