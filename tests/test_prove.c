@@ -3,7 +3,7 @@
  * of a reduced King's Valley (one soldier a side) decided within 15 plies get the
  * table's value under both locked-king-loses settings, in both King's Valley and
  * Retrieve the King's start rules; a start is proven; a written strategy passes the
- * independent check and a tampered one fails it; bad input is refused.
+ * independent check and a tampered one fails it; bad input is refused; the command.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -24,15 +25,9 @@
 #include "solve/kvs_table.h"
 #include "solve/proof_check.h"
 #include "support/rule_text.h"
+#include "support/slow_build.h"
 #include "support/temp_path.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define SLOW_BUILD 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SLOW_BUILD 1
-#endif
-#endif
 #ifdef SLOW_BUILD
 enum { SAMPLE = 60 };
 #else
@@ -212,6 +207,48 @@ static void test_refuses_bad_input(void **state)
     game_destroy(kotv);
 }
 
+/* `crown prove` from the command line: the value, a proof file and its check, and the
+ * usage errors. Skipped without CROWN_BIN (run-tests.sh sets it). */
+static int crown(const char *args, char *out, size_t cap)
+{
+    char log[512], cmd[2048];
+    temp_path(log, sizeof log, "crown-prove-cli.log");
+    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>&1", getenv("CROWN_BIN"), args, log);
+    const int rc = system(cmd);
+    FILE *f = fopen(log, "r");
+    assert_non_null(f);
+    const size_t n = fread(out, 1, cap - 1, f);
+    out[n] = '\0';
+    fclose(f);
+    unlink(log);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void test_command_line(void **state)
+{
+    (void)state;
+    if (!getenv("CROWN_BIN"))
+        skip();
+    char proof[512], args[1024], out[8192];
+    temp_path(proof, sizeof proof, "crown-prove-cli.proof");
+    snprintf(args, sizeof args,
+             "prove kings-valley --rule first-move-soldier=off --memory 0.06 --out '%s'", proof);
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "value: first player wins"));
+    assert_non_null(strstr(out, "nodes per second"));
+    snprintf(args, sizeof args, "prove --verify '%s'", proof);
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "proof verified: player 1 wins"));
+    unlink(proof);
+    assert_int_equal(crown(args, out, sizeof out), 1);
+    assert_non_null(strstr(out, "cannot open"));
+    assert_int_equal(crown("prove", out, sizeof out), 2);
+    assert_int_equal(crown("prove kings-valley --memory lots", out, sizeof out), 2);
+    assert_non_null(strstr(out, "--memory must be a number"));
+    assert_int_equal(crown("prove kings-valley --nodes 1000", out, sizeof out), 0);
+    assert_non_null(strstr(out, "value: unknown"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -219,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_start_proven),
         cmocka_unit_test(test_proof_round_trip),
         cmocka_unit_test(test_refuses_bad_input),
+        cmocka_unit_test(test_command_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,17 +25,11 @@
 #include "solve/kvs_retro.h"
 #include "solve/kvs_table.h"
 #include "support/rule_text.h"
+#include "support/slow_build.h"
 #include "support/temp_path.h"
 
 /* Sanitizer builds run several times slower: they check the same things on fewer
  * positions, and the plain solver only on the game without soldiers. */
-#if defined(__SANITIZE_ADDRESS__)
-#define SLOW_BUILD 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SLOW_BUILD 1
-#endif
-#endif
 #ifdef SLOW_BUILD
 enum { RANDOM_POSITIONS = 1000 };
 #else
