@@ -182,7 +182,11 @@ CROWN_API int crown_state_legal_actions(crown_state *state, crown_action *out, i
 CROWN_API int crown_state_chance_outcomes(crown_state *state, crown_action *out, double *prob,
                                           int cap, int *count);
 
-/* Reads one action in the game's notation and checks it is legal here. */
+/* Reads one action and checks it is legal here: a chance outcome by its exact text when
+ * chance acts, else an action of the player to move in the game's notation or in the
+ * spellings `crown play` and the browser read too (upper case "A1-A4", squares run
+ * together "a1a4", or joined by a dash "e2-e4" where the game writes "e2e4"). A text
+ * that two spellings read as different actions is CROWN_ERROR_PARSE. */
 CROWN_API int crown_action_from_text(crown_state *state, const char *text, crown_action *out);
 /* The notation of an action legal here (CROWN_ERROR_ILLEGAL for any other). */
 CROWN_API int crown_action_to_text(crown_state *state, crown_action action, const char **text);
@@ -191,7 +195,11 @@ CROWN_API int crown_action_to_text(crown_state *state, crown_action action, cons
  * outcome) and pushes it on the undo stack. An illegal action is CROWN_ERROR_ILLEGAL and
  * changes nothing. */
 CROWN_API int crown_state_apply(crown_state *state, crown_action action);
-/* crown_action_from_text, then crown_state_apply. */
+/* Plays what a player types, as `crown play` and the browser read it: one action as
+ * crown_action_from_text reads it, or a whole turn of several actions, in the game's
+ * turn notation (King's Guard's "c3-c5,c4") or as action texts separated by ';'. Each
+ * action is pushed on the undo stack; a text of which any part is unreadable or illegal
+ * changes nothing. At a chance node, one outcome by its text. */
 CROWN_API int crown_state_apply_text(crown_state *state, const char *text);
 /* Takes back the last applied action (CROWN_ERROR_ILLEGAL when there is none): the
  * state is then byte for byte what it was before, hash included. */

@@ -348,6 +348,15 @@ static PyObject *state_apply_action(PyObject *obj, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+/* What a player types, read by crown's play layer as `crown play` and the browser read it. */
+static PyObject *state_apply_text(PyObject *obj, PyObject *arg) {
+    StateObject *self = (StateObject *)obj;
+    const char *text = PyUnicode_AsUTF8(arg);
+    if (!text) return NULL;
+    if (crown_state_apply_text(self->state, text) != CROWN_OK) return raise_state(self);
+    Py_RETURN_NONE;
+}
+
 static PyObject *state_undo(PyObject *obj, PyObject *unused) {
     (void)unused;
     StateObject *self = (StateObject *)obj;
@@ -630,6 +639,8 @@ static PyMethodDef state_methods[] = {
     {"chance_outcomes", state_chance_outcomes, METH_NOARGS,
      "(action, probability) pairs at a chance node."},
     {"apply_action", state_apply_action, METH_O, "Plays a legal action."},
+    {"apply_text", state_apply_text, METH_O,
+     "Plays a move or a whole turn as typed ('A1-A4', 'c3-c5,c4')."},
     {"undo", state_undo, METH_NOARGS, "Takes back the last action."},
     {"undo_action", (PyCFunction)(void (*)(void))state_undo_action, METH_FASTCALL,
      "undo_action(action) or undo_action(player, action): takes back the last action, "

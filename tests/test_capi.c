@@ -7,6 +7,7 @@
  */
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -753,6 +754,134 @@ static void test_null_handles_are_refused(void **unused)
     assert_int_equal(crown_agent_last_depth(NULL), 0);
 }
 
+/* Upper case, for the spellings players type: only where the text is squares and dashes,
+ * since other words of a notation keep their case (King of the Valley's L3). */
+static bool upper_spelling(const char *text, char *out, size_t cap)
+{
+    if (strlen(text) >= cap || strspn(text, "abcdefghijklm0123456789-,") != strlen(text))
+        return false;
+    size_t i = 0;
+    for (; text[i]; i++)
+        out[i] = (char)(text[i] >= 'a' && text[i] <= 'z' ? text[i] - 32 : text[i]);
+    out[i] = '\0';
+    return true;
+}
+
+/* What `crown play` and the browser read, the API reads: every action of random games of
+ * every game as the game writes it, in upper case, and chance outcomes by their text,
+ * through crown_state_apply_text and crown_action_from_text alike. */
+static void test_text_as_players_type_it_in_every_game(void **unused)
+{
+    (void)unused;
+    int upper_checked = 0;
+    for (int gi = 0; gi < crown_game_count(); gi++) {
+        crown_game *g = new_game(crown_game_names(gi), NULL, NULL);
+        crown_state *s = new_state(g, 7);
+        crown_state *t = new_state(g, 7);
+        unsigned rnd = 12345u + (unsigned)gi;
+        for (int ply = 0; ply < 60 && !crown_state_is_over(s); ply++) {
+            crown_action acts[CROWN_MAX_ACTIONS];
+            int n = 0;
+            if (crown_state_to_move(s) == CROWN_PLAYER_CHANCE)
+                assert_int_equal(crown_state_chance_outcomes(s, acts, NULL, CROWN_MAX_ACTIONS, &n),
+                                 CROWN_OK);
+            else
+                assert_int_equal(crown_state_legal_actions(s, acts, CROWN_MAX_ACTIONS, &n),
+                                 CROWN_OK);
+            assert_true(n > 0);
+            rnd = rnd * 1103515245u + 12345u;
+            const crown_action a = acts[(rnd >> 8) % (unsigned)n];
+            const char *text = NULL;
+            assert_int_equal(crown_action_to_text(s, a, &text), CROWN_OK);
+            char typed[64];
+            snprintf(typed, sizeof typed, "%s", text);
+            if (crown_state_to_move(s) >= 0 && upper_spelling(text, typed, sizeof typed))
+                upper_checked++;
+            crown_action back = 0;
+            if (crown_action_from_text(s, typed, &back) != CROWN_OK)
+                fail_msg("%s: '%s' (%s): %s", crown_game_names(gi), typed, text,
+                         crown_state_errmsg(s));
+            assert_int_equal(back, a);
+            assert_int_equal(crown_state_apply(s, a), CROWN_OK);
+            if (crown_state_apply_text(t, typed) != CROWN_OK)
+                fail_msg("%s: apply '%s': %s", crown_game_names(gi), typed, crown_state_errmsg(t));
+            assert_int_equal(crown_state_hash(t), crown_state_hash(s));
+            assert_int_equal(crown_state_undo_depth(t), crown_state_undo_depth(s));
+        }
+        crown_state_free(t);
+        crown_state_free(s);
+        crown_game_free(g);
+    }
+    assert_true(upper_checked > 50);
+}
+
+/* The spellings of the README's table, and whole turns: one text, several actions on the
+ * undo stack; a turn with any bad part changes nothing. */
+static void test_typed_spellings_and_whole_turns(void **unused)
+{
+    (void)unused;
+    static const struct {
+        const char *game, *position, *as_written, *typed[4];
+    } CASES[] = {
+        {"kings-valley", NULL, "a1-a4", {"A1-A4", "a1a4", "A1A4", " a1A4"}},
+        {"king-down", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "e2e4",
+         {"E2E4", "e2-e4", "E2-E4", "e2e4 "}},
+    };
+    for (size_t c = 0; c < sizeof CASES / sizeof *CASES; c++) {
+        crown_game *g = new_game(CASES[c].game, NULL, NULL);
+        crown_state *want = new_state(g, 0);
+        if (CASES[c].position)
+            assert_int_equal(crown_state_parse(want, CASES[c].position), CROWN_OK);
+        assert_int_equal(crown_state_apply_text(want, CASES[c].as_written), CROWN_OK);
+        for (int k = 0; k < 4; k++) {
+            crown_state *s = new_state(g, 0);
+            if (CASES[c].position)
+                assert_int_equal(crown_state_parse(s, CASES[c].position), CROWN_OK);
+            crown_action a = 0, b = 0;
+            if (crown_action_from_text(s, CASES[c].typed[k], &a) != CROWN_OK)
+                fail_msg("%s '%s': %s", CASES[c].game, CASES[c].typed[k], crown_state_errmsg(s));
+            assert_int_equal(crown_action_from_text(s, CASES[c].as_written, &b), CROWN_OK);
+            assert_int_equal(a, b);
+            assert_int_equal(crown_state_apply_text(s, CASES[c].typed[k]), CROWN_OK);
+            assert_int_equal(crown_state_hash(s), crown_state_hash(want));
+            crown_state_free(s);
+        }
+        crown_state_free(want);
+        crown_game_free(g);
+    }
+
+    /* A King's Guard turn as one text: the pick-up, each placement and the end. */
+    crown_game *g = new_game("kings-guard-8x8", NULL, NULL);
+    crown_state *s = new_state(g, 0);
+    assert_int_equal(crown_state_parse(s, "7k/8/3G4/8/3G4/8/8/K7 2 1"), CROWN_OK);
+    const uint64_t start = crown_state_hash(s);
+    assert_int_equal(crown_state_apply_text(s, "H8H7"), CROWN_OK);
+    const int n = crown_state_undo_depth(s);
+    assert_true(n >= 2);
+    assert_int_not_equal(crown_state_to_move(s), 1);
+    crown_state *u = new_state(g, 0);
+    assert_int_equal(crown_state_parse(u, "7k/8/3G4/8/3G4/8/8/K7 2 1"), CROWN_OK);
+    assert_int_equal(crown_state_apply_text(u, "h8-h7"), CROWN_OK);
+    assert_int_equal(crown_state_hash(u), crown_state_hash(s));
+    for (int i = 0; i < n; i++)
+        assert_int_equal(crown_state_undo(s), CROWN_OK);
+    assert_int_equal(crown_state_hash(s), start);
+
+    /* Bad texts change nothing and say why: no move, a square off the board, a turn
+     * whose second part comes after it is over. */
+    static const char *const bad[] = {"", "   ", "z9-z8", "h8-h7;a1-a2"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        assert_int_not_equal(crown_state_apply_text(s, bad[k]), CROWN_OK);
+        assert_true(strlen(crown_state_errmsg(s)) > 0);
+        assert_int_equal(crown_state_hash(s), start);
+        assert_int_equal(crown_state_undo_depth(s), 0);
+    }
+    assert_int_equal(crown_state_apply_text(s, NULL), CROWN_ERROR_ARGUMENT);
+    crown_state_free(u);
+    crown_state_free(s);
+    crown_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -770,6 +899,8 @@ int main(void)
         cmocka_unit_test(test_observations),
         cmocka_unit_test(test_threads_share_a_game),
         cmocka_unit_test(test_null_handles_are_refused),
+        cmocka_unit_test(test_text_as_players_type_it_in_every_game),
+        cmocka_unit_test(test_typed_spellings_and_whole_turns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -440,6 +440,60 @@ static void test_chance_outcomes_by_text(void **state)
     record_free(&r);
 }
 
+/* One action as typed (play_parse_action) and whatever comes next (play_parse_next): the
+ * readers the public C API goes through, with play_parse_turn's spellings. */
+static void test_one_action_and_what_comes_next(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-valley", 0);
+    GameRecord r;
+    open_record(&r, g, NULL);
+    Move want, got = 0;
+    ErrBuf err;
+    assert_int_equal(play_parse_action(g, r.current, "a1-a4", &want, &err), STATUS_OK);
+    static const char *const typed[] = {"A1-A4", "a1a4", "A1A4"};
+    for (size_t k = 0; k < sizeof typed / sizeof *typed; k++) {
+        assert_int_equal(play_parse_action(g, r.current, typed[k], &got, &err), STATUS_OK);
+        assert_true(got == want);
+    }
+    // Errors leave the output alone and speak of the text as typed.
+    got = 777;
+    assert_int_equal(play_parse_action(g, r.current, "z9-z8", &got, &err), STATUS_PARSE);
+    assert_int_equal(play_parse_action(g, r.current, "a1a3", &got, &err), STATUS_ILLEGAL);
+    assert_int_equal(got, 777);
+    // A whole turn is not one action.
+    assert_int_equal(play_parse_action(g, r.current, "a1-a4;e5-e2", &got, &err), STATUS_PARSE);
+    record_free(&r);
+
+    // At a chance node both read an outcome by its text, and only that.
+    g = make_game("king-of-the-valley", 2);
+    open_record(&r, g, NULL);
+    Rng rng;
+    rng_seed(&rng, 5);
+    for (int step = 0; step < 200 && g->ops->to_move(g, r.current) != PLAYER_CHANCE; step++)
+        assert_int_equal(record_push(&r, random_action(g, r.current, &rng), &err), STATUS_OK);
+    assert_int_equal(g->ops->to_move(g, r.current), PLAYER_CHANCE);
+    const Move draw = game_sample_chance(g, r.current, &rng);
+    StrBuf t;
+    sb_init(&t);
+    g->ops->format_move(g, r.current, draw, &t);
+    assert_int_equal(play_parse_action(g, r.current, sb_str(&t), &got, &err), STATUS_OK);
+    assert_true(got == draw);
+    Move acts[PLAY_TURN_CAP];
+    int n = 0;
+    assert_int_equal(play_parse_next(g, r.current, sb_str(&t), acts, PLAY_TURN_CAP, &n, &err),
+                     STATUS_OK);
+    assert_int_equal(n, 1);
+    assert_true(acts[0] == draw);
+    assert_int_equal(play_parse_turn(g, r.current, sb_str(&t), acts, PLAY_TURN_CAP, &n, &err),
+                     STATUS_ILLEGAL);
+    assert_int_equal(play_parse_next(g, r.current, "no such draw", acts, PLAY_TURN_CAP, &n, &err),
+                     STATUS_ILLEGAL);
+    assert_int_equal(n, 0);
+    sb_free(&t);
+    record_free(&r);
+}
+
 /* --- undo to a seat ------------------------------------------------------------------ */
 
 /* What play_undo_point must answer, from its definition: the start of the run of
@@ -850,6 +904,7 @@ int main(void)
         cmocka_unit_test(test_typed_spellings),
         cmocka_unit_test(test_chance_words),
         cmocka_unit_test(test_chance_outcomes_by_text),
+        cmocka_unit_test(test_one_action_and_what_comes_next),
         cmocka_unit_test(test_undo_point_in_every_position),
         cmocka_unit_test(test_undo_takes_back_whole_turns),
         cmocka_unit_test(test_seat_names),

@@ -19,6 +19,7 @@
 #include "core/invariant.h"
 #include "core/observation.h"
 #include "play/registry.h"
+#include "play/turn.h"
 #include "core/status.h"
 #include "core/strbuf.h"
 #include "search/agent.h"
@@ -587,7 +588,7 @@ int crown_action_from_text(crown_state *state, const char *text, crown_action *o
     if (who_now(state) == PLAYER_NONE)
         return state_fail(state, CROWN_ERROR_ILLEGAL, "the game is over");
     Move m = MOVE_NONE;
-    int st = api_code(g->ops->parse_move(g, state->s, text, &m, &state->err));
+    int st = api_code(play_parse_action(g, state->s, text, &m, &state->err));
     if (st == CROWN_OK)
         *out = m;
     return state_result(state, st);
@@ -607,6 +608,16 @@ int crown_action_to_text(crown_state *state, crown_action action, const char **t
     return state_text(state, text);
 }
 
+/* Plays a legal action and pushes it; the stack has room (stack_reserve). */
+static void push_action(crown_state *state, Move action)
+{
+    const Game *g = state->game->game;
+    g->ops->make(g, state->s, action, undo_at(state, state->depth));
+    GAME_CHECK(g, state->s);
+    state->moves[state->depth++] = action;
+    state_changed(state);
+}
+
 int crown_state_apply(crown_state *state, crown_action action)
 {
     if (state == NULL)
@@ -615,21 +626,30 @@ int crown_state_apply(crown_state *state, crown_action action)
         return illegal(state, action);
     if (!stack_reserve(state, state->depth + 2))
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
-    const Game *g = state->game->game;
-    g->ops->make(g, state->s, action, undo_at(state, state->depth));
-    GAME_CHECK(g, state->s);
-    state->moves[state->depth++] = action;
-    state_changed(state);
+    push_action(state, action);
     return state_result(state, CROWN_OK);
 }
 
 int crown_state_apply_text(crown_state *state, const char *text)
 {
-    crown_action a = MOVE_NONE;
-    int st = crown_action_from_text(state, text, &a);
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (text == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_state_apply_text: text is NULL");
+    /* The play layer reads the text as crown play and the web do: a whole turn, in any
+     * of the spellings players use; every action is legal in turn, so pushing them
+     * cannot fail halfway but for memory, which is reserved first. */
+    const Game *g = state->game->game;
+    Move acts[PLAY_TURN_CAP];
+    int n = 0;
+    int st = api_code(play_parse_next(g, state->s, text, acts, PLAY_TURN_CAP, &n, &state->err));
     if (st != CROWN_OK)
-        return st;
-    return crown_state_apply(state, a);
+        return state_result(state, st);
+    if (!stack_reserve(state, state->depth + n + 1))
+        return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
+    for (int i = 0; i < n; i++)
+        push_action(state, acts[i]);
+    return state_result(state, CROWN_OK);
 }
 
 int crown_state_undo(crown_state *state)

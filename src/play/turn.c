@@ -67,16 +67,28 @@ static Status parse_as_written(const Game *g, const GameState *s, int mover, con
     return st;
 }
 
-Status play_parse_turn(const Game *g, const GameState *s, const char *text, Move *acts, int cap,
-                       int *n, ErrBuf *err)
+/* Reads `text` as one action of the player to move, exactly as the game writes it
+ * (play_parse_action without respellings); the shape of parse_as_written. */
+static Status one_as_written(const Game *g, const GameState *s, int mover, const char *text,
+                             Move *acts, int cap, int *n, ErrBuf *err)
 {
+    (void)mover;
+    (void)cap;
     *n = 0;
-    const int mover = g->ops->to_move(g, s);
-    if (mover == PLAYER_NONE)
-        return err_set(err, STATUS_ILLEGAL, "the game is over");
-    if (mover == PLAYER_CHANCE)
-        return err_set(err, STATUS_ILLEGAL, "chance acts next, not a player");
-    Status st = parse_as_written(g, s, mover, text, acts, cap, n, err);
+    const Status st = g->ops->parse_move(g, s, text, &acts[0], err);
+    if (st == STATUS_OK)
+        *n = 1;
+    return st;
+}
+
+typedef Status (*Reader)(const Game *g, const GameState *s, int mover, const char *text,
+                         Move *acts, int cap, int *n, ErrBuf *err);
+
+/* `read` on the text as typed, then on its respellings. */
+static Status read_spelled(Reader read, const Game *g, const GameState *s, int mover,
+                           const char *text, Move *acts, int cap, int *n, ErrBuf *err)
+{
+    Status st = read(g, s, mover, text, acts, cap, n, err);
     if (st == STATUS_OK || st == STATUS_NOMEM)
         return st;
     // What players type (upper case, b1b4, e2-e4) is read when exactly one way of
@@ -90,7 +102,7 @@ Status play_parse_turn(const Game *g, const GameState *s, const char *text, Move
         int m;
         ErrBuf why;
         const int room = cap < PLAY_TURN_CAP ? cap : PLAY_TURN_CAP;
-        const Status alt_st = parse_as_written(g, s, mover, alt[k], tried, room, &m, &why);
+        const Status alt_st = read(g, s, mover, alt[k], tried, room, &m, &why);
         if (alt_st == STATUS_ILLEGAL && st == STATUS_PARSE) {
             st = alt_st;
             *err = why;
@@ -111,6 +123,56 @@ Status play_parse_turn(const Game *g, const GameState *s, const char *text, Move
     memcpy(acts, found, (size_t)n_found * sizeof *found);
     *n = n_found;
     return STATUS_OK;
+}
+
+/* The player to move in s, or an error when none is. */
+static Status player_to_move(const Game *g, const GameState *s, int *mover, ErrBuf *err)
+{
+    *mover = g->ops->to_move(g, s);
+    if (*mover == PLAYER_NONE)
+        return err_set(err, STATUS_ILLEGAL, "the game is over");
+    if (*mover == PLAYER_CHANCE)
+        return err_set(err, STATUS_ILLEGAL, "chance acts next, not a player");
+    return STATUS_OK;
+}
+
+Status play_parse_turn(const Game *g, const GameState *s, const char *text, Move *acts, int cap,
+                       int *n, ErrBuf *err)
+{
+    *n = 0;
+    int mover;
+    const Status st = player_to_move(g, s, &mover, err);
+    if (st != STATUS_OK)
+        return st;
+    return read_spelled(parse_as_written, g, s, mover, text, acts, cap, n, err);
+}
+
+Status play_parse_action(const Game *g, const GameState *s, const char *text, Move *m,
+                         ErrBuf *err)
+{
+    if (g->ops->to_move(g, s) == PLAYER_CHANCE)
+        return game_parse_action(g, s, text, m, err);
+    int mover, n;
+    Move one[1];
+    Status st = player_to_move(g, s, &mover, err);
+    if (st == STATUS_OK)
+        st = read_spelled(one_as_written, g, s, mover, text, one, 1, &n, err);
+    if (st == STATUS_OK)
+        *m = one[0];
+    return st;
+}
+
+Status play_parse_next(const Game *g, const GameState *s, const char *text, Move *acts, int cap,
+                       int *n, ErrBuf *err)
+{
+    *n = 0;
+    if (g->ops->to_move(g, s) != PLAYER_CHANCE)
+        return play_parse_turn(g, s, text, acts, cap, n, err);
+    if (cap < 1)
+        return err_set(err, STATUS_PARSE, "no room for an action");
+    const Status st = game_parse_action(g, s, text, &acts[0], err);
+    *n = st == STATUS_OK;
+    return st;
 }
 
 Status play_format_turn(const Game *g, const GameState *s, const Move *acts, int n,

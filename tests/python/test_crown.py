@@ -292,6 +292,51 @@ def test_bad_actions_never_change_the_state(name):
     random_game(game, 5, plies=80, check=try_illegal)
 
 
+@pytest.mark.parametrize("name", ["kings-valley", "king-down", "kings-guard-8x8", "kings-castle"])
+def test_moves_as_typed_read_as_crown_play_reads_them(name):
+    """A random game typed in upper case (and, where it differs, with the dash between two
+    squares put in or taken out) is played by apply_text and by `crown play`: both read
+    every line and reach the same position."""
+    game = crown.load_game(name)
+    state = game.new_initial_state(seed=3)
+    rng = random.Random(11)
+    lines = []
+    for _ in range(12):
+        if state.is_terminal() or not state.is_player_node():
+            break
+        text = state.action_to_string(rng.choice(state.legal_actions()))
+        if re.fullmatch(r"[a-m][0-9]+-?[a-m][0-9]+", text):
+            squares = re.findall(r"[a-m][0-9]+", text)
+            text = ("" if "-" in text else "-").join(squares)
+        if re.fullmatch(r"[a-m0-9,-]+", text):
+            text = text.upper()
+        lines.append(text)
+        action = state.string_to_action(text)
+        state.apply_text(text)
+        assert state.history()[-1] == action
+    assert len(lines) >= 6
+    script = "\n".join(lines + ["position", "quit"]) + "\n"
+    out = subprocess.run([CROWN_BIN, "play", name, "--players", "human,human", "--seed", "3"],
+                         input=script, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "error" not in out.stdout
+    assert state.position() in out.stdout.splitlines()
+
+
+def test_apply_text_whole_turns_and_refusals():
+    game = crown.load_game("kings-guard-8x8")
+    state = crown.parse_position(game, "7k/8/3G4/8/3G4/8/8/K7 2 1")
+    state.apply_text("H8H7")
+    assert state.history_length() >= 2 and state.current_player() == 0
+    before = (state.position(), state.history())
+    for bad in ("", "z9-z8", "a1-a2;h7-h6"):
+        with pytest.raises(crown.Error):
+            state.apply_text(bad)
+        assert (state.position(), state.history()) == before
+    with pytest.raises(TypeError):
+        state.apply_text(5)
+
+
 def test_bad_input_raises_and_leaves_the_state():
     game = crown.load_game("kings-valley")
     state = game.new_initial_state()
