@@ -19,6 +19,7 @@
 #include "core/rng.h"
 #include "core/strbuf.h"
 #include "play/chances.h"
+#include "play/hint.h"
 #include "play/registry.h"
 #include "play/seats.h"
 #include "play/spelling.h"
@@ -494,6 +495,36 @@ static void test_one_action_and_what_comes_next(void **state)
     record_free(&r);
 }
 
+/* The one hint agent: the full engine for a second, or the time a front end asks for. */
+static void test_hint_agent(void **state)
+{
+    (void)state;
+    AgentSpec spec;
+    play_hint_agent(&spec, 99);
+    assert_int_equal(spec.kind, AGENT_AI);
+    assert_int_equal(spec.level, AGENT_LEVEL_MAX);
+    assert_int_equal(spec.limits.movetime_ms, PLAY_HINT_MOVETIME_MS);
+    assert_int_equal(spec.seed, 99);
+    Game *g = make_game("kings-valley", 0);
+    GameState *s = game_state_new(g);
+    assert_non_null(s);
+    g->ops->new_game(g, s, 1);
+    Agent *a = NULL;
+    ErrBuf err;
+    assert_int_equal(play_hint_new(g, NULL, 1, 50, &a, &err), STATUS_OK);
+    SearchResult r;
+    assert_int_equal(agent_think(a, s, &r, &err), STATUS_OK);
+    MoveList ml;
+    const int n = g->ops->gen_moves(g, s, &ml);
+    bool legal = false;
+    for (int i = 0; i < n; i++)
+        legal = legal || ml.moves[i] == r.best;
+    assert_true(legal);
+    agent_free(a);
+    free(s);
+    game_destroy(g);
+}
+
 /* --- undo to a seat ------------------------------------------------------------------ */
 
 /* What play_undo_point must answer, from its definition: the start of the run of
@@ -905,6 +936,7 @@ int main(void)
         cmocka_unit_test(test_chance_words),
         cmocka_unit_test(test_chance_outcomes_by_text),
         cmocka_unit_test(test_one_action_and_what_comes_next),
+        cmocka_unit_test(test_hint_agent),
         cmocka_unit_test(test_undo_point_in_every_position),
         cmocka_unit_test(test_undo_takes_back_whole_turns),
         cmocka_unit_test(test_seat_names),

@@ -18,6 +18,7 @@
 #include "core/game_api.h"
 #include "core/record.h"
 #include "play/chances.h"
+#include "play/hint.h"
 #include "play/registry.h"
 #include "play/turn.h"
 #include "play/undo.h"
@@ -34,6 +35,7 @@ typedef struct PlaySession {
     EngineClient engine[MAX_PLAYERS]; /* the outside seats' engines */
     EngineOption engine_options[MAX_PLAYERS][CLI_MAX_ENGINE_OPTIONS];
     bool forfeited;                   /* an outside engine lost by forfeit: the game ended */
+    uint64_t hint_seed;               /* the hints' agent's, from the game's seed */
 } PlaySession;
 
 /* Prints one error line; control characters from the user's own input (a pasted binary,
@@ -195,12 +197,11 @@ static void do_hint(PlaySession *ps)
         say_error(ps, "the game is over");
         return;
     }
-    AgentSpec spec;
     ErrBuf err;
-    agent_spec_parse("ai:5", &spec, &err);
     Agent *a = NULL;
     SearchResult r;
-    if (agent_new(g, &spec, &a, &err) != STATUS_OK || agent_think(a, ps->rec.current, &r, &err)) {
+    if (play_hint_new(g, ps->seats.perfect, ps->hint_seed, 0, &a, &err) != STATUS_OK ||
+        agent_think(a, ps->rec.current, &r, &err) != STATUS_OK) {
         say_error(ps, err.msg);
     } else {
         StrBuf out;
@@ -378,6 +379,7 @@ int cmd_play(int argc, char **argv)
             ps.render_flags |= RENDER_COLOR;
     }
     rng_seed(&ps.chance_rng, o.seed ^ 0x63686E6365ULL);
+    ps.hint_seed = o.seed ^ 0x68696E74ULL;
     Game *g;
     GameState *s;
     if (!cli_make_game(&o, &g, &s))

@@ -15,12 +15,6 @@
  * (docs/STRENGTH.md, "Win chances"); the first guesses were 300 for the King's Valley
  * family and King's Castle, 400 for King's Guard, 270 for King Down. */
 
-void play_chance_agent(AgentSpec *spec)
-{
-    agent_spec_default(spec);
-    spec->level = AGENT_LEVEL_MAX;
-}
-
 double play_chance_scale(const char *game)
 {
     const GameOps *ops = registry_find(game);

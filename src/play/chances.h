@@ -1,7 +1,7 @@
 /*
  * chances.h - a search's verdict in a player's words: a win chance from the score
  * (a logistic curve fitted per game), or the exact distance of a forced result, for
- * the hints of both front ends instead of centi-units.
+ * the hints of every front end (the hint agent, hint.h) instead of centi-units.
  */
 #ifndef CROWN_PLAY_CHANCES_H
 #define CROWN_PLAY_CHANCES_H
@@ -10,11 +10,6 @@
 #include "core/strbuf.h"
 #include "search/agent.h"
 #include "search/limits.h"
-
-/* The agent whose scores the win chances read: the full engine (level 10), since
- * lower levels misjudge on purpose (search/agent.h), which a hint or a review must not.
- * The web app's hints search with it, and crown tune fits the scales to its scores. */
-void play_chance_agent(AgentSpec *spec);
 
 /* The scale s of the curve 1 / (1 + e^(-score / s)) of the game named so; 0 for a
  * name the table lacks. */

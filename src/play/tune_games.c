@@ -14,6 +14,7 @@
 #include "core/rng.h"
 #include "core/strbuf.h"
 #include "play/chances.h"
+#include "play/hint.h"
 #include "play/pool.h"
 #include "play/seats.h"
 #include "play/self_play.h"
@@ -56,10 +57,9 @@ static Status score_agent(const Game *g, const SearchLimits *limits, uint64_t se
                           Agent **out, ErrBuf *err)
 {
     AgentSpec spec;
-    play_chance_agent(&spec);
+    play_hint_agent(&spec, seed);
     spec.limits = *limits;
     spec.limits.movetime_ms = SEARCH_UNLIMITED;
-    spec.seed = seed;
     Status st = agent_new(g, &spec, out, err);
     const AgentKind kind = st == STATUS_OK ? agent_kind(*out) : AGENT_ALPHABETA;
     if (kind != AGENT_ALPHABETA) {

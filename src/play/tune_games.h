@@ -25,7 +25,7 @@ typedef struct TuneGames {
     int per_game;        /* at most this many positions a game, drawn by its seed; 0 = all */
     int jobs;            /* threads */
     /* Nonzero depth or nodes: each kept position is searched as a hint searches it (the
-     * agent of play_chance_agent, fresh for each) within these limits, its score stored
+     * agent of play_hint_agent, fresh for each) within these limits, its score stored
      * and positions with a forced result dropped (no curve is fitted to them). */
     SearchLimits score_limits;
     /* Sees each game in the order of the games (game 0 first), under a lock: `lines` its

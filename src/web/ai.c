@@ -25,6 +25,7 @@
 #include "core/clock.h"
 #include "core/game_api.h"
 #include "play/chances.h"
+#include "play/hint.h"
 #include "search/agent.h"
 #include "web/server.h"
 #include "web/session.h"
@@ -80,11 +81,9 @@ struct AiPool {
     Agent **running; /* per worker: the agent searching now, for agent_stop at shutdown */
 };
 
-/* The AI that hints (play_chance_agent, whose scores the win chances are fitted to),
- * capped at one second. */
-enum { HINT_MOVETIME_MS = 1000 };
-/* A reviewed game's positions are many: each gets a fifth of a hint's time. */
-enum { EVALUATE_MOVETIME_MS = 200 };
+/* A reviewed game's positions are many: each gets a fifth of a hint's time (the hint
+ * agent's, play/hint.h). */
+enum { EVALUATE_MOVETIME_MS = PLAY_HINT_MOVETIME_MS / 5 };
 
 static void push_job(AiPool *p, Lane *lane, Job *j)
 {
@@ -294,10 +293,6 @@ static bool table_values(const KvsTable *t, const Game *g, const GameState *s, A
 static void run_hint(AiPool *p, int worker, Job *job)
 {
     const Game *g = job->session->game;
-    AgentSpec spec;
-    play_chance_agent(&spec);
-    spec.limits.movetime_ms = job->movetime_ms;
-    spec.seed = job->session->seed ^ 0x68696E74ULL;
     Agent *a = NULL;
     ErrBuf err;
     SearchResult r;
@@ -306,11 +301,12 @@ static void run_hint(AiPool *p, int worker, Job *job)
     Status st = STATUS_OK;
     const KvsTable *table = perfect_table(p->srv->perfect, g);
     job->out->n_values = 0;
-    if (table != NULL && table_values(table, g, job->state, job->out))
-        spec.level = AGENT_LEVEL_MAX; // with a table, the hint is the perfect move
-    if (agent_new(g, &spec, &a, &err) != STATUS_OK) {
+    if (table != NULL)
+        table_values(table, g, job->state, job->out);
+    if (play_hint_new(g, p->srv->perfect, job->session->seed ^ 0x68696E74ULL, job->movetime_ms,
+                      &a, &err) != STATUS_OK) {
         st = STATUS_CONFLICT;
-    } else if (perfect_attach(p->srv->perfect, g, &spec, a), !set_running(p, worker, a)) {
+    } else if (!set_running(p, worker, a)) {
         st = err_set(&err, STATUS_IO, "the server is stopping");
     } else {
         if (agent_think(a, job->state, &r, &err) != STATUS_OK)
@@ -575,7 +571,7 @@ Status ai_hint(AiPool *p, Session *s, int seat, const char *addr, AiHint *out, b
     const Status st = session_copy_for_hint(s, seat, &state, err);
     if (st != STATUS_OK)
         return st;
-    return search_and_wait(p, s, state, HINT_MOVETIME_MS, addr, out, busy, err);
+    return search_and_wait(p, s, state, PLAY_HINT_MOVETIME_MS, addr, out, busy, err);
 }
 
 Status ai_evaluate(AiPool *p, Session *s, GameState *state, const char *addr, AiHint *out,
