@@ -769,6 +769,37 @@ static void test_outside_engines(void **state)
     assert_contains(&r, "use --rule notation=long");
 }
 
+/* The flag rule of every front end (play/clock.h) in crown match: a seat whose clock runs
+ * out loses, unless its opponent cannot win (a bare king in King Down), as in the web:
+ * then the game is a draw. The silent engine is to move and flags on --tc. */
+static void test_match_flag_rule(void **state)
+{
+    (void)state;
+    static Run r;
+    static const struct {
+        const char *position, *result, *score;
+    } CASES[] = {
+        {"r3k3/8/8/8/8/8/8/4K3 b - - 0 1",
+         "game 1: draw: the second player ran out of time but the first player cannot win "
+         "(ugi:tests/support/fake-engine.sh silent: lost on time (",
+         "1 games, 0 wins, 1 draws, 0 losses"},
+        {"r3k3/8/8/8/8/8/8/R3K3 b - - 0 1",
+         "game 1: first player (ai:1) wins: second player (ugi:tests/support/fake-engine.sh "
+         "silent) lost on time (",
+         "1 games, 1 wins, 0 draws, 0 losses"},
+    };
+    char args[512];
+    for (size_t i = 0; i < sizeof CASES / sizeof *CASES; i++) {
+        snprintf(args, sizeof args, "match king-down --position '%s' --players "
+                 "ai:1,'ugi:tests/support/fake-engine.sh silent' --games 1 --tc 0.2",
+                 CASES[i].position);
+        run(&r, args, NULL);
+        assert_int_equal(r.status, 0);
+        assert_contains(&r, CASES[i].result);
+        assert_contains(&r, CASES[i].score);
+    }
+}
+
 static void test_match(void **state)
 {
     (void)state;
@@ -1095,6 +1126,7 @@ int main(void)
         cmocka_unit_test(test_ugi),
         cmocka_unit_test(test_engine_session),
         cmocka_unit_test(test_outside_engines),
+        cmocka_unit_test(test_match_flag_rule),
         cmocka_unit_test(test_match),
         cmocka_unit_test(test_match_games_pinned),
         cmocka_unit_test(test_match_variety),

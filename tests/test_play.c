@@ -19,6 +19,7 @@
 #include "core/rng.h"
 #include "core/strbuf.h"
 #include "play/chances.h"
+#include "play/clock.h"
 #include "play/hint.h"
 #include "play/registry.h"
 #include "play/seats.h"
@@ -525,6 +526,113 @@ static void test_hint_agent(void **state)
     game_destroy(g);
 }
 
+/* --- clocks and flags ---------------------------------------------------------------- */
+
+/* The one clock: --tc's text, charges per decision with the increment once per turn, a
+ * clock running between turns with an untimed first turn, days per move, stopping. */
+static void test_clock(void **state)
+{
+    (void)state;
+    PlayClock c;
+    ErrBuf err;
+    play_clock_off(&c);
+    assert_false(play_clock_on(&c));
+    assert_true(play_clock_charge(&c, 0, 1000000)); // no clock, no flag
+    static const char *const bad[] = {"", "0", "-1", "10+", "10+-1", "x", "86401",
+                                      "10+3601", "nan", "10+1x"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        assert_int_equal(play_clock_parse(bad[k], "--tc", 2, &c, &err), STATUS_PARSE);
+        assert_non_null(strstr(err.msg, "--tc takes BASE+INC"));
+        assert_false(play_clock_on(&c));
+    }
+    assert_int_equal(play_clock_parse("10+0.1", "--tc", 2, &c, &err), STATUS_OK);
+    assert_true(play_clock_on(&c));
+    assert_int_equal(c.left_ms[0], 10000);
+    assert_int_equal(c.left_ms[1], 10000);
+    assert_int_equal(c.increment_ms, 100);
+    assert_int_equal(c.running, -1);
+    // crown match: each decision charged, the increment when the turn is done.
+    assert_true(play_clock_charge(&c, 0, 4000));
+    play_clock_turn_done(&c, 0);
+    assert_int_equal(c.left_ms[0], 6100);
+    assert_false(play_clock_charge(&c, 1, 10000)); // exactly empty is a flag
+    assert_int_equal(play_clock_parse("0.0001", "--tc", 2, &c, &err), STATUS_OK);
+    assert_int_equal(c.left_ms[0], 1);
+
+    // The web: 60 s + 2 s, charged between turns; the first turn is not timed.
+    PlayClock w;
+    play_clock_off(&w);
+    w.initial_ms = 60000;
+    w.increment_ms = 2000;
+    w = play_clock_fresh(&w, 2);
+    play_clock_turn(&w, 0, 1, 5000); // seat 0's first move took 5 s: free
+    assert_int_equal(w.left_ms[0], 60000);
+    assert_int_equal(w.running, 1);
+    play_clock_turn(&w, 1, 1, 8000); // a turn of several actions goes on
+    assert_int_equal(w.running, 1);
+    play_clock_turn(&w, 1, 0, 15000); // 10 s, then the increment
+    assert_int_equal(w.left_ms[1], 52000);
+    assert_int_equal(play_clock_flagged(&w, 15000 + 59999), -1);
+    assert_int_equal(play_clock_flagged(&w, 15000 + 60000), 0);
+    play_clock_stop(&w, 15000 + 70000); // stopped past the flag: nothing below 0
+    assert_int_equal(w.left_ms[0], 0);
+    assert_int_equal(w.running, -1);
+    assert_int_equal(play_clock_flagged(&w, 999999), -1);
+
+    // Days per move: every turn starts with the whole time again.
+    PlayClock d;
+    play_clock_off(&d);
+    d.per_move_ms = 1000;
+    d.days = 1;
+    d = play_clock_fresh(&d, 3);
+    assert_int_equal(d.left_ms[2], 1000);
+    play_clock_turn(&d, 0, 1, 0);
+    play_clock_turn(&d, 1, 2, 900);
+    assert_int_equal(d.left_ms[1], 1000);
+    assert_int_equal(play_clock_flagged(&d, 900 + 1000), 2);
+}
+
+/* The flag rule: a flag loses, unless no other seat can still win (King Down's bare
+ * king): then it is a draw, in the same words everywhere. */
+static void test_flag_rule(void **state)
+{
+    (void)state;
+    Game *g = make_game("king-down", 0);
+    GameState *s = game_state_new(g);
+    assert_non_null(s);
+    ErrBuf err;
+    assert_int_equal(g->ops->parse_position(g, s, "r3k3/8/8/8/8/8/8/4K3 b - - 0 1", &err),
+                     STATUS_OK);
+    assert_true(play_flag_is_draw(g, s, 1));  // black flags, white has a bare king
+    assert_false(play_flag_is_draw(g, s, 0)); // white flags, black has a rook
+    StrBuf t;
+    sb_init(&t);
+    play_flag_words(g, 1, true, &t);
+    assert_string_equal(sb_str(&t), "the second player ran out of time but the first player "
+                                    "cannot win");
+    sb_clear(&t);
+    play_flag_words(g, 0, false, &t);
+    assert_string_equal(sb_str(&t), "the first player ran out of time");
+    free(s);
+    game_destroy(g);
+
+    // A game that does not say who can win: a flag always loses.
+    g = make_game("kings-valley", 0);
+    s = game_state_new(g);
+    assert_non_null(s);
+    g->ops->new_game(g, s, 1);
+    assert_false(play_flag_is_draw(g, s, 0));
+    free(s);
+    game_destroy(g);
+    g = make_game("king-of-the-valley", 3);
+    sb_clear(&t);
+    play_flag_words(g, 2, true, &t);
+    assert_string_equal(sb_str(&t), "the third player ran out of time but no other player can "
+                                    "win");
+    sb_free(&t);
+    game_destroy(g);
+}
+
 /* --- undo to a seat ------------------------------------------------------------------ */
 
 /* What play_undo_point must answer, from its definition: the start of the run of
@@ -937,6 +1045,8 @@ int main(void)
         cmocka_unit_test(test_chance_outcomes_by_text),
         cmocka_unit_test(test_one_action_and_what_comes_next),
         cmocka_unit_test(test_hint_agent),
+        cmocka_unit_test(test_clock),
+        cmocka_unit_test(test_flag_rule),
         cmocka_unit_test(test_undo_point_in_every_position),
         cmocka_unit_test(test_undo_takes_back_whole_turns),
         cmocka_unit_test(test_seat_names),

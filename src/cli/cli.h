@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "cli/engine_client.h"
-#include "cli/match_clock.h"
+#include "play/clock.h"
 #include "core/game.h"
 #include "play/perfect.h"
 #include "search/limits.h"
@@ -42,7 +42,7 @@ typedef struct CliOptions {
     uint64_t seed;
     bool seed_set;
     SearchLimits limits;
-    TimeControl tc; /* --tc; base_ms 0 when not given */
+    PlayClock tc; /* --tc with every seat's time; off when not given */
     CliEngineOption engine_options[CLI_MAX_ENGINE_OPTIONS];
     int n_engine_options;
     long games;

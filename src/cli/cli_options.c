@@ -142,7 +142,7 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
             o->limits.movetime_ms = v;
         } else if (strcmp(flag, "--tc") == 0) {
             ErrBuf err;
-            if (time_control_parse(value, &o->tc, &err) != STATUS_OK) {
+            if (play_clock_parse(value, "--tc", MAX_PLAYERS, &o->tc, &err) != STATUS_OK) {
                 cli_error("%s", err.msg);
                 return false;
             }

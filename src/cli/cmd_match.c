@@ -177,7 +177,7 @@ int cmd_match(int argc, char **argv)
             goto done;
         }
     }
-    if (o.tc.base_ms > 0 && o.limits.movetime_ms > 0) {
+    if (play_clock_on(&o.tc) && o.limits.movetime_ms > 0) {
         rc = cli_error("give either --tc or --movetime");
         goto done;
     }

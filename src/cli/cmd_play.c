@@ -332,7 +332,7 @@ static bool run_automatic(PlaySession *ps)
             StrBuf text;
             double ret[MAX_PLAYERS];
             sb_init(&text);
-            turn_runner_forfeit_result(g, &ps->seats, &step, &text, ret);
+            turn_runner_forfeit_result(g, ps->rec.current, &ps->seats, &step, &text, ret);
             printf("Game over: %s\n", sb_str(&text));
             sb_free(&text);
             free(before);
@@ -410,7 +410,7 @@ int cmd_play(int argc, char **argv)
     // A lone human in the second seat sees the board from his side, as across a table.
     if (g->players == 2 && ps.seats.seat[1].human && !ps.seats.seat[0].human)
         ps.render_flags |= RENDER_FLIPPED;
-    if (o.tc.base_ms > 0) {
+    if (play_clock_on(&o.tc)) {
         seats_stop(&ps.seats);
         record_free(&ps.rec);
         return cli_error("--tc is for crown match; here use --movetime"), 2;

@@ -92,7 +92,7 @@ void match_play_game(const MatchRunner *r, int index, EngineClient *clients, Mat
         return;
     }
     uint64_t h = own->ops->hash(own, rec.start);
-    seat_clock_start(&ref->run.clock, &r->tc, n);
+    ref->run.clock = play_clock_fresh(&r->tc, n);
     for (int k = 0; k < n && clients != NULL; k++)
         if (seats.seat[k].outside)
             ref->run.engine[k] = &clients[(k + index) % n];
@@ -110,7 +110,7 @@ void match_play_game(const MatchRunner *r, int index, EngineClient *clients, Mat
     StrBuf result;
     sb_init(&result);
     if (!out->failed && step->forfeit != PLAYER_NONE) {
-        turn_runner_forfeit_result(own, &seats, step, &result, ret);
+        turn_runner_forfeit_result(own, rec.current, &seats, step, &result, ret);
         snprintf(out->forfeit, sizeof out->forfeit, "%s", sb_str(&result));
     } else {
         own->ops->returns(own, rec.current, ret);

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "cli/engine_client.h"
-#include "cli/match_clock.h"
+#include "play/clock.h"
 #include "cli/match_starts.h"
 #include "core/game.h"
 #include "core/status.h"
@@ -36,7 +36,7 @@ typedef struct MatchRunner {
     uint64_t seed;    /* the match seed: every game's agents and chance derive from it */
     bool keep_record; /* fill MatchGame.record_text */
     SearchLimits limits; /* the command line's, for outside engines' go */
-    TimeControl tc;      /* a clock per seat when base_ms > 0 */
+    PlayClock tc;        /* the clock every game starts with (play_clock_on), or off */
     /* Per spec: the options of its outside engine (specs->seat[k].outside). */
     const EngineOption *engine_options[MAX_PLAYERS];
     int n_engine_options[MAX_PLAYERS];

@@ -30,12 +30,12 @@ static void forfeit(TurnStep *step, int seat, const char *fmt, ...)
 /* The `go` words for an outside engine, and how long to wait for its answer. */
 static int64_t go_args(const TurnRunner *r, bool ugi, StrBuf *out)
 {
-    if (r->clock.on) {
+    if (play_clock_on(&r->clock)) {
         static const char *const WORDS[2][2][2] = {{{"wtime", "winc"}, {"btime", "binc"}},
                                                    {{"p1time", "p1inc"}, {"p2time", "p2inc"}}};
         for (int p = 0; p < 2; p++)
             sb_printf(out, "%s%s %" PRId64 " %s %" PRId64, p ? " " : "", WORDS[ugi][p][0],
-                      r->clock.left_ms[p], WORDS[ugi][p][1], r->clock.inc_ms);
+                      r->clock.left_ms[p], WORDS[ugi][p][1], r->clock.increment_ms);
         return -1; /* the mover's clock plus the grace */
     }
     const SearchLimits *l = &r->limits;
@@ -70,13 +70,16 @@ static Status outside_turn(TurnRunner *r, GameRecord *rec, int p, TurnStep *step
                                  timeout, &move, &why);
     const int64_t used = clock_ms() - t0;
     if (st != STATUS_OK) {
-        if (r->clock.on && used >= r->clock.left_ms[p])
+        if (play_clock_on(&r->clock) && used >= r->clock.left_ms[p]) {
             forfeit(step, p, "lost on time (%s)", why.msg);
+            step->on_time = true;
+        }
         else
             forfeit(step, p, "forfeits: %s", why.msg);
-    } else if (!seat_clock_charge(&r->clock, p, used)) {
+    } else if (!play_clock_charge(&r->clock, p, used)) {
         forfeit(step, p, "lost on time (%" PRId64 " ms for the move, %" PRId64 " ms left)",
                 used, r->clock.left_ms[p] + used);
+        step->on_time = true;
     } else if ((st = play_parse_turn(g, rec->current, sb_str(&move), step->acts,
                                      RUNNER_TURN_CAP, &step->n, &why)) != STATUS_OK) {
         forfeit(step, p, "played '%.40s', which is %s: %s", sb_str(&move),
@@ -124,8 +127,8 @@ Status turn_runner_step(TurnRunner *r, GameRecord *rec, TurnStep *step, ErrBuf *
         st = outside_turn(r, rec, p, step, err);
     } else {
         Agent *a = p >= 0 ? r->seats->seat[p].agent : NULL;
-        if (a != NULL && r->clock.on)
-            agent_set_movetime(a, time_budget_ms(r->clock.left_ms[p], r->clock.inc_ms, 0,
+        if (a != NULL && play_clock_on(&r->clock))
+            agent_set_movetime(a, time_budget_ms(r->clock.left_ms[p], r->clock.increment_ms, 0,
                                                  TIME_OVERHEAD_MS));
         const int64_t t0 = clock_ms();
         st = seats_auto_action(r->seats, g, rec->current, r->chance, &step->acts[0],
@@ -134,9 +137,10 @@ Status turn_runner_step(TurnRunner *r, GameRecord *rec, TurnStep *step, ErrBuf *
             return st;
         step->searched = p >= 0;
         const int64_t used = clock_ms() - t0;
-        if (p >= 0 && !seat_clock_charge(&r->clock, p, used)) {
+        if (p >= 0 && !play_clock_charge(&r->clock, p, used)) {
             forfeit(step, p, "lost on time (%" PRId64 " ms for the move, %" PRId64 " ms left)",
                     used, r->clock.left_ms[p] + used);
+            step->on_time = true;
             return STATUS_OK;
         }
         step->n = 1;
@@ -144,7 +148,7 @@ Status turn_runner_step(TurnRunner *r, GameRecord *rec, TurnStep *step, ErrBuf *
     }
     if (st == STATUS_OK && step->forfeit == PLAYER_NONE && p >= 0 &&
         g->ops->to_move(g, rec->current) != p)
-        seat_clock_turn_done(&r->clock, p);
+        play_clock_turn_done(&r->clock, p);
     return st;
 }
 
@@ -162,10 +166,17 @@ bool turn_runner_new_game(TurnRunner *r, const Game *g, TurnStep *step)
     return true;
 }
 
-void turn_runner_forfeit_result(const Game *g, const Seats *seats, const TurnStep *step,
-                                StrBuf *text, double returns[MAX_PLAYERS])
+void turn_runner_forfeit_result(const Game *g, const GameState *s, const Seats *seats,
+                                const TurnStep *step, StrBuf *text, double returns[MAX_PLAYERS])
 {
     const int loser = step->forfeit, winner = 1 - loser;
+    if (step->on_time && play_flag_is_draw(g, s, loser)) {
+        game_returns_two_player(PLAYER_NONE, returns);
+        sb_puts(text, "draw: ");
+        play_flag_words(g, loser, true, text);
+        sb_printf(text, " (%s: %s)", seats->seat[loser].text, step->reason);
+        return;
+    }
     game_returns_two_player(winner, returns);
     sb_printf(text, "%s (%s) wins: %s (%s) %s", play_seat_name(g, winner),
               seats->seat[winner].text, play_seat_name(g, loser), seats->seat[loser].text,

@@ -9,9 +9,9 @@
 #define CROWN_CLI_TURN_RUNNER_H
 
 #include "cli/engine_client.h"
-#include "cli/match_clock.h"
 #include "core/record.h"
 #include "core/rng.h"
+#include "play/clock.h"
 #include "play/seats.h"
 
 enum {
@@ -24,7 +24,7 @@ enum {
 typedef struct TurnRunner {
     const Seats *seats;
     EngineClient *engine[MAX_PLAYERS]; /* per seat: its outside engine, else NULL */
-    SeatClock clock;
+    PlayClock clock;     /* charged the time each decision takes, when on */
     SearchLimits limits; /* the command line's limits, for outside engines */
     Rng *chance;
 } TurnRunner;
@@ -36,6 +36,7 @@ typedef struct TurnStep {
     SearchResult result; /* crown's agent: its search */
     bool searched;
     int forfeit;      /* the seat that lost by forfeit, else PLAYER_NONE */
+    bool on_time;     /* the forfeit is a flag: its clock ran out (play_flag_is_draw) */
     char reason[320]; /* why, as "lost on time", "played 'e2e5', which is illegal: ..." */
 } TurnStep;
 
@@ -54,9 +55,12 @@ Status turn_runner_step(TurnRunner *r, GameRecord *rec, TurnStep *step, ErrBuf *
  * with turn_runner_step as its step. */
 bool turn_runner_new_game(TurnRunner *r, const Game *g, TurnStep *step);
 
-/* The result line of a game that a forfeit ended: "Second player (ai:5) wins: First
- * player (uci:...) <reason>"; the returns give the forfeiting seat -1 and the other +1. */
-void turn_runner_forfeit_result(const Game *g, const Seats *seats, const TurnStep *step,
-                                StrBuf *text, double returns[MAX_PLAYERS]);
+/* The result line of a game that a forfeit ended in s: "second player (ai:5) wins: first
+ * player (uci:...) <reason>", the returns giving the forfeiting seat -1 and the other
+ * +1; but a flag against a seat whose opponent cannot win from s is a draw, as
+ * everywhere (play_flag_is_draw): "draw: the first player ran out of time but the
+ * second player cannot win (uci:...: <reason>)", both returns 0. */
+void turn_runner_forfeit_result(const Game *g, const GameState *s, const Seats *seats,
+                                const TurnStep *step, StrBuf *text, double returns[MAX_PLAYERS]);
 
 #endif

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "core/game_api.h"
+#include "play/clock.h"
 #include "play/words.h"
 #include "web/api.h"
 #include "web/server.h"
@@ -77,17 +78,16 @@ static void end_text(const Session *s, StrBuf *t)
     const Game *g = s->game;
     if (s->meta.end == META_END_RESIGN || s->meta.end == META_END_TIME) {
         if (g->players == 2)
-            sb_printf(t, "%s wins", play_seat_name(g, 1 - s->meta.end_seat));
+            sb_printf(t, "%s wins: ", play_seat_name(g, 1 - s->meta.end_seat));
         else
-            sb_puts(t, "shared win");
-        sb_printf(t, s->meta.end == META_END_TIME ? ": the %s ran out of time" : ": the %s resigned",
-                  play_seat_name(g, s->meta.end_seat));
+            sb_puts(t, "shared win: ");
+        if (s->meta.end == META_END_TIME)
+            play_flag_words(g, s->meta.end_seat, false, t);
+        else
+            sb_printf(t, "the %s resigned", play_seat_name(g, s->meta.end_seat));
     } else if (s->meta.end == META_END_TIME_DRAW) {
-        sb_printf(t, "draw: the %s ran out of time but ", play_seat_name(g, s->meta.end_seat));
-        if (g->players == 2)
-            sb_printf(t, "the %s cannot win", play_seat_name(g, 1 - s->meta.end_seat));
-        else
-            sb_puts(t, "no other player can win");
+        sb_puts(t, "draw: ");
+        play_flag_words(g, s->meta.end_seat, true, t);
     } else {
         sb_puts(t, "draw: agreed by the players");
     }
@@ -292,7 +292,7 @@ static void rematch(Server *srv, const Request *req, Session *s, int seat, Respo
     // The new game's settings are taken under the lock: another player's rematch, or
     // another process's change through the store, may rewrite the meta meanwhile.
     const bool hints = s->meta.hints;
-    const GameClock clock = gameclock_fresh(&s->meta.clock, s->game->players);
+    const PlayClock clock = play_clock_fresh(&s->meta.clock, s->game->players);
     pthread_mutex_unlock(&s->mu);
     if (seat < 0 || !s->seats.seat[seat].human) {
         response_error(res, 409, "only a player's own seat may ask for a rematch: send the "

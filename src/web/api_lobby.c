@@ -22,7 +22,7 @@ bool api_lobby_new_game(const json_t *body, NewGame *ng, int humans, int64_t day
                         Response *res)
 {
     const json_t *clock = json_object_get(body, "clock");
-    gameclock_off(&ng->clock);
+    play_clock_off(&ng->clock);
     if (clock == NULL || json_is_null(clock))
         return true;
     ErrBuf err;

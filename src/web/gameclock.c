@@ -1,7 +1,7 @@
 /*
- * gameclock.c - a game's clock (gameclock.h): the control a request asks for, charging
- * turns, flags, and the clock as stored and as the state shows it. Everything here is
- * arithmetic on the struct; the session decides when a turn ends and commits the result.
+ * gameclock.c - a game's clock in the web's forms (gameclock.h): the control a request
+ * asks for, the clock as stored and as the state shows it. The arithmetic is play's
+ * (play/clock.c); the session decides when a turn ends and commits the result.
  */
 #include "web/gameclock.h"
 
@@ -14,17 +14,6 @@ enum {
     MAX_INCREMENT_S = 600,
     MAX_DAYS = 30,
 };
-
-void gameclock_off(GameClock *c)
-{
-    memset(c, 0, sizeof *c);
-    c->running = -1;
-}
-
-bool gameclock_on(const GameClock *c)
-{
-    return c->initial_ms > 0 || c->per_move_ms > 0;
-}
 
 int64_t gameclock_now(void)
 {
@@ -47,7 +36,7 @@ static bool whole(const json_t *o, const char *key, long lo, long hi, long fallb
     return true;
 }
 
-Status gameclock_from_request(const json_t *j, int players, int64_t day_ms, GameClock *out,
+Status gameclock_from_request(const json_t *j, int players, int64_t day_ms, PlayClock *out,
                               ErrBuf *err)
 {
     if (!json_is_object(j))
@@ -61,8 +50,8 @@ Status gameclock_from_request(const json_t *j, int players, int64_t day_ms, Game
             return err_set(err, STATUS_PARSE, "unknown clock field '%.40s': the fields are "
                            "'initial', 'increment' and 'days'", key);
     }
-    GameClock c;
-    gameclock_off(&c);
+    PlayClock c;
+    play_clock_off(&c);
     long initial, increment, days;
     const bool has_days = json_object_get(j, "days") != NULL;
     if (has_days && (json_object_get(j, "initial") || json_object_get(j, "increment")))
@@ -84,63 +73,13 @@ Status gameclock_from_request(const json_t *j, int players, int64_t day_ms, Game
         c.initial_ms = (int64_t)initial * 1000;
         c.increment_ms = (int64_t)increment * 1000;
     }
-    *out = gameclock_fresh(&c, players);
+    *out = play_clock_fresh(&c, players);
     return STATUS_OK;
 }
 
-GameClock gameclock_fresh(const GameClock *c, int players)
+json_t *gameclock_store_json(const PlayClock *c)
 {
-    GameClock f;
-    gameclock_off(&f);
-    if (!gameclock_on(c))
-        return f;
-    f.initial_ms = c->initial_ms;
-    f.increment_ms = c->increment_ms;
-    f.per_move_ms = c->per_move_ms;
-    f.days = c->days;
-    for (int i = 0; i < players && i < MAX_PLAYERS; i++)
-        f.left_ms[i] = f.per_move_ms > 0 ? f.per_move_ms : f.initial_ms;
-    return f;
-}
-
-void gameclock_turn(GameClock *c, int mover, int next, int64_t now)
-{
-    if (!gameclock_on(c) || (next == mover && next >= 0))
-        return; // the same player goes on with his turn
-    if (c->running >= 0 && c->running == mover) {
-        int64_t *left = &c->left_ms[mover];
-        *left -= now - c->since_ms;
-        if (*left < 0)
-            *left = 0;
-        *left = c->per_move_ms > 0 ? c->per_move_ms : *left + c->increment_ms;
-    }
-    // The first turn is untimed: the clock starts once someone has moved.
-    c->running = next >= 0 && next < MAX_PLAYERS ? next : -1;
-    c->since_ms = now;
-}
-
-int gameclock_flagged(const GameClock *c, int64_t now)
-{
-    if (!gameclock_on(c) || c->running < 0)
-        return -1;
-    return c->left_ms[c->running] - (now - c->since_ms) <= 0 ? c->running : -1;
-}
-
-void gameclock_stop(GameClock *c, int64_t now)
-{
-    if (c->running < 0)
-        return;
-    int64_t *left = &c->left_ms[c->running];
-    *left -= now - c->since_ms;
-    if (*left < 0)
-        *left = 0;
-    c->running = -1;
-    c->since_ms = now;
-}
-
-json_t *gameclock_store_json(const GameClock *c)
-{
-    if (!gameclock_on(c))
+    if (!play_clock_on(c))
         return NULL;
     json_t *o = json_object();
     json_object_set_new(o, "initial_ms", json_integer(c->initial_ms));
@@ -166,10 +105,10 @@ static bool stored_ms(const json_t *o, const char *key, int64_t *out)
     return true;
 }
 
-Status gameclock_parse_store(const json_t *j, int players, GameClock *out, ErrBuf *err)
+Status gameclock_parse_store(const json_t *j, int players, PlayClock *out, ErrBuf *err)
 {
-    GameClock c;
-    gameclock_off(&c);
+    PlayClock c;
+    play_clock_off(&c);
     if (j == NULL || json_is_null(j)) {
         *out = c;
         return STATUS_OK;
@@ -201,10 +140,10 @@ Status gameclock_parse_store(const json_t *j, int players, GameClock *out, ErrBu
     return STATUS_OK;
 }
 
-int gameclock_state_field(const GameClock *c, int players, int64_t now, char *buf, size_t len)
+int gameclock_state_field(const PlayClock *c, int players, int64_t now, char *buf, size_t len)
 {
     int n;
-    if (!gameclock_on(c)) {
+    if (!play_clock_on(c)) {
         n = snprintf(buf, len, "\"clock\":null,");
         return n > 0 && (size_t)n < len ? n : 0;
     }

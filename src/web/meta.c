@@ -14,13 +14,13 @@ void meta_init(GameMeta *m)
     memset(m, 0, sizeof *m);
     m->end = META_END_NONE;
     m->end_seat = m->offer_seat = -1;
-    gameclock_off(&m->clock);
+    play_clock_off(&m->clock);
 }
 
 int64_t meta_flag_at(const GameMeta *m)
 {
-    const GameClock *c = &m->clock;
-    if (m->end != META_END_NONE || !gameclock_on(c) || c->running < 0 ||
+    const PlayClock *c = &m->clock;
+    if (m->end != META_END_NONE || !play_clock_on(c) || c->running < 0 ||
         c->running >= MAX_PLAYERS)
         return 0;
     return c->since_ms + c->left_ms[c->running];

@@ -34,7 +34,7 @@ typedef struct GameMeta {
      * in another seat; so each player finds his own link, and nobody else's. */
     char rematch_token[MAX_PLAYERS][SECRET_TOKEN_LEN + 1];
     char rematch_of[SECRET_ID_LEN + 1]; /* the game this one is the rematch of, or "" */
-    GameClock clock;  /* the time control and each seat's time left, or none */
+    PlayClock clock;  /* the time control and each seat's time left, or none */
     int64_t moved_ms; /* when the last action was played (wall clock), 0 if unknown */
     unsigned open;    /* the human seats still waiting for a player to take them (bits) */
 } GameMeta;

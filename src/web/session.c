@@ -20,6 +20,7 @@
 #include "core/clock.h"
 #include "core/game_api.h"
 #include "core/invariant.h"
+#include "play/clock.h"
 #include "play/registry.h"
 #include "play/seats.h"
 #include "play/turn.h"
@@ -209,7 +210,7 @@ int sessions_evict(Server *srv, int64_t idle_ms)
                 // time. Read only once nobody holds the game (a holder, an AI worker
                 // say, may be committing to it) and, like every reader, under its lock.
                 pthread_mutex_lock(&s->mu);
-                evict = !(gameclock_on(&s->meta.clock) && s->meta.clock.running >= 0 &&
+                evict = !(play_clock_on(&s->meta.clock) && s->meta.clock.running >= 0 &&
                           s->meta.clock.per_move_ms == 0);
                 pthread_mutex_unlock(&s->mu);
             }
@@ -373,7 +374,7 @@ static Status commit_actions(Server *srv, Session *s, const Move *acts, int n, E
         const int next = g->ops->to_move(g, scratch);
         // No clock runs while a seat waits for its player (session_join starts it).
         if (n > 0 && meta.open == 0)
-            gameclock_turn(&meta.clock, actors[0], next >= 0 ? next : -1, now);
+            play_clock_turn(&meta.clock, actors[0], next >= 0 ? next : -1, now);
         meta.moved_ms = now;
         if ((meta_text = meta_format(&meta, g->players)) == NULL)
             st = err_set(err, STATUS_NOMEM, "out of memory");
@@ -486,15 +487,12 @@ Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBu
  * did. A loss, or a draw when the game says no opponent can still win (API.md). */
 static bool flag_locked(Server *srv, Session *s, int64_t now)
 {
-    const int seat = gameclock_flagged(&s->meta.clock, now);
+    const int seat = play_clock_flagged(&s->meta.clock, now);
     if (seat < 0 || session_over_locked(s))
         return false;
     GameMeta m = s->meta;
-    gameclock_stop(&m.clock, now);
-    bool any_can_win = false;
-    for (int p = 0; p < s->game->players; p++)
-        any_can_win = any_can_win || (p != seat && game_can_win(s->game, s->rec.current, p));
-    m.end = any_can_win ? META_END_TIME : META_END_TIME_DRAW;
+    play_clock_stop(&m.clock, now);
+    m.end = play_flag_is_draw(s->game, s->rec.current, seat) ? META_END_TIME_DRAW : META_END_TIME;
     m.end_seat = seat;
     m.end_ply = s->rec.count;
     m.offer_seat = -1;
@@ -514,7 +512,7 @@ void sessions_check_clocks(Server *srv)
     for (int b = 0; b < TABLE_BUCKETS && n < BATCH; b++)
         for (Session *s = t->bucket[b]; s && n < BATCH; s = s->next) {
             pthread_mutex_lock(&s->mu);
-            if (gameclock_flagged(&s->meta.clock, now) >= 0 && !session_over_locked(s))
+            if (play_clock_flagged(&s->meta.clock, now) >= 0 && !session_over_locked(s))
                 memcpy(ids[n++], s->id, sizeof ids[0]);
             pthread_mutex_unlock(&s->mu);
         }
@@ -579,7 +577,7 @@ Status session_join(Server *srv, Session *s, int *seat, ErrBuf *err)
         // been played (else the first move starts it, as in every game).
         const int p = s->game->ops->to_move(s->game, s->rec.current);
         if (m.open == 0 && s->rec.count > 0 && m.clock.running < 0 && p >= 0)
-            gameclock_turn(&m.clock, -1, p, gameclock_now());
+            play_clock_turn(&m.clock, -1, p, gameclock_now());
         if ((st = session_set_meta_locked(srv, s, &m, err)) == STATUS_OK)
             *seat = i;
     }

@@ -123,7 +123,7 @@ typedef struct NewGame {
                            * session gives it back when the game ends or leaves memory */
     bool hints;           /* hints allowed although several seats are people */
     const char *rematch_of; /* the id of the game this one is the rematch of, or NULL */
-    GameClock clock;      /* the time control (gameclock.h), or none */
+    PlayClock clock;      /* the time control (gameclock.h), or none */
     unsigned open;        /* human seats left for a player to take (session_join), bits */
     char id[SECRET_ID_LEN + 1]; /* the id chosen beforehand (a shared store's hold names
                                  * it), or "" for a new one */
