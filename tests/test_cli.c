@@ -262,6 +262,41 @@ static void test_play_second_seat_and_typing(void **state)
     assert_contains(&r, "   a b c d e f g h\n8 ");
 }
 
+/* Resigning and draw offers at the terminal, by play's rules (play/finish.h) as in the
+ * browser: the AI accepts only when clearly worse; another person accepts by offering
+ * in turn, and playing on declines. */
+static void test_play_resign_and_draw(void **state)
+{
+    (void)state;
+    static Run r;
+    run(&r, "play kings-valley --players human,ai:1 --depth 1", "a1-a4\nresign\na2-a3\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "game over: second player wins: the first player resigned\n");
+    assert_lacks(&r, "error");
+    // An AI with a bare king against a rook accepts; with the rook it declines.
+    run(&r, "play king-down --position '4k3/8/8/8/8/8/8/R3K3 w - - 0 1' --players human,ai:1 "
+            "--depth 1", "draw\n");
+    assert_int_equal(r.status, 0);
+    assert_contains(&r, "game over: draw: agreed by the players\n");
+    run(&r, "play king-down --position 'r3k3/8/8/8/8/8/8/4K3 w - - 0 1' --players human,ai:1 "
+            "--depth 1", "draw\nquit\n");
+    assert_contains(&r, "second player (ai:1) declines the draw\n");
+    assert_lacks(&r, "game over");
+    // Two people: the offer stands while its maker plays, the other accepts.
+    run(&r, "play kings-valley --players human,human", "draw\ndraw\na1-a4\ndraw\n");
+    assert_int_equal(r.status, 1); // the repeated offer is an error
+    assert_contains(&r, "first player offers a draw: second player, type 'draw' to accept");
+    assert_contains(&r, "error: your draw offer stands already\n");
+    assert_contains(&r, "game over: draw: agreed by the players\n");
+    // Playing on declines it; draws are for two players.
+    run(&r, "play kings-valley --players human,human", "draw\na1-a4\nb5-b2\ndraw\nquit\n");
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_of(r.out, "first player offers a draw"), 2);
+    assert_lacks(&r, "game over");
+    run(&r, "play king-of-the-valley --rule players=3 --players human,human,human", "draw\nquit\n");
+    assert_contains(&r, "error: draw offers are for two-player games\n");
+}
+
 static void test_play_save_load(void **state)
 {
     (void)state;
@@ -1117,6 +1152,7 @@ int main(void)
         cmocka_unit_test(test_play_rejects_without_change),
         cmocka_unit_test(test_play_against_ai_and_undo),
         cmocka_unit_test(test_play_second_seat_and_typing),
+        cmocka_unit_test(test_play_resign_and_draw),
         cmocka_unit_test(test_play_save_load),
         cmocka_unit_test(test_play_ai_vs_ai_to_the_end),
         cmocka_unit_test(test_analyze),

@@ -20,6 +20,7 @@
 #include "core/strbuf.h"
 #include "play/chances.h"
 #include "play/clock.h"
+#include "play/finish.h"
 #include "play/hint.h"
 #include "play/registry.h"
 #include "play/seats.h"
@@ -633,6 +634,68 @@ static void test_flag_rule(void **state)
     game_destroy(g);
 }
 
+/* Ends outside the rules: returns, words and keys, the same for every front end; the
+ * AI's answer to a draw offer. */
+static void test_ends_outside_the_rules(void **state)
+{
+    (void)state;
+    Game *g = make_game("king-down", 0);
+    GameState *s = game_state_new(g);
+    assert_non_null(s);
+    ErrBuf err;
+    assert_int_equal(g->ops->parse_position(g, s, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", &err),
+                     STATUS_OK);
+    static const struct {
+        PlayEnd end;
+        int seat;
+        double ret0, ret1;
+        const char *key, *text;
+    } CASES[] = {
+        {PLAY_END_RESIGN, 0, -1, 1, "resign", "second player wins: the first player resigned"},
+        {PLAY_END_DRAW, 1, 0, 0, "agreement", "draw: agreed by the players"},
+        {PLAY_END_TIME, 1, 1, -1, "time", "first player wins: the second player ran out of time"},
+        {PLAY_END_TIME_DRAW, 0, 0, 0, "time-vs-no-win",
+         "draw: the first player ran out of time but the second player cannot win"},
+    };
+    StrBuf t;
+    sb_init(&t);
+    for (size_t k = 0; k < sizeof CASES / sizeof *CASES; k++) {
+        double ret[MAX_PLAYERS];
+        play_end_returns(g, CASES[k].end, CASES[k].seat, ret);
+        assert_true(ret[0] == CASES[k].ret0 && ret[1] == CASES[k].ret1);
+        sb_clear(&t);
+        play_end_text(g, CASES[k].end, CASES[k].seat, &t);
+        assert_string_equal(sb_str(&t), CASES[k].text);
+        assert_string_equal(play_end_key(CASES[k].end), CASES[k].key);
+        PlayEnd back = PLAY_END_NONE;
+        assert_true(play_end_from_key(CASES[k].key, &back));
+        assert_int_equal(back, CASES[k].end);
+    }
+    PlayEnd e = PLAY_END_RESIGN;
+    assert_false(play_end_from_key("abandoned", &e));
+    assert_int_equal(e, PLAY_END_RESIGN);
+    assert_null(play_end_key(PLAY_END_NONE));
+    // The flag rule decides between the two ends of a flag.
+    assert_int_equal(play_end_of_flag(g, s, 0), PLAY_END_TIME_DRAW); // black: a bare king
+    assert_int_equal(play_end_of_flag(g, s, 1), PLAY_END_TIME);
+    // The side with a bare king accepts a draw; the side with the rook does not.
+    assert_true(play_ai_accepts_draw(g, s, 1));
+    assert_false(play_ai_accepts_draw(g, s, 0));
+    free(s);
+    game_destroy(g);
+
+    // Three players: a resignation leaves the others sharing the win.
+    g = make_game("king-of-the-valley", 3);
+    double ret[MAX_PLAYERS];
+    play_end_returns(g, PLAY_END_RESIGN, 1, ret);
+    assert_true(ret[0] == 0.5 && ret[1] == -1 && ret[2] == 0.5);
+    sb_clear(&t);
+    play_end_text(g, PLAY_END_RESIGN, 1, &t);
+    assert_string_equal(sb_str(&t), "shared win: the second player resigned");
+    sb_free(&t);
+    game_destroy(g);
+}
+
 /* --- undo to a seat ------------------------------------------------------------------ */
 
 /* What play_undo_point must answer, from its definition: the start of the run of
@@ -1047,6 +1110,7 @@ int main(void)
         cmocka_unit_test(test_hint_agent),
         cmocka_unit_test(test_clock),
         cmocka_unit_test(test_flag_rule),
+        cmocka_unit_test(test_ends_outside_the_rules),
         cmocka_unit_test(test_undo_point_in_every_position),
         cmocka_unit_test(test_undo_takes_back_whole_turns),
         cmocka_unit_test(test_seat_names),

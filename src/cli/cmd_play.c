@@ -18,6 +18,7 @@
 #include "core/game_api.h"
 #include "core/record.h"
 #include "play/chances.h"
+#include "play/finish.h"
 #include "play/hint.h"
 #include "play/registry.h"
 #include "play/turn.h"
@@ -36,6 +37,9 @@ typedef struct PlaySession {
     EngineOption engine_options[MAX_PLAYERS][CLI_MAX_ENGINE_OPTIONS];
     bool forfeited;                   /* an outside engine lost by forfeit: the game ended */
     uint64_t hint_seed;               /* the hints' agent's, from the game's seed */
+    PlayEnd end;                      /* a resignation or an agreed draw ended the game */
+    int end_seat;                     /* who resigned, or who accepted the draw */
+    int offer_seat;                   /* the seat whose draw offer stands, or -1 */
 } PlaySession;
 
 /* Prints one error line; control characters from the user's own input (a pasted binary,
@@ -116,6 +120,8 @@ static void show_help(void)
          "  moves        list the legal moves\n"
          "  undo         take back your last move (and the AI's reply)\n"
          "  hint         ask the AI for a move\n"
+         "  resign       give up the game\n"
+         "  draw         offer a draw (or accept the one offered to you)\n"
          "  board        draw the board again\n"
          "  position     print the position text\n"
          "  save FILE    write the game to FILE\n"
@@ -155,6 +161,8 @@ static void play_line(PlaySession *ps, const char *line)
         say_error(ps, err.msg);
         return;
     }
+    if (p != ps->offer_seat)
+        ps->offer_seat = -1; // playing on declines the other's offer
     StrBuf text;
     sb_init(&text);
     for (int i = 0; i < n; i++) {
@@ -169,6 +177,47 @@ static void play_line(PlaySession *ps, const char *line)
                    sb_str(&text));
     }
     sb_free(&text);
+}
+
+/* Ends the game outside its rules and says how. */
+static void end_game(PlaySession *ps, PlayEnd end, int seat)
+{
+    ps->end = end;
+    ps->end_seat = seat;
+    ps->offer_seat = -1;
+    StrBuf t;
+    sb_init(&t);
+    play_end_text(ps->rec.game, end, seat, &t);
+    printf("game over: %s\n", sb_str(&t));
+    sb_free(&t);
+}
+
+/* The player to move offers a draw, or accepts the other's: an AI answers at once by
+ * play's rule, as in the browser; another person at this terminal accepts by offering
+ * in turn, and declines by playing on. */
+static void do_draw(PlaySession *ps)
+{
+    const Game *g = ps->rec.game;
+    const int p = g->ops->to_move(g, ps->rec.current), other = 1 - p;
+    if (g->players != 2) {
+        say_error(ps, "draw offers are for two-player games");
+    } else if (ps->offer_seat == other) {
+        end_game(ps, PLAY_END_DRAW, p);
+    } else if (ps->offer_seat == p) {
+        say_error(ps, "your draw offer stands already");
+    } else if (ps->seats.seat[other].outside) {
+        say_error(ps, "an outside engine cannot be offered a draw");
+    } else if (!ps->seats.seat[other].human) {
+        if (play_ai_accepts_draw(g, ps->rec.current, other))
+            end_game(ps, PLAY_END_DRAW, other);
+        else
+            printf("%s (%s) declines the draw\n", play_seat_name(g, other),
+                   ps->seats.seat[other].text);
+    } else {
+        ps->offer_seat = p;
+        printf("%s offers a draw: %s, type 'draw' to accept it, or play on\n",
+               play_seat_name(g, p), play_seat_name(g, other));
+    }
 }
 
 /* Takes back to the last position where a human was to move, at least one action. */
@@ -186,6 +235,7 @@ static void do_undo(PlaySession *ps)
     }
     const int n = ps->rec.count - keep;
     record_truncate(&ps->rec, keep);
+    ps->offer_seat = -1;
     printf("took back %d action%s\n", n, n == 1 ? "" : "s");
     show_board(ps); // the position the player moves in now, also in scripts
 }
@@ -272,6 +322,13 @@ static bool handle_line(PlaySession *ps, char *line)
         do_undo(ps);
     } else if (strcmp(line, "hint") == 0) {
         do_hint(ps);
+    } else if ((strcmp(line, "resign") == 0 || strcmp(line, "draw") == 0) &&
+               game_is_over(ps->rec.game, ps->rec.current)) {
+        say_error(ps, "the game is over");
+    } else if (strcmp(line, "resign") == 0) {
+        end_game(ps, PLAY_END_RESIGN, ps->rec.game->ops->to_move(ps->rec.game, ps->rec.current));
+    } else if (strcmp(line, "draw") == 0) {
+        do_draw(ps);
     } else if (strcmp(line, "board") == 0) {
         show_board(ps);
     } else if (strcmp(line, "position") == 0) {
@@ -380,6 +437,7 @@ int cmd_play(int argc, char **argv)
     }
     rng_seed(&ps.chance_rng, o.seed ^ 0x63686E6365ULL);
     ps.hint_seed = o.seed ^ 0x68696E74ULL;
+    ps.offer_seat = -1;
     Game *g;
     GameState *s;
     if (!cli_make_game(&o, &g, &s))
@@ -440,7 +498,7 @@ int cmd_play(int argc, char **argv)
     char line[LINE_CAP];
     bool ok = true;
     for (;;) {
-        if (!(ok = run_automatic(&ps)) || ps.forfeited)
+        if (ps.end != PLAY_END_NONE || !(ok = run_automatic(&ps)) || ps.forfeited)
             break;
         show_status(&ps);
         if (ps.interactive) {

@@ -12,6 +12,7 @@
 
 #include "core/clock.h"
 #include "core/game_api.h"
+#include "play/finish.h"
 #include "play/turn.h"
 #include "play/words.h"
 #include "search/timeman.h"
@@ -170,14 +171,13 @@ void turn_runner_forfeit_result(const Game *g, const GameState *s, const Seats *
                                 const TurnStep *step, StrBuf *text, double returns[MAX_PLAYERS])
 {
     const int loser = step->forfeit, winner = 1 - loser;
-    if (step->on_time && play_flag_is_draw(g, s, loser)) {
-        game_returns_two_player(PLAYER_NONE, returns);
-        sb_puts(text, "draw: ");
-        play_flag_words(g, loser, true, text);
+    const PlayEnd end = step->on_time ? play_end_of_flag(g, s, loser) : PLAY_END_RESIGN;
+    play_end_returns(g, end, loser, returns);
+    if (end == PLAY_END_TIME_DRAW) {
+        play_end_text(g, end, loser, text);
         sb_printf(text, " (%s: %s)", seats->seat[loser].text, step->reason);
         return;
     }
-    game_returns_two_player(winner, returns);
     sb_printf(text, "%s (%s) wins: %s (%s) %s", play_seat_name(g, winner),
               seats->seat[winner].text, play_seat_name(g, loser), seats->seat[loser].text,
               step->reason);

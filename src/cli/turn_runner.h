@@ -58,7 +58,7 @@ bool turn_runner_new_game(TurnRunner *r, const Game *g, TurnStep *step);
 /* The result line of a game that a forfeit ended in s: "second player (ai:5) wins: first
  * player (uci:...) <reason>", the returns giving the forfeiting seat -1 and the other
  * +1; but a flag against a seat whose opponent cannot win from s is a draw, as
- * everywhere (play_flag_is_draw): "draw: the first player ran out of time but the
+ * everywhere (play/finish.h): "draw: the first player ran out of time but the
  * second player cannot win (uci:...: <reason>)", both returns 0. */
 void turn_runner_forfeit_result(const Game *g, const GameState *s, const Seats *seats,
                                 const TurnStep *step, StrBuf *text, double returns[MAX_PLAYERS]);

@@ -6,7 +6,8 @@
  *
  * An end outside the rules lives in the game's meta (meta.h), committed to the store like
  * a move. A draw offer stands until a player other than the one who made it acts; an AI
- * seat answers an offer at once, by the rule in ai_accepts_draw.
+ * seat answers an offer at once, by play's rule (play_ai_accepts_draw). The ends, their
+ * returns and words are play's (play/finish.h), the same as `crown play`'s.
  */
 #include "web/api_finish.h"
 
@@ -15,14 +16,11 @@
 #include <string.h>
 
 #include "core/game_api.h"
-#include "play/clock.h"
+#include "play/finish.h"
 #include "play/words.h"
 #include "web/api.h"
 #include "web/server.h"
 #include "web/session.h"
-
-/* The centi-units below which an AI seat's own evaluation counts as clearly worse. */
-enum { AI_DRAW_ACCEPT_BELOW = -300 };
 
 static const char *const ACTIONS[] = {"resign", "offer-draw", "accept-draw", "decline-draw",
                                       "rematch", NULL};
@@ -55,48 +53,12 @@ static int offer_standing(const Session *s)
     return s->meta.offer_seat;
 }
 
-/* The rule an AI seat answers a draw offer by: it accepts when its game's evaluation of
- * the position, from its own side, says it is clearly worse (AI_DRAW_ACCEPT_BELOW), and
- * declines otherwise, and in games without an evaluation. A static evaluation, not a
- * search: the answer is immediate and the same for the same position. */
-static bool ai_accepts_draw(const Session *s, int ai_seat)
-{
-    const Game *g = s->game;
-    const int p = g->ops->to_move(g, s->rec.current);
-    if (g->ops->evaluate == NULL || p < 0)
-        return false;
-    const int v = g->ops->evaluate(g, s->rec.current);
-    return (p == ai_seat ? v : -v) <= AI_DRAW_ACCEPT_BELOW;
-}
-
 /* --- what the state says of the end --------------------------------------------------------- */
-
-/* The end outside the rules in the neutral words of play_result_text: "second player
- * wins: the first player resigned", "draw: agreed by the players". */
-static void end_text(const Session *s, StrBuf *t)
-{
-    const Game *g = s->game;
-    if (s->meta.end == META_END_RESIGN || s->meta.end == META_END_TIME) {
-        if (g->players == 2)
-            sb_printf(t, "%s wins: ", play_seat_name(g, 1 - s->meta.end_seat));
-        else
-            sb_puts(t, "shared win: ");
-        if (s->meta.end == META_END_TIME)
-            play_flag_words(g, s->meta.end_seat, false, t);
-        else
-            sb_printf(t, "the %s resigned", play_seat_name(g, s->meta.end_seat));
-    } else if (s->meta.end == META_END_TIME_DRAW) {
-        sb_puts(t, "draw: ");
-        play_flag_words(g, s->meta.end_seat, true, t);
-    } else {
-        sb_puts(t, "draw: agreed by the players");
-    }
-}
 
 void api_finish_result_text(const Session *s, StrBuf *out)
 {
-    if (s->meta.end != META_END_NONE)
-        end_text(s, out);
+    if (s->meta.end != PLAY_END_NONE)
+        play_end_text(s->game, s->meta.end, s->meta.end_seat, out);
     else
         play_result_text(s->game, s->rec.current, PLAYER_NONE, out);
 }
@@ -104,28 +66,26 @@ void api_finish_result_text(const Session *s, StrBuf *out)
 static void end_result(const Session *s, json_t *o)
 {
     const Game *g = s->game;
-    // A loss on time ends the game as a resignation does: that seat loses.
-    const bool resigned = s->meta.end == META_END_RESIGN || s->meta.end == META_END_TIME;
+    double ret[MAX_PLAYERS];
+    play_end_returns(g, s->meta.end, s->meta.end_seat, ret);
     json_t *r = json_object();
     json_t *winners = json_array();
     json_t *returns = json_array();
     for (int i = 0; i < g->players; i++) {
-        const bool lost = resigned && i == s->meta.end_seat;
-        if (!lost)
+        // Everyone but a seat that resigned or lost on time; everyone after a draw.
+        if (ret[i] >= 0)
             json_array_append_new(winners, json_integer(i));
-        json_array_append_new(returns, json_real(!resigned ? 0.0
-                                                 : lost    ? -1.0
-                                                           : 1.0 / (g->players - 1)));
+        json_array_append_new(returns, json_real(ret[i]));
     }
     StrBuf t;
     sb_init(&t);
-    end_text(s, &t);
+    play_end_text(g, s->meta.end, s->meta.end_seat, &t);
     json_object_set_new(r, "text", json_string(sb_str(&t)));
     json_object_set_new(r, "why", json_string(strchr(sb_str(&t), ':') + 2));
     sb_free(&t);
     json_object_set_new(r, "returns", returns);
     json_object_set_new(r, "winners", winners);
-    json_object_set_new(r, "reason", json_string(meta_end_key(s->meta.end)));
+    json_object_set_new(r, "reason", json_string(play_end_key(s->meta.end)));
     json_object_set_new(r, "seat", json_integer(s->meta.end_seat));
     json_object_set_new(o, "result", r);
 }
@@ -158,7 +118,7 @@ static void rules_result(const Session *s, json_t *r)
 
 void api_finish_state(const Session *s, json_t *o)
 {
-    if (s->meta.end != META_END_NONE) {
+    if (s->meta.end != PLAY_END_NONE) {
         json_object_set_new(o, "status", json_string("over"));
         json_object_set_new(o, "to_move", json_null());
         json_object_set_new(o, "thinking", json_null());
@@ -232,7 +192,7 @@ static void change(Server *srv, Session *s, int seat, const char *action, Respon
     const int other = 1 - seat;
     const char *answer = NULL;
     if (st == STATUS_OK && strcmp(action, "resign") == 0) {
-        m.end = META_END_RESIGN;
+        m.end = PLAY_END_RESIGN;
         m.end_seat = seat;
         m.end_ply = s->rec.count;
         m.offer_seat = -1;
@@ -243,9 +203,10 @@ static void change(Server *srv, Session *s, int seat, const char *action, Respon
     } else if (st == STATUS_OK && strcmp(action, "offer-draw") == 0) {
         if (offer == seat) {
             st = err_set(&err, STATUS_CONFLICT, "your draw offer stands already");
-        } else if (offer == other || (!s->seats.seat[other].human && ai_accepts_draw(s, other))) {
+        } else if (offer == other || (!s->seats.seat[other].human &&
+                                      play_ai_accepts_draw(s->game, s->rec.current, other))) {
             // Offering when the other has offered is accepting; an AI answers at once.
-            m.end = META_END_DRAW;
+            m.end = PLAY_END_DRAW;
             m.end_seat = other;
             m.end_ply = s->rec.count;
             m.offer_seat = -1;
@@ -263,7 +224,7 @@ static void change(Server *srv, Session *s, int seat, const char *action, Respon
     } else if (st == STATUS_OK) {
         m.offer_seat = -1;
         if (strcmp(action, "accept-draw") == 0) {
-            m.end = META_END_DRAW;
+            m.end = PLAY_END_DRAW;
             m.end_seat = seat;
             m.end_ply = s->rec.count;
         }

@@ -12,7 +12,7 @@
 void meta_init(GameMeta *m)
 {
     memset(m, 0, sizeof *m);
-    m->end = META_END_NONE;
+    m->end = PLAY_END_NONE;
     m->end_seat = m->offer_seat = -1;
     play_clock_off(&m->clock);
 }
@@ -20,19 +20,10 @@ void meta_init(GameMeta *m)
 int64_t meta_flag_at(const GameMeta *m)
 {
     const PlayClock *c = &m->clock;
-    if (m->end != META_END_NONE || !play_clock_on(c) || c->running < 0 ||
+    if (m->end != PLAY_END_NONE || !play_clock_on(c) || c->running < 0 ||
         c->running >= MAX_PLAYERS)
         return 0;
     return c->since_ms + c->left_ms[c->running];
-}
-
-const char *meta_end_key(MetaEnd e)
-{
-    return e == META_END_RESIGN ? "resign"
-           : e == META_END_DRAW ? "agreement"
-           : e == META_END_TIME ? "time"
-           : e == META_END_TIME_DRAW ? "time-vs-no-win"
-                                : NULL;
 }
 
 static int int_field(const json_t *o, const char *key, int fallback)
@@ -67,18 +58,14 @@ Status meta_parse(const char *text, int players, GameMeta *out, ErrBuf *err)
         return err_set(err, STATUS_CORRUPT, "the game's meta is not a JSON object");
     }
     const char *end = json_string_value(json_object_get(o, "end"));
-    m.end = end == NULL                      ? META_END_NONE
-            : strcmp(end, "resign") == 0    ? META_END_RESIGN
-            : strcmp(end, "agreement") == 0 ? META_END_DRAW
-            : strcmp(end, "time") == 0      ? META_END_TIME
-            : strcmp(end, "time-vs-no-win") == 0 ? META_END_TIME_DRAW
-                                            : (MetaEnd)-1;
+    m.end = PLAY_END_NONE;
+    const bool end_ok = end == NULL || play_end_from_key(end, &m.end);
     m.end_seat = int_field(o, "end_seat", -1);
     m.end_ply = int_field(o, "end_ply", 0);
     m.offer_seat = int_field(o, "offer_seat", -1);
     m.offer_ply = int_field(o, "offer_ply", 0);
     m.hints = json_is_true(json_object_get(o, "hints"));
-    bool ok = (int)m.end >= 0 && m.end_seat >= -1 && m.end_seat < players &&
+    bool ok = end_ok && m.end_seat >= -1 && m.end_seat < players &&
               m.offer_seat >= -1 && m.offer_seat < players &&
               id_field(o, "rematch", m.rematch, SECRET_ID_LEN) &&
               id_field(o, "rematch_of", m.rematch_of, SECRET_ID_LEN);
@@ -110,8 +97,8 @@ char *meta_format(const GameMeta *m, int players)
     json_t *o = json_object();
     if (o == NULL)
         return NULL;
-    if (m->end != META_END_NONE) {
-        json_object_set_new(o, "end", json_string(meta_end_key(m->end)));
+    if (m->end != PLAY_END_NONE) {
+        json_object_set_new(o, "end", json_string(play_end_key(m->end)));
         json_object_set_new(o, "end_seat", json_integer(m->end_seat));
         json_object_set_new(o, "end_ply", json_integer(m->end_ply));
     }

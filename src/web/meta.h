@@ -11,20 +11,13 @@
 
 #include "core/game.h"
 #include "core/status.h"
+#include "play/finish.h"
 #include "web/gameclock.h"
 #include "web/secret.h"
 
-typedef enum MetaEnd {
-    META_END_NONE,   /* the game goes on, or ended by its rules */
-    META_END_RESIGN, /* end_seat resigned */
-    META_END_DRAW,   /* the players agreed a draw */
-    META_END_TIME,   /* end_seat's time ran out (gameclock.h) */
-    META_END_TIME_DRAW, /* end_seat's time ran out but the opponent could not win: a draw */
-} MetaEnd;
-
 typedef struct GameMeta {
-    MetaEnd end;
-    int end_seat;   /* who resigned, or who accepted the draw */
+    PlayEnd end;    /* an end outside the rules (play/finish.h), stored by its key */
+    int end_seat;   /* who resigned or flagged, or who accepted the draw */
     int end_ply;    /* the actions played when it ended */
     int offer_seat; /* the seat whose draw offer stands, or -1 */
     int offer_ply;  /* the actions played when it was made */
@@ -47,7 +40,5 @@ char *meta_format(const GameMeta *m, int players);
 /* When m's running clock runs out (wall-clock ms), 0 when none runs or the game ended
  * outside its rules: the store's StoreStamp.flag_at. */
 int64_t meta_flag_at(const GameMeta *m);
-/* The stable key of an end outside the rules: "resign", "agreement", "time", or NULL. */
-const char *meta_end_key(MetaEnd e);
 
 #endif

@@ -20,7 +20,7 @@
 #include "core/clock.h"
 #include "core/game_api.h"
 #include "core/invariant.h"
-#include "play/clock.h"
+#include "play/finish.h"
 #include "play/registry.h"
 #include "play/seats.h"
 #include "play/turn.h"
@@ -310,7 +310,7 @@ void session_schedule_ai_locked(Server *srv, Session *s)
 {
     const int p = s->game->ops->to_move(s->game, s->rec.current);
     if (p >= 0 && !s->seats.seat[p].human && !s->ai_queued && s->thinking < 0 &&
-        s->meta.end == META_END_NONE &&
+        s->meta.end == PLAY_END_NONE &&
         !atomic_load(&srv->stopping)) {
         s->ai_queued = true;
         ai_queue_move(srv->ai, s); // the job holds a reference until it has run
@@ -438,11 +438,11 @@ static Status sync_locked(Server *srv, Session *s, ErrBuf *err);
 /* Whether `seat` may act now; the reason when not. */
 static Status check_turn(const Session *s, int seat, ErrBuf *err)
 {
-    if (s->meta.end != META_END_NONE)
+    if (s->meta.end != PLAY_END_NONE)
         return err_set(err, STATUS_CONFLICT, "the game is over: %s",
-                       s->meta.end == META_END_RESIGN ? "a player resigned"
-                       : s->meta.end == META_END_TIME ? "a player ran out of time"
-                       : s->meta.end == META_END_TIME_DRAW
+                       s->meta.end == PLAY_END_RESIGN ? "a player resigned"
+                       : s->meta.end == PLAY_END_TIME ? "a player ran out of time"
+                       : s->meta.end == PLAY_END_TIME_DRAW
                            ? "a player ran out of time against one who could not win"
                                                       : "the players agreed a draw");
     return seats_check_turn(&s->seats, s->game, s->rec.current, seat, err);
@@ -450,7 +450,7 @@ static Status check_turn(const Session *s, int seat, ErrBuf *err)
 
 bool session_over_locked(const Session *s)
 {
-    return s->meta.end != META_END_NONE || game_is_over(s->game, s->rec.current);
+    return s->meta.end != PLAY_END_NONE || game_is_over(s->game, s->rec.current);
 }
 
 Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBuf *err)
@@ -458,7 +458,7 @@ Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBu
     char *text = meta_format(m, s->game->players);
     if (text == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
-    const bool ends = m->end != META_END_NONE;
+    const bool ends = m->end != PLAY_END_NONE;
     const StoreStamp stamp = {s->stored_version, s->version + 1,
                               !ends && ai_to_move(s, s->game, s->rec.current), NULL,
                               meta_flag_at(m)};
@@ -492,7 +492,7 @@ static bool flag_locked(Server *srv, Session *s, int64_t now)
         return false;
     GameMeta m = s->meta;
     play_clock_stop(&m.clock, now);
-    m.end = play_flag_is_draw(s->game, s->rec.current, seat) ? META_END_TIME_DRAW : META_END_TIME;
+    m.end = play_end_of_flag(s->game, s->rec.current, seat);
     m.end_seat = seat;
     m.end_ply = s->rec.count;
     m.offer_seat = -1;
@@ -548,7 +548,7 @@ void sessions_flag_stored(Server *srv)
             continue;
         pthread_mutex_lock(&s->mu);
         const bool ended = flag_locked(srv, s, gameclock_now()) ||
-                           (s->meta.end == META_END_TIME || s->meta.end == META_END_TIME_DRAW);
+                           (s->meta.end == PLAY_END_TIME || s->meta.end == PLAY_END_TIME_DRAW);
         pthread_mutex_unlock(&s->mu);
         if (ended) {
             pthread_mutex_lock(&srv->sessions->mu);
@@ -1176,7 +1176,7 @@ bool session_ai_claim(Server *srv, Session *s, AiClaim *claim)
         mine = false;
     const int p = s->game->ops->to_move(s->game, s->rec.current);
     bool ok = mine && p >= 0 && !s->seats.seat[p].human && s->thinking < 0 &&
-              s->meta.end == META_END_NONE;
+              s->meta.end == PLAY_END_NONE;
     const int64_t left_ms = (int64_t)srv->cfg.ai_seconds * 1000 - s->ai_ms;
     if (ok && (s->rec.count >= srv->cfg.ai_max_plies || left_ms <= 0)) {
         // The AI stops here; a human seat may still move (and the AI then tries again,
