@@ -36,9 +36,8 @@ typedef struct PlaySession {
     EngineClient engine[MAX_PLAYERS]; /* the outside seats' engines */
     EngineOption engine_options[MAX_PLAYERS][CLI_MAX_ENGINE_OPTIONS];
     bool forfeited;                   /* an outside engine lost by forfeit: the game ended */
-    uint64_t hint_seed;               /* the hints' agent's, from the game's seed */
+    uint64_t seed;                    /* the game's (--seed), which hints follow */
     PlayEnd end;                      /* a resignation or an agreed draw ended the game */
-    int end_seat;                     /* who resigned, or who accepted the draw */
     int offer_seat;                   /* the seat whose draw offer stands, or -1 */
 } PlaySession;
 
@@ -183,7 +182,6 @@ static void play_line(PlaySession *ps, const char *line)
 static void end_game(PlaySession *ps, PlayEnd end, int seat)
 {
     ps->end = end;
-    ps->end_seat = seat;
     ps->offer_seat = -1;
     StrBuf t;
     sb_init(&t);
@@ -250,7 +248,7 @@ static void do_hint(PlaySession *ps)
     ErrBuf err;
     Agent *a = NULL;
     SearchResult r;
-    if (play_hint_new(g, ps->seats.perfect, ps->hint_seed, 0, &a, &err) != STATUS_OK ||
+    if (play_hint_new(g, ps->seats.perfect, ps->seed, 0, &a, &err) != STATUS_OK ||
         agent_think(a, ps->rec.current, &r, &err) != STATUS_OK) {
         say_error(ps, err.msg);
     } else {
@@ -436,7 +434,7 @@ int cmd_play(int argc, char **argv)
             ps.render_flags |= RENDER_COLOR;
     }
     rng_seed(&ps.chance_rng, o.seed ^ 0x63686E6365ULL);
-    ps.hint_seed = o.seed ^ 0x68696E74ULL;
+    ps.seed = o.seed;
     ps.offer_seat = -1;
     Game *g;
     GameState *s;

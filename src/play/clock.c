@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "core/game_api.h"
-#include "play/words.h"
 
 enum { MAX_BASE_S = 86400, MAX_INC_S = 3600 };
 
@@ -126,15 +125,4 @@ bool play_flag_is_draw(const Game *g, const GameState *s, int flagged)
         if (p != flagged && game_can_win(g, s, p))
             return false;
     return true;
-}
-
-void play_flag_words(const Game *g, int flagged, bool draw, StrBuf *out)
-{
-    sb_printf(out, "the %s ran out of time", play_seat_name(g, flagged));
-    if (!draw)
-        return;
-    if (g->players == 2)
-        sb_printf(out, " but the %s cannot win", play_seat_name(g, 1 - flagged));
-    else
-        sb_puts(out, " but no other player can win");
 }

@@ -18,7 +18,6 @@
 
 #include "core/game.h"
 #include "core/status.h"
-#include "core/strbuf.h"
 
 typedef struct PlayClock {
     int64_t initial_ms;   /* minutes-and-increment: each seat's time at the start */
@@ -58,11 +57,8 @@ int play_clock_flagged(const PlayClock *c, int64_t now);
 void play_clock_stop(PlayClock *c, int64_t now);
 
 /* The flag rule: whether `flagged` running out of time in s draws the game, because no
- * other seat can win from s (core's game_can_win); otherwise it loses. */
+ * other seat can win from s (core's game_can_win); otherwise it loses. Its result and
+ * words are finish.h's (PLAY_END_TIME, PLAY_END_TIME_DRAW). */
 bool play_flag_is_draw(const Game *g, const GameState *s, int flagged);
-/* The end by a flag in words, after "draw: " or "X wins: ": "the first player ran out of
- * time", and for a draw "... but the second player cannot win" ("no other player" with
- * more than two). */
-void play_flag_words(const Game *g, int flagged, bool draw, StrBuf *out);
 
 #endif

@@ -18,6 +18,19 @@ PlayEnd play_end_of_flag(const Game *g, const GameState *s, int flagged)
     return play_flag_is_draw(g, s, flagged) ? PLAY_END_TIME_DRAW : PLAY_END_TIME;
 }
 
+/* "the first player ran out of time", and for a draw "... but the second player cannot
+ * win" ("no other player" with more than two). */
+static void flag_words(const Game *g, int flagged, bool draw, StrBuf *out)
+{
+    sb_printf(out, "the %s ran out of time", play_seat_name(g, flagged));
+    if (!draw)
+        return;
+    if (g->players == 2)
+        sb_printf(out, " but the %s cannot win", play_seat_name(g, 1 - flagged));
+    else
+        sb_puts(out, " but no other player can win");
+}
+
 static bool is_loss(PlayEnd end)
 {
     return end == PLAY_END_RESIGN || end == PLAY_END_TIME;
@@ -41,12 +54,12 @@ void play_end_text(const Game *g, PlayEnd end, int seat, StrBuf *out)
         else
             sb_puts(out, "shared win: ");
         if (end == PLAY_END_TIME)
-            play_flag_words(g, seat, false, out);
+            flag_words(g, seat, false, out);
         else
             sb_printf(out, "the %s resigned", play_seat_name(g, seat));
     } else if (end == PLAY_END_TIME_DRAW) {
         sb_puts(out, "draw: ");
-        play_flag_words(g, seat, true, out);
+        flag_words(g, seat, true, out);
     } else if (end == PLAY_END_DRAW) {
         sb_puts(out, "draw: agreed by the players");
     }

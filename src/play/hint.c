@@ -12,11 +12,11 @@ void play_hint_agent(AgentSpec *spec, uint64_t seed)
     spec->seed = seed;
 }
 
-Status play_hint_new(const Game *g, const Perfect *p, uint64_t seed, int64_t movetime_ms,
+Status play_hint_new(const Game *g, const Perfect *p, uint64_t game_seed, int64_t movetime_ms,
                      Agent **out, ErrBuf *err)
 {
     AgentSpec spec;
-    play_hint_agent(&spec, seed);
+    play_hint_agent(&spec, game_seed ^ 0x68696E74ULL); /* "hint" */
     if (movetime_ms > 0)
         spec.limits.movetime_ms = movetime_ms;
     const Status st = agent_new(g, &spec, out, err);

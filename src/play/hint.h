@@ -21,9 +21,10 @@ enum { PLAY_HINT_MOVETIME_MS = 1000 };
  * which a hint must not) thinking PLAY_HINT_MOVETIME_MS, with `seed`. */
 void play_hint_agent(AgentSpec *spec, uint64_t seed);
 
-/* Creates the hint agent for g thinking `movetime_ms` (0: PLAY_HINT_MOVETIME_MS), playing
- * from p's solved table where one fits (p may be NULL). */
-Status play_hint_new(const Game *g, const Perfect *p, uint64_t seed, int64_t movetime_ms,
+/* Creates the hint agent for a game of g played from `game_seed` (its own seed follows
+ * from it, apart from the seats' agents'), thinking `movetime_ms` (0:
+ * PLAY_HINT_MOVETIME_MS), playing from p's solved table where one fits (p may be NULL). */
+Status play_hint_new(const Game *g, const Perfect *p, uint64_t game_seed, int64_t movetime_ms,
                      Agent **out, ErrBuf *err);
 
 #endif

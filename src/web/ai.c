@@ -303,7 +303,7 @@ static void run_hint(AiPool *p, int worker, Job *job)
     job->out->n_values = 0;
     if (table != NULL)
         table_values(table, g, job->state, job->out);
-    if (play_hint_new(g, p->srv->perfect, job->session->seed ^ 0x68696E74ULL, job->movetime_ms,
+    if (play_hint_new(g, p->srv->perfect, job->session->seed, job->movetime_ms,
                       &a, &err) != STATUS_OK) {
         st = STATUS_CONFLICT;
     } else if (!set_running(p, worker, a)) {
