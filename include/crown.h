@@ -220,6 +220,12 @@ CROWN_API int crown_state_history(crown_state *state, crown_action *out, int cap
 CROWN_API int crown_state_returns(crown_state *state, double *out, int cap);
 /* Why the game ended ("a king reached the Valley"); "" while it goes on. */
 CROWN_API int crown_state_result_text(crown_state *state, const char **text);
+/* The result in the words `crown play` and the browser use: for viewer
+ * CROWN_PLAYER_NONE the neutral form ("first player wins: a king reached the Valley",
+ * "draw: ..."), for a seat the form addressed to it ("You won: ...", "You lost: second
+ * player wins: ..."); "unfinished" while the game goes on. Another viewer is
+ * CROWN_ERROR_ARGUMENT. */
+CROWN_API int crown_state_result_words(crown_state *state, int viewer, const char **text);
 
 /* The number of action sequences `depth` (0..64) actions deep from here, chance outcomes
  * counting as branches. The state is unchanged afterwards. */

@@ -493,11 +493,12 @@ static PyObject *state_string_to_action(PyObject *obj, PyObject *arg) {
     return action_int((GameObject *)self->game, a);
 }
 
-/* The optional observer argument: a seat, or a spectator when left out. */
+/* The optional observer argument (observations, result_words): a seat, or a spectator
+ * when left out. */
 static int to_observer(PyObject *const *args, Py_ssize_t nargs, int *observer) {
     *observer = CROWN_PLAYER_NONE;
     if (nargs > 1) {
-        PyErr_SetString(PyExc_TypeError, "an observation takes at most one player");
+        PyErr_SetString(PyExc_TypeError, "this takes at most one player (none: a spectator)");
         return -1;
     }
     if (nargs == 0) return 0;
@@ -615,6 +616,16 @@ static PyObject *state_result_text(PyObject *obj, PyObject *unused) {
     return PyUnicode_FromString(text);
 }
 
+static PyObject *state_result_words(PyObject *obj, PyObject *const *args, Py_ssize_t nargs) {
+    StateObject *self = (StateObject *)obj;
+    int viewer;
+    const char *text = NULL;
+    if (to_observer(args, nargs, &viewer) < 0) return NULL;
+    if (crown_state_result_words(self->state, viewer, &text) != CROWN_OK)
+        return raise_state(self);
+    return PyUnicode_FromString(text);
+}
+
 static PyObject *state_str(PyObject *obj) {
     StateObject *self = (StateObject *)obj;
     const char *text = NULL;
@@ -654,6 +665,8 @@ static PyMethodDef state_methods[] = {
     {"player_return", state_player_return, METH_O, "returns()[player]."},
     {"is_player_node", state_is_player_node, METH_NOARGS, "Whether a player acts next."},
     {"result_text", state_result_text, METH_NOARGS, "Why the game ended; '' while it goes on."},
+    {"result_words", (PyCFunction)(void (*)(void))state_result_words, METH_FASTCALL,
+     "The result as crown play says it, to a player (or neutral)."},
     {"action_to_string", state_action_to_string, METH_O, "The notation of a legal action."},
     {"string_to_action", state_string_to_action, METH_O, "The legal action a notation names."},
     {"observation_string", (PyCFunction)(void (*)(void))state_observation_string, METH_FASTCALL,

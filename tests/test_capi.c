@@ -882,6 +882,51 @@ static void test_typed_spellings_and_whole_turns(void **unused)
     crown_game_free(g);
 }
 
+/* The result in crown play's words, neutral and to each seat, consistent with the returns. */
+static void test_result_words(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    crown_state *s = new_state(g, 0);
+    const char *text = NULL;
+    assert_int_equal(crown_state_result_words(s, CROWN_PLAYER_NONE, &text), CROWN_OK);
+    assert_string_equal(text, "unfinished");
+    unsigned rnd = 99;
+    for (int ply = 0; ply < 5000 && !crown_state_is_over(s); ply++) {
+        crown_action acts[CROWN_MAX_ACTIONS];
+        int n = 0;
+        assert_int_equal(crown_state_legal_actions(s, acts, CROWN_MAX_ACTIONS, &n), CROWN_OK);
+        rnd = rnd * 1103515245u + 12345u;
+        assert_int_equal(crown_state_apply(s, acts[(rnd >> 8) % (unsigned)n]), CROWN_OK);
+    }
+    assert_true(crown_state_is_over(s));
+    double ret[2];
+    assert_int_equal(crown_state_returns(s, ret, 2), CROWN_OK);
+    const char *why = NULL;
+    assert_int_equal(crown_state_result_text(s, &why), CROWN_OK);
+    char want_why[256];
+    snprintf(want_why, sizeof want_why, ": %s", why);
+    assert_int_equal(crown_state_result_words(s, CROWN_PLAYER_NONE, &text), CROWN_OK);
+    assert_non_null(strstr(text, want_why));
+    assert_true(strncmp(text, ret[0] > ret[1] ? "first player wins" : ret[0] < ret[1]
+                                                  ? "second player wins" : "draw",
+                        strlen(ret[0] != ret[1] ? "first player wins" : "draw")) == 0);
+    for (int seat = 0; seat < 2; seat++) {
+        assert_int_equal(crown_state_result_words(s, seat, &text), CROWN_OK);
+        const char *start = ret[seat] > ret[1 - seat] ? "You won: " : ret[seat] < ret[1 - seat]
+                                                                      ? "You lost: " : "Draw: ";
+        assert_true(strncmp(text, start, strlen(start)) == 0);
+    }
+    assert_int_equal(crown_state_result_words(s, 2, &text), CROWN_ERROR_ARGUMENT);
+    assert_non_null(strstr(crown_state_errmsg(s), "viewer 2"));
+    assert_int_equal(crown_state_result_words(s, CROWN_PLAYER_CHANCE, &text),
+                     CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_result_words(s, 0, NULL), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_state_result_words(NULL, 0, &text), CROWN_ERROR_ARGUMENT);
+    crown_state_free(s);
+    crown_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -901,6 +946,7 @@ int main(void)
         cmocka_unit_test(test_null_handles_are_refused),
         cmocka_unit_test(test_text_as_players_type_it_in_every_game),
         cmocka_unit_test(test_typed_spellings_and_whole_turns),
+        cmocka_unit_test(test_result_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,7 @@
 #include "core/observation.h"
 #include "play/registry.h"
 #include "play/turn.h"
+#include "play/words.h"
 #include "core/status.h"
 #include "core/strbuf.h"
 #include "search/agent.h"
@@ -718,6 +719,21 @@ int crown_state_result_text(crown_state *state, const char **text)
     sb_clear(&state->text);
     if (game_is_over(g, state->s))
         g->ops->describe_result(g, state->s, &state->text);
+    return state_text(state, text);
+}
+
+int crown_state_result_words(crown_state *state, int viewer, const char **text)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    const Game *g = state->game->game;
+    if (text == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_state_result_words: text is NULL");
+    if (viewer != CROWN_PLAYER_NONE && (viewer < 0 || viewer >= g->players))
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "viewer %d is neither a seat 0..%d nor "
+                          "CROWN_PLAYER_NONE", viewer, g->players - 1);
+    sb_clear(&state->text);
+    play_result_text(g, state->s, viewer, &state->text);
     return state_text(state, text);
 }
 

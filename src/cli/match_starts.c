@@ -32,15 +32,11 @@ static Status apply_line(const Game *g, GameState *s, const char *line, ErrBuf *
     for (char *save = NULL, *tok = strtok_r(copy, " \t", &save); tok != NULL;
          tok = strtok_r(NULL, " \t", &save)) {
         ErrBuf e2;
-        if (ops->to_move(g, work) == PLAYER_CHANCE) {
-            st = game_play_text(g, work, tok, NULL, &e2);
-        } else {
-            Move acts[PLAY_TURN_CAP];
-            int n = 0;
-            st = play_parse_turn(g, work, tok, acts, PLAY_TURN_CAP, &n, &e2);
-            for (int i = 0; st == STATUS_OK && i < n; i++)
-                ops->make(g, work, acts[i], undo);
-        }
+        Move acts[PLAY_TURN_CAP];
+        int n = 0;
+        st = play_parse_next(g, work, tok, acts, PLAY_TURN_CAP, &n, &e2);
+        for (int i = 0; st == STATUS_OK && i < n; i++)
+            ops->make(g, work, acts[i], undo);
         if (st != STATUS_OK) {
             if (played == 0)
                 st = err_set(err, STATUS_PARSE,

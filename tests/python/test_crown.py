@@ -337,6 +337,25 @@ def test_apply_text_whole_turns_and_refusals():
         state.apply_text(5)
 
 
+def test_result_words_as_crown_play_says_them():
+    game = crown.load_game("kings-valley")
+    state = game.new_initial_state()
+    assert state.result_words() == "unfinished"
+    state, _ = random_game(game, 17, plies=5000)
+    assert state.is_terminal()
+    first, second = state.returns()
+    neutral = state.result_words()
+    assert neutral.endswith(": " + state.result_text())
+    assert neutral.startswith("first player wins" if first > second else
+                              "second player wins" if second > first else "draw")
+    assert state.result_words(0).startswith("You won" if first > second else
+                                            "You lost" if second > first else "Draw")
+    with pytest.raises(crown.Error, match="viewer 2"):
+        state.result_words(2)
+    with pytest.raises(TypeError):
+        state.result_words(0, 1)
+
+
 def test_bad_input_raises_and_leaves_the_state():
     game = crown.load_game("kings-valley")
     state = game.new_initial_state()
