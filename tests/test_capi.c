@@ -3,7 +3,8 @@
  * crown.h is included. Every function, the errors and their messages, illegal actions
  * that change nothing, clones that are independent, undo that restores the hash, chance
  * and four players, observations, agents that repeat themselves under a depth limit,
- * and two threads sharing one game.
+ * two threads sharing one game; moves and whole turns as players type them, and results
+ * in crown play's words.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -754,6 +755,21 @@ static void test_null_handles_are_refused(void **unused)
     assert_int_equal(crown_agent_last_depth(NULL), 0);
 }
 
+/* A legal action or chance outcome of s, picked by the generator *rnd. */
+static crown_action random_action(crown_state *s, unsigned *rnd)
+{
+    crown_action acts[CROWN_MAX_ACTIONS];
+    int n = 0;
+    if (crown_state_to_move(s) == CROWN_PLAYER_CHANCE)
+        assert_int_equal(crown_state_chance_outcomes(s, acts, NULL, CROWN_MAX_ACTIONS, &n),
+                         CROWN_OK);
+    else
+        assert_int_equal(crown_state_legal_actions(s, acts, CROWN_MAX_ACTIONS, &n), CROWN_OK);
+    assert_true(n > 0);
+    *rnd = *rnd * 1103515245u + 12345u;
+    return acts[(*rnd >> 8) % (unsigned)n];
+}
+
 /* Upper case, for the spellings players type: only where the text is squares and dashes,
  * since other words of a notation keep their case (King of the Valley's L3). */
 static bool upper_spelling(const char *text, char *out, size_t cap)
@@ -780,17 +796,7 @@ static void test_text_as_players_type_it_in_every_game(void **unused)
         crown_state *t = new_state(g, 7);
         unsigned rnd = 12345u + (unsigned)gi;
         for (int ply = 0; ply < 60 && !crown_state_is_over(s); ply++) {
-            crown_action acts[CROWN_MAX_ACTIONS];
-            int n = 0;
-            if (crown_state_to_move(s) == CROWN_PLAYER_CHANCE)
-                assert_int_equal(crown_state_chance_outcomes(s, acts, NULL, CROWN_MAX_ACTIONS, &n),
-                                 CROWN_OK);
-            else
-                assert_int_equal(crown_state_legal_actions(s, acts, CROWN_MAX_ACTIONS, &n),
-                                 CROWN_OK);
-            assert_true(n > 0);
-            rnd = rnd * 1103515245u + 12345u;
-            const crown_action a = acts[(rnd >> 8) % (unsigned)n];
+            const crown_action a = random_action(s, &rnd);
             const char *text = NULL;
             assert_int_equal(crown_action_to_text(s, a, &text), CROWN_OK);
             char typed[64];
@@ -893,11 +899,7 @@ static void test_result_words(void **unused)
     assert_string_equal(text, "unfinished");
     unsigned rnd = 99;
     for (int ply = 0; ply < 5000 && !crown_state_is_over(s); ply++) {
-        crown_action acts[CROWN_MAX_ACTIONS];
-        int n = 0;
-        assert_int_equal(crown_state_legal_actions(s, acts, CROWN_MAX_ACTIONS, &n), CROWN_OK);
-        rnd = rnd * 1103515245u + 12345u;
-        assert_int_equal(crown_state_apply(s, acts[(rnd >> 8) % (unsigned)n]), CROWN_OK);
+        assert_int_equal(crown_state_apply(s, random_action(s, &rnd)), CROWN_OK);
     }
     assert_true(crown_state_is_over(s));
     double ret[2];

@@ -1,8 +1,10 @@
 /*
  * test_play.c - the play layer (src/play) and the reading it shares with records: whole
- * turns read right and refused without a change, chance outcomes by their text, undo to
- * the start of a seat's last turn across chance draws and turns of several actions, seat
- * names, players' texts and who may act, result texts, and records whose game the caller's lookup does not know.
+ * turns read right and refused without a change, one action as typed and what comes
+ * next, chance outcomes by their text, undo to the start of a seat's last turn across
+ * chance draws and turns of several actions, seat names, players' texts and who may act,
+ * result texts, records whose game the caller's lookup does not know; the hint agent,
+ * the clock, the flag rule and the ends outside the rules.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -529,6 +531,18 @@ static void test_hint_agent(void **state)
 
 /* --- clocks and flags ---------------------------------------------------------------- */
 
+/* Game `name` and a state of it at position `text`. */
+static Game *game_at(const char *name, const char *text, GameState **s)
+{
+    Game *g = make_game(name, 0);
+    *s = game_state_new(g);
+    assert_non_null(*s);
+    ErrBuf err;
+    if (g->ops->parse_position(g, *s, text, &err) != STATUS_OK)
+        fail_msg("'%s': %s", text, err.msg);
+    return g;
+}
+
 /* The one clock: --tc's text, charges per decision with the increment once per turn, a
  * clock running between turns with an untimed first turn, days per move, stopping. */
 static void test_clock(void **state)
@@ -598,12 +612,8 @@ static void test_clock(void **state)
 static void test_flag_rule(void **state)
 {
     (void)state;
-    Game *g = make_game("king-down", 0);
-    GameState *s = game_state_new(g);
-    assert_non_null(s);
-    ErrBuf err;
-    assert_int_equal(g->ops->parse_position(g, s, "r3k3/8/8/8/8/8/8/4K3 b - - 0 1", &err),
-                     STATUS_OK);
+    GameState *s;
+    Game *g = game_at("king-down", "r3k3/8/8/8/8/8/8/4K3 b - - 0 1", &s);
     assert_true(play_flag_is_draw(g, s, 1));  // black flags, white has a bare king
     assert_false(play_flag_is_draw(g, s, 0)); // white flags, black has a rook
     free(s);
@@ -632,12 +642,8 @@ static void test_flag_rule(void **state)
 static void test_ends_outside_the_rules(void **state)
 {
     (void)state;
-    Game *g = make_game("king-down", 0);
-    GameState *s = game_state_new(g);
-    assert_non_null(s);
-    ErrBuf err;
-    assert_int_equal(g->ops->parse_position(g, s, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", &err),
-                     STATUS_OK);
+    GameState *s;
+    Game *g = game_at("king-down", "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", &s);
     static const struct {
         PlayEnd end;
         int seat;
