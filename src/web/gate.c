@@ -62,6 +62,7 @@ typedef struct Pending {
     int64_t since; /* clock_ms() when accepted or answered */
     struct sockaddr_storage addr;
     socklen_t alen;
+    bool holds_head;       /* it holds a place among ip's (and net's) QUOTA_HEADS */
     char ip[REALIP_TEXT];  /* whose QUOTA_HEADS it holds */
     char net[REALIP_TEXT]; /* and its IPv6 /64's, or "" for IPv4 */
     struct Pending *prev, *next;
@@ -101,9 +102,9 @@ static void forget(Gate *g, Pending *p, bool close_fd)
     if (p->next)
         p->next->prev = p->prev;
     g->npending--;
-    if (p->ip[0])
+    if (p->holds_head && p->ip[0])
         quota_give(g->srv->quota, p->ip, QUOTA_HEADS);
-    if (p->net[0])
+    if (p->holds_head && p->net[0])
         quota_give(g->srv->quota, p->net, QUOTA_HEADS);
     if (close_fd)
         close(p->fd); // also leaves the epoll set
@@ -146,6 +147,8 @@ static bool take_head(Gate *g, const struct sockaddr *peer, char *ip, char *net)
     return true;
 }
 
+static bool examine(Gate *g, Pending *p);
+
 static void accept_all(Gate *g)
 {
     for (;;) {
@@ -161,17 +164,8 @@ static void accept_all(Gate *g)
         realip_peer_text((const struct sockaddr *)&sa, ip, sizeof ip);
         net64_text((const struct sockaddr *)&sa, net, sizeof net);
         Pending *p = NULL;
-        if (g->npending >= g->srv->cfg.max_connections ||
-            !take_head(g, (const struct sockaddr *)&sa, ip, net)) {
+        if (g->npending >= g->srv->cfg.max_connections || (p = calloc(1, sizeof *p)) == NULL) {
             close(fd); // as the library does beyond its connection limits
-            continue;
-        }
-        if ((p = calloc(1, sizeof *p)) == NULL) {
-            if (ip[0])
-                quota_give(g->srv->quota, ip, QUOTA_HEADS);
-            if (net[0])
-                quota_give(g->srv->quota, net, QUOTA_HEADS);
-            close(fd);
             continue;
         }
         p->fd = fd;
@@ -187,8 +181,20 @@ static void accept_all(Gate *g)
         g->npending++;
         // Edge-triggered: a peek leaves the bytes there, so only new bytes wake us.
         struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP | EPOLLET, .data.ptr = p};
-        if (epoll_ctl(g->ep, EPOLL_CTL_ADD, fd, &ev) != 0)
+        if (epoll_ctl(g->ep, EPOLL_CTL_ADD, fd, &ev) != 0) {
             forget(g, p, true);
+            continue;
+        }
+        // A head that came with the connection is looked at at once and needs no place
+        // among the waiting: a burst of honest clients behind one address (a school's
+        // network) is not refused for heads that were never waited for.
+        if (!examine(g, p))
+            continue; // handed over, or refused
+        if (!take_head(g, (const struct sockaddr *)&sa, p->ip, p->net)) {
+            forget(g, p, true);
+            continue;
+        }
+        p->holds_head = true;
     }
 }
 
@@ -302,7 +308,12 @@ static void refuse(Gate *g, Pending *p, int status, const char *msg)
     hl += snprintf(head + hl, sizeof head - (size_t)hl, "\r\n");
     if (hl < (int)sizeof head && r.body &&
         send(p->fd, head, (size_t)hl, MSG_NOSIGNAL | MSG_DONTWAIT | MSG_MORE) == hl &&
-        send(p->fd, r.body, r.len, MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)r.len) {
+        send(p->fd, r.body, r.len, MSG_NOSIGNAL | MSG_DONTWAIT) == (ssize_t)r.len &&
+        (p->holds_head ||
+         (p->holds_head = take_head(g, (const struct sockaddr *)&p->addr, p->ip, p->net)))) {
+        // A connection draining here holds a place among its address's heads, so that a
+        // flood of refused requests is bounded as unfinished heads are; without a place
+        // it is closed at once.
         shutdown(p->fd, SHUT_WR);
         p->closing = true;
         p->since = clock_ms();
@@ -463,16 +474,17 @@ static int check_chunks(const char *b, size_t n, const char **msg)
     }
 }
 
-/* Looks at what p's client has sent so far: waits for more, refuses, or hands over. */
-static void examine(Gate *g, Pending *p)
+/* Looks at what p's client has sent so far: waits for more (true), refuses, or hands
+ * over (false: p is waiting no more, or gone). */
+static bool examine(Gate *g, Pending *p)
 {
     const ssize_t n = recv(p->fd, g->buf, sizeof g->buf - 1, MSG_PEEK);
     if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
         forget(g, p, true);
-        return;
+        return false;
     }
     if (n < 0)
-        return;
+        return true;
     const size_t got = (size_t)n;
     g->buf[got] = '\0';
     // The head is looked for in its bound; what follows is a body's.
@@ -483,13 +495,13 @@ static void examine(Gate *g, Pending *p)
         end = lf;
     if (end != NULL && memchr(g->buf, '\0', (size_t)(end - g->buf)) != NULL) {
         refuse(g, p, 400, "the request head contains a NUL byte");
-        return;
+        return false;
     }
     if (end == NULL && len <= HEAD_MAX) {
         if (memchr(g->buf, '\0', len) == NULL)
-            return; // wait for the rest of the head
+            return true; // wait for the rest of the head
         refuse(g, p, 400, "the request head contains a NUL byte");
-        return;
+        return false;
     }
     char msg[128];
     if (end == NULL) {
@@ -500,14 +512,14 @@ static void examine(Gate *g, Pending *p)
             snprintf(msg, sizeof msg, "a request's headers are at most %d bytes in all",
                      SERVER_MAX_HEADERS);
         refuse(g, p, eol == NULL || eol - g->buf > SERVER_MAX_URL + 64 ? 414 : 431, msg);
-        return;
+        return false;
     }
     const char *why = NULL;
     bool chunked = false;
     const int status = check_head(g->buf, (size_t)(end - g->buf) + 2, &why, &chunked);
     if (status != 0) {
         refuse(g, p, status, why);
-        return;
+        return false;
     }
     if (chunked) {
         // Waits (within the head's time-out) for the body's last chunk, or as much of
@@ -516,19 +528,19 @@ static void examine(Gate *g, Pending *p)
         const int framed = check_chunks(g->buf + body, got - body, &why);
         if (framed < 0) {
             refuse(g, p, 400, why);
-            return;
+            return false;
         }
         if (framed == 0 && got < sizeof g->buf - 1)
-            return;
+            return true;
     }
     Held *h = calloc(1, sizeof *h);
     if (h == NULL) {
         refuse(g, p, 503, "the server is out of memory; try again later");
-        return;
+        return false;
     }
     if (!take_conn(g, p, (size_t)(end - g->buf), h)) {
         free(h);
-        return; // refused
+        return false; // refused
     }
     epoll_ctl(g->ep, EPOLL_CTL_DEL, p->fd, NULL);
     const int fd = p->fd;
@@ -540,6 +552,7 @@ static void examine(Gate *g, Pending *p)
     // The library closes the socket itself if it cannot take it.
     if (MHD_add_connection(g->srv->daemon, fd, (const struct sockaddr *)&sa, alen) != MHD_YES)
         gate_closed(g, fd);
+    return false;
 }
 
 /* Drops heads that did not come in time and closings that did not end. */
