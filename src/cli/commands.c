@@ -117,7 +117,7 @@ static const CliCommand COMMANDS[] = {
      "      one at a time on one thread, kept in DIR; off without it. --lab-max-games:\n"
      "      the games of one study, every rule set [2000].\n"
      "      --heads-per-ip: connections of one address (and of one IPv6 /64) still sending\n"
-     "      their request head [8]; --head-timeout: a head must be in within S seconds of\n"
+     "      their request head [32]; --head-timeout: a head must be in within S seconds of\n"
      "      the accept, a body within S more plus 1 s a KB [10] (slow clients, docs/DEPLOY.md).\n"
      "      LIMITS, per client address unless said (defaults in brackets; docs/API.md):\n"
      "      --creates-per-hour N   games created an hour [60]\n"

@@ -26,7 +26,7 @@ void serve_config_defaults(ServeConfig *cfg)
         .max_connections = 16000,
         .max_per_ip = 256,
         .head_timeout_s = 10,
-        .heads_per_ip = 8,
+        .heads_per_ip = 32,
         .creates_per_hour = 60,
         .ai_games = 3,
         .aiai_games = 2,
