@@ -23,6 +23,11 @@
 static const char *const PLOTS[] = {"win-rates", "lengths", "end-reasons", "ladder", "points"};
 enum { N_PLOTS = (int)(sizeof PLOTS / sizeof PLOTS[0]) };
 
+const char *lab_report_plot_name(int i)
+{
+    return i >= 0 && i < N_PLOTS ? PLOTS[i] : NULL;
+}
+
 enum { LAB_WHO = 600 };
 
 static const char *jstr(const json_t *o, const char *key)

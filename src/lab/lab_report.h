@@ -22,4 +22,8 @@ Status lab_report_write(const json_t *summary, const char *dir, bool *plotted, E
 Status lab_report_study(LabStudy *st, const char *dir, long *games, long *failed, bool *plotted,
                         ErrBuf *err);
 
+/* The name of plot i, drawn into DIR/plots/NAME.svg, or NULL past the last: whoever
+ * deletes a study's folder removes only the files the lab wrote. */
+const char *lab_report_plot_name(int i);
+
 #endif
