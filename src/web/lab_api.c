@@ -1,14 +1,20 @@
 /*
  * lab_api.c - studies from the browser (lab_api.h). One study runs at a time, on a thread
- * of its own with one job, so the games of people playing keep the other cores; stopping
- * the server lets the games in play end and starts no more. A study is refused unless its
- * players are crown's own (no outside engine is ever started from a request) and its
- * rules read no file on the server, as with games created from the browser.
+ * of its own with one job, so the games of people playing keep the other cores; the
+ * others wait in a queue that thread takes them from in order. Stopping the server
+ * starts no queued study and ends the running one before its next move. A study is
+ * refused unless its players are crown's own (no outside engine is ever started from a
+ * request) and its rules read no file on the server, as with games created from the
+ * browser. What one address may ask is bounded (studies and games waiting or running,
+ * starts an hour), and so is what the lab keeps on disk (--lab-keep folders, 20 of one
+ * address): each study's folder holds its owner's address in owner.addr, never served,
+ * so that the bound holds across restarts.
  */
 #include "web/lab_api.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -17,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/game_api.h"
 #include "lab/lab_report.h"
@@ -25,31 +32,311 @@
 #include "lab/lab_study.h"
 #include "play/registry.h"
 #include "web/api.h"
+#include "web/ratelimit.h"
 #include "web/secret.h"
 
-enum { LAB_PATH = 4096, LAB_ID = 40, LAB_MAX_COMPARE = 8, LAB_MAX_LISTED = 100 };
+enum {
+    LAB_PATH = 4096,
+    LAB_ID = 40,
+    LAB_ADDR = 64,
+    LAB_MAX_COMPARE = 8,
+    LAB_MAX_LISTED = 100,
+    LAB_RETRY_S = 60, /* Retry-After when the wait depends on studies ending */
+};
+
+/* The files a study's folder holds, all of them written by the lab: only these are
+ * deleted with it (and the plots in plots/). */
+static const char *const STUDY_FILES[] = {"study.json", "results.csv", "summary.json",
+                                          "report.html", "owner.addr", "error.txt"};
+
+/* A study running or waiting its turn. */
+typedef struct LabJob {
+    char id[LAB_ID];
+    char owner[SECRET_TOKEN_LEN + 1]; /* its owner token, given only to whoever started it */
+    char addr[LAB_ADDR];              /* who started it, for the per-address limits */
+    long total;                       /* games of every set */
+    LabStudy *st;
+} LabJob;
 
 struct LabServer {
     char dir[LAB_PATH];
-    int max_games;
-    pthread_mutex_t mu;
-    atomic_bool stop;
-    atomic_bool cancel; /* the running study's owner asked it to stop */
-    atomic_bool halt;   /* stop or cancel: the game in play ends before its next move */
-    /* guarded by mu: the study running or run last, and its thread */
-    bool running, joinable;
+    LabLimits lim;
+    RateLimiter *starts; /* studies started per address an hour */
     pthread_t thread;
-    char id[LAB_ID];
-    long done, total;
-    char error[ERRBUF_LEN];
+    pthread_mutex_t mu;
+    pthread_cond_t wake; /* a study to run, or the server stopping */
+    atomic_bool stop;    /* set under mu, so that no study starts after it */
+    atomic_bool cancel;  /* the running study's owner asked it to stop */
+    atomic_bool halt;    /* stop or cancel: the game in play ends before its next move */
+    /* guarded by mu */
+    bool running; /* run holds a study, being played or about to be */
+    LabJob run;
+    LabJob queue[LAB_QUEUE]; /* waiting, the next first */
+    int queued;
+    long done, total; /* the running study's progress */
     unsigned seq;
-    LabStudy *st; /* the running study's, owned by its thread */
-    /* The running study's owner token, given only to whoever started it: without it
-     * anyone could stop anyone's study. */
-    char owner[SECRET_TOKEN_LEN + 1];
 };
 
-Status lab_server_open(const char *dir, int max_games, LabServer **out, ErrBuf *err)
+/* A study's id names its folder: letters, digits and '-' only, so no path leaves DIR. */
+static bool valid_id(const char *id)
+{
+    const size_t n = strlen(id);
+    if (n == 0 || n >= LAB_ID)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!(id[i] >= '0' && id[i] <= '9') && !(id[i] >= 'a' && id[i] <= 'z') && id[i] != '-')
+            return false;
+    return true;
+}
+
+/* Ids are "SECONDS-SEQ": compared as numbers, since "1-10" is newer than "1-9". */
+static int id_order(const char *a, const char *b)
+{
+    char *ea, *eb;
+    const long long ta = strtoll(a, &ea, 10), tb = strtoll(b, &eb, 10);
+    if (ta != tb)
+        return ta < tb ? -1 : 1;
+    const unsigned long sa = *ea == '-' ? strtoul(ea + 1, NULL, 10) : 0;
+    const unsigned long sb = *eb == '-' ? strtoul(eb + 1, NULL, 10) : 0;
+    if (sa != sb)
+        return sa < sb ? -1 : 1;
+    return strcmp(a, b);
+}
+
+static int oldest_first(const void *a, const void *b)
+{
+    return id_order(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int newest_first(const void *a, const void *b)
+{
+    return oldest_first(b, a);
+}
+
+/* The ids of the study folders in DIR, malloc'd, in no order; NULL and *n 0 when the
+ * folder cannot be read. */
+static char **read_ids(const LabServer *lab, int *n)
+{
+    *n = 0;
+    DIR *d = opendir(lab->dir);
+    if (d == NULL)
+        return NULL;
+    int cap = 64;
+    char **ids = malloc((size_t)cap * sizeof *ids);
+    const struct dirent *e;
+    while (ids != NULL && (e = readdir(d)) != NULL) {
+        if (!valid_id(e->d_name))
+            continue;
+        if (*n == cap) {
+            char **more = realloc(ids, (size_t)cap * 2 * sizeof *ids);
+            if (more == NULL)
+                break;
+            ids = more;
+            cap *= 2;
+        }
+        if ((ids[*n] = strdup(e->d_name)) != NULL)
+            (*n)++;
+    }
+    closedir(d);
+    return ids;
+}
+
+static void free_ids(char **ids, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(ids[i]);
+    free(ids);
+}
+
+/* Writes DIR/ID/NAME with text and a newline; false on failure. */
+static bool write_small(const LabServer *lab, const char *id, const char *name, const char *text)
+{
+    char path[LAB_PATH + 64];
+    snprintf(path, sizeof path, "%s/%s/%s", lab->dir, id, name);
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        return false;
+    const bool ok = fprintf(f, "%s\n", text) >= 0;
+    return fclose(f) == 0 && ok;
+}
+
+/* Reads the first line of DIR/ID/NAME into out ("" when there is none). */
+static void read_small(const LabServer *lab, const char *id, const char *name, char *out,
+                       size_t cap)
+{
+    char path[LAB_PATH + 64];
+    snprintf(path, sizeof path, "%s/%s/%s", lab->dir, id, name);
+    out[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return;
+    if (fgets(out, (int)cap, f) == NULL)
+        out[0] = '\0';
+    out[strcspn(out, "\n")] = '\0';
+    fclose(f);
+}
+
+/* Deletes study ID's folder: the files the lab writes there, then the folder. Nothing
+ * is followed: a folder or plots/ that is a link is left alone, and a folder holding
+ * anything else stays (rmdir fails). True when the folder is gone. */
+static bool remove_study(const LabServer *lab, const char *id)
+{
+    if (!valid_id(id))
+        return false;
+    const int top = open(lab->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (top < 0)
+        return false;
+    const int fd = openat(top, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        const int plots = openat(fd, "plots", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (plots >= 0) {
+            const char *name;
+            for (int i = 0; (name = lab_report_plot_name(i)) != NULL; i++) {
+                char file[128];
+                snprintf(file, sizeof file, "%s.svg", name);
+                unlinkat(plots, file, 0);
+            }
+            close(plots);
+            unlinkat(fd, "plots", AT_REMOVEDIR);
+        }
+        for (size_t i = 0; i < sizeof STUDY_FILES / sizeof STUDY_FILES[0]; i++)
+            unlinkat(fd, STUDY_FILES[i], 0);
+        close(fd);
+    }
+    const bool gone = unlinkat(top, id, AT_REMOVEDIR) == 0;
+    close(top);
+    return gone;
+}
+
+/* The place of study ID in the queue (1: next to run), or 0. The caller holds mu. */
+static int place_of(const LabServer *lab, const char *id)
+{
+    for (int i = 0; i < lab->queued; i++)
+        if (strcmp(lab->queue[i].id, id) == 0)
+            return i + 1;
+    return 0;
+}
+
+static bool active(const LabServer *lab, const char *id)
+{
+    return (lab->running && strcmp(lab->run.id, id) == 0) || place_of(lab, id) > 0;
+}
+
+/* After a study is added: the oldest ended studies of its address past
+ * LAB_KEEP_PER_ADDR, then the lab's oldest past --lab-keep, are deleted. A running or
+ * queued study is never deleted, even when that leaves more. The caller holds mu. */
+static void prune(LabServer *lab, const char *addr)
+{
+    int n;
+    char **ids = read_ids(lab, &n);
+    if (ids == NULL)
+        return;
+    qsort(ids, (size_t)n, sizeof ids[0], oldest_first);
+    int kept = n;
+    if (addr[0] != '\0') {
+        bool *mine = calloc((size_t)n + 1, sizeof *mine);
+        int count = 0;
+        char who[LAB_ADDR];
+        for (int i = 0; mine != NULL && i < n; i++) {
+            read_small(lab, ids[i], "owner.addr", who, sizeof who);
+            mine[i] = strcmp(who, addr) == 0;
+            count += mine[i];
+        }
+        for (int i = 0; mine != NULL && i < n && count > LAB_KEEP_PER_ADDR; i++)
+            if (mine[i] && !active(lab, ids[i]) && remove_study(lab, ids[i])) {
+                count--;
+                kept--;
+                ids[i][0] = '\0';
+            }
+        free(mine);
+    }
+    for (int i = 0; i < n && kept > lab->lim.keep; i++)
+        if (ids[i][0] != '\0' && !active(lab, ids[i]) && remove_study(lab, ids[i]))
+            kept--;
+    free_ids(ids, n);
+}
+
+static bool progress(void *ctx, long done, long total)
+{
+    LabServer *lab = ctx;
+    pthread_mutex_lock(&lab->mu);
+    lab->done = done;
+    lab->total = total;
+    pthread_mutex_unlock(&lab->mu);
+    return !atomic_load(&lab->halt);
+}
+
+/* Plays one study: the same steps as `crown lab` after study.json (the games,
+ * results.csv, the summary and report), into DIR/ID; why it stopped or failed goes to
+ * DIR/ID/error.txt, which outlives the server. */
+static void play(LabServer *lab, const LabStudy *st, const char *id)
+{
+    LabStudy *back = calloc(1, sizeof *back);
+    char dir[LAB_PATH + 64];
+    snprintf(dir, sizeof dir, "%s/%s", lab->dir, id);
+    ErrBuf err = {.msg = ""};
+    LabRows rows = {0};
+    long games, failed;
+    bool plotted;
+    Status s = back == NULL ? err_set(&err, STATUS_NOMEM, "out of memory")
+                            : lab_run_until(st, 1, progress, lab, &lab->halt, &rows, &err);
+    if (s == STATUS_OK && atomic_load(&lab->stop)) /* a share of the study: no summary */
+        s = err_set(&err, STATUS_CONFLICT, "the server stopped after %ld games", rows.count);
+    if (s == STATUS_OK && atomic_load(&lab->cancel))
+        s = err_set(&err, STATUS_CONFLICT, "its owner stopped it after %ld games", rows.count);
+    if (s == STATUS_OK && lab_results_write(st, &rows, dir, &err) == STATUS_OK)
+        lab_report_study(back, dir, &games, &failed, &plotted, &err);
+    if (err.msg[0] != '\0')
+        write_small(lab, id, "error.txt", err.msg);
+    lab_rows_free(&rows);
+    free(back);
+}
+
+/* Makes job the running study and wakes the lab's thread. The caller holds mu, and the
+ * lab is not stopping (so halt may be cleared). */
+static void begin(LabServer *lab, const LabJob *job)
+{
+    lab->run = *job;
+    lab->running = true;
+    lab->done = 0;
+    lab->total = job->total;
+    atomic_store(&lab->cancel, false);
+    atomic_store(&lab->halt, false);
+    pthread_cond_signal(&lab->wake);
+}
+
+/* The lab's thread: plays the running study, then the next in the queue, until the
+ * server stops. */
+static void *worker(void *arg)
+{
+    LabServer *lab = arg;
+    pthread_mutex_lock(&lab->mu);
+    for (;;) {
+        while (!lab->running && !atomic_load(&lab->stop))
+            pthread_cond_wait(&lab->wake, &lab->mu);
+        if (atomic_load(&lab->stop))
+            break;
+        LabStudy *st = lab->run.st;
+        char id[LAB_ID];
+        memcpy(id, lab->run.id, sizeof id);
+        pthread_mutex_unlock(&lab->mu);
+        play(lab, st, id);
+        free(st);
+        pthread_mutex_lock(&lab->mu);
+        lab->run.st = NULL;
+        lab->running = false;
+        if (lab->queued > 0 && !atomic_load(&lab->stop)) {
+            const LabJob next = lab->queue[0];
+            lab->queued--;
+            memmove(lab->queue, lab->queue + 1, (size_t)lab->queued * sizeof lab->queue[0]);
+            begin(lab, &next);
+        }
+    }
+    pthread_mutex_unlock(&lab->mu);
+    return NULL;
+}
+
+Status lab_server_open(const char *dir, const LabLimits *limits, LabServer **out, ErrBuf *err)
 {
     *out = NULL;
     if (dir == NULL)
@@ -64,11 +351,28 @@ Status lab_server_open(const char *dir, int max_games, LabServer **out, ErrBuf *
     if (lab == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
     snprintf(lab->dir, sizeof lab->dir, "%s", dir);
-    lab->max_games = max_games > 0 ? max_games : LAB_DEFAULT_MAX_GAMES;
+    lab->lim.max_games = limits && limits->max_games > 0 ? limits->max_games
+                                                         : LAB_DEFAULT_MAX_GAMES;
+    lab->lim.keep = limits && limits->keep > 0 ? limits->keep : LAB_DEFAULT_KEEP;
+    lab->lim.starts_per_hour = limits && limits->starts_per_hour > 0 ? limits->starts_per_hour
+                                                                     : LAB_DEFAULT_STARTS;
+    lab->starts = ratelimit_new_window(lab->lim.starts_per_hour, 3600);
+    if (lab->starts == NULL) {
+        free(lab);
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    }
     pthread_mutex_init(&lab->mu, NULL);
+    pthread_cond_init(&lab->wake, NULL);
     atomic_init(&lab->stop, false);
     atomic_init(&lab->cancel, false);
     atomic_init(&lab->halt, false);
+    if (pthread_create(&lab->thread, NULL, worker, lab) != 0) {
+        pthread_cond_destroy(&lab->wake);
+        pthread_mutex_destroy(&lab->mu);
+        ratelimit_free(lab->starts);
+        free(lab);
+        return err_set(err, STATUS_IO, "--lab: cannot start the lab's thread");
+    }
     *out = lab;
     return STATUS_OK;
 }
@@ -77,57 +381,25 @@ void lab_server_close(LabServer *lab)
 {
     if (lab == NULL)
         return;
+    pthread_mutex_lock(&lab->mu);
     atomic_store(&lab->stop, true);
     atomic_store(&lab->halt, true);
-    pthread_mutex_lock(&lab->mu);
-    const bool join = lab->joinable;
-    lab->joinable = false;
+    pthread_cond_broadcast(&lab->wake);
     pthread_mutex_unlock(&lab->mu);
-    if (join)
-        pthread_join(lab->thread, NULL);
+    pthread_join(lab->thread, NULL);
+    // What never started says so after a restart, rather than looking like a failure.
+    if (lab->running) {
+        write_small(lab, lab->run.id, "error.txt", "the server stopped before it started");
+        free(lab->run.st);
+    }
+    for (int i = 0; i < lab->queued; i++) {
+        write_small(lab, lab->queue[i].id, "error.txt", "the server stopped before it started");
+        free(lab->queue[i].st);
+    }
+    ratelimit_free(lab->starts);
+    pthread_cond_destroy(&lab->wake);
     pthread_mutex_destroy(&lab->mu);
     free(lab);
-}
-
-static bool progress(void *ctx, long done, long total)
-{
-    LabServer *lab = ctx;
-    pthread_mutex_lock(&lab->mu);
-    lab->done = done;
-    lab->total = total;
-    pthread_mutex_unlock(&lab->mu);
-    return !atomic_load(&lab->stop) && !atomic_load(&lab->cancel);
-}
-
-/* The study's thread: the same steps as `crown lab` after study.json (the games,
- * results.csv, the summary and report), into DIR/ID. */
-static void *run_study(void *arg)
-{
-    LabServer *lab = arg;
-    LabStudy *st = lab->st, *back = calloc(1, sizeof *back);
-    char dir[LAB_PATH + 64];
-    snprintf(dir, sizeof dir, "%s/%s", lab->dir, lab->id);
-    ErrBuf err = {.msg = ""};
-    LabRows rows = {0};
-    long games, failed;
-    bool plotted;
-    Status s = back == NULL ? err_set(&err, STATUS_NOMEM, "out of memory")
-                            : lab_run_until(st, 1, progress, lab, &lab->halt, &rows, &err);
-    if (s == STATUS_OK && atomic_load(&lab->stop)) /* a share of the study: no summary */
-        s = err_set(&err, STATUS_CONFLICT, "the server stopped after %ld games", rows.count);
-    if (s == STATUS_OK && atomic_load(&lab->cancel))
-        s = err_set(&err, STATUS_CONFLICT, "its owner stopped it after %ld games", rows.count);
-    if (s == STATUS_OK && lab_results_write(st, &rows, dir, &err) == STATUS_OK)
-        lab_report_study(back, dir, &games, &failed, &plotted, &err);
-    lab_rows_free(&rows);
-    free(back);
-    free(st);
-    pthread_mutex_lock(&lab->mu);
-    lab->running = false;
-    lab->st = NULL;
-    snprintf(lab->error, sizeof lab->error, "%s", err.msg);
-    pthread_mutex_unlock(&lab->mu);
-    return NULL;
 }
 
 static void reply(Response *res, int status, json_t *j)
@@ -140,31 +412,23 @@ static void reply(Response *res, int status, json_t *j)
         response_json(res, status, text, strlen(text));
 }
 
-/* A study's id names its folder: letters, digits and '-' only, so no path leaves DIR. */
-static bool valid_id(const char *id)
-{
-    const size_t n = strlen(id);
-    if (n == 0 || n >= LAB_ID)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!(id[i] >= '0' && id[i] <= '9') && !(id[i] >= 'a' && id[i] <= 'z') && id[i] != '-')
-            return false;
-    return true;
-}
-
-/* "running", "done" (its summary is written), or "stopped" (the server stopped it, or it
- * failed). The caller holds mu. */
+/* "running", "queued", "done" (its summary is written), or "stopped" (the server or its
+ * owner stopped it, or it failed). The caller holds mu. */
 static const char *state_of(const LabServer *lab, const char *id)
 {
-    if (lab->running && strcmp(lab->id, id) == 0)
+    if (lab->running && strcmp(lab->run.id, id) == 0)
         return "running";
+    if (place_of(lab, id) > 0)
+        return "queued";
     char path[LAB_PATH + 64];
     snprintf(path, sizeof path, "%s/%s/summary.json", lab->dir, id);
     struct stat sb;
     return stat(path, &sb) == 0 ? "done" : "stopped";
 }
 
-/* One study as the page lists it: its id, state, and what study.json says. */
+/* One study as the page lists it: its id, state, and what study.json says; its place
+ * while queued, its progress while running, why it stopped or failed. The caller holds
+ * mu. */
 static json_t *study_json(const LabServer *lab, const char *id)
 {
     char path[LAB_PATH + 64];
@@ -177,56 +441,151 @@ static json_t *study_json(const LabServer *lab, const char *id)
         json_array_append(sets, json_object_get(set, "label"));
     const json_t *players = json_object_get(json_array_get(json_object_get(study, "sets"), 0),
                                             "players");
-    json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:s, s:o}", "id", id, "state",
-                          state_of(lab, id), "game",
+    const char *state = state_of(lab, id);
+    json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:s, s:o}", "id", id, "state", state, "game",
                           json_is_string(json_object_get(study, "game"))
                               ? json_string_value(json_object_get(study, "game"))
                               : "?",
                           "games", json_integer_value(json_object_get(study, "games")),
                           "players", json_is_string(players) ? json_string_value(players) : "?",
                           "sets", sets);
-    if (o != NULL && strcmp(state_of(lab, id), "running") == 0)
+    json_decref(study);
+    if (o == NULL)
+        return NULL;
+    if (strcmp(state, "running") == 0) {
         json_object_set_new(o, "progress", json_pack("{s:I, s:I}", "done", (json_int_t)lab->done,
                                                      "total", (json_int_t)lab->total));
-    if (o != NULL && strcmp(lab->id, id) == 0 && lab->error[0])
-        json_object_set_new(o, "error", json_string(lab->error));
-    json_decref(study);
+    } else if (strcmp(state, "queued") == 0) {
+        json_object_set_new(o, "place", json_integer(place_of(lab, id)));
+    } else {
+        char why[ERRBUF_LEN];
+        read_small(lab, id, "error.txt", why, sizeof why);
+        if (why[0] != '\0')
+            json_object_set_new(o, "error", json_string(why));
+    }
     return o;
-}
-
-static int newest_first(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)b, *(const char *const *)a);
 }
 
 /* GET /api/lab: the lab's limits and its studies, newest first. */
 static void list(LabServer *lab, Response *res)
 {
-    DIR *d = opendir(lab->dir);
-    if (d == NULL) {
+    int n;
+    char **ids = read_ids(lab, &n);
+    if (ids == NULL) {
         response_error(res, 500, "cannot read the lab's folder: %s", strerror(errno));
         return;
     }
-    char *ids[LAB_MAX_LISTED * 4];
-    int n = 0;
-    const struct dirent *e;
-    while ((e = readdir(d)) != NULL && n < (int)(sizeof ids / sizeof ids[0]))
-        if (valid_id(e->d_name) && (ids[n] = strdup(e->d_name)) != NULL)
-            n++;
-    closedir(d);
     qsort(ids, (size_t)n, sizeof ids[0], newest_first);
     json_t *studies = json_array();
     pthread_mutex_lock(&lab->mu);
-    for (int i = 0; i < n; i++) {
-        if (i < LAB_MAX_LISTED)
-            json_array_append_new(studies, study_json(lab, ids[i]));
-        free(ids[i]);
-    }
-    json_t *j = json_pack("{s:b, s:i, s:o, s:o}", "enabled", 1, "max_games", lab->max_games,
-                          "running", lab->running ? json_string(lab->id) : json_null(),
-                          "studies", studies);
+    for (int i = 0; i < n && i < LAB_MAX_LISTED; i++)
+        json_array_append_new(studies, study_json(lab, ids[i]));
+    json_t *j = json_pack("{s:b, s:i, s:o, s:i, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:i}}",
+                          "enabled", 1, "max_games", lab->lim.max_games, "running",
+                          lab->running ? json_string(lab->run.id) : json_null(), "queued",
+                          lab->queued, "studies", studies, "limits", "queue", LAB_QUEUE,
+                          "studies_per_address", LAB_STUDIES_PER_ADDR, "games_per_address",
+                          lab->lim.max_games, "starts_per_hour", lab->lim.starts_per_hour,
+                          "keep", lab->lim.keep, "keep_per_address", LAB_KEEP_PER_ADDR);
     pthread_mutex_unlock(&lab->mu);
+    free_ids(ids, n);
     reply(res, 200, j);
+}
+
+/* Takes a checked study in: refused when its address holds too much of the lab or
+ * started too many, or the queue is full; else kept in a new folder of DIR (study.json,
+ * owner.addr) and run at once (201) or queued (202), with its owner token. */
+static void enqueue(LabServer *lab, const Request *req, LabStudy *st, Response *res)
+{
+    const long total = lab_study_total(st);
+    char addr[LAB_ADDR];
+    snprintf(addr, sizeof addr, "%s", req->addr ? req->addr : "");
+    pthread_mutex_lock(&lab->mu);
+    int mine = 0;
+    long games = 0;
+    for (int i = -1; i < lab->queued; i++) {
+        const LabJob *job = i < 0 ? (lab->running ? &lab->run : NULL) : &lab->queue[i];
+        if (job != NULL && strcmp(job->addr, addr) == 0) {
+            mine++;
+            games += job->total;
+        }
+    }
+    int retry = 0;
+    bool ok = false;
+    if (atomic_load(&lab->stop)) {
+        res->retry_after = LAB_RETRY_S;
+        response_error(res, 503, "the server is stopping: no study starts now");
+    } else if (mine >= LAB_STUDIES_PER_ADDR) {
+        res->retry_after = LAB_RETRY_S;
+        response_error(res, 429, "your address has %d studies running or queued, the most it "
+                       "may have at once: stop one (POST /api/lab/ID/stop) or wait for one "
+                       "to end", mine);
+    } else if (games + total > lab->lim.max_games) {
+        res->retry_after = LAB_RETRY_S;
+        response_error(res, 429, "your address's studies running or queued have %ld games; "
+                       "with this one's %ld that is more than the %d it may have at once: "
+                       "wait for them to end or ask fewer", games, total, lab->lim.max_games);
+    } else if ((lab->running ? 1 : 0) + lab->queued >= LAB_QUEUE) {
+        res->retry_after = LAB_RETRY_S;
+        response_error(res, 503, "the lab's queue is full (%d studies running or queued): "
+                       "try again later", LAB_QUEUE);
+    } else if (!ratelimit_take(lab->starts, addr, &retry)) {
+        res->retry_after = retry;
+        response_error(res, 429, "too many studies started from your address: at most %d an "
+                       "hour; try again in %d s", lab->lim.starts_per_hour, retry);
+    } else {
+        ok = true;
+    }
+    if (!ok) {
+        pthread_mutex_unlock(&lab->mu);
+        free(st);
+        return;
+    }
+    LabJob job = {.total = total, .st = st};
+    snprintf(job.addr, sizeof job.addr, "%s", addr);
+    ErrBuf err = {.msg = ""};
+    if (!secret_hex(job.owner, SECRET_TOKEN_BYTES)) {
+        pthread_mutex_unlock(&lab->mu);
+        free(st);
+        response_error(res, 503, "no randomness for the study's owner token");
+        return;
+    }
+    // After a restart the sequence starts again: a second's ids may be taken already.
+    char dir[LAB_PATH + 64];
+    int made = -1;
+    for (int tries = 0; made != 0 && tries < 1000; tries++) {
+        snprintf(job.id, sizeof job.id, "%lld-%u", (long long)time(NULL), lab->seq++);
+        snprintf(dir, sizeof dir, "%s/%s", lab->dir, job.id);
+        made = mkdir(dir, 0777);
+        if (made != 0 && errno != EEXIST)
+            break;
+    }
+    if (made != 0)
+        err_set(&err, STATUS_IO, "%s", strerror(errno));
+    else if (lab_study_save(st, dir, &err) == STATUS_OK)
+        err.msg[0] = '\0';
+    if (err.msg[0] == '\0' && !write_small(lab, job.id, "owner.addr", addr))
+        err_set(&err, STATUS_IO, "cannot write its owner.addr");
+    if (err.msg[0] != '\0') {
+        if (made == 0)
+            remove_study(lab, job.id);
+        pthread_mutex_unlock(&lab->mu);
+        free(st);
+        response_error(res, 500, "cannot keep the study in the lab's folder: %s", err.msg);
+        return;
+    }
+    const bool now = !lab->running;
+    if (now)
+        begin(lab, &job);
+    else
+        lab->queue[lab->queued++] = job;
+    prune(lab, addr);
+    json_t *j = study_json(lab, job.id);
+    if (j != NULL)
+        json_object_set_new(j, "owner_token", json_string(job.owner));
+    snprintf(res->location, sizeof res->location, "/api/lab/%s", job.id);
+    pthread_mutex_unlock(&lab->mu);
+    reply(res, now ? 201 : 202, j);
 }
 
 /* Refuses rules that name a file on the server ("tiles=FILE"): a request must not make
@@ -297,9 +656,9 @@ static void start(LabServer *lab, const Request *req, Response *res)
     }
     const long long games = json_integer_value(games_v);
     // games is checked alone first, so that the product cannot overflow.
-    if (games < 1 || games > lab->max_games || games * (n_compare + 1) > lab->max_games) {
+    if (games < 1 || games > lab->lim.max_games || games * (n_compare + 1) > lab->lim.max_games) {
         response_error(res, 400, "a study here plays 1 to %d games in all (games times rule "
-                       "sets), not %lld x %d", lab->max_games, games, n_compare + 1);
+                       "sets), not %lld x %d", lab->lim.max_games, games, n_compare + 1);
         json_decref(body);
         return;
     }
@@ -325,85 +684,52 @@ static void start(LabServer *lab, const Request *req, Response *res)
         st = NULL;
     }
     json_decref(body);
-    if (st == NULL)
-        return;
-    pthread_mutex_lock(&lab->mu);
-    if (lab->running || atomic_load(&lab->stop)) {
-        pthread_mutex_unlock(&lab->mu);
-        free(st);
-        response_error(res, 409, "a study is running already: one at a time");
-        return;
-    }
-    if (lab->joinable) /* the last study's thread, which has ended */
-        pthread_join(lab->thread, NULL);
-    lab->joinable = false;
-    if (!secret_hex(lab->owner, SECRET_TOKEN_BYTES)) {
-        pthread_mutex_unlock(&lab->mu);
-        free(st);
-        response_error(res, 503, "no randomness for the study's owner token");
-        return;
-    }
-    atomic_store(&lab->cancel, false);
-    atomic_store(&lab->halt, false);
-    snprintf(lab->id, sizeof lab->id, "%lld-%u", (long long)time(NULL), lab->seq++);
-    char dir[LAB_PATH + 64];
-    snprintf(dir, sizeof dir, "%s/%s", lab->dir, lab->id);
-    if (mkdir(dir, 0777) != 0)
-        err_set(&err, STATUS_IO, "%s", strerror(errno));
-    else if (lab_study_save(st, dir, &err) == STATUS_OK)
-        err.msg[0] = '\0';
-    if (err.msg[0] != '\0') {
-        pthread_mutex_unlock(&lab->mu);
-        free(st);
-        response_error(res, 500, "cannot keep the study in the lab's folder: %s", err.msg);
-        return;
-    }
-    lab->st = st;
-    lab->running = true;
-    lab->done = 0;
-    lab->total = lab_study_total(st);
-    lab->error[0] = '\0';
-    if (pthread_create(&lab->thread, NULL, run_study, lab) != 0) {
-        lab->running = false;
-        lab->st = NULL;
-        pthread_mutex_unlock(&lab->mu);
-        free(st);
-        response_error(res, 503, "cannot start the study's thread");
-        return;
-    }
-    lab->joinable = true;
-    json_t *j = study_json(lab, lab->id);
-    if (j != NULL)
-        json_object_set_new(j, "owner_token", json_string(lab->owner));
-    snprintf(res->location, sizeof res->location, "/api/lab/%s", lab->id);
-    pthread_mutex_unlock(&lab->mu);
-    reply(res, 201, j);
+    if (st != NULL)
+        enqueue(lab, req, st, res);
 }
 
 /* POST /api/lab/ID/stop {"token": OWNER_TOKEN}: the running study stops after the game in
- * play, keeping the games played (its state becomes "stopped", with no summary). */
+ * play, keeping the games played (its state becomes "stopped", with no summary); a
+ * queued one leaves the queue and the lab, having played nothing. */
 static void stop_study(LabServer *lab, const char *id, const Request *req, Response *res)
 {
     json_t *body = parse_body(req, res);
     if (body == NULL)
         return;
     const char *token = text_field(body, "token", NULL);
-    bool stopping = false;
+    const char *owner = NULL;
     pthread_mutex_lock(&lab->mu);
-    if (!lab->running || strcmp(lab->id, id) != 0) {
-        response_error(res, 409, "study '%s' is not running", id);
-    } else if (token == NULL || !secret_equal(token, lab->owner)) {
+    const bool running = lab->running && strcmp(lab->run.id, id) == 0;
+    const int place = place_of(lab, id);
+    if (running)
+        owner = lab->run.owner;
+    else if (place > 0)
+        owner = lab->queue[place - 1].owner;
+    json_t *j = NULL;
+    int status = 0;
+    if (owner == NULL) {
+        response_error(res, 409, "study '%s' is not running or queued", id);
+    } else if (token == NULL || !secret_equal(token, owner)) {
         response_error(res, 403, "only the study's owner may stop it: send {\"token\": "
                        "OWNER_TOKEN}, the owner_token its start answered");
-    } else {
+    } else if (running) {
         atomic_store(&lab->cancel, true);
         atomic_store(&lab->halt, true);
-        stopping = true;
+        j = json_pack("{s:s, s:s}", "id", id, "state", "stopping");
+        status = 202;
+    } else {
+        free(lab->queue[place - 1].st);
+        lab->queued--;
+        memmove(lab->queue + place - 1, lab->queue + place,
+                (size_t)(lab->queued - (place - 1)) * sizeof lab->queue[0]);
+        remove_study(lab, id);
+        j = json_pack("{s:s, s:s}", "id", id, "state", "removed");
+        status = 200;
     }
     pthread_mutex_unlock(&lab->mu);
     json_decref(body);
-    if (stopping)
-        reply(res, 202, json_pack("{s:s, s:s}", "id", id, "state", "stopping"));
+    if (status != 0)
+        reply(res, status, j);
 }
 
 /* GET /api/lab/ID/summary or /report: a file of a study that is done. */

@@ -95,6 +95,8 @@ int cmd_serve(int argc, char **argv)
     } const NUMBERS[] = {
         {"--port", 0, 65535, &cfg.port, NULL},
         {"--lab-max-games", 1, 1000000, &cfg.lab_max_games, NULL},
+        {"--lab-keep", 1, 1000000, &cfg.lab_keep, NULL},
+        {"--lab-starts-per-hour", 1, 1000000, &cfg.lab_starts, NULL},
         {"--ai-threads", 1, 64, &cfg.ai_threads, NULL},
         {"--creates-per-hour", 1, 1000000, &cfg.creates_per_hour, NULL},
         {"--ai-games", 0, 100000, &cfg.ai_games, NULL},

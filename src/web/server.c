@@ -43,6 +43,8 @@ void serve_config_defaults(ServeConfig *cfg)
         .abandon_s = 30L * 24 * 3600,
         .finished_s = 0,
         .lab_max_games = LAB_DEFAULT_MAX_GAMES,
+        .lab_keep = LAB_DEFAULT_KEEP,
+        .lab_starts = LAB_DEFAULT_STARTS,
     };
 }
 
@@ -107,8 +109,9 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
         server_stop(srv);
         return st;
     }
+    const LabLimits lab = {cfg->lab_max_games, cfg->lab_keep, cfg->lab_starts};
     if ((st = janitor_start(srv, &srv->janitor, err)) != STATUS_OK ||
-        (st = lab_server_open(cfg->lab_dir, cfg->lab_max_games, &srv->lab, err)) != STATUS_OK) {
+        (st = lab_server_open(cfg->lab_dir, &lab, &srv->lab, err)) != STATUS_OK) {
         server_stop(srv);
         return st;
     }

@@ -71,7 +71,9 @@ typedef struct ServeConfig {
     const char *tablebase; /* a solved table for ai:10 and hints; NULL: the default places */
     const char *lab_dir;   /* --lab: studies from the browser kept here; NULL: the lab is off */
     bool quiet;            /* --quiet: no summaries of the library's routine lines */
-    int lab_max_games;     /* games of one such study, every rule set */
+    int lab_max_games;     /* games of one such study, every rule set; of one address's */
+    int lab_keep;          /* study folders kept in lab_dir */
+    int lab_starts;        /* studies one address may start an hour */
 } ServeConfig;
 
 /* Bounds on what a request may carry. */
