@@ -17,6 +17,8 @@ async function call(method, path, { body, token } = {}) {
   if (!res.ok) {
     const err = new Error((data && data.error) || `the server answered ${res.status}`);
     err.status = res.status;
+    // A 429 or 503 says when to come back (seconds), or 0 when it does not.
+    err.retryAfter = Number(res.headers.get('retry-after')) || 0;
     throw err;
   }
   return data;
@@ -79,3 +81,5 @@ export function watch(id, token, onState, onOpen, onDown) {
 // The Lab page (js/lab.js): the studies of a server started with --lab DIR.
 export const labStudies = () => call('GET', '/api/lab');
 export const startStudy = (spec) => call('POST', '/api/lab', { body: spec });
+// A running study stops after the game in play; a queued one leaves the queue.
+export const stopStudy = (id, token) => call('POST', `/api/lab/${id}/stop`, { body: { token } });
