@@ -96,7 +96,7 @@ static const CliCommand COMMANDS[] = {
      "      [--max-connections N] [--max-per-ip N] [--heads-per-ip N] [--head-timeout S]\n"
      "      [--public-url URL] [--allow-origin ORIGIN[,ORIGIN]] [--trusted-proxy ADDR[,ADDR]]\n"
      "      [--tablebase FILE] [LIMITS]\n"
-     "      [--lab DIR [--lab-max-games N]]",
+     "      [--lab DIR [--lab-max-games N] [--lab-keep N] [--lab-starts-per-hour N]]",
      "the web server: play every game in a browser against the AI or with friends (default\n"
      "      127.0.0.1:8080; --port 0 picks a free port; --db defaults to\n"
      "      $XDG_DATA_HOME/crown/crown.db or ~/.local/share/crown/crown.db; a\n"
@@ -114,8 +114,12 @@ static const CliCommand COMMANDS[] = {
      "      count by that client too; the proxy's own, only towards --max-connections,\n"
      "      and no --heads-per-ip for it (default: no proxy trusted).\n"
      "      --lab DIR: the Lab page runs self-play studies (crown lab) from the browser,\n"
-     "      one at a time on one thread, kept in DIR; off without it. --lab-max-games:\n"
-     "      the games of one study, every rule set [2000].\n"
+     "      one at a time on one thread, the others queued (16 in all), kept in DIR with\n"
+     "      their owners' addresses; off without it. --lab-max-games: the games of one\n"
+     "      study, every rule set, and of one address's running and queued [2000];\n"
+     "      --lab-keep: studies kept in DIR, the oldest ended deleted first [200];\n"
+     "      --lab-starts-per-hour: studies one address starts an hour [10]. One address\n"
+     "      has 2 studies running or queued at most, and 20 kept.\n"
      "      --heads-per-ip: connections of one address (and of one IPv6 /64) still sending\n"
      "      their request head [32]; --head-timeout: a head must be in within S seconds of\n"
      "      the accept, a body within S more plus 1 s a KB [10] (slow clients, docs/DEPLOY.md).\n"
