@@ -123,8 +123,12 @@ static char **read_ids(const LabServer *lab, int *n)
         return NULL;
     int cap = 64;
     char **ids = malloc((size_t)cap * sizeof *ids);
+    if (ids == NULL) {
+        closedir(d);
+        return NULL;
+    }
     const struct dirent *e;
-    while (ids != NULL && (e = readdir(d)) != NULL) {
+    while ((e = readdir(d)) != NULL) {
         if (!valid_id(e->d_name))
             continue;
         if (*n == cap) {
