@@ -622,7 +622,8 @@ static const char *text_field(const json_t *body, const char *key, const char *f
     return json_is_string(v) ? json_string_value(v) : v == NULL ? fallback : NULL;
 }
 
-/* POST /api/lab {game, players, games, rules?, compare?: [..], seed?}: starts a study. */
+/* POST /api/lab {game, players, games, rules?, compare?: [..], seed?}: checks the
+ * study, then enqueue takes it in. */
 static void start(LabServer *lab, const Request *req, Response *res)
 {
     json_error_t jerr;
