@@ -12,9 +12,7 @@
  */
 #include "web/lab_api.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -23,7 +21,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "core/game_api.h"
 #include "lab/lab_report.h"
@@ -32,22 +29,18 @@
 #include "lab/lab_study.h"
 #include "play/registry.h"
 #include "web/api.h"
+#include "web/lab_folder.h"
 #include "web/ratelimit.h"
 #include "web/secret.h"
 
 enum {
-    LAB_PATH = 4096,
-    LAB_ID = 40,
+    LAB_PATH = LAB_FOLDER_PATH,
+    LAB_ID = LAB_FOLDER_ID,
     LAB_ADDR = 64,
     LAB_MAX_COMPARE = 8,
     LAB_MAX_LISTED = 100,
     LAB_RETRY_S = 60, /* Retry-After when the wait depends on studies ending */
 };
-
-/* The files a study's folder holds, all of them written by the lab: only these are
- * deleted with it (and the plots in plots/). */
-static const char *const STUDY_FILES[] = {"study.json", "results.csv", "summary.json",
-                                          "report.html", "owner.addr", "error.txt"};
 
 /* A study running or waiting its turn. */
 typedef struct LabJob {
@@ -77,141 +70,6 @@ struct LabServer {
     unsigned seq;
 };
 
-/* A study's id names its folder: letters, digits and '-' only, so no path leaves DIR. */
-static bool valid_id(const char *id)
-{
-    const size_t n = strlen(id);
-    if (n == 0 || n >= LAB_ID)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!(id[i] >= '0' && id[i] <= '9') && !(id[i] >= 'a' && id[i] <= 'z') && id[i] != '-')
-            return false;
-    return true;
-}
-
-/* Ids are "SECONDS-SEQ": compared as numbers, since "1-10" is newer than "1-9". */
-static int id_order(const char *a, const char *b)
-{
-    char *ea, *eb;
-    const long long ta = strtoll(a, &ea, 10), tb = strtoll(b, &eb, 10);
-    if (ta != tb)
-        return ta < tb ? -1 : 1;
-    const unsigned long sa = *ea == '-' ? strtoul(ea + 1, NULL, 10) : 0;
-    const unsigned long sb = *eb == '-' ? strtoul(eb + 1, NULL, 10) : 0;
-    if (sa != sb)
-        return sa < sb ? -1 : 1;
-    return strcmp(a, b);
-}
-
-static int oldest_first(const void *a, const void *b)
-{
-    return id_order(*(const char *const *)a, *(const char *const *)b);
-}
-
-static int newest_first(const void *a, const void *b)
-{
-    return oldest_first(b, a);
-}
-
-/* The ids of the study folders in DIR, malloc'd, in no order; NULL and *n 0 when the
- * folder cannot be read. */
-static char **read_ids(const LabServer *lab, int *n)
-{
-    *n = 0;
-    DIR *d = opendir(lab->dir);
-    if (d == NULL)
-        return NULL;
-    int cap = 64;
-    char **ids = malloc((size_t)cap * sizeof *ids);
-    if (ids == NULL) {
-        closedir(d);
-        return NULL;
-    }
-    const struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-        if (!valid_id(e->d_name))
-            continue;
-        if (*n == cap) {
-            char **more = realloc(ids, (size_t)cap * 2 * sizeof *ids);
-            if (more == NULL)
-                break;
-            ids = more;
-            cap *= 2;
-        }
-        if ((ids[*n] = strdup(e->d_name)) != NULL)
-            (*n)++;
-    }
-    closedir(d);
-    return ids;
-}
-
-static void free_ids(char **ids, int n)
-{
-    for (int i = 0; i < n; i++)
-        free(ids[i]);
-    free(ids);
-}
-
-/* Writes DIR/ID/NAME with text and a newline; false on failure. */
-static bool write_small(const LabServer *lab, const char *id, const char *name, const char *text)
-{
-    char path[LAB_PATH + 64];
-    snprintf(path, sizeof path, "%s/%s/%s", lab->dir, id, name);
-    FILE *f = fopen(path, "w");
-    if (f == NULL)
-        return false;
-    const bool ok = fprintf(f, "%s\n", text) >= 0;
-    return fclose(f) == 0 && ok;
-}
-
-/* Reads the first line of DIR/ID/NAME into out ("" when there is none). */
-static void read_small(const LabServer *lab, const char *id, const char *name, char *out,
-                       size_t cap)
-{
-    char path[LAB_PATH + 64];
-    snprintf(path, sizeof path, "%s/%s/%s", lab->dir, id, name);
-    out[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return;
-    if (fgets(out, (int)cap, f) == NULL)
-        out[0] = '\0';
-    out[strcspn(out, "\n")] = '\0';
-    fclose(f);
-}
-
-/* Deletes study ID's folder: the files the lab writes there, then the folder. Nothing
- * is followed: a folder or plots/ that is a link is left alone, and a folder holding
- * anything else stays (rmdir fails). True when the folder is gone. */
-static bool remove_study(const LabServer *lab, const char *id)
-{
-    if (!valid_id(id))
-        return false;
-    const int top = open(lab->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (top < 0)
-        return false;
-    const int fd = openat(top, id, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd >= 0) {
-        const int plots = openat(fd, "plots", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (plots >= 0) {
-            const char *name;
-            for (int i = 0; (name = lab_report_plot_name(i)) != NULL; i++) {
-                char file[128];
-                snprintf(file, sizeof file, "%s.svg", name);
-                unlinkat(plots, file, 0);
-            }
-            close(plots);
-            unlinkat(fd, "plots", AT_REMOVEDIR);
-        }
-        for (size_t i = 0; i < sizeof STUDY_FILES / sizeof STUDY_FILES[0]; i++)
-            unlinkat(fd, STUDY_FILES[i], 0);
-        close(fd);
-    }
-    const bool gone = unlinkat(top, id, AT_REMOVEDIR) == 0;
-    close(top);
-    return gone;
-}
-
 /* The place of study ID in the queue (1: next to run), or 0. The caller holds mu. */
 static int place_of(const LabServer *lab, const char *id)
 {
@@ -232,22 +90,22 @@ static bool active(const LabServer *lab, const char *id)
 static void prune(LabServer *lab, const char *addr)
 {
     int n;
-    char **ids = read_ids(lab, &n);
+    char **ids = lab_folder_ids(lab->dir, &n);
     if (ids == NULL)
         return;
-    qsort(ids, (size_t)n, sizeof ids[0], oldest_first);
+    lab_folder_sort(ids, n, false);
     int kept = n;
     if (addr[0] != '\0') {
         bool *mine = calloc((size_t)n + 1, sizeof *mine);
         int count = 0;
         char who[LAB_ADDR];
         for (int i = 0; mine != NULL && i < n; i++) {
-            read_small(lab, ids[i], "owner.addr", who, sizeof who);
+            lab_folder_read(lab->dir, ids[i], "owner.addr", who, sizeof who);
             mine[i] = strcmp(who, addr) == 0;
             count += mine[i];
         }
         for (int i = 0; mine != NULL && i < n && count > LAB_KEEP_PER_ADDR; i++)
-            if (mine[i] && !active(lab, ids[i]) && remove_study(lab, ids[i])) {
+            if (mine[i] && !active(lab, ids[i]) && lab_folder_remove(lab->dir, ids[i])) {
                 count--;
                 kept--;
                 ids[i][0] = '\0';
@@ -255,9 +113,9 @@ static void prune(LabServer *lab, const char *addr)
         free(mine);
     }
     for (int i = 0; i < n && kept > lab->lim.keep; i++)
-        if (ids[i][0] != '\0' && !active(lab, ids[i]) && remove_study(lab, ids[i]))
+        if (ids[i][0] != '\0' && !active(lab, ids[i]) && lab_folder_remove(lab->dir, ids[i]))
             kept--;
-    free_ids(ids, n);
+    lab_folder_free_ids(ids, n);
 }
 
 static bool progress(void *ctx, long done, long total)
@@ -291,7 +149,7 @@ static void play(LabServer *lab, const LabStudy *st, const char *id)
     if (s == STATUS_OK && lab_results_write(st, &rows, dir, &err) == STATUS_OK)
         lab_report_study(back, dir, &games, &failed, &plotted, &err);
     if (err.msg[0] != '\0')
-        write_small(lab, id, "error.txt", err.msg);
+        lab_folder_write(lab->dir, id, "error.txt", err.msg);
     lab_rows_free(&rows);
     free(back);
 }
@@ -393,11 +251,11 @@ void lab_server_close(LabServer *lab)
     pthread_join(lab->thread, NULL);
     // What never started says so after a restart, rather than looking like a failure.
     if (lab->running) {
-        write_small(lab, lab->run.id, "error.txt", "the server stopped before it started");
+        lab_folder_write(lab->dir, lab->run.id, "error.txt", "the server stopped before it started");
         free(lab->run.st);
     }
     for (int i = 0; i < lab->queued; i++) {
-        write_small(lab, lab->queue[i].id, "error.txt", "the server stopped before it started");
+        lab_folder_write(lab->dir, lab->queue[i].id, "error.txt", "the server stopped before it started");
         free(lab->queue[i].st);
     }
     ratelimit_free(lab->starts);
@@ -463,7 +321,7 @@ static json_t *study_json(const LabServer *lab, const char *id)
         json_object_set_new(o, "place", json_integer(place_of(lab, id)));
     } else {
         char why[ERRBUF_LEN];
-        read_small(lab, id, "error.txt", why, sizeof why);
+        lab_folder_read(lab->dir, id, "error.txt", why, sizeof why);
         if (why[0] != '\0')
             json_object_set_new(o, "error", json_string(why));
     }
@@ -474,12 +332,12 @@ static json_t *study_json(const LabServer *lab, const char *id)
 static void list(LabServer *lab, Response *res)
 {
     int n;
-    char **ids = read_ids(lab, &n);
+    char **ids = lab_folder_ids(lab->dir, &n);
     if (ids == NULL) {
         response_error(res, 500, "cannot read the lab's folder: %s", strerror(errno));
         return;
     }
-    qsort(ids, (size_t)n, sizeof ids[0], newest_first);
+    lab_folder_sort(ids, n, true);
     json_t *studies = json_array();
     pthread_mutex_lock(&lab->mu);
     for (int i = 0; i < n && i < LAB_MAX_LISTED; i++)
@@ -492,7 +350,7 @@ static void list(LabServer *lab, Response *res)
                           lab->lim.max_games, "starts_per_hour", lab->lim.starts_per_hour,
                           "keep", lab->lim.keep, "keep_per_address", LAB_KEEP_PER_ADDR);
     pthread_mutex_unlock(&lab->mu);
-    free_ids(ids, n);
+    lab_folder_free_ids(ids, n);
     reply(res, 200, j);
 }
 
@@ -568,11 +426,11 @@ static void enqueue(LabServer *lab, const Request *req, LabStudy *st, Response *
         err_set(&err, STATUS_IO, "%s", strerror(errno));
     else if (lab_study_save(st, dir, &err) == STATUS_OK)
         err.msg[0] = '\0';
-    if (err.msg[0] == '\0' && !write_small(lab, job.id, "owner.addr", addr))
+    if (err.msg[0] == '\0' && !lab_folder_write(lab->dir, job.id, "owner.addr", addr))
         err_set(&err, STATUS_IO, "cannot write its owner.addr");
     if (err.msg[0] != '\0') {
         if (made == 0)
-            remove_study(lab, job.id);
+            lab_folder_remove(lab->dir, job.id);
         pthread_mutex_unlock(&lab->mu);
         free(st);
         response_error(res, 500, "cannot keep the study in the lab's folder: %s", err.msg);
@@ -727,7 +585,7 @@ static void stop_study(LabServer *lab, const char *id, const Request *req, Respo
         lab->queued--;
         memmove(lab->queue + place - 1, lab->queue + place,
                 (size_t)(lab->queued - (place - 1)) * sizeof lab->queue[0]);
-        remove_study(lab, id);
+        lab_folder_remove(lab->dir, id);
         j = json_pack("{s:s, s:s}", "id", id, "state", "removed");
         status = 200;
     }
@@ -800,7 +658,7 @@ bool lab_api_handle(LabServer *lab, const Request *req, Response *res)
     char path[LAB_PATH + 64];
     snprintf(path, sizeof path, "%s/%s/study.json", lab->dir, id);
     struct stat sb;
-    if (!valid_id(id) || stat(path, &sb) != 0) {
+    if (!lab_folder_valid_id(id) || stat(path, &sb) != 0) {
         response_error(res, 404, "no study '%.40s'", rest);
     } else if (strcmp(what, "stop") == 0) {
         if (strcmp(req->method, "POST") == 0) {
