@@ -30,6 +30,7 @@
 #include "web/api.h"
 #include "web/assets.h"
 #include "web/gate.h"
+#include "web/origin.h"
 #include "web/quota.h"
 #include "web/realip.h"
 #include "web/server.h"
@@ -484,101 +485,6 @@ static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const
     return ret;
 }
 
-/* --- where requests may come from ------------------------------------------------- */
-
-/* The scheme and authority of a URL ("https://crown.example:8443/x" -> its first 28
- * characters), as an Origin header writes them; 0 if it is not such a URL. */
-static size_t origin_len(const char *url)
-{
-    const char *p = strstr(url, "://");
-    if (p == NULL || p == url)
-        return 0;
-    p += 3;
-    const size_t n = strcspn(p, "/?#");
-    return n == 0 ? 0 : (size_t)(p - url) + n;
-}
-
-/* Whether `origin` (n bytes) is one of the configured sites': --public-url's and
- * --allow-origin's, comma-separated. */
-static bool configured_origin(const Server *srv, const char *origin, size_t n)
-{
-    const char *lists[2] = {srv->cfg.public_url, srv->cfg.allow_origins};
-    for (int k = 0; k < 2; k++)
-        for (const char *p = lists[k]; p && *p;) {
-            const size_t item = strcspn(p, ",");
-            char one[512];
-            snprintf(one, sizeof one, "%.*s", (int)item, p);
-            const size_t ol = origin_len(one);
-            if (ol == n && strncasecmp(one, origin, n) == 0)
-                return true;
-            p += item + (p[item] == ',');
-        }
-    return false;
-}
-
-/* Whether a Host header names this server: an address literal or localhost (what a
- * browser uses to reach a server on this machine or the local network), or a
- * configured site's host. A name that an attacker's DNS points here (DNS rebinding) is
- * none of these. */
-static bool host_allowed(const Server *srv, const char *host)
-{
-    char name[256];
-    if (host[0] == '[') {
-        const char *end = strchr(host, ']');
-        if (end == NULL || (size_t)(end - host) >= sizeof name)
-            return false;
-        snprintf(name, sizeof name, "%.*s", (int)(end - host - 1), host + 1);
-        struct in6_addr a6;
-        return inet_pton(AF_INET6, name, &a6) == 1;
-    }
-    const size_t n = strcspn(host, ":");
-    if (n == 0 || n >= sizeof name)
-        return false;
-    snprintf(name, sizeof name, "%.*s", (int)n, host);
-    struct in_addr a4;
-    if (strcasecmp(name, "localhost") == 0 || inet_pton(AF_INET, name, &a4) == 1)
-        return true;
-    char http[300], https[300];
-    snprintf(http, sizeof http, "http://%s", host);
-    snprintf(https, sizeof https, "https://%s", host);
-    return configured_origin(srv, http, strlen(http)) ||
-           configured_origin(srv, https, strlen(https));
-}
-
-/* Why a request may not be served from where it comes (403), or NULL: its Host must
- * name this server, and an Origin (which browsers send with every cross-site request
- * and every POST) must be this server's own or a configured site's, so that no other
- * web page a user visits can act on this server in his name. */
-static const char *origin_refusal(const Server *srv, struct MHD_Connection *c)
-{
-    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
-    if (host != NULL && !host_allowed(srv, host))
-        return "the Host header does not name this server: start it with --public-url "
-               "URL to serve it under a name";
-    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
-    if (origin == NULL)
-        return NULL;
-    const size_t on = strlen(origin);
-    if (configured_origin(srv, origin, on))
-        return NULL;
-    if (host != NULL) {
-        // The scheme the page was served under: this server speaks plain HTTP, and only
-        // a trusted proxy that ends TLS may say the browser used https.
-        const char *scheme = "http://";
-        const union MHD_ConnectionInfo *ci =
-            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-        const char *proto = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Forwarded-Proto");
-        if (proto != NULL && strcasecmp(proto, "https") == 0 && ci != NULL &&
-            realip_trusted_peer(srv->proxies, ci->client_addr))
-            scheme = "https://";
-        const size_t sl = strlen(scheme);
-        if (strncasecmp(origin, scheme, sl) == 0 && strcasecmp(origin + sl, host) == 0)
-            return NULL;
-    }
-    return "requests from another site's pages are refused: the Origin is not this "
-           "server's (--public-url, --allow-origin)";
-}
-
 typedef struct HeadSize {
     size_t headers, query;
 } HeadSize;
@@ -693,7 +599,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (strcmp(version, MHD_HTTP_VERSION_1_1) == 0 &&
         MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST) == NULL)
         return send_error(c, 400, "an HTTP/1.1 request needs a Host header", NULL, 0);
-    const char *refusal = origin_refusal(srv, c);
+    const union MHD_ConnectionInfo *peer =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const char *refusal = origin_refusal(
+        srv, MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST),
+        MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"),
+        MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Forwarded-Proto"),
+        peer ? peer->client_addr : NULL);
     if (refusal != NULL)
         return send_error(c, 403, refusal, NULL, 0);
     char addr[REALIP_TEXT];
