@@ -1,5 +1,8 @@
 /*
- * api.c - the JSON API handlers (docs/API.md is the reference) and the state body.
+ * api.c - the JSON API's shared parts (docs/API.md is the reference): the state body of
+ * a game, reading and checking request bodies and tokens, and the routes of the server as
+ * a whole: the list of games, creating one, health and counts. The routes are routes.c's;
+ * the requests on one game are api_game.c's and the other api_*.c's.
  *
  * Request bodies are parsed with jansson and checked field by field; unknown fields are
  * refused so that a typo is an error, not a silently ignored setting. The state body of
@@ -8,7 +11,6 @@
  * cached text only gets "you" spliced in front.
  */
 #include "web/api.h"
-#include "web/preview.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -19,15 +21,10 @@
 #include "core/game_api.h"
 #include "play/registry.h"
 #include "play/words.h"
-#include "web/ai.h"
 #include "web/api_finish.h"
-#include "web/api_import.h"
 #include "web/api_lobby.h"
-#include "web/api_observe.h"
-#include "web/api_solution.h"
 #include "web/quota.h"
 #include "web/ratelimit.h"
-#include "web/review.h"
 #include "web/server.h"
 #include "web/session.h"
 
@@ -40,7 +37,6 @@ static char *dump(const json_t *j, size_t *len)
     *len = s ? strlen(s) : 0;
     return s;
 }
-
 
 /* --- the list of games ------------------------------------------------------------------ */
 
@@ -93,6 +89,21 @@ char *api_games_json(size_t *len)
     char *s = dump(root, len);
     json_decref(root);
     return s;
+}
+
+/* GET /api/games: the text built once at start (api_games_json), copied because the
+ * answer's body is given away. */
+void api_games_list(Server *srv, const Request *req, Session *s, Response *res)
+{
+    (void)req;
+    (void)s;
+    char *copy = malloc(srv->games_json_len + 1);
+    if (copy == NULL) {
+        response_error(res, 503, "out of memory");
+        return;
+    }
+    memcpy(copy, srv->games_json, srv->games_json_len + 1);
+    response_json(res, 200, copy, srv->games_json_len);
 }
 
 void api_answer_json(Response *res, int status, json_t *o)
@@ -341,7 +352,7 @@ json_t *parse_body(const Request *req, Response *res)
 }
 
 /* Refuses fields other than those listed (NULL-terminated). */
-static bool only_fields(json_t *o, const char *const *allowed, Response *res)
+bool only_fields(json_t *o, const char *const *allowed, Response *res)
 {
     const char *key;
     json_t *v;
@@ -363,18 +374,6 @@ static bool only_fields(json_t *o, const char *const *allowed, Response *res)
     return true;
 }
 
-static void state_response(Response *res, Session *s, int viewer, int status)
-{
-    size_t len = 0;
-    pthread_mutex_lock(&s->mu);
-    char *body = api_state_locked(s, viewer, &len);
-    pthread_mutex_unlock(&s->mu);
-    if (body == NULL)
-        response_error(res, 503, "out of memory");
-    else
-        response_json(res, status, body, len);
-}
-
 /* The seat of the request's token; answers 403 and returns -2 when a token is needed
  * (or offered) and it is not one of this game's. -1: no token and none needed. */
 int seat_of_request(const Request *req, Session *s, bool needed, Response *res)
@@ -394,13 +393,13 @@ int seat_of_request(const Request *req, Session *s, bool needed, Response *res)
     return seat;
 }
 
-/* --- handlers ------------------------------------------------------------------------- */
+/* --- creating a game ------------------------------------------------------------------ */
 
-
-static void create_game(Server *srv, const Request *req, Response *res)
+void api_games_create(Server *srv, const Request *req, Session *s, Response *res)
 {
     static const char *const FIELDS[] = {"game", "seats", "rules", "seed", "position", "hints",
                                          "clock", NULL};
+    (void)s;
     json_t *body = parse_body(req, res);
     if (body == NULL || !only_fields(body, FIELDS, res)) {
         json_decref(body);
@@ -631,128 +630,13 @@ void api_created_response(Response *res, Session *s)
     response_json(res, 201, text, len);
 }
 
-static void play_move(Server *srv, const Request *req, Session *s, Response *res)
-{
-    static const char *const FIELDS[] = {"move", "ply", NULL};
-    const int seat = seat_of_request(req, s, true, res);
-    if (seat < -1)
-        return;
-    json_t *body = parse_body(req, res);
-    if (body == NULL || !only_fields(body, FIELDS, res)) {
-        json_decref(body);
-        return;
-    }
-    const json_t *move = json_object_get(body, "move");
-    const json_t *ply = json_object_get(body, "ply");
-    if (!json_is_string(move) || json_string_length(move) == 0) {
-        response_error(res, 400, "'move' must be the move's text, such as \"c1-c4\"");
-    } else if (ply && (!json_is_integer(ply) || json_integer_value(ply) < 0 ||
-                       json_integer_value(ply) > 1000000)) {
-        response_error(res, 400, "'ply' must be the number of actions played so far");
-    } else if (memchr(json_string_value(move), '\0', json_string_length(move)) != NULL) {
-        response_error(res, 400, "'move' must not contain NUL characters");
-    } else {
-        ErrBuf err;
-        const Status st = session_play(srv, s, seat, json_string_value(move),
-                                       ply ? (int)json_integer_value(ply) : -1, &err);
-        if (st == STATUS_OK)
-            state_response(res, s, seat, 200);
-        else
-            response_error(res, http_status_of(st), "%s", err.msg);
-    }
-    json_decref(body);
-}
-
-static void take_back(Server *srv, const Request *req, Session *s, Response *res)
-{
-    const int seat = seat_of_request(req, s, true, res);
-    if (seat < -1)
-        return;
-    ErrBuf err;
-    const Status st = session_undo(srv, s, seat, &err);
-    if (st == STATUS_OK)
-        state_response(res, s, seat, 200);
-    else
-        response_error(res, http_status_of(st), "%s", err.msg);
-}
-
-static void hint(Server *srv, const Request *req, Session *s, Response *res)
-{
-    const int seat = seat_of_request(req, s, true, res);
-    if (seat < -1)
-        return;
-    AiHint h;
-    ErrBuf err;
-    bool busy = false;
-    const Status st = ai_hint(srv->ai, s, seat, req->addr, &h, &busy, &err);
-    if (st != STATUS_OK) {
-        if (busy || st == STATUS_IO)
-            res->retry_after = busy ? 1 : 5;
-        response_error(res, busy ? 429 : http_status_of(st), "%s", err.msg);
-        return;
-    }
-    json_t *o = json_object();
-    json_object_set_new(o, "move", json_string(h.text));
-    json_object_set_new(o, "cells", words_json(h.cells));
-    json_object_set_new(o, "score", json_string(h.score));
-    json_object_set_new(o, "words", json_string(h.words));
-    json_object_set_new(o, "chance", json_real(h.chance));
-    if (h.n_values > 0) {
-        json_t *vals = json_array();
-        for (int k = 0; k < h.n_values; k++) {
-            json_t *v = json_object();
-            json_object_set_new(v, "move", json_string(h.values[k].text));
-            json_object_set_new(v, "cells", words_json(h.values[k].cells));
-            json_object_set_new(v, "value", json_string(h.values[k].value));
-            json_array_append_new(vals, v);
-        }
-        json_object_set_new(o, "values", vals);
-    }
-    api_answer_json(res, 200, o);
-}
-
-static void record_text(const Request *req, Session *s, Response *res)
-{
-    const int seat = seat_of_request(req, s, false, res);
-    if (seat < -1)
-        return;
-    pthread_mutex_lock(&s->mu);
-    // A game whose hidden part is only what is still to come (the order of a pile) shows
-    // its record at any time: the start and every action, chance draws included, are
-    // seen by all, and the seed, which would tell what comes, is not in it.
-    const unsigned flags = s->game->ops->flags;
-    const bool hidden = !(flags & GAME_PERFECT_INFO) && !(flags & GAME_PUBLIC_ACTIONS);
-    if (hidden && !session_over_locked(s)) {
-        pthread_mutex_unlock(&s->mu);
-        response_error(res, 403, "the record of a hidden-information game is shown when the "
-                       "game is over");
-        return;
-    }
-    StrBuf t;
-    sb_init(&t);
-    StrBuf result;
-    sb_init(&result);
-    api_finish_result_text(s, &result);
-    record_write(&s->rec, sb_str(&result), &t);
-    sb_free(&result);
-    pthread_mutex_unlock(&s->mu);
-    char *body = sb_failed(&t) ? NULL : malloc(t.len + 1);
-    if (body == NULL) {
-        sb_free(&t);
-        response_error(res, 503, "out of memory");
-        return;
-    }
-    memcpy(body, sb_str(&t), t.len + 1);
-    res->status = 200;
-    res->body = body;
-    res->len = t.len;
-    res->content_type = "text/plain; charset=utf-8";
-    sb_free(&t);
-}
+/* --- the server's health and counts ---------------------------------------------------- */
 
 /* Counts only (no ids, no addresses), for an operator's monitoring and the tests. */
-static void stats(Server *srv, Response *res)
+void api_stats(Server *srv, const Request *req, Session *s, Response *res)
 {
+    (void)req;
+    (void)s;
     long in_memory, evicted, retired, flagged;
     sessions_stats(srv->sessions, &in_memory, &evicted, &retired, &flagged);
     char *text = malloc(200);
@@ -766,26 +650,12 @@ static void stats(Server *srv, Response *res)
     response_json(res, 200, text, (size_t)n);
 }
 
-/* --- routing ------------------------------------------------------------------------- */
-
-static void api_game(Server *srv, const Request *req, Session *s, const char *action,
-                     Response *res);
-
-static bool method_is(const Request *req, const char *m, Response *res)
-{
-    if (strcmp(req->method, m) == 0)
-        return true;
-    res->allow = m;
-    response_error(res, 405, "use %s here, not %.10s", m, req->method);
-    return false;
-}
-
 /* GET /api/health: the server answers, with its open event streams (a closed stream
  * leaves the count at once). */
-static void health(Server *srv, const Request *req, Response *res)
+void api_health(Server *srv, const Request *req, Session *s, Response *res)
 {
-    if (!method_is(req, "GET", res))
-        return;
+    (void)req;
+    (void)s;
     char *text = malloc(64);
     if (text == NULL) {
         response_error(res, 503, "out of memory");
@@ -793,123 +663,4 @@ static void health(Server *srv, const Request *req, Response *res)
     }
     const int n = snprintf(text, 64, "{\"ok\":true,\"streams\":%ld}", sse_open_streams(srv->sse));
     response_json(res, 200, text, (size_t)n);
-}
-
-void api_handle(Server *srv, const Request *req, Response *res)
-{
-    // /api/games[/ID[/ACTION]], /api/health
-    const char *p = req->path;
-    if (strcmp(p, "/api/health") == 0) {
-        health(srv, req, res);
-        return;
-    }
-    if (strcmp(p, "/api/games") == 0) {
-        if (strcmp(req->method, "GET") == 0) {
-            char *copy = malloc(srv->games_json_len + 1);
-            if (copy == NULL) {
-                response_error(res, 503, "out of memory");
-                return;
-            }
-            memcpy(copy, srv->games_json, srv->games_json_len + 1);
-            response_json(res, 200, copy, srv->games_json_len);
-        } else if (strcmp(req->method, "POST") == 0) {
-            create_game(srv, req, res);
-        } else {
-            res->allow = "GET, POST";
-            response_error(res, 405, "use GET to list games or POST to create one");
-        }
-        return;
-    }
-    if (lab_api_handle(srv->lab, req, res)) /* /api/lab...: the Lab page */
-        return;
-    if (strcmp(p, "/api/import") == 0) { /* a game record becomes a game (api_import.c) */
-        if (method_is(req, "POST", res))
-            api_import(srv, req, res);
-        return;
-    }
-    if (strcmp(p, "/api/observe") == 0) {
-        if (method_is(req, "POST", res))
-            api_observe(srv, req, res);
-        return;
-    }
-    if (api_lobby_handle(srv, req, p, res))
-        return;
-    if (strcmp(p, "/api/stats") == 0) {
-        if (method_is(req, "GET", res))
-            stats(srv, res);
-        return;
-    }
-    if (strncmp(p, "/api/games/", 11) != 0) {
-        response_error(res, 404, "no such API path '%.60s': see docs/API.md", p);
-        return;
-    }
-    p += 11;
-    char id[64];
-    const char *slash = strchr(p, '/');
-    const size_t id_len = slash ? (size_t)(slash - p) : strlen(p);
-    if (id_len == 0 || id_len >= sizeof id) {
-        response_error(res, 404, "no game '%.40s'", p);
-        return;
-    }
-    memcpy(id, p, id_len);
-    id[id_len] = '\0';
-    const char *action = slash ? slash + 1 : "";
-    static const char *const ACTIONS[] = {"", "moves", "undo", "hint", "record", "positions",
-                                          "analysis", "solution", "preview", NULL};
-    bool known = false;
-    for (int i = 0; ACTIONS[i] && !known; i++)
-        known = strcmp(action, ACTIONS[i]) == 0;
-    known = known || api_finish_knows(action) || strcmp(action, "join") == 0;
-    if (!known) {
-        response_error(res, 404, "no such API path '%.60s': a game has moves, undo, hint, "
-                       "record, positions, analysis, solution, events, resign, offer-draw, "
-                       "accept-draw, decline-draw and rematch", req->path);
-        return;
-    }
-    Session *s = NULL;
-    ErrBuf err;
-    const Status st = session_find(srv, id, &s, &err);
-    if (st != STATUS_OK) {
-        response_error(res, http_status_of(st), "%s", err.msg);
-        return;
-    }
-    api_game(srv, req, s, action, res);
-    session_release(s);
-}
-
-/* The request `action` on the game of s. */
-static void api_game(Server *srv, const Request *req, Session *s, const char *action,
-                     Response *res)
-{
-    if (action[0] == '\0') {
-        if (method_is(req, "GET", res)) {
-            const int seat = seat_of_request(req, s, false, res);
-            if (seat >= -1)
-                state_response(res, s, seat, 200);
-        }
-    } else if (strcmp(action, "moves") == 0) {
-        if (method_is(req, "POST", res))
-            play_move(srv, req, s, res);
-    } else if (strcmp(action, "undo") == 0) {
-        if (method_is(req, "POST", res))
-            take_back(srv, req, s, res);
-    } else if (strcmp(action, "hint") == 0) {
-        if (method_is(req, "POST", res))
-            hint(srv, req, s, res);
-    } else if (strcmp(action, "positions") == 0 || strcmp(action, "analysis") == 0) {
-        if (method_is(req, action[0] == 'p' ? "GET" : "POST", res))
-            review_handle(srv, req, s, action, res);
-    } else if (strcmp(action, "join") == 0) {
-        api_lobby_join(srv, req, s, res);
-    } else if (api_finish_knows(action)) {
-        api_finish_handle(srv, req, s, action, res);
-    } else if (strcmp(action, "solution") == 0) {
-        if (method_is(req, "GET", res))
-            api_solution(srv, req, s, res); // web/api_solution.c
-    } else if (strcmp(action, "preview") == 0) {
-        if (method_is(req, "POST", res))
-            preview_handle(req, s, res);
-    } else if (method_is(req, "GET", res)) {
-        record_text(req, s, res);
-    }
 }

@@ -22,17 +22,6 @@
 #include "web/server.h"
 #include "web/session.h"
 
-static const char *const ACTIONS[] = {"resign", "offer-draw", "accept-draw", "decline-draw",
-                                      "rematch", NULL};
-
-bool api_finish_knows(const char *action)
-{
-    for (int i = 0; ACTIONS[i]; i++)
-        if (strcmp(action, ACTIONS[i]) == 0)
-            return true;
-    return false;
-}
-
 static int humans_of(const Session *s)
 {
     int n = 0;
@@ -328,14 +317,11 @@ static void rematch(Server *srv, const Request *req, Session *s, int seat, Respo
     response_json(res, exists ? 200 : 201, body, (size_t)n);
 }
 
-void api_finish_handle(Server *srv, const Request *req, Session *s, const char *action,
-                       Response *res)
+/* The seat a request speaks for is its token's: finishing a game is a player's act,
+ * never a spectator's. */
+static void as_seat(Server *srv, const Request *req, Session *s, const char *action,
+                    Response *res)
 {
-    if (strcmp(req->method, "POST") != 0) {
-        res->allow = "POST";
-        response_error(res, 405, "use POST here, not %.10s", req->method);
-        return;
-    }
     int seat = -1;
     if (req->token != NULL && req->token[0] != '\0')
         seat = session_seat_of(s, req->token);
@@ -348,4 +334,29 @@ void api_finish_handle(Server *srv, const Request *req, Session *s, const char *
         rematch(srv, req, s, seat, res);
     else
         change(srv, s, seat, action, res);
+}
+
+void api_finish_resign(Server *srv, const Request *req, Session *s, Response *res)
+{
+    as_seat(srv, req, s, "resign", res);
+}
+
+void api_finish_offer_draw(Server *srv, const Request *req, Session *s, Response *res)
+{
+    as_seat(srv, req, s, "offer-draw", res);
+}
+
+void api_finish_accept_draw(Server *srv, const Request *req, Session *s, Response *res)
+{
+    as_seat(srv, req, s, "accept-draw", res);
+}
+
+void api_finish_decline_draw(Server *srv, const Request *req, Session *s, Response *res)
+{
+    as_seat(srv, req, s, "decline-draw", res);
+}
+
+void api_finish_rematch(Server *srv, const Request *req, Session *s, Response *res)
+{
+    as_seat(srv, req, s, "rematch", res);
 }

@@ -16,11 +16,13 @@
 typedef struct Server Server;
 typedef struct Session Session;
 
-/* Whether `action` (the path after /api/games/ID/) is one of this file's. */
-bool api_finish_knows(const char *action);
-/* Answers POST /api/games/ID/ACTION for an action api_finish_knows. */
-void api_finish_handle(Server *srv, const Request *req, Session *s, const char *action,
-                       Response *res);
+/* POST /api/games/ID/resign, offer-draw, accept-draw, decline-draw and rematch, each
+ * by the seat of the request's token. */
+void api_finish_resign(Server *srv, const Request *req, Session *s, Response *res);
+void api_finish_offer_draw(Server *srv, const Request *req, Session *s, Response *res);
+void api_finish_accept_draw(Server *srv, const Request *req, Session *s, Response *res);
+void api_finish_decline_draw(Server *srv, const Request *req, Session *s, Response *res);
+void api_finish_rematch(Server *srv, const Request *req, Session *s, Response *res);
 /* Adds to the state o of s what the end and the offers are; the caller holds s->mu. */
 void api_finish_state(const Session *s, json_t *o);
 /* The result in the neutral words of play_result_text, an end outside the rules

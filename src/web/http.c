@@ -27,7 +27,7 @@
 #include <sys/socket.h>
 
 #include "core/clock.h"
-#include "web/api.h"
+#include "web/routes.h"
 #include "web/assets.h"
 #include "web/gate.h"
 #include "web/origin.h"

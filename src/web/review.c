@@ -67,7 +67,7 @@ static json_t *position_json(const Game *g, const GameState *st, int ply, StrBuf
  * start is reached by making the moves alone; only its own positions are formatted. */
 enum { POSITIONS_PAGE = 100 };
 
-static void positions(Server *srv, const Request *req, Session *s, Response *res)
+void review_positions(Server *srv, const Request *req, Session *s, Response *res)
 {
     // Expensive reads have their own budget per address, apart from the writes'.
     int retry = 0;
@@ -88,7 +88,7 @@ static void positions(Server *srv, const Request *req, Session *s, Response *res
     pthread_mutex_lock(&s->mu);
     const Game *g = s->game;
     const int count = s->rec.count;
-    // As the record (api.c): a game whose only secret is what is still to come shows
+    // As the record (api_game.c): a game whose only secret is what is still to come shows
     // every position it has been through, in the public view.
     const unsigned flags = g->ops->flags;
     if (!(flags & GAME_PERFECT_INFO) && !(flags & GAME_PUBLIC_ACTIONS) &&
@@ -152,7 +152,7 @@ static bool may_evaluate(const Request *req, Session *s, Response *res)
     return false;
 }
 
-static void analysis(Server *srv, const Request *req, Session *s, Response *res)
+void review_analysis(Server *srv, const Request *req, Session *s, Response *res)
 {
     if (!may_evaluate(req, s, res))
         return;
@@ -203,13 +203,4 @@ static void analysis(Server *srv, const Request *req, Session *s, Response *res)
         json_object_set_new(o, "proven", json_boolean(h.has_score && score_is_decisive(h.score_cu)));
     }
     api_answer_json(res, 200, o);
-}
-
-void review_handle(Server *srv, const Request *req, Session *s, const char *action,
-                   Response *res)
-{
-    if (strcmp(action, "positions") == 0)
-        positions(srv, req, s, res);
-    else
-        analysis(srv, req, s, res);
 }

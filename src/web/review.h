@@ -11,9 +11,10 @@
 typedef struct Server Server;
 typedef struct Session Session;
 
-/* GET /api/games/ID/positions and POST /api/games/ID/analysis ({"ply": N}) on s, whose
- * reference the caller holds; `action` is "positions" or "analysis". */
-void review_handle(Server *srv, const Request *req, Session *s, const char *action,
-                   Response *res);
+/* GET /api/games/ID/positions: a page of the record's positions of s, whose reference
+ * the caller holds. */
+void review_positions(Server *srv, const Request *req, Session *s, Response *res);
+/* POST /api/games/ID/analysis ({"ply": N}): the AI's evaluation of one of them. */
+void review_analysis(Server *srv, const Request *req, Session *s, Response *res);
 
 #endif

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "fuzz_support.h"
-#include "web/api.h"
+#include "web/routes.h"
 #include "web/server.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,0 +1,17 @@
+/*
+ * routes.h - the JSON API's one entry: a request under /api/ goes to the handler the
+ * route table (routes.c) names for its method and path, with its game looked up once
+ * for the paths under /api/games/ID. The event streams are http.c's, before this.
+ */
+#ifndef CROWN_WEB_ROUTES_H
+#define CROWN_WEB_ROUTES_H
+
+#include "web/http.h"
+
+typedef struct Server Server;
+
+/* Answers a request under /api/ in res: its handler's answer, or 404 for a path the API
+ * does not have, 405 (with Allow) for a method the path does not take. */
+void api_handle(Server *srv, const Request *req, Response *res);
+
+#endif
