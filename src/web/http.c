@@ -650,11 +650,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         .conn = c,
     };
     cx->conn = c;
-    // The fixed list of games, the health check and the counts never block; the rest
-    // may.
-    const bool quick = is_get && (strcmp(url, "/api/games") == 0 ||
-                                  strcmp(url, "/api/health") == 0 ||
-                                  strcmp(url, "/api/stats") == 0);
+    // What never blocks is answered here; the rest may wait on a lock or the store.
+    const bool quick = is_get && api_is_quick("GET", url);
     if (!quick && workers_queue(srv->http_workers, cx))
         return MHD_YES;
     answer(srv, cx);

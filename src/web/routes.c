@@ -35,6 +35,9 @@ typedef struct Route {
     const char *path;   /* exact, or GAME_PATH and "" or "/ACTION" */
     Handler *handle;
     const char *wrong_method; /* the 405's words, or NULL for "use METHOD here" */
+    /* never blocks (no store, no game lock): answered on the library's thread rather
+     * than queued for the workers */
+    bool quick;
 } Route;
 
 #define GAME_PATH "/api/games/{id}"
@@ -66,29 +69,38 @@ static const char GAMES_METHODS[] = "use GET to list games or POST to create one
 
 /* In the order the 404 of an unknown action lists them. */
 static const Route ROUTES[] = {
-    {"GET", "/api/health", api_health, NULL},
-    {"GET", "/api/games", api_games_list, GAMES_METHODS},
-    {"POST", "/api/games", api_games_create, GAMES_METHODS},
-    {"POST", "/api/import", import_record, NULL},
-    {"POST", "/api/observe", observe, NULL},
-    {"GET", "/api/stats", api_stats, NULL},
-    {"GET", GAME_PATH, api_game_state, NULL},
-    {"POST", GAME_PATH "/moves", api_game_move, NULL},
-    {"POST", GAME_PATH "/undo", api_game_undo, NULL},
-    {"POST", GAME_PATH "/hint", api_game_hint, NULL},
-    {"GET", GAME_PATH "/record", api_game_record, NULL},
-    {"GET", GAME_PATH "/positions", review_positions, NULL},
-    {"POST", GAME_PATH "/analysis", review_analysis, NULL},
-    {"GET", GAME_PATH "/solution", api_solution, NULL},
-    {"POST", GAME_PATH "/preview", preview, NULL},
-    {"POST", GAME_PATH "/join", api_lobby_join, NULL},
-    {"POST", GAME_PATH "/resign", api_finish_resign, NULL},
-    {"POST", GAME_PATH "/offer-draw", api_finish_offer_draw, NULL},
-    {"POST", GAME_PATH "/accept-draw", api_finish_accept_draw, NULL},
-    {"POST", GAME_PATH "/decline-draw", api_finish_decline_draw, NULL},
-    {"POST", GAME_PATH "/rematch", api_finish_rematch, NULL},
+    {"GET", "/api/health", api_health, NULL, true},
+    {"GET", "/api/games", api_games_list, GAMES_METHODS, true},
+    {"POST", "/api/games", api_games_create, GAMES_METHODS, false},
+    {"POST", "/api/import", import_record, NULL, false},
+    {"POST", "/api/observe", observe, NULL, false},
+    {"GET", "/api/stats", api_stats, NULL, true},
+    {"GET", GAME_PATH, api_game_state, NULL, false},
+    {"POST", GAME_PATH "/moves", api_game_move, NULL, false},
+    {"POST", GAME_PATH "/undo", api_game_undo, NULL, false},
+    {"POST", GAME_PATH "/hint", api_game_hint, NULL, false},
+    {"GET", GAME_PATH "/record", api_game_record, NULL, false},
+    {"GET", GAME_PATH "/positions", review_positions, NULL, false},
+    {"POST", GAME_PATH "/analysis", review_analysis, NULL, false},
+    {"GET", GAME_PATH "/solution", api_solution, NULL, false},
+    {"POST", GAME_PATH "/preview", preview, NULL, false},
+    {"POST", GAME_PATH "/join", api_lobby_join, NULL, false},
+    {"POST", GAME_PATH "/resign", api_finish_resign, NULL, false},
+    {"POST", GAME_PATH "/offer-draw", api_finish_offer_draw, NULL, false},
+    {"POST", GAME_PATH "/accept-draw", api_finish_accept_draw, NULL, false},
+    {"POST", GAME_PATH "/decline-draw", api_finish_decline_draw, NULL, false},
+    {"POST", GAME_PATH "/rematch", api_finish_rematch, NULL, false},
 };
 enum { N_ROUTES = sizeof ROUTES / sizeof ROUTES[0] };
+
+bool api_is_quick(const char *method, const char *path)
+{
+    for (int i = 0; i < N_ROUTES; i++)
+        if (ROUTES[i].quick && strcmp(ROUTES[i].method, method) == 0 &&
+            strcmp(ROUTES[i].path, path) == 0)
+            return true;
+    return false;
+}
 
 /* What follows GAME_PATH in a game's route ("" or "/ACTION"), or NULL for an exact one. */
 static const char *game_rest(const Route *r)

@@ -6,6 +6,8 @@
 #ifndef CROWN_WEB_ROUTES_H
 #define CROWN_WEB_ROUTES_H
 
+#include <stdbool.h>
+
 #include "web/http.h"
 
 typedef struct Server Server;
@@ -13,5 +15,8 @@ typedef struct Server Server;
 /* Answers a request under /api/ in res: its handler's answer, or 404 for a path the API
  * does not have, 405 (with Allow) for a method the path does not take. */
 void api_handle(Server *srv, const Request *req, Response *res);
+/* Whether the route of method and path never blocks (the fixed list of games, the
+ * health check, the counts): such a request is answered where it is read. */
+bool api_is_quick(const char *method, const char *path);
 
 #endif
