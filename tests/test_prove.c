@@ -3,8 +3,9 @@
  * of a reduced King's Valley (one soldier a side) decided within 15 plies get the
  * table's value under both locked-king-loses settings (Retrieve the King differs only
  * in its start, so these positions cover both); a start is proven; a written strategy
- * passes the independent check and a tampered one fails it; bad input is refused; and
- * the command line.
+ * passes the independent check and a tampered one fails it; bad input is refused; a
+ * checkpoint stops, resumes with less work than a fresh start, and is refused for
+ * another question or when damaged; and the command line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -22,6 +26,7 @@
 #include "core/rng.h"
 #include "play/registry.h"
 #include "solve/dfpn.h"
+#include "solve/dfpn_checkpoint.h"
 #include "solve/kvs_retro.h"
 #include "solve/kvs_table.h"
 #include "solve/proof_check.h"
@@ -42,6 +47,10 @@ enum { PROOF_LONGEST = 7 };
 #endif
 
 static const DfpnOptions OPT = {.tt_bytes = 4u << 20, .max_nodes = 20000000};
+
+/* A first-player win of about 12,000 nodes (first-move-soldier off): long enough to stop
+ * part way, short enough for a sanitizer's run. */
+#define CKPT_POSITION "1skss/S4/5/s4/1SKSS 1 2"
 
 static Game *make_game(const char *name, const char *lkl, const char *extra)
 {
@@ -263,6 +272,239 @@ static void test_command_line(void **state)
     assert_non_null(strstr(out, "value: unknown"));
 }
 
+/* The whole file, for the tests that damage it. */
+static char *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 0, SEEK_END), 0);
+    const long len = ftell(f);
+    assert_true(len > 0);
+    rewind(f);
+    char *text = malloc((size_t)len + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
+    text[len] = '\0';
+    fclose(f);
+    *n = (size_t)len;
+    return text;
+}
+
+static void spit(const char *path, const char *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+static bool stop_after_three(void *ctx)
+{
+    int *polls = ctx;
+    return ++*polls >= 3;
+}
+
+/* Stops at a node budget with checkpoints on the way, resumes into a table of another
+ * size, and reaches the fresh run's value with fewer new nodes; a decided checkpoint
+ * answers at once; an interrupt stops with a checkpoint. */
+static void test_checkpoint_resume(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-valley", "on", "first-move-soldier=off");
+    GameState *s = game_state_new(g);
+    ErrBuf err;
+    assert_int_equal(g->ops->parse_position(g, s, CKPT_POSITION, &err), STATUS_OK);
+    DfpnValue v;
+    DfpnStats fresh, st;
+    assert_int_equal(dfpn_value(g, s, &OPT, &v, &fresh, &err), STATUS_OK);
+    assert_int_equal(v, DFPN_WIN);
+    assert_true(fresh.nodes > 3000);
+
+    char path[512], tmp[600];
+    temp_path(path, sizeof path, "crown-prove-test.checkpoint");
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    unlink(path);
+    FILE *progress = tmpfile();
+    assert_non_null(progress);
+    DfpnOptions o = {.tt_bytes = 4u << 20, .max_nodes = fresh.nodes / 3, .progress = progress,
+                     .progress_seconds = 1000, .checkpoint = path, .checkpoint_seconds = 1e-3};
+    assert_int_equal(dfpn_value(g, s, &o, &v, &st, &err), STATUS_OK);
+    assert_int_equal(v, DFPN_UNKNOWN);
+    assert_false(st.resumed);
+    assert_string_equal(st.checkpoint_error, "");
+    const uint64_t before = st.nodes;
+    assert_true(before > 0 && before < fresh.nodes);
+    rewind(progress);
+    char line[1024];
+    int written = 0;
+    while (fgets(line, sizeof line, progress))
+        written += strstr(line, "checkpoint written to") != NULL;
+    fclose(progress);
+    assert_true(written >= 2); // on the way and at the stop
+    assert_int_equal(access(tmp, F_OK), -1);
+
+    // Resumed into a table twice as large: the entries are inserted again.
+    o = (DfpnOptions){.tt_bytes = 8u << 20, .max_nodes = 20000000, .checkpoint = path};
+    assert_int_equal(dfpn_value(g, s, &o, &v, &st, &err), STATUS_OK);
+    assert_int_equal(v, DFPN_WIN);
+    assert_true(st.resumed);
+    assert_int_equal(st.resumed_nodes, before);
+    const uint64_t total = st.nodes;
+    if (!(total - before < fresh.nodes))
+        fail_msg("resumed with %llu new nodes, a fresh run needs %llu",
+                 (unsigned long long)(total - before), (unsigned long long)fresh.nodes);
+    // Decided: the next call answers from the file alone.
+    assert_int_equal(dfpn_value(g, s, &o, &v, &st, &err), STATUS_OK);
+    assert_int_equal(v, DFPN_WIN);
+    assert_true(st.resumed && st.nodes == total && st.resumed_nodes == total);
+
+    // An interrupt stops the search, and the stop leaves a checkpoint.
+    unlink(path);
+    int polls = 0;
+    o = (DfpnOptions){.tt_bytes = 4u << 20, .checkpoint = path, .interrupted = stop_after_three,
+                      .interrupt_ctx = &polls};
+    assert_int_equal(dfpn_value(g, s, &o, &v, &st, &err), STATUS_OK);
+    assert_int_equal(v, DFPN_UNKNOWN);
+    assert_true(st.interrupted && st.nodes < fresh.nodes);
+    assert_int_equal(access(path, F_OK), 0);
+    unlink(path);
+    free(s);
+    game_destroy(g);
+}
+
+/* A checkpoint of another position or other rules is refused and names what differs; a
+ * damaged, cut or foreign file is refused as damaged; nothing is searched then. */
+static void test_checkpoint_refused(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-valley", "on", "first-move-soldier=off");
+    GameState *s = game_state_new(g);
+    ErrBuf err;
+    assert_int_equal(g->ops->parse_position(g, s, CKPT_POSITION, &err), STATUS_OK);
+    char path[512];
+    temp_path(path, sizeof path, "crown-prove-refused.checkpoint");
+    unlink(path);
+    DfpnOptions o = {.tt_bytes = 1u << 20, .max_nodes = 2000, .checkpoint = path};
+    DfpnValue v;
+    DfpnStats st;
+    assert_int_equal(dfpn_value(g, s, &o, &v, &st, &err), STATUS_OK);
+    assert_int_equal(access(path, F_OK), 0);
+
+    GameState *other = game_state_new(g);
+    g->ops->new_game(g, other, 0);
+    assert_int_equal(dfpn_value(g, other, &o, &v, &st, &err), STATUS_CONFLICT);
+    assert_non_null(strstr(err.msg, "another question"));
+    assert_non_null(strstr(err.msg, "position"));
+    free(other);
+    Game *g2 = make_game("kings-valley", "on", "first-move-soldier=on");
+    GameState *s2 = game_state_new(g2);
+    assert_int_equal(g2->ops->parse_position(g2, s2, CKPT_POSITION, &err), STATUS_OK);
+    assert_int_equal(dfpn_value(g2, s2, &o, &v, &st, &err), STATUS_CONFLICT);
+    assert_non_null(strstr(err.msg, "first-move-soldier"));
+    free(s2);
+    game_destroy(g2);
+
+    size_t n;
+    char *good = slurp(path, &n);
+    char *bad = malloc(n);
+    assert_non_null(bad);
+    const char *body = strstr(good, "entries ");
+    assert_non_null(body);
+    const size_t head = (size_t)(strchr(body, '\n') - good) + 1;
+    assert_true(n > head + 24 + 8);
+    struct {
+        const char *what;
+        size_t len;
+        const char *want;
+    } cases[] = {{"a flipped bit in an entry", n, "damaged"},
+                 {"cut short", head + (n - head) / 2, "damaged"},
+                 {"another version", n, "format"},
+                 {"not a checkpoint", 6, "not a crown prove checkpoint"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memcpy(bad, good, n);
+        if (i == 0)
+            bad[head + 13] ^= 4;
+        if (i == 2)
+            bad[strlen("crown-prove-checkpoint ")] = '9';
+        if (i == 3)
+            memcpy(bad, "hello\n", 6);
+        spit(path, bad, cases[i].len);
+        const Status got = dfpn_value(g, s, &o, &v, &st, &err);
+        if (got == STATUS_OK || !strstr(err.msg, cases[i].want))
+            fail_msg("%s: status %d, '%s'", cases[i].what, got, err.msg);
+    }
+    free(bad);
+    free(good);
+    unlink(path);
+    free(s);
+    game_destroy(g);
+}
+
+/* `crown prove --checkpoint DIR`: a stop at the budget, the resume, a refusal for other
+ * rules, and SIGINT ending in a last checkpoint and the report. */
+static void test_command_line_checkpoint(void **state)
+{
+    (void)state;
+    if (!getenv("CROWN_BIN"))
+        skip();
+    char dir[512], file[600], args[2048], out[8192];
+    temp_path(dir, sizeof dir, "crown-prove-ckpt-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(file, sizeof file, "%s/prove.checkpoint", dir);
+    const char *common = "prove kings-valley --memory 0.01 --position '" CKPT_POSITION "'";
+    snprintf(args, sizeof args, "%s --rule first-move-soldier=off --nodes 3000 --checkpoint '%s'",
+             common, dir);
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "value: unknown"));
+    assert_non_null(strstr(out, "checkpoint written to"));
+    snprintf(args, sizeof args, "%s --rule first-move-soldier=off --checkpoint '%s'", common,
+             dir);
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "resumed from"));
+    assert_non_null(strstr(out, "value: first player wins"));
+    assert_non_null(strstr(out, "3000 of those nodes were spent before"));
+    snprintf(args, sizeof args, "%s --checkpoint '%s'", common, dir);
+    assert_int_equal(crown(args, out, sizeof out), 1);
+    assert_non_null(strstr(out, "another question"));
+    unlink(file);
+
+    // SIGINT in a proof far longer than the wait: a clean stop with a checkpoint.
+    char log[512];
+    temp_path(log, sizeof log, "crown-prove-sigint.log");
+    const pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        FILE *f = freopen(log, "w", stdout);
+        if (!f || dup2(fileno(stdout), 2) < 0)
+            _exit(127);
+        execl(getenv("CROWN_BIN"), "crown", "prove", "retrieve-the-king", "--memory", "0.01",
+              "--hours", "0.01", "--checkpoint", dir, (char *)NULL);
+        _exit(127);
+    }
+#ifdef SLOW_BUILD
+    const struct timespec wait = {3, 0};
+#else
+    const struct timespec wait = {1, 0};
+#endif
+    nanosleep(&wait, NULL);
+    assert_int_equal(kill(pid, SIGINT), 0);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    FILE *f = fopen(log, "r");
+    assert_non_null(f);
+    const size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = '\0';
+    fclose(f);
+    unlink(log);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("crown prove after SIGINT: status %d, output: %s", status, out);
+    assert_non_null(strstr(out, "value: unknown (stopped by a signal)"));
+    assert_non_null(strstr(out, "checkpoint written to"));
+    assert_int_equal(access(file, F_OK), 0);
+    unlink(file);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -270,7 +512,10 @@ int main(void)
         cmocka_unit_test(test_start_proven),
         cmocka_unit_test(test_proof_round_trip),
         cmocka_unit_test(test_refuses_bad_input),
+        cmocka_unit_test(test_checkpoint_resume),
+        cmocka_unit_test(test_checkpoint_refused),
         cmocka_unit_test(test_command_line),
+        cmocka_unit_test(test_command_line_checkpoint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,12 +2,17 @@
  * cmd_prove.c - `crown prove GAME`: the value of a position by proof-number search
  * (solve/dfpn.h) within a budget of time and memory, the winning strategy written with
  * --out, and `crown prove --verify FILE`, which re-checks such a file by the rules alone
- * (solve/proof_check.h).
+ * (solve/proof_check.h). With --checkpoint DIR the prover's table is kept in DIR and
+ * taken up by the next run, and SIGINT or SIGTERM stop it with a last checkpoint.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "core/game_api.h"
@@ -21,7 +26,53 @@ typedef struct ProveFlags {
     double hours;
     double memory_gb;
     const char *verify;
+    const char *checkpoint; /* a folder */
 } ProveFlags;
+
+/* SIGINT and SIGTERM while proving with a checkpoint: blocked, and taken by the search's
+ * polling (sigtimedwait with no wait), so that a stop ends in a clean last checkpoint
+ * with no signal handler and no flag at file scope. */
+typedef struct StopSignals {
+    sigset_t set, old;
+} StopSignals;
+
+static bool stop_signalled(void *ctx)
+{
+    const StopSignals *sig = ctx;
+    const struct timespec now = {0, 0};
+    return sigtimedwait(&sig->set, NULL, &now) > 0;
+}
+
+static void stop_signals_block(StopSignals *sig)
+{
+    sigemptyset(&sig->set);
+    sigaddset(&sig->set, SIGINT);
+    sigaddset(&sig->set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &sig->set, &sig->old);
+}
+
+/* Takes any stop that came after the last poll first: the work is over, and unblocked
+ * it would kill the process before it reports. */
+static void stop_signals_restore(StopSignals *sig)
+{
+    while (stop_signalled(sig))
+        ;
+    pthread_sigmask(SIG_SETMASK, &sig->old, NULL);
+}
+
+/* DIR/prove.checkpoint into path, DIR made when missing. */
+static bool checkpoint_path(const char *dir, char *path, size_t cap)
+{
+    struct stat sb;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return cli_error("--checkpoint: cannot make the folder %s: %s", dir, strerror(errno)),
+               false;
+    if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode))
+        return cli_error("--checkpoint: %s is not a folder", dir), false;
+    if (snprintf(path, cap, "%s/prove.checkpoint", dir) >= (int)cap)
+        return cli_error("--checkpoint: the folder's name is too long"), false;
+    return true;
+}
 
 static bool read_real(const char *flag, const char *text, double min, double max, double *out)
 {
@@ -38,7 +89,7 @@ static bool read_real(const char *flag, const char *text, double min, double max
 
 static bool take_flags(int argc, char **argv, ProveFlags *f, char **rest, int *n_rest)
 {
-    *f = (ProveFlags){.hours = 0, .memory_gb = 0.25, .verify = NULL};
+    *f = (ProveFlags){.hours = 0, .memory_gb = 0.25, .verify = NULL, .checkpoint = NULL};
     *n_rest = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -54,8 +105,8 @@ static bool take_flags(int argc, char **argv, ProveFlags *f, char **rest, int *n
             return cli_error("%s needs a value", a), false;
         const char *v = argv[++i];
         if (strcmp(a, "--checkpoint") == 0)
-            return cli_error("--checkpoint: checkpoints are not implemented yet"), false;
-        if (strcmp(a, "--verify") == 0)
+            f->checkpoint = v;
+        else if (strcmp(a, "--verify") == 0)
             f->verify = v;
         else if (!read_real(a, v, 0.0001, strcmp(a, "--hours") == 0 ? 10000 : 1024,
                             strcmp(a, "--hours") == 0 ? &f->hours : &f->memory_gb))
@@ -64,7 +115,7 @@ static bool take_flags(int argc, char **argv, ProveFlags *f, char **rest, int *n
     return true;
 }
 
-static const char *value_words(DfpnValue v, int mover)
+static const char *value_words(DfpnValue v, int mover, bool interrupted)
 {
     switch (v) {
     case DFPN_WIN:
@@ -74,7 +125,7 @@ static const char *value_words(DfpnValue v, int mover)
     case DFPN_DRAW:
         return "draw";
     default:
-        return "unknown (budget spent)";
+        return interrupted ? "unknown (stopped by a signal)" : "unknown (budget spent)";
     }
 }
 
@@ -91,6 +142,9 @@ static void print_stats(const DfpnStats *st)
     }
     printf("nodes %llu, %.2f s, %.0f nodes per second\n", (unsigned long long)st->nodes,
            st->seconds, st->seconds > 0 ? (double)st->nodes / st->seconds : 0.0);
+    if (st->resumed)
+        printf("resumed from the checkpoint: %llu of those nodes were spent before\n",
+               (unsigned long long)st->resumed_nodes);
 }
 
 static int verify(const char *path)
@@ -158,17 +212,29 @@ int cmd_prove(int argc, char **argv)
         return 2;
     if (o.n_positional != 1)
         return cli_error("usage: crown prove GAME [--position TEXT] [--rule NAME=VALUE]... "
-                         "[--hours H] [--memory GB] [--nodes N] [--out FILE]"),
+                         "[--hours H] [--memory GB] [--nodes N] [--out FILE] "
+                         "[--checkpoint DIR]"),
                2;
+    char ckpt[4096];
+    if (f.checkpoint && !checkpoint_path(f.checkpoint, ckpt, sizeof ckpt))
+        return 1;
     Game *g;
     GameState *s;
     if (!cli_make_game(&o, &g, &s))
         return 1;
-    const DfpnOptions opt = {.tt_bytes = (uint64_t)(f.memory_gb * 1073741824.0),
-                             .seconds = f.hours * 3600.0,
-                             .max_nodes = o.limits.nodes == UINT64_MAX ? 0 : o.limits.nodes,
-                             .progress = stderr,
-                             .progress_seconds = 10};
+    StopSignals sig;
+    DfpnOptions opt = {.tt_bytes = (uint64_t)(f.memory_gb * 1073741824.0),
+                       .seconds = f.hours * 3600.0,
+                       .max_nodes = o.limits.nodes == UINT64_MAX ? 0 : o.limits.nodes,
+                       .progress = stderr,
+                       .progress_seconds = 10};
+    if (f.checkpoint) {
+        opt.checkpoint = ckpt;
+        opt.checkpoint_seconds = 300;
+        opt.interrupted = stop_signalled;
+        opt.interrupt_ctx = &sig;
+        stop_signals_block(&sig);
+    }
     ErrBuf err;
     DfpnValue v;
     DfpnStats st;
@@ -177,8 +243,12 @@ int cmd_prove(int argc, char **argv)
     if (dfpn_value(g, s, &opt, &v, &st, &err) != STATUS_OK) {
         rc = cli_error("%s", err.msg);
     } else {
-        printf("value: %s\n", value_words(v, mover));
+        printf("value: %s\n", value_words(v, mover, st.interrupted));
         print_stats(&st);
+        if (st.checkpoint_error[0])
+            rc = cli_error("--checkpoint: %s", st.checkpoint_error);
+        // The proof is searched with a table of its own: the checkpoint keeps the value's.
+        opt.checkpoint = NULL;
         if (o.out && (v == DFPN_WIN || v == DFPN_LOSS)) {
             FILE *out = fopen(o.out, "w");
             bool proved = false;
@@ -191,7 +261,8 @@ int cmd_prove(int argc, char **argv)
                 fclose(out);
                 remove(o.out);
                 rc = cli_error("--out: %s", ws != STATUS_OK ? err.msg
-                                                           : "budget spent writing the proof");
+                                            : st.interrupted ? "stopped by a signal"
+                                                             : "budget spent writing the proof");
             } else if (fclose(out) != 0) {
                 rc = cli_error("--out: cannot write %s", o.out);
             } else {
@@ -199,6 +270,8 @@ int cmd_prove(int argc, char **argv)
             }
         }
     }
+    if (f.checkpoint)
+        stop_signals_restore(&sig);
     free(s);
     game_destroy(g);
     return rc;

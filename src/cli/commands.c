@@ -30,11 +30,13 @@ static const CliCommand COMMANDS[] = {
      "      --soldiers N: a reduced game with N soldiers a side (for tests)"},
     {"prove", cmd_prove,
      "crown prove GAME [--position TEXT] [--rule NAME=VALUE]... [--hours H] [--memory GB]\n"
-     "           [--nodes N] [--out FILE] | crown prove --verify FILE",
+     "           [--nodes N] [--out FILE] [--checkpoint DIR] | crown prove --verify FILE",
      "prove the value of a position (first player wins, second wins, draw, or unknown\n"
      "      at the budget) by depth-first proof-number search; --memory: the table in GB\n"
-     "      (default 0.25); --hours, --nodes: the budget; --out: write the winning\n"
-     "      strategy; --verify: re-check such a file by the rules alone"},
+     "      (default 0.25); --hours, --nodes: the budget of this run; --out: write the\n"
+     "      winning strategy; --checkpoint: keep the table in DIR every 5 minutes, at the\n"
+     "      budget and on SIGINT or SIGTERM, and resume from it when run again on the same\n"
+     "      game, rules and position; --verify: re-check a strategy by the rules alone"},
     {"perft", cmd_perft,
      "crown perft GAME DEPTH [--position TEXT] [--rule NAME=VALUE]... [--movetime MS]\n"
      "           [--generic]",

@@ -24,17 +24,15 @@
 
 #include "core/clock.h"
 #include "core/game_api.h"
+#include "solve/dfpn_checkpoint.h"
 
 typedef uint32_t Num;
 enum { TT_WAYS = 4, NO_DEP = INT_MAX, BUDGET_EVERY = 1024 };
 static const Num INF = UINT32_MAX;
 
-typedef struct TtEntry {
-    uint64_t key;
-    Num pn, dn;
-    uint32_t work; /* nodes spent on it, for replacement */
-    int32_t depth;
-} TtEntry;
+/* The entry is the checkpoint's, so that a checkpoint is the table's used slots as they
+ * are. */
+typedef DfpnEntry TtEntry;
 
 /* One ply of the current path: its moves and the children's numbers, kept here so that
  * a child whose result may not go into the table still counts for its parent. */
@@ -57,8 +55,17 @@ typedef struct Prover {
     const DfpnOptions *o;
     int64_t start_ms, deadline_ms, next_progress_ms;
     uint64_t nodes, node_limit;
-    bool stop, nomem;
+    bool stop, nomem, interrupted;
     const char *phase;
+    /* With a checkpoint (dfpn_value only): the question, the runs begun, the work of the
+     * earlier sessions, and when to write next. */
+    const char *ckpt_path;
+    StrBuf question;
+    DfpnCkptInfo runs;
+    uint64_t base_nodes;
+    double base_seconds;
+    int64_t next_ckpt_ms;
+    char ckpt_error[ERRBUF_LEN];
 } Prover;
 
 typedef struct Res {
@@ -151,22 +158,61 @@ static Frame *frame_at(Prover *p, int depth)
     return p->frames[depth];
 }
 
+static double total_seconds(const Prover *p, int64_t now)
+{
+    return p->base_seconds + (double)(now - p->start_ms) / 1000.0;
+}
+
+/* Writes the table and where the runs stand; a failure is kept for the caller and told
+ * on the progress stream, and the search goes on: the next write may succeed, and the
+ * proof itself does not depend on it. */
+static void write_checkpoint(Prover *p)
+{
+    const int64_t t0 = clock_ms();
+    p->runs.nodes = p->base_nodes + p->nodes;
+    p->runs.seconds = total_seconds(p, t0);
+    uint64_t bytes = 0;
+    ErrBuf err;
+    const Status st = dfpn_ckpt_write(p->ckpt_path, sb_str(&p->question), &p->runs, p->tt,
+                                      (p->tt_mask + 1) * TT_WAYS, &bytes, &err);
+    if (st != STATUS_OK)
+        snprintf(p->ckpt_error, sizeof p->ckpt_error, "%s", err.msg);
+    else
+        p->ckpt_error[0] = '\0';
+    if (p->o->progress) {
+        if (st == STATUS_OK)
+            fprintf(p->o->progress, "prove: checkpoint written to %s, %.1f MB in %.1f s\n",
+                    p->ckpt_path, (double)bytes / 1e6, (double)(clock_ms() - t0) / 1000.0);
+        else
+            fprintf(p->o->progress, "prove: checkpoint not written: %s\n", err.msg);
+        fflush(p->o->progress);
+    }
+    const double every = p->o->checkpoint_seconds > 0 ? p->o->checkpoint_seconds : 300;
+    p->next_ckpt_ms = clock_ms() + (int64_t)(every * 1000.0);
+}
+
 static void check_budget(Prover *p)
 {
     if (p->node_limit && p->nodes >= p->node_limit)
         p->stop = true;
     if (p->nodes % BUDGET_EVERY != 0)
         return;
+    if (p->o->interrupted && p->o->interrupted(p->o->interrupt_ctx))
+        p->stop = p->interrupted = true;
     const int64_t now = clock_ms();
     if (p->deadline_ms && now >= p->deadline_ms)
         p->stop = true;
     if (p->o->progress && now >= p->next_progress_ms) {
         const double sec = (double)(now - p->start_ms) / 1000.0;
         fprintf(p->o->progress, "prove: %s, %llu nodes, %.0f s, %.0f nodes/s\n", p->phase,
-                (unsigned long long)p->nodes, sec, sec > 0 ? (double)p->nodes / sec : 0.0);
+                (unsigned long long)(p->base_nodes + p->nodes), total_seconds(p, now),
+                sec > 0 ? (double)p->nodes / sec : 0.0);
         fflush(p->o->progress);
         p->next_progress_ms = now + (int64_t)(p->o->progress_seconds * 1000.0);
     }
+    // Not when stopping: the caller writes once the search has unwound and stored more.
+    if (p->ckpt_path && !p->stop && now >= p->next_ckpt_ms)
+        write_checkpoint(p);
 }
 
 /* The numbers of the position just reached at `depth` without expanding it: a finished
@@ -281,6 +327,7 @@ static Status prover_init(Prover *p, const Game *g, const GameState *s, const Df
                           ErrBuf *err)
 {
     memset(p, 0, sizeof *p);
+    sb_init(&p->question);
     if (g->players != 2 || !(g->ops->flags & GAME_PERFECT_INFO) ||
         (g->ops->flags & GAME_HAS_CHANCE))
         return err_set(err, STATUS_UNSUPPORTED,
@@ -307,6 +354,8 @@ static Status prover_init(Prover *p, const Game *g, const GameState *s, const Df
     p->deadline_ms = o->seconds > 0 ? p->start_ms + (int64_t)(o->seconds * 1000.0) : 0;
     p->next_progress_ms = p->start_ms + (int64_t)(o->progress_seconds * 1000.0);
     p->node_limit = o->max_nodes;
+    p->next_ckpt_ms = p->start_ms + (int64_t)((o->checkpoint_seconds > 0 ? o->checkpoint_seconds
+                                                                          : 300) * 1000.0);
     return STATUS_OK;
 }
 
@@ -320,16 +369,24 @@ static void prover_free(Prover *p)
     free(p->undo);
     free(p->tt);
     free(p->s);
+    sb_free(&p->question);
 }
 
-/* Runs "attacker wins?" from the prover's state to a decision or the budget. */
-static Res run(Prover *p, int attacker)
+/* Runs "attacker wins?", the k-th run of the answer, from the prover's state to a
+ * decision or the budget; with `keep`, from the table as it is (a checkpoint's). */
+static Res run(Prover *p, int k, int attacker, bool keep)
 {
     p->attacker = attacker;
-    memset(p->tt, 0, (p->tt_mask + 1) * TT_WAYS * sizeof(TtEntry));
+    if (!keep)
+        memset(p->tt, 0, (p->tt_mask + 1) * TT_WAYS * sizeof(TtEntry));
+    p->runs.n_runs = k + 1;
+    p->runs.runs[k] = (DfpnCkptRun){attacker, 1, 1};
     Res r = {1, 1, NO_DEP};
-    while (!p->stop && r.pn != 0 && r.dn != 0)
+    while (!p->stop && r.pn != 0 && r.dn != 0) {
         r = mid(p, 0, INF, INF);
+        p->runs.runs[k].pn = r.pn;
+        p->runs.runs[k].dn = r.dn;
+    }
     return r;
 }
 
@@ -341,6 +398,59 @@ static void note(DfpnStats *st, int player, Res r)
     st->won[player] = r.pn == 0;
 }
 
+static void load_entry(void *ctx, const DfpnEntry *e)
+{
+    Prover *p = ctx;
+    tt_store(p, e->key, e->depth, (Res){e->pn, e->dn, NO_DEP}, e->work);
+}
+
+/* Takes up the checkpoint at o->checkpoint when there is one: its table, its runs (into
+ * p->runs, checked against the order dfpn_value runs them in) and its totals. */
+static Status resume(Prover *p, const Game *g, const GameState *s, bool *resumed, ErrBuf *err)
+{
+    *resumed = false;
+    dfpn_ckpt_question(g, s, &p->question);
+    if (sb_failed(&p->question))
+        return err_set(err, STATUS_NOMEM, "no memory for the checkpoint's question");
+    DfpnCkptInfo info;
+    const Status st = dfpn_ckpt_read(p->ckpt_path, sb_str(&p->question), &info, load_entry, p,
+                                     err);
+    if (st == STATUS_NOT_FOUND)
+        return STATUS_OK;
+    if (st != STATUS_OK)
+        return st;
+    const int mover = g->ops->to_move(g, s);
+    const DfpnCkptRun *r = info.runs;
+    if (r[0].attacker != mover || (info.n_runs == 2 && (r[0].dn != 0 || r[1].attacker == mover)))
+        return err_set(err, STATUS_CORRUPT, "%s is damaged: its runs are not in the order "
+                       "the prover runs them", p->ckpt_path);
+    p->runs = info;
+    p->base_nodes = info.nodes;
+    p->base_seconds = info.seconds;
+    *resumed = true;
+    if (p->o->progress) {
+        fprintf(p->o->progress, "prove: resumed from %s: %llu entries, %llu nodes and %.0f s "
+                "spent before\n", p->ckpt_path, (unsigned long long)info.entries,
+                (unsigned long long)info.nodes, info.seconds);
+        fflush(p->o->progress);
+    }
+    return STATUS_OK;
+}
+
+/* Run k of the answer: taken from the checkpoint when it decided it there, continued
+ * from its table when it was the run in progress, else searched afresh. */
+static Res answer_run(Prover *p, int k, int attacker, const DfpnCkptInfo *loaded)
+{
+    if (k < loaded->n_runs) {
+        const DfpnCkptRun lr = loaded->runs[k];
+        if (lr.pn == 0 || lr.dn == 0) {
+            p->runs.n_runs = k + 1;
+            return (Res){lr.pn, lr.dn, NO_DEP};
+        }
+    }
+    return run(p, k, attacker, k == loaded->n_runs - 1);
+}
+
 Status dfpn_value(const Game *g, const GameState *s, const DfpnOptions *o, DfpnValue *value,
                   DfpnStats *stats, ErrBuf *err)
 {
@@ -349,24 +459,38 @@ Status dfpn_value(const Game *g, const GameState *s, const DfpnOptions *o, DfpnV
     if (st != STATUS_OK)
         return st;
     memset(stats, 0, sizeof *stats);
-    const int mover = g->ops->to_move(g, s);
     *value = DFPN_UNKNOWN;
+    p.ckpt_path = o->checkpoint;
+    bool resumed = false;
+    if (p.ckpt_path && (st = resume(&p, g, s, &resumed, err)) != STATUS_OK) {
+        prover_free(&p);
+        return st;
+    }
+    const DfpnCkptInfo loaded = p.runs;
+    const int mover = g->ops->to_move(g, s);
     p.phase = "does the player to move win";
-    const Res a = run(&p, mover);
+    const Res a = answer_run(&p, 0, mover, &loaded);
     note(stats, mover, a);
     if (a.pn == 0) {
         *value = DFPN_WIN;
     } else if (!p.stop) {
         p.phase = "does the opponent win";
-        const Res b = run(&p, 1 - mover);
+        const Res b = answer_run(&p, 1, 1 - mover, &loaded);
         note(stats, 1 - mover, b);
         if (b.pn == 0)
             *value = DFPN_LOSS;
         else if (b.dn == 0)
             *value = DFPN_DRAW;
     }
-    stats->nodes = p.nodes;
-    stats->seconds = (double)(clock_ms() - p.start_ms) / 1000.0;
+    // Once more at the end, budget or answer: a decided checkpoint answers at once.
+    if (p.ckpt_path && !p.nomem && (p.nodes > 0 || !resumed))
+        write_checkpoint(&p);
+    stats->nodes = p.base_nodes + p.nodes;
+    stats->seconds = total_seconds(&p, clock_ms());
+    stats->resumed = resumed;
+    stats->resumed_nodes = p.base_nodes;
+    stats->interrupted = p.interrupted;
+    snprintf(stats->checkpoint_error, sizeof stats->checkpoint_error, "%s", p.ckpt_error);
     st = p.nomem ? err_set(err, STATUS_NOMEM, "out of memory in the search") : STATUS_OK;
     prover_free(&p);
     return st;
@@ -447,7 +571,7 @@ Status dfpn_write_proof(const Game *g, const GameState *s, int attacker, const D
         return st;
     memset(stats, 0, sizeof *stats);
     p.phase = "proving the win";
-    const Res r = run(&p, attacker);
+    const Res r = run(&p, 0, attacker, false);
     note(stats, attacker, r);
     *proved = false;
     if (r.pn == 0) {
@@ -467,6 +591,7 @@ Status dfpn_write_proof(const Game *g, const GameState *s, int attacker, const D
     }
     stats->nodes = p.nodes;
     stats->seconds = (double)(clock_ms() - p.start_ms) / 1000.0;
+    stats->interrupted = p.interrupted;
     if (p.nomem)
         st = err_set(err, STATUS_NOMEM, "out of memory in the search");
     prover_free(&p);

@@ -3,7 +3,9 @@
  * over the game interface, for two-player games with perfect information and no chance.
  * One run answers "does `attacker` win from here?"; the value of a position (win, loss
  * or draw) takes two runs, one for each side, which dfpn_value makes. A strategy found
- * can be written out for an independent check (solve/proof_check.h).
+ * can be written out for an independent check (solve/proof_check.h). With a checkpoint
+ * file, dfpn_value keeps its state on disk and takes it up again on the next call for
+ * the same question (solve/dfpn_checkpoint.h).
  */
 #ifndef CROWN_SOLVE_DFPN_H
 #define CROWN_SOLVE_DFPN_H
@@ -23,6 +25,16 @@ typedef struct DfpnOptions {
     uint64_t max_nodes;    /* budget of nodes; 0: none */
     FILE *progress;        /* a progress line at least every progress_seconds, or NULL */
     double progress_seconds;
+    /* dfpn_value only: the checkpoint file, or NULL. Read at the start when it exists
+     * (refused when it is of another question or damaged), written every
+     * checkpoint_seconds (<= 0: 300) and at the end. The budgets above count this call
+     * alone; the totals in DfpnStats count every call since the first. */
+    const char *checkpoint;
+    double checkpoint_seconds;
+    /* Polled with the budget (every 1024 nodes); true stops the search as a spent budget
+     * does, so a caller can turn SIGINT into a clean stop and a last checkpoint. */
+    bool (*interrupted)(void *ctx);
+    void *interrupt_ctx;
 } DfpnOptions;
 
 typedef struct DfpnStats {
@@ -31,6 +43,10 @@ typedef struct DfpnStats {
     uint64_t pn[2], dn[2]; /* root proof and disproof numbers of "player p wins" */
     bool decided[2];       /* whether run p reached a proof or a disproof */
     bool won[2];           /* run p's answer when decided: player p wins */
+    bool interrupted;      /* stopped by options.interrupted */
+    bool resumed;          /* a checkpoint was taken up; nodes and seconds include it */
+    uint64_t resumed_nodes; /* the nodes of the earlier calls */
+    char checkpoint_error[ERRBUF_LEN]; /* why the last checkpoint write failed, or "" */
 } DfpnStats;
 
 /* The value of s for the player to move: proves "mover wins", then "opponent wins".
