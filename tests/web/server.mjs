@@ -205,6 +205,17 @@ export function openStream(server, id, { from, headers } = {}) {
   });
 }
 
+// Stops srv with SIGTERM and checks that it exited cleanly, within ms, without a
+// sanitizer's report.
+export async function stopsWithin(srv, ms) {
+  const t0 = Date.now();
+  const { code } = await srv.stop();
+  const took = Date.now() - t0;
+  assert.equal(code, 0, srv.stderr());
+  assert.ok(took < ms, `the server took ${took} ms to stop`);
+  assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
+}
+
 // Runs fn(server) on a server started with args, then stops it and checks that it stopped
 // cleanly, without a sanitizer's report.
 export async function withServer(args, fn) {
