@@ -137,7 +137,7 @@ MAN_COMMANDS = $$($(CROWN) completion words 1 crown "" | grep -v '^-')
         install uninstall fuzz fuzz-targets check-invariants python python-check bench-python
 all: $(CROWN) $(SHLIB)
 
-$(OUT)/obj/src/web/store_pg.o: CFLAGS_ALL += $(PQ_CFLAGS)
+$(patsubst %.c,$(OUT)/obj/%.o,$(wildcard src/web/store_pg*.c)): CFLAGS_ALL += $(PQ_CFLAGS)
 $(OUT)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
