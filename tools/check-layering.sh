@@ -34,5 +34,50 @@ while IFS= read -r hit; do bad "an engine layer includes the public API: $hit"; 
         src/search/*.[ch] src/solve/*.[ch] src/play/*.[ch] 2>/dev/null || true)
 while IFS= read -r hit; do bad "the Python module includes more than crown.h: $hit"; done \
     < <(grep -HnE '#include *"' python/*.[ch] 2>/dev/null | grep -vE '#include *"crown\.h"' || true)
+
+# The web server (src/web) in layers of its own, from the bottom: values and small
+# mechanisms that know no server (base); the store behind one interface; the domain
+# (the Server object, sessions, the AI queue, housekeeping); the handlers, one file per
+# resource; the route table; the transport (listening, requests and answers, event
+# streams); and on top the assembly that starts and stops it all. A file includes only
+# its own layer and those below, and no files include each other in a circle. Header
+# and source of one name count as one module, and so does a module's private header
+# (NAME_backend.h, NAME_internal.h); a new file must be given a layer here.
+web_layer() {
+    case $1 in
+    assets | config | gameclock | lab_folder | message | meta | netaddr | quota | \
+        ratelimit | realip | secret | waits | weblog) echo 1 ;;
+    store | store_*) echo 2 ;;
+    context | session | session_* | streams | ai | janitor | catalog) echo 3 ;;
+    api | api_* | lab_api | preview | review) echo 4 ;;
+    routes) echo 5 ;;
+    http | gate | sse | sse_* | origin) echo 6 ;;
+    server | serve) echo 7 ;;
+    *) echo 0 ;;
+    esac
+}
+edges=""
+for f in src/web/*.[ch]; do
+    m=$(basename "${f%.*}")
+    m=${m%_backend}
+    m=${m%_internal}
+    lm=$(web_layer "$m")
+    [ "$lm" -gt 0 ] || { bad "src/web/$m is in no layer of tools/check-layering.sh"; continue; }
+    while IFS= read -r inc; do
+        x=${inc%.h}
+        x=${x%_backend}
+        x=${x%_internal}
+        [ "$x" = "$m" ] && continue
+        lx=$(web_layer "$x")
+        [ "$lx" -le "$lm" ] || bad "$f (layer $lm) includes web/$inc (layer $lx), a layer above"
+        edges+="$m $x"$'\n'
+    done < <(grep -oE '#include *"web/[a-z_]+\.h"' "$f" | sed -E 's/.*"web\/([a-z_]+\.h)"/\1/')
+done
+if ! loop=$(printf '%s' "$edges" | tsort 2>&1 >/dev/null) || [ -n "$loop" ]; then
+    bad "src/web files include each other in a circle: $(echo "$loop" | sed 's/tsort: //' | tr '\n' ' ')"
+fi
+while IFS= read -r big; do bad "src/web files stay under 800 lines: $big"; done \
+    < <(wc -l src/web/*.[ch] | awk '$2 != "total" && $1 > 800 {print $2 " has " $1}')
+
 if [ $fail -ne 0 ]; then exit 1; fi
 echo "layering: ok"

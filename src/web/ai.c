@@ -27,7 +27,7 @@
 #include "play/chances.h"
 #include "play/hint.h"
 #include "search/agent.h"
-#include "web/server.h"
+#include "web/context.h"
 #include "web/session.h"
 #include "web/waits.h"
 

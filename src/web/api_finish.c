@@ -1,8 +1,7 @@
 /*
  * api_finish.c - finishing a game between its players (docs/API.md, "Finishing a game"):
- * resigning, offering, accepting and declining a draw, and the rematch; and what the
- * state says of the end, in the words a player reads ("You won: your king reached the
- * Valley" is the page's; here the stable keys and the winners it is made from).
+ * resigning, offering, accepting and declining a draw, and the rematch. What the state
+ * says of the end and of an offer is api_view.c's.
  *
  * An end outside the rules lives in the game's meta (meta.h), committed to the store like
  * a move. A draw offer stands until a player other than the one who made it acts; an AI
@@ -19,122 +18,11 @@
 #include "play/finish.h"
 #include "play/words.h"
 #include "web/api.h"
-#include "web/server.h"
+#include "web/api_games.h"
+#include "web/api_state.h"
+#include "web/api_view.h"
+#include "web/context.h"
 #include "web/session.h"
-
-static int humans_of(const Session *s)
-{
-    int n = 0;
-    for (int i = 0; i < s->game->players; i++)
-        n += s->seats.seat[i].human;
-    return n;
-}
-
-/* The seat whose draw offer stands: it was made, and nobody but its maker (and chance)
- * has acted since. -1 when none. */
-static int offer_standing(const Session *s)
-{
-    if (s->meta.offer_seat < 0 || session_over_locked(s) || s->meta.offer_ply > s->rec.count)
-        return -1;
-    for (int i = s->meta.offer_ply; i < s->rec.count; i++)
-        if (s->actor[i] != s->meta.offer_seat && s->actor[i] != PLAYER_CHANCE)
-            return -1;
-    return s->meta.offer_seat;
-}
-
-/* --- what the state says of the end --------------------------------------------------------- */
-
-void api_finish_result_text(const Session *s, StrBuf *out)
-{
-    if (s->meta.end != PLAY_END_NONE)
-        play_end_text(s->game, s->meta.end, s->meta.end_seat, out);
-    else
-        play_result_text(s->game, s->rec.current, PLAYER_NONE, out);
-}
-
-static void end_result(const Session *s, json_t *o)
-{
-    const Game *g = s->game;
-    double ret[MAX_PLAYERS];
-    play_end_returns(g, s->meta.end, s->meta.end_seat, ret);
-    json_t *r = json_object();
-    json_t *winners = json_array();
-    json_t *returns = json_array();
-    for (int i = 0; i < g->players; i++) {
-        // Everyone but a seat that resigned or lost on time; everyone after a draw.
-        if (ret[i] >= 0)
-            json_array_append_new(winners, json_integer(i));
-        json_array_append_new(returns, json_real(ret[i]));
-    }
-    StrBuf t;
-    sb_init(&t);
-    play_end_text(g, s->meta.end, s->meta.end_seat, &t);
-    json_object_set_new(r, "text", json_string(sb_str(&t)));
-    json_object_set_new(r, "why", json_string(strchr(sb_str(&t), ':') + 2));
-    sb_free(&t);
-    json_object_set_new(r, "returns", returns);
-    json_object_set_new(r, "winners", winners);
-    json_object_set_new(r, "reason", json_string(play_end_key(s->meta.end)));
-    json_object_set_new(r, "seat", json_integer(s->meta.end_seat));
-    json_object_set_new(o, "result", r);
-}
-
-/* Adds to a result by the rules its stable reason and its winners. */
-static void rules_result(const Session *s, json_t *r)
-{
-    const Game *g = s->game;
-    const int idx = g->ops->end_reason ? g->ops->end_reason(g, s->rec.current) : -1;
-    json_object_set_new(r, "reason", idx >= 0 && idx < g->ops->end_reason_count
-                                         ? json_string(g->ops->end_reasons[idx])
-                                         : json_null());
-    StrBuf why;
-    sb_init(&why);
-    g->ops->describe_result(g, s->rec.current, &why);
-    json_object_set_new(r, "why", json_string(sb_str(&why)));
-    sb_free(&why);
-    double ret[MAX_PLAYERS];
-    g->ops->returns(g, s->rec.current, ret);
-    double best = ret[0];
-    for (int i = 1; i < g->players; i++)
-        if (ret[i] > best)
-            best = ret[i];
-    json_t *winners = json_array();
-    for (int i = 0; i < g->players; i++)
-        if (ret[i] == best)
-            json_array_append_new(winners, json_integer(i));
-    json_object_set_new(r, "winners", winners);
-}
-
-void api_finish_state(const Session *s, json_t *o)
-{
-    if (s->meta.end != PLAY_END_NONE) {
-        json_object_set_new(o, "status", json_string("over"));
-        json_object_set_new(o, "to_move", json_null());
-        json_object_set_new(o, "thinking", json_null());
-        json_object_set_new(o, "legal", json_array());
-        end_result(s, o);
-    } else if (json_is_object(json_object_get(o, "result"))) {
-        rules_result(s, json_object_get(o, "result"));
-    }
-    const int offer = offer_standing(s);
-    json_object_set_new(o, "draw_offer", offer >= 0 ? json_integer(offer) : json_null());
-    json_object_set_new(o, "hints", json_boolean(humans_of(s) < 2 || s->meta.hints));
-    json_object_set_new(o, "rematch", s->meta.rematch[0] ? json_string(s->meta.rematch)
-                                                         : json_null());
-    json_object_set_new(o, "rematch_of", s->meta.rematch_of[0] ? json_string(s->meta.rematch_of)
-                                                               : json_null());
-}
-
-int api_finish_viewer_fields(const Session *s, int viewer, char *buf, size_t len)
-{
-    if (viewer < 0 || viewer >= s->game->players || !s->meta.rematch[0] || len == 0)
-        return 0;
-    const int n = snprintf(buf, len, "\"rematch_url\":\"/g/%s#token=%s\",", s->meta.rematch,
-                           s->meta.rematch_token[viewer]);
-    return n > 0 && (size_t)n < len ? n : 0;
-}
-
-/* --- the requests ------------------------------------------------------------------------- */
 
 /* The state for `seat` as the answer, with "answer" in front when given. */
 static void answer_state(Response *res, Session *s, int seat, const char *answer)
@@ -177,7 +65,7 @@ static void change(Server *srv, Session *s, int seat, const char *action, Respon
     ErrBuf err;
     Status st = check_player(s, seat, &err);
     GameMeta m = s->meta;
-    const int offer = offer_standing(s);
+    const int offer = api_offer_standing(s);
     const int other = 1 - seat;
     const char *answer = NULL;
     if (st == STATUS_OK && strcmp(action, "resign") == 0) {

@@ -6,12 +6,7 @@
 #ifndef CROWN_WEB_API_FINISH_H
 #define CROWN_WEB_API_FINISH_H
 
-#include <jansson.h>
-#include <stdbool.h>
-#include <stddef.h>
-
-#include "core/strbuf.h"
-#include "web/http.h"
+#include "web/message.h"
 
 typedef struct Server Server;
 typedef struct Session Session;
@@ -24,12 +19,9 @@ void api_finish_accept_draw(Server *srv, const Request *req, Session *s, Respons
 void api_finish_decline_draw(Server *srv, const Request *req, Session *s, Response *res);
 void api_finish_rematch(Server *srv, const Request *req, Session *s, Response *res);
 /* Adds to the state o of s what the end and the offers are; the caller holds s->mu. */
-void api_finish_state(const Session *s, json_t *o);
 /* The result in the neutral words of play_result_text, an end outside the rules
  * included; the caller holds s->mu. */
-void api_finish_result_text(const Session *s, StrBuf *out);
 /* Writes into buf the fields only `viewer` may see (his link to the rematch), each
  * followed by a comma; returns their length (0 for none). The caller holds s->mu. */
-int api_finish_viewer_fields(const Session *s, int viewer, char *buf, size_t len);
 
 #endif

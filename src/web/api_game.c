@@ -14,8 +14,9 @@
 #include "core/record.h"
 #include "web/ai.h"
 #include "web/api.h"
-#include "web/api_finish.h"
-#include "web/server.h"
+#include "web/api_state.h"
+#include "web/api_view.h"
+#include "web/context.h"
 #include "web/session.h"
 
 static void state_response(Response *res, Session *s, int viewer, int status)
@@ -140,7 +141,7 @@ void api_game_record(Server *srv, const Request *req, Session *s, Response *res)
     sb_init(&t);
     StrBuf result;
     sb_init(&result);
-    api_finish_result_text(s, &result);
+    api_result_text(s, &result);
     record_write(&s->rec, sb_str(&result), &t);
     sb_free(&result);
     pthread_mutex_unlock(&s->mu);

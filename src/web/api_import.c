@@ -15,6 +15,7 @@
 #include "core/record.h"
 #include "play/registry.h"
 #include "web/api.h"
+#include "web/api_games.h"
 #include "web/session.h"
 
 /* Whether the line at `line` (up to its end) is "KEY VALUE...": then *value is set. */

@@ -6,7 +6,7 @@
 #ifndef CROWN_WEB_API_IMPORT_H
 #define CROWN_WEB_API_IMPORT_H
 
-#include "web/http.h"
+#include "web/message.h"
 
 typedef struct Server Server;
 

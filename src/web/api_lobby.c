@@ -13,7 +13,7 @@
 #include "core/game_api.h"
 #include "play/words.h"
 #include "web/api.h"
-#include "web/server.h"
+#include "web/context.h"
 #include "web/session.h"
 
 enum { OPEN_LIST_CAP = 50 };

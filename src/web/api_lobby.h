@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "web/http.h"
+#include "web/message.h"
 
 typedef struct Server Server;
 typedef struct Session Session;

@@ -14,6 +14,7 @@
 #include "core/game_api.h"
 #include "play/registry.h"
 #include "web/api.h"
+#include "web/api_state.h"
 
 static json_t *observe_json(const Game *g, const GameState *st)
 {

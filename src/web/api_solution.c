@@ -15,7 +15,7 @@
 #include "core/game_api.h"
 #include "play/solution.h"
 #include "web/api.h"
-#include "web/server.h"
+#include "web/context.h"
 #include "web/session.h"
 
 static json_t *value_json(bool known, KvsValue v)

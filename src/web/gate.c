@@ -44,10 +44,10 @@
 #include <unistd.h>
 
 #include "core/clock.h"
-#include "web/http.h"
+#include "web/message.h"
 #include "web/quota.h"
 #include "web/realip.h"
-#include "web/server.h"
+#include "web/context.h"
 
 /* The largest head the gate reads: a URL and headers at their bounds, and the request
  * line's other words; beyond it the answer is 414 or 431 without reading further. */

@@ -30,12 +30,16 @@
 #include "web/routes.h"
 #include "web/assets.h"
 #include "web/gate.h"
+#include "web/message.h"
 #include "web/origin.h"
 #include "web/quota.h"
 #include "web/realip.h"
-#include "web/server.h"
+#include "web/ratelimit.h"
+#include "web/weblog.h"
+#include "web/context.h"
 #include "web/session.h"
 #include "web/sse.h"
+#include "web/streams.h"
 
 /* What one request collects between the calls libmicrohttpd makes for it. */
 typedef struct ConnCtx {
@@ -65,94 +69,6 @@ struct HttpWorkers {
     int n;
     pthread_t thread[SERVER_WORKERS];
 };
-
-static const char JSON_TYPE[] = "application/json; charset=utf-8";
-
-int http_status_of(Status st)
-{
-    switch (st) {
-    case STATUS_OK:
-        return 200;
-    case STATUS_PARSE:
-        return 400;
-    case STATUS_NOT_FOUND:
-        return 404;
-    case STATUS_NOT_YOUR_TURN:
-    case STATUS_CONFLICT:
-        return 409;
-    case STATUS_ILLEGAL:
-    case STATUS_UNSUPPORTED:
-        return 422;
-    case STATUS_CORRUPT:
-        return 500;
-    case STATUS_IO:
-    case STATUS_NOMEM:
-        return 503;
-    }
-    return 500;
-}
-
-void response_json(Response *r, int status, char *body, size_t len)
-{
-    r->status = status;
-    r->body = body;
-    r->len = len;
-    r->content_type = JSON_TYPE;
-}
-
-void response_error(Response *r, int status, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    free(r->body);
-    json_t *m = json_string(msg);
-    if (m == NULL) {
-        // A message quoting a client's text cut in the middle of a UTF-8 sequence is not
-        // valid UTF-8, which JSON strings must be: keep the ASCII part.
-        for (char *p = msg; *p; p++)
-            if ((unsigned char)*p >= 0x80)
-                *p = '?';
-        m = json_string(msg);
-    }
-    json_t *o = json_object();
-    json_object_set_new(o, "error", m);
-    json_object_set_new(o, "status", json_integer(status));
-    char *text = json_dumps(o, JSON_COMPACT);
-    json_decref(o);
-    if (text == NULL || m == NULL) {
-        free(text);
-        text = malloc(96);
-        if (text)
-            snprintf(text, 96, "{\"error\":\"the request is malformed\",\"status\":%d}", status);
-    }
-    response_json(r, status, text, text ? strlen(text) : 0);
-}
-
-/* The headers every answer carries, pages and API alike: nothing of it may be framed,
- * sniffed into another type, leak its address in a Referer, or be read by another site.
- * Pages get a policy that allows only the server's own scripts, styles and images (the
- * front end has no inline script or style); API answers allow nothing at all. */
-#define COMMON_SECURITY_HEADERS                                                              \
-    {"X-Content-Type-Options", "nosniff"}, {"Referrer-Policy", "no-referrer"},               \
-        {"X-Frame-Options", "DENY"}, {"Cross-Origin-Opener-Policy", "same-origin"},          \
-        {"Cross-Origin-Resource-Policy", "same-origin"}
-static const HttpHeader PAGE_HEADERS[] = {
-    COMMON_SECURITY_HEADERS,
-    {"Content-Security-Policy", "default-src 'self'; img-src 'self' data:; object-src 'none'; "
-                                "base-uri 'none'; frame-ancestors 'none'; form-action 'self'"},
-    {NULL, NULL}};
-static const HttpHeader API_HEADERS[] = {
-    COMMON_SECURITY_HEADERS,
-    {"Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"},
-    {NULL, NULL}};
-
-const HttpHeader *http_security_headers(bool page)
-{
-    return page ? PAGE_HEADERS : API_HEADERS;
-}
 
 static void add_security_headers(struct MHD_Response *mr, bool page)
 {
@@ -184,13 +100,13 @@ static enum MHD_Result send_response(struct MHD_Connection *c, Response *r)
     }
     r->body = NULL;
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE,
-                            r->content_type ? r->content_type : JSON_TYPE);
+                            r->content_type ? r->content_type : HTTP_JSON_TYPE);
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     add_one_request(mr);
     if (r->csp == NULL) {
         add_security_headers(mr, false);
     } else {
-        for (const HttpHeader *h = API_HEADERS; h->name; h++)
+        for (const HttpHeader *h = http_security_headers(false); h->name; h++)
             if (strcmp(h->name, "Content-Security-Policy") != 0)
                 MHD_add_response_header(mr, h->name, h->value);
         MHD_add_response_header(mr, "Content-Security-Policy", r->csp);
@@ -303,12 +219,6 @@ static const char *request_token(struct MHD_Connection *c)
         return auth;
     }
     return MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
-}
-
-const char *request_arg(const Request *req, const char *name)
-{
-    return req->conn ? MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name)
-                     : NULL;
 }
 
 /* "/api/games/ID/events" -> ID in id (false if the path is not that). */
@@ -441,11 +351,11 @@ static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const
     }
     char msg[ERRBUF_LEN];
     msg[0] = '\0';
-    bool mine = sse_count_open(srv, s, viewer, msg, sizeof msg); // this process's counts
+    bool mine = streams_count_open(srv, s, viewer, msg, sizeof msg); // this process's counts
     if (mine && !quota_take(srv->quota, addr, QUOTA_STREAMS, srv->cfg.streams_per_ip)) {
         snprintf(msg, sizeof msg, "your address has %d event streams open, the most it may "
                  "have: close some", srv->cfg.streams_per_ip);
-        sse_count_close(s, viewer);
+        streams_count_close(s, viewer);
         mine = false;
     }
     // Processes sharing a store count every process's streams too: one short
@@ -453,7 +363,7 @@ static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const
     int64_t hold = 0;
     StoreRefusal refused = STORE_ADMITTED;
     int code = 429;
-    // A seat's stream is never refused for the game's count (sse_count_open).
+    // A seat's stream is never refused for the game's count (streams_count_open).
     const int game_cap = viewer >= 0 ? INT_MAX : srv->cfg.streams_per_game;
     if (mine && store_live_take(srv->store, addr, id, QUOTA_STREAMS, srv->cfg.streams_per_ip,
                                 game_cap, srv->cfg.dead_after_s, &hold,
@@ -468,7 +378,7 @@ static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const
                  "servers, the most it may have: try again later", srv->cfg.streams_per_game);
     }
     if (mine && msg[0] != '\0') {
-        sse_count_close(s, viewer);
+        streams_count_close(s, viewer);
         quota_give(srv->quota, addr, QUOTA_STREAMS);
     }
     if (msg[0] != '\0') {

@@ -1,66 +1,18 @@
 /*
  * http.h - the HTTP side of the server on libmicrohttpd: a few epoll loops, requests
  * that may block answered by worker threads, request bodies collected up to a bound,
- * requests refused unless their Host names this server, their Origin is its own or a configured site's and their body is JSON, the
- * client's token read from the Authorization header (or ?token= for reading), writes
+ * requests refused unless their Host names this server, their Origin is its own or a
+ * configured site's and their body is JSON, the client's token read from the Authorization header (or ?token= for reading), writes
  * rate-limited per address, the security headers on every answer, and each request
  * routed to the JSON API, the event streams or the built-in front-end files.
  */
 #ifndef CROWN_WEB_HTTP_H
 #define CROWN_WEB_HTTP_H
 
-#include <stdbool.h>
-#include <stddef.h>
-
 #include "core/status.h"
 
 typedef struct Server Server;
 typedef struct HttpWorkers HttpWorkers;
-struct MHD_Connection;
-
-/* A header line every answer carries. */
-typedef struct HttpHeader {
-    const char *name, *value;
-} HttpHeader;
-
-/* The security headers of a page (page) or of an API answer, ending with {NULL, NULL}. */
-const HttpHeader *http_security_headers(bool page);
-
-/* A request as the handlers see it. */
-typedef struct Request {
-    const char *method; /* "GET", "POST", ... ("HEAD" is passed on as "GET") */
-    const char *path;   /* decoded URL path, no query */
-    const char *body;   /* NUL-terminated; "" when there is none */
-    size_t body_len;
-    const char *token;  /* the seat token offered, or NULL */
-    const char *addr;   /* the client's address as text ("" when unknown) */
-    struct MHD_Connection *conn; /* for request_arg; NULL: no query */
-} Request;
-
-/* The value of the query argument `name` of req, or NULL. */
-const char *request_arg(const Request *req, const char *name);
-
-/* What a handler answers: a status and a malloc'd body of one content type. */
-typedef struct Response {
-    int status;
-    char *body;
-    size_t len;
-    const char *content_type; /* static text */
-    const char *allow;        /* for 405: the methods allowed */
-    char location[128];       /* for 201: where the new thing is, or "" */
-    int retry_after;          /* for 429 and 503: seconds to wait, or 0 for no header */
-    const char *csp;          /* static text: a Content-Security-Policy of its own, or NULL */
-} Response;
-
-/* Sets r to {"error": message} with that status (a 4xx or 5xx). Always succeeds: when
- * memory is short the body is a fixed text. */
-void response_error(Response *r, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* Takes ownership of a malloc'd JSON body. */
-void response_json(Response *r, int status, char *body, size_t len);
-/* The HTTP status a refusal from the session or the AI deserves (STATUS_OK: 200): the
- * one place where crown Status codes become HTTP statuses. */
-int http_status_of(Status st);
 
 /* Starts listening on srv->cfg.bind / port; sets srv->daemon and srv->port. */
 Status http_start(Server *srv, ErrBuf *err);

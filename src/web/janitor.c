@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "web/server.h"
+#include "web/context.h"
 #include "web/session.h"
 #include "web/waits.h"
 

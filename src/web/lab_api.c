@@ -30,6 +30,7 @@
 #include "play/registry.h"
 #include "web/api.h"
 #include "web/lab_folder.h"
+#include "web/config.h"
 #include "web/ratelimit.h"
 #include "web/secret.h"
 

@@ -14,14 +14,11 @@
 #include <stdbool.h>
 
 #include "core/status.h"
-#include "web/http.h"
+#include "web/message.h"
 
 typedef struct LabServer LabServer;
 
 enum {
-    LAB_DEFAULT_MAX_GAMES = 2000, /* games of one study, every set; and of one address's */
-    LAB_DEFAULT_KEEP = 200,       /* study folders kept in DIR */
-    LAB_DEFAULT_STARTS = 10,      /* studies one address may start an hour */
     LAB_QUEUE = 16,               /* studies running or queued, all addresses */
     LAB_STUDIES_PER_ADDR = 2,     /* studies running or queued of one address */
     LAB_KEEP_PER_ADDR = 20,       /* study folders of one address kept in DIR */

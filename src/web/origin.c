@@ -10,7 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "web/server.h"
+#include "web/context.h"
+#include "web/realip.h"
 
 /* The scheme and authority of a URL ("https://crown.example:8443/x" -> its first 28
  * characters), as an Origin header writes them; 0 if it is not such a URL. */

@@ -15,6 +15,7 @@
 #include "core/game_api.h"
 #include "play/turn.h"
 #include "web/api.h"
+#include "web/api_state.h"
 #include "web/session.h"
 
 void preview_handle(const Request *req, Session *s, Response *res)

@@ -4,7 +4,7 @@
 #ifndef CROWN_WEB_PREVIEW_H
 #define CROWN_WEB_PREVIEW_H
 
-#include "web/http.h"
+#include "web/message.h"
 
 typedef struct Session Session;
 

@@ -17,8 +17,9 @@
 #include "search/limits.h"
 #include "web/ai.h"
 #include "web/api.h"
+#include "web/api_state.h"
 #include "web/ratelimit.h"
-#include "web/server.h"
+#include "web/context.h"
 #include "web/session.h"
 
 /* The position after `ply` actions of s's record, or NULL for want of memory; the

@@ -6,7 +6,7 @@
 #ifndef CROWN_WEB_REVIEW_H
 #define CROWN_WEB_REVIEW_H
 
-#include "web/http.h"
+#include "web/message.h"
 
 typedef struct Server Server;
 typedef struct Session Session;

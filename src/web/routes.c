@@ -15,6 +15,7 @@
 
 #include "core/strbuf.h"
 #include "web/api.h"
+#include "web/api_games.h"
 #include "web/api_finish.h"
 #include "web/api_game.h"
 #include "web/api_import.h"
@@ -24,7 +25,7 @@
 #include "web/lab_api.h"
 #include "web/preview.h"
 #include "web/review.h"
-#include "web/server.h"
+#include "web/context.h"
 #include "web/session.h"
 
 /* s is the game of a game's path, with a reference held; NULL for the others. */

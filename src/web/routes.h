@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "web/http.h"
+#include "web/message.h"
 
 typedef struct Server Server;
 

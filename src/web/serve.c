@@ -15,9 +15,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/strbuf.h"
+#include "play/perfect.h"
 #include "web/netaddr.h"
 #include "web/serve.h"
 #include "web/server.h"
+#include "web/store.h"
 
 enum { PATH_CAP = 4096 };
 

@@ -13,40 +13,19 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "web/api.h"
+#include "play/perfect.h"
+#include "web/ai.h"
+#include "web/catalog.h"
 #include "web/http.h"
-
-void serve_config_defaults(ServeConfig *cfg)
-{
-    *cfg = (ServeConfig){
-        .bind = "127.0.0.1",
-        .port = 8080,
-        .write_rate = 20,
-        .write_burst = 120,
-        .max_connections = 16000,
-        .max_per_ip = 256,
-        .head_timeout_s = 10,
-        .heads_per_ip = 32,
-        .creates_per_hour = 60,
-        .ai_games = 3,
-        .aiai_games = 2,
-        .ai_max_plies = 1000,
-        .ai_seconds = 600,
-        .ai_queue = 4,
-        .hint_timeout_s = 10,
-        .streams_per_ip = 32,
-        .streams_per_game = 64,
-        .keep_alive_s = 15,
-        .dead_after_s = 30,
-        .idle_s = 300,
-        .day_s = 86400,
-        .abandon_s = 30L * 24 * 3600,
-        .finished_s = 0,
-        .lab_max_games = LAB_DEFAULT_MAX_GAMES,
-        .lab_keep = LAB_DEFAULT_KEEP,
-        .lab_starts = LAB_DEFAULT_STARTS,
-    };
-}
+#include "web/janitor.h"
+#include "web/lab_api.h"
+#include "web/quota.h"
+#include "web/ratelimit.h"
+#include "web/realip.h"
+#include "web/session.h"
+#include "web/sse.h"
+#include "web/store.h"
+#include "web/weblog.h"
 
 static void watch_changed(void *ctx, const char *id, uint64_t version)
 {
@@ -70,11 +49,17 @@ static void watch_missed(void *ctx)
     session_store_missed(ctx);
 }
 
+static void queue_move(void *ai, Session *s)
+{
+    ai_queue_move(ai, s);
+}
+
 Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
 {
     memset(srv, 0, sizeof *srv);
     srv->cfg = *cfg;
     atomic_init(&srv->stopping, false);
+    atomic_init(&srv->open_streams, 0);
     Status st = realip_parse(cfg->trusted_proxies, &srv->proxies, err);
     if (st == STATUS_OK)
         st = store_open(cfg->db_path, &srv->store, err);
@@ -93,7 +78,7 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     srv->reads = ratelimit_new(4, 40);
     srv->quota = quota_new();
     srv->log = weblog_new(stderr, cfg->quiet);
-    srv->games_json = api_games_json(&srv->games_json_len);
+    srv->games_json = catalog_json(&srv->games_json_len);
     if (srv->sessions == NULL || srv->rate == NULL || srv->creates == NULL || srv->reads == NULL ||
         srv->quota == NULL || srv->log == NULL || srv->games_json == NULL) {
         server_stop(srv);
@@ -103,6 +88,9 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
         server_stop(srv);
         return st;
     }
+    // The sessions call up to the event streams and the AI workers through these only.
+    const SessionHooks hooks = {sse_wake_locked, sse_events_free, queue_move, srv->ai};
+    sessions_set_hooks(srv->sessions, &hooks);
     // Other processes sharing the store: their changes and their orphaned AI moves.
     const StoreWatch watch = {srv, watch_changed, watch_thinking, watch_orphaned, watch_missed};
     if ((st = store_watch(srv->store, &watch, err)) != STATUS_OK) {

@@ -1,121 +1,15 @@
 /*
- * server.h - the web server as one object: its settings and the parts it is made of
- * (store, sessions, AI workers, rate limiter, HTTP daemon). There is no global state;
- * every handler reaches the server through the Server pointer libmicrohttpd hands back.
+ * server.h - starting and stopping the whole server: the domain's parts (the store,
+ * sessions, rate limits, AI workers, the housekeeping thread), the lab, and the HTTP
+ * side on top, in an order that lets every thread finish. The Server object itself is
+ * described in context.h.
  */
 #ifndef CROWN_WEB_SERVER_H
 #define CROWN_WEB_SERVER_H
 
-#include <stdatomic.h>
-#include <stdbool.h>
-#include <stdint.h>
-
 #include "core/status.h"
-#include "play/perfect.h"
-#include "web/ai.h"
-#include "web/gate.h"
-#include "web/http.h"
-#include "web/janitor.h"
-#include "web/lab_api.h"
-#include "web/quota.h"
-#include "web/ratelimit.h"
-#include "web/realip.h"
-#include "web/session.h"
-#include "web/sse.h"
-#include "web/store.h"
-#include "web/weblog.h"
+#include "web/context.h"
 
-typedef struct ServeConfig {
-    const char *bind;    /* address to listen on: IPv4 or IPv6 text */
-    int port;            /* 0: any free port (the address line says which) */
-    const char *db_path; /* SQLite file */
-    int ai_threads;      /* AI worker threads */
-    double write_rate;   /* writes (POST) a second per client address, sustained */
-    double write_burst;  /* ... and in a burst */
-    int max_connections; /* open connections in all */
-    int max_per_ip;      /* open connections from one address */
-    /* The request head's deadline, counted from the connection's accept (and a
-     * request body's: this plus its bytes at SERVER_MIN_BODY_RATE), and the connections
-     * one address (and each IPv6 /64) may have waiting for a head. */
-    int head_timeout_s;
-    int heads_per_ip;
-    /* Limits that hold under abuse (docs/API.md, "Limits"); per client address unless
-     * said. 0 in the *_s retention fields: never. */
-    int creates_per_hour;  /* games created */
-    int ai_games;          /* unfinished games with a human and an AI seat, at once */
-    int aiai_games;        /* unfinished games of AI seats only, at once */
-    int ai_max_plies;      /* actions in a game beyond which its AI no longer plays */
-    int ai_seconds;        /* AI think time per game (since it was loaded) */
-    int ai_queue;          /* hints queued for the AI workers */
-    int hint_timeout_s;    /* a hint not started by then is refused with 503 */
-    int streams_per_ip;    /* open event streams */
-    int streams_per_game;  /* open event streams of one game, from anywhere */
-    int keep_alive_s;      /* a stream sent nothing for this long gets a keep-alive */
-    /* A process sharing the store that has not beaten for this long is taken for dead:
-     * its streams and hints no longer count (store_live_beat). */
-    int dead_after_s;
-    int idle_s;            /* a game nobody touched for this long leaves memory */
-    int day_s;             /* a day of a days-per-move clock: 86400 but in tests */
-    long abandon_s;        /* an unfinished game unchanged for this long is deleted */
-    long finished_s;       /* a finished game unchanged for this long is deleted */
-    /* Web security: the names the site is reached under besides the server's own
-     * address (--public-url; --allow-origin, comma-separated); NULL for none. */
-    const char *public_url;
-    const char *allow_origins;
-    /* Reverse proxies whose X-Forwarded-For names the client (--trusted-proxy,
-     * comma-separated addresses and CIDR blocks; realip.h); NULL for none. */
-    const char *trusted_proxies;
-    /* The machine's address other machines reach when bind is every address (the
-     * invite links' host, GET /api/info), or NULL. */
-    const char *share_host;
-    const char *tablebase; /* a solved table for ai:10 and hints; NULL: the default places */
-    const char *lab_dir;   /* --lab: studies from the browser kept here; NULL: the lab is off */
-    bool quiet;            /* --quiet: no summaries of the library's routine lines */
-    int lab_max_games;     /* games of one such study, every rule set; of one address's */
-    int lab_keep;          /* study folders kept in lab_dir */
-    int lab_starts;        /* studies one address may start an hour */
-} ServeConfig;
-
-/* Bounds on what a request may carry. */
-enum {
-    SERVER_MAX_BODY = 16 * 1024,        /* bytes of a request body */
-    SERVER_MAX_IMPORT_BODY = 256 * 1024, /* ... of POST /api/import's, a game record */
-    SERVER_CONN_MEMORY = 32 * 1024,     /* the library's memory per connection */
-    SERVER_MAX_URL = 8 * 1024,          /* bytes of a URL (path and query) */
-    SERVER_MAX_HEADERS = 16 * 1024,     /* bytes of a request's headers in all */
-    SERVER_CONN_TIMEOUT_S = 120,        /* idle seconds before a connection is closed */
-    SERVER_MIN_BODY_RATE = 1024,        /* bytes a second a request body must come at */
-    SERVER_HTTP_THREADS = 2,            /* libmicrohttpd's event-loop threads */
-    SERVER_WORKERS = 16,                /* threads for requests that may block */
-};
-
-struct Server {
-    ServeConfig cfg;
-    Store *store;
-    SessionTable *sessions;
-    AiPool *ai;
-    RateLimiter *rate;
-    RateLimiter *creates; /* games created per address per hour */
-    RateLimiter *reads;   /* expensive reads (pages of positions) per address */
-    WebLog *log;          /* the library's lines, counted and rate-limited (weblog.h) */
-    Quota *quota;
-    TrustedProxies *proxies; /* --trusted-proxy; NULL: every client is its TCP peer */
-    Janitor *janitor;
-    struct MHD_Daemon *daemon;
-    SseHub *sse;         /* the event streams' keep-alives and hang-ups */
-    Gate *gate;          /* the listening socket and the first heads' check */
-    HttpWorkers *http_workers; /* the threads for requests that may block */
-    atomic_bool stopping;
-    int port;            /* the port actually bound */
-    Perfect *perfect;    /* the solved tables found at start (play/perfect.h) */
-    LabServer *lab;      /* the Lab page's studies (web/lab_api.h), or NULL when off */
-    char *games_json;    /* GET /api/games: fixed for the life of the server */
-    size_t games_json_len;
-};
-
-/* The defaults of `crown serve` (docs/API.md); ai_threads 0 and db_path NULL, for the
- * caller to choose. */
-void serve_config_defaults(ServeConfig *cfg);
 /* Everything but the HTTP daemon: the store, sessions, rate limits and AI workers, ready
  * for api_handle. The web fuzz target drives the API through this without a socket;
  * server_stop releases it too. */

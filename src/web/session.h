@@ -5,8 +5,8 @@
  *
  * The server is the referee: every action is read and checked by the play layer
  * (play/turn.h, the game's own parse_move / parse_actions) against the current position,
- * and chance is drawn here. Functions answer with crown Status codes; only the API layer
- * (api.c) turns them into HTTP statuses, so nothing here is tied to HTTP.
+ * and chance is drawn here. Functions answer with crown Status codes; only the handlers,
+ * through message.c, turn them into HTTP statuses, so nothing here is tied to HTTP.
  *
  * Locking: each Session has a mutex guarding everything in it but the fields marked
  * fixed (set when the session is made, read without the lock). Lock order: session
@@ -36,13 +36,28 @@
 #include "web/store.h"
 
 typedef struct Server Server;
+typedef struct Session Session;
 typedef struct SseStream SseStream;
 typedef struct SseEvent SseEvent;
 
-typedef struct Session {
+/* What the layers above the sessions do when one changes: set once at start, before the
+ * first session is made (server.c); a NULL member does nothing. The sessions call up
+ * only through these, so they include nothing of the AI queue or the event streams. */
+typedef struct SessionHooks {
+    /* The event streams (sse.c): wake those of s after a change, s->mu held; let go of
+     * s's shared events when s leaves memory. */
+    void (*wake_locked)(Session *s);
+    void (*forget)(Session *s);
+    /* The AI workers (ai.c): queue the move of the AI seat to move in s, s->mu held. */
+    void (*queue_move)(void *ai, Session *s);
+    void *ai;
+} SessionHooks;
+
+struct Session {
     pthread_mutex_t mu;
 
     /* fixed */
+    const SessionHooks *hooks; /* the table's */
     char id[SECRET_ID_LEN + 1];
     const Game *game; /* == rec.game; the configured game never changes */
     uint64_t seed;
@@ -57,7 +72,7 @@ typedef struct Session {
     /* guarded by mu */
     int quota_kind;   /* the QuotaKind the owner holds for this game until it ends, or -1 */
     int nstreams;     /* open event streams: the length of `streams` below */
-    int seat_streams[MAX_PLAYERS]; /* of nstreams, those of each seat (sse_count_open) */
+    int seat_streams[MAX_PLAYERS]; /* of nstreams, those of each seat (streams.c) */
     bool hint_queued; /* a hint for this game waits for an AI worker */
     bool sse_queued;  /* the event hub has this game's change to send out (sse.c) */
     int64_t ai_ms;    /* AI think time spent since the session was made or loaded */
@@ -91,11 +106,13 @@ typedef struct Session {
     SseEvent *events[1 + MAX_PLAYERS];
 
     struct Session *next; /* in the table's hash chain */
-} Session;
+};
 
 typedef struct SessionTable SessionTable;
 
 SessionTable *sessions_new(void);
+/* Sets what the sessions call up to (SessionHooks), before the first session is made. */
+void sessions_set_hooks(SessionTable *t, const SessionHooks *hooks);
 /* Frees every session; no other thread may use them any more. */
 void sessions_free(SessionTable *t);
 /* Counts for GET /api/stats: sessions in memory, and since the start those that left

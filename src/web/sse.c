@@ -36,6 +36,7 @@
  * event carries the whole state.
  */
 #include "web/sse.h"
+#include "web/streams.h"
 
 #include <errno.h>
 #include <microhttpd.h>
@@ -53,8 +54,9 @@
 #include <unistd.h>
 
 #include "web/api.h"
+#include "web/api_state.h"
 #include "web/quota.h"
-#include "web/server.h"
+#include "web/context.h"
 #include "web/session.h"
 
 struct SseEvent {
@@ -137,7 +139,6 @@ struct SseHub {
     /* Freed streams wait here until the hub thread is past any epoll event naming them:
      * an event read before a stream was freed must not reach freed memory. */
     SseStream *dead;
-    atomic_long open;
 };
 
 static const char KEEP_ALIVE[] = ": keep-alive\n\n";
@@ -546,54 +547,22 @@ static void free_stream(void *cls)
         st->next->prev = st->prev;
     st->suspended = false;
     pthread_mutex_unlock(&s->mu);
-    sse_count_close(s, st->viewer);
+    streams_count_close(s, st->viewer);
     give_back(st->srv, st->addr, st->hold);
     event_release(st->ev);
     st->ev = NULL;
-    atomic_fetch_sub(&h->open, 1);
+    atomic_fetch_sub(&st->srv->open_streams, 1);
     pthread_mutex_lock(&h->mu);
     st->dead_next = h->dead;
     h->dead = st;
     pthread_mutex_unlock(&h->mu);
 }
 
-bool sse_count_open(const Server *srv, Session *s, int viewer, char *msg, size_t n)
-{
-    const bool seat = viewer >= 0 && viewer < MAX_PLAYERS;
-    pthread_mutex_lock(&s->mu);
-    int seats = 0;
-    for (int i = 0; i < MAX_PLAYERS; i++)
-        seats += s->seat_streams[i];
-    bool ok;
-    if (seat && !(ok = s->seat_streams[viewer] < SSE_SEAT_STREAMS))
-        snprintf(msg, n, "this seat has %d event streams open, the most it may have: "
-                 "close some", SSE_SEAT_STREAMS);
-    else if (!seat && !(ok = s->nstreams - seats < srv->cfg.streams_per_game))
-        snprintf(msg, n, "this game has %d event streams open, the most it may have: try "
-                 "again later", srv->cfg.streams_per_game);
-    if (ok) {
-        s->nstreams++;
-        if (seat)
-            s->seat_streams[viewer]++;
-    }
-    pthread_mutex_unlock(&s->mu);
-    return ok;
-}
-
-void sse_count_close(Session *s, int viewer)
-{
-    pthread_mutex_lock(&s->mu);
-    s->nstreams--;
-    if (viewer >= 0 && viewer < MAX_PLAYERS)
-        s->seat_streams[viewer]--;
-    pthread_mutex_unlock(&s->mu);
-}
-
 /* Gives back what the caller of sse_response counted for a stream that never opened. */
 static void never_opened(Server *srv, Session *s, int viewer, const char *addr,
                          int64_t hold)
 {
-    sse_count_close(s, viewer);
+    streams_count_close(s, viewer);
     give_back(srv, addr, hold);
     session_release(s);
 }
@@ -641,13 +610,8 @@ struct MHD_Response *sse_response(Server *srv, struct MHD_Connection *c, Session
         s->streams->prev = st;
     s->streams = st;
     pthread_mutex_unlock(&s->mu);
-    atomic_fetch_add(&srv->sse->open, 1);
+    atomic_fetch_add(&srv->open_streams, 1);
     return mr;
-}
-
-long sse_open_streams(const SseHub *h)
-{
-    return h ? atomic_load(&h->open) : 0;
 }
 
 static void free_dead(SseHub *h)
@@ -741,7 +705,6 @@ Status sse_hub_start(Server *srv, SseHub **out, ErrBuf *err)
     h->keep_alive->version = 0;
     h->keep_alive->len = sizeof KEEP_ALIVE - 1;
     memcpy(h->keep_alive->bytes, KEEP_ALIVE, sizeof KEEP_ALIVE);
-    atomic_init(&h->open, 0);
     atomic_init(&h->next, 0);
     pthread_mutex_init(&h->mu, NULL);
     pthread_mutex_init(&h->bmu, NULL);

@@ -29,17 +29,7 @@ Status sse_hub_start(Server *srv, SseHub **out, ErrBuf *err);
 void sse_hub_quiesce(SseHub *h);
 /* After the HTTP daemon has stopped (every stream freed). NULL is fine. */
 void sse_hub_stop(SseHub *h);
-/* Event streams open now. */
-long sse_open_streams(const SseHub *h);
 
-/* Counts a new stream of s for `viewer` (a seat or -1) in s->nstreams, or puts in msg
- * why not: a seat's token always gets a stream (up to SSE_SEAT_STREAMS each, its tabs),
- * whatever spectators hold, so that watchers cannot cut the players off their own
- * updates; spectators share --streams-per-game. */
-enum { SSE_SEAT_STREAMS = 4 };
-bool sse_count_open(const Server *srv, Session *s, int viewer, char *msg, size_t n);
-/* Gives back what sse_count_open counted. */
-void sse_count_close(Session *s, int viewer);
 /* A response whose body is the event stream of s as `viewer` (a seat or -1) sees it,
  * for connection c; NULL when memory is short. The caller has counted the stream in
  * s->nstreams, in addr's QUOTA_STREAMS and, on a shared store, as `hold`

@@ -1,0 +1,32 @@
+/*
+ * api_games.h - the server's collection of games (GET and POST /api/games), its health
+ * and counts, and the one way every handler makes a new game.
+ */
+#ifndef CROWN_WEB_API_GAMES_H
+#define CROWN_WEB_API_GAMES_H
+
+#include "web/message.h"
+
+typedef struct Server Server;
+typedef struct Session Session;
+typedef struct NewGame NewGame;
+
+/* GET /api/games: every registered game with its options (catalog.h). */
+void api_games_list(Server *srv, const Request *req, Session *s, Response *res);
+/* POST /api/games: a new game from its name, seats, rules, seed, position and clock. */
+void api_games_create(Server *srv, const Request *req, Session *s, Response *res);
+/* GET /api/health: the server answers, with its count of open event streams. */
+void api_health(Server *srv, const Request *req, Session *s, Response *res);
+/* GET /api/stats: counts of games in memory, evicted, deleted and flagged. */
+void api_stats(Server *srv, const Request *req, Session *s, Response *res);
+
+/* Creates the game ng (players, rules and seats checked; `humans` of its seats people)
+ * within the requester's limits: the new session with a reference, or NULL with the
+ * refusal answered in res. */
+Session *api_create_session(Server *srv, const Request *req, NewGame *ng, int humans,
+                            Response *res);
+/* 201 for the new game s: its id, every seat's link (the creator hands them out) and its
+ * state; gives back the reference on s. */
+void api_created_response(Response *res, Session *s);
+
+#endif
