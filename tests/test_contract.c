@@ -623,6 +623,31 @@ static void check_search_hints(const Game *g, GameState *s, const MoveList *move
 /* All checks at one position: move list, chance list, make/unmake of every action;
  * `full` adds the text checks and determinize. Fills `list` (the moves) or `chance` and
  * returns the number of actions. */
+/* Every legal action is plain or of one of the game's kinds, with a label, and asking
+ * changes nothing; the turn's help, when there is one, is a line of words. */
+static void check_action_words(const Game *g, const GameState *s, const MoveList *moves)
+{
+    const GameOps *ops = g->ops;
+    GameState *before = game_state_clone(g, s);
+    assert_non_null(before);
+    StrBuf label;
+    sb_init(&label);
+    for (int i = 0; i < moves->count; i++) {
+        sb_clear(&label);
+        const int k = game_action_kind(g, s, moves->moves[i], &label);
+        if (k >= ops->action_kind_count || (k >= 0 && sb_str(&label)[0] == '\0'))
+            fail_msg("%s: action %d is of kind %d with label '%s'", ops->name, i, k,
+                     sb_str(&label));
+    }
+    sb_free(&label);
+    const char *help = game_turn_help(g, s);
+    if (help != NULL && strlen(help) < 8)
+        fail_msg("%s: turn help '%s' says nothing", ops->name, help);
+    if (memcmp(before, s, g->state_size) != 0)
+        fail_msg("%s: action_kind or turn_help changed the state", ops->name);
+    free(before);
+}
+
 static int check_position(const Game *g, GameState *s, bool full, bool garbage,
                           const Garbage *gb, MoveList *list, ChanceList *chance, void *undo,
                           Rng *rng)
@@ -638,6 +663,7 @@ static int check_position(const Game *g, GameState *s, bool full, bool garbage,
     int actions = n;
     if (tm != PLAYER_NONE && ops->end_reason != NULL && ops->end_reason(g, s) != -1)
         fail_msg("%s: end_reason of a game in progress is not -1", ops->name);
+    check_action_words(g, s, list);
     if (full && ops->can_win != NULL) {
         // Asked by the server when a flag falls, at any position: it must only look.
         GameState *before = game_state_clone(g, s);
@@ -786,8 +812,12 @@ static void test_random_games(void **state)
     garbage_init(&gb);
     Combo combos[MAX_COMBOS];
     assert_true(registry_count() > 0);
+    // CROWN_CONTRACT_GAME names one game to check alone (tests/new-game.sh's new one).
+    const char *only = getenv("CROWN_CONTRACT_GAME");
     for (int i = 0; i < registry_count(); i++) {
         const GameOps *ops = registry_at(i);
+        if (only != NULL && strcmp(only, ops->name) != 0)
+            continue;
         int nc = pick_combos(ops, combos);
         long positions = 0;
         for (int c = 0; c < nc; c++) {
@@ -820,6 +850,17 @@ static void test_registry(void **state)
         assert_true(ops->option_count >= 0 && ops->option_count <= GAME_MAX_OPTIONS);
         for (int k = 0; k < ops->option_count; k++)
             assert_non_null(ops->options[k].default_value);
+        // The words a page shows come from here, never from tables keyed by the name.
+        assert_true(ops->title != NULL && ops->title[0] != '\0');
+        assert_true(ops->family != NULL && ops->family[0] != '\0');
+        assert_true(ops->summary != NULL && ops->summary[0] != '\0');
+        assert_true((ops->action_kind == NULL) == (ops->action_kind_count == 0));
+        for (int k = 0; k < ops->action_kind_count; k++) {
+            const ActionKind *a = &ops->action_kinds[k];
+            assert_true(a->key && a->key[0] && a->label && a->label[0] && a->help && a->help[0]);
+            for (int j = 0; j < k; j++)
+                assert_string_not_equal(ops->action_kinds[j].key, a->key);
+        }
     }
     assert_null(registry_find("no-such-game"));
 }

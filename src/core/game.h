@@ -62,6 +62,7 @@ enum GameFlags {
     /* Without GAME_PERFECT_INFO: what is hidden is only what is still to come (the order
      * of a shuffled pile); every action, chance outcomes included, is seen by all. */
     GAME_PUBLIC_ACTIONS = 1u << 3,
+    GAME_TABLE_SOLVED = 1u << 4, /* crown's solver (src/solve) builds its whole table */
 };
 
 /* What a rule option's value is. The kind says how it is checked and who may set it:
@@ -104,6 +105,16 @@ enum RenderFlags {
     RENDER_FLIPPED = 1u << 2, /* from the second player's side, in games that have one */
 };
 
+/* A kind of action that is not a plain move on the board (a power, a choice, a step of
+ * a turn's phase), in players' words, so that a page can label and explain it without
+ * reading move text: `key` is stable ("swap", "recruit"), `label` what its button says
+ * ("Swap"), `help` one line on what it does. */
+typedef struct ActionKind {
+    const char *key;
+    const char *label;
+    const char *help;
+} ActionKind;
+
 typedef struct GameOps GameOps;
 
 /* A configured game. Create with game_create (game_api.h); read-only afterwards, so one
@@ -124,9 +135,14 @@ typedef struct Game {
 } Game;
 
 struct GameOps {
-    /* Identity. `name` is the registry key; `summary` one line for `crown games`. */
+    /* Identity. `name` is the registry key; `summary` one line for `crown games`;
+     * `title` the game's name as players know it ("King's Valley: Labyrinth"); `family`
+     * the key its variants share, which picks the page's board drawer ("kings-valley"
+     * for all four of King's Valley's). */
     const char *name;
     const char *summary;
+    const char *title;
+    const char *family;
     int min_players, max_players;
     unsigned flags; /* enum GameFlags */
     const RuleOption *options;
@@ -337,6 +353,18 @@ struct GameOps {
      * be beaten is a draw rather than a loss. Never changes s. NULL: every player always
      * can (ask through game_can_win). */
     bool (*can_win)(const Game *g, const GameState *s, int player);
+
+    /* Which of action_kinds (action_kind_count of them) action m, legal in s, is: an
+     * index, or -1 for a plain move on the board. It may write in `label` the words for
+     * this very action ("Recruit B2"); nothing written means the kind's own label. NULL:
+     * every action is plain. */
+    int (*action_kind)(const Game *g, const GameState *s, Move m, StrBuf *label);
+    const ActionKind *action_kinds;
+    int action_kind_count;
+    /* One line for the player to move on what to do now, for a game whose turn has
+     * phases or choices before play ("Recruit: click a hill tile..."): static text, or
+     * NULL when the board says it all. NULL hook: never anything to say. */
+    const char *(*turn_help)(const Game *g, const GameState *s);
 };
 
 #endif

@@ -183,6 +183,26 @@ GameState *game_state_new(const Game *g)
     return calloc(1, g->state_size);
 }
 
+int game_action_kind(const Game *g, const GameState *s, Move m, StrBuf *label)
+{
+    if (g->ops->action_kind == NULL)
+        return -1;
+    const size_t before = label->len;
+    const int k = g->ops->action_kind(g, s, m, label);
+    if (k < 0 || k >= g->ops->action_kind_count)
+        return -1;
+    if (label->len == before)
+        sb_puts(label, g->ops->action_kinds[k].label);
+    return k;
+}
+
+const char *game_turn_help(const Game *g, const GameState *s)
+{
+    if (g->ops->turn_help == NULL || g->ops->to_move(g, s) < 0)
+        return NULL;
+    return g->ops->turn_help(g, s);
+}
+
 void *game_undo_new(const Game *g)
 {
     return calloc(1, g->undo_size ? g->undo_size : 1);

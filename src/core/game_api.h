@@ -53,6 +53,14 @@ static inline bool game_can_win(const Game *g, const GameState *s, int player)
     return g->ops->can_win == NULL || g->ops->can_win(g, s, player);
 }
 
+/* The kind of action m in s (an index into ops->action_kinds), or -1 for a plain move;
+ * for a kind, its label for this very action in `label` (the hook's own words, else the
+ * kind's label). */
+int game_action_kind(const Game *g, const GameState *s, Move m, StrBuf *label);
+
+/* ops->turn_help, or NULL when the game does not say or nobody is to move. */
+const char *game_turn_help(const Game *g, const GameState *s);
+
 /* The number of leaves `depth` actions deep, by the generic make/unmake loop (chance
  * events count each outcome as one branch). Ignores the ops->perft_leaves fast path:
  * the reference the fast path is tested against. */

@@ -44,10 +44,10 @@ static uint64_t checksum(const uint8_t *p, uint64_t n)
 
 Status kvs_rules_of_game(const Game *g, KvsRules *out, ErrBuf *err)
 {
-    const char *name = g->ops->name;
-    if (strcmp(name, "kings-valley") != 0 && strcmp(name, "retrieve-the-king") != 0)
+    if (!(g->ops->flags & GAME_TABLE_SOLVED))
         return err_set(err, STATUS_UNSUPPORTED,
-                       "only kings-valley and retrieve-the-king are solved, not %s", name);
+                       "only kings-valley and retrieve-the-king are solved, not %s",
+                       g->ops->name);
     out->soldiers = KVS_MAX_SOLDIERS;
     out->locked_king_loses = game_option_is(g, "locked-king-loses", "on");
     out->no_move_draws = game_option_is(g, "no-move", "draw");

@@ -72,6 +72,14 @@ json_t *api_legal_json(const Game *g, const GameState *st)
         if (ops->move_cells)
             ops->move_cells(g, st, ml->moves[i], &t);
         json_object_set_new(m, "cells", words_json(sb_str(&t)));
+        // A special action says what it is, so the page labels it without reading text.
+        sb_clear(&t);
+        const int kind = game_action_kind(g, st, ml->moves[i], &t);
+        if (kind >= 0) {
+            json_object_set_new(m, "kind", json_string(ops->action_kinds[kind].key));
+            json_object_set_new(m, "label", json_string(sb_str(&t)));
+            json_object_set_new(m, "help", json_string(ops->action_kinds[kind].help));
+        }
         json_array_append_new(legal, m);
     }
     sb_free(&t);
@@ -160,6 +168,8 @@ static json_t *build_state(Session *s, int view)
 
     json_t *legal = p >= 0 && (!hidden || view == p) ? api_legal_json(g, cur) : json_array();
     json_object_set_new(o, "legal", legal);
+    const char *help = p >= 0 && (!hidden || view == p) ? game_turn_help(g, cur) : NULL;
+    json_object_set_new(o, "turn_help", help ? json_string(help) : json_null());
 
     if (p == PLAYER_NONE) {
         json_t *r = json_object();

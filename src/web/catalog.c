@@ -43,6 +43,18 @@ char *catalog_json(size_t *len)
         json_t *g = json_object();
         json_object_set_new(g, "name", json_string(ops->name));
         json_object_set_new(g, "summary", json_string(ops->summary));
+        json_object_set_new(g, "title", json_string(ops->title));
+        json_object_set_new(g, "family", json_string(ops->family));
+        json_object_set_new(g, "solved", json_boolean(ops->flags & GAME_TABLE_SOLVED));
+        json_t *kinds = json_array();
+        for (int k = 0; k < ops->action_kind_count; k++) {
+            json_t *kind = json_object();
+            json_object_set_new(kind, "key", json_string(ops->action_kinds[k].key));
+            json_object_set_new(kind, "label", json_string(ops->action_kinds[k].label));
+            json_object_set_new(kind, "help", json_string(ops->action_kinds[k].help));
+            json_array_append_new(kinds, kind);
+        }
+        json_object_set_new(g, "action_kinds", kinds);
         json_object_set_new(g, "min_players", json_integer(ops->min_players));
         json_object_set_new(g, "max_players", json_integer(ops->max_players));
         json_object_set_new(g, "perfect_information",

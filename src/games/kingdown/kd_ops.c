@@ -434,8 +434,77 @@ static double ops_score(const Game *g, const GameState *s, int player)
     return k->result == KD_PLAYING ? balance : balance + 1000.0 * ret[player];
 }
 
+/* The armies' choices and powers in players' words: the six kings first (in KdArmy's
+ * order, from Frost), then the twelve powers (in KdPower's order, from Freeze). */
+static const ActionKind kd_action_kinds[] = {
+    {"frost", "Frost", "choose the king of Frost: its powers are Freeze and Ice Wall"},
+    {"flame", "Flame", "choose the king of Flame: its powers are Strike and Haste"},
+    {"stratus", "Stratus", "choose the king of Stratus: its powers are Flight and Sacrifice"},
+    {"mud", "Mud", "choose the king of Mud: its powers are March and Leap"},
+    {"spirit", "Spirit", "choose the king of Spirit: its powers are Holy Light and Mercy"},
+    {"shadow", "Shadow", "choose the king of Shadow: its powers are Death Touch and Darkness"},
+    {"freeze", "Freeze", "power: an enemy piece you pick may not move in your opponent's next "
+                         "turn"},
+    {"ice-wall", "Ice Wall", "power: a piece of yours cannot be captured in your opponent's "
+                             "next turn"},
+    {"strike", "Strike", "power: one of your pieces moves and captures once like a queen"},
+    {"haste", "Haste", "power: one piece makes two moves in this turn"},
+    {"flight", "Flight", "power: a piece flies to any empty square of your half"},
+    {"sacrifice", "Sacrifice", "power: a pawn is replaced by one of your captured pieces"},
+    {"march", "March", "power: a pawn steps two squares forward from anywhere"},
+    {"leap", "Leap", "power: a queen, rook or bishop passes over your own pawns"},
+    {"holy-light", "Holy Light", "power, always on: enemy pawns cannot check your king"},
+    {"mercy", "Mercy", "power, always on: your king moves up to two squares, over a piece of "
+                       "yours"},
+    {"death-touch", "Death Touch", "power, always on: your king captures a neighbour without "
+                                   "moving"},
+    {"darkness", "Darkness", "power, always on: your pawns step diagonally and capture "
+                             "straight ahead"},
+};
+enum { KD_KIND_KINGS = KD_ARMIES - 1 };
+_Static_assert(sizeof kd_action_kinds / sizeof kd_action_kinds[0] ==
+                   KD_KIND_KINGS + KD_POWERS - 1,
+               "a kind for every king and every power");
+
+/* A king chosen, a power chosen or a power used: its kind; a move of a piece: -1. */
+static int ops_action_kind(const Game *g, const GameState *s, Move m, StrBuf *label)
+{
+    (void)label;
+    const KdPos *p = &((const KdState *)s)->pos;
+    const int kind = kd_kind(m);
+    if (kind == KD_MV_PICK && p->phase == KD_PHASE_PICK_KING)
+        return kd_to(m) - 1;
+    if (kind == KD_MV_PICK) {
+        const int army = p->army[kd_picker(kd_cfg(g), p)];
+        return KD_KIND_KINGS + kd_army_info[army].powers[kd_to(m) & 1] - 1;
+    }
+    if (kind >= KD_MV_FREEZE && kind <= KD_MV_LEAP)
+        return KD_KIND_KINGS + KD_FREEZE - 1 + (kind - KD_MV_FREEZE);
+    return -1;
+}
+
+/* While the armies are chosen, what the choice is; nothing in play. */
+static const char *ops_turn_help(const Game *g, const GameState *s)
+{
+    (void)g;
+    switch (((const KdState *)s)->pos.phase) {
+    case KD_PHASE_PICK_KING:
+        return "Armies: choose your king; each brings its powers.";
+    case KD_PHASE_PICK_POWER:
+        return "Armies: choose one of your king's two powers.";
+    default:
+        return NULL;
+    }
+}
+
 const GameOps kd_ops = {
     .name = "king-down",
+    .title = "King Down Classic",
+    .family = "king-down",
+    .action_kind = ops_action_kind,
+    .action_kinds = kd_action_kinds,
+    .action_kind_count = (int)(sizeof kd_action_kinds / sizeof kd_action_kinds[0]),
+    .turn_help = ops_turn_help,
     .bench_depth = 6,
     .chance_scale = 459.0,
     .summary = "King Down Classic: chess with archers, paladins, guards, maesters and beasts "

@@ -321,8 +321,109 @@ static double ops_score(const Game *g, const GameState *s, int player)
     return kotv_reputation(c, k, player) + 0.001 * kotv_influence(c, k, player) + 1e-6 * keep;
 }
 
+/* Every action but a leg of the summon and chance's draw, in players' words; indexed by
+ * KotvMoveType less one (the leg and the draw stay plain). */
+static const ActionKind kotv_action_kinds[] = {
+    {"place", "Place the king", "your king starts on that valley tile"},
+    {"pass", "Pass", "skip this phase: no recruit, or no kingdom bonus"},
+    {"recruit", "Recruit", "buy the subject on that hill row for its price"},
+    {"summon", "Summon", "your king moves along the valley and takes the tiles"},
+    {"jester", "Jester", "the jester counts as one of them, but scores nothing"},
+    {"swap", "Wizard", "swap that castle subject for the hill tile"},
+    {"tax", "Tax", "turn face-up tiles of that column down for the collector's gold"},
+    {"kingdom", "Kingdom", "turn a full court face down for 5 gold and a kingdom token"},
+    {"refill", "Refill", "that hill column's bottom tiles fill the valley's holes"},
+};
+_Static_assert(sizeof kotv_action_kinds / sizeof kotv_action_kinds[0] == KMV_REFILL,
+               "a kind for every player's action type");
+
+/* The castle columns as players say them, by the letters of kotv_column_letters. */
+static const char *const column_words[KOTV_COLUMNS] = {
+    "queens", "dukes", "countesses", "knights", "farmers", "farmers' wives",
+};
+
+static int ops_action_kind(const Game *g, const GameState *s, Move m, StrBuf *label)
+{
+    const int type = kotv_mtype(m);
+    if (type == KMV_LEG || type < KMV_PLACE || type > KMV_REFILL)
+        return -1;
+    // The label names the action's own choice, read from its notation ("recruit L3").
+    StrBuf text;
+    sb_init(&text);
+    kotv_format_move(kotv_cfg(g), (const KotvState *)s, m, &text);
+    const char *arg = strchr(sb_str(&text), ' ');
+    arg = arg ? arg + 1 : "";
+    const int col = kotv_column_of_letter(arg[0]);
+    const char *column = col >= 0 && col < KOTV_COLUMNS ? column_words[col] : arg;
+    switch (type) {
+    case KMV_PLACE:
+        sb_printf(label, "Place the king on %s", arg);
+        break;
+    case KMV_RECRUIT:
+        sb_printf(label, "Recruit %s", arg);
+        break;
+    case KMV_REFILL:
+        sb_printf(label, "Refill from %s", arg[0] == 'L' ? "the left" : "the right");
+        break;
+    case KMV_JESTER:
+        sb_printf(label, "Jester to %s", column);
+        break;
+    case KMV_TAX:
+        sb_printf(label, "Tax the %s", column);
+        break;
+    case KMV_KINGDOM:
+        sb_printf(label, "Kingdom with a %s", arg[0] == 'W' ? "wife" : "farmer");
+        break;
+    case KMV_SWAP:
+        sb_printf(label, "Wizard: %s", arg);
+        break;
+    default:
+        break;
+    }
+    sb_free(&text);
+    return type - 1;
+}
+
+/* What the decision in hand asks, in the page's words (kotv_decision_name says it in
+ * the notation's). */
+static const char *ops_turn_help(const Game *g, const GameState *s)
+{
+    (void)g;
+    const KotvState *k = (const KotvState *)s;
+    if (k->pend_jester)
+        return "Jester: choose the castle column it joins; it counts as that subject but "
+               "scores nothing.";
+    if (k->pend_wizard)
+        return "Wizard: swap a face-up subject of your castle for a subject on the hill.";
+    if (k->npend_tax)
+        return "Tax collector: choose the column whose face-up tiles he turns down for his "
+               "gold.";
+    switch (k->phase) {
+    case KPH_PLACE:
+        return "Place your king: click a valley tile to start there.";
+    case KPH_RECRUIT:
+        return "Recruit: click a hill tile to buy it for the price of its row, or pass.";
+    case KPH_SUMMON:
+        return "Summon: click your king, then the tile it stops on (and takes), or beyond "
+               "two or three identical tiles it passes.";
+    case KPH_KINGDOM:
+        return "Kingdom bonus: turn a full court face down for 5 gold and a kingdom token, or "
+               "pass.";
+    case KPH_REFILL:
+        return "Refill: choose the hill column whose bottom tiles fill the valley.";
+    default:
+        return NULL;
+    }
+}
+
 const GameOps kotv_ops = {
     .name = "king-of-the-valley",
+    .title = "King of the Valley",
+    .family = "king-of-the-valley",
+    .action_kind = ops_action_kind,
+    .action_kinds = kotv_action_kinds,
+    .action_kind_count = (int)(sizeof kotv_action_kinds / sizeof kotv_action_kinds[0]),
+    .turn_help = ops_turn_help,
     .bench_iterations = 2000,
     // Not fitted: its hints come from MCTS, whose mean return is the chance already.
     .chance_scale = 300.0,

@@ -279,8 +279,26 @@ static void ops_move_cells(const Game *g, const GameState *s, Move m, StrBuf *ou
     kc_format_cell(to, out);
 }
 
+/* The one action that is not a move on the board: Black taking over White's first man. */
+static const ActionKind kc_action_kinds[] = {
+    {"swap", "Swap", "take White's first man as your own; White then plays again"},
+};
+
+static int ops_action_kind(const Game *g, const GameState *s, Move m, StrBuf *label)
+{
+    (void)g;
+    (void)s;
+    (void)label;
+    return kc_kind(m) == KC_SWAP ? 0 : -1;
+}
+
 const GameOps kc_ops = {
     .name = "kings-castle",
+    .title = "King's Castle",
+    .family = "kings-castle",
+    .action_kind = ops_action_kind,
+    .action_kinds = kc_action_kinds,
+    .action_kind_count = 1,
     .bench_depth = 5,
     .chance_scale = 195.0,
     .summary = "King's Castle (Freeling): place men, move phalanxes through the doors of the "

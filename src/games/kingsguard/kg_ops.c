@@ -396,13 +396,28 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
     kg_observe(kg_cfg(g), (const KgState *)s, observer, out);
 }
 
+/* The one action that is not a move on the board: ending a turn before the stack is
+ * spent. */
+static const ActionKind kg_action_kinds[] = {
+    {"end", "End the turn", "leave the rest of the stack where it is"},
+};
+
+static int ops_action_kind(const Game *g, const GameState *s, Move m, StrBuf *label)
+{
+    (void)g;
+    (void)s;
+    (void)label;
+    return kg_kind(m) == KG_END ? 0 : -1;
+}
+
 /* Root moves within this many centi-units count as equal: under two squares of reach
  * (kg_eval.c's mobility, 3 a square), far below a piece (100). */
 #define KG_VARIETY_MARGIN 5
 
-#define KG_OPS(NAME, SUMMARY, OPTIONS, SCALE)                                                         \
+#define KG_OPS(NAME, TITLE, SUMMARY, OPTIONS, SCALE)                                           \
     {                                                                                          \
-        .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 2,                 \
+        .name = NAME, .summary = SUMMARY, .title = TITLE, .family = "kings-guard",             \
+        .min_players = 2, .max_players = 2,                                                    \
         .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM, .options = OPTIONS,                        \
         .option_count = (int)(sizeof OPTIONS / sizeof OPTIONS[0]), .configure = kg_configure,  \
         .release = kg_release, .new_game = ops_new_game,                                       \
@@ -420,13 +435,14 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .end_reasons = kg_end_reasons,                                                         \
         .end_reason_count = (int)(sizeof kg_end_reasons / sizeof kg_end_reasons[0]),           \
         .measure = kg_measure, .metrics = kg_metrics, .metric_count = KG_METRIC_COUNT,         \
-        .bench_depth = 10, .chance_scale = SCALE,                                              \
+        .bench_depth = 10, .chance_scale = SCALE, .action_kind = ops_action_kind,              \
+        .action_kinds = kg_action_kinds, .action_kind_count = 1,                               \
     }
 
 const GameOps kg_standard_ops =
-    KG_OPS("kings-guard",
+    KG_OPS("kings-guard", "King's Guard",
            "King's Guard on 9x10: move stacks, bury the enemy king under any piece", kg_options,
            1356.0);
 const GameOps kg_8x8_ops =
-    KG_OPS("kings-guard-8x8", "King's Guard on a checkerboard: 8 guards a side, towers of 4",
+    KG_OPS("kings-guard-8x8", "King's Guard 8x8", "King's Guard on a checkerboard: 8 guards a side, towers of 4",
            kg_8x8_options, 827.0);

@@ -344,10 +344,11 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
  * up nothing the evaluation can see. */
 #define KV_VARIETY_MARGIN 5
 
-#define KV_OPS(NAME, SUMMARY, OPTIONS, CANDIDATES, CANDIDATE_LEGAL, DEPTH, SCALE)                              \
+#define KV_OPS(NAME, TITLE, FLAGS, SUMMARY, OPTIONS, CANDIDATES, CANDIDATE_LEGAL, DEPTH, SCALE)        \
     {                                                                                          \
-        .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 2,                 \
-        .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM, .options = OPTIONS,                        \
+        .name = NAME, .summary = SUMMARY, .title = TITLE, .family = "kings-valley",            \
+        .min_players = 2, .max_players = 2, .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM | FLAGS, \
+        .options = OPTIONS,                                                                    \
         .option_count = (int)(sizeof OPTIONS / sizeof OPTIONS[0]), .configure = kv_configure,  \
         .release = kv_release, .new_game = ops_new_game,                                       \
         .parse_position = ops_parse_position, .format_position = ops_format_position,          \
@@ -365,15 +366,16 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
     }
 
 const GameOps kv_standard_ops =
-    KV_OPS("kings-valley", "King's Valley on 5x5: slide your king onto the centre square",
+    KV_OPS("kings-valley", "King's Valley", GAME_TABLE_SOLVED, "King's Valley on 5x5: slide your king onto the centre square",
            kv_options, NULL, NULL, 11, 56.0);
 const GameOps kv_retrieve_ops =
-    KV_OPS("retrieve-the-king", "King's Valley with each king starting on the opponent's side",
+    KV_OPS("retrieve-the-king", "Retrieve the King", GAME_TABLE_SOLVED,
+           "King's Valley with each king starting on the opponent's side",
            kv_options, NULL, NULL, 9, 61.0);
 const GameOps kv_7x7_ops =
-    KV_OPS("kings-valley-7x7",
+    KV_OPS("kings-valley-7x7", "King's Valley 7x7", 0,
            "King's Valley on 7x7 with six soldiers and the trap-prevention rule", kv_7x7_options,
            ops_gen_candidates, ops_candidate_legal, 5, 42.0);
 const GameOps kv_labyrinth_ops = KV_OPS(
-    "kings-valley-labyrinth", "King's Valley on 7x7 with four immovable pillars", kv_options,
+    "kings-valley-labyrinth", "King's Valley: Labyrinth", 0, "King's Valley on 7x7 with four immovable pillars", kv_options,
     NULL, NULL, 8, 32.0);

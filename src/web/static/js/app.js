@@ -11,6 +11,10 @@ import { showLobby } from './lobby.js';
 import { rememberGame } from './mygames.js';
 import { showLearn } from './learn.js';
 import { showLab } from './lab.js';
+import { loadCatalog } from './catalog.js';
+
+// Every page reads the games' names and words from the catalog: it comes first.
+await loadCatalog();
 
 const root = document.getElementById('app');
 const path = location.pathname;

@@ -42,7 +42,7 @@ export function resultText(st) {
 // King of the Valley's reputation, part by part, from the observation's counters.
 function breakdown(st) {
   const c = st.observation && st.observation.counters;
-  if (st.game !== 'king-of-the-valley' || !c || !Array.isArray(c.reputation)) return null;
+  if (!c || !Array.isArray(c.reputation)) return null;
   const rows = [
     ['Influence of the castle', (p) => c.influence[p]],
     ['Kingdom bonuses (5 each)', (p) => 5 * (c.kingdom ? c.kingdom[p] : 0)],

@@ -12,7 +12,7 @@ import { Composer } from './compose.js';
 import { keyboardBoard } from './keyboard.js';
 import { openReview, reviewButton } from './review.js';
 import { finishControls, resultText } from './finish.js';
-import { actionLabel, rulesHref, turnHelp } from './learn.js';
+import { actionLabel, rulesHref } from './learn.js';
 import { createComeback } from './comeback.js';
 import { createSolution } from './solution.js';
 import { drawMoves } from './movelist.js';
@@ -160,8 +160,8 @@ export function showGame(root, id, token) {
     // King of the Valley's wizard may have 45 swaps.
     const onBoard = new Set([...board.querySelectorAll('[data-moves]')].flatMap((e) => e.getAttribute('data-moves').split('|')));
     const buttons = myTurn() ? st.legal.filter((m) => (m.cells.length === 0 || !clickable) && !onBoard.has(m.text)) : [];
-    actions.replaceChildren(...buttons.map((m) => h('button', { type: 'button', class: 'action', 'data-move': m.text, onclick: () => play(m.text) }, ...actionLabel(st.game, m.text))));
-    const help = myTurn() ? turnHelp(st.game, st.legal) : null;
+    actions.replaceChildren(...buttons.map((m) => h('button', { type: 'button', class: 'action', 'data-move': m.text, onclick: () => play(m.text) }, ...actionLabel(m))));
+    const help = myTurn() ? st.turn_help : null;
     actionHelp.hidden = !help;
     actionHelp.textContent = help || '';
     datalist.replaceChildren(...(myTurn() ? st.legal : []).map((m) => h('option', { value: m.text })));
@@ -301,11 +301,14 @@ export function showGame(root, id, token) {
       const start = view.legal.find((m) => m.cells.length >= 2);
       ui.selected = start ? start.cells[0] : ui.selected;
       const placed = composer.acts.length - 1;
-      const canEnd = view.legal.some((m) => m.text === 'end');
+      // The action that ends the turn early, as the game offers it (King's Guard's).
+      const end = view.legal.find((m) => m.kind === 'end');
+      const canEnd = Boolean(end);
       composeSay.textContent = placed === 0
         ? `Stack ${ui.selected} picked up: click where its top piece goes.`
         : `${placed} piece${placed > 1 ? 's' : ''} placed from ${ui.selected}: click where the next one goes${canEnd ? ', or end the turn here' : ''}.`;
-      composeDone.replaceChildren(...actionLabel(ui.state.game, 'end'));
+      if (end) composeDone.replaceChildren(...actionLabel(end));
+      composeDone.dataset.move = end ? end.text : '';
       composeDone.hidden = !canEnd;
       composeBar.hidden = false;
     } else {
@@ -315,7 +318,7 @@ export function showGame(root, id, token) {
     return undefined;
   }
 
-  composeDone.addEventListener('click', () => { if (composer.active && !ui.busy) commitCompose('end'); });
+  composeDone.addEventListener('click', () => { if (composer.active && !ui.busy && composeDone.dataset.move) commitCompose(composeDone.dataset.move); });
   document.addEventListener('keydown', (e) => {
     if (e.key !== 'Escape') return;
     chooser.hidden = true;

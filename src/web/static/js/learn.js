@@ -1,8 +1,8 @@
 // learn.js - learning the games in the app: the rules pages (/learn and /learn/GAME)
 // with small live boards drawn by the games' own drawers from POST /api/observe (click a
 // piece to see where it may go), the interactive tutorials (find the move), and for the
-// game page a label and a one-line explanation of every special action. The words are
-// in learn-pages.js.
+// game page the button of a special action, in the words its game gives it. The rules
+// pages' words are in learn-pages.js.
 import * as api from './api.js';
 import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
@@ -14,85 +14,12 @@ export const rulesHref = (game) => (PAGES[game] ? `/learn/${game}` : '/learn');
 
 // --- special actions on the game page ------------------------------------------------------
 
-const KD_ACTIONS = {
-  frost: ['Frost', 'choose the king of Frost: its powers are Freeze and Ice Wall'],
-  flame: ['Flame', 'choose the king of Flame: its powers are Strike and Haste'],
-  stratus: ['Stratus', 'choose the king of Stratus: its powers are Flight and Sacrifice'],
-  mud: ['Mud', 'choose the king of Mud: its powers are March and Leap'],
-  spirit: ['Spirit', 'choose the king of Spirit: its powers are Holy Light and Mercy'],
-  shadow: ['Shadow', 'choose the king of Shadow: its powers are Death Touch and Darkness'],
-  freeze: ['Freeze', 'power: an enemy piece you pick may not move in your opponent\'s next turn'],
-  'ice-wall': ['Ice Wall', 'power: a piece of yours cannot be captured in your opponent\'s next turn'],
-  strike: ['Strike', 'power: one of your pieces moves and captures once like a queen'],
-  haste: ['Haste', 'power: one piece makes two moves in this turn'],
-  flight: ['Flight', 'power: a piece flies to any empty square of your half'],
-  sacrifice: ['Sacrifice', 'power: a pawn is replaced by one of your captured pieces'],
-  march: ['March', 'power: a pawn steps two squares forward from anywhere'],
-  leap: ['Leap', 'power: a queen, rook or bishop passes over your own pawns'],
-  'holy-light': ['Holy Light', 'power, always on: enemy pawns cannot check your king'],
-  mercy: ['Mercy', 'power, always on: your king moves up to two squares, over a piece of yours'],
-  'death-touch': ['Death Touch', 'power, always on: your king captures a neighbour without moving'],
-  darkness: ['Darkness', 'power, always on: your pawns step diagonally and capture straight ahead'],
-};
-
-const ARMY_KINGS = new Set(['frost', 'flame', 'stratus', 'mud', 'spirit', 'shadow']);
-
-const KOTV_COLUMNS = { Q: 'queens', D: 'dukes', C: 'countesses', N: 'knights', F: 'farmers', W: 'farmers\' wives' };
-
-// [label, explanation] for an action that is not a move on the board.
-function explain(game, text) {
-  const words = text.trim().split(/\s+/);
-  const [w, arg] = [words[0].toLowerCase(), words[1] || ''];
-  if (game.startsWith('kings-castle') && w === 'swap') return ['Swap', 'take White\'s first man as your own; White then plays again'];
-  if (game.startsWith('kings-guard') && w === 'end') return ['End the turn', 'leave the rest of the stack where it is'];
-  if (game.startsWith('king-down') && KD_ACTIONS[w]) return KD_ACTIONS[w];
-  if (game.startsWith('king-of-the-valley')) {
-    const col = KOTV_COLUMNS[arg.charAt(0)];
-    switch (w) {
-      case 'pass': return ['Pass', 'skip this phase: no recruit, or no kingdom bonus'];
-      case 'recruit': return [`Recruit ${arg}`, 'buy the subject on that hill row for its price'];
-      case 'refill': return [`Refill from ${arg === 'L' ? 'the left' : 'the right'}`, 'that hill column\'s bottom tiles fill the valley\'s holes'];
-      case 'jester': return [`Jester to ${col || arg}`, 'the jester counts as one of them, but scores nothing'];
-      case 'tax': return [`Tax the ${col || arg}`, 'turn face-up tiles of that column down for the collector\'s gold'];
-      case 'kingdom': return [`Kingdom with a ${arg.startsWith('W') ? 'wife' : 'farmer'}`, 'turn a full court face down for 5 gold and a kingdom token'];
-      case 'swap': return [`Wizard: ${text.slice(5)}`, 'swap that castle subject for the hill tile'];
-      case 'place': return [`Place the king on ${arg}`, 'your king starts on that valley tile'];
-      default: break;
-    }
-  }
-  return null;
-}
-
-// What the player to move may do now, in one line, for games whose turn has phases
-// (King of the Valley) or choices before play (King Down's armies); null otherwise.
-const KOTV_PHASES = [
-  [/^place /, 'Place your king: click a valley tile to start there.'],
-  [/^recruit /, 'Recruit: click a hill tile to buy it for the price of its row, or pass.'],
-  [/^[a-e][1-5]-[a-e][1-5]/, 'Summon: click your king, then the tile it stops on (and takes), or beyond two or three identical tiles it passes.'],
-  [/^jester /, 'Jester: choose the castle column it joins; it counts as that subject but scores nothing.'],
-  [/^swap /, 'Wizard: swap a face-up subject of your castle for a subject on the hill.'],
-  [/^tax /, 'Tax collector: choose the column whose face-up tiles he turns down for his gold.'],
-  [/^kingdom /, 'Kingdom bonus: turn a full court face down for 5 gold and a kingdom token, or pass.'],
-  [/^refill /, 'Refill: choose the hill column whose bottom tiles fill the valley.'],
-];
-export function turnHelp(game, legal) {
-  if (!legal || !legal.length) return null;
-  if (game.startsWith('king-of-the-valley')) {
-    for (const [re, words] of KOTV_PHASES) if (legal.some((m) => re.test(m.text))) return words;
-  }
-  if (game.startsWith('king-down')) {
-    const first = legal[0].text.toLowerCase();
-    if (ARMY_KINGS.has(first)) return 'Armies: choose your king; each brings its powers.';
-    if (KD_ACTIONS[first]) return 'Armies: choose one of your king\'s two powers.';
-  }
-  return null;
-}
-
-// The content of an action's button: its label and explanation, or just its text.
-export function actionLabel(game, text) {
-  const e = explain(game, text);
-  if (!e) return [text];
-  return [h('span', { class: 'action-label' }, e[0]), h('span', { class: 'action-why' }, e[1])];
+// The content of an action's button: for a special action (a legal entry or an action
+// kind with a label and help, from the game's own record) its label and one line on
+// what it does; for a plain move its text.
+export function actionLabel(m) {
+  if (!m.label) return [m.text];
+  return [h('span', { class: 'action-label' }, m.label), h('span', { class: 'action-why' }, m.help)];
 }
 
 // --- live boards ---------------------------------------------------------------------------

@@ -4,9 +4,9 @@
 // changed the theoretical result (a win given away, a draw lost) are marked in the list
 // and on the board, with one line saying where the result changed hands.
 import * as api from './api.js';
+import { gameInfo } from './catalog.js';
 import { h, ORDINAL } from './dom.js';
 
-const SOLVED = new Set(['kings-valley', 'retrieve-the-king']);
 
 function shortValue(text) {
   if (text === null) return '?';
@@ -32,7 +32,7 @@ export function createSolution(id, token, lineId = 'solution') {
   }
 
   function decorate(st, moves, board) {
-    if (!SOLVED.has(st.game) || st.status !== 'over') {
+    if (!(gameInfo(st.game) || {}).solved || st.status !== 'over') {
       line.hidden = true;
       return;
     }

@@ -2,22 +2,13 @@
 // the games' names ("King's Valley", not kings-valley), the AI levels' names, a hint
 // (a move and a win chance, or a solved game's exact result) and why a clicked piece
 // cannot move. One table each, here, so every page says it the same way.
+import { gameInfo } from './catalog.js';
 
-// The games' names as players know them, by the server's game name.
-const GAME_NAMES = {
-  'kings-valley': "King's Valley",
-  'retrieve-the-king': 'Retrieve the King',
-  'kings-valley-7x7': "King's Valley 7x7",
-  'kings-valley-labyrinth': "King's Valley: Labyrinth",
-  'kings-guard': "King's Guard",
-  'kings-guard-8x8': "King's Guard 8x8",
-  'kings-castle': "King's Castle",
-  'king-of-the-valley': 'King of the Valley',
-  'king-down': 'King Down Classic',
-};
-
+// The games' names as players know them ("King's Valley", not kings-valley), from the
+// games' own records (catalog.js).
 export function gameName(game) {
-  return GAME_NAMES[game] || game;
+  const info = gameInfo(game);
+  return info ? info.title : game;
 }
 
 // The AI's ten levels (crown's `ai:1` to `ai:10`, docs/STRENGTH.md) in five steps of
