@@ -48,6 +48,7 @@ part architecture tools/check-architecture.sh
 part docs tools/check-docs.sh
 part lint "$make" -j"$jobs" --no-print-directory lint
 part release-check "$make" -j"$jobs" --no-print-directory BUILD=release check
+part new-game tests/new-game.sh build/release
 part python "$make" -j"$jobs" --no-print-directory BUILD=release python-check
 part asan-check "$make" -j"$jobs" --no-print-directory BUILD=asan check
 part clang-check "$make" -j"$jobs" --no-print-directory CC=clang BUILD=release check
