@@ -623,8 +623,9 @@ static void check_search_hints(const Game *g, GameState *s, const MoveList *move
 /* All checks at one position: move list, chance list, make/unmake of every action;
  * `full` adds the text checks and determinize. Fills `list` (the moves) or `chance` and
  * returns the number of actions. */
-/* Every legal action is plain or of one of the game's kinds, with a label, and asking
- * changes nothing; the turn's help, when there is one, is a line of words. */
+/* Every legal action is plain or of one of the game's kinds, with a label, its args are
+ * key=value words, and asking changes nothing; the turn's help, when there is one, is a
+ * line of words. */
 static void check_action_words(const Game *g, const GameState *s, const MoveList *moves)
 {
     const GameOps *ops = g->ops;
@@ -638,6 +639,21 @@ static void check_action_words(const Game *g, const GameState *s, const MoveList
         if (k >= ops->action_kind_count || (k >= 0 && sb_str(&label)[0] == '\0'))
             fail_msg("%s: action %d is of kind %d with label '%s'", ops->name, i, k,
                      sb_str(&label));
+        if (ops->action_args == NULL)
+            continue;
+        sb_clear(&label);
+        ops->action_args(g, s, moves->moves[i], &label);
+        // Words of key=value: a key of lower-case letters, a value without spaces.
+        for (const char *w = sb_str(&label); *w;) {
+            const size_t n = strcspn(w, " ");
+            const char *eq = memchr(w, '=', n);
+            const size_t key = strspn(w, "abcdefghijklmnopqrstuvwxyz");
+            if (eq == NULL || eq == w || eq == w + n - 1 || key != (size_t)(eq - w))
+                fail_msg("%s: action args '%s' are not key=value words", ops->name,
+                         sb_str(&label));
+            w += n;
+            w += strspn(w, " ");
+        }
     }
     sb_free(&label);
     const char *help = game_turn_help(g, s);

@@ -55,7 +55,7 @@ static void fill_square(const ObsSchema *sc, Observation *o, int observer)
 static void test_json(void **state)
 {
     (void)state;
-    const ObsSchema sc = square_schema();
+    ObsSchema sc = square_schema();
     Observation *o = malloc(sizeof *o);
     assert_non_null(o);
     fill_square(&sc, o, -1);
@@ -75,7 +75,15 @@ static void test_json(void **state)
         "{\"name\":\"a2\",\"zone\":0,\"col\":0,\"row\":1,\"terrain\":[],\"pieces\":["
         "{\"kind\":null,\"owner\":null,\"face_down\":true}]},"
         "{\"name\":\"b2\",\"zone\":0,\"col\":1,\"row\":1,\"terrain\":[\"moat\"],\"pieces\":[]}],"
-        "\"counters\":{\"round\":7,\"gold\":[3,5]},\"lists\":{}}");
+        "\"counters\":{\"round\":7,\"gold\":[3,5]},\"named\":{},\"lists\":{}}");
+    // A counter that is an enumeration is named too (King of the Valley's phase).
+    static const char *const rounds[] = {"a", "b", "c", "d", "e", "f", "g", "seventh"};
+    sc.counters[0].values = rounds;
+    sc.counters[0].value_count = 8;
+    sb_clear(&sb);
+    obs_write_json(&sc, o, &sb);
+    assert_non_null(strstr(sb_str(&sb), "\"counters\":{\"round\":7,\"gold\":[3,5]},"
+                                        "\"named\":{\"round\":\"seventh\"},"));
     sb_free(&sb);
     free(o);
 }

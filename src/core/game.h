@@ -361,6 +361,11 @@ struct GameOps {
     int (*action_kind)(const Game *g, const GameState *s, Move m, StrBuf *label);
     const ActionKind *action_kinds;
     int action_kind_count;
+    /* The parts of action m that a page acts on, so that it need not read them out of
+     * the move's text (the hill slot a recruit takes, the piece a promotion makes), as
+     * "key=value" words separated by spaces: keys are lower-case words, values have no
+     * spaces (a list is comma-separated). Nothing written: none. NULL: never any. */
+    void (*action_args)(const Game *g, const GameState *s, Move m, StrBuf *out);
     /* One line for the player to move on what to do now, for a game whose turn has
      * phases or choices before play ("Recruit: click a hill tile..."): static text, or
      * NULL when the board says it all. NULL hook: never anything to say. */

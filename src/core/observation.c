@@ -305,6 +305,21 @@ void obs_write_json(const ObsSchema *sc, const Observation *o, StrBuf *out)
             sb_printf(out, p ? ",%d" : "%d", o->counters[obs_counter_slot(sc, i, p)]);
         sb_putc(out, ']');
     }
+    // The enumerations' values by name, beside their numbers.
+    sb_puts(out, "},\"named\":{");
+    bool first = true;
+    for (int i = 0; i < sc->counter_count; i++) {
+        const ObsCounterDef *d = &sc->counters[i];
+        const int v = o->counters[obs_counter_slot(sc, i, 0)];
+        if (d->values == NULL || d->per_player || v < 0 || v >= d->value_count)
+            continue;
+        if (!first)
+            sb_putc(out, ',');
+        first = false;
+        json_string(out, d->name);
+        sb_putc(out, ':');
+        json_string(out, d->values[v]);
+    }
     sb_puts(out, "},\"lists\":{");
     for (int i = 0; i < sc->list_count; i++) {
         if (i)

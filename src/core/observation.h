@@ -98,6 +98,11 @@ typedef struct ObsZone {
 typedef struct ObsCounterDef {
     const char *name;
     bool per_player;
+    /* For a global counter that is an enumeration (a phase): the name of each value, so
+     * that readers need no copy of the game's table (JSON "named"); value_count of them,
+     * or NULL. */
+    const char *const *values;
+    int value_count;
 } ObsCounterDef;
 
 typedef struct ObsListDef {

@@ -53,6 +53,29 @@ json_t *api_rules_json(const Game *g)
     return rules;
 }
 
+/* "key=value key=value" (GameOps.action_args) as a JSON object of strings. */
+static json_t *args_json(const char *text)
+{
+    json_t *o = json_object();
+    char word[256];
+    while (*text) {
+        while (*text == ' ')
+            text++;
+        const size_t n = strcspn(text, " ");
+        if (n > 0 && n < sizeof word) {
+            memcpy(word, text, n);
+            word[n] = '\0';
+            char *eq = strchr(word, '=');
+            if (eq) {
+                *eq = '\0';
+                json_object_set_new(o, word, json_string(eq + 1));
+            }
+        }
+        text += n;
+    }
+    return o;
+}
+
 json_t *api_legal_json(const Game *g, const GameState *st)
 {
     const GameOps *ops = g->ops;
@@ -80,6 +103,11 @@ json_t *api_legal_json(const Game *g, const GameState *st)
             json_object_set_new(m, "label", json_string(sb_str(&t)));
             json_object_set_new(m, "help", json_string(ops->action_kinds[kind].help));
         }
+        sb_clear(&t);
+        if (ops->action_args)
+            ops->action_args(g, st, ml->moves[i], &t);
+        if (sb_str(&t)[0])
+            json_object_set_new(m, "args", args_json(sb_str(&t)));
         json_array_append_new(legal, m);
     }
     sb_free(&t);

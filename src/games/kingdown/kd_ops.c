@@ -483,6 +483,29 @@ static int ops_action_kind(const Game *g, const GameState *s, Move m, StrBuf *la
     return -1;
 }
 
+/* A pawn's move to the last rank: the piece it becomes ("pawn" when the promotion is
+ * declined), by the observation's names of the kinds. */
+static void ops_action_args(const Game *g, const GameState *s, Move m, StrBuf *out)
+{
+    static const char *const kinds[KD_TYPES] = {
+        [KD_PAWN] = "pawn",       [KD_KNIGHT] = "knight", [KD_BISHOP] = "bishop",
+        [KD_ROOK] = "rook",       [KD_QUEEN] = "queen",   [KD_KING] = "king",
+        [KD_ARCHER] = "archer",   [KD_PALADIN] = "paladin", [KD_GUARD] = "guard",
+        [KD_MAESTER] = "maester", [KD_BEAST] = "beast",
+    };
+    (void)g;
+    const KdPos *p = &((const KdState *)s)->pos;
+    const int to_rank = kd_rank(kd_to(m));
+    if (kd_kind(m) != KD_MV_NORMAL || kd_type_at(p, kd_from(m)) != KD_PAWN ||
+        (to_rank != 0 && to_rank != 7))
+        return;
+    const int promo = kd_promo(m);
+    if (promo > 0 && promo < KD_TYPES && kinds[promo])
+        sb_printf(out, "promote=%s", kinds[promo]);
+    else if (promo == 0)
+        sb_puts(out, "promote=pawn");
+}
+
 /* While the armies are chosen, what the choice is; nothing in play. */
 static const char *ops_turn_help(const Game *g, const GameState *s)
 {
@@ -505,6 +528,7 @@ const GameOps kd_ops = {
     .action_kinds = kd_action_kinds,
     .action_kind_count = (int)(sizeof kd_action_kinds / sizeof kd_action_kinds[0]),
     .turn_help = ops_turn_help,
+    .action_args = ops_action_args,
     .bench_depth = 6,
     .chance_scale = 459.0,
     .summary = "King Down Classic: chess with archers, paladins, guards, maesters and beasts "

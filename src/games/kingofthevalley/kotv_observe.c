@@ -75,7 +75,7 @@ void kotv_obs_schema(KotvConfig *c)
         .terrains = {"hole", "taxed"},
         .counter_count = COUNTER_COUPLES + 1,
         .counters = {{"round", false},
-                     {"phase", false},
+                     {"phase", false, kotv_phase_names, KPH_COUNT},
                      {"end", false},
                      {"first", false},
                      {"pile-1", false},

@@ -321,21 +321,22 @@ static double ops_score(const Game *g, const GameState *s, int player)
     return kotv_reputation(c, k, player) + 0.001 * kotv_influence(c, k, player) + 1e-6 * keep;
 }
 
-/* Every action but a leg of the summon and chance's draw, in players' words; indexed by
- * KotvMoveType less one (the leg and the draw stay plain). */
+/* Every action but a leg of the summon (a move on the board) and chance's draw, in
+ * players' words; KIND_OF gives an action type's place here. */
 static const ActionKind kotv_action_kinds[] = {
     {"place", "Place the king", "your king starts on that valley tile"},
     {"pass", "Pass", "skip this phase: no recruit, or no kingdom bonus"},
     {"recruit", "Recruit", "buy the subject on that hill row for its price"},
-    {"summon", "Summon", "your king moves along the valley and takes the tiles"},
     {"jester", "Jester", "the jester counts as one of them, but scores nothing"},
     {"swap", "Wizard", "swap that castle subject for the hill tile"},
     {"tax", "Tax", "turn face-up tiles of that column down for the collector's gold"},
     {"kingdom", "Kingdom", "turn a full court face down for 5 gold and a kingdom token"},
     {"refill", "Refill", "that hill column's bottom tiles fill the valley's holes"},
 };
-_Static_assert(sizeof kotv_action_kinds / sizeof kotv_action_kinds[0] == KMV_REFILL,
-               "a kind for every player's action type");
+static const int8_t KIND_OF[KMV_DRAW + 1] = {
+    [KMV_PLACE] = 0, [KMV_PASS] = 1,    [KMV_RECRUIT] = 2, [KMV_LEG] = -1, [KMV_JESTER] = 3,
+    [KMV_SWAP] = 4,  [KMV_TAX] = 5,     [KMV_KINGDOM] = 6, [KMV_REFILL] = 7, [KMV_DRAW] = -1,
+};
 
 /* The castle columns as players say them, by the letters of kotv_column_letters. */
 static const char *const column_words[KOTV_COLUMNS] = {
@@ -345,7 +346,7 @@ static const char *const column_words[KOTV_COLUMNS] = {
 static int ops_action_kind(const Game *g, const GameState *s, Move m, StrBuf *label)
 {
     const int type = kotv_mtype(m);
-    if (type == KMV_LEG || type < KMV_PLACE || type > KMV_REFILL)
+    if (type < KMV_PLACE || type > KMV_DRAW || KIND_OF[type] < 0)
         return -1;
     // The label names the action's own choice, read from its notation ("recruit L3").
     StrBuf text;
@@ -381,7 +382,50 @@ static int ops_action_kind(const Game *g, const GameState *s, Move m, StrBuf *la
         break;
     }
     sb_free(&text);
-    return type - 1;
+    return KIND_OF[type];
+}
+
+/* The choice an action makes, for the page's drawing: the hill slot of a recruit or a
+ * swap and the castle tile a swap gives, the column of a jester, tax, kingdom bonus or
+ * refill and the tiles a tax or kingdom names, the square a king is placed on. They are
+ * read from the action's notation, which writes each of them as one word. */
+static void ops_action_args(const Game *g, const GameState *s, Move m, StrBuf *out)
+{
+    const int type = kotv_mtype(m);
+    if (type == KMV_LEG || type == KMV_PASS || type == KMV_DRAW)
+        return;
+    StrBuf text;
+    sb_init(&text);
+    kotv_format_move(kotv_cfg(g), (const KotvState *)s, m, &text);
+    const char *arg = strchr(sb_str(&text), ' ');
+    arg = arg ? arg + 1 : "";
+    const char *second = strchr(arg, ' ');
+    const char *names = strchr(arg, ':');
+    switch (type) {
+    case KMV_PLACE:
+        sb_printf(out, "square=%s", arg);
+        break;
+    case KMV_RECRUIT:
+        sb_printf(out, "slot=%s", arg);
+        break;
+    case KMV_SWAP:
+        if (second)
+            sb_printf(out, "give=%.*s slot=%s", (int)(second - arg), arg, second + 1);
+        break;
+    case KMV_JESTER:
+    case KMV_REFILL:
+        sb_printf(out, "column=%c", arg[0]);
+        break;
+    case KMV_TAX:
+    case KMV_KINGDOM:
+        sb_printf(out, "column=%c", arg[0]);
+        if (names)
+            sb_printf(out, " names=%s", names + 1);
+        break;
+    default:
+        break;
+    }
+    sb_free(&text);
 }
 
 /* What the decision in hand asks, in the page's words (kotv_decision_name says it in
@@ -424,6 +468,7 @@ const GameOps kotv_ops = {
     .action_kinds = kotv_action_kinds,
     .action_kind_count = (int)(sizeof kotv_action_kinds / sizeof kotv_action_kinds[0]),
     .turn_help = ops_turn_help,
+    .action_args = ops_action_args,
     .bench_iterations = 2000,
     // Not fitted: its hints come from MCTS, whose mean return is the chance already.
     .chance_scale = 300.0,

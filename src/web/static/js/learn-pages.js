@@ -134,7 +134,7 @@ const PAGES = {
         p: ['Freeze (2 tokens): before your move, name an enemy piece other than the king; it cannot move or capture in your opponent\'s next turn, though it still checks.',
           'Ice Wall (2 tokens): before your move, name one of your pieces other than the king; nothing can capture it in your opponent\'s next turn, even if you move it now.'],
         boards: [
-          { position: '4k3/8/8/3n4/8/8/3P4/4K3 w - - 0 1 armies:frost/spirit powers:freeze/mercy tokens:2/0', rules: { armies: 'on' }, only: 'freeze:', all: true, caption: 'Before: White holds Freeze, and the black knight on d5 (highlighted) is the piece it may freeze.' },
+          { position: '4k3/8/8/3n4/8/8/3P4/4K3 w - - 0 1 armies:frost/spirit powers:freeze/mercy tokens:2/0', rules: { armies: 'on' }, only: 'freeze', all: true, caption: 'Before: White holds Freeze, and the black knight on d5 (highlighted) is the piece it may freeze.' },
           { position: '4k3/8/8/3n4/8/8/3P4/4K3 b - - 0 1 armies:frost/spirit powers:freeze/mercy tokens:1/0 frozen:d5', rules: { armies: 'on' }, select: 'd5', caption: 'After: the frozen knight (ringed in blue) has no move in Black\'s turn; only the king moves.' },
           { position: '4k3/8/8/8/2n5/8/3B4/4K3 b - - 0 1 armies:frost/spirit powers:ice-wall/mercy tokens:1/0 iced:d2', rules: { armies: 'on' }, select: 'c4', caption: 'Ice Wall on the bishop on d2: the knight on c4 may go anywhere it could, except onto d2.' },
         ],
@@ -145,7 +145,7 @@ const PAGES = {
         p: ['Strike (1 token): for one move, a piece of yours other than the king moves and captures like a queen. A guard still cannot be taken, and a paladin that strikes survives.',
           'Haste (1 token): one piece, the king too, makes two ordinary moves in this turn; each of them on its own must leave your king safe.'],
         boards: [
-          { position: '4k3/8/8/8/8/8/1N6/4K3 w - - 0 1 armies:flame/spirit powers:strike/mercy tokens:1/0', rules: { armies: 'on' }, only: 'strike:', select: 'b2', caption: 'Strike: the knight on b2 goes where a queen would. The squares from which the knight would check the king are left out: a power never gives check.' },
+          { position: '4k3/8/8/8/8/8/1N6/4K3 w - - 0 1 armies:flame/spirit powers:strike/mercy tokens:1/0', rules: { armies: 'on' }, only: 'strike', select: 'b2', caption: 'Strike: the knight on b2 goes where a queen would. The squares from which the knight would check the king are left out: a power never gives check.' },
           { position: '4k3/8/8/8/8/5N2/8/4K3 w - - 0 1 armies:flame/spirit powers:haste/mercy tokens:0/0 stage:haste2/f3', rules: { armies: 'on' }, select: 'f3', caption: 'Haste: the knight has already made its first move, g1 to f3 (ringed); in the same turn it moves again, and no other piece may.' },
         ],
       },
@@ -155,8 +155,8 @@ const PAGES = {
         p: ['Flight (1 token): a piece of yours other than the king flies to any empty square of your own half of the board.',
           'Sacrifice (1 token): one of your pawns leaves the board and a piece you lost earlier (not a pawn) comes back in its place.'],
         boards: [
-          { position: '4k3/8/8/8/8/8/8/R3K3 w - - 0 1 armies:stratus/spirit powers:flight/mercy tokens:1/0', rules: { armies: 'on' }, only: 'flight:', select: 'a1', caption: 'Flight: the rook on a1 may land on any empty square of ranks 1 to 4, White\'s half.' },
-          { position: '4k3/8/8/8/8/8/3P4/4K3 w - - 0 1 armies:stratus/spirit powers:sacrifice/mercy tokens:1/0 captured:R', rules: { armies: 'on' }, only: 'sacrifice:', all: true, caption: 'Sacrifice, before: White has lost a rook, and the pawn on d2 (highlighted) may give its square back to it.' },
+          { position: '4k3/8/8/8/8/8/8/R3K3 w - - 0 1 armies:stratus/spirit powers:flight/mercy tokens:1/0', rules: { armies: 'on' }, only: 'flight', select: 'a1', caption: 'Flight: the rook on a1 may land on any empty square of ranks 1 to 4, White\'s half.' },
+          { position: '4k3/8/8/8/8/8/3P4/4K3 w - - 0 1 armies:stratus/spirit powers:sacrifice/mercy tokens:1/0 captured:R', rules: { armies: 'on' }, only: 'sacrifice', all: true, caption: 'Sacrifice, before: White has lost a rook, and the pawn on d2 (highlighted) may give its square back to it.' },
           { position: '4k3/8/8/8/8/8/3R4/4K3 b - - 0 1 armies:stratus/spirit powers:sacrifice/mercy tokens:0/0', rules: { armies: 'on' }, caption: 'Sacrifice, after: the rook stands on d2 where the pawn was, and the token is spent.' },
         ],
       },
@@ -166,8 +166,8 @@ const PAGES = {
         p: ['March (3 tokens): a pawn anywhere on the board steps two squares forward, both of them empty; no en passant follows.',
           'Leap (3 tokens): a queen, rook or bishop makes a move that passes over your own pawns, which would normally block it.'],
         boards: [
-          { position: '4k3/8/8/8/8/3P4/8/4K3 w - - 0 1 armies:mud/spirit powers:march/mercy tokens:3/0', rules: { armies: 'on' }, only: 'march:', select: 'd3', caption: 'March: the pawn on d3, far from its first step, still goes two squares, to d5.' },
-          { position: '4k3/8/8/8/8/8/3P4/3RK3 w - - 0 1 armies:mud/spirit powers:leap/mercy tokens:3/0', rules: { armies: 'on' }, only: 'leap:', select: 'd1', caption: 'Leap: the rook on d1 passes over its own pawn on d2, up to d7 (d8 would check the king).' },
+          { position: '4k3/8/8/8/8/3P4/8/4K3 w - - 0 1 armies:mud/spirit powers:march/mercy tokens:3/0', rules: { armies: 'on' }, only: 'march', select: 'd3', caption: 'March: the pawn on d3, far from its first step, still goes two squares, to d5.' },
+          { position: '4k3/8/8/8/8/8/3P4/3RK3 w - - 0 1 armies:mud/spirit powers:leap/mercy tokens:3/0', rules: { armies: 'on' }, only: 'leap', select: 'd1', caption: 'Leap: the rook on d1 passes over its own pawn on d2, up to d7 (d8 would check the king).' },
         ],
       },
       {

@@ -26,8 +26,8 @@ export function actionLabel(m) {
 
 // A board of `spec` ({position, rules, select, all, only}) that shows the moves of the piece
 // clicked (or of spec.select at first); onMove(move) is told of a click on a target.
-// `only` keeps the moves whose text starts with it (an army's power, say), so that a
-// board shows what the power adds rather than every move.
+// `only` keeps the moves of that kind (an army's power, say), so that a board shows what
+// the power adds rather than every move.
 async function liveBoard(game, spec, onMove) {
   const box = h('div', { class: 'learn-board', 'data-position': spec.position || '' });
   let obs;
@@ -37,7 +37,7 @@ async function liveBoard(game, spec, onMove) {
     box.append(h('p', { class: 'message' }, `This board could not be read: ${e.message}`));
     return box;
   }
-  if (spec.only) obs.legal = obs.legal.filter((m) => m.text.startsWith(spec.only));
+  if (spec.only) obs.legal = obs.legal.filter((m) => m.kind === spec.only);
   const state = { ...obs, you: null, moves: [], seats: [], ai_error: null };
   let selected = spec.select || null;
   const drawer = drawerFor(game);

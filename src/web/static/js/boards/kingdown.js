@@ -96,22 +96,15 @@ export function draw(state, marks) {
   });
 }
 
-// The letters a promotion ends with (long algebraic, docs/games/king-down.md).
-const PROMOTED = { q: 'queen', r: 'rook', b: 'bishop', n: 'knight', a: 'archer', l: 'paladin', g: 'guard', m: 'maester', e: 'beast' };
-
 // A promotion among the chooser's moves as a picture of the piece it makes and its
-// name ({picture, label}); null for other moves. A pawn move to the last rank without
-// a letter keeps the pawn (promotion declined).
+// name ({picture, label}); null for other moves. The server names the piece in the
+// action's args ("pawn": the promotion declined).
 export function choiceFace(state, move) {
-  const m = /^([a-h])([1-8])([a-h])([18])([a-z]?)$/.exec(move.text);
-  if (!m || state.you === null || state.you === undefined) return null;
-  const from = (observationOf(state).cells || []).find((c) => c.name === m[1] + m[2]);
-  if (!from || !from.pieces.length || from.pieces[0].kind !== 'pawn') return null;
-  const kind = m[5] ? PROMOTED[m[5]] : 'pawn';
-  if (!kind) return null;
+  const kind = move.args && move.args.promote;
+  if (!kind || state.you === null || state.you === undefined) return null;
   const svg = svgRoot(CELL, CELL, kind);
   svg.classList.add('choice-picture');
   svg.setAttribute('aria-hidden', 'true');
   svg.append(piece({ kind, owner: state.you }, [], {}, CELL / 2, CELL / 2));
-  return { picture: svg, label: m[5] ? kind : 'keep the pawn' };
+  return { picture: svg, label: kind === 'pawn' ? 'keep the pawn' : kind };
 }

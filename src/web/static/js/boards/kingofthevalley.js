@@ -25,8 +25,6 @@ const HX = 424; // the hill's left column
 const HPITCH = 57;
 const INFO_X = 618;
 const COLUMNS = ['Q', 'D', 'C', 'N', 'F', 'W'];
-// The observation's phase counter indexes these (kotv_phase_names in C).
-const PHASE_NAMES = ['place', 'recruit', 'summon', 'kingdom', 'refill', 'draw', 'over'];
 // Observation piece kinds and the tile codes of the notation.
 const KIND_CODES = {
   queen: 'Q', duke: 'D', countess: 'C', 'knight-a': 'NA', 'knight-b': 'NB', 'knight-c': 'NC',
@@ -145,7 +143,7 @@ export function parse(state) {
     first: ct.first,
     turn: typeof obs.to_move === 'number' ? obs.to_move : -1,
     round: ct.round,
-    phase: PHASE_NAMES[ct.phase],
+    phase: obs.named.phase,
     end: ct.end === 1,
     valley,
     hill,
@@ -216,12 +214,14 @@ function king(p, cx, cy, r) {
     crown(cx, cy + 1, r * 1.25, PLAYER_INK[p], 'none'));
 }
 
-// The texts of the legal actions of the viewer that satisfy pred; only when it is the
-// viewer's turn (a game with perfect information lists them to everybody).
-function offers(state, pred) {
+// The legal actions of the viewer that satisfy pred (given each action: its kind and
+// args say what it does), only when it is the viewer's turn (a game with perfect
+// information lists them to everybody); offers() gives their texts.
+function offerMoves(state, pred) {
   const mine = state.you !== null && state.you !== undefined && state.to_move === state.you && state.status === 'playing';
-  return mine ? (state.legal || []).map((m) => m.text).filter(pred) : [];
+  return mine ? (state.legal || []).filter((m) => m.args && pred(m)) : [];
 }
+const offers = (state, pred) => offerMoves(state, pred).map((m) => m.text);
 
 function offerAttrs(texts) {
   return texts.length ? { 'data-moves': texts.join('|'), class: 'offer' } : {};
@@ -274,7 +274,7 @@ function drawHill(svg, model, state) {
       const slot = `${c ? 'R' : 'L'}${row + 1}`;
       const code = model.hill[c][row];
       const x = c ? rightX : HX;
-      const texts = offers(state, (t) => t.endsWith(` ${slot}`) && /^(recruit|swap) /.test(t));
+      const texts = offers(state, (m) => (m.kind === 'recruit' || m.kind === 'swap') && m.args.slot === slot);
       const a = offerAttrs(texts);
       const g = el('g', { 'data-slot': slot, 'data-tile': code || '', ...a, class: `kotv-slot ${a.class || ''}` });
       g.append(el('rect', { x, y, width: HT, height: HT, rx: 6, class: 'ground' }));
@@ -287,7 +287,7 @@ function drawHill(svg, model, state) {
   const y = top + 6 * HPITCH + 8;
   [0, 1].forEach((c) => {
     const col = c ? 'R' : 'L';
-    const a = offerAttrs(offers(state, (t) => t === `refill ${col}`));
+    const a = offerAttrs(offers(state, (m) => m.kind === 'refill' && m.args.column === col));
     const x = c ? rightX : HX;
     svg.append(el('g', { 'data-hill-column': col, ...a, class: `kotv-slot kotv-col ${a.class || ''}` },
       el('rect', { x, y, width: HT, height: 22, rx: 5, class: 'ground' }),
@@ -345,11 +345,11 @@ function drawInfo(svg, model, state) {
 }
 
 // A tax or kingdom action: the castle columns it turns tiles face down in and the tiles
-// it names where a column's face-up tiles differ ("tax N:NA,NB,JN", "kingdom F:NB,JC").
-function turnDown(text) {
-  const m = text.match(/^(tax|kingdom) ([QDCNFW])(?::(.*))?$/);
-  if (!m) return null;
-  return { columns: m[1] === 'tax' ? [m[2]] : ['Q', 'D', 'C', 'N', m[2]], names: m[3] ? m[3].split(',') : [] };
+// it names where a column's face-up tiles differ (its args: "names": "NA,NB,JN").
+function turnDown(m) {
+  if (m.kind !== 'tax' && m.kind !== 'kingdom') return null;
+  const col = m.args.column;
+  return { columns: m.kind === 'tax' ? [col] : ['Q', 'D', 'C', 'N', col], names: m.args.names ? m.args.names.split(',') : [] };
 }
 
 const columnOf = (name) => (name[0] === 'J' && name.length === 2 ? name[1] : name[0]);
@@ -376,14 +376,14 @@ function covers(td, picks) {
 // earlier picks starts the picks afresh.
 function pickTile(e, svg, choices, code) {
   let picks = [...(svg.dataset.picks ? svg.dataset.picks.split(',') : []), code];
-  let fit = choices.filter((t) => covers(turnDown(t), picks));
+  let fit = choices.filter((m) => covers(turnDown(m), picks));
   if (!fit.length) {
     picks = [code];
-    fit = choices.filter((t) => covers(turnDown(t), picks));
+    fit = choices.filter((m) => covers(turnDown(m), picks));
   }
   const tile = e.currentTarget;
   if (fit.length === 1) {
-    tile.setAttribute('data-moves', fit[0]);
+    tile.setAttribute('data-moves', fit[0].text);
     delete svg.dataset.picks;
     return;
   }
@@ -457,15 +457,15 @@ function drawCastle(svg, model, state, p, x, y, w, h, narrow) {
     if (sum && narrow) g.append(text(x + 36, y + 74, sum, { class: 'label kotv-info', 'font-size': 12 }));
   }
   const cw = (w - 20) / 6;
-  const choices = p === model.turn ? offers(state, (t) => turnDown(t) !== null) : [];
-  const gives = p === model.turn ? offers(state, (t) => /^swap /.test(t)) : [];
+  const choices = p === model.turn ? offerMoves(state, (m) => turnDown(m) !== null) : [];
+  const gives = p === model.turn ? offerMoves(state, (m) => m.kind === 'swap') : [];
   y += top;
   h -= top;
   COLUMNS.forEach((c, i) => {
     const cx = x + 10 + i * cw;
     // The column offers what names it: a jester placed there, a tax of it, a kingdom
     // with its farmer or wife (several: the page asks which).
-    const texts = p === model.turn ? offers(state, (t) => new RegExp(`^(jester|tax|kingdom) ${c}(:|$)`).test(t)) : [];
+    const texts = p === model.turn ? offers(state, (m) => ['jester', 'tax', 'kingdom'].includes(m.kind) && m.args.column === c) : [];
     const a = offerAttrs(texts);
     const col = el('g', { 'data-column': c, ...a, class: `kotv-column ${a.class || ''}` });
     col.append(el('rect', { x: cx + 1, y: y + 50, width: cw - 2, height: h - 56, rx: 6, class: 'ground' }));
@@ -481,12 +481,12 @@ function drawCastle(svg, model, state, p, x, y, w, h, narrow) {
     columnChips(pl, c).forEach((ch, k) => {
       const g2 = chip(cx + 4, y + 74 + k * 23, cw - 8, ch.code, ch.n, ch.down, model.influence);
       // Face-up tiles that a waiting tax or kingdom may turn down are picked by clicking.
-      const fits = ch.down ? [] : choices.filter((t) => covers(turnDown(t), [ch.code]));
+      const fits = ch.down ? [] : choices.filter((m) => covers(turnDown(m), [ch.code]));
       if (fits.length) {
         g2.classList.add('kotv-pick', 'offer');
         g2.addEventListener('click', (e) => pickTile(e, svg, choices, ch.code));
       }
-      if (!ch.down && gives.some((t) => t.startsWith(`swap ${ch.code} `))) {
+      if (!ch.down && gives.some((m) => m.args.give === ch.code)) {
         g2.classList.add('kotv-pick', 'kotv-give', 'offer');
         g2.addEventListener('click', (e) => giveTile(e, svg, gives, ch.code));
       }
@@ -502,6 +502,8 @@ function drawCastle(svg, model, state, p, x, y, w, h, narrow) {
 // A second click on it lets go.
 function giveTile(e, svg, gives, code) {
   e.stopPropagation();
+  const swaps = new Set(gives.map((m) => m.text));
+  const giving = new Set(gives.filter((m) => m.args.give === code).map((m) => m.text));
   const again = svg.dataset.give === code;
   if (again) delete svg.dataset.give;
   else svg.dataset.give = code;
@@ -512,7 +514,7 @@ function giveTile(e, svg, gives, code) {
   for (const slot of svg.querySelectorAll('[data-slot]')) {
     const all = slot.dataset.offers ?? slot.getAttribute('data-moves') ?? '';
     slot.dataset.offers = all;
-    const kept = again ? all : all.split('|').filter((t) => !t.startsWith('swap ') || t.startsWith(`swap ${code} `)).join('|');
+    const kept = again ? all : all.split('|').filter((t) => !swaps.has(t) || giving.has(t)).join('|');
     if (kept) slot.setAttribute('data-moves', kept);
     else slot.removeAttribute('data-moves');
   }
