@@ -115,6 +115,13 @@ typedef struct ActionKind {
     const char *help;
 } ActionKind;
 
+/* The colours of the players' pieces and of what is drawn faint, one set for every game's
+ * render, so that the boards of all games read alike on one terminal. */
+#define ANSI_RESET "\x1b[0m"
+#define ANSI_FIRST "\x1b[1;97m"
+#define ANSI_SECOND "\x1b[1;91m"
+#define ANSI_DIM "\x1b[2m"
+
 typedef struct GameOps GameOps;
 
 /* A configured game. Create with game_create (game_api.h); read-only afterwards, so one
@@ -371,5 +378,16 @@ struct GameOps {
      * NULL when the board says it all. NULL hook: never anything to say. */
     const char *(*turn_help)(const Game *g, const GameState *s);
 };
+
+/* The hooks every game fills, each *_ops.c naming its adapters ops_<hook>: one list, so
+ * that a game's table shows only what sets it apart. */
+#define GAME_OPS_COMMON_HOOKS                                                               \
+    .new_game = ops_new_game, .parse_position = ops_parse_position,                         \
+    .format_position = ops_format_position, .parse_move = ops_parse_move,                   \
+    .format_move = ops_format_move, .to_move = ops_to_move, .gen_moves = ops_gen_moves,     \
+    .make = ops_make, .unmake = ops_unmake, .returns = ops_returns,                         \
+    .describe_result = ops_describe_result, .hash = ops_hash, .move_index = ops_move_index, \
+    .is_ok = ops_is_ok, .render = ops_render, .move_cells = ops_move_cells,                 \
+    .observe = ops_observe, .end_reason = ops_end_reason
 
 #endif

@@ -962,11 +962,6 @@ Status kd_parse_actions(const KdConfig *c, const KdPos *p, const char *text, Mov
 
 /* --- drawing ---------------------------------------------------------------------------- */
 
-#define ANSI_RESET "\x1b[0m"
-#define ANSI_WHITE "\x1b[1;97m"
-#define ANSI_BLACK "\x1b[1;91m"
-#define ANSI_DIM "\x1b[2m"
-
 void kd_render(const KdConfig *c, const KdState *s, unsigned flags, StrBuf *out)
 {
     const KdPos *p = &s->pos;
@@ -988,7 +983,7 @@ void kd_render(const KdConfig *c, const KdState *s, unsigned flags, StrBuf *out)
                 const int colour = kd_colour_at(p, sq);
                 const char ch = kd_letters[kd_type_at(p, sq)];
                 if (color)
-                    sb_puts(out, colour == 0 ? ANSI_WHITE : ANSI_BLACK);
+                    sb_puts(out, colour == 0 ? ANSI_FIRST : ANSI_SECOND);
                 sb_putc(out, colour == 0 ? ch : (char)tolower((unsigned char)ch));
             }
             if (color)

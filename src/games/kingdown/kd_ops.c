@@ -520,6 +520,8 @@ static const char *ops_turn_help(const Game *g, const GameState *s)
     }
 }
 
+/* What looks alike across the games' tables beyond GAME_OPS_COMMON_HOOKS differs in every
+ * value: each table is that game's data. */
 const GameOps kd_ops = {
     .name = "king-down",
     .title = "King Down Classic",
@@ -540,21 +542,7 @@ const GameOps kd_ops = {
     .option_count = (int)(sizeof kd_options / sizeof kd_options[0]),
     .configure = kd_configure,
     .release = kd_release,
-    .new_game = ops_new_game,
-    .parse_position = ops_parse_position,
-    .format_position = ops_format_position,
-    .parse_move = ops_parse_move,
-    .format_move = ops_format_move,
-    .to_move = ops_to_move,
-    .gen_moves = ops_gen_moves,
-    .make = ops_make,
-    .unmake = ops_unmake,
-    .returns = ops_returns,
-    .describe_result = ops_describe_result,
-    .hash = ops_hash,
-    .move_index = ops_move_index,
-    .is_ok = ops_is_ok,
-    .render = ops_render,
+    GAME_OPS_COMMON_HOOKS,
     .parse_actions = ops_parse_actions,
     .evaluate = ops_evaluate,
     .eval_weight_count = KD_WEIGHT_COUNT,
@@ -570,9 +558,6 @@ const GameOps kd_ops = {
     .make_null = ops_make_null,
     .unmake_null = ops_unmake_null,
     .perft_leaves = ops_perft_leaves,
-    .move_cells = ops_move_cells,
-    .observe = ops_observe,
-    .end_reason = ops_end_reason,
     .end_reasons = kd_end_reasons,
     .end_reason_count = (int)(sizeof kd_end_reasons / sizeof kd_end_reasons[0]),
     .measure = kd_measure,

@@ -7,9 +7,7 @@
 
 #include "games/kingofthevalley/kotv_internal.h"
 
-#define ANSI_RESET "\x1b[0m"
 #define ANSI_BOLD "\x1b[1m"
-#define ANSI_DIM "\x1b[2m"
 #define ANSI_GOLD "\x1b[33m"
 
 static const char *const PLAYER_COLOR[MAX_PLAYERS] = {"\x1b[1;91m", "\x1b[1;94m", "\x1b[1;92m",

@@ -454,13 +454,9 @@ void kc_format_position(const KcState *s, StrBuf *out)
 
 /* --- the drawing ----------------------------------------------------------------------- */
 
-/* ANSI colours. */
-#define ANSI_RESET "\x1b[0m"
-#define ANSI_WHITE "\x1b[1;97m"
-#define ANSI_BLACK "\x1b[1;91m"
+/* The Castle's colours, beside the players' (core/game.h). */
 #define ANSI_WALL "\x1b[1;33m"
 #define ANSI_DOOR "\x1b[32m"
-#define ANSI_DIM "\x1b[2m"
 #define ANSI_THRONE "\x1b[43m"
 
 enum {
@@ -504,10 +500,10 @@ void kc_render(const KcConfig *c, const KcState *s, unsigned flags, StrBuf *out)
         const int row = 2 * (r + KC_RADIUS), col = CANVAS_X0 + 4 * q + 2 * r;
         const bool throne = cell == KC_THRONE, in = bb128_has(c->castle, cell);
         if (bb128_has(w, cell))
-            paint(cv, row, col, color, throne ? ANSI_WHITE ANSI_THRONE : ANSI_WHITE,
+            paint(cv, row, col, color, throne ? ANSI_FIRST ANSI_THRONE : ANSI_FIRST,
                   uni ? "○" : "W");
         else if (bb128_has(b, cell))
-            paint(cv, row, col, color, throne ? ANSI_BLACK ANSI_THRONE : ANSI_BLACK,
+            paint(cv, row, col, color, throne ? ANSI_SECOND ANSI_THRONE : ANSI_SECOND,
                   uni ? "●" : "B");
         else if (throne)
             paint(cv, row, col, color, ANSI_THRONE, uni ? "♔" : "*");

@@ -678,10 +678,6 @@ Status kg_parse_actions(const KgConfig *c, const KgState *s, const char *text, M
 
 /* --- the drawing ------------------------------------------------------------------------ */
 
-#define ANSI_RESET "\x1b[0m"
-#define ANSI_FIRST "\x1b[1;97m"
-#define ANSI_SECOND "\x1b[1;91m"
-#define ANSI_DIM "\x1b[2m"
 #define ANSI_MARK "\x1b[4m"
 
 void kg_render(const KgConfig *c, const KgState *s, unsigned flags, StrBuf *out)

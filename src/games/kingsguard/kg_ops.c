@@ -420,18 +420,12 @@ static int ops_action_kind(const Game *g, const GameState *s, Move m, StrBuf *la
         .min_players = 2, .max_players = 2,                                                    \
         .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM, .options = OPTIONS,                        \
         .option_count = (int)(sizeof OPTIONS / sizeof OPTIONS[0]), .configure = kg_configure,  \
-        .release = kg_release, .new_game = ops_new_game,                                       \
-        .parse_position = ops_parse_position, .format_position = ops_format_position,          \
-        .parse_move = ops_parse_move, .format_move = ops_format_move, .to_move = ops_to_move,   \
-        .gen_moves = ops_gen_moves, .make = ops_make, .unmake = ops_unmake,                    \
-        .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
-        .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
+        .release = kg_release, GAME_OPS_COMMON_HOOKS,                                          \
         .parse_actions = ops_parse_actions, .evaluate = ops_evaluate,                          \
         .variety_margin = KG_VARIETY_MARGIN, .noisy = ops_noisy, .in_check = ops_in_check,     \
         .make_null = ops_make_null, .unmake_null = ops_unmake_null,                            \
         .evaluate_static = ops_evaluate, .quiesce_finish = ops_quiesce_finish,                 \
         .playout = ops_playout, .perft_leaves = ops_perft_leaves,                              \
-        .move_cells = ops_move_cells, .observe = ops_observe, .end_reason = ops_end_reason,    \
         .end_reasons = kg_end_reasons,                                                         \
         .end_reason_count = (int)(sizeof kg_end_reasons / sizeof kg_end_reasons[0]),           \
         .measure = kg_measure, .metrics = kg_metrics, .metric_count = KG_METRIC_COUNT,         \

@@ -255,12 +255,8 @@ Status kv_parse_move_text(const KvConfig *c, const KvState *s, const char *text,
     return explain_illegal(c, s, from, to, err);
 }
 
-/* ANSI colours for the drawing. */
-#define ANSI_RESET "\x1b[0m"
-#define ANSI_FIRST "\x1b[1;97m"
-#define ANSI_SECOND "\x1b[1;91m"
+/* The Valley's colour, beside the players' (core/game.h). */
 #define ANSI_VALLEY "\x1b[42m"
-#define ANSI_DIM "\x1b[2m"
 
 void kv_render(const KvConfig *c, const KvState *s, unsigned flags, StrBuf *out)
 {

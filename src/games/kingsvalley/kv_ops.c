@@ -350,16 +350,11 @@ static void ops_observe(const Game *g, const GameState *s, int observer, Observa
         .min_players = 2, .max_players = 2, .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM | FLAGS, \
         .options = OPTIONS,                                                                    \
         .option_count = (int)(sizeof OPTIONS / sizeof OPTIONS[0]), .configure = kv_configure,  \
-        .release = kv_release, .new_game = ops_new_game,                                       \
-        .parse_position = ops_parse_position, .format_position = ops_format_position,          \
-        .parse_move = ops_parse_move, .format_move = ops_format_move, .to_move = ops_to_move,   \
-        .gen_moves = ops_gen_moves, .make = ops_make, .unmake = ops_unmake,                    \
-        .returns = ops_returns, .describe_result = ops_describe_result, .hash = ops_hash,      \
-        .move_index = ops_move_index, .is_ok = ops_is_ok, .render = ops_render,               \
+        .release = kv_release, GAME_OPS_COMMON_HOOKS,                                          \
         .evaluate = ops_evaluate, .variety_margin = KV_VARIETY_MARGIN, .playout = ops_playout, \
-        .perft_leaves = ops_perft_leaves, .move_cells = ops_move_cells, .observe = ops_observe, \
+        .perft_leaves = ops_perft_leaves,                                                      \
         .gen_candidates = CANDIDATES, .candidate_legal = CANDIDATE_LEGAL,                      \
-        .end_reason = ops_end_reason, .end_reasons = kv_end_reasons,                           \
+        .end_reasons = kv_end_reasons,                                                         \
         .end_reason_count = (int)(sizeof kv_end_reasons / sizeof kv_end_reasons[0]),           \
         .measure = kv_measure, .metrics = kv_metrics, .metric_count = KV_METRIC_COUNT,         \
         .bench_depth = DEPTH, .chance_scale = SCALE,                                           \
