@@ -172,6 +172,21 @@ bool game_option_is(const Game *g, const char *name, const char *value)
     return v != NULL && strcmp(v, value) == 0;
 }
 
+Status game_parse_plies(const char *text, int max_plies, long *out, ErrBuf *err)
+{
+    char *end;
+    errno = 0;
+    const long ply = strtol(text, &end, 10);
+    if (errno != 0 || *end != '\0' || end == text || ply < 0)
+        return err_set(err, STATUS_PARSE, "the plies played must be a whole number, not '%s'",
+                       text);
+    if (ply > max_plies)
+        return err_set(err, STATUS_PARSE, "%ld plies played is past the limit of %d (max-plies)",
+                       ply, max_plies);
+    *out = ply;
+    return STATUS_OK;
+}
+
 void game_format_rules(const Game *g, StrBuf *out)
 {
     for (int i = 0; i < g->ops->option_count; i++)

@@ -31,6 +31,9 @@ long game_option_long(const Game *g, const char *name, long fallback);
 void game_returns_two_player(int winner, double out[MAX_PLAYERS]);
 /* Whether an option of the game's own table has exactly this value. */
 bool game_option_is(const Game *g, const char *name, const char *value);
+/* Reads the plies-played field of a position text: a whole number from 0 to max_plies
+ * (the game's max-plies option), or STATUS_PARSE with the reason. */
+Status game_parse_plies(const char *text, int max_plies, long *out, ErrBuf *err);
 
 /* Appends "name=value" for every option, space-separated. */
 void game_format_rules(const Game *g, StrBuf *out);

@@ -14,11 +14,11 @@
  * text never changes the caller's state, and every refusal says what is wrong.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/game_api.h"
 #include "games/kingscastle/kc_internal.h"
 
 static const int RANK_LEN[KC_SIDE] = {6, 7, 8, 9, 10, 11, 10, 9, 8, 7, 6};
@@ -405,15 +405,10 @@ Status kc_parse_position(const KcConfig *c, KcState *out, const char *text, ErrB
         return err_set(err, STATUS_PARSE, "the board has more than 11 ranks");
     if (strcmp(side, "w") != 0 && strcmp(side, "b") != 0)
         return err_set(err, STATUS_PARSE, "the player to move is w or b, not '%.15s'", side);
-    char *end;
-    errno = 0;
-    const long ply = strtol(plies, &end, 10);
-    if (errno != 0 || *end != '\0' || end == plies || ply < 0)
-        return err_set(err, STATUS_PARSE, "the plies played must be a whole number, not '%s'",
-                       plies);
-    if (ply > c->max_plies)
-        return err_set(err, STATUS_PARSE, "%ld plies played is past the limit of %d (max-plies)",
-                       ply, c->max_plies);
+    long ply;
+    const Status st = game_parse_plies(plies, c->max_plies, &ply, err);
+    if (st != STATUS_OK)
+        return st;
     kc_set_men(&t, 0, men[0]);
     kc_set_men(&t, 1, men[1]);
     t.turn = side[0] == 'b';

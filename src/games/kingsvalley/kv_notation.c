@@ -6,11 +6,11 @@
  * text never changes the caller's state.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/game_api.h"
 #include "games/kingsvalley/kv_internal.h"
 
 void kv_format_square(const KvConfig *c, int sq, StrBuf *out)
@@ -120,15 +120,10 @@ Status kv_parse_position(const KvConfig *c, KvState *out, const char *text, ErrB
         return err_set(err, STATUS_PARSE, "the player to move is 1 or 2, not '%s'", side);
     t.turn = (uint8_t)(side[0] - '1');
 
-    char *end;
-    errno = 0;
-    long ply = strtol(plies, &end, 10);
-    if (errno != 0 || *end != '\0' || end == plies || ply < 0)
-        return err_set(err, STATUS_PARSE, "the plies played must be a whole number, not '%s'",
-                       plies);
-    if (ply > c->max_plies)
-        return err_set(err, STATUS_PARSE, "%ld plies played is past the limit of %d (max-plies)",
-                       ply, c->max_plies);
+    long ply;
+    const Status st = game_parse_plies(plies, c->max_plies, &ply, err);
+    if (st != STATUS_OK)
+        return st;
     t.ply = (uint16_t)ply;
     t.hash = kv_compute_hash(c, &t);
     *out = t;
