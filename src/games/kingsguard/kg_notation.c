@@ -518,6 +518,18 @@ Status kg_parse_action(const KgConfig *c, const KgState *s, const char *text, Mo
     return st;
 }
 
+/* Appends m to the actions read so far and plays it on t, so that the next one is read in
+ * the position it leaves. */
+static Status append_action(const KgConfig *c, KgState *t, Move m, Move *acts, int cap, int *n,
+                            ErrBuf *err)
+{
+    if (*n >= cap)
+        return err_set(err, STATUS_UNSUPPORTED, "more than %d actions", cap);
+    acts[(*n)++] = m;
+    kg_apply(c, t, m, true);
+    return STATUS_OK;
+}
+
 /* Reads the destinations "d1,d2,..." of the turn on `t`, appending placements. */
 static Status parse_dest_list(const KgConfig *c, KgState *t, const char *p, const char *end,
                               Move *acts, int cap, int *n, ErrBuf *err)
@@ -538,12 +550,10 @@ static Status parse_dest_list(const KgConfig *c, KgState *t, const char *p, cons
                            sq_text);
         Move m;
         Status st = check_place(c, &t->k, t->k.origin, to, &m, err);
+        if (st == STATUS_OK)
+            st = append_action(c, t, m, acts, cap, n, err);
         if (st != STATUS_OK)
             return st;
-        if (*n >= cap)
-            return err_set(err, STATUS_UNSUPPORTED, "more than %d actions", cap);
-        acts[(*n)++] = m;
-        kg_apply(c, t, m, true);
         if (p == end)
             return STATUS_OK;
         p++; // the comma
@@ -567,14 +577,8 @@ static Status parse_part(const KgConfig *c, KgState *t, const char *p, const cha
             memcpy(one, p, (size_t)(end - p));
             one[end - p] = '\0';
             Move m;
-            Status st = kg_parse_action(c, t, one, &m, err);
-            if (st != STATUS_OK)
-                return st;
-            if (*n >= cap)
-                return err_set(err, STATUS_UNSUPPORTED, "more than %d actions", cap);
-            acts[(*n)++] = m;
-            kg_apply(c, t, m, true);
-            return STATUS_OK;
+            const Status st = kg_parse_action(c, t, one, &m, err);
+            return st == STATUS_OK ? append_action(c, t, m, acts, cap, n, err) : st;
         }
         // "c3-c5,c4" in the middle of a turn from c3: more placements, no end.
         const char *q = p;
@@ -606,22 +610,14 @@ static Status parse_part(const KgConfig *c, KgState *t, const char *p, const cha
                        "c3-c5,c4); '%.*s' is not one", EXCERPT, p);
     Move m;
     Status st = check_pick(c, &t->k, from, &m, err);
-    if (st != STATUS_OK)
-        return st;
-    if (*n >= cap)
-        return err_set(err, STATUS_UNSUPPORTED, "more than %d actions", cap);
-    acts[(*n)++] = m;
-    kg_apply(c, t, m, true);
-    st = parse_dest_list(c, t, dash + 1, end, acts, cap, n, err);
-    if (st != STATUS_OK)
-        return st;
-    if (t->k.result == KG_PLAYING && t->k.origin != KG_NO_SQ && t->k.turn == mover) {
-        if (*n >= cap)
-            return err_set(err, STATUS_UNSUPPORTED, "more than %d actions", cap);
-        acts[(*n)++] = kg_action(KG_END, t->k.origin, 0);
-        kg_apply(c, t, acts[*n - 1], true);
-    }
-    return STATUS_OK;
+    if (st == STATUS_OK)
+        st = append_action(c, t, m, acts, cap, n, err);
+    if (st == STATUS_OK)
+        st = parse_dest_list(c, t, dash + 1, end, acts, cap, n, err);
+    if (st == STATUS_OK && t->k.result == KG_PLAYING && t->k.origin != KG_NO_SQ &&
+        t->k.turn == mover)
+        st = append_action(c, t, kg_action(KG_END, t->k.origin, 0), acts, cap, n, err);
+    return st;
 }
 
 Status kg_parse_actions(const KgConfig *c, const KgState *s, const char *text, Move *out,
