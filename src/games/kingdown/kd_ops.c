@@ -10,6 +10,7 @@
 #include "games/kingdown/kd_internal.h"
 #include "games/kingdown/kingdown.h"
 
+/* The rules a player may set: a data table, its rows alike by design. */
 static const RuleOption kd_options[] = {
     {"setup",
      "the back rank: random (drawn from the 16-piece pool with the game's seed), classic "
@@ -337,6 +338,8 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
     if (!rep_history_is_ok(&s->hist, s->history, c->hist_cap, false, kd_turn_start(&s->pos),
                            s->pos.hash, err))
         return false;
+    // The same fresh-result check as kc_ops.c and kv_ops.c: each compares its own
+    // result fields, which a shared helper would need callbacks for.
     KdState *fresh = malloc(g->state_size);
     if (fresh == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory"), false;

@@ -67,6 +67,8 @@ static inline int count_phalanx(const KcConfig *c, int front, int d, int L, Bb12
     return n;
 }
 
+/* kc_gen_slides' walk over singles and fronts again, on purpose: counting must not write
+ * moves to be fast, and the perft tests hold the two to the same numbers. */
 static int count_slides(const KcConfig *c, const KcState *s)
 {
     const int p = s->turn;

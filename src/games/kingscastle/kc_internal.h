@@ -196,7 +196,8 @@ static inline bool kc_on_board(int q, int r)
 /* kc_geometry.c */
 void kc_build_geometry(KcConfig *c);
 
-/* kc_rules.c */
+/* kc_rules.c: the rules of one game over its own state, declared in the same words as
+ * every game's (kv_internal.h), not shared code. */
 uint64_t kc_compute_hash(const KcConfig *c, const KcState *s);
 /* Cells where the player to move may place a man (the Throne excluded). */
 Bb128 kc_placements(const KcConfig *c, const KcState *s);

@@ -373,7 +373,8 @@ static inline bool footprint_holds(const KvPlanFootprint *f, uint64_t occ, uint6
     return f->king == king && (occ & f->reads) == f->occ && (mine & f->mine) == f->mine;
 }
 
-/* The plain definition, kept for the tests that check reach_in_two against it. */
+/* The plain definition, kept for the tests that check reach_in_two against it: the step
+ * of search_plan again on purpose, without its shortcuts, so that it checks them. */
 bool kv_can_reach_valley_plain(const KvConfig *c, const uint64_t men[2], const uint8_t king[2],
                                int player, int moves_left)
 {
