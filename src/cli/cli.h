@@ -58,6 +58,20 @@ typedef struct CliOptions {
 /* Reads argv[first..argc) into *o. Returns false after printing an error. */
 bool cli_parse_options(int argc, char **argv, int first, CliOptions *o);
 
+/* cli_parse_options for a command on one game: false after printing an error, or usage
+ * when there is not exactly one positional argument (the game). */
+bool cli_parse_game_options(int argc, char **argv, const char *usage, CliOptions *o);
+
+/* Takes the value of a command's own flag names[which] (spelt `flag`) into ctx; false
+ * after printing why the value will not do. */
+typedef bool (*CliOwnFlag)(void *ctx, int which, const char *flag, const char *value);
+
+/* cli_parse_options for a command with flags of its own, names[0..n): each written
+ * --name VALUE or --name=VALUE after the command and its verb goes to take, the rest to
+ * the shared parser. 0, or the exit code after printing an error. */
+int cli_parse_own_options(int argc, char **argv, const char *const *names, int n,
+                          CliOwnFlag take, void *ctx, CliOptions *o);
+
 /* The game named by the first positional argument, created with the --rule settings, and
  * its start position (from the seed, or --position when given). Prints an error (listing
  * the games when the name is unknown) and leaves nothing to free when it returns false. */

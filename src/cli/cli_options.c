@@ -36,6 +36,56 @@ bool cli_read_number(const char *flag, const char *text, long min, long max, lon
     return true;
 }
 
+/* Which of names[0..n) argv[*i] is, with its value (NULL when it has none); *i moves past
+ * a separate value. -1 for any other argument, and for the command and its verb. */
+static int own_flag(int argc, char **argv, int *i, const char *const *names, int n,
+                    const char **value)
+{
+    const char *a = argv[*i];
+    if (*i < 2)
+        return -1;
+    for (int k = 0; k < n; k++) {
+        const size_t len = strlen(names[k]);
+        if (strncmp(a, names[k], len) == 0 && (a[len] == '\0' || a[len] == '=')) {
+            *value = a[len] == '=' ? a + len + 1 : *i + 1 < argc ? argv[++*i] : NULL;
+            return k;
+        }
+    }
+    return -1;
+}
+
+int cli_parse_own_options(int argc, char **argv, const char *const *names, int n,
+                          CliOwnFlag take, void *ctx, CliOptions *o)
+{
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    if (rest == NULL)
+        return cli_error("out of memory");
+    int n_rest = 0;
+    bool ok = true;
+    for (int i = 0; ok && i < argc; i++) {
+        const char *value;
+        const int which = own_flag(argc, argv, &i, names, n, &value);
+        if (which < 0)
+            rest[n_rest++] = argv[i];
+        else if (value == NULL)
+            ok = (cli_error("%s needs a value", names[which]), false);
+        else
+            ok = take(ctx, which, names[which], value);
+    }
+    ok = ok && cli_parse_options(n_rest, rest, 2, o);
+    free(rest);
+    return ok ? 0 : 2;
+}
+
+bool cli_parse_game_options(int argc, char **argv, const char *usage, CliOptions *o)
+{
+    if (!cli_parse_options(argc, argv, 2, o))
+        return false;
+    if (o->n_positional != 1)
+        return cli_error("%s", usage), false;
+    return true;
+}
+
 bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
 {
     memset(o, 0, sizeof *o);

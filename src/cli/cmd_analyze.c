@@ -55,13 +55,12 @@ static bool print_exact(const KvsTable *t, const Game *g, const GameState *s, ui
 
 int cmd_analyze(int argc, char **argv)
 {
+    static const char usage[] =
+        "usage: crown analyze GAME [--position TEXT] [--rule NAME=VALUE]... "
+        "[--agent SPEC] [--depth N] [--nodes N] [--movetime MS]";
     CliOptions o;
-    if (!cli_parse_options(argc, argv, 2, &o))
+    if (!cli_parse_game_options(argc, argv, usage, &o))
         return 2;
-    if (o.n_positional != 1)
-        return cli_error("usage: crown analyze GAME [--position TEXT] [--rule NAME=VALUE]... "
-                         "[--agent SPEC] [--depth N] [--nodes N] [--movetime MS]"),
-               2;
     ErrBuf err;
     AgentSpec spec;
     if (agent_spec_parse(o.agent ? o.agent : "ai:10", &spec, &err) != STATUS_OK)

@@ -163,52 +163,39 @@ static bool read_levels(const char *text, int *levels, int *n)
     return *n > 0;
 }
 
+/* What lab reads from its own flags. */
+typedef struct LabArgs {
+    const char *compare[MAX_COMPARE], *ladder, *shard;
+    int n_compare;
+} LabArgs;
+
+static bool take_flag(void *ctx, int which, const char *flag, const char *value)
+{
+    (void)flag;
+    LabArgs *a = ctx;
+    if (which == 0 && a->n_compare == MAX_COMPARE)
+        return cli_error("too many --compare sets"), false;
+    if (which == 0)
+        a->compare[a->n_compare++] = value;
+    else if (which == 1)
+        a->ladder = value;
+    else
+        a->shard = value;
+    return true;
+}
+
 int cmd_lab(int argc, char **argv)
 {
     if (argc >= 3 && strcmp(argv[2], "merge") == 0)
         return merge(argc, argv);
-    // The lab's own flags are taken out here; the rest are the shared options.
-    const char *compare[MAX_COMPARE], *ladder = NULL, *shard = NULL;
-    int n_compare = 0, rest_n = 0;
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
-    if (rest == NULL)
-        return cli_error("out of memory");
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *names[] = {"--compare", "--ladder", "--shard"};
-        int which = -1;
-        const char *value = NULL;
-        for (int k = 0; k < 3 && i >= 2; k++) {
-            const size_t len = strlen(names[k]);
-            if (strncmp(a, names[k], len) == 0 && (a[len] == '\0' || a[len] == '=')) {
-                which = k;
-                value = a[len] == '=' ? a + len + 1 : i + 1 < argc ? argv[++i] : NULL;
-            }
-        }
-        if (which < 0) {
-            rest[rest_n++] = argv[i];
-            continue;
-        }
-        if (value == NULL) {
-            free(rest);
-            return cli_error("%s needs a value", names[which]), 2;
-        }
-        if (which == 0 && n_compare == MAX_COMPARE) {
-            free(rest);
-            return cli_error("too many --compare sets"), 2;
-        }
-        if (which == 0)
-            compare[n_compare++] = value;
-        else if (which == 1)
-            ladder = value;
-        else
-            shard = value;
-    }
+    static const char *const own[] = {"--compare", "--ladder", "--shard"};
+    LabArgs a = {.n_compare = 0};
     CliOptions o;
-    const bool parsed = cli_parse_options(rest_n, rest, 2, &o);
-    free(rest);
-    if (!parsed)
-        return 2;
+    const int parsed = cli_parse_own_options(argc, argv, own, 3, take_flag, &a, &o);
+    if (parsed != 0)
+        return parsed;
+    const char **compare = a.compare, *ladder = a.ladder, *shard = a.shard;
+    const int n_compare = a.n_compare;
     if (o.help || o.n_positional != 1 || o.out == NULL || (o.players == NULL) == (ladder == NULL) ||
         (ladder && n_compare > 0))
         return cli_error("usage: crown lab GAME (--players SPEC,SPEC... [--compare NAME=VALUE,..."

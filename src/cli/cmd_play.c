@@ -417,13 +417,12 @@ static bool run_automatic(PlaySession *ps)
 
 int cmd_play(int argc, char **argv)
 {
+    static const char usage[] =
+        "usage: crown play GAME [--players SPEC,SPEC] [--rule NAME=VALUE]... "
+        "[--seed S]";
     CliOptions o;
-    if (!cli_parse_options(argc, argv, 2, &o))
+    if (!cli_parse_game_options(argc, argv, usage, &o))
         return 2;
-    if (o.n_positional != 1)
-        return cli_error("usage: crown play GAME [--players SPEC,SPEC] [--rule NAME=VALUE]... "
-                         "[--seed S]"),
-               2;
     PlaySession ps;
     memset(&ps, 0, sizeof ps);
     ps.interactive = isatty(STDIN_FILENO);

@@ -34,13 +34,12 @@ static void generic_playout(const Game *g, GameState *s, Rng *rng, MoveList *ml,
 
 int cmd_playouts(int argc, char **argv)
 {
+    static const char usage[] =
+        "usage: crown playouts GAME [--games N] [--movetime MS] [--seed S] "
+        "[--position TEXT] [--rule NAME=VALUE]... [--generic]";
     CliOptions o;
-    if (!cli_parse_options(argc, argv, 2, &o))
+    if (!cli_parse_game_options(argc, argv, usage, &o))
         return 2;
-    if (o.n_positional != 1)
-        return cli_error("usage: crown playouts GAME [--games N] [--movetime MS] [--seed S] "
-                         "[--position TEXT] [--rule NAME=VALUE]... [--generic]"),
-               2;
     Game *g;
     GameState *start;
     if (!cli_make_game(&o, &g, &start))

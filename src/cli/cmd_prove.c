@@ -207,14 +207,13 @@ int cmd_prove(int argc, char **argv)
             return cli_error("usage: crown prove --verify FILE"), 2;
         return verify(f.verify);
     }
+    static const char usage[] =
+        "usage: crown prove GAME [--position TEXT] [--rule NAME=VALUE]... "
+        "[--hours H] [--memory GB] [--nodes N] [--out FILE] "
+        "[--checkpoint DIR]";
     CliOptions o;
-    if (!cli_parse_options(n_rest, rest, 2, &o))
+    if (!cli_parse_game_options(n_rest, rest, usage, &o))
         return 2;
-    if (o.n_positional != 1)
-        return cli_error("usage: crown prove GAME [--position TEXT] [--rule NAME=VALUE]... "
-                         "[--hours H] [--memory GB] [--nodes N] [--out FILE] "
-                         "[--checkpoint DIR]"),
-               2;
     char ckpt[4096];
     if (f.checkpoint && !checkpoint_path(f.checkpoint, ckpt, sizeof ckpt))
         return 1;

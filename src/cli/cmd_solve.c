@@ -164,16 +164,17 @@ static void make_parents(const char *path)
     }
 }
 
+/* Opens as the other one-game commands do (cmd_playouts.c, cmd_prove.c): its usage, the
+ * shared options, the game; the helpers hold the logic, what is left is each one's words. */
 int cmd_solve(int argc, char **argv)
 {
+    static const char usage[] =
+        "usage: crown solve kings-valley [--rule NAME=VALUE]... [--out FILE] "
+        "[--soldiers N] [--threads N] [--check N [--depth H] [--seed S]] "
+        "[--report [--tablebase FILE]]";
     CliOptions o;
-    if (!cli_parse_options(argc, argv, 2, &o))
+    if (!cli_parse_game_options(argc, argv, usage, &o))
         return 2;
-    if (o.n_positional != 1)
-        return cli_error("usage: crown solve kings-valley [--rule NAME=VALUE]... [--out FILE] "
-                         "[--soldiers N] [--threads N] [--check N [--depth H] [--seed S]] "
-                         "[--report [--tablebase FILE]]"),
-               2;
     Game *g;
     GameState *s;
     if (!cli_make_game(&o, &g, &s))

@@ -81,74 +81,60 @@ static bool read_real(const char *flag, const char *value, double *out)
     return true;
 }
 
+/* What sprt reads from its own flags. */
+typedef struct SprtArgs {
+    const char *base, *test;
+    SprtConfig cfg;
+    bool elo0_set, elo1_set;
+    long games_max;
+} SprtArgs;
+
+static bool take_flag(void *ctx, int which, const char *flag, const char *value)
+{
+    SprtArgs *a = ctx;
+    if (which == 0)
+        a->base = value;
+    else if (which == 1)
+        a->test = value;
+    else if (which == 2)
+        return a->elo0_set = read_real(flag, value, &a->cfg.elo0);
+    else if (which == 3)
+        return a->elo1_set = read_real(flag, value, &a->cfg.elo1);
+    else if (which == 4)
+        return read_real(flag, value, &a->cfg.alpha);
+    else if (which == 5)
+        return read_real(flag, value, &a->cfg.beta);
+    else {
+        char *end;
+        a->games_max = strtol(value, &end, 10);
+        if (*end != '\0' || a->games_max < 2 || a->games_max > 10000000)
+            return cli_error("--games-max takes a whole number from 2 to 10000000, not '%s'",
+                             value),
+                   false;
+    }
+    return true;
+}
+
 int cmd_sprt(int argc, char **argv)
 {
     static const char usage[] =
         "usage: crown sprt GAME --base SPEC --test SPEC --elo0 E0 --elo1 E1 [--alpha A] "
         "[--beta B] [--movetime MS | --depth N | --nodes N] [--games-max N] [--seed S] "
         "[--jobs J] [--openings FILE] [--rule NAME=VALUE]...";
-    // The test's own options first; everything else is the shared option parser's.
-    const char *base = NULL, *test = NULL;
+    static const char *const own[] = {"--base",  "--test", "--elo0",     "--elo1",
+                                      "--alpha", "--beta", "--games-max"};
+    SprtArgs a = {.cfg = {0, 5, 0.05, 0.05}, .games_max = SPRT_DEFAULT_GAMES_MAX};
+    CliOptions o;
+    const int parsed = cli_parse_own_options(argc, argv, own, (int)(sizeof own / sizeof own[0]),
+                                             take_flag, &a, &o);
+    if (parsed != 0)
+        return parsed;
+    const char *base = a.base, *test = a.test;
+    long games_max = a.games_max;
     Sprt t;
     memset(&t, 0, sizeof t);
-    t.cfg = (SprtConfig){0, 5, 0.05, 0.05};
-    bool elo0_set = false, elo1_set = false;
-    long games_max = SPRT_DEFAULT_GAMES_MAX;
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
-    if (rest == NULL)
-        return cli_error("out of memory");
-    int n_rest = 0;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        static const char *const own[] = {"--base", "--test", "--elo0", "--elo1",
-                                          "--alpha", "--beta", "--games-max"};
-        int which = -1;
-        size_t len = 0;
-        for (int k = 0; k < (int)(sizeof own / sizeof own[0]); k++) {
-            len = strlen(own[k]);
-            if (i >= 2 && strncmp(a, own[k], len) == 0 && (a[len] == '\0' || a[len] == '=')) {
-                which = k;
-                break;
-            }
-        }
-        if (which < 0) {
-            rest[n_rest++] = argv[i];
-            continue;
-        }
-        const char *value = a[len] == '=' ? a + len + 1 : i + 1 < argc ? argv[++i] : NULL;
-        bool ok = value != NULL;
-        if (!ok)
-            cli_error("%s needs a value", own[which]);
-        else if (which == 0)
-            base = value;
-        else if (which == 1)
-            test = value;
-        else if (which == 2)
-            ok = elo0_set = read_real(own[which], value, &t.cfg.elo0);
-        else if (which == 3)
-            ok = elo1_set = read_real(own[which], value, &t.cfg.elo1);
-        else if (which == 4)
-            ok = read_real(own[which], value, &t.cfg.alpha);
-        else if (which == 5)
-            ok = read_real(own[which], value, &t.cfg.beta);
-        else {
-            char *end;
-            games_max = strtol(value, &end, 10);
-            ok = *end == '\0' && games_max >= 2 && games_max <= 10000000;
-            if (!ok)
-                cli_error("--games-max takes a whole number from 2 to 10000000, not '%s'", value);
-        }
-        if (!ok) {
-            free(rest);
-            return 2;
-        }
-    }
-    CliOptions o;
-    const bool parsed = cli_parse_options(n_rest, rest, 2, &o);
-    free(rest);
-    if (!parsed)
-        return 2;
-    if (o.n_positional != 1 || base == NULL || test == NULL || !elo0_set || !elo1_set)
+    t.cfg = a.cfg;
+    if (o.n_positional != 1 || base == NULL || test == NULL || !a.elo0_set || !a.elo1_set)
         return cli_error("%s", usage), 2;
     char msg[160];
     if (sprt_config_check(&t.cfg, msg, (int)sizeof msg) != 0)

@@ -249,6 +249,34 @@ static int fit_scale(const TuneArgs *a, const Game *g)
     return rc;
 }
 
+static bool take_flag(void *ctx, int which, const char *flag, const char *value)
+{
+    TuneArgs *a = ctx;
+    if (which == 0)
+        return cli_read_number(flag, value, 1, 100000000, &a->generate);
+    if (which == 1)
+        a->fit = value;
+    else if (which == 2)
+        a->write = value;
+    else if (which == 3)
+        return cli_read_number(flag, value, 0, 1000, &a->random_plies);
+    else if (which == 4)
+        return cli_read_number(flag, value, 0, 100000, &a->skip_plies);
+    else if (which == 5)
+        return cli_read_number(flag, value, 1, 1 << 20, &a->step);
+    else if (which == 6)
+        return cli_read_number(flag, value, 0, 100000, &a->passes);
+    else if (which == 7)
+        return cli_read_number(flag, value, 0, 100000, &a->per_game);
+    else if (which == 8)
+        a->only = value;
+    else if (which == 9)
+        a->fit_scale = value;
+    else
+        return cli_read_number(flag, value, 1, 1000000000, &a->score_nodes);
+    return true;
+}
+
 int cmd_tune(int argc, char **argv)
 {
     static const char usage[] =
@@ -257,66 +285,14 @@ int cmd_tune(int argc, char **argv)
         "[--jobs J] [--score-nodes N]] [--fit-scale FILE] "
         "[--fit FILE [--only PREFIX,...] [--step N] [--passes N] [--jobs J]] [--write TABLE] [--rule NAME=VALUE]...";
     TuneArgs a = {.random_plies = 4, .skip_plies = 8, .per_game = 40, .step = 8, .passes = 30};
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
-    if (rest == NULL)
-        return cli_error("out of memory");
-    int n_rest = 0;
-    // Tune's own options first; everything else is the shared option parser's.
-    for (int i = 0; i < argc; i++) {
-        static const char *const own[] = {"--generate",   "--fit",  "--write",  "--random-plies",
-                                          "--skip-plies", "--step", "--passes",
-                                          "--per-game", "--only", "--fit-scale",
-                                          "--score-nodes"};
-        int which = -1;
-        size_t len = 0;
-        for (int k = 0; k < (int)(sizeof own / sizeof own[0]); k++) {
-            len = strlen(own[k]);
-            if (i >= 2 && strncmp(argv[i], own[k], len) == 0 &&
-                (argv[i][len] == '\0' || argv[i][len] == '=')) {
-                which = k;
-                break;
-            }
-        }
-        if (which < 0) {
-            rest[n_rest++] = argv[i];
-            continue;
-        }
-        const char *value = argv[i][len] == '=' ? argv[i] + len + 1 : i + 1 < argc ? argv[++i] : NULL;
-        bool ok = value != NULL;
-        if (!ok)
-            cli_error("%s needs a value", own[which]);
-        else if (which == 0)
-            ok = cli_read_number(own[which], value, 1, 100000000, &a.generate);
-        else if (which == 1)
-            a.fit = value;
-        else if (which == 2)
-            a.write = value;
-        else if (which == 3)
-            ok = cli_read_number(own[which], value, 0, 1000, &a.random_plies);
-        else if (which == 4)
-            ok = cli_read_number(own[which], value, 0, 100000, &a.skip_plies);
-        else if (which == 5)
-            ok = cli_read_number(own[which], value, 1, 1 << 20, &a.step);
-        else if (which == 6)
-            ok = cli_read_number(own[which], value, 0, 100000, &a.passes);
-        else if (which == 7)
-            ok = cli_read_number(own[which], value, 0, 100000, &a.per_game);
-        else if (which == 8)
-            a.only = value;
-        else if (which == 9)
-            a.fit_scale = value;
-        else
-            ok = cli_read_number(own[which], value, 1, 1000000000, &a.score_nodes);
-        if (!ok) {
-            free(rest);
-            return 2;
-        }
-    }
+    static const char *const own[] = {"--generate",   "--fit",      "--write",  "--random-plies",
+                                      "--skip-plies", "--step",     "--passes", "--per-game",
+                                      "--only",       "--fit-scale", "--score-nodes"};
     CliOptions o;
-    const bool parsed = cli_parse_options(n_rest, rest, 2, &o);
-    free(rest);
-    if (!parsed)
-        return 2;
+    const int parsed = cli_parse_own_options(argc, argv, own, (int)(sizeof own / sizeof own[0]),
+                                             take_flag, &a, &o);
+    if (parsed != 0)
+        return parsed;
     if (o.n_positional != 1)
         return cli_error("%s", usage), 2;
     if ((a.generate > 0) + (a.fit != NULL) + (a.fit_scale != NULL) > 1)

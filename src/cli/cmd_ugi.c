@@ -13,12 +13,12 @@
 
 int cmd_ugi(int argc, char **argv)
 {
+    static const char usage[] =
+        "usage: crown ugi GAME [--rule NAME=VALUE]...; UGI commands come "
+        "on standard input";
     CliOptions o;
-    if (!cli_parse_options(argc, argv, 2, &o))
+    if (!cli_parse_game_options(argc, argv, usage, &o))
         return 2;
-    if (o.n_positional != 1)
-        return cli_error("usage: crown ugi GAME [--rule NAME=VALUE]...; UGI commands come "
-                         "on standard input"), 2;
     const GameOps *ops;
     ErrBuf err;
     if (registry_lookup(o.positional[0], &ops, &err) != STATUS_OK)
