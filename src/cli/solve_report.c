@@ -27,13 +27,13 @@ static Status first_best(const KvsTable *t, const Game *g, const GameState *s, M
 
 /* Plays the perfect line from s (changed) and writes its moves; a drawn line stops
  * after SOLVE_REPORT_DRAWN_PLIES plies. */
-static Status perfect_line(const KvsTable *t, const Game *g, GameState *s, MoveList *ml,
-                           KvsValue *vals, StrBuf *out, ErrBuf *err)
+static Status perfect_line(const KvsTable *t, const Game *g, GameState *s, StrBuf *out,
+                           ErrBuf *err)
 {
     void *undo = game_undo_new(g);
-    if (undo == NULL)
-        return err_set(err, STATUS_NOMEM, "out of memory");
-    Status st = STATUS_OK;
+    MoveList *ml = malloc(sizeof *ml);
+    KvsValue *vals = malloc(sizeof *vals * MOVELIST_CAP);
+    Status st = undo && ml && vals ? STATUS_OK : err_set(err, STATUS_NOMEM, "out of memory");
     int plies = 0;
     bool drawn = false;
     while (st == STATUS_OK && !game_is_over(g, s)) {
@@ -54,6 +54,8 @@ static Status perfect_line(const KvsTable *t, const Game *g, GameState *s, MoveL
     if (st == STATUS_OK && game_is_over(g, s))
         sb_printf(out, " (over after %d plies)", plies);
     free(undo);
+    free(ml);
+    free(vals);
     return st;
 }
 
@@ -88,7 +90,7 @@ Status solve_report_start(const KvsTable *t, const Game *g, const GameState *s, 
             sb_putc(out, ')');
         }
         sb_puts(out, "\n  a perfect game:");
-        st = perfect_line(t, g, line, ml, vals, out, err);
+        st = perfect_line(t, g, line, out, err);
         sb_putc(out, '\n');
     }
     free(ml);
@@ -127,15 +129,11 @@ Status solve_report_table(const KvsTable *t, const Game *g, StrBuf *out, ErrBuf 
     kvs_pos_text(&p, 0, 1, text);
     sb_printf(out, "longest forced win: %d plies, from %s\n  its perfect line:", top - 1, text);
     GameState *s = game_state_new(g);
-    MoveList *ml = malloc(sizeof *ml);
-    KvsValue *vals = malloc(sizeof *vals * MOVELIST_CAP);
-    Status st = s && ml && vals ? g->ops->parse_position(g, s, text, err)
-                                : err_set(err, STATUS_NOMEM, "out of memory");
+    Status st = s ? g->ops->parse_position(g, s, text, err)
+                  : err_set(err, STATUS_NOMEM, "out of memory");
     if (st == STATUS_OK)
-        st = perfect_line(t, g, s, ml, vals, out, err);
+        st = perfect_line(t, g, s, out, err);
     sb_putc(out, '\n');
     free(s);
-    free(ml);
-    free(vals);
     return st;
 }
