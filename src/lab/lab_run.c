@@ -115,12 +115,7 @@ Status lab_run(const LabStudy *st, int jobs, LabProgress *progress, void *ctx, L
 Status lab_run_until(const LabStudy *st, int jobs, LabProgress *progress, void *ctx,
                      const atomic_bool *abort, LabRows *rows, ErrBuf *err)
 {
-    Runner r;
-    memset(&r, 0, sizeof r);
-    r.st = st;
-    r.progress = progress;
-    r.ctx = ctx;
-    r.abort = abort;
+    Runner r = {.st = st, .progress = progress, .ctx = ctx, .abort = abort};
     const long total = lab_study_total(st);
     r.todo = malloc(sizeof *r.todo * (size_t)(total / st->shards + 1));
     if (r.todo == NULL)
