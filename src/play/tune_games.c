@@ -174,6 +174,7 @@ static Status keep_positions(const TuneGames *t, const GameRecord *rec, int firs
         }
         g->ops->make(g, s, rec->moves[i], undo);
     }
+    // One exit for every path: each step above runs only while the last succeeded.
     agent_free(agent);
     free(s);
     free(undo);
