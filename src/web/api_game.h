@@ -11,6 +11,8 @@
 typedef struct Server Server;
 typedef struct Session Session;
 
+/* Each handler has the signature the route table calls (routes.c), as in every api_*.h. */
+
 /* The state as the request's seat sees it (a spectator's without a token). */
 void api_game_state(Server *srv, const Request *req, Session *s, Response *res);
 /* {"move": TEXT, "ply": N}: the seat's move; the new state. */

@@ -7,7 +7,7 @@
 // A king in check (the mark "check") stands on a red square; a promotion's choices
 // are pictured with the same drawings (choiceFace).
 import { el, PLAYER_FILL, PLAYER_STROKE, svgRoot } from '../svg.js';
-import { CELL, observationOf, observedZone, squareBoard } from './square.js';
+import { CELL, checkered, observationOf, observedSquareBoard } from './square.js';
 
 const FIGURE = { king: '\u265A', queen: '\u265B', rook: '\u265C', bishop: '\u265D', knight: '\u265E', pawn: '\u265F' };
 // The counters "army" and "power" hold these indices (docs/API.md); 0: none chosen.
@@ -80,19 +80,10 @@ function piece(p, terrain, counters, cx, cy) {
 }
 
 export function draw(state, marks) {
-  const board = observedZone(state);
   const { counters } = observationOf(state);
-  return squareBoard({
-    files: board.cols,
-    ranks: board.rows,
-    label: `${state.game} board`,
-    flip: state.you === 1,
-    marks,
-    cellClass: (f, r) => `${(f + r) % 2 ? 'light' : 'dark'}${board.at(f, r).terrain.includes('check') ? ' check' : ''}`,
-    piece: (f, r, cx, cy) => {
-      const cell = board.at(f, r);
-      return cell.pieces.length ? piece(cell.pieces[0], cell.terrain, counters, cx, cy) : null;
-    },
+  return observedSquareBoard(state, marks, {
+    cellClass: (cell, f, r) => `${checkered(f, r)}${cell.terrain.includes('check') ? ' check' : ''}`,
+    piece: (cell, cx, cy) => (cell.pieces.length ? piece(cell.pieces[0], cell.terrain, counters, cx, cy) : null),
   });
 }
 

@@ -4,7 +4,7 @@
 // progress shaded. Reads the observation: stacks bottom first ("guard", "king"), the
 // terrain mark "origin".
 import { crown, el, PLAYER_FILL, PLAYER_INK, PLAYER_STROKE } from '../svg.js';
-import { CELL, observedZone, squareBoard } from './square.js';
+import { CELL, checkered, observedSquareBoard } from './square.js';
 
 function stack(pieces, cx, cy) {
   const g = el('g', { class: 'piece stack', 'data-stack': pieces.map((p) => `${p.owner}${p.kind}`).join(' ') });
@@ -26,18 +26,9 @@ function stack(pieces, cx, cy) {
 }
 
 export function draw(state, marks) {
-  const board = observedZone(state);
-  return squareBoard({
-    files: board.cols,
-    ranks: board.rows,
-    label: `${state.game} board`,
-    flip: state.you === 1,
-    marks,
-    cellClass: (f, r) => `${(f + r) % 2 ? 'light' : 'dark'}${board.at(f, r).terrain.includes('origin') ? ' origin' : ''}`,
-    piece: (f, r, cx, cy) => {
-      const pieces = board.at(f, r).pieces;
-      return pieces.length ? stack(pieces, cx, cy) : null;
-    },
+  return observedSquareBoard(state, marks, {
+    cellClass: (cell, f, r) => `${checkered(f, r)}${cell.terrain.includes('origin') ? ' origin' : ''}`,
+    piece: (cell, cx, cy) => (cell.pieces.length ? stack(cell.pieces, cx, cy) : null),
   });
 }
 

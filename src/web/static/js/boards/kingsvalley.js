@@ -2,24 +2,17 @@
 // Valley in the centre, the Labyrinth's pillars, soldiers as discs and kings crowned.
 // Reads the observation: terrain "valley" and "pillar", pieces "king" and "soldier".
 import { crown, el, PLAYER_FILL, PLAYER_INK, PLAYER_STROKE } from '../svg.js';
-import { CELL, observedZone, squareBoard } from './square.js';
+import { CELL, checkered, observedSquareBoard } from './square.js';
 
 export function draw(state, marks) {
-  const board = observedZone(state);
-  return squareBoard({
-    files: board.cols,
-    ranks: board.rows,
-    label: `${state.game} board`,
-    flip: state.you === 1,
-    marks,
-    cellClass: (f, r) => {
-      const terrain = board.at(f, r).terrain;
+  return observedSquareBoard(state, marks, {
+    cellClass: ({ terrain }, f, r) => {
       if (terrain.includes('pillar')) return 'pillar';
       if (terrain.includes('valley')) return 'valley';
-      return (f + r) % 2 ? 'light' : 'dark';
+      return checkered(f, r);
     },
-    piece: (f, r, cx, cy) => {
-      const p = board.at(f, r).pieces[0];
+    piece: (cell, cx, cy) => {
+      const p = cell.pieces[0];
       if (!p) return null;
       const who = p.owner;
       const king = p.kind === 'king';

@@ -3,13 +3,16 @@
 // solved game's move values), file
 // and rank labels, and the board turned round for the second player. Each game's drawer
 // gives the cell colours and draws the pieces, reading the state's structured
-// observation (docs/API.md) through observedZone.
+// observation (docs/API.md) through observedSquareBoard.
 import { el, markClasses, svgRoot } from '../svg.js';
 
 export const CELL = 60;
 const MARGIN = 26;
 
 export const squareName = (file, rank) => String.fromCharCode(97 + file) + (rank + 1);
+
+// The chequer of a plain cell.
+export const checkered = (file, rank) => ((file + rank) % 2 ? 'light' : 'dark');
 
 // opts: files, ranks, label, flip, marks, cellClass(file, rank), piece(file, rank, cx, cy)
 export function squareBoard(opts) {
@@ -63,4 +66,19 @@ export function observedZone(state, zone = 0) {
   const grid = new Map();
   for (const c of obs.cells) if (c.zone === zone) grid.set(c.col * 1000 + c.row, c);
   return { cols: z.cols, rows: z.rows, at: (col, row) => grid.get(col * 1000 + row) };
+}
+
+// squareBoard over the state's first observed zone, turned round for the second player:
+// cellClass(cell, file, rank) and piece(cell, cx, cy) are given the observed cell.
+export function observedSquareBoard(state, marks, { cellClass, piece }) {
+  const board = observedZone(state);
+  return squareBoard({
+    files: board.cols,
+    ranks: board.rows,
+    label: `${state.game} board`,
+    flip: state.you === 1,
+    marks,
+    cellClass: (f, r) => cellClass(board.at(f, r), f, r),
+    piece: (f, r, cx, cy) => piece(board.at(f, r), cx, cy),
+  });
 }
