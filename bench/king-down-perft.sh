@@ -10,13 +10,10 @@
 #   CROWN=build/kd/crown bench/king-down-perft.sh
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 crown=${CROWN:-build/release/crown}
-[ -x "$crown" ] || make --no-print-directory BUILD=release
-if ! [ -x /usr/games/stockfish ]; then
-    echo "installing stockfish (Debian package) for the perft reference"
-    sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
-    $sudo apt-get install -y -qq stockfish >/dev/null
-fi
+need_crown
+need_stockfish "for the perft reference"
 rules=(--rule setup=classic --rule castling=on --rule en-passant=on --rule promotion=classic)
 
 # name | FEN | depth | published count (Chess Programming Wiki, "Perft Results")

@@ -9,8 +9,9 @@
 # usage: bench/kotv-strength.sh [GAMES] [MOVETIME_MS] [SEED]
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 crown=${CROWN:-build/release/crown}
-[ -x $crown ] || make --no-print-directory BUILD=release
+need_crown
 games=${1:-400}
 ms=${2:-100}
 seed=${3:-2026}

@@ -11,8 +11,9 @@
 # shorten the runs for a slow binary.
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 crown=${1:-build/release/crown}
-[ -x "$crown" ] || make --no-print-directory BUILD=release
+need_crown
 depth=${KV7_DEPTH:-9}
 TIMEFORMAT='%U %S'
 

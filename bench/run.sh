@@ -10,13 +10,10 @@
 # Not part of `make test`: run it with `make bench` or bench/run.sh [--strength].
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 crown=build/release/crown
-[ -x $crown ] || make --no-print-directory BUILD=release
-if ! [ -x /usr/games/stockfish ]; then
-    echo "installing stockfish (Debian package) for the perft reference"
-    sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
-    $sudo apt-get install -y -qq stockfish >/dev/null
-fi
+need_crown
+need_stockfish "for the perft reference"
 
 best_of_3() { sort -g | tail -1; }
 

@@ -8,8 +8,9 @@
 #   bench/solve-check.sh [TABLE [POSITIONS [DEPTH]]]   (--rule options after them)
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 crown=build/release/crown
-[ -x $crown ] || make --no-print-directory BUILD=release
+need_crown
 table=${1:-}
 n=${2:-100000}
 depth=${3:-7}

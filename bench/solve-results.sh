@@ -11,8 +11,9 @@
 #       --log /work/tables/solve-on.err --log /work/tables/solve-on2.err
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 crown=build/release/crown
-[ -x $crown ] || make --no-print-directory BUILD=release
+need_crown
 table=${1:?usage: bench/solve-results.sh TABLE [POSITIONS [DEPTH]] [--rule NAME=VALUE]... [--log FILE]...}
 shift
 n=100000

@@ -7,13 +7,10 @@
 #   bench/uci-vs-stockfish.sh [--movetime MS] [--skill 0..20] [--black] [--max-plies N]
 set -eu
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 crown=${CROWN:-build/release/crown}
-[ -x "$crown" ] || make --no-print-directory BUILD=release
-if ! [ -x /usr/games/stockfish ]; then
-    echo "installing stockfish (Debian package) as the opponent"
-    sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
-    $sudo apt-get install -y -qq stockfish >/dev/null
-fi
+need_crown
+need_stockfish "as the opponent"
 movetime=200 skill=0 crown_side=0 max_plies=300
 while [ $# -gt 0 ]; do
     case "$1" in
