@@ -29,6 +29,7 @@
 #include "core/game.h"
 #include "core/game_api.h"
 #include "core/rng.h"
+#include "support/diagram.h"
 #include "support/kd_reference.h"
 #include "support/perft_pair.h"
 
@@ -324,25 +325,10 @@ static void random_fen(Rng *rng, bool armies, char *out, size_t cap)
             ch = colour == 0 ? 'E' : 'e';
         board[sq] = ch;
     }
-    size_t n = 0;
-    for (int rank = 7; rank >= 0; rank--) {
-        int run = 0;
-        for (int f = 0; f < 8; f++) {
-            const char ch = board[rank * 8 + f];
-            if (ch == '.') {
-                run++;
-                continue;
-            }
-            if (run)
-                n += (size_t)snprintf(out + n, cap - n, "%d", run);
-            run = 0;
-            n += (size_t)snprintf(out + n, cap - n, "%c", ch);
-        }
-        if (run)
-            n += (size_t)snprintf(out + n, cap - n, "%d", run);
-        if (rank)
-            n += (size_t)snprintf(out + n, cap - n, "/");
-    }
+    const char *ranks[8];
+    for (int r = 0; r < 8; r++)
+        ranks[r] = board + (7 - r) * 8;
+    size_t n = diagram_ranks(ranks, 8, 8, 1, out, cap);
     const int side = (int)rng_below(rng, 2);
     n += (size_t)snprintf(out + n, cap - n, " %c ", side ? 'b' : 'w');
     // Castling rights for rooks on the first ranks, by KQkq or by file.

@@ -25,6 +25,7 @@
 #include "support/rule_text.h"
 #include "core/observation.h"
 #include "play/registry.h"
+#include "support/diagram.h"
 #include "support/kd_reference.h"
 
 enum { TEXT_CAP = 700, MAX_SETTINGS = 8 };
@@ -37,28 +38,10 @@ enum { TEXT_CAP = 700, MAX_SETTINGS = 8 };
  * (" w - - 0 1 ..."), into a position text. */
 static void diagram(const char *const rows[8], const char *tail, char *out, size_t cap)
 {
-    size_t n = 0;
-    for (int r = 0; r < 8; r++) {
-        const char *row = rows[r];
-        if (strlen(row) != 15)
-            fail_msg("diagram row %d '%s' is not 8 squares separated by spaces", r, row);
-        int run = 0;
-        for (int f = 0; f < 8; f++) {
-            const char ch = row[2 * f];
-            if (ch == '.') {
-                run++;
-                continue;
-            }
-            if (run)
-                n += (size_t)snprintf(out + n, cap - n, "%d", run);
-            run = 0;
-            n += (size_t)snprintf(out + n, cap - n, "%c", ch);
-        }
-        if (run)
-            n += (size_t)snprintf(out + n, cap - n, "%d", run);
-        if (r < 7)
-            n += (size_t)snprintf(out + n, cap - n, "/");
-    }
+    for (int r = 0; r < 8; r++)
+        if (strlen(rows[r]) != 15)
+            fail_msg("diagram row %d '%s' is not 8 squares separated by spaces", r, rows[r]);
+    const size_t n = diagram_ranks(rows, 8, 8, 2, out, cap);
     snprintf(out + n, cap - n, "%s", tail);
 }
 

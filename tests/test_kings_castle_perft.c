@@ -27,8 +27,6 @@
 #include "support/kc_reference.h"
 #include "support/perft_pair.h"
 
-enum { MAX_SETTINGS = 4 };
-
 _Static_assert((int)KCREF_MAX_MOVES <= (int)PERFT_PAIR_MAX_REF_ACTIONS,
                "the harness holds every move the reference lists");
 
@@ -307,13 +305,7 @@ static void test_perft_table(void **state)
 
 /* --- (b) random games from the start ------------------------------------------------------ */
 
-typedef struct Case {
-    const char *settings[MAX_SETTINGS];
-    int n_settings;
-    int games;
-} Case;
-
-static const Case CASES[] = {
+static const PerftCase CASES[] = {
     {{0}, 0, 6},
     {{"swap=off"}, 1, 1},
     {{"single-range=full"}, 1, 3},
@@ -383,7 +375,7 @@ static void random_position(Rng *rng, char *out, size_t cap)
 static void test_random_positions(void **state)
 {
     (void)state;
-    static const Case POS_CASES[] = {
+    static const PerftCase POS_CASES[] = {
         {{0}, 0, 700},
         {{"single-range=full"}, 1, 200},
         {{"single-throne=cross"}, 1, 200},

@@ -30,9 +30,8 @@
 #include "support/perft_pair.h"
 
 enum {
-    MAX_SETTINGS = 4,
     TEXT_CAP = 8192, /* a position text */
-    GAMES_SCALE = 4, /* random games per case and layer: GAMES_SCALE x Case.games */
+    GAMES_SCALE = 4, /* random games per case and layer: GAMES_SCALE x PerftCase.games */
 };
 
 typedef struct Events {
@@ -250,13 +249,7 @@ static void test_perft_table(void **state)
 
 /* --- (b) random games ------------------------------------------------------------------- */
 
-typedef struct Case {
-    const char *settings[MAX_SETTINGS];
-    int n_settings;
-    int games;
-} Case;
-
-static const Case CASES[] = {
+static const PerftCase CASES[] = {
     {{0}, 0, 6},
     {{"players=3"}, 1, 3},
     {{"players=4"}, 1, 3},
@@ -328,7 +321,7 @@ static void test_endgame_games(void **state)
     Events ev = {0};
     static const char *const piles[][3] = {
         {"-", "-", "W,F,D/C,F,W"}, {"2F,W", "-", "F,W,F/-"}, {"Q", "D,J", "W/F"}, {"-", "-", "-/-"}};
-    static const Case ends[] = {
+    static const PerftCase ends[] = {
         {{0}, 0, 1},
         {{"short-column=allow"}, 1, 1},
         {{"players=4"}, 1, 1},

@@ -70,17 +70,9 @@ static char *slurp(const char *root, const char *dir, const char *name)
 {
     char path[256];
     snprintf(path, sizeof path, "%s/%s/%s", root, dir, name);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
+    char *text = temp_read(path, NULL);
+    if (text == NULL)
         fail_msg("cannot read %s", path);
-    fseek(f, 0, SEEK_END);
-    const long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    text[n] = '\0';
-    fclose(f);
     return text;
 }
 

@@ -30,6 +30,7 @@
 #include "play/turn.h"
 #include "play/undo.h"
 #include "play/words.h"
+#include "support/positions.h"
 
 static Game *make_game(const char *name, int players)
 {
@@ -45,13 +46,8 @@ static Game *make_game(const char *name, int players)
 /* A record of g from its start position `text` (NULL: a new game with seed 1). */
 static void open_record(GameRecord *r, Game *g, const char *text)
 {
-    GameState *s = game_state_new(g);
-    assert_non_null(s);
+    GameState *s = test_position(g, text);
     ErrBuf err;
-    if (text == NULL)
-        g->ops->new_game(g, s, 1);
-    else if (g->ops->parse_position(g, s, text, &err) != STATUS_OK)
-        fail_msg("'%s': %s", text, err.msg);
     assert_int_equal(record_init(r, g, s, &err), STATUS_OK);
     free(s);
 }

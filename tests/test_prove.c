@@ -275,18 +275,9 @@ static void test_command_line(void **state)
 /* The whole file, for the tests that damage it. */
 static char *slurp(const char *path, size_t *n)
 {
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    assert_int_equal(fseek(f, 0, SEEK_END), 0);
-    const long len = ftell(f);
-    assert_true(len > 0);
-    rewind(f);
-    char *text = malloc((size_t)len + 1);
+    char *text = temp_read(path, n);
     assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)len, f), (size_t)len);
-    text[len] = '\0';
-    fclose(f);
-    *n = (size_t)len;
+    assert_true(*n > 0);
     return text;
 }
 

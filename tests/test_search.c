@@ -24,6 +24,7 @@
 
 #include "core/game.h"
 #include "core/game_api.h"
+#include "support/positions.h"
 #include "support/rule_text.h"
 #include "core/clock.h"
 #include "core/rng.h"
@@ -48,19 +49,6 @@ static Game *new_game(const GameOps *ops, int players, const char *rule)
     if (st != STATUS_OK)
         fail_msg("rule_text_create(%s): %s", ops->name, err.msg);
     return g;
-}
-
-/* A position from its text, or the start position when text is NULL. */
-static GameState *new_pos(const Game *g, const char *text)
-{
-    GameState *s = game_state_new(g);
-    assert_non_null(s);
-    ErrBuf err;
-    if (text == NULL)
-        g->ops->new_game(g, s, 1);
-    else if (g->ops->parse_position(g, s, text, &err) != STATUS_OK)
-        fail_msg("parse_position(%s): %s", text, err.msg);
-    return s;
 }
 
 static Agent *new_agent(const Game *g, AgentKind kind, int level, int depth, uint64_t nodes,
@@ -273,7 +261,7 @@ static void check_random_games(const GameOps *ops, int players, int games)
             StrBuf pos;
             sb_init(&pos);
             g->ops->format_position(g, s, &pos);
-            GameState *back = new_pos(g, sb_str(&pos));
+            GameState *back = test_position(g, sb_str(&pos));
             assert_memory_equal(back, s, g->state_size);
             free(back);
             sb_free(&pos);
@@ -417,8 +405,8 @@ static void test_think_refuses_finished_games_and_chance(void **state)
     (void)state;
     static const AgentKind kinds[] = {AGENT_AI, AGENT_ALPHABETA, AGENT_MCTS, AGENT_RANDOM};
     Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
-    GameState *won = new_pos(g, "xxxoo.... o");
-    GameState *full = new_pos(g, "xoxxoxoxo o");
+    GameState *won = test_position(g, "xxxoo.... o");
+    GameState *full = test_position(g, "xoxxoxoxo o");
     for (int k = 0; k < 4; k++) {
         Agent *a = new_agent(g, kinds[k], 3, 0, 0, 0, 0);
         SearchResult r;
@@ -434,7 +422,7 @@ static void test_think_refuses_finished_games_and_chance(void **state)
     game_destroy(g);
 
     g = new_game(&toy_race_ops, 3, NULL);
-    GameState *pending = new_pos(g, "1,2,3 0*");
+    GameState *pending = test_position(g, "1,2,3 0*");
     Agent *a = new_agent(g, AGENT_MCTS, 1, 0, 0, 0, 0);
     SearchResult r;
     ErrBuf err;
@@ -520,7 +508,7 @@ static void test_levels_scale(void **state)
 {
     (void)state;
     Game *g = new_game(registry_find("kings-valley"), 2, NULL);
-    GameState *s = new_pos(g, NULL);
+    GameState *s = test_position(g, NULL);
     SearchLimits prev = {0};
     for (int level = AGENT_LEVEL_MIN; level <= AGENT_LEVEL_MAX; level++) {
         Agent *a = new_agent(g, AGENT_AI, level, 0, 0, 200, 0);
@@ -576,7 +564,7 @@ static void test_alphabeta_nim_mate_scores(void **state)
     Game *g = new_game(&toy_nim_ops, 2, NULL);
     Agent *a = solver_agent(g);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        GameState *s = new_pos(g, cases[i].pos);
+        GameState *s = test_position(g, cases[i].pos);
         const SearchResult r = think(a, s);
         assert_true(is_legal(g, s, r.best));
         assert_true(r.has_score);
@@ -611,7 +599,7 @@ static void test_alphabeta_multi_action_turns(void **state)
     Memo *memo = calloc(1, sizeof *memo);
     assert_non_null(memo);
 
-    GameState *s = new_pos(g, "7 0 2");
+    GameState *s = test_position(g, "7 0 2");
     SearchResult r = think(a, s);
     assert_int_equal(r.best, 1); // 7 -> 6 -> 5; taking 2 first loses
     assert_score_text(&r, "win in 6");
@@ -619,7 +607,7 @@ static void test_alphabeta_multi_action_turns(void **state)
     assert_int_equal(r.pv[1], 1);
     free(s);
 
-    s = new_pos(g, "11 1 2");
+    s = test_position(g, "11 1 2");
     r = think(a, s);
     assert_true(r.score <= -SCORE_WIN_BOUND); // 11 % 6 == 5: lost
     free(s);
@@ -628,7 +616,7 @@ static void test_alphabeta_multi_action_turns(void **state)
     for (int heap = 1; heap <= 20; heap++) {
         for (int left = 1; left <= 2; left++) {
             snprintf(text, sizeof text, "%d %d %d", heap, heap % 2, left);
-            s = new_pos(g, text);
+            s = test_position(g, text);
             check_against_solver(g, a, s, memo);
             if (left == 2 && heap >= 5) {
                 const bool lost = heap % 6 == 5 || heap % 6 == 0;
@@ -759,24 +747,24 @@ static void test_alphabeta_tictactoe_tactics(void **state)
     Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
     Agent *a = solver_agent(g);
 
-    GameState *s = new_pos(g, "xx.oo.... x"); // x wins at 3
+    GameState *s = test_position(g, "xx.oo.... x"); // x wins at 3
     SearchResult r = think(a, s);
     assert_int_equal(r.best, 3);
     assert_score_text(&r, "win in 1");
     free(s);
 
-    s = new_pos(g, "xx..o.... o"); // o must block at 3, then it is a draw
+    s = test_position(g, "xx..o.... o"); // o must block at 3, then it is a draw
     r = think(a, s);
     assert_int_equal(r.best, 3);
     free(s);
 
-    s = new_pos(g, "x...o...x o"); // o must not take a corner
+    s = test_position(g, "x...o...x o"); // o must not take a corner
     r = think(a, s);
     assert_true(r.best == 2 || r.best == 4 || r.best == 6 || r.best == 8);
     assert_score_text(&r, "cp 0");
     free(s);
 
-    s = new_pos(g, NULL);
+    s = test_position(g, NULL);
     r = think(a, s);
     assert_score_text(&r, "cp 0");
     assert_int_equal(r.depth, 9);
@@ -784,7 +772,7 @@ static void test_alphabeta_tictactoe_tactics(void **state)
     agent_free(a);
 
     // Even level 1 (depth 1, noisy evaluation) takes a win in one.
-    s = new_pos(g, "oo.xx.... x");
+    s = test_position(g, "oo.xx.... x");
     for (uint64_t seed = 0; seed < 5; seed++) {
         a = new_agent(g, AGENT_ALPHABETA, 1, 0, 0, SEARCH_UNLIMITED, seed);
         r = think(a, s);
@@ -800,8 +788,8 @@ static void test_alphabeta_is_deterministic(void **state)
 {
     (void)state;
     Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
-    GameState *start = new_pos(g, NULL);
-    GameState *other = new_pos(g, "x...o.... x");
+    GameState *start = test_position(g, NULL);
+    GameState *other = test_position(g, "x...o.... x");
     for (int level = 1; level <= 10; level += 3) {
         Agent *a = new_agent(g, AGENT_ALPHABETA, level, 5, 0, SEARCH_UNLIMITED, 77);
         Agent *b = new_agent(g, AGENT_ALPHABETA, level, 5, 0, SEARCH_UNLIMITED, 77);
@@ -829,9 +817,9 @@ static void test_alphabeta_variety(void **state)
 {
     (void)state;
     Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
-    GameState *empty = new_pos(g, NULL);         // every first move draws
-    GameState *corner = new_pos(g, "x...o...x o"); // 2, 4, 6 and 8 draw; corners lose
-    GameState *win = new_pos(g, "xx.oo.... x");   // 3 wins at once, others later or not
+    GameState *empty = test_position(g, NULL);         // every first move draws
+    GameState *corner = test_position(g, "x...o...x o"); // 2, 4, 6 and 8 draw; corners lose
+    GameState *win = test_position(g, "xx.oo.... x");   // 3 wins at once, others later or not
     int seen_empty[10] = {0}, seen_corner[10] = {0};
     for (uint64_t seed = 0; seed < 24; seed++) {
         Agent *a = new_agent(g, AGENT_ALPHABETA, 10, SEARCH_UNLIMITED, 0, SEARCH_UNLIMITED, seed);
@@ -885,7 +873,7 @@ static void test_alphabeta_node_limit(void **state)
 {
     (void)state;
     Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
-    GameState *s = new_pos(g, NULL);
+    GameState *s = test_position(g, NULL);
     static const uint64_t limits[] = {1, 2, 5, 10, 100, 1000};
     for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
         Agent *a =
@@ -915,7 +903,7 @@ static SearchResult search_depth1(const Game *g, const char *text, uint64_t node
     const AlphaBetaConfig cfg = {.tt_bytes = 1u << 20, .no_quiescence = !quiescence};
     if (alphabeta_new(g, &cfg, &ab, &err) != STATUS_OK)
         fail_msg("alphabeta_new: %s", err.msg);
-    GameState *s = new_pos(g, text);
+    GameState *s = test_position(g, text);
     SearchResult r;
     alphabeta_search(ab, s, &(SearchLimits){.depth = 1, .nodes = nodes}, NULL, &r);
     free(s);
@@ -929,8 +917,8 @@ static SearchResult search_depth1(const Game *g, const char *text, uint64_t node
 static int assert_capture_scored(const Game *g, const char *before, const char *capture,
                                  const char *after)
 {
-    GameState *s = new_pos(g, before);
-    GameState *a = new_pos(g, after);
+    GameState *s = test_position(g, before);
+    GameState *a = test_position(g, after);
     const SearchResult r = search_depth1(g, before, 0, true);
     assert_int_equal(r.best, parse_move(g, s, capture));
     assert_int_equal(r.score, -g->ops->evaluate_static(g, a));
@@ -951,7 +939,7 @@ static void test_alphabeta_quiescence(void **state)
 
     // White's queen may take d5, which e6 defends: a pawn for the queen.
     static const char hanging[] = "r3k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1";
-    GameState *s = new_pos(g, hanging);
+    GameState *s = test_position(g, hanging);
     const Move qxd5 = parse_move(g, s, "d1d5");
     free(s);
     assert_int_equal(search_depth1(g, hanging, 0, false).best, qxd5);
@@ -981,7 +969,7 @@ static void test_alphabeta_quiescence_kings_castle(void **state)
 
     // White's d1 may go to h5, beside i5, where Black's h3-h4 phalanx takes it.
     static const char walks_in[] = "6/7/8/1W7/10/11/8W1/3B3B1/7B/7/3W1W w 10";
-    GameState *s = new_pos(g, walks_in);
+    GameState *s = test_position(g, walks_in);
     const Move d1h5 = parse_move(g, s, "d1-h5");
     free(s);
     assert_int_equal(search_depth1(g, walks_in, 0, false).best, d1h5);
@@ -994,7 +982,7 @@ static void test_alphabeta_quiescence_kings_castle(void **state)
 
     // With Black on the Throne, the capture that unseats him is the most urgent noisy
     // move.
-    s = new_pos(g, "6/7/8/9/5B1WW1/5B5/4B5/9/8/7/6 w 5");
+    s = test_position(g, "6/7/8/9/5B1WW1/5B5/4B5/9/8/7/6 w 5");
     const Move unseat = parse_move(g, s, "j7:i7xg7");
     MoveList list;
     const int n = ops->gen_moves(g, s, &list);
@@ -1017,7 +1005,7 @@ static void test_alphabeta_quiescence_kings_guard(void **state)
 
     // The first player's d4 may take d5, which the stack of two on d7 takes back.
     static const char takes[] = "7k/3(gg)4/8/3g4/3G4/8/8/K7 1 10 d4:0";
-    GameState *s = new_pos(g, takes);
+    GameState *s = test_position(g, takes);
     const Move d4d5 = parse_move(g, s, "d4-d5");
     free(s);
     assert_int_equal(search_depth1(g, takes, 0, false).best, d4d5);
@@ -1030,15 +1018,15 @@ static void test_alphabeta_quiescence_kings_guard(void **state)
 
     // A pick-up is noisy when its top piece can take; the turn's end closes quiescence
     // once a piece is placed, and not before.
-    s = new_pos(g, "7k/3(gg)4/8/3(gG)4/8/8/8/K7 2 10");
+    s = test_position(g, "7k/3(gg)4/8/3(gG)4/8/8/8/K7 2 10");
     assert_true(ops->noisy(g, s, parse_move(g, s, "d7")) > 0);
     assert_int_equal(ops->noisy(g, s, parse_move(g, s, "h8")), 0);
     assert_int_equal(ops->quiesce_finish(g, s), MOVE_NONE);
     free(s);
-    s = new_pos(g, takes);
+    s = test_position(g, takes);
     assert_int_equal(ops->quiesce_finish(g, s), MOVE_NONE);
     free(s);
-    s = new_pos(g, "7k/8/3G4/8/3(Gg)4/8/8/K7 1 12 d4:1");
+    s = test_position(g, "7k/8/3G4/8/3(Gg)4/8/8/K7 1 12 d4:1");
     assert_int_equal(ops->quiesce_finish(g, s), parse_move(g, s, "end"));
     free(s);
     game_destroy(g);
@@ -1048,7 +1036,7 @@ static void test_alphabeta_stop_and_time(void **state)
 {
     (void)state;
     Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
-    GameState *s = new_pos(g, "xx.oo.... x");
+    GameState *s = test_position(g, "xx.oo.... x");
     GameState *copy = game_state_clone(g, s);
     AlphaBeta *ab;
     ErrBuf err;
@@ -1165,8 +1153,8 @@ static void test_mcts_is_deterministic(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Game *g = new_game(cases[i].ops, cases[i].players, NULL);
-        GameState *s = new_pos(g, cases[i].pos);
-        GameState *other = new_pos(g, cases[i].pos);
+        GameState *s = test_position(g, cases[i].pos);
+        GameState *other = test_position(g, cases[i].pos);
         void *undo = game_undo_new(g);
         MoveList list;
         g->ops->gen_moves(g, other, &list);
@@ -1212,7 +1200,7 @@ static void test_mcts_finds_obvious_moves(void **state)
         {"xx..o.... o", 3}, // block
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        GameState *s = new_pos(g, cases[i].pos);
+        GameState *s = test_position(g, cases[i].pos);
         for (uint64_t seed = 1; seed <= 3; seed++) {
             Agent *a = new_agent(g, AGENT_MCTS, 5, 0, 3000, SEARCH_UNLIMITED, seed);
             const SearchResult r = think(a, s);
@@ -1224,7 +1212,7 @@ static void test_mcts_finds_obvious_moves(void **state)
         free(s);
     }
     // Winning a won position shows in the value.
-    GameState *s = new_pos(g, "xx.oo.... x");
+    GameState *s = test_position(g, "xx.oo.... x");
     Agent *a = new_agent(g, AGENT_MCTS, 5, 0, 3000, SEARCH_UNLIMITED, 1);
     assert_true(think(a, s).value > 0.8);
     agent_free(a);
@@ -1233,7 +1221,7 @@ static void test_mcts_finds_obvious_moves(void **state)
 
     // Nim (no playout hook: the generic rollout): 5 stones, take 1.
     g = new_game(&toy_nim_ops, 2, NULL);
-    s = new_pos(g, "5 0");
+    s = test_position(g, "5 0");
     a = new_agent(g, AGENT_MCTS, 5, 0, 4000, SEARCH_UNLIMITED, 3);
     assert_int_equal(think(a, s).best, 1);
     agent_free(a);
@@ -1246,7 +1234,7 @@ static void test_mcts_three_players_and_chance(void **state)
     (void)state;
     Game *g = new_game(&toy_race_ops, 3, NULL);
     // Everybody is one step from the goal: step and win now, a gamble may fail.
-    GameState *s = new_pos(g, "9,9,9 0");
+    GameState *s = test_position(g, "9,9,9 0");
     Agent *a = new_agent(g, AGENT_AI, 5, 0, 2000, SEARCH_UNLIMITED, 5);
     assert_int_equal(agent_kind(a), AGENT_MCTS);
     SearchResult r = think(a, s);
@@ -1255,13 +1243,13 @@ static void test_mcts_three_players_and_chance(void **state)
     free(s);
 
     // Two from the goal and the others one: only a lucky gamble wins.
-    s = new_pos(g, "8,9,9 0");
+    s = test_position(g, "8,9,9 0");
     r = think(a, s);
     assert_int_equal(r.best, parse_move(g, s, "gamble"));
     free(s);
 
     // The same for the third player, whose turn it is.
-    s = new_pos(g, "9,9,8 2");
+    s = test_position(g, "9,9,8 2");
     r = think(a, s);
     assert_int_equal(r.best, parse_move(g, s, "gamble"));
     free(s);
@@ -1270,7 +1258,7 @@ static void test_mcts_three_players_and_chance(void **state)
     // A four-player game from the start runs, stays in range and reports a tree.
     game_destroy(g);
     g = new_game(&toy_race_ops, 4, NULL);
-    s = new_pos(g, NULL);
+    s = test_position(g, NULL);
     a = new_agent(g, AGENT_MCTS, 3, 0, 0, SEARCH_UNLIMITED, 8);
     r = think(a, s);
     assert_int_equal(r.nodes, 1000);
@@ -1287,7 +1275,7 @@ static void test_mcts_determinizes_hidden_information(void **state)
 {
     (void)state;
     Game *g = new_game(&toy_hidden_race_ops, 3, NULL);
-    GameState *s = new_pos(g, "8,9,9 0 0 0");
+    GameState *s = test_position(g, "8,9,9 0 0 0");
     GameState *copy = game_state_clone(g, s);
     Agent *a = new_agent(g, AGENT_AI, 5, 0, 3000, SEARCH_UNLIMITED, 11);
     assert_int_equal(agent_kind(a), AGENT_MCTS);
@@ -1305,7 +1293,7 @@ static void test_mcts_full_arena(void **state)
 {
     (void)state;
     Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
-    GameState *s = new_pos(g, "xx.oo.x.. o");
+    GameState *s = test_position(g, "xx.oo.x.. o");
     MctsConfig cfg;
     mcts_config_uct(&cfg);
     cfg.max_bytes = 5 * 64; // the root and its four children
@@ -1362,7 +1350,7 @@ static void test_root_moves_and_progress(void **state)
 {
     (void)state;
     Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
-    GameState *s = new_pos(g, "xx.oo.... x");
+    GameState *s = test_position(g, "xx.oo.... x");
     AlphaBeta *ab;
     ErrBuf err;
     assert_int_equal(alphabeta_new(g, NULL, &ab, &err), STATUS_OK);
@@ -1458,7 +1446,7 @@ static void test_movetime_per_turn(void **state)
     (void)state;
     enum { MOVETIME = 200 };
     Game *g = new_game(&toy_twostep_ops, 2, NULL);
-    GameState *s = new_pos(g, NULL);
+    GameState *s = test_position(g, NULL);
     Agent *a = new_agent(g, AGENT_MCTS, 10, 0, UINT64_MAX, MOVETIME, 3);
     int actions;
     int64_t ms = timed_turn(g, a, s, &actions);
@@ -1470,7 +1458,7 @@ static void test_movetime_per_turn(void **state)
     game_destroy(g);
 
     Game *kg = new_game(registry_find("kings-guard-8x8"), 2, NULL);
-    s = new_pos(kg, NULL);
+    s = test_position(kg, NULL);
     a = new_agent(kg, AGENT_AI, 10, 0, 0, MOVETIME, 3);
     for (int turn = 0; turn < 2; turn++) {
         ms = timed_turn(kg, a, s, &actions);
@@ -1486,7 +1474,7 @@ static void test_stop_from_another_thread(void **state)
 {
     (void)state;
     Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
-    GameState *s = new_pos(g, NULL);
+    GameState *s = test_position(g, NULL);
     // Without limits MCTS runs until stopped.
     Agent *a = new_agent(g, AGENT_MCTS, 5, 0, UINT64_MAX, SEARCH_UNLIMITED, 1);
     StopLater sl = {a, 50};
@@ -1516,7 +1504,7 @@ static void test_random_agent(void **state)
 {
     (void)state;
     Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
-    GameState *s = new_pos(g, NULL);
+    GameState *s = test_position(g, NULL);
     Agent *a = new_agent(g, AGENT_RANDOM, 5, 0, 0, 0, 123);
     Agent *b = new_agent(g, AGENT_RANDOM, 5, 0, 0, 0, 123);
     int seen[10] = {0};
@@ -1545,7 +1533,7 @@ static void test_agents_play_a_game(void **state)
 {
     (void)state;
     Game *g = new_game(&toy_tictactoe_ops, 2, NULL);
-    GameState *s = new_pos(g, NULL);
+    GameState *s = test_position(g, NULL);
     void *undo = game_undo_new(g);
     Agent *players[2] = {new_agent(g, AGENT_ALPHABETA, 10, 0, 0, SEARCH_UNLIMITED, 0),
                          new_agent(g, AGENT_MCTS, 7, 0, 2000, SEARCH_UNLIMITED, 4)};

@@ -67,3 +67,28 @@ bool diagram_position(const char *const *rows, int n_rows, int to_move, int ply,
             return false;
     return true;
 }
+
+size_t diagram_ranks(const char *const *rows, int n_rows, int files, int stride, char *out,
+                     size_t cap)
+{
+    size_t n = 0;
+    for (int r = 0; r < n_rows; r++) {
+        int run = 0;
+        for (int f = 0; f < files; f++) {
+            const char ch = rows[r][f * stride];
+            if (ch == '.') {
+                run++;
+                continue;
+            }
+            if (run)
+                n += (size_t)snprintf(out + n, cap - n, "%d", run);
+            run = 0;
+            n += (size_t)snprintf(out + n, cap - n, "%c", ch);
+        }
+        if (run)
+            n += (size_t)snprintf(out + n, cap - n, "%d", run);
+        if (r + 1 < n_rows)
+            n += (size_t)snprintf(out + n, cap - n, "/");
+    }
+    return n;
+}

@@ -17,4 +17,11 @@
 bool diagram_position(const char *const *rows, int n_rows, int to_move, int ply, char *out,
                       size_t cap);
 
+/* The board part of a FEN-style position text, written into out: rows[r][f * stride] is
+ * the piece on file f of the r-th rank from the top ('.' empty), runs of empty squares
+ * become their count, ranks are joined by '/'. Returns the length written; out must hold
+ * it. For boards of any width (King Down's, whose pieces diagram_position does not know). */
+size_t diagram_ranks(const char *const *rows, int n_rows, int files, int stride, char *out,
+                     size_t cap);
+
 #endif

@@ -93,6 +93,13 @@ struct PerftPair {
     char log[PERFT_PAIR_LOG]; /* "<start text> : <action>; <action>; ..." */
 };
 
+/* A row of a perft test's random games: rule settings, and how many games under them. */
+typedef struct PerftCase {
+    const char *settings[PERFT_PAIR_MAX_SETTINGS];
+    int n_settings;
+    int games;
+} PerftCase;
+
 /* How perft_pair_compare treats the actions. */
 typedef enum PairCompareFlags {
     PAIR_SKIP_REFERENCE_ACTIONS = 1, /* lists the game's only (the reference's is slow) */

@@ -14,3 +14,20 @@ char *temp_path(char *out, size_t out_size, const char *name) {
     }
     return out;
 }
+
+char *temp_read(const char *path, size_t *size) {
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return NULL;
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
+    char *text = n >= 0 && fseek(f, 0, SEEK_SET) == 0 ? malloc((size_t)n + 1) : NULL;
+    if (text != NULL && fread(text, 1, (size_t)n, f) != (size_t)n) {
+        free(text);
+        text = NULL;
+    }
+    fclose(f);
+    if (text == NULL) return NULL;
+    text[n] = '\0';
+    if (size != NULL) *size = (size_t)n;
+    return text;
+}

@@ -1,4 +1,4 @@
-/* temp_path.h - names for the tests' temporary files and folders.
+/* temp_path.h - names for the tests' temporary files and folders, and reading one back.
  *
  * `make test` gives each run a temporary folder of its own (TMPDIR) and fails if a test
  * leaves anything in it, so the tests name their files under TMPDIR (falling back to
@@ -11,5 +11,9 @@
 /* Writes "<TMPDIR>/<name>" into out (out_size bytes); name may end in XXXXXX for mkstemp
  * or mkdtemp. Returns out. A name that does not fit fails the test. */
 char *temp_path(char *out, size_t out_size, const char *name);
+
+/* The whole of the file a test wrote at path, NUL-terminated (free with free()), its size
+ * in *size when size is not NULL; NULL when it cannot be read whole. */
+char *temp_read(const char *path, size_t *size);
 
 #endif
