@@ -26,7 +26,8 @@
 #include "lab/lab_study.h"
 #include "support/temp_path.h"
 
-/* A scratch folder for one test, removed by the next call or at exit. */
+/* A scratch folder for one test, removed by the next call or at exit. Each test makes its
+ * own in the same lines, then runs its studies there (run_study). */
 typedef struct Scratch {
     char root[100];
 } Scratch;
@@ -338,16 +339,24 @@ static json_t *load_summary(const Scratch *s, const char *dir)
     return j;
 }
 
+/* Runs the study `crown lab ARGS`, which writes to @/DIR, checks it (check_study) and
+ * returns its summary. */
+static json_t *run_study(const Scratch *s, const char *args, const char *dir, long games)
+{
+    assert_int_equal(lab(s, args), 0);
+    check_study(s, dir, games);
+    return load_summary(s, dir);
+}
+
 static void test_compare_and_ladder(void **state)
 {
     (void)state;
     Scratch s;
     scratch_make(&s);
-    assert_int_equal(lab(&s, "kings-valley-7x7 --players random,random --compare trap=opponent "
-                             "--compare max-plies=30 --games 6 --out @/cmp"),
-                     0);
-    check_study(&s, "cmp", 6);
-    json_t *j = load_summary(&s, "cmp");
+    json_t *j = run_study(&s,
+                          "kings-valley-7x7 --players random,random --compare trap=opponent "
+                          "--compare max-plies=30 --games 6 --out @/cmp",
+                          "cmp", 6);
     const json_t *cmp = json_object_get(j, "comparisons");
     assert_int_equal(json_array_size(cmp), 2);
     const json_t *d = json_object_get(json_array_get(cmp, 1), "mean_length");
@@ -358,9 +367,7 @@ static void test_compare_and_ladder(void **state)
                         "max-plies=30");
     json_decref(j);
 
-    assert_int_equal(lab(&s, "kings-valley --ladder 1,2,3 --games 2 --depth 1 --out @/lad"), 0);
-    check_study(&s, "lad", 2);
-    j = load_summary(&s, "lad");
+    j = run_study(&s, "kings-valley --ladder 1,2,3 --games 2 --depth 1 --out @/lad", "lad", 2);
     assert_int_equal(json_array_size(json_object_get(j, "sets")), 3);
     const json_t *ladders = json_object_get(j, "ladders");
     assert_int_equal(json_array_size(ladders), 1);
@@ -440,11 +447,10 @@ static void test_setup_families(void **state)
     (void)state;
     Scratch s;
     scratch_make(&s);
-    assert_int_equal(lab(&s, "king-down --players random,random --games 12 --seed 5 --jobs 2 "
-                             "--compare setup=classic --out @/kd"),
-                     0);
-    check_study(&s, "kd", 12);
-    json_t *j = load_summary(&s, "kd");
+    json_t *j = run_study(&s,
+                          "king-down --players random,random --games 12 --seed 5 --jobs 2 "
+                          "--compare setup=classic --out @/kd",
+                          "kd", 12);
     const json_t *sets = json_object_get(j, "sets");
     size_t i;
     json_t *f;
@@ -506,9 +512,7 @@ static void test_characters_and_tiles(void **state)
     snprintf(line, sizeof line, "king-of-the-valley --rule players=3 --players random,greedy,"
                                 "random --games 6 --seed 2 --jobs 2 --compare tiles=%s --out @/k",
              path);
-    assert_int_equal(lab(&s, line), 0);
-    check_study(&s, "k", 6);
-    json_t *j = load_summary(&s, "k");
+    json_t *j = run_study(&s, line, "k", 6);
     const json_t *sets = json_object_get(j, "sets");
     assert_int_equal(json_array_size(sets), 2);
     assert_int_equal(json_array_size(json_object_get(j, "comparisons")), 1);

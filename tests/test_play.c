@@ -52,6 +52,14 @@ static void open_record(GameRecord *r, Game *g, const char *text)
     free(s);
 }
 
+/* A record of a King's Valley game from `text` (NULL: the start of seed 1); its game. */
+static Game *open_kv(GameRecord *r, const char *text)
+{
+    Game *g = make_game("kings-valley", 0);
+    open_record(r, g, text);
+    return g;
+}
+
 /* Game gi of the registry from its start (seed 1) in r, and rng seeded with seed + gi. */
 static const GameOps *open_registered(int gi, uint64_t seed, GameRecord *r, Rng *rng)
 {
@@ -189,9 +197,8 @@ static void test_whole_turns_round_trip_in_every_game(void **state)
 static void test_turn_errors_change_nothing(void **state)
 {
     (void)state;
-    Game *g = make_game("kings-valley", 0);
     GameRecord r;
-    open_record(&r, g, NULL);
+    Game *g = open_kv(&r, NULL);
     expect_turn_refused(&r, "", "no move given");
     expect_turn_refused(&r, " ; ;", "no move given");
     expect_turn_refused(&r, "zz", "");
@@ -203,8 +210,7 @@ static void test_turn_errors_change_nothing(void **state)
     record_free(&r);
 
     // A game that is over, and a game waiting for chance, take no player's turn.
-    g = make_game("kings-valley", 0);
-    open_record(&r, g, "ss1ss/2k2/5/5/SSKSS 1 2");
+    g = open_kv(&r, "ss1ss/2k2/5/5/SSKSS 1 2");
     play_text(&r, "c1-c3");
     assert_true(game_is_over(r.game, r.current));
     expect_turn_refused(&r, "b5-b4", "the game is over");
@@ -305,9 +311,8 @@ static void test_respelled_moves_in_every_game(void **state)
 static void test_typed_spellings(void **state)
 {
     (void)state;
-    Game *g = make_game("kings-valley", 0);
     GameRecord r;
-    open_record(&r, g, NULL);
+    Game *g = open_kv(&r, NULL);
     Move want[PLAY_TURN_CAP], got[PLAY_TURN_CAP];
     assert_int_equal(parse_count(&r, "a1-a4", want), 1);
     static const char *const kv[] = {"A1-A4", "a1a4", "A1A4", " a1A4"};
@@ -433,8 +438,7 @@ static void test_chance_outcomes_by_text(void **state)
     record_free(&r);
 
     // Where a player is to act, the text is read as that player's action.
-    g = make_game("kings-valley", 0);
-    open_record(&r, g, NULL);
+    g = open_kv(&r, NULL);
     Move m;
     assert_int_equal(game_parse_action(g, r.current, "b1-b4", &m, &err), STATUS_OK);
     assert_int_equal(game_parse_action(g, r.current, "draw W", &m, &err), STATUS_PARSE);
@@ -446,9 +450,8 @@ static void test_chance_outcomes_by_text(void **state)
 static void test_one_action_and_what_comes_next(void **state)
 {
     (void)state;
-    Game *g = make_game("kings-valley", 0);
     GameRecord r;
-    open_record(&r, g, NULL);
+    Game *g = open_kv(&r, NULL);
     Move want, got = 0;
     ErrBuf err;
     assert_int_equal(play_parse_action(g, r.current, "a1-a4", &want, &err), STATUS_OK);
@@ -754,6 +757,18 @@ static void check_undo_everywhere(const char *name, int players, uint64_t seed)
     record_free(&r);
 }
 
+/* King of the Valley for two after both placements and the first player's turn, whose
+ * refill leaves chance to act next; its game. */
+static Game *open_kotv_at_chance(GameRecord *r)
+{
+    Game *g = make_game("king-of-the-valley", 2);
+    open_record(r, g, NULL);
+    play_text(r, "place c4");
+    play_text(r, "place c1");
+    play_text(r, "c4-c3; refill R");
+    return g;
+}
+
 static void test_undo_point_in_every_position(void **state)
 {
     (void)state;
@@ -792,11 +807,7 @@ static void test_undo_takes_back_whole_turns(void **state)
 
     // King of the Valley: chance draws between the turns are taken back with them, and
     // a set of seats (the humans) stops at the first of them met going back.
-    g = make_game("king-of-the-valley", 2);
-    open_record(&r, g, NULL);
-    play_text(&r, "place c4");
-    play_text(&r, "place c1");
-    play_text(&r, "c4-c3; refill R");
+    g = open_kotv_at_chance(&r);
     const int second = r.count;
     assert_int_equal(g->ops->to_move(g, r.current), PLAYER_CHANCE);
     Rng rng;
@@ -873,9 +884,8 @@ static void test_who_may_act(void **state)
     ErrBuf err;
     const SearchLimits none = {0};
     assert_int_equal(seats_parse("human,ai:3", 2, &none, 1, &seats, &err), STATUS_OK);
-    Game *g = make_game("kings-valley", 0);
     GameRecord r;
-    open_record(&r, g, "ss1ss/2k2/5/5/SSKSS 1 2");
+    open_kv(&r, "ss1ss/2k2/5/5/SSKSS 1 2");
     check_turn_is(&seats, &r, 0, STATUS_OK, "");
     check_turn_is(&seats, &r, 1, STATUS_CONFLICT, "the second seat is played by the AI (ai:3)");
     check_turn_is(&seats, &r, 2, STATUS_CONFLICT, "no such seat");
@@ -887,11 +897,7 @@ static void test_who_may_act(void **state)
     check_turn_is(&seats, &r, 1, STATUS_CONFLICT, "the game is over");
     record_free(&r);
 
-    g = make_game("king-of-the-valley", 2);
-    open_record(&r, g, NULL);
-    play_text(&r, "place c4");
-    play_text(&r, "place c1");
-    play_text(&r, "c4-c3; refill R");
+    open_kotv_at_chance(&r);
     check_turn_is(&seats, &r, 1, STATUS_NOT_YOUR_TURN, "chance acts next");
 
     // What plays itself: chance draws, an AI seat's move; never a human's.
@@ -932,9 +938,8 @@ static void result_is(const GameRecord *r, int viewer, const char *want)
 static void test_result_texts(void **state)
 {
     (void)state;
-    Game *g = make_game("kings-valley", 0);
     GameRecord r;
-    open_record(&r, g, "ss1ss/2k2/5/5/SSKSS 1 2");
+    Game *g = open_kv(&r, "ss1ss/2k2/5/5/SSKSS 1 2");
     result_is(&r, PLAYER_NONE, "unfinished");
     result_is(&r, 0, "unfinished");
     play_text(&r, "c1-c3");

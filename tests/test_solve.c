@@ -401,6 +401,38 @@ static void test_one_soldier_matches_reference(void **state)
 #endif
 }
 
+/* An agent of g that plays from the table at path (*perfect, freed by the caller after
+ * the agent). */
+static Agent *perfect_agent(const char *path, const Game *g, Perfect **perfect)
+{
+    ErrBuf err;
+    assert_int_equal(perfect_open(path, perfect, &err), STATUS_OK);
+    AgentSpec spec;
+    assert_int_equal(agent_spec_parse("ai:10", &spec, &err), STATUS_OK);
+    Agent *a;
+    assert_int_equal(agent_new(g, &spec, &a, &err), STATUS_OK);
+    perfect_attach(*perfect, g, &spec, a);
+    return a;
+}
+
+/* Plays s out with a on both sides: the side to move wins, in exactly `plies` plies. */
+static void expect_converts(const Game *g, GameState *s, Agent *a, void *undo, int plies)
+{
+    ErrBuf err;
+    const int winner = g->ops->to_move(g, s);
+    int played = 0;
+    while (!game_is_over(g, s)) {
+        SearchResult r;
+        assert_int_equal(agent_think(a, s, &r, &err), STATUS_OK);
+        g->ops->make(g, s, r.best, undo);
+        played++;
+    }
+    double ret[MAX_PLAYERS];
+    g->ops->returns(g, s, ret);
+    assert_true(ret[winner] > 0);
+    assert_int_equal(played, plies);
+}
+
 /* A table of the one-soldier game written to a file: opened only for the rules it was
  * solved for, refused cut short, its probes consistent with its moves, and an ai:10
  * agent that plays from it wins in exactly the plies the table gives. */
@@ -466,25 +498,9 @@ static void test_table_file_and_probes(void **state)
         // The perfect player converts: the game ends with its win after v.plies plies.
         won++;
         Perfect *perfect;
-        assert_int_equal(perfect_open(path, &perfect, &err), STATUS_OK);
-        AgentSpec spec;
-        assert_int_equal(agent_spec_parse("ai:10", &spec, &err), STATUS_OK);
-        Agent *a;
-        assert_int_equal(agent_new(g, &spec, &a, &err), STATUS_OK);
-        perfect_attach(perfect, g, &spec, a);
-        const int winner = g->ops->to_move(g, s);
+        Agent *a = perfect_agent(path, g, &perfect);
         void *undo = game_undo_new(g);
-        int plies = 0;
-        while (!game_is_over(g, s)) {
-            SearchResult r;
-            assert_int_equal(agent_think(a, s, &r, &err), STATUS_OK);
-            g->ops->make(g, s, r.best, undo);
-            plies++;
-        }
-        double ret[MAX_PLAYERS];
-        g->ops->returns(g, s, ret);
-        assert_true(ret[winner] > 0);
-        assert_int_equal(plies, v.plies);
+        expect_converts(g, s, a, undo, v.plies);
         free(undo);
         agent_free(a);
         perfect_free(perfect);
@@ -552,7 +568,8 @@ static void test_checkpoint_resumes(void **state)
 }
 
 /* The one-soldier table solved into a temporary folder, opened for the game with its
- * default rules (max-plies 300, repetition on). */
+ * default rules (max-plies 300, repetition on). The tests open one each and name its game
+ * and table in the same few lines: solved afresh per test, no test sees another's. */
 typedef struct Small {
     char dir[100];
     char path[128];
@@ -628,6 +645,17 @@ static void won_position(const KvsTable *t, const Game *g, Rng *rng, int min, in
     free(s);
 }
 
+/* A new state at a position of the small table that won_position picks (at ply 1). */
+static GameState *won_state(const Small *f, Rng *rng, int min, KvsValue *v)
+{
+    char text[KVS_TEXT_CAP];
+    ErrBuf err;
+    won_position(f->t, f->g, rng, min, 1, text, v);
+    GameState *s = game_state_new(f->g);
+    assert_int_equal(f->g->ops->parse_position(f->g, s, text, &err), STATUS_OK);
+    return s;
+}
+
 /* Rewrites the ply count that ends a position text. */
 static void at_ply(char *text, int ply)
 {
@@ -647,11 +675,8 @@ static void test_solution_of_game(void **state)
     ErrBuf err;
     Rng rng;
     rng_seed(&rng, 11);
-    char text[KVS_TEXT_CAP];
     KvsValue v;
-    won_position(t, g, &rng, 2, 1, text, &v);
-    GameState *s = game_state_new(g);
-    assert_int_equal(g->ops->parse_position(g, s, text, &err), STATUS_OK);
+    GameState *s = won_state(&f, &rng, 2, &v);
     MoveList *ml = malloc(sizeof *ml);
     KvsValue vals[MOVELIST_CAP];
     assert_int_equal(kvs_probe_moves(t, g, s, ml, vals, &err), STATUS_OK);
@@ -702,6 +727,7 @@ static void test_solution_of_game(void **state)
 
     // Near the ply limit a win that no longer fits is a draw, and the move that would
     // have kept it is no change.
+    char text[KVS_TEXT_CAP];
     won_position(t, g, &rng, 2, 1, text, &v);
     at_ply(text, 300 - v.plies + 1);
     assert_int_equal(g->ops->parse_position(g, s, text, &err), STATUS_OK);
@@ -730,12 +756,7 @@ static void test_perfect_converts_within_limit(void **state)
     const KvsTable *t = f.t;
     ErrBuf err;
     Perfect *perfect;
-    assert_int_equal(perfect_open(f.path, &perfect, &err), STATUS_OK);
-    AgentSpec spec;
-    assert_int_equal(agent_spec_parse("ai:10", &spec, &err), STATUS_OK);
-    Agent *a;
-    assert_int_equal(agent_new(g, &spec, &a, &err), STATUS_OK);
-    perfect_attach(perfect, g, &spec, a);
+    Agent *a = perfect_agent(f.path, g, &perfect);
     Rng rng;
     rng_seed(&rng, 12);
     GameState *s = game_state_new(g);
@@ -746,18 +767,7 @@ static void test_perfect_converts_within_limit(void **state)
         won_position(t, g, &rng, 8, 1, text, &v);
         at_ply(text, 300 - v.plies);
         assert_int_equal(g->ops->parse_position(g, s, text, &err), STATUS_OK);
-        const int winner = g->ops->to_move(g, s);
-        int plies = 0;
-        while (!game_is_over(g, s)) {
-            SearchResult res;
-            assert_int_equal(agent_think(a, s, &res, &err), STATUS_OK);
-            g->ops->make(g, s, res.best, undo);
-            plies++;
-        }
-        double ret[MAX_PLAYERS];
-        g->ops->returns(g, s, ret);
-        assert_true(ret[winner] > 0);
-        assert_int_equal(plies, v.plies);
+        expect_converts(g, s, a, undo, v.plies);
     }
     free(undo);
     free(s);
@@ -778,11 +788,8 @@ static void test_report(void **state)
     ErrBuf err;
     Rng rng;
     rng_seed(&rng, 13);
-    char text[KVS_TEXT_CAP];
     KvsValue v;
-    won_position(t, g, &rng, 4, 1, text, &v);
-    GameState *s = game_state_new(g);
-    assert_int_equal(g->ops->parse_position(g, s, text, &err), STATUS_OK);
+    GameState *s = won_state(&f, &rng, 4, &v);
     StrBuf out, want;
     sb_init(&out);
     sb_init(&want);

@@ -138,6 +138,28 @@ static size_t append(char *out, size_t cap, size_t n, const char *s)
     return n + len;
 }
 
+/* Appends the count of the empty squares passed, if any, and starts it again. */
+static size_t append_empties(char *out, size_t cap, size_t n, int *empty)
+{
+    if (*empty) {
+        char buf[16];
+        snprintf(buf, sizeof buf, "%d", *empty);
+        n = append(out, cap, n, buf);
+        *empty = 0;
+    }
+    return n;
+}
+
+/* Appends a stack (its pieces from the bottom up) after the empty squares before it, in
+ * brackets when it is more than one piece. */
+static size_t append_stack(char *out, size_t cap, size_t n, int *empty, const char *stack)
+{
+    char buf[16];
+    n = append_empties(out, cap, n, empty);
+    snprintf(buf, sizeof buf, strlen(stack) == 1 ? "%s" : "(%s)", stack);
+    return append(out, cap, n, buf);
+}
+
 void kgref_format_position(const KgRefRules *rules, const KgRefPos *pos, char *out, size_t cap)
 {
     size_t n = 0;
@@ -146,27 +168,12 @@ void kgref_format_position(const KgRefRules *rules, const KgRefPos *pos, char *o
         int empty = 0;
         for (int f = 0; f < rules->files; f++) {
             const char *st = pos->stack[rank][f];
-            if (st[0] == '\0') {
+            if (st[0] == '\0')
                 empty++;
-                continue;
-            }
-            char buf[16];
-            if (empty) {
-                snprintf(buf, sizeof buf, "%d", empty);
-                n = append(out, cap, n, buf);
-                empty = 0;
-            }
-            if (strlen(st) == 1)
-                snprintf(buf, sizeof buf, "%s", st);
             else
-                snprintf(buf, sizeof buf, "(%s)", st);
-            n = append(out, cap, n, buf);
+                n = append_stack(out, cap, n, &empty, st);
         }
-        if (empty) {
-            char buf[16];
-            snprintf(buf, sizeof buf, "%d", empty);
-            n = append(out, cap, n, buf);
-        }
+        n = append_empties(out, cap, n, &empty);
         if (rank > 0)
             n = append(out, cap, n, "/");
     }
@@ -299,24 +306,12 @@ bool kgref_diagram(const char *const *rows, int n_rows, int to_move, int turns,
             if (*s == ' ' && *++s == '\0')
                 return false;
             f++;
-            if (tok[0] == '.') {
+            if (tok[0] == '.')
                 empty++;
-                continue;
-            }
-            char buf[16];
-            if (empty) {
-                snprintf(buf, sizeof buf, "%d", empty);
-                n = append(out, cap, n, buf);
-                empty = 0;
-            }
-            snprintf(buf, sizeof buf, len == 1 ? "%s" : "(%s)", tok);
-            n = append(out, cap, n, buf);
+            else
+                n = append_stack(out, cap, n, &empty, tok);
         }
-        if (empty) {
-            char buf[16];
-            snprintf(buf, sizeof buf, "%d", empty);
-            n = append(out, cap, n, buf);
-        }
+        n = append_empties(out, cap, n, &empty);
         if (width >= 0 && f != width)
             return false;
         width = f;

@@ -950,19 +950,29 @@ static void cat_int(char *out, size_t cap, size_t *len, int v)
         *len += (size_t)snprintf(out + *len, cap - *len, "%d", v);
 }
 
+/* One "[n]code" item of a list, after a comma unless it is the first (*any false). */
+static void cat_item(char *out, size_t cap, size_t *len, int n, const char *code, bool *any)
+{
+    cat(out, cap, len, *any ? "," : "");
+    if (n > 1)
+        cat_int(out, cap, len, n);
+    cat(out, cap, len, code);
+    *any = true;
+}
+
+/* "[n]code" items for counts by code index, after any items before them (*any). */
+static void cat_code_items(char *out, size_t cap, size_t *len, const int *counts, bool *any)
+{
+    for (int i = 0; i < NCODES; i++)
+        if (counts[i])
+            cat_item(out, cap, len, counts[i], TABLE[i].code, any);
+}
+
 /* "[n]code" items for counts by code index, or '-'. */
 static void cat_counts(char *out, size_t cap, size_t *len, const int *counts)
 {
     bool any = false;
-    for (int i = 0; i < NCODES; i++) {
-        if (!counts[i])
-            continue;
-        cat(out, cap, len, any ? "," : "");
-        if (counts[i] > 1)
-            cat_int(out, cap, len, counts[i]);
-        cat(out, cap, len, TABLE[i].code);
-        any = true;
-    }
+    cat_code_items(out, cap, len, counts, &any);
     if (!any)
         cat(out, cap, len, "-");
 }
@@ -980,24 +990,11 @@ static void cat_castle(char *out, size_t cap, size_t *len, const KrefPos *p, int
             counts[code_index(t->code)]++;
     }
     bool any = false;
-    for (int i = 0; i < NCODES; i++) {
-        if (!counts[i])
-            continue;
-        cat(out, cap, len, any ? "," : "");
-        if (counts[i] > 1)
-            cat_int(out, cap, len, counts[i]);
-        cat(out, cap, len, TABLE[i].code);
-        any = true;
-    }
+    cat_code_items(out, cap, len, counts, &any);
     for (int c = 0; c < 6; c++) {
-        if (!jesters[c])
-            continue;
-        cat(out, cap, len, any ? "," : "");
-        if (jesters[c] > 1)
-            cat_int(out, cap, len, jesters[c]);
-        char j[3] = {'J', COLS[c], '\0'};
-        cat(out, cap, len, j);
-        any = true;
+        const char j[3] = {'J', COLS[c], '\0'};
+        if (jesters[c])
+            cat_item(out, cap, len, jesters[c], j, &any);
     }
     if (!any)
         cat(out, cap, len, "-");

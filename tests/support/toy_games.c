@@ -38,6 +38,14 @@ static void free_config(Game *g)
     g->config = NULL;
 }
 
+/* The hooks every toy game fills from its own P_ functions (its tables add the rest). */
+#define TOY_HOOKS(P)                                                                      \
+    .new_game = P##_new_game, .parse_position = P##_parse_position,                       \
+    .format_position = P##_format_position, .parse_move = P##_parse_move,                 \
+    .to_move = P##_to_move, .gen_moves = P##_gen_moves, .make = P##_make,                 \
+    .unmake = toy_unmake, .returns = P##_returns, .describe_result = P##_describe_result, \
+    .hash = P##_hash, .move_index = P##_move_index, .is_ok = P##_is_ok, .render = P##_render
+
 /* Reads a whole decimal number at *p (advancing it); false if there is none. */
 static bool read_int(const char **p, long *out)
 {
@@ -262,61 +270,20 @@ static int nim_evaluate(const Game *g, const GameState *s)
     return 0;
 }
 
-const GameOps toy_nim_ops = {
-    .name = "toy-nim",
-    .summary = "take 1-3 stones; the last stone wins",
-    .min_players = 2,
-    .max_players = 2,
-    .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM,
-    .options = nim_options,
-    .option_count = 3,
-    .configure = nim_configure,
-    .release = free_config,
-    .new_game = nim_new_game,
-    .parse_position = nim_parse_position,
-    .format_position = nim_format_position,
-    .parse_move = nim_parse_move,
-    .format_move = nim_format_move,
-    .to_move = nim_to_move,
-    .gen_moves = nim_gen_moves,
-    .make = nim_make,
-    .unmake = toy_unmake,
-    .returns = nim_returns,
-    .describe_result = nim_describe_result,
-    .hash = nim_hash,
-    .move_index = nim_move_index,
-    .is_ok = nim_is_ok,
-    .render = nim_render,
-    .evaluate = nim_evaluate,
-};
+/* Nim and its two-action form differ only in their options (the options make the turns). */
+#define NIM_OPS(NAME, SUMMARY, OPTIONS)                                                    \
+    {                                                                                      \
+        .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 2,              \
+        .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM, .options = OPTIONS, .option_count = 3, \
+        .configure = nim_configure, .release = free_config, TOY_HOOKS(nim),                \
+        .format_move = nim_format_move, .evaluate = nim_evaluate,                          \
+    }
 
-const GameOps toy_twostep_ops = {
-    .name = "toy-twostep",
-    .summary = "two actions per turn, each taking 1-2 stones; the last stone wins",
-    .min_players = 2,
-    .max_players = 2,
-    .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM,
-    .options = twostep_options,
-    .option_count = 3,
-    .configure = nim_configure,
-    .release = free_config,
-    .new_game = nim_new_game,
-    .parse_position = nim_parse_position,
-    .format_position = nim_format_position,
-    .parse_move = nim_parse_move,
-    .format_move = nim_format_move,
-    .to_move = nim_to_move,
-    .gen_moves = nim_gen_moves,
-    .make = nim_make,
-    .unmake = toy_unmake,
-    .returns = nim_returns,
-    .describe_result = nim_describe_result,
-    .hash = nim_hash,
-    .move_index = nim_move_index,
-    .is_ok = nim_is_ok,
-    .render = nim_render,
-    .evaluate = nim_evaluate,
-};
+const GameOps toy_nim_ops =
+    NIM_OPS("toy-nim", "take 1-3 stones; the last stone wins", nim_options);
+const GameOps toy_twostep_ops =
+    NIM_OPS("toy-twostep", "two actions per turn, each taking 1-2 stones; the last stone wins",
+            twostep_options);
 
 /* ---------------------------------------------------------------------------------- */
 /* Tic-tac-toe                                                                          */
@@ -599,21 +566,8 @@ const GameOps toy_tictactoe_ops = {
     .option_count = 0,
     .configure = ttt_configure,
     .release = ttt_release,
-    .new_game = ttt_new_game,
-    .parse_position = ttt_parse_position,
-    .format_position = ttt_format_position,
-    .parse_move = ttt_parse_move,
+    TOY_HOOKS(ttt),
     .format_move = nim_format_move,
-    .to_move = ttt_to_move,
-    .gen_moves = ttt_gen_moves,
-    .make = ttt_make,
-    .unmake = toy_unmake,
-    .returns = ttt_returns,
-    .describe_result = ttt_describe_result,
-    .hash = ttt_hash,
-    .move_index = ttt_move_index,
-    .is_ok = ttt_is_ok,
-    .render = ttt_render,
     .evaluate = ttt_evaluate,
     .playout = ttt_playout,
 };
@@ -902,58 +856,20 @@ static void race_determinize(const Game *g, GameState *s, int observer, Rng *rng
     race(s)->future = rng_next(rng);
 }
 
-const GameOps toy_race_ops = {
-    .name = "toy-race",
-    .summary = "step or gamble to the target first",
-    .min_players = 2,
-    .max_players = 4,
-    .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM | GAME_HAS_CHANCE,
-    .options = race_options,
-    .option_count = 1,
-    .configure = race_configure,
-    .release = free_config,
-    .new_game = race_new_game,
-    .parse_position = race_parse_position,
-    .format_position = race_format_position,
-    .parse_move = race_parse_move,
-    .format_move = race_format_move,
-    .to_move = race_to_move,
-    .gen_moves = race_gen_moves,
-    .make = race_make,
-    .unmake = toy_unmake,
-    .returns = race_returns,
-    .describe_result = race_describe_result,
-    .hash = race_hash,
-    .move_index = race_move_index,
-    .is_ok = race_is_ok,
-    .render = race_render,
-    .chance_outcomes = race_chance_outcomes,
-};
+/* The race with chance and the race with a hidden future share all but how the future
+ * comes: chance_outcomes or determinize, given as the last argument. */
+#define RACE_OPS(NAME, SUMMARY, FLAGS, ...)                                                   \
+    {                                                                                         \
+        .name = NAME, .summary = SUMMARY, .min_players = 2, .max_players = 4, .flags = FLAGS, \
+        .options = race_options, .option_count = 1, .configure = race_configure,              \
+        .release = free_config, TOY_HOOKS(race), .format_move = race_format_move,             \
+        __VA_ARGS__,                                                                          \
+    }
 
-const GameOps toy_hidden_race_ops = {
-    .name = "toy-hidden-race",
-    .summary = "the race with a hidden, pre-drawn future instead of chance",
-    .min_players = 2,
-    .max_players = 4,
-    .flags = GAME_ZERO_SUM,
-    .options = race_options,
-    .option_count = 1,
-    .configure = race_configure,
-    .release = free_config,
-    .new_game = race_new_game,
-    .parse_position = race_parse_position,
-    .format_position = race_format_position,
-    .parse_move = race_parse_move,
-    .format_move = race_format_move,
-    .to_move = race_to_move,
-    .gen_moves = race_gen_moves,
-    .make = race_make,
-    .unmake = toy_unmake,
-    .returns = race_returns,
-    .describe_result = race_describe_result,
-    .hash = race_hash,
-    .move_index = race_move_index,
-    .is_ok = race_is_ok,
-    .render = race_render,
-    .determinize = race_determinize,
-};
+const GameOps toy_race_ops =
+    RACE_OPS("toy-race", "step or gamble to the target first",
+             GAME_PERFECT_INFO | GAME_ZERO_SUM | GAME_HAS_CHANCE,
+             .chance_outcomes = race_chance_outcomes);
+const GameOps toy_hidden_race_ops =
+    RACE_OPS("toy-hidden-race", "the race with a hidden, pre-drawn future instead of chance",
+             GAME_ZERO_SUM, .determinize = race_determinize);
