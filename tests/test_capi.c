@@ -5,6 +5,10 @@
  * and four players, observations, agents that repeat themselves under a depth limit,
  * two threads sharing one game; moves and whole turns as players type them, and results
  * in crown play's words.
+ *
+ * Each test makes and frees its own games, states and agents through the API, alike from
+ * test to test: making and freeing them is part of what is tested, so it stays in view
+ * rather than in a fixture.
  */
 #include <pthread.h>
 #include <setjmp.h>

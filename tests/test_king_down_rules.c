@@ -9,6 +9,10 @@
  * registered game through the game interface and on the plain reference generator
  * (tests/support/kd_reference.h), so these tests also vouch for the oracle that the
  * perft and random-position tests trust.
+ *
+ * The cases repeat their set-up and checks on purpose, each drawing its whole board: a
+ * rule case is read on its own against the rules, and one that borrowed another's board
+ * would change with it.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -22,6 +22,10 @@
  *
  * Same rank is one line; same file runs down to the right; file and rank rising together
  * runs up to the right. [..] is the Castle, (f6) the Throne.
+ *
+ * The cases repeat their set-up and checks on purpose, each drawing its whole board: a
+ * rule case is read on its own against the rules, and one that borrowed another's board
+ * would change with it.
  */
 #include <stdarg.h>
 #include <stddef.h>

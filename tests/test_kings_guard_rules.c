@@ -8,6 +8,10 @@
  * the legal actions, the position text and the result: the diagrams test the reference
  * as much as the game. Diagrams list ranks from the top down; a square is '.' or its
  * stack from the bottom up (G K first player, g k second player).
+ *
+ * The cases repeat their set-up and checks on purpose, each drawing its whole board: a
+ * rule case is read on its own against the rules, and one that borrowed another's board
+ * would change with it.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -18,6 +18,10 @@
  * Tile codes: Q D C queen duke countess, NA-ND knights of orders A-D, F farmer, W
  * farmer's wife, J jester, P priest, Z wizard, Tn:g tax collector (n identical, g gold).
  * Hill slots: L1 (bottom of the left column, price 2) to L6 (top, price 10), R1-R6.
+ *
+ * The cases repeat their set-up and checks on purpose, each drawing its whole board: a
+ * rule case is read on its own against the rules, and one that borrowed another's board
+ * would change with it.
  */
 #include <stdarg.h>
 #include <stddef.h>

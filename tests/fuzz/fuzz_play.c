@@ -69,6 +69,8 @@ static Move choose(Play *p, uint8_t byte)
     return m;
 }
 
+/* Opens as fuzz_move.c does, a game line then a position line: fuzz_input_game holds what
+ * the targets share, and what each reads after them is its own. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char *text, *rest;

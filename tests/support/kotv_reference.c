@@ -1231,6 +1231,7 @@ bool kref_parse_position(const KrefRules *r, const char *text, KrefPos *out, cha
             for (char *x = strtok_r(buf, ",", &s2); x; x = strtok_r(NULL, ",", &s2))
                 p.holes[p.nholes++] = read_sq(x);
         } else if (strcmp(k, "pending") == 0) {
+            // Read as up/down are, item by item: the reference stays plain to check by eye.
             if (strcmp(v, "-") == 0)
                 continue;
             char *s2 = NULL;
