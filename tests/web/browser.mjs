@@ -43,12 +43,13 @@ export async function launch() {
 
 // The frame of a browser test file: before its tests, a server (server.mjs), a browser and
 // the screenshot folder, then ready({ srv, browser }) for the file's own set-up; after
-// them, both stopped, the server cleanly. args: the server's options.
+// them, both stopped, the server cleanly. args: the server's options, or a function
+// that makes what they name and returns them, called first in the set-up.
 export function browserSuite({ before, after, shots, ready, args = [] }) {
   const suite = { srv: null, browser: null };
   before(async () => {
     mkdirSync(shots, { recursive: true });
-    suite.srv = await startServer({ args });
+    suite.srv = await startServer({ args: typeof args === 'function' ? args() : args });
     suite.browser = await launch();
     if (ready) await ready(suite);
   });

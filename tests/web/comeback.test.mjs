@@ -5,12 +5,11 @@
 // screenshots at 1280x800 and 390x844, no sideways scroll at 390 px, and an axe-core
 // audit of what these pages add. Every wait is on a condition of the page, bounded; none is a sleep.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { launch } from './browser.mjs';
-import { api, startServer } from './server.mjs';
+import { browserSuite } from './browser.mjs';
+import { api } from './server.mjs';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
 const WAIT = { timeout: 15000 };
@@ -21,18 +20,11 @@ const PHONE = { width: 390, height: 844 };
 let srv;
 let browser;
 
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  srv = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (srv) {
-    const { code } = await srv.stop();
-    assert.equal(code, 0, srv.stderr());
-  }
+browserSuite({
+  before, after, shots: SHOTS,
+  ready(s) {
+    ({ srv, browser } = s);
+  },
 });
 
 // A page in a context of its own (its own localStorage); axe is injected, so the page's

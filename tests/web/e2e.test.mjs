@@ -6,11 +6,10 @@
 // the middle of a game; typed moves, hints, undo, and the thinking indicator.
 // Every wait is on a condition of the page, bounded by a timeout; none is a sleep.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { launch, openPage } from './browser.mjs';
-import { api, startServer } from './server.mjs';
+import { browserSuite, openPage } from './browser.mjs';
+import { api } from './server.mjs';
 import { parse as parseKotv } from '../../src/web/static/js/boards/kingofthevalley.js';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
@@ -20,19 +19,12 @@ let srv;
 let browser;
 let games;
 
-before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
-  srv = await startServer();
-  browser = await launch();
-  games = (await api(srv, 'GET', '/api/games')).body.games;
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (srv) {
-    const { code } = await srv.stop();
-    assert.equal(code, 0, srv.stderr());
-  }
+browserSuite({
+  before, after, shots: SHOTS,
+  async ready(s) {
+    ({ srv, browser } = s);
+    games = (await api(srv, 'GET', '/api/games')).body.games;
+  },
 });
 
 const newPage = (context) => openPage(context || browser, { width: 1200, height: 900 });

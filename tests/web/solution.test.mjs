@@ -10,8 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { launch } from './browser.mjs';
-import { api, CROWN, startServer, tempDir } from './server.mjs';
+import { browserSuite } from './browser.mjs';
+import { api, CROWN, tempDir } from './server.mjs';
 
 // The first player wins in 3; d4-d3 gives that away (the second king then slides
 // b3-c3 onto the Valley).
@@ -20,19 +20,16 @@ const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
 let srv;
 let browser;
 
-before(async () => {
-  const table = join(tempDir('crown-solution-'), 'one-soldier.kvt');
-  execFileSync(CROWN, ['solve', 'kings-valley', '--soldiers', '1', '--out', table], { stdio: 'ignore' });
-  srv = await startServer({ args: ['--tablebase', table] });
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (srv) {
-    const { code } = await srv.stop();
-    assert.equal(code, 0, srv.stderr());
-  }
+browserSuite({
+  before, after, shots: SHOTS,
+  args() {
+    const table = join(tempDir('crown-solution-'), 'one-soldier.kvt');
+    execFileSync(CROWN, ['solve', 'kings-valley', '--soldiers', '1', '--out', table], { stdio: 'ignore' });
+    return ['--tablebase', table];
+  },
+  ready(s) {
+    ({ srv, browser } = s);
+  },
 });
 
 async function playedGame(rules) {
