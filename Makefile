@@ -1,13 +1,14 @@
 # crown - one non-recursive Makefile.
 #   make                 release build of build/release/crown
 #   make BUILD=debug     -O0 -g3, assertions on, is_ok checked after every make/unmake
-#   make BUILD=asan      AddressSanitizer + UndefinedBehaviorSanitizer
+#   make BUILD=asan      AddressSanitizer + UndefinedBehaviorSanitizer, with clang
+#                        (build/asan-clang) unless CC is given (CC=gcc: build/asan)
 #   make BUILD=tsan      ThreadSanitizer (for the web server's threads)
 #   make fuzz            builds the libFuzzer targets (clang, BUILD=fuzz) and runs each
 #                        for FUZZ_SECONDS (default 30) from its seed corpus
 #   make CC=clang ...    any of the above with clang
 #   make test            installs test dependencies if missing, then runs every test in
-#                        the release and sanitizer builds, plus a clang build, then the
+#                        the release (gcc) and sanitizer (clang) builds, then the
 #                        web API tests (sanitizer and release builds) and browser tests,
 #                        the search and contract tests in the debug build, the web API
 #                        tests under ThreadSanitizer, and each fuzz target briefly
@@ -22,19 +23,23 @@
 #                        make uninstall removes them
 
 BUILD ?= release
-CC ?= cc
 WERROR ?= 1
 
-ifeq ($(CC),cc)
+# The compiler: gcc, but clang for the sanitizer build (so that make test compiles
+# everything once with each compiler: the release build with gcc, the sanitizer build
+# with clang) and the fuzz build (libFuzzer comes with clang only). CC=... picks another.
+# A clang build's folder says so: build/release-clang, build/asan-clang.
+ifeq ($(origin CC),default)
+  CC := $(if $(filter asan,$(BUILD)),clang,gcc)
+else ifeq ($(CC),cc)
   CC := gcc
 endif
-# libFuzzer comes with clang only.
 ifeq ($(BUILD),fuzz)
   CC := clang
   OUT ?= build/fuzz
 endif
 
-OUT ?= build/$(BUILD)$(if $(filter clang,$(notdir $(CC))),-clang,)
+OUT ?= build/$(BUILD)$(if $(findstring clang,$(notdir $(CC))),-clang,)
 
 WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
         -Wmissing-declarations -Wold-style-definition -Wpointer-arith -Wcast-align \
@@ -250,7 +255,7 @@ fuzz:
 check: tests
 	@tools/run-tests.sh $(OUT)
 
-# The one test command: release, sanitizers, and clang, each warning-free. The parts
+# The one test command: release (gcc) and sanitizers (clang), each warning-free. The parts
 # and their temporary folder, timing table and closing count are in tools/run-all-tests.sh.
 test: deps-test
 	@MAKE="$(MAKE)" tools/run-all-tests.sh $(FUZZ_TEST_SECONDS)

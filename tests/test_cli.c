@@ -1067,7 +1067,7 @@ static void test_match_many_players(void **state)
 }
 
 /* The sanitizer build runs crown several times slower: there the bench is checked on a
- * few games (each game's lines are its own), in the release and clang builds on all. */
+ * few games (each game's lines are its own), in the release build on all. */
 #if defined(__SANITIZE_ADDRESS__)
 #define BENCH_SUBSET 1
 #elif defined(__has_feature)

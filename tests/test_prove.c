@@ -252,10 +252,10 @@ static void test_command_line(void **state)
         skip();
     char proof[512], args[1024], out[8192];
     temp_path(proof, sizeof proof, "crown-prove-cli.proof");
+    const char *position = PROOF_POSITION;
     snprintf(args, sizeof args,
              "prove kings-valley --rule first-move-soldier=off --memory 0.06 --out '%s'%s%s%s",
-             proof, PROOF_POSITION ? " --position '" : "", PROOF_POSITION ? PROOF_POSITION : "",
-             PROOF_POSITION ? "'" : "");
+             proof, position ? " --position '" : "", position ? position : "", position ? "'" : "");
     assert_int_equal(crown(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "value: first player wins"));
     assert_non_null(strstr(out, "nodes per second"));
