@@ -117,14 +117,20 @@ FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(OUT)/fuzz/%)
 LIB := $(OUT)/libcrown.a
 CROWN := $(OUT)/crown
 
-# The shared library: the same sources compiled again position-independent into their own
-# object directory (so the static library and the program keep their faster code), with
-# only the crown_* functions of include/crown.h exported. Its version is crown.h's.
+# The shared library: in the release build the same sources compiled again
+# position-independent into their own object directory (so the static library and the
+# program keep their faster code); in the others, which are for testing, the static
+# library is made of those same objects, so the library is compiled once. Only the
+# crown_* functions of include/crown.h are exported. Its version is crown.h's.
 VERSION := $(shell sed -n 's/^\#define CROWN_VERSION "\(.*\)"/\1/p' include/crown.h)
 SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 SONAME := libcrown.so.$(SOMAJOR)
 SHLIB := $(OUT)/libcrown.so.$(VERSION)
+PIC_FLAGS := -fPIC -fvisibility=hidden
 PIC_OBJ := $(LIB_SRC:%.c=$(OUT)/pic/%.o)
+ifneq ($(BUILD),release)
+  LIB_OBJ := $(PIC_OBJ)
+endif
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -156,7 +162,7 @@ $(LIB): $(LIB_OBJ)
 $(OUT)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC PIC  $<"
-	@$(CC) $(CFLAGS_ALL) -fPIC -fvisibility=hidden -c $< -o $@
+	@$(CC) $(CFLAGS_ALL) $(PIC_FLAGS) -c $< -o $@
 
 $(SHLIB): $(PIC_OBJ)
 	@echo "  LINK    $@"
