@@ -10,16 +10,16 @@ out=${1:?usage: tools/run-web-tests.sh BUILD_DIR [api] [e2e] [cluster]}
 shift
 cd "$(dirname "$0")/.."
 [ $# -eq 0 ] && set -- api e2e cluster
-files=()
+serial=() browser=()
 for suite in "$@"; do
     case $suite in
-    api) files+=(tests/web/api.test.mjs tests/web/limits.test.mjs tests/web/slowloris.test.mjs tests/web/review-api.test.mjs tests/web/import-api.test.mjs tests/web/finish.test.mjs tests/web/clock.test.mjs
-                 tests/web/lab-api.test.mjs tests/web/bench.test.mjs) ;;
+    api) serial+=(tests/web/api.test.mjs tests/web/limits.test.mjs tests/web/slowloris.test.mjs tests/web/review-api.test.mjs tests/web/import-api.test.mjs tests/web/finish.test.mjs tests/web/clock.test.mjs
+                  tests/web/lab-api.test.mjs tests/web/bench.test.mjs) ;;
     e2e)
-        files+=(tests/web/e2e.test.mjs tests/web/review.test.mjs tests/web/learn.test.mjs tests/web/comeback.test.mjs tests/web/lab.test.mjs tests/web/solution.test.mjs tests/web/fixes.test.mjs tests/web/reconnect.test.mjs)
+        browser+=(tests/web/e2e.test.mjs tests/web/review.test.mjs tests/web/learn.test.mjs tests/web/comeback.test.mjs tests/web/lab.test.mjs tests/web/solution.test.mjs tests/web/fixes.test.mjs tests/web/reconnect.test.mjs)
         tools/install-deps.sh web || exit 1
         ;;
-    cluster) files+=(tests/web/cluster.test.mjs) ;;
+    cluster) serial+=(tests/web/cluster.test.mjs) ;;
     *) echo "run-web-tests: unknown suite '$suite' (api, e2e, cluster)" >&2; exit 2 ;;
     esac
 done
@@ -31,17 +31,28 @@ export SCREENSHOT_DIR="${SCREENSHOT_DIR:-$PWD/build/web-screenshots}"
 [ -x "$CROWN_BIN" ] || { echo "run-web-tests: $CROWN_BIN is not built" >&2; exit 1; }
 log=$(mktemp)
 start=$(date +%s%N)
-# Files one after the other: the browser tests are timing-sensitive on two cores.
-node --test --test-concurrency=1 --test-timeout=600000 --test-reporter=tap "${files[@]}" >"$log" 2>&1
-status=$?
+# The API and cluster files one after the other: they time the server's answers (a read
+# while an AI thinks, a flag's fall, a stop) on two cores. The browser files
+# CROWN_WEB_JOBS at a time (default 2): each waits on its pages and its server about half
+# of its time, and every wait is on a condition of the page, bounded by a timeout.
+status=0
+run_files() {
+    local jobs=$1; shift
+    [ $# -eq 0 ] && return
+    node --test --test-concurrency="$jobs" --test-timeout=600000 --test-reporter=tap "$@" >"$log" 2>&1 || status=1
+    # The TAP stream without the passing details; failures in full.
+    grep -vE '^ *(duration_ms|\.\.\.|---|type: .test.)' "$log" | grep -vE '^# (Subtest|tests|suites|cancelled|skipped|todo|duration_ms)' || true
+    local p f
+    p=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log" | tail -1)
+    f=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$log" | tail -1)
+    passed=$((passed + ${p:-0}))
+    failed=$((failed + ${f:-0}))
+}
+passed=0 failed=0
+run_files 1 "${serial[@]}"
+run_files "${CROWN_WEB_JOBS:-2}" "${browser[@]}"
 ms=$((($(date +%s%N) - start) / 1000000))
-# The TAP stream without the passing details; failures in full.
-grep -vE '^ *(duration_ms|\.\.\.|---|type: .test.)' "$log" | grep -vE '^# (Subtest|tests|suites|cancelled|skipped|todo|duration_ms)' || true
-passed=$(sed -n 's/^# pass \([0-9]*\)$/\1/p' "$log" | tail -1)
-failed=$(sed -n 's/^# fail \([0-9]*\)$/\1/p' "$log" | tail -1)
 rm -f "$log"
-passed=${passed:-0}
-failed=${failed:-0}
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
     failed=1 # the runner itself failed (a file that did not load, say)
 fi
