@@ -78,8 +78,7 @@ static void test_json(void **state)
         "\"counters\":{\"round\":7,\"gold\":[3,5]},\"named\":{},\"lists\":{}}");
     // A counter that is an enumeration is named too (King of the Valley's phase).
     static const char *const rounds[] = {"a", "b", "c", "d", "e", "f", "g", "seventh"};
-    sc.counters[0].values = rounds;
-    sc.counters[0].value_count = 8;
+    sc.counter_values[0] = (ObsValueNames){rounds, 8};
     sb_clear(&sb);
     obs_write_json(&sc, o, &sb);
     assert_non_null(strstr(sb_str(&sb), "\"counters\":{\"round\":7,\"gold\":[3,5]},"

@@ -309,16 +309,16 @@ void obs_write_json(const ObsSchema *sc, const Observation *o, StrBuf *out)
     sb_puts(out, "},\"named\":{");
     bool first = true;
     for (int i = 0; i < sc->counter_count; i++) {
-        const ObsCounterDef *d = &sc->counters[i];
+        const ObsValueNames *names = &sc->counter_values[i];
         const int v = o->counters[obs_counter_slot(sc, i, 0)];
-        if (d->values == NULL || d->per_player || v < 0 || v >= d->value_count)
+        if (names->names == NULL || sc->counters[i].per_player || v < 0 || v >= names->count)
             continue;
         if (!first)
             sb_putc(out, ',');
         first = false;
-        json_string(out, d->name);
+        json_string(out, sc->counters[i].name);
         sb_putc(out, ':');
-        json_string(out, d->values[v]);
+        json_string(out, names->names[v]);
     }
     sb_puts(out, "},\"lists\":{");
     for (int i = 0; i < sc->list_count; i++) {

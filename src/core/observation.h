@@ -98,12 +98,14 @@ typedef struct ObsZone {
 typedef struct ObsCounterDef {
     const char *name;
     bool per_player;
-    /* For a global counter that is an enumeration (a phase): the name of each value, so
-     * that readers need no copy of the game's table (JSON "named"); value_count of them,
-     * or NULL. */
-    const char *const *values;
-    int value_count;
 } ObsCounterDef;
+
+/* The names of a global counter's values when it is an enumeration (a phase), so that
+ * readers need no copy of the game's table (JSON "named"): count of them, or NULL. */
+typedef struct ObsValueNames {
+    const char *const *names;
+    int count;
+} ObsValueNames;
 
 typedef struct ObsListDef {
     const char *name;
@@ -123,6 +125,7 @@ typedef struct ObsSchema {
     const char *terrains[OBS_MAX_TERRAINS];
     int counter_count;
     ObsCounterDef counters[OBS_MAX_COUNTERS];
+    ObsValueNames counter_values[OBS_MAX_COUNTERS]; /* by counter; zero for plain numbers */
     int list_count;
     ObsListDef lists[OBS_MAX_LISTS];
 } ObsSchema;
