@@ -634,6 +634,12 @@ static void check_action_words(const Game *g, const GameState *s, const MoveList
     StrBuf label;
     sb_init(&label);
     for (int i = 0; i < moves->count; i++) {
+        // The hook itself, not game_action_kind, which would hide an index out of range.
+        sb_clear(&label);
+        const int raw = ops->action_kind ? ops->action_kind(g, s, moves->moves[i], &label) : -1;
+        if (raw < -1 || raw >= ops->action_kind_count)
+            fail_msg("%s: action %d is of kind %d, not one of its %d", ops->name, i, raw,
+                     ops->action_kind_count);
         sb_clear(&label);
         const int k = game_action_kind(g, s, moves->moves[i], &label);
         if (k >= ops->action_kind_count || (k >= 0 && sb_str(&label)[0] == '\0'))

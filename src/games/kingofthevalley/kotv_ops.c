@@ -343,17 +343,25 @@ static const char *const column_words[KOTV_COLUMNS] = {
     "queens", "dukes", "countesses", "knights", "farmers", "farmers' wives",
 };
 
+/* Writes m's notation in text and returns what follows its first word ("L3" of
+ * "recruit L3"): the action's labels and args are read from there, where the notation
+ * writes each part as one word. */
+static const char *notation_arg(const Game *g, const GameState *s, Move m, StrBuf *text)
+{
+    kotv_format_move(kotv_cfg(g), (const KotvState *)s, m, text);
+    const char *arg = strchr(sb_str(text), ' ');
+    return arg ? arg + 1 : "";
+}
+
 static int ops_action_kind(const Game *g, const GameState *s, Move m, StrBuf *label)
 {
     const int type = kotv_mtype(m);
     if (type < KMV_PLACE || type > KMV_DRAW || KIND_OF[type] < 0)
         return -1;
-    // The label names the action's own choice, read from its notation ("recruit L3").
+    // The label names the action's own choice ("Recruit L3").
     StrBuf text;
     sb_init(&text);
-    kotv_format_move(kotv_cfg(g), (const KotvState *)s, m, &text);
-    const char *arg = strchr(sb_str(&text), ' ');
-    arg = arg ? arg + 1 : "";
+    const char *arg = notation_arg(g, s, m, &text);
     const int col = kotv_column_of_letter(arg[0]);
     const char *column = col >= 0 && col < KOTV_COLUMNS ? column_words[col] : arg;
     switch (type) {
@@ -387,8 +395,7 @@ static int ops_action_kind(const Game *g, const GameState *s, Move m, StrBuf *la
 
 /* The choice an action makes, for the page's drawing: the hill slot of a recruit or a
  * swap and the castle tile a swap gives, the column of a jester, tax, kingdom bonus or
- * refill and the tiles a tax or kingdom names, the square a king is placed on. They are
- * read from the action's notation, which writes each of them as one word. */
+ * refill and the tiles a tax or kingdom names, the square a king is placed on. */
 static void ops_action_args(const Game *g, const GameState *s, Move m, StrBuf *out)
 {
     const int type = kotv_mtype(m);
@@ -396,9 +403,7 @@ static void ops_action_args(const Game *g, const GameState *s, Move m, StrBuf *o
         return;
     StrBuf text;
     sb_init(&text);
-    kotv_format_move(kotv_cfg(g), (const KotvState *)s, m, &text);
-    const char *arg = strchr(sb_str(&text), ' ');
-    arg = arg ? arg + 1 : "";
+    const char *arg = notation_arg(g, s, m, &text);
     const char *second = strchr(arg, ' ');
     const char *names = strchr(arg, ':');
     switch (type) {
