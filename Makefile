@@ -115,6 +115,10 @@ FUZZ_SUPPORT_OBJ := $(FUZZ_SUPPORT_SRC:%.c=$(OUT)/obj/%.o)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(OUT)/fuzz/%)
 
 LIB := $(OUT)/libcrown.a
+# The program, the tests and the fuzz targets link the library's objects with all their
+# symbols (they call the engine directly); libcrown.a, for embedders, shows only crown_*.
+ENGINE_LIB := $(OUT)/obj/libengine.a
+OBJCOPY ?= objcopy
 CROWN := $(OUT)/crown
 
 # The shared library: in the release build the same sources compiled again
@@ -146,7 +150,7 @@ MAN_COMMANDS = $$($(CROWN) completion words 1 crown "" | grep -v '^-')
 
 .PHONY: all tests check test play bench deps deps-test clean lint web-check \
         install uninstall fuzz fuzz-targets check-invariants python python-check bench-python
-all: $(CROWN) $(SHLIB)
+all: $(CROWN) $(LIB) $(SHLIB)
 
 $(patsubst %.c,$(OUT)/obj/%.o,$(wildcard src/web/store_pg*.c)): CFLAGS_ALL += $(PQ_CFLAGS)
 $(OUT)/obj/%.o: %.c
@@ -154,10 +158,22 @@ $(OUT)/obj/%.o: %.c
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS_ALL) -c $< -o $@
 
-$(LIB): $(LIB_OBJ)
+$(ENGINE_LIB): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@rm -f $@
 	@ar rcs $@ $^
+
+# libcrown.a is one relocatable object of the library whose every global but crown_* is
+# made local, as libcrown.so exports only those: a program that embeds it may name its
+# own functions game_create or rng_below without a clash.
+$(LIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  AR      $@"
+	@rm -f $@
+	@$(LD) -r -o $(OUT)/obj/libcrown-all.o $^
+	@$(OBJCOPY) -w --keep-global-symbol='crown_*' $(OUT)/obj/libcrown-all.o $(OUT)/obj/libcrown.o
+	@rm -f $(OUT)/obj/libcrown-all.o
+	@ar rcs $@ $(OUT)/obj/libcrown.o
 
 $(OUT)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -186,15 +202,15 @@ $(OUT)/obj/gen/web_assets_data.o: $(WEB_GEN)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS_ALL) -c $< -o $@
 
-$(CROWN): $(CLI_OBJ) $(WEB_OBJ) $(LIB)
+$(CROWN): $(CLI_OBJ) $(WEB_OBJ) $(ENGINE_LIB)
 	@echo "  LINK    $@"
-	@$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(WEB_OBJ) $(LIB) $(WEB_LIBS) $(LAB_LIBS) $(LDLIBS_ALL)
+	@$(CC) $(LDFLAGS_ALL) -o $@ $(CLI_OBJ) $(WEB_OBJ) $(ENGINE_LIB) $(WEB_LIBS) $(LAB_LIBS) $(LDLIBS_ALL)
 
 # Tests link the library, the shared test support and the CLI's modules (all but main).
-$(OUT)/tests/%: $(OUT)/obj/tests/%.o $(TEST_SUPPORT_OBJ) $(CLI_MODULE_OBJ) $(LIB)
+$(OUT)/tests/%: $(OUT)/obj/tests/%.o $(TEST_SUPPORT_OBJ) $(CLI_MODULE_OBJ) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	@$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_SUPPORT_OBJ) $(CLI_MODULE_OBJ) $(LIB) -lcmocka $(LAB_LIBS) $(LDLIBS_ALL)
+	@$(CC) $(LDFLAGS_ALL) -o $@ $< $(TEST_SUPPORT_OBJ) $(CLI_MODULE_OBJ) $(ENGINE_LIB) -lcmocka $(LAB_LIBS) $(LDLIBS_ALL)
 
 # The install test (tests/test_install.sh) runs as one of the build's test programs, told
 # which build it is so that it installs and compiles with that build's compiler and flags.
@@ -204,16 +220,16 @@ $(OUT)/tests/test_install: tests/test_install.sh Makefile
 	    '$(CC)' '$(filter -fsanitize%,$(OPT))' > $@
 	@chmod +x $@
 
-tests: $(CROWN) $(SHLIB) $(TEST_BIN) $(OUT)/tests/test_install
+tests: $(CROWN) $(LIB) $(SHLIB) $(TEST_BIN) $(OUT)/tests/test_install
 
 # A fuzz target links the library and the web server without its command (serve.c
 # needs the CLI), for fuzz_web_api.
 # The server's Lab page runs studies, so the lab comes too.
 FUZZ_WEB_OBJ := $(filter-out %/serve.o,$(WEB_OBJ)) $(LAB_SRC:%.c=$(OUT)/obj/%.o)
-$(OUT)/fuzz/%: $(OUT)/obj/tests/fuzz/%.o $(FUZZ_SUPPORT_OBJ) $(FUZZ_WEB_OBJ) $(LIB)
+$(OUT)/fuzz/%: $(OUT)/obj/tests/fuzz/%.o $(FUZZ_SUPPORT_OBJ) $(FUZZ_WEB_OBJ) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	@$(CC) $(LDFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(FUZZ_SUPPORT_OBJ) $(FUZZ_WEB_OBJ) $(LIB) \
+	@$(CC) $(LDFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(FUZZ_SUPPORT_OBJ) $(FUZZ_WEB_OBJ) $(ENGINE_LIB) \
 	    $(WEB_LIBS) $(LAB_LIBS) $(LDLIBS_ALL)
 .SECONDARY: $(FUZZ_SRC:%.c=$(OUT)/obj/%.o)
 

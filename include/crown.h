@@ -22,6 +22,10 @@
  * Text. Calls that give text (const char **) point into storage owned by the handle,
  * valid until the next call on that handle that gives text, or until it is freed.
  *
+ * Const. A call that takes a const crown_state (or crown_agent) does not change the
+ * position (or the agent's search) but still records its error and text on the handle,
+ * so the one-thread-per-handle rule applies to it too.
+ *
  * Actions are integers (crown_action), the game's own packing of one action; convert
  * with crown_action_from_text / crown_action_to_text. A turn of several actions is the
  * same player acting several times in a row. Chance events (drawing a tile) are actions
@@ -42,9 +46,9 @@ extern "C" {
 #endif
 
 #define CROWN_VERSION_MAJOR 0
-#define CROWN_VERSION_MINOR 2
+#define CROWN_VERSION_MINOR 3
 #define CROWN_VERSION_PATCH 0
-#define CROWN_VERSION "0.2.0"
+#define CROWN_VERSION "0.3.0"
 /* MAJOR * 10000 + MINOR * 100 + PATCH, for comparisons in #if. */
 #define CROWN_VERSION_NUMBER                                                                  \
     (CROWN_VERSION_MAJOR * 10000 + CROWN_VERSION_MINOR * 100 + CROWN_VERSION_PATCH)
@@ -66,7 +70,9 @@ enum {
     CROWN_ERROR_ARGUMENT = 6,    /* a NULL handle, a buffer too small, a value out of range */
     CROWN_ERROR_NOT_FOUND = 7,   /* no such game, seat or thing */
     CROWN_ERROR_NOT_YOUR_TURN = 8, /* someone else (or chance) is to act */
-    CROWN_ERROR_CONFLICT = 9,    /* the state does not allow it now (the game is over, say) */
+    CROWN_ERROR_CONFLICT = 9,    /* the handle is busy: an agent asked to think, or to take new
+                                  * limits, while it thinks in another thread (the call
+                                  * changes nothing, not even the agent's message) */
     CROWN_ERROR_CORRUPT = 10,    /* stored data this build cannot read */
 };
 
@@ -103,6 +109,35 @@ typedef struct crown_error {
     char message[CROWN_ERROR_LEN]; /* one line saying what is wrong; "" when code is 0 */
 } crown_error;
 
+/* Where the library takes memory for a game's handles (see crown_game_new_with): three
+ * functions with malloc's, realloc's and free's contracts, each given `ud` first. free_fn
+ * is never given NULL; a failed alloc_fn or realloc_fn returns NULL and the call fails
+ * with CROWN_ERROR_NOMEM, changing nothing. */
+typedef struct crown_allocator {
+    void *(*alloc_fn)(void *ud, size_t size);
+    void *(*realloc_fn)(void *ud, void *ptr, size_t size);
+    void (*free_fn)(void *ud, void *ptr);
+    void *ud;
+} crown_allocator;
+
+/* What an agent's search tells after each iteration it completes (crown_agent_set_progress).
+ * Fields are only ever added at the end. */
+typedef struct crown_progress {
+    int depth;              /* the iteration's depth, in actions */
+    int seldepth;           /* the deepest line it looked at, in actions */
+    uint64_t nodes;         /* nodes searched so far in this think */
+    int64_t time_ms;        /* time spent so far in this think */
+    int score;              /* as crown_agent_last_score's *score */
+    int hashfull;           /* permille of the transposition table in use */
+    const crown_action *pv; /* the principal variation, its best action first; valid
+                             * during the call only */
+    int pv_len;
+} crown_progress;
+
+/* Called on the thinking thread; it may call crown_agent_stop on the agent, and no other
+ * call on it (crown_agent_think and crown_agent_set_limits are CROWN_ERROR_CONFLICT). */
+typedef void (*crown_progress_fn)(void *ud, const crown_progress *progress);
+
 /* ---- Library ---------------------------------------------------------------------- */
 
 /* The version of the library linked at run time, "MAJOR.MINOR.PATCH" (CROWN_VERSION is
@@ -122,11 +157,20 @@ CROWN_API const char *crown_game_names(int i);
 /* Creates the game `name` ("kings-valley", see crown_game_names) with rule options given
  * as n_options name/value pairs (names[i] = values[i]; both may be NULL when n_options
  * is 0); options not given keep their defaults. The player count, where a game lets it
- * vary, is the option "players". Unknown games and options, and values out of range, are
- * errors whose message lists what is allowed. On error *out is NULL. */
+ * vary, is the option "players". An unknown game is CROWN_ERROR_NOT_FOUND, unknown
+ * options and values out of range CROWN_ERROR_PARSE, each with a message listing what is
+ * allowed. On error *out is NULL. */
 CROWN_API int crown_game_new(const char *name, const char *const *names,
                              const char *const *values, int n_options, crown_game **out,
                              crown_error *err);
+/* crown_game_new taking its memory from `alloc` (copied; NULL: the C library's): the
+ * game's handle, and every state and agent of the game, with their positions, undo
+ * stacks, observations and the agents' search tables (transposition table, MCTS tree),
+ * are allocated and freed through it. What the game's rules allocate once at creation
+ * and the short-lived text of a call still come from the C library. */
+CROWN_API int crown_game_new_with(const crown_allocator *alloc, const char *name,
+                                  const char *const *names, const char *const *values,
+                                  int n_options, crown_game **out, crown_error *err);
 /* Frees the game; NULL is allowed. Free its states and agents first. */
 CROWN_API void crown_game_free(crown_game *game);
 
@@ -160,9 +204,9 @@ CROWN_API const crown_game *crown_state_game(const crown_state *state);
  * stack. On error the state is unchanged. */
 CROWN_API int crown_state_parse(crown_state *state, const char *text);
 /* The position text; crown_state_parse reads it back to the same position. */
-CROWN_API int crown_state_format(crown_state *state, const char **text);
+CROWN_API int crown_state_format(const crown_state *state, const char **text);
 /* A drawing of the board for a terminal, plain ASCII. */
-CROWN_API int crown_state_render(crown_state *state, const char **text);
+CROWN_API int crown_state_render(const crown_state *state, const char **text);
 
 /* Who acts next: a player 0..n-1, CROWN_PLAYER_CHANCE or CROWN_PLAYER_NONE. */
 CROWN_API int crown_state_to_move(const crown_state *state);
@@ -175,21 +219,23 @@ CROWN_API uint64_t crown_state_hash(const crown_state *state);
  * or chance acts. *count is set to their number; they are written to out[0..count) when
  * cap is at least that (out may be NULL with cap 0 to ask only the count; a smaller
  * nonzero cap is CROWN_ERROR_ARGUMENT). CROWN_MAX_ACTIONS is always enough. */
-CROWN_API int crown_state_legal_actions(crown_state *state, crown_action *out, int cap,
+CROWN_API int crown_state_legal_actions(const crown_state *state, crown_action *out, int cap,
                                         int *count);
 /* The outcomes of the chance event and their probabilities (summing to 1) when
  * crown_state_to_move is CROWN_PLAYER_CHANCE, else none; cap as above (prob may be NULL). */
-CROWN_API int crown_state_chance_outcomes(crown_state *state, crown_action *out, double *prob,
-                                          int cap, int *count);
+CROWN_API int crown_state_chance_outcomes(const crown_state *state, crown_action *out,
+                                          double *prob, int cap, int *count);
 
 /* Reads one action and checks it is legal here: a chance outcome by its exact text when
  * chance acts, else an action of the player to move in the game's notation or in the
  * spellings `crown play` and the browser read too (upper case "A1-A4", squares run
  * together "a1a4", or joined by a dash "e2-e4" where the game writes "e2e4"). A text
  * that two spellings read as different actions is CROWN_ERROR_PARSE. */
-CROWN_API int crown_action_from_text(crown_state *state, const char *text, crown_action *out);
+CROWN_API int crown_action_from_text(const crown_state *state, const char *text,
+                                     crown_action *out);
 /* The notation of an action legal here (CROWN_ERROR_ILLEGAL for any other). */
-CROWN_API int crown_action_to_text(crown_state *state, crown_action action, const char **text);
+CROWN_API int crown_action_to_text(const crown_state *state, crown_action action,
+                                   const char **text);
 
 /* Plays an action legal here (a legal action of the player to move, or a chance
  * outcome) and pushes it on the undo stack. An illegal action is CROWN_ERROR_ILLEGAL and
@@ -212,24 +258,25 @@ CROWN_API int crown_state_undo_depth(const crown_state *state);
 CROWN_API int crown_state_undo_action(crown_state *state, crown_action action);
 /* The actions applied, oldest first (those crown_state_undo can take back); cap as for
  * crown_state_legal_actions, crown_state_undo_depth always enough. */
-CROWN_API int crown_state_history(crown_state *state, crown_action *out, int cap, int *count);
+CROWN_API int crown_state_history(const crown_state *state, crown_action *out, int cap,
+                                  int *count);
 
 /* The final value per player once the game is over (two players: 1 win, -1 loss, 0
  * draw), in out[0..players); cap must be at least the game's players.
  * CROWN_ERROR_ILLEGAL while the game goes on. */
-CROWN_API int crown_state_returns(crown_state *state, double *out, int cap);
+CROWN_API int crown_state_returns(const crown_state *state, double *out, int cap);
 /* Why the game ended ("a king reached the Valley"); "" while it goes on. */
-CROWN_API int crown_state_result_text(crown_state *state, const char **text);
+CROWN_API int crown_state_result_text(const crown_state *state, const char **text);
 /* The result in the words `crown play` and the browser use: for viewer
  * CROWN_PLAYER_NONE the neutral form ("first player wins: a king reached the Valley",
  * "draw: ..."), for a seat the form addressed to it ("You won: ...", "You lost: second
  * player wins: ..."); "unfinished" while the game goes on. Another viewer is
  * CROWN_ERROR_ARGUMENT. */
-CROWN_API int crown_state_result_words(crown_state *state, int viewer, const char **text);
+CROWN_API int crown_state_result_words(const crown_state *state, int viewer, const char **text);
 
 /* The number of action sequences `depth` (0..64) actions deep from here, chance outcomes
  * counting as branches. The state is unchanged afterwards. */
-CROWN_API int crown_state_perft(crown_state *state, int depth, uint64_t *count);
+CROWN_API int crown_state_perft(const crown_state *state, int depth, uint64_t *count);
 
 /* ---- Observations ----------------------------------------------------------------- */
 
@@ -245,9 +292,10 @@ CROWN_API int crown_game_observation_shape(const crown_game *game, int *dims, in
                                            int *ndims, crown_error *err);
 /* The observation as one JSON object: cells with their names, terrain and pieces, the
  * game's counters and lists, who is to move. */
-CROWN_API int crown_state_observation_json(crown_state *state, int observer, const char **text);
+CROWN_API int crown_state_observation_json(const crown_state *state, int observer,
+                                           const char **text);
 /* Writes the observation tensor into out[0..n); n must be at least its length. */
-CROWN_API int crown_state_observation_tensor(crown_state *state, int observer, float *out,
+CROWN_API int crown_state_observation_tensor(const crown_state *state, int observer, float *out,
                                              size_t n);
 
 /* ---- Agents ----------------------------------------------------------------------- */
@@ -272,14 +320,20 @@ CROWN_API const char *crown_agent_errmsg(const crown_agent *agent);
 CROWN_API int crown_agent_set_limits(crown_agent *agent, int depth, int64_t nodes,
                                      int64_t movetime_ms);
 /* Chooses an action for the player to move in `state` (not changed), legal there. The
- * game being over is CROWN_ERROR_ILLEGAL, a chance node CROWN_ERROR_UNSUPPORTED. */
+ * game being over is CROWN_ERROR_ILLEGAL, a chance node CROWN_ERROR_UNSUPPORTED, a think
+ * already running on this agent in another thread CROWN_ERROR_CONFLICT (as is
+ * crown_agent_set_limits meanwhile). */
 CROWN_API int crown_agent_think(crown_agent *agent, const crown_state *state,
                                 crown_action *best);
+/* Calls `fn` (NULL: none) with `ud` after each iteration of the agent's later thinks:
+ * alpha-beta agents complete one per depth; MCTS, random and greedy agents call none.
+ * While the agent thinks this is CROWN_ERROR_CONFLICT. */
+CROWN_API int crown_agent_set_progress(crown_agent *agent, crown_progress_fn fn, void *ud);
 /* May be called from another thread while crown_agent_think runs: it returns soon with
  * its best action so far. */
 CROWN_API void crown_agent_stop(crown_agent *agent);
 /* What the agent runs, e.g. "alphabeta level 5 (depth 6, 1000 ms)". */
-CROWN_API int crown_agent_describe(crown_agent *agent, const char **text);
+CROWN_API int crown_agent_describe(const crown_agent *agent, const char **text);
 /* Figures of the last think: nodes (or MCTS iterations) and the depth reached. */
 CROWN_API uint64_t crown_agent_last_nodes(const crown_agent *agent);
 CROWN_API int crown_agent_last_depth(const crown_agent *agent);
@@ -292,7 +346,8 @@ CROWN_API int crown_agent_last_depth(const crown_agent *agent);
 CROWN_API int crown_agent_last_score(const crown_agent *agent, int *score, double *value);
 /* The principal variation of the last think, its action first (none before any think);
  * cap as for crown_state_legal_actions, CROWN_MAX_PV always enough. */
-CROWN_API int crown_agent_last_pv(crown_agent *agent, crown_action *out, int cap, int *count);
+CROWN_API int crown_agent_last_pv(const crown_agent *agent, crown_action *out, int cap,
+                                  int *count);
 
 #ifdef __cplusplus
 }

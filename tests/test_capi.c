@@ -105,9 +105,9 @@ static void test_game_creation_and_options(void **unused)
 
     crown_error err;
     crown_game *bad = (crown_game *)&err; /* must be overwritten with NULL */
-    assert_int_equal(crown_game_new("chess", NULL, NULL, 0, &bad, &err), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_game_new("chess", NULL, NULL, 0, &bad, &err), CROWN_ERROR_NOT_FOUND);
     assert_null(bad);
-    assert_int_equal(err.code, CROWN_ERROR_ARGUMENT);
+    assert_int_equal(err.code, CROWN_ERROR_NOT_FOUND);
     assert_non_null(strstr(err.message, "'chess'"));
     assert_non_null(strstr(err.message, "kings-valley"));
 
@@ -129,7 +129,7 @@ static void test_game_creation_and_options(void **unused)
     assert_int_equal(crown_game_new("kings-valley", NULL, NULL, 0, NULL, NULL),
                      CROWN_ERROR_ARGUMENT);
     /* Without a crown_error the code alone tells. */
-    assert_int_equal(crown_game_new("chess", NULL, NULL, 0, &bad, NULL), CROWN_ERROR_ARGUMENT);
+    assert_int_equal(crown_game_new("chess", NULL, NULL, 0, &bad, NULL), CROWN_ERROR_NOT_FOUND);
     crown_game_free(NULL);
 }
 
@@ -933,6 +933,271 @@ static void test_result_words(void **unused)
     crown_game_free(g);
 }
 
+/* Reads take const handles (a compile-time check as much as a run-time one) and leave
+ * the position as it was. */
+static void test_reads_take_const_handles(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    crown_state *s = new_state(g, 0);
+    const crown_state *c = s;
+    const uint64_t hash = crown_state_hash(c);
+    const char *text = NULL;
+    crown_action acts[CROWN_MAX_ACTIONS], a = 0;
+    double prob[CROWN_MAX_ACTIONS], r[CROWN_MAX_PLAYERS];
+    int n = 0;
+    uint64_t count = 0;
+    assert_int_equal(crown_state_format(c, &text), CROWN_OK);
+    assert_int_equal(crown_state_render(c, &text), CROWN_OK);
+    assert_int_equal(crown_state_legal_actions(c, acts, CROWN_MAX_ACTIONS, &n), CROWN_OK);
+    assert_true(n > 0);
+    assert_int_equal(crown_state_chance_outcomes(c, acts, prob, CROWN_MAX_ACTIONS, &n), CROWN_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(crown_action_from_text(c, "a1-a4", &a), CROWN_OK);
+    assert_int_equal(crown_action_to_text(c, a, &text), CROWN_OK);
+    assert_string_equal(text, "a1-a4");
+    assert_int_equal(crown_state_history(c, acts, CROWN_MAX_ACTIONS, &n), CROWN_OK);
+    assert_int_equal(crown_state_returns(c, r, CROWN_MAX_PLAYERS), CROWN_ERROR_ILLEGAL);
+    assert_int_equal(crown_state_result_text(c, &text), CROWN_OK);
+    assert_int_equal(crown_state_result_words(c, CROWN_PLAYER_NONE, &text), CROWN_OK);
+    assert_int_equal(crown_state_perft(c, 2, &count), CROWN_OK);
+    assert_int_equal(crown_state_observation_json(c, 0, &text), CROWN_OK);
+    assert_int_equal(crown_state_hash(c), hash);
+    assert_int_equal(crown_state_undo_depth(c), 0);
+
+    crown_agent *ag = NULL;
+    assert_int_equal(crown_agent_new(g, "ab:2", 0, &ag, NULL), CROWN_OK);
+    const crown_agent *ca = ag;
+    assert_int_equal(crown_agent_describe(ca, &text), CROWN_OK);
+    assert_int_equal(crown_agent_last_pv(ca, acts, CROWN_MAX_PV, &n), CROWN_OK);
+    assert_int_equal(n, 0);
+    crown_agent_free(ag);
+    crown_state_free(s);
+    crown_game_free(g);
+}
+
+/* A counting allocator whose blocks carry a mark, so that a block freed by the wrong
+ * party is caught; it fails every allocation after `fail_after` of them (-1: never). */
+typedef struct Pool {
+    int allocs, reallocs, frees;
+    long live;
+    size_t biggest;
+    int fail_after;
+    bool failed_growth; /* a realloc was refused */
+} Pool;
+
+enum { POOL_MARK = 0x6372776e, POOL_HEAD = 16 };
+
+static bool pool_may(Pool *p)
+{
+    if (p->fail_after == 0)
+        return false;
+    if (p->fail_after > 0)
+        p->fail_after--;
+    return true;
+}
+
+static void *pool_alloc(void *ud, size_t size)
+{
+    Pool *p = ud;
+    if (!pool_may(p))
+        return NULL;
+    unsigned char *b = malloc(POOL_HEAD + size);
+    assert_non_null(b);
+    const int mark = POOL_MARK;
+    memcpy(b, &mark, sizeof mark);
+    p->allocs++;
+    p->live++;
+    p->biggest = size > p->biggest ? size : p->biggest;
+    return b + POOL_HEAD;
+}
+
+static void pool_check(const void *ptr)
+{
+    int mark = 0;
+    memcpy(&mark, (const unsigned char *)ptr - POOL_HEAD, sizeof mark);
+    assert_int_equal(mark, POOL_MARK);
+}
+
+static void *pool_realloc(void *ud, void *ptr, size_t size)
+{
+    Pool *p = ud;
+    if (ptr == NULL)
+        return pool_alloc(ud, size);
+    pool_check(ptr);
+    if (!pool_may(p)) {
+        p->failed_growth = true;
+        return NULL;
+    }
+    unsigned char *b = realloc((unsigned char *)ptr - POOL_HEAD, POOL_HEAD + size);
+    assert_non_null(b);
+    p->reallocs++;
+    return b + POOL_HEAD;
+}
+
+static void pool_free(void *ud, void *ptr)
+{
+    Pool *p = ud;
+    assert_non_null(ptr);
+    pool_check(ptr);
+    free((unsigned char *)ptr - POOL_HEAD);
+    p->frees++;
+    p->live--;
+}
+
+/* One embedder's session through the pool: a game, a state played 20 actions deep (the
+ * undo stack grows), a clone, perft, an observation and an alpha-beta agent's think (its
+ * transposition table), then an MCTS agent's (its tree grows). Returns the first failing
+ * status; everything made is freed either way. */
+static int pool_session(Pool *pool)
+{
+    const crown_allocator alloc = {pool_alloc, pool_realloc, pool_free, pool};
+    crown_game *g = NULL;
+    crown_state *s = NULL, *c = NULL;
+    crown_agent *a = NULL;
+    int st = crown_game_new_with(&alloc, "kings-valley", NULL, NULL, 0, &g, NULL);
+    if (st == CROWN_OK)
+        st = crown_state_new(g, 1, &s, NULL);
+    for (int i = 0; st == CROWN_OK && i < 20 && !crown_state_is_over(s); i++) {
+        crown_action acts[CROWN_MAX_ACTIONS];
+        int n = 0;
+        st = crown_state_legal_actions(s, acts, CROWN_MAX_ACTIONS, &n);
+        if (st == CROWN_OK)
+            st = crown_state_apply(s, acts[(i * 7) % n]);
+    }
+    if (st == CROWN_OK)
+        st = crown_state_clone(s, &c, NULL);
+    uint64_t count = 0;
+    if (st == CROWN_OK)
+        st = crown_state_perft(c, 1, &count);
+    const char *json = NULL;
+    if (st == CROWN_OK)
+        st = crown_state_observation_json(c, 0, &json);
+    if (st == CROWN_OK)
+        st = crown_agent_new(g, "ab:1", 0, &a, NULL);
+    crown_action best = 0;
+    if (st == CROWN_OK && !crown_state_is_over(c))
+        st = crown_agent_think(a, c, &best);
+    crown_agent_free(a);
+    a = NULL;
+    if (st == CROWN_OK)
+        st = crown_agent_new(g, "mcts", 0, &a, NULL);
+    if (st == CROWN_OK)
+        st = crown_agent_set_limits(a, 0, 6000, 0);
+    if (st == CROWN_OK && !crown_state_is_over(c))
+        st = crown_agent_think(a, c, &best);
+    crown_agent_free(a);
+    crown_state_free(c);
+    crown_state_free(s);
+    crown_game_free(g);
+    return st;
+}
+
+static void test_allocator_takes_every_handle_and_table(void **unused)
+{
+    (void)unused;
+    Pool pool = {.fail_after = -1};
+    assert_int_equal(pool_session(&pool), CROWN_OK);
+    assert_true(pool.allocs >= 8); /* game, state, position, stacks, clone, obs, agent */
+    assert_true(pool.biggest >= (size_t)1 << 20); /* the agent's transposition table */
+    assert_true(pool.reallocs > 0);
+    assert_int_equal(pool.live, 0);
+    assert_int_equal(pool.frees, pool.allocs);
+    /* Each allocation in turn fails: the call says so, and nothing leaks. Only MCTS
+     * lives with a tree that could not grow: it searches on in the room it has. */
+    const int total = pool.allocs + pool.reallocs;
+    for (int k = 0; k < total; k++) {
+        Pool failing = {.fail_after = k};
+        const int st = pool_session(&failing);
+        assert_true(st == CROWN_ERROR_NOMEM || (st == CROWN_OK && failing.failed_growth));
+        assert_int_equal(failing.live, 0);
+    }
+    /* An allocator lacking a function is refused. */
+    const crown_allocator half = {pool_alloc, NULL, pool_free, &pool};
+    crown_game *g = NULL;
+    crown_error err;
+    assert_int_equal(crown_game_new_with(&half, "kings-valley", NULL, NULL, 0, &g, &err),
+                     CROWN_ERROR_ARGUMENT);
+    assert_null(g);
+    assert_non_null(strstr(err.message, "allocator"));
+    assert_int_equal(crown_game_new_with(NULL, "kings-valley", NULL, NULL, 0, &g, NULL), CROWN_OK);
+    crown_game_free(g);
+}
+
+/* What a progress function saw, and what the agent said when it was asked again from
+ * inside its own think. */
+typedef struct Seen {
+    crown_agent *agent;
+    const crown_state *state;
+    int calls, depths[16];
+    uint64_t nodes;
+    crown_action first;
+    int score, think_again, limits_again, progress_again;
+} Seen;
+
+static void on_progress(void *ud, const crown_progress *p)
+{
+    Seen *seen = ud;
+    if (seen->calls < 16)
+        seen->depths[seen->calls] = p->depth;
+    seen->calls++;
+    assert_true(p->nodes >= seen->nodes);
+    assert_true(p->seldepth >= p->depth);
+    assert_true(p->hashfull >= 0 && p->hashfull <= 1000);
+    assert_true(p->time_ms >= 0);
+    assert_true(p->pv_len > 0);
+    seen->nodes = p->nodes;
+    seen->first = p->pv[0];
+    seen->score = p->score;
+    crown_action best;
+    seen->think_again = crown_agent_think(seen->agent, seen->state, &best);
+    seen->limits_again = crown_agent_set_limits(seen->agent, 1, 0, 0);
+    seen->progress_again = crown_agent_set_progress(seen->agent, NULL, NULL);
+}
+
+static void test_progress_per_iteration_and_a_busy_agent(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    crown_state *s = new_state(g, 0);
+    crown_agent *a = NULL;
+    assert_int_equal(crown_agent_new(g, "ab/novariety", 0, &a, NULL), CROWN_OK);
+    assert_int_equal(crown_agent_set_limits(a, 4, 0, 0), CROWN_OK);
+    Seen seen = {.agent = a, .state = s};
+    assert_int_equal(crown_agent_set_progress(a, on_progress, &seen), CROWN_OK);
+    crown_action best = 0;
+    assert_int_equal(crown_agent_think(a, s, &best), CROWN_OK);
+    assert_int_equal(seen.calls, 4);
+    for (int d = 0; d < 4; d++)
+        assert_int_equal(seen.depths[d], d + 1);
+    assert_int_equal(seen.first, best);
+    assert_int_equal(seen.nodes, crown_agent_last_nodes(a));
+    int score = 0;
+    assert_int_equal(crown_agent_last_score(a, &score, NULL), 1);
+    assert_int_equal(seen.score, score);
+    /* Asked again from inside its think, the agent was busy, and its limits stayed. */
+    assert_int_equal(seen.think_again, CROWN_ERROR_CONFLICT);
+    assert_int_equal(seen.limits_again, CROWN_ERROR_CONFLICT);
+    assert_int_equal(seen.progress_again, CROWN_ERROR_CONFLICT);
+    assert_int_equal(crown_agent_last_depth(a), 4);
+    assert_int_equal(crown_agent_errcode(a), CROWN_OK);
+    /* Without a progress function, no calls; an MCTS agent makes none either. */
+    assert_int_equal(crown_agent_set_progress(a, NULL, NULL), CROWN_OK);
+    seen.calls = 0;
+    assert_int_equal(crown_agent_think(a, s, &best), CROWN_OK);
+    assert_int_equal(seen.calls, 0);
+    crown_agent_free(a);
+    assert_int_equal(crown_agent_new(g, "mcts", 0, &a, NULL), CROWN_OK);
+    assert_int_equal(crown_agent_set_limits(a, 0, 50, 0), CROWN_OK);
+    assert_int_equal(crown_agent_set_progress(a, on_progress, &seen), CROWN_OK);
+    assert_int_equal(crown_agent_think(a, s, &best), CROWN_OK);
+    assert_int_equal(seen.calls, 0);
+    assert_int_equal(crown_agent_set_progress(NULL, NULL, NULL), CROWN_ERROR_ARGUMENT);
+    crown_agent_free(a);
+    crown_state_free(s);
+    crown_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -953,6 +1218,9 @@ int main(void)
         cmocka_unit_test(test_text_as_players_type_it_in_every_game),
         cmocka_unit_test(test_typed_spellings_and_whole_turns),
         cmocka_unit_test(test_result_words),
+        cmocka_unit_test(test_reads_take_const_handles),
+        cmocka_unit_test(test_allocator_takes_every_handle_and_table),
+        cmocka_unit_test(test_progress_per_iteration_and_a_busy_agent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,8 @@
 # The install test, run as one of a build's test programs (the Makefile writes the
 # wrapper build/<variant>/tests/test_install): installs that build under a temporary
 # PREFIX (and once more under DESTDIR), checks the files, the soname and that the shared
-# library exports only crown_* symbols, then compiles tests/install/perft.c in the
+# library exports only crown_* symbols (and the static one defines no other global), links
+# tests/install/clash.c statically, then compiles tests/install/perft.c in the
 # temporary folder with nothing but `pkg-config --cflags --libs crown` and runs it
 # against the installed shared library, and imports the installed Python module.
 #   usage: tests/test_install.sh OUT BUILD CC [SANITIZER_FLAGS]
@@ -58,9 +59,19 @@ others=$(nm -D --defined-only "$lib" | awk '{print $3}' | grep -v '^crown_' || t
 [ -z "$others" ] || fail "the shared library exports more than crown_*: $(echo $others | head -c 300)"
 nm -D --defined-only "$lib" | grep -q ' crown_state_perft$' || fail "crown_state_perft is not exported"
 
+# The static library too defines nothing global but crown_*, so that a program with a
+# game_create or rng_below of its own links against it (tests/install/clash.c).
+others=$(nm -g --defined-only "$prefix/lib/libcrown.a" | awk 'NF == 3 {print $3}' | grep -v '^crown_' || true)
+[ -z "$others" ] || fail "libcrown.a defines more than crown_*: $(echo $others | head -c 300)"
+nm -g --defined-only "$prefix/lib/libcrown.a" | grep -q ' crown_state_perft$' || fail "libcrown.a lacks crown_state_perft"
+
 # Out of the tree: only the installed files are visible to the compiler.
-cp tests/install/perft.c "$tmp/perft.c"
+cp tests/install/perft.c tests/install/clash.c "$tmp/"
 cd "$tmp"
+# shellcheck disable=SC2086 # san is words
+"$cc" $san -std=c99 -Wall -Wextra -Wpedantic -Werror -I"$prefix/include" -o clash clash.c \
+    "$prefix/lib/libcrown.a" -lm -pthread || fail "a program with a game_create of its own does not link libcrown.a"
+./clash || fail "the program linked with libcrown.a failed"
 flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs crown)
 # shellcheck disable=SC2086 # flags are words
 "$cc" $san -std=c99 -Wall -Wextra -Wpedantic -Werror -o perft perft.c $flags ||

@@ -1081,7 +1081,7 @@ static void test_tt(void **state)
     (void)state;
     TTable tt;
     ErrBuf err;
-    assert_int_equal(tt_init(&tt, 4096, &err), STATUS_OK);
+    assert_int_equal(tt_init(&tt, 4096, NULL, &err), STATUS_OK);
     assert_int_equal(tt_bytes(&tt), 4096);
     TTHit hit;
     assert_false(tt_probe(&tt, 0x1234, 0, &hit));

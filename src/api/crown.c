@@ -10,6 +10,7 @@
 
 #include <limits.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "core/game.h"
 #include "core/game_api.h"
 #include "core/invariant.h"
+#include "core/mem.h"
 #include "core/observation.h"
 #include "play/registry.h"
 #include "play/turn.h"
@@ -67,6 +69,7 @@ static int api_code(Status st)
 
 struct crown_game {
     Game *game;
+    Mem mem; /* the caller's allocator; alloc NULL: the C library's */
 };
 
 struct crown_state {
@@ -97,10 +100,30 @@ struct crown_agent {
     AgentSpec spec;
     Agent *agent;
     SearchResult last;
+    SearchProgress listener; /* always given to the search; tells `progress` if set */
+    crown_progress_fn progress;
+    void *progress_ud;
+    /* Set while crown_agent_think runs: a second think, or new limits (which replace
+     * the searching Agent), from another thread is CROWN_ERROR_CONFLICT, not a race. */
+    atomic_bool busy;
     int errcode;
     ErrBuf err;
     StrBuf text;
 };
+
+/* Calls that only read a position take a const handle (crown.h) yet record their outcome
+ * on it: the last error, the text given out and the cached legal actions and observation
+ * are the handle's caches, not its position. Every handle is allocated here, never
+ * defined const, so writing through the cast is defined. */
+static crown_state *state_cache(const crown_state *s)
+{
+    return (crown_state *)s;
+}
+
+static crown_agent *agent_cache(const crown_agent *a)
+{
+    return (crown_agent *)a;
+}
 
 /* ---- Errors --------------------------------------------------------------------- */
 
@@ -217,9 +240,23 @@ const char *crown_game_names(int i)
 int crown_game_new(const char *name, const char *const *names, const char *const *values,
                    int n_options, crown_game **out, crown_error *err)
 {
+    return crown_game_new_with(NULL, name, names, values, n_options, out, err);
+}
+
+int crown_game_new_with(const crown_allocator *alloc, const char *name,
+                        const char *const *names, const char *const *values, int n_options,
+                        crown_game **out, crown_error *err)
+{
     if (out == NULL)
         return error_out(err, CROWN_ERROR_ARGUMENT, "crown_game_new: out is NULL");
     *out = NULL;
+    Mem mem = {0};
+    if (alloc != NULL) {
+        if (alloc->alloc_fn == NULL || alloc->realloc_fn == NULL || alloc->free_fn == NULL)
+            return error_out(err, CROWN_ERROR_ARGUMENT,
+                             "crown_game_new_with: the allocator lacks a function");
+        mem = (Mem){alloc->alloc_fn, alloc->realloc_fn, alloc->free_fn, alloc->ud};
+    }
     if (name == NULL)
         return error_out(err, CROWN_ERROR_ARGUMENT, "crown_game_new: no game name");
     if (n_options < 0 || (n_options > 0 && (names == NULL || values == NULL)))
@@ -227,23 +264,25 @@ int crown_game_new(const char *name, const char *const *names, const char *const
                          "crown_game_new: %d options without their names and values", n_options);
     const GameOps *ops;
     ErrBuf lookup;
-    if (registry_lookup(name, &ops, &lookup) != STATUS_OK)
-        return error_out(err, CROWN_ERROR_ARGUMENT, "%s", lookup.msg);
-    RuleSetting *rules = calloc((size_t)n_options + 1, sizeof *rules);
-    crown_game *h = calloc(1, sizeof *h);
+    Status found = registry_lookup(name, &ops, &lookup);
+    if (found != STATUS_OK)
+        return error_out(err, api_code(found), "%s", lookup.msg);
+    RuleSetting *rules = mem_zalloc(&mem, sizeof *rules * ((size_t)n_options + 1));
+    crown_game *h = mem_zalloc(&mem, sizeof *h);
     if (rules == NULL || h == NULL) {
-        free(rules);
-        free(h);
+        mem_free(&mem, rules);
+        mem_free(&mem, h);
         return error_out(err, CROWN_ERROR_NOMEM, "out of memory");
     }
+    h->mem = mem;
     for (int i = 0; i < n_options; i++)
         rules[i] = (RuleSetting){.name = names[i], .value = values[i]};
     ErrBuf e;
     err_clear(&e);
     int st = api_code(game_create(ops, 0, rules, n_options, &h->game, &e));
-    free(rules);
+    mem_free(&mem, rules);
     if (st != CROWN_OK) {
-        free(h);
+        mem_free(&mem, h);
         return error_out(err, st, "%s", e.msg);
     }
     *out = h;
@@ -255,7 +294,8 @@ void crown_game_free(crown_game *game)
     if (game == NULL)
         return;
     game_destroy(game->game);
-    free(game);
+    const Mem mem = game->mem; /* the handle goes with it */
+    mem_free(&mem, game);
 }
 
 const char *crown_game_name(const crown_game *game)
@@ -311,25 +351,26 @@ static int who_now(const crown_state *s)
 
 static void state_free_parts(crown_state *s)
 {
-    free(s->s);
-    free(s->moves);
-    free(s->whos);
-    free(s->undo);
-    free(s->obs);
+    const Mem *mem = &s->game->mem;
+    mem_free(mem, s->s);
+    mem_free(mem, s->moves);
+    mem_free(mem, s->whos);
+    mem_free(mem, s->undo);
+    mem_free(mem, s->obs);
     sb_free(&s->text);
-    free(s);
+    mem_free(mem, s);
 }
 
 /* A state with room on its stack for the present position, or NULL. */
 static crown_state *state_alloc(const crown_game *game)
 {
-    crown_state *s = calloc(1, sizeof *s);
+    crown_state *s = mem_zalloc(&game->mem, sizeof *s);
     if (s == NULL)
         return NULL;
     s->game = game;
     sb_init(&s->text);
     err_clear(&s->err);
-    s->s = game_state_new(game->game);
+    s->s = mem_zalloc(&game->mem, game->game->state_size);
     if (s->s == NULL || !stack_reserve(s, 1)) {
         state_free_parts(s);
         return NULL;
@@ -363,15 +404,16 @@ static bool stack_reserve(crown_state *s, int need)
     while (cap < need)
         cap *= 2;
     size_t usize = g->undo_size ? g->undo_size : 1;
-    Move *moves = realloc(s->moves, sizeof *moves * (size_t)cap);
+    const Mem *mem = &s->game->mem;
+    Move *moves = mem_realloc(mem, s->moves, sizeof *moves * (size_t)cap);
     if (moves == NULL)
         return false;
     s->moves = moves;
-    int *whos = realloc(s->whos, sizeof *whos * (size_t)cap);
+    int *whos = mem_realloc(mem, s->whos, sizeof *whos * (size_t)cap);
     if (whos == NULL)
         return false;
     s->whos = whos;
-    unsigned char *undo = realloc(s->undo, usize * (size_t)cap);
+    unsigned char *undo = mem_realloc(mem, s->undo, usize * (size_t)cap);
     if (undo == NULL)
         return false;
     s->undo = undo;
@@ -457,8 +499,9 @@ static int state_text(crown_state *state, const char **text)
     return state_result(state, CROWN_OK);
 }
 
-int crown_state_format(crown_state *state, const char **text)
+int crown_state_format(const crown_state *handle, const char **text)
 {
+    crown_state *state = state_cache(handle);
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
     if (text == NULL)
@@ -469,8 +512,9 @@ int crown_state_format(crown_state *state, const char **text)
     return state_text(state, text);
 }
 
-int crown_state_render(crown_state *state, const char **text)
+int crown_state_render(const crown_state *handle, const char **text)
 {
+    crown_state *state = state_cache(handle);
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
     if (text == NULL)
@@ -530,17 +574,19 @@ static const MoveList *legal_list(crown_state *state)
     return &state->scratch;
 }
 
-int crown_state_legal_actions(crown_state *state, crown_action *out, int cap, int *count)
+int crown_state_legal_actions(const crown_state *handle, crown_action *out, int cap, int *count)
 {
+    crown_state *state = state_cache(handle);
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
     const MoveList *list = legal_list(state);
     return list_out(state, list->moves, NULL, list->count, out, NULL, cap, count);
 }
 
-int crown_state_chance_outcomes(crown_state *state, crown_action *out, double *prob, int cap,
+int crown_state_chance_outcomes(const crown_state *handle, crown_action *out, double *prob, int cap,
                                 int *count)
 {
+    crown_state *state = state_cache(handle);
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
     const Game *g = state->game->game;
@@ -579,8 +625,9 @@ static int illegal(crown_state *state, crown_action action)
                       (unsigned)action);
 }
 
-int crown_action_from_text(crown_state *state, const char *text, crown_action *out)
+int crown_action_from_text(const crown_state *handle, const char *text, crown_action *out)
 {
+    crown_state *state = state_cache(handle);
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
     if (text == NULL || out == NULL)
@@ -595,8 +642,9 @@ int crown_action_from_text(crown_state *state, const char *text, crown_action *o
     return state_result(state, st);
 }
 
-int crown_action_to_text(crown_state *state, crown_action action, const char **text)
+int crown_action_to_text(const crown_state *handle, crown_action action, const char **text)
 {
+    crown_state *state = state_cache(handle);
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
     if (text == NULL)
@@ -686,15 +734,17 @@ int crown_state_undo_action(crown_state *state, crown_action action)
     return crown_state_undo(state);
 }
 
-int crown_state_history(crown_state *state, crown_action *out, int cap, int *count)
+int crown_state_history(const crown_state *handle, crown_action *out, int cap, int *count)
 {
+    crown_state *state = state_cache(handle);
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
     return list_out(state, state->moves, NULL, state->depth, out, NULL, cap, count);
 }
 
-int crown_state_returns(crown_state *state, double *out, int cap)
+int crown_state_returns(const crown_state *handle, double *out, int cap)
 {
+    crown_state *state = state_cache(handle);
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
     const Game *g = state->game->game;
@@ -709,8 +759,9 @@ int crown_state_returns(crown_state *state, double *out, int cap)
     return state_result(state, CROWN_OK);
 }
 
-int crown_state_result_text(crown_state *state, const char **text)
+int crown_state_result_text(const crown_state *handle, const char **text)
 {
+    crown_state *state = state_cache(handle);
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
     if (text == NULL)
@@ -722,8 +773,9 @@ int crown_state_result_text(crown_state *state, const char **text)
     return state_text(state, text);
 }
 
-int crown_state_result_words(crown_state *state, int viewer, const char **text)
+int crown_state_result_words(const crown_state *handle, int viewer, const char **text)
 {
+    crown_state *state = state_cache(handle);
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
     const Game *g = state->game->game;
@@ -737,8 +789,9 @@ int crown_state_result_words(crown_state *state, int viewer, const char **text)
     return state_text(state, text);
 }
 
-int crown_state_perft(crown_state *state, int depth, uint64_t *count)
+int crown_state_perft(const crown_state *handle, int depth, uint64_t *count)
 {
+    crown_state *state = state_cache(handle);
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
     if (count == NULL)
@@ -748,11 +801,12 @@ int crown_state_perft(crown_state *state, int depth, uint64_t *count)
                           PERFT_MAX_DEPTH);
     /* On a copy: the state stays untouched even if a game's fast path leaves traces. */
     const Game *g = state->game->game;
-    GameState *copy = game_state_clone(g, state->s);
+    GameState *copy = mem_alloc(&state->game->mem, g->state_size);
     if (copy == NULL)
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
+    game_state_copy(g, copy, state->s);
     *count = depth == 0 ? 1 : game_perft(g, copy, depth);
-    free(copy);
+    mem_free(&state->game->mem, copy);
     return state_result(state, CROWN_OK);
 }
 
@@ -792,14 +846,16 @@ static int observe(crown_state *state, int observer)
         return state_fail(state, CROWN_ERROR_ARGUMENT,
                           "observer %d is neither a seat 0..%d nor a spectator (%d)", observer,
                           g->players - 1, PLAYER_NONE);
-    if (state->obs == NULL && (state->obs = malloc(sizeof *state->obs)) == NULL)
+    if (state->obs == NULL &&
+        (state->obs = mem_alloc(&state->game->mem, sizeof *state->obs)) == NULL)
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
     g->ops->observe(g, state->s, observer, state->obs);
     return CROWN_OK;
 }
 
-int crown_state_observation_json(crown_state *state, int observer, const char **text)
+int crown_state_observation_json(const crown_state *handle, int observer, const char **text)
 {
+    crown_state *state = state_cache(handle);
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
     if (text == NULL)
@@ -813,8 +869,9 @@ int crown_state_observation_json(crown_state *state, int observer, const char **
     return state_text(state, text);
 }
 
-int crown_state_observation_tensor(crown_state *state, int observer, float *out, size_t n)
+int crown_state_observation_tensor(const crown_state *handle, int observer, float *out, size_t n)
 {
+    crown_state *state = state_cache(handle);
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
     const Game *g = state->game->game;
@@ -833,6 +890,25 @@ int crown_state_observation_tensor(crown_state *state, int observer, float *out,
 
 /* ---- Agents --------------------------------------------------------------------- */
 
+/* The search's listener: the caller's progress function, when it set one. */
+static void on_iteration(void *ctx, const SearchResult *so_far, int seldepth, int hashfull)
+{
+    const crown_agent *a = ctx;
+    if (a->progress == NULL)
+        return;
+    const crown_progress p = {
+        .depth = so_far->depth,
+        .seldepth = seldepth,
+        .nodes = so_far->nodes,
+        .time_ms = so_far->time_ms,
+        .score = so_far->score,
+        .hashfull = hashfull,
+        .pv = so_far->pv,
+        .pv_len = so_far->pv_len,
+    };
+    a->progress(a->progress_ud, &p);
+}
+
 int crown_agent_new(const crown_game *game, const char *spec, uint64_t seed, crown_agent **out,
                     crown_error *err)
 {
@@ -841,16 +917,20 @@ int crown_agent_new(const crown_game *game, const char *spec, uint64_t seed, cro
     *out = NULL;
     if (game == NULL || spec == NULL)
         return error_out(err, CROWN_ERROR_ARGUMENT, "crown_agent_new: no game or no spec");
-    crown_agent *a = calloc(1, sizeof *a);
+    crown_agent *a = mem_zalloc(&game->mem, sizeof *a);
     if (a == NULL)
         return error_out(err, CROWN_ERROR_NOMEM, "out of memory");
     a->game = game;
+    atomic_init(&a->busy, false);
+    a->listener = (SearchProgress){.iteration = on_iteration, .ctx = a};
     sb_init(&a->text);
     ErrBuf e;
     err_clear(&e);
     int st = api_code(agent_spec_parse(spec, &a->spec, &e));
     if (st == CROWN_OK) {
         a->spec.seed = seed;
+        a->spec.mem = &game->mem;
+        a->spec.limits.progress = &a->listener; /* kept by crown_agent_set_limits */
         st = api_code(agent_new(game->game, &a->spec, &a->agent, &e));
     }
     if (st != CROWN_OK) {
@@ -868,7 +948,7 @@ void crown_agent_free(crown_agent *agent)
         return;
     agent_free(agent->agent);
     sb_free(&agent->text);
-    free(agent);
+    mem_free(&agent->game->mem, agent);
 }
 
 int crown_agent_errcode(const crown_agent *agent)
@@ -881,10 +961,9 @@ const char *crown_agent_errmsg(const crown_agent *agent)
     return agent ? agent->err.msg : "agent is NULL";
 }
 
-int crown_agent_set_limits(crown_agent *agent, int depth, int64_t nodes, int64_t movetime_ms)
+/* crown_agent_set_limits, with the agent marked busy. */
+static int set_limits(crown_agent *agent, int depth, int64_t nodes, int64_t movetime_ms)
 {
-    if (agent == NULL)
-        return CROWN_ERROR_ARGUMENT;
     if (depth < -1 || nodes < -1 || movetime_ms < -1) {
         err_set(&agent->err, STATUS_PARSE, "limits are 0 (the level's), -1 (none) or positive");
         return agent_result(agent, CROWN_ERROR_ARGUMENT);
@@ -906,6 +985,29 @@ int crown_agent_set_limits(crown_agent *agent, int depth, int64_t nodes, int64_t
     return agent_result(agent, CROWN_OK);
 }
 
+int crown_agent_set_limits(crown_agent *agent, int depth, int64_t nodes, int64_t movetime_ms)
+{
+    if (agent == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (atomic_exchange(&agent->busy, true))
+        return CROWN_ERROR_CONFLICT; /* the thinking thread owns the message */
+    int st = set_limits(agent, depth, nodes, movetime_ms);
+    atomic_store(&agent->busy, false);
+    return st;
+}
+
+int crown_agent_set_progress(crown_agent *agent, crown_progress_fn fn, void *ud)
+{
+    if (agent == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (atomic_exchange(&agent->busy, true))
+        return CROWN_ERROR_CONFLICT; /* the thinking thread reads these */
+    agent->progress = fn;
+    agent->progress_ud = ud;
+    atomic_store(&agent->busy, false);
+    return agent_result(agent, CROWN_OK);
+}
+
 int crown_agent_think(crown_agent *agent, const crown_state *state, crown_action *best)
 {
     if (agent == NULL)
@@ -918,13 +1020,17 @@ int crown_agent_think(crown_agent *agent, const crown_state *state, crown_action
         err_set(&agent->err, STATUS_PARSE, "the state is of another game than the agent");
         return agent_result(agent, CROWN_ERROR_ARGUMENT);
     }
+    if (atomic_exchange(&agent->busy, true))
+        return CROWN_ERROR_CONFLICT; /* the thinking thread owns the message */
     SearchResult r;
     int st = api_code(agent_think(agent->agent, state->s, &r, &agent->err));
     if (st == CROWN_OK) {
         agent->last = r;
         *best = r.best;
     }
-    return agent_result(agent, st);
+    st = agent_result(agent, st);
+    atomic_store(&agent->busy, false);
+    return st;
 }
 
 void crown_agent_stop(crown_agent *agent)
@@ -933,8 +1039,9 @@ void crown_agent_stop(crown_agent *agent)
         agent_stop(agent->agent);
 }
 
-int crown_agent_describe(crown_agent *agent, const char **text)
+int crown_agent_describe(const crown_agent *handle, const char **text)
 {
+    crown_agent *agent = agent_cache(handle);
     if (agent == NULL)
         return CROWN_ERROR_ARGUMENT;
     if (text == NULL) {
@@ -973,8 +1080,9 @@ int crown_agent_last_score(const crown_agent *agent, int *score, double *value)
     return has;
 }
 
-int crown_agent_last_pv(crown_agent *agent, crown_action *out, int cap, int *count)
+int crown_agent_last_pv(const crown_agent *handle, crown_action *out, int cap, int *count)
 {
+    crown_agent *agent = agent_cache(handle);
     if (agent == NULL)
         return CROWN_ERROR_ARGUMENT;
     if (count == NULL || cap < 0 || (cap > 0 && out == NULL)) {

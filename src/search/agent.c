@@ -202,7 +202,7 @@ Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
     }
 
     // Step 2. The agent and its searcher.
-    Agent *a = calloc(1, sizeof *a);
+    Agent *a = mem_zalloc(spec->mem, sizeof *a);
     if (a == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
     a->g = g;
@@ -213,8 +213,8 @@ Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
     rng_seed(&a->rng, spec->seed);
     atomic_init(&a->stop, false);
     turn_clock_init(&a->turn);
-    a->work = game_state_new(g);
-    a->undo = game_undo_new(g);
+    a->work = mem_zalloc(spec->mem, g->state_size);
+    a->undo = mem_zalloc(spec->mem, g->undo_size ? g->undo_size : 1);
     if (a->work == NULL || a->undo == NULL) {
         agent_free(a);
         return err_set(err, STATUS_NOMEM, "out of memory");
@@ -224,7 +224,8 @@ Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
         const AlphaBetaConfig cfg = {.eval_noise = level_ab_noise[level],
                                      .noise_seed = noise_seed(spec->seed),
                                      .variety = !spec->no_variety,
-                                     .variety_seed = variety_seed(spec->seed)};
+                                     .variety_seed = variety_seed(spec->seed),
+                                     .mem = spec->mem};
         st = alphabeta_new(g, &cfg, &a->ab, err);
     } else if (kind == AGENT_MCTS) {
         // "mcts" is plain UCT, the reference; "ai" uses what the game knows about itself.
@@ -234,9 +235,10 @@ Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
         else
             mcts_config_uct(&cfg);
         cfg.random_ties = !spec->no_variety;
+        cfg.mem = spec->mem;
         st = mcts_new(g, &cfg, &a->mcts, err);
     } else if (kind == AGENT_GREEDY) {
-        st = greedy_new(g, &a->greedy, err);
+        st = greedy_new(g, spec->mem, &a->greedy, err);
     }
     if (st != STATUS_OK) {
         agent_free(a);
@@ -253,9 +255,10 @@ void agent_free(Agent *a)
     alphabeta_free(a->ab);
     mcts_free(a->mcts);
     greedy_free(a->greedy);
-    free(a->work);
-    free(a->undo);
-    free(a);
+    const Mem *mem = a->spec.mem;
+    mem_free(mem, a->work);
+    mem_free(mem, a->undo);
+    mem_free(mem, a);
 }
 
 void agent_new_game(Agent *a)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "core/game.h"
+#include "core/mem.h"
 #include "core/status.h"
 #include "core/strbuf.h"
 #include "search/limits.h"
@@ -46,6 +47,9 @@ typedef struct AgentSpec {
     /* Always the first of equally good moves (the old agents' play, for comparisons):
      * no variety (alphabeta.h) and no random tie-break. Written "ai:10/novariety". */
     bool no_variety;
+    /* Where the agent and its search tables take memory (NULL: the C library); it
+     * must outlive the agent. */
+    const Mem *mem;
 } AgentSpec;
 
 typedef struct Agent Agent;

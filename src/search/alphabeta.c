@@ -125,7 +125,8 @@ Status alphabeta_new(const Game *g, const AlphaBetaConfig *cfg, AlphaBeta **out,
     Status st = alphabeta_check_game(g, err);
     if (st != STATUS_OK)
         return st;
-    AlphaBeta *ab = calloc(1, sizeof *ab);
+    const Mem *mem = cfg != NULL ? cfg->mem : NULL;
+    AlphaBeta *ab = mem_zalloc(mem, sizeof *ab);
     if (ab == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
     ab->g = g;
@@ -141,24 +142,24 @@ Status alphabeta_new(const Game *g, const AlphaBetaConfig *cfg, AlphaBeta **out,
     ab->undo_stride = (g->undo_size + 15) / 16 * 16;
     if (ab->undo_stride == 0)
         ab->undo_stride = 16;
-    ab->ply = calloc(SEARCH_MAX_PLY + 1, sizeof *ab->ply);
-    ab->undo = aligned_alloc(16, ab->undo_stride * SEARCH_MAX_PLY);
-    ab->pos = game_state_new(g);
+    ab->ply = mem_zalloc(mem, (SEARCH_MAX_PLY + 1) * sizeof *ab->ply);
+    ab->undo = mem_aligned_alloc(mem, 16, ab->undo_stride * SEARCH_MAX_PLY);
+    ab->pos = mem_zalloc(mem, g->state_size);
     if (g->move_index_count > 0)
-        ab->history = calloc(2 * (size_t)g->move_index_count, sizeof *ab->history);
+        ab->history = mem_zalloc(mem, 2 * (size_t)g->move_index_count * sizeof *ab->history);
     ab->lazy = ab->ops->gen_candidates != NULL && ab->ops->candidate_legal != NULL;
     ab->quiescence = !ab->cfg.no_quiescence && ab->ops->evaluate_static != NULL &&
                      ab->ops->noisy != NULL;
     ab->eval = ab->quiescence ? ab->ops->evaluate_static : ab->ops->evaluate;
     if (ab->lazy && g->legal_memo_size > 0)
-        ab->legal_memo = calloc(1, g->legal_memo_size);
+        ab->legal_memo = mem_zalloc(mem, g->legal_memo_size);
     if (ab->ply == NULL || ab->undo == NULL || ab->pos == NULL ||
         (g->move_index_count > 0 && ab->history == NULL) ||
         (ab->lazy && g->legal_memo_size > 0 && ab->legal_memo == NULL)) {
         alphabeta_free(ab);
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
-    st = tt_init(&ab->tt, ab->cfg.tt_bytes, err);
+    st = tt_init(&ab->tt, ab->cfg.tt_bytes, mem, err);
     if (st != STATUS_OK) {
         alphabeta_free(ab);
         return st;
@@ -171,13 +172,14 @@ void alphabeta_free(AlphaBeta *ab)
 {
     if (ab == NULL)
         return;
+    const Mem *mem = ab->cfg.mem;
     tt_free(&ab->tt);
-    free(ab->history);
-    free(ab->ply);
-    free(ab->undo);
-    free(ab->pos);
-    free(ab->legal_memo);
-    free(ab);
+    mem_free(mem, ab->history);
+    mem_free(mem, ab->ply);
+    mem_aligned_free(mem, ab->undo);
+    mem_free(mem, ab->pos);
+    mem_free(mem, ab->legal_memo);
+    mem_free(mem, ab);
 }
 
 void alphabeta_clear(AlphaBeta *ab)
@@ -192,7 +194,7 @@ void alphabeta_clear(AlphaBeta *ab)
 Status alphabeta_resize_tt(AlphaBeta *ab, size_t bytes, ErrBuf *err)
 {
     TTable fresh;
-    Status st = tt_init(&fresh, bytes, err);
+    Status st = tt_init(&fresh, bytes, ab->cfg.mem, err);
     if (st != STATUS_OK)
         return st;
     tt_free(&ab->tt);

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/game.h"
+#include "core/mem.h"
 #include "core/status.h"
 #include "search/limits.h"
 
@@ -37,6 +38,7 @@ typedef struct AlphaBetaConfig {
      * quiescence: only their noisy actions, standing pat on the static evaluation. This
      * turns it off: evaluate at the horizon, as for every other game. */
     bool no_quiescence;
+    const Mem *mem; /* where its tables come from (NULL: the C library); outlives it */
 } AlphaBetaConfig;
 
 typedef struct AlphaBeta AlphaBeta;

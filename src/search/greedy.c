@@ -13,6 +13,7 @@
 #include "search/deadline.h"
 
 struct Greedy {
+    const Mem *mem; /* where its buffers come from (NULL: the C library) */
     const Game *g;
     const GameOps *ops;
     GameState *work;
@@ -34,20 +35,21 @@ Status greedy_check_game(const Game *g, ErrBuf *err)
     return STATUS_OK;
 }
 
-Status greedy_new(const Game *g, Greedy **out, ErrBuf *err)
+Status greedy_new(const Game *g, const Mem *mem, Greedy **out, ErrBuf *err)
 {
     *out = NULL;
     Status st = greedy_check_game(g, err);
     if (st != STATUS_OK)
         return st;
-    Greedy *gr = calloc(1, sizeof *gr);
+    Greedy *gr = mem_zalloc(mem, sizeof *gr);
     if (gr == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
+    gr->mem = mem;
     gr->g = g;
     gr->ops = g->ops;
-    gr->work = game_state_new(g);
-    gr->undo = malloc((g->undo_size ? g->undo_size : 1) * GREEDY_MAX_DEPTH);
-    gr->lists = malloc(sizeof *gr->lists * GREEDY_MAX_DEPTH);
+    gr->work = mem_zalloc(mem, g->state_size);
+    gr->undo = mem_alloc(mem, (g->undo_size ? g->undo_size : 1) * GREEDY_MAX_DEPTH);
+    gr->lists = mem_alloc(mem, sizeof *gr->lists * GREEDY_MAX_DEPTH);
     if (gr->work == NULL || gr->undo == NULL || gr->lists == NULL) {
         greedy_free(gr);
         return err_set(err, STATUS_NOMEM, "out of memory");
@@ -60,10 +62,11 @@ void greedy_free(Greedy *gr)
 {
     if (gr == NULL)
         return;
-    free(gr->work);
-    free(gr->undo);
-    free(gr->lists);
-    free(gr);
+    const Mem *mem = gr->mem;
+    mem_free(mem, gr->work);
+    mem_free(mem, gr->undo);
+    mem_free(mem, gr->lists);
+    mem_free(mem, gr);
 }
 
 /* The best score reachable from the work state by the player's own actions; `depth`
@@ -111,9 +114,9 @@ void greedy_search(Greedy *gr, const GameState *s, const SearchLimits *limits, R
     gr->player = ops->to_move(g, s);
     gr->nodes = 0;
     gr->budget = limits != NULL && limits->nodes > 0 ? limits->nodes : GREEDY_DEFAULT_NODES;
-    MoveList *root = malloc(sizeof *root);
+    MoveList *root = mem_alloc(gr->mem, sizeof *root);
     if (root == NULL || gr->player < 0) {
-        free(root);
+        mem_free(gr->mem, root);
         return;
     }
     const int n = ops->gen_moves(g, s, root);
@@ -149,7 +152,7 @@ void greedy_search(Greedy *gr, const GameState *s, const SearchLimits *limits, R
         memcpy(best_line, gr->best_len > 0 ? gr->best_line : gr->line,
                sizeof(Move) * (size_t)best_len);
     }
-    free(root);
+    mem_free(gr->mem, root);
     out->value = best;
     out->pv_len = best_len < SEARCH_PV_CAP ? best_len : SEARCH_PV_CAP;
     memcpy(out->pv, best_line, sizeof(Move) * (size_t)out->pv_len);

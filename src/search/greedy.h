@@ -14,6 +14,7 @@
 #define CROWN_SEARCH_GREEDY_H
 
 #include "core/game.h"
+#include "core/mem.h"
 #include "core/rng.h"
 #include "core/status.h"
 #include "search/limits.h"
@@ -30,7 +31,7 @@ typedef struct Greedy Greedy;
 Status greedy_check_game(const Game *g, ErrBuf *err);
 
 /* Creates a greedy player for g (which must outlive it). On error *out is NULL. */
-Status greedy_new(const Game *g, Greedy **out, ErrBuf *err);
+Status greedy_new(const Game *g, const Mem *mem, Greedy **out, ErrBuf *err);
 void greedy_free(Greedy *gr);
 
 /* Chooses for the player to move in s (a player, not chance; the game not over); s is

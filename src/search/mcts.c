@@ -110,6 +110,7 @@ void mcts_config_uct(MctsConfig *cfg)
     cfg->max_bytes = MCTS_DEFAULT_MAX_BYTES;
     cfg->guided = false;
     cfg->random_ties = false;
+    cfg->mem = NULL;
 }
 
 void mcts_config_guided(MctsConfig *cfg)
@@ -135,7 +136,8 @@ Status mcts_new(const Game *g, const MctsConfig *cfg, Mcts **out, ErrBuf *err)
     if ((g->ops->flags & GAME_HAS_CHANCE) != 0 && g->ops->chance_outcomes == NULL)
         return err_set(err, STATUS_UNSUPPORTED, "%s has chance events but no chance_outcomes",
                        g->ops->name);
-    Mcts *m = calloc(1, sizeof *m);
+    const Mem *mem = cfg != NULL ? cfg->mem : NULL;
+    Mcts *m = mem_zalloc(mem, sizeof *m);
     if (m == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
     m->g = g;
@@ -147,9 +149,9 @@ Status mcts_new(const Game *g, const MctsConfig *cfg, Mcts **out, ErrBuf *err)
     m->guided = m->cfg.guided && g->ops->guided_playout != NULL;
     mcts_set_max_bytes(m, m->cfg.max_bytes);
     m->cap = m->max_nodes < MCTS_INITIAL_NODES ? m->max_nodes : MCTS_INITIAL_NODES;
-    m->nodes = malloc(m->cap * sizeof *m->nodes);
-    m->work = game_state_new(g);
-    m->undo = game_undo_new(g);
+    m->nodes = mem_alloc(mem, m->cap * sizeof *m->nodes);
+    m->work = mem_zalloc(mem, g->state_size);
+    m->undo = mem_zalloc(mem, g->undo_size ? g->undo_size : 1);
     if (m->nodes == NULL || m->work == NULL || m->undo == NULL) {
         mcts_free(m);
         return err_set(err, STATUS_NOMEM, "out of memory");
@@ -162,10 +164,11 @@ void mcts_free(Mcts *m)
 {
     if (m == NULL)
         return;
-    free(m->nodes);
-    free(m->work);
-    free(m->undo);
-    free(m);
+    const Mem *mem = m->cfg.mem;
+    mem_free(mem, m->nodes);
+    mem_free(mem, m->work);
+    mem_free(mem, m->undo);
+    mem_free(mem, m);
 }
 
 /* Room for one more node: grows the arena by doubling up to the cap. False when full
@@ -177,7 +180,7 @@ static bool arena_reserve(Mcts *m)
     if (m->cap >= m->max_nodes)
         return false;
     uint32_t cap = m->cap > m->max_nodes / 2 ? m->max_nodes : m->cap * 2;
-    MctsNode *p = realloc(m->nodes, (size_t)cap * sizeof *p);
+    MctsNode *p = mem_realloc(m->cfg.mem, m->nodes, (size_t)cap * sizeof *p);
     if (p == NULL) {
         m->max_nodes = m->cap;
         return false;

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "core/game.h"
+#include "core/mem.h"
 #include "core/rng.h"
 #include "core/status.h"
 #include "search/limits.h"
@@ -33,6 +34,7 @@ typedef struct MctsConfig {
     /* Root children of equal visits and mean: drawn with the search's Rng rather than
      * the first expanded. */
     bool random_ties;
+    const Mem *mem; /* where its tree comes from (NULL: the C library); outlives it */
 } MctsConfig;
 
 /* Plain UCT: random playouts (ops->playout when the game has one), no evaluation,

@@ -48,16 +48,17 @@ int tt_hashfull(const TTable *tt)
     return (int)(used * 1000 / (buckets * TT_BUCKET_ENTRIES));
 }
 
-Status tt_init(TTable *tt, size_t bytes, ErrBuf *err)
+Status tt_init(TTable *tt, size_t bytes, const Mem *mem, ErrBuf *err)
 {
     tt->buckets = NULL;
+    tt->mem = mem;
     tt->mask = 0;
     tt->age = 0;
     size_t n = 1;
     while (n * 2 * TT_BUCKET_BYTES <= bytes && n < ((size_t)1 << 40))
         n *= 2;
     // aligned_alloc so that a bucket is exactly one cache line.
-    TTBucket *b = aligned_alloc(TT_BUCKET_BYTES, n * TT_BUCKET_BYTES);
+    TTBucket *b = mem_aligned_alloc(mem, TT_BUCKET_BYTES, n * TT_BUCKET_BYTES);
     if (b == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory for a %zu MB transposition table",
                        (n * TT_BUCKET_BYTES) >> 20);
@@ -69,7 +70,7 @@ Status tt_init(TTable *tt, size_t bytes, ErrBuf *err)
 
 void tt_free(TTable *tt)
 {
-    free(tt->buckets);
+    mem_aligned_free(tt->mem, tt->buckets);
     tt->buckets = NULL;
     tt->mask = 0;
     tt->age = 0;

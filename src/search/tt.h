@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "core/game.h"
+#include "core/mem.h"
 #include "core/status.h"
 
 /* What a score in an entry means relative to the true value. */
@@ -46,6 +47,7 @@ typedef struct TTBucket {
 
 typedef struct TTable {
     TTBucket *buckets;
+    const Mem *mem; /* where buckets came from (NULL: the C library) */
     uint64_t mask; /* bucket count - 1 */
     unsigned age;  /* of the current search, 0..TT_AGE_MASK */
 } TTable;
@@ -60,7 +62,7 @@ typedef struct TTHit {
 
 /* Allocates the largest power-of-two number of buckets that fits in `bytes` (at least
  * one bucket) and clears them. On STATUS_NOMEM *tt is left empty (tt_free is safe). */
-Status tt_init(TTable *tt, size_t bytes, ErrBuf *err);
+Status tt_init(TTable *tt, size_t bytes, const Mem *mem, ErrBuf *err);
 /* Releases the table; *tt becomes an empty table. Safe on an empty table. */
 void tt_free(TTable *tt);
 /* Forgets every entry and resets the age, so a cleared table behaves as a new one. */
