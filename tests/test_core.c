@@ -268,6 +268,36 @@ static void test_record_round_trip(void **state)
     record_free(&r);
 }
 
+/* A King Down record in long algebraic (the default notation) writes castling as the
+ * king's step, as UCI tools read it, however it was typed (issue 36). */
+static void test_record_writes_castling_as_the_kings_step(void **state)
+{
+    (void)state;
+    const char *text = "crown-record 1\n"
+                       "game king-down\n"
+                       "rule setup=classic\n"
+                       "rule castling=on\n"
+                       "rule notation=long\n"
+                       "start r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\n"
+                       "move O-O\n"
+                       "move O-O-O\n"
+                       "result unfinished\n";
+    GameRecord r;
+    ErrBuf err;
+    assert_int_equal(record_parse(text, registry_find, &r, &err), STATUS_OK);
+    StrBuf out;
+    sb_init(&out);
+    record_write(&r, NULL, &out);
+    assert_non_null(strstr(sb_str(&out), "\nmove e1g1\nmove e8c8\n"));
+    assert_null(strstr(sb_str(&out), "O-O"));
+    GameRecord again;
+    assert_int_equal(record_parse(sb_str(&out), registry_find, &again, &err), STATUS_OK);
+    assert_memory_equal(again.current, r.current, r.game->state_size);
+    sb_free(&out);
+    record_free(&again);
+    record_free(&r);
+}
+
 static void test_record_errors_name_the_line(void **state)
 {
     (void)state;
@@ -377,6 +407,7 @@ int main(void)
         cmocka_unit_test(test_rule_options_are_checked),
         cmocka_unit_test(test_rule_settings_are_pairs),
         cmocka_unit_test(test_record_round_trip),
+        cmocka_unit_test(test_record_writes_castling_as_the_kings_step),
         cmocka_unit_test(test_record_errors_name_the_line),
         cmocka_unit_test(test_invariant_check_traps_broken_states),
     };
