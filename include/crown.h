@@ -109,10 +109,12 @@ typedef struct crown_error {
     char message[CROWN_ERROR_LEN]; /* one line saying what is wrong; "" when code is 0 */
 } crown_error;
 
-/* Where the library takes memory for a game's handles (see crown_game_new_with): three
- * functions with malloc's, realloc's and free's contracts, each given `ud` first. free_fn
- * is never given NULL; a failed alloc_fn or realloc_fn returns NULL and the call fails
- * with CROWN_ERROR_NOMEM, changing nothing. */
+/* Where the library takes memory for a game's handles and their tables (see
+ * crown_game_new_with): three functions with malloc's, realloc's and free's contracts,
+ * each given `ud` first; realloc_fn may be given NULL, free_fn never is. When alloc_fn or
+ * realloc_fn returns NULL the call fails with CROWN_ERROR_NOMEM, changing nothing, but
+ * for an MCTS think, which searches on in the tree it has. Calls may come from any
+ * thread that uses a handle of the game. */
 typedef struct crown_allocator {
     void *(*alloc_fn)(void *ud, size_t size);
     void *(*realloc_fn)(void *ud, void *ptr, size_t size);
