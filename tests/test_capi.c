@@ -1198,6 +1198,78 @@ static void test_progress_per_iteration_and_a_busy_agent(void **unused)
     crown_game_free(g);
 }
 
+/* A think on one thread, asked again from another while it runs: the first progress
+ * call holds the search until the other thread has asked, so the agent is surely busy. */
+typedef struct Handoff {
+    crown_agent *agent;
+    const crown_state *state;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    bool running, asked;
+    int status;
+} Handoff;
+
+static void hold_first_iteration(void *ud, const crown_progress *p)
+{
+    (void)p;
+    Handoff *h = ud;
+    pthread_mutex_lock(&h->lock);
+    if (!h->running) {
+        h->running = true;
+        pthread_cond_broadcast(&h->wake);
+        while (!h->asked)
+            pthread_cond_wait(&h->wake, &h->lock);
+    }
+    pthread_mutex_unlock(&h->lock);
+}
+
+static void *think_on_thread(void *arg)
+{
+    Handoff *h = arg;
+    crown_action best;
+    h->status = crown_agent_think(h->agent, h->state, &best);
+    return NULL;
+}
+
+static void test_agent_busy_on_another_thread(void **unused)
+{
+    (void)unused;
+    crown_game *g = new_game("kings-valley", NULL, NULL);
+    crown_state *s = new_state(g, 0);
+    crown_agent *a = NULL;
+    assert_int_equal(crown_agent_new(g, "ab", 0, &a, NULL), CROWN_OK);
+    assert_int_equal(crown_agent_set_limits(a, -1, -1, -1), CROWN_OK); /* until stopped */
+    Handoff h = {.agent = a, .state = s};
+    pthread_mutex_init(&h.lock, NULL);
+    pthread_cond_init(&h.wake, NULL);
+    assert_int_equal(crown_agent_set_progress(a, hold_first_iteration, &h), CROWN_OK);
+    pthread_t t;
+    assert_int_equal(pthread_create(&t, NULL, think_on_thread, &h), 0);
+    pthread_mutex_lock(&h.lock);
+    while (!h.running)
+        pthread_cond_wait(&h.wake, &h.lock);
+    pthread_mutex_unlock(&h.lock);
+    crown_action best;
+    assert_int_equal(crown_agent_think(a, s, &best), CROWN_ERROR_CONFLICT);
+    assert_int_equal(crown_agent_set_limits(a, 1, 0, 0), CROWN_ERROR_CONFLICT);
+    assert_int_equal(crown_agent_set_progress(a, NULL, NULL), CROWN_ERROR_CONFLICT);
+    pthread_mutex_lock(&h.lock);
+    h.asked = true;
+    pthread_cond_broadcast(&h.wake);
+    pthread_mutex_unlock(&h.lock);
+    crown_agent_stop(a);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_int_equal(h.status, CROWN_OK);
+    assert_true(crown_agent_last_depth(a) >= 1);
+    /* Idle again, it takes new limits. */
+    assert_int_equal(crown_agent_set_limits(a, 1, 0, 0), CROWN_OK);
+    pthread_cond_destroy(&h.wake);
+    pthread_mutex_destroy(&h.lock);
+    crown_agent_free(a);
+    crown_state_free(s);
+    crown_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1221,6 +1293,7 @@ int main(void)
         cmocka_unit_test(test_reads_take_const_handles),
         cmocka_unit_test(test_allocator_takes_every_handle_and_table),
         cmocka_unit_test(test_progress_per_iteration_and_a_busy_agent),
+        cmocka_unit_test(test_agent_busy_on_another_thread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
