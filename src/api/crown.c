@@ -368,7 +368,7 @@ static crown_state *state_alloc(const crown_game *game)
     if (s == NULL)
         return NULL;
     s->game = game;
-    sb_init(&s->text);
+    sb_init_mem(&s->text, &game->mem);
     err_clear(&s->err);
     s->s = mem_zalloc(&game->mem, game->game->state_size);
     if (s->s == NULL || !stack_reserve(s, 1)) {
@@ -491,8 +491,7 @@ int crown_state_parse(crown_state *state, const char *text)
 static int state_text(crown_state *state, const char **text)
 {
     if (sb_failed(&state->text)) {
-        sb_free(&state->text);
-        sb_init(&state->text);
+        sb_free(&state->text); /* empty again, on the game's allocator */
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
     }
     *text = sb_str(&state->text);
@@ -923,7 +922,7 @@ int crown_agent_new(const crown_game *game, const char *spec, uint64_t seed, cro
     a->game = game;
     atomic_init(&a->busy, false);
     a->listener = (SearchProgress){.iteration = on_iteration, .ctx = a};
-    sb_init(&a->text);
+    sb_init_mem(&a->text, &game->mem);
     ErrBuf e;
     err_clear(&e);
     int st = api_code(agent_spec_parse(spec, &a->spec, &e));
@@ -1051,8 +1050,7 @@ int crown_agent_describe(const crown_agent *handle, const char **text)
     sb_clear(&agent->text);
     agent_describe(agent->agent, &agent->text);
     if (sb_failed(&agent->text)) {
-        sb_free(&agent->text);
-        sb_init(&agent->text);
+        sb_free(&agent->text); /* empty again, on the game's allocator */
         err_set(&agent->err, STATUS_NOMEM, "out of memory");
         return agent_result(agent, CROWN_ERROR_NOMEM);
     }

@@ -15,14 +15,21 @@ void sb_init(StrBuf *sb)
     sb->len = 0;
     sb->cap = sizeof sb->small;
     sb->failed = false;
+    sb->mem = NULL;
     sb->small[0] = '\0';
+}
+
+void sb_init_mem(StrBuf *sb, const Mem *mem)
+{
+    sb_init(sb);
+    sb->mem = mem;
 }
 
 void sb_free(StrBuf *sb)
 {
     if (sb->data != sb->small)
-        free(sb->data);
-    sb_init(sb);
+        mem_free(sb->mem, sb->data);
+    sb_init_mem(sb, sb->mem);
 }
 
 void sb_clear(StrBuf *sb)
@@ -39,14 +46,14 @@ static bool reserve(StrBuf *sb, size_t extra)
     size_t cap = sb->cap * 2;
     while (cap < sb->len + extra + 1)
         cap *= 2;
-    char *p = malloc(cap);
+    char *p = mem_alloc(sb->mem, cap);
     if (p == NULL) {
         sb->failed = true;
         return false;
     }
     memcpy(p, sb->data, sb->len + 1);
     if (sb->data != sb->small)
-        free(sb->data);
+        mem_free(sb->mem, sb->data);
     sb->data = p;
     sb->cap = cap;
     return true;

@@ -11,15 +11,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/mem.h"
+
 typedef struct StrBuf {
     char *data; /* NUL-terminated; never NULL after sb_init */
     size_t len;
     size_t cap;
     bool failed;
+    const Mem *mem; /* where longer text goes (NULL: the C library); kept by sb_free */
     char small[64]; /* first bytes live inline so short strings need no malloc */
 } StrBuf;
 
 void sb_init(StrBuf *sb);
+/* sb_init for a buffer whose longer text comes from `mem`, which must outlive it. */
+void sb_init_mem(StrBuf *sb, const Mem *mem);
 void sb_free(StrBuf *sb);
 void sb_clear(StrBuf *sb);
 void sb_putc(StrBuf *sb, char c);
