@@ -170,8 +170,7 @@ CROWN_API int crown_game_new(const char *name, const char *const *names,
  * stacks, observations, the text they give out and the agents' search tables
  * (transposition table, MCTS tree), are allocated and freed through it. What the game's
  * rules allocate once at creation, and scratch memory a call frees before it returns
- * (a perft count's frames, a move's text while it is read), still come from the C
- * library. */
+ * (a move's text while it is read), still come from the C library. */
 CROWN_API int crown_game_new_with(const crown_allocator *alloc, const char *name,
                                   const char *const *names, const char *const *values,
                                   int n_options, crown_game **out, crown_error *err);

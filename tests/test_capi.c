@@ -1112,6 +1112,24 @@ static void test_allocator_takes_every_handle_and_table(void **unused)
         assert_true(st == CROWN_ERROR_NOMEM || (st == CROWN_OK && failing.failed_growth));
         assert_int_equal(failing.live, 0);
     }
+    /* perft's frames come from the pool too: refused, perft says so rather than
+     * counting 0. */
+    const crown_allocator counted = {pool_alloc, pool_realloc, pool_free, &pool};
+    crown_game *pg = NULL;
+    crown_state *ps = NULL;
+    assert_int_equal(crown_game_new_with(&counted, "kings-valley", NULL, NULL, 0, &pg, NULL),
+                     CROWN_OK);
+    assert_int_equal(crown_state_new(pg, 0, &ps, NULL), CROWN_OK);
+    uint64_t leaves = 0;
+    pool.fail_after = 1; /* the position's copy, not the frames */
+    assert_int_equal(crown_state_perft(ps, 2, &leaves), CROWN_ERROR_NOMEM);
+    assert_non_null(strstr(crown_state_errmsg(ps), "perft"));
+    pool.fail_after = -1;
+    assert_int_equal(crown_state_perft(ps, 2, &leaves), CROWN_OK);
+    assert_int_equal(leaves, 110);
+    crown_state_free(ps);
+    crown_game_free(pg);
+    assert_int_equal(pool.live, 0);
     /* An allocator lacking a function is refused. */
     const crown_allocator half = {pool_alloc, NULL, pool_free, &pool};
     crown_game *g = NULL;

@@ -804,8 +804,12 @@ int crown_state_perft(const crown_state *handle, int depth, uint64_t *count)
     if (copy == NULL)
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
     game_state_copy(g, copy, state->s);
-    *count = depth == 0 ? 1 : game_perft(g, copy, depth);
+    uint64_t n = 0;
+    const Status st = game_perft_mem(g, copy, depth, &state->game->mem, &n);
     mem_free(&state->game->mem, copy);
+    if (st != STATUS_OK)
+        return state_fail(state, CROWN_ERROR_NOMEM, "out of memory for perft %d", depth);
+    *count = n;
     return state_result(state, CROWN_OK);
 }
 

@@ -271,28 +271,38 @@ static uint64_t perft_rec(const Game *g, GameState *s, int depth, PerftFrame *fr
     return total;
 }
 
-static uint64_t perft_run(const Game *g, GameState *s, int depth, bool bulk)
+static Status perft_run(const Game *g, GameState *s, int depth, bool bulk, const Mem *mem,
+                        uint64_t *count)
 {
+    *count = 1;
     if (depth <= 0)
-        return 1;
-    PerftFrame *frames = malloc(sizeof *frames * (size_t)(depth + 1));
-    unsigned char *undo = malloc(g->undo_size * (size_t)(depth + 1) + 1);
-    uint64_t n = 0;
-    if (frames != NULL && undo != NULL)
-        n = perft_rec(g, s, depth, frames, undo, bulk);
-    free(frames);
-    free(undo);
-    return n;
+        return STATUS_OK;
+    PerftFrame *frames = mem_alloc(mem, sizeof *frames * (size_t)(depth + 1));
+    unsigned char *undo = mem_alloc(mem, g->undo_size * (size_t)(depth + 1) + 1);
+    Status st = frames != NULL && undo != NULL ? STATUS_OK : STATUS_NOMEM;
+    *count = st == STATUS_OK ? perft_rec(g, s, depth, frames, undo, bulk) : 0;
+    mem_free(mem, frames);
+    mem_free(mem, undo);
+    return st;
 }
 
 uint64_t game_perft_generic(const Game *g, GameState *s, int depth)
 {
-    return perft_run(g, s, depth, false);
+    uint64_t n;
+    perft_run(g, s, depth, false, NULL, &n);
+    return n;
 }
 
 uint64_t game_perft(const Game *g, GameState *s, int depth)
 {
-    return perft_run(g, s, depth, g->ops->perft_leaves != NULL);
+    uint64_t n;
+    perft_run(g, s, depth, g->ops->perft_leaves != NULL, NULL, &n);
+    return n;
+}
+
+Status game_perft_mem(const Game *g, GameState *s, int depth, const Mem *mem, uint64_t *count)
+{
+    return perft_run(g, s, depth, g->ops->perft_leaves != NULL, mem, count);
 }
 
 Status game_parse_action(const Game *g, const GameState *s, const char *text, Move *m,

@@ -6,6 +6,7 @@
 #define CROWN_CORE_GAME_API_H
 
 #include "core/game.h"
+#include "core/mem.h"
 
 /* Creates a game from its ops, a player count (0 = the game's minimum) and rule
  * settings as name and value pairs (may be NULL when n_rules is 0). Unknown names and
@@ -70,6 +71,9 @@ const char *game_turn_help(const Game *g, const GameState *s);
 uint64_t game_perft_generic(const Game *g, GameState *s, int depth);
 /* The same loop, asking ops->perft_leaves (when the game has it) at every node first. */
 uint64_t game_perft(const Game *g, GameState *s, int depth);
+/* game_perft with its frames from `mem` (NULL: the C library), into *count; STATUS_NOMEM
+ * when they cannot be had, where game_perft would count 0. */
+Status game_perft_mem(const Game *g, GameState *s, int depth, const Mem *mem, uint64_t *count);
 
 /* Reads `text` as the one action to play in s: when chance is to act, the chance outcome
  * whose format_move text it is exactly (records and stored games write draws like
