@@ -69,6 +69,12 @@ struct crown_game {
     Game *game;
 };
 
+/* A legal action with its index (crown.h's action indices). */
+typedef struct IndexedMove {
+    int index;
+    Move move;
+} IndexedMove;
+
 struct crown_state {
     const crown_game *game;
     GameState *s;
@@ -78,6 +84,7 @@ struct crown_state {
      * several times per action), WHO_UNKNOWN until then, and found again after undo. */
     Move *moves;
     int *whos;
+    int *indices; /* the index of moves[i], taken in the position it was played in */
     unsigned char *undo;
     int depth, cap;
     int errcode;
@@ -88,6 +95,13 @@ struct crown_state {
      * (every random or search loop) generates them once, not twice. Cleared by every
      * change of s. */
     bool legal_fresh;
+    /* The legal actions or chance outcomes by ascending index (with the outcomes'
+     * probabilities), for the callers that number actions as OpenSpiel does; kept, as
+     * scratch is, until the position changes. */
+    IndexedMove indexed[MOVELIST_CAP];
+    double indexed_prob[CHANCE_CAP];
+    int indexed_count;
+    bool indexed_fresh;
     ChanceList chance;
     Observation *obs; /* allocated on first use: it is large */
 };
@@ -295,6 +309,7 @@ static bool stack_reserve(crown_state *s, int need);
 static void state_changed(crown_state *s)
 {
     s->legal_fresh = false;
+    s->indexed_fresh = false;
     s->whos[s->depth] = WHO_UNKNOWN;
 }
 
@@ -314,6 +329,7 @@ static void state_free_parts(crown_state *s)
     free(s->s);
     free(s->moves);
     free(s->whos);
+    free(s->indices);
     free(s->undo);
     free(s->obs);
     sb_free(&s->text);
@@ -371,6 +387,10 @@ static bool stack_reserve(crown_state *s, int need)
     if (whos == NULL)
         return false;
     s->whos = whos;
+    int *indices = realloc(s->indices, sizeof *indices * (size_t)cap);
+    if (indices == NULL)
+        return false;
+    s->indices = indices;
     unsigned char *undo = realloc(s->undo, usize * (size_t)cap);
     if (undo == NULL)
         return false;
@@ -400,6 +420,7 @@ int crown_state_clone(const crown_state *state, crown_state **out, crown_error *
     game_state_copy(state->game->game, c->s, state->s);
     if (state->depth > 0) {
         memcpy(c->moves, state->moves, sizeof *c->moves * (size_t)state->depth);
+        memcpy(c->indices, state->indices, sizeof *c->indices * (size_t)state->depth);
         memcpy(c->undo, state->undo,
                (size_t)((unsigned char *)undo_at(state, state->depth) - state->undo));
     }
@@ -609,10 +630,13 @@ int crown_action_to_text(crown_state *state, crown_action action, const char **t
     return state_text(state, text);
 }
 
+static int index_of(const Game *g, const GameState *s, Move m, bool chance);
+
 /* Plays a legal action and pushes it; the stack has room (stack_reserve). */
 static void push_action(crown_state *state, Move action)
 {
     const Game *g = state->game->game;
+    state->indices[state->depth] = index_of(g, state->s, action, who_now(state) == PLAYER_CHANCE);
     g->ops->make(g, state->s, action, undo_at(state, state->depth));
     GAME_CHECK(g, state->s);
     state->moves[state->depth++] = action;
@@ -662,7 +686,9 @@ int crown_state_undo(crown_state *state)
     const Game *g = state->game->game;
     state->depth--;
     g->ops->unmake(g, state->s, state->moves[state->depth], undo_at(state, state->depth));
-    state->legal_fresh = false; /* whos[depth] is known: it was asked before the action */
+    /* whos[depth] is known: it was asked before the action */
+    state->legal_fresh = false;
+    state->indexed_fresh = false;
     GAME_CHECK(g, state->s);
     return state_result(state, CROWN_OK);
 }
@@ -756,6 +782,188 @@ int crown_state_perft(crown_state *state, int depth, uint64_t *count)
     return state_result(state, CROWN_OK);
 }
 
+/* ---- Action indices ------------------------------------------------------------- */
+
+/* Players' actions keep the game's action index; chance outcomes, whose ids close its
+ * range (Game.chance_index_count), count from 0 on their own. */
+static int index_of(const Game *g, const GameState *s, Move m, bool chance)
+{
+    int index = game_action_index(g, s, m);
+    return chance ? index - (game_action_index_count(g) - g->chance_index_count) : index;
+}
+
+int crown_game_num_distinct_actions(const crown_game *game)
+{
+    return game ? game_action_index_count(game->game) - game->game->chance_index_count : 0;
+}
+
+int crown_game_max_chance_outcomes(const crown_game *game)
+{
+    return game ? game->game->chance_index_count : 0;
+}
+
+int crown_game_max_game_length(const crown_game *game)
+{
+    return game ? game->game->max_game_length : 0;
+}
+
+static int by_index(const void *a, const void *b)
+{
+    int x = ((const IndexedMove *)a)->index, y = ((const IndexedMove *)b)->index;
+    return (x > y) - (x < y);
+}
+
+/* Sorts n actions by index, carrying prob (may be NULL) along. Games list their actions
+ * nearly in index order, where insertion is fastest; long lists of no probabilities go
+ * to qsort, so that no order of a game's costs quadratic time. */
+static void sort_indexed(IndexedMove *a, double *prob, int n)
+{
+    if (prob == NULL && n > 64) {
+        qsort(a, (size_t)n, sizeof *a, by_index);
+        return;
+    }
+    for (int i = 1; i < n; i++) {
+        IndexedMove x = a[i];
+        double p = prob ? prob[i] : 0.0;
+        int j = i;
+        for (; j > 0 && a[j - 1].index > x.index; j--) {
+            a[j] = a[j - 1];
+            if (prob)
+                prob[j] = prob[j - 1];
+        }
+        a[j] = x;
+        if (prob)
+            prob[j] = p;
+    }
+}
+
+/* The legal actions, or chance outcomes, in state->indexed by ascending index. */
+static void indexed_list(crown_state *state)
+{
+    if (state->indexed_fresh)
+        return;
+    const Game *g = state->game->game;
+    int who = who_now(state), n = 0;
+    if (who == PLAYER_CHANCE) {
+        n = g->ops->chance_outcomes(g, state->s, &state->chance);
+        for (int i = 0; i < n; i++) {
+            state->indexed[i] = (IndexedMove){index_of(g, state->s, state->chance.outcomes[i],
+                                                       true),
+                                              state->chance.outcomes[i]};
+            state->indexed_prob[i] = state->chance.prob[i];
+        }
+        sort_indexed(state->indexed, state->indexed_prob, n);
+    } else if (who != PLAYER_NONE) {
+        const MoveList *list = legal_list(state);
+        n = list->count;
+        for (int i = 0; i < n; i++)
+            state->indexed[i] =
+                (IndexedMove){index_of(g, state->s, list->moves[i], false), list->moves[i]};
+        sort_indexed(state->indexed, NULL, n);
+    }
+    state->indexed_count = n;
+    state->indexed_fresh = true;
+}
+
+/* The entry of `index` in state->indexed, or NULL when no legal action has it. */
+static const IndexedMove *find_index(crown_state *state, int index)
+{
+    indexed_list(state);
+    int lo = 0, hi = state->indexed_count;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (state->indexed[mid].index < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < state->indexed_count && state->indexed[lo].index == index ? &state->indexed[lo]
+                                                                          : NULL;
+}
+
+static int index_illegal(crown_state *state, int index)
+{
+    if (crown_state_is_over(state))
+        return state_fail(state, CROWN_ERROR_ILLEGAL, "the game is over");
+    return state_fail(state, CROWN_ERROR_ILLEGAL, "no legal %s has index %d here",
+                      who_now(state) == PLAYER_CHANCE ? "chance outcome" : "action", index);
+}
+
+int crown_state_legal_indices(crown_state *state, int *out, double *prob, int cap, int *count)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (count == NULL || cap < 0 || (cap > 0 && out == NULL))
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "no count, or a cap without an array");
+    indexed_list(state);
+    int n = state->indexed_count;
+    *count = n;
+    if (cap == 0 && out == NULL)
+        return state_result(state, CROWN_OK);
+    if (cap < n)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "room for %d actions, %d needed", cap, n);
+    for (int i = 0; i < n; i++)
+        out[i] = state->indexed[i].index;
+    if (prob != NULL && who_now(state) == PLAYER_CHANCE)
+        memcpy(prob, state->indexed_prob, sizeof *prob * (size_t)n);
+    return state_result(state, CROWN_OK);
+}
+
+int crown_state_action_index(crown_state *state, crown_action action, int *index)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (index == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_state_action_index: index is NULL");
+    if (!is_legal(state, action))
+        return illegal(state, action);
+    const Game *g = state->game->game;
+    *index = index_of(g, state->s, action, who_now(state) == PLAYER_CHANCE);
+    return state_result(state, CROWN_OK);
+}
+
+int crown_state_index_action(crown_state *state, int index, crown_action *action)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (action == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_state_index_action: action is NULL");
+    const IndexedMove *e = find_index(state, index);
+    if (e == NULL)
+        return index_illegal(state, index);
+    *action = e->move;
+    return state_result(state, CROWN_OK);
+}
+
+int crown_state_apply_index(crown_state *state, int index)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    const IndexedMove *e = find_index(state, index);
+    if (e == NULL)
+        return index_illegal(state, index);
+    if (!stack_reserve(state, state->depth + 2))
+        return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
+    push_action(state, e->move);
+    return state_result(state, CROWN_OK);
+}
+
+int crown_state_history_indices(crown_state *state, int *out, int cap, int *count)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (count == NULL || cap < 0 || (cap > 0 && out == NULL))
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "no count, or a cap without an array");
+    *count = state->depth;
+    if (cap == 0 && out == NULL)
+        return state_result(state, CROWN_OK);
+    if (cap < state->depth)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "room for %d actions, %d needed", cap,
+                          state->depth);
+    memcpy(out, state->indices, sizeof *out * (size_t)state->depth);
+    return state_result(state, CROWN_OK);
+}
+
 /* ---- Observations --------------------------------------------------------------- */
 
 static bool has_observations(const Game *g)
@@ -828,6 +1036,23 @@ int crown_state_observation_tensor(crown_state *state, int observer, float *out,
     if (st != CROWN_OK)
         return st;
     obs_write_tensor(g->observation, state->obs, out);
+    return state_result(state, CROWN_OK);
+}
+
+int crown_state_resample(crown_state *state, int observer, uint64_t seed)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    const Game *g = state->game->game;
+    if (observer < 0 || observer >= g->players)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "observer %d is not a seat 0..%d",
+                          observer, g->players - 1);
+    if (g->ops->determinize != NULL) {
+        Rng rng;
+        rng_seed(&rng, seed);
+        g->ops->determinize(g, state->s, observer, &rng);
+        state_changed(state);
+    }
     return state_result(state, CROWN_OK);
 }
 
