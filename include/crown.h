@@ -241,6 +241,8 @@ CROWN_API int crown_state_perft(crown_state *state, int depth, uint64_t *count);
 CROWN_API int crown_game_num_distinct_actions(const crown_game *game);
 /* 0 for a game without chance. */
 CROWN_API int crown_game_max_chance_outcomes(const crown_game *game);
+/* 1 when nothing is ever hidden from any player, else 0. */
+CROWN_API int crown_game_perfect_information(const crown_game *game);
 /* No game lasts more actions than this (chance outcomes and every action of a turn
  * counted), whatever is played. */
 CROWN_API int crown_game_max_game_length(const crown_game *game);

@@ -802,6 +802,11 @@ int crown_game_max_chance_outcomes(const crown_game *game)
     return game ? game->game->chance_index_count : 0;
 }
 
+int crown_game_perfect_information(const crown_game *game)
+{
+    return game && (game->game->ops->flags & GAME_PERFECT_INFO) ? 1 : 0;
+}
+
 int crown_game_max_game_length(const crown_game *game)
 {
     return game ? game->game->max_game_length : 0;
