@@ -812,33 +812,50 @@ int crown_game_max_game_length(const crown_game *game)
     return game ? game->game->max_game_length : 0;
 }
 
-static int by_index(const void *a, const void *b)
+/* Sorts n keys ascending: runs of 16 by insertion, then merged pairwise through tmp. A
+ * key packs an index above its action, so that one integer compare orders them. */
+static void sort_keys(uint64_t *a, uint64_t *tmp, int n)
 {
-    int x = ((const IndexedMove *)a)->index, y = ((const IndexedMove *)b)->index;
-    return (x > y) - (x < y);
+    enum { RUN = 16 };
+    for (int lo = 0; lo < n; lo += RUN) {
+        int hi = lo + RUN < n ? lo + RUN : n;
+        for (int i = lo + 1; i < hi; i++) {
+            uint64_t x = a[i];
+            int j = i;
+            for (; j > lo && a[j - 1] > x; j--)
+                a[j] = a[j - 1];
+            a[j] = x;
+        }
+    }
+    for (int width = RUN; width < n; width *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * width) {
+            int mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = a[i] <= a[j] ? a[i++] : a[j++];
+            while (i < mid)
+                tmp[k++] = a[i++];
+            while (j < hi)
+                tmp[k++] = a[j++];
+        }
+        memcpy(a, tmp, sizeof *a * (size_t)n);
+    }
 }
 
-/* Sorts n actions by index, carrying prob (may be NULL) along. Games list their actions
- * nearly in index order, where insertion is fastest; long lists of no probabilities go
- * to qsort, so that no order of a game's costs quadratic time. */
-static void sort_indexed(IndexedMove *a, double *prob, int n)
+/* Fills state->indexed from n actions (and their probabilities, or NULL) in index order. */
+static void fill_indexed(crown_state *state, const Move *moves, const double *prob, int n,
+                         bool chance)
 {
-    if (prob == NULL && n > 64) {
-        qsort(a, (size_t)n, sizeof *a, by_index);
-        return;
-    }
-    for (int i = 1; i < n; i++) {
-        IndexedMove x = a[i];
-        double p = prob ? prob[i] : 0.0;
-        int j = i;
-        for (; j > 0 && a[j - 1].index > x.index; j--) {
-            a[j] = a[j - 1];
-            if (prob)
-                prob[j] = prob[j - 1];
-        }
-        a[j] = x;
-        if (prob)
-            prob[j] = p;
+    const Game *g = state->game->game;
+    uint64_t keys[MOVELIST_CAP], tmp[MOVELIST_CAP];
+    for (int i = 0; i < n; i++)
+        keys[i] = (uint64_t)index_of(g, state->s, moves[i], chance) << 32 | (uint64_t)i;
+    sort_keys(keys, tmp, n);
+    for (int i = 0; i < n; i++) {
+        const int at = (int)(keys[i] & 0xffffffffu);
+        state->indexed[i] = (IndexedMove){(int)(keys[i] >> 32), moves[at]};
+        if (prob != NULL)
+            state->indexed_prob[i] = prob[at];
     }
 }
 
@@ -851,20 +868,11 @@ static void indexed_list(crown_state *state)
     int who = who_now(state), n = 0;
     if (who == PLAYER_CHANCE) {
         n = g->ops->chance_outcomes(g, state->s, &state->chance);
-        for (int i = 0; i < n; i++) {
-            state->indexed[i] = (IndexedMove){index_of(g, state->s, state->chance.outcomes[i],
-                                                       true),
-                                              state->chance.outcomes[i]};
-            state->indexed_prob[i] = state->chance.prob[i];
-        }
-        sort_indexed(state->indexed, state->indexed_prob, n);
+        fill_indexed(state, state->chance.outcomes, state->chance.prob, n, true);
     } else if (who != PLAYER_NONE) {
         const MoveList *list = legal_list(state);
         n = list->count;
-        for (int i = 0; i < n; i++)
-            state->indexed[i] =
-                (IndexedMove){index_of(g, state->s, list->moves[i], false), list->moves[i]};
-        sort_indexed(state->indexed, NULL, n);
+        fill_indexed(state, list->moves, NULL, n, false);
     }
     state->indexed_count = n;
     state->indexed_fresh = true;
