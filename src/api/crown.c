@@ -45,7 +45,7 @@ _Static_assert((int)CROWN_MAX_PV == (int)SEARCH_PV_CAP && (int)CROWN_SCORE_WIN =
                    (int)CROWN_SCORE_WIN_BOUND == (int)SCORE_WIN_BOUND,
                "crown.h's search figures are the search's");
 
-enum { PERFT_MAX_DEPTH = 64, WHO_UNKNOWN = INT_MIN };
+enum { PERFT_MAX_DEPTH = 64, WHO_UNKNOWN = INT_MIN, INDEX_UNKNOWN = -1 };
 
 /* The API's code for an engine Status: every engine result passes through here, since
  * the engine's codes after STATUS_NOMEM collide with CROWN_ERROR_ARGUMENT and up. */
@@ -632,11 +632,14 @@ int crown_action_to_text(crown_state *state, crown_action action, const char **t
 
 static int index_of(const Game *g, const GameState *s, Move m, bool chance);
 
-/* Plays a legal action and pushes it; the stack has room (stack_reserve). */
-static void push_action(crown_state *state, Move action)
+/* Plays a legal action, whose index is `index` (or INDEX_UNKNOWN), and pushes it; the
+ * stack has room (stack_reserve). */
+static void push_action(crown_state *state, Move action, int index)
 {
     const Game *g = state->game->game;
-    state->indices[state->depth] = index_of(g, state->s, action, who_now(state) == PLAYER_CHANCE);
+    state->indices[state->depth] =
+        index != INDEX_UNKNOWN ? index
+                               : index_of(g, state->s, action, who_now(state) == PLAYER_CHANCE);
     g->ops->make(g, state->s, action, undo_at(state, state->depth));
     GAME_CHECK(g, state->s);
     state->moves[state->depth++] = action;
@@ -651,7 +654,7 @@ int crown_state_apply(crown_state *state, crown_action action)
         return illegal(state, action);
     if (!stack_reserve(state, state->depth + 2))
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
-    push_action(state, action);
+    push_action(state, action, INDEX_UNKNOWN);
     return state_result(state, CROWN_OK);
 }
 
@@ -673,7 +676,7 @@ int crown_state_apply_text(crown_state *state, const char *text)
     if (!stack_reserve(state, state->depth + n + 1))
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
     for (int i = 0; i < n; i++)
-        push_action(state, acts[i]);
+        push_action(state, acts[i], INDEX_UNKNOWN);
     return state_result(state, CROWN_OK);
 }
 
@@ -848,9 +851,13 @@ static void fill_indexed(crown_state *state, const Move *moves, const double *pr
 {
     const Game *g = state->game->game;
     uint64_t keys[MOVELIST_CAP], tmp[MOVELIST_CAP];
-    for (int i = 0; i < n; i++)
+    bool sorted = true;
+    for (int i = 0; i < n; i++) {
         keys[i] = (uint64_t)index_of(g, state->s, moves[i], chance) << 32 | (uint64_t)i;
-    sort_keys(keys, tmp, n);
+        sorted = sorted && (i == 0 || keys[i] > keys[i - 1]);
+    }
+    if (!sorted)
+        sort_keys(keys, tmp, n);
     for (int i = 0; i < n; i++) {
         const int at = (int)(keys[i] & 0xffffffffu);
         state->indexed[i] = (IndexedMove){(int)(keys[i] >> 32), moves[at]};
@@ -957,7 +964,7 @@ int crown_state_apply_index(crown_state *state, int index)
         return index_illegal(state, index);
     if (!stack_reserve(state, state->depth + 2))
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
-    push_action(state, e->move);
+    push_action(state, e->move, e->index);
     return state_result(state, CROWN_OK);
 }
 
