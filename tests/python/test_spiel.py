@@ -43,6 +43,8 @@ def test_player_ids_and_names():
     assert pyspiel.load_game(str(game)) == game
     with pytest.raises(pyspiel.Error, match="no value"):
         pyspiel.load_game("kings-valley(max-plies)")
+    # King Down's captured pieces are counted per kind, not one slot per piece.
+    assert pyspiel.load_game("king-down").observation_tensor_shape() == [87, 8, 8]
 
 
 @pytest.mark.parametrize("name", GAMES)
