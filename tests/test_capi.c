@@ -855,6 +855,17 @@ static void test_action_indices_in_every_game(void **unused)
                 assert_int_equal(crown_state_legal_indices(s, idx, prob, CROWN_MAX_ACTIONS, &m),
                                  CROWN_OK);
                 assert_int_equal(m, n);
+                if (plies == 0) {
+                    int only = -1, one[1];
+                    assert_int_equal(crown_state_legal_indices(s, NULL, NULL, 0, &only), CROWN_OK);
+                    assert_int_equal(only, n);
+                    assert_int_equal(crown_state_legal_indices(s, one, NULL, 1, &only),
+                                     n > 1 ? CROWN_ERROR_ARGUMENT : CROWN_OK);
+                    assert_int_equal(crown_state_history_indices(s, NULL, 0, &only), CROWN_OK);
+                    assert_int_equal(only, 0);
+                    assert_int_equal(crown_state_resample(s, 0, 9), CROWN_OK);
+                    assert_int_equal(crown_state_resample(s, 7, 9), CROWN_ERROR_ARGUMENT);
+                }
                 for (int i = 0; i < n; i++) {
                     assert_true(idx[i] >= 0 && idx[i] < (chance ? outcomes : distinct));
                     if (i > 0 && idx[i] <= idx[i - 1])

@@ -522,10 +522,11 @@ uint64_t crown_state_hash(const crown_state *state)
     return g->ops->hash(g, state->s);
 }
 
-/* Copies n items to the caller's arrays under the cap rule of crown.h. */
-static int list_out(crown_state *state, const Move *moves, const double *prob, int n,
-                    crown_action *out, double *prob_out, int cap, int *count)
+/* The cap rule of crown.h for a list of n items given into `out`: sets *count, and
+ * *write when the items are to be copied; a status to return otherwise. */
+static int cap_rule(crown_state *state, int n, const void *out, int cap, int *count, bool *write)
 {
+    *write = false;
     if (count == NULL || cap < 0 || (cap > 0 && out == NULL))
         return state_fail(state, CROWN_ERROR_ARGUMENT, "no count, or a cap without an array");
     *count = n;
@@ -533,6 +534,18 @@ static int list_out(crown_state *state, const Move *moves, const double *prob, i
         return state_result(state, CROWN_OK);
     if (cap < n)
         return state_fail(state, CROWN_ERROR_ARGUMENT, "room for %d actions, %d needed", cap, n);
+    *write = true;
+    return CROWN_OK;
+}
+
+/* Copies n items to the caller's arrays under the cap rule of crown.h. */
+static int list_out(crown_state *state, const Move *moves, const double *prob, int n,
+                    crown_action *out, double *prob_out, int cap, int *count)
+{
+    bool write;
+    int st = cap_rule(state, n, out, cap, count, &write);
+    if (!write)
+        return st;
     memcpy(out, moves, sizeof *out * (size_t)n);
     if (prob_out != NULL && prob != NULL)
         memcpy(prob_out, prob, sizeof *prob_out * (size_t)n);
@@ -913,15 +926,12 @@ int crown_state_legal_indices(crown_state *state, int *out, double *prob, int ca
 {
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
-    if (count == NULL || cap < 0 || (cap > 0 && out == NULL))
-        return state_fail(state, CROWN_ERROR_ARGUMENT, "no count, or a cap without an array");
     indexed_list(state);
-    int n = state->indexed_count;
-    *count = n;
-    if (cap == 0 && out == NULL)
-        return state_result(state, CROWN_OK);
-    if (cap < n)
-        return state_fail(state, CROWN_ERROR_ARGUMENT, "room for %d actions, %d needed", cap, n);
+    const int n = state->indexed_count;
+    bool write;
+    int st = cap_rule(state, n, out, cap, count, &write);
+    if (!write)
+        return st;
     for (int i = 0; i < n; i++)
         out[i] = state->indexed[i].index;
     if (prob != NULL && who_now(state) == PLAYER_CHANCE)
@@ -972,14 +982,10 @@ int crown_state_history_indices(crown_state *state, int *out, int cap, int *coun
 {
     if (state == NULL)
         return CROWN_ERROR_ARGUMENT;
-    if (count == NULL || cap < 0 || (cap > 0 && out == NULL))
-        return state_fail(state, CROWN_ERROR_ARGUMENT, "no count, or a cap without an array");
-    *count = state->depth;
-    if (cap == 0 && out == NULL)
-        return state_result(state, CROWN_OK);
-    if (cap < state->depth)
-        return state_fail(state, CROWN_ERROR_ARGUMENT, "room for %d actions, %d needed", cap,
-                          state->depth);
+    bool write;
+    int st = cap_rule(state, state->depth, out, cap, count, &write);
+    if (!write)
+        return st;
     memcpy(out, state->indices, sizeof *out * (size_t)state->depth);
     return state_result(state, CROWN_OK);
 }
