@@ -1,9 +1,9 @@
 /*
  * crownmodule.c - the Python module `crown`: the engine for research programs.
  *
- * A CPython extension over the public C API (include/crown.h) and nothing else. Names
- * follow OpenSpiel's pyspiel where they fit (load_game, new_initial_state, legal_actions,
- * apply_action, ...). A call that fails raises crown.Error with crown's own message and,
+ * A CPython extension over the public C API (include/crown.h) and nothing else. It keeps
+ * OpenSpiel's pyspiel contract (docs/PYTHON.md): its player ids, and actions as the
+ * dense indices of crown.h, never crown's packed moves. A call that fails raises crown.Error with crown's own message and,
  * as the C API guarantees, leaves the state as it was. Searches and perft release the
  * GIL, working on a clone so that other threads may go on using the state. Types are
  * heap types whose classes and exception live in the module's state, so the module keeps
@@ -11,8 +11,8 @@
  *
  * Speed: the hot calls (legal_actions, apply_action, current_player, ...) take no
  * argument parsing (METH_O, METH_NOARGS); the C state keeps its legal actions and who
- * acts until it changes; and a game keeps one int object per action value it has
- * given out, so listing legal actions allocates only the list.
+ * acts, and their indices in order, until it changes; and a game keeps one int object per
+ * action index it has given out, so listing legal actions allocates only the list.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
