@@ -137,7 +137,7 @@ static void test_zones_and_lists(void **state)
         .kind_count = 1,
         .kinds = {"tile"},
         .list_count = 2,
-        .lists = {{"pile", false, 4}, {"hand", true, 2}},
+        .lists = {{"pile", false, 4, false}, {"hand", true, 2, false}},
     };
     assert_int_equal(obs_list_slot(&sc, 0, 2), 0);
     assert_int_equal(obs_list_slot(&sc, 1, 2), 3);
@@ -197,7 +197,7 @@ static void test_counted_list(void **state)
         .kind_count = 2,
         .kinds = {"a", "b"},
         .list_count = 1,
-        .lists = {{"lost", true, 16, .counted = true}},
+        .lists = {{"lost", true, 16, true}},
     };
     // Planes: 3 owners x 3 kinds + 1 on-board = 10; scalars 3 + 3 + 2 x 3 = 12.
     int dims[OBS_MAX_DIMS];
