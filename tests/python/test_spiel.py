@@ -105,7 +105,9 @@ def test_contract(name):
 
 def test_information_states_of_king_of_the_valley():
     game = pyspiel.load_game("king-of-the-valley")
-    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    kind = game.get_type()
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert (kind.min_num_players, kind.max_num_players) == (2, 4)
     state = random_state(game, 3, 30)
     player = state.current_player()
     text = state.information_state_string(player)
