@@ -1,8 +1,9 @@
 /*
  * c_random_loop.c - the yardstick of bench/python.py: random games played over the public
  * C API (include/crown.h) with the loop a Python program writes (is the game over? chance?
- * list the legal actions, apply one), so that the Python module's cost per action can be
- * set against the same work done from C. Not a test; built by `make bench-python`.
+ * list the legal actions, apply one), through the action indices the module gives Python,
+ * so that the Python module's cost per action can be set against the same work done from
+ * C. Not a test; built by `make bench-python`.
  *
  *   usage: c_random_loop GAME GAMES REPEATS
  * prints: GAME actions=N best_ns_per_action=X (the best of REPEATS runs of GAMES games,
@@ -36,7 +37,7 @@ static uint64_t next_random(uint64_t *x)
 /* Plays `games` random games; returns the actions played, or -1 on an API failure. */
 static long long play(const crown_game *game, int games)
 {
-    crown_action actions[CROWN_MAX_ACTIONS];
+    int actions[CROWN_MAX_ACTIONS];
     double prob[CROWN_MAX_ACTIONS];
     uint64_t rng = 1;
     long long played = 0;
@@ -45,13 +46,12 @@ static long long play(const crown_game *game, int games)
         if (crown_state_new(game, (uint64_t)seed, &state, NULL) != CROWN_OK)
             return -1;
         while (!crown_state_is_over(state)) {
-            int n = 0, rc;
-            if (crown_state_to_move(state) == CROWN_PLAYER_CHANCE)
-                rc = crown_state_chance_outcomes(state, actions, prob, CROWN_MAX_ACTIONS, &n);
-            else
-                rc = crown_state_legal_actions(state, actions, CROWN_MAX_ACTIONS, &n);
+            int n = 0;
+            (void)crown_state_to_move(state); /* Python asks is_chance_node() */
+            int rc = crown_state_legal_indices(state, actions, prob, CROWN_MAX_ACTIONS, &n);
             if (rc != CROWN_OK || n == 0 ||
-                crown_state_apply(state, actions[next_random(&rng) % (uint64_t)n]) != CROWN_OK) {
+                crown_state_apply_index(state, actions[next_random(&rng) % (uint64_t)n]) !=
+                    CROWN_OK) {
                 fprintf(stderr, "c_random_loop: %s\n", crown_state_errmsg(state));
                 crown_state_free(state);
                 return -1;

@@ -281,6 +281,35 @@ CROWN_API int crown_state_result_words(const crown_state *state, int viewer, con
  * counting as branches. The state is unchanged afterwards. */
 CROWN_API int crown_state_perft(const crown_state *state, int depth, uint64_t *count);
 
+/* ---- Action indices ------------------------------------------------------------- */
+
+/* OpenSpiel's numbering of actions, for learning programs whose policies are vectors: a
+ * player's legal action has an index in [0, crown_game_num_distinct_actions) and a chance
+ * outcome one in [0, crown_game_max_chance_outcomes), fixed by the game and its options,
+ * so that an index names the same move (the same squares, the same kind) in every
+ * position where it is legal; no two legal actions of one position share an index. */
+CROWN_API int crown_game_num_distinct_actions(const crown_game *game);
+/* 0 for a game without chance. */
+CROWN_API int crown_game_max_chance_outcomes(const crown_game *game);
+/* 1 when nothing is ever hidden from any player, else 0. */
+CROWN_API int crown_game_perfect_information(const crown_game *game);
+/* No game lasts more actions than this (chance outcomes and every action of a turn
+ * counted), whatever is played. */
+CROWN_API int crown_game_max_game_length(const crown_game *game);
+/* The indices of the legal actions, ascending; at a chance node those of its outcomes
+ * (prob, which may be NULL, gets their probabilities; it is not written at a player's
+ * node); none once the game is over. cap as for crown_state_legal_actions. */
+CROWN_API int crown_state_legal_indices(const crown_state *state, int *out, double *prob, int cap,
+                                              int *count);
+/* The index of an action (or chance outcome) legal here, and the action of an index;
+ * CROWN_ERROR_ILLEGAL for one that is not legal here. */
+CROWN_API int crown_state_action_index(const crown_state *state, crown_action action, int *index);
+CROWN_API int crown_state_index_action(const crown_state *state, int index, crown_action *action);
+/* crown_state_apply of the action with this index. */
+CROWN_API int crown_state_apply_index(crown_state *state, int index);
+/* The indices of the actions applied, oldest first, as crown_state_history gives them. */
+CROWN_API int crown_state_history_indices(const crown_state *state, int *out, int cap, int *count);
+
 /* ---- Observations ----------------------------------------------------------------- */
 
 /* What one observer may see of a position, for interfaces and learning programs. An
@@ -300,6 +329,10 @@ CROWN_API int crown_state_observation_json(const crown_state *state, int observe
 /* Writes the observation tensor into out[0..n); n must be at least its length. */
 CROWN_API int crown_state_observation_tensor(const crown_state *state, int observer, float *out,
                                              size_t n);
+/* Draws again, from `seed`, everything that `observer` (a seat) cannot see, keeping what
+ * he sees and the actions applied (OpenSpiel's resample_from_infostate); a game of
+ * perfect information, or whose secrets are only chance still to come, is unchanged. */
+CROWN_API int crown_state_resample(crown_state *state, int observer, uint64_t seed);
 
 /* ---- Agents ----------------------------------------------------------------------- */
 

@@ -1,9 +1,9 @@
 /*
  * crownmodule.c - the Python module `crown`: the engine for research programs.
  *
- * A CPython extension over the public C API (include/crown.h) and nothing else. Names
- * follow OpenSpiel's pyspiel where they fit (load_game, new_initial_state, legal_actions,
- * apply_action, ...). A call that fails raises crown.Error with crown's own message and,
+ * A CPython extension over the public C API (include/crown.h) and nothing else. It keeps
+ * OpenSpiel's pyspiel contract (docs/PYTHON.md): its player ids, and actions as the
+ * dense indices of crown.h, never crown's packed moves. A call that fails raises crown.Error with crown's own message and,
  * as the C API guarantees, leaves the state as it was. Searches and perft release the
  * GIL, working on a clone so that other threads may go on using the state. Types are
  * heap types whose classes and exception live in the module's state, so the module keeps
@@ -11,8 +11,8 @@
  *
  * Speed: the hot calls (legal_actions, apply_action, current_player, ...) take no
  * argument parsing (METH_O, METH_NOARGS); the C state keeps its legal actions and who
- * acts until it changes; and a game keeps one int object per action value it has
- * given out, so listing legal actions allocates only the list.
+ * acts, and their indices in order, until it changes; and a game keeps one int object per
+ * action index it has given out, so listing legal actions allocates only the list.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -31,19 +31,17 @@ typedef struct {
     PyObject *numpy;       /* imported on the first observation tensor */
 } ModState;
 
-/* Slots of a game's table of action ints. Filled to three quarters at most; actions met
- * after that get fresh ints. */
-enum { INTERN_BITS = 13, INTERN_SLOTS = 1 << INTERN_BITS, INTERN_MAX = INTERN_SLOTS / 4 * 3 };
+/* pyspiel's player ids (its PlayerId), which crown.h numbers otherwise. */
+enum { SPIEL_CHANCE = -1, SPIEL_SIMULTANEOUS = -2, SPIEL_INVALID = -3, SPIEL_TERMINAL = -4 };
 
 typedef struct {
     PyObject_HEAD
     crown_game *game;
-    /* The ints given out for actions, by open addressing on the action; NULL until the
-     * first. Actions are a game's packing of squares and kinds, far beyond Python's
-     * cached small ints, so without this every listed action would be a new object. */
-    PyObject **intern;
-    crown_action *intern_keys;
-    int interned;
+    /* The ints given out for action indices, by index; NULL until the first. Indices
+     * run far beyond Python's cached small ints, so without this every listed action
+     * would be a new object. */
+    PyObject **ints;
+    int nints;
 } GameObject;
 
 typedef struct {
@@ -64,6 +62,10 @@ typedef struct {
     /* A step runs without the GIL: a second thread stepping the same agent meanwhile
      * gets an error instead of sharing the C agent, which allows one thread. */
     int thinking;
+    /* The last step's principal variation as action indices, each taken in the position
+     * it is played in. */
+    int pv[CROWN_MAX_PV];
+    int npv;
 } AgentObject;
 
 static struct PyModuleDef crown_module;
@@ -94,10 +96,9 @@ static PyObject *raise_state(StateObject *self) {
 static void game_dealloc(PyObject *obj) {
     PyTypeObject *type = Py_TYPE(obj);
     GameObject *self = (GameObject *)obj;
-    if (self->intern)
-        for (int i = 0; i < INTERN_SLOTS; i++) Py_XDECREF(self->intern[i]);
-    PyMem_Free(self->intern);
-    PyMem_Free(self->intern_keys);
+    if (self->ints)
+        for (int i = 0; i < self->nints; i++) Py_XDECREF(self->ints[i]);
+    PyMem_Free(self->ints);
     crown_game_free(self->game);
     type->tp_free(obj);
     Py_DECREF(type);
@@ -145,52 +146,47 @@ static PyObject *game_observation_tensor_shape(PyObject *self, PyObject *unused)
     return list;
 }
 
-/* The draw limit of the rules: pyspiel's bound on a game's length. A King's Guard turn of
- * several actions counts once, as the rule does. */
+/* pyspiel's bound on a game's length, in actions: every action of a turn and every chance
+ * outcome counts. */
 static PyObject *game_max_game_length(PyObject *self, PyObject *unused) {
     (void)unused;
-    const char *plies = crown_game_option_value(((GameObject *)self)->game, "max-plies");
-    if (!plies)
-        return raise_crown(Py_TYPE(self), CROWN_ERROR_UNSUPPORTED,
-                           "this game has no max-plies rule, so no fixed length");
-    return PyLong_FromString(plies, NULL, 10);
+    return PyLong_FromLong(crown_game_max_game_length(((GameObject *)self)->game));
 }
 
-/* A new reference to the int of action a: the game's, once it has met a. */
-static PyObject *action_int(GameObject *game, crown_action a) {
-    if (!game->intern) {
-        game->intern = PyMem_Calloc(INTERN_SLOTS, sizeof *game->intern);
-        game->intern_keys = PyMem_Calloc(INTERN_SLOTS, sizeof *game->intern_keys);
-        if (!game->intern || !game->intern_keys) {
-            PyMem_Free(game->intern);
-            PyMem_Free(game->intern_keys);
-            game->intern = NULL;
-            game->intern_keys = NULL;
-            return PyLong_FromUnsignedLong(a); /* the table is only a speed-up */
-        }
+static PyObject *game_num_distinct_actions(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromLong(crown_game_num_distinct_actions(((GameObject *)self)->game));
+}
+
+static PyObject *game_max_chance_outcomes(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromLong(crown_game_max_chance_outcomes(((GameObject *)self)->game));
+}
+
+static PyObject *game_perfect_information(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return PyBool_FromLong(crown_game_perfect_information(((GameObject *)self)->game));
+}
+
+/* A new reference to the int of action index a: the game's, once it has given it. */
+static PyObject *action_int(GameObject *game, int a) {
+    if (!game->ints) {
+        int n = crown_game_num_distinct_actions(game->game);
+        int chance = crown_game_max_chance_outcomes(game->game);
+        n = n > chance ? n : chance;
+        game->ints = PyMem_Calloc((size_t)n, sizeof *game->ints);
+        if (!game->ints) return PyLong_FromLong(a); /* the table is only a speed-up */
+        game->nints = n;
     }
-    /* Fibonacci hashing spreads the packed fields over the slots. */
-    uint32_t i = (uint32_t)(a * 2654435769u) >> (32 - INTERN_BITS);
-    for (;; i = (i + 1) & (INTERN_SLOTS - 1)) {
-        PyObject *v = game->intern[i];
-        if (!v) break;
-        if (game->intern_keys[i] == a) {
-            Py_INCREF(v);
-            return v;
-        }
-    }
-    PyObject *v = PyLong_FromUnsignedLong(a);
-    if (v && game->interned < INTERN_MAX) {
-        Py_INCREF(v);
-        game->intern[i] = v;
-        game->intern_keys[i] = a;
-        game->interned++;
-    }
+    if (a < 0 || a >= game->nints) return PyLong_FromLong(a);
+    PyObject *v = game->ints[a];
+    if (!v && !(v = game->ints[a] = PyLong_FromLong(a))) return NULL;
+    Py_INCREF(v);
     return v;
 }
 
-/* A list of the ints of n actions. */
-static PyObject *action_list(PyObject *game, const crown_action *actions, int n) {
+/* A list of the ints of n action indices. */
+static PyObject *action_list(PyObject *game, const int *actions, int n) {
     PyObject *list = PyList_New(n);
     if (!list) return NULL;
     for (int i = 0; i < n; i++) {
@@ -239,7 +235,13 @@ static PyMethodDef game_methods[] = {
     {"observation_tensor_shape", game_observation_tensor_shape, METH_NOARGS,
      "The shape of observation_tensor()."},
     {"max_game_length", game_max_game_length, METH_NOARGS,
-     "The rules' draw limit (max-plies)."},
+     "No game lasts more actions than this."},
+    {"num_distinct_actions", game_num_distinct_actions, METH_NOARGS,
+     "Players' action indices are in [0, this)."},
+    {"max_chance_outcomes", game_max_chance_outcomes, METH_NOARGS,
+     "Chance outcomes' indices are in [0, this); 0 without chance."},
+    {"_perfect_information", game_perfect_information, METH_NOARGS,
+     "Whether nothing is hidden (read by get_type)."},
     {"new_initial_state", (PyCFunction)(void (*)(void))game_new_initial_state,
      METH_VARARGS | METH_KEYWORDS, "The start position; seed drives any random set-up."},
     {NULL, NULL, 0, NULL},
@@ -267,20 +269,27 @@ static void state_dealloc(PyObject *obj) {
     Py_DECREF(type);
 }
 
-static int to_action(PyObject *value, crown_action *out) {
-    unsigned long a = PyLong_AsUnsignedLong(value);
-    if (a == (unsigned long)-1 && PyErr_Occurred()) return -1;
-    if (a > UINT32_MAX) {
-        PyErr_SetString(PyExc_OverflowError, "an action is a 32-bit unsigned integer");
+/* An action index of a call on obj; one outside an int's range is illegal, as the C
+ * calls say of any other index no legal action has. */
+static int to_action(PyObject *obj, PyObject *value, int *out) {
+    long a = PyLong_AsLong(value);
+    if (a == -1 && PyErr_Occurred()) return -1;
+    if (a < 0 || a > INT32_MAX) {
+        PyErr_Format(state_of_type(Py_TYPE(obj))->error, "%s: no legal action has index %ld",
+                     crown_status_name(CROWN_ERROR_ILLEGAL), a);
         return -1;
     }
-    *out = (crown_action)a;
+    *out = (int)a;
     return 0;
+}
+
+static long spiel_player(int who) {
+    return who == CROWN_PLAYER_CHANCE ? SPIEL_CHANCE : who == CROWN_PLAYER_NONE ? SPIEL_TERMINAL : who;
 }
 
 static PyObject *state_current_player(PyObject *self, PyObject *unused) {
     (void)unused;
-    return PyLong_FromLong(crown_state_to_move(((StateObject *)self)->state));
+    return PyLong_FromLong(spiel_player(crown_state_to_move(((StateObject *)self)->state)));
 }
 
 static PyObject *state_is_terminal(PyObject *self, PyObject *unused) {
@@ -294,11 +303,12 @@ static PyObject *state_is_chance_node(PyObject *self, PyObject *unused) {
                            CROWN_PLAYER_CHANCE);
 }
 
-/* A new list each time, as pyspiel gives, so the caller may change it freely. pyspiel's
- * legal_actions(player) gives a player other than the one to act no actions. */
+/* A new list each time, ascending, as pyspiel gives, so the caller may change it freely;
+ * at a chance node the outcomes. pyspiel's legal_actions(player) gives a player other
+ * than the one to act no actions. */
 static PyObject *state_legal_actions(PyObject *obj, PyObject *const *args, Py_ssize_t nargs) {
     StateObject *self = (StateObject *)obj;
-    crown_action actions[CROWN_MAX_ACTIONS];
+    int actions[CROWN_MAX_ACTIONS];
     int n = 0;
     if (nargs > 1) {
         PyErr_SetString(PyExc_TypeError, "legal_actions takes at most one player");
@@ -307,9 +317,9 @@ static PyObject *state_legal_actions(PyObject *obj, PyObject *const *args, Py_ss
     if (nargs == 1) {
         long player = PyLong_AsLong(args[0]);
         if (player == -1 && PyErr_Occurred()) return NULL;
-        if (player != crown_state_to_move(self->state)) return PyList_New(0);
+        if (player != spiel_player(crown_state_to_move(self->state))) return PyList_New(0);
     }
-    if (crown_state_legal_actions(self->state, actions, CROWN_MAX_ACTIONS, &n) != CROWN_OK)
+    if (crown_state_legal_indices(self->state, actions, NULL, CROWN_MAX_ACTIONS, &n) != CROWN_OK)
         return raise_state(self);
     return action_list(self->game, actions, n);
 }
@@ -317,11 +327,11 @@ static PyObject *state_legal_actions(PyObject *obj, PyObject *const *args, Py_ss
 static PyObject *state_chance_outcomes(PyObject *obj, PyObject *unused) {
     (void)unused;
     StateObject *self = (StateObject *)obj;
-    crown_action actions[CROWN_MAX_ACTIONS];
+    int actions[CROWN_MAX_ACTIONS];
     double prob[CROWN_MAX_ACTIONS];
     int n = 0;
-    if (crown_state_chance_outcomes(self->state, actions, prob, CROWN_MAX_ACTIONS, &n) !=
-        CROWN_OK)
+    if (crown_state_to_move(self->state) != CROWN_PLAYER_CHANCE) return PyList_New(0);
+    if (crown_state_legal_indices(self->state, actions, prob, CROWN_MAX_ACTIONS, &n) != CROWN_OK)
         return raise_state(self);
     PyObject *list = PyList_New(n);
     if (!list) return NULL;
@@ -342,9 +352,9 @@ static PyObject *state_chance_outcomes(PyObject *obj, PyObject *unused) {
 
 static PyObject *state_apply_action(PyObject *obj, PyObject *arg) {
     StateObject *self = (StateObject *)obj;
-    crown_action a;
-    if (to_action(arg, &a) < 0) return NULL;
-    if (crown_state_apply(self->state, a) != CROWN_OK) return raise_state(self);
+    int a;
+    if (to_action(obj, arg, &a) < 0) return NULL;
+    if (crown_state_apply_index(self->state, a) != CROWN_OK) return raise_state(self);
     Py_RETURN_NONE;
 }
 
@@ -364,25 +374,49 @@ static PyObject *state_undo(PyObject *obj, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+/* The action indices applied, oldest first, in a new array (PyMem_Free it), or NULL with
+ * an exception. */
+static int *history_of(StateObject *self, int *count) {
+    int n = crown_state_undo_depth(self->state);
+    int *actions = PyMem_Malloc(sizeof *actions * (size_t)(n ? n : 1));
+    if (!actions) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (crown_state_history_indices(self->state, actions, n, count) != CROWN_OK) {
+        PyMem_Free(actions);
+        raise_state(self);
+        return NULL;
+    }
+    return actions;
+}
+
 /* pyspiel's undo_action(player, action) names the player too; crown's states know who
  * acted, so the action alone is checked against the last one applied. */
 static PyObject *state_undo_action(PyObject *obj, PyObject *const *args, Py_ssize_t nargs) {
     StateObject *self = (StateObject *)obj;
-    crown_action a;
+    int a, n = 0;
     if (nargs < 1 || nargs > 2) {
         PyErr_SetString(PyExc_TypeError, "undo_action takes (action) or (player, action)");
         return NULL;
     }
-    if (to_action(args[nargs - 1], &a) < 0) return NULL;
+    if (to_action(obj, args[nargs - 1], &a) < 0) return NULL;
     long player = 0;
     if (nargs == 2 && (player = PyLong_AsLong(args[0])) == -1 && PyErr_Occurred()) return NULL;
-    if (crown_state_undo_action(self->state, a) != CROWN_OK) return raise_state(self);
-    int who = crown_state_to_move(self->state);
+    int *history = history_of(self, &n);
+    if (!history) return NULL;
+    int last = n ? history[n - 1] : -1;
+    PyMem_Free(history);
+    if (n > 0 && last != a)
+        return raise_crown(Py_TYPE(obj), CROWN_ERROR_ILLEGAL,
+                           "that action is not the last action applied");
+    if (crown_state_undo(self->state) != CROWN_OK) return raise_state(self);
+    long who = spiel_player(crown_state_to_move(self->state));
     if (nargs == 2 && who != player) {
         /* Played again at once: legal, since it was just taken back, so no trace is left. */
-        crown_state_apply(self->state, a);
+        crown_state_apply_index(self->state, a);
         PyErr_Format(state_of_type(Py_TYPE(obj))->error,
-                     "%s: the last action was played by player %d, not %ld",
+                     "%s: the last action was played by player %ld, not %ld",
                      crown_status_name(CROWN_ERROR_ILLEGAL), who, player);
         return NULL;
     }
@@ -392,13 +426,9 @@ static PyObject *state_undo_action(PyObject *obj, PyObject *const *args, Py_ssiz
 static PyObject *state_history(PyObject *obj, PyObject *unused) {
     (void)unused;
     StateObject *self = (StateObject *)obj;
-    int n = crown_state_undo_depth(self->state), count = 0;
-    crown_action *actions = PyMem_Malloc(sizeof *actions * (size_t)(n ? n : 1));
-    if (!actions) return PyErr_NoMemory();
-    if (crown_state_history(self->state, actions, n, &count) != CROWN_OK) {
-        PyMem_Free(actions);
-        return raise_state(self);
-    }
+    int count = 0;
+    int *actions = history_of(self, &count);
+    if (!actions) return NULL;
     PyObject *list = action_list(self->game, actions, count);
     PyMem_Free(actions);
     return list;
@@ -475,12 +505,21 @@ static PyObject *state_is_player_node(PyObject *obj, PyObject *unused) {
     return PyBool_FromLong(crown_state_to_move(((StateObject *)obj)->state) >= 0);
 }
 
-static PyObject *state_action_to_string(PyObject *obj, PyObject *arg) {
+/* action_to_string(action) or pyspiel's action_to_string(player, action); the player
+ * changes nothing, as an index names its action for every player. */
+static PyObject *state_action_to_string(PyObject *obj, PyObject *const *args, Py_ssize_t nargs) {
     StateObject *self = (StateObject *)obj;
+    int index;
     crown_action a;
     const char *text = NULL;
-    if (to_action(arg, &a) < 0) return NULL;
-    if (crown_action_to_text(self->state, a, &text) != CROWN_OK) return raise_state(self);
+    if (nargs < 1 || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "action_to_string takes (action) or (player, action)");
+        return NULL;
+    }
+    if (to_action(obj, args[nargs - 1], &index) < 0) return NULL;
+    if (crown_state_index_action(self->state, index, &a) != CROWN_OK ||
+        crown_action_to_text(self->state, a, &text) != CROWN_OK)
+        return raise_state(self);
     return PyUnicode_FromString(text);
 }
 
@@ -488,20 +527,25 @@ static PyObject *state_string_to_action(PyObject *obj, PyObject *arg) {
     StateObject *self = (StateObject *)obj;
     const char *text = PyUnicode_AsUTF8(arg);
     crown_action a;
+    int index;
     if (!text) return NULL;
-    if (crown_action_from_text(self->state, text, &a) != CROWN_OK) return raise_state(self);
-    return action_int((GameObject *)self->game, a);
+    if (crown_action_from_text(self->state, text, &a) != CROWN_OK ||
+        crown_state_action_index(self->state, a, &index) != CROWN_OK)
+        return raise_state(self);
+    return action_int((GameObject *)self->game, index);
 }
 
-/* The optional observer argument (observations, result_words): a seat, or a spectator
- * when left out. */
-static int to_observer(PyObject *const *args, Py_ssize_t nargs, int *observer) {
-    *observer = CROWN_PLAYER_NONE;
+/* The optional observer argument (observations, result_words): a seat, or None for a
+ * spectator; when left out, `fallback`. */
+static int to_observer(PyObject *const *args, Py_ssize_t nargs, int fallback, int *observer) {
+    *observer = fallback;
     if (nargs > 1) {
-        PyErr_SetString(PyExc_TypeError, "this takes at most one player (none: a spectator)");
+        PyErr_SetString(PyExc_TypeError, "this takes at most one player (None: a spectator)");
         return -1;
     }
     if (nargs == 0) return 0;
+    *observer = CROWN_PLAYER_NONE;
+    if (args[0] == Py_None) return 0;
     long player = PyLong_AsLong(args[0]);
     if (player == -1 && PyErr_Occurred()) return -1;
     if (player < INT32_MIN || player > INT32_MAX) {
@@ -512,12 +556,39 @@ static int to_observer(PyObject *const *args, Py_ssize_t nargs, int *observer) {
     return 0;
 }
 
+/* pyspiel's observer when none is named: the player to act; a spectator at chance nodes
+ * and at the end, where no player acts. */
+static int mover_or_spectator(StateObject *self) {
+    int who = crown_state_to_move(self->state);
+    return who >= 0 ? who : CROWN_PLAYER_NONE;
+}
+
+/* resample_from_infostate's C half: everything `observer` cannot see drawn again. */
+static PyObject *state_resample(PyObject *obj, PyObject *const *args, Py_ssize_t nargs) {
+    StateObject *self = (StateObject *)obj;
+    long observer;
+    unsigned long long seed;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "_resample takes (observer, seed)");
+        return NULL;
+    }
+    if ((observer = PyLong_AsLong(args[0])) == -1 && PyErr_Occurred()) return NULL;
+    if ((seed = PyLong_AsUnsignedLongLongMask(args[1])) == (unsigned long long)-1 &&
+        PyErr_Occurred())
+        return NULL;
+    if (observer < INT32_MIN || observer > INT32_MAX)
+        return raise_crown(Py_TYPE(obj), CROWN_ERROR_ARGUMENT, "the observer is out of range");
+    if (crown_state_resample(self->state, (int)observer, seed) != CROWN_OK)
+        return raise_state(self);
+    Py_RETURN_NONE;
+}
+
 static PyObject *state_observation_string(PyObject *obj, PyObject *const *args,
                                           Py_ssize_t nargs) {
     StateObject *self = (StateObject *)obj;
     int observer;
     const char *text = NULL;
-    if (to_observer(args, nargs, &observer) < 0) return NULL;
+    if (to_observer(args, nargs, mover_or_spectator(self), &observer) < 0) return NULL;
     if (crown_state_observation_json(self->state, observer, &text) != CROWN_OK)
         return raise_state(self);
     return PyUnicode_FromString(text);
@@ -531,7 +602,7 @@ static PyObject *state_observation_tensor(PyObject *obj, PyObject *const *args,
     ModState *mod = state_of_type(Py_TYPE(obj));
     int observer, dims[CROWN_OBS_MAX_DIMS], ndims = 0;
     crown_error err;
-    if (to_observer(args, nargs, &observer) < 0) return NULL;
+    if (to_observer(args, nargs, mover_or_spectator(self), &observer) < 0) return NULL;
     int rc = crown_game_observation_shape(crown_state_game(self->state), dims,
                                           CROWN_OBS_MAX_DIMS, &ndims, &err);
     if (rc != CROWN_OK) return raise_crown(Py_TYPE(obj), rc, err.message);
@@ -620,7 +691,7 @@ static PyObject *state_result_words(PyObject *obj, PyObject *const *args, Py_ssi
     StateObject *self = (StateObject *)obj;
     int viewer;
     const char *text = NULL;
-    if (to_observer(args, nargs, &viewer) < 0) return NULL;
+    if (to_observer(args, nargs, CROWN_PLAYER_NONE, &viewer) < 0) return NULL;
     if (crown_state_result_words(self->state, viewer, &text) != CROWN_OK)
         return raise_state(self);
     return PyUnicode_FromString(text);
@@ -667,7 +738,10 @@ static PyMethodDef state_methods[] = {
     {"result_text", state_result_text, METH_NOARGS, "Why the game ended; '' while it goes on."},
     {"result_words", (PyCFunction)(void (*)(void))state_result_words, METH_FASTCALL,
      "The result as crown play says it, to a player (or neutral)."},
-    {"action_to_string", state_action_to_string, METH_O, "The notation of a legal action."},
+    {"action_to_string", (PyCFunction)(void (*)(void))state_action_to_string, METH_FASTCALL,
+     "The notation of a legal action: (action) or (player, action)."},
+    {"_resample", (PyCFunction)(void (*)(void))state_resample, METH_FASTCALL,
+     "_resample(observer, seed): draws again what observer cannot see."},
     {"string_to_action", state_string_to_action, METH_O, "The legal action a notation names."},
     {"observation_string", (PyCFunction)(void (*)(void))state_observation_string, METH_FASTCALL,
      "The observation of a player (or a spectator) as JSON."},
@@ -770,9 +844,22 @@ static int agent_ready(AgentObject *self, PyObject *game) {
     return 0;
 }
 
+/* The agent's last principal variation as indices into self->pv, played out on `work`,
+ * the position it starts from (then changed). */
+static void agent_index_pv(AgentObject *self, crown_state *work) {
+    crown_action pv[CROWN_MAX_PV];
+    int n = 0;
+    self->npv = 0;
+    if (crown_agent_last_pv(self->agent, pv, CROWN_MAX_PV, &n) != CROWN_OK) return;
+    for (int i = 0; i < n; i++)
+        if (crown_state_action_index(work, pv[i], &self->pv[self->npv]) != CROWN_OK ||
+            crown_state_apply(work, pv[i]) != CROWN_OK || ++self->npv == CROWN_MAX_PV)
+            break;
+}
+
 /* Thinks without the GIL on a clone of the state, so that other threads may use the
- * state meanwhile; 0 and *best, or -1 with an exception. */
-static int agent_think(AgentObject *self, PyObject *arg, crown_action *best) {
+ * state meanwhile; 0 and *best (an action index), or -1 with an exception. */
+static int agent_think(AgentObject *self, PyObject *arg, int *best) {
     ModState *mod = state_of_type(Py_TYPE(self));
     if (!PyObject_TypeCheck(arg, mod->state_type)) {
         PyErr_SetString(PyExc_TypeError, "Agent.step takes a crown.State");
@@ -787,20 +874,25 @@ static int agent_think(AgentObject *self, PyObject *arg, crown_action *best) {
         raise_mod(mod, rc, err.message);
         return -1;
     }
+    crown_action action = 0;
     self->thinking = 1;
-    Py_BEGIN_ALLOW_THREADS rc = crown_agent_think(self->agent, work, best);
+    Py_BEGIN_ALLOW_THREADS rc = crown_agent_think(self->agent, work, &action);
     Py_END_ALLOW_THREADS
     self->thinking = 0;
-    crown_state_free(work);
     if (rc != CROWN_OK) {
+        crown_state_free(work);
         raise_mod(mod, rc, crown_agent_errmsg(self->agent));
         return -1;
     }
-    return 0;
+    rc = crown_state_action_index(work, action, best);
+    if (rc != CROWN_OK) raise_mod(mod, rc, crown_state_errmsg(work));
+    else agent_index_pv(self, work);
+    crown_state_free(work);
+    return rc == CROWN_OK ? 0 : -1;
 }
 
 static PyObject *agent_step(PyObject *obj, PyObject *arg) {
-    crown_action best = 0;
+    int best = 0;
     if (agent_think((AgentObject *)obj, arg, &best) < 0) return NULL;
     return action_int((GameObject *)((AgentObject *)obj)->game, best);
 }
@@ -820,18 +912,13 @@ static PyObject *agent_last_score(PyObject *obj, PyObject *unused) {
 static PyObject *agent_last_pv(PyObject *obj, PyObject *unused) {
     (void)unused;
     AgentObject *self = (AgentObject *)obj;
-    crown_action pv[CROWN_MAX_PV];
-    int n = 0;
-    if (self->agent && crown_agent_last_pv(self->agent, pv, CROWN_MAX_PV, &n) != CROWN_OK)
-        return raise_crown(Py_TYPE(obj), crown_agent_errcode(self->agent),
-                           crown_agent_errmsg(self->agent));
     if (!self->agent) return PyList_New(0);
-    return action_list(self->game, pv, n);
+    return action_list(self->game, self->pv, self->npv);
 }
 
 /* step, then (action, score, principal variation) as last_score and last_pv give them. */
 static PyObject *agent_step_with_info(PyObject *obj, PyObject *arg) {
-    crown_action best = 0;
+    int best = 0;
     if (agent_think((AgentObject *)obj, arg, &best) < 0) return NULL;
     PyObject *action = action_int((GameObject *)((AgentObject *)obj)->game, best);
     PyObject *score = action ? agent_last_score(obj, NULL) : NULL;
@@ -958,9 +1045,8 @@ static PyObject *mod_load_game(PyObject *module, PyObject *args) {
         goto done;
     }
     obj->game = game;
-    obj->intern = NULL;
-    obj->intern_keys = NULL;
-    obj->interned = 0;
+    obj->ints = NULL;
+    obj->nints = 0;
     result = (PyObject *)obj;
 done:
     PyMem_Free(names);
@@ -988,11 +1074,158 @@ static PyObject *mod_parse_position(PyObject *module, PyObject *args) {
 
 static PyMethodDef mod_methods[] = {
     {"games", mod_games, METH_NOARGS, "The names of the registered games."},
-    {"load_game", mod_load_game, METH_VARARGS, "load_game(name, options={}): a crown.Game."},
+    {"_load_game", mod_load_game, METH_VARARGS, "_load_game(name, options={}): a crown.Game."},
     {"parse_position", mod_parse_position, METH_VARARGS,
      "parse_position(game, text): a crown.State at that position."},
     {NULL, NULL, 0, NULL},
 };
+
+/* The rest of pyspiel's contract, written in Python over the methods above because none
+ * of it is on a hot path: its enums, the game's type, load_game's "name(option=value)",
+ * and the state calls that a clone, the history or the observation already answer
+ * (child, masks, serialization and pickling, information states). Run once into the
+ * module's namespace when it is imported. */
+static const char spiel_layer[] =
+    "import enum as _enum, collections as _collections\n"
+    "class PlayerId(_enum.IntEnum):\n"
+    "    DEFAULT_PLAYER_ID = 0\n"
+    "    CHANCE = CHANCE_PLAYER\n"
+    "    SIMULTANEOUS = SIMULTANEOUS_PLAYER\n"
+    "    INVALID = INVALID_PLAYER\n"
+    "    TERMINAL = TERMINAL_PLAYER\n"
+    "class GameType:\n"
+    "    Dynamics = _enum.Enum('Dynamics', [('SIMULTANEOUS', 0), ('SEQUENTIAL', 1), ('MEAN_FIELD', 2)])\n"
+    "    ChanceMode = _enum.Enum('ChanceMode', [('DETERMINISTIC', 0), ('EXPLICIT_STOCHASTIC', 1),\n"
+    "                                           ('SAMPLED_STOCHASTIC', 2)])\n"
+    "    Information = _enum.Enum('Information', [('ONE_SHOT', 0), ('PERFECT_INFORMATION', 1),\n"
+    "                                             ('IMPERFECT_INFORMATION', 2)])\n"
+    "    Utility = _enum.Enum('Utility', [('ZERO_SUM', 0), ('CONSTANT_SUM', 1), ('GENERAL_SUM', 2),\n"
+    "                                     ('IDENTICAL', 3)])\n"
+    "    RewardModel = _enum.Enum('RewardModel', [('REWARDS', 0), ('TERMINAL', 1)])\n"
+    "    def __init__(self, **fields):\n"
+    "        self.__dict__.update(fields)\n"
+    "    def __repr__(self):\n"
+    "        return 'GameType(%r)' % self.short_name\n"
+    "PlayerAction = _collections.namedtuple('PlayerAction', 'player action')\n"
+    "def load_game(name, params=None):\n"
+    "    if params is None and name.endswith(')') and '(' in name:\n"
+    "        name, _, inner = name[:-1].partition('(')\n"
+    "        params = {}\n"
+    "        for item in filter(None, inner.split(',')):\n"
+    "            key, eq, value = item.partition('=')\n"
+    "            if not eq:\n"
+    "                raise Error('parse error: option %r has no value (name=value)' % item)\n"
+    "            params[key] = value\n"
+    "    return _load_game(name, params) if params else _load_game(name)\n"
+    "def registered_names():\n"
+    "    return games()\n"
+    "def _game_str(self):\n"
+    "    return '%s(%s)' % (self.name(), ','.join('%s=%s' % kv for kv in self.parameters().items()))\n"
+    "def _player_counts(self):\n"
+    "    # The counts the game's \"players\" option accepts, asked of the game itself.\n"
+    "    if 'players' not in self.parameters():\n"
+    "        return [self.num_players()]\n"
+    "    counts = []\n"
+    "    for k in range(1, 5):\n"
+    "        try:\n"
+    "            _load_game(self.name(), {'players': k})\n"
+    "            counts.append(k)\n"
+    "        except Error:\n"
+    "            pass\n"
+    "    return counts\n"
+    "def _get_type(self):\n"
+    "    counts = _player_counts(self)\n"
+    "    return GameType(short_name=self.name(), long_name=self.name(),\n"
+    "        dynamics=GameType.Dynamics.SEQUENTIAL,\n"
+    "        chance_mode=GameType.ChanceMode.EXPLICIT_STOCHASTIC if self.max_chance_outcomes()\n"
+    "            else GameType.ChanceMode.DETERMINISTIC,\n"
+    "        information=GameType.Information.PERFECT_INFORMATION if self._perfect_information()\n"
+    "            else GameType.Information.IMPERFECT_INFORMATION,\n"
+    "        utility=GameType.Utility.ZERO_SUM, reward_model=GameType.RewardModel.TERMINAL,\n"
+    "        max_num_players=max(counts), min_num_players=min(counts), default_loadable=True,\n"
+    "        provides_information_state_string=True, provides_information_state_tensor=True,\n"
+    "        provides_observation_string=True, provides_observation_tensor=True,\n"
+    "        provides_factored_observation_string=False,\n"
+    "        parameter_specification=_load_game(self.name()).parameters())\n"
+    "def _tensor_size(self):\n"
+    "    size = 1\n"
+    "    for d in self.observation_tensor_shape():\n"
+    "        size *= d\n"
+    "    return size\n"
+    "def _deserialize_state(self, text):\n"
+    "    position, _, actions = text.rpartition('\\nactions')\n"
+    "    state = parse_position(self, position)\n"
+    "    for a in actions.split():\n"
+    "        state.apply_action(int(a))\n"
+    "    return state\n"
+    "Game.get_type = _get_type\n"
+    "Game.__str__ = _game_str\n"
+    "Game.__reduce__ = lambda self: (load_game, (str(self),))\n"
+    "Game.__eq__ = lambda self, other: isinstance(other, Game) and str(self) == str(other)\n"
+    "Game.__hash__ = lambda self: hash(str(self))\n"
+    "Game.get_parameters = Game.parameters\n"
+    "Game.min_utility = lambda self: -1.0\n"
+    "Game.max_utility = lambda self: 1.0\n"
+    "Game.utility_sum = lambda self: 0.0\n"
+    "Game.observation_tensor_size = _tensor_size\n"
+    "Game.information_state_tensor_shape = Game.observation_tensor_shape\n"
+    "Game.information_state_tensor_size = _tensor_size\n"
+    "Game.policy_tensor_shape = lambda self: [self.num_distinct_actions()]\n"
+    "Game.deserialize_state = _deserialize_state\n"
+    "def _start(state):\n"
+    "    start = state.clone()\n"
+    "    for _ in range(start.history_length()):\n"
+    "        start.undo()\n"
+    "    return start\n"
+    "def _mask(self, player=None):\n"
+    "    game = self.get_game()\n"
+    "    size = game.max_chance_outcomes() if self.is_chance_node() else game.num_distinct_actions()\n"
+    "    mask = [0] * size\n"
+    "    for a in (self.legal_actions() if player is None else self.legal_actions(player)):\n"
+    "        mask[a] = 1\n"
+    "    return mask\n"
+    "def _child(self, action):\n"
+    "    child = self.clone()\n"
+    "    child.apply_action(action)\n"
+    "    return child\n"
+    "def _full_history(self):\n"
+    "    replay, out = _start(self), []\n"
+    "    for a in self.history():\n"
+    "        out.append(PlayerAction(replay.current_player(), a))\n"
+    "        replay.apply_action(a)\n"
+    "    return out\n"
+    "def _serialize(self):\n"
+    "    return '%s\\nactions %s' % (_start(self).position(), ' '.join(map(str, self.history())))\n"
+    "def _observer(self, player):\n"
+    "    if player is None:\n"
+    "        player = self.current_player()\n"
+    "    if not 0 <= player < self.get_game().num_players():\n"
+    "        raise Error('argument error: player %r is not a seat' % (player,))\n"
+    "    return player\n"
+    "def _infostate_string(self, player=None):\n"
+    "    player = _observer(self, player)\n"
+    "    return '%s\\n%s' % (_start(self).observation_string(player), self.history())\n"
+    "def _infostate_tensor(self, player=None):\n"
+    "    return self.observation_tensor(_observer(self, player))\n"
+    "def _resample(self, player, sampler):\n"
+    "    copy = self.clone()\n"
+    "    copy._resample(player, int(sampler() * 2.0 ** 63))\n"
+    "    return copy\n"
+    "State.legal_actions_mask = _mask\n"
+    "State.child = _child\n"
+    "State.rewards = State.returns\n"
+    "State.move_number = State.history_length\n"
+    "State.is_simultaneous_node = lambda self: False\n"
+    "State.is_initial_state = lambda self: self.history_length() == 0\n"
+    "State.full_history = _full_history\n"
+    "State.serialize = _serialize\n"
+    "State.information_state_string = _infostate_string\n"
+    "State.information_state_tensor = _infostate_tensor\n"
+    "State.resample_from_infostate = _resample\n"
+    "def _restore_state(game, text):\n"
+    "    return game.deserialize_state(text)\n"
+    "State.__reduce__ = lambda self: (_restore_state, (self.get_game(), self.serialize()))\n"
+    "State.__repr__ = State.__str__\n";
 
 static int mod_exec(PyObject *module) {
     ModState *mod = PyModule_GetState(module);
@@ -1008,11 +1241,16 @@ static int mod_exec(PyObject *module) {
         PyModule_AddType(module, mod->state_type) < 0 ||
         PyModule_AddType(module, mod->agent_type) < 0)
         return -1;
-    if (PyModule_AddIntConstant(module, "CHANCE_PLAYER", CROWN_PLAYER_CHANCE) < 0 ||
-        PyModule_AddIntConstant(module, "TERMINAL_PLAYER", CROWN_PLAYER_NONE) < 0 ||
+    if (PyModule_AddIntConstant(module, "CHANCE_PLAYER", SPIEL_CHANCE) < 0 ||
+        PyModule_AddIntConstant(module, "SIMULTANEOUS_PLAYER", SPIEL_SIMULTANEOUS) < 0 ||
+        PyModule_AddIntConstant(module, "INVALID_PLAYER", SPIEL_INVALID) < 0 ||
+        PyModule_AddIntConstant(module, "TERMINAL_PLAYER", SPIEL_TERMINAL) < 0 ||
         PyModule_AddStringConstant(module, "__version__", crown_version()) < 0)
         return -1;
-    return 0;
+    PyObject *done = PyRun_String(spiel_layer, Py_file_input, PyModule_GetDict(module),
+                                  PyModule_GetDict(module));
+    Py_XDECREF(done);
+    return done ? 0 : -1;
 }
 
 static int mod_traverse(PyObject *module, visitproc visit, void *arg) {

@@ -825,6 +825,83 @@ static void test_text_as_players_type_it_in_every_game(void **unused)
     assert_true(upper_checked > 50);
 }
 
+/* OpenSpiel's action numbering in random games of every game, played to the end by index:
+ * in every position the legal actions' indices are distinct, ascending, in range, and
+ * map one to one to the legal actions; an index not legal there changes nothing; the
+ * history gives back the indices played; no game outlasts its maximum length. */
+static void test_action_indices_in_every_game(void **unused)
+{
+    (void)unused;
+    for (int gi = 0; gi < crown_game_count(); gi++) {
+        crown_game *g = new_game(crown_game_names(gi), NULL, NULL);
+        const int distinct = crown_game_num_distinct_actions(g);
+        const int outcomes = crown_game_max_chance_outcomes(g);
+        assert_true(distinct > 0 && outcomes >= 0);
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            crown_state *s = new_state(g, seed);
+            unsigned rnd = 777u * (unsigned)seed + (unsigned)gi;
+            int played[4096], plies = 0;
+            while (!crown_state_is_over(s) && plies < 4096) {
+                const bool chance = crown_state_to_move(s) == CROWN_PLAYER_CHANCE;
+                crown_action acts[CROWN_MAX_ACTIONS];
+                int idx[CROWN_MAX_ACTIONS], n = 0, m = 0;
+                double prob[CROWN_MAX_ACTIONS];
+                if (chance)
+                    assert_int_equal(crown_state_chance_outcomes(s, acts, NULL, CROWN_MAX_ACTIONS,
+                                                                 &n), CROWN_OK);
+                else
+                    assert_int_equal(crown_state_legal_actions(s, acts, CROWN_MAX_ACTIONS, &n),
+                                     CROWN_OK);
+                assert_int_equal(crown_state_legal_indices(s, idx, prob, CROWN_MAX_ACTIONS, &m),
+                                 CROWN_OK);
+                assert_int_equal(m, n);
+                if (plies == 0) {
+                    int only = -1, one[1];
+                    assert_int_equal(crown_state_legal_indices(s, NULL, NULL, 0, &only), CROWN_OK);
+                    assert_int_equal(only, n);
+                    assert_int_equal(crown_state_legal_indices(s, one, NULL, 1, &only),
+                                     n > 1 ? CROWN_ERROR_ARGUMENT : CROWN_OK);
+                    assert_int_equal(crown_state_history_indices(s, NULL, 0, &only), CROWN_OK);
+                    assert_int_equal(only, 0);
+                    assert_int_equal(crown_state_resample(s, 0, 9), CROWN_OK);
+                    assert_int_equal(crown_state_resample(s, 7, 9), CROWN_ERROR_ARGUMENT);
+                }
+                for (int i = 0; i < n; i++) {
+                    assert_true(idx[i] >= 0 && idx[i] < (chance ? outcomes : distinct));
+                    if (i > 0 && idx[i] <= idx[i - 1])
+                        fail_msg("%s: indices %d, %d out of order or shared",
+                                 crown_game_names(gi), idx[i - 1], idx[i]);
+                    int back = -1;
+                    crown_action a = 0;
+                    assert_int_equal(crown_state_action_index(s, acts[i], &back), CROWN_OK);
+                    assert_int_equal(crown_state_index_action(s, back, &a), CROWN_OK);
+                    assert_int_equal(a, acts[i]);
+                }
+                const uint64_t hash = crown_state_hash(s);
+                int gap = n;
+                for (int i = 0; i + 1 < n; i++)
+                    if (idx[i + 1] > idx[i] + 1)
+                        gap = i;
+                const int missing = gap < n ? idx[gap] + 1 : (chance ? outcomes : distinct);
+                assert_int_equal(crown_state_apply_index(s, missing), CROWN_ERROR_ILLEGAL);
+                assert_int_equal(crown_state_hash(s), hash);
+                rnd = rnd * 1103515245u + 12345u;
+                played[plies] = idx[(rnd >> 8) % (unsigned)n];
+                assert_int_equal(crown_state_apply_index(s, played[plies]), CROWN_OK);
+                plies++;
+            }
+            assert_true(crown_state_is_over(s));
+            assert_true(plies <= crown_game_max_game_length(g));
+            int hist[4096], h = 0;
+            assert_int_equal(crown_state_history_indices(s, hist, 4096, &h), CROWN_OK);
+            assert_int_equal(h, plies);
+            assert_memory_equal(hist, played, sizeof *hist * (size_t)h);
+            crown_state_free(s);
+        }
+        crown_game_free(g);
+    }
+}
+
 /* The spellings of the README's table, and whole turns: one text, several actions on the
  * undo stack; a turn with any bad part changes nothing. */
 static void test_typed_spellings_and_whole_turns(void **unused)
@@ -1312,6 +1389,7 @@ int main(void)
         cmocka_unit_test(test_allocator_takes_every_handle_and_table),
         cmocka_unit_test(test_progress_per_iteration_and_a_busy_agent),
         cmocka_unit_test(test_agent_busy_on_another_thread),
+        cmocka_unit_test(test_action_indices_in_every_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

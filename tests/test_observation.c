@@ -137,7 +137,7 @@ static void test_zones_and_lists(void **state)
         .kind_count = 1,
         .kinds = {"tile"},
         .list_count = 2,
-        .lists = {{"pile", false, 4}, {"hand", true, 2}},
+        .lists = {{"pile", false, 4, false}, {"hand", true, 2, false}},
     };
     assert_int_equal(obs_list_slot(&sc, 0, 2), 0);
     assert_int_equal(obs_list_slot(&sc, 1, 2), 3);
@@ -181,6 +181,44 @@ static void test_zones_and_lists(void **state)
     assert_non_null(strstr(sb_str(&sb), "\"hand\":[[],[],[{\"kind\":\"tile\",\"owner\":2,\"value\":4}]]"));
     sb_free(&sb);
     free(t);
+    free(o);
+}
+
+/* A counted list (King Down's captured pieces): the tensor holds how many items of each
+ * kind, then "unknown", per slot, whatever the cap; the JSON still lists every item. */
+static void test_counted_list(void **state)
+{
+    (void)state;
+    const ObsSchema sc = {
+        .players = 2,
+        .max_stack = 1,
+        .zone_count = 1,
+        .zones = {{"board", OBS_SQUARE, 1, 1}},
+        .kind_count = 2,
+        .kinds = {"a", "b"},
+        .list_count = 1,
+        .lists = {{"lost", true, 16, true}},
+    };
+    // Planes: 3 owners x 3 kinds + 1 on-board = 10; scalars 3 + 3 + 2 x 3 = 12.
+    int dims[OBS_MAX_DIMS];
+    assert_int_equal(obs_tensor_shape(&sc, dims), 3);
+    assert_int_equal(dims[0], 22);
+    Observation *o = malloc(sizeof *o);
+    float t[22];
+    assert_non_null(o);
+    obs_begin(o, 0, 0);
+    obs_add_cell(o, 0, 0, 0, "a1");
+    for (int i = 0; i < 3; i++)
+        obs_list_push(&sc, o, 0, 1, 1, 1, 0, 0);
+    obs_list_push(&sc, o, 0, 1, 0, 1, 0, 0);
+    obs_write_tensor(&sc, o, t);
+    assert_true(t[16] == 0 && t[17] == 0 && t[18] == 0); /* seat 0 lost nothing */
+    assert_true(t[19] == 1 && t[20] == 3 && t[21] == 0); /* seat 1: one a, three b */
+    StrBuf sb;
+    sb_init(&sb);
+    obs_write_json(&sc, o, &sb);
+    assert_non_null(strstr(sb_str(&sb), "\"lost\":[[],[{\"kind\":\"b\""));
+    sb_free(&sb);
     free(o);
 }
 
@@ -286,6 +324,7 @@ int main(void)
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_square_tensor),
         cmocka_unit_test(test_zones_and_lists),
+        cmocka_unit_test(test_counted_list),
         cmocka_unit_test(test_check_refuses),
         cmocka_unit_test(test_kings_guard),
     };

@@ -47,7 +47,7 @@ _Static_assert((int)CROWN_MAX_PV == (int)SEARCH_PV_CAP && (int)CROWN_SCORE_WIN =
                    (int)CROWN_SCORE_WIN_BOUND == (int)SCORE_WIN_BOUND,
                "crown.h's search figures are the search's");
 
-enum { PERFT_MAX_DEPTH = 64, WHO_UNKNOWN = INT_MIN };
+enum { PERFT_MAX_DEPTH = 64, WHO_UNKNOWN = INT_MIN, INDEX_UNKNOWN = -1 };
 
 /* The API's code for an engine Status: every engine result passes through here, since
  * the engine's codes after STATUS_NOMEM collide with CROWN_ERROR_ARGUMENT and up. */
@@ -72,6 +72,12 @@ struct crown_game {
     Mem mem; /* the caller's allocator; alloc NULL: the C library's */
 };
 
+/* A legal action with its index (crown.h's action indices). */
+typedef struct IndexedMove {
+    int index;
+    Move move;
+} IndexedMove;
+
 struct crown_state {
     const crown_game *game;
     GameState *s;
@@ -81,6 +87,7 @@ struct crown_state {
      * several times per action), WHO_UNKNOWN until then, and found again after undo. */
     Move *moves;
     int *whos;
+    int *indices; /* the index of moves[i], taken in the position it was played in */
     unsigned char *undo;
     int depth, cap;
     int errcode;
@@ -91,6 +98,13 @@ struct crown_state {
      * (every random or search loop) generates them once, not twice. Cleared by every
      * change of s. */
     bool legal_fresh;
+    /* The legal actions or chance outcomes by ascending index (with the outcomes'
+     * probabilities), for the callers that number actions as OpenSpiel does; kept, as
+     * scratch is, until the position changes. */
+    IndexedMove indexed[MOVELIST_CAP];
+    double indexed_prob[CHANCE_CAP];
+    int indexed_count;
+    bool indexed_fresh;
     ChanceList chance;
     Observation *obs; /* allocated on first use: it is large */
 };
@@ -335,6 +349,7 @@ static bool stack_reserve(crown_state *s, int need);
 static void state_changed(crown_state *s)
 {
     s->legal_fresh = false;
+    s->indexed_fresh = false;
     s->whos[s->depth] = WHO_UNKNOWN;
 }
 
@@ -355,6 +370,7 @@ static void state_free_parts(crown_state *s)
     mem_free(mem, s->s);
     mem_free(mem, s->moves);
     mem_free(mem, s->whos);
+    mem_free(mem, s->indices);
     mem_free(mem, s->undo);
     mem_free(mem, s->obs);
     sb_free(&s->text);
@@ -413,6 +429,10 @@ static bool stack_reserve(crown_state *s, int need)
     if (whos == NULL)
         return false;
     s->whos = whos;
+    int *indices = mem_realloc(mem, s->indices, sizeof *indices * (size_t)cap);
+    if (indices == NULL)
+        return false;
+    s->indices = indices;
     unsigned char *undo = mem_realloc(mem, s->undo, usize * (size_t)cap);
     if (undo == NULL)
         return false;
@@ -442,6 +462,7 @@ int crown_state_clone(const crown_state *state, crown_state **out, crown_error *
     game_state_copy(state->game->game, c->s, state->s);
     if (state->depth > 0) {
         memcpy(c->moves, state->moves, sizeof *c->moves * (size_t)state->depth);
+        memcpy(c->indices, state->indices, sizeof *c->indices * (size_t)state->depth);
         memcpy(c->undo, state->undo,
                (size_t)((unsigned char *)undo_at(state, state->depth) - state->undo));
     }
@@ -544,10 +565,11 @@ uint64_t crown_state_hash(const crown_state *state)
     return g->ops->hash(g, state->s);
 }
 
-/* Copies n items to the caller's arrays under the cap rule of crown.h. */
-static int list_out(crown_state *state, const Move *moves, const double *prob, int n,
-                    crown_action *out, double *prob_out, int cap, int *count)
+/* The cap rule of crown.h for a list of n items given into `out`: sets *count, and
+ * *write when the items are to be copied; a status to return otherwise. */
+static int cap_rule(crown_state *state, int n, const void *out, int cap, int *count, bool *write)
 {
+    *write = false;
     if (count == NULL || cap < 0 || (cap > 0 && out == NULL))
         return state_fail(state, CROWN_ERROR_ARGUMENT, "no count, or a cap without an array");
     *count = n;
@@ -555,6 +577,18 @@ static int list_out(crown_state *state, const Move *moves, const double *prob, i
         return state_result(state, CROWN_OK);
     if (cap < n)
         return state_fail(state, CROWN_ERROR_ARGUMENT, "room for %d actions, %d needed", cap, n);
+    *write = true;
+    return CROWN_OK;
+}
+
+/* Copies n items to the caller's arrays under the cap rule of crown.h. */
+static int list_out(crown_state *state, const Move *moves, const double *prob, int n,
+                    crown_action *out, double *prob_out, int cap, int *count)
+{
+    bool write;
+    int st = cap_rule(state, n, out, cap, count, &write);
+    if (!write)
+        return st;
     memcpy(out, moves, sizeof *out * (size_t)n);
     if (prob_out != NULL && prob != NULL)
         memcpy(prob_out, prob, sizeof *prob_out * (size_t)n);
@@ -656,10 +690,16 @@ int crown_action_to_text(const crown_state *handle, crown_action action, const c
     return state_text(state, text);
 }
 
-/* Plays a legal action and pushes it; the stack has room (stack_reserve). */
-static void push_action(crown_state *state, Move action)
+static int index_of(const Game *g, const GameState *s, Move m, bool chance);
+
+/* Plays a legal action, whose index is `index` (or INDEX_UNKNOWN), and pushes it; the
+ * stack has room (stack_reserve). */
+static void push_action(crown_state *state, Move action, int index)
 {
     const Game *g = state->game->game;
+    state->indices[state->depth] =
+        index != INDEX_UNKNOWN ? index
+                               : index_of(g, state->s, action, who_now(state) == PLAYER_CHANCE);
     g->ops->make(g, state->s, action, undo_at(state, state->depth));
     GAME_CHECK(g, state->s);
     state->moves[state->depth++] = action;
@@ -674,7 +714,7 @@ int crown_state_apply(crown_state *state, crown_action action)
         return illegal(state, action);
     if (!stack_reserve(state, state->depth + 2))
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
-    push_action(state, action);
+    push_action(state, action, INDEX_UNKNOWN);
     return state_result(state, CROWN_OK);
 }
 
@@ -696,7 +736,7 @@ int crown_state_apply_text(crown_state *state, const char *text)
     if (!stack_reserve(state, state->depth + n + 1))
         return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
     for (int i = 0; i < n; i++)
-        push_action(state, acts[i]);
+        push_action(state, acts[i], INDEX_UNKNOWN);
     return state_result(state, CROWN_OK);
 }
 
@@ -709,7 +749,9 @@ int crown_state_undo(crown_state *state)
     const Game *g = state->game->game;
     state->depth--;
     g->ops->unmake(g, state->s, state->moves[state->depth], undo_at(state, state->depth));
-    state->legal_fresh = false; /* whos[depth] is known: it was asked before the action */
+    /* whos[depth] is known: it was asked before the action */
+    state->legal_fresh = false;
+    state->indexed_fresh = false;
     GAME_CHECK(g, state->s);
     return state_result(state, CROWN_OK);
 }
@@ -813,6 +855,202 @@ int crown_state_perft(const crown_state *handle, int depth, uint64_t *count)
     return state_result(state, CROWN_OK);
 }
 
+/* ---- Action indices ------------------------------------------------------------- */
+
+/* Players' actions keep the game's action index; chance outcomes, whose ids close its
+ * range (Game.chance_index_count), count from 0 on their own. */
+static int index_of(const Game *g, const GameState *s, Move m, bool chance)
+{
+    int index = game_action_index(g, s, m);
+    return chance ? index - (game_action_index_count(g) - g->chance_index_count) : index;
+}
+
+int crown_game_num_distinct_actions(const crown_game *game)
+{
+    return game ? game_action_index_count(game->game) - game->game->chance_index_count : 0;
+}
+
+int crown_game_max_chance_outcomes(const crown_game *game)
+{
+    return game ? game->game->chance_index_count : 0;
+}
+
+int crown_game_perfect_information(const crown_game *game)
+{
+    return game && (game->game->ops->flags & GAME_PERFECT_INFO) ? 1 : 0;
+}
+
+int crown_game_max_game_length(const crown_game *game)
+{
+    return game ? game->game->max_game_length : 0;
+}
+
+/* Sorts n keys ascending: runs of 16 by insertion, then merged pairwise through tmp. A
+ * key packs an index above its action, so that one integer compare orders them. */
+static void sort_keys(uint64_t *a, uint64_t *tmp, int n)
+{
+    enum { RUN = 16 };
+    for (int lo = 0; lo < n; lo += RUN) {
+        int hi = lo + RUN < n ? lo + RUN : n;
+        for (int i = lo + 1; i < hi; i++) {
+            uint64_t x = a[i];
+            int j = i;
+            for (; j > lo && a[j - 1] > x; j--)
+                a[j] = a[j - 1];
+            a[j] = x;
+        }
+    }
+    for (int width = RUN; width < n; width *= 2) {
+        for (int lo = 0; lo < n; lo += 2 * width) {
+            int mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = a[i] <= a[j] ? a[i++] : a[j++];
+            while (i < mid)
+                tmp[k++] = a[i++];
+            while (j < hi)
+                tmp[k++] = a[j++];
+        }
+        memcpy(a, tmp, sizeof *a * (size_t)n);
+    }
+}
+
+/* Fills state->indexed from n actions (and their probabilities, or NULL) in index order. */
+static void fill_indexed(crown_state *state, const Move *moves, const double *prob, int n,
+                         bool chance)
+{
+    const Game *g = state->game->game;
+    uint64_t keys[MOVELIST_CAP], tmp[MOVELIST_CAP];
+    bool sorted = true;
+    for (int i = 0; i < n; i++) {
+        keys[i] = (uint64_t)index_of(g, state->s, moves[i], chance) << 32 | (uint64_t)i;
+        sorted = sorted && (i == 0 || keys[i] > keys[i - 1]);
+    }
+    if (!sorted)
+        sort_keys(keys, tmp, n);
+    for (int i = 0; i < n; i++) {
+        const int at = (int)(keys[i] & 0xffffffffu);
+        state->indexed[i] = (IndexedMove){(int)(keys[i] >> 32), moves[at]};
+        if (prob != NULL)
+            state->indexed_prob[i] = prob[at];
+    }
+}
+
+/* The legal actions, or chance outcomes, in state->indexed by ascending index. */
+static void indexed_list(crown_state *state)
+{
+    if (state->indexed_fresh)
+        return;
+    const Game *g = state->game->game;
+    int who = who_now(state), n = 0;
+    if (who == PLAYER_CHANCE) {
+        n = g->ops->chance_outcomes(g, state->s, &state->chance);
+        fill_indexed(state, state->chance.outcomes, state->chance.prob, n, true);
+    } else if (who != PLAYER_NONE) {
+        const MoveList *list = legal_list(state);
+        n = list->count;
+        fill_indexed(state, list->moves, NULL, n, false);
+    }
+    state->indexed_count = n;
+    state->indexed_fresh = true;
+}
+
+/* The entry of `index` in state->indexed, or NULL when no legal action has it. */
+static const IndexedMove *find_index(crown_state *state, int index)
+{
+    indexed_list(state);
+    int lo = 0, hi = state->indexed_count;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (state->indexed[mid].index < index)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < state->indexed_count && state->indexed[lo].index == index ? &state->indexed[lo]
+                                                                          : NULL;
+}
+
+static int index_illegal(crown_state *state, int index)
+{
+    if (crown_state_is_over(state))
+        return state_fail(state, CROWN_ERROR_ILLEGAL, "the game is over");
+    return state_fail(state, CROWN_ERROR_ILLEGAL, "no legal %s has index %d here",
+                      who_now(state) == PLAYER_CHANCE ? "chance outcome" : "action", index);
+}
+
+int crown_state_legal_indices(const crown_state *handle, int *out, double *prob, int cap, int *count)
+{
+    crown_state *state = state_cache(handle);
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    indexed_list(state);
+    const int n = state->indexed_count;
+    bool write;
+    int st = cap_rule(state, n, out, cap, count, &write);
+    if (!write)
+        return st;
+    for (int i = 0; i < n; i++)
+        out[i] = state->indexed[i].index;
+    if (prob != NULL && who_now(state) == PLAYER_CHANCE)
+        memcpy(prob, state->indexed_prob, sizeof *prob * (size_t)n);
+    return state_result(state, CROWN_OK);
+}
+
+int crown_state_action_index(const crown_state *handle, crown_action action, int *index)
+{
+    crown_state *state = state_cache(handle);
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (index == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_state_action_index: index is NULL");
+    if (!is_legal(state, action))
+        return illegal(state, action);
+    const Game *g = state->game->game;
+    *index = index_of(g, state->s, action, who_now(state) == PLAYER_CHANCE);
+    return state_result(state, CROWN_OK);
+}
+
+int crown_state_index_action(const crown_state *handle, int index, crown_action *action)
+{
+    crown_state *state = state_cache(handle);
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    if (action == NULL)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "crown_state_index_action: action is NULL");
+    const IndexedMove *e = find_index(state, index);
+    if (e == NULL)
+        return index_illegal(state, index);
+    *action = e->move;
+    return state_result(state, CROWN_OK);
+}
+
+int crown_state_apply_index(crown_state *state, int index)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    const IndexedMove *e = find_index(state, index);
+    if (e == NULL)
+        return index_illegal(state, index);
+    if (!stack_reserve(state, state->depth + 2))
+        return state_fail(state, CROWN_ERROR_NOMEM, "out of memory");
+    push_action(state, e->move, e->index);
+    return state_result(state, CROWN_OK);
+}
+
+int crown_state_history_indices(const crown_state *handle, int *out, int cap, int *count)
+{
+    crown_state *state = state_cache(handle);
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    bool write;
+    int st = cap_rule(state, state->depth, out, cap, count, &write);
+    if (!write)
+        return st;
+    memcpy(out, state->indices, sizeof *out * (size_t)state->depth);
+    return state_result(state, CROWN_OK);
+}
+
 /* ---- Observations --------------------------------------------------------------- */
 
 static bool has_observations(const Game *g)
@@ -888,6 +1126,23 @@ int crown_state_observation_tensor(const crown_state *handle, int observer, floa
     if (st != CROWN_OK)
         return st;
     obs_write_tensor(g->observation, state->obs, out);
+    return state_result(state, CROWN_OK);
+}
+
+int crown_state_resample(crown_state *state, int observer, uint64_t seed)
+{
+    if (state == NULL)
+        return CROWN_ERROR_ARGUMENT;
+    const Game *g = state->game->game;
+    if (observer < 0 || observer >= g->players)
+        return state_fail(state, CROWN_ERROR_ARGUMENT, "observer %d is not a seat 0..%d",
+                          observer, g->players - 1);
+    if (g->ops->determinize != NULL) {
+        Rng rng;
+        rng_seed(&rng, seed);
+        g->ops->determinize(g, state->s, observer, &rng);
+        state_changed(state);
+    }
     return state_result(state, CROWN_OK);
 }
 

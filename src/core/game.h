@@ -134,6 +134,12 @@ typedef struct Game {
     size_t state_size;       /* bytes of a GameState; set by configure */
     size_t undo_size;        /* bytes of an undo record for make/unmake; set by configure */
     int move_index_count;    /* move_index() is in [0, this); set by configure */
+    /* OpenSpiel's action ids (game_action_index): action_index() is in [0, this) when the
+     * game has the hook (else move_index's range serves); its last chance_index_count ids
+     * belong to chance outcomes, so that the public API numbers players' actions and
+     * chance outcomes apart, each from 0. Set by configure. */
+    int action_index_count;
+    int chance_index_count;
     int max_game_length;     /* no game lasts more actions than this; set by configure */
     size_t legal_memo_size;  /* bytes of the memo candidate_legal takes; set by configure */
     /* What observe() fills (core/observation.h); set by configure when the game has the
@@ -218,6 +224,11 @@ struct GameOps {
      * written. When NULL, callers treat ';'-separated parse_move texts the same way. */
     Status (*parse_actions)(const Game *g, const GameState *s, const char *text, Move *out,
                             int cap, int *count, ErrBuf *err);
+    /* OpenSpiel's action id of m, legal in s, when move_index (made for history tables)
+     * may give two legal actions of one position the same id, folding a choice away: one
+     * to one over the actions legal in s, in [0, g->action_index_count), the same for the
+     * same action in every position. NULL: move_index serves. */
+    int (*action_index)(const Game *g, const GameState *s, Move m);
     /* Outcomes of the chance event when to_move() is PLAYER_CHANCE. */
     int (*chance_outcomes)(const Game *g, const GameState *s, ChanceList *out);
     /* Resamples everything `observer` cannot see, keeping his view. */

@@ -367,3 +367,13 @@ Move game_sample_chance(const Game *g, const GameState *s, Rng *rng)
     }
     return cl.outcomes[n - 1];
 }
+
+int game_action_index(const Game *g, const GameState *s, Move m)
+{
+    return g->ops->action_index ? g->ops->action_index(g, s, m) : g->ops->move_index(g, s, m);
+}
+
+int game_action_index_count(const Game *g)
+{
+    return g->ops->action_index ? g->action_index_count : g->move_index_count;
+}

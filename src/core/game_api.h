@@ -84,6 +84,11 @@ Status game_parse_action(const Game *g, const GameState *s, const char *text, Mo
 /* Parses `text` as one action and plays it. On error the state is unchanged. */
 Status game_play_text(const Game *g, GameState *s, const char *text, Move *played, ErrBuf *err);
 
+/* OpenSpiel's action id of m, legal in s (GameOps.action_index, else move_index), and
+ * how many there are, chance outcomes' ids last (Game.chance_index_count of them). */
+int game_action_index(const Game *g, const GameState *s, Move m);
+int game_action_index_count(const Game *g);
+
 /* Draws a chance outcome by its probabilities. */
 Move game_sample_chance(const Game *g, const GameState *s, Rng *rng);
 

@@ -354,8 +354,9 @@ static int scalar_count(const ObsSchema *sc)
 {
     int n = 2 * (sc->players + 1) + counter_slots(sc);
     for (int i = 0; i < sc->list_count; i++)
-        n += (sc->lists[i].per_player ? sc->players : 1) * sc->lists[i].cap *
-             (sc->kind_count + 2);
+        n += (sc->lists[i].per_player ? sc->players : 1) *
+             (sc->lists[i].counted ? sc->kind_count + 1
+                                   : sc->lists[i].cap * (sc->kind_count + 2));
     return n;
 }
 
@@ -409,10 +410,13 @@ static int write_scalars(const ObsSchema *sc, const Observation *o, float *out)
     for (int l = 0; l < sc->list_count; l++)
         for (int p = 0; p < (sc->lists[l].per_player ? sc->players : 1); p++) {
             const ObsList *li = &o->lists[obs_list_slot(sc, l, p)];
-            const int len = sc->lists[l].cap * item;
+            const bool counted = sc->lists[l].counted;
+            const int len = counted ? item - 1 : sc->lists[l].cap * item;
             for (int i = 0; i < len; i++)
                 out[n + i] = 0;
-            for (int k = 0; k < li->count && k < sc->lists[l].cap; k++) {
+            for (int k = 0; counted && k < li->count && k < sc->lists[l].cap; k++)
+                out[n + kind_index(sc, &li->items[k])] += 1;
+            for (int k = 0; !counted && k < li->count && k < sc->lists[l].cap; k++) {
                 out[n + k * item + kind_index(sc, &li->items[k])] = 1;
                 out[n + k * item + item - 1] = li->items[k].value;
             }

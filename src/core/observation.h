@@ -51,7 +51,8 @@
  * Then the scalar features: to_move one-hot over seats then "nobody/chance" (players +
  * 1), observer one-hot over seats then "spectator" (players + 1), the counter slots as
  * their raw values, and for each list slot `cap` items each as a one-hot over kinds
- * then "unknown" followed by the item's value (absent items are all 0). A game with a
+ * then "unknown" followed by the item's value (absent items are all 0), or for a
+ * `counted` list the number of its items of each kind then "unknown". A game with a
  * single zone gets each scalar broadcast as a constant plane after that zone's planes,
  * so its shape is [planes, rows, cols] as OpenSpiel's board games have; a game with
  * several zones gets the flat vector [size].
@@ -111,6 +112,9 @@ typedef struct ObsListDef {
     const char *name;
     bool per_player;
     int cap; /* most items the list ever holds; <= OBS_MAX_LIST_ITEMS */
+    /* The tensor gives how many items of each kind the list holds rather than each item
+     * in its slot: for a list whose order and values mean nothing (captured pieces). */
+    bool counted;
 } ObsListDef;
 
 /* What a configured game's observations look like. Names are static strings. */

@@ -48,6 +48,10 @@ class CEngine:
                                                 ctypes.POINTER(ctypes.c_double), i,
                                                 ctypes.POINTER(i)]),
             "crown_state_apply": (i, [p, u32]),
+            "crown_state_legal_indices": (i, [p, ctypes.POINTER(i),
+                                              ctypes.POINTER(ctypes.c_double), i,
+                                              ctypes.POINTER(i)]),
+            "crown_state_apply_index": (i, [p, i]),
             "crown_state_returns": (i, [p, ctypes.POINTER(ctypes.c_double), i]),
         }
         for name, (res, args) in sigs.items():
@@ -55,6 +59,7 @@ class CEngine:
             f.restype, f.argtypes = res, args
         self.lib = lib
         self.actions = (u32 * MAX_ACTIONS)()
+        self.indices = (i * MAX_ACTIONS)()
         self.probs = (ctypes.c_double * MAX_ACTIONS)()
         self.count = i()
 
@@ -81,6 +86,13 @@ class CEngine:
                                                     ctypes.byref(self.count)) == 0
         n = self.count.value
         return list(zip(self.actions[:n], self.probs[:n]))
+
+    def legal_indices(self, state):
+        """The action indices with their probabilities (at a chance node), pyspiel's actions."""
+        assert self.lib.crown_state_legal_indices(state, self.indices, self.probs, MAX_ACTIONS,
+                                                  ctypes.byref(self.count)) == 0
+        n = self.count.value
+        return list(zip(self.indices[:n], self.probs[:n]))
 
     def returns(self, state, players):
         out = (ctypes.c_double * 4)()
@@ -143,15 +155,22 @@ def test_random_games_match_the_c_engine(name, c_engine):
             def same_as_c(state):
                 # Replay what the module applied since the last check, then compare.
                 for action in state.history()[len(replayed):]:
-                    assert c_engine.lib.crown_state_apply(c_state, action) == 0
+                    assert c_engine.lib.crown_state_apply_index(c_state, action) == 0
                     replayed.append(action)
-                assert state.current_player() == c_engine.lib.crown_state_to_move(c_state)
+                # crown.h's chance (-2) and finished (-1) are pyspiel's -1 and -4.
+                who = c_engine.lib.crown_state_to_move(c_state)
+                assert state.current_player() == {-2: -1, -1: -4}.get(who, who)
                 assert state.hash() == c_engine.lib.crown_state_hash(c_state)
+                indexed = c_engine.legal_indices(c_state)
                 if state.is_chance_node():
-                    assert state.chance_outcomes() == c_engine.chance_outcomes(c_state)
-                    assert state.legal_actions() == []
+                    assert state.chance_outcomes() == indexed
+                    c_outcomes = c_engine.chance_outcomes(c_state)
+                    assert sorted(p for _, p in c_outcomes) == sorted(p for _, p in indexed)
                 else:
-                    assert state.legal_actions() == c_engine.legal_actions(c_state)
+                    assert len(c_engine.legal_actions(c_state)) == len(indexed)
+                # pyspiel's order: ascending, the outcomes too at a chance node.
+                assert state.legal_actions() == [a for a, _ in indexed]
+                assert state.legal_actions() == sorted(state.legal_actions())
 
             try:
                 state, _ = random_game(game, seed, plies=1000, check=same_as_c)
@@ -219,7 +238,7 @@ def test_observation_tensor(name):
     shape = game.observation_tensor_shape()
     state, _ = random_game(game, 3, plies=20)
     again, _ = random_game(game, 3, plies=20)
-    for player in list(range(game.num_players())) + [crown.TERMINAL_PLAYER]:
+    for player in list(range(game.num_players())) + [None]:
         t = state.observation_tensor(player)
         assert isinstance(t, np.ndarray) and t.dtype == np.float32
         assert list(t.shape) == shape and np.all(np.isfinite(t))
@@ -281,7 +300,7 @@ def test_bad_actions_never_change_the_state(name):
             wrong = state.history()[-1] + 1
             with pytest.raises(crown.Error, match="not the last action"):
                 state.undo_action(wrong)
-        for bad, error in ((-1, OverflowError), (1 << 40, OverflowError), (None, TypeError),
+        for bad, error in ((-1, crown.Error), (1 << 40, crown.Error), (1 << 70, OverflowError), (None, TypeError),
                            (1.5, TypeError), ("a1-a2", TypeError)):
             with pytest.raises(error):
                 state.apply_action(bad)

@@ -62,7 +62,7 @@ void kd_obs_schema(KdConfig *c)
                      {"power", true},
                      {"tokens", true}},
         .list_count = 1,
-        .lists = {{"captured", true, CAPTURED_CAP}},
+        .lists = {{"captured", true, CAPTURED_CAP, true /* counted: order means nothing */}},
     };
 }
 

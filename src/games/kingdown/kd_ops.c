@@ -72,6 +72,15 @@ static const RuleOption kd_options[] = {
      KD_MAX_PLIES_LIMIT, RULE_INTEGER},
 };
 
+/* OpenSpiel's action ids (ops_action_index): move_index's (kind, from, to), then the
+ * beast captures that go on (more), then promotions, which only pawns' plain moves and
+ * sacrifices carry, by the type made. */
+enum {
+    AX_MORE = KD_KINDS * 64 * 64,
+    AX_PROMO = AX_MORE + 64 * 64,
+    AX_COUNT = AX_PROMO + (KD_TYPES - 1) * 2 * 64 * 64,
+};
+
 static Status kd_configure(Game *g, ErrBuf *err)
 {
     KdConfig *c = calloc(1, sizeof *c);
@@ -115,6 +124,7 @@ static Status kd_configure(Game *g, ErrBuf *err)
     g->state_size = sizeof(KdState) + rep_history_bytes(c->hist_cap, false);
     g->undo_size = sizeof(KdUndo);
     g->move_index_count = KD_KINDS * 64 * 64;
+    g->action_index_count = AX_COUNT;
     g->max_game_length = c->max_plies * KD_TURN_ACTIONS + 8;
     return STATUS_OK;
 }
@@ -271,6 +281,19 @@ static uint64_t ops_hash(const Game *g, const GameState *s)
 {
     (void)g;
     return ((const KdState *)s)->pos.hash;
+}
+
+static int ops_action_index(const Game *g, const GameState *s, Move m)
+{
+    (void)g;
+    (void)s;
+    const int squares = kd_from(m) * 64 + kd_to(m);
+    if (kd_promo(m) != 0)
+        return AX_PROMO + (((kd_promo(m) - 1) % (KD_TYPES - 1)) * 2 +
+                           (kd_kind(m) != KD_MV_NORMAL)) * 64 * 64 + squares;
+    if (m >> 20)
+        return AX_MORE + squares;
+    return kd_kind(m) * 64 * 64 + squares;
 }
 
 static int ops_move_index(const Game *g, const GameState *s, Move m)
@@ -546,6 +569,7 @@ const GameOps kd_ops = {
     .configure = kd_configure,
     .release = kd_release,
     GAME_OPS_COMMON_HOOKS,
+    .action_index = ops_action_index,
     .parse_actions = ops_parse_actions,
     .evaluate = ops_evaluate,
     .eval_weight_count = KD_WEIGHT_COUNT,

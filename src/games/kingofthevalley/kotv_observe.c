@@ -91,9 +91,9 @@ void kotv_obs_schema(KotvConfig *c)
                      {"couples", true}},
         .counter_values = {[COUNTER_PHASE] = {kotv_phase_names, KPH_COUNT}},
         .list_count = LIST_INFLUENCE + 1,
-        .lists = {{"pending", false, KOTV_MAX_HOLES + KOTV_MAX_PEND_TAX},
-                  {"prices", false, KOTV_HILL_ROWS},
-                  {"influence", false, KOTV_MAX_KINDS}},
+        .lists = {{"pending", false, KOTV_MAX_HOLES + KOTV_MAX_PEND_TAX, false},
+                  {"prices", false, KOTV_HILL_ROWS, false},
+                  {"influence", false, KOTV_MAX_KINDS, false}},
     };
     for (int p = 0; p < c->players; p++)
         c->obs.zones[ZONE_CASTLE + p] = (ObsZone){CASTLE_ZONES[p], OBS_SQUARE, KOTV_COLUMNS, 2};

@@ -57,6 +57,23 @@ enum {
     IDX_COUNT = IDX_DRAW + KOTV_MAX_KINDS,
 };
 
+/* OpenSpiel's action ids (ops_action_index): move_index's layout, but with every choice
+ * of the tiles a tax or a kingdom bonus turns face down told apart. A tax turns down
+ * `req` tiles (at most KOTV_MAX_REQ) counted per slot; a kingdom bonus one slot in each
+ * of its columns. */
+enum {
+    KOTV_MAX_REQ = 9, /* the tile table's bound on a tax collector's requirement */
+    TAX_CHOICES = 2002, /* counts of KOTV_SLOTS slots summing to at most 9: C(9 + 5, 5) */
+    KINGDOM_CHOICES = 3125, /* a slot (of KOTV_SLOTS) in each of KOTV_KINGDOM_COLS columns */
+    AX_TAX = IDX_TAX,
+    AX_KINGDOM = AX_TAX + KOTV_COLUMNS * TAX_CHOICES,
+    AX_REFILL = AX_KINGDOM + KOTV_COLUMNS * KINGDOM_CHOICES,
+    AX_DRAW = AX_REFILL + KOTV_HILL_COLS,
+    AX_COUNT = AX_DRAW + KOTV_MAX_KINDS,
+};
+_Static_assert(KOTV_SLOTS == 5 && KOTV_KINGDOM_COLS == 5,
+               "TAX_CHOICES and KINGDOM_CHOICES count five slots");
+
 static Status kotv_configure(Game *g, ErrBuf *err)
 {
     // The player count comes from game_create's argument or from the rule option. A
@@ -100,6 +117,8 @@ static Status kotv_configure(Game *g, ErrBuf *err)
     g->state_size = sizeof(KotvState);
     g->undo_size = sizeof(KotvState);
     g->move_index_count = IDX_COUNT;
+    g->action_index_count = AX_COUNT;
+    g->chance_index_count = AX_COUNT - AX_DRAW; /* the draws close the range */
     g->max_game_length = g->players + c->max_rounds * g->players * KOTV_ACTIONS_PER_TURN;
     return STATUS_OK;
 }
@@ -229,6 +248,51 @@ static int ops_move_index(const Game *g, const GameState *s, Move m)
         return IDX_REFILL + a % KOTV_HILL_COLS;
     default:
         return IDX_DRAW + a % KOTV_MAX_KINDS;
+    }
+}
+
+/* Tuples of `parts` counts summing to at most `total`: C(total + parts, parts). */
+static int count_tuples(int total, int parts)
+{
+    long n = 1;
+    for (int i = 1; i <= parts; i++)
+        n = n * (total + i) / i;
+    return (int)n;
+}
+
+/* The rank of a tax's counts among all tuples of KOTV_SLOTS counts summing to at most
+ * KOTV_MAX_REQ, in lexicographic order. */
+static int tax_rank(Move m)
+{
+    int rank = 0, left = KOTV_MAX_REQ;
+    for (int slot = 0; slot < KOTV_SLOTS; slot++) {
+        const int count = kotv_tax_count(m, slot);
+        for (int v = 0; v < count && v <= left; v++)
+            rank += count_tuples(left - v, KOTV_SLOTS - 1 - slot);
+        left -= count;
+    }
+    return rank;
+}
+
+static int ops_action_index(const Game *g, const GameState *s, Move m)
+{
+    const int col = kotv_marg(m) % KOTV_COLUMNS;
+    switch (kotv_mtype(m)) {
+    case KMV_TAX:
+        return AX_TAX + col * TAX_CHOICES + tax_rank(m);
+    case KMV_KINGDOM: {
+        int choice = 0;
+        for (int i = KOTV_KINGDOM_COLS - 1; i >= 0; i--)
+            choice = choice * KOTV_SLOTS + kotv_kingdom_slot(m, i) % KOTV_SLOTS;
+        return AX_KINGDOM + col * KINGDOM_CHOICES + choice;
+    }
+    case KMV_REFILL:
+        return AX_REFILL + kotv_marg(m) % KOTV_HILL_COLS;
+    case KMV_PLACE: case KMV_PASS: case KMV_RECRUIT: case KMV_LEG: case KMV_JESTER:
+    case KMV_SWAP:
+        return ops_move_index(g, s, m);
+    default:
+        return AX_DRAW + kotv_marg(m) % KOTV_MAX_KINDS;
     }
 }
 
@@ -486,6 +550,7 @@ const GameOps kotv_ops = {
     .configure = kotv_configure,
     .release = kotv_release,
     GAME_OPS_COMMON_HOOKS,
+    .action_index = ops_action_index,
     .chance_outcomes = ops_chance_outcomes,
     .determinize = ops_determinize,
     .format_view = ops_format_view,
