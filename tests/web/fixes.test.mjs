@@ -67,6 +67,54 @@ test('the new-game form names games and AI levels, and fits a phone', async () =
   assert.deepEqual(page.errors, []);
 });
 
+test('rule options by their names in words, the fine points and the seed under Advanced', async () => {
+  const page = await newPage(DESKTOP);
+  await page.goto(`${srv.url}/?game=king-down`);
+  await page.waitForSelector('#rule-setup', WAIT);
+  const shown = async () => page.$$eval('#new-game .field', (fs) => fs.filter((f) => f.checkVisibility())
+    .map((f) => [f.dataset.rule, f.querySelector('.name').textContent]).filter(([rule]) => rule));
+  // Only the set-up and the armies at first; King Down's other eighteen fold away.
+  assert.deepEqual(await shown(), [['setup', 'Starting position'], ['armies', 'Armies']]);
+  assert.equal(await page.isVisible('#seed'), false, 'no raw seed in the main form');
+  assert.equal(await page.isVisible('#rule-castling'), false);
+  await page.click('#advanced summary');
+  assert.equal(await page.isVisible('#rule-castling'), true);
+  assert.equal(await page.textContent('#advanced [data-rule="max-plies"] .name'), 'Turn limit');
+  assert.match(await page.textContent('#advanced label:has(#seed)'), /Random seed/);
+  assert.equal(await page.$eval('#rule-castling', (s) => s.selectedOptions[0].textContent), 'off (default)');
+  // Every game: no label is an option's key, and a turn limit is called that everywhere.
+  for (const game of await page.$$eval('#game-select option', (os) => os.map((o) => o.value))) {
+    await page.selectOption('#game-select', game);
+    for (const [rule, name] of await page.$$eval('#new-game .field[data-rule]', (fs) => fs.map((f) => [f.dataset.rule, f.querySelector('.name').textContent]))) {
+      assert.notEqual(rule, name, `${game}: ${rule} is shown by its key`);
+      if (rule === 'max-plies') assert.equal(name, 'Turn limit', game);
+    }
+  }
+  await page.setViewportSize(PHONE);
+  await assertNoSideways(page, 'the new-game form with Advanced open');
+  await shoot(page, 'fixes-new-game-advanced-390x844.png');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a clock typed in: minutes and seconds a turn, and 1+1 among the presets', async () => {
+  const page = await newPage(DESKTOP);
+  await page.goto(`${srv.url}/?game=kings-valley`);
+  await page.waitForSelector('#clock', WAIT);
+  const presets = await page.$$eval('#clock option', (os) => os.map((o) => o.value));
+  assert.ok(presets.includes('60+1'), `1+1 is a preset: ${presets}`);
+  assert.equal(await page.isVisible('#clock-minutes'), false);
+  await page.selectOption('#clock', 'custom');
+  await page.fill('#clock-minutes', '2.5');
+  await page.fill('#clock-increment', '4');
+  await page.selectOption('#seat-0', 'human');
+  await page.selectOption('#seat-1', 'human');
+  await Promise.all([page.waitForURL(/\/g\/[0-9a-f]{24}#token=/, WAIT), page.click('#start')]);
+  const id = new URL(page.url()).pathname.split('/')[2];
+  const st = (await api(srv, 'GET', `/api/games/${id}`)).body;
+  assert.deepEqual([st.clock.initial, st.clock.increment], [150, 4]);
+  assert.deepEqual(page.errors, []);
+});
+
 test('King Down: a king in check is marked, promotions are pictured and fit a phone', async () => {
   const page = await newPage(DESKTOP);
   // Black's rook on a8 checks the white king on g8; the pawn on b7 may block by
