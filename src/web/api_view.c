@@ -16,6 +16,7 @@
 #include "core/game_api.h"
 #include "play/finish.h"
 #include "play/words.h"
+#include "web/api_takeback.h"
 #include "web/session.h"
 
 static int humans_of(const Session *s)
@@ -112,6 +113,19 @@ void api_view_state(const Session *s, json_t *o)
     }
     const int offer = api_offer_standing(s);
     json_object_set_new(o, "draw_offer", offer >= 0 ? json_integer(offer) : json_null());
+    // A takeback asked for and standing, or declined and not yet acted on: the asker
+    // sees the answer until someone moves.
+    const GameMeta *m = &s->meta;
+    const bool asked = api_takeback_standing(s) >= 0 ||
+                       (m->takeback_seat >= 0 && m->takeback_declined &&
+                        m->takeback_ply == s->rec.count && !session_over_locked(s));
+    json_t *tb = json_null();
+    if (asked) {
+        tb = json_object();
+        json_object_set_new(tb, "seat", json_integer(m->takeback_seat));
+        json_object_set_new(tb, "declined", json_boolean(m->takeback_declined));
+    }
+    json_object_set_new(o, "takeback", tb);
     json_object_set_new(o, "hints", json_boolean(humans_of(s) < 2 || s->meta.hints));
     json_object_set_new(o, "rematch", s->meta.rematch[0] ? json_string(s->meta.rematch)
                                                          : json_null());
