@@ -12,6 +12,7 @@ import { Composer } from './compose.js';
 import { keyboardBoard } from './keyboard.js';
 import { openReview, reviewButton } from './review.js';
 import { finishControls, resultText } from './finish.js';
+import { takebackControls } from './takeback.js';
 import { actionLabel, rulesHref } from './learn.js';
 import { createComeback } from './comeback.js';
 import { createSolution } from './solution.js';
@@ -58,12 +59,13 @@ export function showGame(root, id, token) {
   const record = h('a', { id: 'record-link', href: `/api/games/${id}/record`, target: '_blank', rel: 'noopener' }, 'game record');
   const rules = h('a', { id: 'rules-link', href: '/learn' }, 'Rules of this game');
   const finish = finishControls(id, token, (st) => applyState(st), (text) => say(text));
+  const takeback = takebackControls(id, token, (st) => applyState(st), (text) => say(text));
 
   root.replaceChildren(h('section', { class: 'game' },
     h('div', { class: 'board-area' }, board, actionHelp, composeBar, chooser, actions),
     h('aside', { class: 'panel' },
       title, summary, comeback.clocks, status, thinking, result, message, typed,
-      h('div', { class: 'buttons' }, hintBtn, undoBtn), finish.element,
+      h('div', { class: 'buttons' }, hintBtn, undoBtn, takeback.button), takeback.element, finish.element,
       h('h2', {}, 'Moves'), moves,
       h('h2', {}, 'Players'), seats, comeback.el,
       h('p', { class: 'links' }, h('a', { href: '/' }, 'New game'), ' · ', rules, ' · ', record))));
@@ -150,6 +152,7 @@ export function showGame(root, id, token) {
     result.hidden = !st.result;
     result.textContent = resultText(st);
     finish.update(st);
+    takeback.update(st);
     rules.href = rulesHref(st.game);
     if (st.ai_error) say(`The AI could not move: ${st.ai_error}`);
 
