@@ -232,6 +232,28 @@ test('King of the Valley fits a phone; the wizard swaps by tapping two tiles', a
   const tile = await page.$eval('#board [data-cell="a1"]', (c) => c.getBoundingClientRect().width);
   assert.ok(tile >= 40, `a valley tile is ${tile} px wide`);
   await shoot(page, 'fixes-king-of-the-valley-390x844.png');
+  // No tile's name runs under its shield or coin ("untess" for "countess").
+  const hidden = await page.$$eval('#board .tile', (ts) => ts.flatMap((t) => {
+    const name = t.querySelector('.kotv-name');
+    const over = t.querySelector('.kotv-shield, .coin');
+    if (!name || !over) return [];
+    const a = name.getBBox();
+    const b = over.getBBox();
+    const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+    return apart ? [] : [name.textContent];
+  }));
+  assert.deepEqual(hidden, [], 'tile names partly hidden');
+  // Whose move it is, in view above a board taller than the screen, and still in view
+  // scrolled to the board's foot.
+  const bar = async () => page.$eval('#turn-bar', (b) => ({ text: b.textContent, ...b.getBoundingClientRect().toJSON() }));
+  const boardTop = await page.$eval('#board', (b) => b.getBoundingClientRect().top);
+  let seen = await bar();
+  assert.match(seen.text, /^Your move/);
+  assert.ok(seen.bottom <= boardTop + 1 && seen.top >= 0, `the turn shows above the board (${JSON.stringify(seen)})`);
+  await page.$eval('#board', (b) => b.scrollIntoView({ block: 'end' }));
+  seen = await bar();
+  assert.ok(seen.top >= 0 && seen.bottom <= 844, `the turn stays in view (${JSON.stringify(seen)})`);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.locator('#board [data-castle="1"] .kotv-give').first().click();
   const code = await page.$eval('#board [data-castle="1"] .kotv-give[data-picked]', (g) => g.getAttribute('data-tile'));
   const slot = page.locator(`#board [data-slot][data-moves^="swap ${code} "]`).first();
@@ -239,6 +261,23 @@ test('King of the Valley fits a phone; the wizard swaps by tapping two tiles', a
   assert.ok(!want.includes('|'), `one swap per hill tile once the castle tile is chosen: ${want}`);
   await slot.click();
   await page.waitForFunction((t) => [...document.querySelectorAll('#moves li')].some((li) => li.textContent.includes(t)), want, WAIT);
+  assert.deepEqual(page.errors, []);
+});
+
+test('King\'s Castle on a phone: cells a finger wide, the names of the picked cell and its targets readable', async () => {
+  const page = await newPage(PHONE);
+  // A single on a1 that may stop on b1 or c1 (the rules page's board).
+  await openGame(page, { game: 'kings-castle', seats: ['human', 'human'], position: '6/7/8/9/10/11/10/9/8/7/W2B2 w 2' });
+  await assertNoSideways(page, "King's Castle");
+  const hex = await page.$eval('#board .hex', (c) => c.getBoundingClientRect().width);
+  assert.ok(hex >= 32, `a cell is ${hex} px wide`);
+  // Unreadably small names are not drawn; the cell picked and its targets say theirs.
+  assert.equal(await page.locator('#board .hex:not(.selected):not(.target) .cellname').first().isVisible(), false);
+  await page.click('#board [data-cell="a1"]');
+  await page.waitForSelector('#board .hex.target', WAIT);
+  const sizes = await page.$$eval('#board .hex.selected .cellname, #board .hex.target .cellname', (ts) => ts.map((t) => t.getBoundingClientRect().height));
+  assert.ok(sizes.length >= 2 && sizes.every((px) => px >= 9), `names readable: ${sizes}`);
+  await shoot(page, 'fixes-kings-castle-390x844.png');
   assert.deepEqual(page.errors, []);
 });
 

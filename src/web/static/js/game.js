@@ -44,6 +44,9 @@ export function showGame(root, id, token) {
   const title = h('h1', { id: 'title', class: 'game-title' });
   const summary = h('p', { class: 'summary' });
   const status = h('p', { id: 'status', class: 'status' });
+  // On a phone the panel comes below the board, which may be taller than the screen (King
+  // of the Valley's table): the same words stay in view above it, stuck to the top.
+  const turnBar = h('p', { id: 'turn-bar', class: 'turn-bar', 'aria-hidden': 'true' });
   const thinking = h('p', { id: 'thinking', class: 'thinking', hidden: true }, h('span', { class: 'spinner' }), ' ', h('span'));
   const result = h('p', { id: 'result', class: 'result', hidden: true });
   const message = h('p', { id: 'message', class: 'message', role: 'alert' });
@@ -62,7 +65,7 @@ export function showGame(root, id, token) {
   const takeback = takebackControls(id, token, (st) => applyState(st), (text) => say(text));
 
   root.replaceChildren(h('section', { class: 'game' },
-    h('div', { class: 'board-area' }, board, actionHelp, composeBar, chooser, actions),
+    h('div', { class: 'board-area' }, turnBar, board, actionHelp, composeBar, chooser, actions),
     h('aside', { class: 'panel' },
       title, summary, comeback.clocks, status, thinking, result, message, typed,
       h('div', { class: 'buttons' }, hintBtn, undoBtn, takeback.button), takeback.element, finish.element,
@@ -147,6 +150,8 @@ export function showGame(root, id, token) {
     status.textContent = st.status === 'over' ? 'Game over'
       : st.to_move === null ? 'Chance acts next'
         : myTurn() ? `Your move (${ORDINAL[st.you]} player)` : `${seatName(st.to_move)} to move`;
+    turnBar.textContent = st.status === 'over' ? resultText(st) || 'Game over' : status.textContent;
+    turnBar.classList.toggle('mine', myTurn());
     thinking.hidden = st.thinking === null;
     if (st.thinking !== null) thinking.lastElementChild.textContent = `${seatName(st.thinking)} is thinking…`;
     result.hidden = !st.result;
