@@ -13,18 +13,10 @@
 #include "play/undo.h"
 #include "web/api.h"
 #include "web/api_finish.h"
+#include "web/api_view.h"
 #include "web/context.h"
 #include "web/gameclock.h"
 #include "web/session.h"
-
-int api_takeback_standing(const Session *s)
-{
-    const GameMeta *m = &s->meta;
-    if (m->takeback_seat < 0 || m->takeback_declined || m->takeback_ply != s->rec.count ||
-        session_over_locked(s))
-        return -1;
-    return m->takeback_seat;
-}
 
 /* Checks that `seat` is a person's in a two-player game still going on against another
  * person: takebacks are agreed between players; the AI's games have undo. */

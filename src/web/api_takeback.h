@@ -16,8 +16,5 @@ typedef struct Session Session;
 void api_takeback_ask(Server *srv, const Request *req, Session *s, Response *res);
 void api_takeback_accept(Server *srv, const Request *req, Session *s, Response *res);
 void api_takeback_decline(Server *srv, const Request *req, Session *s, Response *res);
-/* The seat whose takeback request stands (asked, and nobody has acted since), or -1;
- * the caller holds s->mu. */
-int api_takeback_standing(const Session *s);
 
 #endif

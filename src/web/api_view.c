@@ -16,7 +16,6 @@
 #include "core/game_api.h"
 #include "play/finish.h"
 #include "play/words.h"
-#include "web/api_takeback.h"
 #include "web/session.h"
 
 static int humans_of(const Session *s)
@@ -37,6 +36,15 @@ int api_offer_standing(const Session *s)
         if (s->actor[i] != s->meta.offer_seat && s->actor[i] != PLAYER_CHANCE)
             return -1;
     return s->meta.offer_seat;
+}
+
+int api_takeback_standing(const Session *s)
+{
+    const GameMeta *m = &s->meta;
+    if (m->takeback_seat < 0 || m->takeback_declined || m->takeback_ply != s->rec.count ||
+        session_over_locked(s))
+        return -1;
+    return m->takeback_seat;
 }
 
 void api_result_text(const Session *s, StrBuf *out)
