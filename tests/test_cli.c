@@ -100,7 +100,8 @@ static void test_help_and_games(void **state)
     assert_contains(&r, "kings-valley-7x7 - ");
     assert_contains(&r, "kings-valley-labyrinth - ");
     assert_contains(&r, "--rule trap=both|opponent|off");
-    assert_contains(&r, "--rule max-plies=0..1000  [integer]");
+    assert_contains(&r, "--rule max-plies=0..1000  [integer] Turn limit: the game is drawn "
+                        "once this many turns");
     assert_contains(&r, "--rule trap=both|opponent|off  [choice]");
     assert_contains(&r, "--rule setup=TEXT  [text]");
     assert_contains(&r, "--rule tiles=FILE  [file]");

@@ -215,12 +215,18 @@ static void test_rule_settings_are_pairs(void **state)
     assert_int_equal(rule_setting_split(none, &r, &err), STATUS_PARSE);
     assert_string_equal(none, "setup");
 
-    // Every option of every game says what it is; only King of the Valley's table of
+    // Every option of every game says what it is, in words; only King of the Valley's table of
     // components is read from a file.
     for (int i = 0; i < registry_count(); i++) {
         const GameOps *o = registry_at(i);
         for (int k = 0; k < o->option_count; k++) {
             const RuleOption *opt = &o->options[k];
+            // A title in words, capitalised, and never the key itself (issue 32).
+            assert_non_null(opt->title);
+            assert_true(opt->title[0] >= 'A' && opt->title[0] <= 'Z');
+            assert_string_not_equal(opt->title, opt->name);
+            assert_non_null(opt->help);
+            assert_null(strstr(opt->help, "plies")); // one word, "turns", in every game
             assert_true(opt->kind != RULE_CHOICE || opt->choices != NULL);
             assert_true(opt->kind == RULE_CHOICE || opt->kind == RULE_TEXT ||
                         opt->choices == NULL);

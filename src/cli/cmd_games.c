@@ -22,25 +22,26 @@ int cmd_games(int argc, char **argv)
         for (int o = 0; o < ops->option_count; o++) {
             const RuleOption *r = &ops->options[o];
             // The kind first, so that a reader (or a script) knows what the value is
-            // before reading the values it may take.
+            // before reading the values it may take; then the title and help that the
+            // web's new-game form shows too.
             const char *kind = rule_kind_name(r->kind);
             switch (r->kind) {
             case RULE_CHOICE:
-                printf("    --rule %s=%s  [%s] %s (default %s)\n", r->name, r->choices, kind,
-                       r->help, r->default_value);
+                printf("    --rule %s=%s  [%s] %s: %s (default %s)\n", r->name, r->choices, kind,
+                       r->title, r->help, r->default_value);
                 break;
             case RULE_INTEGER:
-                printf("    --rule %s=%ld..%ld  [%s] %s (default %s)\n", r->name, r->min, r->max,
-                       kind, r->help, r->default_value);
+                printf("    --rule %s=%ld..%ld  [%s] %s: %s (default %s)\n", r->name, r->min,
+                       r->max, kind, r->title, r->help, r->default_value);
                 break;
             case RULE_TEXT:
-                printf("    --rule %s=TEXT  [%s] %s (default %s%s%s)\n", r->name, kind, r->help,
-                       r->default_value, r->choices ? "; often " : "",
+                printf("    --rule %s=TEXT  [%s] %s: %s (default %s%s%s)\n", r->name, kind,
+                       r->title, r->help, r->default_value, r->choices ? "; often " : "",
                        r->choices ? r->choices : "");
                 break;
             case RULE_FILE:
-                printf("    --rule %s=FILE  [%s] %s (default %s)\n", r->name, kind, r->help,
-                       r->default_value);
+                printf("    --rule %s=FILE  [%s] %s: %s (default %s)\n", r->name, kind, r->title,
+                       r->help, r->default_value);
                 break;
             }
         }

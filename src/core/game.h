@@ -75,13 +75,26 @@ typedef enum RuleKind {
     RULE_FILE,    /* the name of a file that configure reads, or a word the game knows */
 } RuleKind;
 
+/* Where a rule option is offered to a player choosing rules: among the few that pick
+ * the game to play, or folded away with the fine points whose defaults suit nearly
+ * everyone (the new-game form of the web shows only the first kind at once). */
+typedef enum RulePlace {
+    RULE_MAIN,
+    RULE_ADVANCED,
+} RulePlace;
+
+/* A rule option. `name` is the key of --rule and of the API; `title` names it in words
+ * for a player ("Turn limit"); `help` says what its values do. Every game uses the word
+ * "turns" for what a player does between two of his opponents' turns. */
 typedef struct RuleOption {
     const char *name;
+    const char *title;
     const char *help;
     const char *default_value;
     const char *choices; /* RULE_CHOICE: the values; RULE_TEXT: common ones, or NULL */
     long min, max;       /* RULE_INTEGER only */
     RuleKind kind;
+    RulePlace place;
 } RuleOption;
 
 /* One rule option set by name: a pair, never joined into "name=value" text, so that no

@@ -24,8 +24,7 @@
 #include "web/context.h"
 #include "web/session.h"
 
-/* The state for `seat` as the answer, with "answer" in front when given. */
-static void answer_state(Response *res, Session *s, int seat, const char *answer)
+void api_finish_answer(Response *res, Session *s, int seat, const char *answer)
 {
     size_t len = 0;
     char *body = api_state_locked(s, seat, &len);
@@ -109,7 +108,7 @@ static void change(Server *srv, Session *s, int seat, const char *action, Respon
     if (st == STATUS_OK && !(answer && strcmp(answer, "declined") == 0))
         st = session_set_meta_locked(srv, s, &m, &err);
     if (st == STATUS_OK)
-        answer_state(res, s, seat, answer);
+        api_finish_answer(res, s, seat, answer);
     else
         response_error(res, http_status_of(st), "%s", err.msg);
     pthread_mutex_unlock(&s->mu);
@@ -207,17 +206,23 @@ static void rematch(Server *srv, const Request *req, Session *s, int seat, Respo
 
 /* The seat a request speaks for is its token's: finishing a game is a player's act,
  * never a spectator's. */
-static void as_seat(Server *srv, const Request *req, Session *s, const char *action,
-                    Response *res)
+int api_finish_seat(const Request *req, Session *s, Response *res)
 {
     int seat = -1;
     if (req->token != NULL && req->token[0] != '\0')
         seat = session_seat_of(s, req->token);
-    if (seat < 0) {
+    if (seat < 0)
         response_error(res, 403, "this needs the seat's secret token: send it as "
                        "'Authorization: Bearer TOKEN' (it is in the seat's link)");
+    return seat;
+}
+
+static void as_seat(Server *srv, const Request *req, Session *s, const char *action,
+                    Response *res)
+{
+    const int seat = api_finish_seat(req, s, res);
+    if (seat < 0)
         return;
-    }
     if (strcmp(action, "rematch") == 0)
         rematch(srv, req, s, seat, res);
     else

@@ -18,6 +18,12 @@ void api_finish_offer_draw(Server *srv, const Request *req, Session *s, Response
 void api_finish_accept_draw(Server *srv, const Request *req, Session *s, Response *res);
 void api_finish_decline_draw(Server *srv, const Request *req, Session *s, Response *res);
 void api_finish_rematch(Server *srv, const Request *req, Session *s, Response *res);
+/* The seat of the request's token; -1 after answering 403 when it has none. A player's
+ * request (finishing, a takeback) is never a spectator's. */
+int api_finish_seat(const Request *req, Session *s, Response *res);
+/* Answers the state for `seat`, with "answer" in front when given; the caller holds
+ * s->mu. */
+void api_finish_answer(Response *res, Session *s, int seat, const char *answer);
 /* Adds to the state o of s what the end and the offers are; the caller holds s->mu. */
 /* The result in the neutral words of play_result_text, an end outside the rules
  * included; the caller holds s->mu. */

@@ -38,6 +38,15 @@ int api_offer_standing(const Session *s)
     return s->meta.offer_seat;
 }
 
+int api_takeback_standing(const Session *s)
+{
+    const GameMeta *m = &s->meta;
+    if (m->takeback_seat < 0 || m->takeback_declined || m->takeback_ply != s->rec.count ||
+        session_over_locked(s))
+        return -1;
+    return m->takeback_seat;
+}
+
 void api_result_text(const Session *s, StrBuf *out)
 {
     if (s->meta.end != PLAY_END_NONE)
@@ -112,6 +121,19 @@ void api_view_state(const Session *s, json_t *o)
     }
     const int offer = api_offer_standing(s);
     json_object_set_new(o, "draw_offer", offer >= 0 ? json_integer(offer) : json_null());
+    // A takeback asked for and standing, or declined and not yet acted on: the asker
+    // sees the answer until someone moves.
+    const GameMeta *m = &s->meta;
+    const bool asked = api_takeback_standing(s) >= 0 ||
+                       (m->takeback_seat >= 0 && m->takeback_declined &&
+                        m->takeback_ply == s->rec.count && !session_over_locked(s));
+    json_t *tb = json_null();
+    if (asked) {
+        tb = json_object();
+        json_object_set_new(tb, "seat", json_integer(m->takeback_seat));
+        json_object_set_new(tb, "declined", json_boolean(m->takeback_declined));
+    }
+    json_object_set_new(o, "takeback", tb);
     json_object_set_new(o, "hints", json_boolean(humans_of(s) < 2 || s->meta.hints));
     json_object_set_new(o, "rematch", s->meta.rematch[0] ? json_string(s->meta.rematch)
                                                          : json_null());

@@ -15,6 +15,9 @@ typedef struct Session Session;
 /* The seat whose draw offer stands: it was made, and nobody but its maker (and chance)
  * has acted since. -1 when none. The caller holds s->mu, as for all of these. */
 int api_offer_standing(const Session *s);
+/* The seat whose takeback request stands (asked, not declined, and nobody has acted
+ * since), or -1; the caller holds s->mu. */
+int api_takeback_standing(const Session *s);
 /* Sets in the state body o the end outside the rules (status, result), or completes a
  * result by the rules, and the draw offer, hints and rematch fields. */
 void api_view_state(const Session *s, json_t *o);

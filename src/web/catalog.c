@@ -15,7 +15,9 @@ static json_t *option_json(const RuleOption *o)
 {
     json_t *j = json_object();
     json_object_set_new(j, "name", json_string(o->name));
+    json_object_set_new(j, "title", json_string(o->title));
     json_object_set_new(j, "help", json_string(o->help));
+    json_object_set_new(j, "advanced", json_boolean(o->place == RULE_ADVANCED));
     json_object_set_new(j, "default", json_string(o->default_value));
     json_object_set_new(j, "type", json_string(rule_kind_name(o->kind)));
     if (o->choices) {

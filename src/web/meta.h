@@ -1,7 +1,7 @@
 /*
  * meta.h - what a game on the server is beyond its moves: an end outside the rules (a
- * resignation, a draw agreed), a standing draw offer, whether hints are allowed between
- * people, and the links between a game and its rematch. Kept in the store as one JSON
+ * resignation, a draw agreed), a standing draw offer, a takeback asked for (and whether
+ * it was declined), whether hints are allowed between people, and the links between a game and its rematch. Kept in the store as one JSON
  * object next to the moves (store.h, StoredGame.meta), so it survives a restart.
  */
 #ifndef CROWN_WEB_META_H
@@ -21,6 +21,9 @@ typedef struct GameMeta {
     int end_ply;    /* the actions played when it ended */
     int offer_seat; /* the seat whose draw offer stands, or -1 */
     int offer_ply;  /* the actions played when it was made */
+    int takeback_seat;      /* the seat that asked the other to take back its turn, or -1 */
+    int takeback_ply;       /* the actions played when it asked: the request lapses after */
+    bool takeback_declined; /* the other player said no (the asker is told) */
     bool hints;     /* hints allowed although several seats are people */
     char rematch[SECRET_ID_LEN + 1];    /* the rematch's id, "" while there is none */
     /* Indexed by this game's seats: that player's token in the rematch, where he sits

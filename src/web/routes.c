@@ -22,6 +22,7 @@
 #include "web/api_lobby.h"
 #include "web/api_observe.h"
 #include "web/api_solution.h"
+#include "web/api_takeback.h"
 #include "web/lab_api.h"
 #include "web/preview.h"
 #include "web/review.h"
@@ -91,6 +92,9 @@ static const Route ROUTES[] = {
     {"POST", GAME_PATH "/accept-draw", api_finish_accept_draw, NULL, false},
     {"POST", GAME_PATH "/decline-draw", api_finish_decline_draw, NULL, false},
     {"POST", GAME_PATH "/rematch", api_finish_rematch, NULL, false},
+    {"POST", GAME_PATH "/takeback", api_takeback_ask, NULL, false},
+    {"POST", GAME_PATH "/accept-takeback", api_takeback_accept, NULL, false},
+    {"POST", GAME_PATH "/decline-takeback", api_takeback_decline, NULL, false},
 };
 enum { N_ROUTES = sizeof ROUTES / sizeof ROUTES[0] };
 

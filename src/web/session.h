@@ -197,6 +197,13 @@ Status session_play(Server *srv, Session *s, int seat, const char *text, int exp
 /* Takes back the actions since `seat` last had the move (at least one of its own), in
  * games where every other seat is an AI; stops the AI if it is thinking. */
 Status session_undo(Server *srv, Session *s, int seat, ErrBuf *err);
+/* The one taking back of undo and of an agreed takeback (api_takeback.c): the actions
+ * since `seat` last had the move are deleted, with `m` (the meta after it, its clock
+ * handed to `seat`; NULL keeps the meta) in the same transaction. Under s->mu; the
+ * caller has checked who may do it. STATUS_CONFLICT when `seat` has no move to take
+ * back or another process changed the game first. */
+Status session_take_back_locked(Server *srv, Session *s, int seat, const GameMeta *m,
+                                ErrBuf *err);
 
 /* For the AI workers. session_ai_claim claims the move in the store (with several
  * processes, the one holding the claim plays it), checks under the lock that an AI seat

@@ -417,25 +417,20 @@ Status session_play(Server *srv, Session *s, int seat, const char *text, int exp
     return st;
 }
 
-Status session_undo(Server *srv, Session *s, int seat, ErrBuf *err)
+Status session_take_back_locked(Server *srv, Session *s, int seat, const GameMeta *m,
+                                ErrBuf *err)
 {
-    pthread_mutex_lock(&s->mu);
-    Status st = STATUS_OK;
-    if (seat < 0 || seat >= s->game->players || !s->seats.seat[seat].human)
-        st = err_set(err, STATUS_CONFLICT, "only a human seat may take moves back");
-    for (int i = 0; st == STATUS_OK && i < s->game->players; i++)
-        if (i != seat && s->seats.seat[i].human)
-            st = err_set(err, STATUS_CONFLICT, "undo is only for games against the AI: "
-                         "the %s seat is another human's", play_seat_ordinal(i));
-    if (st == STATUS_OK && session_over_locked(s))
-        st = err_set(err, STATUS_CONFLICT, "the game is over: moves cannot be taken back");
     int keep = 0;
-    if (st == STATUS_OK && (st = play_undo_point(&s->rec, 1u << seat, &keep, err)) ==
-                               STATUS_ILLEGAL)
+    Status st = play_undo_point(&s->rec, 1u << seat, &keep, err);
+    if (st == STATUS_ILLEGAL)
         st = STATUS_CONFLICT;
+    char *meta_text = NULL;
+    if (st == STATUS_OK && m != NULL && (meta_text = meta_format(m, s->game->players)) == NULL)
+        st = err_set(err, STATUS_NOMEM, "out of memory");
     if (st == STATUS_OK) {
-        // Undo hands the move back to this human seat, so no AI move is left pending.
-        const StoreStamp stamp = {s->stored_version, s->version + 1, false, NULL, 0};
+        // The move goes back to this human seat, so no AI move is left pending.
+        const StoreStamp stamp = {s->stored_version, s->version + 1, false, meta_text,
+                                  m != NULL ? meta_flag_at(m) : 0};
         st = store_truncate(srv->store, s->id, keep, &stamp, err);
         ErrBuf e2;
         if (st == STATUS_CONFLICT)
@@ -445,16 +440,37 @@ Status session_undo(Server *srv, Session *s, int seat, ErrBuf *err)
         else
             s->stored_version = s->version + 1;
     }
+    free(meta_text);
     if (st == STATUS_OK) {
         if (s->agent)
             agent_stop(s->agent); // its move would be dropped anyway: stop wasting time
         s->thinking = -1;
         session_texts_truncate(s, keep);
         record_truncate(&s->rec, keep);
+        if (m != NULL)
+            s->meta = *m;
         s->ai_error[0] = '\0';
         session_changed_locked(s);
         session_schedule_ai_locked(srv, s);
     }
+    return st;
+}
+
+Status session_undo(Server *srv, Session *s, int seat, ErrBuf *err)
+{
+    pthread_mutex_lock(&s->mu);
+    Status st = STATUS_OK;
+    if (seat < 0 || seat >= s->game->players || !s->seats.seat[seat].human)
+        st = err_set(err, STATUS_CONFLICT, "only a human seat may take moves back");
+    for (int i = 0; st == STATUS_OK && i < s->game->players; i++)
+        if (i != seat && s->seats.seat[i].human)
+            st = err_set(err, STATUS_CONFLICT, "undo is only for games against the AI: "
+                         "against the %s seat, another human's, ask for a takeback",
+                         play_seat_ordinal(i));
+    if (st == STATUS_OK && session_over_locked(s))
+        st = err_set(err, STATUS_CONFLICT, "the game is over: moves cannot be taken back");
+    if (st == STATUS_OK)
+        st = session_take_back_locked(srv, s, seat, NULL, err);
     pthread_mutex_unlock(&s->mu);
     return st;
 }

@@ -59,7 +59,8 @@ typedef struct StoreStamp {
     uint64_t version; /* the version after the write; greater than expect */
     bool ai_next;     /* an AI seat is to move after the write: this process claims it */
     /* The game's new meta (StoredGame.meta) written in the same transaction by
-     * store_append, or NULL to leave it: a game's clock moves with its moves. */
+     * store_append and store_truncate, or NULL to leave it: a game's clock moves with
+     * its moves, and a takeback's with the moves it takes back. */
     const char *meta;
     /* With meta: when its clock's running time runs out (milliseconds since 1970), 0 when
      * no clock runs, so that store_claim_flags finds the game without loading it. */

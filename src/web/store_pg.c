@@ -445,6 +445,8 @@ static Status pg_truncate(Store *base, const char *id, int keep, const StoreStam
     Status s = begin_write(pg(base), id, stamp, &tx, err);
     if (s == STATUS_OK)
         s = pg_run_cmd(tx.c, "DELETE FROM moves WHERE game_id=$1 AND ply>=$2", 2, p, err);
+    if (s == STATUS_OK && stamp->meta != NULL) // a takeback's clock goes with it
+        s = update_meta(tx.c, id, stamp->meta, stamp->flag_at, err);
     return end_write(&tx, id, stamp, s, err);
 }
 

@@ -287,6 +287,23 @@ static Status sqlite_insert_game(Store *base, const StoredGame *g, bool ai_next,
     return end_write(st, s, begun, err);
 }
 
+/* The meta that goes with a write to the moves (StoreStamp.meta), when there is one. */
+static Status stamp_meta(SqliteStore *st, const char *id, const StoreStamp *stamp,
+                         ErrBuf *err)
+{
+    sqlite3_stmt *q;
+    Status s = STATUS_OK;
+    if (stamp->meta != NULL &&
+        (s = prepare(st, "UPDATE games SET meta=?2, flag_at=?3 WHERE id=?1", &q, err)) ==
+            STATUS_OK) {
+        sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 2, stamp->meta, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(q, 3, (sqlite3_int64)stamp->flag_at);
+        s = step_done(st, q, err, "update meta");
+    }
+    return s;
+}
+
 static Status sqlite_append(Store *base, const char *id, int first_ply,
                             const char *const *texts, int n, const StoreStamp *stamp,
                             ErrBuf *err)
@@ -304,15 +321,8 @@ static Status sqlite_append(Store *base, const char *id, int first_ply,
         sqlite3_bind_text(q, 3, texts[i], -1, SQLITE_STATIC);
         s = step_done(st, q, err, "insert move");
     }
-    sqlite3_stmt *q;
-    if (s == STATUS_OK && stamp->meta != NULL &&
-        (s = prepare(st, "UPDATE games SET meta=?2, flag_at=?3 WHERE id=?1", &q, err)) ==
-            STATUS_OK) {
-        sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
-        sqlite3_bind_text(q, 2, stamp->meta, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(q, 3, (sqlite3_int64)stamp->flag_at);
-        s = step_done(st, q, err, "update meta");
-    }
+    if (s == STATUS_OK)
+        s = stamp_meta(st, id, stamp, err);
     return end_write(st, s, begun, err);
 }
 
@@ -330,6 +340,8 @@ static Status sqlite_truncate(Store *base, const char *id, int keep, const Store
         sqlite3_bind_int(q, 2, keep);
         s = step_done(st, q, err, "delete moves");
     }
+    if (s == STATUS_OK)
+        s = stamp_meta(st, id, stamp, err);
     return end_write(st, s, begun, err);
 }
 
@@ -339,15 +351,10 @@ static Status sqlite_set_meta(Store *base, const char *id, const char *meta,
     SqliteStore *st = sq(base);
     bool begun;
     Status s = begin_game_write(st, id, stamp, &begun, err);
-    sqlite3_stmt *q;
-    if (s == STATUS_OK &&
-        (s = prepare(st, "UPDATE games SET meta=?2, flag_at=?3 WHERE id=?1", &q, err)) ==
-            STATUS_OK) {
-        sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
-        sqlite3_bind_text(q, 2, meta, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(q, 3, (sqlite3_int64)stamp->flag_at);
-        s = step_done(st, q, err, "update meta");
-    }
+    StoreStamp with = *stamp;
+    with.meta = meta;
+    if (s == STATUS_OK)
+        s = stamp_meta(st, id, &with, err);
     return end_write(st, s, begun, err);
 }
 

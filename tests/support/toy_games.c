@@ -89,15 +89,19 @@ static const NimConfig *nim_cfg(const Game *g)
 }
 
 static const RuleOption nim_options[] = {
-    {"stones", "stones on the heap at the start", "21", NULL, 1, 200, RULE_INTEGER},
-    {"take", "most stones one action takes", "3", NULL, 1, 9, RULE_INTEGER},
-    {"actions", "actions in one turn", "1", NULL, 1, 4, RULE_INTEGER},
+    {"stones", "Stones", "stones on the heap at the start", "21", NULL, 1, 200, RULE_INTEGER,
+     RULE_MAIN},
+    {"take", "Most stones a take", "most stones one action takes", "3", NULL, 1, 9, RULE_INTEGER,
+     RULE_MAIN},
+    {"actions", "Actions a turn", "actions in one turn", "1", NULL, 1, 4, RULE_INTEGER, RULE_MAIN},
 };
 
 static const RuleOption twostep_options[] = {
-    {"stones", "stones on the heap at the start", "21", NULL, 1, 200, RULE_INTEGER},
-    {"take", "most stones one action takes", "2", NULL, 1, 9, RULE_INTEGER},
-    {"actions", "actions in one turn", "2", NULL, 1, 4, RULE_INTEGER},
+    {"stones", "Stones", "stones on the heap at the start", "21", NULL, 1, 200, RULE_INTEGER,
+     RULE_MAIN},
+    {"take", "Most stones a take", "most stones one action takes", "2", NULL, 1, 9, RULE_INTEGER,
+     RULE_MAIN},
+    {"actions", "Actions a turn", "actions in one turn", "2", NULL, 1, 4, RULE_INTEGER, RULE_MAIN},
 };
 
 static Status nim_configure(Game *g, ErrBuf *err)
@@ -602,7 +606,7 @@ typedef struct RaceState {
 } RaceState;
 
 static const RuleOption race_options[] = {
-    {"target", "the square that wins", "10", NULL, 2, 50, RULE_INTEGER},
+    {"target", "Target square", "the square that wins", "10", NULL, 2, 50, RULE_INTEGER, RULE_MAIN},
 };
 
 static RaceState *race(GameState *s)

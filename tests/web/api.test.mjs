@@ -46,8 +46,14 @@ describe('games and set-up', () => {
       for (const o of g.options) {
         assert.equal(typeof o.default, 'string', `${g.name} ${o.name}`);
         assert.ok(['choice', 'integer', 'text', 'file'].includes(o.type));
+        // A title in words for the form, and where the form shows it (issue 32).
+        assert.match(o.title, /^[A-Z]/, `${g.name} ${o.name}`);
+        assert.equal(typeof o.advanced, 'boolean', `${g.name} ${o.name}`);
+        if (o.name === 'max-plies') assert.equal(o.title, 'Turn limit', g.name);
       }
     }
+    const kd = games.find((g) => g.name === 'king-down').options;
+    assert.deepEqual(kd.filter((o) => !o.advanced).map((o) => o.name), ['setup', 'armies']);
   });
 
   test('a text option is the game\'s to check; a file option is refused', async () => {

@@ -1,7 +1,8 @@
 // comeback.test.mjs - coming back to games, in headless Chromium against a real crown
 // serve: a clock counting down on the page until its flag falls, the tab title on your
 // turn, the sound on the opponent's move, the home page's list of this browser's games,
-// taking an open seat from the home page, the spectator link, what the copy buttons copy;
+// taking an open seat from the home page, the spectator link, what the copy buttons copy,
+// a takeback asked on one page and answered on the other;
 // screenshots at 1280x800 and 390x844, no sideways scroll at 390 px, and an axe-core
 // audit of what these pages add. Every wait is on a condition of the page, bounded; none is a sleep.
 import assert from 'node:assert/strict';
@@ -108,6 +109,36 @@ test('a clock counts down on the page, the title says your turn, and the flag fa
   assert.match(await row.textContent(), /ran out of time/);
   assert.deepEqual(first.errors, []);
   assert.deepEqual(second.errors, []);
+  await first.context().close();
+  await second.context().close();
+});
+
+test('a takeback between two people: asked, declined, asked again and accepted on the pages', async () => {
+  const g = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+  const first = await newPage();
+  const second = await newPage();
+  await first.goto(`${srv.url}${g.seats[0].url}`);
+  await second.goto(`${srv.url}${g.seats[1].url}`);
+  await first.waitForSelector('#takeback:disabled', WAIT); // nothing of his to take back yet
+  assert.equal(await first.isVisible('#undo'), false, 'undo is for games against the AI');
+  const st = (await api(srv, 'GET', `/api/games/${g.id}`, { token: g.seats[0].token })).body;
+  await api(srv, 'POST', `/api/games/${g.id}/moves`, { token: g.seats[0].token, body: { move: st.legal[0].text } });
+  await first.click('#takeback:enabled', WAIT);
+  await first.waitForSelector('#takeback-note:has-text("waiting for your opponent")', WAIT);
+  await second.waitForSelector('#takeback-request:visible', WAIT);
+  assert.match(await second.textContent('#takeback-request'), /first player asks to take back/);
+  await second.click('#decline-takeback');
+  await first.waitForSelector('#takeback-note:has-text("declined")', WAIT);
+  await second.waitForSelector('#takeback-request', { ...WAIT, state: 'hidden' });
+  await first.click('#takeback');
+  await second.click('#accept-takeback', WAIT);
+  await first.waitForFunction(() => document.querySelector('#status').textContent.startsWith('Your move')
+    && !document.querySelector('#moves li'), null, WAIT);
+  await first.waitForSelector('#takeback-note', { ...WAIT, state: 'hidden' });
+  assert.equal(await second.isVisible('#takeback-request'), false);
+  await first.waitForSelector('#takeback:disabled', WAIT); // back to no move of his
+  await shoot(first, 'takeback');
+  assert.deepEqual([...first.errors, ...second.errors], []);
   await first.context().close();
   await second.context().close();
 });

@@ -44,7 +44,10 @@ async function startFromForm(page, game, seats, seed) {
     await page.selectOption(`#seat-${i}`, kind === 'human' ? 'human' : 'ai');
     if (level) await page.selectOption(`#level-${i}`, level);
   }
-  if (seed !== undefined) await page.fill('#seed', String(seed));
+  if (seed !== undefined) {
+    await page.click('#advanced summary'); // the seed waits under Advanced
+    await page.fill('#seed', String(seed));
+  }
   await Promise.all([page.waitForURL(/\/g\/[0-9a-f]{24}#token=/, WAIT), page.click('#start')]);
   await page.waitForSelector('#board svg, #board pre', WAIT);
 }

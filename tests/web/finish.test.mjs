@@ -1,5 +1,5 @@
 // finish.test.mjs - finishing a game between its players through the JSON API: resign,
-// draw offers between people and the AI's answer, the rematch with the seats swapped,
+// draw offers between people and the AI's answer, a takeback asked and answered, the rematch with the seats swapped,
 // undo refused after the end, hints off between people unless allowed, the end's
 // reason and winners, all of it kept across a restart; and POST /api/observe. Run by
 // tools/run-web-tests.sh (the api suite) with CROWN_BIN set to the build under test.
@@ -80,6 +80,60 @@ describe('finishing a game', () => {
     assert.equal(r.body.result.reason, 'agreement');
     assert.deepEqual(r.body.result.winners, [0, 1]);
     assert.equal(r.body.result.text, 'draw: agreed by the players');
+  });
+
+  test('a takeback between people: asked, declined, asked again and accepted; never against the AI', async () => {
+    const g = await create({ game: 'kings-valley', seats: ['human', 'human'], clock: { initial: 60, increment: 1 } });
+    const move = async (seat) => {
+      const st = (await api(srv, 'GET', `/api/games/${g.id}`, { token: g.t[seat] })).body;
+      const r = await api(srv, 'POST', `/api/games/${g.id}/moves`, { token: g.t[seat], body: { move: st.legal[0].text } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+    };
+    const state = async (seat) => (await api(srv, 'GET', `/api/games/${g.id}`, { token: g.t[seat] })).body;
+    assert.equal((await post(g.id, 'takeback')).status, 403, 'a token is needed');
+    const none = await post(g.id, 'takeback', g.t[0]);
+    assert.equal(none.status, 409);
+    assert.match(none.body.error, /no move to take back/);
+    await move(0);
+    let r = await post(g.id, 'takeback', g.t[0]);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.answer, 'asked');
+    assert.deepEqual((await state(1)).takeback, { seat: 0, declined: false });
+    assert.equal((await post(g.id, 'takeback', g.t[0])).status, 409, 'asked already');
+    assert.equal((await post(g.id, 'accept-takeback', g.t[0])).status, 409, 'not one\'s own');
+    assert.equal((await post(g.id, 'takeback', g.t[1])).status, 409, 'answer the other\'s first');
+    r = await post(g.id, 'decline-takeback', g.t[1]);
+    assert.equal(r.body.answer, 'declined');
+    assert.deepEqual((await state(0)).takeback, { seat: 0, declined: true }, 'the asker is told');
+    assert.equal((await post(g.id, 'accept-takeback', g.t[1])).status, 409, 'declined already');
+    assert.equal((await post(g.id, 'takeback', g.t[0])).body.answer, 'asked', 'asked again');
+    r = await post(g.id, 'accept-takeback', g.t[1]);
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    assert.equal(r.body.answer, 'accepted');
+    assert.equal(r.body.ply, 0);
+    assert.equal(r.body.to_move, 0);
+    assert.equal(r.body.takeback, null);
+    assert.equal(r.body.clock.running, null, 'back at the first turn, no clock runs');
+    // Four moves; the first player asks on his turn: his move and the reply go back, and
+    // his time runs again.
+    for (const seat of [0, 1, 0, 1]) await move(seat);
+    assert.equal((await post(g.id, 'takeback', g.t[0])).body.answer, 'asked');
+    r = await post(g.id, 'accept-takeback', g.t[1]);
+    assert.deepEqual([r.body.ply, r.body.to_move, r.body.clock.running], [2, 0, 0]);
+    // A move ends a request unanswered.
+    await move(0);
+    assert.equal((await post(g.id, 'takeback', g.t[0])).body.answer, 'asked');
+    await move(1);
+    assert.equal((await state(0)).takeback, null);
+    assert.equal((await post(g.id, 'accept-takeback', g.t[1])).status, 409);
+    // Undo stays the AI's; a takeback is the people's.
+    const undo = await post(g.id, 'undo', g.t[0]);
+    assert.equal(undo.status, 409);
+    assert.match(undo.body.error, /takeback/);
+    const ai = await create({ game: 'kings-valley', seats: ['human', 'ai:1'] });
+    const refused = await post(ai.id, 'takeback', ai.t[0]);
+    assert.equal(refused.status, 409);
+    assert.match(refused.body.error, /undo/);
   });
 
   test('the AI declines a draw unless clearly worse, and draws are for two players', async () => {

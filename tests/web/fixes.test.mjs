@@ -67,6 +67,54 @@ test('the new-game form names games and AI levels, and fits a phone', async () =
   assert.deepEqual(page.errors, []);
 });
 
+test('rule options by their names in words, the fine points and the seed under Advanced', async () => {
+  const page = await newPage(DESKTOP);
+  await page.goto(`${srv.url}/?game=king-down`);
+  await page.waitForSelector('#rule-setup', WAIT);
+  const shown = async () => page.$$eval('#new-game .field', (fs) => fs.filter((f) => f.checkVisibility())
+    .map((f) => [f.dataset.rule, f.querySelector('.name').textContent]).filter(([rule]) => rule));
+  // Only the set-up and the armies at first; King Down's other eighteen fold away.
+  assert.deepEqual(await shown(), [['setup', 'Starting position'], ['armies', 'Armies']]);
+  assert.equal(await page.isVisible('#seed'), false, 'no raw seed in the main form');
+  assert.equal(await page.isVisible('#rule-castling'), false);
+  await page.click('#advanced summary');
+  assert.equal(await page.isVisible('#rule-castling'), true);
+  assert.equal(await page.textContent('#advanced [data-rule="max-plies"] .name'), 'Turn limit');
+  assert.match(await page.textContent('#advanced label:has(#seed)'), /Random seed/);
+  assert.equal(await page.$eval('#rule-castling', (s) => s.selectedOptions[0].textContent), 'off (default)');
+  // Every game: no label is an option's key, and a turn limit is called that everywhere.
+  for (const game of await page.$$eval('#game-select option', (os) => os.map((o) => o.value))) {
+    await page.selectOption('#game-select', game);
+    for (const [rule, name] of await page.$$eval('#new-game .field[data-rule]', (fs) => fs.map((f) => [f.dataset.rule, f.querySelector('.name').textContent]))) {
+      assert.notEqual(rule, name, `${game}: ${rule} is shown by its key`);
+      if (rule === 'max-plies') assert.equal(name, 'Turn limit', game);
+    }
+  }
+  await page.setViewportSize(PHONE);
+  await assertNoSideways(page, 'the new-game form with Advanced open');
+  await shoot(page, 'fixes-new-game-advanced-390x844.png');
+  assert.deepEqual(page.errors, []);
+});
+
+test('a clock typed in: minutes and seconds a turn, and 1+1 among the presets', async () => {
+  const page = await newPage(DESKTOP);
+  await page.goto(`${srv.url}/?game=kings-valley`);
+  await page.waitForSelector('#clock', WAIT);
+  const presets = await page.$$eval('#clock option', (os) => os.map((o) => o.value));
+  assert.ok(presets.includes('60+1'), `1+1 is a preset: ${presets}`);
+  assert.equal(await page.isVisible('#clock-minutes'), false);
+  await page.selectOption('#clock', 'custom');
+  await page.fill('#clock-minutes', '2.5');
+  await page.fill('#clock-increment', '4');
+  await page.selectOption('#seat-0', 'human');
+  await page.selectOption('#seat-1', 'human');
+  await Promise.all([page.waitForURL(/\/g\/[0-9a-f]{24}#token=/, WAIT), page.click('#start')]);
+  const id = new URL(page.url()).pathname.split('/')[2];
+  const st = (await api(srv, 'GET', `/api/games/${id}`)).body;
+  assert.deepEqual([st.clock.initial, st.clock.increment], [150, 4]);
+  assert.deepEqual(page.errors, []);
+});
+
 test('King Down: a king in check is marked, promotions are pictured and fit a phone', async () => {
   const page = await newPage(DESKTOP);
   // Black's rook on a8 checks the white king on g8; the pawn on b7 may block by
@@ -184,6 +232,28 @@ test('King of the Valley fits a phone; the wizard swaps by tapping two tiles', a
   const tile = await page.$eval('#board [data-cell="a1"]', (c) => c.getBoundingClientRect().width);
   assert.ok(tile >= 40, `a valley tile is ${tile} px wide`);
   await shoot(page, 'fixes-king-of-the-valley-390x844.png');
+  // No tile's name runs under its shield or coin ("untess" for "countess").
+  const hidden = await page.$$eval('#board .tile', (ts) => ts.flatMap((t) => {
+    const name = t.querySelector('.kotv-name');
+    const over = t.querySelector('.kotv-shield, .coin');
+    if (!name || !over) return [];
+    const a = name.getBBox();
+    const b = over.getBBox();
+    const apart = a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+    return apart ? [] : [name.textContent];
+  }));
+  assert.deepEqual(hidden, [], 'tile names partly hidden');
+  // Whose move it is, in view above a board taller than the screen, and still in view
+  // scrolled to the board's foot.
+  const bar = async () => page.$eval('#turn-bar', (b) => ({ text: b.textContent, ...b.getBoundingClientRect().toJSON() }));
+  const boardTop = await page.$eval('#board', (b) => b.getBoundingClientRect().top);
+  let seen = await bar();
+  assert.match(seen.text, /^Your move/);
+  assert.ok(seen.bottom <= boardTop + 1 && seen.top >= 0, `the turn shows above the board (${JSON.stringify(seen)})`);
+  await page.$eval('#board', (b) => b.scrollIntoView({ block: 'end' }));
+  seen = await bar();
+  assert.ok(seen.top >= 0 && seen.bottom <= 844, `the turn stays in view (${JSON.stringify(seen)})`);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.locator('#board [data-castle="1"] .kotv-give').first().click();
   const code = await page.$eval('#board [data-castle="1"] .kotv-give[data-picked]', (g) => g.getAttribute('data-tile'));
   const slot = page.locator(`#board [data-slot][data-moves^="swap ${code} "]`).first();
@@ -191,6 +261,23 @@ test('King of the Valley fits a phone; the wizard swaps by tapping two tiles', a
   assert.ok(!want.includes('|'), `one swap per hill tile once the castle tile is chosen: ${want}`);
   await slot.click();
   await page.waitForFunction((t) => [...document.querySelectorAll('#moves li')].some((li) => li.textContent.includes(t)), want, WAIT);
+  assert.deepEqual(page.errors, []);
+});
+
+test('King\'s Castle on a phone: cells a finger wide, the names of the picked cell and its targets readable', async () => {
+  const page = await newPage(PHONE);
+  // A single on a1 that may stop on b1 or c1 (the rules page's board).
+  await openGame(page, { game: 'kings-castle', seats: ['human', 'human'], position: '6/7/8/9/10/11/10/9/8/7/W2B2 w 2' });
+  await assertNoSideways(page, "King's Castle");
+  const hex = await page.$eval('#board .hex', (c) => c.getBoundingClientRect().width);
+  assert.ok(hex >= 32, `a cell is ${hex} px wide`);
+  // Unreadably small names are not drawn; the cell picked and its targets say theirs.
+  assert.equal(await page.locator('#board .hex:not(.selected):not(.target) .cellname').first().isVisible(), false);
+  await page.click('#board [data-cell="a1"]');
+  await page.waitForSelector('#board .hex.target', WAIT);
+  const sizes = await page.$$eval('#board .hex.selected .cellname, #board .hex.target .cellname', (ts) => ts.map((t) => t.getBoundingClientRect().height));
+  assert.ok(sizes.length >= 2 && sizes.every((px) => px >= 9), `names readable: ${sizes}`);
+  await shoot(page, 'fixes-kings-castle-390x844.png');
   assert.deepEqual(page.errors, []);
 });
 

@@ -103,6 +103,33 @@ describe('learn', () => {
     await check(page, 'learn-index', { phone: true });
   });
 
+  test('a rules page on a phone: folded sections under a contents list', async () => {
+    const page = await reused({ width: 390, height: 844 });
+    await page.goto(`${srv.url}/learn/king-down`);
+    await page.waitForSelector('#app[data-ready="learn"]', WAIT);
+    const sections = await page.$$eval('#learn details.learn-section', (ds) => ds.map((d) => [d.id, d.open]));
+    assert.ok(sections.length >= 10, `King Down's page folds into sections (${sections.length})`);
+    assert.deepEqual(sections.filter(([, open]) => open).map(([id]) => id), [sections[0][0]], 'only the first is open');
+    const links = await page.$$eval('#learn-contents a', (as) => as.map((a) => a.getAttribute('href')));
+    for (const [id] of sections) assert.ok(links.includes(`#${id}`), `the contents lead to ${id}`);
+    const tall = await page.evaluate(() => document.documentElement.scrollHeight);
+    assert.ok(tall < 4000, `King Down's rules page is ${tall} px tall on a phone`);
+    // A contents link opens its section and brings it into view.
+    const target = sections.find(([id]) => id.includes('armies')) || sections.at(-1);
+    await page.click(`#learn-contents a[href="#${target[0]}"]`);
+    await page.waitForSelector(`#${target[0]}[open]`, WAIT);
+    const top = await page.$eval(`#${target[0]}`, (d) => d.getBoundingClientRect().top);
+    assert.ok(top > -2 && top < 844, `the section is in view (top ${top})`);
+    await page.screenshot({ path: join(SHOTS, 'learn-king-down-folded-390.png'), fullPage: false });
+    // A wide screen opens every section.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${srv.url}/learn/kings-castle`);
+    await page.waitForSelector('#app[data-ready="learn"]', WAIT);
+    assert.equal(await page.$$eval('#learn details.learn-section:not([open])', (ds) => ds.length), 0);
+    assert.ok(await page.$$eval('#learn-contents a', (as) => as.length) >= 2);
+    assert.deepEqual(page.errors, []);
+  });
+
   test('a click on a piece shows its moves; a tutorial step checks the move', async () => {
     const page = await newPage();
     await page.goto(`${srv.url}/learn/kings-valley`);

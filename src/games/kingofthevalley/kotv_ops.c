@@ -11,36 +11,40 @@
 #include "games/kingofthevalley/kotv_internal.h"
 
 static const RuleOption kotv_options[] = {
-    {"players", "the number of players; the same as the player count the game is created with",
-     "2", "2|3|4", 0, 0, RULE_CHOICE},
-    {"tiles", "the component table: builtin, or a table file (docs/games/king-of-the-valley.md)",
-     "builtin", NULL, 0, 0, RULE_FILE},
-    {"hill-refill",
+    {"players", "Players",
+     "the number of players; the same as the player count the game is created with", "2", "2|3|4",
+     0, 0, RULE_CHOICE, RULE_MAIN},
+    {"tiles", "Tile table",
+     "the component table: builtin, or a table file (docs/games/king-of-the-valley.md)", "builtin",
+     NULL, 0, 0, RULE_FILE, RULE_ADVANCED},
+    {"hill-refill", "Hill refill order",
      "the piles that refill the hill: I, then II, then III (R-KOTV-6), or the rulebook's "
      "literal I then III",
-     "i-ii-iii", "i-ii-iii|i-iii", 0, 0, RULE_CHOICE},
-    {"short-column",
+     "i-ii-iii", "i-ii-iii|i-iii", 0, 0, RULE_CHOICE, RULE_ADVANCED},
+    {"short-column", "Short hill columns",
      "replenishing the valley from a hill column with too few tiles: only when neither column "
      "has enough (forbid), or always (allow)",
-     "forbid", "forbid|allow", 0, 0, RULE_CHOICE},
-    {"jester-couples", "jesters in the farmer and wife columns count for the couple bonus", "off",
-     "off|on", 0, 0, RULE_CHOICE},
-    {"token-supply", "kingdom and tax tokens run out when the supply is used up, or never",
-     "limited", "limited|unlimited", 0, 0, RULE_CHOICE},
-    {"old-holes",
+     "forbid", "forbid|allow", 0, 0, RULE_CHOICE, RULE_ADVANCED},
+    {"jester-couples", "Jesters in couples",
+     "jesters in the farmer and wife columns count for the couple bonus", "off", "off|on", 0, 0,
+     RULE_CHOICE, RULE_ADVANCED},
+    {"token-supply", "Token supply",
+     "kingdom and tax tokens run out when the supply is used up, or never", "limited",
+     "limited|unlimited", 0, 0, RULE_CHOICE, RULE_ADVANCED},
+    {"old-holes", "Earlier empty squares",
      "replenishing the valley: squares left empty by earlier turns are filled after this "
      "turn's holes (after) or before them (first); among themselves from a1 to e5",
-     "after", "after|first", 0, 0, RULE_CHOICE},
-    {"priest-coins",
+     "after", "after|first", 0, 0, RULE_CHOICE, RULE_ADVANCED},
+    {"priest-coins", "Coins on a priest",
      "coins lying on a priest's square: taken before paying him, so they may pay him "
      "(before), or only after paying him from one's own gold (after)",
-     "before", "before|after", 0, 0, RULE_CHOICE},
-    {"identical",
+     "before", "before|after", 0, 0, RULE_CHOICE, RULE_ADVANCED},
+    {"identical", "Identical tiles",
      "tiles taken in passing must show the same character, knights of any order and any "
      "tax collectors counting as identical (character), or be the very same tile (tile)",
-     "character", "character|tile", 0, 0, RULE_CHOICE},
-    {"max-rounds", "safety net: the game ends and is scored after this many rounds", "100", NULL,
-     1, KOTV_MAX_ROUNDS_LIMIT, RULE_INTEGER},
+     "character", "character|tile", 0, 0, RULE_CHOICE, RULE_ADVANCED},
+    {"max-rounds", "Round limit", "safety net: the game ends and is scored after this many rounds",
+     "100", NULL, 1, KOTV_MAX_ROUNDS_LIMIT, RULE_INTEGER, RULE_ADVANCED},
 };
 
 enum {

@@ -13,33 +13,35 @@
 enum { KC_DEFAULT_MAX_PLIES = 400 };
 
 static const RuleOption kc_options[] = {
-    {"swap", "Black's first move may take over White's first man instead of placing", "on",
-     "on|off", 0, 0, RULE_CHOICE},
-    {"single-range",
-     "a single stops on any cell of its open line (any), or slides to the end of it (full)",
-     "any", "any|full", 0, 0, RULE_CHOICE},
-    {"single-throne",
+    {"swap", "Swap", "Black's first move may take over White's first man instead of placing", "on",
+     "on|off", 0, 0, RULE_CHOICE, RULE_MAIN},
+    {"single-range", "Single's range",
+     "a single stops on any cell of its open line (any), or slides to the end of it (full)", "any",
+     "any|full", 0, 0, RULE_CHOICE, RULE_ADVANCED},
+    {"single-throne", "Singles and the Throne",
      "a single inside the Castle may not cross the empty Throne (block), or may pass over it "
      "without stopping (cross)",
-     "block", "block|cross", 0, 0, RULE_CHOICE},
-    {"capture-limit",
+     "block", "block|cross", 0, 0, RULE_CHOICE, RULE_ADVANCED},
+    {"capture-limit", "Capture limit",
      "a phalanx may enter a line of opposing men only if that whole line is shorter than the "
      "phalanx (whole-line), or only if it enters fewer of its men than it has itself (entered)",
-     "whole-line", "whole-line|entered", 0, 0, RULE_CHOICE},
-    {"throne-entry",
+     "whole-line", "whole-line|entered", 0, 0, RULE_CHOICE, RULE_ADVANCED},
+    {"throne-entry", "Entering the Throne",
      "a man goes onto the Throne by itself after a move that leaves it flanked (auto), or "
      "only as a later move of its own (move)",
-     "auto", "auto|move", 0, 0, RULE_CHOICE},
-    {"throne-loss",
+     "auto", "auto|move", 0, 0, RULE_CHOICE, RULE_ADVANCED},
+    {"throne-loss", "Losing the Throne",
      "the Throne man is removed when a man of a flanking pair is captured (capture), or when "
      "a flanking pair is broken by any means, throws included (broken)",
-     "capture", "capture|broken", 0, 0, RULE_CHOICE},
-    {"no-move", "a player with no legal move loses (loss), or the game is drawn (draw)", "loss",
-     "loss|draw", 0, 0, RULE_CHOICE},
-    {"repetition", "the third occurrence of a position with the same player to move draws",
-     "draw", "draw|off", 0, 0, RULE_CHOICE},
-    {"max-plies", "the game is drawn once this many plies have been played", "400", NULL, 0,
-     KC_MAX_PLIES_LIMIT, RULE_INTEGER},
+     "capture", "capture|broken", 0, 0, RULE_CHOICE, RULE_ADVANCED},
+    {"no-move", "No legal move",
+     "a player with no legal move loses (loss), or the game is drawn (draw)", "loss", "loss|draw",
+     0, 0, RULE_CHOICE, RULE_ADVANCED},
+    {"repetition", "Draw by repetition",
+     "the third occurrence of a position with the same player to move draws", "draw", "draw|off", 0,
+     0, RULE_CHOICE, RULE_ADVANCED},
+    {"max-plies", "Turn limit", "the game is drawn once this many turns have been played", "400",
+     NULL, 0, KC_MAX_PLIES_LIMIT, RULE_INTEGER, RULE_ADVANCED},
 };
 
 static Status kc_configure(Game *g, ErrBuf *err)
@@ -148,7 +150,7 @@ static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)
         [KC_REASON_THRONE] = "found his own man on the Throne at the start of his turn",
         [KC_REASON_NO_MOVE] = "the player to move has no legal move",
         [KC_REASON_REPETITION] = "the same position occurred a third time",
-        [KC_REASON_PLY_LIMIT] = "the ply limit (max-plies) was reached",
+        [KC_REASON_PLY_LIMIT] = "the turn limit (max-plies) was reached",
     };
     if (k->reason == KC_REASON_THRONE)
         sb_printf(out, "%s %s", k->turn ? "Black" : "White", reasons[k->reason]);

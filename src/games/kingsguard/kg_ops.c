@@ -12,23 +12,24 @@
 #include "games/kingsguard/kingsguard.h"
 
 #define KG_STEPS_OPTION                                                                        \
-    {"steps",                                                                                  \
+    {"steps", "Steps",                                                                         \
      "each step of a piece goes to one of the 4 orthogonal neighbours, or to any of all 8",    \
-     "orthogonal", "orthogonal|all", 0, 0, RULE_CHOICE}
+     "orthogonal", "orthogonal|all", 0, 0, RULE_CHOICE, RULE_MAIN}
 #define KG_DRAW_OPTIONS                                                                        \
-    {"max-plies", "the game is drawn once this many turns have been played", "300", NULL, 0,  \
-     KG_MAX_PLIES_LIMIT, RULE_INTEGER},                                                        \
-        {"repetition",                                                                         \
+    {"max-plies", "Turn limit", "the game is drawn once this many turns have been played",     \
+     "300", NULL, 0, KG_MAX_PLIES_LIMIT, RULE_INTEGER, RULE_ADVANCED},                         \
+        {"repetition", "Draw by repetition",                                                   \
          "the third occurrence of a position at the start of a turn is a draw", "on",          \
-         "on|off", 0, 0, RULE_CHOICE},                                                         \
-        {"no-move", "a player who has no legal turn loses, or the game is drawn", "lose",      \
-         "lose|draw", 0, 0, RULE_CHOICE}
+         "on|off", 0, 0, RULE_CHOICE, RULE_ADVANCED},                                          \
+        {"no-move", "No legal move",                                                           \
+         "a player who has no legal turn loses, or the game is drawn", "lose", "lose|draw", 0, \
+         0, RULE_CHOICE, RULE_ADVANCED}
 
 static const RuleOption kg_options[] = {KG_STEPS_OPTION, KG_DRAW_OPTIONS};
 static const RuleOption kg_8x8_options[] = {
     KG_STEPS_OPTION,
-    {"king-file", "the file of both kings at set-up on the 8x8 board", "e", "e|d", 0, 0,
-     RULE_CHOICE},
+    {"king-file", "King's file", "the file of both kings at set-up on the 8x8 board", "e", "e|d", 0,
+     0, RULE_CHOICE, RULE_ADVANCED},
     KG_DRAW_OPTIONS,
 };
 

@@ -13,23 +13,26 @@
 typedef enum KvVariant { KV_STANDARD, KV_RETRIEVE, KV_7X7, KV_LABYRINTH } KvVariant;
 
 #define KV_COMMON_OPTIONS                                                                      \
-    {"first-move-soldier", "the first move of the game must be made by a soldier", "on",       \
-     "on|off", 0, 0, RULE_CHOICE},                                                             \
-        {"locked-king-loses", "a player whose king cannot move at the start of his turn loses", \
-         "on", "on|off", 0, 0, RULE_CHOICE},                                                   \
-        {"max-plies", "the game is drawn once this many plies have been played", "300", NULL,   \
-         0, KV_MAX_PLIES_LIMIT, RULE_INTEGER},                                                 \
-        {"repetition",                                                                         \
+    {"first-move-soldier", "Soldier moves first",                                              \
+     "the first move of the game must be made by a soldier", "on", "on|off", 0, 0,             \
+     RULE_CHOICE, RULE_ADVANCED},                                                              \
+        {"locked-king-loses", "Locked king loses",                                             \
+         "a player whose king cannot move at the start of his turn loses", "on", "on|off", 0,  \
+         0, RULE_CHOICE, RULE_ADVANCED},                                                       \
+        {"max-plies", "Turn limit", "the game is drawn once this many turns have been played", \
+         "300", NULL, 0, KV_MAX_PLIES_LIMIT, RULE_INTEGER, RULE_ADVANCED},                     \
+        {"repetition", "Draw by repetition",                                                   \
          "the third occurrence of a position with the same player to move is a draw", "on",    \
-         "on|off", 0, 0, RULE_CHOICE},                                                         \
-        {"no-move", "a player with no legal move loses, or the game is drawn", "loss",         \
-         "loss|draw", 0, 0, RULE_CHOICE}
+         "on|off", 0, 0, RULE_CHOICE, RULE_ADVANCED},                                          \
+        {"no-move", "No legal move", "a player with no legal move loses, or the game is drawn",\
+         "loss", "loss|draw", 0, 0, RULE_CHOICE, RULE_ADVANCED}
 
 static const RuleOption kv_options[] = {KV_COMMON_OPTIONS};
 static const RuleOption kv_7x7_options[] = {
     KV_COMMON_OPTIONS,
-    {"trap", "no move may shut a king off from the Valley: both kings, the opponent's, or off",
-     "both", "both|opponent|off", 0, 0, RULE_CHOICE},
+    {"trap", "Trapping a king",
+     "no move may shut a king off from the Valley: both kings, the opponent's, or off", "both",
+     "both|opponent|off", 0, 0, RULE_CHOICE, RULE_ADVANCED},
 };
 
 /* The memo of the lazy trap test: recent plans and a table of reach results, which
@@ -249,7 +252,7 @@ static void ops_describe_result(const Game *g, const GameState *s, StrBuf *out)
         [KV_REASON_LOCKED] = "the king of the player to move is locked in",
         [KV_REASON_NO_MOVE] = "the player to move has no legal move",
         [KV_REASON_REPETITION] = "the same position occurred a third time",
-        [KV_REASON_PLY_LIMIT] = "the ply limit (max-plies) was reached",
+        [KV_REASON_PLY_LIMIT] = "the turn limit (max-plies) was reached",
     };
     sb_puts(out, reasons[k->reason]);
 }

@@ -12,6 +12,7 @@ import { Composer } from './compose.js';
 import { keyboardBoard } from './keyboard.js';
 import { openReview, reviewButton } from './review.js';
 import { finishControls, resultText } from './finish.js';
+import { takebackControls } from './takeback.js';
 import { actionLabel, rulesHref } from './learn.js';
 import { createComeback } from './comeback.js';
 import { createSolution } from './solution.js';
@@ -43,6 +44,9 @@ export function showGame(root, id, token) {
   const title = h('h1', { id: 'title', class: 'game-title' });
   const summary = h('p', { class: 'summary' });
   const status = h('p', { id: 'status', class: 'status' });
+  // On a phone the panel comes below the board, which may be taller than the screen (King
+  // of the Valley's table): the same words stay in view above it, stuck to the top.
+  const turnBar = h('p', { id: 'turn-bar', class: 'turn-bar', 'aria-hidden': 'true' });
   const thinking = h('p', { id: 'thinking', class: 'thinking', hidden: true }, h('span', { class: 'spinner' }), ' ', h('span'));
   const result = h('p', { id: 'result', class: 'result', hidden: true });
   const message = h('p', { id: 'message', class: 'message', role: 'alert' });
@@ -58,12 +62,13 @@ export function showGame(root, id, token) {
   const record = h('a', { id: 'record-link', href: `/api/games/${id}/record`, target: '_blank', rel: 'noopener' }, 'game record');
   const rules = h('a', { id: 'rules-link', href: '/learn' }, 'Rules of this game');
   const finish = finishControls(id, token, (st) => applyState(st), (text) => say(text));
+  const takeback = takebackControls(id, token, (st) => applyState(st), (text) => say(text));
 
   root.replaceChildren(h('section', { class: 'game' },
-    h('div', { class: 'board-area' }, board, actionHelp, composeBar, chooser, actions),
+    h('div', { class: 'board-area' }, turnBar, board, actionHelp, composeBar, chooser, actions),
     h('aside', { class: 'panel' },
       title, summary, comeback.clocks, status, thinking, result, message, typed,
-      h('div', { class: 'buttons' }, hintBtn, undoBtn), finish.element,
+      h('div', { class: 'buttons' }, hintBtn, undoBtn, takeback.button), takeback.element, finish.element,
       h('h2', {}, 'Moves'), moves,
       h('h2', {}, 'Players'), seats, comeback.el,
       h('p', { class: 'links' }, h('a', { href: '/' }, 'New game'), ' · ', rules, ' · ', record))));
@@ -145,11 +150,14 @@ export function showGame(root, id, token) {
     status.textContent = st.status === 'over' ? 'Game over'
       : st.to_move === null ? 'Chance acts next'
         : myTurn() ? `Your move (${ORDINAL[st.you]} player)` : `${seatName(st.to_move)} to move`;
+    turnBar.textContent = st.status === 'over' ? resultText(st) || 'Game over' : status.textContent;
+    turnBar.classList.toggle('mine', myTurn());
     thinking.hidden = st.thinking === null;
     if (st.thinking !== null) thinking.lastElementChild.textContent = `${seatName(st.thinking)} is thinking…`;
     result.hidden = !st.result;
     result.textContent = resultText(st);
     finish.update(st);
+    takeback.update(st);
     rules.href = rulesHref(st.game);
     if (st.ai_error) say(`The AI could not move: ${st.ai_error}`);
 

@@ -1,6 +1,6 @@
 // learn.js - learning the games in the app: the rules pages (/learn and /learn/GAME)
 // with small live boards drawn by the games' own drawers from POST /api/observe (click a
-// piece to see where it may go), the interactive tutorials (find the move), and for the
+// piece to see where it may go), in sections that fold under a contents list, the interactive tutorials (find the move), and for the
 // game page the button of a special action, in the words its game gives it. The rules
 // pages' words are in learn-pages.js.
 import * as api from './api.js';
@@ -132,17 +132,39 @@ export async function showLearn(root, game) {
     h('h1', {}, `How to play ${title}`),
     h('p', { class: 'summary' }, page.intro),
     h('p', {}, h('a', { class: 'button-link', id: 'learn-play', href: `/?game=${game}` }, `Play ${title}`)));
+  // Each section folds (a phone shows the first open and the rest by their headings,
+  // as a long rules page on lichess does), and a contents list leads to any of them;
+  // a wide screen opens them all.
+  const wide = window.matchMedia('(min-width: 821px)').matches;
+  const list = h('ol', {});
+  const contents = h('nav', { class: 'learn-contents', id: 'learn-contents', 'aria-label': 'contents of this page' },
+    h('p', { class: 'learn-contents-title' }, 'On this page'), list);
+  article.append(contents);
   root.replaceChildren(h('div', { class: 'learn-page' }, toc, article));
-  for (const s of page.sections) {
-    const sec = h('section', { class: s.army ? 'learn-section learn-army' : 'learn-section' },
-      h(s.army ? 'h3' : 'h2', {}, s.h), ...s.p.map((t) => h('p', {}, t)));
+  let parent = list;
+  for (const [i, s] of page.sections.entries()) {
+    const id = `rules-${s.h.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+    const sec = h('details', { class: s.army ? 'learn-section learn-army' : 'learn-section', id, open: wide || i === 0 },
+      h('summary', {}, h(s.army ? 'h3' : 'h2', {}, s.h)), ...s.p.map((t) => h('p', {}, t)));
     article.append(sec);
+    // A link opens its section before the browser scrolls to it.
+    const item = h('li', {}, h('a', { href: `#${id}`, onclick: () => { sec.open = true; } }, s.h));
+    if (s.army) {
+      if (parent === list) parent = list.lastElementChild.appendChild(h('ol', {}));
+      parent.append(item);
+    } else {
+      parent = list;
+      list.append(item);
+    }
     for (const b of s.boards || []) {
       const fig = h('figure', { class: 'learn-figure' });
       sec.append(fig);
       fig.append(await liveBoard(b.game || game, b), h('figcaption', {}, b.caption));
     }
   }
-  if (TUTORIALS[game]) article.append(await tutorial(game));
+  if (TUTORIALS[game]) {
+    list.append(h('li', {}, h('a', { href: '#tutorial' }, 'Try it: find the move')));
+    article.append(await tutorial(game));
+  }
   root.dataset.ready = 'learn';
 }

@@ -1,6 +1,8 @@
 // newgame.js - the new-game form: the game, its rule options (from the game's own option
-// table, so a new option appears here by itself), each seat human or AI with a level,
-// and the seed. Starting a game keeps every seat's secret link in this browser (to show
+// table, so a new option appears here by itself, by its title and help in words), each
+// seat human or AI with a level, and the seed. Only the options that pick the game to
+// play show at once; the fine points, whose defaults are the recommended rules, and the
+// seed wait under "Advanced", as lichess folds its variants' details. Starting a game keeps every seat's secret link in this browser (to show
 // them as invitations) and opens the first human seat's link.
 import * as api from './api.js';
 import { h, ORDINAL } from './dom.js';
@@ -8,11 +10,14 @@ import { gameName, levelName } from './words.js';
 import { readTimeControl, timeControlField } from './timecontrol.js';
 import { rulesHref } from './learn.js';
 
+// A value as a player reads it: "whole-line" as "whole line"; the default says so.
+const valueWords = (o, v) => `${v.replace(/-/g, ' ')}${v === o.default ? ' (default)' : ''}`;
+
 function optionField(o) {
   const id = `rule-${o.name}`;
   let input;
   if (o.type === 'choice') {
-    input = h('select', { id, name: o.name }, ...o.choices.map((c) => h('option', { value: c, selected: c === o.default }, c)));
+    input = h('select', { id, name: o.name }, ...o.choices.map((c) => h('option', { value: c, selected: c === o.default }, valueWords(o, c))));
   } else if (o.type === 'integer') {
     input = h('input', { id, name: o.name, type: 'number', min: o.min, max: o.max, value: o.default, required: true });
   } else if (o.type === 'text') {
@@ -28,7 +33,7 @@ function optionField(o) {
     input = h('input', { id, name: o.name, type: 'text', value: o.default, readonly: true });
   }
   const help = o.type === 'file' ? `${o.help} (only with crown play at the terminal)` : o.help;
-  return h('label', { class: 'field', title: help }, h('span', { class: 'name' }, o.name), input, h('span', { class: 'help' }, help));
+  return h('label', { class: 'field', 'data-rule': o.name }, h('span', { class: 'name' }, o.title), input, h('span', { class: 'help' }, help));
 }
 
 function seatField(i) {
@@ -58,22 +63,26 @@ export async function showNewGame(root) {
   const howTo = h('a', { id: 'game-rules', href: '/learn' }, 'How to play this game');
   const allowHints = h('input', { id: 'allow-hints', type: 'checkbox', name: 'hints' });
   const players = h('select', { id: 'players', name: 'players' });
-  const playersField = h('label', { class: 'field' }, h('span', { class: 'name' }, 'players'), players);
+  const playersField = h('label', { class: 'field' }, h('span', { class: 'name' }, 'Players'), players);
   const rules = h('fieldset', { id: 'rules' });
+  const advancedRules = h('div', { id: 'advanced-rules' });
   const seats = h('fieldset', { id: 'seats' });
   const seed = h('input', { id: 'seed', name: 'seed', type: 'number', min: 0, step: 1, placeholder: 'random' });
   const message = h('p', { id: 'message', class: 'message', role: 'alert' });
   const start = h('button', { id: 'start', type: 'submit' }, 'Start the game');
   const clock = timeControlField();
   const form = h('form', { id: 'new-game', class: 'new-game' },
-    h('label', { class: 'field' }, h('span', { class: 'name' }, 'game'), select), summary,
+    h('label', { class: 'field' }, h('span', { class: 'name' }, 'Game'), select), summary,
     h('p', { class: 'how-to' }, howTo),
     playersField,
     h('h2', {}, 'Players'), seats, clock,
     h('h2', {}, 'Rules'), rules,
     h('label', { class: 'check' }, allowHints, ' allow hints in a game between people'),
-    h('label', { class: 'field' }, h('span', { class: 'name' }, 'seed'), seed,
-      h('span', { class: 'help' }, 'the same seed gives the same random set-up and AI play')),
+    h('details', { id: 'advanced', class: 'advanced' },
+      h('summary', {}, 'Advanced: more rules and the random seed'),
+      advancedRules,
+      h('label', { class: 'field' }, h('span', { class: 'name' }, 'Random seed'), seed,
+        h('span', { class: 'help' }, 'the same number gives the same random set-up and AI play; empty for a new one each game'))),
     start, message);
   root.replaceChildren(h('section', { class: 'intro' }, h('h1', {}, 'New game'),
     h('p', {}, 'Play against the AI, or with friends: every human seat gets its own secret link.')), form);
@@ -90,7 +99,13 @@ export async function showNewGame(root) {
     players.replaceChildren(...Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) =>
       h('option', { value: g.min_players + k }, String(g.min_players + k))));
     playersField.hidden = g.min_players === g.max_players;
-    rules.replaceChildren(h('legend', {}, 'Rule options'), ...(g.options.length ? g.options.map(optionField) : [h('p', {}, 'This game has no options.')]));
+    const main = g.options.filter((o) => !o.advanced);
+    const more = g.options.filter((o) => o.advanced);
+    rules.replaceChildren(h('legend', {}, 'Rule options'), ...main.map(optionField),
+      h('p', { class: 'rules-note' }, more.length
+        ? `The recommended rules are chosen; ${more.length} more ${more.length === 1 ? 'option waits' : 'options wait'} under Advanced.`
+        : (main.length ? 'These are all the options of this game.' : 'This game has no options.')));
+    advancedRules.replaceChildren(...(more.length ? [h('h3', {}, 'More rules'), ...more.map(optionField)] : []));
     drawSeats();
   }
   select.addEventListener('change', drawGame);

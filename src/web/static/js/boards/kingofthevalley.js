@@ -173,21 +173,23 @@ function tileFace(code, x, y, s, influence) {
     g.append(el('rect', { x: x + 5 * k, y: y + 5 * k, width: s - 10 * k, height: 6 * k, rx: 3 * k, fill: ORDER_FILL[t.order] || '#999' }));
   }
   const letter = t.ch === 'N' ? `N${t.order || ''}` : t.ch;
-  g.append(text(x + s / 2, y + s * 0.4, letter, { 'font-size': 22 * k, 'font-weight': 700, fill: t.ink }));
+  g.append(text(x + s / 2, y + s * 0.34, letter, { 'font-size': 22 * k, 'font-weight': 700, fill: t.ink }));
   const sub = t.ch === 'T' ? (t.need ? `${t.need} alike` : 'no need') : t.ch === 'N' ? `knight ${t.order || ''}` : t.name;
-  g.append(text(x + s / 2, y + s * 0.68, sub, { 'font-size': 9.5 * k, fill: t.ink }));
+  // The name on a line of its own above the shield and the coin, so that neither hides
+  // a letter of it ("countess", not "untess", on a phone too).
+  g.append(text(x + s / 2, y + s * 0.58, sub, { class: 'label kotv-name', 'font-size': 9.5 * k, fill: t.ink }));
   if (t.inf !== undefined) {
     // The shield with the influence, bottom left as on the printed tiles.
-    const sx = x + 12 * k;
-    const sy = y + s - 13 * k;
-    const r = 8 * k;
+    const sx = x + 10 * k;
+    const sy = y + s - 10 * k;
+    const r = 6.5 * k;
     g.append(el('path', {
       d: `M${sx - r},${sy - r} h${2 * r} v${r} q0,${r} ${-r},${1.4 * r} q${-r},${-0.4 * r} ${-r},${-1.4 * r} z`,
-      fill: '#fff', stroke: '#00000088', 'stroke-width': 1,
+      class: 'kotv-shield', fill: '#fff', stroke: '#00000088', 'stroke-width': 1,
     }));
     g.append(text(sx, sy + 0.1 * r, t.inf, { 'font-size': 10 * k, 'font-weight': 700, fill: '#222' }));
   } else if (t.ch === 'T') {
-    g.append(coin(x + s - 13 * k, y + s - 13 * k, 9 * k, `${t.gold}`));
+    g.append(coin(x + s - 10 * k, y + s - 10 * k, 7.5 * k, `${t.gold}`));
   }
   g.append(el('title', {}, describe(code, influence)));
   return g;
@@ -245,7 +247,7 @@ function drawValley(svg, model, marks) {
       g.append(el('rect', { x, y, width: TILE, height: TILE, rx: 8, class: 'ground' }));
       if (sq.code) g.append(tileFace(sq.code, x, y, TILE, model.influence));
       else g.append(text(x + TILE / 2, y + TILE / 2, 'empty', { 'font-size': 10, fill: '#00000066' }));
-      if (sq.coins) g.append(coin(x + TILE - 12, y + TILE - 12, 9, `${sq.coins}`));
+      if (sq.coins) g.append(coin(x + TILE - 10, y + TILE - 10, 8, `${sq.coins}`));
       const kings = kingsAt.get(name) || [];
       kings.forEach((p, k) => g.append(king(p, x + TILE - 12 - k * 16, y + 13, 11)));
       g.append(el('rect', { x: x - 1, y: y - 1, width: TILE + 2, height: TILE + 2, rx: 9, class: 'mark' }));

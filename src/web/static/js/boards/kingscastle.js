@@ -3,7 +3,9 @@
 // in the middle, its eighteen walls drawn as thick lines and its twelve doors as gold
 // dashes, White's and Black's men, and the Throne man crowned. Reads the observation:
 // one hex zone in axial coordinates (row 0 at the top), terrain "castle" and "throne",
-// and "wall-D" / "door-D" on the sides D of a cell that carry them.
+// and "wall-D" / "door-D" on the sides D of a cell that carry them. Each cell writes its
+// name small; on a phone (app.css) only the cell picked and its targets do, large enough
+// to read.
 import { crown, el, markClasses, PLAYER_FILL, PLAYER_INK, PLAYER_STROKE, svgRoot } from '../svg.js';
 import { observationOf } from './square.js';
 
@@ -18,8 +20,9 @@ export function draw(state, marks) {
   const R = (zone.cols - 1) / 2;
   const flip = state.you === 1 ? -1 : 1;
   const px = (q, r) => [flip * SIZE * SQ3 * (q + r / 2), flip * SIZE * 1.5 * r];
-  const W = SIZE * SQ3 * zone.cols + 40;
-  const H = SIZE * 1.5 * (zone.rows - 1) + SIZE * 2 + 40;
+  // A narrow frame: on a phone every pixel of width goes to the 11 cells across.
+  const W = SIZE * SQ3 * zone.cols + 16;
+  const H = SIZE * 1.5 * (zone.rows - 1) + SIZE * 2 + 16;
   const svg = svgRoot(W, H, 'kings-castle board');
   const root = el('g', { transform: `translate(${W / 2} ${H / 2})` });
   svg.append(el('rect', { x: 0, y: 0, width: W, height: H, class: 'frame', rx: 8 }), root);
