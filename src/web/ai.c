@@ -290,6 +290,47 @@ static bool table_values(const KvsTable *t, const Game *g, const GameState *s, A
     return ok;
 }
 
+/* The mover's whole turn along the search's line into out->turn (a King's Guard stack's
+ * placements after its pick-up), so that a hint shows where the pieces go and not only
+ * the stack. Every action is checked to be legal before it is played on a copy. */
+static void hint_turn(const Game *g, const GameState *s, const SearchResult *r, AiHint *out)
+{
+    out->n_turn = 0;
+    if (r->pv_len < 2 || r->pv[0] != r->best)
+        return;
+    GameState *t = game_state_clone(g, s);
+    void *undo = game_undo_new(g);
+    MoveList *legal = malloc(sizeof *legal);
+    const int mover = g->ops->to_move(g, s);
+    StrBuf sb;
+    sb_init(&sb);
+    int n = 0;
+    for (int i = 0; t && undo && legal && i < r->pv_len && n < AI_HINT_TURN &&
+                    g->ops->to_move(g, t) == mover;
+         i++) {
+        g->ops->gen_moves(g, t, legal);
+        bool ok = false;
+        for (int k = 0; k < legal->count && !ok; k++)
+            ok = legal->moves[k] == r->pv[i];
+        if (!ok)
+            break;
+        sb_clear(&sb);
+        g->ops->format_move(g, t, r->pv[i], &sb);
+        snprintf(out->turn[n].text, sizeof out->turn[n].text, "%s", sb_str(&sb));
+        sb_clear(&sb);
+        if (g->ops->move_cells)
+            g->ops->move_cells(g, t, r->pv[i], &sb);
+        snprintf(out->turn[n].cells, sizeof out->turn[n].cells, "%s", sb_str(&sb));
+        n++;
+        g->ops->make(g, t, r->pv[i], undo);
+    }
+    out->n_turn = n > 1 ? n : 0;
+    sb_free(&sb);
+    free(legal);
+    free(undo);
+    free(t);
+}
+
 static void run_hint(AiPool *p, int worker, Job *job)
 {
     const Game *g = job->session->game;
@@ -332,6 +373,7 @@ static void run_hint(AiPool *p, int worker, Job *job)
         snprintf(job->out->text, sizeof job->out->text, "%s", sb_str(&t));
         snprintf(job->out->cells, sizeof job->out->cells, "%s", sb_str(&c));
         snprintf(job->out->score, sizeof job->out->score, "%s", sb_str(&sc));
+        hint_turn(g, job->state, &r, job->out);
         sb_free(&t);
         sb_free(&c);
         sb_free(&sc);

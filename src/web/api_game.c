@@ -116,6 +116,16 @@ void api_game_hint(Server *srv, const Request *req, Session *s, Response *res)
         }
         json_object_set_new(o, "values", vals);
     }
+    if (h.n_turn > 0) {
+        json_t *turn = json_array();
+        for (int k = 0; k < h.n_turn; k++) {
+            json_t *v = json_object();
+            json_object_set_new(v, "text", json_string(h.turn[k].text));
+            json_object_set_new(v, "cells", words_json(h.turn[k].cells));
+            json_array_append_new(turn, v);
+        }
+        json_object_set_new(o, "turn", turn);
+    }
     api_answer_json(res, 200, o);
 }
 
