@@ -261,6 +261,21 @@ static void run_move(AiPool *p, int worker, Job *job)
     session_release(s);
 }
 
+/* Action m's text and cells (names separated by spaces) into the given buffers. */
+static void text_and_cells(const Game *g, const GameState *s, Move m, char *text,
+                           size_t text_size, char *cells, size_t cells_size)
+{
+    StrBuf sb;
+    sb_init(&sb);
+    g->ops->format_move(g, s, m, &sb);
+    snprintf(text, text_size, "%s", sb_str(&sb));
+    sb_clear(&sb);
+    if (g->ops->move_cells)
+        g->ops->move_cells(g, s, m, &sb);
+    snprintf(cells, cells_size, "%s", sb_str(&sb));
+    sb_free(&sb);
+}
+
 /* The exact values of every move from a solved table, into the hint; false when no
  * table holds this position. */
 static bool table_values(const KvsTable *t, const Game *g, const GameState *s, AiHint *out)
@@ -271,15 +286,10 @@ static bool table_values(const KvsTable *t, const Game *g, const GameState *s, A
     bool ok = moves && vals && kvs_probe_moves(t, g, s, moves, vals, &err) == STATUS_OK &&
               moves->count <= AI_HINT_VALUES;
     for (int k = 0; ok && k < moves->count; k++) {
+        text_and_cells(g, s, moves->moves[k], out->values[k].text, sizeof out->values[k].text,
+                       out->values[k].cells, sizeof out->values[k].cells);
         StrBuf sb;
         sb_init(&sb);
-        g->ops->format_move(g, s, moves->moves[k], &sb);
-        snprintf(out->values[k].text, sizeof out->values[k].text, "%s", sb_str(&sb));
-        sb_clear(&sb);
-        if (g->ops->move_cells)
-            g->ops->move_cells(g, s, moves->moves[k], &sb);
-        snprintf(out->values[k].cells, sizeof out->values[k].cells, "%s", sb_str(&sb));
-        sb_clear(&sb);
         kvs_value_format(vals[k], &sb);
         snprintf(out->values[k].value, sizeof out->values[k].value, "%s", sb_str(&sb));
         sb_free(&sb);
@@ -302,8 +312,6 @@ static void hint_turn(const Game *g, const GameState *s, const SearchResult *r, 
     void *undo = game_undo_new(g);
     MoveList *legal = malloc(sizeof *legal);
     const int mover = g->ops->to_move(g, s);
-    StrBuf sb;
-    sb_init(&sb);
     int n = 0;
     for (int i = 0; t && undo && legal && i < r->pv_len && n < AI_HINT_TURN &&
                     g->ops->to_move(g, t) == mover;
@@ -314,18 +322,12 @@ static void hint_turn(const Game *g, const GameState *s, const SearchResult *r, 
             ok = legal->moves[k] == r->pv[i];
         if (!ok)
             break;
-        sb_clear(&sb);
-        g->ops->format_move(g, t, r->pv[i], &sb);
-        snprintf(out->turn[n].text, sizeof out->turn[n].text, "%s", sb_str(&sb));
-        sb_clear(&sb);
-        if (g->ops->move_cells)
-            g->ops->move_cells(g, t, r->pv[i], &sb);
-        snprintf(out->turn[n].cells, sizeof out->turn[n].cells, "%s", sb_str(&sb));
+        text_and_cells(g, t, r->pv[i], out->turn[n].text, sizeof out->turn[n].text,
+                       out->turn[n].cells, sizeof out->turn[n].cells);
         n++;
         g->ops->make(g, t, r->pv[i], undo);
     }
     out->n_turn = n > 1 ? n : 0;
-    sb_free(&sb);
     free(legal);
     free(undo);
     free(t);

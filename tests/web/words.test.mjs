@@ -80,6 +80,13 @@ test('King Down with armies: kings, powers and tokens beside the board, moves in
   await page.locator('#beside .sides').scrollIntoViewIfNeeded();
   await assertOnScreen(page, '#beside .sides', 'the armies on a phone');
   await page.screenshot({ path: join(SHOTS, 'words-king-down-armies-390x844.png'), fullPage: true });
+  // The review reads the same: SAN, the powers' names, the seats' names.
+  await page.setViewportSize(DESKTOP);
+  await page.click('#review-open');
+  await page.waitForFunction(() => /Nf6/.test(document.querySelector('#review-moves')?.textContent), null, WAIT);
+  assert.match(await page.textContent('#review-moves'), /Stratus.*Frost.*Flight.*Freeze.*e4.*Nf6/);
+  assert.match(await page.textContent('#review-where'), /: Nf6$/);
+  await page.waitForFunction(() => /^White to move/.test(document.querySelector('#review-eval').textContent), null, WAIT);
   assert.deepEqual(page.errors, []);
 });
 

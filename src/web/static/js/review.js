@@ -8,7 +8,7 @@
 import * as api from './api.js';
 import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
-import { h, ORDINAL } from './dom.js';
+import { h } from './dom.js';
 import { evalGraph, loadChart } from './evalgraph.js';
 import { resultText } from './finish.js';
 import { createSolution } from './solution.js';
@@ -110,16 +110,16 @@ export async function openReview(ctx) {
 
   function describe() {
     const pos = rv.positions[rv.ply];
-    where.textContent = rv.ply === 0 ? `Start position (${n} actions in the game)` : `After action ${rv.ply} of ${n}: ${game.moves[rv.ply - 1].text ?? '(hidden)'}`;
+    where.textContent = rv.ply === 0 ? `Start position (${n} actions in the game)` : `After action ${rv.ply} of ${n}: ${moveWords(game.game, game.moves[rv.ply - 1]).text}`;
     const a = rv.analysis[rv.ply];
     if (!a) {
-      evalLine.textContent = pos.to_move === null ? '' : `${ORDINAL[pos.to_move]} player to move.`;
+      evalLine.textContent = pos.to_move === null ? '' : `${capital(seatName(game.game, pos.to_move))} to move.`;
       return;
     }
     // The result itself is said once, in the box under the title.
     if (a.over) { evalLine.textContent = 'The game ended here.'; return; }
     if (a.to_move === null) { evalLine.textContent = 'Chance acts next.'; return; }
-    const who = `${ORDINAL[a.to_move][0].toUpperCase()}${ORDINAL[a.to_move].slice(1)} player`;
+    const who = capital(seatName(game.game, a.to_move));
     evalLine.textContent = `${who} to move ${standing(a.win_chance, a.proven)} (${pct(a.win_chance)} to win). The AI plays ${a.move} here.`;
   }
 
