@@ -41,9 +41,10 @@ export const composeTurns = true;
 const NUMBER = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 
 // A turn's actions (the state's moves of one seat in a row) as a player tells them, one
-// text per action: "two pieces from a1", "one to b1", "one to c1", and for the end of a
-// turn that leaves some behind, "the rest stays". null when the actions are not a turn
-// as the page knows it (a pick-up of one cell, then placements from it).
+// text per action: "two pieces from a1", "one to b1", "one to c1" ("another to c1" for a
+// second one there), and for the end of a turn that leaves some behind, "the rest
+// stays". null when the actions are not a turn as the page knows it (a pick-up of one
+// cell, then placements from it).
 export function turnWords(acts) {
   const [pick, ...rest] = acts;
   if (!pick || !pick.cells || pick.cells.length !== 1) return null;
@@ -55,6 +56,10 @@ export function turnWords(acts) {
   const n = placed.length;
   return [
     n ? `${NUMBER[n] ?? n} piece${n > 1 ? 's' : ''} from ${from}` : `from ${from}`,
-    ...rest.map((m) => (ends(m) ? 'the rest stays' : `one to ${m.cells.at(-1)}`)),
+    ...rest.map((m, i) => {
+      if (ends(m)) return 'the rest stays';
+      const to = m.cells.at(-1);
+      return i > 0 && !ends(rest[i - 1]) && rest[i - 1].cells.at(-1) === to ? `another to ${to}` : `one to ${to}`;
+    }),
   ];
 }
