@@ -373,6 +373,9 @@ static void run_hint(AiPool *p, int worker, Job *job)
         job->out->score_cu = r.score;
         job->out->value = r.value;
         snprintf(job->out->text, sizeof job->out->text, "%s", sb_str(&t));
+        sb_clear(&t);
+        game_format_move_read(g, job->state, r.best, &t);
+        snprintf(job->out->read, sizeof job->out->read, "%s", sb_str(&t));
         snprintf(job->out->cells, sizeof job->out->cells, "%s", sb_str(&c));
         snprintf(job->out->score, sizeof job->out->score, "%s", sb_str(&sc));
         hint_turn(g, job->state, &r, job->out);

@@ -37,6 +37,7 @@ void ai_queue_move(AiPool *p, Session *s);
 enum { AI_HINT_VALUES = 64, AI_HINT_TURN = 16 };
 typedef struct AiHint {
     char text[256];
+    char read[256]; /* the move as players read it (game_format_move_read) */
     char cells[256];
     char score[64];
     char words[96]; /* the score in a player's words (play/chances.h) */

@@ -151,3 +151,11 @@ test('the Labyrinth has a legend; the guard diagram says the king is in check', 
   assert.match(caption, /king on e1 is in check/);
   assert.deepEqual(page.errors, []);
 });
+
+test('King Down: a hint reads in SAN, its notation stays long', async () => {
+  const made = await create({ game: 'king-down', seats: ['human', 'ai:1'], rules: { setup: 'classic' } });
+  const r = await api(srv, 'POST', `/api/games/${made.id}/hint`, { token: made.seats[0].token });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.match(r.body.move, /^[a-h][1-8][a-h][1-8]$/);
+  assert.match(r.body.read, /^[NBRQ]?[a-h][1-8]$/);
+});

@@ -120,7 +120,7 @@ export async function openReview(ctx) {
     if (a.over) { evalLine.textContent = 'The game ended here.'; return; }
     if (a.to_move === null) { evalLine.textContent = 'Chance acts next.'; return; }
     const who = capital(seatName(game.game, a.to_move));
-    evalLine.textContent = `${who} to move ${standing(a.win_chance, a.proven)} (${pct(a.win_chance)} to win). The AI plays ${a.move} here.`;
+    evalLine.textContent = `${who} to move ${standing(a.win_chance, a.proven)} (${pct(a.win_chance)} to win). The AI plays ${a.read ?? a.move} here.`;
   }
 
   // A turn in the words of the game's drawer, if it tells turns (King's Guard's).
@@ -191,7 +191,7 @@ export async function openReview(ctx) {
     swings.previousElementSibling.hidden = top.length === 0 && !rv.running;
     swings.replaceChildren(...top.map((s) => h('li', {},
       h('button', { type: 'button', class: 'swing', 'data-ply': s.k, onclick: () => go(s.k) },
-        `Move ${roundNumberOf(rounds, s.k)}, ${capital(seatName(game.game, s.seat))}: ${moveWords(game.game, game.moves[s.k]).text} (${pct(s.before)} → ${pct(s.after)} to win); the AI plays ${rv.analysis[s.k].move}`))));
+        `Move ${roundNumberOf(rounds, s.k)}, ${capital(seatName(game.game, s.seat))}: ${moveWords(game.game, game.moves[s.k]).text} (${pct(s.before)} → ${pct(s.after)} to win); the AI plays ${rv.analysis[s.k].read ?? rv.analysis[s.k].move}`))));
     if (!top.length && !rv.running) swings.replaceChildren(h('li', {}, 'No action changed the chances by 10 points or more.'));
   }
 

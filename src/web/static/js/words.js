@@ -56,7 +56,7 @@ export function hintText(hint, told = null) {
   const exact = hint.values && hint.values.find((v) => v.move === hint.move);
   const words = exact ? exactWords(exact.value) : hint.words;
   const more = hint.values ? '; select a piece to see where each of its moves leads' : '';
-  return `Hint: ${told ?? hint.move}${words ? `, ${words}` : ''}${more}`;
+  return `Hint: ${told ?? hint.read ?? hint.move}${words ? `, ${words}` : ''}${more}`;
 }
 
 // Why a click on `cell` plays nothing: the game is over, it is not the player's turn,
