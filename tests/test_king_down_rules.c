@@ -894,6 +894,41 @@ static void test_armies_choice(void **state)
     fx_close(&fx);
 }
 
+/* What a move list shows (game_format_move_read): SAN whatever the notation option, a
+ * choice or a power by its name; and the seats' names. */
+static void expect_read(Fx *fx, const char *move, const char *read)
+{
+    Move m;
+    ErrBuf err;
+    if (fx->g->ops->parse_move(fx->g, fx->s, move, &m, &err) != STATUS_OK)
+        fail_msg("%s: %s", move, err.msg);
+    StrBuf sb;
+    sb_init(&sb);
+    game_format_move_read(fx->g, fx->s, m, &sb);
+    assert_string_equal(sb_str(&sb), read);
+    sb_free(&sb);
+}
+
+static void test_move_read(void **state)
+{
+    (void)state;
+    Fx fx;
+    fx_open(&fx, SETTINGS("armies=on", "notation=long"),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
+    assert_string_equal(fx.g->ops->seat_names[0], "White");
+    assert_string_equal(fx.g->ops->seat_names[1], "Black");
+    expect_read(&fx, "stratus", "Stratus");
+    play(&fx, "stratus");
+    play(&fx, "spirit");
+    expect_read(&fx, "flight", "Flight");
+    play(&fx, "flight");
+    expect_read(&fx, "holy-light", "Holy Light");
+    play(&fx, "holy-light");
+    expect_read(&fx, "g1f3", "Nf3");
+    expect_read(&fx, "flight:b1d3", "Flight b1d3");
+    fx_close(&fx);
+}
+
 static void test_freeze_and_ice_wall(void **state)
 {
     (void)state;
@@ -1317,6 +1352,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_notation),
         cmocka_unit_test(test_move_cells_and_score),
         cmocka_unit_test(test_armies_choice),
+        cmocka_unit_test(test_move_read),
         cmocka_unit_test(test_freeze_and_ice_wall),
         cmocka_unit_test(test_flame_stratus_mud),
         cmocka_unit_test(test_spirit_shadow),

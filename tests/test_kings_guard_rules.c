@@ -898,7 +898,7 @@ static void test_end_of_turn(void **state)
     expect_refused(&t, "end", "no turn in progress to end");
     play(&t, "d4");
     expect_refused(&t, "end", "at least one piece");
-    expect_refused(&t, "a1", "this turn is moving pieces from d4");
+    expect_refused(&t, "a1", "this turn carries the pieces of d4: say where");
     expect_action_refused(&t, "e4-e5", "this turn moves the pieces of d4");
     play(&t, "d4-d6");
     expect_dests(&t, "c4 e4 d3 d5", true);
@@ -1038,8 +1038,8 @@ static void test_action_text(void **state)
     OPEN(&t, "kings-guard-8x8", NONE, rows, 1);
     expect_action_refused(&t, "d4-d5", "no turn is in progress: pick up a stack first");
     expect_action_refused(&t, "d9", "not a square of the 8x8 board");
-    expect_action_refused(&t, "d4x", "is none of these");
-    expect_action_refused(&t, "", "is none of these");
+    expect_action_refused(&t, "d4x", "'d4x' is not a move: name the stack you take, then");
+    expect_action_refused(&t, "", "is not a move");
     expect_refused(&t, "", "no action given");
     expect_refused(&t, "d4-", "is not a square");
     expect_refused(&t, "d4-d5,", "is not a square");

@@ -169,6 +169,9 @@ struct GameOps {
     const char *summary;
     const char *title;
     const char *family;
+    /* The seats' names where the game has its own ("White", "Black"), one per seat of
+     * max_players; NULL: the ordinal ones (first player, ...). */
+    const char *const *seat_names;
     int min_players, max_players;
     unsigned flags; /* enum GameFlags */
     const RuleOption *options;
@@ -401,6 +404,10 @@ struct GameOps {
      * phases or choices before play ("Recruit: click a hill tile..."): static text, or
      * NULL when the board says it all. NULL hook: never anything to say. */
     const char *(*turn_help)(const Game *g, const GameState *s);
+    /* Action m, legal in s, as players read it in a move list where that differs from
+     * the notation format_move writes (King Down's SAN "Nf3", while its notation stays
+     * long, "g1f3", for the engine protocols). NULL: format_move's text. */
+    void (*format_move_read)(const Game *g, const GameState *s, Move m, StrBuf *out);
 };
 
 /* The hooks every game fills, each *_ops.c naming its adapters ops_<hook>: one list, so

@@ -218,6 +218,14 @@ const char *game_turn_help(const Game *g, const GameState *s)
     return g->ops->turn_help(g, s);
 }
 
+void game_format_move_read(const Game *g, const GameState *s, Move m, StrBuf *out)
+{
+    if (g->ops->format_move_read)
+        g->ops->format_move_read(g, s, m, out);
+    else
+        g->ops->format_move(g, s, m, out);
+}
+
 void *game_undo_new(const Game *g)
 {
     return calloc(1, g->undo_size ? g->undo_size : 1);

@@ -64,6 +64,8 @@ int game_action_kind(const Game *g, const GameState *s, Move m, StrBuf *label);
 
 /* ops->turn_help, or NULL when the game does not say or nobody is to move. */
 const char *game_turn_help(const Game *g, const GameState *s);
+/* Action m, legal in s, as players read it (ops->format_move_read, else format_move). */
+void game_format_move_read(const Game *g, const GameState *s, Move m, StrBuf *out);
 
 /* The number of leaves `depth` actions deep, by the generic make/unmake loop (chance
  * events count each outcome as one branch). Ignores the ops->perft_leaves fast path:

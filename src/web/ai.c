@@ -261,6 +261,21 @@ static void run_move(AiPool *p, int worker, Job *job)
     session_release(s);
 }
 
+/* Action m's text and cells (names separated by spaces) into the given buffers. */
+static void text_and_cells(const Game *g, const GameState *s, Move m, char *text,
+                           size_t text_size, char *cells, size_t cells_size)
+{
+    StrBuf sb;
+    sb_init(&sb);
+    g->ops->format_move(g, s, m, &sb);
+    snprintf(text, text_size, "%s", sb_str(&sb));
+    sb_clear(&sb);
+    if (g->ops->move_cells)
+        g->ops->move_cells(g, s, m, &sb);
+    snprintf(cells, cells_size, "%s", sb_str(&sb));
+    sb_free(&sb);
+}
+
 /* The exact values of every move from a solved table, into the hint; false when no
  * table holds this position. */
 static bool table_values(const KvsTable *t, const Game *g, const GameState *s, AiHint *out)
@@ -271,15 +286,10 @@ static bool table_values(const KvsTable *t, const Game *g, const GameState *s, A
     bool ok = moves && vals && kvs_probe_moves(t, g, s, moves, vals, &err) == STATUS_OK &&
               moves->count <= AI_HINT_VALUES;
     for (int k = 0; ok && k < moves->count; k++) {
+        text_and_cells(g, s, moves->moves[k], out->values[k].text, sizeof out->values[k].text,
+                       out->values[k].cells, sizeof out->values[k].cells);
         StrBuf sb;
         sb_init(&sb);
-        g->ops->format_move(g, s, moves->moves[k], &sb);
-        snprintf(out->values[k].text, sizeof out->values[k].text, "%s", sb_str(&sb));
-        sb_clear(&sb);
-        if (g->ops->move_cells)
-            g->ops->move_cells(g, s, moves->moves[k], &sb);
-        snprintf(out->values[k].cells, sizeof out->values[k].cells, "%s", sb_str(&sb));
-        sb_clear(&sb);
         kvs_value_format(vals[k], &sb);
         snprintf(out->values[k].value, sizeof out->values[k].value, "%s", sb_str(&sb));
         sb_free(&sb);
@@ -288,6 +298,39 @@ static bool table_values(const KvsTable *t, const Game *g, const GameState *s, A
     free(moves);
     free(vals);
     return ok;
+}
+
+/* The mover's whole turn along the search's line into out->turn (a King's Guard stack's
+ * placements after its pick-up), so that a hint shows where the pieces go and not only
+ * the stack. Every action is checked to be legal before it is played on a copy. */
+static void hint_turn(const Game *g, const GameState *s, const SearchResult *r, AiHint *out)
+{
+    out->n_turn = 0;
+    if (r->pv_len < 2 || r->pv[0] != r->best)
+        return;
+    GameState *t = game_state_clone(g, s);
+    void *undo = game_undo_new(g);
+    MoveList *legal = malloc(sizeof *legal);
+    const int mover = g->ops->to_move(g, s);
+    int n = 0;
+    for (int i = 0; t && undo && legal && i < r->pv_len && n < AI_HINT_TURN &&
+                    g->ops->to_move(g, t) == mover;
+         i++) {
+        g->ops->gen_moves(g, t, legal);
+        bool ok = false;
+        for (int k = 0; k < legal->count && !ok; k++)
+            ok = legal->moves[k] == r->pv[i];
+        if (!ok)
+            break;
+        text_and_cells(g, t, r->pv[i], out->turn[n].text, sizeof out->turn[n].text,
+                       out->turn[n].cells, sizeof out->turn[n].cells);
+        n++;
+        g->ops->make(g, t, r->pv[i], undo);
+    }
+    out->n_turn = n > 1 ? n : 0;
+    free(legal);
+    free(undo);
+    free(t);
 }
 
 static void run_hint(AiPool *p, int worker, Job *job)
@@ -330,8 +373,12 @@ static void run_hint(AiPool *p, int worker, Job *job)
         job->out->score_cu = r.score;
         job->out->value = r.value;
         snprintf(job->out->text, sizeof job->out->text, "%s", sb_str(&t));
+        sb_clear(&t);
+        game_format_move_read(g, job->state, r.best, &t);
+        snprintf(job->out->read, sizeof job->out->read, "%s", sb_str(&t));
         snprintf(job->out->cells, sizeof job->out->cells, "%s", sb_str(&c));
         snprintf(job->out->score, sizeof job->out->score, "%s", sb_str(&sc));
+        hint_turn(g, job->state, &r, job->out);
         sb_free(&t);
         sb_free(&c);
         sb_free(&sc);

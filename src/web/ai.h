@@ -34,9 +34,10 @@ void ai_queue_move(AiPool *p, Session *s);
  * when a hint for s waits already or addr has srv->cfg.ai_queue hints waiting;
  * STATUS_IO when no worker took it within srv->cfg.hint_timeout_s; else as
  * session_copy_for_hint (session.h). */
-enum { AI_HINT_VALUES = 64 };
+enum { AI_HINT_VALUES = 64, AI_HINT_TURN = 16 };
 typedef struct AiHint {
     char text[256];
+    char read[256]; /* the move as players read it (game_format_move_read) */
     char cells[256];
     char score[64];
     char words[96]; /* the score in a player's words (play/chances.h) */
@@ -54,6 +55,14 @@ typedef struct AiHint {
         char cells[32];
         char value[24];
     } values[AI_HINT_VALUES];
+    /* The mover's whole turn along the search's line when it has several actions (a
+     * King's Guard stack taken, then where its pieces go): n_turn of them, the first
+     * being the hinted move; 0 for a turn of one action. */
+    int n_turn;
+    struct {
+        char text[32];
+        char cells[32];
+    } turn[AI_HINT_TURN];
 } AiHint;
 Status ai_hint(AiPool *p, Session *s, int seat, const char *addr, AiHint *out, bool *busy,
                ErrBuf *err);

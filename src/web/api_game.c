@@ -101,6 +101,8 @@ void api_game_hint(Server *srv, const Request *req, Session *s, Response *res)
     }
     json_t *o = json_object();
     json_object_set_new(o, "move", json_string(h.text));
+    if (strcmp(h.read, h.text) != 0)
+        json_object_set_new(o, "read", json_string(h.read));
     json_object_set_new(o, "cells", words_json(h.cells));
     json_object_set_new(o, "score", json_string(h.score));
     json_object_set_new(o, "words", json_string(h.words));
@@ -115,6 +117,16 @@ void api_game_hint(Server *srv, const Request *req, Session *s, Response *res)
             json_array_append_new(vals, v);
         }
         json_object_set_new(o, "values", vals);
+    }
+    if (h.n_turn > 0) {
+        json_t *turn = json_array();
+        for (int k = 0; k < h.n_turn; k++) {
+            json_t *v = json_object();
+            json_object_set_new(v, "text", json_string(h.turn[k].text));
+            json_object_set_new(v, "cells", words_json(h.turn[k].cells));
+            json_array_append_new(turn, v);
+        }
+        json_object_set_new(o, "turn", turn);
     }
     api_answer_json(res, 200, o);
 }

@@ -115,6 +115,56 @@ json_t *api_legal_json(const Game *g, const GameState *st)
     return legal;
 }
 
+/* A shown action's words for players (docs/API.md, "moves"): its special kind and label,
+ * and its text as players read it where that is not its notation. They depend on the
+ * position before the action, so the record is replayed on a scratch state (the body
+ * is cached per version, so once a move). */
+static void move_words(const Game *g, const GameState *before, Move mv, const char *text,
+                       json_t *m)
+{
+    StrBuf t;
+    sb_init(&t);
+    const int kind = game_action_kind(g, before, mv, &t);
+    if (kind >= 0) {
+        json_object_set_new(m, "kind", json_string(g->ops->action_kinds[kind].key));
+        json_object_set_new(m, "label", json_string(sb_str(&t)));
+    }
+    sb_clear(&t);
+    game_format_move_read(g, before, mv, &t);
+    if (!sb_failed(&t) && strcmp(sb_str(&t), text) != 0)
+        json_object_set_new(m, "read", json_string(sb_str(&t)));
+    sb_free(&t);
+}
+
+/* Every action of s's record as `view` sees it; `private_texts`: only a seat's own
+ * actions are shown to it. */
+static json_t *moves_json(const Session *s, int view, bool private_texts)
+{
+    const Game *g = s->game;
+    json_t *moves = json_array();
+    GameState *st = private_texts ? NULL : game_state_clone(g, s->rec.start);
+    void *undo = st ? game_undo_new(g) : NULL;
+    for (int i = 0; i < s->rec.count; i++) {
+        json_t *m = json_object();
+        const int a = s->actor[i];
+        json_object_set_new(m, "seat", seat_or_null(a));
+        if (a == PLAYER_CHANCE)
+            json_object_set_new(m, "chance", json_true());
+        const bool shown = !private_texts || (view >= 0 && a == view);
+        json_object_set_new(m, "text", shown ? json_string(s->texts[i]) : json_null());
+        json_object_set_new(m, "cells", shown ? words_json(s->cells[i]) : json_array());
+        if (undo) {
+            if (s->texts[i] && a != PLAYER_CHANCE)
+                move_words(g, st, s->rec.moves[i], s->texts[i], m);
+            g->ops->make(g, st, s->rec.moves[i], undo);
+        }
+        json_array_append_new(moves, m);
+    }
+    free(undo);
+    free(st);
+    return moves;
+}
+
 /* The state as `view` sees it: view is a seat of a hidden-information game, or -1 for
  * what everybody may see. */
 static json_t *build_state(Session *s, int view)
@@ -180,19 +230,7 @@ static json_t *build_state(Session *s, int view)
     // text of another's action (a card played face down) may be what is hidden; unless
     // the game says that every action is public once made.
     const bool public_actions = (ops->flags & GAME_PUBLIC_ACTIONS) != 0;
-    json_t *moves = json_array();
-    for (int i = 0; i < s->rec.count; i++) {
-        json_t *m = json_object();
-        const int a = s->actor[i];
-        json_object_set_new(m, "seat", seat_or_null(a));
-        if (a == PLAYER_CHANCE)
-            json_object_set_new(m, "chance", json_true());
-        const bool shown = !hidden || public_actions || (view >= 0 && a == view);
-        json_object_set_new(m, "text", shown ? json_string(s->texts[i]) : json_null());
-        json_object_set_new(m, "cells", shown ? words_json(s->cells[i]) : json_array());
-        json_array_append_new(moves, m);
-    }
-    json_object_set_new(o, "moves", moves);
+    json_object_set_new(o, "moves", moves_json(s, view, hidden && !public_actions));
 
     json_t *legal = p >= 0 && (!hidden || view == p) ? api_legal_json(g, cur) : json_array();
     json_object_set_new(o, "legal", legal);

@@ -47,6 +47,12 @@ char *catalog_json(size_t *len)
         json_object_set_new(g, "summary", json_string(ops->summary));
         json_object_set_new(g, "title", json_string(ops->title));
         json_object_set_new(g, "family", json_string(ops->family));
+        if (ops->seat_names) {
+            json_t *names = json_array();
+            for (int k = 0; k < ops->max_players; k++)
+                json_array_append_new(names, json_string(ops->seat_names[k]));
+            json_object_set_new(g, "seat_names", names);
+        }
         json_object_set_new(g, "solved", json_boolean(ops->flags & GAME_TABLE_SOLVED));
         json_t *kinds = json_array();
         for (int k = 0; k < ops->action_kind_count; k++) {

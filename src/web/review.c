@@ -198,6 +198,8 @@ void review_analysis(Server *srv, const Request *req, Session *s, Response *res)
             return;
         }
         json_object_set_new(o, "move", json_string(h.text));
+        if (strcmp(h.read, h.text) != 0)
+            json_object_set_new(o, "read", json_string(h.read));
         json_object_set_new(o, "cells", words_json(h.cells));
         json_object_set_new(o, "score", json_string(h.score));
         json_object_set_new(o, "win_chance", json_real(h.chance));

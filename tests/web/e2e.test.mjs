@@ -254,9 +254,9 @@ test('King of the Valley: king placement and summons by clicking, phases by butt
   assert.ok(seen.recruitOrPass >= 1, JSON.stringify(seen));
   await ourTurn();
   const texts = await page.$$eval('#moves li', (li) => li.map((x) => x.textContent));
-  assert.ok(texts.some((t) => /^first\s+place [a-e][1-5]$/.test(t)), texts.join(' | '));
+  assert.ok(texts.some((t) => /^first\s+place [a-e][1-5]\b/.test(t)), texts.join(' | '));
   // Every action is public in this game: the AI's moves and the draws are listed.
-  assert.ok(texts.some((t) => /^second\s+place [a-e][1-5]$/.test(t)), 'the AI played: ' + texts.join(' | '));
+  assert.ok(texts.some((t) => /^second\s+place [a-e][1-5]\b/.test(t)), 'the AI played: ' + texts.join(' | '));
   assert.ok(texts.some((t) => /^chance\s+draw \S+$/.test(t)), 'chance refilled the hill: ' + texts.join(' | '));
   await page.locator('#board').screenshot({ path: join(SHOTS, 'king-of-the-valley-turns.png') });
   // A spectator sees the same table (without anything to click).

@@ -177,7 +177,7 @@ test('King\'s Guard: a stack is only selected, its turn put together and sent at
   await composing(2);
   await page.click('#compose-done');
   await page.waitForFunction(() => document.querySelectorAll('#moves li.p0').length === 3, null, WAIT);
-  assert.deepEqual(await page.$$eval('#moves li.p0', (li) => li.map((x) => x.textContent.replace(/^\S+\s+/, ''))), ['d4', 'd4-d6', 'end']);
+  assert.deepEqual(await page.$$eval('#moves li.p0', (li) => li.map((x) => x.textContent.replace(/^\S+\s+/, ''))), ['one piece from d4', 'one to d6', 'the rest stays']);
   // One turn in the live list (movelist.js): its further actions follow its first.
   assert.deepEqual(await page.$$eval('#moves li.p0', (li) => li.map((x) => x.classList.contains('turn-more'))), [false, true, true]);
   assert.deepEqual(page.errors, []);

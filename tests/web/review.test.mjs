@@ -86,8 +86,8 @@ test('review: stepping, moves by turn, the analysis graph and turning point, exp
   // The turning points, with the AI's move there: the first player's a1-a4 missed the
   // king's way into the Valley, the second's e5-e2 left it open again.
   const swing = await page.textContent('#review-swings');
-  assert.match(swing, /Action 1, first player: a1-a4 \(100% → \d+% to win\); the AI plays c1-c3/);
-  assert.match(swing, /Action 2, second player: e5-e2 \(\d+% → 0% to win\); the AI plays c4-/);
+  assert.match(swing, /Move 1, First player: a1-a4 \(100% → \d+% to win\); the AI plays c1-c3/);
+  assert.match(swing, /Move 1, Second player: e5-e2 \(\d+% → 0% to win\); the AI plays c4-/);
   await page.click('#review-swings .swing[data-ply="1"]');
   assert.equal(await ply(), 1);
   assert.match(await page.textContent('#review-eval'), /Second player to move is .*\(\d+% to win\)\. The AI plays c4-/);

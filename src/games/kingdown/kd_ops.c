@@ -513,6 +513,28 @@ static int ops_action_kind(const Game *g, const GameState *s, Move m, StrBuf *la
 
 /* A pawn's move to the last rank: the piece it becomes ("pawn" when the promotion is
  * declined), by the observation's names of the kinds. */
+/* A move list shows SAN whatever the notation option, since players read chess in it;
+ * a choice or a power by its name ("Stratus", "Flight a1e2"), not its keyword. */
+static void ops_format_move_read(const Game *g, const GameState *s, Move m, StrBuf *out)
+{
+    const KdPos *p = &((const KdState *)s)->pos;
+    const int kind = ops_action_kind(g, s, m, NULL);
+    if (kind < 0) {
+        kd_format_san(kd_cfg(g), p, m, out);
+        return;
+    }
+    StrBuf text;
+    sb_init(&text);
+    kd_format_long(kd_cfg(g), p, m, &text);
+    const char *squares = strchr(sb_str(&text), ':');
+    sb_puts(out, kd_action_kinds[kind].label);
+    if (squares != NULL)
+        sb_printf(out, " %s", squares + 1);
+    sb_free(&text);
+}
+
+static const char *const kd_seat_names[] = {"White", "Black"};
+
 static void ops_action_args(const Game *g, const GameState *s, Move m, StrBuf *out)
 {
     static const char *const kinds[KD_TYPES] = {
@@ -558,6 +580,8 @@ const GameOps kd_ops = {
     .action_kinds = kd_action_kinds,
     .action_kind_count = (int)(sizeof kd_action_kinds / sizeof kd_action_kinds[0]),
     .turn_help = ops_turn_help,
+    .format_move_read = ops_format_move_read,
+    .seat_names = kd_seat_names,
     .action_args = ops_action_args,
     .bench_depth = 6,
     .chance_scale = 459.0,

@@ -439,9 +439,9 @@ static Status check_pick(const KgConfig *c, const KgCore *k, int sq, Move *out, 
         StrBuf a;
         sb_init(&a);
         kg_format_square(c, k->origin, &a);
-        err_set(err, STATUS_ILLEGAL, "this turn is moving pieces from %s: place the next one "
-                "with %s-SQUARE%s",
-                sb_str(&a), sb_str(&a), k->placed ? " or write 'end'" : "");
+        err_set(err, STATUS_ILLEGAL, "this turn carries the pieces of %s: say where the next "
+                "one goes (%s-c5, say)%s",
+                sb_str(&a), sb_str(&a), k->placed ? ", or end to leave the rest there" : "");
         sb_free(&a);
         return STATUS_ILLEGAL;
     }
@@ -508,8 +508,10 @@ Status kg_parse_action(const KgConfig *c, const KgState *s, const char *text, Mo
         return off_board(c, a == -2 ? start : p, err);
     if (a < 0 || (dash && b < 0) || (size_t)(p - start) != len)
         return err_set(err, STATUS_PARSE,
-                       "an action is a square to pick up from (c3), a placement from the start "
-                       "square (c3-c5) or 'end'; '%.*s' is none of these",
+                       "'%.*s' is not a move: name the stack you take, then where its pieces "
+                       "go, top piece first (c3-c5,c4: the top piece of c3 to c5, the next "
+                       "to c4); or one step at a time: c3 takes the stack, c3-c5 puts its "
+                       "top piece on c5, end leaves the rest where it is",
                        EXCERPT, start);
     Move m;
     const Status st = dash ? check_place(c, k, a, b, &m, err) : check_pick(c, k, a, &m, err);
@@ -542,8 +544,9 @@ static Status parse_dest_list(const KgConfig *c, KgState *t, const char *p, cons
             return off_board(c, sq_text, err);
         p = skip_space(p);
         if (to < 0 || (p != end && *p != ','))
-            return err_set(err, STATUS_PARSE, "a turn is written START-DEST1,DEST2,... (e.g. "
-                           "c3-c5,c4); '%.*s' is not a square",
+            return err_set(err, STATUS_PARSE, "'%.*s' is not a square: after the stack's "
+                           "square and a dash, say where each piece goes, top piece first, "
+                           "with commas between (c3-c5,c4)",
                            EXCERPT, sq_text);
         if (t->k.result != KG_PLAYING || t->k.origin == KG_NO_SQ)
             return err_set(err, STATUS_ILLEGAL, "the turn is already over before '%.*s'", EXCERPT,
@@ -586,8 +589,9 @@ static Status parse_part(const KgConfig *c, KgState *t, const char *p, const cha
         if (from == -2)
             return off_board(c, p, err);
         if (from < 0 || q != dash)
-            return err_set(err, STATUS_PARSE, "a turn is written START-DEST1,DEST2,...; '%.*s' "
-                           "is not one", EXCERPT, p);
+            return err_set(err, STATUS_PARSE, "'%.*s' is not a turn: name the stack you "
+                           "take, then where its pieces go, top piece first (c3-c5,c4)",
+                           EXCERPT, p);
         if (from != t->k.origin) {
             StrBuf a;
             sb_init(&a);
@@ -606,8 +610,8 @@ static Status parse_part(const KgConfig *c, KgState *t, const char *p, const cha
         return off_board(c, p, err);
     q = skip_space(q);
     if (from < 0 || q != dash)
-        return err_set(err, STATUS_PARSE, "a turn is written START-DEST1,DEST2,... (e.g. "
-                       "c3-c5,c4); '%.*s' is not one", EXCERPT, p);
+        return err_set(err, STATUS_PARSE, "'%.*s' is not a turn: name the stack you take, "
+                       "then where its pieces go, top piece first (c3-c5,c4)", EXCERPT, p);
     Move m;
     Status st = check_pick(c, &t->k, from, &m, err);
     if (st == STATUS_OK)

@@ -7,7 +7,7 @@ import * as api from './api.js';
 import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { describePlayer, h, ORDINAL } from './dom.js';
-import { gameName, hintText, whyNot } from './words.js';
+import { gameName, hintText, seatName as seatTitle, whyNot } from './words.js';
 import { Composer } from './compose.js';
 import { keyboardBoard } from './keyboard.js';
 import { openReview, reviewButton } from './review.js';
@@ -30,6 +30,9 @@ export function showGame(root, id, token) {
   };
 
   const board = h('div', { id: 'board', class: 'board-box' });
+  // What a drawer says in words beside its board (King Down's armies, the Labyrinth's
+  // pillars): its beside(state).
+  const beside = h('div', { id: 'beside', class: 'beside', hidden: true });
   // A turn being put together on the page (compose.js): what it says, done, cancel.
   const composer = new Composer(id);
   const composeSay = h('span', { id: 'compose-text' });
@@ -65,7 +68,7 @@ export function showGame(root, id, token) {
   const takeback = takebackControls(id, token, (st) => applyState(st), (text) => say(text));
 
   root.replaceChildren(h('section', { class: 'game' },
-    h('div', { class: 'board-area' }, turnBar, board, actionHelp, composeBar, chooser, actions),
+    h('div', { class: 'board-area' }, turnBar, board, beside, actionHelp, composeBar, chooser, actions),
     h('aside', { class: 'panel' },
       title, summary, comeback.clocks, status, thinking, result, message, typed,
       h('div', { class: 'buttons' }, hintBtn, undoBtn, takeback.button), takeback.element, finish.element,
@@ -111,7 +114,9 @@ export function showGame(root, id, token) {
       targets,
       movable,
       last: new Set(lastMove && lastMove.cells ? lastMove.cells : []),
-      hint: new Set(ui.hint ? ui.hint.cells : []),
+      // A hinted turn of several actions marks every cell it touches: the stack taken
+      // and where its pieces go (King's Guard).
+      hint: new Set(ui.hint ? [...ui.hint.cells, ...(ui.hint.turn || []).flatMap((a) => a.cells)] : []),
     };
   }
 
@@ -129,6 +134,9 @@ export function showGame(root, id, token) {
       pic = textBoard.draw(st);
     }
     board.replaceChildren(pic);
+    const said = drawer && drawer.beside && st.observation ? drawer.beside(st) : null;
+    beside.hidden = !said;
+    beside.replaceChildren(...(said ? [said] : []));
     Object.assign(board.dataset, {
       ply: st.ply, version: st.version, status: st.status, you: st.you ?? '',
       toMove: st.to_move ?? '', thinking: st.thinking ?? '', selected: ui.selected ?? '',
@@ -139,7 +147,7 @@ export function showGame(root, id, token) {
   function seatName(seat) {
     const st = ui.state;
     const who = describePlayer(st.seats[seat].player);
-    return `${ORDINAL[seat]} player (${seat === st.you ? 'you' : who})`;
+    return `${seatTitle(st.game, seat)} (${seat === st.you ? 'you' : who})`;
   }
 
   function render() {
@@ -149,7 +157,7 @@ export function showGame(root, id, token) {
     summary.textContent = st.summary;
     status.textContent = st.status === 'over' ? 'Game over'
       : st.to_move === null ? 'Chance acts next'
-        : myTurn() ? `Your move (${ORDINAL[st.you]} player)` : `${seatName(st.to_move)} to move`;
+        : myTurn() ? `Your move (${seatTitle(st.game, st.you)})` : `${seatName(st.to_move)} to move`;
     turnBar.textContent = st.status === 'over' ? resultText(st) || 'Game over' : status.textContent;
     turnBar.classList.toggle('mine', myTurn());
     thinking.hidden = st.thinking === null;
@@ -181,7 +189,7 @@ export function showGame(root, id, token) {
     undoBtn.hidden = st.you === null || !othersAi;
     undoBtn.disabled = !st.moves.some((m) => m.seat === st.you) || st.status === 'over';
 
-    drawMoves(moves, st.moves); // by rounds and turns (movelist.js)
+    drawMoves(moves, st.moves, st.game); // by rounds and turns (movelist.js)
     moves.scrollTop = moves.scrollHeight;
     renderSeats();
     solution.decorate(st, moves, board);
@@ -191,7 +199,7 @@ export function showGame(root, id, token) {
     const st = ui.state;
     // The links to hand out are in the share box (share.js).
     seats.replaceChildren(...st.seats.map((s) => h('p', { class: `seat p${s.seat}` }, h('span', { class: 'swatch' }),
-      ` ${ORDINAL[s.seat]}: ${describePlayer(s.player)}${s.seat === st.you ? ' (you)' : ''}`)));
+      ` ${seatTitle(st.game, s.seat, true)}: ${describePlayer(s.player)}${s.seat === st.you ? ' (you)' : ''}`)));
   }
 
   // --- state updates --------------------------------------------------------------------
@@ -238,18 +246,44 @@ export function showGame(root, id, token) {
     }
   }
 
-  function choose(options) {
-    // A drawer may picture a choice (King Down's promotions): the picture, then the text.
+  // Several moves share a piece's from and to cells: ask which. A drawer may picture
+  // the choices (King Down's promotions: boards/kingdown.js's choiceFace); then the
+  // picker opens on the board at `cell`, the square they lead to, as lichess does.
+  function choose(options, cell) {
     const drawer = drawerFor(ui.state.game);
     const face = (m) => (drawer && drawer.choiceFace ? drawer.choiceFace(ui.state, m) : null);
-    chooser.replaceChildren(h('span', {}, 'Which move? '),
-      ...options.map((m) => {
-        const f = face(m);
+    const faces = options.map(face);
+    const pictured = faces.every(Boolean);
+    chooser.replaceChildren(h('span', { class: 'chooser-title' }, pictured && drawer.choiceTitle ? drawer.choiceTitle : 'Which move? '),
+      ...options.map((m, i) => {
+        const f = faces[i];
         return h('button', { type: 'button', class: f ? 'choice pictured' : 'choice', 'data-move': m.text, 'aria-label': f ? f.label : null, onclick: () => play(m.text) },
           f ? f.picture : null, f ? h('span', {}, f.label) : m.text);
       }),
       h('button', { type: 'button', class: 'cancel', onclick: () => { chooser.hidden = true; } }, 'Cancel'));
+    chooser.classList.toggle('on-board', Boolean(pictured && cell));
+    chooser.classList.toggle('two-columns', options.length > 5);
+    chooser.style.left = chooser.style.top = '';
     chooser.hidden = false;
+    if (pictured && cell) placeOnBoard(chooser, cell);
+  }
+
+  // Puts `box` (absolutely placed in the board's area) over the board at `cell`, running
+  // towards the board's middle, and never past the board's edges nor off the screen.
+  function placeOnBoard(box, cell) {
+    const target = board.querySelector(`[data-cell="${cell}"]`);
+    if (!target) return;
+    const area = board.parentElement.getBoundingClientRect();
+    const b = board.getBoundingClientRect();
+    const t = target.getBoundingClientRect();
+    const { width: w, height: ht } = box.getBoundingClientRect();
+    const clamp = (v, lo, hi) => Math.max(lo, Math.min(v, hi));
+    const left = clamp(t.left + t.width / 2 - w / 2, b.left, b.right - w);
+    const downwards = t.top + t.height / 2 < b.top + b.height / 2;
+    const top = clamp(downwards ? t.top : t.bottom - ht, b.top, b.bottom - ht);
+    box.style.left = `${Math.max(0, left - area.left)}px`;
+    box.style.top = `${Math.max(0, top - area.top)}px`;
+    box.scrollIntoView({ block: 'nearest' });
   }
 
   // --- a turn put together on the page (King's Guard) ------------------------------------
@@ -344,7 +378,7 @@ export function showGame(root, id, token) {
     if (ui.selected && ui.selected !== cell) {
       const to = legal.filter((m) => m.cells.length >= 2 && m.cells[0] === ui.selected && m.cells.at(-1) === cell);
       if (to.length === 1) return play(to[0].text);
-      if (to.length > 1) return choose(to);
+      if (to.length > 1) return choose(to, cell);
     }
     const singles = legal.filter((m) => m.cells.length === 1 && m.cells[0] === cell);
     const starts = legal.some((m) => m.cells.length >= 2 && m.cells[0] === cell);
@@ -395,7 +429,9 @@ export function showGame(root, id, token) {
       const r = await api.hint(id, token);
       if (ui.state.ply === ply) {
         ui.hint = r;
-        say(hintText(r));
+        const drawer = drawerFor(ui.state.game);
+        const told = r.turn && drawer && drawer.turnWords ? drawer.turnWords(r.turn) : null;
+        say(hintText(r, told ? told.join(', ') : null));
         drawBoard();
       }
     } catch (e) {

@@ -101,7 +101,7 @@ const PAGES = {
       {
         h: 'Guard (G)',
         p: ['Steps one square in any direction to an empty square. It never captures and never gives check, and only a king can capture it.'],
-        boards: [{ position: '4k3/8/8/4r3/3G4/8/8/4K3 w - - 0 1', rules: { setup: 'classic' }, select: 'd4', caption: 'The guard cannot take the rook, and the rook cannot take it.' }],
+        boards: [{ position: '4k3/8/8/4r3/3G4/8/8/4K3 w - - 0 1', rules: { setup: 'classic' }, select: 'd4', caption: 'The white king on e1 is in check from the rook on e5, so the guard may only step in between, to e4 or e3. The guard cannot take the rook, and the rook cannot take it.' }],
       },
       {
         h: 'Maester (M)',

@@ -3,23 +3,40 @@
 // turns apart, chance's draws as turns of their own. Every action stays an item of its
 // own (its data-ply, its seat's class, who and text), so what marks single actions
 // (the solution's values, the tests) still finds them; the grouping is drawn by
-// css/movelist.css from the classes and the round numbers set here.
-import { h, ORDINAL } from './dom.js';
+// css/movelist.css from the classes and the round numbers set here. Actions read as
+// players read them (words.js): the seats' own names, King Down's SAN, a special
+// action's help where its kind first appears, and a turn told in words where the
+// game's drawer tells it (King's Guard: "two pieces from a1, one to b1, one to c1").
+import { h } from './dom.js';
+import { drawerFor } from './boards/index.js';
 import { roundsOf } from './turns.js';
+import { moveWords, seatName } from './words.js';
 
-// Fills the <ol> `list` with moves, the state's actions ({seat, text}).
-export function drawMoves(list, moves) {
+// Fills the <ol> `list` with moves, the state's actions ({seat, text, read, kind}), of
+// `game`.
+export function drawMoves(list, moves, game) {
+  const drawer = drawerFor(game);
   const items = [];
+  // A special action's help is said where its kind first appears: King of the Valley's
+  // recruits would otherwise repeat it every turn.
+  const explained = new Set();
   for (const round of roundsOf(moves)) {
     round.turns.forEach((t, ti) => {
+      const acts = moves.slice(t.first, t.last + 1);
+      const told = t.seat !== null && drawer && drawer.turnWords ? drawer.turnWords(acts) : null;
       for (let i = t.first; i <= t.last; i++) {
         const m = moves[i];
         const starts = i === t.first;
         const opens = starts && ti === 0;
+        const words = moveWords(game, m);
+        const help = words.help && !told && !explained.has(m.kind) ? words.help : null;
+        if (help) explained.add(m.kind);
         items.push(h('li', {
           class: `move p${m.seat ?? 'c'} ${starts ? 'turn-start' : 'turn-more'}${opens ? ' round-start' : ''}`,
-          'data-ply': i + 1, 'data-round': opens ? round.number : null,
-        }, h('span', { class: 'who' }, m.seat === null ? 'chance' : ORDINAL[m.seat]), ' ', m.text ?? '(hidden)'));
+          'data-ply': i + 1, 'data-round': opens ? round.number : null, 'data-move': m.text,
+        }, h('span', { class: 'who' }, m.seat === null ? 'chance' : seatName(game, m.seat, true)), ' ',
+        told ? told[i - t.first] : words.text,
+        help ? h('span', { class: 'move-help' }, ` (${help})`) : null));
       }
     });
   }

@@ -8,12 +8,12 @@
 import * as api from './api.js';
 import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
-import { h, ORDINAL } from './dom.js';
+import { h } from './dom.js';
 import { evalGraph, loadChart } from './evalgraph.js';
 import { resultText } from './finish.js';
 import { createSolution } from './solution.js';
-import { roundsOf } from './turns.js';
-import { gameName } from './words.js';
+import { roundNumberOf, roundsOf } from './turns.js';
+import { gameName, moveWords, seatName } from './words.js';
 
 // A chance to win in words, for the player it belongs to.
 function standing(c, proven) {
@@ -27,6 +27,7 @@ function standing(c, proven) {
   return 'is losing';
 }
 
+const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const pct = (c) => `${Math.round(c * 100)}%`;
 const noMarks = () => ({ selected: null, targets: new Set(), movable: new Set(), last: new Set(), hint: new Set(), values: new Map() });
 
@@ -109,18 +110,22 @@ export async function openReview(ctx) {
 
   function describe() {
     const pos = rv.positions[rv.ply];
-    where.textContent = rv.ply === 0 ? `Start position (${n} actions in the game)` : `After action ${rv.ply} of ${n}: ${game.moves[rv.ply - 1].text ?? '(hidden)'}`;
+    where.textContent = rv.ply === 0 ? `Start position (${n} actions in the game)` : `After action ${rv.ply} of ${n}: ${moveWords(game.game, game.moves[rv.ply - 1]).text}`;
     const a = rv.analysis[rv.ply];
     if (!a) {
-      evalLine.textContent = pos.to_move === null ? '' : `${ORDINAL[pos.to_move]} player to move.`;
+      evalLine.textContent = pos.to_move === null ? '' : `${capital(seatName(game.game, pos.to_move))} to move.`;
       return;
     }
     // The result itself is said once, in the box under the title.
     if (a.over) { evalLine.textContent = 'The game ended here.'; return; }
     if (a.to_move === null) { evalLine.textContent = 'Chance acts next.'; return; }
-    const who = `${ORDINAL[a.to_move][0].toUpperCase()}${ORDINAL[a.to_move].slice(1)} player`;
-    evalLine.textContent = `${who} to move ${standing(a.win_chance, a.proven)} (${pct(a.win_chance)} to win). The AI plays ${a.move} here.`;
+    const who = capital(seatName(game.game, a.to_move));
+    evalLine.textContent = `${who} to move ${standing(a.win_chance, a.proven)} (${pct(a.win_chance)} to win). The AI plays ${a.read ?? a.move} here.`;
   }
+
+  // A turn in the words of the game's drawer, if it tells turns (King's Guard's).
+  const drawer = drawerFor(game.game);
+  const told = (t) => (drawer && drawer.turnWords ? drawer.turnWords(game.moves.slice(t.first, t.last + 1)) : null);
 
   function drawList() {
     const last = rv.ply - 1;
@@ -130,7 +135,7 @@ export async function openReview(ctx) {
         return h('button', {
           type: 'button', class: `turn p${t.seat ?? 'c'}${current ? ' current' : ''}`, 'aria-current': current ? 'true' : null,
           'data-ply': t.last + 1, onclick: () => go(t.last + 1),
-        }, t.seat === null ? `(chance: ${t.texts.join(', ')})` : t.texts.join(', '));
+        }, t.seat === null ? `(chance: ${t.texts.join(', ')})` : (told(t) || t.texts).join(', '));
       }))));
     const cur = list.querySelector('.current');
     if (cur) cur.scrollIntoView({ block: 'nearest' });
@@ -182,10 +187,11 @@ export async function openReview(ctx) {
     }
     found.sort((x, y) => y.drop - x.drop);
     const top = found.slice(0, 3).sort((x, y) => x.k - y.k);
+    const rounds = roundsOf(game.moves);
     swings.previousElementSibling.hidden = top.length === 0 && !rv.running;
     swings.replaceChildren(...top.map((s) => h('li', {},
       h('button', { type: 'button', class: 'swing', 'data-ply': s.k, onclick: () => go(s.k) },
-        `Action ${s.k + 1}, ${ORDINAL[s.seat]} player: ${game.moves[s.k].text} (${pct(s.before)} → ${pct(s.after)} to win); the AI plays ${rv.analysis[s.k].move}`))));
+        `Move ${roundNumberOf(rounds, s.k)}, ${capital(seatName(game.game, s.seat))}: ${moveWords(game.game, game.moves[s.k]).text} (${pct(s.before)} → ${pct(s.after)} to win); the AI plays ${rv.analysis[s.k].read ?? rv.analysis[s.k].move}`))));
     if (!top.length && !rv.running) swings.replaceChildren(h('li', {}, 'No action changed the chances by 10 points or more.'));
   }
 

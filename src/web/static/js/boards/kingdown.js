@@ -5,8 +5,12 @@
 // marks "frozen", "iced", "haste" and "chain" drawn as rings round the piece; a king's
 // title names its army, power and tokens from the counters "army", "power", "tokens".
 // A king in check (the mark "check") stands on a red square; a promotion's choices
-// are pictured with the same drawings (choiceFace).
+// are pictured with the same drawings (choiceFace). With armies, beside() says in words
+// beside the board which king and power each side has and its tokens left.
+import { actionKind } from '../catalog.js';
+import { h } from '../dom.js';
 import { el, PLAYER_FILL, PLAYER_STROKE, svgRoot } from '../svg.js';
+import { seatName } from '../words.js';
 import { CELL, checkered, observationOf, observedSquareBoard } from './square.js';
 
 const FIGURE = { king: '\u265A', queen: '\u265B', rook: '\u265C', bishop: '\u265D', knight: '\u265E', pawn: '\u265F' };
@@ -87,6 +91,9 @@ export function draw(state, marks) {
   });
 }
 
+// The title of the chooser when its moves are all pictured: promotions.
+export const choiceTitle = 'Promote to';
+
 // A promotion among the chooser's moves as a picture of the piece it makes and its
 // name ({picture, label}); null for other moves. The server names the piece in the
 // action's args ("pawn": the promotion declined).
@@ -98,4 +105,24 @@ export function choiceFace(state, move) {
   svg.setAttribute('aria-hidden', 'true');
   svg.append(piece({ kind, owner: state.you }, [], {}, CELL / 2, CELL / 2));
   return { picture: svg, label: kind === 'pawn' ? 'keep the pawn' : kind };
+}
+
+// Each side's king, power and tokens left, as a list beside the board, once a king is
+// chosen (armies on); null otherwise. The power's help is the game's own (its action
+// kind, GET /api/games), so that a phone shows what a title would only on hover.
+export function beside(state) {
+  const { counters } = observationOf(state);
+  if (!counters.army || !counters.army.some((a) => a)) return null;
+  const key = (name) => name.toLowerCase().replace(/ /g, '-');
+  return h('ul', { class: 'sides' }, ...counters.army.map((army, seat) => {
+    const power = counters.power[seat];
+    const tokens = counters.tokens[seat];
+    const help = power ? actionKind(state.game, key(POWERS[power])) : null;
+    return h('li', { class: `side p${seat}`, 'data-seat': seat },
+      h('span', { class: 'swatch' }), ' ',
+      h('strong', {}, `${seatName(state.game, seat)}${seat === state.you ? ' (you)' : ''}:`), ' ',
+      army ? `King of ${ARMIES[army]}` : 'no king chosen yet',
+      power ? `, power ${POWERS[power]}, ${tokens} token${tokens === 1 ? '' : 's'} left` : (army ? ', no power chosen yet' : ''),
+      help ? h('span', { class: 'side-help' }, ` (${help.help.replace(/^power: /, '')})`) : null);
+  }));
 }

@@ -37,3 +37,29 @@ export const cellSize = CELL;
 // A turn is put together on the page and sent whole (compose.js): picking up a stack
 // commits nothing.
 export const composeTurns = true;
+
+const NUMBER = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+
+// A turn's actions (the state's moves of one seat in a row) as a player tells them, one
+// text per action: "two pieces from a1", "one to b1", "one to c1" ("another to c1" for a
+// second one there), and for the end of a turn that leaves some behind, "the rest
+// stays". null when the actions are not a turn as the page knows it (a pick-up of one
+// cell, then placements from it).
+export function turnWords(acts) {
+  const [pick, ...rest] = acts;
+  if (!pick || !pick.cells || pick.cells.length !== 1) return null;
+  const from = pick.cells[0];
+  const placed = rest.filter((m) => m.cells && m.cells.length >= 2 && m.cells[0] === from);
+  // The one action on no cell is the end of the turn.
+  const ends = (m) => !m.cells || m.cells.length === 0;
+  if (placed.length + rest.filter(ends).length !== rest.length) return null;
+  const n = placed.length;
+  return [
+    n ? `${NUMBER[n] ?? n} piece${n > 1 ? 's' : ''} from ${from}` : `from ${from}`,
+    ...rest.map((m, i) => {
+      if (ends(m)) return 'the rest stays';
+      const to = m.cells.at(-1);
+      return i > 0 && !ends(rest[i - 1]) && rest[i - 1].cells.at(-1) === to ? `another to ${to}` : `one to ${to}`;
+    }),
+  ];
+}

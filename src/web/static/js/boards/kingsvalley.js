@@ -1,6 +1,8 @@
 // kingsvalley.js - King's Valley boards (5x5, 7x7, Labyrinth, Retrieve the King): the
 // Valley in the centre, the Labyrinth's pillars, soldiers as discs and kings crowned.
 // Reads the observation: terrain "valley" and "pillar", pieces "king" and "soldier".
+// Beside a board with pillars, a legend says what its squares are.
+import { h } from '../dom.js';
 import { crown, el, PLAYER_FILL, PLAYER_INK, PLAYER_STROKE } from '../svg.js';
 import { CELL, checkered, observedSquareBoard } from './square.js';
 
@@ -21,4 +23,14 @@ export function draw(state, marks) {
         king ? crown(cx, cy + 1, CELL * 0.42, PLAYER_INK[who], 'none') : null);
     },
   });
+}
+
+// The legend of a board with pillars (the Labyrinth): the squares that are not plain.
+export function beside(state) {
+  const cells = state.observation.cells;
+  if (!cells.some((c) => c.terrain.includes('pillar'))) return null;
+  const key = (cls) => h('span', { class: `legend-key ${cls}`, 'aria-hidden': 'true' });
+  return h('ul', { class: 'legend' },
+    h('li', {}, key('valley'), ' Valley: a king that stops here wins.'),
+    h('li', {}, key('pillar'), ' Pillar: never moves, and stops a sliding piece like a piece does; nothing stands on it.'));
 }
