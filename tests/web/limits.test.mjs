@@ -9,7 +9,8 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, test } from 'node:test';
-import { openStream, request, startServer, waitState, withServer } from './server.mjs';
+import { spawnSync } from 'node:child_process';
+import { CROWN, openStream, request, startServer, waitState, withServer } from './server.mjs';
 
 const OTHER = '127.0.0.2';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -140,6 +141,51 @@ describe('limits per address', { concurrency: true }, () => {
       const short = await create(srv, { game: 'kings-valley', seats: ['random', 'random'], rules: { 'max-plies': 12 } }, OTHER);
       await waitState(srv, short.id, (s) => s.status === 'over');
       await create(srv, { game: 'kings-valley', seats: ['random', 'random'], rules: { 'max-plies': 12 } }, OTHER);
+    });
+  });
+
+  // Issue 32: the one person at home was refused a fourth game against the AI. Loopback
+  // clients get a player at home's limits, a client a trusted proxy names the public
+  // ones, and --limits public or a limit's own option binds loopback clients too.
+  test('a player at home (--limits): loopback clients start a 4th and 5th AI game, others do not', async () => {
+    const ai = { game: 'kings-valley', seats: ['human', 'ai:1'] };
+    const PROXY = '127.0.0.3';
+    const viaProxy = (srv) => request(srv, 'POST', '/api/games', { body: ai, from: PROXY, headers: { 'x-forwarded-for': '203.0.113.7' } });
+    await withServer(['--limits', 'auto', '--trusted-proxy', PROXY], async (srv) => {
+      for (let i = 0; i < 5; i++) await create(srv, ai);
+      for (let i = 0; i < 3; i++) assert.equal((await viaProxy(srv)).status, 201);
+      assertError(await viaProxy(srv), 429, /3 games against the AI in play/);
+    });
+    await withServer(['--limits', 'public'], async (srv) => {
+      for (let i = 0; i < 3; i++) await create(srv, ai);
+      assertError(await request(srv, 'POST', '/api/games', { body: ai }), 429, /3 games against the AI in play/);
+    });
+    await withServer(['--limits', 'home', '--ai-games', '4'], async (srv) => {
+      for (let i = 0; i < 4; i++) await create(srv, ai);
+      assertError(await request(srv, 'POST', '/api/games', { body: ai }), 429, /4 games against the AI in play/);
+    });
+    const r = spawnSync(CROWN, ['serve', '--limits', 'lax'], { encoding: 'utf8' });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--limits wants auto, home or public, not 'lax'/);
+  });
+
+  // A tab left open on a game keeps it in memory (its event stream holds it), and so
+  // counted for ever: a game nobody moved in for --idle seconds no longer counts.
+  test('a game against the AI left for another stops counting after --idle', async () => {
+    await withServer(['--ai-games', '1', '--idle', '1'], async (srv) => {
+      const first = await create(srv, { game: 'kings-valley', seats: ['human', 'ai:1'] });
+      const tab = await openStream(srv, first.id);
+      try {
+        assertError(await request(srv, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'ai:1'] } }),
+          429, /1 games against the AI in play/);
+        await sleep(1100);
+        await create(srv, { game: 'kings-valley', seats: ['human', 'ai:1'] });
+        // The old game is still there, and playable.
+        const st = await state(srv, first.id);
+        assert.equal(st.status, 'playing');
+      } finally {
+        tab.close();
+      }
     });
   });
 
