@@ -511,7 +511,9 @@ describe('the log', () => {
     assert.ok(stderr().split('\n').filter(Boolean).length <= 2, stderr());
   });
 
-  test('without --quiet: the closes summed up in one line at the stop', async () => {
+  // Issue 32: a line a minute about closed streams, each time a tab left a game page,
+  // read as an error in the terminal of ./play. A closed stream is the normal end.
+  test('without --quiet: no line for the closes, not even a summary', async () => {
     const srv = await startServer({ quiet: false, args: ['--heads-per-ip', '100', '--streams-per-ip', '100', '--streams-per-game', '100'] });
     try {
       await churn(srv);
@@ -519,13 +521,8 @@ describe('the log', () => {
       assert.equal((await srv.stop()).code, 0);
     }
     const text = srv.stderr();
-    assert.doesNotMatch(text, /Closing connection/);
-    const summaries = text.split('\n').filter((l) => /in the last \d+ s:/.test(l));
-    assert.equal(summaries.length, 1, text);
-    // Each of the 300 closes is counted once the library has seen it; the last may not
-    // have been by the stop on a loaded machine.
-    const closed = Number(summaries[0].match(/: (\d+) connections ended by the server \(event streams closed\)/)?.[1]);
-    assert.ok(closed >= 250 && closed <= 320, summaries[0]);
+    assert.doesNotMatch(text, /Closing connection|ended by the server|event streams closed/);
+    assert.equal(text.split('\n').filter((l) => /in the last \d+ s:/.test(l)).length, 0, text);
   });
 });
 
