@@ -171,14 +171,20 @@ describe('limits per address', { concurrency: true }, () => {
 
   // A tab left open on a game keeps it in memory (its event stream holds it), and so
   // counted for ever: a game nobody moved in for --idle seconds no longer counts.
+  // (The sleep is the --idle under test.)
   test('a game against the AI left for another stops counting after --idle', async () => {
-    await withServer(['--ai-games', '1', '--idle', '1'], async (srv) => {
+    await withServer(['--ai-games', '1', '--idle', '2'], async (srv) => {
       const first = await create(srv, { game: 'kings-valley', seats: ['human', 'ai:1'] });
       const tab = await openStream(srv, first.id);
       try {
+        // A move (and the AI's answer) just now: the game is in play, however slowly
+        // the test got here.
+        const token = first.seats[0].token;
+        await request(srv, 'POST', `/api/games/${first.id}/moves`, { token, body: { move: first.state.legal[0].text, ply: 0 } });
+        await waitState(srv, first.id, (s) => s.ply === 2 && s.thinking === null, { token });
         assertError(await request(srv, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'ai:1'] } }),
           429, /1 games against the AI in play/);
-        await sleep(1100);
+        await sleep(2100);
         await create(srv, { game: 'kings-valley', seats: ['human', 'ai:1'] });
         // The old game is still there, and playable.
         const st = await state(srv, first.id);

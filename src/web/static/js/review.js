@@ -11,6 +11,7 @@ import * as textBoard from './boards/text.js';
 import { h, ORDINAL } from './dom.js';
 import { evalGraph, loadChart } from './evalgraph.js';
 import { resultText } from './finish.js';
+import { gameInfo } from './catalog.js';
 import { createSolution } from './solution.js';
 import { roundsOf } from './turns.js';
 import { gameName } from './words.js';
@@ -53,14 +54,18 @@ export async function openReview(ctx) {
     step('next action', '▶', () => go(rv.ply + 1)), step('last position', '▶|', () => go(n)));
   const evalLine = h('p', { id: 'review-eval', class: 'review-eval' });
   const list = h('ol', { id: 'review-moves', class: 'review-moves', 'aria-label': 'moves by turn' });
-  // The server analyses a game once it is over, and during one only for a player
-  // against AIs (who may ask hints anyway): a game between people still going is not
-  // offered what would be refused.
-  const canAnalyse = game.status === 'over' ||
-    (game.you !== null && game.you !== undefined && game.seats.every((s) => s.seat === game.you || s.ai));
+  // The server analyses a game once it is over, and during one of perfect information
+  // only for a player against AIs (who may ask hints anyway): a game between people
+  // still going is not offered what would be refused.
+  const perfect = (gameInfo(game.game) || {}).perfect_information !== false;
+  const canAnalyse = game.status === 'over' || (perfect && game.you !== null && game.you !== undefined &&
+    game.seats.every((s) => s.seat === game.you || s.ai));
   const analyseBtn = h('button', { id: 'review-analyse', type: 'button', hidden: !canAnalyse }, 'Analyse with the AI');
-  const noAnalysis = canAnalyse ? null
-    : h('p', { id: 'review-no-analysis', class: 'review-progress' }, 'The AI analyses a game between people once it is over, so that it helps no one during the game.');
+  const people = game.seats.filter((s) => !s.ai).length >= 2;
+  const why = !perfect ? 'The AI analyses this game once it is over: what is hidden stays hidden until then.'
+    : people ? 'The AI analyses a game between people once it is over, so that it helps no one during the game.'
+      : 'The AI analyses this game once it is over.';
+  const noAnalysis = canAnalyse ? null : h('p', { id: 'review-no-analysis', class: 'review-progress' }, why);
   const progress = h('p', { id: 'review-progress', class: 'review-progress', role: 'status' });
   const graphBox = h('div', { id: 'review-graph', class: 'review-graph', role: 'img', 'aria-label': 'evaluation graph' });
   const swings = h('ol', { id: 'review-swings', class: 'review-swings' });
