@@ -150,8 +150,9 @@ int cmd_serve(int argc, char **argv)
                 for (size_t t = 0; t < sizeof TWINS / sizeof TWINS[0]; t++)
                     if (TWINS[t].public == NUMBERS[k].i)
                         *TWINS[t].home = (int)n;
-            } else
+            } else {
                 *NUMBERS[k].l = n;
+            }
         } else if (strcmp(a, "--bind") == 0 || strcmp(a, "--listen") == 0) {
             cfg.bind = v;
         } else if (strcmp(a, "--limits") == 0) {
