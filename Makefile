@@ -13,7 +13,8 @@
 #                        the search and contract tests in the debug build, the web API
 #                        tests under ThreadSanitizer, and each fuzz target briefly
 #   make web-check       the web tests of one build (WEB_TESTS="api e2e cluster" by default)
-#   make play            installs build dependencies if missing, builds, plays the AI
+#   make play            installs build dependencies (and the review graph's library)
+#                        if missing, builds, plays the AI
 #   make bench           the benchmark script (slow; not part of the tests)
 #   make python          the Python module (docs/PYTHON.md); make python-check its tests;
 #                        make bench-python its speed against the C API
@@ -186,7 +187,7 @@ $(SHLIB): $(PIC_OBJ)
 	@ln -sf $(notdir $@) $(OUT)/$(SONAME)
 	@ln -sf $(notdir $@) $(OUT)/libcrown.so
 
-# Front-end libraries from npm (src/web/vendor, installed by tools/install-deps.sh web)
+# Front-end libraries from npm (src/web/vendor, installed by tools/install-deps.sh play)
 # are served under /vendor/ when installed; the page copes without them. npm dates its
 # files 1985, so the install's stamp is what tells make they arrived.
 WEB_VENDOR := $(wildcard src/web/vendor/node_modules/uplot/dist/uPlot.esm.js src/web/vendor/node_modules/uplot/dist/uPlot.min.css)
@@ -327,7 +328,8 @@ ifeq ($(PY_HAS_DEV),yes)
 	rm -f $(PYDIR)/crown$(PY_EXT)
 endif
 
-play: deps
+play:
+	@tools/install-deps.sh play
 	$(MAKE) --no-print-directory BUILD=release
 	$(CROWN) play kings-valley
 

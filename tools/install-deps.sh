@@ -3,6 +3,9 @@
 #   tools/install-deps.sh build   compiler, make and the libraries of the web server and
 #                                 the lab: enough to build and play (libmicrohttpd, SQLite,
 #                                 jansson, libpq, libcsv), and gnuplot for crown lab's plots
+#   tools/install-deps.sh play    build + npm and the front end's npm packages
+#                                 (src/web/vendor: uPlot, the review's graph), which the
+#                                 build embeds: what ./play and make play need
 #   tools/install-deps.sh web     also Node.js, npm and Chromium, the browser tests'
 #                                 npm packages (tests/web: playwright-core, axe-core)
 #                                 and the front end's (src/web/vendor: uPlot)
@@ -10,26 +13,38 @@
 #                                 headers, numpy and pytest, the sqlite3 shell, and
 #                                 PostgreSQL and HAProxy for the multi-process tests, for
 #                                 `make test`
+# With --list after the set it installs nothing and prints what the set holds, one a line:
+# Debian packages as they are, npm folders as npm:FOLDER.
 set -eu
 cd "$(dirname "$0")/.."
 set_name=${1:-build}
 want=(gcc make libmicrohttpd-dev libsqlite3-dev libjansson-dev libpq-dev libcsv-dev gnuplot-nox)
-web=false
+web=false vendor=false
 case $set_name in
 build) ;;
-web) web=true ;;
-test) web=true; want+=(libcmocka-dev clang libclang-rt-dev python3-dev python3-numpy python3-pytest sqlite3 postgresql haproxy cppcheck) ;; # libFuzzer: clang only recommends it
-*) echo "install-deps: unknown set '$set_name' (build, web, test)" >&2; exit 2 ;;
+play) vendor=true ;;
+web) web=true vendor=true ;;
+test) web=true vendor=true; want+=(libcmocka-dev clang libclang-rt-dev python3-dev python3-numpy python3-pytest sqlite3 postgresql haproxy cppcheck) ;; # libFuzzer: clang only recommends it
+*) echo "install-deps: unknown set '$set_name' (build, play, web, test)" >&2; exit 2 ;;
 esac
+if [ "${2:-}" = --list ]; then
+    printf '%s\n' "${want[@]}"
+    if $web || $vendor; then printf '%s\n' nodejs npm; fi
+    if $web; then printf '%s\n' chromium npm:tests/web; fi
+    if $vendor; then echo npm:src/web/vendor; fi
+    exit 0
+fi
 missing=()
 for p in "${want[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if $web; then
+if $web || $vendor; then
     # Node.js may come from elsewhere than Debian (NodeSource's nodejs carries npm): ask
     # for the commands, not the packages.
     command -v node >/dev/null || missing+=(nodejs)
     command -v npm >/dev/null || missing+=(npm)
+fi
+if $web; then
     [ -x /usr/bin/chromium ] || [ -n "${CHROMIUM_BIN:-}" ] || missing+=(chromium)
 fi
 if [ ${#missing[@]} -ne 0 ]; then
@@ -48,12 +63,16 @@ if $web; then
         echo "installing npm packages for the browser tests (tests/web)"
         (cd tests/web && npm ci --no-audit --no-fund --loglevel=error) && touch "$stamp"
     fi
+fi
+if $vendor; then
     # The front end's libraries (src/web/vendor: uPlot for the review graph), embedded
     # into the program by the next build.
     lock=src/web/vendor/package-lock.json
     stamp=src/web/vendor/node_modules/.crown-installed
     if [ ! -f "$stamp" ] || [ "$lock" -nt "$stamp" ]; then
         echo "installing npm packages for the web front end (src/web/vendor)"
-        (cd src/web/vendor && npm ci --no-audit --no-fund --loglevel=error) && touch "$stamp"
+        # Without it the app still works, but its reviews have no graph: say so.
+        (cd src/web/vendor && npm ci --no-audit --no-fund --loglevel=error) && touch "$stamp" ||
+            echo "install-deps: npm could not install src/web/vendor; the review will have no graph" >&2
     fi
 fi

@@ -18,6 +18,7 @@
 #include "web/api_lobby.h"
 #include "web/api_state.h"
 #include "web/context.h"
+#include "web/homelimits.h"
 #include "web/quota.h"
 #include "web/ratelimit.h"
 #include "web/session.h"
@@ -180,25 +181,32 @@ Session *api_create_session(Server *srv, const Request *req, NewGame *ng, int hu
     // Processes sharing a store count in the database too, so that an address gets no
     // more by spreading its requests over them (store_count_create, store_hold_take).
     const bool shared = store_shared(srv->store);
-    bool ok = ratelimit_take(srv->creates, req->addr, &retry);
+    const bool home = homelimits_applies(&srv->cfg, req->addr);
+    const int creates = homelimits_creates(&srv->cfg, req->addr);
+    bool ok = ratelimit_take(home ? srv->creates_home : srv->creates, req->addr, &retry);
     ErrBuf serr;
     Status sst = STATUS_OK;
-    if (ok && shared && (sst = store_count_create(srv->store, req->addr,
-                                                  srv->cfg.creates_per_hour, &ok, &retry,
-                                                  &serr)) != STATUS_OK) {
+    if (ok && shared && (sst = store_count_create(srv->store, req->addr, creates, &ok,
+                                                  &retry, &serr)) != STATUS_OK) {
         response_error(res, http_status_of(sst), "%s", serr.msg);
         return NULL;
     }
     if (!ok) {
         res->retry_after = retry;
         response_error(res, 429, "too many games created from your address: at most %d an "
-                       "hour; try again in %d s", srv->cfg.creates_per_hour, retry);
+                       "hour; try again in %d s", creates, retry);
         return NULL;
     }
-    const int held = ng->quota_kind == QUOTA_AIAI_GAMES ? srv->cfg.aiai_games
-                                                         : srv->cfg.ai_games;
+    const int held = ng->quota_kind < 0 ? 0
+                                        : homelimits_games(&srv->cfg, req->addr,
+                                                           (QuotaKind)ng->quota_kind);
     ok = ng->quota_kind < 0 ||
          quota_take(srv->quota, req->addr, (QuotaKind)ng->quota_kind, held);
+    // At the limit, the games the address left for this one (nobody moved in them for
+    // --idle seconds) stop counting: a tab left open on one must not hold it for ever.
+    if (!ok && sessions_release_left(srv, req->addr, ng->quota_kind,
+                                     (int64_t)srv->cfg.idle_s * 1000) > 0)
+        ok = quota_take(srv->quota, req->addr, (QuotaKind)ng->quota_kind, held);
     if (ok && ng->quota_kind >= 0 && shared) {
         if (!secret_hex(ng->id, SECRET_ID_BYTES))
             sst = err_set(&serr, STATUS_IO, "no randomness for the game id");
@@ -216,12 +224,11 @@ Session *api_create_session(Server *srv, const Request *req, NewGame *ng, int hu
         res->retry_after = 60;
         if (ng->quota_kind == QUOTA_AIAI_GAMES)
             response_error(res, 429, "your address has %d AI-against-AI games in play, the "
-                           "most this server runs at once: wait until one ends",
-                           srv->cfg.aiai_games);
+                           "most this server runs at once: wait until one ends", held);
         else
             response_error(res, 429, "your address has %d games against the AI in play, the "
                            "most this server keeps at once: finish one, or wait %d s after "
-                           "leaving one", srv->cfg.ai_games, srv->cfg.idle_s);
+                           "leaving one", held, srv->cfg.idle_s);
         return NULL;
     }
     Session *s = NULL;

@@ -112,7 +112,8 @@ static void open_games(Server *srv, Response *res)
 }
 
 /* The base URL players on other machines open: --public-url, else the machine's address
- * when the server listens on every address, else the address it listens on. */
+ * when the server listens on every address, else the address it listens on; and
+ * whether the Lab is on. */
 static void info(Server *srv, Response *res)
 {
     const ServeConfig *c = &srv->cfg;
@@ -134,6 +135,8 @@ static void info(Server *srv, Response *res)
     json_t *o = json_object();
     json_object_set_new(o, "url", json_string(url));
     json_object_set_new(o, "reachable", json_boolean(reachable));
+    // The pages link to the Lab only when it is on (--lab).
+    json_object_set_new(o, "lab", json_boolean(c->lab_dir != NULL));
     api_answer_json(res, 200, o);
 }
 

@@ -75,7 +75,8 @@ void api_solution(Server *srv, const Request *req, Session *s, Response *res)
         return;
     }
     pthread_mutex_lock(&s->mu);
-    if (!seated && !game_is_over(s->game, s->rec.current)) {
+    // Over as the page says it is: a resignation or a flag's fall ends it too.
+    if (!seated && !session_over_locked(s)) {
         pthread_mutex_unlock(&s->mu);
         response_error(res, 403, "the solution of a game is shown to its seats while it is "
                        "played, and to everyone once it is over");

@@ -17,6 +17,12 @@ void serve_config_defaults(ServeConfig *cfg)
         .creates_per_hour = 60,
         .ai_games = 3,
         .aiai_games = 2,
+        // At home: enough never to be met by one person, still bounded (the AI games
+        // stay in memory, each with its think time).
+        .limits = LIMITS_AUTO,
+        .home_creates_per_hour = 1000,
+        .home_ai_games = 50,
+        .home_aiai_games = 10,
         .ai_max_plies = 1000,
         .ai_seconds = 600,
         .ai_queue = 4,

@@ -8,6 +8,13 @@
 
 #include <stdbool.h>
 
+/* Who gets the limits of a player at home (--limits, homelimits.h). */
+typedef enum LimitsMode {
+    LIMITS_AUTO,   /* loopback clients */
+    LIMITS_HOME,   /* every client: a server at home, as ./play starts it */
+    LIMITS_PUBLIC, /* none */
+} LimitsMode;
+
 typedef struct ServeConfig {
     const char *bind;    /* address to listen on: IPv4 or IPv6 text */
     int port;            /* 0: any free port (the address line says which) */
@@ -27,6 +34,12 @@ typedef struct ServeConfig {
     int creates_per_hour;  /* games created */
     int ai_games;          /* unfinished games with a human and an AI seat, at once */
     int aiai_games;        /* unfinished games of AI seats only, at once */
+    /* The same three for a player at home (homelimits.h); an option given for the
+     * public limit sets its twin here too, so that it binds every client. */
+    LimitsMode limits;
+    int home_creates_per_hour;
+    int home_ai_games;
+    int home_aiai_games;
     int ai_max_plies;      /* actions in a game beyond which its AI no longer plays */
     int ai_seconds;        /* AI think time per game (since it was loaded) */
     int ai_queue;          /* hints queued for the AI workers */

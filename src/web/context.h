@@ -40,6 +40,7 @@ struct Server {
     AiPool *ai;
     RateLimiter *rate;
     RateLimiter *creates; /* games created per address per hour */
+    RateLimiter *creates_home; /* ... by a player at home (homelimits.h) */
     RateLimiter *reads;   /* expensive reads (pages of positions) per address */
     WebLog *log;          /* the library's lines, counted and rate-limited (weblog.h) */
     Quota *quota;

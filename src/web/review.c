@@ -140,7 +140,7 @@ static bool may_evaluate(const Request *req, Session *s, Response *res)
     if (seat < -1)
         return false;
     pthread_mutex_lock(&s->mu);
-    const bool over = game_is_over(s->game, s->rec.current);
+    const bool over = session_over_locked(s); // a resignation, a flag's fall ends it too
     const bool perfect = (s->game->ops->flags & GAME_PERFECT_INFO) != 0;
     bool others_ai = seat >= 0;
     for (int i = 0; i < s->game->players && others_ai; i++)

@@ -121,6 +121,14 @@ int cmd_serve(int argc, char **argv)
         {"--abandon-after", 0, 100L * 365 * 86400, NULL, &cfg.abandon_s},
         {"--delete-finished-after", 0, 100L * 365 * 86400, NULL, &cfg.finished_s},
     };
+    // The limits with a twin for a player at home: giving one's option sets both.
+    struct {
+        int *public, *home;
+    } const TWINS[] = {
+        {&cfg.creates_per_hour, &cfg.home_creates_per_hour},
+        {&cfg.ai_games, &cfg.home_ai_games},
+        {&cfg.aiai_games, &cfg.home_aiai_games},
+    };
     for (int i = 2; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -137,12 +145,25 @@ int cmd_serve(int argc, char **argv)
         if (k < sizeof NUMBERS / sizeof NUMBERS[0]) {
             if (!read_long(a, v, NUMBERS[k].lo, NUMBERS[k].hi, &n))
                 return 2;
-            if (NUMBERS[k].i)
+            if (NUMBERS[k].i) {
                 *NUMBERS[k].i = (int)n;
-            else
+                for (size_t t = 0; t < sizeof TWINS / sizeof TWINS[0]; t++)
+                    if (TWINS[t].public == NUMBERS[k].i)
+                        *TWINS[t].home = (int)n;
+            } else {
                 *NUMBERS[k].l = n;
+            }
         } else if (strcmp(a, "--bind") == 0 || strcmp(a, "--listen") == 0) {
             cfg.bind = v;
+        } else if (strcmp(a, "--limits") == 0) {
+            if (strcmp(v, "auto") == 0)
+                cfg.limits = LIMITS_AUTO;
+            else if (strcmp(v, "home") == 0)
+                cfg.limits = LIMITS_HOME;
+            else if (strcmp(v, "public") == 0)
+                cfg.limits = LIMITS_PUBLIC;
+            else
+                return serve_error("--limits wants auto, home or public, not '%s'", v), 2;
         } else if (strcmp(a, "--db") == 0) {
             cfg.db_path = v;
         } else if (strcmp(a, "--public-url") == 0) {

@@ -72,6 +72,7 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     srv->sessions = sessions_new();
     srv->rate = ratelimit_new(cfg->write_rate, cfg->write_burst);
     srv->creates = ratelimit_new_window(cfg->creates_per_hour, 3600);
+    srv->creates_home = ratelimit_new_window(cfg->home_creates_per_hour, 3600);
     // Pages of positions: 4 a second after 40 at once, about an eighth of a core for the
     // biggest pages (a page of King Down is some 35 ms), so one address cannot slow
     // the moves of others much, while a review steps through pages as it likes.
@@ -79,7 +80,8 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     srv->quota = quota_new();
     srv->log = weblog_new(stderr, cfg->quiet);
     srv->games_json = catalog_json(&srv->games_json_len);
-    if (srv->sessions == NULL || srv->rate == NULL || srv->creates == NULL || srv->reads == NULL ||
+    if (srv->sessions == NULL || srv->rate == NULL || srv->creates == NULL ||
+        srv->creates_home == NULL || srv->reads == NULL ||
         srv->quota == NULL || srv->log == NULL || srv->games_json == NULL) {
         server_stop(srv);
         return err_set(err, STATUS_NOMEM, "out of memory");
@@ -129,6 +131,7 @@ void server_stop(Server *srv)
     store_close(srv->store);
     ratelimit_free(srv->rate);
     ratelimit_free(srv->creates);
+    ratelimit_free(srv->creates_home);
     ratelimit_free(srv->reads);
     quota_free(srv->quota);
     weblog_free(srv->log, clock_ms()); // after the library, which writes to it
@@ -145,6 +148,7 @@ void server_stop(Server *srv)
     srv->store = NULL;
     srv->rate = NULL;
     srv->creates = NULL;
+    srv->creates_home = NULL;
     srv->reads = NULL;
     srv->quota = NULL;
     srv->janitor = NULL;

@@ -167,6 +167,7 @@ Session *session_alloc(const SessionTable *t)
     s->thinking = s->thinking_elsewhere = -1;
     turn_clock_init(&s->ai_turn);
     s->quota_kind = -1;
+    s->changed_ms = clock_ms();
     atomic_init(&s->refs, 0);
     atomic_init(&s->last_used, (long long)clock_ms());
     return s;
@@ -182,6 +183,26 @@ void session_release(Session *s)
     // The time first: once refs is 0 the session may be gone.
     atomic_store(&s->last_used, (long long)clock_ms());
     atomic_fetch_sub(&s->refs, 1);
+}
+
+int sessions_release_left(Server *srv, const char *owner, int kind, int64_t idle_ms)
+{
+    SessionTable *t = srv->sessions;
+    const int64_t now = clock_ms();
+    int n = 0;
+    pthread_mutex_lock(&t->mu);
+    for (int b = 0; b < TABLE_BUCKETS; b++)
+        for (Session *s = t->bucket[b]; s; s = s->next) {
+            pthread_mutex_lock(&s->mu);
+            if (s->quota_kind == kind && kind >= 0 && strcmp(s->owner, owner) == 0 &&
+                now - s->changed_ms >= idle_ms) {
+                session_release_quota_locked(srv, s);
+                n++;
+            }
+            pthread_mutex_unlock(&s->mu);
+        }
+    pthread_mutex_unlock(&t->mu);
+    return n;
 }
 
 int sessions_evict(Server *srv, int64_t idle_ms)

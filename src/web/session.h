@@ -71,6 +71,7 @@ struct Session {
 
     /* guarded by mu */
     int quota_kind;   /* the QuotaKind the owner holds for this game until it ends, or -1 */
+    int64_t changed_ms; /* clock_ms() of the last visible change (version), or of its making */
     int nstreams;     /* open event streams: the length of `streams` below */
     int seat_streams[MAX_PLAYERS]; /* of nstreams, those of each seat (streams.c) */
     bool hint_queued; /* a hint for this game waits for an AI worker */
@@ -170,6 +171,10 @@ void session_release(Session *s);
 /* Removes from memory the sessions nobody holds that were last released more than
  * idle_ms ago; returns how many. */
 int sessions_evict(Server *srv, int64_t idle_ms);
+/* Gives back what `owner` holds of quota `kind` for its games in memory that did not
+ * change for idle_ms: games it left for others, though a tab may still show them.
+ * Returns how many. */
+int sessions_release_left(Server *srv, const char *owner, int kind, int64_t idle_ms);
 /* Retention: deletes from the store the games not in memory that are unfinished and
  * unchanged since abandoned_before, and, when finished_before > 0, the finished ones
  * unchanged since then (seconds since 1970; 0: none). Returns how many were deleted. */

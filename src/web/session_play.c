@@ -93,6 +93,7 @@ void session_changed_locked(Session *s)
 {
     s->thinking_elsewhere = -1; // any change ends another process's think, or restarts it
     s->version++;
+    s->changed_ms = clock_ms();
     if (s->hooks->wake_locked)
         s->hooks->wake_locked(s);
 }

@@ -16,12 +16,16 @@ enum {
     WEBLOG_LINE = 200
 };
 
-/* The routine lines: what each means, in the summary's words. */
+/* The routine lines: what each means, in the summary's words; NULL for a line that is
+ * not even summed up. The library says "Closing connection (application reported error
+ * generating data)" whenever a tab leaves a game page: the server ends the event stream
+ * whose client hung up that way (sse.c), and a player's terminal should not read it as
+ * an error every time. */
 static const struct {
     const char *prefix;
     const char *meaning;
 } ROUTINE[] = {
-    {"Closing connection (application", "connections ended by the server (event streams closed)"},
+    {"Closing connection (application", NULL},
     {"Server reached connection limit", "connections refused at --max-connections"},
     {"Connection reset by peer", "connections reset by their clients"},
     {"Failed to send data", "answers cut off by their clients"},
@@ -63,12 +67,13 @@ static void summarise(WebLog *l, int64_t now_ms)
 {
     long any = 0;
     for (int i = 0; i < N_ROUTINE; i++)
-        any += l->routine[i];
+        if (ROUTINE[i].meaning != NULL)
+            any += l->routine[i];
     if (any > 0 && !l->quiet) {
         fprintf(l->out, "crown serve: in the last %lld s:", (long long)(now_ms - l->summary_ms + 999) / 1000);
         const char *sep = " ";
         for (int i = 0; i < N_ROUTINE; i++)
-            if (l->routine[i] > 0) {
+            if (l->routine[i] > 0 && ROUTINE[i].meaning != NULL) {
                 fprintf(l->out, "%s%ld %s", sep, l->routine[i], ROUTINE[i].meaning);
                 sep = "; ";
             }

@@ -2,8 +2,9 @@
  * weblog.h - the server's log of what the HTTP library reports. libmicrohttpd writes a
  * line for every stream it closes and every connection it turns away: 10,000 lines for
  * 10,000 streams, and as many for an attacker's refused connections. Here the routine
- * ones are only counted and summed up once a minute (never under --quiet), and any
- * other line is written at most once a minute, with how often it came meanwhile.
+ * ones are only counted and summed up once a minute (never under --quiet; a closed
+ * stream, the normal end of a game page, never), and any other line is written at most
+ * once a minute, with how often it came meanwhile.
  */
 #ifndef CROWN_WEB_WEBLOG_H
 #define CROWN_WEB_WEBLOG_H

@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { api, events, startServer, tempDir, waitState } from './server.mjs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { connect } from 'node:net';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseKotv } from '../../src/web/static/js/boards/kingofthevalley.js';
 
@@ -798,5 +798,42 @@ describe('schema versions', () => {
     assert.equal((await s.stop()).code, 0);
     execFileSync('sqlite3', [db, 'UPDATE schema_version SET version = 99']);
     await assert.rejects(startServer({ db }), /schema is version 99, newer than this crown/);
+  });
+});
+
+// Issue 32: after ./play the review had no graph (its library came only with the test
+// dependencies), and the first build sat silent for a minute.
+describe('./play', () => {
+  const root = new URL('../..', import.meta.url).pathname;
+
+  test('installs the review graph\'s library before it builds, and the server serves it', async () => {
+    const play = readFileSync(join(root, 'play'), 'utf8');
+    assert.match(play, /^tools\/install-deps\.sh play$/m);
+    assert.match(play, /^tools\/build-progress\.sh .*BUILD=release$/m);
+    assert.match(play, /crown serve --limits home "\$@"$/m);
+    const set = execFileSync(join(root, 'tools/install-deps.sh'), ['play', '--list'], { encoding: 'utf8' }).split('\n');
+    for (const want of ['npm', 'npm:src/web/vendor', 'libmicrohttpd-dev']) assert.ok(set.includes(want), `${want} in ${set}`);
+    const r = await api(srv, 'GET', '/vendor/uPlot.esm.js');
+    assert.equal(r.status, 200);
+    assert.match(r.body, /uPlot/);
+  });
+
+  test('the build shows one progress line, counting files, and make\'s output on a failure', () => {
+    const dir = tempDir();
+    const fake = join(dir, 'make');
+    // A make that compiles three files, or fails at the second when FAIL is set.
+    writeFileSync(fake, `#!/bin/sh
+for a; do [ "$a" = -n ] && { for f in a b c; do echo 'echo "  CC      '$f'.c"'; done; exit 0; }; done
+echo "  CC      a.c"; [ -n "\${FAIL:-}" ] && { echo "b.c: error: oops"; exit 2; }
+echo "  CC      b.c"; echo "  CC PIC  c.c"; echo "  LINK    crown"
+`, { mode: 0o755 });
+    const run = (env) => spawnSync(join(root, 'tools/build-progress.sh'), ['BUILD=release'], { encoding: 'utf8', env: { ...process.env, MAKE: fake, ...env } });
+    const ok = run({});
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.match(ok.stdout, /^building crown: 3\/3 files$/m);
+    assert.doesNotMatch(ok.stdout, /CC|LINK/);
+    const bad = run({ FAIL: '1' });
+    assert.equal(bad.status, 1);
+    assert.match(bad.stderr, /b\.c: error: oops/);
   });
 });

@@ -215,6 +215,7 @@ test('days per move: the flag of a game out of memory falls on time, found in th
 test('GET /api/info names the address to invite with; --public-url wins', async () => {
   const info = (await api(srv, 'GET', '/api/info')).body;
   assert.equal(info.url, srv.url);
+  assert.equal(info.lab, false, 'the Lab is off without --lab: the pages do not link to it');
   const any = await startServer({ args: ['--listen', '0.0.0.0'], quiet: false });
   try {
     const port = new URL(any.url).port;
@@ -231,7 +232,7 @@ test('GET /api/info names the address to invite with; --public-url wins', async 
   }
   const pub = await startServer({ args: ['--public-url', 'https://crown.example.org/'] });
   try {
-    assert.deepEqual((await api(pub, 'GET', '/api/info')).body, { url: 'https://crown.example.org', reachable: true });
+    assert.deepEqual((await api(pub, 'GET', '/api/info')).body, { url: 'https://crown.example.org', reachable: true, lab: false });
   } finally {
     await pub.stop();
   }

@@ -95,18 +95,19 @@ test('a clock counts down on the page, the title says your turn, and the flag fa
   await shoot(second, 'clock');
   await audit(second, ['#clocks', '#share', '.sound-toggle']);
   // Nobody moves: the server's flag falls and both pages say so.
-  await second.waitForFunction(() => /ran out of time/.test(document.querySelector('#result')?.textContent || ''), null, WAIT);
-  await first.waitForFunction(() => /ran out of time/.test(document.querySelector('#result')?.textContent || ''), null, WAIT);
+  await second.waitForFunction(() => document.querySelector('#result')?.textContent === 'You lost on time', null, WAIT);
+  await first.waitForFunction(() => document.querySelector('#result')?.textContent === 'You won on time', null, WAIT);
   assert.equal(await second.textContent('#clocks .clock.p1 time'), '0:00');
   assert.equal(await second.title(), 'crown');
   // Sound is on for the first player, but only an opponent's move sounds: none came.
   assert.equal(await first.evaluate(() => document.body.dataset.beeps || '0'), '0');
 
-  // Home: the first player's browser lists the game with its result.
+  // Home: the first player's browser lists the game with its result, said to them
+  // (issue 32: it said "first player wins: the second player ran out of time").
   await first.goto(`${srv.url}/`);
   await first.waitForSelector('#my-games[data-loaded]', WAIT);
   const row = first.locator(`#my-games li[data-id="${g.id}"]`);
-  assert.match(await row.textContent(), /ran out of time/);
+  assert.equal(await row.locator('.turn').textContent(), 'You won on time');
   assert.deepEqual(first.errors, []);
   assert.deepEqual(second.errors, []);
   await first.context().close();

@@ -24,6 +24,8 @@ test('a study set up, watched and its report opened from the Lab page', async ()
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(`${srv.url}/`);
+    // The header links to the Lab on a server that runs it (home.test.mjs: not otherwise).
+    await page.waitForSelector('a.lab-link', { state: 'visible', ...WAIT });
     await page.click('a.lab-link');
     await page.waitForURL(`${srv.url}/lab`, WAIT);
     await page.selectOption('#lab-game', 'kings-valley-7x7');

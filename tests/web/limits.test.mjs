@@ -9,7 +9,8 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, test } from 'node:test';
-import { openStream, request, startServer, waitState, withServer } from './server.mjs';
+import { spawnSync } from 'node:child_process';
+import { CROWN, openStream, request, startServer, waitState, withServer } from './server.mjs';
 
 const OTHER = '127.0.0.2';
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -140,6 +141,57 @@ describe('limits per address', { concurrency: true }, () => {
       const short = await create(srv, { game: 'kings-valley', seats: ['random', 'random'], rules: { 'max-plies': 12 } }, OTHER);
       await waitState(srv, short.id, (s) => s.status === 'over');
       await create(srv, { game: 'kings-valley', seats: ['random', 'random'], rules: { 'max-plies': 12 } }, OTHER);
+    });
+  });
+
+  // Issue 32: the one person at home was refused a fourth game against the AI. Loopback
+  // clients get a player at home's limits, a client a trusted proxy names the public
+  // ones, and --limits public or a limit's own option binds loopback clients too.
+  test('a player at home (--limits): loopback clients start a 4th and 5th AI game, others do not', async () => {
+    const ai = { game: 'kings-valley', seats: ['human', 'ai:1'] };
+    const PROXY = '127.0.0.3';
+    const viaProxy = (srv) => request(srv, 'POST', '/api/games', { body: ai, from: PROXY, headers: { 'x-forwarded-for': '203.0.113.7' } });
+    await withServer(['--limits', 'auto', '--trusted-proxy', PROXY], async (srv) => {
+      for (let i = 0; i < 5; i++) await create(srv, ai);
+      for (let i = 0; i < 3; i++) assert.equal((await viaProxy(srv)).status, 201);
+      assertError(await viaProxy(srv), 429, /3 games against the AI in play/);
+    });
+    await withServer(['--limits', 'public'], async (srv) => {
+      for (let i = 0; i < 3; i++) await create(srv, ai);
+      assertError(await request(srv, 'POST', '/api/games', { body: ai }), 429, /3 games against the AI in play/);
+    });
+    await withServer(['--limits', 'home', '--ai-games', '4'], async (srv) => {
+      for (let i = 0; i < 4; i++) await create(srv, ai);
+      assertError(await request(srv, 'POST', '/api/games', { body: ai }), 429, /4 games against the AI in play/);
+    });
+    const r = spawnSync(CROWN, ['serve', '--limits', 'lax'], { encoding: 'utf8' });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--limits wants auto, home or public, not 'lax'/);
+  });
+
+  // A tab left open on a game keeps it in memory (its event stream holds it), and so
+  // counted for ever: a game nobody moved in for --idle seconds no longer counts.
+  // (The sleep is the --idle under test.)
+  test('a game against the AI left for another stops counting after --idle', async () => {
+    await withServer(['--ai-games', '1', '--idle', '2'], async (srv) => {
+      const first = await create(srv, { game: 'kings-valley', seats: ['human', 'ai:1'] });
+      const tab = await openStream(srv, first.id);
+      try {
+        // A move (and the AI's answer) just now: the game is in play, however slowly
+        // the test got here.
+        const token = first.seats[0].token;
+        await request(srv, 'POST', `/api/games/${first.id}/moves`, { token, body: { move: first.state.legal[0].text, ply: 0 } });
+        await waitState(srv, first.id, (s) => s.ply === 2 && s.thinking === null, { token });
+        assertError(await request(srv, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'ai:1'] } }),
+          429, /1 games against the AI in play/);
+        await sleep(2100);
+        await create(srv, { game: 'kings-valley', seats: ['human', 'ai:1'] });
+        // The old game is still there, and playable.
+        const st = await state(srv, first.id);
+        assert.equal(st.status, 'playing');
+      } finally {
+        tab.close();
+      }
     });
   });
 
@@ -465,7 +517,9 @@ describe('the log', () => {
     assert.ok(stderr().split('\n').filter(Boolean).length <= 2, stderr());
   });
 
-  test('without --quiet: the closes summed up in one line at the stop', async () => {
+  // Issue 32: a line a minute about closed streams, each time a tab left a game page,
+  // read as an error in the terminal of ./play. A closed stream is the normal end.
+  test('without --quiet: no line for the closes, not even a summary', async () => {
     const srv = await startServer({ quiet: false, args: ['--heads-per-ip', '100', '--streams-per-ip', '100', '--streams-per-game', '100'] });
     try {
       await churn(srv);
@@ -473,13 +527,8 @@ describe('the log', () => {
       assert.equal((await srv.stop()).code, 0);
     }
     const text = srv.stderr();
-    assert.doesNotMatch(text, /Closing connection/);
-    const summaries = text.split('\n').filter((l) => /in the last \d+ s:/.test(l));
-    assert.equal(summaries.length, 1, text);
-    // Each of the 300 closes is counted once the library has seen it; the last may not
-    // have been by the stop on a loaded machine.
-    const closed = Number(summaries[0].match(/: (\d+) connections ended by the server \(event streams closed\)/)?.[1]);
-    assert.ok(closed >= 250 && closed <= 320, summaries[0]);
+    assert.doesNotMatch(text, /Closing connection|ended by the server|event streams closed/);
+    assert.equal(text.split('\n').filter((l) => /in the last \d+ s:/.test(l)).length, 0, text);
   });
 });
 

@@ -38,8 +38,9 @@ export async function startServer({ db, args = [], timeoutMs = 20000, quiet = tr
   // Tests send writes faster than people do: lift the per-address rate limit unless the
   // test sets its own.
   // The same for the other per-address limits: the tests of a limit set it themselves.
-  const lifted = [['--rate', '10000'], ['--creates-per-hour', '100000'], ['--ai-games', '10000'],
-    ['--aiai-games', '10000'], ['--streams-per-ip', '10000']];
+  // A test of --limits (who gets a player at home's limits) gets the defaults of those.
+  const games = [['--creates-per-hour', '100000'], ['--ai-games', '10000'], ['--aiai-games', '10000']];
+  const lifted = [['--rate', '10000'], ...(args.includes('--limits') ? [] : games), ['--streams-per-ip', '10000']];
   const rate = lifted.filter(([flag]) => !args.includes(flag)).flat();
   const proc = spawn(CROWN, ['serve', '--port', '0', '--db', dbPath, ...(quiet ? ['--quiet'] : []), ...rate, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -25,6 +25,7 @@ async function call(method, path, { body, token } = {}) {
 }
 
 export const listGames = () => call('GET', '/api/games');
+export const serverInfo = () => call('GET', '/api/info');
 export const createGame = (spec) => call('POST', '/api/games', { body: spec });
 export const getState = (id, token) => call('GET', `/api/games/${id}`, { token });
 export const playMove = (id, token, move, ply) => call('POST', `/api/games/${id}/moves`, { token, body: { move, ply } });

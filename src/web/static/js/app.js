@@ -12,9 +12,12 @@ import { rememberGame } from './mygames.js';
 import { showLearn } from './learn.js';
 import { showLab } from './lab.js';
 import { loadCatalog } from './catalog.js';
+import { serverInfo } from './api.js';
 
 // Every page reads the games' names and words from the catalog: it comes first.
 await loadCatalog();
+// The header links to the Lab only on a server that runs it (--lab).
+serverInfo().then((info) => { document.querySelector('.lab-link').hidden = !info.lab; }, () => {});
 
 const root = document.getElementById('app');
 const path = location.pathname;

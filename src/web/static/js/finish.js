@@ -2,7 +2,10 @@
 // ("You won: your king reached the Valley", from the end's stable reason), King of the
 // Valley's score breakdown, and the buttons to resign, offer, accept or decline a draw
 // and ask for a rematch (docs/API.md, "Finishing a game"). game.js calls update(state)
-// with every state; everything here follows from the state the server sends.
+// with every state; everything here follows from the state the server sends. What
+// became of this player's draw offer is said on a line of its own, which the game's end
+// clears: an offer the opponent declines vanishes from the state without a move, and
+// the one who offered is told so.
 import * as api from './api.js';
 import { h, ORDINAL } from './dom.js';
 
@@ -17,8 +20,9 @@ const REASON = {
   'literal-mate': ['their king is in check and cannot escape', 'your king is in check and cannot escape'],
   throne: ['your king took the Throne', 'their king took the Throne'],
   resign: ['your opponent resigned', 'you resigned'],
-  time: ['your opponent ran out of time', 'you ran out of time'],
 };
+// Ends said in one phrase, as players say them.
+const PHRASE = { time: ['You won on time', 'You lost on time'] };
 
 const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -31,6 +35,8 @@ export function resultText(st) {
   if (st.you === null || st.you === undefined || !winners.length) return capital(r.text);
   if (winners.length === st.players) return why ? `Draw: ${why}` : 'Draw';
   const words = REASON[r.reason];
+  const phrase = st.players === 2 && winners.length === 1 ? PHRASE[r.reason] : null;
+  if (phrase) return phrase[winners.includes(st.you) ? 0 : 1];
   if (winners.includes(st.you)) {
     const said = words && winners.length === 1 ? words[0] : why;
     return `${winners.length === 1 ? 'You won' : 'You shared the win'}${said ? `: ${said}` : ''}`;
@@ -76,8 +82,11 @@ export function finishControls(id, token, apply, say) {
   const rematch = h('button', { type: 'button', id: 'rematch' }, 'Rematch');
   const goRematch = h('a', { id: 'rematch-link', class: 'button-link', hidden: true }, 'Go to the rematch');
   const scores = h('div', { class: 'scores' });
-  const element = h('div', { class: 'finish', id: 'finish' }, scores, incoming,
+  const note = h('p', { id: 'draw-note', class: 'draw-note', role: 'status', hidden: true });
+  const element = h('div', { class: 'finish', id: 'finish' }, scores, incoming, note,
     h('div', { class: 'buttons' }, resign, offer, rematch, goRematch), confirm);
+
+  const tell = (text) => { note.textContent = text || ''; note.hidden = !text; };
 
   async function act(action) {
     if (busy) return;
@@ -85,8 +94,8 @@ export function finishControls(id, token, apply, say) {
     say('');
     try {
       const r = await api.finish(id, token, action);
-      if (r.answer === 'declined') say('The AI declines the draw: it does not think it is worse.');
-      else if (r.answer === 'offered') say('Draw offered: your opponent may accept it until they move.');
+      if (r.answer === 'declined') tell('The AI declines the draw: it does not think it is worse.');
+      else if (r.answer === 'offered') tell('Draw offered: your opponent may accept it until they move.');
       apply(r);
     } catch (e) {
       say(e.message);
@@ -115,10 +124,16 @@ export function finishControls(id, token, apply, say) {
   });
 
   function update(state) {
+    const before = st;
     st = state;
     const me = st.you !== null && st.you !== undefined && st.seats[st.you] && !st.seats[st.you].ai;
     const over = st.status === 'over';
     const other = st.players === 2 && me ? 1 - st.you : null;
+    if (over) tell('');
+    else if (me && before && before.draw_offer === st.you && st.draw_offer !== st.you) {
+      // The offer left the state: declined, or it lapsed as the opponent moved on.
+      tell(st.ply === before.ply ? 'Your draw offer was declined.' : 'Your draw offer lapsed: your opponent moved instead.');
+    } else if (me && before && st.ply !== before.ply && !note.textContent.startsWith('Draw offered')) tell('');
     resign.hidden = !me || over || !confirm.hidden;
     offer.hidden = !me || over || st.players !== 2 || st.draw_offer === other;
     offer.disabled = st.draw_offer === st.you;

@@ -183,10 +183,14 @@ export function showGame(root, id, token) {
     datalist.replaceChildren(...(myTurn() ? st.legal : []).map((m) => h('option', { value: m.text })));
     input.disabled = !myTurn();
     typed.querySelector('button').disabled = !myTurn();
+    // Once the game is over nothing is played any more: the move box, Hint and Undo
+    // leave the page to the end's own actions (finish.js: rematch, review).
+    const over = st.status === 'over';
+    typed.hidden = over;
     hintBtn.disabled = !myTurn();
-    hintBtn.hidden = st.you === null || st.hints === false;
+    hintBtn.hidden = over || st.you === null || st.hints === false;
     const othersAi = st.seats.every((s) => s.seat === st.you || s.ai);
-    undoBtn.hidden = st.you === null || !othersAi;
+    undoBtn.hidden = over || st.you === null || !othersAi;
     undoBtn.disabled = !st.moves.some((m) => m.seat === st.you) || st.status === 'over';
 
     drawMoves(moves, st.moves, st.game); // by rounds and turns (movelist.js)

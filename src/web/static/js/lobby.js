@@ -5,6 +5,8 @@
 import * as api from './api.js';
 import { describeControl } from './clockview.js';
 import { describePlayer, h, ORDINAL } from './dom.js';
+import { resultText } from './finish.js';
+import { gameName } from './words.js';
 import { forgetGame, myGames, rememberGame } from './mygames.js';
 import { yourTurn } from './notify.js';
 
@@ -26,7 +28,8 @@ function opponents(st) {
 }
 
 function turnText(st) {
-  if (st.status === 'over') return st.result ? st.result.text : 'game over';
+  // The result as the finished game's own page says it to this seat: "You lost on time".
+  if (st.status === 'over') return st.result ? resultText(st) : 'Game over';
   if (yourTurn(st)) return 'Your turn';
   if (st.to_move === null) return 'chance to act';
   return `${ORDINAL[st.to_move]} player to move`;
@@ -38,10 +41,10 @@ async function myGameRow(g) {
     const st = await api.getState(g.id, g.token);
     const mine = yourTurn(st);
     return h('li', { class: `mygame${mine ? ' your-turn' : ''}${st.status === 'over' ? ' over' : ''}`, 'data-id': g.id },
-      h('a', { href: url, class: 'game-link' }, st.game),
+      h('a', { href: url, class: 'game-link' }, gameName(st.game)),
       h('span', { class: 'turn' }, turnText(st)),
       h('span', { class: 'meta' }, `vs ${opponents(st)} · last move ${ago(st.moved_at)}`),
-      h('button', { type: 'button', class: 'forget', 'aria-label': `Forget the ${st.game} game`, onclick: (e) => { forgetGame(g.id); e.target.closest('li').remove(); } }, 'Forget'));
+      h('button', { type: 'button', class: 'forget', 'aria-label': `Forget the ${gameName(st.game)} game`, onclick: (e) => { forgetGame(g.id); e.target.closest('li').remove(); } }, 'Forget'));
   } catch (e) {
     // A game the server no longer has (deleted after long disuse) leaves the list.
     if (e.status === 404) { forgetGame(g.id); return null; }
@@ -69,7 +72,7 @@ function openRow(g, message) {
   const button = h('button', { type: 'button', class: 'take', 'data-id': g.id }, `Take the ${seat.name}'s seat`);
   button.addEventListener('click', () => take(g.id, button, message));
   return h('li', { class: 'open-game', 'data-id': g.id },
-    h('span', { class: 'game-link' }, g.game),
+    h('span', { class: 'game-link' }, gameName(g.game)),
     h('span', { class: 'meta' }, `${describeControl(g.clock)} · ${creator} waiting · created ${ago(g.created * 1000)}`),
     button, h('a', { href: g.watch_url, class: 'watch' }, 'Watch'));
 }

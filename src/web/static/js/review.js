@@ -11,6 +11,7 @@ import * as textBoard from './boards/text.js';
 import { h } from './dom.js';
 import { evalGraph, loadChart } from './evalgraph.js';
 import { resultText } from './finish.js';
+import { gameInfo } from './catalog.js';
 import { createSolution } from './solution.js';
 import { roundNumberOf, roundsOf } from './turns.js';
 import { gameName, moveWords, seatName } from './words.js';
@@ -54,7 +55,18 @@ export async function openReview(ctx) {
     step('next action', '▶', () => go(rv.ply + 1)), step('last position', '▶|', () => go(n)));
   const evalLine = h('p', { id: 'review-eval', class: 'review-eval' });
   const list = h('ol', { id: 'review-moves', class: 'review-moves', 'aria-label': 'moves by turn' });
-  const analyseBtn = h('button', { id: 'review-analyse', type: 'button' }, 'Analyse with the AI');
+  // The server analyses a game once it is over, and during one of perfect information
+  // only for a player against AIs (who may ask hints anyway): a game between people
+  // still going is not offered what would be refused.
+  const perfect = (gameInfo(game.game) || {}).perfect_information !== false;
+  const canAnalyse = game.status === 'over' || (perfect && game.you !== null && game.you !== undefined &&
+    game.seats.every((s) => s.seat === game.you || s.ai));
+  const analyseBtn = h('button', { id: 'review-analyse', type: 'button', hidden: !canAnalyse }, 'Analyse with the AI');
+  const people = game.seats.filter((s) => !s.ai).length >= 2;
+  const why = !perfect ? 'The AI analyses this game once it is over: what is hidden stays hidden until then.'
+    : people ? 'The AI analyses a game between people once it is over, so that it helps no one during the game.'
+      : 'The AI analyses this game once it is over.';
+  const noAnalysis = canAnalyse ? null : h('p', { id: 'review-no-analysis', class: 'review-progress' }, why);
   const progress = h('p', { id: 'review-progress', class: 'review-progress', role: 'status' });
   const graphBox = h('div', { id: 'review-graph', class: 'review-graph', role: 'img', 'aria-label': 'evaluation graph' });
   const swings = h('ol', { id: 'review-swings', class: 'review-swings' });
@@ -68,7 +80,7 @@ export async function openReview(ctx) {
       game.result ? h('p', { id: 'review-result', class: 'result' }, resultText(game)) : null,
       evalLine,
       h('h2', {}, 'Moves'), list,
-      h('h2', {}, 'Analysis'), analyseBtn, progress, graphBox,
+      h('h2', {}, 'Analysis'), noAnalysis, analyseBtn, progress, graphBox,
       h('h2', { id: 'review-swings-title', hidden: true }, 'Where the game turned'), swings,
       message,
       h('p', { class: 'buttons' }, exportBtn, close, h('a', { href: '/import' }, 'Review another record'))));
@@ -188,11 +200,13 @@ export async function openReview(ctx) {
     found.sort((x, y) => y.drop - x.drop);
     const top = found.slice(0, 3).sort((x, y) => x.k - y.k);
     const rounds = roundsOf(game.moves);
-    swings.previousElementSibling.hidden = top.length === 0 && !rv.running;
+    // Only an analysis of every position may say that no action turned the game.
+    const complete = rv.analysis.every((x) => x !== null);
+    swings.previousElementSibling.hidden = top.length === 0 && (!complete || rv.running);
     swings.replaceChildren(...top.map((s) => h('li', {},
       h('button', { type: 'button', class: 'swing', 'data-ply': s.k, onclick: () => go(s.k) },
         `Move ${roundNumberOf(rounds, s.k)}, ${capital(seatName(game.game, s.seat))}: ${moveWords(game.game, game.moves[s.k]).text} (${pct(s.before)} → ${pct(s.after)} to win); the AI plays ${rv.analysis[s.k].read ?? rv.analysis[s.k].move}`))));
-    if (!top.length && !rv.running) swings.replaceChildren(h('li', {}, 'No action changed the chances by 10 points or more.'));
+    if (!top.length && !rv.running && complete) swings.replaceChildren(h('li', {}, 'No action changed the chances by 10 points or more.'));
   }
 
   async function analyse() {
