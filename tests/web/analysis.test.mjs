@@ -2,7 +2,8 @@
 // serve`, at 1280x800 and 390x844: moves played on the board make a tree, a new move
 // where the line goes on makes a variation, any node is a click away, the engine's
 // evaluation and best line follow, and the address is the link that opens the same tree
-// elsewhere; the ways in from a game's page and its review. Every wait is on a
+// elsewhere; the ways in from a game's page and its review; the position editor, whose
+// pieces are placed by clicks and whose refusals are the game's own. Every wait is on a
 // condition of the page, bounded by a timeout; none is a sleep.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -118,5 +119,63 @@ test('from a game against the AI, and from a finished game\'s review', async () 
   await page.click('#review-explore');
   await page.waitForSelector('#app[data-ready="analysis"] #analysis-board svg', WAIT);
   assert.deepEqual(await nodes(page), [['a1-a4', false], ['a1-a4 e5-e2', true], ['a1-a4 e5-e2 c1-c3', false]]);
+  assert.deepEqual(page.errors, []);
+});
+
+const editorValid = (page, v) => page.waitForSelector(`#editor[data-valid="${v}"]`, WAIT);
+
+for (const [size, name] of [[DESKTOP, 'desktop'], [PHONE, 'phone']]) {
+  test(`the position editor: pieces placed and removed, the game's refusal in words (${name})`, async () => {
+    const page = await newPage(size);
+    await opened(page, `${srv.url}/analysis?game=kings-valley`);
+    await page.click('#analysis-edit');
+    await editorValid(page, 'yes');
+    assert.deepEqual(await page.$$eval('#editor-palette button', (bs) => bs.map((b) => b.dataset.token).sort()), ['', 'K', 'S', 'k', 's']);
+    await page.click('#editor-palette [data-token=""]');
+    await page.click('#editor-board [data-cell="c1"]');
+    await editorValid(page, 'no');
+    assert.match(await page.textContent('#editor-status'), /does not accept this position: the first player needs exactly one king, not 0/);
+    assert.ok(await page.$('#editor-board svg'), 'a refused position is still drawn');
+    await page.click('#editor-palette [data-token="K"]');
+    await page.click('#editor-board [data-cell="c2"]');
+    await editorValid(page, 'yes');
+    assert.equal(await page.inputValue('#editor-text'), 'sskss/5/5/2K2/SS1SS 1 0');
+    await page.selectOption('#editor-side', '2');
+    await page.waitForFunction(() => document.querySelector('#editor-text').value === 'sskss/5/5/2K2/SS1SS 2 0', null, WAIT);
+    await editorValid(page, 'yes');
+    await assertNoSideways(page, `the position editor (${name})`);
+    await page.screenshot({ path: join(SHOTS, `analysis-editor-${name}.png`), fullPage: true });
+    await page.click('#editor-analyse');
+    await page.waitForSelector('#app[data-ready="analysis"] #analysis-board svg', WAIT);
+    assert.equal(await page.getAttribute('#analysis-board', 'data-position'), 'sskss/5/5/2K2/SS1SS 2 0');
+    assert.match(await page.textContent('#analysis-where'), /second player to move/);
+    assert.deepEqual(page.errors, []);
+  });
+}
+
+test('the position editor of every game', async () => {
+  const page = await newPage(DESKTOP);
+  for (const [game, cell] of [['kings-guard', 'a1'], ['kings-castle', null], ['king-down', 'e1']]) {
+    await opened(page, `${srv.url}/analysis?game=${game}`);
+    await page.click('#analysis-edit');
+    await editorValid(page, 'yes');
+    const tokens = await page.$$eval('#editor-palette button', (bs) => bs.map((b) => b.dataset.token));
+    assert.ok(tokens.length >= 3, `${game}: ${tokens}`);
+    const before = await page.inputValue('#editor-text');
+    // King's Castle starts empty: a first player's man goes on f6.
+    await page.click(`#editor-palette [data-token="${cell ? '' : tokens.find((t) => t === t.toUpperCase() && t)}"]`);
+    await page.click(`#editor-board [data-cell="${cell || 'f6'}"]`);
+    await page.waitForFunction((b) => document.querySelector('#editor-text').value !== b, before, WAIT);
+    await page.waitForSelector('#editor[data-valid="yes"], #editor[data-valid="no"]', WAIT);
+    assert.match(await page.textContent('#editor-status'), /The game (accepts|does not accept) this position/, game);
+  }
+  // King of the Valley is set up in its text, checked as it is typed.
+  await opened(page, `${srv.url}/analysis?game=king-of-the-valley`);
+  await page.click('#analysis-edit');
+  await editorValid(page, 'yes');
+  assert.equal(await page.isVisible('#editor-palette'), false);
+  await page.fill('#editor-text', 'players=2 nonsense');
+  await editorValid(page, 'no');
+  assert.match(await page.textContent('#editor-status'), /does not accept this position: ./);
   assert.deepEqual(page.errors, []);
 });
