@@ -213,7 +213,7 @@ export async function showAnalysis(root, search) {
     drawEval(obs);
     updateLink();
     root.dataset.ready = 'analysis';
-    if (ui.engine && !n.eval && obs.to_move !== null && obs.status !== 'over') evaluate(n);
+    if (ui.engine && (!n.eval || n.eval.again) && obs.to_move !== null && obs.status !== 'over') evaluate(n);
   }
 
   // One question to the engine at a time per node; an answer for a node no longer shown
@@ -224,7 +224,8 @@ export async function showAnalysis(root, search) {
     try {
       n.eval = await api.analysePosition({ ...spec, moves: pathOf(n) });
     } catch (e) {
-      n.eval = { error: e.message };
+      // A busy engine (429, 503) is asked again when the node is shown again.
+      n.eval = { error: e.message, again: e.status === 429 || e.status === 503 };
     }
     n.asking = false;
     if (n === ui.node) drawEval(await obsOf(n));
