@@ -39,7 +39,7 @@ export function readAnalysisHref(search) {
   return { spec, line, at };
 }
 
-const capital = (s) => s[0].toUpperCase() + s.slice(1);
+export const capital = (s) => s[0].toUpperCase() + s.slice(1);
 const noMarks = () => ({ selected: null, targets: new Set(), movable: new Set(), last: new Set(), hint: new Set(), values: new Map() });
 
 export async function showAnalysis(root, search) {

@@ -7,7 +7,7 @@
 // position's text itself. The page never checks a position itself: while the game
 // refuses one, the board is drawn from the last one it accepted with the cells changed.
 import * as api from './api.js';
-import { analysisHref } from './analysis.js';
+import { analysisHref, capital } from './analysis.js';
 import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { h, ORDINAL } from './dom.js';
@@ -139,7 +139,7 @@ export async function openEditor(root, analysisSection, spec) {
     const entries = [...ed.pieces].sort(([a], [b]) => ownerOf(a) - ownerOf(b) || a.localeCompare(b));
     ed.pick = entries.length ? entries[0][0] : '';
     drawPalette = () => {
-      palette.replaceChildren(button('', 'Empty'), ...entries.map(([t, p]) => button(t, `${ORDINAL[p.owner]} player's ${p.kind} (${t})`)));
+      palette.replaceChildren(button('', 'Empty'), ...entries.map(([t, p]) => button(t, `${capital(ORDINAL[p.owner])} player's ${p.kind} (${t})`)));
     };
     drawPalette();
   } else {
@@ -148,7 +148,7 @@ export async function openEditor(root, analysisSection, spec) {
     section.querySelector('#editor-clear').hidden = true;
   }
   if (sides) {
-    side.replaceChildren(...sides.map((v, i) => h('option', { value: v }, `${ORDINAL[i]} player`)));
+    side.replaceChildren(...sides.map((v, i) => h('option', { value: v }, `${capital(ORDINAL[i])} player`)));
   } else {
     side.closest('p').hidden = true;
   }
