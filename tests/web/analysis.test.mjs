@@ -109,10 +109,15 @@ test('from a game against the AI, and from a finished game\'s review', async () 
 
   // A finished game between people: its review opens the board on the whole game.
   const made = (await api(srv, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'], position: 'ss1ss/2k2/5/5/SSKSS 1 10' } })).body;
+  // While people play it, the board would help one of them: no link.
+  await page.goto(srv.url + made.seats[0].url);
+  await page.waitForSelector('#board svg', WAIT);
+  assert.equal(await page.isVisible('#analysis-open'), false);
   for (const [seat, move] of [[0, 'a1-a4'], [1, 'e5-e2'], [0, 'c1-c3']]) {
     assert.equal((await api(srv, 'POST', `/api/games/${made.id}/moves`, { token: made.seats[seat].token, body: { move } })).status, 200);
   }
   await page.goto(srv.url + made.seats[0].url);
+  await page.waitForSelector('#analysis-open', { ...WAIT, state: 'visible' });
   await page.click('#review-open');
   await page.click('#review-nav button[aria-label="previous action"], .review-nav button[aria-label="previous action"]');
   await page.waitForSelector('#review-board[data-ply="2"]', WAIT);
