@@ -35,7 +35,10 @@ typedef enum JobKind { JOB_MOVE, JOB_HINT } JobKind;
 
 typedef struct Job {
     JobKind kind;
-    Session *session;
+    Session *session; /* NULL for a position of no game in play (ai_analyse) */
+    /* hints: the game searched and its seed (the session's, or the analysis board's) */
+    const Game *game;
+    uint64_t seed;
     /* hints: the position and where the answer goes; the job lives on the stack of the
      * request thread that waits for `done` */
     GameState *state;
@@ -333,9 +336,33 @@ static void hint_turn(const Game *g, const GameState *s, const SearchResult *r, 
     free(t);
 }
 
+/* The search's principal variation as action texts, one a line, played on a copy of s
+ * and cut where chance or the end comes. */
+static void line_text(const Game *g, const GameState *s, const SearchResult *r, char *out,
+                      size_t cap)
+{
+    out[0] = '\0';
+    GameState *st = game_state_clone(g, s);
+    void *undo = game_undo_new(g);
+    StrBuf t;
+    sb_init(&t);
+    for (int i = 0; st && undo && i < r->pv_len && g->ops->to_move(g, st) >= 0; i++) {
+        if (i > 0)
+            sb_puts(&t, "\n");
+        g->ops->format_move(g, st, r->pv[i], &t);
+        g->ops->make(g, st, r->pv[i], undo);
+    }
+    // A line longer than the room keeps its whole first actions only.
+    if (!sb_failed(&t) && strlen(sb_str(&t)) < cap)
+        snprintf(out, cap, "%s", sb_str(&t));
+    sb_free(&t);
+    free(st);
+    free(undo);
+}
+
 static void run_hint(AiPool *p, int worker, Job *job)
 {
-    const Game *g = job->session->game;
+    const Game *g = job->game;
     Agent *a = NULL;
     ErrBuf err;
     SearchResult r;
@@ -346,7 +373,7 @@ static void run_hint(AiPool *p, int worker, Job *job)
     job->out->n_values = 0;
     if (table != NULL)
         table_values(table, g, job->state, job->out);
-    if (play_hint_new(g, p->srv->perfect, job->session->seed, job->movetime_ms,
+    if (play_hint_new(g, p->srv->perfect, job->seed, job->movetime_ms,
                       &a, &err) != STATUS_OK) {
         st = STATUS_CONFLICT;
     } else if (!set_running(p, worker, a)) {
@@ -379,6 +406,7 @@ static void run_hint(AiPool *p, int worker, Job *job)
         snprintf(job->out->cells, sizeof job->out->cells, "%s", sb_str(&c));
         snprintf(job->out->score, sizeof job->out->score, "%s", sb_str(&sc));
         hint_turn(g, job->state, &r, job->out);
+        line_text(g, job->state, &r, job->out->line, sizeof job->out->line);
         sb_free(&t);
         sb_free(&c);
         sb_free(&sc);
@@ -524,16 +552,19 @@ void ai_queue_move(AiPool *p, Session *s)
     }
 }
 
-/* Queues a search of `state` (owned: freed here) for s in addr's lane and waits for it,
- * as ai_hint describes. */
-static Status search_and_wait(AiPool *p, Session *s, GameState *state, int movetime_ms,
-                              const char *addr, AiHint *out, bool *busy, ErrBuf *err)
+/* Queues a search of `state` (owned: freed here) of game g for s (or for no session) in
+ * addr's lane and waits for it, as ai_hint describes. */
+static Status search_and_wait(AiPool *p, Session *s, const Game *g, uint64_t seed,
+                              GameState *state, int movetime_ms, const char *addr,
+                              AiHint *out, bool *busy, ErrBuf *err)
 {
     const ServeConfig *cfg = &p->srv->cfg;
     Job job;
     memset(&job, 0, sizeof job);
     job.kind = JOB_HINT;
     job.session = s;
+    job.game = g;
+    job.seed = seed;
     job.state = state;
     job.out = out;
     job.err = err;
@@ -553,10 +584,15 @@ static Status search_and_wait(AiPool *p, Session *s, GameState *state, int movet
         free(state);
         return held;
     }
-    pthread_mutex_lock(&s->mu);
-    const bool one_already = s->hint_queued;
-    s->hint_queued = true;
-    pthread_mutex_unlock(&s->mu);
+    // One search at a time per game in play; a position of no game has only the
+    // address's own limit.
+    bool one_already = false;
+    if (s != NULL) {
+        pthread_mutex_lock(&s->mu);
+        one_already = s->hint_queued;
+        s->hint_queued = true;
+        pthread_mutex_unlock(&s->mu);
+    }
     pthread_mutex_lock(&p->mu);
     Lane *lane = NULL;
     const Lane *mine = lane_find(p, addr);
@@ -599,7 +635,7 @@ static Status search_and_wait(AiPool *p, Session *s, GameState *state, int movet
     }
     const int64_t hold = job.hold; // no worker took it
     pthread_mutex_unlock(&p->mu);
-    if (!one_already) {
+    if (s != NULL && !one_already) {
         pthread_mutex_lock(&s->mu);
         s->hint_queued = false;
         pthread_mutex_unlock(&s->mu);
@@ -618,12 +654,22 @@ Status ai_hint(AiPool *p, Session *s, int seat, const char *addr, AiHint *out, b
     const Status st = session_copy_for_hint(s, seat, &state, err);
     if (st != STATUS_OK)
         return st;
-    return search_and_wait(p, s, state, PLAY_HINT_MOVETIME_MS, addr, out, busy, err);
+    return search_and_wait(p, s, s->game, s->seed, state, PLAY_HINT_MOVETIME_MS, addr, out,
+                           busy, err);
 }
 
 Status ai_evaluate(AiPool *p, Session *s, GameState *state, const char *addr, AiHint *out,
                    bool *busy, ErrBuf *err)
 {
     *busy = false;
-    return search_and_wait(p, s, state, EVALUATE_MOVETIME_MS, addr, out, busy, err);
+    return search_and_wait(p, s, s->game, s->seed, state, EVALUATE_MOVETIME_MS, addr, out,
+                           busy, err);
+}
+
+Status ai_analyse(AiPool *p, const Game *g, GameState *state, const char *addr, AiHint *out,
+                  bool *busy, ErrBuf *err)
+{
+    *busy = false;
+    // A fixed seed: the same position asked twice gets the same answer.
+    return search_and_wait(p, NULL, g, 1, state, EVALUATE_MOVETIME_MS, addr, out, busy, err);
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "core/status.h"
+#include "core/game.h"
 #include "search/limits.h"
 
 typedef struct AiPool AiPool;
@@ -41,6 +42,7 @@ typedef struct AiHint {
     char cells[256];
     char score[64];
     char words[96]; /* the score in a player's words (play/chances.h) */
+    char line[1024]; /* the search's best line: action texts, one a line ("" if none) */
     double chance;  /* the mover's win chance in [0, 1] */
     /* The search's own figures (search/limits.h), for an evaluation graph: a score in
      * centi-units from the mover's view when has_score, else MCTS's mean return. */
@@ -70,5 +72,9 @@ Status ai_hint(AiPool *p, Session *s, int seat, const char *addr, AiHint *out, b
  * smaller budget, for reviewing a game position by position; same refusals. */
 Status ai_evaluate(AiPool *p, Session *s, GameState *state, const char *addr, AiHint *out,
                    bool *busy, ErrBuf *err);
+/* The same search of a position of no game in play (the analysis board's): g is the
+ * caller's and outlives the call, state is freed here; only addr's limit applies. */
+Status ai_analyse(AiPool *p, const Game *g, GameState *state, const char *addr, AiHint *out,
+                  bool *busy, ErrBuf *err);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "core/strbuf.h"
 #include "web/api.h"
+#include "web/api_analysis.h"
 #include "web/api_games.h"
 #include "web/api_finish.h"
 #include "web/api_game.h"
@@ -61,6 +62,12 @@ static void observe(Server *srv, const Request *req, Session *s, Response *res)
     api_observe(srv, req, res);
 }
 
+static void analysis(Server *srv, const Request *req, Session *s, Response *res)
+{
+    (void)s;
+    api_analysis(srv, req, res);
+}
+
 static void preview(Server *srv, const Request *req, Session *s, Response *res)
 {
     (void)srv;
@@ -76,6 +83,7 @@ static const Route ROUTES[] = {
     {"POST", "/api/games", api_games_create, GAMES_METHODS, false},
     {"POST", "/api/import", import_record, NULL, false},
     {"POST", "/api/observe", observe, NULL, false},
+    {"POST", "/api/analysis", analysis, NULL, false},
     {"GET", "/api/stats", api_stats, NULL, true},
     {"GET", GAME_PATH, api_game_state, NULL, false},
     {"POST", GAME_PATH "/moves", api_game_move, NULL, false},

@@ -43,6 +43,8 @@ export const importRecord = (record) => call('POST', '/api/import', { body: { re
 export const finish = (id, token, action) => call('POST', `/api/games/${id}/${action}`, { token });
 // Any position's observation and legal moves (learn.js)
 export const observe = (spec) => call('POST', '/api/observe', { body: spec });
+// The engine's view of any position, for the analysis board (analysis.js).
+export const analysePosition = (spec) => call('POST', '/api/analysis', { body: spec });
 export const solution = (id, token) => call('GET', `/api/games/${id}/solution`, { token });
 export const preview = (id, move) => call('POST', `/api/games/${id}/preview`, { body: { move } });
 

@@ -2,7 +2,7 @@
 // at /g/ID, taking the seat's token from the link's #token=... part (kept out of the
 // path, so it never reaches server logs or Referer headers); a record to review is
 // imported at /import; the rules pages are /learn and /learn/GAME; studies run from
-// the Lab page at /lab.
+// the Lab page at /lab; any position is explored on the analysis board at /analysis.
 import { showNewGame } from './newgame.js';
 import { showGame } from './game.js';
 import { showImport } from './import.js';
@@ -11,6 +11,7 @@ import { showLobby } from './lobby.js';
 import { rememberGame } from './mygames.js';
 import { showLearn } from './learn.js';
 import { showLab } from './lab.js';
+import { showAnalysis } from './analysis.js';
 import { loadCatalog } from './catalog.js';
 import { serverInfo } from './api.js';
 
@@ -35,6 +36,8 @@ if (path === '/' || path === '/index.html') {
   showLearn(root, path.split('/')[2] || '');
 } else if (path === '/lab') {
   showLab(root);
+} else if (path === '/analysis') {
+  showAnalysis(root, location.search);
 } else if (m) {
   const params = new URLSearchParams(location.hash.slice(1));
   rememberGame(m[1], params.get('token'));

@@ -11,6 +11,7 @@ import { gameName, hintText, seatName as seatTitle, whyNot } from './words.js';
 import { Composer } from './compose.js';
 import { keyboardBoard } from './keyboard.js';
 import { openReview, reviewButton } from './review.js';
+import { analysisHref } from './analysis.js';
 import { finishControls, resultText } from './finish.js';
 import { takebackControls } from './takeback.js';
 import { actionLabel, rulesHref } from './learn.js';
@@ -80,6 +81,11 @@ export function showGame(root, id, token) {
   keyboardBoard(board);
   const reviewCtx = { root, section: root.firstElementChild, id, token, state: () => ui.state };
   root.querySelector('.links').append(' · ', reviewButton(reviewCtx));
+  // The analysis board from this position: as much help as a hint or a review, so only
+  // once the game is over or for a seat whose opponents are all AIs.
+  const analysisLink = h('a', { id: 'analysis-open', href: '/analysis' }, 'Analysis board');
+  const analysisItem = h('span', { hidden: true }, ' · ', analysisLink);
+  root.querySelector('.links').append(analysisItem);
 
   const myTurn = () => ui.state && ui.state.you !== null && ui.state.to_move === ui.state.you && ui.state.status === 'playing';
   const say = (text) => { message.textContent = text || ''; };
@@ -192,6 +198,8 @@ export function showGame(root, id, token) {
     const othersAi = st.seats.every((s) => s.seat === st.you || s.ai);
     undoBtn.hidden = over || st.you === null || !othersAi;
     undoBtn.disabled = !st.moves.some((m) => m.seat === st.you) || st.status === 'over';
+    analysisItem.hidden = !st.position || !(st.status === 'over' || (st.you !== null && othersAi));
+    if (st.position) analysisLink.href = analysisHref({ game: st.game, rules: st.rules, players: st.players, position: st.position });
 
     drawMoves(moves, st.moves, st.game); // by rounds and turns (movelist.js)
     moves.scrollTop = moves.scrollHeight;

@@ -9,6 +9,7 @@ import * as api from './api.js';
 import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { h } from './dom.js';
+import { analysisHref } from './analysis.js';
 import { evalGraph, loadChart } from './evalgraph.js';
 import { resultText } from './finish.js';
 import { gameInfo } from './catalog.js';
@@ -17,7 +18,7 @@ import { roundNumberOf, roundsOf } from './turns.js';
 import { gameName, moveWords, seatName } from './words.js';
 
 // A chance to win in words, for the player it belongs to.
-function standing(c, proven) {
+export function standing(c, proven) {
   if (proven) return c > 0.5 ? 'wins by force' : 'loses by force';
   if (c >= 0.9) return 'is winning';
   if (c >= 0.7) return 'is clearly better';
@@ -29,7 +30,7 @@ function standing(c, proven) {
 }
 
 const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-const pct = (c) => `${Math.round(c * 100)}%`;
+export const pct = (c) => `${Math.round(c * 100)}%`;
 const noMarks = () => ({ selected: null, targets: new Set(), movable: new Set(), last: new Set(), hint: new Set(), values: new Map() });
 
 // A button that opens the review of the game whose page this is; ctx: {root, section,
@@ -49,6 +50,7 @@ export async function openReview(ctx) {
 
   const board = h('div', { id: 'review-board', class: 'board-box' });
   const where = h('p', { id: 'review-where', class: 'review-where', 'aria-live': 'polite' });
+  const explore = h('a', { id: 'review-explore', class: 'button-link', hidden: true }, 'Analysis board from here');
   const step = (label, text, fn) => h('button', { type: 'button', 'aria-label': label, title: label, onclick: fn }, text);
   const nav = h('div', { class: 'review-nav', role: 'group', 'aria-label': 'step through the game' },
     step('first position', '|◀', () => go(0)), step('previous action', '◀', () => go(rv.ply - 1)),
@@ -74,7 +76,7 @@ export async function openReview(ctx) {
   const exportBtn = h('button', { id: 'review-export', type: 'button' }, 'Download the record');
   const close = h('button', { id: 'review-close', type: 'button' }, 'Back to the game');
   const section = h('section', { id: 'review', class: 'review game' },
-    h('div', { class: 'board-area' }, board, nav, where),
+    h('div', { class: 'board-area' }, board, nav, where, h('p', {}, explore)),
     h('aside', { class: 'panel' },
       h('h1', { class: 'game-title' }, `Review: ${gameName(game.game)}`),
       game.result ? h('p', { id: 'review-result', class: 'result' }, resultText(game)) : null,
@@ -179,11 +181,26 @@ export async function openReview(ctx) {
       if (rv.closed) return;
     }
     rv.ply = ply;
+    linkAnalysis();
     drawBoard();
     describe();
     drawList();
     // The turning moves played up to the position shown are marked on its board.
     solution.decorate({ ...game, moves: game.moves.slice(0, rv.ply) }, list, board);
+  }
+
+  // The analysis board holds the game from its start as its main line, at this position
+  // (or, until the start is read, this position alone); only a position the review may
+  // show as text goes there.
+  function linkAnalysis() {
+    const spec = { game: game.game, rules: game.rules, players: game.players };
+    const start = rv.positions[0];
+    const texts = game.moves.map((m) => m.text);
+    const whole = start && start.position && texts.every((t) => typeof t === 'string');
+    const here = rv.positions[rv.ply];
+    explore.hidden = !whole && !(here && here.position);
+    if (whole) explore.href = analysisHref({ ...spec, position: start.position }, texts, rv.ply);
+    else if (here && here.position) explore.href = analysisHref({ ...spec, position: here.position });
   }
 
   function drawSwings() {
