@@ -53,8 +53,21 @@ part python "$make" -j"$jobs" --no-print-directory BUILD=release python-check
 # The sanitizer build is clang's (the Makefile's default for BUILD=asan), the release
 # build gcc's: each compiler compiles everything once, with warnings as errors.
 part asan-check "$make" -j"$jobs" --no-print-directory BUILD=asan check
+# The web parts wait on pages, clocks and servers more than they compute, so the builds of
+# the parts after them are compiled meanwhile, at the lowest priority so as not to slow a
+# timed answer. A part whose build is not done, or failed, builds it itself (and shows
+# the errors): the prebuild only warms the folders, and is waited for before they are used.
+prebuild() {
+    nice -n 19 "$make" -j"$jobs" --no-print-directory BUILD=debug \
+        build/debug/tests/test_search build/debug/tests/test_contract &&
+        nice -n 19 "$make" -j"$jobs" --no-print-directory BUILD=tsan build/tsan/crown &&
+        nice -n 19 "$make" -j"$jobs" --no-print-directory BUILD=fuzz fuzz-targets
+}
+prebuild >"$logdir/prebuild.log" 2>&1 &
+prebuild_pid=$!
 part asan-web "$make" -j"$jobs" --no-print-directory BUILD=asan web-check WEB_TESTS="api cluster"
 part release-web "$make" -j"$jobs" --no-print-directory BUILD=release web-check
+wait "$prebuild_pid"
 part debug-invariants "$make" -j"$jobs" --no-print-directory BUILD=debug check-invariants
 part tsan-web "$make" -j"$jobs" --no-print-directory BUILD=tsan web-check WEB_TESTS=api
 part fuzz "$make" -j"$jobs" --no-print-directory fuzz FUZZ_SECONDS="$fuzz_seconds"
