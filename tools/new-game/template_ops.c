@@ -29,10 +29,10 @@ typedef struct @CAMEL@Config {
 } @CAMEL@Config;
 
 static const RuleOption options[] = {
-    {"stones", "Stones", "stones on the heap at the start", "15", NULL, 1, @UPPER @_MAX_STONES,
+    {"stones", "Stones", "stones on the heap at the start", "15", NULL, 1, @UPPER@_MAX_STONES,
      RULE_INTEGER, RULE_MAIN},
     {"take", "Most stones a take", "the most stones one turn may take", "3", NULL, 1,
-     @UPPER @_MAX_TAKE, RULE_INTEGER, RULE_MAIN},
+     @UPPER@_MAX_TAKE, RULE_INTEGER, RULE_MAIN},
 };
 
 static const @CAMEL@Config *cfg(const Game *g)
