@@ -3,8 +3,10 @@
 # starting from its seed corpus tests/fuzz/corpus/<target>/. New inputs go to a scratch
 # directory under the build, never into the committed seeds; a crash, leak or failed
 # property leaves its input in BUILD_DIR/fuzz-artifacts/ and makes the script fail.
-# Each target is one single-threaded process, so CROWN_TEST_JOBS of them (default: the
-# machine's cores) run at once, each for its full SECONDS.
+# Each target is one single-threaded process and is owed SECONDS of one core. All of them
+# run at once for SECONDS x targets / CROWN_TEST_JOBS (default: the machine's cores), so
+# each gets that share of the cores: five targets on two cores take 2.5 x SECONDS, where
+# running two at a time took three rounds with a core idle in the last.
 set -u
 out=${1:?usage: tools/run-fuzz.sh BUILD_DIR [SECONDS]}
 seconds=${2:-30}
@@ -26,20 +28,19 @@ fuzz_one() {
     echo "$rc $(($(date +%s) - start))" >"$out/fuzz-$target.rc"
 }
 
-targets=()
-running=0
+targets=() bins=()
 for bin in "$out"/fuzz/fuzz_*; do
     [ -x "$bin" ] || continue
     name=$(basename "$bin")
-    target=${name#fuzz_}
-    targets+=("$target")
-    rm -f "$out/fuzz-$target.rc"
-    if [ "$running" -ge "$jobs" ]; then
-        wait -n
-        running=$((running - 1))
-    fi
-    fuzz_one "$bin" "$target" &
-    running=$((running + 1))
+    bins+=("$bin")
+    targets+=("${name#fuzz_}")
+done
+if [ ${#targets[@]} -gt "$jobs" ]; then
+    seconds=$(((seconds * ${#targets[@]} + jobs - 1) / jobs))
+fi
+for i in "${!targets[@]}"; do
+    rm -f "$out/fuzz-${targets[$i]}.rc"
+    fuzz_one "${bins[$i]}" "${targets[$i]}" &
 done
 wait
 
