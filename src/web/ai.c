@@ -303,61 +303,49 @@ static bool table_values(const KvsTable *t, const Game *g, const GameState *s, A
     return ok;
 }
 
-/* The mover's whole turn along the search's line into out->turn (a King's Guard stack's
- * placements after its pick-up), so that a hint shows where the pieces go and not only
- * the stack. Every action is checked to be legal before it is played on a copy. */
-static void hint_turn(const Game *g, const GameState *s, const SearchResult *r, AiHint *out)
+/* One walk along the search's line on a copy of s, each action checked legal before it
+ * is played: the line as action texts, one a line, into out->line (cut where chance or the
+ * end comes); and the mover's whole turn into out->turn (a King's Guard stack's placements
+ * after its pick-up), so that a hint shows where the pieces go and not only the stack. */
+static void hint_line(const Game *g, const GameState *s, const SearchResult *r, AiHint *out)
 {
     out->n_turn = 0;
-    if (r->pv_len < 2 || r->pv[0] != r->best)
-        return;
+    out->line[0] = '\0';
     GameState *t = game_state_clone(g, s);
     void *undo = game_undo_new(g);
     MoveList *legal = malloc(sizeof *legal);
+    StrBuf line;
+    sb_init(&line);
     const int mover = g->ops->to_move(g, s);
+    const bool turn_wanted = r->pv_len >= 2 && r->pv[0] == r->best;
+    bool in_turn = turn_wanted;
     int n = 0;
-    for (int i = 0; t && undo && legal && i < r->pv_len && n < AI_HINT_TURN &&
-                    g->ops->to_move(g, t) == mover;
-         i++) {
+    for (int i = 0; t && undo && legal && i < r->pv_len && g->ops->to_move(g, t) >= 0; i++) {
         g->ops->gen_moves(g, t, legal);
         bool ok = false;
         for (int k = 0; k < legal->count && !ok; k++)
             ok = legal->moves[k] == r->pv[i];
         if (!ok)
             break;
-        text_and_cells(g, t, r->pv[i], out->turn[n].text, sizeof out->turn[n].text,
-                       out->turn[n].cells, sizeof out->turn[n].cells);
-        n++;
+        if (i > 0)
+            sb_puts(&line, "\n");
+        g->ops->format_move(g, t, r->pv[i], &line);
+        in_turn = in_turn && n < AI_HINT_TURN && g->ops->to_move(g, t) == mover;
+        if (in_turn) {
+            text_and_cells(g, t, r->pv[i], out->turn[n].text, sizeof out->turn[n].text,
+                           out->turn[n].cells, sizeof out->turn[n].cells);
+            n++;
+        }
         g->ops->make(g, t, r->pv[i], undo);
     }
     out->n_turn = n > 1 ? n : 0;
+    // A line longer than the room keeps its whole first actions only.
+    if (!sb_failed(&line) && strlen(sb_str(&line)) < sizeof out->line)
+        snprintf(out->line, sizeof out->line, "%s", sb_str(&line));
+    sb_free(&line);
     free(legal);
     free(undo);
     free(t);
-}
-
-/* The search's principal variation as action texts, one a line, played on a copy of s
- * and cut where chance or the end comes. */
-static void line_text(const Game *g, const GameState *s, const SearchResult *r, char *out,
-                      size_t cap)
-{
-    out[0] = '\0';
-    GameState *st = game_state_clone(g, s);
-    void *undo = game_undo_new(g);
-    StrBuf t;
-    sb_init(&t);
-    for (int i = 0; st && undo && i < r->pv_len && g->ops->to_move(g, st) >= 0; i++) {
-        if (i > 0)
-            sb_puts(&t, "\n");
-        g->ops->format_move(g, st, r->pv[i], &t);
-        g->ops->make(g, st, r->pv[i], undo);
-    }
-    // A line longer than the room keeps its whole first actions only.
-    if (!sb_failed(&t) && strlen(sb_str(&t)) < cap)
-        snprintf(out, cap, "%s", sb_str(&t));
-    sb_free(&t);
-    free(st);
-    free(undo);
 }
 
 static void run_hint(AiPool *p, int worker, Job *job)
@@ -405,8 +393,7 @@ static void run_hint(AiPool *p, int worker, Job *job)
         snprintf(job->out->read, sizeof job->out->read, "%s", sb_str(&t));
         snprintf(job->out->cells, sizeof job->out->cells, "%s", sb_str(&c));
         snprintf(job->out->score, sizeof job->out->score, "%s", sb_str(&sc));
-        hint_turn(g, job->state, &r, job->out);
-        line_text(g, job->state, &r, job->out->line, sizeof job->out->line);
+        hint_line(g, job->state, &r, job->out);
         sb_free(&t);
         sb_free(&c);
         sb_free(&sc);
