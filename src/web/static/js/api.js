@@ -1,6 +1,7 @@
 // api.js - the JSON API of crown serve (docs/API.md) as small async functions, and the
 // event stream of a game. Every failure becomes an Error whose message is the server's
-// own explanation.
+// own explanation, in the page's language where serverwords.js knows it.
+import { serverWords } from './serverwords.js';
 
 async function call(method, path, { body, token } = {}) {
   const headers = {};
@@ -10,12 +11,12 @@ async function call(method, path, { body, token } = {}) {
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (e) {
-    throw new Error('the server cannot be reached');
+    throw new Error(serverWords('the server cannot be reached'));
   }
   const type = res.headers.get('content-type') || '';
   const data = type.startsWith('application/json') ? await res.json() : await res.text();
   if (!res.ok) {
-    const err = new Error((data && data.error) || `the server answered ${res.status}`);
+    const err = new Error(serverWords((data && data.error) || `the server answered ${res.status}`));
     err.status = res.status;
     // A 429 or 503 says when to come back (seconds), or 0 when it does not.
     err.retryAfter = Number(res.headers.get('retry-after')) || 0;

@@ -14,9 +14,13 @@ import { showLab } from './lab.js';
 import { showAnalysis } from './analysis.js';
 import { loadCatalog } from './catalog.js';
 import { serverInfo } from './api.js';
+import { languageSwitch, loadMessages, t, translateStatic } from './i18n.js';
 
-// Every page reads the games' names and words from the catalog: it comes first.
-await loadCatalog();
+// Every page reads its words from the messages of the page's language and the games'
+// names from the catalog: they come first.
+await Promise.all([loadMessages(), loadCatalog()]);
+translateStatic(document);
+document.querySelector('.language-box').append(languageSwitch());
 // The header links to the Lab only on a server that runs it (--lab).
 serverInfo().then((info) => { document.querySelector('.lab-link').hidden = !info.lab; }, () => {});
 
@@ -43,9 +47,9 @@ if (path === '/' || path === '/index.html') {
   rememberGame(m[1], params.get('token'));
   showGame(root, m[1], params.get('token'));
 } else {
-  root.textContent = 'There is no such page. ';
+  root.textContent = `${t('chrome.no-page')} `;
   const a = document.createElement('a');
   a.href = '/';
-  a.textContent = 'Start a new game';
+  a.textContent = t('chrome.start-new');
   root.append(a);
 }

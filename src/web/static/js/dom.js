@@ -1,6 +1,7 @@
 // dom.js - building HTML elements: h('div', {class: 'x', onclick: f}, child...). Keys
 // starting with "on" become event listeners; others attributes (false/null left out).
 import { levelName } from './words.js';
+import { t } from './i18n.js';
 
 export function h(name, attrs = {}, ...children) {
   const e = document.createElement(name);
@@ -17,12 +18,19 @@ export function h(name, attrs = {}, ...children) {
   return e;
 }
 
+// Which seat: 0 is the first player. Kept as numbers for the pages' classes; the words
+// are seatWords's.
 export const ORDINAL = ['first', 'second', 'third', 'fourth'];
+
+// A seat without a name of its own in the page's language: "first player", or with
+// `short` "first", for narrow columns.
+export const seatWords = (seat, short = false) => t(`seat.${short ? 'short' : 'player'}.${seat}`);
 
 // "human" / "AI Club (5)" / "random AI" for a seat's player spec.
 export function describePlayer(spec) {
-  if (spec === 'human') return 'human';
+  if (spec === 'human') return t('player.human');
   const [kind, level] = spec.split(':');
-  const names = { ai: 'AI', ab: 'alpha-beta AI', alphabeta: 'alpha-beta AI', mcts: 'MCTS AI', uct: 'MCTS AI', random: 'random AI' };
-  return `${names[kind] || kind}${kind === 'random' ? '' : ` ${levelName(level || 5)}`}`;
+  const names = { ai: 'player.ai', ab: 'player.alphabeta', alphabeta: 'player.alphabeta', mcts: 'player.mcts', uct: 'player.mcts', random: 'player.random' };
+  const name = names[kind] ? t(names[kind]) : kind;
+  return kind === 'random' ? name : `${name} ${levelName(level || 5)}`;
 }

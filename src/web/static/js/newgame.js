@@ -5,13 +5,17 @@
 // seed wait under "Advanced", as lichess folds its variants' details. Starting a game keeps every seat's secret link in this browser (to show
 // them as invitations) and opens the first human seat's link.
 import * as api from './api.js';
-import { h, ORDINAL } from './dom.js';
+import { h, seatWords } from './dom.js';
+import { hasMessage, t } from './i18n.js';
 import { gameName, levelName } from './words.js';
 import { readTimeControl, timeControlField } from './timecontrol.js';
 import { rulesHref } from './learn.js';
 
 // A value as a player reads it: "whole-line" as "whole line"; the default says so.
-const valueWords = (o, v) => `${v.replace(/-/g, ' ')}${v === o.default ? ' (default)' : ''}`;
+const valueWords = (o, v) => {
+  const words = hasMessage(`value.${v}`) ? t(`value.${v}`) : v.replace(/-/g, ' ');
+  return v === o.default ? t('form.default', { value: words }) : words;
+};
 
 function optionField(o) {
   const id = `rule-${o.name}`;
@@ -32,21 +36,21 @@ function optionField(o) {
     // browser: shown for completeness, fixed at its default.
     input = h('input', { id, name: o.name, type: 'text', value: o.default, readonly: true });
   }
-  const help = o.type === 'file' ? `${o.help} (only with crown play at the terminal)` : o.help;
+  const help = o.type === 'file' ? t('form.file-option', { help: o.help }) : o.help;
   return h('label', { class: 'field', 'data-rule': o.name }, h('span', { class: 'name' }, o.title), input, h('span', { class: 'help' }, help));
 }
 
 function seatField(i) {
-  const kind = h('select', { id: `seat-${i}`, name: `seat-${i}`, 'aria-label': `who plays as the ${ORDINAL[i]} player` },
-    h('option', { value: 'human', selected: i === 0 }, 'human'),
-    h('option', { value: 'ai', selected: i !== 0 }, 'AI'),
-    h('option', { value: 'open' }, 'open seat: anyone may take it'));
-  const level = h('select', { id: `level-${i}`, name: `level-${i}`, 'aria-label': `AI level of the ${ORDINAL[i]} player` },
+  const kind = h('select', { id: `seat-${i}`, name: `seat-${i}`, 'aria-label': t('form.who-label', { seat: seatWords(i) }) },
+    h('option', { value: 'human', selected: i === 0 }, t('player.human')),
+    h('option', { value: 'ai', selected: i !== 0 }, t('player.ai')),
+    h('option', { value: 'open' }, t('form.open-seat')));
+  const level = h('select', { id: `level-${i}`, name: `level-${i}`, 'aria-label': t('form.level-label', { seat: seatWords(i) }) },
     ...Array.from({ length: 10 }, (_, k) => h('option', { value: k + 1, selected: k + 1 === 5 }, levelName(k + 1))));
   const sync = () => { level.disabled = kind.value !== 'ai'; };
   kind.addEventListener('change', sync);
   sync();
-  return h('div', { class: 'seat-field' }, h('span', { class: `swatch p${i}` }), ` ${ORDINAL[i]} player `, kind, ' ', level);
+  return h('div', { class: 'seat-field' }, h('span', { class: `swatch p${i}` }), ` ${seatWords(i)} `, kind, ' ', level);
 }
 
 export async function showNewGame(root) {
@@ -60,52 +64,51 @@ export async function showNewGame(root) {
   const select = h('select', { id: 'game-select', name: 'game' },
     ...games.map((g) => h('option', { value: g.name }, gameName(g.name))));
   const summary = h('p', { id: 'game-summary', class: 'summary' });
-  const howTo = h('a', { id: 'game-rules', href: '/learn' }, 'How to play this game');
+  const howTo = h('a', { id: 'game-rules', href: '/learn' }, t('form.how-to'));
   const allowHints = h('input', { id: 'allow-hints', type: 'checkbox', name: 'hints' });
   const players = h('select', { id: 'players', name: 'players' });
-  const playersField = h('label', { class: 'field' }, h('span', { class: 'name' }, 'Players'), players);
+  const playersField = h('label', { class: 'field' }, h('span', { class: 'name' }, t('form.players')), players);
   const rules = h('fieldset', { id: 'rules' });
   const advancedRules = h('div', { id: 'advanced-rules' });
   const seats = h('fieldset', { id: 'seats' });
-  const seed = h('input', { id: 'seed', name: 'seed', type: 'number', min: 0, step: 1, placeholder: 'random' });
+  const seed = h('input', { id: 'seed', name: 'seed', type: 'number', min: 0, step: 1, placeholder: t('form.seed-random') });
   const message = h('p', { id: 'message', class: 'message', role: 'alert' });
-  const start = h('button', { id: 'start', type: 'submit' }, 'Start the game');
+  const start = h('button', { id: 'start', type: 'submit' }, t('form.start'));
   const clock = timeControlField();
   const form = h('form', { id: 'new-game', class: 'new-game' },
-    h('label', { class: 'field' }, h('span', { class: 'name' }, 'Game'), select), summary,
+    h('label', { class: 'field' }, h('span', { class: 'name' }, t('form.game')), select), summary,
     h('p', { class: 'how-to' }, howTo),
     playersField,
-    h('h2', {}, 'Players'), seats, clock,
-    h('h2', {}, 'Rules'), rules,
-    h('label', { class: 'check' }, allowHints, ' allow hints in a game between people'),
+    h('h2', {}, t('form.players')), seats, clock,
+    h('h2', {}, t('form.rules')), rules,
+    h('label', { class: 'check' }, allowHints, ` ${t('form.allow-hints')}`),
     h('details', { id: 'advanced', class: 'advanced' },
-      h('summary', {}, 'Advanced: more rules and the random seed'),
+      h('summary', {}, t('form.advanced')),
       advancedRules,
-      h('label', { class: 'field' }, h('span', { class: 'name' }, 'Random seed'), seed,
-        h('span', { class: 'help' }, 'the same number gives the same random set-up and AI play; empty for a new one each game'))),
+      h('label', { class: 'field' }, h('span', { class: 'name' }, t('form.seed')), seed,
+        h('span', { class: 'help' }, t('form.seed-help')))),
     start, message);
-  root.replaceChildren(h('section', { class: 'intro' }, h('h1', {}, 'New game'),
-    h('p', {}, 'Play against the AI, or with friends: every human seat gets its own secret link.')), form);
+  root.replaceChildren(h('section', { class: 'intro' }, h('h1', {}, t('form.title')),
+    h('p', {}, t('form.intro'))), form);
 
   const current = () => games.find((g) => g.name === select.value);
   function drawSeats() {
     const n = Number(players.value);
-    seats.replaceChildren(h('legend', {}, 'Who plays'), ...Array.from({ length: n }, (_, i) => seatField(i)));
+    seats.replaceChildren(h('legend', {}, t('form.who')), ...Array.from({ length: n }, (_, i) => seatField(i)));
   }
   function drawGame() {
     const g = current();
-    summary.textContent = g.summary;
+    summary.textContent = hasMessage(`summary.${g.name}`) ? t(`summary.${g.name}`) : g.summary;
     howTo.href = rulesHref(g.name);
     players.replaceChildren(...Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) =>
       h('option', { value: g.min_players + k }, String(g.min_players + k))));
     playersField.hidden = g.min_players === g.max_players;
     const main = g.options.filter((o) => !o.advanced);
     const more = g.options.filter((o) => o.advanced);
-    rules.replaceChildren(h('legend', {}, 'Rule options'), ...main.map(optionField),
-      h('p', { class: 'rules-note' }, more.length
-        ? `The recommended rules are chosen; ${more.length} more ${more.length === 1 ? 'option waits' : 'options wait'} under Advanced.`
-        : (main.length ? 'These are all the options of this game.' : 'This game has no options.')));
-    advancedRules.replaceChildren(...(more.length ? [h('h3', {}, 'More rules'), ...more.map(optionField)] : []));
+    rules.replaceChildren(h('legend', {}, t('form.rule-options')), ...main.map(optionField),
+      h('p', { class: 'rules-note' }, more.length ? t('form.more-options', { count: more.length })
+        : t(main.length ? 'form.all-options' : 'form.no-options')));
+    advancedRules.replaceChildren(...(more.length ? [h('h3', {}, t('form.more-rules')), ...more.map(optionField)] : []));
     drawSeats();
   }
   select.addEventListener('change', drawGame);

@@ -1,0 +1,43 @@
+// serverwords.js - the server's words that reach players (errors, a hint's win chance,
+// a draw's reason) in the page's language. The server speaks English, each message
+// made from a fixed pattern; the known patterns are matched here and said with a
+// message of the catalogue, their numbers and names carried over. A message not known
+// here (an engine's explanation of why a move is illegal, say) is shown as the server
+// wrote it.
+import { currentLanguage, t } from './i18n.js';
+import { seatWords } from './dom.js';
+
+const ORDINALS = ['first', 'second', 'third', 'fourth'];
+const seat = (word) => (ORDINALS.includes(word) ? seatWords(ORDINALS.indexOf(word)) : word);
+
+// [pattern, key, the params from the match]
+const KNOWN = [
+  [/^you win by force in (\d+) moves?$/, 'hint.exact-win', (m) => ({ count: Number(m[1]) })],
+  [/^the other side wins by force in (\d+) moves?$/, 'hint.exact-loss', (m) => ({ count: Number(m[1]) })],
+  [/^about (\d+)% to win$/, 'hint.chance', (m) => ({ pct: m[1] })],
+  [/^it is not your turn: chance acts next$/, 'error.turn-chance', () => ({})],
+  [/^it is not your turn: the (\w+) player \(.*\) is to move$/, 'error.turn', (m) => ({ seat: seat(m[1]) })],
+  [/^(the )?game is over$/, 'error.over', () => ({})],
+  [/^the game is over: moves cannot be taken back$/, 'error.over-undo', () => ({})],
+  [/^the game is over: no seat to take$/, 'error.over-seat', () => ({})],
+  [/^the game is over: your time ran out$/, 'error.over-time', () => ({})],
+  [/^the game is not over: a rematch comes after it$/, 'error.rematch-early', () => ({})],
+  [/^your draw offer stands already$/, 'error.offer-stands', () => ({})],
+  [/^your takeback request stands already$/, 'error.takeback-stands', () => ({})],
+  [/^the open games cannot be read now$/, 'error.open-games', () => ({})],
+  [/^too many games created from your address: at most (\d+) an/, 'error.too-many-games', (m) => ({ count: Number(m[1]) })],
+  [/^your address has (\d+) games against the AI in play/, 'error.too-many-ai', (m) => ({ count: Number(m[1]) })],
+  [/^the server cannot be reached$/, 'error.unreachable', () => ({})],
+  [/^the server answered (\d+)$/, 'error.status', (m) => ({ status: m[1] })],
+];
+
+// English is the server's own: said as it wrote it, details and all.
+export function serverWords(text) {
+  const s = String(text ?? '');
+  if (currentLanguage() === 'en') return s;
+  for (const [re, key, params] of KNOWN) {
+    const m = re.exec(s);
+    if (m) return t(key, params(m));
+  }
+  return s;
+}

@@ -1,0 +1,72 @@
+// i18n.test.mjs - the web app's message catalogues (src/web/static/i18n/*.json) kept
+// whole: every language has exactly English's keys, each plural message its "other"
+// form, each translation the same {placeholders} as the English; every key is used by
+// the front end and every key it uses exists; and the language a browser asks for is
+// the one chosen. Reads files only: no server, no browser.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { LANGUAGES, preferredLanguage } from '../../src/web/static/js/i18n.js';
+
+const STATIC = new URL('../../src/web/static/', import.meta.url).pathname;
+const read = (lang) => JSON.parse(readFileSync(join(STATIC, 'i18n', `${lang}.json`), 'utf8'));
+const english = read('en');
+
+// Every front-end file's text: the JavaScript modules and the page.
+function sources() {
+  const out = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(js|html)$/.test(e.name)) out.push(readFileSync(p, 'utf8'));
+    }
+  };
+  walk(STATIC);
+  return out.join('\n');
+}
+
+const forms = (msg) => (typeof msg === 'string' ? [msg] : Object.values(msg));
+const placeholders = (msg) => [...new Set(forms(msg).flatMap((f) => [...f.matchAll(/\{(\w+)\}/g)].map((m) => m[1])))].sort();
+
+test('i18n: a catalogue for every language of the switch, and no other', () => {
+  const files = readdirSync(join(STATIC, 'i18n')).map((f) => f.replace(/\.json$/, '')).sort();
+  assert.deepEqual(files, Object.keys(LANGUAGES).sort());
+});
+
+for (const lang of Object.keys(LANGUAGES).filter((l) => l !== 'en')) {
+  test(`i18n: ${lang} has every English message and no other, with the same placeholders`, () => {
+    const cat = read(lang);
+    const missing = Object.keys(english).filter((k) => !(k in cat));
+    const extra = Object.keys(cat).filter((k) => !(k in english));
+    assert.deepEqual(missing, [], `${lang} lacks these messages`);
+    assert.deepEqual(extra, [], `${lang} has messages English does not`);
+    for (const [k, msg] of Object.entries(cat)) {
+      assert.ok(typeof msg === 'string' ? msg.trim() : msg.other, `${lang} ${k}: empty, or a plural without "other"`);
+      assert.deepEqual(placeholders(msg), placeholders(english[k]), `${lang} ${k}: placeholders differ from English`);
+    }
+  });
+}
+
+test('i18n: every message is used by the front end, and every one it asks for exists', () => {
+  const text = sources();
+  // A key is used when it appears as a quoted string, or when a template builds it from
+  // a fixed prefix (t(`game.${name}`)).
+  const literals = new Set([...text.matchAll(/['"]([a-z][a-z0-9-]*(?:\.[a-zA-Z0-9-]+)+)['"]/g)].map((m) => m[1]));
+  const prefixes = [...text.matchAll(/`([a-z][a-z0-9-]*\.)\$\{/g)].map((m) => m[1]);
+  const unused = Object.keys(english).filter((k) => !literals.has(k) && !prefixes.some((p) => k.startsWith(p)));
+  assert.deepEqual(unused, [], 'messages no page uses');
+  const asked = [...text.matchAll(/\bt\(\s*'([^']+)'/g), ...text.matchAll(/data-i18n="([^"]+)"/g)].map((m) => m[1]);
+  const unknown = [...new Set(asked.filter((k) => !(k in english)))];
+  assert.deepEqual(unknown, [], 'messages the pages ask for that English lacks');
+});
+
+test('i18n: the switch\'s choice first, then the browser\'s languages, then English', () => {
+  assert.equal(preferredLanguage(null, ['ja-JP', 'en']), 'ja');
+  assert.equal(preferredLanguage(null, ['pt-BR', 'NL-be', 'de']), 'nl');
+  assert.equal(preferredLanguage('fr', ['de-DE']), 'fr');
+  assert.equal(preferredLanguage('xx', ['es-419']), 'es');
+  assert.equal(preferredLanguage(null, ['pt', 'zh-CN']), 'en');
+  assert.equal(preferredLanguage(null, []), 'en');
+});
