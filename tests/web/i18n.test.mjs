@@ -54,7 +54,7 @@ test('i18n: every message is used by the front end, and every one it asks for ex
   // A key is used when it appears as a quoted string, or when a template builds it from
   // a fixed prefix (t(`game.${name}`)).
   const literals = new Set([...text.matchAll(/['"]([a-z][a-z0-9-]*(?:\.[a-zA-Z0-9-]+)+)['"]/g)].map((m) => m[1]));
-  const prefixes = [...text.matchAll(/`([a-z][a-z0-9-]*\.)\$\{/g)].map((m) => m[1]);
+  const prefixes = [...text.matchAll(/`([a-z][a-z0-9-]*(?:\.[a-z0-9-]+)*\.)\$\{/g)].map((m) => m[1]);
   const unused = Object.keys(english).filter((k) => !literals.has(k) && !prefixes.some((p) => k.startsWith(p)));
   assert.deepEqual(unused, [], 'messages no page uses');
   const asked = [...text.matchAll(/\bt\(\s*'([^']+)'/g), ...text.matchAll(/data-i18n="([^"]+)"/g)].map((m) => m[1]);

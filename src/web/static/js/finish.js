@@ -7,22 +7,14 @@
 // clears: an offer the opponent declines vanishes from the state without a move, and
 // the one who offered is told so.
 import * as api from './api.js';
-import { h, ORDINAL } from './dom.js';
+import { h, seatWords } from './dom.js';
+import { hasMessage, t } from './i18n.js';
 
-// For each end a game gives as its reason: the words for the winner and for the loser.
-// A reason not here (a draw, a score) is said with the server's own words (result.why).
-const REASON = {
-  valley: ['your king reached the Valley', 'their king reached the Valley'],
-  locked: ['their king is locked in and cannot move', 'your king is locked in and cannot move'],
-  'no-move': ['they had no legal move left', 'you had no legal move left'],
-  capture: ['their king is buried', 'your king is buried'],
-  checkmate: ['checkmate', 'you are checkmated'],
-  'literal-mate': ['their king is in check and cannot escape', 'your king is in check and cannot escape'],
-  throne: ['your king took the Throne', 'their king took the Throne'],
-  resign: ['your opponent resigned', 'you resigned'],
-};
-// Ends said in one phrase, as players say them.
-const PHRASE = { time: ['You won on time', 'You lost on time'] };
+// For each end a game gives as its reason, the words for the winner and for the loser
+// are the messages reason.win.REASON and reason.lose.REASON, and a draw's
+// reason.draw.REASON; a reason without them (a score) is said with the server's own
+// words (result.why). A loss on time is said in one phrase, as players say it.
+const reasonWords = (kind, reason) => (hasMessage(`reason.${kind}.${reason}`) ? t(`reason.${kind}.${reason}`) : null);
 
 const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -33,16 +25,19 @@ export function resultText(st) {
   const why = r.why || '';
   const winners = r.winners || [];
   if (st.you === null || st.you === undefined || !winners.length) return capital(r.text);
-  if (winners.length === st.players) return why ? `Draw: ${why}` : 'Draw';
-  const words = REASON[r.reason];
-  const phrase = st.players === 2 && winners.length === 1 ? PHRASE[r.reason] : null;
-  if (phrase) return phrase[winners.includes(st.you) ? 0 : 1];
-  if (winners.includes(st.you)) {
-    const said = words && winners.length === 1 ? words[0] : why;
-    return `${winners.length === 1 ? 'You won' : 'You shared the win'}${said ? `: ${said}` : ''}`;
+  if (winners.length === st.players) {
+    const said = reasonWords('draw', r.reason) ?? why;
+    return said ? t('result.draw-why', { why: said }) : t('result.draw');
   }
-  const said = words && st.players === 2 ? words[1] : why;
-  return `You lost${said ? `: ${said}` : ''}`;
+  const won = winners.includes(st.you);
+  if (r.reason === 'time' && st.players === 2 && winners.length === 1) return t(won ? 'result.won-time' : 'result.lost-time');
+  if (won) {
+    const said = (winners.length === 1 && reasonWords('win', r.reason)) || why;
+    if (winners.length === 1) return said ? t('result.won-why', { why: said }) : t('result.won');
+    return said ? t('result.shared-why', { why: said }) : t('result.shared');
+  }
+  const said = (st.players === 2 && reasonWords('lose', r.reason)) || why;
+  return said ? t('result.lost-why', { why: said }) : t('result.lost');
 }
 
 // King of the Valley's reputation, part by part, from the observation's counters.
@@ -50,18 +45,18 @@ function breakdown(st) {
   const c = st.observation && st.observation.counters;
   if (!c || !Array.isArray(c.reputation)) return null;
   const rows = [
-    ['Influence of the castle', (p) => c.influence[p]],
-    ['Kingdom bonuses (5 each)', (p) => 5 * (c.kingdom ? c.kingdom[p] : 0)],
-    ['Knight orders', (p) => c.orders[p]],
-    ['Farmer-and-wife couples', (p) => c.couples[p]],
-    ['Gold', (p) => c.gold[p]],
-    ['Reputation', (p) => c.reputation[p]],
+    [t('score.influence'), (p) => c.influence[p]],
+    [t('score.kingdom'), (p) => 5 * (c.kingdom ? c.kingdom[p] : 0)],
+    [t('score.orders'), (p) => c.orders[p]],
+    [t('score.couples'), (p) => c.couples[p]],
+    [t('score.gold'), (p) => c.gold[p]],
+    [t('score.reputation'), (p) => c.reputation[p]],
   ];
   const seats = st.seats.map((s) => s.seat);
   return h('table', { class: 'score-breakdown', id: 'score-breakdown' },
-    h('caption', {}, 'Scores'),
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Part'),
-      ...seats.map((p) => h('th', { scope: 'col' }, p === st.you ? 'You' : capital(ORDINAL[p]))))),
+    h('caption', {}, t('score.scores')),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('score.part')),
+      ...seats.map((p) => h('th', { scope: 'col' }, p === st.you ? t('score.you') : capital(seatWords(p, true)))))),
     h('tbody', {}, ...rows.map(([name, f], i) => h('tr', { class: i === rows.length - 1 ? 'total' : null },
       h('th', { scope: 'row' }, name), ...seats.map((p) => h('td', {}, String(f(p))))))));
 }
@@ -71,22 +66,27 @@ function breakdown(st) {
 export function finishControls(id, token, apply, say) {
   let st = null;
   let busy = false;
-  const resign = h('button', { type: 'button', id: 'resign' }, 'Resign');
-  const confirm = h('span', { class: 'confirm', hidden: true }, 'Resign this game? ',
-    h('button', { type: 'button', id: 'resign-yes' }, 'Yes, resign'), ' ',
-    h('button', { type: 'button', id: 'resign-no' }, 'No'));
-  const offer = h('button', { type: 'button', id: 'offer-draw' }, 'Offer a draw');
+  const resign = h('button', { type: 'button', id: 'resign' }, t('finish.resign'));
+  const confirm = h('span', { class: 'confirm', hidden: true }, `${t('finish.resign-ask')} `,
+    h('button', { type: 'button', id: 'resign-yes' }, t('finish.resign-yes')), ' ',
+    h('button', { type: 'button', id: 'resign-no' }, t('finish.resign-no')));
+  const offer = h('button', { type: 'button', id: 'offer-draw' }, t('finish.offer'));
   const incoming = h('p', { id: 'draw-offer', class: 'draw-offer', hidden: true }, h('span'), ' ',
-    h('button', { type: 'button', id: 'accept-draw' }, 'Accept the draw'), ' ',
-    h('button', { type: 'button', id: 'decline-draw' }, 'Decline'));
-  const rematch = h('button', { type: 'button', id: 'rematch' }, 'Rematch');
-  const goRematch = h('a', { id: 'rematch-link', class: 'button-link', hidden: true }, 'Go to the rematch');
+    h('button', { type: 'button', id: 'accept-draw' }, t('finish.accept')), ' ',
+    h('button', { type: 'button', id: 'decline-draw' }, t('finish.decline')));
+  const rematch = h('button', { type: 'button', id: 'rematch' }, t('finish.rematch'));
+  const goRematch = h('a', { id: 'rematch-link', class: 'button-link', hidden: true }, t('finish.go-rematch'));
   const scores = h('div', { class: 'scores' });
   const note = h('p', { id: 'draw-note', class: 'draw-note', role: 'status', hidden: true });
   const element = h('div', { class: 'finish', id: 'finish' }, scores, incoming, note,
     h('div', { class: 'buttons' }, resign, offer, rematch, goRematch), confirm);
 
-  const tell = (text) => { note.textContent = text || ''; note.hidden = !text; };
+  // `offered` marks the note of this player's standing offer, kept until it is answered.
+  const tell = (text, offered = false) => {
+    note.textContent = text || '';
+    note.hidden = !text;
+    note.dataset.offered = offered ? 'true' : '';
+  };
 
   async function act(action) {
     if (busy) return;
@@ -94,8 +94,8 @@ export function finishControls(id, token, apply, say) {
     say('');
     try {
       const r = await api.finish(id, token, action);
-      if (r.answer === 'declined') tell('The AI declines the draw: it does not think it is worse.');
-      else if (r.answer === 'offered') tell('Draw offered: your opponent may accept it until they move.');
+      if (r.answer === 'declined') tell(t('finish.ai-declines'));
+      else if (r.answer === 'offered') tell(t('finish.offered-note'), true);
       apply(r);
     } catch (e) {
       say(e.message);
@@ -132,14 +132,14 @@ export function finishControls(id, token, apply, say) {
     if (over) tell('');
     else if (me && before && before.draw_offer === st.you && st.draw_offer !== st.you) {
       // The offer left the state: declined, or it lapsed as the opponent moved on.
-      tell(st.ply === before.ply ? 'Your draw offer was declined.' : 'Your draw offer lapsed: your opponent moved instead.');
-    } else if (me && before && st.ply !== before.ply && !note.textContent.startsWith('Draw offered')) tell('');
+      tell(t(st.ply === before.ply ? 'finish.declined' : 'finish.lapsed'));
+    } else if (me && before && st.ply !== before.ply && !note.dataset.offered) tell('');
     resign.hidden = !me || over || !confirm.hidden;
     offer.hidden = !me || over || st.players !== 2 || st.draw_offer === other;
     offer.disabled = st.draw_offer === st.you;
-    offer.textContent = st.draw_offer === st.you ? 'Draw offered' : 'Offer a draw';
+    offer.textContent = t(st.draw_offer === st.you ? 'finish.offered' : 'finish.offer');
     incoming.hidden = !me || over || other === null || st.draw_offer !== other;
-    incoming.firstElementChild.textContent = `The ${ORDINAL[other ?? 0]} player offers a draw.`;
+    incoming.firstElementChild.textContent = t('finish.incoming', { seat: seatWords(other ?? 0) });
     if (over) confirm.hidden = true;
     rematch.hidden = !me || !over || !!st.rematch_url;
     goRematch.hidden = !st.rematch_url;

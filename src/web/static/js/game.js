@@ -7,7 +7,8 @@ import * as api from './api.js';
 import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { describePlayer, h, ORDINAL } from './dom.js';
-import { gameName, hintText, seatName as seatTitle, whyNot } from './words.js';
+import { gameName, gameSummary, hintText, seatName as seatTitle, whyNot } from './words.js';
+import { t } from './i18n.js';
 import { Composer } from './compose.js';
 import { keyboardBoard } from './keyboard.js';
 import { openReview, reviewButton } from './review.js';
@@ -39,9 +40,9 @@ export function showGame(root, id, token) {
   const composeSay = h('span', { id: 'compose-text' });
   // Ending the turn early is a special action like the others: labelled and explained
   // in words on the button (learn.js), since a phone cannot hover.
-  const composeDone = h('button', { id: 'compose-done', type: 'button', class: 'action' }, 'Done');
+  const composeDone = h('button', { id: 'compose-done', type: 'button', class: 'action' }, t('game.done'));
   const composeBar = h('div', { id: 'compose', class: 'compose', hidden: true }, composeSay,
-    composeDone, h('button', { id: 'compose-cancel', type: 'button', onclick: () => cancelCompose() }, 'Cancel'));
+    composeDone, h('button', { id: 'compose-cancel', type: 'button', onclick: () => cancelCompose() }, t('game.cancel')));
   const actions = h('div', { id: 'actions', class: 'actions' });
   const actionHelp = h('p', { id: 'action-help', class: 'action-help', hidden: true });
   const chooser = h('div', { id: 'chooser', class: 'chooser', hidden: true });
@@ -54,17 +55,17 @@ export function showGame(root, id, token) {
   const thinking = h('p', { id: 'thinking', class: 'thinking', hidden: true }, h('span', { class: 'spinner' }), ' ', h('span'));
   const result = h('p', { id: 'result', class: 'result', hidden: true });
   const message = h('p', { id: 'message', class: 'message', role: 'alert' });
-  const input = h('input', { id: 'move-input', list: 'legal-list', autocomplete: 'off', placeholder: 'type a move', 'aria-label': 'move in notation' });
+  const input = h('input', { id: 'move-input', list: 'legal-list', autocomplete: 'off', placeholder: t('game.type-move'), 'aria-label': t('game.move-label') });
   const datalist = h('datalist', { id: 'legal-list' });
-  const typed = h('form', { id: 'type-move', class: 'type-move' }, input, datalist, h('button', { type: 'submit' }, 'Play'));
-  const hintBtn = h('button', { id: 'hint', type: 'button' }, 'Hint');
-  const undoBtn = h('button', { id: 'undo', type: 'button' }, 'Undo');
+  const typed = h('form', { id: 'type-move', class: 'type-move' }, input, datalist, h('button', { type: 'submit' }, t('game.play')));
+  const hintBtn = h('button', { id: 'hint', type: 'button' }, t('game.hint'));
+  const undoBtn = h('button', { id: 'undo', type: 'button' }, t('game.undo'));
   const moves = h('ol', { id: 'moves', class: 'moves' });
   const seats = h('div', { id: 'seats', class: 'seats' });
   const comeback = createComeback(id);
   const solution = createSolution(id, token); // a finished solved game's verdict
-  const record = h('a', { id: 'record-link', href: `/api/games/${id}/record`, target: '_blank', rel: 'noopener' }, 'game record');
-  const rules = h('a', { id: 'rules-link', href: '/learn' }, 'Rules of this game');
+  const record = h('a', { id: 'record-link', href: `/api/games/${id}/record`, target: '_blank', rel: 'noopener' }, t('game.record'));
+  const rules = h('a', { id: 'rules-link', href: '/learn' }, t('game.rules'));
   const finish = finishControls(id, token, (st) => applyState(st), (text) => say(text));
   const takeback = takebackControls(id, token, (st) => applyState(st), (text) => say(text));
 
@@ -73,9 +74,9 @@ export function showGame(root, id, token) {
     h('aside', { class: 'panel' },
       title, summary, comeback.clocks, status, thinking, result, message, typed,
       h('div', { class: 'buttons' }, hintBtn, undoBtn, takeback.button), takeback.element, finish.element,
-      h('h2', {}, 'Moves'), moves,
-      h('h2', {}, 'Players'), seats, comeback.el,
-      h('p', { class: 'links' }, h('a', { href: '/' }, 'New game'), ' · ', rules, ' · ', record))));
+      h('h2', {}, t('game.moves')), moves,
+      h('h2', {}, t('form.players')), seats, comeback.el,
+      h('p', { class: 'links' }, h('a', { href: '/' }, t('form.title')), ' · ', rules, ' · ', record))));
 
   // Keyboard play on the board (keyboard.js); the review of the game (review.js).
   keyboardBoard(board);
@@ -83,12 +84,13 @@ export function showGame(root, id, token) {
   root.querySelector('.links').append(' · ', reviewButton(reviewCtx));
   // The analysis board from this position: as much help as a hint or a review, so only
   // once the game is over or for a seat whose opponents are all AIs.
-  const analysisLink = h('a', { id: 'analysis-open', href: '/analysis' }, 'Analysis board');
+  const analysisLink = h('a', { id: 'analysis-open', href: '/analysis' }, t('game.analysis'));
   const analysisItem = h('span', { hidden: true }, ' · ', analysisLink);
   root.querySelector('.links').append(analysisItem);
 
   const myTurn = () => ui.state && ui.state.you !== null && ui.state.to_move === ui.state.you && ui.state.status === 'playing';
-  const say = (text) => { message.textContent = text || ''; };
+  // A message marked paused is the stream's own, cleared when it reconnects.
+  const say = (text) => { message.textContent = text || ''; delete message.dataset.paused; };
 
   // --- what the board shows -------------------------------------------------------------
 
@@ -153,27 +155,27 @@ export function showGame(root, id, token) {
   function seatName(seat) {
     const st = ui.state;
     const who = describePlayer(st.seats[seat].player);
-    return `${seatTitle(st.game, seat)} (${seat === st.you ? 'you' : who})`;
+    return t('game.seat-who', { seat: seatTitle(st.game, seat), who: seat === st.you ? t('game.you') : who });
   }
 
   function render() {
     const st = ui.state;
     drawBoard();
     title.textContent = gameName(st.game);
-    summary.textContent = st.summary;
-    status.textContent = st.status === 'over' ? 'Game over'
-      : st.to_move === null ? 'Chance acts next'
-        : myTurn() ? `Your move (${seatTitle(st.game, st.you)})` : `${seatName(st.to_move)} to move`;
-    turnBar.textContent = st.status === 'over' ? resultText(st) || 'Game over' : status.textContent;
+    summary.textContent = gameSummary(st.game, st.summary);
+    status.textContent = st.status === 'over' ? t('lobby.over')
+      : st.to_move === null ? t('game.chance')
+        : myTurn() ? t('game.your-move', { seat: seatTitle(st.game, st.you) }) : t('lobby.to-move', { seat: seatName(st.to_move) });
+    turnBar.textContent = st.status === 'over' ? resultText(st) || t('lobby.over') : status.textContent;
     turnBar.classList.toggle('mine', myTurn());
     thinking.hidden = st.thinking === null;
-    if (st.thinking !== null) thinking.lastElementChild.textContent = `${seatName(st.thinking)} is thinking…`;
+    if (st.thinking !== null) thinking.lastElementChild.textContent = t('game.thinking', { seat: seatName(st.thinking) });
     result.hidden = !st.result;
     result.textContent = resultText(st);
     finish.update(st);
     takeback.update(st);
     rules.href = rulesHref(st.game);
-    if (st.ai_error) say(`The AI could not move: ${st.ai_error}`);
+    if (st.ai_error) say(t('game.ai-error', { error: st.ai_error }));
 
     // Actions that touch no cell (end a turn, swap) are buttons; so is every move of a
     // game whose board the page cannot draw.
@@ -211,7 +213,7 @@ export function showGame(root, id, token) {
     const st = ui.state;
     // The links to hand out are in the share box (share.js).
     seats.replaceChildren(...st.seats.map((s) => h('p', { class: `seat p${s.seat}` }, h('span', { class: 'swatch' }),
-      ` ${seatTitle(st.game, s.seat, true)}: ${describePlayer(s.player)}${s.seat === st.you ? ' (you)' : ''}`)));
+      ` ${seatTitle(st.game, s.seat, true)}: ${s.seat === st.you ? t('seat.you', { seat: describePlayer(s.player) }) : describePlayer(s.player)}`)));
   }
 
   // --- state updates --------------------------------------------------------------------
@@ -266,13 +268,13 @@ export function showGame(root, id, token) {
     const face = (m) => (drawer && drawer.choiceFace ? drawer.choiceFace(ui.state, m) : null);
     const faces = options.map(face);
     const pictured = faces.every(Boolean);
-    chooser.replaceChildren(h('span', { class: 'chooser-title' }, pictured && drawer.choiceTitle ? drawer.choiceTitle : 'Which move? '),
+    chooser.replaceChildren(h('span', { class: 'chooser-title' }, pictured && drawer.choiceTitle ? drawer.choiceTitle : `${t('game.which')} `),
       ...options.map((m, i) => {
         const f = faces[i];
         return h('button', { type: 'button', class: f ? 'choice pictured' : 'choice', 'data-move': m.text, 'aria-label': f ? f.label : null, onclick: () => play(m.text) },
           f ? f.picture : null, f ? h('span', {}, f.label) : m.text);
       }),
-      h('button', { type: 'button', class: 'cancel', onclick: () => { chooser.hidden = true; } }, 'Cancel'));
+      h('button', { type: 'button', class: 'cancel', onclick: () => { chooser.hidden = true; } }, t('game.cancel')));
     chooser.classList.toggle('on-board', Boolean(pictured && cell));
     chooser.classList.toggle('two-columns', options.length > 5);
     chooser.style.left = chooser.style.top = '';
@@ -359,8 +361,8 @@ export function showGame(root, id, token) {
       const end = view.legal.find((m) => m.kind === 'end');
       const canEnd = Boolean(end);
       composeSay.textContent = placed === 0
-        ? `Stack ${ui.selected} picked up: click where its top piece goes.`
-        : `${placed} piece${placed > 1 ? 's' : ''} placed from ${ui.selected}: click where the next one goes${canEnd ? ', or end the turn here' : ''}.`;
+        ? t('game.stack-picked', { cell: ui.selected })
+        : t(canEnd ? 'game.stack-placed-end' : 'game.stack-placed', { count: placed, cell: ui.selected });
       if (end) composeDone.replaceChildren(...actionLabel(end));
       composeDone.dataset.move = end ? end.text : '';
       composeDone.hidden = !canEnd;
@@ -435,7 +437,7 @@ export function showGame(root, id, token) {
 
   hintBtn.addEventListener('click', async () => {
     hintBtn.disabled = true;
-    say('Thinking of a hint…');
+    say(t('game.hint-thinking'));
     try {
       const ply = ui.state.ply;
       const r = await api.hint(id, token);
@@ -471,7 +473,7 @@ export function showGame(root, id, token) {
       applyState(await api.getState(id, token));
     } catch (e) {
       if (!ui.state) {
-        root.replaceChildren(h('p', { class: 'message' }, e.message, ' ', h('a', { href: '/' }, 'Start a new game')));
+        root.replaceChildren(h('p', { class: 'message' }, e.message, ' ', h('a', { href: '/' }, t('chrome.start-new'))));
         if (ui.stop) ui.stop();
       } else {
         say(e.message);
@@ -492,10 +494,11 @@ export function showGame(root, id, token) {
     ui.stop = api.watch(id, token, applyState, () => {
       shownVersion = -1;
       board.dataset.stream = 'open';
-      if (message.textContent.startsWith('Live updates are paused')) say('');
+      if (message.dataset.paused) say('');
     }, (ms) => {
       board.dataset.stream = 'down';
-      say(`Live updates are paused; trying again in ${Math.ceil(ms / 1000)} s.`);
+      say(t('game.paused', { s: Math.ceil(ms / 1000) }));
+      message.dataset.paused = 'true';
     });
     if (new URLSearchParams(location.hash.slice(1)).has('review')) openReview(reviewCtx);
   });

@@ -6,8 +6,11 @@
 // may move"). Works from where the squares are drawn, so hexagons and the King of the
 // Valley table need nothing of their own; redraws keep the focus where it was.
 
+import { t } from './i18n.js';
+
 const ITEMS = '[data-cell], [data-moves]';
-const STATES = [['selected', 'selected'], ['target', 'may go here'], ['movable', 'may move'], ['last', 'last move'], ['hint', 'hinted']];
+// A square's marks by class, said with the message keys.square.CLASS.
+const STATES = ['selected', 'target', 'movable', 'last', 'hint'];
 
 const keyOf = (e) => (e.hasAttribute('data-cell') ? `c:${e.getAttribute('data-cell')}` : `m:${e.getAttribute('data-moves')}`);
 
@@ -15,12 +18,15 @@ const keyOf = (e) => (e.hasAttribute('data-cell') ? `c:${e.getAttribute('data-ce
 // name must contain what is seen), then its piece's title and its marks.
 function nameOf(e) {
   const seen = [...e.querySelectorAll('text')].map((t) => t.textContent.trim()).filter(Boolean).join(' ');
-  if (!e.hasAttribute('data-cell')) return `${seen ? `${seen}: ` : ''}play ${e.getAttribute('data-moves').split('|').join(' or ')}`;
+  if (!e.hasAttribute('data-cell')) {
+    const play = t('keys.play', { moves: e.getAttribute('data-moves').split('|').join(` ${t('keys.or')} `) });
+    return seen ? `${seen}: ${play}` : play;
+  }
   const parts = [e.getAttribute('data-cell')];
   if (seen) parts.push(seen);
   const piece = e.querySelector('.piece title, title');
   if (piece && piece.textContent) parts.push(piece.textContent);
-  for (const [cls, said] of STATES) if (e.classList.contains(cls)) parts.push(said);
+  for (const cls of STATES) if (e.classList.contains(cls)) parts.push(t(`keys.square.${cls}`));
   return parts.join(', ');
 }
 

@@ -8,6 +8,7 @@
 // action's help where its kind first appears, and a turn told in words where the
 // game's drawer tells it (King's Guard: "two pieces from a1, one to b1, one to c1").
 import { h } from './dom.js';
+import { t } from './i18n.js';
 import { drawerFor } from './boards/index.js';
 import { roundsOf } from './turns.js';
 import { moveWords, seatName } from './words.js';
@@ -34,7 +35,7 @@ export function drawMoves(list, moves, game) {
         items.push(h('li', {
           class: `move p${m.seat ?? 'c'} ${starts ? 'turn-start' : 'turn-more'}${opens ? ' round-start' : ''}`,
           'data-ply': i + 1, 'data-round': opens ? round.number : null, 'data-move': m.text,
-        }, h('span', { class: 'who' }, m.seat === null ? 'chance' : seatName(game, m.seat, true)), ' ',
+        }, h('span', { class: 'who' }, m.seat === null ? t('moves.chance') : seatName(game, m.seat, true)), ' ',
         told ? told[i - t.first] : words.text,
         help ? h('span', { class: 'move-help' }, ` (${help})`) : null));
       }

@@ -7,7 +7,7 @@
 import * as api from './api.js';
 import { h, seatWords } from './dom.js';
 import { hasMessage, t } from './i18n.js';
-import { gameName, levelName } from './words.js';
+import { gameName, gameSummary, levelName } from './words.js';
 import { readTimeControl, timeControlField } from './timecontrol.js';
 import { rulesHref } from './learn.js';
 
@@ -98,7 +98,7 @@ export async function showNewGame(root) {
   }
   function drawGame() {
     const g = current();
-    summary.textContent = hasMessage(`summary.${g.name}`) ? t(`summary.${g.name}`) : g.summary;
+    summary.textContent = gameSummary(g.name, g.summary);
     howTo.href = rulesHref(g.name);
     players.replaceChildren(...Array.from({ length: g.max_players - g.min_players + 1 }, (_, k) =>
       h('option', { value: g.min_players + k }, String(g.min_players + k))));

@@ -2,6 +2,7 @@
 // ("● Your turn - crown") and, if he turned it on, a short tone when the opponent moves,
 // made with the Web Audio API (no sound files). The choice is kept in localStorage.
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 const SOUND_KEY = 'crown.sound';
 const BASE_TITLE = 'crown';
@@ -40,13 +41,13 @@ export function createNotifier() {
     try { localStorage.setItem(SOUND_KEY, box.checked ? 'on' : 'off'); } catch { /* kept for this page only */ }
     if (box.checked) beep(); // the click lets the browser start audio, and lets him hear it
   });
-  const el = h('label', { class: 'sound-toggle', for: 'sound-toggle' }, box, ' Sound when the opponent moves');
+  const el = h('label', { class: 'sound-toggle', for: 'sound-toggle' }, box, ` ${t('notify.sound')}`);
   let ply = null;
   let beeps = 0;
 
   function update(st) {
     el.hidden = st.you === null; // a spectator has no opponent to hear
-    document.title = yourTurn(st) ? `● Your turn - ${BASE_TITLE}` : BASE_TITLE;
+    document.title = yourTurn(st) ? t('notify.title', { title: BASE_TITLE }) : BASE_TITLE;
     const last = st.moves.at(-1);
     const theirs = last && last.seat !== null && last.seat !== st.you && st.you !== null;
     if (ply !== null && st.ply > ply && theirs && box.checked) {

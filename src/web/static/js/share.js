@@ -2,7 +2,8 @@
 // seat links this browser created (kept in localStorage by the new-game form) for the
 // other people's seats. They name the address other machines reach (GET /api/info:
 // --public-url, or the machine's address when crown serve listens on every address).
-import { h, ORDINAL } from './dom.js';
+import { h, seatWords } from './dom.js';
+import { t } from './i18n.js';
 
 let base = null;
 async function baseUrl() {
@@ -25,13 +26,14 @@ async function copy(text, button) {
   } catch {
     ok = false;
   }
-  button.textContent = ok ? 'Copied' : 'Select and copy';
-  setTimeout(() => { button.textContent = 'Copy'; }, 1500);
+  button.textContent = t(ok ? 'share.copied' : 'share.select');
+  setTimeout(() => { button.textContent = t('share.copy'); }, 1500);
 }
 
-function linkRow(label, url, key) {
+// `name` says the link in the copy button's label ("Copy the spectator link").
+function linkRow(label, name, url, key) {
   const input = h('input', { class: 'share-url', id: `share-${key}`, readonly: true, value: url, onclick: (e) => e.target.select() });
-  const button = h('button', { type: 'button', class: 'copy', 'data-copy': key, 'aria-label': `Copy the ${label.toLowerCase()}` }, 'Copy');
+  const button = h('button', { type: 'button', class: 'copy', 'data-copy': key, 'aria-label': t('share.copy-label', { link: name }) }, t('share.copy'));
   button.addEventListener('click', () => { input.select(); copy(url, button); });
   return h('div', { class: 'share-row' }, h('label', { for: `share-${key}` }, label), h('div', { class: 'share-line' }, input, button));
 }
@@ -48,11 +50,12 @@ export function createShare(id) {
     if (key === shown) return;
     shown = key;
     const root = await baseUrl();
-    const rows = others.filter(() => st.status === 'playing').map((s) => linkRow(
-      `Invite the ${ORDINAL[s.seat]} player${(st.open_seats || []).includes(s.seat) ? ' (open seat)' : ''}`,
-      root + links[s.seat], `seat-${s.seat}`));
-    rows.push(linkRow('Spectator link', `${root}/g/${id}`, 'watch'));
-    el.replaceChildren(h('h2', {}, 'Share'), ...rows);
+    const rows = others.filter(() => st.status === 'playing').map((s) => {
+      const label = t((st.open_seats || []).includes(s.seat) ? 'share.invite-open' : 'share.invite', { seat: seatWords(s.seat) });
+      return linkRow(label, label, root + links[s.seat], `seat-${s.seat}`);
+    });
+    rows.push(linkRow(t('share.watch'), t('share.watch-link'), `${root}/g/${id}`, 'watch'));
+    el.replaceChildren(h('h2', {}, t('share.share')), ...rows);
   }
 
   return { el, update };

@@ -5,7 +5,9 @@
 // and on the board, with one line saying where the result changed hands.
 import * as api from './api.js';
 import { gameInfo } from './catalog.js';
-import { h, ORDINAL } from './dom.js';
+import { h, seatWords } from './dom.js';
+import { t } from './i18n.js';
+import { serverWords } from './serverwords.js';
 
 
 function shortValue(text) {
@@ -24,10 +26,10 @@ export function createSolution(id, token, lineId = 'solution') {
   const line = h('p', { id: lineId, class: 'solution', hidden: true });
 
   function summary() {
-    if (data.changes.length === 0) return 'Perfect play decided this game: no move changed its result.';
+    if (data.changes.length === 0) return t('solved.none');
     return data.changes.map((ply) => {
       const p = data.plies[ply - 1];
-      return `Ply ${ply}, ${ORDINAL[p.seat]} player's ${p.move}: ${p.before} became ${p.after}.`;
+      return t('solved.change', { ply, seat: seatWords(p.seat), move: p.move, before: serverWords(p.before), after: serverWords(p.after) });
     }).join(' ');
   }
 
@@ -54,7 +56,7 @@ export function createSolution(id, token, lineId = 'solution') {
     for (const li of moves.querySelectorAll('[data-ply]')) {
       const p = data.plies[Number(li.dataset.ply) - 1];
       if (!p || li.querySelector('.ply-value')) continue;
-      li.append(' ', h('span', { class: 'ply-value', title: `before this move: ${p.before ?? 'not in the table'}` }, shortValue(p.before)));
+      li.append(' ', h('span', { class: 'ply-value', title: t('solved.before', { value: p.before ? serverWords(p.before) : t('solved.unknown') }) }, shortValue(p.before)));
       if (p.changed) li.classList.add('turning');
     }
     for (const ply of data.changes) {

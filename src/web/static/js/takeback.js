@@ -4,15 +4,16 @@
 // Against the AI the page's Undo does it at once; these controls stay hidden there.
 // game.js calls update(state) with every state; all of it follows from `takeback`.
 import * as api from './api.js';
-import { h, ORDINAL } from './dom.js';
+import { h, seatWords } from './dom.js';
+import { t } from './i18n.js';
 
 export function takebackControls(id, token, apply, say) {
   let busy = false;
-  const ask = h('button', { type: 'button', id: 'takeback' }, 'Ask to take back');
+  const ask = h('button', { type: 'button', id: 'takeback' }, t('takeback.ask'));
   const note = h('p', { id: 'takeback-note', class: 'takeback-note', role: 'status', hidden: true });
   const incoming = h('p', { id: 'takeback-request', class: 'draw-offer', hidden: true }, h('span'), ' ',
-    h('button', { type: 'button', id: 'accept-takeback' }, 'Accept'), ' ',
-    h('button', { type: 'button', id: 'decline-takeback' }, 'Decline'));
+    h('button', { type: 'button', id: 'accept-takeback' }, t('takeback.accept')), ' ',
+    h('button', { type: 'button', id: 'decline-takeback' }, t('finish.decline')));
   const element = h('div', { class: 'takeback' }, incoming, note);
 
   async function act(action) {
@@ -41,10 +42,9 @@ export function takebackControls(id, token, apply, say) {
     ask.hidden = !live;
     ask.disabled = !st.moves.some((m) => m.seat === st.you) || (mine && !tb.declined);
     incoming.hidden = !tb || tb.seat !== other || tb.declined;
-    incoming.firstElementChild.textContent = `The ${ORDINAL[other ?? 0]} player asks to take back their last move.`;
+    incoming.firstElementChild.textContent = t('takeback.incoming', { seat: seatWords(other ?? 0) });
     note.hidden = !mine;
-    note.textContent = !mine ? '' : tb.declined ? 'Your opponent declined the takeback.'
-      : 'Takeback asked: waiting for your opponent to accept or decline.';
+    note.textContent = !mine ? '' : t(tb.declined ? 'takeback.declined' : 'takeback.asked');
   }
 
   return { button: ask, element, update };

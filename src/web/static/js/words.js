@@ -11,10 +11,13 @@ import { serverWords as hintWords } from './serverwords.js';
 // The games' names as players know them ("King's Valley", not kings-valley), from the
 // games' own records (catalog.js).
 export function gameName(game) {
-  if (hasMessage(`game.${game}`)) return t(`game.${game}`);
+  if (hasMessage(`name.${game}`)) return t(`name.${game}`);
   const info = gameInfo(game);
   return info ? info.title : game;
 }
+
+// A game's summary in the page's language, else the server's (GET /api/games).
+export const gameSummary = (game, said) => (hasMessage(`summary.${game}`) ? t(`summary.${game}`) : said);
 
 // A seat's name as the game has it ("White"), else "first player"; `short` leaves the
 // ordinal alone ("first"), for the move list's narrow column.

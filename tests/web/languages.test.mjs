@@ -1,0 +1,94 @@
+// languages.test.mjs - the web app in each of its languages (docs/I18N.md), in headless
+// Chromium against a real `crown serve`: a browser that asks for Japanese gets the page
+// in Japanese with <html lang="ja">; the header's switch changes the language and the
+// choice is remembered across loads; and a game page with a clock and a standing draw
+// offer, on a phone (390 px wide), has no text cut off or overflowing in any language
+// and no sideways scrolling. A screenshot of each goes to the test's own temporary
+// folder, removed at the end. One page for the file.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { browserSuite, openPage } from './browser.mjs';
+import { api } from './server.mjs';
+
+const WAIT = { timeout: 30000 };
+const PHONE = { width: 390, height: 844 };
+const SHOTS = mkdtempSync(join(tmpdir(), 'crown-languages-'));
+
+let srv;
+let page;
+
+browserSuite({
+  before, after, shots: SHOTS,
+  async ready(s) {
+    srv = s.srv;
+    const context = await s.browser.newContext({ locale: 'ja-JP', viewport: PHONE });
+    page = await openPage(context, PHONE);
+  },
+});
+after(() => rmSync(SHOTS, { recursive: true, force: true }));
+
+// The words that do not fit: each element with text of its own whose content is wider
+// than its box (cut off, or spilling out), or whose box ends past the window's right
+// edge; and whether the page scrolls sideways.
+function overflows() {
+  const bad = [];
+  for (const e of document.querySelectorAll('body *')) {
+    const own = [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (!own || !e.getClientRects().length || getComputedStyle(e).visibility === 'hidden') continue;
+    const box = e.getBoundingClientRect();
+    const wide = e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1;
+    if (wide || box.right > window.innerWidth + 1) {
+      bad.push(`${e.tagName.toLowerCase()}#${e.id}.${e.className}: "${e.textContent.trim().slice(0, 40)}" ${e.scrollWidth}/${e.clientWidth}, right ${Math.round(box.right)}`);
+    }
+  }
+  const root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth) bad.push(`the page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth}`);
+  return bad;
+}
+
+test('the browser\'s language first, the switch on every page, remembered; no text overflows on a phone', async () => {
+  // Two people with a clock, a move each played and a draw offered to the first.
+  const made = (await api(srv, 'POST', '/api/games', {
+    body: { game: 'kings-valley', seats: ['human', 'human'], clock: { initial: 300, increment: 3 } },
+  })).body;
+  assert.ok(made.id, JSON.stringify(made));
+  for (const [seat, path, body] of [[0, 'moves', { move: 'b1-b4' }], [1, 'moves', { move: 'd5-d2' }], [1, 'offer-draw', undefined]]) {
+    const r = await api(srv, 'POST', `/api/games/${made.id}/${path}`, { body, token: made.seats[seat].token });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  }
+
+  // The browser's language, before any choice.
+  await page.goto(srv.url + made.seats[0].url);
+  await page.waitForSelector('#board svg', WAIT);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'ja');
+  assert.equal(await page.textContent('#resign'), '投了');
+  assert.equal(await page.inputValue('#language'), 'ja');
+  for (const lang of ['ja', 'en', 'nl', 'de', 'fr', 'es']) {
+    if (lang !== 'ja') {
+      // The switch draws the page again in the language chosen.
+      await page.selectOption('#language', lang);
+      await page.waitForFunction((l) => document.documentElement.lang === l, lang, WAIT);
+    }
+    await page.waitForSelector('#board svg', WAIT);
+    await page.waitForSelector('#draw-offer:not([hidden])', WAIT);
+    await page.waitForSelector('#clocks:not([hidden]) time', WAIT);
+    const said = await page.evaluate(() => ({
+      status: document.querySelector('#status').textContent,
+      offer: document.querySelector('#draw-offer span').textContent,
+      resign: document.querySelector('#resign').textContent,
+    }));
+    if (lang === 'en') assert.deepEqual(said, { status: 'Your move (first player)', offer: 'The second player offers a draw.', resign: 'Resign' });
+    if (lang === 'de') assert.deepEqual(said, { status: 'Du bist am Zug (erster Spieler)', offer: 'Remis angeboten von: zweiter Spieler.', resign: 'Aufgeben' });
+    const bad = await page.evaluate(overflows);
+    await page.screenshot({ path: join(SHOTS, `game-${lang}-390.png`), fullPage: true });
+    assert.deepEqual(bad, [], `${lang}: text cut off or overflowing at 390 px`);
+  }
+  // The last choice (Spanish) stays for the next page, whatever the browser asks for.
+  await page.goto(`${srv.url}/learn`);
+  await page.waitForFunction(() => document.documentElement.lang === 'es', null, WAIT);
+  assert.equal(await page.inputValue('#language'), 'es');
+  assert.deepEqual(page.errors, []);
+});
