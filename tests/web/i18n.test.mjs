@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { LANGUAGES, preferredLanguage } from '../../src/web/static/js/i18n.js';
+import { PAGES, TUTORIALS } from '../../src/web/static/js/learn-pages.js';
 
 const STATIC = new URL('../../src/web/static/', import.meta.url).pathname;
 const read = (lang) => JSON.parse(readFileSync(join(STATIC, 'i18n', `${lang}.json`), 'utf8'));
@@ -69,4 +70,28 @@ test('i18n: the switch\'s choice first, then the browser\'s languages, then Engl
   assert.equal(preferredLanguage('xx', ['es-419']), 'es');
   assert.equal(preferredLanguage(null, ['pt', 'zh-CN']), 'en');
   assert.equal(preferredLanguage(null, []), 'en');
+});
+
+// The English texts of a game's rules page and tutorial, as rulestext.js looks them up.
+const rulesTexts = (game) => [PAGES[game].intro,
+  ...PAGES[game].sections.flatMap((s) => [s.h, ...s.p, ...(s.boards || []).map((b) => b.caption)]),
+  ...(TUTORIALS[game] || []).flatMap((st) => [st.prompt, st.right])];
+
+test('i18n: the rules pages and tutorials whole in every language, and no translation of a text they no longer have', () => {
+  const texts = new Set(Object.keys(PAGES).flatMap(rulesTexts));
+  const dir = join(STATIC, 'rules');
+  const files = readdirSync(dir);
+  assert.deepEqual(files.map((f) => f.replace(/\.json$/, '')).sort(), Object.keys(LANGUAGES).filter((l) => l !== 'en').sort());
+  for (const f of files) {
+    const lang = f.replace(/\.json$/, '');
+    assert.ok(lang !== 'en' && lang in LANGUAGES, `rules/${f}: not a translated language of the switch`);
+    const map = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+    const stale = Object.keys(map).filter((k) => !texts.has(k));
+    assert.deepEqual(stale, [], `rules/${f} translates texts the rules pages no longer have`);
+    for (const [k, v] of Object.entries(map)) assert.ok(typeof v === 'string' && v.trim(), `rules/${f}: "${k.slice(0, 40)}" has no translation`);
+    // Every page and tutorial is whole in every language.
+    for (const game of Object.keys(PAGES)) {
+      assert.deepEqual(rulesTexts(game).filter((k) => !(k in map)), [], `rules/${f} lacks texts of ${game}'s page`);
+    }
+  }
 });

@@ -1,7 +1,7 @@
 // languages.test.mjs - the web app in each of its languages (docs/I18N.md), in headless
 // Chromium against a real `crown serve`: a browser that asks for Japanese gets the page
 // in Japanese with <html lang="ja">; the header's switch changes the language and the
-// choice is remembered across loads; and a game page with a clock and a standing draw
+// choice is remembered across loads, the rules pages included; and a game page with a clock and a standing draw
 // offer, on a phone (390 px wide), has no text cut off or overflowing in any language
 // and no sideways scrolling. A screenshot of each goes to the test's own temporary
 // folder, removed at the end. One page for the file.
@@ -86,9 +86,14 @@ test('the browser\'s language first, the switch on every page, remembered; no te
     await page.screenshot({ path: join(SHOTS, `game-${lang}-390.png`), fullPage: true });
     assert.deepEqual(bad, [], `${lang}: text cut off or overflowing at 390 px`);
   }
-  // The last choice (Spanish) stays for the next page, whatever the browser asks for.
-  await page.goto(`${srv.url}/learn`);
-  await page.waitForFunction(() => document.documentElement.lang === 'es', null, WAIT);
+  // The last choice (Spanish) stays for the next page, whatever the browser asks for,
+  // and the rules page and its tutorial come in it too.
+  await page.goto(`${srv.url}/learn/kings-valley`);
+  await page.waitForSelector('#tutorial-prompt:not(:empty)', WAIT);
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
   assert.equal(await page.inputValue('#language'), 'es');
+  assert.equal(await page.textContent('#learn h1'), 'Cómo jugar a King\'s Valley');
+  assert.equal(await page.textContent('#learn details h2'), 'El objetivo');
+  assert.equal(await page.textContent('#tutorial-prompt'), '1 de 3: Gana en uno: desliza tu rey hasta el Valle.');
   assert.deepEqual(page.errors, []);
 });

@@ -9,7 +9,8 @@
 import * as api from './api.js';
 import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
-import { h, ORDINAL } from './dom.js';
+import { h, seatWords } from './dom.js';
+import { t } from './i18n.js';
 import { actionLabel } from './learn.js';
 import { pct, standing } from './review.js';
 import { gameName } from './words.js';
@@ -44,7 +45,7 @@ const noMarks = () => ({ selected: null, targets: new Set(), movable: new Set(),
 
 export async function showAnalysis(root, search) {
   const { spec, line, at } = readAnalysisHref(search);
-  document.title = `Analysis board: ${gameName(spec.game)} · crown`;
+  document.title = t('analysis.doc-title', { game: gameName(spec.game) });
   // A node: the action that leads to it from its parent (null at the root), its cells,
   // its children (the first the main line), and the server's reading of its position.
   const top = { move: null, cells: [], parent: null, children: [], obs: null, eval: null };
@@ -55,30 +56,30 @@ export async function showAnalysis(root, search) {
   const actions = h('div', { id: 'analysis-actions', class: 'actions' });
   const where = h('p', { id: 'analysis-where', class: 'review-where', 'aria-live': 'polite' });
   const step = (label, text, fn) => h('button', { type: 'button', 'aria-label': label, title: label, onclick: fn }, text);
-  const nav = h('div', { class: 'review-nav', role: 'group', 'aria-label': 'move through the line' },
-    step('start position', '|◀', () => go(top)), step('back one action', '◀', () => go(ui.node.parent || ui.node)),
-    step('forward one action', '▶', () => go(ui.node.children[0] || ui.node)),
-    step('end of the line', '▶|', () => { let n = ui.node; while (n.children.length) n = n.children[0]; go(n); }));
+  const nav = h('div', { class: 'review-nav', role: 'group', 'aria-label': t('analysis.nav') },
+    step(t('analysis.start'), '|◀', () => go(top)), step(t('analysis.back'), '◀', () => go(ui.node.parent || ui.node)),
+    step(t('analysis.forward'), '▶', () => go(ui.node.children[0] || ui.node)),
+    step(t('analysis.end'), '▶|', () => { let n = ui.node; while (n.children.length) n = n.children[0]; go(n); }));
   const engineBox = h('input', { type: 'checkbox', id: 'analysis-engine', checked: true });
   const evalLine = h('p', { id: 'analysis-eval', class: 'review-eval', 'aria-live': 'polite' });
   const bestLine = h('p', { id: 'analysis-line', class: 'analysis-line' });
-  const tree = h('div', { id: 'analysis-tree', class: 'analysis-tree', 'aria-label': 'moves and variations' });
-  const input = h('input', { id: 'analysis-input', list: 'analysis-legal', autocomplete: 'off', placeholder: 'type a move', 'aria-label': 'move in notation' });
+  const tree = h('div', { id: 'analysis-tree', class: 'analysis-tree', 'aria-label': t('analysis.tree') });
+  const input = h('input', { id: 'analysis-input', list: 'analysis-legal', autocomplete: 'off', placeholder: t('game.type-move'), 'aria-label': t('game.move-label') });
   const datalist = h('datalist', { id: 'analysis-legal' });
-  const typed = h('form', { id: 'analysis-type', class: 'type-move' }, input, datalist, h('button', { type: 'submit' }, 'Play'));
-  const link = h('input', { id: 'analysis-link', class: 'share-url', readonly: true, 'aria-label': 'link to this analysis' });
-  const copy = h('button', { type: 'button', id: 'analysis-copy' }, 'Copy link');
-  const editBtn = h('button', { type: 'button', id: 'analysis-edit' }, 'Set up a position');
+  const typed = h('form', { id: 'analysis-type', class: 'type-move' }, input, datalist, h('button', { type: 'submit' }, t('game.play')));
+  const link = h('input', { id: 'analysis-link', class: 'share-url', readonly: true, 'aria-label': t('analysis.link') });
+  const copy = h('button', { type: 'button', id: 'analysis-copy' }, t('analysis.copy'));
+  const editBtn = h('button', { type: 'button', id: 'analysis-edit' }, t('analysis.edit'));
   const message = h('p', { id: 'analysis-message', class: 'message', role: 'alert' });
   const section = h('section', { id: 'analysis', class: 'review game analysis' },
     h('div', { class: 'board-area' }, board, chooser, actions, nav, where),
     h('aside', { class: 'panel' },
-      h('h1', { class: 'game-title' }, `Analysis board: ${gameName(spec.game)}`),
-      h('p', { class: 'analysis-engine' }, h('label', {}, engineBox, ' Engine: evaluation and best line')),
+      h('h1', { class: 'game-title' }, t('analysis.title', { game: gameName(spec.game) })),
+      h('p', { class: 'analysis-engine' }, h('label', {}, engineBox, ` ${t('analysis.engine')}`)),
       evalLine, bestLine, message, typed,
-      h('h2', {}, 'Moves and variations'), tree,
-      h('h2', {}, 'Share'), h('p', { class: 'share-row' }, link, copy),
-      h('p', { class: 'buttons' }, editBtn, h('a', { href: '/' }, 'New game'))));
+      h('h2', {}, t('analysis.moves')), tree,
+      h('h2', {}, t('share.share')), h('p', { class: 'share-row' }, link, copy),
+      h('p', { class: 'buttons' }, editBtn, h('a', { href: '/' }, t('form.title')))));
   root.replaceChildren(section);
 
   const say = (t) => { message.textContent = t || ''; };
@@ -149,29 +150,29 @@ export async function showAnalysis(root, search) {
 
   function drawTree() {
     tree.replaceChildren(top.children.length ? lineEl(top.children[0], false)
-      : h('p', { class: 'muted' }, 'Play a move on the board to start a line.'));
+      : h('p', { class: 'muted' }, t('analysis.empty')));
     const cur = tree.querySelector('.current');
     if (cur) cur.scrollIntoView({ block: 'nearest' });
   }
 
   function describe(obs) {
     const d = depthOf(ui.node);
-    const at = d === 0 ? 'Start position' : `After action ${d}: ${ui.node.move}`;
-    const who = obs.status === 'over' ? 'the game is over here' : obs.to_move === null ? 'chance acts next' : `${ORDINAL[obs.to_move]} player to move`;
-    where.textContent = `${at}; ${who}.`;
+    const at = d === 0 ? t('analysis.at-start') : t('analysis.at', { d, move: ui.node.move });
+    const who = obs.status === 'over' ? t('analysis.over-here') : obs.to_move === null ? t('analysis.chance') : t('analysis.to-move', { seat: seatWords(obs.to_move) });
+    where.textContent = t('analysis.where', { at, who });
   }
 
   function drawEval(obs) {
     const e = ui.node.eval;
-    if (!ui.engine) { evalLine.textContent = 'The engine is off.'; bestLine.replaceChildren(); return; }
-    if (obs.status === 'over') { evalLine.textContent = 'The game is over: nothing to analyse.'; bestLine.replaceChildren(); return; }
-    if (obs.to_move === null) { evalLine.textContent = 'Chance acts next: pick its outcome below.'; bestLine.replaceChildren(); return; }
-    if (!e) { evalLine.textContent = 'The engine is thinking…'; bestLine.replaceChildren(); return; }
-    if (e.error) { evalLine.textContent = `No evaluation: ${e.error}`; bestLine.replaceChildren(); return; }
-    evalLine.textContent = `${capital(ORDINAL[e.to_move])} player to move ${standing(e.win_chance, e.proven)} (${pct(e.win_chance)} to win; ${e.score}).`;
+    if (!ui.engine) { evalLine.textContent = t('analysis.off'); bestLine.replaceChildren(); return; }
+    if (obs.status === 'over') { evalLine.textContent = t('analysis.over'); bestLine.replaceChildren(); return; }
+    if (obs.to_move === null) { evalLine.textContent = t('analysis.pick-chance'); bestLine.replaceChildren(); return; }
+    if (!e) { evalLine.textContent = t('analysis.thinking'); bestLine.replaceChildren(); return; }
+    if (e.error) { evalLine.textContent = t('analysis.no-eval', { error: e.error }); bestLine.replaceChildren(); return; }
+    evalLine.textContent = capital(t('analysis.eval', { seat: seatWords(e.to_move), standing: standing(e.win_chance, e.proven), pct: pct(e.win_chance), score: e.score }));
     const moves = e.line && e.line.length ? e.line : [e.move];
-    bestLine.replaceChildren('Best line: ', ...moves.map((m, i) => h('button', {
-      type: 'button', class: 'line-move', 'data-move': m, title: 'play the line to here',
+    bestLine.replaceChildren(`${t('analysis.best')} `, ...moves.map((m, i) => h('button', {
+      type: 'button', class: 'line-move', 'data-move': m, title: t('analysis.play-to'),
       onclick: () => playLine(moves.slice(0, i + 1)),
     }, m)));
   }
@@ -184,7 +185,7 @@ export async function showAnalysis(root, search) {
     const onBoard = new Set([...board.querySelectorAll('[data-moves]')].flatMap((e) => e.getAttribute('data-moves').split('|')));
     const buttons = obs.legal.filter((m) => (m.cells.length === 0 || !clickable) && !onBoard.has(m.text));
     actions.replaceChildren(
-      ...buttons.map((m) => h('button', { type: 'button', class: 'action', 'data-move': m.text, onclick: () => play(m.text) }, ...actionLabel(m))),
+      ...buttons.map((m) => h('button', { type: 'button', class: 'action', 'data-move': m.text, onclick: () => play(m.text) }, ...actionLabel(m, spec.game))),
       ...(obs.chance || []).map((c) => h('button', { type: 'button', class: 'action chance', 'data-move': c.text, onclick: () => play(c.text) }, `${c.text} (${pct(c.probability)})`)));
     datalist.replaceChildren(...[...obs.legal, ...(obs.chance || [])].map((m) => h('option', { value: m.text })));
   }
@@ -195,7 +196,7 @@ export async function showAnalysis(root, search) {
     try {
       obs = await obsOf(n);
     } catch (e) {
-      say(`This position cannot be read: ${e.message}`);
+      say(t('analysis.bad-position', { error: e.message }));
       return;
     }
     // A node read from a link learns its action's cells (to mark them) from its parent.
@@ -274,13 +275,13 @@ export async function showAnalysis(root, search) {
   function choose(options) {
     const drawer = drawerFor(spec.game);
     const face = (m) => (drawer && drawer.choiceFace ? drawer.choiceFace({ you: null }, m) : null);
-    chooser.replaceChildren(h('span', {}, 'Which move? '),
+    chooser.replaceChildren(h('span', {}, `${t('game.which')} `),
       ...options.map((m) => {
         const f = face(m);
         return h('button', { type: 'button', class: f ? 'choice pictured' : 'choice', 'data-move': m.text, onclick: () => play(m.text) },
           f ? f.picture : null, f ? h('span', {}, f.label) : m.text);
       }),
-      h('button', { type: 'button', class: 'cancel', onclick: () => { chooser.hidden = true; } }, 'Cancel'));
+      h('button', { type: 'button', class: 'cancel', onclick: () => { chooser.hidden = true; } }, t('game.cancel')));
     chooser.hidden = false;
   }
 
@@ -321,7 +322,7 @@ export async function showAnalysis(root, search) {
   engineBox.addEventListener('change', () => { ui.engine = engineBox.checked; render(); });
   copy.addEventListener('click', async () => {
     link.select();
-    try { await navigator.clipboard.writeText(link.value); copy.textContent = 'Copied'; } catch (e) { copy.textContent = 'Select and copy'; }
+    try { await navigator.clipboard.writeText(link.value); copy.textContent = t('share.copied'); } catch (e) { copy.textContent = t('share.select'); }
   });
   document.addEventListener('keydown', (e) => {
     if (!section.isConnected || e.target.closest('input, textarea, select')) return;
@@ -348,7 +349,7 @@ export async function showAnalysis(root, search) {
     await obsOf(top);
   } catch (e) {
     section.replaceChildren(h('p', { class: 'message', role: 'alert', id: 'analysis-message' },
-      `This analysis cannot be opened: ${e.message}`), h('a', { href: '/' }, 'Start a new game'));
+      t('analysis.cannot-open', { error: e.message })), h('a', { href: '/' }, t('chrome.start-new')));
     root.dataset.ready = 'analysis';
     return;
   }

@@ -2,6 +2,7 @@
 // position, drawn by uPlot, the charting library the server serves from npm's package
 // (src/web/vendor) when it was installed at build; without it, loadChart says so and
 // the review shows its figures in words only. Clicking the graph picks a position.
+import { t } from './i18n.js';
 
 let loading = null;
 
@@ -29,7 +30,7 @@ export function evalGraph(UPlot, box, ys, label, onPick) {
     legend: { show: false },
     cursor: { drag: { x: false, y: false } },
     scales: { x: { time: false }, y: { range: [0, 100] } },
-    axes: [{ label: 'action', size: 36, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500] }, { label: '% to win', size: 46 }],
+    axes: [{ label: t('review.axis-action'), size: 36, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500] }, { label: t('review.axis-pct'), size: 46 }],
     series: [{}, { label, stroke: '#8c2f39', width: 2, fill: 'rgba(140,47,57,0.12)', spanGaps: true, points: { show: false } }],
   };
   const u = new UPlot(opts, [xs, ys], box);

@@ -184,7 +184,7 @@ export function showGame(root, id, token) {
     // King of the Valley's wizard may have 45 swaps.
     const onBoard = new Set([...board.querySelectorAll('[data-moves]')].flatMap((e) => e.getAttribute('data-moves').split('|')));
     const buttons = myTurn() ? st.legal.filter((m) => (m.cells.length === 0 || !clickable) && !onBoard.has(m.text)) : [];
-    actions.replaceChildren(...buttons.map((m) => h('button', { type: 'button', class: 'action', 'data-move': m.text, onclick: () => play(m.text) }, ...actionLabel(m))));
+    actions.replaceChildren(...buttons.map((m) => h('button', { type: 'button', class: 'action', 'data-move': m.text, onclick: () => play(m.text) }, ...actionLabel(m, st.game))));
     const help = myTurn() ? st.turn_help : null;
     actionHelp.hidden = !help;
     actionHelp.textContent = help || '';
@@ -268,7 +268,7 @@ export function showGame(root, id, token) {
     const face = (m) => (drawer && drawer.choiceFace ? drawer.choiceFace(ui.state, m) : null);
     const faces = options.map(face);
     const pictured = faces.every(Boolean);
-    chooser.replaceChildren(h('span', { class: 'chooser-title' }, pictured && drawer.choiceTitle ? drawer.choiceTitle : `${t('game.which')} `),
+    chooser.replaceChildren(h('span', { class: 'chooser-title' }, pictured && drawer.choiceTitle ? drawer.choiceTitle() : `${t('game.which')} `),
       ...options.map((m, i) => {
         const f = faces[i];
         return h('button', { type: 'button', class: f ? 'choice pictured' : 'choice', 'data-move': m.text, 'aria-label': f ? f.label : null, onclick: () => play(m.text) },
@@ -363,7 +363,7 @@ export function showGame(root, id, token) {
       composeSay.textContent = placed === 0
         ? t('game.stack-picked', { cell: ui.selected })
         : t(canEnd ? 'game.stack-placed-end' : 'game.stack-placed', { count: placed, cell: ui.selected });
-      if (end) composeDone.replaceChildren(...actionLabel(end));
+      if (end) composeDone.replaceChildren(...actionLabel(end, ui.state.game));
       composeDone.dataset.move = end ? end.text : '';
       composeDone.hidden = !canEnd;
       composeBar.hidden = false;

@@ -6,6 +6,7 @@
 // opens the review.
 import * as api from './api.js';
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 async function importRecord(text) {
   const made = await api.importRecord(text);
@@ -16,14 +17,14 @@ async function importRecord(text) {
 export function showImport(root) {
   const text = h('textarea', { id: 'import-text', rows: 12, spellcheck: false, 'aria-describedby': 'import-help' });
   const file = h('input', { id: 'import-file', type: 'file', accept: '.txt,.crown,text/plain' });
-  const go = h('button', { id: 'import-go', type: 'submit' }, 'Review this game');
+  const go = h('button', { id: 'import-go', type: 'submit' }, t('import.go'));
   const message = h('p', { id: 'import-message', class: 'message', role: 'alert' });
   const form = h('form', { id: 'import', class: 'new-game import' },
-    h('label', { for: 'import-text' }, 'Paste a game record'), text,
-    h('p', { id: 'import-help', class: 'help' }, 'A crown record: "crown-record 1", the game, its rules, its start and one "move" line per action, as a game\'s review downloads it and crown play saves it.'),
-    h('label', { for: 'import-file' }, 'or open a record file '), file,
+    h('label', { for: 'import-text' }, t('import.paste')), text,
+    h('p', { id: 'import-help', class: 'help' }, t('import.help')),
+    h('label', { for: 'import-file' }, `${t('import.file')} `), file,
     h('p', {}, go), message);
-  root.replaceChildren(h('section', { class: 'intro' }, h('h1', {}, 'Review a game record')), form);
+  root.replaceChildren(h('section', { class: 'intro' }, h('h1', {}, t('import.title'))), form);
 
   file.addEventListener('change', async () => {
     if (file.files.length) text.value = await file.files[0].text();

@@ -8,7 +8,9 @@ import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { h } from './dom.js';
 import { PAGES, TUTORIALS } from './learn-pages.js';
-import { gameName } from './words.js';
+import { actionWords, gameName } from './words.js';
+import { t } from './i18n.js';
+import { rulesWords } from './rulestext.js';
 
 export const rulesHref = (game) => (PAGES[game] ? `/learn/${game}` : '/learn');
 
@@ -17,9 +19,10 @@ export const rulesHref = (game) => (PAGES[game] ? `/learn/${game}` : '/learn');
 // The content of an action's button: for a special action (a legal entry or an action
 // kind with a label and help, from the game's own record) its label and one line on
 // what it does; for a plain move its text.
-export function actionLabel(m) {
+export function actionLabel(m, game) {
   if (!m.label) return [m.text];
-  return [h('span', { class: 'action-label' }, m.label), h('span', { class: 'action-why' }, m.help)];
+  const said = actionWords(game, m.kind, m.label, m.help);
+  return [h('span', { class: 'action-label' }, said.label), h('span', { class: 'action-why' }, said.help)];
 }
 
 // --- live boards ---------------------------------------------------------------------------
@@ -34,7 +37,7 @@ async function liveBoard(game, spec, onMove) {
   try {
     obs = await api.observe({ game, rules: spec.rules || {}, ...(spec.position ? { position: spec.position } : {}) });
   } catch (e) {
-    box.append(h('p', { class: 'message' }, `This board could not be read: ${e.message}`));
+    box.append(h('p', { class: 'message' }, t('learn.bad-board', { error: e.message })));
     return box;
   }
   if (spec.only) obs.legal = obs.legal.filter((m) => m.kind === spec.only);
@@ -76,42 +79,42 @@ async function liveBoard(game, spec, onMove) {
 
 // --- the pages -----------------------------------------------------------------------------
 
-function index(root) {
+function index(root, say) {
   root.replaceChildren(h('section', { class: 'learn' },
-    h('h1', {}, 'Learn the games'),
-    h('p', {}, 'Each page explains one game in a few minutes, with boards you can click to see how every piece moves.'),
+    h('h1', {}, t('learn.title')),
+    h('p', {}, t('learn.intro')),
     h('ul', { class: 'learn-index' }, ...Object.entries(PAGES).map(([name, page]) =>
-      h('li', {}, h('a', { href: `/learn/${name}` }, gameName(name)), ' ', h('span', { class: 'summary' }, page.intro)))),
-    h('p', {}, h('a', { href: '/' }, 'Start a new game'))));
+      h('li', {}, h('a', { href: `/learn/${name}` }, gameName(name)), ' ', h('span', { class: 'summary' }, say(page.intro))))),
+    h('p', {}, h('a', { href: '/' }, t('chrome.start-new')))));
 }
 
-async function tutorial(game) {
+async function tutorial(game, say) {
   const steps = TUTORIALS[game];
   const box = h('section', { class: 'tutorial', id: 'tutorial', 'aria-labelledby': 'tutorial-title' },
-    h('h2', { id: 'tutorial-title' }, 'Try it: find the move'));
+    h('h2', { id: 'tutorial-title' }, t('learn.try')));
   const prompt = h('p', { class: 'tutorial-prompt', id: 'tutorial-prompt' });
   const feedback = h('p', { class: 'tutorial-feedback', id: 'tutorial-feedback', role: 'status' });
-  const next = h('button', { type: 'button', id: 'tutorial-next', hidden: true }, 'Next');
+  const next = h('button', { type: 'button', id: 'tutorial-next', hidden: true }, t('learn.next'));
   const slot = h('div', { class: 'tutorial-board' });
   box.append(prompt, slot, feedback, next);
   let at = 0;
   async function show() {
     const step = steps[at];
     box.dataset.step = String(at);
-    prompt.textContent = `${at + 1} of ${steps.length}: ${step.prompt}`;
-    feedback.textContent = 'Click a piece, then where it should go.';
+    prompt.textContent = t('learn.step', { at: at + 1, n: steps.length, prompt: say(step.prompt) });
+    feedback.textContent = t('learn.click');
     feedback.className = 'tutorial-feedback';
     next.hidden = true;
     slot.replaceChildren(await liveBoard(game, { position: step.position, rules: step.rules }, (move, from, to) => {
       if (!next.hidden) return;
       const right = move && from === step.from && (!step.to || to === step.to);
       if (right) {
-        feedback.textContent = `Right! ${step.right}`;
+        feedback.textContent = t('learn.right', { why: say(step.right) });
         feedback.className = 'tutorial-feedback right';
         next.hidden = false;
-        next.textContent = at + 1 < steps.length ? 'Next' : 'Start again';
+        next.textContent = t(at + 1 < steps.length ? 'learn.next' : 'learn.again');
       } else {
-        feedback.textContent = move ? `${move.text} is legal, but not the move here: try again.` : 'That piece cannot go there: try again.';
+        feedback.textContent = move ? t('learn.legal-not-it', { move: move.text }) : t('learn.cannot');
         feedback.className = 'tutorial-feedback wrong';
       }
     }));
@@ -123,32 +126,33 @@ async function tutorial(game) {
 
 export async function showLearn(root, game) {
   const page = PAGES[game];
-  if (!page) { index(root); return; }
+  const say = await rulesWords();
+  if (!page) { index(root, say); return; }
   const title = gameName(game);
-  document.title = `${title}: rules · crown`;
-  const toc = h('nav', { class: 'learn-nav', 'aria-label': 'games' },
+  document.title = t('learn.doc-title', { game: title });
+  const toc = h('nav', { class: 'learn-nav', 'aria-label': t('learn.games') },
     ...Object.entries(PAGES).map(([name, p]) => h('a', { href: `/learn/${name}`, 'aria-current': name === game ? 'page' : null }, gameName(name))));
   const article = h('article', { class: 'learn', id: 'learn', 'data-game': game },
-    h('h1', {}, `How to play ${title}`),
-    h('p', { class: 'summary' }, page.intro),
-    h('p', {}, h('a', { class: 'button-link', id: 'learn-play', href: `/?game=${game}` }, `Play ${title}`)));
+    h('h1', {}, t('learn.how', { game: title })),
+    h('p', { class: 'summary' }, say(page.intro)),
+    h('p', {}, h('a', { class: 'button-link', id: 'learn-play', href: `/?game=${game}` }, t('learn.play', { game: title }))));
   // Each section folds (a phone shows the first open and the rest by their headings,
   // as a long rules page on lichess does), and a contents list leads to any of them;
   // a wide screen opens them all.
   const wide = window.matchMedia('(min-width: 821px)').matches;
   const list = h('ol', {});
-  const contents = h('nav', { class: 'learn-contents', id: 'learn-contents', 'aria-label': 'contents of this page' },
-    h('p', { class: 'learn-contents-title' }, 'On this page'), list);
+  const contents = h('nav', { class: 'learn-contents', id: 'learn-contents', 'aria-label': t('learn.contents-label') },
+    h('p', { class: 'learn-contents-title' }, t('learn.contents')), list);
   article.append(contents);
   root.replaceChildren(h('div', { class: 'learn-page' }, toc, article));
   let parent = list;
   for (const [i, s] of page.sections.entries()) {
     const id = `rules-${s.h.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
     const sec = h('details', { class: s.army ? 'learn-section learn-army' : 'learn-section', id, open: wide || i === 0 },
-      h('summary', {}, h(s.army ? 'h3' : 'h2', {}, s.h)), ...s.p.map((t) => h('p', {}, t)));
+      h('summary', {}, h(s.army ? 'h3' : 'h2', {}, say(s.h))), ...s.p.map((text) => h('p', {}, say(text))));
     article.append(sec);
     // A link opens its section before the browser scrolls to it.
-    const item = h('li', {}, h('a', { href: `#${id}`, onclick: () => { sec.open = true; } }, s.h));
+    const item = h('li', {}, h('a', { href: `#${id}`, onclick: () => { sec.open = true; } }, say(s.h)));
     if (s.army) {
       if (parent === list) parent = list.lastElementChild.appendChild(h('ol', {}));
       parent.append(item);
@@ -159,12 +163,12 @@ export async function showLearn(root, game) {
     for (const b of s.boards || []) {
       const fig = h('figure', { class: 'learn-figure' });
       sec.append(fig);
-      fig.append(await liveBoard(b.game || game, b), h('figcaption', {}, b.caption));
+      fig.append(await liveBoard(b.game || game, b), h('figcaption', {}, say(b.caption)));
     }
   }
   if (TUTORIALS[game]) {
-    list.append(h('li', {}, h('a', { href: '#tutorial' }, 'Try it: find the move')));
-    article.append(await tutorial(game));
+    list.append(h('li', {}, h('a', { href: '#tutorial' }, t('learn.try'))));
+    article.append(await tutorial(game, say));
   }
   root.dataset.ready = 'learn';
 }

@@ -22,12 +22,12 @@ export function drawMoves(list, moves, game) {
   // recruits would otherwise repeat it every turn.
   const explained = new Set();
   for (const round of roundsOf(moves)) {
-    round.turns.forEach((t, ti) => {
-      const acts = moves.slice(t.first, t.last + 1);
-      const told = t.seat !== null && drawer && drawer.turnWords ? drawer.turnWords(acts) : null;
-      for (let i = t.first; i <= t.last; i++) {
+    round.turns.forEach((turn, ti) => {
+      const acts = moves.slice(turn.first, turn.last + 1);
+      const told = turn.seat !== null && drawer && drawer.turnWords ? drawer.turnWords(acts) : null;
+      for (let i = turn.first; i <= turn.last; i++) {
         const m = moves[i];
-        const starts = i === t.first;
+        const starts = i === turn.first;
         const opens = starts && ti === 0;
         const words = moveWords(game, m);
         const help = words.help && !told && !explained.has(m.kind) ? words.help : null;
@@ -36,7 +36,7 @@ export function drawMoves(list, moves, game) {
           class: `move p${m.seat ?? 'c'} ${starts ? 'turn-start' : 'turn-more'}${opens ? ' round-start' : ''}`,
           'data-ply': i + 1, 'data-round': opens ? round.number : null, 'data-move': m.text,
         }, h('span', { class: 'who' }, m.seat === null ? t('moves.chance') : seatName(game, m.seat, true)), ' ',
-        told ? told[i - t.first] : words.text,
+        told ? told[i - turn.first] : words.text,
         help ? h('span', { class: 'move-help' }, ` (${help})`) : null));
       }
     });

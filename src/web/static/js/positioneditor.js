@@ -10,7 +10,8 @@ import * as api from './api.js';
 import { analysisHref, capital } from './analysis.js';
 import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
-import { h, ORDINAL } from './dom.js';
+import { h, seatWords } from './dom.js';
+import { t } from './i18n.js';
 import { PAGES } from './learn-pages.js';
 
 // A rank of the board field as one token per cell: '' empty, a letter, or '(..)'.
@@ -100,22 +101,22 @@ export async function openEditor(root, analysisSection, spec) {
   const start = await api.observe({ game: spec.game, rules: spec.rules, players: spec.players });
   const ed = { text: spec.position || start.position, good: null, asked: 0, pick: '', pieces: new Map() };
   const board = h('div', { id: 'editor-board', class: 'board-box' });
-  const palette = h('div', { id: 'editor-palette', class: 'editor-palette', role: 'group', 'aria-label': 'piece to place' });
-  const side = h('select', { id: 'editor-side', 'aria-label': 'side to move' });
-  const text = h('textarea', { id: 'editor-text', class: 'editor-text', rows: 3, 'aria-label': 'position text', spellcheck: 'false' });
+  const palette = h('div', { id: 'editor-palette', class: 'editor-palette', role: 'group', 'aria-label': t('editor.palette') });
+  const side = h('select', { id: 'editor-side', 'aria-label': t('editor.side-label') });
+  const text = h('textarea', { id: 'editor-text', class: 'editor-text', rows: 3, 'aria-label': t('editor.text-label'), spellcheck: 'false' });
   const status = h('p', { id: 'editor-status', class: 'editor-ok', role: 'status' });
-  const analyseBtn = h('button', { type: 'button', id: 'editor-analyse' }, 'Analyse this position');
+  const analyseBtn = h('button', { type: 'button', id: 'editor-analyse' }, t('editor.analyse'));
   const help = h('p', { class: 'help' });
   const section = h('section', { id: 'editor', class: 'review game analysis' },
     h('div', { class: 'board-area' }, board),
     h('aside', { class: 'panel' },
-      h('h1', { class: 'game-title' }, 'Set up a position'), help, palette,
-      h('p', {}, h('label', {}, 'Side to move ', side)),
-      h('p', {}, h('label', { for: 'editor-text' }, 'Position text')), text, status,
+      h('h1', { class: 'game-title' }, t('analysis.edit')), help, palette,
+      h('p', {}, h('label', {}, `${t('editor.side')} `, side)),
+      h('p', {}, h('label', { for: 'editor-text' }, t('editor.text'))), text, status,
       h('p', { class: 'buttons' }, analyseBtn,
-        h('button', { type: 'button', id: 'editor-start', onclick: () => setText(start.position) }, 'Start position'),
-        h('button', { type: 'button', id: 'editor-clear', onclick: clear }, 'Empty board'),
-        h('button', { type: 'button', id: 'editor-cancel', onclick: close }, 'Cancel'))));
+        h('button', { type: 'button', id: 'editor-start', onclick: () => setText(start.position) }, t('analysis.at-start')),
+        h('button', { type: 'button', id: 'editor-clear', onclick: clear }, t('editor.clear')),
+        h('button', { type: 'button', id: 'editor-cancel', onclick: close }, t('game.cancel')))));
   analysisSection.hidden = true;
   root.append(section);
 
@@ -134,21 +135,21 @@ export async function openEditor(root, analysisSection, spec) {
   const sides = startBoard && /^[wb]$/.test(startBoard.rest[0]) ? ['w', 'b'] : startBoard && /^[12]$/.test(startBoard.rest[0]) ? ['1', '2'] : null;
   let drawPalette = () => {};
   if (map) {
-    help.textContent = 'Pick a piece (or Empty), then click the cells to put it on. The game itself checks the position.';
+    help.textContent = t('editor.help');
     const button = (token, label) => h('button', { type: 'button', 'data-token': token, 'aria-pressed': String(ed.pick === token), onclick: () => { ed.pick = token; drawPalette(); } }, label);
     const entries = [...ed.pieces].sort(([a], [b]) => ownerOf(a) - ownerOf(b) || a.localeCompare(b));
     ed.pick = entries.length ? entries[0][0] : '';
     drawPalette = () => {
-      palette.replaceChildren(button('', 'Empty'), ...entries.map(([t, p]) => button(t, `${capital(ORDINAL[p.owner])} player's ${p.kind} (${t})`)));
+      palette.replaceChildren(button('', t('editor.empty')), ...entries.map(([token, p]) => button(token, capital(t('editor.piece', { seat: seatWords(p.owner), kind: p.kind, token })))));
     };
     drawPalette();
   } else {
-    help.textContent = "This game's positions are set up in their text: change it below; the game checks it as you type.";
+    help.textContent = t('editor.help-text');
     palette.hidden = true;
     section.querySelector('#editor-clear').hidden = true;
   }
   if (sides) {
-    side.replaceChildren(...sides.map((v, i) => h('option', { value: v }, `${capital(ORDINAL[i])} player`)));
+    side.replaceChildren(...sides.map((v, i) => h('option', { value: v }, capital(seatWords(i)))));
   } else {
     side.closest('p').hidden = true;
   }
@@ -185,20 +186,20 @@ export async function openEditor(root, analysisSection, spec) {
 
   async function check() {
     const asked = ++ed.asked;
-    const t = ed.text;
+    const typed = ed.text;
     try {
-      const obs = await api.observe({ ...spec, position: t });
+      const obs = await api.observe({ ...spec, position: typed });
       if (asked !== ed.asked) return;
       ed.good = obs;
       if (map) learnPieces(obs, boardOf(obs.position) || { ranks: [] }, map, ed.pieces);
       status.className = 'editor-ok';
-      status.textContent = obs.status === 'over' ? 'The game accepts this position; it is over there.' : 'The game accepts this position.';
+      status.textContent = t(obs.status === 'over' ? 'editor.ok-over' : 'editor.ok');
       analyseBtn.disabled = false;
       section.dataset.valid = 'yes';
     } catch (e) {
       if (asked !== ed.asked) return;
       status.className = 'editor-error';
-      status.textContent = `The game does not accept this position: ${e.message.replace(/^bad position: /, '')}`;
+      status.textContent = t('editor.bad', { error: e.message.replace(/^bad position: /, '') });
       analyseBtn.disabled = true;
       section.dataset.valid = 'no';
     }

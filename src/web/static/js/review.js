@@ -16,17 +16,18 @@ import { gameInfo } from './catalog.js';
 import { createSolution } from './solution.js';
 import { roundNumberOf, roundsOf } from './turns.js';
 import { gameName, moveWords, seatName } from './words.js';
+import { t } from './i18n.js';
 
 // A chance to win in words, for the player it belongs to.
 export function standing(c, proven) {
-  if (proven) return c > 0.5 ? 'wins by force' : 'loses by force';
-  if (c >= 0.9) return 'is winning';
-  if (c >= 0.7) return 'is clearly better';
-  if (c >= 0.56) return 'is slightly better';
-  if (c > 0.44) return 'is about even';
-  if (c > 0.3) return 'is slightly worse';
-  if (c > 0.1) return 'is clearly worse';
-  return 'is losing';
+  if (proven) return t(c > 0.5 ? 'standing.wins' : 'standing.loses');
+  if (c >= 0.9) return t('standing.winning');
+  if (c >= 0.7) return t('standing.clearly-better');
+  if (c >= 0.56) return t('standing.better');
+  if (c > 0.44) return t('standing.even');
+  if (c > 0.3) return t('standing.worse');
+  if (c > 0.1) return t('standing.clearly-worse');
+  return t('standing.losing');
 }
 
 const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -36,7 +37,7 @@ const noMarks = () => ({ selected: null, targets: new Set(), movable: new Set(),
 // A button that opens the review of the game whose page this is; ctx: {root, section,
 // id, token, state()}.
 export function reviewButton(ctx) {
-  return h('button', { id: 'review-open', type: 'button', class: 'review-open', onclick: () => openReview(ctx) }, 'Review the game');
+  return h('button', { id: 'review-open', type: 'button', class: 'review-open', onclick: () => openReview(ctx) }, t('review.open'));
 }
 
 export async function openReview(ctx) {
@@ -50,42 +51,40 @@ export async function openReview(ctx) {
 
   const board = h('div', { id: 'review-board', class: 'board-box' });
   const where = h('p', { id: 'review-where', class: 'review-where', 'aria-live': 'polite' });
-  const explore = h('a', { id: 'review-explore', class: 'button-link', hidden: true }, 'Analysis board from here');
+  const explore = h('a', { id: 'review-explore', class: 'button-link', hidden: true }, t('review.explore'));
   const step = (label, text, fn) => h('button', { type: 'button', 'aria-label': label, title: label, onclick: fn }, text);
-  const nav = h('div', { class: 'review-nav', role: 'group', 'aria-label': 'step through the game' },
-    step('first position', '|◀', () => go(0)), step('previous action', '◀', () => go(rv.ply - 1)),
-    step('next action', '▶', () => go(rv.ply + 1)), step('last position', '▶|', () => go(n)));
+  const nav = h('div', { class: 'review-nav', role: 'group', 'aria-label': t('review.nav') },
+    step(t('review.first'), '|◀', () => go(0)), step(t('review.previous'), '◀', () => go(rv.ply - 1)),
+    step(t('review.next'), '▶', () => go(rv.ply + 1)), step(t('review.last'), '▶|', () => go(n)));
   const evalLine = h('p', { id: 'review-eval', class: 'review-eval' });
-  const list = h('ol', { id: 'review-moves', class: 'review-moves', 'aria-label': 'moves by turn' });
+  const list = h('ol', { id: 'review-moves', class: 'review-moves', 'aria-label': t('review.moves-label') });
   // The server analyses a game once it is over, and during one of perfect information
   // only for a player against AIs (who may ask hints anyway): a game between people
   // still going is not offered what would be refused.
   const perfect = (gameInfo(game.game) || {}).perfect_information !== false;
   const canAnalyse = game.status === 'over' || (perfect && game.you !== null && game.you !== undefined &&
     game.seats.every((s) => s.seat === game.you || s.ai));
-  const analyseBtn = h('button', { id: 'review-analyse', type: 'button', hidden: !canAnalyse }, 'Analyse with the AI');
+  const analyseBtn = h('button', { id: 'review-analyse', type: 'button', hidden: !canAnalyse }, t('review.analyse'));
   const people = game.seats.filter((s) => !s.ai).length >= 2;
-  const why = !perfect ? 'The AI analyses this game once it is over: what is hidden stays hidden until then.'
-    : people ? 'The AI analyses a game between people once it is over, so that it helps no one during the game.'
-      : 'The AI analyses this game once it is over.';
+  const why = t(!perfect ? 'review.why-hidden' : people ? 'review.why-people' : 'review.why-over');
   const noAnalysis = canAnalyse ? null : h('p', { id: 'review-no-analysis', class: 'review-progress' }, why);
   const progress = h('p', { id: 'review-progress', class: 'review-progress', role: 'status' });
-  const graphBox = h('div', { id: 'review-graph', class: 'review-graph', role: 'img', 'aria-label': 'evaluation graph' });
+  const graphBox = h('div', { id: 'review-graph', class: 'review-graph', role: 'img', 'aria-label': t('review.graph') });
   const swings = h('ol', { id: 'review-swings', class: 'review-swings' });
   const message = h('p', { class: 'message', role: 'alert' });
-  const exportBtn = h('button', { id: 'review-export', type: 'button' }, 'Download the record');
-  const close = h('button', { id: 'review-close', type: 'button' }, 'Back to the game');
+  const exportBtn = h('button', { id: 'review-export', type: 'button' }, t('review.export'));
+  const close = h('button', { id: 'review-close', type: 'button' }, t('review.close'));
   const section = h('section', { id: 'review', class: 'review game' },
     h('div', { class: 'board-area' }, board, nav, where, h('p', {}, explore)),
     h('aside', { class: 'panel' },
-      h('h1', { class: 'game-title' }, `Review: ${gameName(game.game)}`),
+      h('h1', { class: 'game-title' }, t('review.title', { game: gameName(game.game) })),
       game.result ? h('p', { id: 'review-result', class: 'result' }, resultText(game)) : null,
       evalLine,
-      h('h2', {}, 'Moves'), list,
-      h('h2', {}, 'Analysis'), noAnalysis, analyseBtn, progress, graphBox,
-      h('h2', { id: 'review-swings-title', hidden: true }, 'Where the game turned'), swings,
+      h('h2', {}, t('game.moves')), list,
+      h('h2', {}, t('review.analysis')), noAnalysis, analyseBtn, progress, graphBox,
+      h('h2', { id: 'review-swings-title', hidden: true }, t('review.swings')), swings,
       message,
-      h('p', { class: 'buttons' }, exportBtn, close, h('a', { href: '/import' }, 'Review another record'))));
+      h('p', { class: 'buttons' }, exportBtn, close, h('a', { href: '/import' }, t('review.another')))));
   ctx.section.hidden = true;
   ctx.root.append(section);
 
@@ -124,32 +123,31 @@ export async function openReview(ctx) {
 
   function describe() {
     const pos = rv.positions[rv.ply];
-    where.textContent = rv.ply === 0 ? `Start position (${n} actions in the game)` : `After action ${rv.ply} of ${n}: ${moveWords(game.game, game.moves[rv.ply - 1]).text}`;
+    where.textContent = rv.ply === 0 ? t('review.start', { count: n }) : t('review.after', { ply: rv.ply, count: n, move: moveWords(game.game, game.moves[rv.ply - 1]).text });
     const a = rv.analysis[rv.ply];
     if (!a) {
-      evalLine.textContent = pos.to_move === null ? '' : `${capital(seatName(game.game, pos.to_move))} to move.`;
+      evalLine.textContent = pos.to_move === null ? '' : capital(t('review.to-move', { seat: seatName(game.game, pos.to_move) }));
       return;
     }
     // The result itself is said once, in the box under the title.
-    if (a.over) { evalLine.textContent = 'The game ended here.'; return; }
-    if (a.to_move === null) { evalLine.textContent = 'Chance acts next.'; return; }
-    const who = capital(seatName(game.game, a.to_move));
-    evalLine.textContent = `${who} to move ${standing(a.win_chance, a.proven)} (${pct(a.win_chance)} to win). The AI plays ${a.read ?? a.move} here.`;
+    if (a.over) { evalLine.textContent = t('review.ended'); return; }
+    if (a.to_move === null) { evalLine.textContent = `${t('game.chance')}.`; return; }
+    evalLine.textContent = capital(t('review.eval', { seat: seatName(game.game, a.to_move), standing: standing(a.win_chance, a.proven), pct: pct(a.win_chance), move: a.read ?? a.move }));
   }
 
   // A turn in the words of the game's drawer, if it tells turns (King's Guard's).
   const drawer = drawerFor(game.game);
-  const told = (t) => (drawer && drawer.turnWords ? drawer.turnWords(game.moves.slice(t.first, t.last + 1)) : null);
+  const told = (turn) => (drawer && drawer.turnWords ? drawer.turnWords(game.moves.slice(turn.first, turn.last + 1)) : null);
 
   function drawList() {
     const last = rv.ply - 1;
     list.replaceChildren(...roundsOf(game.moves).map((round) => h('li', { value: round.number },
-      ...round.turns.map((t) => {
-        const current = last >= t.first && last <= t.last;
+      ...round.turns.map((turn) => {
+        const current = last >= turn.first && last <= turn.last;
         return h('button', {
-          type: 'button', class: `turn p${t.seat ?? 'c'}${current ? ' current' : ''}`, 'aria-current': current ? 'true' : null,
-          'data-ply': t.last + 1, onclick: () => go(t.last + 1),
-        }, t.seat === null ? `(chance: ${t.texts.join(', ')})` : (told(t) || t.texts).join(', '));
+          type: 'button', class: `turn p${turn.seat ?? 'c'}${current ? ' current' : ''}`, 'aria-current': current ? 'true' : null,
+          'data-ply': turn.last + 1, onclick: () => go(turn.last + 1),
+        }, turn.seat === null ? `(${t('moves.chance')}: ${turn.texts.join(', ')})` : (told(turn) || turn.texts).join(', '));
       }))));
     const cur = list.querySelector('.current');
     if (cur) cur.scrollIntoView({ block: 'nearest' });
@@ -222,8 +220,8 @@ export async function openReview(ctx) {
     swings.previousElementSibling.hidden = top.length === 0 && (!complete || rv.running);
     swings.replaceChildren(...top.map((s) => h('li', {},
       h('button', { type: 'button', class: 'swing', 'data-ply': s.k, onclick: () => go(s.k) },
-        `Move ${roundNumberOf(rounds, s.k)}, ${capital(seatName(game.game, s.seat))}: ${moveWords(game.game, game.moves[s.k]).text} (${pct(s.before)} → ${pct(s.after)} to win); the AI plays ${rv.analysis[s.k].read ?? rv.analysis[s.k].move}`))));
-    if (!top.length && !rv.running && complete) swings.replaceChildren(h('li', {}, 'No action changed the chances by 10 points or more.'));
+        t('review.swing', { round: roundNumberOf(rounds, s.k), seat: capital(seatName(game.game, s.seat)), move: moveWords(game.game, game.moves[s.k]).text, before: pct(s.before), after: pct(s.after), best: rv.analysis[s.k].read ?? rv.analysis[s.k].move })))));
+    if (!top.length && !rv.running && complete) swings.replaceChildren(h('li', {}, t('review.no-swings')));
   }
 
   async function analyse() {
@@ -232,17 +230,17 @@ export async function openReview(ctx) {
     analyseBtn.disabled = true;
     say('');
     const UPlot = await loadChart();
-    const label = two ? 'first player\'s chance to win' : 'chance to win of the player to move';
+    const label = t(two ? 'review.graph-first' : 'review.graph-mover');
     const values = () => rv.analysis.map((_, k) => { const c = firstChance(k); return c === null ? null : Math.round(c * 1000) / 10; });
     if (UPlot) {
-      graphBox.setAttribute('aria-label', `evaluation graph: the ${label}, action by action`);
+      graphBox.setAttribute('aria-label', t('review.graph-label', { label }));
       rv.graph = evalGraph(UPlot, graphBox, values(), label, (k) => go(k));
     } else {
-      graphBox.replaceChildren(h('p', { class: 'unavailable' }, 'The graph is unavailable: this server was built without its charting library (uPlot). The figures are below.'));
+      graphBox.replaceChildren(h('p', { class: 'unavailable' }, t('review.no-graph')));
       graphBox.removeAttribute('role');
     }
     for (let k = 0; k <= n && !rv.closed; k++) {
-      progress.textContent = `Analysing position ${k} of ${n}…`;
+      progress.textContent = t('review.analysing', { k, n });
       try {
         rv.analysis[k] = await api.analyse(id, token, k);
       } catch (e) {
@@ -256,7 +254,7 @@ export async function openReview(ctx) {
     rv.running = false;
     analyseBtn.disabled = false;
     const done = rv.analysis.every((a) => a !== null);
-    progress.textContent = done ? `Analysed all ${n + 1} positions.` : '';
+    progress.textContent = done ? t('review.analysed', { count: n + 1 }) : '';
     graphBox.dataset.done = done ? 'yes' : 'no';
     drawSwings();
   }

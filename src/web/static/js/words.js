@@ -28,12 +28,24 @@ export function seatName(game, seat, short = false) {
   return seatWords(seat, short);
 }
 
+// A special action's label and help (the game's own words, GET /api/games) in the page's
+// language: the messages act.FAMILY.KIND and act.FAMILY.KIND.help where the catalogue
+// has them (a kind's key means one thing within a family of games).
+export function actionWords(game, kind, label, help) {
+  const info = gameInfo(game);
+  const key = info && kind ? `act.${info.family}.${kind}` : null;
+  return {
+    label: key && hasMessage(key) ? t(key) : label,
+    help: key && hasMessage(`${key}.help`) ? t(`${key}.help`) : help,
+  };
+}
+
 // An action of the state's moves ({text, read, kind}) as a move list shows it: the text
 // players read (King Down's SAN) and, for a special action, what it does in the game's
 // own words (its kind's help, GET /api/games).
 export function moveWords(game, m) {
   const kind = m.kind ? actionKind(game, m.kind) : null;
-  return { text: m.read ?? m.text ?? t('move.hidden'), help: kind ? kind.help : null };
+  return { text: m.read ?? m.text ?? t('move.hidden'), help: kind ? actionWords(game, m.kind, kind.label, kind.help).help : null };
 }
 
 // The AI's ten levels (crown's `ai:1` to `ai:10`, docs/STRENGTH.md) in five steps of

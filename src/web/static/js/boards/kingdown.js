@@ -10,7 +10,8 @@
 import { actionKind } from '../catalog.js';
 import { h } from '../dom.js';
 import { el, PLAYER_FILL, PLAYER_STROKE, svgRoot } from '../svg.js';
-import { seatName } from '../words.js';
+import { actionWords, seatName } from '../words.js';
+import { hasMessage, t } from '../i18n.js';
 import { CELL, checkered, observationOf, observedSquareBoard } from './square.js';
 
 const FIGURE = { king: '\u265A', queen: '\u265B', rook: '\u265C', bishop: '\u265D', knight: '\u265E', pawn: '\u265F' };
@@ -20,10 +21,10 @@ const POWERS = ['', 'Freeze', 'Ice Wall', 'Strike', 'Haste', 'Flight', 'Sacrific
   'Leap', 'Holy Light', 'Mercy', 'Death Touch', 'Darkness'];
 // Marks of a piece's state in the turn, and how each is drawn round it.
 const RINGS = {
-  frozen: { stroke: '#3b7dd8', dash: '5 3', title: 'frozen: may not move this turn' },
-  iced: { stroke: '#7fd3e6', dash: '', title: 'ice wall: may not be captured this turn' },
-  haste: { stroke: '#d9822b', dash: '', title: 'hasted: moves again' },
-  chain: { stroke: '#b8332e', dash: '2 3', title: 'captures again' },
+  frozen: { stroke: '#3b7dd8', dash: '5 3' },
+  iced: { stroke: '#7fd3e6', dash: '' },
+  haste: { stroke: '#d9822b', dash: '' },
+  chain: { stroke: '#b8332e', dash: '2 3' },
 };
 
 function emblem(kind, cx, cy, ink) {
@@ -73,12 +74,12 @@ function piece(p, terrain, counters, cx, cy) {
     g.append(el('rect', { x: cx - 21, y: cy - 21, width: 42, height: 42, rx: 9, fill: PLAYER_FILL[who], stroke: PLAYER_STROKE[who], 'stroke-width': 2.5 }));
     g.append(...emblem(p.kind, cx, cy, who === 1 ? '#f6efdf' : '#5b4a32'));
   }
-  for (const t of terrain) {
-    const ring = RINGS[t];
+  for (const mark of terrain) {
+    const ring = RINGS[mark];
     if (!ring) continue;
     g.append(el('circle', {
-      cx, cy, r: 26, fill: 'none', stroke: ring.stroke, 'stroke-width': 3, 'stroke-dasharray': ring.dash, class: `ring ${t}`,
-    }, el('title', {}, ring.title)));
+      cx, cy, r: 26, fill: 'none', stroke: ring.stroke, 'stroke-width': 3, 'stroke-dasharray': ring.dash, class: `ring ${mark}`,
+    }, el('title', {}, t(`kd.ring.${mark}`))));
   }
   return g;
 }
@@ -92,7 +93,7 @@ export function draw(state, marks) {
 }
 
 // The title of the chooser when its moves are all pictured: promotions.
-export const choiceTitle = 'Promote to';
+export const choiceTitle = () => t('kd.promote');
 
 // A promotion among the chooser's moves as a picture of the piece it makes and its
 // name ({picture, label}); null for other moves. The server names the piece in the
@@ -104,7 +105,7 @@ export function choiceFace(state, move) {
   svg.classList.add('choice-picture');
   svg.setAttribute('aria-hidden', 'true');
   svg.append(piece({ kind, owner: state.you }, [], {}, CELL / 2, CELL / 2));
-  return { picture: svg, label: kind === 'pawn' ? 'keep the pawn' : kind };
+  return { picture: svg, label: hasMessage(`kd.piece.${kind}`) ? t(`kd.piece.${kind}`) : kind };
 }
 
 // Each side's king, power and tokens left, as a list beside the board, once a king is
@@ -120,9 +121,9 @@ export function beside(state) {
     const help = power ? actionKind(state.game, key(POWERS[power])) : null;
     return h('li', { class: `side p${seat}`, 'data-seat': seat },
       h('span', { class: 'swatch' }), ' ',
-      h('strong', {}, `${seatName(state.game, seat)}${seat === state.you ? ' (you)' : ''}:`), ' ',
-      army ? `King of ${ARMIES[army]}` : 'no king chosen yet',
-      power ? `, power ${POWERS[power]}, ${tokens} token${tokens === 1 ? '' : 's'} left` : (army ? ', no power chosen yet' : ''),
-      help ? h('span', { class: 'side-help' }, ` (${help.help.replace(/^power: /, '')})`) : null);
+      h('strong', {}, `${seat === state.you ? t('seat.you', { seat: seatName(state.game, seat) }) : seatName(state.game, seat)}:`), ' ',
+      army ? t('kd.king-of', { army: ARMIES[army] }) : t('kd.no-king'),
+      power ? t('kd.power', { power: POWERS[power], count: tokens }) : (army ? t('kd.no-power') : ''),
+      help ? h('span', { class: 'side-help' }, ` (${actionWords(state.game, help.key, help.label, help.help).help.replace(/^power: /, '')})`) : null);
   }));
 }

@@ -5,6 +5,7 @@
 // terrain mark "origin".
 import { crown, el, PLAYER_FILL, PLAYER_INK, PLAYER_STROKE } from '../svg.js';
 import { CELL, checkered, observedSquareBoard } from './square.js';
+import { hasMessage, t } from '../i18n.js';
 
 function stack(pieces, cx, cy) {
   const g = el('g', { class: 'piece stack', 'data-stack': pieces.map((p) => `${p.owner}${p.kind}`).join(' ') });
@@ -38,7 +39,6 @@ export const cellSize = CELL;
 // commits nothing.
 export const composeTurns = true;
 
-const NUMBER = ['no', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
 
 // A turn's actions (the state's moves of one seat in a row) as a player tells them, one
 // text per action: "two pieces from a1", "one to b1", "one to c1" ("another to c1" for a
@@ -55,11 +55,11 @@ export function turnWords(acts) {
   if (placed.length + rest.filter(ends).length !== rest.length) return null;
   const n = placed.length;
   return [
-    n ? `${NUMBER[n] ?? n} piece${n > 1 ? 's' : ''} from ${from}` : `from ${from}`,
+    n ? t('kg.pieces-from', { count: n, n: hasMessage(`kg.n.${n}`) ? t(`kg.n.${n}`) : n, from }) : t('kg.from', { from }),
     ...rest.map((m, i) => {
-      if (ends(m)) return 'the rest stays';
+      if (ends(m)) return t('kg.rest');
       const to = m.cells.at(-1);
-      return i > 0 && !ends(rest[i - 1]) && rest[i - 1].cells.at(-1) === to ? `another to ${to}` : `one to ${to}`;
+      return t(i > 0 && !ends(rest[i - 1]) && rest[i - 1].cells.at(-1) === to ? 'kg.another' : 'kg.one', { to });
     }),
   ];
 }

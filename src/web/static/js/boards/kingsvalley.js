@@ -3,6 +3,7 @@
 // Reads the observation: terrain "valley" and "pillar", pieces "king" and "soldier".
 // Beside a board with pillars, a legend says what its squares are.
 import { h } from '../dom.js';
+import { t } from '../i18n.js';
 import { crown, el, PLAYER_FILL, PLAYER_INK, PLAYER_STROKE } from '../svg.js';
 import { CELL, checkered, observedSquareBoard } from './square.js';
 
@@ -31,6 +32,6 @@ export function beside(state) {
   if (!cells.some((c) => c.terrain.includes('pillar'))) return null;
   const key = (cls) => h('span', { class: `legend-key ${cls}`, 'aria-hidden': 'true' });
   return h('ul', { class: 'legend' },
-    h('li', {}, key('valley'), ' Valley: a king that stops here wins.'),
-    h('li', {}, key('pillar'), ' Pillar: never moves, and stops a sliding piece like a piece does; nothing stands on it.'));
+    h('li', {}, key('valley'), ` ${t('kv.valley')}`),
+    h('li', {}, key('pillar'), ` ${t('kv.pillar')}`));
 }
