@@ -35,15 +35,15 @@ export async function loadMessages() {
   let stored = null;
   try { stored = localStorage.getItem(KEY); } catch { /* storage off: not remembered */ }
   const lang = preferredLanguage(stored, navigator.languages || [navigator.language]);
+  const own = lang === 'en' ? Promise.resolve(null) : fetchCatalogue(lang).catch((e) => { console.error(e); return null; });
   try {
     state.english = await fetchCatalogue('en');
-    state.messages = lang === 'en' ? state.english : await fetchCatalogue(lang);
-    state.lang = lang;
   } catch (e) {
-    console.error(e);
-    state.lang = 'en';
-    state.messages = state.english;
+    console.error(e); // the keys show where the words would be
   }
+  const messages = await own;
+  state.messages = messages ?? state.english;
+  state.lang = messages ? lang : 'en';
   state.plural = new Intl.PluralRules(state.lang);
   document.documentElement.lang = state.lang;
 }

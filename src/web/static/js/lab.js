@@ -5,6 +5,7 @@
 // 429; a full queue, 503) are shown in its own words.
 import * as api from './api.js';
 import { h } from './dom.js';
+import { hasMessage, t } from './i18n.js';
 
 const POLL_MS = 500;
 
@@ -14,23 +15,24 @@ function field(label, input, help) {
 
 // What the state cell says: progress while running, the place while queued.
 function stateText(s) {
-  if (s.progress) return `${s.progress.done}/${s.progress.total} games`;
-  if (s.state === 'queued') return `queued, place ${s.place}`;
-  return s.state;
+  if (s.progress) return t('lab.progress', { done: s.progress.done, total: s.progress.total });
+  if (s.state === 'queued') return t('lab.queued-place', { place: s.place });
+  return hasMessage(`lab.state.${s.state}`) ? t(`lab.state.${s.state}`) : s.state;
 }
 
 // stop: given for a study this page started (it holds the owner token) that has not ended.
 function studyRow(s, stop) {
   const links = s.state === 'done'
-    ? [h('a', { href: `/api/lab/${s.id}/report`, target: '_blank', rel: 'noopener', class: 'lab-report' }, 'report'), ' ',
+    ? [h('a', { href: `/api/lab/${s.id}/report`, target: '_blank', rel: 'noopener', class: 'lab-report' }, t('lab.report')), ' ',
       h('a', { href: `/api/lab/${s.id}/summary`, target: '_blank', rel: 'noopener' }, 'summary.json')]
-    : [s.error ? `${s.state === 'stopped' ? 'stopped' : 'failed'}: ${s.error}` : ''];
+    : [s.error ? t(s.state === 'stopped' ? 'lab.stopped-why' : 'lab.failed-why', { error: s.error }) : ''];
   if (stop) {
-    const verb = s.state === 'queued' ? 'Remove' : 'Stop';
-    links.push(h('button', { type: 'button', class: 'lab-stop', 'aria-label': `${verb} study ${s.id}`, onclick: stop }, verb));
+    const queued = s.state === 'queued';
+    links.push(h('button', { type: 'button', class: 'lab-stop', 'aria-label': t(queued ? 'lab.remove-label' : 'lab.stop-label', { id: s.id }), onclick: stop },
+      t(queued ? 'lab.remove' : 'lab.stop')));
   }
   const progress = s.progress
-    ? h('progress', { max: s.progress.total, value: s.progress.done, 'aria-label': `games played of ${s.id}` })
+    ? h('progress', { max: s.progress.total, value: s.progress.done, 'aria-label': t('lab.played-label', { id: s.id }) })
     : null;
   return h('tr', { class: `lab-study lab-${s.state}`, 'data-id': s.id },
     h('td', {}, s.id), h('td', {}, s.game), h('td', {}, s.players), h('td', {}, s.sets.join(' | ')),
@@ -40,7 +42,7 @@ function studyRow(s, stop) {
 
 // A refusal in the server's words, with when to come back if it said and the words do not.
 function refusal(e) {
-  if (e.retryAfter && !/try again in/i.test(e.message)) return `${e.message} (try again in ${e.retryAfter} s)`;
+  if (e.retryAfter && !/try again in/i.test(e.message)) return t('lab.retry', { error: e.message, s: e.retryAfter });
   return e.message;
 }
 
@@ -49,7 +51,7 @@ export async function showLab(root) {
   try {
     lab = await api.labStudies();
   } catch (e) {
-    root.replaceChildren(h('section', { class: 'lab' }, h('h1', {}, 'Lab'), h('p', { class: 'lab-off error' }, e.message)));
+    root.replaceChildren(h('section', { class: 'lab' }, h('h1', {}, t('chrome.lab')), h('p', { class: 'lab-off error' }, e.message)));
     return;
   }
   const { games } = await api.listGames();
@@ -60,17 +62,17 @@ export async function showLab(root) {
     players.value = Array.from({ length: g.min_players }, () => 'random').join(',');
   });
   const rules = h('input', { id: 'lab-rules', type: 'text', placeholder: 'NAME=VALUE,...', spellcheck: false });
-  const compare = h('textarea', { id: 'lab-compare', rows: 2, placeholder: 'one rule set a line: NAME=VALUE,...', spellcheck: false });
+  const compare = h('textarea', { id: 'lab-compare', rows: 2, placeholder: t('lab.compare-placeholder'), spellcheck: false });
   const count = h('input', { id: 'lab-games', type: 'number', min: 1, max: lab.max_games, value: 20 });
   const status = h('p', { class: 'lab-status', role: 'status' });
   const table = h('tbody', { id: 'lab-studies' });
-  const run = h('button', { type: 'submit', id: 'lab-run' }, 'Run study');
+  const run = h('button', { type: 'submit', id: 'lab-run' }, t('lab.run'));
   const form = h('form', { class: 'lab-form' },
-    field('game', gameSelect, 'the game and variant'),
-    field('rules', rules, 'settings of every set, e.g. max-plies=80'),
-    field('compare', compare, 'each line a rule set compared with the baseline'),
-    field('players', players, 'one per seat: ai:LEVEL, random, greedy, mcts:LEVEL ...'),
-    field('games', count, `games per rule set (at most ${lab.max_games} in all)`),
+    field(t('lab.game'), gameSelect, t('lab.game-help')),
+    field(t('lab.rules'), rules, t('lab.rules-help')),
+    field(t('lab.compare'), compare, t('lab.compare-help')),
+    field(t('lab.players'), players, t('lab.players-help')),
+    field(t('lab.games'), count, t('lab.games-help', { count: lab.max_games })),
     run);
   let timer = null;
   let watched = null; // the study started here last, whose turns the status line announces
@@ -79,10 +81,10 @@ export async function showLab(root) {
   function announce(s) {
     if (s.state === watchedState) return;
     watchedState = s.state;
-    if (s.state === 'queued') status.textContent = `Study ${s.id} is queued: place ${s.place}. It starts by itself when the studies before it end.`;
-    else if (s.state === 'running') status.textContent = `Study ${s.id} started.`;
-    else if (s.state === 'done') status.textContent = 'The study is done.';
-    else status.textContent = `The study stopped${s.error ? `: ${s.error}` : '.'}`;
+    if (s.state === 'queued') status.textContent = t('lab.is-queued', { id: s.id, place: s.place });
+    else if (s.state === 'running') status.textContent = t('lab.started', { id: s.id });
+    else if (s.state === 'done') status.textContent = t('lab.done');
+    else status.textContent = s.error ? t('lab.stopped-with', { error: s.error }) : t('lab.stopped');
   }
   async function stop(id) {
     try {
@@ -101,7 +103,7 @@ export async function showLab(root) {
     if (mine) {
       announce(mine);
     } else if (watched && watchedState === 'queued') {
-      status.textContent = `Study ${watched} left the queue.`;
+      status.textContent = t('lab.left-queue', { id: watched });
       watched = null;
     }
     if (now.running === null && !now.queued) {
@@ -128,12 +130,12 @@ export async function showLab(root) {
     }
   });
   root.replaceChildren(h('section', { class: 'lab' },
-    h('h1', {}, 'Lab'),
-    h('p', {}, 'Self-play studies: how often each seat wins, why games end, how long they last, and what a rule changes. One study runs at a time on the server; the others wait their turn in a queue.'),
+    h('h1', {}, t('chrome.lab')),
+    h('p', {}, t('lab.intro')),
     form, status,
-    h('h2', {}, 'Studies'),
+    h('h2', {}, t('lab.studies')),
     h('table', { class: 'lab-table' },
-      h('thead', {}, h('tr', {}, ...['study', 'game', 'players', 'rule sets', 'games', 'state', ''].map((t) => h('th', {}, t)))),
+      h('thead', {}, h('tr', {}, ...['study', 'game', 'players', 'sets', 'games', 'state'].map((col) => h('th', {}, t(`lab.col.${col}`))), h('th', {}))),
       table)));
   await refresh();
 }
