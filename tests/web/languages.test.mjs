@@ -87,13 +87,13 @@ test('the browser\'s language first, the switch on every page, remembered; no te
     assert.deepEqual(bad, [], `${lang}: text cut off or overflowing at 390 px`);
   }
   // The last choice (Spanish) stays for the next page, whatever the browser asks for,
-  // and the rules page and its tutorial come in it too.
-  await page.goto(`${srv.url}/learn/kings-valley`);
-  await page.waitForSelector('#tutorial-prompt:not(:empty)', WAIT);
+  // and the rules pages' texts come in it too.
+  await page.goto(`${srv.url}/learn`);
+  await page.waitForSelector('.learn-index', WAIT);
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
   assert.equal(await page.inputValue('#language'), 'es');
-  assert.equal(await page.textContent('#learn h1'), 'Cómo jugar a King\'s Valley');
-  assert.equal(await page.textContent('#learn details h2'), 'El objetivo');
-  assert.equal(await page.textContent('#tutorial-prompt'), '1 de 3: Gana en uno: desliza tu rey hasta el Valle.');
+  assert.equal(await page.textContent('.learn h1'), 'Aprender los juegos');
+  assert.equal(await page.textContent('.learn-index li .summary'),
+    'Desliza tu rey hasta el Valle, en el centro de un tablero de 5 por 5, antes que tu rival.');
   assert.deepEqual(page.errors, []);
 });
