@@ -9,6 +9,7 @@ import * as textBoard from './boards/text.js';
 import { describePlayer, h, ORDINAL } from './dom.js';
 import { gameName, gameSummary, hintText, seatName as seatTitle, whyNot } from './words.js';
 import { t } from './i18n.js';
+import { serverWords } from './serverwords.js';
 import { Composer } from './compose.js';
 import { keyboardBoard } from './keyboard.js';
 import { openReview, reviewButton } from './review.js';
@@ -187,7 +188,7 @@ export function showGame(root, id, token) {
     actions.replaceChildren(...buttons.map((m) => h('button', { type: 'button', class: 'action', 'data-move': m.text, onclick: () => play(m.text) }, ...actionLabel(m, st.game))));
     const help = myTurn() ? st.turn_help : null;
     actionHelp.hidden = !help;
-    actionHelp.textContent = help || '';
+    actionHelp.textContent = help ? serverWords(help) : '';
     datalist.replaceChildren(...(myTurn() ? st.legal : []).map((m) => h('option', { value: m.text })));
     input.disabled = !myTurn();
     typed.querySelector('button').disabled = !myTurn();

@@ -32,6 +32,18 @@ const KNOWN = [
   [/^your address has (\d+) games against the AI in play/, 'error.too-many-ai', (m) => ({ count: Number(m[1]) })],
   [/^the server cannot be reached$/, 'error.unreachable', () => ({})],
   [/^the server answered (\d+)$/, 'error.status', (m) => ({ status: m[1] })],
+  // What a turn asks for (a game's turn_help), one fixed sentence each.
+  ...[['Armies: choose your king; each brings its powers.', 'turn.kd-king'],
+    ['Armies: choose one of your king\'s two powers.', 'turn.kd-power'],
+    ['Jester: choose the castle column it joins; it counts as that subject but scores nothing.', 'turn.kotv-jester'],
+    ['Wizard: swap a face-up subject of your castle for a subject on the hill.', 'turn.kotv-wizard'],
+    ['Tax collector: choose the column whose face-up tiles he turns down for his gold.', 'turn.kotv-tax'],
+    ['Place your king: click a valley tile to start there.', 'turn.kotv-place'],
+    ['Recruit: click a hill tile to buy it for the price of its row, or pass.', 'turn.kotv-recruit'],
+    ['Summon: click your king, then the tile it stops on (and takes), or beyond two or three identical tiles it passes.', 'turn.kotv-summon'],
+    ['Kingdom bonus: turn a full court face down for 5 gold and a kingdom token, or pass.', 'turn.kotv-kingdom'],
+    ['Refill: choose the hill column whose bottom tiles fill the valley.', 'turn.kotv-refill'],
+  ].map(([text, key]) => [new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`), key, () => ({})]),
 ];
 
 // English is the server's own: said as it wrote it, details and all.

@@ -45,7 +45,10 @@ export function actionWords(game, kind, label, help) {
 // own words (its kind's help, GET /api/games).
 export function moveWords(game, m) {
   const kind = m.kind ? actionKind(game, m.kind) : null;
-  return { text: m.read ?? m.text ?? t('move.hidden'), help: kind ? actionWords(game, m.kind, kind.label, kind.help).help : null };
+  const said = kind ? actionWords(game, m.kind, kind.label, kind.help) : null;
+  // An action read as its kind's label (King Down's "Stratus") is said in the page's words.
+  const text = said && m.read === kind.label ? said.label : m.read ?? m.text ?? t('move.hidden');
+  return { text, help: said ? said.help : null };
 }
 
 // The AI's ten levels (crown's `ai:1` to `ai:10`, docs/STRENGTH.md) in five steps of

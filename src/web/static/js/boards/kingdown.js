@@ -122,8 +122,8 @@ export function beside(state) {
     return h('li', { class: `side p${seat}`, 'data-seat': seat },
       h('span', { class: 'swatch' }), ' ',
       h('strong', {}, `${seat === state.you ? t('seat.you', { seat: seatName(state.game, seat) }) : seatName(state.game, seat)}:`), ' ',
-      army ? t('kd.king-of', { army: ARMIES[army] }) : t('kd.no-king'),
-      power ? t('kd.power', { power: POWERS[power], count: tokens }) : (army ? t('kd.no-power') : ''),
+      army ? t('kd.king-of', { army: actionWords(state.game, key(ARMIES[army]), ARMIES[army]).label }) : t('kd.no-king'),
+      power ? t('kd.power', { power: actionWords(state.game, key(POWERS[power]), POWERS[power]).label, count: tokens }) : (army ? t('kd.no-power') : ''),
       help ? h('span', { class: 'side-help' }, ` (${actionWords(state.game, help.key, help.label, help.help).help.replace(/^power: /, '')})`) : null);
   }));
 }
