@@ -17,7 +17,15 @@ const valueWords = (o, v) => {
   return v === o.default ? t('form.default', { value: words }) : words;
 };
 
-function optionField(o) {
+// An option's name and help in the page's language where the catalogue has them
+// (opt.FAMILY.NAME: the options shown at once), else the game's own words.
+function optionWords(g, o) {
+  const key = `opt.${g.family}.${o.name}`;
+  return { title: hasMessage(key) ? t(key) : o.title, help: hasMessage(`${key}.help`) ? t(`${key}.help`) : o.help };
+}
+
+function optionField(g, o) {
+  const words = optionWords(g, o);
   const id = `rule-${o.name}`;
   let input;
   if (o.type === 'choice') {
@@ -36,8 +44,8 @@ function optionField(o) {
     // browser: shown for completeness, fixed at its default.
     input = h('input', { id, name: o.name, type: 'text', value: o.default, readonly: true });
   }
-  const help = o.type === 'file' ? t('form.file-option', { help: o.help }) : o.help;
-  return h('label', { class: 'field', 'data-rule': o.name }, h('span', { class: 'name' }, o.title), input, h('span', { class: 'help' }, help));
+  const help = o.type === 'file' ? t('form.file-option', { help: words.help }) : words.help;
+  return h('label', { class: 'field', 'data-rule': o.name }, h('span', { class: 'name' }, words.title), input, h('span', { class: 'help' }, help));
 }
 
 function seatField(i) {
@@ -105,10 +113,10 @@ export async function showNewGame(root) {
     playersField.hidden = g.min_players === g.max_players;
     const main = g.options.filter((o) => !o.advanced);
     const more = g.options.filter((o) => o.advanced);
-    rules.replaceChildren(h('legend', {}, t('form.rule-options')), ...main.map(optionField),
+    rules.replaceChildren(h('legend', {}, t('form.rule-options')), ...main.map((o) => optionField(g, o)),
       h('p', { class: 'rules-note' }, more.length ? t('form.more-options', { count: more.length })
         : t(main.length ? 'form.all-options' : 'form.no-options')));
-    advancedRules.replaceChildren(...(more.length ? [h('h3', {}, t('form.more-rules')), ...more.map(optionField)] : []));
+    advancedRules.replaceChildren(...(more.length ? [h('h3', {}, t('form.more-rules')), ...more.map((o) => optionField(g, o))] : []));
     drawSeats();
   }
   select.addEventListener('change', drawGame);
