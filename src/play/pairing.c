@@ -10,6 +10,7 @@
 #include "play/pairing.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 static Status check_players(int players, int round, ErrBuf *err)
 {
@@ -18,6 +19,25 @@ static Status check_players(int players, int round, ErrBuf *err)
                        PAIRING_MAX_PLAYERS, players);
     if (round < 0)
         return err_set(err, STATUS_UNSUPPORTED, "rounds are counted from 0, not %d", round);
+    return STATUS_OK;
+}
+
+Status pairing_check_results(int players, const PairingResult *results, int n, ErrBuf *err)
+{
+    const Status s = check_players(players, 0, err);
+    if (s != STATUS_OK)
+        return s;
+    if (n < 0 || (n > 0 && results == NULL))
+        return err_set(err, STATUS_UNSUPPORTED, "no games given");
+    for (int i = 0; i < n; i++) {
+        const int w = results[i].pair.white, b = results[i].pair.black;
+        const double pts = results[i].white_points;
+        if (w < 0 || w >= players || (b != PAIRING_BYE && (b < 0 || b >= players)) || w == b)
+            return err_set(err, STATUS_UNSUPPORTED, "game %d names a player not in the tournament",
+                           i + 1);
+        if (pts != 0 && pts != 0.5 && pts != 1)
+            return err_set(err, STATUS_UNSUPPORTED, "game %d: a score is 0, 0.5 or 1", i + 1);
+    }
     return STATUS_OK;
 }
 

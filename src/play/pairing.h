@@ -25,6 +25,12 @@ typedef struct PairingResult {
     double white_points;
 } PairingResult;
 
+/* Checks a tournament's field and results before pairing or scoring them: 2 to
+ * PAIRING_MAX_PLAYERS players, and each of results[0..n) naming two different players
+ * of the field (or one and a bye) with a score of 0, 0.5 or 1; the message names the
+ * first bad result. */
+Status pairing_check_results(int players, const PairingResult *results, int n, ErrBuf *err);
+
 /* Rounds in one cycle of a round-robin: players - 1 when even, players when odd (each
  * player then sits one round out). */
 int pairing_round_robin_rounds(int players);

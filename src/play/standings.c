@@ -8,26 +8,13 @@
  */
 #include "play/standings.h"
 
-#include <stddef.h>
-
 
 Status standings_compute(int players, const PairingResult *results, int n, Standing *out,
                          ErrBuf *err)
 {
-    if (players < 1 || players > PAIRING_MAX_PLAYERS)
-        return err_set(err, STATUS_UNSUPPORTED, "a tournament needs 1 to %d players, not %d",
-                       PAIRING_MAX_PLAYERS, players);
-    if (n < 0 || (n > 0 && results == NULL))
-        return err_set(err, STATUS_UNSUPPORTED, "no games given");
-    for (int i = 0; i < n; i++) {
-        const int w = results[i].pair.white, b = results[i].pair.black;
-        const double pts = results[i].white_points;
-        if (w < 0 || w >= players || (b != PAIRING_BYE && (b < 0 || b >= players)) || w == b)
-            return err_set(err, STATUS_UNSUPPORTED, "game %d names a player not in the tournament",
-                           i + 1);
-        if (pts != 0 && pts != 0.5 && pts != 1)
-            return err_set(err, STATUS_UNSUPPORTED, "game %d: a score is 0, 0.5 or 1", i + 1);
-    }
+    const Status s = pairing_check_results(players, results, n, err);
+    if (s != STATUS_OK)
+        return s;
     for (int i = 0; i < players; i++)
         out[i] = (Standing){.player = i, .place = 1};
     for (int i = 0; i < n; i++) {

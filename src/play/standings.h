@@ -26,8 +26,8 @@ typedef struct Standing {
 } Standing;
 
 /* The table of players 0 .. players-1 after results[0..n) (games and byes) into
- * out[0..players), out[i] being player i. Refuses a result naming a player out of range
- * or against himself, or a score other than 0, 0.5 or 1, with out untouched. */
+ * out[0..players), out[i] being player i. Refuses what pairing_check_results refuses,
+ * with out untouched. */
 Status standings_compute(int players, const PairingResult *results, int n, Standing *out,
                          ErrBuf *err);
 

@@ -143,16 +143,12 @@ static Pairing colours(const Swiss *s, int p, int q, int board)
     return for_p == WHITE ? (Pairing){p, q} : (Pairing){q, p};
 }
 
-static Status read_history(Swiss *s, const PairingResult *history, int n, ErrBuf *err)
+/* The players' points, opponents and colours from a checked history. */
+static void read_history(Swiss *s, const PairingResult *history, int n)
 {
     for (int i = 0; i < n; i++) {
         const int w = history[i].pair.white, b = history[i].pair.black;
         const double pts = history[i].white_points;
-        if (w < 0 || w >= s->n || (b != PAIRING_BYE && (b < 0 || b >= s->n)) || w == b)
-            return err_set(err, STATUS_UNSUPPORTED, "game %d names a player not in the tournament",
-                           i + 1);
-        if (pts != 0 && pts != 0.5 && pts != 1)
-            return err_set(err, STATUS_UNSUPPORTED, "game %d: a score is 0, 0.5 or 1", i + 1);
         s->p[w].score += pts;
         if (b == PAIRING_BYE) {
             s->p[w].byes++;
@@ -167,7 +163,6 @@ static Status read_history(Swiss *s, const PairingResult *history, int n, ErrBuf
         s->p[b].before_last = s->p[b].last;
         s->p[b].last = BLACK;
     }
-    return STATUS_OK;
 }
 
 static int compare_placing(const void *a, const void *b, void *ctx)
@@ -213,11 +208,9 @@ static bool try_pairing(Swiss *s, int bye)
 Status swiss_pair(int players, const PairingResult *history, int n, Pairing *out, int *count,
                   ErrBuf *err)
 {
-    if (players < 2 || players > PAIRING_MAX_PLAYERS)
-        return err_set(err, STATUS_UNSUPPORTED, "a tournament needs 2 to %d players, not %d",
-                       PAIRING_MAX_PLAYERS, players);
-    if (n < 0 || (n > 0 && history == NULL))
-        return err_set(err, STATUS_UNSUPPORTED, "no games given");
+    const Status checked = pairing_check_results(players, history, n, err);
+    if (checked != STATUS_OK)
+        return checked;
     Swiss s = {.n = players, .budget = SWISS_BUDGET};
     s.p = calloc((size_t)players, sizeof *s.p);
     s.met = calloc((size_t)players * (size_t)players, 1);
@@ -230,7 +223,7 @@ Status swiss_pair(int players, const PairingResult *history, int n, Pairing *out
         s.scratch == NULL)
         st = err_set(err, STATUS_NOMEM, "out of memory");
     if (st == STATUS_OK)
-        st = read_history(&s, history, n, err);
+        read_history(&s, history, n);
     int bye = -1;
     bool found = false;
     if (st == STATUS_OK) {
