@@ -1031,7 +1031,8 @@ static void read_crosstable(const Run *r, int n, double cell[][8])
 
 /* crown tournament: three AI players in a round-robin on two threads to the end, the
  * crosstable consistent with the places and the records, the same again on one thread;
- * a gauntlet led by an outside engine on two threads; bad input refused in words. */
+ * a gauntlet led by an outside engine on two threads from an openings file; bad input
+ * refused in words. */
 static void test_tournament(void **state)
 {
     (void)state;
@@ -1069,13 +1070,24 @@ static void test_tournament(void **state)
     assert_non_null(y);
     assert_memory_equal(x, y, (size_t)(strstr(x, "distinct") - x));
 
+    // Openings: each meeting plays every start with both colours, every pair the same.
+    char openings[200], first[128];
+    temp_path(openings, sizeof openings, "crown-openings-XXXXXX");
+    int fd = mkstemp(openings);
+    const char lines[] = "sk1ss/5/5/5/SSKSS 2 1\na1-a4 e5-e2\n";
+    assert_true(write(fd, lines, sizeof lines - 1) == (ssize_t)(sizeof lines - 1));
+    close(fd);
     snprintf(cmd, sizeof cmd, "tournament kings-valley --players 'ugi:%s ugi kings-valley',"
-             "ai:1,ai:2 --format gauntlet --depth 1 --concurrency 2 --engine-option 1:Level=2",
-             getenv("CROWN_BIN"));
-    run(&r, cmd, NULL);
-    assert_int_equal(r.status, 0);
-    assert_contains(&r, "gauntlet of 3 players, 4 games");
+             "ai:1,ai:2 --format gauntlet --games 4 --openings %s --depth 1 --concurrency 2 "
+             "--engine-option 1:Level=2", getenv("CROWN_BIN"), openings);
+    run_recorded(&r, cmd, buf, sizeof buf);
+    unlink(openings);
+    assert_contains(&r, "gauntlet of 3 players, 8 games (4 a meeting, 1 cycle); "
+                        "starts: openings from");
     assert_lacks(&r, "forfeit");
+    assert_paired_starts(buf, first, sizeof first);
+    assert_string_equal(first, "start sk1ss/5/5/5/SSKSS 2 1");
+    assert_int_equal(count_of(buf, first), 4);
     read_crosstable(&r, 3, cell);
     int unmet = 0;
     for (int a = 0; a < 3; a++)

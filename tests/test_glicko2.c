@@ -114,7 +114,8 @@ static void test_refusals(void **state)
     const Glicko2 sentinel = {-1, -1, -1};
     Glicko2 out = sentinel;
     ErrBuf err;
-    const Glicko2 bad_rd = {1500, 0, 0.06}, bad_vol = {1500, 200, 0}, bad_r = {(double)NAN, 200, 0.06};
+    const Glicko2 bad_rd = {1500, 0, 0.06}, bad_vol = {1500, 200, 0};
+    const Glicko2 bad_r = {(double)NAN, 200, 0.06};
     assert_int_equal(glicko2_update(&bad_rd, &game, 1, 0.5, &out, &err), STATUS_UNSUPPORTED);
     assert_non_null(strstr(err.msg, "deviation"));
     assert_int_equal(glicko2_update(&bad_vol, &game, 1, 0.5, &out, &err), STATUS_UNSUPPORTED);
