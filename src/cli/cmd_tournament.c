@@ -25,7 +25,7 @@
 #include "play/seats.h"
 #include "play/standings.h"
 
-enum { TOUR_MAX_ENTRANTS = 64, TOUR_ENGINE_OPTIONS = 16, TOUR_MAX_GAMES = 1000000 };
+enum { TOUR_ENGINE_OPTIONS = 16, TOUR_MAX_GAMES = 1000000 };
 
 typedef enum TourFormat { FORMAT_ROUND_ROBIN, FORMAT_GAUNTLET } TourFormat;
 
@@ -53,7 +53,7 @@ typedef struct Tournament {
     const Game *game;
     TourFormat format;
     int n;
-    Entrant entrant[TOUR_MAX_ENTRANTS];
+    Entrant entrant[CLI_MAX_ENTRIES];
     Pair *pairs;
     int n_pairs;
     int *pair_of; /* n x n: the pair of two entrants, or -1 */
@@ -128,7 +128,7 @@ static bool game_done(void *ctx, long index)
 
 /* The pool's view of the tournament: one engine process per outside entrant and thread. */
 typedef struct ThreadEngines {
-    EngineClient client[TOUR_MAX_ENTRANTS];
+    EngineClient client[CLI_MAX_ENTRIES];
 } ThreadEngines;
 
 static void *thread_begin(void *ctx)
@@ -170,8 +170,8 @@ static bool read_entrants(Tournament *t, const char *players)
     const char *p = players;
     while (*p != '\0' || p == players) {
         const size_t len = strcspn(p, ",");
-        if (t->n == TOUR_MAX_ENTRANTS)
-            return cli_error("a tournament has at most %d players", TOUR_MAX_ENTRANTS), false;
+        if (t->n == CLI_MAX_ENTRIES)
+            return cli_error("a tournament has at most %d players", CLI_MAX_ENTRIES), false;
         if (len == 0 || len >= SEAT_TEXT_CAP)
             return cli_error("--players: entry %d is %s", t->n + 1, len ? "too long" : "empty"),
                    false;
@@ -207,7 +207,7 @@ static int pair_for(Tournament *t, int a, int b, const CliOptions *o, const Perf
     // Each pair's seeds differ, so that one entrant's games against two others do not
     // repeat its choices; the starts (match_starts) are the same for every pair.
     p->runner = (MatchRunner){.game = t->game, .specs = &p->specs, .seed = o->seed * 1000003ULL +
-                              (uint64_t)(a * TOUR_MAX_ENTRANTS + b), .limits = lim, .tc = o->tc,
+                              (uint64_t)(a * CLI_MAX_ENTRIES + b), .limits = lim, .tc = o->tc,
                               .keep_record = o->out != NULL};
     *slot = t->pair_of[b * t->n + a] = t->n_pairs;
     return t->n_pairs++;
@@ -235,7 +235,7 @@ static bool schedule(Tournament *t, const TourArgs *a, long games, const CliOpti
         t->pair_of[i] = -1;
     ErrBuf err;
     for (int round = 0; round < a->rounds * per_cycle; round++) {
-        Pairing out[TOUR_MAX_ENTRANTS / 2 + 1];
+        Pairing out[CLI_MAX_ENTRIES / 2 + 1];
         int count;
         const Status s = a->format == FORMAT_ROUND_ROBIN
                              ? pairing_round_robin(t->n, round, out, &count, &err)
