@@ -57,6 +57,18 @@ static const CliCommand COMMANDS[] = {
      "           [--jobs J] [--openings FILE] [--rule NAME=VALUE]...",
      "play pairs of games (seats swapped) until the sequential probability ratio test\n"
      "      accepts H0 (test is elo0 stronger) or H1 (elo1); prints W/D/L, LLR and Elo"},
+    {"tournament", cmd_tournament,
+     "crown tournament GAME --players SPEC,SPEC,... [--format round-robin|gauntlet]\n"
+     "           [--games N] [--rounds R] [--concurrency N] [--seed S] [--openings FILE]\n"
+     "           [--out FILE] [--rule NAME=VALUE]... [--depth N] [--nodes N]\n"
+     "           [--movetime MS | --tc BASE+INC] [--engine-option [K:]NAME=VALUE]...",
+     "a round-robin (Berger tables) or a gauntlet (the first player against each other)\n"
+     "      among AI players and outside engines (uci:COMMAND, ugi:COMMAND); each meeting\n"
+     "      is --games games (2: one start with both colours), the schedule played --rounds\n"
+     "      times (1; 2 for a double round-robin), --concurrency games at once (1); prints\n"
+     "      each game on stderr as it ends, then the standings (points, Elo against the\n"
+     "      field with its 95% margin, Sonneborn-Berger) and the crosstable; --out writes\n"
+     "      every game's record (docs/TOURNAMENTS.md)"},
     {"tune", cmd_tune,
      "crown tune GAME [--generate N --out FILE [--players A,B] [--depth N] [--nodes N]\n"
      "           [--random-plies N] [--skip-plies N] [--per-game N] [--seed S] [--jobs J]]\n"
