@@ -115,6 +115,8 @@ static enum MHD_Result send_response(struct MHD_Connection *c, Response *r)
         MHD_add_response_header(mr, MHD_HTTP_HEADER_ALLOW, r->allow);
     if (r->location[0])
         MHD_add_response_header(mr, MHD_HTTP_HEADER_LOCATION, r->location);
+    if (r->set_cookie[0])
+        MHD_add_response_header(mr, MHD_HTTP_HEADER_SET_COOKIE, r->set_cookie);
     if (r->retry_after > 0) {
         char secs[16];
         snprintf(secs, sizeof secs, "%d", r->retry_after);
@@ -559,6 +561,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         .body_len = cx->len,
         .token = request_token(c),
         .addr = cx->addr,
+        .session = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, HTTP_SESSION_COOKIE),
+        .https = origin_https(srv, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                               "X-Forwarded-Proto"),
+                              peer ? peer->client_addr : NULL),
         .conn = c,
     };
     cx->conn = c;
