@@ -149,6 +149,8 @@ static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *path)
         path = "/index.html";
     if (strcmp(path, "/import") == 0) // a record to review (js/import.js)
         path = "/index.html";
+    if (strcmp(path, "/login") == 0 || strcmp(path, "/account") == 0) // js/account.js
+        path = "/index.html";
     const WebAsset *a = assets_find(path);
     if (a == NULL)
         return send_error(c, 404, "no such page", NULL, 0);

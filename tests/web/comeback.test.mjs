@@ -233,3 +233,37 @@ test('the copy buttons put on the clipboard the very links they show', async () 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('an account: signed up at /login, the games this browser holds claimed in one click', async () => {
+  const t0 = Date.now();
+  const g1 = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+  const g2 = await create({ game: 'kings-valley', seats: ['human', 'ai:1'] });
+  const page = await newPage();
+  // Two games played here before any account: this browser holds their seats' tokens,
+  // as their pages keep them (mygames.js).
+  await page.addInitScript((mine) => {
+    if (!localStorage.getItem('crown.mine')) localStorage.setItem('crown.mine', JSON.stringify(mine));
+  }, [g1, g2].map((g) => ({ id: g.id, token: g.seats[0].token })));
+  await page.goto(`${srv.url}/`);
+  await page.click('.account-menu .account-signin', WAIT);
+  await page.waitForSelector('.login-form', WAIT);
+  await shoot(page, 'login');
+  await audit(page, ['.account-page', '.top']);
+  await page.fill('.login-form input[name=name]', 'Newcomer');
+  await page.fill('.login-form input[name=password]', 'a-first-password');
+  await page.click('.login-form .account-create');
+  await page.waitForURL(/\/account$/, WAIT);
+  await page.waitForSelector('.claim-form button:not([disabled])', WAIT);
+  assert.equal(await page.textContent('.account-menu .account-name'), 'Newcomer');
+  await page.click('.claim-form button');
+  await page.waitForFunction(() => /2 games added/.test(document.querySelector('.claim-form .status').textContent), null, WAIT);
+  await shoot(page, 'account');
+  await page.setViewportSize(PHONE);
+  await audit(page, ['.account-page', '.top']);
+  for (const g of [g1, g2]) assert.equal((await api(srv, 'GET', `/api/games/${g.id}`)).body.accounts[0], 'Newcomer');
+  await page.click('.account-menu .account-signout');
+  await page.waitForSelector('.account-menu .account-signin', WAIT);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  console.log(`# account browser test: ${Date.now() - t0} ms`);
+});
