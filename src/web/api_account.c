@@ -100,14 +100,26 @@ static void answer_name(Response *res, int status, const char *name)
     api_answer_json(res, status, o);
 }
 
-void api_account_signup(Server *srv, const Request *req, Session *s, Response *res)
+/* The body {"name": ..., "password": ...} of a sign-up or a sign-in; NULL with res set. */
+static json_t *name_password(const Request *req, const char **name, const char **password,
+                             Response *res)
 {
     static const char *const FIELDS[] = {"name", "password", NULL};
-    (void)s;
     json_t *body = string_body(req, FIELDS, res);
+    if (body != NULL) {
+        *name = field(body, "name");
+        *password = field(body, "password");
+    }
+    return body;
+}
+
+void api_account_signup(Server *srv, const Request *req, Session *s, Response *res)
+{
+    (void)s;
+    const char *name, *password;
+    json_t *body = name_password(req, &name, &password, res);
     if (body == NULL)
         return;
-    const char *name = field(body, "name"), *password = field(body, "password");
     const char *why = credential_name_refusal(name);
     if (why == NULL)
         why = credential_password_refusal(password);
@@ -179,12 +191,11 @@ static bool check_password(Server *srv, const char *account, const char *addr,
 
 void api_account_login(Server *srv, const Request *req, Session *s, Response *res)
 {
-    static const char *const FIELDS[] = {"name", "password", NULL};
     (void)s;
-    json_t *body = string_body(req, FIELDS, res);
+    const char *name, *password;
+    json_t *body = name_password(req, &name, &password, res);
     if (body == NULL)
         return;
-    const char *name = field(body, "name"), *password = field(body, "password");
     char account[LIMIT_KEY], addr[LIMIT_KEY];
     limit_keys(req, name, account, addr);
     StoreUser u;

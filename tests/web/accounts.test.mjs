@@ -181,8 +181,9 @@ test('an unknown name and a wrong password: the same answer in the same time (ar
     const mean = (xs) => xs.reduce((x, y) => x + y, 0) / xs.length;
     const [k, u] = [mean(known), mean(unknown)];
     console.log(`# sign-in refused: wrong password ${k.toFixed(1)} ms, unknown name ${u.toFixed(1)} ms (mean of ${known.length}); a verify ${ok.ms.toFixed(1)} ms`);
-    // Without the dummy hash an unknown name would answer in well under a millisecond.
-    assert.ok(u > 0.5 * k && u < 2 * k, `unknown ${u} ms against wrong ${k} ms`);
+    // Without the dummy hash an unknown name would answer in well under a millisecond;
+    // the bounds are loose for a loaded machine, which may stretch either side.
+    assert.ok(u > 0.25 * k && u < 4 * k, `unknown ${u} ms against wrong ${k} ms`);
   } finally {
     assert.equal((await s.stop()).code, 0);
   }

@@ -261,6 +261,9 @@ test('an account: signed up at /login, the games this browser holds claimed in o
   await page.setViewportSize(PHONE);
   await audit(page, ['.account-page', '.top']);
   for (const g of [g1, g2]) assert.equal((await api(srv, 'GET', `/api/games/${g.id}`)).body.accounts[0], 'Newcomer');
+  // The game's page names the seat by its account.
+  await page.goto(`${srv.url}${g2.seats[0].url}`);
+  await page.waitForSelector('.seat.p0 .seat-account:text("Newcomer")', WAIT);
   await page.click('.account-menu .account-signout');
   await page.waitForSelector('.account-menu .account-signin', WAIT);
   assert.deepEqual(page.errors, []);
