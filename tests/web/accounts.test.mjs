@@ -5,8 +5,9 @@
 // every sign-in, the Origin check on cookie-authenticated POSTs, no password in any log
 // or answer, names checked), and what an account holds (sign-out here and everywhere,
 // the password, export, claiming a browser's games, deletion), on a database upgraded
-// from before accounts. Part of the api suite of tools/run-web-tests.sh; its server
-// hashes with --password-cost low but for the timing test, which needs the real cost.
+// from before accounts. Part of the api suite of tools/run-web-tests.sh. Two servers:
+// one hashing with --password-cost low for speed, and one on a version-1 database at the
+// real cost, for the upgrade and the timing test, which needs that cost.
 import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,19 +15,27 @@ import { after, before, test } from 'node:test';
 import { api, startServer, tempDir } from './server.mjs';
 
 let srv;
+let old; // a database from before accounts, upgraded, hashing at the real cost
 const passwords = new Set(); // every password sent: none may show in an answer or a log
 
 before(async () => {
   // --trusted-proxy: a test names its client address in X-Forwarded-For, and says https.
-  srv = await startServer({ args: ['--password-cost', 'low', '--login-tries', '3', '--trusted-proxy', '127.0.0.1'] });
+  const db = join(tempDir(), 'crown.db');
+  copyFileSync(new URL('./fixtures/schema-v1.db', import.meta.url), db);
+  [srv, old] = await Promise.all([
+    startServer({ args: ['--password-cost', 'low', '--login-tries', '3', '--trusted-proxy', '127.0.0.1'] }),
+    startServer({ db, args: ['--trusted-proxy', '127.0.0.1'] }),
+  ]);
 });
 
 after(async () => {
-  if (!srv) return;
-  const { code } = await srv.stop();
-  assert.equal(code, 0, srv.stderr());
-  assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
-  for (const p of passwords) assert.ok(!srv.stderr().includes(p), 'a password in the log');
+  for (const s of [srv, old]) {
+    if (!s) continue;
+    const { code } = await s.stop();
+    assert.equal(code, 0, s.stderr());
+    assert.doesNotMatch(s.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
+    for (const p of passwords) assert.ok(!s.stderr().includes(p), 'a password in the log');
+  }
 });
 
 // A call with the session cookie `cookie` and from address `from` (X-Forwarded-For);
@@ -155,38 +164,34 @@ test('failed sign-ins lock an address out, whatever the names; another address i
 });
 
 test('an unknown name and a wrong password: the same answer in the same time (argon2id cost)', async () => {
-  const s = await startServer({ args: ['--trusted-proxy', '127.0.0.1'] });
-  try {
-    const name = 'timing1';
-    const password = 'the-right-password';
-    assert.equal((await call('POST', '/api/signup', { body: { name, password }, server: s })).status, 201);
-    const time = async (who, i) => {
-      const t0 = process.hrtime.bigint();
-      const r = await call('POST', '/api/login', { body: { name: who, password: 'a-wrong-password' }, from: `192.0.2.${i}`, server: s });
-      return { ms: Number(process.hrtime.bigint() - t0) / 1e6, r };
-    };
-    const known = [], unknown = [];
-    for (let i = 0; i < 2; i++) { // under the account's free tries
-      const a = await time(name, i);
-      const b = await time(`nobody${i}`, 100 + i);
-      assert.equal(a.r.status, 401);
-      assert.deepEqual(a.r.body, b.r.body);
-      assert.equal(b.r.status, 401);
-      known.push(a.ms);
-      unknown.push(b.ms);
-    }
-    const ok = await time(name, 50);
-    const good = await call('POST', '/api/login', { body: { name, password }, from: '192.0.2.51', server: s });
-    assert.equal(good.status, 200);
-    const mean = (xs) => xs.reduce((x, y) => x + y, 0) / xs.length;
-    const [k, u] = [mean(known), mean(unknown)];
-    console.log(`# sign-in refused: wrong password ${k.toFixed(1)} ms, unknown name ${u.toFixed(1)} ms (mean of ${known.length}); a verify ${ok.ms.toFixed(1)} ms`);
-    // Without the dummy hash an unknown name would answer in well under a millisecond;
-    // the bounds are loose for a loaded machine, which may stretch either side.
-    assert.ok(u > 0.25 * k && u < 4 * k, `unknown ${u} ms against wrong ${k} ms`);
-  } finally {
-    assert.equal((await s.stop()).code, 0);
+  const s = old;
+  const name = 'timing1';
+  const password = 'the-right-password';
+  assert.equal((await call('POST', '/api/signup', { body: { name, password }, server: s })).status, 201);
+  const time = async (who, i) => {
+    const t0 = process.hrtime.bigint();
+    const r = await call('POST', '/api/login', { body: { name: who, password: 'a-wrong-password' }, from: `192.0.2.${i}`, server: s });
+    return { ms: Number(process.hrtime.bigint() - t0) / 1e6, r };
+  };
+  const known = [], unknown = [];
+  for (let i = 0; i < 2; i++) { // under the account's free tries
+    const a = await time(name, i);
+    const b = await time(`nobody${i}`, 100 + i);
+    assert.equal(a.r.status, 401);
+    assert.deepEqual(a.r.body, b.r.body);
+    assert.equal(b.r.status, 401);
+    known.push(a.ms);
+    unknown.push(b.ms);
   }
+  const ok = await time(name, 50);
+  const good = await call('POST', '/api/login', { body: { name, password }, from: '192.0.2.51', server: s });
+  assert.equal(good.status, 200);
+  const mean = (xs) => xs.reduce((x, y) => x + y, 0) / xs.length;
+  const [k, u] = [mean(known), mean(unknown)];
+  console.log(`# sign-in refused: wrong password ${k.toFixed(1)} ms, unknown name ${u.toFixed(1)} ms (mean of ${known.length}); a verify ${ok.ms.toFixed(1)} ms`);
+  // Without the dummy hash an unknown name would answer in well under a millisecond;
+  // the bounds are loose for a loaded machine, which may stretch either side.
+  assert.ok(u > 0.25 * k && u < 4 * k, `unknown ${u} ms against wrong ${k} ms`);
 });
 
 test('a cookie-authenticated POST from another site is refused (Origin)', async () => {
@@ -288,20 +293,14 @@ test('rated games: between two accounts, the open seat taken by a signed-in play
 });
 
 test('a database from before accounts is upgraded and its games claimed', async () => {
-  const db = join(tempDir(), 'crown.db');
-  copyFileSync(new URL('./fixtures/schema-v1.db', import.meta.url), db);
-  const s = await startServer({ db, args: ['--password-cost', 'low'] });
-  try {
-    const id = '35d417a39aa2a2153d84443a';
-    const token = 'a225b9698e5ad52c2d7a6cda0afe6181';
-    const up = await call('POST', '/api/signup', { body: { name: 'oldtimer', password: 'from-long-ago' }, server: s });
-    assert.equal(up.status, 201);
-    const c = await call('POST', '/api/account/claim', { body: { games: [{ id, token }] }, cookie: up.cookie, server: s });
-    assert.deepEqual(c.body.claimed, [id]);
-    const st = (await call('GET', `/api/games/${id}`, { token, server: s })).body;
-    assert.deepEqual(st.moves.map((m) => m.text), ['b1-b4', 'a5-a2']);
-    assert.ok(st.accounts.includes('oldtimer'));
-  } finally {
-    assert.equal((await s.stop()).code, 0);
-  }
+  const s = old;
+  const id = '35d417a39aa2a2153d84443a';
+  const token = 'a225b9698e5ad52c2d7a6cda0afe6181';
+  const up = await call('POST', '/api/signup', { body: { name: 'oldtimer', password: 'from-long-ago' }, server: s });
+  assert.equal(up.status, 201);
+  const c = await call('POST', '/api/account/claim', { body: { games: [{ id, token }] }, cookie: up.cookie, server: s });
+  assert.deepEqual(c.body.claimed, [id]);
+  const st = (await call('GET', `/api/games/${id}`, { token, server: s })).body;
+  assert.deepEqual(st.moves.map((m) => m.text), ['b1-b4', 'a5-a2']);
+  assert.ok(st.accounts.includes('oldtimer'));
 });
