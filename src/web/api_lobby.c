@@ -88,6 +88,8 @@ static json_t *open_entry(const Session *s)
         clock = json_loadb(field + 8, (size_t)n - 9, 0, NULL);
     json_object_set_new(o, "clock", clock ? clock : json_null());
     json_object_set_new(o, "created", json_integer(s->created));
+    // A rated game's seat is for a signed-in account only (api_lobby_join).
+    json_object_set_new(o, "rated", json_boolean(s->meta.rated));
     char watch[64];
     snprintf(watch, sizeof watch, "/g/%s", s->id);
     json_object_set_new(o, "watch_url", json_string(watch));

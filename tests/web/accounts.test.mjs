@@ -276,6 +276,8 @@ test('rated games: between two accounts, the open seat taken by a signed-in play
   assert.equal(r.body.state.rated, true);
   assert.deepEqual(r.body.state.accounts, [a.name, null]);
   const id = r.body.id;
+  const listed = (await call('GET', '/api/open')).body.games.find((x) => x.id === id);
+  assert.equal(listed.rated, true);
   assert.equal((await call('POST', `/api/games/${id}/join`, { body: {} })).status, 401);
   assert.equal((await call('POST', `/api/games/${id}/join`, { body: {}, cookie: a.cookie })).status, 409);
   const j = await call('POST', `/api/games/${id}/join`, { body: {}, cookie: b.cookie });
