@@ -95,6 +95,15 @@ Status store_session_close(Store *st, const char *session_hash, ErrBuf *err)
     return store_run(st, &m, 1, NULL, err);
 }
 
+Status store_sessions_expire(Store *st, int64_t before, ErrBuf *err)
+{
+    char at[24];
+    num(at, sizeof at, before);
+    const char *p[] = {at};
+    const StoreStmt m = {"DELETE FROM user_sessions WHERE created<$1", 1, p, NULL};
+    return store_run(st, &m, 1, NULL, err);
+}
+
 Status store_sessions_close_all(Store *st, int64_t user, const char *keep, ErrBuf *err)
 {
     char u[24];

@@ -46,6 +46,9 @@ Status store_session_user(Store *st, const char *session_hash, int64_t since, St
                           ErrBuf *err);
 /* Ends one session; an unknown one is fine. */
 Status store_session_close(Store *st, const char *session_hash, ErrBuf *err);
+/* Deletes the sessions opened before `before` (seconds since 1970): they sign nobody in
+ * any more (store_session_user), so the housekeeping clears them. */
+Status store_sessions_expire(Store *st, int64_t before, ErrBuf *err);
 /* Ends every session of the account but `keep` (NULL: all). */
 Status store_sessions_close_all(Store *st, int64_t user, const char *keep, ErrBuf *err);
 /* A new password hash; every other session of the account ends with the old password. */
