@@ -158,6 +158,9 @@ static const CliCommand COMMANDS[] = {
      "                             dead: its streams and hints stop counting [30]\n"
      "      --idle S               a game untouched this long leaves memory [300]\n"
      "      --day-seconds S        a day of days-per-move clocks, for tests [86400]\n"
+     "      --login-tries N        failed sign-ins of an account before it waits, doubling;\n"
+     "                             an address has four times as many [5]\n"
+     "      --password-cost normal|low  argon2id's cost for passwords; low for tests only\n"
      "      --abandon-after S      an unfinished game unchanged this long is deleted; 0 never\n"
      "                             [2592000, 30 days]\n"
      "      --delete-finished-after S  the same for finished games [0, never]"},

@@ -2,7 +2,8 @@
 // at /g/ID, taking the seat's token from the link's #token=... part (kept out of the
 // path, so it never reaches server logs or Referer headers); a record to review is
 // imported at /import; the rules pages are /learn and /learn/GAME; studies run from
-// the Lab page at /lab; any position is explored on the analysis board at /analysis.
+// the Lab page at /lab; any position is explored on the analysis board at /analysis;
+// accounts sign in at /login and are kept at /account.
 import { showNewGame } from './newgame.js';
 import { showGame } from './game.js';
 import { showImport } from './import.js';
@@ -14,11 +15,13 @@ import { showLab } from './lab.js';
 import { showAnalysis } from './analysis.js';
 import { loadCatalog } from './catalog.js';
 import { serverInfo } from './api.js';
+import { showAccount, showAccountMenu, showLogin } from './account.js';
 
 // Every page reads the games' names and words from the catalog: it comes first.
 await loadCatalog();
 // The header links to the Lab only on a server that runs it (--lab).
 serverInfo().then((info) => { document.querySelector('.lab-link').hidden = !info.lab; }, () => {});
+showAccountMenu(document.querySelector('.account-menu'));
 
 const root = document.getElementById('app');
 const path = location.pathname;
@@ -36,6 +39,10 @@ if (path === '/' || path === '/index.html') {
   showLearn(root, path.split('/')[2] || '');
 } else if (path === '/lab') {
   showLab(root);
+} else if (path === '/login') {
+  showLogin(root);
+} else if (path === '/account') {
+  showAccount(root);
 } else if (path === '/analysis') {
   showAnalysis(root, location.search);
 } else if (m) {
