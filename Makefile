@@ -150,7 +150,8 @@ COMPLETIONDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 MAN_COMMANDS = $$($(CROWN) completion words 1 crown "" | grep -v '^-')
 
 .PHONY: all tests check test play bench deps deps-test clean lint web-check \
-        install uninstall fuzz fuzz-targets check-invariants python python-check bench-python
+        install uninstall fuzz fuzz-targets check-invariants python python-check python-sources \
+        bench-python
 all: $(CROWN) $(LIB) $(SHLIB)
 
 $(patsubst %.c,$(OUT)/obj/%.o,$(wildcard src/web/store_pg*.c)): CFLAGS_ALL += $(PQ_CFLAGS)
@@ -252,6 +253,12 @@ $(PY_MOD): python/crownmodule.c include/crown.h $(PIC_OBJ)
 	    python/crownmodule.c $(PIC_OBJ) $(LDFLAGS_ALL) $(LDLIBS_ALL)
 
 python: $(PY_MOD)
+
+# The files the module is built from, for the source archive of python/setup.py: with
+# this Makefile they build it outside the repository.
+python-sources:
+	@echo Makefile python/crownmodule.c include/crown.h $(LIB_SRC) \
+	    $(wildcard $(addsuffix *.h,$(sort $(dir $(LIB_SRC)))))
 
 # Where make install puts the module: the folder Debian's python3 searches for PREFIX
 # /usr (/usr/lib/python3/dist-packages) and /usr/local (/usr/local/lib/python3.X/
