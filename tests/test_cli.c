@@ -489,6 +489,12 @@ static void test_help_man_completion(void **state)
     static char page[65536];
     page[fread(page, 1, sizeof page - 1, f)] = '\0';
     fclose(f);
+    // Its header names this version, as the generated pages do.
+    run(&r, "--version", NULL);
+    char title[64];
+    snprintf(title, sizeof title, "\"%.*s\" \"User Commands\"\n", (int)strcspn(r.out, "\n"), r.out);
+    if (strstr(page, title) == NULL)
+        fail_msg("docs/crown.1's .TH line does not end %s", title);
     run(&r, "completion words 1 crown ''", NULL);
     for (char *w = strtok(r.out, "\n"); w; w = strtok(NULL, "\n")) {
         if (w[0] == '-')
