@@ -271,7 +271,8 @@ endif
 PYDIR = $(DESTDIR)$(shell $(PYTHON) -c 'import sys, sysconfig as s; p = sys.argv[1];     names = s.get_scheme_names();     scheme = "deb_system" if p == "/usr" and "deb_system" in names else         "posix_local" if p == "/usr/local" and "posix_local" in names else "posix_prefix";     base = "/usr" if scheme == "posix_local" else p;     print(s.get_path("platlib", scheme, vars={"base": base, "platbase": base}))' '$(PREFIX)')
 
 # pytest on the module (tests/python); its closing line is the count.
-# It checks the module against the C engine through libcrown.so (ctypes).
+# It checks the module against the C engine through libcrown.so (ctypes), and its
+# packaging: pip and python3 -m build (test_packaging.py; it builds in build/release).
 python-check: python $(CROWN) $(SHLIB)
 	@cd tests/python && PYTHONPATH=$(CURDIR)/$(OUT)/python CROWN_BIN=$(CURDIR)/$(CROWN) \
 	    CROWN_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) -m pytest -q -p no:cacheprovider .
