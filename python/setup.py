@@ -61,7 +61,8 @@ class BuildWithMake(build_ext):
         built = os.path.join(os.path.abspath(self.build_temp), os.path.basename(dest))
         os.makedirs(os.path.dirname(built), exist_ok=True)
         jobs = f"-j{os.cpu_count() or 1}"
-        sys.stdout.write(make(jobs, "WERROR=0", f"PYTHON={sys.executable}", f"PY_MOD={built}", built))
+        out = make(jobs, "WERROR=0", f"PYTHON={sys.executable}", f"PY_MOD={built}", built)
+        sys.stdout.write(out)
         self.mkpath(os.path.dirname(dest))
         self.copy_file(built, dest)
 

@@ -1,8 +1,8 @@
 # test_packaging.py - the module as Python users install it (docs/INSTALL.md), offline:
 # `pip install --no-build-isolation ./python` into a virtual environment, and the source
-# archive and wheel of `python3 -m build --no-isolation`, the wheel installed too; each
-# install imported from outside the tree and a move played. The interpreter is the one
-# running pytest, which `make python-check` makes Debian's /usr/bin/python3 (with
+# archive and wheel of `python3 -m build --no-isolation`; the installed module and the
+# wheel's each imported from outside the tree and a move played. The interpreter is the
+# one running pytest, which `make python-check` makes Debian's /usr/bin/python3 (with
 # python3-venv, python3-pip, python3-setuptools and python3-build); the environment gets
 # its site packages so that nothing is downloaded. The build reuses the release build's
 # objects (python-check is a release build's), so only crownmodule.c is compiled.
@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import zipfile
 
 import pytest
 
@@ -32,12 +33,14 @@ print(crown.__file__, crown.__version__, move, state.current_player())
 """
 
 
-def run(*cmd, cwd=None):
-    """Runs cmd without the tests' PYTHONPATH (which points at the build's module) and
-    the outer make's jobserver; fails the test with its output if it fails. Returns its
-    stdout."""
+def run(*cmd, cwd=None, pythonpath=None):
+    """Runs cmd without the tests' PYTHONPATH (which points at the build's module; there
+    is `pythonpath` instead, if given) and the outer make's jobserver; fails the test
+    with its output if it fails. Returns its stdout."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    if pythonpath is not None:
+        env["PYTHONPATH"] = pythonpath
     done = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, universal_newlines=True)
     if done.returncode != 0:
@@ -45,10 +48,11 @@ def run(*cmd, cwd=None):
     return done.stdout
 
 
-def check_installed(venv, tmp):
-    python = os.path.join(venv, "bin", "python")
-    where, version, move, player = run(python, "-c", PLAY, cwd=tmp).split()
-    assert where.startswith(venv + os.sep), f"imported {where}, not the environment's module"
+def check_plays(python, folder, tmp, pythonpath=None):
+    """`python` imports the module from `folder`, this version, and plays a move."""
+    out = run(python, "-c", PLAY, cwd=tmp, pythonpath=pythonpath)
+    where, version, move, player = out.split()
+    assert where.startswith(folder + os.sep), f"imported {where}, not the module in {folder}"
     assert version == crown.__version__
     assert (move, player) == ("a1-a4", "1")
 
@@ -66,20 +70,16 @@ def venv(tmp):
     return path
 
 
-def pip_install(venv, what, tmp):
-    run(os.path.join(venv, "bin", "python"), "-m", "pip", "install", "--no-index",
-        "--no-build-isolation", "--no-deps", "--force-reinstall", "--no-cache-dir",
-        "--disable-pip-version-check", what, cwd=tmp)
-
-
 def test_pip_install(venv, tmp):
     before = sorted(os.listdir(PACKAGE))
-    pip_install(venv, PACKAGE, tmp)
-    check_installed(venv, tmp)
+    run(os.path.join(venv, "bin", "python"), "-m", "pip", "install", "--no-index",
+        "--no-build-isolation", "--no-deps", "--no-cache-dir", "--disable-pip-version-check",
+        PACKAGE, cwd=tmp)
+    check_plays(os.path.join(venv, "bin", "python"), venv, tmp)
     assert sorted(os.listdir(PACKAGE)) == before, "the build left files in python/"
 
 
-def test_build_sdist_and_wheel(venv, tmp):
+def test_build_sdist_and_wheel(tmp):
     dist = os.path.join(tmp, "dist")
     run(sys.executable, "-m", "build", "--no-isolation", "--sdist", "--wheel",
         "--outdir", dist, PACKAGE)
@@ -87,8 +87,18 @@ def test_build_sdist_and_wheel(venv, tmp):
     names = sorted(os.listdir(dist))
     assert len(names) == 2 and names[0].startswith(f"crown-{version}-cp3"), names
     assert names[0].endswith(".whl") and names[1] == f"crown-{version}.tar.gz", names
-    pip_install(venv, os.path.join(dist, names[0]), tmp)
-    check_installed(venv, tmp)
+
+    # The wheel is the module and its metadata; unpacked (what installing it does for a
+    # lone extension module), it imports and plays.
+    unpacked = os.path.join(tmp, "wheel")
+    with zipfile.ZipFile(os.path.join(dist, names[0])) as wheel:
+        inside = wheel.namelist()
+        modules = [n for n in inside if n.startswith("crown.") and n.endswith(".so")]
+        assert len(modules) == 1, inside
+        metadata = wheel.read(f"crown-{version}.dist-info/METADATA").decode()
+        assert f"Version: {version}" in metadata
+        wheel.extractall(unpacked)
+    check_plays(sys.executable, unpacked, tmp, pythonpath=unpacked)
 
     # The source archive builds with no repository around it: it holds every file the
     # Makefile builds the module from, and there make finds all it needs.
