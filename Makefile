@@ -150,7 +150,8 @@ COMPLETIONDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 MAN_COMMANDS = $$($(CROWN) completion words 1 crown "" | grep -v '^-')
 
 .PHONY: all tests check test play bench deps deps-test clean lint web-check \
-        install uninstall fuzz fuzz-targets check-invariants python python-check bench-python
+        install uninstall fuzz fuzz-targets check-invariants python python-check python-sources \
+        bench-python
 all: $(CROWN) $(LIB) $(SHLIB)
 
 $(patsubst %.c,$(OUT)/obj/%.o,$(wildcard src/web/store_pg*.c)): CFLAGS_ALL += $(PQ_CFLAGS)
@@ -253,6 +254,12 @@ $(PY_MOD): python/crownmodule.c include/crown.h $(PIC_OBJ)
 
 python: $(PY_MOD)
 
+# The files the module is built from, for the source archive of python/setup.py: with
+# this Makefile they build it outside the repository.
+python-sources:
+	@echo Makefile python/crownmodule.c include/crown.h $(LIB_SRC) \
+	    $(wildcard $(addsuffix *.h,$(sort $(dir $(LIB_SRC)))))
+
 # Where make install puts the module: the folder Debian's python3 searches for PREFIX
 # /usr (/usr/lib/python3/dist-packages) and /usr/local (/usr/local/lib/python3.X/
 # dist-packages), else Python's own scheme, PREFIX/lib/python3.X/site-packages. Only
@@ -264,7 +271,8 @@ endif
 PYDIR = $(DESTDIR)$(shell $(PYTHON) -c 'import sys, sysconfig as s; p = sys.argv[1];     names = s.get_scheme_names();     scheme = "deb_system" if p == "/usr" and "deb_system" in names else         "posix_local" if p == "/usr/local" and "posix_local" in names else "posix_prefix";     base = "/usr" if scheme == "posix_local" else p;     print(s.get_path("platlib", scheme, vars={"base": base, "platbase": base}))' '$(PREFIX)')
 
 # pytest on the module (tests/python); its closing line is the count.
-# It checks the module against the C engine through libcrown.so (ctypes).
+# It checks the module against the C engine through libcrown.so (ctypes), and its
+# packaging: pip and python3 -m build (test_packaging.py; it builds in build/release).
 python-check: python $(CROWN) $(SHLIB)
 	@cd tests/python && PYTHONPATH=$(CURDIR)/$(OUT)/python CROWN_BIN=$(CURDIR)/$(CROWN) \
 	    CROWN_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) -m pytest -q -p no:cacheprovider .

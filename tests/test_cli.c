@@ -27,6 +27,17 @@ typedef struct Run {
     int status;
 } Run;
 
+/* Runs the shell command `cmd`: its output into r->out, its exit status. */
+static void run_shell(Run *r, const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(r->out, 1, sizeof r->out - 1, p);
+    r->out[n] = '\0';
+    int st = pclose(p);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /* Runs `crown ARGS < input 2>&1` with input's first len bytes (NUL bytes included). */
 static void run_bytes(Run *r, const char *args, const char *input, size_t len)
 {
@@ -41,12 +52,7 @@ static void run_bytes(Run *r, const char *args, const char *input, size_t len)
     close(fd);
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "'%s' %s < %s 2>&1", bin, args, in_path);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(r->out, 1, sizeof r->out - 1, p);
-    r->out[n] = '\0';
-    int st = pclose(p);
-    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    run_shell(r, cmd);
     unlink(in_path);
 }
 
@@ -369,6 +375,72 @@ static void bestmove_of(const Run *r, char *out, size_t cap)
     out[n] = '\0';
 }
 
+/* The text of a manual page's section `name` (written between .nf and .fi) with roff's
+ * escapes undone, into out. */
+static void man_section(const char *page, const char *name, char *out, size_t cap)
+{
+    char head[64];
+    snprintf(head, sizeof head, ".SH %s\n.nf\n", name);
+    const char *p = strstr(page, head);
+    if (p == NULL)
+        fail_msg("no section %s in the page:\n%s", name, page);
+    p += strlen(head);
+    const char *end = strstr(p, ".fi\n");
+    assert_non_null(end);
+    size_t n = 0;
+    for (; p < end && n + 1 < cap; p++) {
+        if (p[0] == '\\' && (p[1] == '-' || p[1] == 'e' || p[1] == '&')) {
+            p++;
+            if (*p != '&')
+                out[n++] = *p == 'e' ? '\\' : '-';
+        } else {
+            out[n++] = *p;
+        }
+    }
+    out[n] = '\0';
+}
+
+/* crown-NAME(1) says exactly what `crown NAME --help` says: its synopsis is the usage and
+ * its description the help, each line without the six spaces --help indents it by. */
+static void assert_page_is_help(const char *name)
+{
+    static Run help, page;
+    static char synopsis[8192], description[16384], expect[32768];
+    char args[96];
+    snprintf(args, sizeof args, "%s --help", name);
+    run(&help, args, NULL);
+    assert_int_equal(help.status, 0);
+    snprintf(args, sizeof args, "help --man %s", name);
+    run(&page, args, NULL);
+    assert_int_equal(page.status, 0);
+    man_section(page.out, "SYNOPSIS", synopsis, sizeof synopsis);
+    man_section(page.out, "DESCRIPTION", description, sizeof description);
+    size_t n = (size_t)snprintf(expect, sizeof expect, "usage: %s  ", synopsis);
+    for (const char *p = description; *p && n + 8 < sizeof expect; p++) {
+        expect[n++] = *p;
+        if (*p == '\n' && p[1] != '\0')
+            n += (size_t)snprintf(expect + n, sizeof expect - n, "      ");
+    }
+    expect[n] = '\0';
+    if (strcmp(expect, help.out) != 0)
+        fail_msg("crown-%s(1) says\n%s\nbut crown %s --help says\n%s", name, expect, name,
+                 help.out);
+}
+
+/* What bash offers for `line`, the cursor at its end, through the function `crown
+ * completion bash` writes (crown found on the PATH, as once installed): one a line. */
+static void bash_completes(Run *r, const char *line)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "PATH=\"$(dirname \"$CROWN_BIN\"):$PATH\" bash --norc --noprofile -c "
+             "'eval \"$(crown completion bash)\"; COMP_LINE=$1; COMP_POINT=${#1}; _crown; "
+             "printf \"%%s\\n\" \"${COMPREPLY[@]}\"' _ '%s' 2>&1",
+             line);
+    run_shell(r, cmd);
+    assert_int_equal(r->status, 0);
+}
+
 /* crown help, the manual pages and the completion are written from the same table as
  * --help, so they say the same. */
 static void test_help_man_completion(void **state)
@@ -398,14 +470,31 @@ static void test_help_man_completion(void **state)
     assert_string_equal(r.out, "no-move=loss\nno-move=draw\n");
     run(&r, "completion words 3 crown sprt king-down --elo", NULL);
     assert_string_equal(r.out, "--elo0\n--elo1\n");
+    run(&r, "completion words 2 crown serve --creates", NULL);
+    assert_string_equal(r.out, "--creates-per-hour\n");
     run(&r, "completion bash", NULL);
     assert_contains(&r, "complete -o default -F _crown crown\n");
+    // What bash itself offers: after '=' only the value, as bash splits words there.
+    bash_completes(&r, "crown pl");
+    assert_string_equal(r.out, "play\nplayouts\n");
+    bash_completes(&r, "crown play kings-valley --rule no-move=");
+    assert_string_equal(r.out, "loss\ndraw\n");
+    bash_completes(&r, "crown help --man ser");
+    assert_string_equal(r.out, "serve\n");
+    bash_completes(&r, "crown play king-d");
+    assert_string_equal(r.out, "king-down\n");
     // The overview page names every command's page.
     FILE *f = fopen("docs/crown.1", "r");
     assert_non_null(f);
     static char page[65536];
     page[fread(page, 1, sizeof page - 1, f)] = '\0';
     fclose(f);
+    // Its header names this version, as the generated pages do.
+    run(&r, "--version", NULL);
+    char title[64];
+    snprintf(title, sizeof title, "\"%.*s\" \"User Commands\"\n", (int)strcspn(r.out, "\n"), r.out);
+    if (strstr(page, title) == NULL)
+        fail_msg("docs/crown.1's .TH line does not end %s", title);
     run(&r, "completion words 1 crown ''", NULL);
     for (char *w = strtok(r.out, "\n"); w; w = strtok(NULL, "\n")) {
         if (w[0] == '-')
@@ -414,6 +503,7 @@ static void test_help_man_completion(void **state)
         snprintf(ref, sizeof ref, ".BR crown\\-%s (1)", w);
         if (strstr(page, ref) == NULL)
             fail_msg("docs/crown.1 does not name crown-%s(1)", w);
+        assert_page_is_help(w);
     }
 }
 

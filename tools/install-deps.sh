@@ -10,9 +10,9 @@
 #                                 npm packages (tests/web: playwright-core, axe-core)
 #                                 and the front end's (src/web/vendor: uPlot)
 #   tools/install-deps.sh test    build + web + cmocka, clang and its libFuzzer, Python's
-#                                 headers, numpy and pytest, the sqlite3 shell, and
-#                                 PostgreSQL and HAProxy for the multi-process tests, for
-#                                 `make test`
+#                                 headers, numpy, pytest, pip, venv and build, the sqlite3
+#                                 shell, and PostgreSQL and HAProxy for the multi-process
+#                                 tests, for `make test`
 # With --list after the set it installs nothing and prints what the set holds, one a line:
 # Debian packages as they are, npm folders as npm:FOLDER.
 set -eu
@@ -27,6 +27,11 @@ web) web=true vendor=true ;;
 test) web=true vendor=true; want+=(libcmocka-dev clang libclang-rt-dev python3-dev python3-numpy python3-pytest sqlite3 postgresql haproxy cppcheck) ;; # libFuzzer: clang only recommends it
 *) echo "install-deps: unknown set '$set_name' (build, play, web, test)" >&2; exit 2 ;;
 esac
+# The packaging test installs the Python module with pip into a virtual environment and
+# builds its wheel (tests/python/test_packaging.py).
+if [ "$set_name" = test ]; then
+    want+=(python3-venv python3-pip python3-setuptools python3-build)
+fi
 if [ "${2:-}" = --list ]; then
     printf '%s\n' "${want[@]}"
     if $web || $vendor; then printf '%s\n' nodejs npm; fi
