@@ -104,6 +104,13 @@ def main():
     ap.add_argument("--data-hash", default="", help="sha256 of the crown tune data, recorded")
     ap.add_argument("--command", default="", help="the command that made the data, recorded")
     a = ap.parse_args()
+    if not a.out.endswith(".nnue"):
+        ap.error("--out names the net, a .nnue file (its record goes beside it as .txt)")
+    side = os.path.splitext(a.out)[0] + ".txt"
+    # The record goes beside the net: never over a file that is not an earlier record
+    # (the data, say, named like the net).
+    if os.path.exists(side) and "how this network was made" not in open(side).readline():
+        ap.error(f"{side}, where the net's record goes, holds something else")
 
     torch.manual_seed(a.seed)
     torch.set_num_threads(1)
@@ -153,7 +160,6 @@ def main():
         fl = model(b[0], b[1], b[2], b[3]).numpy()
     back = q.unpack(data)
     errs = np.abs(np.array([q.evaluate_row(back, rows[i]) for i in valid[:500]]) - fl)
-    side = os.path.splitext(a.out)[0] + ".txt"
     with open(side, "w") as f:
         f.write(f"# {os.path.basename(a.out)}: how this network was made (docs/TRAINING.md)\n")
         f.write(f"game {a.game}\nfeature-set {a.feature_set}\n")
