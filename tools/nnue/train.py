@@ -27,9 +27,10 @@ import nnue_quant as q  # noqa: E402
 
 
 class Net(torch.nn.Module):
-    def __init__(self, inputs):
+    def __init__(self, inputs, virtual=0):
         super().__init__()
-        self.ft = torch.nn.EmbeddingBag(inputs, q.HIDDEN, mode="sum")
+        self.inputs = inputs
+        self.ft = torch.nn.EmbeddingBag(inputs + virtual, q.HIDDEN, mode="sum")
         self.ft_bias = torch.nn.Parameter(torch.zeros(q.HIDDEN))
         self.l1 = torch.nn.Linear(2 * q.HIDDEN, q.L1)
         self.l2 = torch.nn.Linear(q.L1, q.L2)
@@ -54,13 +55,25 @@ class Net(torch.nn.Module):
             self.out.weight.clamp_(-lim, lim)
 
 
-def batches(rows, order, size):
+def factorised(features, inputs, block, count):
+    """The features with their virtual ones: feature f < count also counts as inputs +
+    f // block, a weight its whole block shares (a piece's value whatever its square),
+    which the few positions of a small data set teach far faster than one weight a
+    square. The export folds it into the real weights, so the net's format knows nothing
+    of it."""
+    if block == 0:
+        return features
+    return features + [inputs + f // block for f in features if f < count]
+
+
+def batches(rows, order, size, fac=(0, 0, 0)):
     for start in range(0, len(order), size):
         idx = order[start:start + size]
         mover, other, mo, oo, score, result, has = [], [], [], [], [], [], []
         for i in idx:
             r, s, m, p0, p1 = rows[i]
             mine, theirs = (p0, p1) if m == 0 else (p1, p0)
+            mine, theirs = factorised(mine, *fac), factorised(theirs, *fac)
             mo.append(len(mover))
             mover.extend(mine)
             oo.append(len(other))
@@ -73,19 +86,24 @@ def batches(rows, order, size):
                torch.tensor(has))
 
 
-def quantise(model):
-    rnd = lambda t, k: np.rint(t.detach().numpy().astype(np.float64) * k).astype(np.int64)
+def quantise(model, block=0, count=0):
+    rnd = lambda t, k: np.rint(np.asarray(t, np.float64) * k).astype(np.int64)
+    ft = model.ft.weight.detach().numpy().astype(np.float64)
+    real = ft[:model.inputs].copy()
+    if block:
+        real[:count] += np.repeat(ft[model.inputs:model.inputs + count // block], block, axis=0)
+    p = lambda t: t.detach().numpy()
     lim8 = lambda a: np.clip(a, -127, 127)
     out_k = q.OUT_CENTI * q.OUT_DIV
     return {
-        "ft_bias": rnd(model.ft_bias, q.QA),
-        "ft_weight": rnd(model.ft.weight, q.QA),
-        "b1": rnd(model.l1.bias, q.QA * q.QB),
-        "w1": lim8(rnd(model.l1.weight, q.QB)),
-        "b2": rnd(model.l2.bias, q.QA * q.QB),
-        "w2": lim8(rnd(model.l2.weight, q.QB)),
-        "b3": int(rnd(model.out.bias, out_k)[0]),
-        "w3": lim8(rnd(model.out.weight[0], out_k / q.QA)),
+        "ft_bias": rnd(p(model.ft_bias), q.QA),
+        "ft_weight": rnd(real, q.QA),
+        "b1": rnd(p(model.l1.bias), q.QA * q.QB),
+        "w1": lim8(rnd(p(model.l1.weight), q.QB)),
+        "b2": rnd(p(model.l2.bias), q.QA * q.QB),
+        "w2": lim8(rnd(p(model.l2.weight), q.QB)),
+        "b3": int(rnd(p(model.out.bias), out_k)[0]),
+        "w3": lim8(rnd(p(model.out.weight[0]), out_k / q.QA)),
     }
 
 
@@ -101,6 +119,9 @@ def main():
     ap.add_argument("--lam", type=float, default=0.7, help="weight of the score in the target")
     ap.add_argument("--scale", type=float, default=459.0, help="centi-units of a 73%% chance")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--factorise", default="", metavar="BLOCK:COUNT",
+                    help="features below COUNT in blocks of BLOCK share a trained weight "
+                         "(King Down: 64:1408, a piece kind whatever its square)")
     ap.add_argument("--data-hash", default="", help="sha256 of the crown tune data, recorded")
     ap.add_argument("--command", default="", help="the command that made the data, recorded")
     a = ap.parse_args()
@@ -121,7 +142,9 @@ def main():
     order = rng.permutation(len(rows))
     n_valid = max(1, len(rows) // 10)
     valid, train = order[:n_valid], order[n_valid:]
-    model = Net(inputs)
+    block, count = (int(v) for v in a.factorise.split(":")) if a.factorise else (0, 0)
+    fac = (inputs, block, count)
+    model = Net(inputs, count // block if block else 0)
     opt = torch.optim.Adam(model.parameters(), lr=a.lr)
     sched = torch.optim.lr_scheduler.StepLR(opt, step_size=max(1, a.epochs // 3), gamma=0.3)
 
@@ -136,7 +159,7 @@ def main():
     for epoch in range(a.epochs):
         model.train()
         total, n = 0.0, 0
-        for batch in batches(rows, rng.permutation(train), a.batch):
+        for batch in batches(rows, rng.permutation(train), a.batch, fac):
             opt.zero_grad()
             loss = loss_of(batch)
             loss.backward()
@@ -147,16 +170,17 @@ def main():
         sched.step()
         model.eval()
         with torch.no_grad():
-            vl = sum(float(loss_of(b)) * len(b[1]) for b in batches(rows, valid, 4096)) / len(valid)
+            vl = sum(float(loss_of(b)) * len(b[1])
+                     for b in batches(rows, valid, 4096, fac)) / len(valid)
         print(f"epoch {epoch + 1}/{a.epochs}: train {total / n:.5f}, validation {vl:.5f}", flush=True)
 
-    net = quantise(model)
+    net = quantise(model, block, count)
     data = q.pack(a.game, a.feature_set, net)
     with open(a.out, "wb") as f:
         f.write(data)
     # How far quantising moved the values, on the validation positions.
     with torch.no_grad():
-        b = next(batches(rows, valid[:500], 500))
+        b = next(batches(rows, valid[:500], 500, fac))
         fl = model(b[0], b[1], b[2], b[3]).numpy()
     back = q.unpack(data)
     errs = np.abs(np.array([q.evaluate_row(back, rows[i]) for i in valid[:500]]) - fl)
@@ -168,7 +192,8 @@ def main():
         f.write("train-command /usr/bin/python3 tools/nnue/train.py --features FEATURES "
                 f"--game {a.game} --feature-set {a.feature_set} --out {a.out} "
                 f"--epochs {a.epochs} --batch {a.batch} --lr {a.lr} --lam {a.lam} "
-                f"--scale {a.scale} --seed {a.seed}\n")
+                f"--scale {a.scale} --seed {a.seed}"
+                + (f" --factorise {a.factorise}" if a.factorise else "") + "\n")
         f.write(f"validation-loss {vl:.5f}\n")
         f.write(f"quantisation-error-centi mean {errs.mean():.2f} max {errs.max():.2f}\n")
         f.write(f"net-sha256 {hashlib.sha256(data).hexdigest()}\n")
