@@ -15,6 +15,8 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 CROWN_BIN = os.environ.get("CROWN_BIN", "crown")
+# No __pycache__ in tools/: every file there is mapped in docs/ARCHITECTURE.md.
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(ROOT, "tools", "nnue"))
 import nnue_quant as q  # noqa: E402
 

@@ -22,6 +22,8 @@ import time
 import numpy as np
 import torch
 
+# No __pycache__ in tools/: every file there is mapped in docs/ARCHITECTURE.md.
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nnue_quant as q  # noqa: E402
 
