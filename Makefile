@@ -104,7 +104,11 @@ FUZZ_SECONDS ?= 30
 # Seconds per fuzz target in make test: five targets, three minutes in all.
 FUZZ_TEST_SECONDS ?= 36
 
-LIB_OBJ := $(LIB_SRC:%.c=$(OUT)/obj/%.o)
+# The evaluation networks (nets/GAME.nnue), compiled into the library by
+# tools/embed-nets.sh; the folder is a prerequisite too, so that a removed net regenerates.
+NETS := $(wildcard nets/*.nnue) $(wildcard nets)
+NETS_GEN := $(OUT)/gen/nnue_nets_data.c
+LIB_OBJ := $(LIB_SRC:%.c=$(OUT)/obj/%.o) $(OUT)/obj/gen/nnue_nets_data.o
 CLI_OBJ := $(CLI_SRC:%.c=$(OUT)/obj/%.o) $(LAB_SRC:%.c=$(OUT)/obj/%.o)
 # Tests link the CLI's modules but the program's entry and its command table (which
 # names the web server's entry point).
@@ -132,7 +136,7 @@ SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 SONAME := libcrown.so.$(SOMAJOR)
 SHLIB := $(OUT)/libcrown.so.$(VERSION)
 PIC_FLAGS := -fPIC -fvisibility=hidden
-PIC_OBJ := $(LIB_SRC:%.c=$(OUT)/pic/%.o)
+PIC_OBJ := $(LIB_SRC:%.c=$(OUT)/pic/%.o) $(OUT)/pic/gen/nnue_nets_data.o
 ifneq ($(BUILD),release)
   LIB_OBJ := $(PIC_OBJ)
 endif
@@ -198,6 +202,21 @@ $(WEB_GEN): tools/embed-assets.sh $(WEB_STATIC) $(WEB_VENDOR) $(WEB_VENDOR_STAMP
 	@mkdir -p $(dir $@)
 	@echo "  GEN     $@"
 	@tools/embed-assets.sh src/web/static $(foreach f,$(WEB_VENDOR),$(f)=/vendor/$(notdir $(f))) > $@.tmp && mv $@.tmp $@
+
+$(NETS_GEN): tools/embed-nets.sh $(NETS)
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@tools/embed-nets.sh nets > $@.tmp && mv $@.tmp $@
+
+$(OUT)/obj/gen/nnue_nets_data.o: $(NETS_GEN)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(OUT)/pic/gen/nnue_nets_data.o: $(NETS_GEN)
+	@mkdir -p $(dir $@)
+	@echo "  CC PIC  $<"
+	@$(CC) $(CFLAGS_ALL) $(PIC_FLAGS) -c $< -o $@
 
 $(OUT)/obj/gen/web_assets_data.o: $(WEB_GEN)
 	@mkdir -p $(dir $@)

@@ -109,6 +109,7 @@ int cmd_sprt(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_nnue(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_playouts(int argc, char **argv);
 int cmd_uci(int argc, char **argv);

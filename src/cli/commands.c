@@ -84,6 +84,12 @@ static const CliCommand COMMANDS[] = {
      "      (--only: just the weights whose names start so, value_ say, the rest kept);\n"
      "      --write writes the fitted (or, alone, the current) weights as the game's C table.\n"
      "      Without these: the weights and their values (docs/STRENGTH.md)"},
+    {"nnue", cmd_nnue,
+     "crown nnue GAME (--features DATA --out FILE | --eval DATA [--net FILE]\n"
+     "           [--kernel portable|avx2]) [--rule NAME=VALUE]...",
+     "evaluation networks (docs/TRAINING.md): --features writes the positions of a crown\n"
+     "      tune file as the net's input features for the trainer; --eval prints each\n"
+     "      position's value by the net (built in, or --net FILE) and by the hand evaluation"},
     {"lab", cmd_lab,
      "crown lab GAME --players SPEC,SPEC... --games N --out DIR [--compare NAME=VALUE,...]...\n"
      "           [--ladder L,L...] [--rule NAME=VALUE]... [--jobs J] [--seed S] [--shard I/N]\n"
