@@ -9,7 +9,7 @@
 # here. Minutes, and root (debootstrap, chroot, mount): not part of `make test`, whose
 # tests/test_debian.sh checks the packaging's files quickly.
 #   usage: bench/deb-test.sh            (after make deb; make deb-test does both)
-# Downloads are kept in build/deb-cache, so that a second run needs the network less.
+# Downloads and the debootstrapped root are kept in build/deb-cache for the next run.
 set -eu
 cd "$(dirname "$0")/.."
 fail() { echo "deb-test: $*" >&2; exit 1; }
@@ -34,14 +34,23 @@ root=$(mktemp -d "$PWD/build/deb-root.XXXXXX")
 mounted=()
 cleanup() {
     for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount "${mounted[i]}" 2>/dev/null || umount -l "${mounted[i]}"; done
-    rm -rf "$root"
+    rm -rf --one-file-system "$root"
 }
 trap cleanup EXIT
 in_root() { chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"; }
 
-echo "deb-test: debootstrap $suite from $mirror into $root"
-debootstrap --variant=minbase --cache-dir="$cache/debootstrap" "$suite" "$root" "$mirror" \
-    >"$cache/debootstrap.log" 2>&1 || { tail -n 20 "$cache/debootstrap.log" >&2; fail "debootstrap failed"; }
+# The fresh root: debootstrap's minimal system, made once and kept as a tarball (a week),
+# since making it is most of the test's time; each run unpacks it anew.
+base=$cache/$suite-minbase.tar
+if [ -z "$(find "$base" -mtime -7 2>/dev/null)" ]; then
+    echo "deb-test: debootstrap $suite from $mirror (kept as $base)"
+    debootstrap --variant=minbase --cache-dir="$cache/debootstrap" "$suite" "$root" "$mirror" \
+        >"$cache/debootstrap.log" 2>&1 || { tail -n 20 "$cache/debootstrap.log" >&2; fail "debootstrap failed"; }
+    tar -C "$root" --one-file-system -cf "$base.tmp" . && mv "$base.tmp" "$base"
+else
+    echo "deb-test: a fresh $suite root from $base (debootstrap's, made $(date -r "$base" +%F))"
+    tar -C "$root" -xf "$base"
+fi
 mount -t proc proc "$root/proc" && mounted+=("$root/proc")
 mount --bind "$cache/apt" "$root/var/cache/apt/archives" && mounted+=("$root/var/cache/apt/archives")
 cp /etc/resolv.conf "$root/etc/resolv.conf"

@@ -38,7 +38,7 @@ done
 unit=debian/crown-server.service
 for key in User=crown NoNewPrivileges=yes ProtectSystem=strict ProtectHome=yes PrivateTmp=yes \
     PrivateDevices=yes ReadWritePaths=/var/lib/crown CapabilityBoundingSet= \
-    'RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX' SystemCallFilter=@system-service; do
+    'RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX AF_NETLINK' SystemCallFilter=@system-service; do
     grep -qx "$key" "$unit" || fail "$unit lacks $key"
 done
 
