@@ -22,6 +22,8 @@
 #                        bash completion and the Python module (with python3-dev) under
 #                        PREFIX (default /usr/local), staged under DESTDIR if set;
 #                        make uninstall removes them
+#   make deb             Debian packages (debian/) into build/deb, checked by lintian;
+#                        make deb-test installs them into a fresh Debian root and uses them
 
 BUILD ?= release
 WERROR ?= 1
@@ -144,7 +146,9 @@ endif
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR := $(DESTDIR)$(PREFIX)/bin
-LIBDIR := $(DESTDIR)$(PREFIX)/lib
+# LIBSUBDIR: the libraries' folder under PREFIX (Debian's packages: lib/MULTIARCH).
+LIBSUBDIR ?= lib
+LIBDIR := $(DESTDIR)$(PREFIX)/$(LIBSUBDIR)
 INCDIR := $(DESTDIR)$(PREFIX)/include
 PCDIR := $(LIBDIR)/pkgconfig
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
@@ -155,7 +159,7 @@ MAN_COMMANDS = $$($(CROWN) completion words 1 crown "" | grep -v '^-')
 
 .PHONY: all tests check test play bench deps deps-test clean lint web-check \
         install uninstall fuzz fuzz-targets check-invariants python python-check python-sources \
-        bench-python
+        bench-python deb deb-test
 all: $(CROWN) $(LIB) $(SHLIB)
 
 $(patsubst %.c,$(OUT)/obj/%.o,$(wildcard src/web/store_pg*.c)): CFLAGS_ALL += $(PQ_CFLAGS)
@@ -241,7 +245,13 @@ $(OUT)/tests/test_install: tests/test_install.sh Makefile
 	    '$(CC)' '$(filter -fsanitize%,$(OPT))' > $@
 	@chmod +x $@
 
-tests: $(CROWN) $(LIB) $(SHLIB) $(TEST_BIN) $(OUT)/tests/test_install
+# The Debian packaging's quick checks (tests/test_debian.sh), likewise.
+$(OUT)/tests/test_debian: tests/test_debian.sh Makefile
+	@mkdir -p $(dir $@)
+	@printf '#!/bin/sh\nexec tests/test_debian.sh %s\n' '$(OUT)' > $@
+	@chmod +x $@
+
+tests: $(CROWN) $(LIB) $(SHLIB) $(TEST_BIN) $(OUT)/tests/test_install $(OUT)/tests/test_debian
 
 # A fuzz target links the library and the web server without its command (serve.c
 # needs the CLI), for fuzz_web_api.
@@ -331,7 +341,7 @@ install: $(CROWN) $(LIB) $(SHLIB) $(if $(PY_HAS_DEV),$(PY_MOD))
 	ln -sf libcrown.so.$(VERSION) $(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(LIBDIR)/libcrown.so
 	install -m 644 include/crown.h $(INCDIR)/crown.h
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/crown.pc.in > $(PCDIR)/crown.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|' -e 's|@VERSION@|$(VERSION)|' tools/crown.pc.in > $(PCDIR)/crown.pc
 	chmod 644 $(PCDIR)/crown.pc
 	install -m 644 docs/crown.1 $(MANDIR)/crown.1
 	for c in $(MAN_COMMANDS); do \
@@ -354,6 +364,15 @@ uninstall:
 ifeq ($(PY_HAS_DEV),yes)
 	rm -f $(PYDIR)/crown$(PY_EXT)
 endif
+
+# Debian packages: built from a copy of the tree in build/deb (tools/build-deb.sh), then
+# installed into a fresh Debian root and tried there (bench/deb-test.sh); docs/INSTALL.md.
+deb:
+	@tools/install-deps.sh deb
+	@tools/build-deb.sh
+
+deb-test: deb
+	@bench/deb-test.sh
 
 play:
 	@tools/install-deps.sh play
