@@ -3,7 +3,8 @@
  * of which is asked of the judge once. With a solved table each side plays the table's
  * best move or, half the time, a random one, so that the games wander into lost and won
  * positions alike; without one the AI plays itself at a low level (its noise and
- * variety make every game another), as the issue asks: puzzles from the AI's own games.
+ * variety make every game another), as the issue asks: puzzles from the AI's own games,
+ * with one move in four at random, since a puzzle is mostly the answer to a blunder.
  */
 #include <stdlib.h>
 
@@ -42,7 +43,8 @@ static Status next_move(const PuzzleFindOptions *o, Agent *player, const Game *g
         KvsValue v;
         return kvs_best_move(o->table, g, s, rng, m, &v, err);
     }
-    if (o->table == NULL && player != NULL) {
+    // One move in four at random: the blunders after which the other side has a win.
+    if (o->table == NULL && player != NULL && rng_below(rng, 4) != 0) {
         SearchResult r;
         Status st = agent_think(player, s, &r, err);
         if (st == STATUS_OK)
