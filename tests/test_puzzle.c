@@ -317,6 +317,38 @@ static void test_cli_json_lines(void **state)
     small_close(&f);
 }
 
+/* A sample of every shipped set checked again by search, without any table: a searched
+ * puzzle at the depths that found it, a proven one by the search's own proof of its
+ * win where that is short enough to see. */
+static void test_shipped_sample_holds(void **state)
+{
+    (void)state;
+    static const char *const GAMES[] = {"kings-valley", "retrieve-the-king", "kings-valley-7x7",
+                                        "kings-valley-labyrinth", "kings-guard", "kings-guard-8x8",
+                                        "kings-castle", "king-down"};
+    char dir[100], args[1024];
+    char *text = malloc(1 << 16);
+    temp_path(dir, sizeof dir, "crown-test-puzzle-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    setenv("XDG_DATA_HOME", dir, 1); // no table: the search alone
+    int sets = 0;
+    for (size_t i = 0; i < sizeof GAMES / sizeof GAMES[0]; i++) {
+        char path[200];
+        snprintf(path, sizeof path, "src/web/static/data/puzzles/%s.jsonl", GAMES[i]);
+        if (access(path, R_OK) != 0)
+            continue;
+        snprintf(args, sizeof args, "puzzles %s --verify %s --sample 1", GAMES[i], path);
+        if (run_crown(args, text, 1 << 16) != 0)
+            fail_msg("%s: %s", GAMES[i], text);
+        assert_non_null(strstr(text, "by search: 0 wrong"));
+        sets++;
+    }
+    unsetenv("XDG_DATA_HOME");
+    rmdir(dir);
+    free(text);
+    assert_true(sets >= 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -324,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_check_refuses_wrong_lines),
         cmocka_unit_test(test_search_confirms_short_proven_puzzles),
         cmocka_unit_test(test_cli_json_lines),
+        cmocka_unit_test(test_shipped_sample_holds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
