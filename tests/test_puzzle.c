@@ -77,6 +77,23 @@ static bool keep(void *ctx, const Puzzle *p)
     return true;
 }
 
+/* Up to `count` puzzles of the table found from STARTS[start], added to *found. */
+static void find_in(const Small *f, const PuzzleJudge *j, Found *found, size_t start,
+                    uint64_t seed, int min_plies, int max_plies, long count)
+{
+    PuzzleFindOptions o = {.count = count, .seed = seed, .min_plies = min_plies,
+                           .max_plies = max_plies, .start = STARTS[start], .table = f->t,
+                           .max_games = 5000};
+    ErrBuf err;
+    assert_int_equal(puzzle_find(j, f->g, &o, keep, found, NULL, &err), STATUS_OK);
+}
+
+static void texts_of(const Puzzle *p, const char **sol)
+{
+    for (int k = 0; k < p->plies; k++)
+        sol[k] = p->solution[k];
+}
+
 /* The table's verdict on one puzzle, read here without the judge: at each of the
  * solver's positions exactly one move wins and it is the solution's; each reply is
  * as long a defence as any. */
@@ -128,13 +145,8 @@ static void test_table_puzzles_are_proven(void **state)
     puzzle_table_judge(f.t, &j);
     Found found = {.list = malloc(sizeof(Puzzle) * 300), .cap = 300};
     int longer = 0;
-    for (size_t k = 0; k < sizeof STARTS / sizeof STARTS[0]; k++) {
-        PuzzleFindOptions o = {.count = 100, .seed = 7 + k, .min_plies = 1, .max_plies = 9,
-                               .start = STARTS[k], .table = f.t, .max_games = 3000};
-        ErrBuf err;
-        long games = 0;
-        assert_int_equal(puzzle_find(&j, f.g, &o, keep, &found, &games, &err), STATUS_OK);
-    }
+    for (size_t k = 0; k < sizeof STARTS / sizeof STARTS[0]; k++)
+        find_in(&f, &j, &found, k, 7 + k, 1, 9, 100);
     assert_true(found.n >= 100);
     for (int i = 0; i < found.n; i++) {
         const Puzzle *p = &found.list[i];
@@ -145,8 +157,7 @@ static void test_table_puzzles_are_proven(void **state)
         longer += p->plies > 1;
         // The judge's own check agrees with the test's reading.
         const char *sol[PUZZLE_MAX_PLIES];
-        for (int k = 0; k < p->plies; k++)
-            sol[k] = p->solution[k];
+        texts_of(p, sol);
         ErrBuf err;
         if (puzzle_check(&j, f.g, p->position, sol, p->plies, &err) != STATUS_OK)
             fail_msg("%s: %s", p->position, err.msg);
@@ -156,8 +167,7 @@ static void test_table_puzzles_are_proven(void **state)
     small_close(&f);
 }
 
-/* A wrong first move, a reply that gives up early and an illegal text are refused
- * with what is wrong. */
+/* A wrong first move and an illegal text are refused with what is wrong. */
 static void test_check_refuses_wrong_lines(void **state)
 {
     (void)state;
@@ -166,15 +176,12 @@ static void test_check_refuses_wrong_lines(void **state)
     PuzzleJudge j;
     puzzle_table_judge(f.t, &j);
     Found found = {.list = malloc(sizeof(Puzzle) * 40), .cap = 40};
-    PuzzleFindOptions o = {.count = 40, .seed = 3, .min_plies = 3, .max_plies = 9,
-                           .start = STARTS[0], .table = f.t, .max_games = 5000};
-    ErrBuf err;
-    assert_int_equal(puzzle_find(&j, f.g, &o, keep, &found, NULL, &err), STATUS_OK);
+    find_in(&f, &j, &found, 0, 3, 3, 9, 40);
     assert_true(found.n >= 1);
     const Puzzle *p = &found.list[0];
     const char *sol[PUZZLE_MAX_PLIES];
-    for (int k = 0; k < p->plies; k++)
-        sol[k] = p->solution[k];
+    texts_of(p, sol);
+    ErrBuf err;
     // Another legal first move.
     GameState *s = game_state_new(f.g);
     MoveList *ml = malloc(sizeof *ml);
@@ -213,10 +220,8 @@ static void test_search_confirms_short_proven_puzzles(void **state)
     PuzzleJudge j;
     puzzle_table_judge(f.t, &j);
     Found found = {.list = malloc(sizeof(Puzzle) * 200), .cap = 200};
-    PuzzleFindOptions o = {.count = 200, .seed = 11, .min_plies = 1, .max_plies = 5,
-                           .start = STARTS[1], .table = f.t, .max_games = 3000};
+    find_in(&f, &j, &found, 1, 11, 1, 5, 200);
     ErrBuf err;
-    assert_int_equal(puzzle_find(&j, f.g, &o, keep, &found, NULL, &err), STATUS_OK);
     int checked = 0;
     for (int i = 0; i < found.n && checked < 6; i++) {
         const Puzzle *p = &found.list[i];
@@ -229,8 +234,7 @@ static void test_search_confirms_short_proven_puzzles(void **state)
         PuzzleJudge sj;
         puzzle_search_judge(ps, &sj);
         const char *sol[PUZZLE_MAX_PLIES];
-        for (int k = 0; k < p->plies; k++)
-            sol[k] = p->solution[k];
+        texts_of(p, sol);
         if (puzzle_check(&sj, f.g, p->position, sol, p->plies, &err) != STATUS_OK)
             fail_msg("%s: %s", p->position, err.msg);
         puzzle_search_free(ps);
