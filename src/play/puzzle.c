@@ -137,6 +137,7 @@ bool puzzle_from_position(const PuzzleJudge *j, const Game *g, const GameState *
     const int solver = ok ? g->ops->to_move(g, s) : 0;
     LineFacts f = {.end_reason = -1};
     int kept = 0; // plies up to and with the last move of the solver's
+    LineFacts kept_facts = f;
     if (ok) {
         g->ops->format_position(g, s, &t);
         ok = copy_text(out->position, sizeof out->position, sb_str(&t));
@@ -172,15 +173,20 @@ bool puzzle_from_position(const PuzzleJudge *j, const Game *g, const GameState *
         g->ops->make(g, s, m, undo);
         out->plies++;
         if (mover == solver) {
-            kept = out->plies;
             f.check |= g->ops->in_check != NULL && !game_is_over(g, s) && g->ops->in_check(g, s);
             if (f.solver_moves == 1)
                 f.first_ends = game_is_over(g, s);
             if (game_is_over(g, s) && g->ops->end_reason != NULL)
                 f.end_reason = g->ops->end_reason(g, s);
+            // A turn of several actions (King's Guard) is the solver's move only whole.
+            if (game_is_over(g, s) || g->ops->to_move(g, s) != solver) {
+                kept = out->plies;
+                kept_facts = f;
+            }
         }
     }
     out->plies = kept;
+    f = kept_facts; // what a cut tail did does not count
     ok = ok && kept >= min_plies && kept >= 1;
     if (ok) {
         out->proven = j->proven;

@@ -67,8 +67,8 @@ typedef struct Puzzle {
 
 /* The line from s as a judge sees it, of at most max_plies plies (at most
  * PUZZLE_MAX_PLIES): false when s is no puzzle (no only move, or a line shorter than
- * min_plies). The line ends on a move of the solver's: the game is over, or the next
- * position of the solver's has more than one good move, or the plies are spent. */
+ * min_plies). The line ends on a whole turn of the solver's: the game is over, or the
+ * next position of the solver's has more than one good move, or the plies are spent. */
 bool puzzle_from_position(const PuzzleJudge *j, const Game *g, const GameState *s,
                           int min_plies, int max_plies, Puzzle *out);
 
