@@ -129,6 +129,7 @@ export async function showPuzzles(root, game, id) {
 
   const board = h('div', { id: 'puzzle-board', class: 'board-box' });
   const chooser = h('div', { class: 'chooser', hidden: true });
+  const actions = h('div', { id: 'puzzle-actions', class: 'actions' });
   const prompt = h('p', { id: 'puzzle-prompt', class: 'puzzle-prompt', 'aria-live': 'polite' });
   const message = h('p', { id: 'puzzle-message', class: 'message', role: 'status' });
   const mine = h('p', { id: 'puzzle-rating', class: 'puzzle-rating' });
@@ -139,7 +140,7 @@ export async function showPuzzles(root, game, id) {
   const link = h('input', { id: 'puzzle-link', class: 'share-url', readonly: true, 'aria-label': 'link to this puzzle', value: new URL(puzzleHref(p), location.href).href });
   const themes = (p.themes || []).map((t) => THEMES[t] || t).join(', ');
   const section = h('section', { id: 'puzzle', class: 'game puzzle', 'data-id': p.id },
-    h('div', { class: 'board-area' }, board, chooser),
+    h('div', { class: 'board-area' }, board, chooser, actions),
     h('aside', { class: 'panel' },
       h('h1', { class: 'game-title' }, `Puzzle: ${gameName(game)}`),
       prompt, message,
@@ -197,6 +198,10 @@ export async function showPuzzles(root, game, id) {
     let pic;
     try { pic = drawer && obs.observation ? drawer.draw(st, m) : textBoard.draw(st); } catch (e) { pic = textBoard.draw(st); }
     board.replaceChildren(pic);
+    // Actions that touch no square (ending a King's Guard turn) are buttons, as on the
+    // analysis board.
+    actions.replaceChildren(...(playing ? obs.legal.filter((x) => !x.cells.length) : []).map((x) =>
+      h('button', { type: 'button', class: 'action', 'data-move': x.text, onclick: () => tryMove(x.text) }, x.text)));
     Object.assign(board.dataset, { step: ui.step, selected: ui.selected ?? '', position: obs.position });
     lineEl.textContent = ui.step ? `Played: ${line().join(' ')}` : '';
     if (ui.step >= p.plies) prompt.textContent = ui.result === 1 ? 'Solved!' : 'That is the whole line.';
