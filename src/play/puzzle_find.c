@@ -94,13 +94,15 @@ Status puzzle_find(const PuzzleJudge *j, const Game *g, const PuzzleFindOptions 
             agent_new_game(player);
         // A few random plies first, so that no two games begin alike.
         int randoms = 2 + (int)rng_below(&rng, 4);
+        int prev = PLAYER_NONE;
         while (more && n < o->count && !game_is_over(g, s)) {
             const int mover = g->ops->to_move(g, s);
             Move m;
             if (mover < 0) {
                 m = game_sample_chance(g, s, &rng);
             } else {
-                if (randoms <= 0 && seen_insert(&seen, g->ops->hash(g, s)) &&
+                // Puzzles start where a turn starts, not amid a King's Guard turn.
+                if (randoms <= 0 && mover != prev && seen_insert(&seen, g->ops->hash(g, s)) &&
                     puzzle_from_position(j, g, s, o->min_plies, o->max_plies, p)) {
                     n++;
                     more = found(ctx, p);
@@ -112,6 +114,7 @@ Status puzzle_find(const PuzzleJudge *j, const Game *g, const PuzzleFindOptions 
                     break;
                 }
             }
+            prev = mover;
             g->ops->make(g, s, m, undo);
         }
     }
