@@ -103,6 +103,7 @@ int cmd_perft(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
+int cmd_puzzles(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_sprt(int argc, char **argv);

@@ -37,6 +37,14 @@ static const CliCommand COMMANDS[] = {
      "      winning strategy; --checkpoint: keep the table in DIR every 5 minutes, at the\n"
      "      budget and on SIGINT or SIGTERM, and resume from it when run again on the same\n"
      "      game, rules and position; --verify: re-check a strategy by the rules alone"},
+    {"puzzles", cmd_puzzles,
+     "crown puzzles GAME --count N [--seed S] [--min-plies A --max-plies B] [--out FILE]\n"
+     "           [--depth D] [--rule NAME=VALUE]... [--tablebase FILE] [--position TEXT]\n"
+     "           | crown puzzles GAME --verify FILE [--sample N] [--depth D]",
+     "find puzzles (one move that alone keeps the win, and the line on) and print one a\n"
+     "      line as JSON: proven from the solved table for kings-valley and\n"
+     "      retrieve-the-king, searched at depths D and D+4 (D 2) for the other games;\n"
+     "      --verify: check a written set against the table, or by search (docs/PUZZLES.md)"},
     {"perft", cmd_perft,
      "crown perft GAME DEPTH [--position TEXT] [--rule NAME=VALUE]... [--movetime MS]\n"
      "           [--generic]",

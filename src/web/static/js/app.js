@@ -3,7 +3,8 @@
 // path, so it never reaches server logs or Referer headers); a record to review is
 // imported at /import; the rules pages are /learn and /learn/GAME; studies run from
 // the Lab page at /lab; any position is explored on the analysis board at /analysis;
-// accounts sign in at /login and are kept at /account.
+// accounts sign in at /login and are kept at /account;
+// puzzles are at /puzzles, /puzzles/GAME and /puzzles/GAME/ID.
 import { showNewGame } from './newgame.js';
 import { showGame } from './game.js';
 import { showImport } from './import.js';
@@ -13,6 +14,7 @@ import { rememberGame } from './mygames.js';
 import { showLearn } from './learn.js';
 import { showLab } from './lab.js';
 import { showAnalysis } from './analysis.js';
+import { dailyBox, showPuzzles } from './puzzles.js';
 import { loadCatalog } from './catalog.js';
 import { serverInfo } from './api.js';
 import { showAccount, showAccountMenu, showLogin } from './account.js';
@@ -30,7 +32,7 @@ if (path === '/' || path === '/index.html') {
   // The home page: this browser's games and the open ones (lobby.js), then the form.
   const lobby = h('div', { class: 'lobby-box' });
   const form = h('div');
-  root.replaceChildren(lobby, form);
+  root.replaceChildren(lobby, dailyBox(), form);
   showLobby(lobby);
   showNewGame(form);
 } else if (path === '/import') {
@@ -45,6 +47,8 @@ if (path === '/' || path === '/index.html') {
   showAccount(root);
 } else if (path === '/analysis') {
   showAnalysis(root, location.search);
+} else if (/^\/puzzles(\/[a-z0-9-]+(\/[0-9a-f]+)?)?\/?$/.test(path)) {
+  showPuzzles(root, path.split('/')[2] || '', path.split('/')[3] || '');
 } else if (m) {
   const params = new URLSearchParams(location.hash.slice(1));
   rememberGame(m[1], params.get('token'));
