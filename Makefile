@@ -22,6 +22,8 @@
 #                        bash completion and the Python module (with python3-dev) under
 #                        PREFIX (default /usr/local), staged under DESTDIR if set;
 #                        make uninstall removes them
+#   make deb             Debian packages (debian/) into build/deb, checked by lintian;
+#                        make deb-test installs them into a fresh Debian root and uses them
 
 BUILD ?= release
 WERROR ?= 1
@@ -89,7 +91,7 @@ LAB_LIBS := -ljansson -lcsv
 WEB_SRC := $(wildcard src/web/*.c)
 WEB_STATIC := $(shell find src/web/static -type f 2>/dev/null) $(shell find src/web/static -type d 2>/dev/null)
 WEB_GEN := $(OUT)/gen/web_assets_data.c
-WEB_LIBS := -lmicrohttpd -lsqlite3 -ljansson -lpq
+WEB_LIBS := -lmicrohttpd -lsqlite3 -ljansson -lpq -lsodium
 # libpq's header lives in its own folder (Debian's libpq-dev); a system header, so that
 # the strict warnings stay on our code.
 PQ_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql))
@@ -104,7 +106,11 @@ FUZZ_SECONDS ?= 30
 # Seconds per fuzz target in make test: five targets, three minutes in all.
 FUZZ_TEST_SECONDS ?= 36
 
-LIB_OBJ := $(LIB_SRC:%.c=$(OUT)/obj/%.o)
+# The evaluation networks (nets/GAME.nnue), compiled into the library by
+# tools/embed-nets.sh; the folder is a prerequisite too, so that a removed net regenerates.
+NETS := $(wildcard nets/*.nnue) $(wildcard nets)
+NETS_GEN := $(OUT)/gen/nnue_nets_data.c
+LIB_OBJ := $(LIB_SRC:%.c=$(OUT)/obj/%.o) $(OUT)/obj/gen/nnue_nets_data.o
 CLI_OBJ := $(CLI_SRC:%.c=$(OUT)/obj/%.o) $(LAB_SRC:%.c=$(OUT)/obj/%.o)
 # Tests link the CLI's modules but the program's entry and its command table (which
 # names the web server's entry point).
@@ -132,7 +138,7 @@ SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 SONAME := libcrown.so.$(SOMAJOR)
 SHLIB := $(OUT)/libcrown.so.$(VERSION)
 PIC_FLAGS := -fPIC -fvisibility=hidden
-PIC_OBJ := $(LIB_SRC:%.c=$(OUT)/pic/%.o)
+PIC_OBJ := $(LIB_SRC:%.c=$(OUT)/pic/%.o) $(OUT)/pic/gen/nnue_nets_data.o
 ifneq ($(BUILD),release)
   LIB_OBJ := $(PIC_OBJ)
 endif
@@ -140,7 +146,9 @@ endif
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR := $(DESTDIR)$(PREFIX)/bin
-LIBDIR := $(DESTDIR)$(PREFIX)/lib
+# LIBSUBDIR: the libraries' folder under PREFIX (Debian's packages: lib/MULTIARCH).
+LIBSUBDIR ?= lib
+LIBDIR := $(DESTDIR)$(PREFIX)/$(LIBSUBDIR)
 INCDIR := $(DESTDIR)$(PREFIX)/include
 PCDIR := $(LIBDIR)/pkgconfig
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
@@ -150,7 +158,8 @@ COMPLETIONDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 MAN_COMMANDS = $$($(CROWN) completion words 1 crown "" | grep -v '^-')
 
 .PHONY: all tests check test play bench deps deps-test clean lint web-check \
-        install uninstall fuzz fuzz-targets check-invariants python python-check bench-python
+        install uninstall fuzz fuzz-targets check-invariants python python-check python-sources \
+        bench-python deb deb-test
 all: $(CROWN) $(LIB) $(SHLIB)
 
 $(patsubst %.c,$(OUT)/obj/%.o,$(wildcard src/web/store_pg*.c)): CFLAGS_ALL += $(PQ_CFLAGS)
@@ -198,6 +207,21 @@ $(WEB_GEN): tools/embed-assets.sh $(WEB_STATIC) $(WEB_VENDOR) $(WEB_VENDOR_STAMP
 	@echo "  GEN     $@"
 	@tools/embed-assets.sh src/web/static $(foreach f,$(WEB_VENDOR),$(f)=/vendor/$(notdir $(f))) > $@.tmp && mv $@.tmp $@
 
+$(NETS_GEN): tools/embed-nets.sh $(NETS)
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@tools/embed-nets.sh nets > $@.tmp && mv $@.tmp $@
+
+$(OUT)/obj/gen/nnue_nets_data.o: $(NETS_GEN)
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(OUT)/pic/gen/nnue_nets_data.o: $(NETS_GEN)
+	@mkdir -p $(dir $@)
+	@echo "  CC PIC  $<"
+	@$(CC) $(CFLAGS_ALL) $(PIC_FLAGS) -c $< -o $@
+
 $(OUT)/obj/gen/web_assets_data.o: $(WEB_GEN)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
@@ -221,7 +245,13 @@ $(OUT)/tests/test_install: tests/test_install.sh Makefile
 	    '$(CC)' '$(filter -fsanitize%,$(OPT))' > $@
 	@chmod +x $@
 
-tests: $(CROWN) $(LIB) $(SHLIB) $(TEST_BIN) $(OUT)/tests/test_install
+# The Debian packaging's quick checks (tests/test_debian.sh), likewise.
+$(OUT)/tests/test_debian: tests/test_debian.sh Makefile
+	@mkdir -p $(dir $@)
+	@printf '#!/bin/sh\nexec tests/test_debian.sh %s\n' '$(OUT)' > $@
+	@chmod +x $@
+
+tests: $(CROWN) $(LIB) $(SHLIB) $(TEST_BIN) $(OUT)/tests/test_install $(OUT)/tests/test_debian
 
 # A fuzz target links the library and the web server without its command (serve.c
 # needs the CLI), for fuzz_web_api.
@@ -253,6 +283,12 @@ $(PY_MOD): python/crownmodule.c include/crown.h $(PIC_OBJ)
 
 python: $(PY_MOD)
 
+# The files the module is built from, for the source archive of python/setup.py: with
+# this Makefile they build it outside the repository.
+python-sources:
+	@echo Makefile python/crownmodule.c include/crown.h $(LIB_SRC) \
+	    $(wildcard $(addsuffix *.h,$(sort $(dir $(LIB_SRC)))))
+
 # Where make install puts the module: the folder Debian's python3 searches for PREFIX
 # /usr (/usr/lib/python3/dist-packages) and /usr/local (/usr/local/lib/python3.X/
 # dist-packages), else Python's own scheme, PREFIX/lib/python3.X/site-packages. Only
@@ -264,7 +300,8 @@ endif
 PYDIR = $(DESTDIR)$(shell $(PYTHON) -c 'import sys, sysconfig as s; p = sys.argv[1];     names = s.get_scheme_names();     scheme = "deb_system" if p == "/usr" and "deb_system" in names else         "posix_local" if p == "/usr/local" and "posix_local" in names else "posix_prefix";     base = "/usr" if scheme == "posix_local" else p;     print(s.get_path("platlib", scheme, vars={"base": base, "platbase": base}))' '$(PREFIX)')
 
 # pytest on the module (tests/python); its closing line is the count.
-# It checks the module against the C engine through libcrown.so (ctypes).
+# It checks the module against the C engine through libcrown.so (ctypes), and its
+# packaging: pip and python3 -m build (test_packaging.py; it builds in build/release).
 python-check: python $(CROWN) $(SHLIB)
 	@cd tests/python && PYTHONPATH=$(CURDIR)/$(OUT)/python CROWN_BIN=$(CURDIR)/$(CROWN) \
 	    CROWN_LIB=$(CURDIR)/$(SHLIB) $(PYTHON) -m pytest -q -p no:cacheprovider .
@@ -304,7 +341,7 @@ install: $(CROWN) $(LIB) $(SHLIB) $(if $(PY_HAS_DEV),$(PY_MOD))
 	ln -sf libcrown.so.$(VERSION) $(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(LIBDIR)/libcrown.so
 	install -m 644 include/crown.h $(INCDIR)/crown.h
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' tools/crown.pc.in > $(PCDIR)/crown.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBSUBDIR@|$(LIBSUBDIR)|' -e 's|@VERSION@|$(VERSION)|' tools/crown.pc.in > $(PCDIR)/crown.pc
 	chmod 644 $(PCDIR)/crown.pc
 	install -m 644 docs/crown.1 $(MANDIR)/crown.1
 	for c in $(MAN_COMMANDS); do \
@@ -327,6 +364,15 @@ uninstall:
 ifeq ($(PY_HAS_DEV),yes)
 	rm -f $(PYDIR)/crown$(PY_EXT)
 endif
+
+# Debian packages: built from a copy of the tree in build/deb (tools/build-deb.sh), then
+# installed into a fresh Debian root and tried there (bench/deb-test.sh); docs/INSTALL.md.
+deb:
+	@tools/install-deps.sh deb
+	@tools/build-deb.sh
+
+deb-test: deb
+	@bench/deb-test.sh
 
 play:
 	@tools/install-deps.sh play

@@ -27,6 +27,17 @@ typedef struct Run {
     int status;
 } Run;
 
+/* Runs the shell command `cmd`: its output into r->out, its exit status. */
+static void run_shell(Run *r, const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(r->out, 1, sizeof r->out - 1, p);
+    r->out[n] = '\0';
+    int st = pclose(p);
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /* Runs `crown ARGS < input 2>&1` with input's first len bytes (NUL bytes included). */
 static void run_bytes(Run *r, const char *args, const char *input, size_t len)
 {
@@ -41,12 +52,7 @@ static void run_bytes(Run *r, const char *args, const char *input, size_t len)
     close(fd);
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "'%s' %s < %s 2>&1", bin, args, in_path);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(r->out, 1, sizeof r->out - 1, p);
-    r->out[n] = '\0';
-    int st = pclose(p);
-    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    run_shell(r, cmd);
     unlink(in_path);
 }
 
@@ -369,6 +375,72 @@ static void bestmove_of(const Run *r, char *out, size_t cap)
     out[n] = '\0';
 }
 
+/* The text of a manual page's section `name` (written between .nf and .fi) with roff's
+ * escapes undone, into out. */
+static void man_section(const char *page, const char *name, char *out, size_t cap)
+{
+    char head[64];
+    snprintf(head, sizeof head, ".SH %s\n.nf\n", name);
+    const char *p = strstr(page, head);
+    if (p == NULL)
+        fail_msg("no section %s in the page:\n%s", name, page);
+    p += strlen(head);
+    const char *end = strstr(p, ".fi\n");
+    assert_non_null(end);
+    size_t n = 0;
+    for (; p < end && n + 1 < cap; p++) {
+        if (p[0] == '\\' && (p[1] == '-' || p[1] == 'e' || p[1] == '&')) {
+            p++;
+            if (*p != '&')
+                out[n++] = *p == 'e' ? '\\' : '-';
+        } else {
+            out[n++] = *p;
+        }
+    }
+    out[n] = '\0';
+}
+
+/* crown-NAME(1) says exactly what `crown NAME --help` says: its synopsis is the usage and
+ * its description the help, each line without the six spaces --help indents it by. */
+static void assert_page_is_help(const char *name)
+{
+    static Run help, page;
+    static char synopsis[8192], description[16384], expect[32768];
+    char args[96];
+    snprintf(args, sizeof args, "%s --help", name);
+    run(&help, args, NULL);
+    assert_int_equal(help.status, 0);
+    snprintf(args, sizeof args, "help --man %s", name);
+    run(&page, args, NULL);
+    assert_int_equal(page.status, 0);
+    man_section(page.out, "SYNOPSIS", synopsis, sizeof synopsis);
+    man_section(page.out, "DESCRIPTION", description, sizeof description);
+    size_t n = (size_t)snprintf(expect, sizeof expect, "usage: %s  ", synopsis);
+    for (const char *p = description; *p && n + 8 < sizeof expect; p++) {
+        expect[n++] = *p;
+        if (*p == '\n' && p[1] != '\0')
+            n += (size_t)snprintf(expect + n, sizeof expect - n, "      ");
+    }
+    expect[n] = '\0';
+    if (strcmp(expect, help.out) != 0)
+        fail_msg("crown-%s(1) says\n%s\nbut crown %s --help says\n%s", name, expect, name,
+                 help.out);
+}
+
+/* What bash offers for `line`, the cursor at its end, through the function `crown
+ * completion bash` writes (crown found on the PATH, as once installed): one a line. */
+static void bash_completes(Run *r, const char *line)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "PATH=\"$(dirname \"$CROWN_BIN\"):$PATH\" bash --norc --noprofile -c "
+             "'eval \"$(crown completion bash)\"; COMP_LINE=$1; COMP_POINT=${#1}; _crown; "
+             "printf \"%%s\\n\" \"${COMPREPLY[@]}\"' _ '%s' 2>&1",
+             line);
+    run_shell(r, cmd);
+    assert_int_equal(r->status, 0);
+}
+
 /* crown help, the manual pages and the completion are written from the same table as
  * --help, so they say the same. */
 static void test_help_man_completion(void **state)
@@ -398,14 +470,31 @@ static void test_help_man_completion(void **state)
     assert_string_equal(r.out, "no-move=loss\nno-move=draw\n");
     run(&r, "completion words 3 crown sprt king-down --elo", NULL);
     assert_string_equal(r.out, "--elo0\n--elo1\n");
+    run(&r, "completion words 2 crown serve --creates", NULL);
+    assert_string_equal(r.out, "--creates-per-hour\n");
     run(&r, "completion bash", NULL);
     assert_contains(&r, "complete -o default -F _crown crown\n");
+    // What bash itself offers: after '=' only the value, as bash splits words there.
+    bash_completes(&r, "crown pl");
+    assert_string_equal(r.out, "play\nplayouts\n");
+    bash_completes(&r, "crown play kings-valley --rule no-move=");
+    assert_string_equal(r.out, "loss\ndraw\n");
+    bash_completes(&r, "crown help --man ser");
+    assert_string_equal(r.out, "serve\n");
+    bash_completes(&r, "crown play king-d");
+    assert_string_equal(r.out, "king-down\n");
     // The overview page names every command's page.
     FILE *f = fopen("docs/crown.1", "r");
     assert_non_null(f);
     static char page[65536];
     page[fread(page, 1, sizeof page - 1, f)] = '\0';
     fclose(f);
+    // Its header names this version, as the generated pages do.
+    run(&r, "--version", NULL);
+    char title[64];
+    snprintf(title, sizeof title, "\"%.*s\" \"User Commands\"\n", (int)strcspn(r.out, "\n"), r.out);
+    if (strstr(page, title) == NULL)
+        fail_msg("docs/crown.1's .TH line does not end %s", title);
     run(&r, "completion words 1 crown ''", NULL);
     for (char *w = strtok(r.out, "\n"); w; w = strtok(NULL, "\n")) {
         if (w[0] == '-')
@@ -414,6 +503,7 @@ static void test_help_man_completion(void **state)
         snprintf(ref, sizeof ref, ".BR crown\\-%s (1)", w);
         if (strstr(page, ref) == NULL)
             fail_msg("docs/crown.1 does not name crown-%s(1)", w);
+        assert_page_is_help(w);
     }
 }
 
@@ -1002,6 +1092,120 @@ static void test_sprt(void **state)
 
 /* crown tune end to end on a few tiny games: generate, fit a pass, write the table; and
  * the errors of a game without weights, a missing file and a bad option. */
+/* The crosstable's cells of a tournament of n players (points of row r against column
+ * c, -1 for '*' and -2 for '-'): the last n words of each row, as names may have spaces. */
+static void read_crosstable(const Run *r, int n, double cell[][8])
+{
+    const char *t = strstr(r->out, "crosstable");
+    assert_non_null(t);
+    t = strchr(strchr(t, '\n') + 1, '\n') + 1; // past the column numbers
+    for (int row = 0; row < n; row++) {
+        char line[256];
+        const size_t len = strcspn(t, "\n");
+        assert_true(len < sizeof line);
+        memcpy(line, t, len);
+        line[len] = '\0';
+        char *words[64];
+        int k = 0;
+        for (char *w = strtok(line, " "); w && k < 64; w = strtok(NULL, " "))
+            words[k++] = w;
+        assert_true(k >= n + 2);
+        assert_int_equal(atoi(words[0]), row + 1);
+        for (int col = 0; col < n; col++) {
+            const char *w = words[k - n + col];
+            cell[row][col] = strcmp(w, "*") == 0 ? -1 : strcmp(w, "-") == 0 ? -2 : atof(w);
+        }
+        t += len + 1;
+    }
+}
+
+/* crown tournament: three AI players in a round-robin on two threads to the end, the
+ * crosstable consistent with the places and the records, the same again on one thread;
+ * a gauntlet led by an outside engine on two threads from an openings file; bad input
+ * refused in words. */
+static void test_tournament(void **state)
+{
+    (void)state;
+    static Run r, again;
+    static char buf[1 << 16];
+    const char *args = "tournament kings-valley --players ai:1,ai:2,ai:3 --depth 1 --seed 3";
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s --concurrency 2", args);
+    run_recorded(&r, cmd, buf, sizeof buf);
+    assert_contains(&r, "round-robin of 3 players, 6 games (2 a meeting, 1 cycle)");
+    assert_contains(&r, "[6/6] round ");
+    assert_int_equal(count_of(buf, "crown-record 1"), 6);
+    assert_contains(&r, "6 games written to ");
+    double cell[8][8], last = 99, total = 0;
+    read_crosstable(&r, 3, cell);
+    for (int a = 0; a < 3; a++) {
+        double row = 0;
+        for (int b = 0; b < 3; b++) {
+            if (a == b) {
+                assert_true(cell[a][b] == -1);
+                continue;
+            }
+            assert_true(cell[a][b] + cell[b][a] == 2); // two games a meeting
+            row += cell[a][b];
+        }
+        assert_true(row <= last); // rows in order of place, places by points first
+        last = row;
+        total += row;
+    }
+    assert_true(total == 6);
+    // One thread plays the same games: the same table.
+    run(&again, args, NULL);
+    assert_int_equal(again.status, 0);
+    const char *x = strstr(r.out, "place  player"), *y = strstr(again.out, "place  player");
+    assert_non_null(y);
+    assert_memory_equal(x, y, (size_t)(strstr(x, "distinct") - x));
+
+    // Openings: each meeting plays every start with both colours, every pair the same.
+    char openings[200], first[128];
+    temp_path(openings, sizeof openings, "crown-openings-XXXXXX");
+    int fd = mkstemp(openings);
+    const char lines[] = "sk1ss/5/5/5/SSKSS 2 1\na1-a4 e5-e2\n";
+    assert_true(write(fd, lines, sizeof lines - 1) == (ssize_t)(sizeof lines - 1));
+    close(fd);
+    snprintf(cmd, sizeof cmd, "tournament kings-valley --players 'ugi:%s ugi kings-valley',"
+             "ai:1,ai:2 --format gauntlet --games 4 --openings %s --depth 1 --concurrency 2 "
+             "--engine-option 1:Level=2", getenv("CROWN_BIN"), openings);
+    run_recorded(&r, cmd, buf, sizeof buf);
+    unlink(openings);
+    assert_contains(&r, "gauntlet of 3 players, 8 games (4 a meeting, 1 cycle); "
+                        "starts: openings from");
+    assert_lacks(&r, "forfeit");
+    assert_paired_starts(buf, first, sizeof first);
+    assert_string_equal(first, "start sk1ss/5/5/5/SSKSS 2 1");
+    assert_int_equal(count_of(buf, first), 4);
+    read_crosstable(&r, 3, cell);
+    int unmet = 0;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            unmet += cell[a][b] == -2;
+    assert_int_equal(unmet, 2); // the two challengers never meet
+
+    static const char *const bad[][2] = {
+        {"--players ai:1,ai:2 --format swiss", "--format is round-robin or gauntlet"},
+        {"--players ai:1", "at least 2 players"},
+        {"--players ai:1,,ai:2", "entry 2 is empty"},
+        {"--players ai:1,human", "AI players and outside engines"},
+        {"--players ai:1,wizard", "--players entry 2: "},
+        {"--players ai:1,ai:2 --rounds 0", "--rounds takes a whole number from 1"},
+        {"--players ai:1,ai:2 --engine-option 2:Hash=1", "not an outside engine"},
+        {"", "usage: crown tournament GAME --players"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(cmd, sizeof cmd, "tournament kings-valley %s", bad[i][0]);
+        run(&r, cmd, NULL);
+        assert_true(r.status != 0);
+        assert_contains(&r, bad[i][1]);
+        assert_lacks(&r, "[1/");
+    }
+    run(&r, "tournament king-of-the-valley --rule players=3 --players ai,ai,ai", NULL);
+    assert_contains(&r, "needs a two-player game");
+}
+
 static void test_tune(void **state)
 {
     (void)state;
@@ -1172,6 +1376,7 @@ int main(void)
         cmocka_unit_test(test_match_games_pinned),
         cmocka_unit_test(test_match_variety),
         cmocka_unit_test(test_sprt),
+        cmocka_unit_test(test_tournament),
         cmocka_unit_test(test_tune),
         cmocka_unit_test(test_match_many_players),
         cmocka_unit_test(test_bench_signature),

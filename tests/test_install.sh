@@ -30,6 +30,11 @@ for c in $("$prefix/bin/crown" completion words 1 crown "" | grep -v '^-'); do
     page=$prefix/share/man/man1/crown-$c.1
     [ -e "$page" ] || fail "no manual page crown-$c.1"
     "$prefix/bin/crown" help --man "$c" | cmp -s - "$page" || fail "crown-$c.1 is not crown help --man $c"
+    # Well-formed roff, where groff is (groff-base, on nearly every Debian system).
+    if command -v groff >/dev/null; then
+        warnings=$(groff -man -ww -z "$page" 2>&1)
+        [ -z "$warnings" ] || fail "crown-$c.1: $warnings"
+    fi
 done
 "$prefix/bin/crown" --version | grep -qx "crown $version" || fail "crown --version is not 'crown $version'"
 

@@ -18,6 +18,8 @@
 #include "search/limits.h"
 
 enum { CLI_MAX_RULES = GAME_MAX_OPTIONS * 2, CLI_MAX_POSITIONAL = 4, CLI_MAX_ENGINE_OPTIONS = 32 };
+/* The most entries of --players an --engine-option may name (crown tournament's). */
+enum { CLI_MAX_ENTRIES = 64 };
 
 /* An --engine-option: for the outside engine of one --players entry (1-based), or of
  * every entry (0). */
@@ -101,11 +103,14 @@ int cmd_perft(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 int cmd_prove(int argc, char **argv);
+int cmd_puzzles(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_sprt(int argc, char **argv);
+int cmd_tournament(int argc, char **argv);
 int cmd_lab(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_nnue(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_playouts(int argc, char **argv);
 int cmd_uci(int argc, char **argv);

@@ -209,9 +209,9 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
             if (digits > 0 && text[digits] == ':') {
                 eo->entry = atoi(text);
                 text += digits + 1;
-                if (eo->entry < 1 || eo->entry > MAX_PLAYERS) {
+                if (eo->entry < 1 || eo->entry > CLI_MAX_ENTRIES) {
                     cli_error("--engine-option %d:...: the entry of --players counts from 1 "
-                              "to %d", eo->entry, MAX_PLAYERS);
+                              "to %d", eo->entry, CLI_MAX_ENTRIES);
                     return false;
                 }
             }

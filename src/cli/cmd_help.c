@@ -123,24 +123,34 @@ static bool flag_char(char c)
     return c == '-' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 }
 
-/* Each --flag of the command's usage text, once. */
+/* Whether `flag` stands whole in `text` before `end` (NULL: anywhere). */
+static bool flag_in(const char *text, const char *end, const char *flag)
+{
+    size_t n = strlen(flag);
+    for (const char *p = strstr(text, flag); p && (end == NULL || p < end); p = strstr(p + 1, flag))
+        if (!flag_char(p[n]))
+            return true;
+    return false;
+}
+
+/* Each --flag of the command's usage and help, once: the help names the options the
+ * usage sums up (serve's LIMITS). A flag starts with a letter, so that "2--4" is none. */
 static void offer_flags(const CliCommand *c, const char *cur)
 {
-    const char *u = c->usage;
-    for (const char *p = strstr(u, "--"); p; p = strstr(p + 2, "--")) {
-        char flag[40];
-        size_t n = 0;
-        while (n + 1 < sizeof flag && flag_char(p[n]))
-            flag[n] = p[n], n++;
-        flag[n] = '\0';
-        if (n <= 2)
-            continue;
-        // Once: only at its first place in the text.
-        const char *again = strstr(u, flag);
-        while (again && again < p && flag_char(again[n]))
-            again = strstr(again + 1, flag);
-        if (again == p)
+    const char *const texts[] = {c->usage, c->help};
+    for (int t = 0; t < 2; t++) {
+        for (const char *p = strstr(texts[t], "--"); p; p = strstr(p + 2, "--")) {
+            if (p[2] < 'a' || p[2] > 'z' || (p > texts[t] && flag_char(p[-1])))
+                continue;
+            char flag[40];
+            size_t n = 0;
+            while (n + 1 < sizeof flag && flag_char(p[n]))
+                flag[n] = p[n], n++;
+            flag[n] = '\0';
+            if (flag_in(texts[t], p, flag) || (t == 1 && flag_in(texts[0], NULL, flag)))
+                continue;
             offer(flag, cur);
+        }
     }
     offer("--help", cur);
 }

@@ -37,6 +37,14 @@ static const CliCommand COMMANDS[] = {
      "      winning strategy; --checkpoint: keep the table in DIR every 5 minutes, at the\n"
      "      budget and on SIGINT or SIGTERM, and resume from it when run again on the same\n"
      "      game, rules and position; --verify: re-check a strategy by the rules alone"},
+    {"puzzles", cmd_puzzles,
+     "crown puzzles GAME --count N [--seed S] [--min-plies A --max-plies B] [--out FILE]\n"
+     "           [--depth D] [--rule NAME=VALUE]... [--tablebase FILE] [--position TEXT]\n"
+     "           | crown puzzles GAME --verify FILE [--sample N] [--depth D]",
+     "find puzzles (one move that alone keeps the win, and the line on) and print one a\n"
+     "      line as JSON: proven from the solved table for kings-valley and\n"
+     "      retrieve-the-king, searched at depths D and D+4 (D 2) for the other games;\n"
+     "      --verify: check a written set against the table, or by search (docs/PUZZLES.md)"},
     {"perft", cmd_perft,
      "crown perft GAME DEPTH [--position TEXT] [--rule NAME=VALUE]... [--movetime MS]\n"
      "           [--generic]",
@@ -57,6 +65,18 @@ static const CliCommand COMMANDS[] = {
      "           [--jobs J] [--openings FILE] [--rule NAME=VALUE]...",
      "play pairs of games (seats swapped) until the sequential probability ratio test\n"
      "      accepts H0 (test is elo0 stronger) or H1 (elo1); prints W/D/L, LLR and Elo"},
+    {"tournament", cmd_tournament,
+     "crown tournament GAME --players SPEC,SPEC,... [--format round-robin|gauntlet]\n"
+     "           [--games N] [--rounds R] [--concurrency N] [--seed S] [--openings FILE]\n"
+     "           [--out FILE] [--rule NAME=VALUE]... [--depth N] [--nodes N]\n"
+     "           [--movetime MS | --tc BASE+INC] [--engine-option [K:]NAME=VALUE]...",
+     "a round-robin (Berger tables) or a gauntlet (the first player against each other)\n"
+     "      among AI players and outside engines (uci:COMMAND, ugi:COMMAND); each meeting\n"
+     "      is --games games (2: one start with both colours), the schedule played --rounds\n"
+     "      times (1; 2 for a double round-robin), --concurrency games at once (1); prints\n"
+     "      each game on stderr as it ends, then the standings (points, Elo against the\n"
+     "      field with its 95% margin, Sonneborn-Berger) and the crosstable; --out writes\n"
+     "      every game's record (docs/TOURNAMENTS.md)"},
     {"tune", cmd_tune,
      "crown tune GAME [--generate N --out FILE [--players A,B] [--depth N] [--nodes N]\n"
      "           [--random-plies N] [--skip-plies N] [--per-game N] [--seed S] [--jobs J]]\n"
@@ -72,6 +92,12 @@ static const CliCommand COMMANDS[] = {
      "      (--only: just the weights whose names start so, value_ say, the rest kept);\n"
      "      --write writes the fitted (or, alone, the current) weights as the game's C table.\n"
      "      Without these: the weights and their values (docs/STRENGTH.md)"},
+    {"nnue", cmd_nnue,
+     "crown nnue GAME (--features DATA --out FILE | --eval DATA [--net FILE]\n"
+     "           [--kernel portable|avx2]) [--rule NAME=VALUE]...",
+     "evaluation networks (docs/TRAINING.md): --features writes the positions of a crown\n"
+     "      tune file as the net's input features for the trainer; --eval prints each\n"
+     "      position's value by the net (built in, or --net FILE) and by the hand evaluation"},
     {"lab", cmd_lab,
      "crown lab GAME --players SPEC,SPEC... --games N --out DIR [--compare NAME=VALUE,...]...\n"
      "           [--ladder L,L...] [--rule NAME=VALUE]... [--jobs J] [--seed S] [--shard I/N]\n"
@@ -146,6 +172,9 @@ static const CliCommand COMMANDS[] = {
      "                             dead: its streams and hints stop counting [30]\n"
      "      --idle S               a game untouched this long leaves memory [300]\n"
      "      --day-seconds S        a day of days-per-move clocks, for tests [86400]\n"
+     "      --login-tries N        failed sign-ins of an account before it waits, doubling;\n"
+     "                             an address has four times as many [5]\n"
+     "      --password-cost normal|low  argon2id's cost for passwords; low for tests only\n"
      "      --abandon-after S      an unfinished game unchanged this long is deleted; 0 never\n"
      "                             [2592000, 30 days]\n"
      "      --delete-finished-after S  the same for finished games [0, never]"},

@@ -37,7 +37,8 @@ static Status referee_step(void *ctx, GameRecord *rec, int *forfeit, ErrBuf *err
     return s;
 }
 
-void match_play_game(const MatchRunner *r, int index, EngineClient *clients, MatchGame *out)
+void match_play_game(const MatchRunner *r, int index, EngineClient *const *clients,
+                     MatchGame *out)
 {
     const Game *g = r->game;
     const int n = g->players;
@@ -95,7 +96,7 @@ void match_play_game(const MatchRunner *r, int index, EngineClient *clients, Mat
     ref->run.clock = play_clock_fresh(&r->tc, n);
     for (int k = 0; k < n && clients != NULL; k++)
         if (seats.seat[k].outside)
-            ref->run.engine[k] = &clients[(k + index) % n];
+            ref->run.engine[k] = clients[(k + index) % n];
     TurnStep *step = &ref->step;
     SelfPlayEnd end;
     if (turn_runner_new_game(&ref->run, own, step) &&
@@ -144,28 +145,36 @@ typedef struct Pool {
 } Pool;
 
 /* A thread's outside engines, per spec, kept from game to game. */
+typedef struct ThreadEngines {
+    EngineClient client[MAX_PLAYERS];
+    EngineClient *of_spec[MAX_PLAYERS];
+} ThreadEngines;
+
 static void *thread_begin(void *ctx)
 {
     const MatchRunner *r = ((Pool *)ctx)->r;
-    EngineClient *clients = calloc(MAX_PLAYERS, sizeof *clients);
-    for (int k = 0; clients != NULL && k < r->specs->count; k++)
-        engine_client_init(&clients[k], r->specs->seat[k].text, r->engine_options[k],
+    ThreadEngines *t = calloc(1, sizeof *t);
+    for (int k = 0; t != NULL && k < r->specs->count; k++) {
+        engine_client_init(&t->client[k], r->specs->seat[k].text, r->engine_options[k],
                            r->n_engine_options[k]);
-    return clients;
+        t->of_spec[k] = &t->client[k];
+    }
+    return t;
 }
 
 static void thread_end(void *ctx, void *thread)
 {
-    EngineClient *clients = thread;
-    for (int k = 0; clients != NULL && k < ((Pool *)ctx)->r->specs->count; k++)
-        engine_client_close(&clients[k]);
-    free(clients);
+    ThreadEngines *t = thread;
+    for (int k = 0; t != NULL && k < ((Pool *)ctx)->r->specs->count; k++)
+        engine_client_close(&t->client[k]);
+    free(t);
 }
 
 static void play(void *ctx, void *thread, long index)
 {
     Pool *p = ctx;
-    match_play_game(p->r, (int)index, thread, &p->games[index]);
+    ThreadEngines *t = thread;
+    match_play_game(p->r, (int)index, t != NULL ? t->of_spec : NULL, &p->games[index]);
 }
 
 static bool game_done(void *ctx, long index)

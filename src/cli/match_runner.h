@@ -45,8 +45,10 @@ typedef struct MatchRunner {
 /* Plays game `index` to its end, or a forfeit, into *out (zeroed first); a failure is
  * recorded in out->failed and out->error, never aborts. clients[k] is the calling
  * thread's outside engine of spec k (engine_client_init'ed), used when that spec is
- * one; NULL when no spec is. */
-void match_play_game(const MatchRunner *r, int index, EngineClient *clients, MatchGame *out);
+ * one; clients may be NULL when no spec is. Pointers, so that a caller whose threads
+ * keep one engine per entrant (crown tournament) hands each game the two it needs. */
+void match_play_game(const MatchRunner *r, int index, EngineClient *const *clients,
+                     MatchGame *out);
 
 /* Called under the pool's lock as each game ends, in the order they end; returns false
  * to start no more games (those running still finish and are reported). */

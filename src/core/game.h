@@ -408,6 +408,19 @@ struct GameOps {
      * the notation format_move writes (King Down's SAN "Nf3", while its notation stays
      * long, "g1f3", for the engine protocols). NULL: format_move's text. */
     void (*format_move_read)(const Game *g, const GameState *s, Move m, StrBuf *out);
+
+    /* Optional, all or none: the input features of an evaluation network
+     * (search/nnue.h). nnue_features writes the features active in s as `perspective`
+     * (a seat) sees it: at most `cap` indices in [0, nnue_feature_count), strictly
+     * ascending, and returns their count. Features describe what a network can learn
+     * from by sums (a piece of a kind on a square, relative to the perspective's side),
+     * so that a move changes few of them and the first layer is updated, not redone.
+     * nnue_feature_set names the encoding; a net records it and is refused by a game
+     * whose encoding differs. Never changes s. */
+    const char *nnue_feature_set;
+    int nnue_feature_count;
+    int (*nnue_features)(const Game *g, const GameState *s, int perspective, uint16_t *out,
+                         int cap);
 };
 
 /* The hooks every game fills, each *_ops.c naming its adapters ops_<hook>: one list, so

@@ -37,6 +37,7 @@ struct Agent {
     Rng rng;
     atomic_bool stop;
     AlphaBeta *ab;
+    Nnue *net; /* the network alpha-beta evaluates with (spec.nnue), or NULL */
     Mcts *mcts;
     Greedy *greedy;
     MoveList list; /* for the random agent and the turn clock */
@@ -83,20 +84,30 @@ Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err)
     static const char allowed[] = "use ai, ab (or alphabeta), mcts (or uct), random or greedy; "
                                   "all but random and greedy may add :LEVEL from 1 to 10, as "
                                   "in ai:7";
-    static const char fixed_suffix[] = "/novariety";
     if (text == NULL)
         return err_set(err, STATUS_PARSE, "no agent given: %s", allowed);
-    // "NAME[:LEVEL][/novariety]": the suffix is cut off first, into a copy.
+    // "NAME[:LEVEL][/novariety][/nnue|/classic]": the suffixes are cut off first, from
+    // a copy, in any order.
     char copy[64];
     const size_t total = strlen(text);
     if (total >= sizeof copy)
         return err_set(err, STATUS_PARSE, "unknown agent '%.40s...': %s", text, allowed);
     memcpy(copy, text, total + 1);
-    const size_t suffix_len = sizeof fixed_suffix - 1;
-    const bool no_variety =
-        total > suffix_len && strcmp(copy + total - suffix_len, fixed_suffix) == 0;
-    if (no_variety)
-        copy[total - suffix_len] = '\0';
+    bool no_variety = false, nnue = false, classic = false;
+    for (char *slash; (slash = strrchr(copy, '/')) != NULL && slash != copy; *slash = '\0') {
+        bool *flag = strcmp(slash, "/novariety") == 0 ? &no_variety
+                     : strcmp(slash, "/nnue") == 0    ? &nnue
+                     : strcmp(slash, "/classic") == 0 ? &classic
+                                                      : NULL;
+        if (flag == NULL || *flag)
+            return err_set(err, STATUS_PARSE, "bad suffix '%.20s' in agent '%.40s': an agent "
+                           "may end in /novariety, and /nnue or /classic, each once", slash,
+                           text);
+        *flag = true;
+    }
+    if (nnue && classic)
+        return err_set(err, STATUS_PARSE, "agent '%.40s' asks for /nnue and /classic: give "
+                       "one evaluation", text);
     text = copy;
     const char *colon = strchr(text, ':');
     const size_t len = colon != NULL ? (size_t)(colon - text) : strlen(text);
@@ -126,10 +137,15 @@ Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err)
     }
     if (no_variety && names[found].kind == AGENT_RANDOM)
         return err_set(err, STATUS_PARSE, "agent 'random' has no /novariety: %s", allowed);
+    if ((nnue || classic) && names[found].kind != AGENT_AI &&
+        names[found].kind != AGENT_ALPHABETA)
+        return err_set(err, STATUS_PARSE, "agent '%s' has no evaluation to choose: /nnue and "
+                       "/classic go with ai and ab", names[found].name);
     agent_spec_default(out);
     out->kind = names[found].kind;
     out->level = level;
     out->no_variety = no_variety;
+    out->nnue = nnue;
     return STATUS_OK;
 }
 
@@ -220,8 +236,18 @@ Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
     Status st = STATUS_OK;
+    if (spec->nnue && kind != AGENT_ALPHABETA) {
+        agent_free(a);
+        return err_set(err, STATUS_NOT_FOUND, "%s is played by MCTS, which evaluates by "
+                       "playing out: it has no network", g->ops->name);
+    }
+    if (spec->nnue && (st = nnue_load_builtin(g, spec->mem, &a->net, err)) != STATUS_OK) {
+        agent_free(a);
+        return st;
+    }
     if (kind == AGENT_ALPHABETA) {
-        const AlphaBetaConfig cfg = {.eval_noise = level_ab_noise[level],
+        const AlphaBetaConfig cfg = {.net = a->net,
+                                     .eval_noise = level_ab_noise[level],
                                      .noise_seed = noise_seed(spec->seed),
                                      .variety = !spec->no_variety,
                                      .variety_seed = variety_seed(spec->seed),
@@ -253,6 +279,7 @@ void agent_free(Agent *a)
     if (a == NULL)
         return;
     alphabeta_free(a->ab);
+    nnue_free(a->net);
     mcts_free(a->mcts);
     greedy_free(a->greedy);
     const Mem *mem = a->spec.mem;

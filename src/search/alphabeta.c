@@ -28,6 +28,7 @@
 #include "core/invariant.h"
 #include "core/rng.h"
 #include "search/deadline.h"
+#include "search/nnue_stack.h"
 #include "search/tt.h"
 
 enum {
@@ -71,6 +72,7 @@ struct AlphaBeta {
      * evaluation the search uses: evaluate_static then, else evaluate. */
     bool quiescence;
     int (*eval)(const Game *g, const GameState *s);
+    NnueStack *nnue; /* the network's accumulators when cfg.net replaces eval */
     void *legal_memo; /* the game's memo for candidate_legal, g->legal_memo_size bytes */
 
     /* Per search. */
@@ -153,6 +155,13 @@ Status alphabeta_new(const Game *g, const AlphaBetaConfig *cfg, AlphaBeta **out,
     ab->eval = ab->quiescence ? ab->ops->evaluate_static : ab->ops->evaluate;
     if (ab->lazy && g->legal_memo_size > 0)
         ab->legal_memo = mem_zalloc(mem, g->legal_memo_size);
+    if (ab->cfg.net != NULL) {
+        st = nnue_stack_new(g, ab->cfg.net, mem, &ab->nnue, err);
+        if (st != STATUS_OK) {
+            alphabeta_free(ab);
+            return st;
+        }
+    }
     if (ab->ply == NULL || ab->undo == NULL || ab->pos == NULL ||
         (g->move_index_count > 0 && ab->history == NULL) ||
         (ab->lazy && g->legal_memo_size > 0 && ab->legal_memo == NULL)) {
@@ -179,6 +188,7 @@ void alphabeta_free(AlphaBeta *ab)
     mem_aligned_free(mem, ab->undo);
     mem_free(mem, ab->pos);
     mem_free(mem, ab->legal_memo);
+    nnue_stack_free(ab->nnue);
     mem_free(mem, ab);
 }
 
@@ -228,9 +238,10 @@ static inline bool enter_node(AlphaBeta *ab, int ply)
 /* The evaluation for the player to move, plus the configured noise, kept clear of the
  * decisive range. The noise is a hash of the position, so a position keeps its value
  * within a search and the TT stays consistent. */
-static int evaluate(AlphaBeta *ab)
+static int evaluate(AlphaBeta *ab, int ply)
 {
-    long long v = ab->eval(ab->g, ab->pos);
+    long long v = ab->nnue != NULL ? nnue_stack_evaluate(ab->nnue, ab->pos, ply)
+                                   : ab->eval(ab->g, ab->pos);
     if (ab->cfg.eval_noise > 0) {
         uint64_t k = ab->ops->hash(ab->g, ab->pos) ^ ab->cfg.noise_seed;
         const uint64_t span = 2 * (uint64_t)ab->cfg.eval_noise + 1;
@@ -436,7 +447,7 @@ static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply
     const GameOps *ops = ab->ops;
     Ply *p = &ab->ply[ply];
     if (qply >= AB_QUIESCENCE_PLIES || ply >= SEARCH_MAX_PLY - 1)
-        return evaluate(ab);
+        return evaluate(ab, ply);
 
     const uint64_t key = ops->hash(g, ab->pos);
     Move tt_move = MOVE_NONE;
@@ -458,7 +469,7 @@ static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply
                             ? MOVE_NONE
                             : ops->quiesce_finish(g, ab->pos);
     if (!in_check && finish == MOVE_NONE) {
-        best = evaluate(ab);
+        best = evaluate(ab, ply);
         if (best >= beta)
             return best;
         if (best > alpha)
@@ -566,7 +577,7 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
     if (depth <= 0 && ab->quiescence)
         return quiesce(ab, us, alpha, beta, ply, 0, in_check);
     if (depth <= 0 || ply >= SEARCH_MAX_PLY - 1)
-        return evaluate(ab);
+        return evaluate(ab, ply);
 
     // Step 3. Mate-distance pruning: nothing here beats a win at the very next action
     // or is worse than a loss at the very next action.
@@ -597,7 +608,7 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
     // where a pass says nothing (nor when the game refuses the pass: zugzwang).
     void *undo = ab->undo + (size_t)ply * ab->undo_stride;
     if (!pv_node && !in_check && ops->make_null != NULL && depth >= AB_NULL_MIN_DEPTH &&
-        !score_is_decisive(beta) && evaluate(ab) >= beta && ops->make_null(g, ab->pos, undo)) {
+        !score_is_decisive(beta) && evaluate(ab, ply) >= beta && ops->make_null(g, ab->pos, undo)) {
         const int r = 3 + depth / 4;
         ab->ply[ply + 1].noisy_in = false;
         const int them = ops->to_move(g, ab->pos);

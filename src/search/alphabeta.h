@@ -17,6 +17,7 @@
 #include "core/mem.h"
 #include "core/status.h"
 #include "search/limits.h"
+#include "search/nnue.h"
 
 enum {
     ALPHABETA_DEFAULT_TT_BYTES = 16u << 20,
@@ -38,6 +39,9 @@ typedef struct AlphaBetaConfig {
      * quiescence: only their noisy actions, standing pat on the static evaluation. This
      * turns it off: evaluate at the horizon, as for every other game. */
     bool no_quiescence;
+    /* An evaluation network (search/nnue.h) in place of the game's evaluation, or NULL;
+     * it outlives the searcher. */
+    const Nnue *net;
     const Mem *mem; /* where its tables come from (NULL: the C library); outlives it */
 } AlphaBetaConfig;
 

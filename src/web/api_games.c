@@ -15,6 +15,7 @@
 #include "play/registry.h"
 #include "play/words.h"
 #include "web/api.h"
+#include "web/api_account.h"
 #include "web/api_lobby.h"
 #include "web/api_state.h"
 #include "web/context.h"
@@ -46,7 +47,7 @@ void api_games_list(Server *srv, const Request *req, Session *s, Response *res)
 void api_games_create(Server *srv, const Request *req, Session *s, Response *res)
 {
     static const char *const FIELDS[] = {"game", "seats", "rules", "seed", "position", "hints",
-                                         "clock", NULL};
+                                         "clock", "rated", NULL};
     (void)s;
     json_t *body = parse_body(req, res);
     if (body == NULL || !only_fields(body, FIELDS, res)) {
@@ -165,8 +166,13 @@ void api_games_create(Server *srv, const Request *req, Session *s, Response *res
     if (ok && hints)
         ng.hints = json_is_true(hints);
     ok = ok && api_lobby_new_game(body, &ng, humans, (int64_t)srv->cfg.day_s * 1000, res);
+    StoreUser creator;
+    ok = ok && api_account_new_game(srv, req, body, &ng, &creator, res);
     Session *created = ok ? api_create_session(srv, req, &ng, humans, res) : NULL;
     json_decref(body);
+    ErrBuf err;
+    if (created != NULL && creator.id != 0)
+        store_user_seat(srv->store, creator.id, created->id, ng.account_seat, &err);
     if (created != NULL)
         api_created_response(res, created);
 }
@@ -250,12 +256,22 @@ void api_created_response(Response *res, Session *s)
     json_t *out = json_object();
     json_object_set_new(out, "id", json_string(s->id));
     json_t *links = json_array();
+    pthread_mutex_lock(&s->mu);
+    const unsigned hidden = s->meta.rated ? s->meta.open : 0u;
+    pthread_mutex_unlock(&s->mu);
     for (int i = 0; i < s->game->players; i++) {
         json_t *l = json_object();
         char url[128];
         snprintf(url, sizeof url, "/g/%s#token=%s", s->id, s->token[i]);
         json_object_set_new(l, "seat", json_integer(i));
         json_object_set_new(l, "player", json_string(s->seats.seat[i].text));
+        // A rated game's open seat is the opponent's, taken by POST .../join: its
+        // creator never holds its token.
+        if (hidden & (1u << i)) {
+            json_object_set_new(l, "open", json_true());
+            json_array_append_new(links, l);
+            continue;
+        }
         json_object_set_new(l, "token", json_string(s->token[i]));
         json_object_set_new(l, "url", json_string(url));
         json_array_append_new(links, l);

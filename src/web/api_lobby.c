@@ -13,6 +13,7 @@
 #include "core/game_api.h"
 #include "play/words.h"
 #include "web/api.h"
+#include "web/api_account.h"
 #include "web/context.h"
 #include "web/session.h"
 
@@ -48,8 +49,17 @@ int api_lobby_state_fields(const Session *s, char *buf, size_t len)
     for (int i = 0; i < s->game->players; i++)
         if (s->meta.open & (1u << i))
             at += snprintf(open + at, sizeof open - (size_t)at, "%s%d", at ? "," : "", i);
-    const int m = snprintf(buf + n, len - (size_t)n, "\"open_seats\":[%s],\"moved_at\":%lld,",
-                           open, (long long)s->meta.moved_ms);
+    // The names beside the board: each seat's account (names are letters, digits, _
+    // and -, or META_DELETED_PLAYER: nothing to escape), null for none.
+    char accounts[MAX_PLAYERS * (META_ACCOUNT_LEN + 4) + 4] = "";
+    at = 0;
+    for (int i = 0; i < s->game->players; i++)
+        at += snprintf(accounts + at, sizeof accounts - (size_t)at, s->meta.account[i][0] ?
+                       "%s\"%s\"" : "%snull", i ? "," : "", s->meta.account[i]);
+    const int m = snprintf(buf + n, len - (size_t)n, "\"open_seats\":[%s],\"moved_at\":%lld,"
+                           "\"rated\":%s,\"accounts\":[%s],", open,
+                           (long long)s->meta.moved_ms, s->meta.rated ? "true" : "false",
+                           accounts);
     return m > 0 && (size_t)m < len - (size_t)n ? n + m : n;
 }
 
@@ -78,6 +88,8 @@ static json_t *open_entry(const Session *s)
         clock = json_loadb(field + 8, (size_t)n - 9, 0, NULL);
     json_object_set_new(o, "clock", clock ? clock : json_null());
     json_object_set_new(o, "created", json_integer(s->created));
+    // A rated game's seat is for a signed-in account only (api_lobby_join).
+    json_object_set_new(o, "rated", json_boolean(s->meta.rated));
     char watch[64];
     snprintf(watch, sizeof watch, "/g/%s", s->id);
     json_object_set_new(o, "watch_url", json_string(watch));
@@ -158,14 +170,26 @@ bool api_lobby_handle(Server *srv, const Request *req, const char *path, Respons
 
 void api_lobby_join(Server *srv, const Request *req, Session *s, Response *res)
 {
-    (void)req;
     int seat = -1;
     ErrBuf err;
-    const Status st = session_join(srv, s, &seat, &err);
+    StoreUser u;
+    const bool in = api_account_user(srv, req, &u);
+    pthread_mutex_lock(&s->mu);
+    const bool rated = s->meta.rated;
+    pthread_mutex_unlock(&s->mu);
+    if (rated && !in) {
+        response_error(res, 401, "sign in to take a seat in a rated game (POST /api/login)");
+        return;
+    }
+    const char *account = in ? u.name : NULL;
+    const Status st = session_join(srv, s, account, &seat, &err);
     if (st != STATUS_OK) {
         response_error(res, http_status_of(st), "%s", err.msg);
         return;
     }
+    // The game is the store's already; the seat's account is for the account's lists.
+    if (in)
+        store_user_seat(srv->store, u.id, s->id, seat, &err);
     json_t *o = json_object();
     json_object_set_new(o, "seat", json_integer(seat));
     json_object_set_new(o, "token", json_string(s->token[seat]));

@@ -274,7 +274,7 @@ char *api_state_locked(Session *s, int viewer, size_t *len)
         s->cache_version[slot] = s->version;
     }
     // The cached text is an object "{...}"; the viewer's seat goes in front of its fields.
-    char head[512];
+    char head[1024];
     int hl = viewer >= 0 ? snprintf(head, sizeof head, "{\"you\":%d,", viewer)
                          : snprintf(head, sizeof head, "{\"you\":null,");
     hl += api_view_viewer_fields(s, viewer, head + hl, sizeof head - (size_t)hl);

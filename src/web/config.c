@@ -33,6 +33,7 @@ void serve_config_defaults(ServeConfig *cfg)
         .dead_after_s = 30,
         .idle_s = 300,
         .day_s = 86400,
+        .login_tries = 5,
         .abandon_s = 30L * 24 * 3600,
         .finished_s = 0,
         .lab_max_games = LAB_DEFAULT_MAX_GAMES,

@@ -52,6 +52,9 @@ typedef struct ServeConfig {
     int dead_after_s;
     int idle_s;            /* a game nobody touched for this long leaves memory */
     int day_s;             /* a day of a days-per-move clock: 86400 but in tests */
+    int login_tries;       /* failed sign-ins of an account before it waits (an
+                            * address has four times as many; loginlimit.h) */
+    bool password_low;     /* --password-cost low: the cheapest argon2id, for tests */
     long abandon_s;        /* an unfinished game unchanged for this long is deleted */
     long finished_s;       /* a finished game unchanged for this long is deleted */
     /* Web security: the names the site is reached under besides the server's own

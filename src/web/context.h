@@ -19,10 +19,12 @@
 
 struct MHD_Daemon;
 typedef struct AiPool AiPool;
+typedef struct Credentials Credentials;
 typedef struct Gate Gate;
 typedef struct HttpWorkers HttpWorkers;
 typedef struct Janitor Janitor;
 typedef struct LabServer LabServer;
+typedef struct LoginLimit LoginLimit;
 typedef struct Perfect Perfect;
 typedef struct Quota Quota;
 typedef struct RateLimiter RateLimiter;
@@ -44,6 +46,9 @@ struct Server {
     RateLimiter *reads;   /* expensive reads (pages of positions) per address */
     WebLog *log;          /* the library's lines, counted and rate-limited (weblog.h) */
     Quota *quota;
+    Credentials *cred;    /* password hashing and sign-in session ids (credential.h) */
+    LoginLimit *logins;   /* failed sign-ins per account (loginlimit.h) */
+    LoginLimit *address_logins; /* ... per client address */
     TrustedProxies *proxies; /* --trusted-proxy; NULL: every client is its TCP peer */
     Janitor *janitor;
     struct MHD_Daemon *daemon;

@@ -115,6 +115,8 @@ static enum MHD_Result send_response(struct MHD_Connection *c, Response *r)
         MHD_add_response_header(mr, MHD_HTTP_HEADER_ALLOW, r->allow);
     if (r->location[0])
         MHD_add_response_header(mr, MHD_HTTP_HEADER_LOCATION, r->location);
+    if (r->set_cookie[0])
+        MHD_add_response_header(mr, MHD_HTTP_HEADER_SET_COOKIE, r->set_cookie);
     if (r->retry_after > 0) {
         char secs[16];
         snprintf(secs, sizeof secs, "%d", r->retry_after);
@@ -137,15 +139,18 @@ static enum MHD_Result send_error(struct MHD_Connection *c, int status, const ch
 }
 
 /* The built-in front end: "/", every "/g/ID" page, "/import", the rules pages ("/learn",
- * "/learn/GAME"), "/lab" and the analysis board ("/analysis") are the one page of the
- * app. */
+ * "/learn/GAME"), "/lab", the analysis board ("/analysis") and the puzzles ("/puzzles",
+ * "/puzzles/GAME", "/puzzles/GAME/ID") are the one page of the app. */
 static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *path)
 {
     if (strcmp(path, "/") == 0 || strncmp(path, "/g/", 3) == 0 || strcmp(path, "/learn") == 0 ||
         strncmp(path, "/learn/", 7) == 0 || strcmp(path, "/lab") == 0 ||
-        strcmp(path, "/analysis") == 0)
+        strcmp(path, "/analysis") == 0 || strcmp(path, "/puzzles") == 0 ||
+        strncmp(path, "/puzzles/", 9) == 0)
         path = "/index.html";
     if (strcmp(path, "/import") == 0) // a record to review (js/import.js)
+        path = "/index.html";
+    if (strcmp(path, "/login") == 0 || strcmp(path, "/account") == 0) // js/account.js
         path = "/index.html";
     const WebAsset *a = assets_find(path);
     if (a == NULL)
@@ -559,6 +564,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         .body_len = cx->len,
         .token = request_token(c),
         .addr = cx->addr,
+        .session = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, HTTP_SESSION_COOKIE),
+        .https = origin_https(srv, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                               "X-Forwarded-Proto"),
+                              peer ? peer->client_addr : NULL),
         .conn = c,
     };
     cx->conn = c;

@@ -16,6 +16,9 @@ struct MHD_Connection;
 /* The content type of every JSON answer. */
 #define HTTP_JSON_TYPE "application/json; charset=utf-8"
 
+/* The cookie that holds a signed-in player's session id (credential.h). */
+#define HTTP_SESSION_COOKIE "crown_session"
+
 /* A header line every answer carries. */
 typedef struct HttpHeader {
     const char *name, *value;
@@ -32,6 +35,9 @@ typedef struct Request {
     size_t body_len;
     const char *token;  /* the seat token offered, or NULL */
     const char *addr;   /* the client's address as text ("" when unknown) */
+    const char *session; /* the session cookie's value, or NULL */
+    bool https;         /* the browser reached the server over https (--public-url, or a
+                         * trusted proxy saying so): cookies are then Secure */
     struct MHD_Connection *conn; /* for request_arg; NULL: no query */
 } Request;
 
@@ -48,6 +54,7 @@ typedef struct Response {
     char location[128];       /* for 201: where the new thing is, or "" */
     int retry_after;          /* for 429 and 503: seconds to wait, or 0 for no header */
     const char *csp;          /* static text: a Content-Security-Policy of its own, or NULL */
+    char set_cookie[192];     /* a Set-Cookie header's value, or "" */
 } Response;
 
 /* Sets r to {"error": message} with that status (a 4xx or 5xx). Always succeeds: when

@@ -89,6 +89,14 @@ Status meta_parse(const char *text, int players, GameMeta *out, ErrBuf *err)
     const json_t *open = json_object_get(o, "open");
     m.open = json_is_integer(open) ? (unsigned)json_integer_value(open) : 0u;
     ok = ok && m.open < (1u << players);
+    m.rated = json_is_true(json_object_get(o, "rated"));
+    const json_t *accounts = json_object_get(o, "accounts");
+    for (int i = 0; ok && accounts != NULL && i < players; i++) {
+        const char *name = json_string_value(json_array_get(accounts, (size_t)i));
+        ok = name != NULL && strlen(name) < sizeof m.account[i];
+        if (ok)
+            snprintf(m.account[i], sizeof m.account[i], "%s", name);
+    }
     json_decref(o);
     if (!ok)
         return err_set(err, STATUS_CORRUPT, "the game's meta has a field out of range");
@@ -134,6 +142,17 @@ char *meta_format(const GameMeta *m, int players)
         json_object_set_new(o, "moved_ms", json_integer(m->moved_ms));
     if (m->open != 0)
         json_object_set_new(o, "open", json_integer((json_int_t)m->open));
+    if (m->rated)
+        json_object_set_new(o, "rated", json_true());
+    bool any = false;
+    for (int i = 0; i < players; i++)
+        any = any || m->account[i][0] != '\0';
+    if (any) {
+        json_t *a = json_array();
+        for (int i = 0; i < players; i++)
+            json_array_append_new(a, json_string(m->account[i]));
+        json_object_set_new(o, "accounts", a);
+    }
     char *text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(o);
     return text;

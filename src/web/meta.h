@@ -15,6 +15,13 @@
 #include "web/gameclock.h"
 #include "web/secret.h"
 
+enum {
+    META_ACCOUNT_LEN = 24, /* an account's name (3 to 20 characters), or DELETED_PLAYER */
+};
+
+/* What a seat of a deleted account shows. */
+#define META_DELETED_PLAYER "deleted player"
+
 typedef struct GameMeta {
     PlayEnd end;    /* an end outside the rules (play/finish.h), stored by its key */
     int end_seat;   /* who resigned or flagged, or who accepted the draw */
@@ -33,6 +40,10 @@ typedef struct GameMeta {
     PlayClock clock;  /* the time control and each seat's time left, or none */
     int64_t moved_ms; /* when the last action was played (wall clock), 0 if unknown */
     unsigned open;    /* the human seats still waiting for a player to take them (bits) */
+    bool rated;       /* a rated game between two accounts, chosen at its creation */
+    /* The name of the account sitting in each seat, "" for none (a player without an
+     * account, or an AI): the names beside the board. */
+    char account[MAX_PLAYERS][META_ACCOUNT_LEN];
 } GameMeta;
 
 void meta_init(GameMeta *m);

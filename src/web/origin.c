@@ -72,6 +72,21 @@ static bool host_allowed(const Server *srv, const char *host)
            configured_origin(srv, https, strlen(https));
 }
 
+/* A trusted proxy's word that the browser used https. */
+static bool proxied_https(const Server *srv, const char *forwarded_proto,
+                          const struct sockaddr *peer)
+{
+    return forwarded_proto != NULL && strcasecmp(forwarded_proto, "https") == 0 &&
+           peer != NULL && realip_trusted_peer(srv->proxies, peer);
+}
+
+bool origin_https(const Server *srv, const char *forwarded_proto, const struct sockaddr *peer)
+{
+    const char *pub = srv->cfg.public_url;
+    return (pub != NULL && strncasecmp(pub, "https://", 8) == 0) ||
+           proxied_https(srv, forwarded_proto, peer);
+}
+
 const char *origin_refusal(const Server *srv, const char *host, const char *origin,
                            const char *forwarded_proto, const struct sockaddr *peer)
 {
@@ -86,10 +101,7 @@ const char *origin_refusal(const Server *srv, const char *host, const char *orig
     if (host != NULL) {
         // The scheme the page was served under: this server speaks plain HTTP, and only
         // a trusted proxy that ends TLS may say the browser used https.
-        const char *scheme = "http://";
-        if (forwarded_proto != NULL && strcasecmp(forwarded_proto, "https") == 0 &&
-            peer != NULL && realip_trusted_peer(srv->proxies, peer))
-            scheme = "https://";
+        const char *scheme = proxied_https(srv, forwarded_proto, peer) ? "https://" : "http://";
         const size_t sl = strlen(scheme);
         if (strncasecmp(origin, scheme, sl) == 0 && strcasecmp(origin + sl, host) == 0)
             return NULL;

@@ -8,6 +8,7 @@
 #ifndef CROWN_WEB_ORIGIN_H
 #define CROWN_WEB_ORIGIN_H
 
+#include <stdbool.h>
 #include <sys/socket.h>
 
 typedef struct Server Server;
@@ -17,5 +18,9 @@ typedef struct Server Server;
  * (NULL when unknown): only a trusted proxy may say the page was served over https. */
 const char *origin_refusal(const Server *srv, const char *host, const char *origin,
                            const char *forwarded_proto, const struct sockaddr *peer);
+
+/* Whether the browser reached this server over https: --public-url says https, or a
+ * trusted proxy (its TCP peer) says so in X-Forwarded-Proto. */
+bool origin_https(const Server *srv, const char *forwarded_proto, const struct sockaddr *peer);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "core/strbuf.h"
 #include "web/api.h"
+#include "web/api_account.h"
 #include "web/api_analysis.h"
 #include "web/api_games.h"
 #include "web/api_finish.h"
@@ -85,6 +86,15 @@ static const Route ROUTES[] = {
     {"POST", "/api/observe", observe, NULL, false},
     {"POST", "/api/analysis", analysis, NULL, false},
     {"GET", "/api/stats", api_stats, NULL, true},
+    {"POST", "/api/signup", api_account_signup, NULL, false},
+    {"POST", "/api/login", api_account_login, NULL, false},
+    {"POST", "/api/logout", api_account_logout, NULL, false},
+    {"POST", "/api/logout-all", api_account_logout_all, NULL, false},
+    {"GET", "/api/me", api_account_me, NULL, false},
+    {"POST", "/api/account/password", api_account_password, NULL, false},
+    {"POST", "/api/account/delete", api_account_delete, NULL, false},
+    {"GET", "/api/account/export", api_account_export, NULL, false},
+    {"POST", "/api/account/claim", api_account_claim, NULL, false},
     {"GET", GAME_PATH, api_game_state, NULL, false},
     {"POST", GAME_PATH "/moves", api_game_move, NULL, false},
     {"POST", GAME_PATH "/undo", api_game_undo, NULL, false},
@@ -235,6 +245,8 @@ void api_handle(Server *srv, const Request *req, Response *res)
     if (lab_api_handle(srv->lab, req, res)) /* /api/lab...: the Lab page */
         return;
     if (api_lobby_handle(srv, req, req->path, res)) /* /api/info, /api/open */
+        return;
+    if (api_account_users(srv, req, res)) /* /api/users/NAME */
         return;
     if (strncmp(req->path, "/api/games/", 11) == 0) {
         game_route(srv, req, res);

@@ -118,6 +118,7 @@ int cmd_serve(int argc, char **argv)
         {"--dead-after", 2, 3600, &cfg.dead_after_s, NULL},
         {"--idle", 1, 1000000, &cfg.idle_s, NULL},
         {"--day-seconds", 1, 86400, &cfg.day_s, NULL},
+        {"--login-tries", 1, 1000, &cfg.login_tries, NULL},
         {"--abandon-after", 0, 100L * 365 * 86400, NULL, &cfg.abandon_s},
         {"--delete-finished-after", 0, 100L * 365 * 86400, NULL, &cfg.finished_s},
     };
@@ -164,6 +165,11 @@ int cmd_serve(int argc, char **argv)
                 cfg.limits = LIMITS_PUBLIC;
             else
                 return serve_error("--limits wants auto, home or public, not '%s'", v), 2;
+        } else if (strcmp(a, "--password-cost") == 0) {
+            if (strcmp(v, "low") != 0 && strcmp(v, "normal") != 0)
+                return serve_error("--password-cost wants normal or low (tests only), not "
+                                   "'%s'", v), 2;
+            cfg.password_low = strcmp(v, "low") == 0;
         } else if (strcmp(a, "--db") == 0) {
             cfg.db_path = v;
         } else if (strcmp(a, "--public-url") == 0) {

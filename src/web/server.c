@@ -16,9 +16,11 @@
 #include "play/perfect.h"
 #include "web/ai.h"
 #include "web/catalog.h"
+#include "web/credential.h"
 #include "web/http.h"
 #include "web/janitor.h"
 #include "web/lab_api.h"
+#include "web/loginlimit.h"
 #include "web/quota.h"
 #include "web/ratelimit.h"
 #include "web/realip.h"
@@ -65,7 +67,8 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
         st = store_open(cfg->db_path, &srv->store, err);
     if (st != STATUS_OK)
         return st;
-    if ((st = perfect_open(cfg->tablebase, &srv->perfect, err)) != STATUS_OK) {
+    if ((st = perfect_open(cfg->tablebase, &srv->perfect, err)) != STATUS_OK ||
+        (st = credentials_new(cfg->password_low, &srv->cred, err)) != STATUS_OK) {
         server_stop(srv);
         return st;
     }
@@ -78,11 +81,15 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     // the moves of others much, while a review steps through pages as it likes.
     srv->reads = ratelimit_new(4, 40);
     srv->quota = quota_new();
+    // An address tries for many accounts, or many people share it behind a NAT.
+    srv->logins = loginlimit_new(cfg->login_tries);
+    srv->address_logins = loginlimit_new(4 * cfg->login_tries);
     srv->log = weblog_new(stderr, cfg->quiet);
     srv->games_json = catalog_json(&srv->games_json_len);
     if (srv->sessions == NULL || srv->rate == NULL || srv->creates == NULL ||
         srv->creates_home == NULL || srv->reads == NULL ||
-        srv->quota == NULL || srv->log == NULL || srv->games_json == NULL) {
+        srv->quota == NULL || srv->logins == NULL || srv->address_logins == NULL ||
+        srv->log == NULL || srv->games_json == NULL) {
         server_stop(srv);
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
@@ -134,6 +141,9 @@ void server_stop(Server *srv)
     ratelimit_free(srv->creates_home);
     ratelimit_free(srv->reads);
     quota_free(srv->quota);
+    loginlimit_free(srv->logins);
+    loginlimit_free(srv->address_logins);
+    credentials_free(srv->cred);
     weblog_free(srv->log, clock_ms()); // after the library, which writes to it
     srv->log = NULL;
     realip_free(srv->proxies);

@@ -143,6 +143,9 @@ typedef struct NewGame {
     const char *rematch_of; /* the id of the game this one is the rematch of, or NULL */
     PlayClock clock;      /* the time control (gameclock.h), or none */
     unsigned open;        /* human seats left for a player to take (session_join), bits */
+    bool rated;           /* a rated game between two accounts (GameMeta.rated) */
+    const char *account;  /* the creator's account name for seat account_seat, or NULL */
+    int account_seat;
     char id[SECRET_ID_LEN + 1]; /* the id chosen beforehand (a shared store's hold names
                                  * it), or "" for a new one */
     /* An imported game: its actions, chance draws included, are played from `position`
@@ -250,8 +253,14 @@ void sessions_check_clocks(Server *srv);
  * (store_claim_flags), so that with several processes exactly one ends each. The
  * janitor calls it at every sweep. */
 void sessions_flag_stored(Server *srv);
-/* Takes the first open seat of s for a new player (NewGame.open): *seat is his. */
-Status session_join(Server *srv, Session *s, int *seat, ErrBuf *err);
+/* Takes the first open seat of s for a new player (NewGame.open): *seat is his. account:
+ * the player's account name, or NULL; in a rated game, one not seated already. */
+Status session_join(Server *srv, Session *s, const char *account, int *seat, ErrBuf *err);
+/* Puts account `name` in `seat` (a claim of the seat's token), or with replace, whatever
+ * was there (a deleted account's name); STATUS_CONFLICT when another account sits there
+ * and replace is false. Unchanged when it is there already. */
+Status session_seat_account(Server *srv, Session *s, int seat, const char *name, bool replace,
+                            ErrBuf *err);
 
 /* The viewer's hint position: a copy of the position when `seat` is to move. */
 Status session_copy_for_hint(Session *s, int seat, GameState **out, ErrBuf *err);

@@ -132,6 +132,10 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
         snprintf(s->meta.rematch_of, sizeof s->meta.rematch_of, "%s", ng->rematch_of);
     s->meta.clock = ng->clock;
     s->meta.open = ng->open;
+    s->meta.rated = ng->rated;
+    if (ng->account != NULL && ng->account_seat >= 0 && ng->account_seat < ng->players)
+        snprintf(s->meta.account[ng->account_seat], sizeof s->meta.account[0], "%s",
+                 ng->account);
     s->meta.moved_ms = gameclock_now();
 
     // The record first, with an import's actions, so that they go to the store with the

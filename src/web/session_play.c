@@ -358,7 +358,7 @@ void sessions_flag_stored(Server *srv)
     }
 }
 
-Status session_join(Server *srv, Session *s, int *seat, ErrBuf *err)
+Status session_join(Server *srv, Session *s, const char *account, int *seat, ErrBuf *err)
 {
     pthread_mutex_lock(&s->mu);
     Status st = STATUS_OK;
@@ -366,12 +366,18 @@ Status session_join(Server *srv, Session *s, int *seat, ErrBuf *err)
         st = err_set(err, STATUS_CONFLICT, "the game is over: no seat to take");
     else if (s->meta.open == 0)
         st = err_set(err, STATUS_CONFLICT, "every seat of this game has its player");
+    for (int i = 0; st == STATUS_OK && s->meta.rated && i < s->game->players; i++)
+        if (account && strcmp(s->meta.account[i], account) == 0)
+            st = err_set(err, STATUS_CONFLICT, "you sit in this rated game already: a rated "
+                         "game is between two accounts");
     if (st == STATUS_OK) {
         GameMeta m = s->meta;
         int i = 0;
         while (!(m.open & (1u << i)))
             i++;
         m.open &= ~(1u << i);
+        if (account != NULL)
+            snprintf(m.account[i], sizeof m.account[i], "%s", account);
         // Everyone is seated: a clock held back by the open seat starts, if a move has
         // been played (else the first move starts it, as in every game).
         const int p = s->game->ops->to_move(s->game, s->rec.current);
@@ -384,6 +390,25 @@ Status session_join(Server *srv, Session *s, int *seat, ErrBuf *err)
     return st;
 }
 
+
+Status session_seat_account(Server *srv, Session *s, int seat, const char *name, bool replace,
+                            ErrBuf *err)
+{
+    pthread_mutex_lock(&s->mu);
+    Status st = STATUS_OK;
+    const char *now = s->meta.account[seat];
+    if (strcmp(now, name) != 0) {
+        if (now[0] != '\0' && !replace) {
+            st = err_set(err, STATUS_CONFLICT, "another account sits in this seat");
+        } else {
+            GameMeta m = s->meta;
+            snprintf(m.account[seat], sizeof m.account[seat], "%s", name);
+            st = session_set_meta_locked(srv, s, &m, err);
+        }
+    }
+    pthread_mutex_unlock(&s->mu);
+    return st;
+}
 
 /* --- playing -------------------------------------------------------------------------- */
 

@@ -216,3 +216,48 @@ Status store_migrate(void *db, StoreExec exec, StoreQueryLong query, const char 
              n);
     return exec(db, sql, err);
 }
+
+Status store_run(Store *st, const StoreStmt *stmts, int n, StoreRows *out, ErrBuf *err)
+{
+    if (out != NULL)
+        *out = (StoreRows){0, 0, NULL};
+    const Status s = st->ops->run(st, stmts, n, out, err);
+    if (s != STATUS_OK && out != NULL)
+        store_rows_free(out);
+    return s;
+}
+
+Status store_rows_push(StoreRows *out, const char *const *values, ErrBuf *err)
+{
+    const size_t at = (size_t)out->rows * (size_t)out->cols;
+    char **cell = realloc(out->cell, sizeof *cell * (at + (size_t)out->cols + 1));
+    if (cell == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    out->cell = cell;
+    for (int c = 0; c < out->cols; c++) {
+        cell[at + (size_t)c] = values[c] ? strdup(values[c]) : NULL;
+        if (values[c] && cell[at + (size_t)c] == NULL) {
+            for (int k = 0; k < c; k++)
+                free(cell[at + (size_t)k]);
+            return err_set(err, STATUS_NOMEM, "out of memory");
+        }
+    }
+    out->rows++;
+    return STATUS_OK;
+}
+
+const char *store_cell(const StoreRows *rows, int r, int c)
+{
+    if (rows == NULL || r < 0 || r >= rows->rows || c < 0 || c >= rows->cols)
+        return NULL;
+    return rows->cell[(size_t)r * (size_t)rows->cols + (size_t)c];
+}
+
+void store_rows_free(StoreRows *rows)
+{
+    const size_t n = (size_t)rows->rows * (size_t)rows->cols;
+    for (size_t i = 0; i < n; i++)
+        free(rows->cell[i]);
+    free(rows->cell);
+    *rows = (StoreRows){0, 0, NULL};
+}

@@ -1,16 +1,37 @@
 /*
  * store_backend.h - what a store backend provides behind store.h: SQLite for one process
  * (store_sqlite.c), PostgreSQL for several (store_pg.c). store.c picks one by the --db
- * text and runs the schema migrations through the backend's exec; only store.c and the
- * backends include this.
+ * text and runs the schema migrations through the backend's exec; only the store's own
+ * files (store.c, the backends, store_account.c) include this.
  */
 #ifndef CROWN_WEB_STORE_BACKEND_H
 #define CROWN_WEB_STORE_BACKEND_H
 
 #include "web/store.h"
 
+/* One statement of store_run, in SQL both backends read: parameters $1, $2, ... in
+ * order of first use, each a text (NULL: SQL NULL) that the database converts to its
+ * column's type. */
+typedef struct StoreStmt {
+    const char *sql;
+    int n;
+    const char *const *params;
+    /* When the statement returns no row (one that returns none: changes no row), the
+     * call fails with STATUS_NOT_FOUND and this message; NULL when that is fine. */
+    const char *none;
+} StoreStmt;
+
+/* The rows a statement returned, every value as text (NULL for SQL NULL). */
+typedef struct StoreRows {
+    int rows, cols;
+    char **cell; /* rows * cols, row by row; owned */
+} StoreRows;
+
 typedef struct StoreOps {
     void (*close)(Store *st);
+    /* Runs stmts in order in one write transaction (committed durably, or rolled back
+     * whole on the first failure); *out (when not NULL) gets the last one's rows. */
+    Status (*run)(Store *st, const StoreStmt *stmts, int n, StoreRows *out, ErrBuf *err);
     Status (*insert_game)(Store *st, const StoredGame *g, bool ai_next, ErrBuf *err);
     Status (*append)(Store *st, const char *id, int first_ply, const char *const *texts,
                      int n, const StoreStamp *stamp, ErrBuf *err);
@@ -53,6 +74,15 @@ struct Store {
     const StoreOps *ops;
     bool shared;
 };
+
+/* The store's generic transaction (StoreOps.run), for what is plain rows rather than a
+ * game: accounts and their sessions (store_account.c). */
+Status store_run(Store *st, const StoreStmt *stmts, int n, StoreRows *out, ErrBuf *err);
+/* Appends a row of out->cols values (NULL: SQL NULL), copied; for the backends. */
+Status store_rows_push(StoreRows *out, const char *const *values, ErrBuf *err);
+/* Row r's column c, NULL when NULL or out of range. */
+const char *store_cell(const StoreRows *rows, int r, int c);
+void store_rows_free(StoreRows *rows);
 
 Status store_sqlite_open(const char *path, Store **out, ErrBuf *err);
 Status store_pg_open(const char *url, Store **out, ErrBuf *err);

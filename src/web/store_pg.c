@@ -68,6 +68,18 @@ static const char *const MIGRATIONS[] = {
      " game_id TEXT, kind INTEGER NOT NULL, PRIMARY KEY(owner, id));"
      "CREATE INDEX live_holds_addr ON live_holds(addr, kind);"
      "CREATE INDEX live_holds_game ON live_holds(game_id, kind) WHERE game_id IS NOT NULL;"),
+    // 8: accounts, as in SQLite's step 8.
+    ("CREATE TABLE users(id BIGSERIAL PRIMARY KEY, name TEXT, name_key TEXT UNIQUE,"
+     " hash TEXT NOT NULL, created BIGINT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0);"
+     "CREATE TABLE user_sessions(hash TEXT PRIMARY KEY,"
+     " user_id BIGINT NOT NULL REFERENCES users(id), created BIGINT NOT NULL);"
+     "CREATE INDEX user_sessions_user ON user_sessions(user_id);"
+     "CREATE TABLE ratings(user_id BIGINT NOT NULL REFERENCES users(id), game TEXT NOT NULL,"
+     " rating DOUBLE PRECISION NOT NULL DEFAULT 1500, rd DOUBLE PRECISION NOT NULL DEFAULT 350,"
+     " volatility DOUBLE PRECISION NOT NULL DEFAULT 0.06, games INTEGER NOT NULL DEFAULT 0,"
+     " updated BIGINT NOT NULL DEFAULT 0, PRIMARY KEY(user_id, game));"
+     "ALTER TABLE seats ADD COLUMN user_id BIGINT REFERENCES users(id);"
+     "CREATE INDEX seats_user ON seats(user_id) WHERE user_id IS NOT NULL;"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
@@ -677,8 +689,54 @@ static Status pg_ai_claim(Store *base, const char *id, bool *mine, ErrBuf *err)
     return s;
 }
 
+/* --- plain rows (store_run) ---------------------------------------------------------- */
+
+/* One statement of pg_run_all: its rows into *rows, or how many it changed. */
+static Status run_one(PGconn *c, const StoreStmt *m, StoreRows *rows, ErrBuf *err)
+{
+    PGresult *r = PQexecParams(c, m->sql, m->n, NULL, m->params, NULL, NULL, 0);
+    const ExecStatusType rs = PQresultStatus(r);
+    Status s = STATUS_OK;
+    bool none = false;
+    if (rs == PGRES_TUPLES_OK) {
+        const char *values[16];
+        rows->cols = PQnfields(r) < 16 ? PQnfields(r) : 16;
+        for (int i = 0; i < PQntuples(r) && s == STATUS_OK; i++) {
+            for (int k = 0; k < rows->cols; k++)
+                values[k] = PQgetisnull(r, i, k) ? NULL : PQgetvalue(r, i, k);
+            s = store_rows_push(rows, values, err);
+        }
+        none = PQntuples(r) == 0;
+    } else if (rs == PGRES_COMMAND_OK) {
+        none = atol(PQcmdTuples(r)) == 0;
+    } else {
+        s = pg_error(err, "run", r ? PQresultErrorMessage(r) : PQerrorMessage(c));
+    }
+    PQclear(r);
+    if (s == STATUS_OK && none && m->none != NULL)
+        s = err_set(err, STATUS_NOT_FOUND, "%s", m->none);
+    return s;
+}
+
+static Status pg_run_all(Store *base, const StoreStmt *stmts, int n, StoreRows *out,
+                         ErrBuf *err)
+{
+    PgTx tx;
+    Status s = pg_begin(pg(base), PG_TX_WRITE, &tx, err);
+    for (int i = 0; i < n && s == STATUS_OK; i++) {
+        StoreRows rows = {0, 0, NULL};
+        s = run_one(tx.c, &stmts[i], &rows, err);
+        if (s == STATUS_OK && out != NULL && i == n - 1)
+            *out = rows;
+        else
+            store_rows_free(&rows);
+    }
+    return pg_end(&tx, s, err);
+}
+
 static const StoreOps PG_OPS = {
     .close = pg_close,
+    .run = pg_run_all,
     .insert_game = pg_insert_game,
     .append = pg_append,
     .truncate = pg_truncate,

@@ -54,6 +54,20 @@ static const char *const MIGRATIONS[] = {
      "CREATE INDEX games_flag ON games(flag_at) WHERE flag_at>0;"),
     // 7: PostgreSQL's holds of live processes (streams, hints); nothing here, as in 5.
     "SELECT 1;",
+    // 8: accounts (store_account.h): players, their sign-in sessions (by the hash of
+    // the cookie's id), the seats they sit in, and a rating per game for the ratings
+    // to fill. A deleted account keeps its row, nameless, for its games' seats.
+    ("CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT, name_key TEXT UNIQUE,"
+     " hash TEXT NOT NULL, created INTEGER NOT NULL, deleted INTEGER NOT NULL DEFAULT 0);"
+     "CREATE TABLE user_sessions(hash TEXT PRIMARY KEY,"
+     " user_id INTEGER NOT NULL REFERENCES users(id), created INTEGER NOT NULL);"
+     "CREATE INDEX user_sessions_user ON user_sessions(user_id);"
+     "CREATE TABLE ratings(user_id INTEGER NOT NULL REFERENCES users(id), game TEXT NOT NULL,"
+     " rating REAL NOT NULL DEFAULT 1500, rd REAL NOT NULL DEFAULT 350,"
+     " volatility REAL NOT NULL DEFAULT 0.06, games INTEGER NOT NULL DEFAULT 0,"
+     " updated INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(user_id, game));"
+     "ALTER TABLE seats ADD COLUMN user_id INTEGER REFERENCES users(id);"
+     "CREATE INDEX seats_user ON seats(user_id) WHERE user_id IS NOT NULL;"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
@@ -609,8 +623,68 @@ static Status sqlite_delete_game(Store *base, const char *id, int64_t before, Er
     return end_write(st, s, begun, err);
 }
 
+/* --- plain rows (store_run) ---------------------------------------------------------- */
+
+/* Binds StoreStmt's text parameters by their names, $1, $2, ...: SQLite reads "$1" as a
+ * named parameter, so the same SQL serves PostgreSQL. */
+static void bind_named(sqlite3_stmt *q, const StoreStmt *m)
+{
+    for (int k = 0; k < m->n; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "$%d", k + 1);
+        const int at = sqlite3_bind_parameter_index(q, name);
+        if (at > 0 && m->params[k] != NULL)
+            sqlite3_bind_text(q, at, m->params[k], -1, SQLITE_STATIC);
+    }
+}
+
+/* One statement of sqlite_run: its rows into *rows, or how many it changed. */
+static Status run_one(SqliteStore *st, const StoreStmt *m, StoreRows *rows, ErrBuf *err)
+{
+    sqlite3_stmt *q;
+    Status s = prepare(st, m->sql, &q, err);
+    if (s != STATUS_OK)
+        return s;
+    bind_named(q, m);
+    rows->cols = sqlite3_column_count(q);
+    const char *values[16];
+    if (rows->cols > (int)(sizeof values / sizeof values[0]))
+        rows->cols = (int)(sizeof values / sizeof values[0]);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && s == STATUS_OK) {
+        for (int c = 0; c < rows->cols; c++)
+            values[c] = (const char *)sqlite3_column_text(q, c);
+        s = store_rows_push(rows, values, err);
+    }
+    if (s == STATUS_OK && rc != SQLITE_DONE)
+        s = db_error(st, err, "run");
+    sqlite3_finalize(q);
+    const bool none = rows->cols > 0 ? rows->rows == 0 : sqlite3_changes(st->db) == 0;
+    if (s == STATUS_OK && none && m->none != NULL)
+        s = err_set(err, STATUS_NOT_FOUND, "%s", m->none);
+    return s;
+}
+
+static Status sqlite_run(Store *base, const StoreStmt *stmts, int n, StoreRows *out,
+                         ErrBuf *err)
+{
+    SqliteStore *st = sq(base);
+    bool begun;
+    Status s = begin_write(st, &begun, err);
+    for (int i = 0; i < n && s == STATUS_OK; i++) {
+        StoreRows rows = {0, 0, NULL};
+        s = run_one(st, &stmts[i], &rows, err);
+        if (s == STATUS_OK && out != NULL && i == n - 1)
+            *out = rows;
+        else
+            store_rows_free(&rows);
+    }
+    return end_write(st, s, begun, err);
+}
+
 static const StoreOps SQLITE_OPS = {
     .close = sqlite_close,
+    .run = sqlite_run,
     .insert_game = sqlite_insert_game,
     .append = sqlite_append,
     .truncate = sqlite_truncate,

@@ -5,7 +5,9 @@
  * Input: requests separated by lines "===". Each is a line "METHOD PATH", header lines
  * (only "Authorization: Bearer TOKEN" matters to the API), an empty line, and the body.
  * In the path and the token, "{id}" and "{token}" stand for the id and the first seat
- * token of the last game created, so that inputs reach moves, undo and records. Every
+ * token of the last game created, so that inputs reach moves, undo and records; the
+ * session cookie an answer sets goes with the next requests, so that they reach the
+ * account's routes. Every
  * answer must be a status from 200 to 599 with a body; the sanitizers do the rest.
  * Each input gets a fresh server over a fresh database in /dev/shm, so inputs replay
  * alone.
@@ -61,7 +63,7 @@ static void json_field(const char *json, const char *key, char *out, size_t cap)
         snprintf(out, cap, "%.*s", (int)(end - p), p);
 }
 
-static void one_request(Server *srv, char *text, char *id, char *token)
+static void one_request(Server *srv, char *text, char *id, char *token, char *session)
 {
     char *line = fuzz_line(&text);
     char *sp = strchr(line, ' ');
@@ -88,6 +90,7 @@ static void one_request(Server *srv, char *text, char *id, char *token)
         .body_len = strlen(text),
         .token = has_token ? auth : NULL,
         .addr = "127.0.0.1",
+        .session = session[0] ? session : NULL,
     };
     Response res;
     memset(&res, 0, sizeof res);
@@ -101,6 +104,9 @@ static void one_request(Server *srv, char *text, char *id, char *token)
             snprintf(id, ID_LEN, "%s", slash + 1);
         json_field(res.body, "token", token, ID_LEN);
     }
+    if (strncmp(res.set_cookie, HTTP_SESSION_COOKIE "=", sizeof HTTP_SESSION_COOKIE) == 0)
+        snprintf(session, ID_LEN + 1, "%.*s", ID_LEN,
+                 res.set_cookie + sizeof HTTP_SESSION_COOKIE);
     free(res.body);
 }
 
@@ -120,11 +126,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cfg.max_connections = 16;
     cfg.max_per_ip = 16;
     cfg.creates_per_hour = 1000;
+    cfg.password_low = true; // argon2id at its cheapest: a sign-up is not what is fuzzed
     Server srv;
     ErrBuf err;
     if (server_open(&srv, &cfg, &err) != STATUS_OK)
         fuzz_fail("the server does not start", err.msg);
-    char id[ID_LEN] = "", token[ID_LEN] = "";
+    char id[ID_LEN] = "", token[ID_LEN] = "", session[ID_LEN + 1] = "";
     char *cursor = text;
     for (int i = 0; i < MAX_REQUESTS && cursor != NULL; i++) {
         char *next = strstr(cursor, "\n===\n");
@@ -132,7 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             *next = '\0';
             next += 5;
         }
-        one_request(&srv, cursor, id, token);
+        one_request(&srv, cursor, id, token, session);
         cursor = next;
     }
     server_stop(&srv);

@@ -10,7 +10,7 @@
 // its AI work. First, the per-address limits counted in the database: games created and
 // AI games, event streams per address and per game (a closed stream's slot free at
 // once, a SIGKILLed process's streams no longer counted after --dead-after), and hints
-// waiting.
+// waiting. Accounts too: their sessions, names and rated seats are the database's.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { api, events, openStream, request, startServer, waitState } from './server.mjs';
@@ -209,6 +209,28 @@ describe('several processes on PostgreSQL', () => {
     } finally {
       await Promise.all([c.stop(), d.stop()]);
     }
+  });
+
+  test('accounts are shared: signed up on one process, signed in, seated and signed out on the other', async () => {
+    const cookieOf = (r) => (r.headers.getSetCookie()[0].match(/^crown_session=([0-9a-f]*)/) || [])[1];
+    const as = (c) => ({ cookie: `crown_session=${c}` });
+    const up = await api(a, 'POST', '/api/signup', { body: { name: 'Shared', password: 'across-processes' } });
+    assert.equal(up.status, 201, JSON.stringify(up.body));
+    const onA = cookieOf(up);
+    assert.deepEqual((await api(b, 'GET', '/api/me', { headers: as(onA) })).body, { signed_in: true, name: 'Shared' });
+    assert.equal((await api(b, 'POST', '/api/signup', { body: { name: 'shared', password: 'same-name-other-case' } })).status, 409);
+    const bob = await api(b, 'POST', '/api/signup', { body: { name: 'Other', password: 'the-other-player' } });
+    // A rated game made through A, its open seat taken through B: both names beside the board.
+    const g = await api(a, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'open'], rated: true }, headers: as(onA) });
+    assert.equal(g.status, 201, JSON.stringify(g.body));
+    const j = await api(b, 'POST', `/api/games/${g.body.id}/join`, { body: {}, headers: as(cookieOf(bob)) });
+    assert.equal(j.status, 200, JSON.stringify(j.body));
+    const st = await waitState(a, g.body.id, (x) => x.accounts[1] === 'Other');
+    assert.deepEqual(st.accounts, ['Shared', 'Other']);
+    assert.equal(st.rated, true);
+    // Signed out everywhere through B: A's session ends too.
+    assert.equal((await api(b, 'POST', '/api/logout-all', { body: {}, headers: as(onA) })).status, 200);
+    assert.equal((await api(a, 'GET', '/api/me', { headers: as(onA) })).body.signed_in, false);
   });
 
   test('a game played across both processes, its events crossing', async () => {

@@ -2,7 +2,8 @@
 // serve: a clock counting down on the page until its flag falls, the tab title on your
 // turn, the sound on the opponent's move, the home page's list of this browser's games,
 // taking an open seat from the home page, the spectator link, what the copy buttons copy,
-// a takeback asked on one page and answered on the other;
+// a takeback asked on one page and answered on the other; an account made at /login
+// and this browser's games claimed on /account;
 // screenshots at 1280x800 and 390x844, no sideways scroll at 390 px, and an axe-core
 // audit of what these pages add. Every wait is on a condition of the page, bounded; none is a sleep.
 import assert from 'node:assert/strict';
@@ -232,4 +233,49 @@ test('the copy buttons put on the clipboard the very links they show', async () 
   assert.equal(await page.evaluate(() => window.copied.length), 2);
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+// The account pages' audit at both sizes: the phone's layout is a layout of its own.
+async function auditBoth(page) {
+  for (const vp of [WIDE, PHONE]) {
+    await page.setViewportSize(vp);
+    await audit(page, ['.account-page', '.top']);
+  }
+  await page.setViewportSize(WIDE);
+}
+
+test('an account: signed up at /login, the games this browser holds claimed in one click', async () => {
+  const t0 = Date.now();
+  const g1 = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+  const g2 = await create({ game: 'kings-valley', seats: ['human', 'ai:1'] });
+  const page = await newPage();
+  // Two games played here before any account: this browser holds their seats' tokens,
+  // as their pages keep them (mygames.js).
+  await page.addInitScript((mine) => {
+    if (!localStorage.getItem('crown.mine')) localStorage.setItem('crown.mine', JSON.stringify(mine));
+  }, [g1, g2].map((g) => ({ id: g.id, token: g.seats[0].token })));
+  await page.goto(`${srv.url}/`);
+  await page.click('.account-menu .account-signin', WAIT);
+  await page.waitForSelector('.login-form', WAIT);
+  await shoot(page, 'login');
+  await auditBoth(page);
+  await page.fill('.login-form input[name=name]', 'Newcomer');
+  await page.fill('.login-form input[name=password]', 'a-first-password');
+  await page.click('.login-form .account-create');
+  await page.waitForURL(/\/account$/, WAIT);
+  await page.waitForSelector('.claim-form button:not([disabled])', WAIT);
+  assert.equal(await page.textContent('.account-menu .account-name'), 'Newcomer');
+  await page.click('.claim-form button');
+  await page.waitForFunction(() => /2 games added/.test(document.querySelector('.claim-form .status').textContent), null, WAIT);
+  await shoot(page, 'account');
+  await auditBoth(page);
+  for (const g of [g1, g2]) assert.equal((await api(srv, 'GET', `/api/games/${g.id}`)).body.accounts[0], 'Newcomer');
+  // The game's page names the seat by its account.
+  await page.goto(`${srv.url}${g2.seats[0].url}`);
+  await page.waitForSelector('.seat.p0 .seat-account:text("Newcomer")', WAIT);
+  await page.click('.account-menu .account-signout');
+  await page.waitForSelector('.account-menu .account-signin', WAIT);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+  console.log(`# account browser test: ${Date.now() - t0} ms`);
 });

@@ -442,6 +442,16 @@ int kd_noisy(const KdPos *p, Move m);
 /* The material of one side in centipawns (the king not counted). */
 int kd_material(const KdPos *p, int colour);
 
+/* kd_features.c: an evaluation network's inputs (GameOps.nnue_features): a piece of
+ * each side (0: the perspective's own) and type on each square as that side sees it,
+ * then each side's power. */
+enum {
+    KD_NNUE_POWER_BASE = 2 * (KD_TYPES - 1) * 64,
+    KD_NNUE_FEATURES = KD_NNUE_POWER_BASE + 2 * (KD_POWERS - 1),
+};
+#define KD_NNUE_PIECE_BASE(rel, t) (((rel) * (KD_TYPES - 1) + (t) - 1) * 64)
+int kd_nnue_features(const KdPos *p, int perspective, uint16_t *out, int cap);
+
 /* kd_fast.c */
 bool kd_perft_leaves(const KdConfig *c, KdState *s, int depth, uint64_t *count);
 

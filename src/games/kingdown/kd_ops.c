@@ -397,6 +397,13 @@ static int ops_evaluate_weighted(const Game *g, const GameState *s, const int *w
     return kd_evaluate_weighted(kd_cfg(g), &((const KdState *)s)->pos, weights);
 }
 
+static int ops_nnue_features(const Game *g, const GameState *s, int perspective, uint16_t *out,
+                             int cap)
+{
+    (void)g;
+    return kd_nnue_features(&((const KdState *)s)->pos, perspective, out, cap);
+}
+
 static int ops_noisy(const Game *g, const GameState *s, Move m)
 {
     (void)g;
@@ -619,4 +626,7 @@ const GameOps kd_ops = {
     .metrics = kd_metrics,
     .metric_count = KD_METRIC_COUNT,
     .score = ops_score,
+    .nnue_feature_set = "kd-piece-square-power-1",
+    .nnue_feature_count = KD_NNUE_FEATURES,
+    .nnue_features = ops_nnue_features,
 };

@@ -8,6 +8,7 @@
 // the start position and the line shown, so it is the link to share.
 import * as api from './api.js';
 import { drawerFor } from './boards/index.js';
+import { clickToMove } from './boardclick.js';
 import * as textBoard from './boards/text.js';
 import { h, seatWords } from './dom.js';
 import { t } from './i18n.js';
@@ -288,19 +289,11 @@ export async function showAnalysis(root, search) {
   async function clickCell(cell) {
     const obs = await obsOf(ui.node).catch(() => null);
     if (!obs) return;
-    const legal = obs.legal;
     chooser.hidden = true;
-    if (ui.selected && ui.selected !== cell) {
-      const to = legal.filter((m) => m.cells.length >= 2 && m.cells[0] === ui.selected && m.cells.at(-1) === cell);
-      if (to.length === 1) { play(to[0].text); return; }
-      if (to.length > 1) { choose(to); return; }
-    }
-    const singles = legal.filter((m) => m.cells.length === 1 && m.cells[0] === cell);
-    const starts = legal.some((m) => m.cells.length >= 2 && m.cells[0] === cell);
-    if (starts && ui.selected !== cell) ui.selected = cell;
-    else if (singles.length === 1) { play(singles[0].text); return; }
-    else if (singles.length > 1) { choose(singles); return; }
-    else ui.selected = null;
+    const c = clickToMove(obs.legal, ui.selected, cell);
+    if (c.play) { play(c.play.text); return; }
+    if (c.choose) { choose(c.choose); return; }
+    ui.selected = c.select;
     drawBoard(obs);
   }
 

@@ -87,3 +87,14 @@ export const labStudies = () => call('GET', '/api/lab');
 export const startStudy = (spec) => call('POST', '/api/lab', { body: spec });
 // A running study stops after the game in play; a queued one leaves the queue.
 export const stopStudy = (id, token) => call('POST', `/api/lab/${id}/stop`, { body: { token } });
+
+// Accounts (account.js): the session is an HttpOnly cookie the browser sends itself.
+export const me = () => call('GET', '/api/me');
+export const signup = (name, password) => call('POST', '/api/signup', { body: { name, password } });
+export const login = (name, password) => call('POST', '/api/login', { body: { name, password } });
+export const logout = () => call('POST', '/api/logout', { body: {} });
+export const logoutAll = () => call('POST', '/api/logout-all', { body: {} });
+export const changePassword = (password, newPassword) => call('POST', '/api/account/password', { body: { password, new_password: newPassword } });
+export const deleteAccount = (password) => call('POST', '/api/account/delete', { body: { password } });
+export const exportAccount = () => call('GET', '/api/account/export');
+export const claimGames = (games) => call('POST', '/api/account/claim', { body: { games } });

@@ -2,7 +2,9 @@
 // at /g/ID, taking the seat's token from the link's #token=... part (kept out of the
 // path, so it never reaches server logs or Referer headers); a record to review is
 // imported at /import; the rules pages are /learn and /learn/GAME; studies run from
-// the Lab page at /lab; any position is explored on the analysis board at /analysis.
+// the Lab page at /lab; any position is explored on the analysis board at /analysis;
+// accounts sign in at /login and are kept at /account;
+// puzzles are at /puzzles, /puzzles/GAME and /puzzles/GAME/ID.
 import { showNewGame } from './newgame.js';
 import { showGame } from './game.js';
 import { showImport } from './import.js';
@@ -12,9 +14,11 @@ import { rememberGame } from './mygames.js';
 import { showLearn } from './learn.js';
 import { showLab } from './lab.js';
 import { showAnalysis } from './analysis.js';
+import { dailyBox, showPuzzles } from './puzzles.js';
 import { loadCatalog } from './catalog.js';
 import { serverInfo } from './api.js';
 import { languageSwitch, loadMessages, t, translateStatic } from './i18n.js';
+import { showAccount, showAccountMenu, showLogin } from './account.js';
 
 // Every page reads its words from the messages of the page's language and the games'
 // names from the catalog: they come first.
@@ -23,6 +27,7 @@ translateStatic(document);
 document.querySelector('.language-box').append(languageSwitch());
 // The header links to the Lab only on a server that runs it (--lab).
 serverInfo().then((info) => { document.querySelector('.lab-link').hidden = !info.lab; }, () => {});
+showAccountMenu(document.querySelector('.account-menu'));
 
 const root = document.getElementById('app');
 const path = location.pathname;
@@ -31,7 +36,7 @@ if (path === '/' || path === '/index.html') {
   // The home page: this browser's games and the open ones (lobby.js), then the form.
   const lobby = h('div', { class: 'lobby-box' });
   const form = h('div');
-  root.replaceChildren(lobby, form);
+  root.replaceChildren(lobby, dailyBox(), form);
   showLobby(lobby);
   showNewGame(form);
 } else if (path === '/import') {
@@ -40,8 +45,14 @@ if (path === '/' || path === '/index.html') {
   showLearn(root, path.split('/')[2] || '');
 } else if (path === '/lab') {
   showLab(root);
+} else if (path === '/login') {
+  showLogin(root);
+} else if (path === '/account') {
+  showAccount(root);
 } else if (path === '/analysis') {
   showAnalysis(root, location.search);
+} else if (/^\/puzzles(\/[a-z0-9-]+(\/[0-9a-f]+)?)?\/?$/.test(path)) {
+  showPuzzles(root, path.split('/')[2] || '', path.split('/')[3] || '');
 } else if (m) {
   const params = new URLSearchParams(location.hash.slice(1));
   rememberGame(m[1], params.get('token'));

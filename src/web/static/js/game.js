@@ -212,9 +212,13 @@ export function showGame(root, id, token) {
 
   function renderSeats() {
     const st = ui.state;
-    // The links to hand out are in the share box (share.js).
+    // The links to hand out are in the share box (share.js). A seat an account sits in
+    // is named by it (api_lobby.c's "accounts").
+    const names = st.accounts || [];
     seats.replaceChildren(...st.seats.map((s) => h('p', { class: `seat p${s.seat}` }, h('span', { class: 'swatch' }),
-      ` ${seatTitle(st.game, s.seat, true)}: ${s.seat === st.you ? t('seat.you', { seat: describePlayer(s.player) }) : describePlayer(s.player)}`)));
+      ` ${seatTitle(st.game, s.seat, true)}: `,
+      names[s.seat] ? h('span', { class: 'seat-account' }, s.seat === st.you ? t('seat.you', { seat: names[s.seat] }) : names[s.seat])
+        : s.seat === st.you ? t('seat.you', { seat: describePlayer(s.player) }) : describePlayer(s.player))));
   }
 
   // --- state updates --------------------------------------------------------------------

@@ -1,0 +1,42 @@
+/*
+ * kd_features.c - King Down positions as an evaluation network's input features
+ * (GameOps.nnue_features, search/nnue.h): every piece as (its side as the perspective
+ * sees it, its type, its square from that side), and each side's power, so that a
+ * normal move changes two or three features of each perspective.
+ *
+ * The perspective's own pieces come first and the board is turned for Black (ranks
+ * mirrored), so one set of weights serves both seats and "my pawn on my fourth rank" is
+ * one feature whoever plays. Indices ascend as the game writes them: the outer loops run
+ * over side and type in index order, and the squares of a bitboard come out ascending;
+ * Black's board is mirrored by reversing its bytes (ranks), which keeps them so.
+ */
+#include "games/kingdown/kd_internal.h"
+
+static int put_squares(uint64_t bb, int base, uint16_t *out, int n, int cap)
+{
+    while (bb && n < cap) {
+        out[n++] = (uint16_t)(base + bits_lowest(bb));
+        bb &= bb - 1;
+    }
+    return n;
+}
+
+int kd_nnue_features(const KdPos *p, int perspective, uint16_t *out, int cap)
+{
+    int n = 0;
+    for (int rel = 0; rel < 2; rel++) {
+        const int colour = rel == 0 ? perspective : 1 - perspective;
+        for (int t = KD_PAWN; t < KD_TYPES; t++) {
+            uint64_t bb = kd_pieces(p, colour, t);
+            if (perspective == 1)
+                bb = __builtin_bswap64(bb);
+            n = put_squares(bb, KD_NNUE_PIECE_BASE(rel, t), out, n, cap);
+        }
+    }
+    for (int rel = 0; rel < 2; rel++) {
+        const int colour = rel == 0 ? perspective : 1 - perspective;
+        if (p->power[colour] != KD_POW_NONE && n < cap)
+            out[n++] = (uint16_t)(KD_NNUE_POWER_BASE + rel * (KD_POWERS - 1) + p->power[colour] - 1);
+    }
+    return n;
+}

@@ -1,0 +1,208 @@
+/*
+ * store_account.c - accounts, sessions and seats in the store (store_account.h): each
+ * call a list of statements for store_run, the same text for SQLite and PostgreSQL.
+ */
+#include "web/store_account.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "web/store_backend.h"
+
+/* Reads a user row (id, name, hash, created) into *out. */
+static void read_user(const StoreRows *r, StoreUser *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *id = store_cell(r, 0, 0), *name = store_cell(r, 0, 1);
+    const char *hash = store_cell(r, 0, 2), *created = store_cell(r, 0, 3);
+    out->id = id ? strtoll(id, NULL, 10) : 0;
+    snprintf(out->name, sizeof out->name, "%s", name ? name : "");
+    snprintf(out->hash, sizeof out->hash, "%s", hash ? hash : "");
+    out->created = created ? strtoll(created, NULL, 10) : 0;
+}
+
+/* Runs stmts and reads the last one's first row as a user. */
+static Status run_user(Store *st, const StoreStmt *stmts, int n, StoreUser *out, ErrBuf *err)
+{
+    StoreRows r;
+    const Status s = store_run(st, stmts, n, &r, err);
+    if (s == STATUS_OK) {
+        read_user(&r, out);
+        store_rows_free(&r);
+    }
+    return s;
+}
+
+static void num(char *buf, size_t cap, int64_t v)
+{
+    snprintf(buf, cap, "%lld", (long long)v);
+}
+
+Status store_user_create(Store *st, const char *name, const char *hash, int64_t now,
+                         StoreUser *out, ErrBuf *err)
+{
+    char key[CREDENTIAL_NAME_MAX + 1], at[24];
+    credential_name_key(name, key, sizeof key);
+    num(at, sizeof at, now);
+    const char *p[] = {name, key, hash, at};
+    const StoreStmt m = {"INSERT INTO users(name, name_key, hash, created) VALUES($1, $2, $3, $4)"
+                         " ON CONFLICT(name_key) DO NOTHING RETURNING id, name, hash, created",
+                         4, p, "that name is taken: choose another"};
+    const Status s = run_user(st, &m, 1, out, err);
+    return s == STATUS_NOT_FOUND ? STATUS_CONFLICT : s;
+}
+
+Status store_user_by_name(Store *st, const char *name, StoreUser *out, ErrBuf *err)
+{
+    char key[CREDENTIAL_NAME_MAX + 1];
+    credential_name_key(name, key, sizeof key);
+    const char *p[] = {key};
+    const StoreStmt m = {"SELECT id, name, hash, created FROM users WHERE name_key=$1"
+                         " AND deleted=0", 1, p, "no such player"};
+    return run_user(st, &m, 1, out, err);
+}
+
+Status store_session_open(Store *st, int64_t user, const char *session_hash, int64_t now,
+                          ErrBuf *err)
+{
+    char u[24], at[24];
+    num(u, sizeof u, user);
+    num(at, sizeof at, now);
+    const char *p[] = {session_hash, u, at};
+    const StoreStmt m = {"INSERT INTO user_sessions(hash, user_id, created) VALUES($1, $2, $3)",
+                         3, p, NULL};
+    return store_run(st, &m, 1, NULL, err);
+}
+
+Status store_session_user(Store *st, const char *session_hash, int64_t since, StoreUser *out,
+                          ErrBuf *err)
+{
+    char at[24];
+    num(at, sizeof at, since);
+    const char *p[] = {session_hash, at};
+    const StoreStmt m = {"SELECT u.id, u.name, u.hash, u.created FROM user_sessions s"
+                         " JOIN users u ON u.id=s.user_id"
+                         " WHERE s.hash=$1 AND s.created>=$2 AND u.deleted=0",
+                         2, p, "not signed in"};
+    return run_user(st, &m, 1, out, err);
+}
+
+Status store_session_close(Store *st, const char *session_hash, ErrBuf *err)
+{
+    const char *p[] = {session_hash};
+    const StoreStmt m = {"DELETE FROM user_sessions WHERE hash=$1", 1, p, NULL};
+    return store_run(st, &m, 1, NULL, err);
+}
+
+Status store_sessions_expire(Store *st, int64_t before, ErrBuf *err)
+{
+    char at[24];
+    num(at, sizeof at, before);
+    const char *p[] = {at};
+    const StoreStmt m = {"DELETE FROM user_sessions WHERE created<$1", 1, p, NULL};
+    return store_run(st, &m, 1, NULL, err);
+}
+
+Status store_sessions_close_all(Store *st, int64_t user, const char *keep, ErrBuf *err)
+{
+    char u[24];
+    num(u, sizeof u, user);
+    const char *p[] = {u, keep ? keep : ""};
+    const StoreStmt m = {"DELETE FROM user_sessions WHERE user_id=$1 AND hash<>$2", 2, p, NULL};
+    return store_run(st, &m, 1, NULL, err);
+}
+
+Status store_user_set_hash(Store *st, int64_t user, const char *hash, const char *keep,
+                           ErrBuf *err)
+{
+    char u[24];
+    num(u, sizeof u, user);
+    const char *p[] = {u, hash};
+    const char *q[] = {u, keep ? keep : ""};
+    const StoreStmt m[] = {
+        {"UPDATE users SET hash=$2 WHERE id=$1 AND deleted=0", 2, p, "no such player"},
+        {"DELETE FROM user_sessions WHERE user_id=$1 AND hash<>$2", 2, q, NULL},
+    };
+    return store_run(st, m, 2, NULL, err);
+}
+
+Status store_user_delete(Store *st, int64_t user, ErrBuf *err)
+{
+    char u[24];
+    num(u, sizeof u, user);
+    const char *p[] = {u};
+    // The row stays for its seats; what said who the player was goes.
+    const StoreStmt m[] = {
+        {"DELETE FROM user_sessions WHERE user_id=$1", 1, p, NULL},
+        {"DELETE FROM ratings WHERE user_id=$1", 1, p, NULL},
+        {"UPDATE users SET name=NULL, name_key=NULL, hash='', deleted=1 WHERE id=$1"
+         " AND deleted=0", 1, p, "no such player"},
+    };
+    return store_run(st, m, 3, NULL, err);
+}
+
+Status store_user_seat(Store *st, int64_t user, const char *game_id, int seat, ErrBuf *err)
+{
+    char u[24], k[16];
+    num(u, sizeof u, user);
+    num(k, sizeof k, seat);
+    const char *p[] = {u, game_id, k};
+    const StoreStmt m = {"UPDATE seats SET user_id=$1 WHERE game_id=$2 AND seat=$3", 3, p,
+                         "no such game"};
+    return store_run(st, &m, 1, NULL, err);
+}
+
+Status store_user_seats(Store *st, int64_t user, StoreUserSeat *out, int cap, int *n,
+                        ErrBuf *err)
+{
+    *n = 0;
+    char u[24], c[16];
+    num(u, sizeof u, user);
+    num(c, sizeof c, cap);
+    const char *p[] = {u, c};
+    const StoreStmt m = {"SELECT s.game_id, s.seat, g.game, s.token, g.created FROM seats s"
+                         " JOIN games g ON g.id=s.game_id WHERE s.user_id=$1"
+                         " ORDER BY g.created DESC, s.game_id, s.seat LIMIT $2", 2, p, NULL};
+    StoreRows r;
+    const Status s = store_run(st, &m, 1, &r, err);
+    if (s != STATUS_OK)
+        return s;
+    for (int i = 0; i < r.rows && i < cap; i++) {
+        StoreUserSeat *o = &out[(*n)++];
+        const char *seat = store_cell(&r, i, 1), *created = store_cell(&r, i, 4);
+        snprintf(o->game_id, sizeof o->game_id, "%s", store_cell(&r, i, 0) ? store_cell(&r, i, 0) : "");
+        o->seat = seat ? atoi(seat) : 0;
+        snprintf(o->game, sizeof o->game, "%s", store_cell(&r, i, 2) ? store_cell(&r, i, 2) : "");
+        snprintf(o->token, sizeof o->token, "%s", store_cell(&r, i, 3) ? store_cell(&r, i, 3) : "");
+        o->created = created ? strtoll(created, NULL, 10) : 0;
+    }
+    store_rows_free(&r);
+    return STATUS_OK;
+}
+
+Status store_user_ratings(Store *st, int64_t user, StoreRating *out, int cap, int *n,
+                          ErrBuf *err)
+{
+    *n = 0;
+    char u[24];
+    num(u, sizeof u, user);
+    const char *p[] = {u};
+    const StoreStmt m = {"SELECT game, rating, rd, volatility, games FROM ratings"
+                         " WHERE user_id=$1 ORDER BY game", 1, p, NULL};
+    StoreRows r;
+    const Status s = store_run(st, &m, 1, &r, err);
+    if (s != STATUS_OK)
+        return s;
+    for (int i = 0; i < r.rows && i < cap; i++) {
+        StoreRating *o = &out[(*n)++];
+        const char *g = store_cell(&r, i, 0);
+        snprintf(o->game, sizeof o->game, "%s", g ? g : "");
+        o->rating = store_cell(&r, i, 1) ? strtod(store_cell(&r, i, 1), NULL) : 1500.0;
+        o->rd = store_cell(&r, i, 2) ? strtod(store_cell(&r, i, 2), NULL) : 350.0;
+        o->volatility = store_cell(&r, i, 3) ? strtod(store_cell(&r, i, 3), NULL) : 0.06;
+        o->games = store_cell(&r, i, 4) ? atoi(store_cell(&r, i, 4)) : 0;
+    }
+    store_rows_free(&r);
+    return STATUS_OK;
+}

@@ -1,0 +1,339 @@
+/*
+ * test_nnue.c - evaluation networks (src/search/nnue*.c): a net file is refused with a
+ * message for every fault of its header or weights, and read otherwise; the portable and
+ * AVX2 kernels give the same values; a search's accumulators, brought from position to
+ * position by the features that changed, give exactly the values computed from scratch
+ * along random lines made and unmade; agents take /nnue and /classic, refuse them where
+ * they mean nothing, and play King Down with the built-in net.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/game_api.h"
+#include "core/rng.h"
+#include "play/registry.h"
+#include "search/agent.h"
+#include "search/nnue.h"
+#include "search/nnue_stack.h"
+
+/* --- a net of random weights, written as a file's bytes -------------------------------- */
+
+typedef struct Bytes {
+    unsigned char *p;
+    size_t n, cap;
+} Bytes;
+
+static void put(Bytes *b, const void *src, size_t n)
+{
+    if (b->n + n > b->cap) {
+        b->cap = (b->n + n) * 2;
+        b->p = realloc(b->p, b->cap);
+        assert_non_null(b->p);
+    }
+    memcpy(b->p + b->n, src, n);
+    b->n += n;
+}
+
+static void put_le(Bytes *b, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++) {
+        const unsigned char c = (unsigned char)(v >> (8 * i));
+        put(b, &c, 1);
+    }
+}
+
+static long rand_in(Rng *r, long lo, long hi)
+{
+    return lo + (long)rng_below(r, (uint32_t)(hi - lo + 1));
+}
+
+/* The header's fields can be spoilt one at a time: version, game, feature set. */
+static Bytes random_net(const Game *g, uint64_t seed, int version, const char *game,
+                        const char *set)
+{
+    Rng r;
+    rng_seed(&r, seed);
+    Bytes w = {0};
+    const int inputs = g->ops->nnue_feature_count;
+    for (int i = 0; i < NNUE_HIDDEN; i++)
+        put_le(&w, (uint64_t)rand_in(&r, -40, 60), 2);
+    for (long i = 0; i < (long)inputs * NNUE_HIDDEN; i++)
+        put_le(&w, (uint64_t)rand_in(&r, -60, 60), 2);
+    for (int i = 0; i < NNUE_L1; i++)
+        put_le(&w, (uint64_t)rand_in(&r, -3000, 3000), 4);
+    for (int i = 0; i < NNUE_L1 * 2 * NNUE_HIDDEN; i++)
+        put_le(&w, (uint64_t)rand_in(&r, -127, 127), 1);
+    for (int i = 0; i < NNUE_L2; i++)
+        put_le(&w, (uint64_t)rand_in(&r, -3000, 3000), 4);
+    for (int i = 0; i < NNUE_L2 * NNUE_L1; i++)
+        put_le(&w, (uint64_t)rand_in(&r, -127, 127), 1);
+    put_le(&w, (uint64_t)rand_in(&r, -5000, 5000), 4);
+    for (int i = 0; i < NNUE_L2; i++)
+        put_le(&w, (uint64_t)rand_in(&r, -127, 127), 1);
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < w.n; i++) {
+        h ^= w.p[i];
+        h *= 0x100000001b3ULL;
+    }
+    Bytes b = {0};
+    put(&b, "CRNN", 4);
+    put_le(&b, (uint64_t)version, 4);
+    char name[NNUE_NAME_LEN] = {0};
+    strncpy(name, game, sizeof name - 1);
+    put(&b, name, sizeof name);
+    memset(name, 0, sizeof name);
+    strncpy(name, set, sizeof name - 1);
+    put(&b, name, sizeof name);
+    put_le(&b, (uint64_t)inputs, 4);
+    put_le(&b, NNUE_HIDDEN, 4);
+    put_le(&b, NNUE_L1, 4);
+    put_le(&b, NNUE_L2, 4);
+    put_le(&b, h, 8);
+    put(&b, w.p, w.n);
+    free(w.p);
+    return b;
+}
+
+static Game *king_down(void)
+{
+    Game *g;
+    ErrBuf err;
+    assert_int_equal(game_create(registry_find("king-down"), 0, NULL, 0, &g, &err), STATUS_OK);
+    return g;
+}
+
+static Nnue *load_random(const Game *g, uint64_t seed)
+{
+    Bytes b = random_net(g, seed, NNUE_VERSION, g->ops->name, g->ops->nnue_feature_set);
+    Nnue *net;
+    ErrBuf err;
+    assert_int_equal(nnue_load(g, b.p, b.n, NULL, &net, &err), STATUS_OK);
+    free(b.p);
+    return net;
+}
+
+static void expect_refused(const Game *g, const unsigned char *p, size_t n, const char *words)
+{
+    Nnue *net = (Nnue *)1;
+    ErrBuf err;
+    assert_int_not_equal(nnue_load(g, p, n, NULL, &net, &err), STATUS_OK);
+    assert_null(net);
+    if (strstr(err.msg, words) == NULL)
+        fail_msg("expected '%s' in: %s", words, err.msg);
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    Game *g = king_down();
+    const char *set = g->ops->nnue_feature_set;
+    Bytes good = random_net(g, 1, NNUE_VERSION, "king-down", set);
+    expect_refused(g, (const unsigned char *)"XXXX", 4, "no CRNN");
+    expect_refused(g, good.p, 40, "cut short");
+    expect_refused(g, good.p, good.n - 1, "bytes of weights");
+    good.p[good.n - 1] ^= 1;
+    expect_refused(g, good.p, good.n, "do not match its hash");
+    Bytes old = random_net(g, 1, NNUE_VERSION + 1, "king-down", set);
+    expect_refused(g, old.p, old.n, "network version");
+    Bytes other = random_net(g, 1, NNUE_VERSION, "kings-guard", set);
+    expect_refused(g, other.p, other.n, "for kings-guard, not king-down");
+    Bytes wrong_set = random_net(g, 1, NNUE_VERSION, "king-down", "kd-something-else");
+    expect_refused(g, wrong_set.p, wrong_set.n, "reads features kd-something-else");
+    // A game without features cannot have a net at all.
+    Game *kg;
+    ErrBuf err;
+    assert_int_equal(game_create(registry_find("kings-guard"), 0, NULL, 0, &kg, &err), STATUS_OK);
+    expect_refused(kg, other.p, other.n, "no input features");
+    Nnue *net;
+    assert_int_equal(nnue_load_builtin(kg, NULL, &net, &err), STATUS_NOT_FOUND);
+    assert_non_null(strstr(err.msg, "king-down"));
+    assert_int_equal(nnue_load_file(g, "/nonexistent/net.nnue", NULL, &net, &err), STATUS_IO);
+    game_destroy(kg);
+    free(good.p);
+    free(old.p);
+    free(other.p);
+    free(wrong_set.p);
+    game_destroy(g);
+}
+
+/* Random positions of random games: a few hundred of them, reached by random moves. */
+static void random_positions(const Game *g, uint64_t seed, int count,
+                             void (*visit)(void *ctx, const GameState *s), void *ctx)
+{
+    Rng r;
+    rng_seed(&r, seed);
+    GameState *s = malloc(g->state_size);
+    MoveList *list = malloc(sizeof *list);
+    unsigned char *undo = malloc(g->undo_size);
+    int seen = 0;
+    while (seen < count) {
+        g->ops->new_game(g, s, rng_next(&r));
+        while (seen < count && g->ops->to_move(g, s) >= 0) {
+            visit(ctx, s);
+            seen++;
+            const int n = g->ops->gen_moves(g, s, list);
+            g->ops->make(g, s, list->moves[rng_below(&r, (uint32_t)n)], undo);
+        }
+    }
+    free(undo);
+    free(list);
+    free(s);
+}
+
+typedef struct KernelPair {
+    const Game *g;
+    Nnue *a, *b;
+    int differ;
+} KernelPair;
+
+static void compare_kernels(void *ctx, const GameState *s)
+{
+    KernelPair *k = ctx;
+    k->differ += nnue_evaluate(k->a, k->g, s) != nnue_evaluate(k->b, k->g, s);
+}
+
+static void test_kernels_agree(void **state)
+{
+    (void)state;
+    Game *g = king_down();
+    KernelPair k = {.g = g, .a = load_random(g, 7), .b = load_random(g, 7)};
+    ErrBuf err;
+    assert_int_equal(nnue_set_kernel(k.a, NNUE_KERNEL_PORTABLE, &err), STATUS_OK);
+    assert_string_equal(nnue_kernel_name(k.a), "portable");
+    if (nnue_set_kernel(k.b, NNUE_KERNEL_AVX2, &err) != STATUS_OK) {
+        print_message("no AVX2 here: the portable kernel alone is tested\n");
+    } else {
+        assert_string_equal(nnue_kernel_name(k.b), "avx2");
+        random_positions(g, 11, 600, compare_kernels, &k);
+        assert_int_equal(k.differ, 0);
+    }
+    nnue_free(k.a);
+    nnue_free(k.b);
+    game_destroy(g);
+}
+
+/* A depth-first walk as a search makes it: every position on the way evaluated at its
+ * ply through the stack, against the value from scratch. */
+static int walk(const Game *g, GameState *s, NnueStack *st, const Nnue *net, Rng *r, int ply,
+                int depth)
+{
+    int bad = nnue_stack_evaluate(st, s, ply) != nnue_evaluate(net, g, s);
+    if (depth == 0 || g->ops->to_move(g, s) < 0)
+        return bad;
+    MoveList list;
+    const int n = g->ops->gen_moves(g, s, &list);
+    unsigned char undo[4096];
+    assert_true(g->undo_size <= sizeof undo);
+    for (int i = 0; i < 3 && i < n; i++) {
+        const Move m = list.moves[rng_below(r, (uint32_t)n)];
+        g->ops->make(g, s, m, undo);
+        bad += walk(g, s, st, net, r, ply + 1, depth - 1);
+        g->ops->unmake(g, s, m, undo);
+    }
+    return bad;
+}
+
+typedef struct WalkCtx {
+    const Game *g;
+    const Nnue *net;
+    NnueStack *st;
+    Rng r;
+    int bad;
+} WalkCtx;
+
+static void walk_from(void *ctx, const GameState *s)
+{
+    WalkCtx *w = ctx;
+    GameState *copy = malloc(w->g->state_size);
+    memcpy(copy, s, w->g->state_size);
+    w->bad += walk(w->g, copy, w->st, w->net, &w->r, 0, 3);
+    free(copy);
+}
+
+static void test_incremental_is_exact(void **state)
+{
+    (void)state;
+    Game *g = king_down();
+    Nnue *net = load_random(g, 3);
+    WalkCtx w = {.g = g, .net = net};
+    rng_seed(&w.r, 5);
+    ErrBuf err;
+    assert_int_equal(nnue_stack_new(g, net, NULL, &w.st, &err), STATUS_OK);
+    random_positions(g, 13, 40, walk_from, &w);
+    assert_int_equal(w.bad, 0);
+    uint64_t refreshes, evaluations;
+    nnue_stack_counts(w.st, &refreshes, &evaluations);
+    // Most accumulators came from a neighbour's, not from scratch.
+    assert_true(evaluations > 1000);
+    assert_true(refreshes * 4 < evaluations);
+    nnue_stack_free(w.st);
+    nnue_free(net);
+    game_destroy(g);
+}
+
+static void test_agent_specs(void **state)
+{
+    (void)state;
+    AgentSpec spec;
+    ErrBuf err;
+    assert_int_equal(agent_spec_parse("ai:10/nnue", &spec, &err), STATUS_OK);
+    assert_true(spec.nnue);
+    assert_int_equal(agent_spec_parse("ab:3/novariety/nnue", &spec, &err), STATUS_OK);
+    assert_true(spec.nnue && spec.no_variety);
+    assert_int_equal(agent_spec_parse("ai/classic", &spec, &err), STATUS_OK);
+    assert_false(spec.nnue);
+    assert_int_equal(agent_spec_parse("ai/nnue/classic", &spec, &err), STATUS_PARSE);
+    assert_int_equal(agent_spec_parse("ai/nnue/nnue", &spec, &err), STATUS_PARSE);
+    assert_int_equal(agent_spec_parse("mcts/nnue", &spec, &err), STATUS_PARSE);
+    assert_non_null(strstr(err.msg, "go with ai and ab"));
+    assert_int_equal(agent_spec_parse("ai/fast", &spec, &err), STATUS_PARSE);
+    assert_non_null(strstr(err.msg, "bad suffix '/fast'"));
+
+    // A game with no net refuses /nnue in words; King Down plays with its own.
+    Game *kg;
+    assert_int_equal(game_create(registry_find("kings-guard-8x8"), 0, NULL, 0, &kg, &err),
+                     STATUS_OK);
+    Agent *a;
+    assert_int_equal(agent_spec_parse("ab:2/nnue", &spec, &err), STATUS_OK);
+    assert_int_equal(agent_new(kg, &spec, &a, &err), STATUS_NOT_FOUND);
+    assert_null(a);
+    assert_non_null(strstr(err.msg, "no evaluation network"));
+    game_destroy(kg);
+
+    Game *g = king_down();
+    assert_int_equal(agent_spec_parse("ab:10/nnue", &spec, &err), STATUS_OK);
+    spec.limits.depth = 4;
+    spec.limits.movetime_ms = SEARCH_UNLIMITED;
+    assert_int_equal(agent_new(g, &spec, &a, &err), STATUS_OK);
+    GameState *s = malloc(g->state_size);
+    g->ops->new_game(g, s, 1);
+    SearchResult r;
+    assert_int_equal(agent_think(a, s, &r, &err), STATUS_OK);
+    MoveList list;
+    const int n = g->ops->gen_moves(g, s, &list);
+    bool legal = false;
+    for (int i = 0; i < n; i++)
+        legal |= list.moves[i] == r.best;
+    assert_true(legal);
+    free(s);
+    agent_free(a);
+    game_destroy(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_kernels_agree),
+        cmocka_unit_test(test_incremental_is_exact),
+        cmocka_unit_test(test_agent_specs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
