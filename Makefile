@@ -287,7 +287,8 @@ python: $(PY_MOD)
 # this Makefile they build it outside the repository.
 python-sources:
 	@echo Makefile python/crownmodule.c include/crown.h $(LIB_SRC) \
-	    $(wildcard $(addsuffix *.h,$(sort $(dir $(LIB_SRC)))))
+	    $(wildcard $(addsuffix *.h,$(sort $(dir $(LIB_SRC))))) \
+	    tools/embed-nets.sh $(wildcard nets/*.nnue)
 
 # Where make install puts the module: the folder Debian's python3 searches for PREFIX
 # /usr (/usr/lib/python3/dist-packages) and /usr/local (/usr/local/lib/python3.X/
