@@ -25,8 +25,10 @@ total_passed=0 total_failed=0
 run_part() {
     local show=$1 name=$2; shift 2
     local log="$logdir/$name.log" start end t0 t1 rc line p f
+    # The part's own shell: a command substitution's $BASHPID would be its own.
+    local self=$BASHPID
     start=$(date +%s%N)
-    t0=$(awk '{print $14+$15+$16+$17}' /proc/$BASHPID/stat)
+    t0=$(awk '{print $14+$15+$16+$17}' /proc/$self/stat)
     if [ "$show" = yes ]; then
         "$@" 2>&1 | tee "$log"
         rc=${PIPESTATUS[0]}
@@ -36,7 +38,7 @@ run_part() {
     fi
     end=$(date +%s%N)
     # Children's CPU is counted once they are waited for: user+sys of finished children.
-    t1=$(awk '{print $14+$15+$16+$17}' /proc/$BASHPID/stat)
+    t1=$(awk '{print $14+$15+$16+$17}' /proc/$self/stat)
     line=$(grep -Eo '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
     if [ -n "$line" ]; then
         p=${line%% passed*}; f=${line#*, }; f=${f%% failed*}
