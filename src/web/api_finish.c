@@ -88,10 +88,14 @@ static void change(Server *srv, Session *s, int seat, const char *action, Respon
             m.offer_seat = -1;
             answer = "accepted";
         } else if (!s->seats.seat[other].human) {
-            answer = "declined"; // nothing to store: the offer is over as soon as made
+            // The offer is over as soon as made; the refusal is kept for the page.
+            m.declined_seat = seat;
+            m.declined_ply = s->rec.count;
+            answer = "declined";
         } else {
             m.offer_seat = seat;
             m.offer_ply = s->rec.count;
+            m.declined_seat = -1;
             answer = "offered";
         }
     } else if (st == STATUS_OK && offer != other) {
@@ -103,9 +107,12 @@ static void change(Server *srv, Session *s, int seat, const char *action, Respon
             m.end = PLAY_END_DRAW;
             m.end_seat = seat;
             m.end_ply = s->rec.count;
+        } else {
+            m.declined_seat = other;
+            m.declined_ply = s->rec.count;
         }
     }
-    if (st == STATUS_OK && !(answer && strcmp(answer, "declined") == 0))
+    if (st == STATUS_OK)
         st = session_set_meta_locked(srv, s, &m, &err);
     if (st == STATUS_OK)
         api_finish_answer(res, s, seat, answer);

@@ -78,7 +78,7 @@ static void act(Server *srv, const Request *req, Session *s, TakebackAct what, R
         // Taken back to the first turn, the clock waits again for a move.
         const int64_t now = gameclock_now();
         int keep = 0;
-        m.takeback_seat = m.offer_seat = -1;
+        m.takeback_seat = m.offer_seat = m.declined_seat = -1;
         m.takeback_declined = false;
         play_clock_stop(&m.clock, now);
         if (play_undo_point(&s->rec, 1u << other, &keep, &err) == STATUS_OK && keep > 0)

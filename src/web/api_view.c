@@ -121,6 +121,11 @@ void api_view_state(const Session *s, json_t *o)
     }
     const int offer = api_offer_standing(s);
     json_object_set_new(o, "draw_offer", offer >= 0 ? json_integer(offer) : json_null());
+    // A declined offer is told to its maker until anyone acts.
+    const bool declined = s->meta.declined_seat >= 0 && s->meta.declined_ply == s->rec.count &&
+                          !session_over_locked(s);
+    json_object_set_new(o, "draw_declined",
+                        declined ? json_integer(s->meta.declined_seat) : json_null());
     // A takeback asked for and standing, or declined and not yet acted on: the asker
     // sees the answer until someone moves.
     const GameMeta *m = &s->meta;

@@ -13,7 +13,7 @@ void meta_init(GameMeta *m)
 {
     memset(m, 0, sizeof *m);
     m->end = PLAY_END_NONE;
-    m->end_seat = m->offer_seat = m->takeback_seat = -1;
+    m->end_seat = m->offer_seat = m->takeback_seat = m->declined_seat = -1;
     play_clock_off(&m->clock);
 }
 
@@ -64,12 +64,15 @@ Status meta_parse(const char *text, int players, GameMeta *out, ErrBuf *err)
     m.end_ply = int_field(o, "end_ply", 0);
     m.offer_seat = int_field(o, "offer_seat", -1);
     m.offer_ply = int_field(o, "offer_ply", 0);
+    m.declined_seat = int_field(o, "declined_seat", -1);
+    m.declined_ply = int_field(o, "declined_ply", 0);
     m.takeback_seat = int_field(o, "takeback_seat", -1);
     m.takeback_ply = int_field(o, "takeback_ply", 0);
     m.takeback_declined = json_is_true(json_object_get(o, "takeback_declined"));
     m.hints = json_is_true(json_object_get(o, "hints"));
     bool ok = end_ok && m.end_seat >= -1 && m.end_seat < players &&
               m.offer_seat >= -1 && m.offer_seat < players && m.takeback_seat >= -1 &&
+              m.declined_seat >= -1 && m.declined_seat < players &&
               m.takeback_seat < players &&
               id_field(o, "rematch", m.rematch, SECRET_ID_LEN) &&
               id_field(o, "rematch_of", m.rematch_of, SECRET_ID_LEN);
@@ -117,6 +120,10 @@ char *meta_format(const GameMeta *m, int players)
     if (m->offer_seat >= 0) {
         json_object_set_new(o, "offer_seat", json_integer(m->offer_seat));
         json_object_set_new(o, "offer_ply", json_integer(m->offer_ply));
+    }
+    if (m->declined_seat >= 0) {
+        json_object_set_new(o, "declined_seat", json_integer(m->declined_seat));
+        json_object_set_new(o, "declined_ply", json_integer(m->declined_ply));
     }
     if (m->takeback_seat >= 0) {
         json_object_set_new(o, "takeback_seat", json_integer(m->takeback_seat));

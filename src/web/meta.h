@@ -28,6 +28,10 @@ typedef struct GameMeta {
     int end_ply;    /* the actions played when it ended */
     int offer_seat; /* the seat whose draw offer stands, or -1 */
     int offer_ply;  /* the actions played when it was made */
+    /* The seat whose draw offer was declined, or -1: told (on every page, reloads too)
+     * until anyone acts, so it is kept with the ply it was declined at. */
+    int declined_seat;
+    int declined_ply;
     int takeback_seat;      /* the seat that asked the other to take back its turn, or -1 */
     int takeback_ply;       /* the actions played when it asked: the request lapses after */
     bool takeback_declined; /* the other player said no (the asker is told) */

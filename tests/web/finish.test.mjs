@@ -66,8 +66,11 @@ describe('finishing a game', () => {
     r = await post(g.id, 'decline-draw', g.t[1]);
     assert.equal(r.status, 200);
     assert.equal(r.body.draw_offer, null);
+    assert.equal(r.body.draw_declined, 0, 'the refusal is told until anyone acts');
+    assert.equal((await api(srv, 'GET', `/api/games/${g.id}`, { token: g.t[0] })).body.draw_declined, 0);
     // Offered, the offerer moves: it stands; the other moves: it lapses.
     await post(g.id, 'offer-draw', g.t[0]);
+    assert.equal((await api(srv, 'GET', `/api/games/${g.id}`)).body.draw_declined, null, 'a new offer');
     await api(srv, 'POST', `/api/games/${g.id}/moves`, { token: g.t[0], body: { move: 'b1-b4' } });
     assert.equal((await api(srv, 'GET', `/api/games/${g.id}`)).body.draw_offer, 0);
     await api(srv, 'POST', `/api/games/${g.id}/moves`, { token: g.t[1], body: { move: 'a5-a2' } });
@@ -141,6 +144,8 @@ describe('finishing a game', () => {
     let r = await post(even.id, 'offer-draw', even.t[0]);
     assert.equal(r.body.answer, 'declined');
     assert.equal(r.body.status, 'playing');
+    // The refusal stays in the state, for a page loaded again, until anyone acts.
+    assert.equal((await api(srv, 'GET', `/api/games/${even.id}`, { token: even.t[0] })).body.draw_declined, 0);
     // King Down: the AI (second) has a bare king against four queens.
     const lost = await create({ game: 'king-down', seats: ['human', 'ai:1'], rules: { setup: 'classic' }, position: '4k3/8/8/8/8/8/8/QQQQK3 w - - 0 1' });
     r = await post(lost.id, 'offer-draw', lost.t[0]);

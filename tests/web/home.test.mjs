@@ -127,6 +127,10 @@ test('a declined draw offer is told to the one who offered; the line goes at the
   await post(g.id, 'decline-draw', g.seats[1].token);
   await note(/^Your draw offer was declined\.$/);
   await shoot(page, 'home-draw-declined-1280x800.png');
+  // Loaded again, the page still says so (the state keeps the refusal until anyone acts).
+  await page.reload();
+  await page.waitForSelector('#board[data-you="0"]', WAIT);
+  await note(/^Your draw offer was declined\.$/);
   await page.click('#offer-draw');
   await note(/^Draw offered/);
   await post(g.id, 'resign', g.seats[1].token);

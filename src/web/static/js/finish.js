@@ -134,6 +134,7 @@ export function finishControls(id, token, apply, say) {
       // The offer left the state: declined, or it lapsed as the opponent moved on.
       tell(t(st.ply === before.ply ? 'finish.declined' : 'finish.lapsed'));
     } else if (me && before && st.ply !== before.ply && !note.dataset.offered) tell('');
+    else if (me && st.draw_declined === st.you && !note.textContent) tell(t('finish.declined')); // a reload
     resign.hidden = !me || over || !confirm.hidden;
     offer.hidden = !me || over || st.players !== 2 || st.draw_offer === other;
     offer.disabled = st.draw_offer === st.you;
