@@ -302,7 +302,14 @@ describe('limits per address', { concurrency: true }, () => {
         }
         const pings = (s) => s.received().split(': keep-alive\n\n').length - 1;
         assert.ok(pings(quiet) >= 1, `the idle stream got no keep-alive in 3 s: ${JSON.stringify(quiet.received().slice(-80))}`);
-        assert.equal(pings(lively), 0, 'a stream sent events got a keep-alive too');
+        // The busy stream may get one only after a second without events: a move slowed
+        // past 0.6 s (a sanitizer build on a loaded machine) leaves such a gap, rightly.
+        const chunks = lively.chunks();
+        for (let i = 1; i < chunks.length; i++) {
+          if (!chunks[i].text.includes(': keep-alive')) continue;
+          const gap = chunks[i].at - chunks[i - 1].at;
+          assert.ok(gap >= 800, `a stream sent an event ${gap} ms before got a keep-alive too`);
+        }
         assert.equal(lively.received().split('event: state').length - 1, 9);
       } finally {
         quiet.close();

@@ -186,9 +186,10 @@ export function openStream(server, id, { from, headers } = {}) {
     const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, localAddress: from, headers, agent: false }, (res) => {
       if (res.statusCode === 200) {
         let got = '';
-        resolve({ status: 200, close: () => req.destroy(), received: () => got });
+        const chunks = []; // { at: ms, text }: when each piece came, for tests of timing
+        resolve({ status: 200, close: () => req.destroy(), received: () => got, chunks: () => chunks });
         res.setEncoding('utf8');
-        res.on('data', (d) => { got += d; });
+        res.on('data', (d) => { got += d; chunks.push({ at: Date.now(), text: d }); });
         res.on('error', () => {});
         return;
       }
