@@ -244,8 +244,8 @@ for (const [size, name, game, cell] of [[DESKTOP, 'desktop', 'kings-guard', 'a5'
 }
 
 // King of the Valley: kings, tiles by their names on the valley, the hill and a castle
-// face up and face down, removal, the player to act, the keyboard; a king placed out of
-// turn is refused in the game's words.
+// face up and face down, gold, removal, the player to act, the keyboard; a king placed
+// out of turn is refused in the game's words.
 for (const [size, name] of [[DESKTOP, 'desktop'], [PHONE, 'phone']]) {
   test(`the position editor sets up a King of the Valley table by clicks (${name})`, async () => {
     const page = await newPage(size);
@@ -281,6 +281,12 @@ for (const [size, name] of [[DESKTOP, 'desktop'], [PHONE, 'phone']]) {
     assert.equal(field(text, 'down1'), 'W');
     await editorValid(page, 'yes');
     assert.ok(await page.$('#editor-board [data-castle="0"] .kotv-chip.down[data-tile="W"]'), 'the face-down wife is drawn');
+    // Gold typed per player.
+    const gold = field(text, 'gold').split(',');
+    gold[1] = '7';
+    await page.fill('#editor-gold [data-seat="1"]', '7');
+    text = await edited(page, text);
+    assert.equal(field(text, 'gold'), gold.join(','));
     // Removal: the hill's bottom left tile (the column slides down) and the castle's wife.
     const hill = field(text, 'hill');
     await page.click('#editor-palette [data-tool="remove"]');

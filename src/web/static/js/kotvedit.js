@@ -4,7 +4,7 @@
 // tile put on a valley square or a hill slot (taken from the face-down piles while
 // they hold one, so the table's count still agrees), a tile added to a player's castle
 // column face up or face down, a king put on a square or taken off, one tile removed,
-// and the player to act. The game's parser alone decides whether the result is a
+// each player's gold and the player to act. The game's parser alone decides whether the result is a
 // position; nothing here checks it.
 import { t } from './i18n.js';
 
@@ -207,6 +207,16 @@ export const sideOf = (text) => get(fieldsOf(text), 'turn');
 export function withSide(text, side) {
   const fields = fieldsOf(text);
   put(fields, 'turn', side);
+  return textOf(fields);
+}
+
+// Each player's gold, and the text with one player's changed.
+export const golds = (text) => (get(fieldsOf(text), 'gold') || '').split(',').map(Number);
+export function withGold(text, p, gold) {
+  const fields = fieldsOf(text);
+  const all = (get(fields, 'gold') || '').split(',');
+  all[p] = String(gold);
+  put(fields, 'gold', all.join(','));
   return textOf(fields);
 }
 

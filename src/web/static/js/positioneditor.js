@@ -116,6 +116,8 @@ export async function openEditor(root, analysisSection, spec) {
   const palette = h('div', { id: 'editor-palette', class: 'editor-palette', role: 'group', 'aria-label': t('editor.palette') });
   const side = h('select', { id: 'editor-side', 'aria-label': t('editor.side-label') });
   const faceDown = h('input', { type: 'checkbox', id: 'editor-face-down' });
+  // King of the Valley's gold, a number per player.
+  const golds = h('p', { id: 'editor-gold', class: 'editor-gold', hidden: !table });
   const stackWords = h('p', { id: 'editor-stack', class: 'editor-stack', 'aria-live': 'polite' });
   const text = h('textarea', { id: 'editor-text', class: 'editor-text', rows: 3, 'aria-label': t('editor.text-label'), spellcheck: 'false' });
   const status = h('p', { id: 'editor-status', class: 'editor-ok', role: 'status' });
@@ -126,6 +128,7 @@ export async function openEditor(root, analysisSection, spec) {
     h('aside', { class: 'panel' },
       h('h1', { class: 'game-title' }, t('analysis.edit')), help, palette,
       h('p', { hidden: !table }, h('label', {}, faceDown, ` ${t('editor.face-down')}`)),
+      golds,
       stackWords,
       h('p', {}, h('label', {}, `${t('editor.side')} `, side)),
       h('p', {}, h('label', { for: 'editor-text' }, t('editor.text'))), text, status,
@@ -162,6 +165,8 @@ export async function openEditor(root, analysisSection, spec) {
     drawPalette = () => palette.replaceChildren(...entries.map((x) => button({ 'data-tool': x.tool }, x.seat === undefined ? capital(x.label) : capital(t('editor.king', { seat: seatWords(x.seat) })))));
     drawPalette();
     section.querySelector('#editor-clear').hidden = true;
+    golds.replaceChildren(...table.golds(start.position).map((_, p) => h('label', {}, `${capital(t('editor.gold', { seat: seatWords(p) }))} `,
+      h('input', { type: 'number', min: 0, max: 9999, 'data-seat': p, oninput: (e) => { if (e.target.value !== '') setText(table.withGold(ed.text, p, Math.trunc(Number(e.target.value)))); } }))));
   } else if (map) {
     help.textContent = t(stacks ? 'editor.help-stack' : 'editor.help');
     const entries = [...ed.pieces].sort(([a], [b]) => ownerOf(a) - ownerOf(b) || a.localeCompare(b));
@@ -255,6 +260,7 @@ export async function openEditor(root, analysisSection, spec) {
     ed.text = x;
     if (!fromField) text.value = x;
     if (sides && sides.includes(sideOf(x))) side.value = sideOf(x);
+    if (table) table.golds(x).forEach((g, p) => { const i = golds.querySelector(`[data-seat="${p}"]`); if (i && Number.isInteger(g)) i.value = String(g); });
     section.dataset.valid = '';
     drawBoard();
     check();
