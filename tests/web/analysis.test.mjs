@@ -244,8 +244,8 @@ for (const [size, name, game, cell] of [[DESKTOP, 'desktop', 'kings-guard', 'a5'
 }
 
 // King of the Valley: kings, tiles by their names on the valley, the hill and a castle
-// face up and face down, gold, removal, the player to act, the keyboard; a king placed
-// out of turn is refused in the game's words.
+// face up and face down, gold, the phase, removal, the player to act, the keyboard; a
+// king placed out of turn is refused in the game's words.
 for (const [size, name] of [[DESKTOP, 'desktop'], [PHONE, 'phone']]) {
   test(`the position editor sets up a King of the Valley table by clicks (${name})`, async () => {
     const page = await newPage(size);
@@ -287,6 +287,15 @@ for (const [size, name] of [[DESKTOP, 'desktop'], [PHONE, 'phone']]) {
     await page.fill('#editor-gold [data-seat="1"]', '7');
     text = await edited(page, text);
     assert.equal(field(text, 'gold'), gold.join(','));
+    // The other king, which the set-up has not placed yet; then a table in play.
+    await page.click(`#editor-palette [data-tool="king:${first}"]`);
+    text = await clickEdit(page, '#editor-board [data-cell="e5"]');
+    await editorValid(page, 'no');
+    assert.match(await page.textContent('#editor-status'), /2 kings placed, but 1 should be at this point/);
+    await page.selectOption('#editor-phase', 'summon');
+    text = await edited(page, text);
+    assert.equal(field(text, 'phase'), 'summon');
+    await editorValid(page, 'yes');
     // Removal: the hill's bottom left tile (the column slides down) and the castle's wife.
     const hill = field(text, 'hill');
     await page.click('#editor-palette [data-tool="remove"]');

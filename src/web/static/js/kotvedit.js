@@ -4,7 +4,7 @@
 // tile put on a valley square or a hill slot (taken from the face-down piles while
 // they hold one, so the table's count still agrees), a tile added to a player's castle
 // column face up or face down, a king put on a square or taken off, one tile removed,
-// each player's gold and the player to act. The game's parser alone decides whether the result is a
+// each player's gold, the phase and the player to act. The game's parser alone decides whether the result is a
 // position; nothing here checks it.
 import { t } from './i18n.js';
 
@@ -207,6 +207,15 @@ export const sideOf = (text) => get(fieldsOf(text), 'turn');
 export function withSide(text, side) {
   const fields = fieldsOf(text);
   put(fields, 'turn', side);
+  return textOf(fields);
+}
+
+// The phases a position can be in (kotv_phase_names), its own and the text in another.
+export const PHASES = ['place', 'recruit', 'summon', 'kingdom', 'refill', 'draw', 'over'];
+export const phaseOf = (text) => get(fieldsOf(text), 'phase');
+export function withPhase(text, phase) {
+  const fields = fieldsOf(text);
+  put(fields, 'phase', phase);
   return textOf(fields);
 }
 

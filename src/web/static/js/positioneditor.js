@@ -116,8 +116,9 @@ export async function openEditor(root, analysisSection, spec) {
   const palette = h('div', { id: 'editor-palette', class: 'editor-palette', role: 'group', 'aria-label': t('editor.palette') });
   const side = h('select', { id: 'editor-side', 'aria-label': t('editor.side-label') });
   const faceDown = h('input', { type: 'checkbox', id: 'editor-face-down' });
-  // King of the Valley's gold, a number per player.
+  // King of the Valley's gold, a number per player, and its phase.
   const golds = h('p', { id: 'editor-gold', class: 'editor-gold', hidden: !table });
+  const phase = h('select', { id: 'editor-phase' }, ...(table ? table.PHASES.map((x) => h('option', { value: x }, t(`kotv.phase.${x}`))) : []));
   const stackWords = h('p', { id: 'editor-stack', class: 'editor-stack', 'aria-live': 'polite' });
   const text = h('textarea', { id: 'editor-text', class: 'editor-text', rows: 3, 'aria-label': t('editor.text-label'), spellcheck: 'false' });
   const status = h('p', { id: 'editor-status', class: 'editor-ok', role: 'status' });
@@ -129,6 +130,7 @@ export async function openEditor(root, analysisSection, spec) {
       h('h1', { class: 'game-title' }, t('analysis.edit')), help, palette,
       h('p', { hidden: !table }, h('label', {}, faceDown, ` ${t('editor.face-down')}`)),
       golds,
+      h('p', { hidden: !table }, h('label', {}, `${t('editor.phase')} `, phase)),
       stackWords,
       h('p', {}, h('label', {}, `${t('editor.side')} `, side)),
       h('p', {}, h('label', { for: 'editor-text' }, t('editor.text'))), text, status,
@@ -260,6 +262,7 @@ export async function openEditor(root, analysisSection, spec) {
     ed.text = x;
     if (!fromField) text.value = x;
     if (sides && sides.includes(sideOf(x))) side.value = sideOf(x);
+    if (table && table.PHASES.includes(table.phaseOf(x))) phase.value = table.phaseOf(x);
     if (table) table.golds(x).forEach((g, p) => { const i = golds.querySelector(`[data-seat="${p}"]`); if (i && Number.isInteger(g)) i.value = String(g); });
     section.dataset.valid = '';
     drawBoard();
@@ -294,6 +297,7 @@ export async function openEditor(root, analysisSection, spec) {
     ed.shown = name;
     setText(boardText(b));
   });
+  phase.addEventListener('change', () => setText(table.withPhase(ed.text, phase.value)));
   side.addEventListener('change', () => {
     if (table) { setText(table.withSide(ed.text, side.value)); return; }
     const b = boardOf(ed.text);
