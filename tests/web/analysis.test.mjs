@@ -234,7 +234,7 @@ for (const [size, name, game, cell] of [[DESKTOP, 'desktop', 'kings-guard', 'a5'
     await editorValid(page, 'yes');
     assert.equal(await page.textContent('#editor-stack'), `${cell}, from the bottom up: first player's guard`);
     await assertNoSideways(page, `the King's Guard editor (${name})`);
-    if (size === DESKTOP) await assertAccessible(page, "the King's Guard editor");
+    await assertAccessible(page, `the King's Guard editor (${name})`);
     await page.screenshot({ path: join(SHOTS, `analysis-editor-${game}-${name}.png`), fullPage: true });
     const position = await page.inputValue('#editor-text');
     await analysed(page);
@@ -312,7 +312,7 @@ for (const [size, name] of [[DESKTOP, 'desktop'], [PHONE, 'phone']]) {
     assert.notEqual(await edited(page, before), before);
     await editorValid(page, 'yes');
     await assertNoSideways(page, `the King of the Valley editor (${name})`);
-    if (size === DESKTOP) await assertAccessible(page, 'the King of the Valley editor');
+    await assertAccessible(page, `the King of the Valley editor (${name})`);
     await page.screenshot({ path: join(SHOTS, `analysis-editor-kotv-${name}.png`), fullPage: true });
     await analysed(page);
     assert.deepEqual(page.errors, []);
