@@ -154,6 +154,7 @@ test('a Japanese browser\'s first paint is Japanese: without scripts, and with n
     assert.equal(await p.textContent('.tagline'), '王様のボードゲーム');
     assert.doesNotMatch(await p.textContent('header'), /board games about kings|Puzzles/);
     assert.doesNotMatch(await p.textContent('main'), /Loading/);
+    assert.equal(await p.textContent('noscript p'), '盤面を描くには JavaScript が必要です。');
   } finally {
     await still.close();
   }
