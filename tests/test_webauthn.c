@@ -19,7 +19,8 @@
 
 #include "web/webauthn.h"
 
-/* challenges: "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8" (create), "ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8" (get) */
+/* Origin http://localhost:8080, relying party localhost; the challenges are CH_CREATE
+ * and CH_GET below. */
 static const char ES_CD_CREATE[] =
     "7b2274797065223a22776562617574686e2e637265617465222c226368616c6c656e6765"
     "223a2241414543417751464267634943516f4c4441304f4478415245684d554652595847"
@@ -203,7 +204,8 @@ static void test_sign_in_refusals(void **state)
     assert_non_null(strstr(err.msg, "another site"));
     // The creation's client data is not a sign-in's.
     ex = expect(CH_CREATE);
-    assert_int_equal(sign_in(&ex, c.cose, ES_CD_CREATE, ES_AD, ES_SIG, &count, &err), STATUS_ILLEGAL);
+    assert_int_equal(sign_in(&ex, c.cose, ES_CD_CREATE, ES_AD, ES_SIG, &count, &err),
+                     STATUS_ILLEGAL);
     assert_non_null(strstr(err.msg, "type"));
     assert_int_equal(sign_in(&good, c.cose, ES_CD_GET, ES_AD_NO_UP, ES_SIG_NO_UP, &count, &err),
                      STATUS_ILLEGAL);

@@ -36,6 +36,8 @@ typedef struct Request {
     const char *token;  /* the seat token offered, or NULL */
     const char *addr;   /* the client's address as text ("" when unknown) */
     const char *session; /* the session cookie's value, or NULL */
+    const char *origin; /* the Origin header (checked: this server's or a configured
+                         * site's), or NULL; a passkey's client data must name it */
     bool https;         /* the browser reached the server over https (--public-url, or a
                          * trusted proxy saying so): cookies are then Secure */
     struct MHD_Connection *conn; /* for request_arg; NULL: no query */

@@ -10,10 +10,12 @@
 // its AI work. First, the per-address limits counted in the database: games created and
 // AI games, event streams per address and per game (a closed stream's slot free at
 // once, a SIGKILLed process's streams no longer counted after --dead-after), and hints
-// waiting. Accounts too: their sessions, names and rated seats are the database's.
+// waiting. Accounts too: their sessions, names and rated seats are the database's, and
+// passkeys with their challenges and counters.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { api, events, openStream, request, startServer, waitState } from './server.mjs';
+import { Passkey } from './authenticator.mjs';
 import { startPostgres, startProxy } from './cluster.mjs';
 
 let pg;
@@ -231,6 +233,31 @@ describe('several processes on PostgreSQL', () => {
     // Signed out everywhere through B: A's session ends too.
     assert.equal((await api(b, 'POST', '/api/logout-all', { body: {}, headers: as(onA) })).status, 200);
     assert.equal((await api(a, 'GET', '/api/me', { headers: as(onA) })).body.signed_in, false);
+  });
+
+  test('passkeys are shared: registered through one process, a sign-in\'s challenge given by the other', async () => {
+    // As a page of one site would call: both processes named "localhost" (WebAuthn's
+    // relying party), the page's origin the same whichever process answers.
+    const host = 'localhost:8080';
+    const origin = `http://${host}`;
+    const call = (srv, path, body, cookie) => request(srv, 'POST', path, {
+      body, headers: { host, origin, ...(cookie ? { cookie: `crown_session=${cookie}` } : {}) },
+    });
+    const cookieOf = (r) => ((r.headers['set-cookie'] || [''])[0].match(/^crown_session=([0-9a-f]*)/) || [])[1];
+    const up = await call(a, '/api/signup', { name: 'Keyed', password: 'a-passkey-holder' });
+    assert.equal(up.status, 201, JSON.stringify(up.body));
+    const key = new Passkey();
+    const opts = await call(b, '/api/passkeys/register-options', {}, cookieOf(up));
+    const reg = await call(a, '/api/passkeys/register', key.create(opts.body, origin), cookieOf(up));
+    assert.equal(reg.status, 201, JSON.stringify(reg.body));
+    const login = await call(a, '/api/passkeys/login-options', {});
+    const inn = await call(b, '/api/passkeys/login', key.get(login.body, origin));
+    assert.equal(inn.status, 200, JSON.stringify(inn.body));
+    assert.equal((await api(a, 'GET', '/api/me', { headers: { cookie: `crown_session=${cookieOf(inn)}` } })).body.name, 'Keyed');
+    // Used through B, the challenge is gone for A too; the counter is the database's.
+    assert.equal((await call(a, '/api/passkeys/login', key.get(login.body, origin))).status, 401);
+    const again = await call(a, '/api/passkeys/login', key.get((await call(b, '/api/passkeys/login-options', {})).body, origin, { counter: 1 }));
+    assert.match(again.body.error, /counter went back/);
   });
 
   test('a game played across both processes, its events crossing', async () => {
