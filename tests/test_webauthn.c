@@ -4,7 +4,8 @@
  * (attestation "none"), made once with Python's cryptography package and kept here as
  * hex. A registration and a sign-in pass; each thing that must match (type, challenge,
  * origin, relying party, flags, signature, key) is changed in turn and refused with a
- * message; every cut and every flipped byte of the inputs is refused without a crash.
+ * message; every cut and every flipped byte of the inputs is refused without a crash,
+ * and so are CBOR heads that claim more entries than the input holds.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -273,6 +274,17 @@ static void test_cose_keys(void **state)
     assert_int_equal(webauthn_cose_key(not_map, sizeof not_map, &k, &err), STATUS_PARSE);
     assert_int_equal(webauthn_cose_key(empty_map, sizeof empty_map, &k, &err), STATUS_PARSE);
     assert_int_equal(webauthn_cose_key(empty_map, 0, &k, &err), STATUS_PARSE);
+    // Heads claiming 2^59 entries (libcbor would allocate for them all before reading
+    // one): refused before any is allocated; the sanitizers would stop on the allocation.
+    const unsigned char huge_array[] = {0x9b, 0x08, 0x10, 0x1b, 0xe3, 0x9d, 0xc4, 0x59, 0x70};
+    const unsigned char huge_map[] = {0xbb, 0x08, 0x10, 0x1b, 0xe3, 0x9d, 0xc4, 0x59, 0x70, 1};
+    assert_int_equal(webauthn_cose_key(huge_array, sizeof huge_array, &k, &err), STATUS_PARSE);
+    assert_int_equal(webauthn_cose_key(huge_map, sizeof huge_map, &k, &err), STATUS_PARSE);
+    const WebauthnExpect ex = expect(CH_CREATE);
+    const Bytes cd = hex(ES_CD_CREATE);
+    WebauthnCredential c;
+    assert_int_equal(webauthn_register(&ex, cd.b, cd.n, huge_map, sizeof huge_map, &c, &err),
+                     STATUS_PARSE);
 }
 
 /* Every prefix and every single flipped bit of an attestation object and of a

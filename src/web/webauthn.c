@@ -19,6 +19,50 @@
  * AAGUID and the credential id's length. */
 enum { AD_HEAD = 37, AD_AAGUID = 16 };
 
+/* What the scan of cbor_load_bounded saw: the input's length, and whether a container
+ * claimed more entries than it could hold. */
+typedef struct CborScan {
+    size_t len;
+    bool too_many;
+} CborScan;
+
+static void scan_array(void *ctx, size_t n)
+{
+    CborScan *s = ctx;
+    s->too_many = s->too_many || n > s->len;
+}
+
+static void scan_map(void *ctx, size_t n)
+{
+    CborScan *s = ctx;
+    s->too_many = s->too_many || n > s->len / 2;
+}
+
+/* cbor_load, after a scan of the item's heads: libcbor allocates a definite array or map
+ * for the entries its head claims before reading them, so a few bytes claiming 2^60
+ * entries would ask for that much memory. Each entry takes a byte at least, so a claim
+ * beyond the input's length is refused here first. */
+static cbor_item_t *cbor_load_bounded(const unsigned char *data, size_t len,
+                                      struct cbor_load_result *r)
+{
+    struct cbor_callbacks cb = cbor_empty_callbacks;
+    cb.array_start = scan_array;
+    cb.map_start = scan_map;
+    CborScan scan = {.len = len, .too_many = false};
+    for (size_t at = 0; at < len && !scan.too_many;) {
+        const struct cbor_decoder_result d = cbor_stream_decode(data + at, len - at, &cb, &scan);
+        if (d.status != CBOR_DECODER_FINISHED || d.read == 0)
+            break; // cut short or not CBOR: cbor_load says so itself
+        at += d.read;
+    }
+    if (scan.too_many) {
+        memset(r, 0, sizeof *r);
+        r->error.code = CBOR_ERR_MALFORMATED;
+        return NULL;
+    }
+    return cbor_load(data, len, r);
+}
+
 bool webauthn_b64(const unsigned char *in, size_t n, char *out, size_t cap)
 {
     if (cap < sodium_base64_ENCODED_LEN(n, sodium_base64_VARIANT_URLSAFE_NO_PADDING))
@@ -114,7 +158,7 @@ Status webauthn_auth_data(const unsigned char *data, size_t len, WebauthnAuthDat
     // The key is one CBOR item; extensions may follow it, so its length is what libcbor
     // read of the rest.
     struct cbor_load_result r;
-    cbor_item_t *key = cbor_load(data + at, len - at, &r);
+    cbor_item_t *key = cbor_load_bounded(data + at, len - at, &r);
     if (key == NULL)
         return err_set(err, STATUS_PARSE, "the authenticator data's public key is not CBOR");
     cbor_decref(&key);
@@ -211,7 +255,8 @@ Status webauthn_cose_key(const unsigned char *data, size_t len, WebauthnKey *out
 {
     memset(out, 0, sizeof *out);
     struct cbor_load_result r;
-    cbor_item_t *map = len > 0 && len <= WEBAUTHN_COSE_MAX ? cbor_load(data, len, &r) : NULL;
+    cbor_item_t *map =
+        len > 0 && len <= WEBAUTHN_COSE_MAX ? cbor_load_bounded(data, len, &r) : NULL;
     if (map == NULL || !cbor_isa_map(map) || !cbor_map_is_definite(map) || r.read != len) {
         if (map != NULL)
             cbor_decref(&map);
@@ -230,7 +275,7 @@ Status webauthn_cose_key(const unsigned char *data, size_t len, WebauthnKey *out
 static size_t att_auth_data(const unsigned char *obj, size_t len, unsigned char *buf, size_t cap)
 {
     struct cbor_load_result r;
-    cbor_item_t *map = cbor_load(obj, len, &r);
+    cbor_item_t *map = cbor_load_bounded(obj, len, &r);
     size_t n = 0;
     if (map != NULL && cbor_isa_map(map) && cbor_map_is_definite(map)) {
         const struct cbor_pair *p = cbor_map_handle(map);
