@@ -5,8 +5,9 @@
  * answers against a stored key. CBOR is read with libcbor; the signature, the relying
  * party's hash and the user-presence flags are checked by libfido2 (fido_assert_verify).
  * Pure functions of their inputs: the challenges and the stored keys are the caller's
- * (api_passkey.c, store_passkey.h). Every malformed input is a STATUS_PARSE or
- * STATUS_ILLEGAL with a message, never a crash.
+ * (api_passkey.c, store_passkey.h). Every malformed or mismatching input is refused
+ * with a Status and a message (STATUS_PARSE: not the shape; STATUS_ILLEGAL: a check
+ * failed; STATUS_UNSUPPORTED: another algorithm), never a crash.
  *
  * Attestation is "none": a statement, if the authenticator sends one, is not relied on,
  * so any format is accepted and only the authenticator data is read.
