@@ -2,7 +2,9 @@
  * api_passkey.c - passkeys in the JSON API (api_passkey.h; docs/API.md, "Passkeys"): a
  * signed-in account registers, lists, names and removes its passkeys; anyone signs in
  * with one. Each ceremony takes a challenge the server gave (random, used once, expiring
- * in two minutes, kept in the store so that any process may take it) and is checked by
+ * in two minutes, kept in the store so that any process may take it, and bound to what
+ * asked for it: a registration's to the account's session, a sign-in's to the browser by
+ * a cookie of its own, so that a challenge asked for elsewhere is of no use) and is checked by
  * webauthn.c against the page's Origin, which the transport has already checked is this
  * server's (origin.h): the relying party is that origin's host. A failed sign-in counts
  * against the address as a wrong password does; a counter that does not go up (a cloned
@@ -18,6 +20,7 @@
 #include "web/api.h"
 #include "web/api_account.h"
 #include "web/context.h"
+#include "web/credential.h"
 #include "web/store_passkey.h"
 #include "web/webauthn.h"
 
@@ -48,15 +51,15 @@ static bool expect_of(const Request *req, char rp[RP_CAP], WebauthnExpect *ex, R
     return true;
 }
 
-/* A new challenge for `use` (user: the registering account, else 0), kept in the
- * store; false with res set. */
-static bool new_challenge(Server *srv, StoreChallengeUse use, int64_t user,
+/* A new challenge for `use` (user: the registering account, else 0) bound to `bound`,
+ * kept in the store; false with res set. */
+static bool new_challenge(Server *srv, StoreChallengeUse use, int64_t user, const char *bound,
                           char out[WEBAUTHN_B64_CAP], Response *res)
 {
     ErrBuf err;
     const int64_t now = (int64_t)time(NULL);
     if (!webauthn_challenge(out) ||
-        store_challenge_put(srv->store, out, use, user, now, now + CHALLENGE_S, &err) !=
+        store_challenge_put(srv->store, out, use, user, bound, now, now + CHALLENGE_S, &err) !=
             STATUS_OK) {
         response_error(res, 503, "cannot start a passkey now: try again");
         return false;
@@ -74,6 +77,15 @@ static bool client_challenge(const unsigned char *cd, size_t n, char out[WEBAUTH
         snprintf(out, WEBAUTHN_B64_CAP, "%s", c);
     json_decref(o);
     return ok;
+}
+
+/* The hash a challenge is bound to: of the session (a registration) or of the sign-in
+ * cookie (id); "" when the cookie is missing or not an id, which no challenge is bound
+ * to. */
+static void binding(const char *id, char out[CREDENTIAL_ID_LEN + 1])
+{
+    if (!credential_session_hash(id, out))
+        out[0] = '\0';
 }
 
 /* Why a passkey's name is refused, or NULL: 1 to 40 bytes, no control characters. */
@@ -173,7 +185,9 @@ void api_passkey_register_options(Server *srv, const Request *req, Session *s, R
     for (int i = 0; i < n; i++)
         json_array_append_new(exclude, credential_ref(all[i].id));
     free(all);
-    if (!new_challenge(srv, STORE_CHALLENGE_REGISTER, u.id, challenge, res)) {
+    char bound[CREDENTIAL_ID_LEN + 1];
+    binding(req->session, bound);
+    if (!new_challenge(srv, STORE_CHALLENGE_REGISTER, u.id, bound, challenge, res)) {
         json_decref(exclude);
         return;
     }
@@ -226,11 +240,13 @@ void api_passkey_register(Server *srv, const Request *req, Session *s, Response 
         goto done;
     ErrBuf err;
     WebauthnCredential c;
+    char bound[CREDENTIAL_ID_LEN + 1];
+    binding(req->session, bound);
     if (!client_challenge(cd, cd_len, challenge) ||
-        store_challenge_take(srv->store, challenge, STORE_CHALLENGE_REGISTER, u.id,
+        store_challenge_take(srv->store, challenge, STORE_CHALLENGE_REGISTER, u.id, bound,
                              (int64_t)time(NULL), &err) != STATUS_OK) {
-        response_error(res, 400, "the passkey's challenge is used, expired or not yours: "
-                       "start again");
+        response_error(res, 400, "the passkey's challenge is used, expired or not this "
+                       "session's: start again");
         goto done;
     }
     ex.challenge = challenge;
@@ -299,11 +315,22 @@ void api_passkey_delete(Server *srv, const Request *req, Session *s, Response *r
 void api_passkey_login_options(Server *srv, const Request *req, Session *s, Response *res)
 {
     (void)s;
-    char rp[RP_CAP], challenge[WEBAUTHN_B64_CAP];
+    char rp[RP_CAP], challenge[WEBAUTHN_B64_CAP], attempt[CREDENTIAL_ID_LEN + 1];
+    char bound[CREDENTIAL_ID_LEN + 1];
     WebauthnExpect ex;
-    if (!api_account_empty_body(req, res) || !expect_of(req, rp, &ex, res) ||
-        !new_challenge(srv, STORE_CHALLENGE_SIGN_IN, 0, challenge, res))
+    if (!api_account_empty_body(req, res) || !expect_of(req, rp, &ex, res))
         return;
+    // The attempt's id goes to this browser alone (HttpOnly, to the passkey calls only);
+    // the store keeps its hash with the challenge.
+    if (!credential_session_id(attempt) || !credential_session_hash(attempt, bound)) {
+        response_error(res, 503, "cannot start a passkey now: try again");
+        return;
+    }
+    if (!new_challenge(srv, STORE_CHALLENGE_SIGN_IN, 0, bound, challenge, res))
+        return;
+    snprintf(res->set_cookie, sizeof res->set_cookie,
+             HTTP_PASSKEY_COOKIE "=%s; Path=/api/passkeys; Max-Age=%d; HttpOnly; "
+             "SameSite=Strict%s", attempt, (int)CHALLENGE_S, req->https ? "; Secure" : "");
     // No list of credentials: the authenticator offers the passkeys it holds for this
     // site (discoverable credentials), so no name is asked and none is told.
     json_t *o = json_object();
@@ -316,7 +343,8 @@ void api_passkey_login_options(Server *srv, const Request *req, Session *s, Resp
 
 /* The checks of a sign-in's parts against the passkey it names: NULL, or why not
  * (res untouched); *p and *u its passkey and account. */
-static const char *check_sign_in(Server *srv, const WebauthnExpect *given, const json_t *body,
+static const char *check_sign_in(Server *srv, const Request *req, const WebauthnExpect *given,
+                                 const json_t *body,
                                  const unsigned char *cd, size_t cd_len,
                                  const unsigned char *ad, size_t ad_len,
                                  const unsigned char *sig, size_t sig_len, StorePasskey *p,
@@ -326,11 +354,14 @@ static const char *check_sign_in(Server *srv, const WebauthnExpect *given, const
     ErrBuf err;
     uint32_t count = 0;
     WebauthnExpect ex = *given;
+    char bound[CREDENTIAL_ID_LEN + 1];
     const char *id = json_string_value(json_object_get(body, "id"));
+    binding(req->passkey, bound);
     if (!client_challenge(cd, cd_len, challenge) ||
-        store_challenge_take(srv->store, challenge, STORE_CHALLENGE_SIGN_IN, 0,
+        store_challenge_take(srv->store, challenge, STORE_CHALLENGE_SIGN_IN, 0, bound,
                              (int64_t)time(NULL), &err) != STATUS_OK)
-        return "the passkey's challenge is used, expired or not this server's: start again";
+        return "the passkey's challenge is used, expired or was asked for by another "
+               "browser: start again";
     ex.challenge = challenge;
     if (strlen(id) >= WEBAUTHN_B64_CAP ||
         store_passkey_get(srv->store, id, p, u, &err) != STATUS_OK)
@@ -367,8 +398,8 @@ void api_passkey_login(Server *srv, const Request *req, Session *s, Response *re
         goto done;
     StorePasskey p;
     StoreUser u;
-    const char *why = check_sign_in(srv, &ex, body, cd, cd_len, ad, ad_len, sig, sig_len, &p, &u,
-                                    msg, sizeof msg);
+    const char *why = check_sign_in(srv, req, &ex, body, cd, cd_len, ad, ad_len, sig, sig_len,
+                                    &p, &u, msg, sizeof msg);
     if (why != NULL) {
         api_account_address_failed(srv, req);
         response_error(res, 401, "%s", why);

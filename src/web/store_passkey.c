@@ -136,31 +136,32 @@ static const char *use_name(StoreChallengeUse use)
 }
 
 Status store_challenge_put(Store *st, const char *challenge, StoreChallengeUse use,
-                           int64_t user, int64_t now, int64_t expires, ErrBuf *err)
+                           int64_t user, const char *bound, int64_t now, int64_t expires,
+                           ErrBuf *err)
 {
     char u[24], at[24], until[24];
     num(u, sizeof u, user);
     num(at, sizeof at, now);
     num(until, sizeof until, expires);
     const char *old[] = {at};
-    const char *v[] = {challenge, use_name(use), u, until};
+    const char *v[] = {challenge, use_name(use), u, bound, until};
     const StoreStmt m[] = {
         {"DELETE FROM passkey_challenges WHERE expires<$1", 1, old, NULL},
-        {"INSERT INTO passkey_challenges(challenge, purpose, user_id, expires)"
-         " VALUES($1, $2, $3, $4)", 4, v, NULL},
+        {"INSERT INTO passkey_challenges(challenge, purpose, user_id, bound, expires)"
+         " VALUES($1, $2, $3, $4, $5)", 5, v, NULL},
     };
     return store_run(st, m, 2, NULL, err);
 }
 
 Status store_challenge_take(Store *st, const char *challenge, StoreChallengeUse use,
-                            int64_t user, int64_t now, ErrBuf *err)
+                            int64_t user, const char *bound, int64_t now, ErrBuf *err)
 {
     char u[24], at[24];
     num(u, sizeof u, user);
     num(at, sizeof at, now);
-    const char *v[] = {challenge, use_name(use), u, at};
+    const char *v[] = {challenge, use_name(use), u, at, bound};
     const StoreStmt m = {"DELETE FROM passkey_challenges WHERE challenge=$1 AND purpose=$2"
-                         " AND user_id=$3 AND expires>=$4 RETURNING challenge", 4, v,
+                         " AND user_id=$3 AND expires>=$4 AND bound=$5 RETURNING challenge", 5, v,
                          "the challenge is used, expired or not this server's: start again"};
     StoreRows r;
     const Status s = store_run(st, &m, 1, &r, err);

@@ -2,8 +2,8 @@
  * store_passkey.h - passkeys in the store, beside the accounts (store_account.h): each
  * account's credentials (the id the authenticator gave, the COSE public key, the last
  * sign count, a name the player chose, when it was made and last used) and the
- * challenges given out for a registration or a sign-in, each used once and only
- * before it expires. In the same SQL for both backends, run by store_run, so that a
+ * challenges given out for a registration or a sign-in, each used once, only before
+ * it expires and only by the session or browser that asked for it. In the same SQL for both backends, run by store_run, so that a
  * challenge given by one process is taken by another.
  */
 #ifndef CROWN_WEB_STORE_PASSKEY_H
@@ -54,12 +54,15 @@ Status store_passkey_used(Store *st, const char *id, uint32_t was, uint32_t now_
                           int64_t now, ErrBuf *err);
 
 /* Keeps a challenge given out for `use` (user: the account registering; 0 for a
- * sign-in) until `expires`; the expired ones go at the same time. */
+ * sign-in), bound to `bound` (the hash of the session or of the browser's sign-in
+ * cookie that asked for it) until `expires`; the expired ones go at the same time. */
 Status store_challenge_put(Store *st, const char *challenge, StoreChallengeUse use,
-                           int64_t user, int64_t now, int64_t expires, ErrBuf *err);
-/* Takes (deletes) a challenge given for that use and account and not yet expired;
- * STATUS_NOT_FOUND when there is no such challenge: used, expired or never given. */
+                           int64_t user, const char *bound, int64_t now, int64_t expires,
+                           ErrBuf *err);
+/* Takes (deletes) a challenge given for that use, account and binding and not yet
+ * expired; STATUS_NOT_FOUND when there is no such challenge: used, expired, asked for
+ * by another, or never given. */
 Status store_challenge_take(Store *st, const char *challenge, StoreChallengeUse use,
-                            int64_t user, int64_t now, ErrBuf *err);
+                            int64_t user, const char *bound, int64_t now, ErrBuf *err);
 
 #endif

@@ -87,7 +87,7 @@ static const char *const MIGRATIONS[] = {
      " last_used BIGINT NOT NULL DEFAULT 0);"
      "CREATE INDEX passkeys_user ON passkeys(user_id);"
      "CREATE TABLE passkey_challenges(challenge TEXT PRIMARY KEY, purpose TEXT NOT NULL,"
-     " user_id BIGINT NOT NULL, expires BIGINT NOT NULL);"
+     " user_id BIGINT NOT NULL, bound TEXT NOT NULL, expires BIGINT NOT NULL);"
      "CREATE INDEX passkey_challenges_expires ON passkey_challenges(expires);"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,

@@ -240,20 +240,29 @@ describe('several processes on PostgreSQL', () => {
     // relying party), the page's origin the same whichever process answers.
     const host = 'localhost:8080';
     const origin = `http://${host}`;
-    const call = (srv, path, body, cookie) => request(srv, 'POST', path, {
-      body, headers: { host, origin, ...(cookie ? { cookie: `crown_session=${cookie}` } : {}) },
-    });
-    const cookieOf = (r) => ((r.headers['set-cookie'] || [''])[0].match(/^crown_session=([0-9a-f]*)/) || [])[1];
+    // One browser's cookies: its session and its passkey sign-in's, whichever process set them.
+    const jar = {};
+    const call = async (srv, path, body) => {
+      const cookie = Object.entries(jar).map(([k, v]) => `${k}=${v}`).join('; ');
+      const r = await request(srv, 'POST', path, { body, headers: { host, origin, ...(cookie ? { cookie } : {}) } });
+      for (const c of r.headers['set-cookie'] || []) {
+        const [, k, v] = c.match(/^(crown_\w+)=([0-9a-f]*)/) || [];
+        if (k) jar[k] = v;
+      }
+      return r;
+    };
     const up = await call(a, '/api/signup', { name: 'Keyed', password: 'a-passkey-holder' });
     assert.equal(up.status, 201, JSON.stringify(up.body));
     const key = new Passkey();
-    const opts = await call(b, '/api/passkeys/register-options', {}, cookieOf(up));
-    const reg = await call(a, '/api/passkeys/register', key.create(opts.body, origin), cookieOf(up));
+    const opts = await call(b, '/api/passkeys/register-options', {});
+    const reg = await call(a, '/api/passkeys/register', key.create(opts.body, origin));
     assert.equal(reg.status, 201, JSON.stringify(reg.body));
+    assert.equal((await call(a, '/api/logout', {})).status, 200);
+    delete jar.crown_session;
     const login = await call(a, '/api/passkeys/login-options', {});
     const inn = await call(b, '/api/passkeys/login', key.get(login.body, origin));
     assert.equal(inn.status, 200, JSON.stringify(inn.body));
-    assert.equal((await api(a, 'GET', '/api/me', { headers: { cookie: `crown_session=${cookieOf(inn)}` } })).body.name, 'Keyed');
+    assert.equal((await api(a, 'GET', '/api/me', { headers: { cookie: `crown_session=${jar.crown_session}` } })).body.name, 'Keyed');
     // Used through B, the challenge is gone for A too; the counter is the database's.
     assert.equal((await call(a, '/api/passkeys/login', key.get(login.body, origin))).status, 401);
     const again = await call(a, '/api/passkeys/login', key.get((await call(b, '/api/passkeys/login-options', {})).body, origin, { counter: 1 }));

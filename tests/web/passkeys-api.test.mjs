@@ -29,14 +29,21 @@ after(async () => {
   assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer/);
 });
 
-let addresses = 0;
-// A call as a page of this server would make it, from address `from`.
-async function call(method, path, { body, cookie, from, headers = {} } = {}) {
+let attempt; // the passkey sign-in cookie the last login-options set, as a browser keeps it
+// A call as a page of this server would make it, from address `from`, with the session
+// `cookie` and, to the passkey calls, the sign-in cookie (`pass` instead of the kept one).
+async function call(method, path, { body, cookie, from, headers = {}, pass = attempt } = {}) {
   const h = { host, origin, 'x-forwarded-for': from || '192.0.2.1', ...headers };
-  if (cookie) h.cookie = `crown_session=${cookie}`;
+  const jar = [];
+  if (cookie) jar.push(`crown_session=${cookie}`);
+  if (pass && path.startsWith('/api/passkeys/')) jar.push(`crown_passkey=${pass}`);
+  if (jar.length) h.cookie = jar.join('; ');
   const r = await request(srv, method, path, { body: body === undefined && method === 'POST' ? {} : body, headers: h });
   const set = (r.headers['set-cookie'] || [])[0] || '';
   r.cookie = (set.match(/^crown_session=([0-9a-f]*)/) || [])[1];
+  r.setCookie = set;
+  const pk = set.match(/^crown_passkey=([0-9a-f]*)/);
+  if (pk) attempt = pk[1];
   assert.ok(r.status < 500, `${method} ${path}: ${r.status} ${JSON.stringify(r.body)}`);
   return r;
 }
@@ -134,6 +141,14 @@ test('the checks: origin, relying party, challenge, flags, signature, counter, f
   other.id = key.id;
   other.key = key.key;
   await refused(other.get(await loginOptions(from), origin), 401, /another site than localhost/);
+  // A sign-in's challenge is bound to the browser that asked for it, by a cookie of its
+  // own: another browser's (or none) does not take it.
+  const asked = await loginOptions(from);
+  assert.match((await call('POST', '/api/passkeys/login-options', { from })).setCookie,
+    /^crown_passkey=[0-9a-f]{64}; Path=\/api\/passkeys; Max-Age=120; HttpOnly; SameSite=Strict$/);
+  await refused(key.get(asked, origin), 401, /asked for by another browser/);
+  const unbound = await loginOptions(from);
+  await refused(key.get(unbound, origin), 401, /asked for by another browser/, { pass: '' });
   // A challenge is used once; one never given, or given for a registration, is refused.
   const opts = await loginOptions(from);
   assert.equal((await call('POST', '/api/passkeys/login', { body: key.get(opts, origin), from })).status, 200);
@@ -141,7 +156,12 @@ test('the checks: origin, relying party, challenge, flags, signature, counter, f
   await refused(key.get({ challenge: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, origin), 401, /challenge/);
   const reg = await call('POST', '/api/passkeys/register-options', { cookie: a.cookie });
   await refused(key.get(reg.body, origin), 401, /challenge/);
-  // A registration's challenge is the account's own.
+  // A registration's challenge is the session's own: not another session's of the
+  // account, nor another account's.
+  const again = await call('POST', '/api/login', { body: { name: a.name, password: 'a-long-password' } });
+  const elsewhere = await call('POST', '/api/passkeys/register', { cookie: again.cookie, body: new Passkey().create(reg.body, origin) });
+  assert.equal(elsewhere.status, 400);
+  assert.match(elsewhere.body.error, /not this session's/);
   const b = await signup();
   const stolen = await call('POST', '/api/passkeys/register', { cookie: b.cookie, body: new Passkey().create(reg.body, origin) });
   assert.equal(stolen.status, 400);
@@ -150,12 +170,12 @@ test('the checks: origin, relying party, challenge, flags, signature, counter, f
   await refused(key.get(await loginOptions(from), origin, { flags: 0x01 }), 401, /verify the user/);
   await refused(key.get(await loginOptions(from), origin, { flags: 0x04 }), 401, /present/);
   // Another key's signature.
-  const forged = key.get(await loginOptions(from), origin);
   const impostor = new Passkey();
   impostor.rawId = key.rawId;
   impostor.id = key.id;
   impostor.counter = key.counter;
   await refused(impostor.get(await loginOptions(from), origin), 401, /signature does not verify/);
+  const forged = key.get(await loginOptions(from), origin);
   forged.signature = Buffer.from(forged.signature, 'base64url').reverse().toString('base64url');
   await refused(forged, 401, /signature/);
   // A counter that does not go up: a clone's mark.
