@@ -88,15 +88,19 @@ static void binding(const char *id, char out[CREDENTIAL_ID_LEN + 1])
         out[0] = '\0';
 }
 
-/* Why a passkey's name is refused, or NULL: 1 to 40 bytes, no control characters. */
+/* Why a passkey's name is refused, or NULL: 1 to 40 characters (jansson has checked
+ * the UTF-8: a character is a byte that does not continue another), no control
+ * characters. */
 static const char *name_refusal(const char *name)
 {
-    const size_t n = strlen(name);
-    if (n == 0 || n > STORE_PASSKEY_NAME_MAX)
-        return "a passkey's name has 1 to 40 characters";
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+    size_t chars = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
         if (*p < 0x20 || *p == 0x7f)
             return "a passkey's name has no control characters";
+        chars += (*p & 0xc0) != 0x80;
+    }
+    if (chars == 0 || chars > STORE_PASSKEY_NAME_CHARS || strlen(name) > STORE_PASSKEY_NAME_MAX)
+        return "a passkey's name has 1 to 40 characters";
     return NULL;
 }
 

@@ -16,7 +16,8 @@
 #include "web/webauthn.h"
 
 enum {
-    STORE_PASSKEY_NAME_MAX = 40, /* bytes of a passkey's name */
+    STORE_PASSKEY_NAME_CHARS = 40, /* characters of a passkey's name */
+    STORE_PASSKEY_NAME_MAX = 4 * STORE_PASSKEY_NAME_CHARS, /* its bytes in UTF-8 at most */
 };
 
 typedef struct StorePasskey {

@@ -199,6 +199,13 @@ test('the checks: origin, relying party, challenge, flags, signature, counter, f
   const longName = await call('POST', '/api/passkeys/rename', { cookie: a.cookie, body: { id: key.id, name: 'x'.repeat(41) } });
   assert.equal(longName.status, 400);
   assert.match(longName.body.error, /1 to 40/);
+  // Characters, not bytes: forty in Japanese (120 bytes) are fine.
+  const kana = await call('POST', '/api/passkeys/rename', { cookie: a.cookie, body: { id: key.id, name: 'パスキー'.repeat(10) } });
+  assert.equal(kana.status, 200, JSON.stringify(kana.body));
+  const named = (await call('GET', '/api/passkeys', { cookie: a.cookie })).body.passkeys;
+  assert.equal(named[0].name, 'パスキー'.repeat(10));
+  const control = await call('POST', '/api/passkeys/rename', { cookie: a.cookie, body: { id: key.id, name: 'a\tb' } });
+  assert.match(control.body.error, /control characters/);
   // The same passkey twice: a conflict.
   const dup = await call('POST', '/api/passkeys/register-options', { cookie: a.cookie });
   key.counter = 0;
