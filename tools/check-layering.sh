@@ -46,7 +46,7 @@ while IFS= read -r hit; do bad "the Python module includes more than crown.h: $h
 web_layer() {
     case $1 in
     assets | config | credential | gameclock | lab_folder | language | loginlimit | message | meta | \
-        netaddr | quota | homelimits | ratelimit | realip | secret | waits | weblog) echo 1 ;;
+        netaddr | quota | homelimits | ratelimit | realip | secret | waits | webauthn | weblog) echo 1 ;;
     store | store_*) echo 2 ;;
     context | session | session_* | streams | ai | janitor | catalog) echo 3 ;;
     api | api_* | lab_api | preview | review) echo 4 ;;

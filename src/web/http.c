@@ -581,6 +581,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         .token = request_token(c),
         .addr = cx->addr,
         .session = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, HTTP_SESSION_COOKIE),
+        .passkey = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, HTTP_PASSKEY_COOKIE),
+        .origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"),
         .https = origin_https(srv, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                                "X-Forwarded-Proto"),
                               peer ? peer->client_addr : NULL),

@@ -136,10 +136,11 @@ Status store_user_delete(Store *st, int64_t user, ErrBuf *err)
     const StoreStmt m[] = {
         {"DELETE FROM user_sessions WHERE user_id=$1", 1, p, NULL},
         {"DELETE FROM ratings WHERE user_id=$1", 1, p, NULL},
+        {"DELETE FROM passkeys WHERE user_id=$1", 1, p, NULL},
         {"UPDATE users SET name=NULL, name_key=NULL, hash='', deleted=1 WHERE id=$1"
          " AND deleted=0", 1, p, "no such player"},
     };
-    return store_run(st, m, 3, NULL, err);
+    return store_run(st, m, 4, NULL, err);
 }
 
 Status store_user_seat(Store *st, int64_t user, const char *game_id, int seat, ErrBuf *err)

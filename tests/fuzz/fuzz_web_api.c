@@ -3,7 +3,8 @@
  * api_handle without a socket (server_open starts everything but the HTTP daemon).
  *
  * Input: requests separated by lines "===". Each is a line "METHOD PATH", header lines
- * (only "Authorization: Bearer TOKEN" matters to the API), an empty line, and the body.
+ * (only "Authorization: Bearer TOKEN" and "Origin: URL", which passkeys need, matter to
+ * the API), an empty line, and the body.
  * In the path and the token, "{id}" and "{token}" stand for the id and the first seat
  * token of the last game created, so that inputs reach moves, undo and records; the
  * session cookie an answer sets goes with the next requests, so that they reach the
@@ -73,9 +74,10 @@ static void one_request(Server *srv, char *text, char *id, char *token, char *se
         return;
     *sp = '\0';
     const char *method = line;
-    char path[512], auth[256];
+    char path[512], auth[256], origin[256];
     substitute(sp + 1, id, token, path, sizeof path);
     auth[0] = '\0';
+    origin[0] = '\0';
     bool has_token = false;
     for (char *h = fuzz_line(&text); h[0] != '\0'; h = fuzz_line(&text)) {
         if (strncmp(h, "Authorization: Bearer ", 22) == 0) {
@@ -89,6 +91,8 @@ static void one_request(Server *srv, char *text, char *id, char *token, char *se
         if ((accept || cookie) && (language_choose(cookie, accept) < 0 ||
                                    language_choose(cookie, accept) >= LANGUAGE_COUNT))
             fuzz_fail("the page's language is none of ours", h);
+        if (strncmp(h, "Origin: ", 8) == 0)
+            snprintf(origin, sizeof origin, "%s", h + 8);
         if (text[0] == '\0')
             break;
     }
@@ -100,6 +104,7 @@ static void one_request(Server *srv, char *text, char *id, char *token, char *se
         .token = has_token ? auth : NULL,
         .addr = "127.0.0.1",
         .session = session[0] ? session : NULL,
+        .origin = origin[0] ? origin : NULL,
     };
     Response res;
     memset(&res, 0, sizeof res);

@@ -10,10 +10,12 @@
 // its AI work. First, the per-address limits counted in the database: games created and
 // AI games, event streams per address and per game (a closed stream's slot free at
 // once, a SIGKILLed process's streams no longer counted after --dead-after), and hints
-// waiting. Accounts too: their sessions, names and rated seats are the database's.
+// waiting. Accounts too: their sessions, names and rated seats are the database's, and
+// passkeys with their challenges and counters.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { api, events, openStream, request, startServer, waitState } from './server.mjs';
+import { Passkey } from './authenticator.mjs';
 import { startPostgres, startProxy } from './cluster.mjs';
 
 let pg;
@@ -231,6 +233,40 @@ describe('several processes on PostgreSQL', () => {
     // Signed out everywhere through B: A's session ends too.
     assert.equal((await api(b, 'POST', '/api/logout-all', { body: {}, headers: as(onA) })).status, 200);
     assert.equal((await api(a, 'GET', '/api/me', { headers: as(onA) })).body.signed_in, false);
+  });
+
+  test('passkeys are shared: registered through one process, a sign-in\'s challenge given by the other', async () => {
+    // As a page of one site would call: both processes named "localhost" (WebAuthn's
+    // relying party), the page's origin the same whichever process answers.
+    const host = 'localhost:8080';
+    const origin = `http://${host}`;
+    // One browser's cookies: its session and its passkey sign-in's, whichever process set them.
+    const jar = {};
+    const call = async (srv, path, body) => {
+      const cookie = Object.entries(jar).map(([k, v]) => `${k}=${v}`).join('; ');
+      const r = await request(srv, 'POST', path, { body, headers: { host, origin, ...(cookie ? { cookie } : {}) } });
+      for (const c of r.headers['set-cookie'] || []) {
+        const [, k, v] = c.match(/^(crown_\w+)=([0-9a-f]*)/) || [];
+        if (k) jar[k] = v;
+      }
+      return r;
+    };
+    const up = await call(a, '/api/signup', { name: 'Keyed', password: 'a-passkey-holder' });
+    assert.equal(up.status, 201, JSON.stringify(up.body));
+    const key = new Passkey();
+    const opts = await call(b, '/api/passkeys/register-options', {});
+    const reg = await call(a, '/api/passkeys/register', key.create(opts.body, origin));
+    assert.equal(reg.status, 201, JSON.stringify(reg.body));
+    assert.equal((await call(a, '/api/logout', {})).status, 200);
+    delete jar.crown_session;
+    const login = await call(a, '/api/passkeys/login-options', {});
+    const inn = await call(b, '/api/passkeys/login', key.get(login.body, origin));
+    assert.equal(inn.status, 200, JSON.stringify(inn.body));
+    assert.equal((await api(a, 'GET', '/api/me', { headers: { cookie: `crown_session=${jar.crown_session}` } })).body.name, 'Keyed');
+    // Used through B, the challenge is gone for A too; the counter is the database's.
+    assert.equal((await call(a, '/api/passkeys/login', key.get(login.body, origin))).status, 401);
+    const again = await call(a, '/api/passkeys/login', key.get((await call(b, '/api/passkeys/login-options', {})).body, origin, { counter: 1 }));
+    assert.match(again.body.error, /counter went back/);
   });
 
   test('a game played across both processes, its events crossing', async () => {

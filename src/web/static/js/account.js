@@ -2,10 +2,11 @@
 // name and Sign out, or Sign in), the sign-in page at /login (sign in or create an
 // account), and the account page at /account: the games this browser holds put in the
 // account in one click, the password, signing out everywhere, the account's data as a
-// JSON file, and deleting the account.
+// JSON file, and deleting the account. Passkeys' parts of both pages are passkeys.js's.
 import * as api from './api.js';
 import { h } from './dom.js';
 import { myGames } from './mygames.js';
+import { passkeySection, passkeySignIn } from './passkeys.js';
 
 function field(label, input) {
   return h('label', { class: 'field' }, h('span', { class: 'name' }, label), input);
@@ -72,7 +73,7 @@ export function showLogin(root) {
     h('h1', {}, 'Sign in'),
     h('p', {}, 'An account is optional: it puts your name beside the board, keeps your games on every browser you sign in from, and lets you play rated games. ',
       'A new name has 3 to 20 letters, digits, _ or -; a password at least 8 characters.'),
-    f));
+    f, passkeySignIn()));
   name.focus();
 }
 
@@ -148,5 +149,5 @@ export async function showAccount(root) {
   root.replaceChildren(h('section', { class: 'account-page' },
     h('h1', {}, who.name),
     h('p', {}, h('a', { href: `/api/users/${encodeURIComponent(who.name)}` }, 'Your public page (JSON)')),
-    claimSection(), passwordSection(), sessionsSection(), deleteSection()));
+    claimSection(), passwordSection(), passkeySection(), sessionsSection(), deleteSection()));
 }
