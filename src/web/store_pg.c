@@ -80,6 +80,16 @@ static const char *const MIGRATIONS[] = {
      " updated BIGINT NOT NULL DEFAULT 0, PRIMARY KEY(user_id, game));"
      "ALTER TABLE seats ADD COLUMN user_id BIGINT REFERENCES users(id);"
      "CREATE INDEX seats_user ON seats(user_id) WHERE user_id IS NOT NULL;"),
+    // 9: offers of a game, seeks and challenges, as in SQLite's step 9.
+    ("CREATE TABLE offers(id TEXT PRIMARY KEY, token TEXT NOT NULL,"
+     " from_user BIGINT REFERENCES users(id), from_name TEXT, to_user BIGINT REFERENCES users(id),"
+     " to_name TEXT, game TEXT NOT NULL, players INTEGER NOT NULL, body TEXT NOT NULL,"
+     " rated INTEGER NOT NULL, colour INTEGER NOT NULL, rating_min INTEGER NOT NULL,"
+     " rating_max INTEGER NOT NULL, days INTEGER NOT NULL, state TEXT NOT NULL,"
+     " created BIGINT NOT NULL, seen BIGINT NOT NULL, game_id TEXT, from_seat INTEGER);"
+     "CREATE INDEX offers_open ON offers(state, seen);"
+     "CREATE INDEX offers_to ON offers(to_user) WHERE to_user IS NOT NULL;"
+     "CREATE INDEX offers_from ON offers(from_user) WHERE from_user IS NOT NULL;"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
@@ -699,8 +709,8 @@ static Status run_one(PGconn *c, const StoreStmt *m, StoreRows *rows, ErrBuf *er
     Status s = STATUS_OK;
     bool none = false;
     if (rs == PGRES_TUPLES_OK) {
-        const char *values[16];
-        rows->cols = PQnfields(r) < 16 ? PQnfields(r) : 16;
+        const char *values[STORE_ROW_CAP];
+        rows->cols = PQnfields(r) < STORE_ROW_CAP ? PQnfields(r) : STORE_ROW_CAP;
         for (int i = 0; i < PQntuples(r) && s == STATUS_OK; i++) {
             for (int k = 0; k < rows->cols; k++)
                 values[k] = PQgetisnull(r, i, k) ? NULL : PQgetvalue(r, i, k);
