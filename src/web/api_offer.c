@@ -78,28 +78,20 @@ static json_t *offer_json(const StoreOffer *o)
     return j;
 }
 
-/* The seat of `name` (or, with none, `seat`) in an accepted offer's game, with its link:
- * what its players open to play. */
-static void add_game(Server *srv, const StoreOffer *o, const char *name, int seat, json_t *j)
+/* An accepted offer's game and the reader's seat in it with its link (what the store
+ * read beside the offer): what its players open to play. */
+static void add_game(const StoreOffer *o, json_t *j)
 {
-    Session *s = NULL;
-    ErrBuf err;
-    if (o->game_id[0] == '\0' || session_find(srv, o->game_id, &s, &err) != STATUS_OK)
+    if (o->game_id[0] == '\0')
         return;
-    pthread_mutex_lock(&s->mu);
-    for (int i = 0; name && i < s->game->players; i++)
-        if (strcmp(s->meta.account[i], name) == 0)
-            seat = i;
-    pthread_mutex_unlock(&s->mu);
     json_object_set_new(j, "game_id", json_string(o->game_id));
-    if (seat >= 0 && seat < s->game->players) {
-        char url[128];
-        snprintf(url, sizeof url, "/g/%s#token=%s", s->id, s->token[seat]);
-        json_object_set_new(j, "seat", json_integer(seat));
-        json_object_set_new(j, "token", json_string(s->token[seat]));
-        json_object_set_new(j, "url", json_string(url));
-    }
-    session_release(s);
+    if (o->seat < 0 || o->seat_token[0] == '\0')
+        return;
+    char url[128];
+    snprintf(url, sizeof url, "/g/%s#token=%s", o->game_id, o->seat_token);
+    json_object_set_new(j, "seat", json_integer(o->seat));
+    json_object_set_new(j, "token", json_string(o->seat_token));
+    json_object_set_new(j, "url", json_string(url));
 }
 
 /* --- offering ------------------------------------------------------------------------- */
@@ -407,7 +399,7 @@ static void seek_get(Server *srv, const Request *req, StoreOffer *o, Response *r
         store_offer_seen(srv->store, o->id, 0, (int64_t)time(NULL), &err);
     json_t *j = offer_json(o);
     if (poster)
-        add_game(srv, o, NULL, o->from_seat, j);
+        add_game(o, j);
     api_answer_json(res, 200, j);
 }
 
@@ -457,7 +449,7 @@ static void challenge_list(Server *srv, const Request *req, Response *res)
     json_t *in = json_array(), *out = json_array();
     for (int i = 0; i < n; i++) {
         json_t *j = offer_json(&list[i]);
-        add_game(srv, &list[i], u.name, -1, j);
+        add_game(&list[i], j);
         json_array_append_new(list[i].to_user == u.id ? in : out, j);
     }
     free(list);

@@ -12,9 +12,12 @@
 
 #include "web/store_backend.h"
 
+/* An offer's columns, then the reader's seat in its game and that seat's token (NULL
+ * until accepted). */
 #define OFFER_COLUMNS                                                                      \
-    "id, token, from_user, from_name, to_user, to_name, game, players, body, rated, colour," \
-    " rating_min, rating_max, days, state, created, seen, game_id, from_seat"
+    "o.id, o.token, o.from_user, o.from_name, o.to_user, o.to_name, o.game, o.players,"    \
+    " o.body, o.rated, o.colour, o.rating_min, o.rating_max, o.days, o.state, o.created,"  \
+    " o.seen, o.game_id, o.from_seat, s.seat, s.token"
 
 static void num(char *buf, size_t cap, int64_t v)
 {
@@ -53,6 +56,9 @@ static void read_offer(const StoreRows *r, int row, StoreOffer *o)
     o->seen = whole(store_cell(r, row, 16));
     text(o->game_id, sizeof o->game_id, store_cell(r, row, 17));
     o->from_seat = (int)whole(store_cell(r, row, 18));
+    const char *seat = store_cell(r, row, 19);
+    o->seat = seat ? atoi(seat) : -1;
+    text(o->seat_token, sizeof o->seat_token, store_cell(r, row, 20));
 }
 
 Status store_offer_add(Store *st, const StoreOffer *o, ErrBuf *err)
@@ -103,7 +109,8 @@ Status store_offer_get(Store *st, const char *id, const OfferAges *ages, StoreOf
     StoreStmt m[3];
     expiry(ages, cut, cp, m);
     const char *p[] = {id};
-    m[2] = (StoreStmt){"SELECT " OFFER_COLUMNS " FROM offers WHERE id=$1", 1, p,
+    m[2] = (StoreStmt){"SELECT " OFFER_COLUMNS " FROM offers o LEFT JOIN seats s"
+                       " ON s.game_id=o.game_id AND s.seat=o.from_seat WHERE o.id=$1", 1, p,
                        "no such seek or challenge"};
     StoreRows r;
     const Status s = store_run(st, m, 3, &r, err);
@@ -125,12 +132,16 @@ Status store_offer_list(Store *st, int64_t user, const OfferAges *ages, StoreOff
     num(u, sizeof u, user);
     num(c, sizeof c, cap);
     const char *seeks[] = {c}, *mine[] = {u, c};
-    m[2] = user == 0 ? (StoreStmt){"SELECT " OFFER_COLUMNS " FROM offers WHERE to_user IS NULL"
-                                   " AND state='open' ORDER BY created, id LIMIT $1", 1, seeks,
-                                   NULL}
-                     : (StoreStmt){"SELECT " OFFER_COLUMNS " FROM offers WHERE to_user=$1 OR"
-                                   " (from_user=$1 AND to_user IS NOT NULL)"
-                                   " ORDER BY created DESC, id LIMIT $2", 2, mine, NULL};
+    // An open seek has no game: no seat joins it.
+    m[2] = user == 0 ? (StoreStmt){"SELECT " OFFER_COLUMNS " FROM offers o LEFT JOIN seats s"
+                                   " ON s.game_id=o.game_id WHERE o.to_user IS NULL AND"
+                                   " o.state='open' ORDER BY o.created, o.id LIMIT $1", 1,
+                                   seeks, NULL}
+                     : (StoreStmt){"SELECT " OFFER_COLUMNS " FROM offers o LEFT JOIN seats s"
+                                   " ON s.game_id=o.game_id AND s.user_id=$1"
+                                   " WHERE o.to_user=$1 OR (o.from_user=$1 AND"
+                                   " o.to_user IS NOT NULL)"
+                                   " ORDER BY o.created DESC, o.id LIMIT $2", 2, mine, NULL};
     StoreRows r;
     const Status s = store_run(st, m, 3, &r, err);
     if (s != STATUS_OK)

@@ -39,6 +39,10 @@ typedef struct StoreOffer {
     int64_t created, seen;            /* seconds since 1970 */
     char game_id[SECRET_ID_LEN + 1];  /* "" until accepted */
     int from_seat;                    /* the poster's seat in game_id */
+    /* Read only: the reader's seat in game_id (the poster's for store_offer_get, the
+     * account's for store_offer_list) and its token; -1 and "" for none. */
+    int seat;
+    char seat_token[SECRET_TOKEN_LEN + 1];
 } StoreOffer;
 
 /* When open offers expire and old ones go (seconds since 1970): an open offer whose
