@@ -98,3 +98,13 @@ export const changePassword = (password, newPassword) => call('POST', '/api/acco
 export const deleteAccount = (password) => call('POST', '/api/account/delete', { body: { password } });
 export const exportAccount = () => call('GET', '/api/account/export');
 export const claimGames = (games) => call('POST', '/api/account/claim', { body: { games } });
+
+// Seeks and challenges (seeks.js): a seek's poster proves himself with its token.
+export const seeks = () => call('GET', '/api/seeks');
+export const postSeek = (spec) => call('POST', '/api/seeks', { body: spec });
+export const seek = (id, token) => call('GET', `/api/seeks/${id}`, { token });
+export const acceptSeek = (id) => call('POST', `/api/seeks/${id}/accept`);
+export const cancelSeek = (id, token) => call('POST', `/api/seeks/${id}/cancel`, { token });
+export const challenges = () => call('GET', '/api/challenges');
+export const challenge = (spec) => call('POST', '/api/challenges', { body: spec });
+export const answerChallenge = (id, answer) => call('POST', `/api/challenges/${id}/${answer}`);
