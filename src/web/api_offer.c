@@ -25,6 +25,7 @@
 
 enum {
     LIST_CAP = 100,     /* seeks in the lobby, challenges of an account */
+    OPEN_CAP = 10,      /* offers open at once from one address */
     RATING_LIMIT = 4000,
     RATINGS_CAP = 32,
     DEFAULT_RATING = 1500,
@@ -252,7 +253,15 @@ static void offer(Server *srv, const Request *req, bool challenge, Response *res
         response_error(res, 503, "no randomness for the offer's id");
         return;
     }
-    const Status st = store_offer_add(srv->store, &o, &err);
+    snprintf(o.from_addr, sizeof o.from_addr, "%s", req->addr);
+    const OfferAges a = ages(srv, o.created);
+    const Status st = store_offer_add(srv->store, &o, &a, OPEN_CAP, &err);
+    if (st == STATUS_CONFLICT) {
+        res->retry_after = srv->cfg.idle_s;
+        response_error(res, 429, "your address has %d seeks and challenges waiting, the most "
+                       "it may: cancel one, or wait until one is taken", OPEN_CAP);
+        return;
+    }
     if (st != STATUS_OK) {
         response_error(res, http_status_of(st), "%s", err.msg);
         return;

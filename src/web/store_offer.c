@@ -61,30 +61,6 @@ static void read_offer(const StoreRows *r, int row, StoreOffer *o)
     text(o->seat_token, sizeof o->seat_token, store_cell(r, row, 20));
 }
 
-Status store_offer_add(Store *st, const StoreOffer *o, ErrBuf *err)
-{
-    char from[24], to[24], players[16], rated[4], colour[16], lo[16], hi[16], days[16],
-        at[24];
-    num(from, sizeof from, o->from_user);
-    num(to, sizeof to, o->to_user);
-    num(players, sizeof players, o->players);
-    num(rated, sizeof rated, o->rated);
-    num(colour, sizeof colour, o->colour);
-    num(lo, sizeof lo, o->rating_min);
-    num(hi, sizeof hi, o->rating_max);
-    num(days, sizeof days, o->days);
-    num(at, sizeof at, o->created);
-    const char *p[] = {o->id, o->token, o->from_user ? from : NULL,
-                       o->from_user ? o->from_name : NULL, o->to_user ? to : NULL,
-                       o->to_user ? o->to_name : NULL, o->game, players, o->body, rated, colour,
-                       lo, hi, days, at};
-    const StoreStmt m = {"INSERT INTO offers(id, token, from_user, from_name, to_user, to_name,"
-                         " game, players, body, rated, colour, rating_min, rating_max, days,"
-                         " state, created, seen) VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9,"
-                         " $10, $11, $12, $13, $14, 'open', $15, $15)", 15, p, NULL};
-    return store_run(st, &m, 1, NULL, err);
-}
-
 /* The two statements every read starts with: open offers past their time expire (their
  * `seen` then says when they closed, as store_offer_move's does), long-closed ones go. */
 static void expiry(const OfferAges *ages, char (*p)[24], const char **params, StoreStmt *m)
@@ -99,6 +75,42 @@ static void expiry(const OfferAges *ages, char (*p)[24], const char **params, St
                        " (days=0 AND seen<$1 OR days>0 AND seen<$2)", 3, params, NULL};
     m[1] = (StoreStmt){"DELETE FROM offers WHERE state<>'open' AND seen<$1", 1, params + 3,
                        NULL};
+}
+
+Status store_offer_add(Store *st, const StoreOffer *o, const OfferAges *ages, int cap,
+                       ErrBuf *err)
+{
+    char from[24], to[24], players[16], rated[4], colour[16], lo[16], hi[16], days[16],
+        at[24], most[16];
+    num(from, sizeof from, o->from_user);
+    num(to, sizeof to, o->to_user);
+    num(players, sizeof players, o->players);
+    num(rated, sizeof rated, o->rated);
+    num(colour, sizeof colour, o->colour);
+    num(lo, sizeof lo, o->rating_min);
+    num(hi, sizeof hi, o->rating_max);
+    num(days, sizeof days, o->days);
+    num(at, sizeof at, o->created);
+    num(most, sizeof most, cap);
+    char cut[4][24];
+    const char *cp[4];
+    StoreStmt m[4];
+    expiry(ages, cut, cp, m);
+    const char *q[] = {o->from_addr, most};
+    // A row only while the address is under its cap: none fails the transaction. The cap
+    // is cast, since SQLite finds any number less than a text.
+    m[2] = (StoreStmt){"SELECT 1 WHERE (SELECT COUNT(*) FROM offers WHERE from_addr=$1 AND"
+                       " state='open') < CAST($2 AS INTEGER)", 2, q, "too many open offers"};
+    const char *p[] = {o->id, o->token, o->from_user ? from : NULL,
+                       o->from_user ? o->from_name : NULL, o->to_user ? to : NULL,
+                       o->to_user ? o->to_name : NULL, o->game, players, o->body, rated, colour,
+                       lo, hi, days, at, o->from_addr};
+    m[3] = (StoreStmt){"INSERT INTO offers(id, token, from_user, from_name, to_user, to_name,"
+                       " game, players, body, rated, colour, rating_min, rating_max, days,"
+                       " state, created, seen, from_addr) VALUES($1, $2, $3, $4, $5, $6, $7,"
+                       " $8, $9, $10, $11, $12, $13, $14, 'open', $15, $15, $16)", 16, p, NULL};
+    const Status s = store_run(st, m, 4, NULL, err);
+    return s == STATUS_NOT_FOUND ? STATUS_CONFLICT : s;
 }
 
 Status store_offer_get(Store *st, const char *id, const OfferAges *ages, StoreOffer *out,

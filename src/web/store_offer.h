@@ -39,6 +39,7 @@ typedef struct StoreOffer {
     int64_t created, seen;            /* seconds since 1970 */
     char game_id[SECRET_ID_LEN + 1];  /* "" until accepted */
     int from_seat;                    /* the poster's seat in game_id */
+    char from_addr[64];               /* the poster's address (written, not read back) */
     /* Read only: the reader's seat in game_id (the poster's for store_offer_get, the
      * account's for store_offer_list) and its token; -1 and "" for none. */
     int seat;
@@ -53,8 +54,10 @@ typedef struct OfferAges {
     int64_t live_before, corr_before, purge_before, now;
 } OfferAges;
 
-/* Stores a new open offer. */
-Status store_offer_add(Store *st, const StoreOffer *o, ErrBuf *err);
+/* Stores a new open offer, unless its poster's address holds `cap` open ones already
+ * (after expiring by ages): STATUS_CONFLICT then. */
+Status store_offer_add(Store *st, const StoreOffer *o, const OfferAges *ages, int cap,
+                       ErrBuf *err);
 /* Offer id (after expiring by ages); STATUS_NOT_FOUND when there is none. */
 Status store_offer_get(Store *st, const char *id, const OfferAges *ages, StoreOffer *out,
                        ErrBuf *err);

@@ -86,8 +86,10 @@ static const char *const MIGRATIONS[] = {
      " to_name TEXT, game TEXT NOT NULL, players INTEGER NOT NULL, body TEXT NOT NULL,"
      " rated INTEGER NOT NULL, colour INTEGER NOT NULL, rating_min INTEGER NOT NULL,"
      " rating_max INTEGER NOT NULL, days INTEGER NOT NULL, state TEXT NOT NULL,"
-     " created BIGINT NOT NULL, seen BIGINT NOT NULL, game_id TEXT, from_seat INTEGER);"
+     " created BIGINT NOT NULL, seen BIGINT NOT NULL, game_id TEXT, from_seat INTEGER,"
+     " from_addr TEXT NOT NULL);"
      "CREATE INDEX offers_open ON offers(state, seen);"
+     "CREATE INDEX offers_addr ON offers(from_addr) WHERE state='open';"
      "CREATE INDEX offers_to ON offers(to_user) WHERE to_user IS NOT NULL;"
      "CREATE INDEX offers_from ON offers(from_user) WHERE from_user IS NOT NULL;"),
 };

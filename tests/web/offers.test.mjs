@@ -1,7 +1,7 @@
 // offers.test.mjs - finding an opponent through the JSON API (docs/API.md, "Seeks and
 // challenges"): a seek posted, listed, accepted in one request with both players seated
 // (the poster told his seat by polling), cancelled, refused outside its rating range or
-// to players without an account when rated; a challenge to a named account accepted,
+// to players without an account when rated, at most 10 open from one address; a challenge to a named account accepted,
 // declined or cancelled, never to an unknown name or to oneself; King of the Valley's
 // 3-4 player games casual only; correspondence (days per move) offers whose games end
 // by time through the clock's own path. Part of the api suite of tools/run-web-tests.sh.
@@ -16,7 +16,8 @@ let fast; // --day-seconds 2 --idle 1: offers expire and days pass within a test
 
 before(async () => {
   [srv, fast] = await Promise.all([
-    startServer({ args: ['--password-cost', 'low'] }),
+    // --trusted-proxy: a test names its client address in X-Forwarded-For.
+    startServer({ args: ['--password-cost', 'low', '--trusted-proxy', '127.0.0.1'] }),
     startServer({ args: ['--password-cost', 'low', '--day-seconds', '2', '--idle', '1'] }),
   ]);
 });
@@ -30,9 +31,11 @@ after(async () => {
   }
 });
 
-// A call with the session cookie `cookie` (a signed-in player) or a bearer token.
-async function call(method, path, { body, cookie, token, server = srv } = {}) {
+// A call with the session cookie `cookie` (a signed-in player) or a bearer token, from
+// address `from` (the main server trusts the test as its proxy).
+async function call(method, path, { body, cookie, token, from = '192.0.2.200', server = srv } = {}) {
   const headers = cookie ? { cookie: `crown_session=${cookie}` } : {};
+  if (server === srv) headers['x-forwarded-for'] = from; // the only server behind a "proxy"
   return api(server, method, path, { body, token, headers });
 }
 
@@ -142,6 +145,20 @@ test('rated seeks need accounts on both sides; a rating range refuses those outs
   for (const bad of [{ min: 1600, max: 1400 }, { min: -1, max: 10 }, { min: 1 }, 'any']) {
     assert.equal((await call('POST', '/api/seeks', { cookie: a.cookie, body: { game: 'kings-valley', rating: bad } })).status, 400);
   }
+});
+
+test('an address holds at most 10 open seeks and challenges at once', async () => {
+  const from = '192.0.2.77';
+  const made = [];
+  for (let i = 0; i < 10; i++) made.push(await seek({ game: 'king-down' }, { from }));
+  const over = await call('POST', '/api/seeks', { from, body: { game: 'king-down' } });
+  assert.equal(over.status, 429);
+  assert.match(over.body.error, /10 seeks and challenges waiting/);
+  assert.ok(over.headers.get('retry-after'));
+  // Another address is not held back; one taken frees a place.
+  assert.equal((await call('POST', '/api/seeks', { from: '192.0.2.78', body: { game: 'king-down' } })).status, 201);
+  assert.equal((await call('POST', `/api/seeks/${made[0].id}/accept`)).status, 200);
+  assert.equal((await call('POST', '/api/seeks', { from, body: { game: 'king-down' } })).status, 201);
 });
 
 test('malformed seeks are refused as POST /api/games refuses their game', async () => {
