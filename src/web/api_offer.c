@@ -303,7 +303,9 @@ static void start_game(Server *srv, const Request *req, const StoreOffer *o, Res
         response_error(res, http_status_of(st), "%s", err.msg);
         return;
     }
-    json_t *body = json_loads(o->body, 0, NULL);
+    // What the offer was checked to be when made; a row changed since is refused whole.
+    json_t *body = o->players >= 1 && o->players <= MAX_PLAYERS ? json_loads(o->body, 0, NULL)
+                                                                : NULL;
     uint64_t seed = 0;
     if (body == NULL || !secret_u64(&seed)) {
         json_decref(body);

@@ -2,7 +2,7 @@
 // real crown serve: a signed-in player posts a seek from the form, another browser (a
 // guest, its own context and storage) sees it in the lobby and plays it with one click,
 // and both land on the game, each in his own seat; the poster's "your games" then lists
-// it. Screenshots at 1280x800 and 390x844 and axe-core audits of the home page with the
+// it with the days and hours left to move. Screenshots at 1280x800 and 390x844 and axe-core audits of the home page with the
 // seek listed, at both sizes.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -58,6 +58,7 @@ test('a seek posted in one browser is played from the lobby of another: both lan
   }
   await poster.setViewportSize(PHONE);
   await assertAccessible(poster, 'the seek form, open, at 390 px');
+  await poster.screenshot({ path: join(SHOTS, 'seeks-form-390.png'), fullPage: true });
   await poster.setViewportSize(WIDE);
   await guest.setViewportSize(WIDE);
   // One click: the guest is on the game in the second seat; the poster follows in the first.
@@ -72,9 +73,18 @@ test('a seek posted in one browser is played from the lobby of another: both lan
   assert.equal(await you(poster), 0);
   assert.equal(await you(guest), 1);
   await poster.screenshot({ path: join(SHOTS, 'seeks-game-1280.png') });
-  // Back home, the poster's games list it with the days left to move.
+  // The poster moves; back home, his games list it with the guest's days left to move.
+  const moved = await poster.evaluate(async (gid) => {
+    const auth = { authorization: `Bearer ${new URLSearchParams(location.hash.slice(1)).get('token')}` };
+    const st = await (await fetch(`/api/games/${gid}`, { headers: auth })).json();
+    return (await fetch(`/api/games/${gid}/moves`, {
+      method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ move: st.legal[0].text }),
+    })).status;
+  }, id);
+  assert.equal(moved, 200);
   await poster.goto(srv.url);
   await poster.waitForSelector(`#my-games li[data-id="${id}"]`, WAIT);
+  assert.match(await poster.textContent(`#my-games li[data-id="${id}"] .turn`), /to move · [23] d \d+ h left to move/);
   assert.deepEqual([...poster.errors, ...guest.errors], []);
   await poster.context().close();
   await guest.context().close();

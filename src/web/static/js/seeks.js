@@ -14,12 +14,14 @@ import { rememberGame } from './mygames.js';
 import { readTimeControl, timeControlField } from './timecontrol.js';
 import { gameName } from './words.js';
 
-const KEY = 'crown.seeks'; // this browser's open seeks: [{id, token}]
+// This browser's open seeks, [{id, token}], kept like its games (mygames.js): a poster
+// back after a day finds his correspondence seek's game.
+const KEY = 'crown.seeks';
 const POLL_MS = 3000;
 
 function mySeeks() {
   try {
-    const list = JSON.parse(sessionStorage.getItem(KEY) || '[]');
+    const list = JSON.parse(localStorage.getItem(KEY) || '[]');
     return Array.isArray(list) ? list.filter((s) => s && /^[0-9a-f]{24}$/.test(s.id) && typeof s.token === 'string') : [];
   } catch {
     return [];
@@ -28,7 +30,7 @@ function mySeeks() {
 
 function keepSeeks(list) {
   try {
-    sessionStorage.setItem(KEY, JSON.stringify(list));
+    localStorage.setItem(KEY, JSON.stringify(list));
   } catch {
     // Storage refused: the seek still waits while this page polls it.
   }
