@@ -97,72 +97,25 @@ static void add_game(const StoreOffer *o, json_t *j)
 
 /* --- offering ------------------------------------------------------------------------- */
 
-/* Reads the offer's terms from body into *o (game, players, body, rated, colour,
- * rating); false with res set. The game is checked as POST /api/games would. */
-static bool read_terms(Server *srv, const json_t *body, bool signed_in, StoreOffer *o,
-                       Response *res)
+/* The offer's game from body (game, players, rules, clock) as POST /api/games reads it,
+ * checked by the same reader and configured, into o's game, players, days and body (the
+ * JSON kept for the acceptance); false with res set. */
+static bool read_game(Server *srv, const json_t *body, StoreOffer *o, Response *res)
 {
     const json_t *game = json_object_get(body, "game");
     const json_t *players = json_object_get(body, "players");
     const json_t *rules = json_object_get(body, "rules");
     const json_t *clock = json_object_get(body, "clock");
-    const json_t *rated = json_object_get(body, "rated");
-    const json_t *colour = json_object_get(body, "colour");
-    const json_t *rating = json_object_get(body, "rating");
-    const GameOps *ops = json_is_string(game) ? registry_find(json_string_value(game)) : NULL;
-    if (ops == NULL) {
-        response_error(res, 400, "'game' must be the name of a game (GET /api/games lists them)");
+    if (players && (!json_is_integer(players) || json_integer_value(players) < 1 ||
+                    json_integer_value(players) > MAX_PLAYERS)) {
+        response_error(res, 400, "'players' must be how many play, from 1 to %d", MAX_PLAYERS);
         return false;
     }
-    const int n = players ? (int)json_integer_value(players) : ops->min_players;
-    if ((players && !json_is_integer(players)) || n < ops->min_players || n > ops->max_players) {
-        response_error(res, 400, "'players' must be from %d to %d for %s", ops->min_players,
-                       ops->max_players, ops->name);
-        return false;
-    }
-    if (rated && !json_is_boolean(rated)) {
-        response_error(res, 400, "'rated' must be true or false");
-        return false;
-    }
-    o->rated = json_is_true(rated);
-    if (o->rated && !signed_in) {
-        response_error(res, 401, "sign in to offer a rated game (POST /api/login)");
-        return false;
-    }
-    if (o->rated && n != 2) {
-        response_error(res, 400, "a rated game is between two players: a game of %d players "
-                       "is casual only", n);
-        return false;
-    }
-    o->colour = -1;
-    if (colour && !json_is_string(colour)) {
-        response_error(res, 400, "'colour' must be \"random\" or a seat: \"first\", \"second\"...");
-        return false;
-    }
-    for (int i = 0; colour && i < n; i++)
-        if (strcmp(json_string_value(colour), COLOURS[i]) == 0)
-            o->colour = i;
-    if (colour && o->colour < 0 && strcmp(json_string_value(colour), "random") != 0) {
-        response_error(res, 400, "'colour' must be \"random\" or a seat of the %d: \"first\", "
-                       "\"second\"...", n);
-        return false;
-    }
-    if (rating != NULL) {
-        const json_t *lo = json_object_get(rating, "min"), *hi = json_object_get(rating, "max");
-        if (!json_is_object(rating) || json_object_size(rating) != 2 || !json_is_integer(lo) ||
-            !json_is_integer(hi) || json_integer_value(lo) < 0 ||
-            json_integer_value(hi) > RATING_LIMIT ||
-            json_integer_value(lo) > json_integer_value(hi)) {
-            response_error(res, 400, "'rating' must be {\"min\": R, \"max\": R}, whole numbers "
-                           "from 0 to %d, min not above max", RATING_LIMIT);
-            return false;
-        }
-        o->rating_min = (int)json_integer_value(lo);
-        o->rating_max = (int)json_integer_value(hi);
-    }
-    // The game as POST /api/games reads it: checked now, kept for the acceptance.
+    const GameOps *known = json_is_string(game) ? registry_find(json_string_value(game)) : NULL;
+    const int n = players ? (int)json_integer_value(players) : known ? known->min_players : 2;
     json_t *g = json_object();
-    json_object_set_new(g, "game", json_string(ops->name));
+    if (game)
+        json_object_set(g, "game", (json_t *)game);
     if (rules)
         json_object_set(g, "rules", (json_t *)rules);
     if (clock && !json_is_null(clock))
@@ -193,13 +146,66 @@ static bool read_terms(Server *srv, const json_t *body, bool signed_in, StoreOff
         ok = false;
     }
     if (ok) {
-        snprintf(o->game, sizeof o->game, "%s", ops->name);
+        snprintf(o->game, sizeof o->game, "%s", ng.ops->name);
         snprintf(o->body, sizeof o->body, "%s", dumped);
         o->players = n;
         o->days = ng.clock.days;
     }
     free(dumped);
     return ok;
+}
+
+/* The offer's terms from body into *o: its game (read_game), rated, colour and rating
+ * range; false with res set. */
+static bool read_terms(Server *srv, const json_t *body, bool signed_in, StoreOffer *o,
+                       Response *res)
+{
+    const json_t *rated = json_object_get(body, "rated");
+    const json_t *colour = json_object_get(body, "colour");
+    const json_t *rating = json_object_get(body, "rating");
+    if (!read_game(srv, body, o, res))
+        return false;
+    const int n = o->players;
+    if (rated && !json_is_boolean(rated)) {
+        response_error(res, 400, "'rated' must be true or false");
+        return false;
+    }
+    o->rated = json_is_true(rated);
+    if (o->rated && !signed_in) {
+        response_error(res, 401, "sign in to offer a rated game (POST /api/login)");
+        return false;
+    }
+    if (o->rated && n != 2) {
+        response_error(res, 400, "a rated game is between two players: a game of %d players "
+                       "is casual only", n);
+        return false;
+    }
+    o->colour = -1;
+    if (colour && !json_is_string(colour)) {
+        response_error(res, 400, "'colour' must be \"random\" or a seat: \"first\", \"second\"...");
+        return false;
+    }
+    for (int i = 0; colour && i < n; i++)
+        if (strcmp(json_string_value(colour), COLOURS[i]) == 0)
+            o->colour = i;
+    if (colour && o->colour < 0 && strcmp(json_string_value(colour), "random") != 0) {
+        response_error(res, 400, "'colour' must be \"random\" or a seat of the %d: \"first\", "
+                       "\"second\"...", n);
+        return false;
+    }
+    if (rating == NULL)
+        return true;
+    const json_t *lo = json_object_get(rating, "min"), *hi = json_object_get(rating, "max");
+    if (!json_is_object(rating) || json_object_size(rating) != 2 || !json_is_integer(lo) ||
+        !json_is_integer(hi) || json_integer_value(lo) < 0 ||
+        json_integer_value(hi) > RATING_LIMIT || json_integer_value(lo) > json_integer_value(hi)) {
+        response_error(res, 400, "'rating' must be {\"min\": R, \"max\": R}, whole numbers "
+                       "from 0 to %d, min not above max", RATING_LIMIT);
+        return false;
+    }
+    o->rating_min = (int)json_integer_value(lo);
+    o->rating_max = (int)json_integer_value(hi);
+    return true;
 }
 
 /* POST /api/seeks and POST /api/challenges ("to" set). */

@@ -21,6 +21,23 @@ enum {
     OFFER_STATE_CAP = 16,
 };
 
+/* The offers' table, schema step 9 of both backends (BIGINT is SQLite's INTEGER too).
+ * body is the game as POST /api/games reads it; seen is when the poster was last seen,
+ * for expiry, or when the offer closed; game_id and from_seat the game an acceptance
+ * made; from_addr the poster's address, whose open offers are counted. */
+#define STORE_OFFER_SCHEMA                                                                 \
+    "CREATE TABLE offers(id TEXT PRIMARY KEY, token TEXT NOT NULL,"                        \
+    " from_user BIGINT REFERENCES users(id), from_name TEXT,"                              \
+    " to_user BIGINT REFERENCES users(id), to_name TEXT, game TEXT NOT NULL,"              \
+    " players INTEGER NOT NULL, body TEXT NOT NULL, rated INTEGER NOT NULL,"               \
+    " colour INTEGER NOT NULL, rating_min INTEGER NOT NULL, rating_max INTEGER NOT NULL,"  \
+    " days INTEGER NOT NULL, state TEXT NOT NULL, created BIGINT NOT NULL,"                \
+    " seen BIGINT NOT NULL, game_id TEXT, from_seat INTEGER, from_addr TEXT NOT NULL);"    \
+    "CREATE INDEX offers_open ON offers(state, seen);"                                     \
+    "CREATE INDEX offers_addr ON offers(from_addr) WHERE state='open';"                    \
+    "CREATE INDEX offers_to ON offers(to_user) WHERE to_user IS NOT NULL;"                 \
+    "CREATE INDEX offers_from ON offers(from_user) WHERE from_user IS NOT NULL;"
+
 typedef struct StoreOffer {
     char id[SECRET_ID_LEN + 1];
     char token[SECRET_TOKEN_LEN + 1]; /* the poster's proof (a seek's anonymous poster) */

@@ -19,6 +19,7 @@
  * connections, one per call.
  */
 #include "web/store_pg_internal.h"
+#include "web/store_offer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,18 +81,8 @@ static const char *const MIGRATIONS[] = {
      " updated BIGINT NOT NULL DEFAULT 0, PRIMARY KEY(user_id, game));"
      "ALTER TABLE seats ADD COLUMN user_id BIGINT REFERENCES users(id);"
      "CREATE INDEX seats_user ON seats(user_id) WHERE user_id IS NOT NULL;"),
-    // 9: offers of a game, seeks and challenges, as in SQLite's step 9.
-    ("CREATE TABLE offers(id TEXT PRIMARY KEY, token TEXT NOT NULL,"
-     " from_user BIGINT REFERENCES users(id), from_name TEXT, to_user BIGINT REFERENCES users(id),"
-     " to_name TEXT, game TEXT NOT NULL, players INTEGER NOT NULL, body TEXT NOT NULL,"
-     " rated INTEGER NOT NULL, colour INTEGER NOT NULL, rating_min INTEGER NOT NULL,"
-     " rating_max INTEGER NOT NULL, days INTEGER NOT NULL, state TEXT NOT NULL,"
-     " created BIGINT NOT NULL, seen BIGINT NOT NULL, game_id TEXT, from_seat INTEGER,"
-     " from_addr TEXT NOT NULL);"
-     "CREATE INDEX offers_open ON offers(state, seen);"
-     "CREATE INDEX offers_addr ON offers(from_addr) WHERE state='open';"
-     "CREATE INDEX offers_to ON offers(to_user) WHERE to_user IS NOT NULL;"
-     "CREATE INDEX offers_from ON offers(from_user) WHERE from_user IS NOT NULL;"),
+    // 9: offers of a game, seeks and challenges (store_offer.h).
+    STORE_OFFER_SCHEMA,
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

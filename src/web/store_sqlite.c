@@ -9,6 +9,7 @@
  * preparing. Calls are serialised by the store's mutex.
  */
 #include "web/store_backend.h"
+#include "web/store_offer.h"
 
 #include <pthread.h>
 #include <sqlite3.h>
@@ -68,21 +69,8 @@ static const char *const MIGRATIONS[] = {
      " updated INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(user_id, game));"
      "ALTER TABLE seats ADD COLUMN user_id INTEGER REFERENCES users(id);"
      "CREATE INDEX seats_user ON seats(user_id) WHERE user_id IS NOT NULL;"),
-    // 9: offers of a game (store_offer.h): seeks, open to anyone, and challenges, to one
-    // account (to_user). body is the game as POST /api/games reads it; seen is when the
-    // poster was last seen, for expiry; game_id and from_seat the game an acceptance made;
-    // from_addr the poster's address, whose open offers are counted.
-    ("CREATE TABLE offers(id TEXT PRIMARY KEY, token TEXT NOT NULL,"
-     " from_user INTEGER REFERENCES users(id), from_name TEXT, to_user INTEGER REFERENCES users(id),"
-     " to_name TEXT, game TEXT NOT NULL, players INTEGER NOT NULL, body TEXT NOT NULL,"
-     " rated INTEGER NOT NULL, colour INTEGER NOT NULL, rating_min INTEGER NOT NULL,"
-     " rating_max INTEGER NOT NULL, days INTEGER NOT NULL, state TEXT NOT NULL,"
-     " created BIGINT NOT NULL, seen BIGINT NOT NULL, game_id TEXT, from_seat INTEGER,"
-     " from_addr TEXT NOT NULL);"
-     "CREATE INDEX offers_open ON offers(state, seen);"
-     "CREATE INDEX offers_addr ON offers(from_addr) WHERE state='open';"
-     "CREATE INDEX offers_to ON offers(to_user) WHERE to_user IS NOT NULL;"
-     "CREATE INDEX offers_from ON offers(from_user) WHERE from_user IS NOT NULL;"),
+    // 9: offers of a game, seeks and challenges (store_offer.h).
+    STORE_OFFER_SCHEMA,
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

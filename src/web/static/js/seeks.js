@@ -10,7 +10,7 @@ import { allGames, gameInfo } from './catalog.js';
 import { describeControl } from './clockview.js';
 import { h } from './dom.js';
 import { t } from './i18n.js';
-import { rememberGame } from './mygames.js';
+import { rememberGame, storeTokens, storedTokens } from './mygames.js';
 import { readTimeControl, timeControlField } from './timecontrol.js';
 import { gameName } from './words.js';
 
@@ -19,22 +19,8 @@ import { gameName } from './words.js';
 const KEY = 'crown.seeks';
 const POLL_MS = 3000;
 
-function mySeeks() {
-  try {
-    const list = JSON.parse(localStorage.getItem(KEY) || '[]');
-    return Array.isArray(list) ? list.filter((s) => s && /^[0-9a-f]{24}$/.test(s.id) && typeof s.token === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-function keepSeeks(list) {
-  try {
-    localStorage.setItem(KEY, JSON.stringify(list));
-  } catch {
-    // Storage refused: the seek still waits while this page polls it.
-  }
-}
+const mySeeks = () => storedTokens(KEY);
+const keepSeeks = (list) => storeTokens(KEY, list);
 
 // To the game an offer made: its seat kept in "your games" first.
 function play(answer) {
