@@ -28,7 +28,7 @@ enum {
     OPEN_CAP = 10,      /* offers open at once from one address */
     RATING_LIMIT = 4000,
     RATINGS_CAP = 32,
-    DEFAULT_RATING = 1500,
+    PROVISIONAL_RD = 110, /* a rating this uncertain is shown with "?" */
 };
 
 /* Seeds stay within the integers a JavaScript number holds exactly (api_games.c). */
@@ -54,6 +54,14 @@ static json_t *offer_json(const StoreOffer *o)
     json_t *j = json_object();
     json_object_set_new(j, "id", json_string(o->id));
     json_object_set_new(j, "from", o->from_user ? json_string(o->from_name) : json_null());
+    // The poster's rating in the game, "provisional" while it is still uncertain.
+    if (o->from_user) {
+        json_object_set_new(j, "from_rating", json_integer((json_int_t)(o->from_rating + 0.5)));
+        json_object_set_new(j, "provisional", json_boolean(o->from_rd > PROVISIONAL_RD));
+    } else {
+        json_object_set_new(j, "from_rating", json_null());
+        json_object_set_new(j, "provisional", json_false());
+    }
     if (o->to_user)
         json_object_set_new(j, "to", json_string(o->to_name));
     json_object_set_new(j, "game", json_string(o->game));
@@ -284,18 +292,18 @@ static void offer(Server *srv, const Request *req, bool challenge, Response *res
 
 /* --- answering ------------------------------------------------------------------------ */
 
-/* The acceptor's rating in o's game (DEFAULT_RATING before his first rated game). */
+/* The acceptor's rating in o's game (the default before his first rated game). */
 static int rating_of(Server *srv, int64_t user, const char *game)
 {
     StoreRating r[RATINGS_CAP];
     int n = 0;
     ErrBuf err;
     if (store_user_ratings(srv->store, user, r, RATINGS_CAP, &n, &err) != STATUS_OK)
-        return DEFAULT_RATING;
+        return (int)STORE_RATING_DEFAULT;
     for (int i = 0; i < n; i++)
         if (strcmp(r[i].game, game) == 0)
             return (int)(r[i].rating + 0.5);
-    return DEFAULT_RATING;
+    return (int)STORE_RATING_DEFAULT;
 }
 
 /* Makes o's game, taken by the request's player: the poster in his seat (his colour, or

@@ -198,8 +198,8 @@ Status store_user_ratings(Store *st, int64_t user, StoreRating *out, int cap, in
         StoreRating *o = &out[(*n)++];
         const char *g = store_cell(&r, i, 0);
         snprintf(o->game, sizeof o->game, "%s", g ? g : "");
-        o->rating = store_cell(&r, i, 1) ? strtod(store_cell(&r, i, 1), NULL) : 1500.0;
-        o->rd = store_cell(&r, i, 2) ? strtod(store_cell(&r, i, 2), NULL) : 350.0;
+        o->rating = store_cell(&r, i, 1) ? strtod(store_cell(&r, i, 1), NULL) : STORE_RATING_DEFAULT;
+        o->rd = store_cell(&r, i, 2) ? strtod(store_cell(&r, i, 2), NULL) : STORE_RD_DEFAULT;
         o->volatility = store_cell(&r, i, 3) ? strtod(store_cell(&r, i, 3), NULL) : 0.06;
         o->games = store_cell(&r, i, 4) ? atoi(store_cell(&r, i, 4)) : 0;
     }

@@ -63,6 +63,10 @@ Status store_user_seat(Store *st, int64_t user, const char *game_id, int seat, E
 Status store_user_seats(Store *st, int64_t user, StoreUserSeat *out, int cap, int *n,
                         ErrBuf *err);
 
+/* A rating before its first rated game (Glicko-2's defaults). */
+#define STORE_RATING_DEFAULT 1500.0
+#define STORE_RD_DEFAULT 350.0
+
 /* One game's rating of an account. */
 typedef struct StoreRating {
     char game[64];

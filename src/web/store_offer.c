@@ -13,11 +13,14 @@
 #include "web/store_backend.h"
 
 /* An offer's columns, then the reader's seat in its game and that seat's token (NULL
- * until accepted). */
+ * until accepted), and the poster's rating (NULL before his first rated game). */
 #define OFFER_COLUMNS                                                                      \
     "o.id, o.token, o.from_user, o.from_name, o.to_user, o.to_name, o.game, o.players,"    \
     " o.body, o.rated, o.colour, o.rating_min, o.rating_max, o.days, o.state, o.created,"  \
-    " o.seen, o.game_id, o.from_seat, s.seat, s.token"
+    " o.seen, o.game_id, o.from_seat, s.seat, s.token, r.rating, r.rd"
+
+/* The poster's rating in the offer's game, for those who choose among offers. */
+#define OFFER_RATING " LEFT JOIN ratings r ON r.user_id=o.from_user AND r.game=o.game"
 
 static void num(char *buf, size_t cap, int64_t v)
 {
@@ -59,6 +62,9 @@ static void read_offer(const StoreRows *r, int row, StoreOffer *o)
     const char *seat = store_cell(r, row, 19);
     o->seat = seat ? atoi(seat) : -1;
     text(o->seat_token, sizeof o->seat_token, store_cell(r, row, 20));
+    const char *rating = store_cell(r, row, 21), *rd = store_cell(r, row, 22);
+    o->from_rating = rating ? strtod(rating, NULL) : STORE_RATING_DEFAULT;
+    o->from_rd = rd ? strtod(rd, NULL) : STORE_RD_DEFAULT;
 }
 
 /* The two statements every read starts with: open offers past their time expire (their
@@ -121,7 +127,7 @@ Status store_offer_get(Store *st, const char *id, const OfferAges *ages, StoreOf
     StoreStmt m[3];
     expiry(ages, cut, cp, m);
     const char *p[] = {id};
-    m[2] = (StoreStmt){"SELECT " OFFER_COLUMNS " FROM offers o LEFT JOIN seats s"
+    m[2] = (StoreStmt){"SELECT " OFFER_COLUMNS " FROM offers o" OFFER_RATING " LEFT JOIN seats s"
                        " ON s.game_id=o.game_id AND s.seat=o.from_seat WHERE o.id=$1", 1, p,
                        "no such seek or challenge"};
     StoreRows r;
@@ -145,11 +151,11 @@ Status store_offer_list(Store *st, int64_t user, const OfferAges *ages, StoreOff
     num(c, sizeof c, cap);
     const char *seeks[] = {c}, *mine[] = {u, c};
     // An open seek has no game: no seat joins it.
-    m[2] = user == 0 ? (StoreStmt){"SELECT " OFFER_COLUMNS " FROM offers o LEFT JOIN seats s"
+    m[2] = user == 0 ? (StoreStmt){"SELECT " OFFER_COLUMNS " FROM offers o" OFFER_RATING " LEFT JOIN seats s"
                                    " ON s.game_id=o.game_id WHERE o.to_user IS NULL AND"
                                    " o.state='open' ORDER BY o.created, o.id LIMIT $1", 1,
                                    seeks, NULL}
-                     : (StoreStmt){"SELECT " OFFER_COLUMNS " FROM offers o LEFT JOIN seats s"
+                     : (StoreStmt){"SELECT " OFFER_COLUMNS " FROM offers o" OFFER_RATING " LEFT JOIN seats s"
                                    " ON s.game_id=o.game_id AND s.user_id=$1"
                                    " WHERE o.to_user=$1 OR (o.from_user=$1 AND"
                                    " o.to_user IS NOT NULL)"

@@ -15,6 +15,7 @@
 #include "web/credential.h"
 #include "web/secret.h"
 #include "web/store.h"
+#include "web/store_account.h"
 
 enum {
     OFFER_BODY_CAP = 2048, /* the game's creation body as JSON text */
@@ -61,6 +62,9 @@ typedef struct StoreOffer {
      * account's for store_offer_list) and its token; -1 and "" for none. */
     int seat;
     char seat_token[SECRET_TOKEN_LEN + 1];
+    /* Read only: the poster's rating in the game and its deviation (the defaults before
+     * his first rated game, and for an anonymous poster). */
+    double from_rating, from_rd;
 } StoreOffer;
 
 /* When open offers expire and old ones go (seconds since 1970): an open offer whose

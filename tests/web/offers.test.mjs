@@ -62,7 +62,7 @@ test('a casual seek: posted, listed, accepted in one request, both players seate
   assert.match(s.token, /^[0-9a-f]{32}$/);
   const entry = await listed(s.id);
   assert.deepEqual({ ...entry, created: 0 }, {
-    id: s.id, from: null, game: 'kings-valley', players: 2, rules: {}, clock: { initial: 300, increment: 5 },
+    id: s.id, from: null, from_rating: null, provisional: false, game: 'kings-valley', players: 2, rules: {}, clock: { initial: 300, increment: 5 },
     rated: false, colour: 'second', rating: null, state: 'open', created: 0,
   });
   assert.ok(!JSON.stringify(entry).includes(s.token), 'the list shows no token');
@@ -119,7 +119,9 @@ test('rated seeks need accounts on both sides; a rating range refuses those outs
   const a = await signup();
   const b = await signup();
   const s = await seek({ game: 'kings-valley', rated: true, clock: { initial: 180, increment: 2 } }, { cookie: a.cookie });
-  assert.equal((await listed(s.id)).from, a.name);
+  // The poster's name and rating in the game: 1500 and provisional before his first.
+  const entry = await listed(s.id);
+  assert.deepEqual([entry.from, entry.from_rating, entry.provisional], [a.name, 1500, true]);
   assert.equal((await call('POST', `/api/seeks/${s.id}/accept`)).status, 401);
   assert.equal((await call('POST', `/api/seeks/${s.id}/accept`, { cookie: a.cookie })).status, 409);
   const r = await call('POST', `/api/seeks/${s.id}/accept`, { cookie: b.cookie });

@@ -47,7 +47,7 @@ test('a seek posted in one browser is played from the lobby of another: both lan
   await guest.goto(srv.url);
   await guest.waitForSelector('#seeks .seek .seek-accept', WAIT);
   const row = await guest.textContent('#seeks .seek');
-  assert.match(row, /Poster/);
+  assert.match(row, /by Poster \(1500\?\)/);
   assert.match(row, /3 days per move/);
   for (const [size, vp] of [['1280', WIDE], ['390', PHONE]]) {
     await guest.setViewportSize(vp);

@@ -38,6 +38,9 @@ function termsText(o) {
   return parts.join(' · ');
 }
 
+// "Alice (1500?)": a poster with his rating in the game, "?" while it is provisional.
+const posterText = (o) => (o.from ? `${o.from} (${o.from_rating}${o.provisional ? '?' : ''})` : t('seek.anonymous'));
+
 const STATES = ['open', 'accepted', 'declined', 'cancelled', 'expired'];
 const stateText = (s) => (STATES.includes(s) ? t(`seek.state.${s}`) : s);
 
@@ -127,7 +130,7 @@ export async function showSeeks(root) {
     });
     return h('li', { class: 'seek', 'data-id': s.id },
       h('span', { class: 'game-link' }, gameName(s.game)),
-      h('span', { class: 'meta' }, t('seek.meta', { terms: termsText(s), from: s.from || t('seek.anonymous') })), button);
+      h('span', { class: 'meta' }, t('seek.meta', { terms: termsText(s), from: posterText(s) })), button);
   }
 
   // This browser's own seeks: still open (the poster seen), or accepted: to the game.
