@@ -132,14 +132,16 @@ Status store_user_delete(Store *st, int64_t user, ErrBuf *err)
     char u[24];
     num(u, sizeof u, user);
     const char *p[] = {u};
-    // The row stays for its seats; what said who the player was goes.
+    // The row stays for its seats; what said who the player was goes, his seeks and
+    // challenges (which name him) too.
     const StoreStmt m[] = {
         {"DELETE FROM user_sessions WHERE user_id=$1", 1, p, NULL},
         {"DELETE FROM ratings WHERE user_id=$1", 1, p, NULL},
+        {"DELETE FROM offers WHERE from_user=$1 OR to_user=$1", 1, p, NULL},
         {"UPDATE users SET name=NULL, name_key=NULL, hash='', deleted=1 WHERE id=$1"
          " AND deleted=0", 1, p, "no such player"},
     };
-    return store_run(st, m, 3, NULL, err);
+    return store_run(st, m, 4, NULL, err);
 }
 
 Status store_user_seat(Store *st, int64_t user, const char *game_id, int seat, ErrBuf *err)

@@ -2,7 +2,8 @@
 // challenges"): a seek posted, listed, accepted in one request with both players seated
 // (the poster told his seat by polling), cancelled, refused outside its rating range or
 // to players without an account when rated, at most 10 open from one address; a challenge to a named account accepted,
-// declined or cancelled, never to an unknown name or to oneself; King of the Valley's
+// declined or cancelled, never to an unknown name or to oneself, gone with a deleted
+// account; King of the Valley's
 // 3-4 player games casual only; correspondence (days per move) offers whose games end
 // by time through the clock's own path. Part of the api suite of tools/run-web-tests.sh.
 // Two servers: one at the usual times, and one where a "day" is 2 s and a live seek's
@@ -234,6 +235,14 @@ test('challenges: to a named account, accepted or declined, never to oneself or 
   assert.deepEqual(states, { [id]: 'accepted', [d]: 'declined', [x]: 'cancelled' });
   // A seek's path is not a challenge's.
   assert.equal((await call('POST', `/api/seeks/${d}/accept`)).status, 404);
+  // A deleted account's offers go with its name: his seek, and the challenge to him.
+  const gone = await signup();
+  const hisSeek = await seek({ game: 'king-down' }, { cookie: gone.cookie });
+  const toHim = (await call('POST', '/api/challenges', { cookie: a.cookie, body: { to: gone.name, game: 'king-down' } })).body.id;
+  const del = await call('POST', '/api/account/delete', { cookie: gone.cookie, body: { password: `pw-${gone.name}-long-enough` } });
+  assert.equal(del.status, 200, JSON.stringify(del.body));
+  assert.equal(await listed(hisSeek.id), undefined);
+  assert.ok(!(await call('GET', '/api/challenges', { cookie: a.cookie })).body.outgoing.some((o) => o.id === toHim));
 });
 
 test('offers expire when their poster is gone; a correspondence game ends by time', async () => {
