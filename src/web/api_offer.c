@@ -45,7 +45,8 @@ static OfferAges ages(const Server *srv, int64_t now)
 
 static const char *colour_name(int colour)
 {
-    return colour >= 0 && colour < 4 ? COLOURS[colour] : "random";
+    return colour >= 0 && colour < (int)(sizeof COLOURS / sizeof COLOURS[0]) ? COLOURS[colour]
+                                                                               : "random";
 }
 
 /* The offer as the lists show it: no token, no body but its rules and clock. */
@@ -486,12 +487,14 @@ static void challenge_list(Server *srv, const Request *req, Response *res)
 
 /* --- routing -------------------------------------------------------------------------- */
 
-static bool method_is(const Request *req, const char *method, Response *res)
+/* Whether req uses `method`; else a 405 allowing `allow` (the path's methods). */
+static bool method_is(const Request *req, const char *method, const char *allow,
+                      Response *res)
 {
     if (strcmp(req->method, method) == 0)
         return true;
-    res->allow = method;
-    response_error(res, 405, "use %s here, not %.10s", method, req->method);
+    res->allow = allow;
+    response_error(res, 405, "use %s here, not %.10s", allow, req->method);
     return false;
 }
 
@@ -511,7 +514,7 @@ bool api_offer_handle(Server *srv, const Request *req, Response *res)
     if (*p == '\0') {
         if (strcmp(req->method, "POST") == 0)
             offer(srv, req, challenge, res);
-        else if (method_is(req, "GET", res))
+        else if (method_is(req, "GET", "GET, POST", res))
             challenge ? challenge_list(srv, req, res) : seek_list(srv, res);
         return true;
     }
@@ -534,7 +537,8 @@ bool api_offer_handle(Server *srv, const Request *req, Response *res)
         response_error(res, 404, "no such API path '%.60s': see docs/API.md", req->path);
         return true;
     }
-    if (!method_is(req, action[0] ? "POST" : "GET", res))
+    const char *method = action[0] ? "POST" : "GET";
+    if (!method_is(req, method, method, res))
         return true;
     StoreOffer o;
     ErrBuf err;

@@ -184,7 +184,10 @@ test('malformed seeks are refused as POST /api/games refuses their game', async 
   assert.deepEqual((await call('GET', `/api/games/${id}`)).body.open_seats, [2]);
   assert.equal((await call('GET', '/api/seeks/nothex')).status, 404);
   assert.equal((await call('GET', `/api/seeks/${'a'.repeat(24)}`)).status, 404);
-  assert.equal((await call('DELETE', '/api/seeks')).status, 405);
+  const wrong = await call('DELETE', '/api/seeks');
+  assert.equal(wrong.status, 405);
+  assert.equal(wrong.headers.get('allow'), 'GET, POST');
+  assert.equal((await call('GET', `/api/seeks/${k.id}/accept`)).headers.get('allow'), 'POST');
 });
 
 test('challenges: to a named account, accepted or declined, never to oneself or nobody', async () => {
