@@ -66,7 +66,7 @@ function termsForm(signedIn) {
     h('label', { class: 'field' }, h('span', { class: 'name' }, t('form.game')), game), playersField, clock,
     h('label', { class: 'field' }, h('span', { class: 'name' }, t('seek.colour')), colour),
     signedIn ? h('label', { class: 'check' }, rated, ` ${t('seek.rated-label')}`) : h('p', { class: 'help' }, t('seek.sign-in-rated')),
-    h('div', { class: 'field seek-range' }, h('span', { class: 'name' }, t('seek.range-label')), min, ' – ', max));
+    h('div', { class: 'field seek-range' }, h('span', { class: 'name' }, t('seek.range-label')), h('span', {}, min, ' – ', max)));
   const read = () => {
     const body = { game: game.value, players: Number(players.value), colour: colour.value, rated: rated.checked };
     const c = readTimeControl(clock);
@@ -90,7 +90,7 @@ export async function showSeeks(root) {
   const challenge = h('button', { id: 'challenge-send', type: 'button' }, t('seek.challenge'));
   const form = h('form', { id: 'seek-form', class: 'seek-form' }, terms.el, post,
     who.signed_in ? h('div', { class: 'field challenge-field' },
-      h('label', { class: 'name', for: 'challenge-name' }, t('seek.challenge-label')), opponent, ' ', challenge) : null);
+      h('label', { class: 'name', for: 'challenge-name' }, t('seek.challenge-label')), h('span', {}, opponent, ' ', challenge)) : null);
   root.replaceChildren(h('section', { id: 'find', class: 'lobby', 'aria-label': t('seek.label') },
     h('h2', {}, t('seek.title')), list, waiting,
     h('details', { class: 'seek-details' }, h('summary', {}, t('seek.new')), form),
