@@ -2,8 +2,10 @@
 // real crown serve: a signed-in player posts a seek from the form, another browser (a
 // guest, its own context and storage) sees it in the lobby and plays it with one click,
 // and both land on the game, each in his own seat; the poster's "your games" then lists
-// it with the days and hours left to move. Screenshots at 1280x800 and 390x844 and axe-core audits of the home page with the
-// seek listed, at both sizes.
+// it with the days and hours left to move. A challenge sent by name from one player's
+// home page, seen and accepted on the other's, the challenger seeing the answer and the
+// link to his seat. Screenshots at 1280x800 and 390x844; axe-core audits of the home page
+// with a seek listed at both sizes, of the seek form, and of an incoming challenge.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -88,4 +90,37 @@ test('a seek posted in one browser is played from the lobby of another: both lan
   assert.deepEqual([...poster.errors, ...guest.errors], []);
   await poster.context().close();
   await guest.context().close();
+});
+
+test('a challenge sent by name from the home page is accepted on the other player\'s', async () => {
+  const pages = [];
+  for (const name of ['Asker', 'Asked']) {
+    const page = await openPage(await browser.newContext(), WIDE);
+    await page.goto(srv.url);
+    const up = await page.evaluate(async (n) => (await fetch('/api/signup', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: n, password: `${n}-plays-by-name` }),
+    })).status, name);
+    assert.equal(up, 201);
+    await page.reload();
+    await page.waitForSelector('#challenges[data-loaded]', WAIT);
+    pages.push(page);
+  }
+  const [asker, asked] = pages;
+  await asker.click('.seek-details summary');
+  await asker.selectOption('#seek-game', 'king-down');
+  await asker.fill('#challenge-name', 'asked');
+  await asker.click('#challenge-send');
+  await asker.waitForSelector('#challenges .challenge.open .challenge-cancel', WAIT);
+  // The other player's page shows it within a poll, and one click plays it.
+  await asked.waitForSelector('#challenges .challenge.open .challenge-accept', WAIT);
+  assert.match(await asked.textContent('#challenges .challenge'), /from Asker/);
+  await assertAccessible(asked, 'an incoming challenge');
+  await Promise.all([asked.waitForURL(/\/g\/[0-9a-f]{24}#token=/, WAIT), asked.click('#challenges .challenge-accept')]);
+  // The asker sees the answer, with the link to his seat.
+  await asker.waitForSelector('#challenges .challenge.accepted .challenge-play', WAIT);
+  const href = await asker.getAttribute('#challenges .challenge-play', 'href');
+  assert.equal(href.split('#')[0], new URL(asked.url()).pathname);
+  assert.deepEqual([...asker.errors, ...asked.errors], []);
+  await asker.context().close();
+  await asked.context().close();
 });
