@@ -34,8 +34,9 @@ after(async () => {
 
 // A call with the session cookie `cookie` (a signed-in player) or a bearer token, from
 // address `from` (the main server trusts the test as its proxy).
-async function call(method, path, { body, cookie, token, from = '192.0.2.200', server = srv } = {}) {
+async function call(method, path, { body, cookie, token, from = '192.0.2.200', origin, server = srv } = {}) {
   const headers = cookie ? { cookie: `crown_session=${cookie}` } : {};
+  if (origin) headers.origin = origin;
   if (server === srv) headers['x-forwarded-for'] = from; // the only server behind a "proxy"
   return api(server, method, path, { body, token, headers });
 }
@@ -200,6 +201,9 @@ test('challenges: to a named account, accepted or declined, never to oneself or 
   const self = await call('POST', '/api/challenges', { cookie: a.cookie, body: { ...body, to: a.name } });
   assert.equal(self.status, 400);
   assert.match(self.body.error, /yourself/);
+  // Another site's page cannot challenge, nor accept, in the player's name.
+  const evil = await call('POST', '/api/challenges', { cookie: a.cookie, body, origin: 'http://evil.example' });
+  assert.equal(evil.status, 403);
   const made = await call('POST', '/api/challenges', { cookie: a.cookie, body });
   assert.equal(made.status, 201, JSON.stringify(made.body));
   assert.equal(made.body.challenge.to, b.name);
@@ -218,7 +222,8 @@ test('challenges: to a named account, accepted or declined, never to oneself or 
   assert.equal((await call('POST', `/api/challenges/${id}/accept`, { cookie: a.cookie })).status, 403);
   assert.equal((await call('POST', `/api/challenges/${id}/decline`, { cookie: a.cookie })).status, 403);
   assert.equal((await call('POST', `/api/challenges/${id}/cancel`, { cookie: b.cookie })).status, 403);
-  const ok = await call('POST', `/api/challenges/${id}/accept`, { cookie: b.cookie });
+  assert.equal((await call('POST', `/api/challenges/${id}/accept`, { cookie: b.cookie, origin: 'http://evil.example' })).status, 403);
+  const ok = await call('POST', `/api/challenges/${id}/accept`, { cookie: b.cookie, origin: srv.url });
   assert.equal(ok.status, 200, JSON.stringify(ok.body));
   assert.equal(ok.body.seat, 1);
   // The challenger sees the answer, with his seat's link.
