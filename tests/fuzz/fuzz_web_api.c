@@ -7,7 +7,8 @@
  * In the path and the token, "{id}" and "{token}" stand for the id and the first seat
  * token of the last game created, so that inputs reach moves, undo and records; the
  * session cookie an answer sets goes with the next requests, so that they reach the
- * account's routes. Every
+ * account's routes. An "Accept-Language:" or "Cookie: crown_lang=" line is given to the
+ * page's language choice (language.h), which must name one of its languages. Every
  * answer must be a status from 200 to 599 with a body; the sanitizers do the rest.
  * Each input gets a fresh server over a fresh database in /dev/shm, so inputs replay
  * alone.
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "fuzz_support.h"
+#include "web/language.h"
 #include "web/routes.h"
 #include "web/server.h"
 
@@ -80,6 +82,13 @@ static void one_request(Server *srv, char *text, char *id, char *token, char *se
             substitute(h + 22, id, token, auth, sizeof auth);
             has_token = true;
         }
+        static const char ACCEPT[] = "Accept-Language: ";
+        static const char COOKIE[] = "Cookie: " LANGUAGE_COOKIE "=";
+        const char *accept = strncmp(h, ACCEPT, sizeof ACCEPT - 1) == 0 ? h + sizeof ACCEPT - 1 : NULL;
+        const char *cookie = strncmp(h, COOKIE, sizeof COOKIE - 1) == 0 ? h + sizeof COOKIE - 1 : NULL;
+        if ((accept || cookie) && (language_choose(cookie, accept) < 0 ||
+                                   language_choose(cookie, accept) >= LANGUAGE_COUNT))
+            fuzz_fail("the page's language is none of ours", h);
         if (text[0] == '\0')
             break;
     }

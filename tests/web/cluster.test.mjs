@@ -360,9 +360,9 @@ describe('several processes on PostgreSQL', () => {
   });
 
   test('a third process evicts, ignores notices of games it does not hold, and retires', async () => {
-    // C leaves games after a second and deletes those unchanged for two; it stops before
+    // C leaves games after a second and deletes those unchanged for three; it stops before
     // the next test, whose games would soon look abandoned to it.
-    const c = await startServer({ db: pg.url, args: ['--idle', '1', '--abandon-after', '2'] });
+    const c = await startServer({ db: pg.url, args: ['--idle', '1', '--abandon-after', '3'] });
     const stats = async () => (await api(c, 'GET', '/api/stats')).body;
     const until = async (pred, what) => {
       for (const end = Date.now() + 15000; Date.now() < end; await new Promise((r) => setTimeout(r, 50)))
