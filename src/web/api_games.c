@@ -44,19 +44,12 @@ void api_games_list(Server *srv, const Request *req, Session *s, Response *res)
 
 /* --- creating a game ------------------------------------------------------------------ */
 
-void api_games_create(Server *srv, const Request *req, Session *s, Response *res)
+bool api_games_read(Server *srv, const json_t *body, NewGame *out, NewGameText *text,
+                    int *humans_out, Response *res)
 {
-    static const char *const FIELDS[] = {"game", "seats", "rules", "seed", "position", "hints",
-                                         "clock", "rated", NULL};
-    (void)s;
-    json_t *body = parse_body(req, res);
-    if (body == NULL || !only_fields(body, FIELDS, res)) {
-        json_decref(body);
-        return;
-    }
     NewGame ng;
     memset(&ng, 0, sizeof ng);
-    char number_text[2 * GAME_MAX_OPTIONS][24]; /* whole-number rule values as text */
+    char(*number_text)[24] = text->number; /* whole-number rule values as text */
     const json_t *game = json_object_get(body, "game");
     const json_t *seats = json_object_get(body, "seats");
     const json_t *rules = json_object_get(body, "rules");
@@ -166,6 +159,27 @@ void api_games_create(Server *srv, const Request *req, Session *s, Response *res
     if (ok && hints)
         ng.hints = json_is_true(hints);
     ok = ok && api_lobby_new_game(body, &ng, humans, (int64_t)srv->cfg.day_s * 1000, res);
+    if (ok) {
+        *out = ng;
+        *humans_out = humans;
+    }
+    return ok;
+}
+
+void api_games_create(Server *srv, const Request *req, Session *s, Response *res)
+{
+    static const char *const FIELDS[] = {"game", "seats", "rules", "seed", "position", "hints",
+                                         "clock", "rated", NULL};
+    (void)s;
+    json_t *body = parse_body(req, res);
+    if (body == NULL || !only_fields(body, FIELDS, res)) {
+        json_decref(body);
+        return;
+    }
+    NewGame ng;
+    NewGameText text;
+    int humans = 0;
+    bool ok = api_games_read(srv, body, &ng, &text, &humans, res);
     StoreUser creator;
     ok = ok && api_account_new_game(srv, req, body, &ng, &creator, res);
     Session *created = ok ? api_create_session(srv, req, &ng, humans, res) : NULL;

@@ -5,6 +5,10 @@
 #ifndef CROWN_WEB_API_GAMES_H
 #define CROWN_WEB_API_GAMES_H
 
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "core/game.h"
 #include "web/message.h"
 
 typedef struct Server Server;
@@ -15,6 +19,15 @@ typedef struct NewGame NewGame;
 void api_games_list(Server *srv, const Request *req, Session *s, Response *res);
 /* POST /api/games: a new game from its name, seats, rules, seed, position and clock. */
 void api_games_create(Server *srv, const Request *req, Session *s, Response *res);
+/* The texts a NewGame read from a body points into besides the body's own strings. */
+typedef struct NewGameText {
+    char number[2 * GAME_MAX_OPTIONS][24]; /* whole-number rule values */
+} NewGameText;
+/* Reads a creation body (game, seats, rules, seed, position, hints, clock; its other
+ * fields are the caller's) into *ng, checked, and how many seats are people: the body
+ * and *text must outlive *ng. False with the refusal in res, *ng untouched. */
+bool api_games_read(Server *srv, const json_t *body, NewGame *ng, NewGameText *text,
+                    int *humans, Response *res);
 /* GET /api/health: the server answers, with its count of open event streams. */
 void api_health(Server *srv, const Request *req, Session *s, Response *res);
 /* GET /api/stats: counts of games in memory, evicted, deleted and flagged. */

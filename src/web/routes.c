@@ -23,6 +23,7 @@
 #include "web/api_game.h"
 #include "web/api_import.h"
 #include "web/api_lobby.h"
+#include "web/api_offer.h"
 #include "web/api_observe.h"
 #include "web/api_solution.h"
 #include "web/api_takeback.h"
@@ -255,6 +256,8 @@ void api_handle(Server *srv, const Request *req, Response *res)
     if (api_lobby_handle(srv, req, req->path, res)) /* /api/info, /api/open */
         return;
     if (api_account_users(srv, req, res)) /* /api/users/NAME */
+        return;
+    if (api_offer_handle(srv, req, res)) /* /api/seeks..., /api/challenges... */
         return;
     if (strncmp(req->path, "/api/games/", 11) == 0) {
         game_route(srv, req, res);

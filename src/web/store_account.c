@@ -132,11 +132,13 @@ Status store_user_delete(Store *st, int64_t user, ErrBuf *err)
     char u[24];
     num(u, sizeof u, user);
     const char *p[] = {u};
-    // The row stays for its seats; what said who the player was goes.
+    // The row stays for its seats; what said who the player was goes, his seeks and
+    // challenges (which name him) too.
     const StoreStmt m[] = {
         {"DELETE FROM user_sessions WHERE user_id=$1", 1, p, NULL},
         {"DELETE FROM ratings WHERE user_id=$1", 1, p, NULL},
         {"DELETE FROM passkeys WHERE user_id=$1", 1, p, NULL},
+        {"DELETE FROM offers WHERE from_user=$1 OR to_user=$1", 1, p, NULL},
         {"UPDATE users SET name=NULL, name_key=NULL, hash='', deleted=1 WHERE id=$1"
          " AND deleted=0", 1, p, "no such player"},
     };
@@ -199,8 +201,8 @@ Status store_user_ratings(Store *st, int64_t user, StoreRating *out, int cap, in
         StoreRating *o = &out[(*n)++];
         const char *g = store_cell(&r, i, 0);
         snprintf(o->game, sizeof o->game, "%s", g ? g : "");
-        o->rating = store_cell(&r, i, 1) ? strtod(store_cell(&r, i, 1), NULL) : 1500.0;
-        o->rd = store_cell(&r, i, 2) ? strtod(store_cell(&r, i, 2), NULL) : 350.0;
+        o->rating = store_cell(&r, i, 1) ? strtod(store_cell(&r, i, 1), NULL) : STORE_RATING_DEFAULT;
+        o->rd = store_cell(&r, i, 2) ? strtod(store_cell(&r, i, 2), NULL) : STORE_RD_DEFAULT;
         o->volatility = store_cell(&r, i, 3) ? strtod(store_cell(&r, i, 3), NULL) : 0.06;
         o->games = store_cell(&r, i, 4) ? atoi(store_cell(&r, i, 4)) : 0;
     }

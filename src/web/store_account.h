@@ -54,14 +54,18 @@ Status store_sessions_close_all(Store *st, int64_t user, const char *keep, ErrBu
 /* A new password hash; every other session of the account ends with the old password. */
 Status store_user_set_hash(Store *st, int64_t user, const char *hash, const char *keep,
                            ErrBuf *err);
-/* Deletes an account: its name, hash, sessions, ratings and passkeys go; its row stays, nameless,
- * for the seats of its games ("deleted player"). */
+/* Deletes an account: its name, hash, sessions, ratings, passkeys, seeks and challenges
+ * go; its row stays, nameless, for the seats of its games ("deleted player"). */
 Status store_user_delete(Store *st, int64_t user, ErrBuf *err);
 /* Seats `user` in game_id's `seat` (a claim, a join). */
 Status store_user_seat(Store *st, int64_t user, const char *game_id, int seat, ErrBuf *err);
 /* The account's seats, newest game first, up to cap; *n of them. */
 Status store_user_seats(Store *st, int64_t user, StoreUserSeat *out, int cap, int *n,
                         ErrBuf *err);
+
+/* A rating before its first rated game (Glicko-2's defaults). */
+#define STORE_RATING_DEFAULT 1500.0
+#define STORE_RD_DEFAULT 350.0
 
 /* One game's rating of an account. */
 typedef struct StoreRating {

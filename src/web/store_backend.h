@@ -21,6 +21,9 @@ typedef struct StoreStmt {
     const char *none;
 } StoreStmt;
 
+/* The most columns a row of store_run brings back (the rest are cut). */
+enum { STORE_ROW_CAP = 24 };
+
 /* The rows a statement returned, every value as text (NULL for SQL NULL). */
 typedef struct StoreRows {
     int rows, cols;

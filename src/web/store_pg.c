@@ -19,6 +19,7 @@
  * connections, one per call.
  */
 #include "web/store_pg_internal.h"
+#include "web/store_offer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,8 @@ static const char *const MIGRATIONS[] = {
      "CREATE TABLE passkey_challenges(challenge TEXT PRIMARY KEY, purpose TEXT NOT NULL,"
      " user_id BIGINT NOT NULL, bound TEXT NOT NULL, expires BIGINT NOT NULL);"
      "CREATE INDEX passkey_challenges_expires ON passkey_challenges(expires);"),
+    // 10: offers of a game, seeks and challenges (store_offer.h).
+    STORE_OFFER_SCHEMA,
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
@@ -708,8 +711,8 @@ static Status run_one(PGconn *c, const StoreStmt *m, StoreRows *rows, ErrBuf *er
     Status s = STATUS_OK;
     bool none = false;
     if (rs == PGRES_TUPLES_OK) {
-        const char *values[16];
-        rows->cols = PQnfields(r) < 16 ? PQnfields(r) : 16;
+        const char *values[STORE_ROW_CAP];
+        rows->cols = PQnfields(r) < STORE_ROW_CAP ? PQnfields(r) : STORE_ROW_CAP;
         for (int i = 0; i < PQntuples(r) && s == STATUS_OK; i++) {
             for (int k = 0; k < rows->cols; k++)
                 values[k] = PQgetisnull(r, i, k) ? NULL : PQgetvalue(r, i, k);

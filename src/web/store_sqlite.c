@@ -9,6 +9,7 @@
  * preparing. Calls are serialised by the store's mutex.
  */
 #include "web/store_backend.h"
+#include "web/store_offer.h"
 
 #include <pthread.h>
 #include <sqlite3.h>
@@ -79,6 +80,8 @@ static const char *const MIGRATIONS[] = {
      "CREATE TABLE passkey_challenges(challenge TEXT PRIMARY KEY, purpose TEXT NOT NULL,"
      " user_id INTEGER NOT NULL, bound TEXT NOT NULL, expires INTEGER NOT NULL);"
      "CREATE INDEX passkey_challenges_expires ON passkey_challenges(expires);"),
+    // 10: offers of a game, seeks and challenges (store_offer.h).
+    STORE_OFFER_SCHEMA,
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
@@ -658,7 +661,7 @@ static Status run_one(SqliteStore *st, const StoreStmt *m, StoreRows *rows, ErrB
         return s;
     bind_named(q, m);
     rows->cols = sqlite3_column_count(q);
-    const char *values[16];
+    const char *values[STORE_ROW_CAP];
     if (rows->cols > (int)(sizeof values / sizeof values[0]))
         rows->cols = (int)(sizeof values / sizeof values[0]);
     int rc;

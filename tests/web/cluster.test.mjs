@@ -11,7 +11,7 @@
 // AI games, event streams per address and per game (a closed stream's slot free at
 // once, a SIGKILLed process's streams no longer counted after --dead-after), and hints
 // waiting. Accounts too: their sessions, names and rated seats are the database's, and
-// passkeys with their challenges and counters.
+// passkeys with their challenges and counters, and seeks and challenges.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { api, events, openStream, request, startServer, waitState } from './server.mjs';
@@ -267,6 +267,29 @@ describe('several processes on PostgreSQL', () => {
     assert.equal((await call(a, '/api/passkeys/login', key.get(login.body, origin))).status, 401);
     const again = await call(a, '/api/passkeys/login', key.get((await call(b, '/api/passkeys/login-options', {})).body, origin, { counter: 1 }));
     assert.match(again.body.error, /counter went back/);
+  test('seeks and challenges are shared: posted on one process, accepted on the other', async () => {
+    const cookieOf = (r) => (r.headers.getSetCookie()[0].match(/^crown_session=([0-9a-f]*)/) || [])[1];
+    const as = (c) => ({ cookie: `crown_session=${c}` });
+    const poster = cookieOf(await api(a, 'POST', '/api/signup', { body: { name: 'Seeker', password: 'posts-a-seek' } }));
+    const taker = cookieOf(await api(b, 'POST', '/api/signup', { body: { name: 'Taker', password: 'accepts-the-seek' } }));
+    const s = await api(a, 'POST', '/api/seeks', { body: { game: 'kings-valley', rated: true, clock: { days: 2 } }, headers: as(poster) });
+    assert.equal(s.status, 201, JSON.stringify(s.body));
+    assert.ok((await api(b, 'GET', '/api/seeks')).body.seeks.some((x) => x.id === s.body.id));
+    const j = await api(b, 'POST', `/api/seeks/${s.body.id}/accept`, { headers: as(taker) });
+    assert.equal(j.status, 200, JSON.stringify(j.body));
+    assert.equal((await api(a, 'POST', `/api/seeks/${s.body.id}/accept`, { headers: as(taker) })).status, 409);
+    const p = (await api(a, 'GET', `/api/seeks/${s.body.id}`, { token: s.body.token })).body;
+    assert.equal(p.state, 'accepted');
+    const st = (await api(a, 'GET', `/api/games/${p.game_id}`, { token: p.token })).body;
+    assert.equal(st.accounts[p.seat], 'Seeker');
+    assert.equal(st.accounts[1 - p.seat], 'Taker');
+    assert.equal(st.clock.days, 2);
+    // A challenge made on B, declined on A, the answer seen on B.
+    const c = await api(b, 'POST', '/api/challenges', { body: { to: 'seeker', game: 'king-down' }, headers: as(taker) });
+    assert.equal(c.status, 201, JSON.stringify(c.body));
+    assert.equal((await api(a, 'GET', '/api/challenges', { headers: as(poster) })).body.incoming[0].id, c.body.id);
+    assert.equal((await api(a, 'POST', `/api/challenges/${c.body.id}/decline`, { headers: as(poster) })).status, 200);
+    assert.equal((await api(b, 'GET', '/api/challenges', { headers: as(taker) })).body.outgoing[0].state, 'declined');
   });
 
   test('a game played across both processes, its events crossing', async () => {

@@ -106,3 +106,13 @@ export const passkeyRename = (id, name) => call('POST', '/api/passkeys/rename', 
 export const passkeyDelete = (id) => call('POST', '/api/passkeys/delete', { body: { id } });
 export const passkeyLoginOptions = () => call('POST', '/api/passkeys/login-options', { body: {} });
 export const passkeyLogin = (body) => call('POST', '/api/passkeys/login', { body });
+
+// Seeks and challenges (seeks.js): a seek's poster proves himself with its token.
+export const seeks = () => call('GET', '/api/seeks');
+export const postSeek = (spec) => call('POST', '/api/seeks', { body: spec });
+export const seek = (id, token) => call('GET', `/api/seeks/${id}`, { token });
+export const acceptSeek = (id) => call('POST', `/api/seeks/${id}/accept`);
+export const cancelSeek = (id, token) => call('POST', `/api/seeks/${id}/cancel`, { token });
+export const challenges = () => call('GET', '/api/challenges');
+export const challenge = (spec) => call('POST', '/api/challenges', { body: spec });
+export const answerChallenge = (id, answer) => call('POST', `/api/challenges/${id}/${answer}`);

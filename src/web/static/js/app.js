@@ -10,6 +10,7 @@ import { showGame } from './game.js';
 import { showImport } from './import.js';
 import { h } from './dom.js';
 import { showLobby } from './lobby.js';
+import { showSeeks } from './seeks.js';
 import { rememberGame } from './mygames.js';
 import { showLearn } from './learn.js';
 import { showLab } from './lab.js';
@@ -34,10 +35,13 @@ const path = location.pathname;
 const m = path.match(/^\/g\/([0-9a-f]{24})\/?$/);
 if (path === '/' || path === '/index.html') {
   // The home page: this browser's games and the open ones (lobby.js), then the form.
+  // Seeks and challenges (seeks.js) follow the lobby.
   const lobby = h('div', { class: 'lobby-box' });
+  const seeks = h('div', { class: 'seeks-box' });
   const form = h('div');
-  root.replaceChildren(lobby, dailyBox(), form);
+  root.replaceChildren(lobby, seeks, dailyBox(), form);
   showLobby(lobby);
+  showSeeks(seeks);
   showNewGame(form);
 } else if (path === '/import') {
   showImport(root);

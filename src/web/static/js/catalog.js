@@ -18,6 +18,9 @@ export async function loadCatalog() {
   }
 }
 
+// Every game of the catalog, in the server's order.
+export const allGames = () => [...games.values()];
+
 // The catalog's entry of a game, or null for a game this server does not know.
 export const gameInfo = (name) => games.get(name) || null;
 

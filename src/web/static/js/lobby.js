@@ -3,7 +3,7 @@
 // the server's open games (GET /api/open), with a button to take the open seat and a
 // link to watch. The new-game form follows below them (app.js).
 import * as api from './api.js';
-import { describeControl } from './clockview.js';
+import { describeControl, formatLeft } from './clockview.js';
 import { describePlayer, h, seatWords } from './dom.js';
 import { t } from './i18n.js';
 import { serverWords } from './serverwords.js';
@@ -31,9 +31,12 @@ function opponents(st) {
 function turnText(st) {
   // The result as the finished game's own page says it to this seat: "You lost on time".
   if (st.status === 'over') return st.result ? resultText(st) : t('lobby.over');
-  if (yourTurn(st)) return t('lobby.your-turn');
-  if (st.to_move === null) return t('lobby.chance');
-  return t('lobby.to-move', { seat: seatWords(st.to_move) });
+  const turn = yourTurn(st) ? t('lobby.your-turn')
+    : st.to_move === null ? t('lobby.chance') : t('lobby.to-move', { seat: seatWords(st.to_move) });
+  // A correspondence game: the days and hours the player to move has left.
+  const c = st.clock;
+  if (!c || !c.days || c.running === null) return turn;
+  return `${turn} · ${t('lobby.time-left', { left: formatLeft(c.left_ms[c.running]) })}`;
 }
 
 async function myGameRow(g) {
