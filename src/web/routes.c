@@ -25,6 +25,7 @@
 #include "web/api_observe.h"
 #include "web/api_solution.h"
 #include "web/api_takeback.h"
+#include "web/api_tournament.h"
 #include "web/lab_api.h"
 #include "web/preview.h"
 #include "web/review.h"
@@ -247,6 +248,8 @@ void api_handle(Server *srv, const Request *req, Response *res)
     if (api_lobby_handle(srv, req, req->path, res)) /* /api/info, /api/open */
         return;
     if (api_account_users(srv, req, res)) /* /api/users/NAME */
+        return;
+    if (api_tournament_handle(srv, req, res)) /* /api/tournaments... */
         return;
     if (strncmp(req->path, "/api/games/", 11) == 0) {
         game_route(srv, req, res);

@@ -80,6 +80,21 @@ static const char *const MIGRATIONS[] = {
      " updated BIGINT NOT NULL DEFAULT 0, PRIMARY KEY(user_id, game));"
      "ALTER TABLE seats ADD COLUMN user_id BIGINT REFERENCES users(id);"
      "CREATE INDEX seats_user ON seats(user_id) WHERE user_id IS NOT NULL;"),
+    // 9: tournaments, as in SQLite's step 9.
+    ("CREATE TABLE tournaments(id TEXT PRIMARY KEY, name TEXT NOT NULL, game TEXT NOT NULL,"
+     " rules TEXT NOT NULL, clock TEXT NOT NULL, format TEXT NOT NULL,"
+     " rounds INTEGER NOT NULL, max_players INTEGER NOT NULL, starts BIGINT NOT NULL,"
+     " created BIGINT NOT NULL, state TEXT NOT NULL, round INTEGER NOT NULL,"
+     " creator TEXT NOT NULL, creator_user BIGINT REFERENCES users(id),"
+     " lease BIGINT NOT NULL);"
+     "CREATE INDEX tournaments_state ON tournaments(state, starts);"
+     "CREATE TABLE tournament_players(tournament_id TEXT NOT NULL REFERENCES tournaments(id),"
+     " entry INTEGER NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL, token TEXT NOT NULL,"
+     " user_id BIGINT REFERENCES users(id), PRIMARY KEY(tournament_id, entry));"
+     "CREATE TABLE tournament_games(tournament_id TEXT NOT NULL REFERENCES tournaments(id),"
+     " round INTEGER NOT NULL, board INTEGER NOT NULL, white INTEGER NOT NULL,"
+     " black INTEGER NOT NULL, game_id TEXT, result DOUBLE PRECISION,"
+     " PRIMARY KEY(tournament_id, round, board));"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

@@ -68,6 +68,22 @@ static const char *const MIGRATIONS[] = {
      " updated INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(user_id, game));"
      "ALTER TABLE seats ADD COLUMN user_id INTEGER REFERENCES users(id);"
      "CREATE INDEX seats_user ON seats(user_id) WHERE user_id IS NOT NULL;"),
+    // 9: tournaments (store_tournament.h): their settings and state with a lease on the
+    // row for the process pairing them, entrants in order of entry, boards by round.
+    ("CREATE TABLE tournaments(id TEXT PRIMARY KEY, name TEXT NOT NULL, game TEXT NOT NULL,"
+     " rules TEXT NOT NULL, clock TEXT NOT NULL, format TEXT NOT NULL,"
+     " rounds INTEGER NOT NULL, max_players INTEGER NOT NULL, starts INTEGER NOT NULL,"
+     " created INTEGER NOT NULL, state TEXT NOT NULL, round INTEGER NOT NULL,"
+     " creator TEXT NOT NULL, creator_user INTEGER REFERENCES users(id),"
+     " lease INTEGER NOT NULL);"
+     "CREATE INDEX tournaments_state ON tournaments(state, starts);"
+     "CREATE TABLE tournament_players(tournament_id TEXT NOT NULL REFERENCES tournaments(id),"
+     " entry INTEGER NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL, token TEXT NOT NULL,"
+     " user_id INTEGER REFERENCES users(id), PRIMARY KEY(tournament_id, entry));"
+     "CREATE TABLE tournament_games(tournament_id TEXT NOT NULL REFERENCES tournaments(id),"
+     " round INTEGER NOT NULL, board INTEGER NOT NULL, white INTEGER NOT NULL,"
+     " black INTEGER NOT NULL, game_id TEXT, result REAL,"
+     " PRIMARY KEY(tournament_id, round, board));"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
