@@ -178,7 +178,9 @@ static void create(Server *srv, const Request *req, Response *res)
              int_field(body, "max_players", 2, TOURNAMENT_MAX_PLAYERS, 16, &t.max_players,
                        res) &&
              int_field(body, "starts_in", 0, MAX_START_S, 300, &starts_in, res);
-    json_t *rt = ok ? rules_text(rules ? rules : json_object(), res) : NULL;
+    json_t *none = json_object();
+    json_t *rt = ok ? rules_text(rules ? rules : none, res) : NULL;
+    json_decref(none);
     char *rules_s = rt ? json_dumps(rt, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     char *clock_s = ok ? json_dumps(clock ? clock : json_null(), JSON_COMPACT | JSON_ENCODE_ANY)
                        : NULL;

@@ -156,7 +156,8 @@ test('refusals and a tournament kept across a restart', async () => {
   assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/join`, { token: ann.body.token, body: {} })).status, 409);
   await addAi(t, [1]);
   assert.equal((await api(srv, 'GET', '/api/tournaments/0123')).status, 404);
-  await srv.stop();
+  const { code } = await srv.stop();
+  assert.equal(code, 0, srv.stderr());
   srv = await startServer({ db: srv.db });
   // After the restart: the entrants are there, and the person sees his game's seat link.
   assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/start`, { token: t.token, body: {} })).status, 200);
@@ -197,6 +198,7 @@ test('two servers sharing PostgreSQL run one Swiss, each round paired once', asy
     for (const s of [a, b]) {
       const { code } = await s.stop();
       assert.equal(code, 0, s.stderr());
+      assert.doesNotMatch(s.stderr(), /AddressSanitizer|runtime error|LeakSanitizer/);
     }
     pg.stop();
   }
