@@ -70,7 +70,13 @@ static json_t *summary(const StoreTour *t)
     json_object_set_new(o, "name", json_string(t->name));
     json_object_set_new(o, "game", json_string(t->game));
     json_object_set_new(o, "format", json_string(t->format));
-    json_object_set_new(o, "rounds", json_integer(tournament_rounds(t, t->players)));
+    const bool arena = strcmp(t->format, "arena") == 0;
+    json_object_set_new(o, "rounds", arena ? json_null()
+                                           : json_integer(tournament_rounds(t, t->players)));
+    if (arena) {
+        json_object_set_new(o, "duration", json_integer(t->rounds));
+        json_object_set_new(o, "ends", json_integer(t->starts + t->rounds));
+    }
     json_object_set_new(o, "round", json_integer(t->round + 1));
     json_object_set_new(o, "max_players", json_integer(t->max_players));
     json_object_set_new(o, "players", json_integer(t->players));
@@ -149,8 +155,8 @@ static json_t *rules_text(const json_t *rules, Response *res)
 /* POST /api/tournaments */
 static void create(Server *srv, const Request *req, Response *res)
 {
-    static const char *const FIELDS[] = {"name", "game", "format", "rounds", "rules", "clock",
-                                         "starts_in", "max_players", NULL};
+    static const char *const FIELDS[] = {"name", "game", "format", "rounds", "duration",
+                                         "rules", "clock", "starts_in", "max_players", NULL};
     json_t *body = parse_body(req, res);
     if (body == NULL || !only_fields(body, FIELDS, res)) {
         json_decref(body);
@@ -161,14 +167,14 @@ static void create(Server *srv, const Request *req, Response *res)
     const json_t *name = json_object_get(body, "name"), *game = json_object_get(body, "game");
     const json_t *format = json_object_get(body, "format"), *rules = json_object_get(body, "rules");
     const json_t *clock = json_object_get(body, "clock");
-    int starts_in = 0;
+    int starts_in = 0, duration = 0;
     bool ok = false;
     if (!json_is_string(name) || !name_ok(json_string_value(name)))
         response_error(res, 400, "'name' must be 1 to 32 characters");
     else if (!json_is_string(game))
         response_error(res, 400, "'game' must be the name of a game (GET /api/games lists them)");
     else if (format && !json_is_string(format))
-        response_error(res, 400, "'format' must be \"round-robin\" or \"swiss\"");
+        response_error(res, 400, "'format' must be \"round-robin\", \"swiss\" or \"arena\"");
     else if (rules && !json_is_object(rules))
         response_error(res, 400, "'rules' must be an object such as {\"max-plies\": 200}");
     else if (clock && !json_is_object(clock) && !json_is_null(clock))
@@ -177,7 +183,9 @@ static void create(Server *srv, const Request *req, Response *res)
         ok = int_field(body, "rounds", 1, TOURNAMENT_MAX_SWISS_ROUNDS, 0, &t.rounds, res) &&
              int_field(body, "max_players", 2, TOURNAMENT_MAX_PLAYERS, 16, &t.max_players,
                        res) &&
-             int_field(body, "starts_in", 0, MAX_START_S, 300, &starts_in, res);
+             int_field(body, "starts_in", 0, MAX_START_S, 300, &starts_in, res) &&
+             int_field(body, "duration", TOURNAMENT_MIN_ARENA_S, TOURNAMENT_MAX_ARENA_S, 1800,
+                       &duration, res);
     json_t *none = json_object();
     json_t *rt = ok ? rules_text(rules ? rules : none, res) : NULL;
     json_decref(none);
@@ -198,7 +206,10 @@ static void create(Server *srv, const Request *req, Response *res)
         snprintf(t.game, sizeof t.game, "%s", json_string_value(game));
         snprintf(t.format, sizeof t.format, "%s",
                  format ? json_string_value(format) : "round-robin");
-        if (strcmp(t.format, "swiss") != 0)
+        // An arena keeps its length in seconds where the others keep their rounds.
+        if (strcmp(t.format, "arena") == 0)
+            t.rounds = duration;
+        else if (strcmp(t.format, "swiss") != 0)
             t.rounds = 0;
         else if (t.rounds == 0)
             t.rounds = 5;
@@ -271,6 +282,21 @@ static json_t *rounds_json(const StoreTourGame *g, int n, int rounds)
             break;
         }
         json_array_append_new(arr, boards);
+    }
+    return arr;
+}
+
+static json_t *arena_json(const ArenaScore *table, int players)
+{
+    json_t *arr = json_array();
+    for (int i = 0; i < players; i++) {
+        const ArenaScore *s = &table[i];
+        json_array_append_new(arr, json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:b}",
+                                             "place", s->place, "seed", s->player, "score",
+                                             s->score, "games", s->games, "wins", s->wins,
+                                             "draws", s->draws, "losses", s->losses,
+                                             "performance", s->performance, "on_fire",
+                                             s->on_fire));
     }
     return arr;
 }
@@ -358,14 +384,18 @@ static void show(Server *srv, const Request *req, const StoreTour *t, const Stor
     int n = 0;
     ErrBuf err;
     Status st = store_tour_games(srv->store, t->id, &g, &n, &err);
+    const bool arena = strcmp(t->format, "arena") == 0;
     Standing *table = st == STATUS_OK ? calloc((size_t)players + 1, sizeof *table) : NULL;
-    if (st == STATUS_OK && table == NULL)
+    ArenaScore *scores = st == STATUS_OK ? calloc((size_t)players + 1, sizeof *scores) : NULL;
+    if (st == STATUS_OK && (table == NULL || scores == NULL))
         st = err_set(&err, STATUS_NOMEM, "out of memory");
     if (st == STATUS_OK && players >= 2)
-        st = tournament_standings(t, players, g, n, table, &err);
+        st = arena ? tournament_arena_standings(players, g, n, scores, &err)
+                   : tournament_standings(t, players, g, n, table, &err);
     if (st != STATUS_OK) {
         free(g);
         free(table);
+        free(scores);
         response_error(res, http_status_of(st), "%s", err.msg);
         return;
     }
@@ -382,8 +412,9 @@ static void show(Server *srv, const Request *req, const StoreTour *t, const Stor
     }
     json_object_set_new(o, "entrants", ents);
     json_object_set_new(o, "pairings", rounds_json(g, n, tournament_rounds(t, players)));
-    json_object_set_new(o, "standings", players >= 2 ? standings_json(table, players)
-                                                     : json_array());
+    json_object_set_new(o, "standings", players < 2 ? json_array()
+                                        : arena   ? arena_json(scores, players)
+                                                  : standings_json(table, players));
     if (strcmp(t->format, "round-robin") == 0)
         json_object_set_new(o, "crosstable", crosstable_json(g, n, players));
     StoreUser u;
@@ -399,6 +430,7 @@ static void show(Server *srv, const Request *req, const StoreTour *t, const Stor
     }
     free(g);
     free(table);
+    free(scores);
     api_answer_json(res, 200, o);
 }
 

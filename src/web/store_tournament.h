@@ -31,8 +31,8 @@ typedef struct StoreTour {
     char game[64];
     char rules[STORE_TOUR_RULES_CAP];
     char clock[STORE_TOUR_CLOCK_CAP];
-    char format[16]; /* "round-robin" or "swiss" */
-    int rounds;      /* Swiss: rounds to play; round-robin: 0 (one cycle) */
+    char format[16]; /* "round-robin", "swiss" or "arena" */
+    int rounds;      /* Swiss: rounds to play; round-robin: 0 (one cycle); arena: seconds */
     int max_players;
     int64_t starts;  /* when it begins by itself (seconds since 1970) */
     int64_t created;

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "core/game_api.h"
+#include "play/arena.h"
 #include "play/pairing.h"
 #include "play/registry.h"
 #include "play/swiss.h"
@@ -49,8 +50,14 @@ Status tournament_check(const StoreTour *t, const json_t *clock, ErrBuf *err)
     if (ops->min_players > 2 || ops->max_players < 2)
         return err_set(err, STATUS_PARSE, "%s is not a two-player game: tournaments pair two "
                        "players a game", ops->name);
-    if (strcmp(t->format, "round-robin") != 0 && strcmp(t->format, "swiss") != 0)
-        return err_set(err, STATUS_PARSE, "'format' must be \"round-robin\" or \"swiss\"");
+    if (strcmp(t->format, "round-robin") != 0 && strcmp(t->format, "swiss") != 0 &&
+        strcmp(t->format, "arena") != 0)
+        return err_set(err, STATUS_PARSE, "'format' must be \"round-robin\", \"swiss\" or "
+                       "\"arena\"");
+    if (strcmp(t->format, "arena") == 0 &&
+        (t->rounds < TOURNAMENT_MIN_ARENA_S || t->rounds > TOURNAMENT_MAX_ARENA_S))
+        return err_set(err, STATUS_PARSE, "an arena lasts %d to %d seconds",
+                       TOURNAMENT_MIN_ARENA_S, TOURNAMENT_MAX_ARENA_S);
     if (strcmp(t->format, "swiss") == 0 &&
         (t->rounds < 1 || t->rounds > TOURNAMENT_MAX_SWISS_ROUNDS))
         return err_set(err, STATUS_PARSE, "a Swiss tournament has 1 to %d rounds",
@@ -85,6 +92,8 @@ Status tournament_check(const StoreTour *t, const json_t *clock, ErrBuf *err)
 
 int tournament_rounds(const StoreTour *t, int players)
 {
+    if (strcmp(t->format, "arena") == 0)
+        return t->round + 1;
     if (strcmp(t->format, "swiss") == 0)
         return t->rounds;
     return players < 2 ? 0 : pairing_round_robin_rounds(players);
@@ -118,6 +127,19 @@ Status tournament_standings(const StoreTour *t, int players, const StoreTourGame
     else
         standings_sort(out, players, RR, 2);
     return STATUS_OK;
+}
+
+Status tournament_arena_standings(int players, const StoreTourGame *games, int n,
+                                  ArenaScore *out, ErrBuf *err)
+{
+    PairingResult *res = calloc(n > 0 ? (size_t)n : 1, sizeof *res);
+    if (res == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    const Status st = arena_scores(players, res, results_of(games, n, res), out, err);
+    free(res);
+    if (st == STATUS_OK)
+        arena_sort(out, players);
+    return st;
 }
 
 /* White's points from a game that is over, or false while it goes on. A game that can
@@ -191,34 +213,16 @@ static Status make_game(Server *srv, const StoreTour *t, const StoreEntrant *w,
     return STATUS_OK;
 }
 
-/* Pairs round `round` and makes its games; false (nothing written) when no pairing is
- * left (a Swiss where every pairing would be a rematch). */
-static Status pair_round(Server *srv, const StoreTour *t, const StoreEntrant *e, int players,
-                         const StoreTourGame *games, int n_games, int round, bool *paired,
-                         ErrBuf *err)
+/* Makes the games of pairs[0..count) as round `round` and records them (a bye with its
+ * points); *paired false when another process recorded the round first. */
+static Status store_round(Server *srv, const StoreTour *t, const StoreEntrant *e,
+                          const Pairing *pairs, int count, int round, bool *paired, ErrBuf *err)
 {
     *paired = false;
-    Pairing *pairs = calloc((size_t)players / 2 + 2, sizeof *pairs);
-    PairingResult *hist = calloc(n_games > 0 ? (size_t)n_games : 1, sizeof *hist);
-    StoreTourGame *boards = calloc((size_t)players / 2 + 2, sizeof *boards);
-    if (pairs == NULL || hist == NULL || boards == NULL) {
-        free(pairs);
-        free(hist);
-        free(boards);
+    StoreTourGame *boards = calloc((size_t)count + 1, sizeof *boards);
+    if (boards == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
-    }
-    int count = 0;
-    ErrBuf e2;
-    Status st;
-    if (strcmp(t->format, "swiss") == 0) {
-        st = swiss_pair(players, hist, results_of(games, n_games, hist), pairs, &count, &e2);
-        if (st != STATUS_OK) { // no pairing avoids a rematch: the tournament ends here
-            st = STATUS_OK;
-            count = -1;
-        }
-    } else {
-        st = pairing_round_robin(players, round, pairs, &count, err);
-    }
+    Status st = STATUS_OK;
     for (int i = 0; st == STATUS_OK && i < count; i++) {
         StoreTourGame *b = &boards[i];
         b->round = round;
@@ -234,13 +238,112 @@ static Status pair_round(Server *srv, const StoreTour *t, const StoreEntrant *e,
             st = make_game(srv, t, &e[b->white], &e[b->black], b->game_id, err);
         }
     }
-    if (st == STATUS_OK && count >= 0) {
+    if (st == STATUS_OK) {
         st = store_tour_pair(srv->store, t->id, round, boards, count, err);
         *paired = st == STATUS_OK;
     }
-    free(pairs);
-    free(hist);
     free(boards);
+    return st;
+}
+
+/* The next round of a round-robin or a Swiss into pairs[0..*count); *count -1 when a
+ * Swiss has no pairing left without a rematch. */
+static Status next_round(const StoreTour *t, int players, const StoreTourGame *games,
+                         int n_games, int round, Pairing *pairs, int *count, ErrBuf *err)
+{
+    if (strcmp(t->format, "swiss") != 0)
+        return pairing_round_robin(players, round, pairs, count, err);
+    PairingResult *hist = calloc(n_games > 0 ? (size_t)n_games : 1, sizeof *hist);
+    if (hist == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    ErrBuf e2;
+    if (swiss_pair(players, hist, results_of(games, n_games, hist), pairs, count, &e2) !=
+        STATUS_OK)
+        *count = -1; // no pairing avoids a rematch: the tournament ends here
+    free(hist);
+    return STATUS_OK;
+}
+
+/* An arena's free entrants (no game going on), paired among themselves by the Swiss
+ * module: ordered by the arena's table, with each one's last game as the history so that
+ * nobody meets the opponent he has just played, unless only the two of them are in it.
+ * Pairs into pairs[0..*count) by seed; none when fewer than two are free. */
+static Status arena_round(int players, const StoreTourGame *games, int n_games,
+                          Pairing *pairs, int *count, ErrBuf *err)
+{
+    *count = 0;
+    int *busy = calloc((size_t)players, sizeof *busy);
+    int *last = calloc((size_t)players, sizeof *last); /* index in games + 1, 0: none */
+    int *seed_of = calloc((size_t)players, sizeof *seed_of), *slot = calloc((size_t)players, sizeof *slot);
+    ArenaScore *table = calloc((size_t)players, sizeof *table);
+    PairingResult *hist = calloc((size_t)players + 1, sizeof *hist);
+    Pairing *sub = calloc((size_t)players / 2 + 2, sizeof *sub);
+    Status st = busy && last && seed_of && slot && table && hist && sub
+                    ? tournament_arena_standings(players, games, n_games, table, err)
+                    : err_set(err, STATUS_NOMEM, "out of memory");
+    for (int i = 0; st == STATUS_OK && i < n_games; i++) {
+        const StoreTourGame *g = &games[i];
+        if (g->black < 0)
+            continue;
+        if (!g->done)
+            busy[g->white] = busy[g->black] = 1;
+        last[g->white] = last[g->black] = i + 1;
+    }
+    int k = 0;
+    for (int i = 0; st == STATUS_OK && i < players; i++) { /* in the table's order */
+        const int p = table[i].player;
+        slot[p] = -1;
+        if (!busy[p]) {
+            slot[p] = k;
+            seed_of[k++] = p;
+        }
+    }
+    int m = 0;
+    for (int i = 0; st == STATUS_OK && i < k; i++) {
+        const int p = seed_of[i], at = last[p] - 1;
+        if (at < 0)
+            continue;
+        const StoreTourGame *g = &games[at];
+        const int other = g->white == p ? g->black : g->white;
+        if (slot[other] > i) /* both free: their last game, once */
+            hist[m++] = (PairingResult){{slot[g->white], slot[g->black]}, g->result};
+    }
+    int n = 0;
+    ErrBuf e2;
+    if (st == STATUS_OK && k >= 2 && swiss_pair(k, hist, m, sub, &n, &e2) != STATUS_OK)
+        n = k == players && k == 2 && swiss_pair(k, NULL, 0, sub, &n, &e2) == STATUS_OK ? n : 0;
+    for (int i = 0; st == STATUS_OK && k >= 2 && i < n; i++)
+        if (sub[i].black != PAIRING_BYE) /* a free player left over waits for the next */
+            pairs[(*count)++] = (Pairing){seed_of[sub[i].white], seed_of[sub[i].black]};
+    free(busy);
+    free(last);
+    free(seed_of);
+    free(slot);
+    free(table);
+    free(hist);
+    free(sub);
+    return st;
+}
+
+/* Records the results of the games of `round` (every round: -1) that ended; *over
+ * whether all of them have. */
+static Status collect(Server *srv, const char *id, StoreTourGame *games, int n_games,
+                      int round, bool *over, ErrBuf *err)
+{
+    *over = true;
+    Status st = STATUS_OK;
+    for (int i = 0; st == STATUS_OK && i < n_games; i++) {
+        StoreTourGame *g = &games[i];
+        if (g->done || (round >= 0 && g->round != round))
+            continue;
+        double white;
+        if (g->game_id[0] && game_result(srv, g->game_id, &white)) {
+            st = store_tour_result(srv->store, id, g->round, g->board, white, err);
+            g->done = st == STATUS_OK;
+            g->result = white;
+        }
+        *over = *over && g->done;
+    }
     return st;
 }
 
@@ -251,42 +354,47 @@ static Status advance_held(Server *srv, const char *id, ErrBuf *err)
     Status st = store_tour_get(srv->store, id, &t, err);
     if (st != STATUS_OK)
         return st;
+    const int64_t now = (int64_t)time(NULL);
     const bool open = strcmp(t.state, "open") == 0;
-    if (!(open && t.starts <= (int64_t)time(NULL)) && strcmp(t.state, "running") != 0)
+    if (!(open && t.starts <= now) && strcmp(t.state, "running") != 0)
         return STATUS_OK;
+    const bool arena = strcmp(t.format, "arena") == 0;
     StoreEntrant *e = NULL;
     StoreTourGame *games = NULL;
     int players = 0, n_games = 0;
     st = store_tour_entrants(srv->store, id, &e, &players, err);
     if (st == STATUS_OK)
         st = store_tour_games(srv->store, id, &games, &n_games, err);
+    Pairing *pairs = st == STATUS_OK ? calloc((size_t)players / 2 + 2, sizeof *pairs) : NULL;
+    if (st == STATUS_OK && pairs == NULL)
+        st = err_set(err, STATUS_NOMEM, "out of memory");
+    bool over = true, paired = false, cancelled = false;
+    int count = 0;
     if (st == STATUS_OK && open && players < 2) {
         st = store_tour_end(srv->store, id, "cancelled", err);
-    } else if (st == STATUS_OK && open) {
-        bool paired;
-        st = pair_round(srv, &t, e, players, games, n_games, 0, &paired, err);
+        cancelled = true;
+    } else if (st == STATUS_OK && !open) {
+        st = collect(srv, id, games, n_games, arena ? -1 : t.round, &over, err);
+    }
+    if (st != STATUS_OK || cancelled) {
+        // nothing more this step
+    } else if (arena && now < t.starts + t.rounds) {
+        // An arena pairs whoever is free until its time is up, then waits for the games
+        // going on to end.
+        st = arena_round(players, games, n_games, pairs, &count, err);
+        if (st == STATUS_OK && count > 0)
+            st = store_round(srv, &t, e, pairs, count, t.round + 1, &paired, err);
+    } else if (arena && over) {
+        st = store_tour_end(srv->store, id, "finished", err);
+    } else if (!arena && over) {
+        if (t.round + 1 < tournament_rounds(&t, players))
+            st = next_round(&t, players, games, n_games, t.round + 1, pairs, &count, err);
+        if (st == STATUS_OK && count > 0)
+            st = store_round(srv, &t, e, pairs, count, t.round + 1, &paired, err);
         if (st == STATUS_OK && !paired)
             st = store_tour_end(srv->store, id, "finished", err);
-    } else if (st == STATUS_OK) {
-        bool round_over = true;
-        for (int i = 0; st == STATUS_OK && i < n_games; i++) {
-            StoreTourGame *g = &games[i];
-            if (g->done || g->round != t.round)
-                continue;
-            double white;
-            if (g->game_id[0] && game_result(srv, g->game_id, &white)) {
-                st = store_tour_result(srv->store, id, g->round, g->board, white, err);
-                g->done = st == STATUS_OK;
-                g->result = white;
-            }
-            round_over = round_over && g->done;
-        }
-        bool paired = false;
-        if (st == STATUS_OK && round_over && t.round + 1 < tournament_rounds(&t, players))
-            st = pair_round(srv, &t, e, players, games, n_games, t.round + 1, &paired, err);
-        if (st == STATUS_OK && round_over && !paired)
-            st = store_tour_end(srv->store, id, "finished", err);
     }
+    free(pairs);
     free(e);
     free(games);
     return st;

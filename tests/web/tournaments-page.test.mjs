@@ -2,12 +2,13 @@
 // `crown serve`: a round-robin created with the form at /tournaments, four AI seats
 // added and the tournament started by its creator on /tournaments/ID, which follows it
 // live to its end; the standings and the crosstable drawn, and both pages axe-core clean
-// and without sideways scrolling at 1280 and 390 px. Every wait is on a condition of the
+// and without sideways scrolling at 1280 and 390 px; an arena's table while it plays. Every wait is on a condition of the
 // page.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { assertAccessible } from './a11y.mjs';
 import { browserSuite, pageReuser } from './browser.mjs';
+import { api } from './server.mjs';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
 const WAIT = { timeout: 60000 };
@@ -58,5 +59,21 @@ test('a round-robin of AI seats created, started and followed to its end in the 
   await page.waitForSelector('#app[data-ready="tournaments"] .tour-table a', WAIT);
   assert.ok(await noSideways(page));
   await assertAccessible(page, 'the tournaments page on a phone');
+  assert.deepEqual(page.errors, []);
+});
+
+test('an arena under way: its end time and its table of scores', async () => {
+  const made = (await api(srv, 'POST', '/api/tournaments', { body: { name: 'Arena', game: 'kings-valley', format: 'arena', duration: 60, starts_in: 600 } })).body;
+  for (let i = 0; i < 2; i++) {
+    assert.equal((await api(srv, 'POST', `/api/tournaments/${made.id}/join`, { token: made.token, body: { player: 'ai:1' } })).status, 200);
+  }
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${made.id}/start`, { token: made.token, body: {} })).status, 200);
+  const page = await newPage(PHONE);
+  await page.goto(`${srv.url}/tournaments/${made.id}`);
+  await page.waitForSelector('#tournament[data-state="running"] .tour-standings', WAIT);
+  assert.match(await page.textContent('.tour-line'), /ends/);
+  assert.equal(await page.locator('.tour-standings thead th').count(), 5);
+  assert.ok(await noSideways(page));
+  await assertAccessible(page, 'an arena on a phone');
   assert.deepEqual(page.errors, []);
 });

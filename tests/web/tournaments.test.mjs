@@ -2,7 +2,8 @@
 // round-robin of four AI seats and a Swiss of five for three rounds played to their
 // ends by the server's AI workers, with the standings and the pairings checked (no
 // rematch, one bye a round, nobody two byes), the state kept across a restart, and the
-// refusals: a bad game or format, a stranger adding AI seats or starting it, a join
+// an arena of four AI seats for ten seconds, re-paired as they finish, never against the
+// opponent just played, scored with its streaks; refusals: a bad game or format, a stranger adding AI seats or starting it, a join
 // after the start; and a Swiss run by two servers sharing PostgreSQL, each round paired
 // once. King's Valley at ai:1 keeps each game to a fraction of a second.
 import assert from 'node:assert/strict';
@@ -134,6 +135,42 @@ test('a Swiss of five AI seats: three rounds, no rematch, a bye each round', asy
   assert.equal(done.crosstable, undefined);
 });
 
+test('an arena of four AI seats pairs them again as they finish until its time is up', async () => {
+  const t = await create({ name: 'Arena', game: 'kings-valley', format: 'arena', duration: 10 });
+  assert.equal(t.duration, 10);
+  await addAi(t, [1, 1, 1, 1]);
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/start`, { token: t.token, body: {} })).status, 200);
+  const done = await waitEnd(t.id);
+  assert.ok(done.pairings.length >= 2, `only ${done.pairings.length} waves in ten seconds`);
+  // Each player's games in the order paired: never the same opponent twice in a row,
+  // and the score the streak rule gives (a win 2, a draw 1, doubled after two wins).
+  const seq = done.entrants.map(() => []);
+  for (const wave of done.pairings) {
+    for (const b of wave) {
+      assert.notEqual(b.black, null);
+      seq[b.white].push([b.black, b.result]);
+      seq[b.black].push([b.white, 1 - b.result]);
+    }
+  }
+  for (const s of done.standings) {
+    const games = seq[s.seed];
+    let score = 0, row = 0;
+    games.forEach(([opp, r], i) => {
+      if (i > 0) assert.notEqual(opp, games[i - 1][0], 'a rematch at once');
+      const base = r === 1 ? 2 : r === 0.5 ? 1 : 0;
+      score += row >= 2 ? 2 * base : base;
+      row = r === 1 ? row + 1 : 0;
+    });
+    assert.equal(s.score, score);
+    assert.equal(s.games, games.length);
+    assert.equal(s.on_fire, row >= 2);
+  }
+  for (let i = 1; i < done.standings.length; i++) {
+    const a = done.standings[i - 1], b = done.standings[i];
+    assert.ok(a.score > b.score || (a.score === b.score && a.performance >= b.performance));
+  }
+});
+
 test('refusals and a tournament kept across a restart', async () => {
   const bad = [
     [{ name: 'x', game: 'no-such-game' }, /no game/],
@@ -141,6 +178,7 @@ test('refusals and a tournament kept across a restart', async () => {
     [{ name: '', game: 'kings-valley' }, /name/],
     [{ name: 'x', game: 'kings-valley', format: 'swiss', rounds: 99 }, /rounds/],
     [{ name: 'x', game: 'kings-valley', max_players: 1 }, /max_players/],
+    [{ name: 'x', game: 'kings-valley', format: 'arena', duration: 5 }, /duration/],
     [{ name: 'x', game: 'kings-valley', rules: { 'no-such-rule': 1 } }, /rule|option/],
   ];
   for (const [body, re] of bad) {

@@ -54,8 +54,9 @@ function createForm(onError) {
   const name = h('input', { type: 'text', name: 'name', maxlength: '32', required: '' });
   const game = h('select', { name: 'game' }, ...twoPlayerGames().map((g) => h('option', { value: g }, gameName(g))));
   const format = h('select', { name: 'format' },
-    h('option', { value: 'round-robin' }, formatName('round-robin')), h('option', { value: 'swiss' }, formatName('swiss')));
+    ...['round-robin', 'swiss', 'arena'].map((f) => h('option', { value: f }, formatName(f))));
   const rounds = h('input', { type: 'number', name: 'rounds', min: '1', max: '20', value: '5' });
+  const duration = h('input', { type: 'number', name: 'duration', min: '1', max: '180', value: '30' });
   const minutes = h('input', { type: 'number', name: 'minutes', min: '0', max: '180', value: '5' });
   const increment = h('input', { type: 'number', name: 'increment', min: '0', max: '60', value: '3' });
   const starts = h('input', { type: 'number', name: 'starts', min: '0', max: '10080', value: '10' });
@@ -63,7 +64,7 @@ function createForm(onError) {
   const form = h('form', { class: 'tour-form', 'aria-labelledby': 'tour-create' },
     h('h2', { id: 'tour-create' }, t('tour.create')),
     field(t('tour.field.name'), name), field(t('tour.field.game'), game), field(t('tour.field.format'), format),
-    field(t('tour.field.rounds'), rounds), field(t('tour.field.minutes'), minutes),
+    field(t('tour.field.rounds'), rounds), field(t('tour.field.duration'), duration), field(t('tour.field.minutes'), minutes),
     field(t('tour.field.increment'), increment), field(t('tour.field.starts'), starts), field(t('tour.field.max'), max),
     h('button', { type: 'submit' }, t('tour.submit')));
   form.addEventListener('submit', async (ev) => {
@@ -73,6 +74,7 @@ function createForm(onError) {
       starts_in: Math.round(Number(starts.value) * 60), max_players: Number(max.value),
     };
     if (format.value === 'swiss') body.rounds = Number(rounds.value);
+    if (format.value === 'arena') body.duration = Math.round(Number(duration.value) * 60);
     if (Number(minutes.value) > 0) body.clock = { initial: Number(minutes.value) * 60, increment: Number(increment.value) };
     try {
       const made = await api.createTournament(body);
@@ -168,6 +170,7 @@ function roundsSection(tour) {
 }
 
 function standingsSection(tour) {
+  if (tour.format === 'arena') return arenaSection(tour);
   const swiss = tour.format === 'swiss';
   const head = ['place', 'player', 'points', swiss ? 'buchholz' : 'sb', 'wdl'];
   return h('section', { 'aria-labelledby': 'tour-standings' }, h('h2', { id: 'tour-standings' }, t('tour.standings')),
@@ -176,6 +179,20 @@ function standingsSection(tour) {
       h('tbody', {}, ...tour.standings.map((s) => h('tr', {},
         h('td', {}, String(s.place)), h('td', {}, entrantName(tour.entrants[s.seed])), h('td', {}, points(s.points)),
         h('td', {}, points(swiss ? s.buchholz : s.sonneborn_berger)), h('td', {}, `${s.wins}–${s.draws}–${s.losses}`)))))));
+}
+
+// An arena's table: its points (a fire after two wins in a row doubles the next game),
+// then the performance that breaks ties.
+function arenaSection(tour) {
+  const head = ['place', 'player', 'score', 'performance', 'wdl'];
+  return h('section', { 'aria-labelledby': 'tour-standings' }, h('h2', { id: 'tour-standings' }, t('tour.standings')),
+    scroller(t('tour.standings'), h('table', { class: 'tour-table tour-standings' },
+      h('thead', {}, h('tr', {}, ...head.map((k) => h('th', { scope: 'col' }, t(`tour.col.${k}`))))),
+      h('tbody', {}, ...tour.standings.map((s) => h('tr', {},
+        h('td', {}, String(s.place)),
+        h('td', {}, entrantName(tour.entrants[s.seed]), ...(s.on_fire ? [' ', h('span', { title: t('tour.on-fire') }, t('tour.on-fire'))] : [])),
+        h('td', {}, String(s.score)), h('td', {}, formatNumber(s.performance, { style: 'percent' })),
+        h('td', {}, `${s.wins}–${s.draws}–${s.losses}`)))))));
 }
 
 function crosstableSection(tour) {
@@ -201,7 +218,8 @@ export async function showTournament(root, id) {
     document.title = `${tour.name} · crown`;
     const line = [gameName(tour.game), formatName(tour.format), stateName(tour.state)];
     if (tour.state === 'open') line.push(t('tour.starts-at', { time: startTime(tour.starts) }));
-    if (tour.state === 'running') line.push(t('tour.round', { round: tour.round, rounds: tour.rounds }));
+    if (tour.state === 'running' && tour.format === 'arena') line.push(t('tour.ends-at', { time: startTime(tour.ends) }));
+    else if (tour.state === 'running') line.push(t('tour.round', { round: tour.round, rounds: tour.rounds }));
     const parts = [h('h1', {}, tour.name), h('p', { class: 'tour-line' }, line.join(' · ')), playersSection(tour, mine, act)];
     if (tour.you && tour.you.games.some((g) => !g.done)) {
       parts.push(h('p', { class: 'tour-mine' }, ...tour.you.games.filter((g) => !g.done).map((g) => h('a', { href: g.url }, t('tour.play')))));
