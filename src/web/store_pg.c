@@ -94,7 +94,19 @@ static const char *const MIGRATIONS[] = {
      "CREATE TABLE tournament_games(tournament_id TEXT NOT NULL REFERENCES tournaments(id),"
      " round INTEGER NOT NULL, board INTEGER NOT NULL, white INTEGER NOT NULL,"
      " black INTEGER NOT NULL, game_id TEXT, result DOUBLE PRECISION,"
-     " PRIMARY KEY(tournament_id, round, board));"),
+     " PRIMARY KEY(tournament_id, round, board));"
+     // ... and puzzle ratings (store_puzzle.h): a signed-in player's per game, each
+     // puzzle's own, and the puzzles each player was rated on (his first try only).
+     "CREATE TABLE puzzle_ratings(user_id BIGINT NOT NULL REFERENCES users(id),"
+     " game TEXT NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL,"
+     " volatility DOUBLE PRECISION NOT NULL, puzzles INTEGER NOT NULL, updated BIGINT NOT NULL,"
+     " PRIMARY KEY(user_id, game));"
+     "CREATE TABLE puzzle_stats(game TEXT NOT NULL, puzzle TEXT NOT NULL,"
+     " rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL,"
+     " attempts INTEGER NOT NULL, PRIMARY KEY(game, puzzle));"
+     "CREATE TABLE puzzle_attempts(user_id BIGINT NOT NULL REFERENCES users(id),"
+     " game TEXT NOT NULL, puzzle TEXT NOT NULL, at BIGINT NOT NULL,"
+     " PRIMARY KEY(user_id, game, puzzle));"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

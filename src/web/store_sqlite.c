@@ -83,7 +83,19 @@ static const char *const MIGRATIONS[] = {
      "CREATE TABLE tournament_games(tournament_id TEXT NOT NULL REFERENCES tournaments(id),"
      " round INTEGER NOT NULL, board INTEGER NOT NULL, white INTEGER NOT NULL,"
      " black INTEGER NOT NULL, game_id TEXT, result REAL,"
-     " PRIMARY KEY(tournament_id, round, board));"),
+     " PRIMARY KEY(tournament_id, round, board));"
+     // ... and puzzle ratings (store_puzzle.h): a signed-in player's per game, each
+     // puzzle's own, and the puzzles each player was rated on (his first try only).
+     "CREATE TABLE puzzle_ratings(user_id INTEGER NOT NULL REFERENCES users(id),"
+     " game TEXT NOT NULL, rating REAL NOT NULL, rd REAL NOT NULL,"
+     " volatility REAL NOT NULL, puzzles INTEGER NOT NULL, updated INTEGER NOT NULL,"
+     " PRIMARY KEY(user_id, game));"
+     "CREATE TABLE puzzle_stats(game TEXT NOT NULL, puzzle TEXT NOT NULL,"
+     " rating REAL NOT NULL, rd REAL NOT NULL, volatility REAL NOT NULL,"
+     " attempts INTEGER NOT NULL, PRIMARY KEY(game, puzzle));"
+     "CREATE TABLE puzzle_attempts(user_id INTEGER NOT NULL REFERENCES users(id),"
+     " game TEXT NOT NULL, puzzle TEXT NOT NULL, at INTEGER NOT NULL,"
+     " PRIMARY KEY(user_id, game, puzzle));"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

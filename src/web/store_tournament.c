@@ -10,11 +10,6 @@
 
 #include "web/store_backend.h"
 
-static void num(char *buf, size_t cap, int64_t v)
-{
-    snprintf(buf, cap, "%lld", (long long)v);
-}
-
 static const char *cell(const StoreRows *r, int row, int col)
 {
     const char *c = store_cell(r, row, col);
@@ -49,11 +44,11 @@ static void read_tour(const StoreRows *r, int i, StoreTour *o)
 Status store_tour_create(Store *st, const StoreTour *t, ErrBuf *err)
 {
     char rounds[16], maxp[16], starts[24], created[24], user[24];
-    num(rounds, sizeof rounds, t->rounds);
-    num(maxp, sizeof maxp, t->max_players);
-    num(starts, sizeof starts, t->starts);
-    num(created, sizeof created, t->created);
-    num(user, sizeof user, t->creator_user);
+    store_num(rounds, sizeof rounds, t->rounds);
+    store_num(maxp, sizeof maxp, t->max_players);
+    store_num(starts, sizeof starts, t->starts);
+    store_num(created, sizeof created, t->created);
+    store_num(user, sizeof user, t->creator_user);
     const char *p[] = {t->id, t->name, t->game, t->rules, t->clock, t->format, rounds, maxp,
                        starts, created, t->creator, t->creator_user ? user : NULL};
     const StoreStmt m = {"INSERT INTO tournaments(id, name, game, rules, clock, format, rounds,"
@@ -81,7 +76,7 @@ Status store_tour_list(Store *st, StoreTour *out, int cap, int *n, ErrBuf *err)
 {
     *n = 0;
     char c[16];
-    num(c, sizeof c, cap);
+    store_num(c, sizeof c, cap);
     const char *p[] = {c};
     // The ones still to play first, soonest start first; then the latest ended.
     const StoreStmt m = {"SELECT " TOUR_COLUMNS " FROM tournaments t ORDER BY"
@@ -163,7 +158,7 @@ Status store_tour_join(Store *st, const char *id, const StoreEntrant *e, int *en
                        ErrBuf *err)
 {
     char user[24];
-    num(user, sizeof user, e->user);
+    store_num(user, sizeof user, e->user);
     const char *lock[] = {id};
     const char *dup[] = {id, user};
     const char *p[] = {id, e->player, e->name, e->token, e->user ? user : NULL};
@@ -193,7 +188,7 @@ Status store_tour_join(Store *st, const char *id, const StoreEntrant *e, int *en
 Status store_tour_leave(Store *st, const char *id, int entry, ErrBuf *err)
 {
     char k[16];
-    num(k, sizeof k, entry);
+    store_num(k, sizeof k, entry);
     const char *p[] = {id, k};
     const StoreStmt m = {"DELETE FROM tournament_players WHERE tournament_id=$1 AND entry=$2"
                          " AND EXISTS (SELECT 1 FROM tournaments WHERE id=$1 AND state='open')"
@@ -208,7 +203,7 @@ Status store_tour_leave(Store *st, const char *id, int entry, ErrBuf *err)
 Status store_tour_set_start(Store *st, const char *id, int64_t at, ErrBuf *err)
 {
     char a[24];
-    num(a, sizeof a, at);
+    store_num(a, sizeof a, at);
     const char *p[] = {id, a};
     const StoreStmt m = {"UPDATE tournaments SET starts=$2 WHERE id=$1 AND state='open'"
                          " RETURNING id", 2, p, "the tournament has started already"};
@@ -224,9 +219,9 @@ Status store_tour_due(Store *st, int64_t now, int64_t now_ms, char (*ids)[SECRET
 {
     *n = 0;
     char a[24], ms[24], c[16];
-    num(a, sizeof a, now);
-    num(ms, sizeof ms, now_ms);
-    num(c, sizeof c, cap);
+    store_num(a, sizeof a, now);
+    store_num(ms, sizeof ms, now_ms);
+    store_num(c, sizeof c, cap);
     const char *p[] = {a, ms, c};
     const StoreStmt m = {"SELECT id FROM tournaments WHERE lease<$2 AND (state='running' OR"
                          " (state='open' AND starts<=$1)) ORDER BY starts, id LIMIT $3", 3, p,
@@ -246,8 +241,8 @@ Status store_tour_claim(Store *st, const char *id, int64_t now_ms, int64_t lease
 {
     *ok = false;
     char now[24], until[24];
-    num(now, sizeof now, now_ms);
-    num(until, sizeof until, now_ms + lease_ms);
+    store_num(now, sizeof now, now_ms);
+    store_num(until, sizeof until, now_ms + lease_ms);
     const char *p[] = {id, now, until};
     const StoreStmt m = {"UPDATE tournaments SET lease=$3 WHERE id=$1 AND lease<$2 RETURNING id",
                          3, p, "held"};
@@ -281,8 +276,8 @@ Status store_tour_pair(Store *st, const char *id, int round, const StoreTourGame
         free(params);
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
-    num(text[n][0], sizeof text[n][0], round);
-    num(text[n][1], sizeof text[n][1], round - 1);
+    store_num(text[n][0], sizeof text[n][0], round);
+    store_num(text[n][1], sizeof text[n][1], round - 1);
     const char **head = &params[(size_t)n * 7];
     head[0] = id;
     head[1] = text[n][0];
@@ -292,10 +287,10 @@ Status store_tour_pair(Store *st, const char *id, int round, const StoreTourGame
     for (int i = 0; i < n; i++) {
         const StoreTourGame *b = &boards[i];
         const char **q = &params[(size_t)i * 7];
-        num(text[i][0], sizeof text[i][0], round);
-        num(text[i][1], sizeof text[i][1], b->board);
-        num(text[i][2], sizeof text[i][2], b->white);
-        num(text[i][3], sizeof text[i][3], b->black);
+        store_num(text[i][0], sizeof text[i][0], round);
+        store_num(text[i][1], sizeof text[i][1], b->board);
+        store_num(text[i][2], sizeof text[i][2], b->white);
+        store_num(text[i][3], sizeof text[i][3], b->black);
         snprintf(text[i][4], sizeof text[i][4], "%g", b->result);
         q[0] = id;
         q[1] = text[i][0];
@@ -324,8 +319,8 @@ Status store_tour_result(Store *st, const char *id, int round, int board, double
                          ErrBuf *err)
 {
     char r[16], b[16], w[24];
-    num(r, sizeof r, round);
-    num(b, sizeof b, board);
+    store_num(r, sizeof r, round);
+    store_num(b, sizeof b, board);
     snprintf(w, sizeof w, "%g", white_points);
     const char *p[] = {id, r, b, w};
     const StoreStmt m = {"UPDATE tournament_games SET result=$4 WHERE tournament_id=$1 AND"
