@@ -23,7 +23,7 @@
 #include "web/store_account.h"
 #include "web/tournament.h"
 
-enum { LIST_CAP = 50, MAX_START_S = 7 * 86400 };
+enum { LIST_CAP = 50, MAX_START_S = 7 * 86400, START_TRIES = 40, START_PAUSE_MS = 50 };
 
 /* A player's chosen name: 1 to 32 bytes of printable text. */
 static bool name_ok(const char *s)
@@ -558,8 +558,19 @@ static void start(Server *srv, const Request *req, const StoreTour *t, Response 
     }
     ErrBuf err;
     Status st = store_tour_set_start(srv->store, t->id, (int64_t)time(NULL), &err);
-    if (st == STATUS_OK)
+    // The housekeeping (or another server) may hold the lease for a moment: the first
+    // round is paired before the answer all the same, so that a client reading the
+    // tournament next sees it running.
+    StoreTour now;
+    for (int k = 0; st == STATUS_OK && k < START_TRIES; k++) {
         st = tournament_advance(srv, t->id, &err);
+        if (st == STATUS_OK)
+            st = store_tour_get(srv->store, t->id, &now, &err);
+        if (st != STATUS_OK || strcmp(now.state, "open") != 0)
+            break;
+        const struct timespec pause = {0, START_PAUSE_MS * 1000000L};
+        nanosleep(&pause, NULL);
+    }
     if (st != STATUS_OK) {
         response_error(res, st == STATUS_NOT_FOUND ? 409 : http_status_of(st), "%s", err.msg);
         return;
