@@ -1,5 +1,6 @@
 // tournaments-page.test.mjs - the tournament pages in headless Chromium against a real
-// `crown serve`: a round-robin created with the form at /tournaments, four AI seats
+// `crown serve`: a round-robin created with the form at /tournaments, a person joining
+// and leaving, four AI seats
 // added and the tournament started by its creator on /tournaments/ID, which follows it
 // live to its end; the standings and the crosstable drawn, and both pages axe-core clean
 // and without sideways scrolling at 1280 and 390 px; an arena's table while it plays. Every wait is on a condition of the
@@ -37,6 +38,13 @@ test('a round-robin of AI seats created, started and followed to its end in the 
   await page.click('.tour-form button[type=submit]');
   await page.waitForSelector('#tournament[data-state="open"]', WAIT);
   assert.match(new URL(page.url()).pathname, /^\/tournaments\/[0-9a-f]{24}$/);
+  // A person joins by name and leaves again before the start.
+  await page.fill('#tour-your-name', 'Ann');
+  await page.click('#tour-join-button');
+  await page.waitForSelector('#tournament[data-entrants="1"] #tour-leave', WAIT);
+  assert.match(await page.textContent('.tour-players ol'), /Ann/);
+  await page.click('#tour-leave');
+  await page.waitForSelector('#tournament[data-entrants="0"] #tour-join-button', WAIT);
   for (let i = 1; i <= 4; i++) {
     await page.click('#tour-add-ai');
     await page.waitForSelector(`#tournament[data-entrants="${i}"]`, WAIT);

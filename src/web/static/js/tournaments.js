@@ -126,15 +126,15 @@ function playersSection(tour, mine, act) {
     h('h2', { id: 'tour-players' }, t('tour.entrants')), h('ol', {}, ...items));
   if (tour.state !== 'open') return box;
   if (tour.you) {
-    const leave = h('button', { type: 'button' }, t('tour.leave'));
+    const leave = h('button', { type: 'button', id: 'tour-leave' }, t('tour.leave'));
     leave.addEventListener('click', () => act(async () => {
       await api.tournamentAction(tour.id, mine.entrant, 'leave');
       forget(tour.id, 'entrant');
     }));
     box.append(leave);
   } else {
-    const name = h('input', { type: 'text', maxlength: '32', value: '' });
-    const join = h('form', { class: 'tour-join' }, field(t('tour.your-name'), name), h('button', { type: 'submit' }, t('tour.join')));
+    const name = h('input', { type: 'text', id: 'tour-your-name', maxlength: '32', value: '' });
+    const join = h('form', { class: 'tour-join' }, field(t('tour.your-name'), name), h('button', { type: 'submit', id: 'tour-join-button' }, t('tour.join')));
     join.addEventListener('submit', (ev) => {
       ev.preventDefault();
       act(async () => {
