@@ -4,7 +4,8 @@
  * board by board, an odd field's byes, gauntlets; Swiss rounds worked by hand (a
  * rematch avoided by a float, a bye), a round refused when only rematches remain, and a
  * long Swiss checked for its promises; standings with Sonneborn-Berger and Buchholz
- * worked by hand, shared places, and refusals of bad input.
+ * worked by hand, shared places, and refusals of bad input; an arena's points with its
+ * streaks worked by hand, and its places by points then performance.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "play/arena.h"
 #include "play/pairing.h"
 #include "play/standings.h"
 #include "play/swiss.h"
@@ -324,6 +326,50 @@ static void test_standings_ties_and_byes(void **state)
     assert_non_null(strstr(err.msg, "score"));
 }
 
+/* An arena worked by hand: player 0 wins twice, is on fire, wins again for 4, draws
+ * on fire for 2 (and cools), then loses; the others' wins and draws count plain. */
+static void test_arena_worked(void **state)
+{
+    (void)state;
+    const PairingResult g[] = {
+        {{0, 1}, 1.0}, {{0, 2}, 1.0}, {{1, 2}, 0.5}, {{0, 1}, 1.0}, {{2, 0}, 0.5}, {{1, 0}, 1.0},
+    };
+    ArenaScore t[3];
+    ErrBuf err;
+    assert_int_equal(arena_scores(3, g, 4, t, &err), STATUS_OK);
+    assert_int_equal(t[0].score, 8);
+    assert_true(t[0].on_fire);
+    assert_int_equal(arena_scores(3, g, 6, t, &err), STATUS_OK);
+    assert_int_equal(t[0].score, 10);
+    assert_false(t[0].on_fire);
+    assert_int_equal(t[0].wins, 3);
+    assert_int_equal(t[0].draws, 1);
+    assert_int_equal(t[0].losses, 1);
+    assert_true(fabs(t[0].performance - 0.7) < 1e-9);
+    assert_int_equal(t[1].score, 3);
+    assert_true(fabs(t[1].performance - 0.375) < 1e-9);
+    assert_int_equal(t[2].score, 2);
+    arena_sort(t, 3);
+    assert_int_equal(t[0].player, 0);
+    assert_int_equal(t[1].player, 1);
+    assert_int_equal(t[2].player, 2);
+    assert_int_equal(t[2].place, 3);
+
+    // Level on points: performance first, then a shared place, listed by seed.
+    const PairingResult h[] = {{{0, 1}, 1.0}, {{3, 2}, 0.5}, {{2, 3}, 0.5}, {{1, PAIRING_BYE}, 1.0}};
+    ArenaScore u[4];
+    assert_int_equal(arena_scores(4, h, 4, u, &err), STATUS_OK);
+    assert_int_equal(u[1].games, 1); // the bye is passed over
+    arena_sort(u, 4);
+    const int order[] = {0, 2, 3, 1}, place[] = {1, 2, 2, 4};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(u[i].player, order[i]);
+        assert_int_equal(u[i].place, place[i]);
+    }
+    const PairingResult bad[] = {{{0, 7}, 1.0}};
+    assert_int_equal(arena_scores(4, bad, 1, u, &err), STATUS_UNSUPPORTED);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -336,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_swiss_long),
         cmocka_unit_test(test_standings_worked),
         cmocka_unit_test(test_standings_ties_and_byes),
+        cmocka_unit_test(test_arena_worked),
     };
     return cmocka_run_group_tests_name("pairing", tests, NULL, NULL);
 }

@@ -44,6 +44,7 @@ struct Server {
     RateLimiter *rate;
     RateLimiter *creates; /* games created per address per hour */
     RateLimiter *creates_home; /* ... by a player at home (homelimits.h) */
+    RateLimiter *tournament_creates; /* tournaments created per address per hour */
     RateLimiter *reads;   /* expensive reads (pages of positions) per address */
     WebLog *log;          /* the library's lines, counted and rate-limited (weblog.h) */
     Quota *quota;

@@ -141,13 +141,15 @@ static enum MHD_Result send_error(struct MHD_Connection *c, int status, const ch
 
 /* The built-in front end: "/", every "/g/ID" page, "/import", the rules pages ("/learn",
  * "/learn/GAME"), "/lab", the analysis board ("/analysis") and the puzzles ("/puzzles",
- * "/puzzles/GAME", "/puzzles/GAME/ID") are the one page of the app. */
+ * "/puzzles/GAME", "/puzzles/GAME/ID") and the tournaments ("/tournaments",
+ * "/tournaments/ID") are the one page of the app. */
 static enum MHD_Result serve_asset(Server *srv, struct MHD_Connection *c, const char *path)
 {
     if (strcmp(path, "/") == 0 || strncmp(path, "/g/", 3) == 0 || strcmp(path, "/learn") == 0 ||
         strncmp(path, "/learn/", 7) == 0 || strcmp(path, "/lab") == 0 ||
         strcmp(path, "/analysis") == 0 || strcmp(path, "/puzzles") == 0 ||
-        strncmp(path, "/puzzles/", 9) == 0)
+        strncmp(path, "/puzzles/", 9) == 0 || strcmp(path, "/tournaments") == 0 ||
+        strncmp(path, "/tournaments/", 13) == 0)
         path = "/index.html";
     if (strcmp(path, "/import") == 0) // a record to review (js/import.js)
         path = "/index.html";

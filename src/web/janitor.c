@@ -8,7 +8,8 @@
  * (days per move), which fall within a sweep's period, and clears expired sign-in
  * sessions. On a shared store it also beats for this process (store_live_beat) four
  * times per --dead-after, at most every 5 s, so that a live process's streams and hints
- * always count and a dead one's soon do not.
+ * always count and a dead one's soon do not. Every second it lets the tournaments with
+ * work due take their next step (tournament.h).
  */
 #include "web/janitor.h"
 
@@ -20,9 +21,10 @@
 #include "web/context.h"
 #include "web/session.h"
 #include "web/store_account.h"
+#include "web/tournament.h"
 #include "web/waits.h"
 
-enum { CLOCK_TICK_MS = 200, BEAT_MAX_MS = 5000 };
+enum { CLOCK_TICK_MS = 200, BEAT_MAX_MS = 5000, TOURNAMENT_TICK_MS = 1000 };
 
 struct Janitor {
     Server *srv;
@@ -52,7 +54,7 @@ static void *janitor_main(void *arg)
     const int64_t beat = (int64_t)c->dead_after_s * 1000 / 4 < BEAT_MAX_MS
                              ? (int64_t)c->dead_after_s * 1000 / 4
                              : BEAT_MAX_MS;
-    int64_t since_sweep = 0, since_beat = 0;
+    int64_t since_sweep = 0, since_beat = 0, since_tournaments = 0;
     int64_t expired_at = 0; /* when expired sign-in sessions were last cleared (s) */
     pthread_mutex_lock(&j->mu);
     while (!j->stop) {
@@ -68,6 +70,11 @@ static void *janitor_main(void *arg)
             since_beat = 0;
             ErrBuf e; // a beat missed is made up at the next; holds lapse only after four
             store_live_beat(srv->store, c->dead_after_s, &e);
+        }
+        // Tournaments pair their next round within a second of the last game's end.
+        if ((since_tournaments += wait) >= TOURNAMENT_TICK_MS) {
+            since_tournaments = 0;
+            tournaments_tick(srv);
         }
         if ((since_sweep += wait) < period) {
             pthread_mutex_lock(&j->mu);

@@ -25,8 +25,10 @@
 #include "web/api_lobby.h"
 #include "web/api_offer.h"
 #include "web/api_observe.h"
+#include "web/api_puzzle.h"
 #include "web/api_solution.h"
 #include "web/api_takeback.h"
+#include "web/api_tournament.h"
 #include "web/lab_api.h"
 #include "web/preview.h"
 #include "web/review.h"
@@ -258,6 +260,10 @@ void api_handle(Server *srv, const Request *req, Response *res)
     if (api_account_users(srv, req, res)) /* /api/users/NAME */
         return;
     if (api_offer_handle(srv, req, res)) /* /api/seeks..., /api/challenges... */
+        return;
+    if (api_tournament_handle(srv, req, res)) /* /api/tournaments... */
+        return;
+    if (api_puzzle_handle(srv, req, res)) /* /api/puzzles/... */
         return;
     if (strncmp(req->path, "/api/games/", 11) == 0) {
         game_route(srv, req, res);

@@ -78,6 +78,9 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     srv->rate = ratelimit_new(cfg->write_rate, cfg->write_burst);
     srv->creates = ratelimit_new_window(cfg->creates_per_hour, 3600);
     srv->creates_home = ratelimit_new_window(cfg->home_creates_per_hour, 3600);
+    // A tournament makes many games: a tenth of the games an address may create.
+    srv->tournament_creates = ratelimit_new_window(
+        cfg->creates_per_hour / 10 > 0 ? cfg->creates_per_hour / 10 : 1, 3600);
     // Pages of positions: 4 a second after 40 at once, about an eighth of a core for the
     // biggest pages (a page of King Down is some 35 ms), so one address cannot slow
     // the moves of others much, while a review steps through pages as it likes.
@@ -89,7 +92,7 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     srv->log = weblog_new(stderr, cfg->quiet);
     srv->games_json = catalog_json(&srv->games_json_len);
     if (srv->sessions == NULL || srv->rate == NULL || srv->creates == NULL ||
-        srv->creates_home == NULL || srv->reads == NULL ||
+        srv->creates_home == NULL || srv->tournament_creates == NULL || srv->reads == NULL ||
         srv->quota == NULL || srv->logins == NULL || srv->address_logins == NULL ||
         srv->log == NULL || srv->games_json == NULL) {
         server_stop(srv);
@@ -141,6 +144,7 @@ void server_stop(Server *srv)
     ratelimit_free(srv->rate);
     ratelimit_free(srv->creates);
     ratelimit_free(srv->creates_home);
+    ratelimit_free(srv->tournament_creates);
     ratelimit_free(srv->reads);
     quota_free(srv->quota);
     loginlimit_free(srv->logins);
@@ -163,6 +167,7 @@ void server_stop(Server *srv)
     srv->rate = NULL;
     srv->creates = NULL;
     srv->creates_home = NULL;
+    srv->tournament_creates = NULL;
     srv->reads = NULL;
     srv->quota = NULL;
     srv->janitor = NULL;

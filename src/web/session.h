@@ -241,6 +241,9 @@ void session_schedule_ai_locked(Server *srv, Session *s);
 /* Whether the game is over, by its rules or by the players (a resignation, a draw
  * agreed); the caller holds s->mu. */
 bool session_over_locked(const Session *s);
+/* What each seat got from a game that is over (session_over_locked): by the end outside
+ * the rules when there is one, else by the rules; the caller holds s->mu. */
+void session_returns_locked(const Session *s, double out[MAX_PLAYERS]);
 /* Commits a new meta (meta.h) for s and shows it; an end in it stops the AI. The caller
  * holds s->mu and has checked that the change is allowed. */
 Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBuf *err);

@@ -252,6 +252,14 @@ bool session_over_locked(const Session *s)
     return s->meta.end != PLAY_END_NONE || game_is_over(s->game, s->rec.current);
 }
 
+void session_returns_locked(const Session *s, double out[MAX_PLAYERS])
+{
+    if (s->meta.end != PLAY_END_NONE)
+        play_end_returns(s->game, s->meta.end, s->meta.end_seat, out);
+    else
+        s->game->ops->returns(s->game, s->rec.current, out);
+}
+
 Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBuf *err)
 {
     char *text = meta_format(m, s->game->players);

@@ -261,3 +261,8 @@ void store_rows_free(StoreRows *rows)
     free(rows->cell);
     *rows = (StoreRows){0, 0, NULL};
 }
+
+void store_num(char *buf, size_t cap, int64_t v)
+{
+    snprintf(buf, cap, "%lld", (long long)v);
+}

@@ -34,17 +34,12 @@ static Status run_user(Store *st, const StoreStmt *stmts, int n, StoreUser *out,
     return s;
 }
 
-static void num(char *buf, size_t cap, int64_t v)
-{
-    snprintf(buf, cap, "%lld", (long long)v);
-}
-
 Status store_user_create(Store *st, const char *name, const char *hash, int64_t now,
                          StoreUser *out, ErrBuf *err)
 {
     char key[CREDENTIAL_NAME_MAX + 1], at[24];
     credential_name_key(name, key, sizeof key);
-    num(at, sizeof at, now);
+    store_num(at, sizeof at, now);
     const char *p[] = {name, key, hash, at};
     const StoreStmt m = {"INSERT INTO users(name, name_key, hash, created) VALUES($1, $2, $3, $4)"
                          " ON CONFLICT(name_key) DO NOTHING RETURNING id, name, hash, created",
@@ -67,8 +62,8 @@ Status store_session_open(Store *st, int64_t user, const char *session_hash, int
                           ErrBuf *err)
 {
     char u[24], at[24];
-    num(u, sizeof u, user);
-    num(at, sizeof at, now);
+    store_num(u, sizeof u, user);
+    store_num(at, sizeof at, now);
     const char *p[] = {session_hash, u, at};
     const StoreStmt m = {"INSERT INTO user_sessions(hash, user_id, created) VALUES($1, $2, $3)",
                          3, p, NULL};
@@ -79,7 +74,7 @@ Status store_session_user(Store *st, const char *session_hash, int64_t since, St
                           ErrBuf *err)
 {
     char at[24];
-    num(at, sizeof at, since);
+    store_num(at, sizeof at, since);
     const char *p[] = {session_hash, at};
     const StoreStmt m = {"SELECT u.id, u.name, u.hash, u.created FROM user_sessions s"
                          " JOIN users u ON u.id=s.user_id"
@@ -98,7 +93,7 @@ Status store_session_close(Store *st, const char *session_hash, ErrBuf *err)
 Status store_sessions_expire(Store *st, int64_t before, ErrBuf *err)
 {
     char at[24];
-    num(at, sizeof at, before);
+    store_num(at, sizeof at, before);
     const char *p[] = {at};
     const StoreStmt m = {"DELETE FROM user_sessions WHERE created<$1", 1, p, NULL};
     return store_run(st, &m, 1, NULL, err);
@@ -107,7 +102,7 @@ Status store_sessions_expire(Store *st, int64_t before, ErrBuf *err)
 Status store_sessions_close_all(Store *st, int64_t user, const char *keep, ErrBuf *err)
 {
     char u[24];
-    num(u, sizeof u, user);
+    store_num(u, sizeof u, user);
     const char *p[] = {u, keep ? keep : ""};
     const StoreStmt m = {"DELETE FROM user_sessions WHERE user_id=$1 AND hash<>$2", 2, p, NULL};
     return store_run(st, &m, 1, NULL, err);
@@ -117,7 +112,7 @@ Status store_user_set_hash(Store *st, int64_t user, const char *hash, const char
                            ErrBuf *err)
 {
     char u[24];
-    num(u, sizeof u, user);
+    store_num(u, sizeof u, user);
     const char *p[] = {u, hash};
     const char *q[] = {u, keep ? keep : ""};
     const StoreStmt m[] = {
@@ -130,7 +125,7 @@ Status store_user_set_hash(Store *st, int64_t user, const char *hash, const char
 Status store_user_delete(Store *st, int64_t user, ErrBuf *err)
 {
     char u[24];
-    num(u, sizeof u, user);
+    store_num(u, sizeof u, user);
     const char *p[] = {u};
     // The row stays for its seats; what said who the player was goes, his seeks and
     // challenges (which name him) too.
@@ -139,17 +134,19 @@ Status store_user_delete(Store *st, int64_t user, ErrBuf *err)
         {"DELETE FROM ratings WHERE user_id=$1", 1, p, NULL},
         {"DELETE FROM passkeys WHERE user_id=$1", 1, p, NULL},
         {"DELETE FROM offers WHERE from_user=$1 OR to_user=$1", 1, p, NULL},
+        {"DELETE FROM puzzle_ratings WHERE user_id=$1", 1, p, NULL},
+        {"DELETE FROM puzzle_attempts WHERE user_id=$1", 1, p, NULL},
         {"UPDATE users SET name=NULL, name_key=NULL, hash='', deleted=1 WHERE id=$1"
          " AND deleted=0", 1, p, "no such player"},
     };
-    return store_run(st, m, 4, NULL, err);
+    return store_run(st, m, (int)(sizeof m / sizeof m[0]), NULL, err);
 }
 
 Status store_user_seat(Store *st, int64_t user, const char *game_id, int seat, ErrBuf *err)
 {
     char u[24], k[16];
-    num(u, sizeof u, user);
-    num(k, sizeof k, seat);
+    store_num(u, sizeof u, user);
+    store_num(k, sizeof k, seat);
     const char *p[] = {u, game_id, k};
     const StoreStmt m = {"UPDATE seats SET user_id=$1 WHERE game_id=$2 AND seat=$3", 3, p,
                          "no such game"};
@@ -161,8 +158,8 @@ Status store_user_seats(Store *st, int64_t user, StoreUserSeat *out, int cap, in
 {
     *n = 0;
     char u[24], c[16];
-    num(u, sizeof u, user);
-    num(c, sizeof c, cap);
+    store_num(u, sizeof u, user);
+    store_num(c, sizeof c, cap);
     const char *p[] = {u, c};
     const StoreStmt m = {"SELECT s.game_id, s.seat, g.game, s.token, g.created FROM seats s"
                          " JOIN games g ON g.id=s.game_id WHERE s.user_id=$1"
@@ -189,7 +186,7 @@ Status store_user_ratings(Store *st, int64_t user, StoreRating *out, int cap, in
 {
     *n = 0;
     char u[24];
-    num(u, sizeof u, user);
+    store_num(u, sizeof u, user);
     const char *p[] = {u};
     const StoreStmt m = {"SELECT game, rating, rd, volatility, games FROM ratings"
                          " WHERE user_id=$1 ORDER BY game", 1, p, NULL};

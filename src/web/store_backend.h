@@ -86,6 +86,8 @@ Status store_rows_push(StoreRows *out, const char *const *values, ErrBuf *err);
 /* Row r's column c, NULL when NULL or out of range. */
 const char *store_cell(const StoreRows *rows, int r, int c);
 void store_rows_free(StoreRows *rows);
+/* A whole number as a statement's parameter text. */
+void store_num(char *buf, size_t cap, int64_t v);
 
 Status store_sqlite_open(const char *path, Store **out, ErrBuf *err);
 Status store_pg_open(const char *url, Store **out, ErrBuf *err);

@@ -92,6 +92,33 @@ static const char *const MIGRATIONS[] = {
      "CREATE INDEX passkey_challenges_expires ON passkey_challenges(expires);"),
     // 10: offers of a game, seeks and challenges (store_offer.h).
     STORE_OFFER_SCHEMA,
+    // 11: tournaments, as in SQLite's step 11.
+    ("CREATE TABLE tournaments(id TEXT PRIMARY KEY, name TEXT NOT NULL, game TEXT NOT NULL,"
+     " rules TEXT NOT NULL, clock TEXT NOT NULL, format TEXT NOT NULL,"
+     " rounds INTEGER NOT NULL, max_players INTEGER NOT NULL, starts BIGINT NOT NULL,"
+     " created BIGINT NOT NULL, state TEXT NOT NULL, round INTEGER NOT NULL,"
+     " creator TEXT NOT NULL, creator_user BIGINT REFERENCES users(id),"
+     " lease BIGINT NOT NULL);"
+     "CREATE INDEX tournaments_state ON tournaments(state, starts);"
+     "CREATE TABLE tournament_players(tournament_id TEXT NOT NULL REFERENCES tournaments(id),"
+     " entry INTEGER NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL, token TEXT NOT NULL,"
+     " user_id BIGINT REFERENCES users(id), PRIMARY KEY(tournament_id, entry));"
+     "CREATE TABLE tournament_games(tournament_id TEXT NOT NULL REFERENCES tournaments(id),"
+     " round INTEGER NOT NULL, board INTEGER NOT NULL, white INTEGER NOT NULL,"
+     " black INTEGER NOT NULL, game_id TEXT, result DOUBLE PRECISION,"
+     " PRIMARY KEY(tournament_id, round, board));"
+     // ... and puzzle ratings (store_puzzle.h): a signed-in player's per game, each
+     // puzzle's own, and the puzzles each player was rated on (his first try only).
+     "CREATE TABLE puzzle_ratings(user_id BIGINT NOT NULL REFERENCES users(id),"
+     " game TEXT NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL,"
+     " volatility DOUBLE PRECISION NOT NULL, puzzles INTEGER NOT NULL, updated BIGINT NOT NULL,"
+     " PRIMARY KEY(user_id, game));"
+     "CREATE TABLE puzzle_stats(game TEXT NOT NULL, puzzle TEXT NOT NULL,"
+     " rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL,"
+     " attempts INTEGER NOT NULL, PRIMARY KEY(game, puzzle));"
+     "CREATE TABLE puzzle_attempts(user_id BIGINT NOT NULL REFERENCES users(id),"
+     " game TEXT NOT NULL, puzzle TEXT NOT NULL, at BIGINT NOT NULL,"
+     " PRIMARY KEY(user_id, game, puzzle));"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

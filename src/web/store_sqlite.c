@@ -82,6 +82,34 @@ static const char *const MIGRATIONS[] = {
      "CREATE INDEX passkey_challenges_expires ON passkey_challenges(expires);"),
     // 10: offers of a game, seeks and challenges (store_offer.h).
     STORE_OFFER_SCHEMA,
+    // 11: tournaments (store_tournament.h): their settings and state with a lease on the
+    // row for the process pairing them, entrants in order of entry, boards by round.
+    ("CREATE TABLE tournaments(id TEXT PRIMARY KEY, name TEXT NOT NULL, game TEXT NOT NULL,"
+     " rules TEXT NOT NULL, clock TEXT NOT NULL, format TEXT NOT NULL,"
+     " rounds INTEGER NOT NULL, max_players INTEGER NOT NULL, starts INTEGER NOT NULL,"
+     " created INTEGER NOT NULL, state TEXT NOT NULL, round INTEGER NOT NULL,"
+     " creator TEXT NOT NULL, creator_user INTEGER REFERENCES users(id),"
+     " lease INTEGER NOT NULL);"
+     "CREATE INDEX tournaments_state ON tournaments(state, starts);"
+     "CREATE TABLE tournament_players(tournament_id TEXT NOT NULL REFERENCES tournaments(id),"
+     " entry INTEGER NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL, token TEXT NOT NULL,"
+     " user_id INTEGER REFERENCES users(id), PRIMARY KEY(tournament_id, entry));"
+     "CREATE TABLE tournament_games(tournament_id TEXT NOT NULL REFERENCES tournaments(id),"
+     " round INTEGER NOT NULL, board INTEGER NOT NULL, white INTEGER NOT NULL,"
+     " black INTEGER NOT NULL, game_id TEXT, result REAL,"
+     " PRIMARY KEY(tournament_id, round, board));"
+     // ... and puzzle ratings (store_puzzle.h): a signed-in player's per game, each
+     // puzzle's own, and the puzzles each player was rated on (his first try only).
+     "CREATE TABLE puzzle_ratings(user_id INTEGER NOT NULL REFERENCES users(id),"
+     " game TEXT NOT NULL, rating REAL NOT NULL, rd REAL NOT NULL,"
+     " volatility REAL NOT NULL, puzzles INTEGER NOT NULL, updated INTEGER NOT NULL,"
+     " PRIMARY KEY(user_id, game));"
+     "CREATE TABLE puzzle_stats(game TEXT NOT NULL, puzzle TEXT NOT NULL,"
+     " rating REAL NOT NULL, rd REAL NOT NULL, volatility REAL NOT NULL,"
+     " attempts INTEGER NOT NULL, PRIMARY KEY(game, puzzle));"
+     "CREATE TABLE puzzle_attempts(user_id INTEGER NOT NULL REFERENCES users(id),"
+     " game TEXT NOT NULL, puzzle TEXT NOT NULL, at INTEGER NOT NULL,"
+     " PRIMARY KEY(user_id, game, puzzle));"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

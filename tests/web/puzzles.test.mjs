@@ -2,7 +2,8 @@
 // shipped puzzle opened by its link, a wrong move said and taken back, a hint marking
 // the piece, the right moves played by clicks with the opponent's replies following by
 // themselves, the rating and streak kept in the browser, the solution shown on request,
-// the puzzle of the day on the home page, and axe-core at 1280 and 390 px. Every wait
+// the puzzle of the day on the home page, a signed-in player's try rated on the server,
+// and axe-core at 1280 and 390 px. Every wait
 // is on a condition of the page.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -109,5 +110,27 @@ test('the solution on request, the phone, the index and the puzzle of the day', 
   await page.goto(`${srv.url}/`);
   await page.waitForSelector('#daily-puzzle:not([hidden]) #daily-link', WAIT);
   assert.match(await page.getAttribute('#daily-link', 'href'), /^\/puzzles\/[a-z0-9-]+\/[0-9a-f]+$/);
+  assert.deepEqual(page.errors, []);
+});
+
+test('signed in, a try is rated on the server too', async () => {
+  const p = await shippedPuzzle();
+  const page = await newPage(DESKTOP);
+  await page.goto(`${srv.url}/puzzles`);
+  const status = await page.evaluate(async () => (await fetch('/api/signup', {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'puzzler', password: 'long-enough-pw-3' }),
+  })).status);
+  assert.equal(status, 201);
+  await page.goto(`${srv.url}/puzzles/${p.game}/${p.id}`);
+  await page.waitForSelector('#app[data-ready="puzzle"] #puzzle-board svg', WAIT);
+  await page.click('#puzzle-solution');
+  await page.waitForSelector('#puzzle-server-rating:not([hidden])', WAIT);
+  assert.match(await page.textContent('#puzzle-server-rating'), /^Your rating on this server: \d+ ± \d+\.$/);
+  const me = await page.evaluate(async () => (await fetch('/api/puzzles/ratings')).json());
+  assert.equal(me.ratings.length, 1);
+  assert.equal(me.ratings[0].game, p.game);
+  assert.ok(me.ratings[0].rating < 1500); // the solution shown counts as a miss
+  await page.context().clearCookies();
   assert.deepEqual(page.errors, []);
 });

@@ -48,6 +48,13 @@ export const observe = (spec) => call('POST', '/api/observe', { body: spec });
 export const analysePosition = (spec) => call('POST', '/api/analysis', { body: spec });
 export const solution = (id, token) => call('GET', `/api/games/${id}/solution`, { token });
 export const preview = (id, move) => call('POST', `/api/games/${id}/preview`, { body: { move } });
+// A signed-in player's try at a shipped puzzle, rated on the server (puzzles.js).
+export const puzzleResult = (game, id, solved) => call('POST', `/api/puzzles/${game}/${id}/result`, { body: { solved } });
+// Tournaments (tournaments.js): action is join, leave or start.
+export const listTournaments = () => call('GET', '/api/tournaments');
+export const createTournament = (spec) => call('POST', '/api/tournaments', { body: spec });
+export const getTournament = (id, token) => call('GET', `/api/tournaments/${id}`, { token });
+export const tournamentAction = (id, token, action, body = {}) => call('POST', `/api/tournaments/${id}/${action}`, { token, body });
 
 // Calls onState(state) with every state the server sends; onOpen() whenever the stream
 // (re)connects; onDown(ms) when it is down and the next try is ms away. The browser

@@ -4,7 +4,8 @@
 // imported at /import; the rules pages are /learn and /learn/GAME; studies run from
 // the Lab page at /lab; any position is explored on the analysis board at /analysis;
 // accounts sign in at /login and are kept at /account;
-// puzzles are at /puzzles, /puzzles/GAME and /puzzles/GAME/ID.
+// puzzles are at /puzzles, /puzzles/GAME and /puzzles/GAME/ID; tournaments at
+// /tournaments and /tournaments/ID.
 import { showNewGame } from './newgame.js';
 import { showGame } from './game.js';
 import { showImport } from './import.js';
@@ -17,6 +18,7 @@ import { showLab } from './lab.js';
 import { showAnalysis } from './analysis.js';
 import { dailyBox, showPuzzles } from './puzzles.js';
 import { loadCatalog } from './catalog.js';
+import { showTournament, showTournaments } from './tournaments.js';
 import { serverInfo } from './api.js';
 import { languageSwitch, loadMessages, t, translateStatic } from './i18n.js';
 import { showAccount, showAccountMenu, showLogin } from './account.js';
@@ -57,6 +59,10 @@ if (path === '/' || path === '/index.html') {
   showAnalysis(root, location.search);
 } else if (/^\/puzzles(\/[a-z0-9-]+(\/[0-9a-f]+)?)?\/?$/.test(path)) {
   showPuzzles(root, path.split('/')[2] || '', path.split('/')[3] || '');
+} else if (/^\/tournaments\/?$/.test(path)) {
+  showTournaments(root);
+} else if (/^\/tournaments\/[0-9a-f]{24}\/?$/.test(path)) {
+  showTournament(root, path.split('/')[2]);
 } else if (m) {
   const params = new URLSearchParams(location.hash.slice(1));
   rememberGame(m[1], params.get('token'));

@@ -23,6 +23,8 @@ export const allGames = () => [...games.values()];
 
 // The catalog's entry of a game, or null for a game this server does not know.
 export const gameInfo = (name) => games.get(name) || null;
+// Every game's entry, in the server's order.
+export const allGames = () => [...games.values()];
 
 // The kind `key` of a game's special actions ({key, label, help}), or null.
 export function actionKind(game, key) {

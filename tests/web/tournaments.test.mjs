@@ -1,0 +1,245 @@
+// tournaments.test.mjs - tournaments in the JSON API (docs/API.md, "Tournaments"): a
+// round-robin of four AI seats and a Swiss of five for three rounds played to their
+// ends by the server's AI workers, with the standings and the pairings checked (no
+// rematch, one bye a round, nobody two byes), the state kept across a restart, and the
+// an arena of four AI seats for ten seconds, re-paired as they finish, never against the
+// opponent just played, scored with its streaks; refusals: a bad game or format, a stranger adding AI seats or starting it, a join
+// after the start; and a Swiss run by two servers sharing PostgreSQL, each round paired
+// once. King's Valley at ai:1 keeps each game to a fraction of a second.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startPostgres } from './cluster.mjs';
+import { api, startServer } from './server.mjs';
+
+let srv;
+
+before(async () => {
+  srv = await startServer();
+});
+
+after(async () => {
+  if (srv) {
+    const { code } = await srv.stop();
+    assert.equal(code, 0, srv.stderr());
+    assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer/);
+  }
+});
+
+async function create(body) {
+  const r = await api(srv, 'POST', '/api/tournaments', { body: { starts_in: 3600, ...body } });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  return r.body;
+}
+
+async function addAi(t, levels) {
+  for (const l of levels) {
+    const r = await api(srv, 'POST', `/api/tournaments/${t.id}/join`, { token: t.token, body: { player: `ai:${l}` } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  }
+}
+
+async function waitEnd(id, timeoutMs = 60000) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < end) {
+    last = (await api(srv, 'GET', `/api/tournaments/${id}`)).body;
+    if (last.state === 'finished') return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`tournament did not finish: ${JSON.stringify(last).slice(0, 600)}`);
+}
+
+// Every game's points add up to the standings, and the places follow points then the
+// tie-break.
+function checkStandings(t, tiebreak) {
+  const points = new Array(t.entrants.length).fill(0);
+  for (const round of t.pairings) {
+    for (const b of round) {
+      assert.notEqual(b.result, null);
+      points[b.white] += b.result;
+      if (b.black !== null) points[b.black] += 1 - b.result;
+    }
+  }
+  for (const s of t.standings) assert.equal(s.points, points[s.seed]);
+  for (let i = 1; i < t.standings.length; i++) {
+    const a = t.standings[i - 1], b = t.standings[i];
+    assert.ok(a.points > b.points || (a.points === b.points && a[tiebreak] >= b[tiebreak]),
+      `standings out of order: ${JSON.stringify(t.standings)}`);
+  }
+}
+
+test('a round-robin of four AI seats plays to its end with a crosstable', async () => {
+  const t = await create({ name: 'Valley cup', game: 'kings-valley', format: 'round-robin', max_players: 4 });
+  await addAi(t, [1, 1, 1, 1]);
+  // Full: a fifth is refused.
+  const full = await api(srv, 'POST', `/api/tournaments/${t.id}/join`, { token: t.token, body: { player: 'ai:1' } });
+  assert.equal(full.status, 409);
+  const stranger = await api(srv, 'POST', `/api/tournaments/${t.id}/start`, { body: {} });
+  assert.equal(stranger.status, 403);
+  const started = await api(srv, 'POST', `/api/tournaments/${t.id}/start`, { token: t.token, body: {} });
+  assert.equal(started.status, 200, JSON.stringify(started.body));
+  const late = await api(srv, 'POST', `/api/tournaments/${t.id}/join`, { body: { name: 'Late' } });
+  assert.equal(late.status, 409);
+  const done = await waitEnd(t.id);
+  assert.equal(done.rounds, 3);
+  assert.equal(done.pairings.length, 3);
+  const met = new Set();
+  for (const round of done.pairings) {
+    assert.equal(round.length, 2);
+    for (const b of round) {
+      assert.match(b.watch_url, /^\/g\/[0-9a-f]+$/);
+      met.add([b.white, b.black].sort().join('-'));
+    }
+  }
+  assert.equal(met.size, 6); // everyone met everyone once
+  checkStandings(done, 'sonneborn_berger');
+  assert.equal(done.standings.reduce((a, s) => a + s.points, 0), 6);
+  // The crosstable says what the games said.
+  for (const round of done.pairings) {
+    for (const b of round) {
+      assert.equal(done.crosstable[b.white][b.black], b.result);
+      assert.equal(done.crosstable[b.black][b.white], 1 - b.result);
+    }
+  }
+  const list = (await api(srv, 'GET', '/api/tournaments')).body.tournaments;
+  assert.ok(list.some((x) => x.id === t.id && x.state === 'finished'));
+});
+
+test('a Swiss of five AI seats: three rounds, no rematch, a bye each round', async () => {
+  const t = await create({ name: 'Swiss five', game: 'kings-valley', format: 'swiss', rounds: 3 });
+  await addAi(t, [1, 1, 1, 1, 1]);
+  // A person joins and leaves again before the start.
+  const me = await api(srv, 'POST', `/api/tournaments/${t.id}/join`, { body: { name: 'Ann' } });
+  assert.equal(me.status, 200);
+  assert.equal((await api(srv, 'GET', `/api/tournaments/${t.id}`, { token: me.body.token })).body.you.entry, me.body.entry);
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/leave`, { token: me.body.token, body: {} })).status, 200);
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/start`, { token: t.token, body: {} })).status, 200);
+  const done = await waitEnd(t.id);
+  assert.equal(done.pairings.length, 3);
+  const met = new Set();
+  const byes = new Set();
+  for (const round of done.pairings) {
+    assert.equal(round.length, 3);
+    const last = round[round.length - 1];
+    assert.equal(last.black, null); // the bye, listed last, scores a point
+    assert.equal(last.result, 1);
+    assert.ok(!byes.has(last.white), 'two byes for one player');
+    byes.add(last.white);
+    for (const b of round.slice(0, -1)) {
+      const key = [b.white, b.black].sort().join('-');
+      assert.ok(!met.has(key), `rematch ${key}`);
+      met.add(key);
+    }
+  }
+  checkStandings(done, 'buchholz');
+  assert.equal(done.crosstable, undefined);
+});
+
+test('an arena of four AI seats pairs them again as they finish until its time is up', async () => {
+  // Short games (a draw after 12 turns at the most) leave time for several waves even in
+  // the sanitizer builds.
+  const t = await create({ name: 'Arena', game: 'kings-valley', format: 'arena', duration: 10, rules: { 'max-plies': 12 } });
+  assert.equal(t.duration, 10);
+  await addAi(t, [1, 1, 1, 1]);
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/start`, { token: t.token, body: {} })).status, 200);
+  const done = await waitEnd(t.id);
+  assert.ok(done.pairings.length >= 2, `only ${done.pairings.length} waves in ten seconds`);
+  // Each player's games in the order paired: never the same opponent twice in a row,
+  // and the score the streak rule gives (a win 2, a draw 1, doubled after two wins).
+  const seq = done.entrants.map(() => []);
+  for (const wave of done.pairings) {
+    for (const b of wave) {
+      assert.notEqual(b.black, null);
+      seq[b.white].push([b.black, b.result]);
+      seq[b.black].push([b.white, 1 - b.result]);
+    }
+  }
+  for (const s of done.standings) {
+    const games = seq[s.seed];
+    let score = 0, row = 0;
+    games.forEach(([opp, r], i) => {
+      if (i > 0) assert.notEqual(opp, games[i - 1][0], 'a rematch at once');
+      const base = r === 1 ? 2 : r === 0.5 ? 1 : 0;
+      score += row >= 2 ? 2 * base : base;
+      row = r === 1 ? row + 1 : 0;
+    });
+    assert.equal(s.score, score);
+    assert.equal(s.games, games.length);
+    assert.equal(s.on_fire, row >= 2);
+  }
+  for (let i = 1; i < done.standings.length; i++) {
+    const a = done.standings[i - 1], b = done.standings[i];
+    assert.ok(a.score > b.score || (a.score === b.score && a.performance >= b.performance));
+  }
+});
+
+test('refusals and a tournament kept across a restart', async () => {
+  const bad = [
+    [{ name: 'x', game: 'no-such-game' }, /no game/],
+    [{ name: 'x', game: 'kings-valley', format: 'knockout' }, /format/],
+    [{ name: '', game: 'kings-valley' }, /name/],
+    [{ name: 'x', game: 'kings-valley', format: 'swiss', rounds: 99 }, /rounds/],
+    [{ name: 'x', game: 'kings-valley', max_players: 1 }, /max_players/],
+    [{ name: 'x', game: 'kings-valley', format: 'arena', duration: 5 }, /duration/],
+    [{ name: 'x', game: 'kings-valley', rules: { 'no-such-rule': 1 } }, /rule|option/],
+  ];
+  for (const [body, re] of bad) {
+    const r = await api(srv, 'POST', '/api/tournaments', { body });
+    assert.equal(r.status, 400, JSON.stringify(body));
+    assert.match(r.body.error, re);
+  }
+  const t = await create({ name: 'Kept', game: 'kings-valley', clock: { initial: 60, increment: 1 } });
+  const stranger = await api(srv, 'POST', `/api/tournaments/${t.id}/join`, { body: { player: 'ai:2' } });
+  assert.equal(stranger.status, 403);
+  const ann = await api(srv, 'POST', `/api/tournaments/${t.id}/join`, { body: { name: 'Ann' } });
+  assert.equal(ann.status, 200);
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/join`, { token: ann.body.token, body: {} })).status, 409);
+  await addAi(t, [1]);
+  assert.equal((await api(srv, 'GET', '/api/tournaments/0123')).status, 404);
+  const { code } = await srv.stop();
+  assert.equal(code, 0, srv.stderr());
+  srv = await startServer({ db: srv.db });
+  // After the restart: the entrants are there, and the person sees his game's seat link.
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/start`, { token: t.token, body: {} })).status, 200);
+  const view = (await api(srv, 'GET', `/api/tournaments/${t.id}`, { token: ann.body.token })).body;
+  assert.equal(view.state, 'running');
+  assert.deepEqual(view.entrants.map((e) => e.name), ['Ann', 'ai:1']);
+  assert.equal(view.clock.initial, 60);
+  assert.equal(view.you.games.length, 1);
+  assert.match(view.you.games[0].url, /^\/g\/[0-9a-f]+#token=[0-9a-f]+$/);
+  const game = (await api(srv, 'GET', `/api/games/${view.you.games[0].game}`)).body;
+  assert.ok(game.clock);
+});
+
+test('two servers sharing PostgreSQL run one Swiss, each round paired once', async () => {
+  const pg = await startPostgres();
+  const a = await startServer({ db: pg.url });
+  const b = await startServer({ db: pg.url });
+  try {
+    const t = (await api(a, 'POST', '/api/tournaments', { body: { name: 'Shared', game: 'kings-valley', format: 'swiss', rounds: 2, starts_in: 3600 } })).body;
+    for (const l of [1, 1, 1, 1]) {
+      const r = await api(b, 'POST', `/api/tournaments/${t.id}/join`, { token: t.token, body: { player: `ai:${l}` } });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+    }
+    assert.equal((await api(b, 'POST', `/api/tournaments/${t.id}/start`, { token: t.token, body: {} })).status, 200);
+    let done;
+    const end = Date.now() + 60000;
+    while (Date.now() < end) {
+      done = (await api(a, 'GET', `/api/tournaments/${t.id}`)).body;
+      if (done.state === 'finished') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(done.state, 'finished', JSON.stringify(done).slice(0, 400));
+    assert.deepEqual(done.pairings.map((r) => r.length), [2, 2]);
+    checkStandings(done, 'buchholz');
+    // Both servers see the same tournament.
+    assert.deepEqual((await api(b, 'GET', `/api/tournaments/${t.id}`)).body.standings, done.standings);
+  } finally {
+    for (const s of [a, b]) {
+      const { code } = await s.stop();
+      assert.equal(code, 0, s.stderr());
+      assert.doesNotMatch(s.stderr(), /AddressSanitizer|runtime error|LeakSanitizer/);
+    }
+    pg.stop();
+  }
+});
