@@ -1,6 +1,7 @@
 // comeback.test.mjs - coming back to games, in headless Chromium against a real crown
 // serve: a clock counting down on the page until its flag falls, the tab title on your
-// turn, the sound on the opponent's move, the home page's list of this browser's games,
+// turn (and the home page's, counting the games that wait), the sound on the opponent's
+// move, a browser notification while the tab is hidden, the home page's list of this browser's games,
 // taking an open seat from the home page, the spectator link, what the copy buttons copy,
 // a takeback asked on one page and answered on the other; an account made at /login
 // and this browser's games claimed on /account;
@@ -145,6 +146,54 @@ test('a takeback between two people: asked, declined, asked again and accepted o
   await second.context().close();
 });
 
+// The Notification API stubbed as granted, and the tab's visibility in the test's hands:
+// headless Chromium shows no notification, and a page under test is never hidden.
+function stubNotifications() {
+  window.notes = [];
+  window.tabHidden = false;
+  window.Notification = class {
+    // The browser remembers its leave across loads, as a real one does.
+    static get permission() { return localStorage.getItem('test.granted') ? 'granted' : 'default'; }
+    static requestPermission() { localStorage.setItem('test.granted', '1'); return Promise.resolve('granted'); }
+    constructor(title, options) { window.notes.push({ title, ...options }); }
+    close() {}
+  };
+  Object.defineProperty(document, 'visibilityState', { get: () => (window.tabHidden ? 'hidden' : 'visible') });
+}
+
+test('a browser notification tells of the turn while the tab is hidden, once asked for', async () => {
+  const g = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+  const page = await newPage();
+  await page.addInitScript(stubNotifications);
+  await page.goto(`${srv.url}${g.seats[1].url}`);
+  await page.waitForSelector('#board svg', WAIT);
+  assert.equal(await page.isChecked('#notify-toggle'), false);
+  await page.check('#notify-toggle');
+  await audit(page, ['.notify']);
+  // A turn that comes while the page is looked at is told by the page alone.
+  const move = async (seat) => {
+    const token = g.seats[seat].token;
+    const st = (await api(srv, 'GET', `/api/games/${g.id}`, { token })).body;
+    const r = await api(srv, 'POST', `/api/games/${g.id}/moves`, { token, body: { move: st.legal[0].text } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  };
+  await move(0);
+  await page.waitForFunction(() => document.title === '● Your turn - crown', null, WAIT);
+  assert.equal(await page.evaluate(() => window.notes.length), 0);
+  await page.evaluate(() => { window.tabHidden = true; });
+  await move(1);
+  await page.waitForFunction(() => document.title === 'crown', null, WAIT);
+  await move(0);
+  await page.waitForFunction(() => document.body.dataset.notified === '1', null, WAIT);
+  assert.deepEqual(await page.evaluate(() => window.notes), [{ title: 'Your turn in crown', body: 'King\'s Valley', tag: `crown-${g.id}` }]);
+  // The choice is remembered: a reload finds it on.
+  await page.reload();
+  await page.waitForSelector('#board svg', WAIT);
+  assert.equal(await page.isChecked('#notify-toggle'), true);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('the home page lists this browser\'s games, your turn first', async () => {
   const page = await newPage();
   const waiting = await create({ game: 'kings-guard', seats: ['human', 'human'] });
@@ -164,6 +213,7 @@ test('the home page lists this browser\'s games, your turn first', async () => {
   assert.ok(rows[0].mine && /Your turn/.test(rows[0].text));
   assert.match(rows[1].text, /second player to move/);
   assert.match(rows[1].text, /vs second: human · last move just now/);
+  assert.equal(await page.title(), '(1) Your turn - crown');
   await page.waitForSelector('#open-games[data-loaded]', WAIT);
   await shoot(page, 'home', '#lobby');
   await audit(page, ['#lobby']);
