@@ -91,7 +91,7 @@ LAB_LIBS := -ljansson -lcsv
 WEB_SRC := $(wildcard src/web/*.c)
 WEB_STATIC := $(shell find src/web/static -type f 2>/dev/null) $(shell find src/web/static -type d 2>/dev/null)
 WEB_GEN := $(OUT)/gen/web_assets_data.c
-WEB_LIBS := -lmicrohttpd -lsqlite3 -ljansson -lpq -lsodium
+WEB_LIBS := -lmicrohttpd -lsqlite3 -ljansson -lpq -lsodium -lcurl
 # libpq's header lives in its own folder (Debian's libpq-dev); a system header, so that
 # the strict warnings stay on our code.
 PQ_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql))

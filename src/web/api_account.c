@@ -46,30 +46,12 @@ bool api_account_user(Server *srv, const Request *req, StoreUser *out)
                STATUS_OK;
 }
 
-/* The account of the request, or false with res set to a 401. */
-static bool need_user(Server *srv, const Request *req, StoreUser *u, Response *res)
+bool api_account_need_user(Server *srv, const Request *req, StoreUser *u, Response *res)
 {
     if (api_account_user(srv, req, u))
         return true;
     response_error(res, 401, "sign in first (POST /api/login)");
     return false;
-}
-
-/* The request's JSON body with only `fields`, each a string; NULL with res set. */
-static json_t *string_body(const Request *req, const char *const *fields, Response *res)
-{
-    json_t *body = parse_body(req, res);
-    if (body == NULL || !only_fields(body, fields, res)) {
-        json_decref(body);
-        return NULL;
-    }
-    for (const char *const *f = fields; *f; f++)
-        if (!json_is_string(json_object_get(body, *f))) {
-            response_error(res, 400, "'%s' must be a string", *f);
-            json_decref(body);
-            return NULL;
-        }
-    return body;
 }
 
 static const char *field(const json_t *body, const char *name)
@@ -250,7 +232,7 @@ void api_account_logout_all(Server *srv, const Request *req, Session *s, Respons
     (void)s;
     StoreUser u;
     ErrBuf err;
-    if (!empty_body(req, res) || !need_user(srv, req, &u, res))
+    if (!empty_body(req, res) || !api_account_need_user(srv, req, &u, res))
         return;
     if (store_sessions_close_all(srv->store, u.id, NULL, &err) != STATUS_OK) {
         response_error(res, 503, "cannot sign out now: try again");
@@ -265,7 +247,7 @@ void api_account_logout_all(Server *srv, const Request *req, Session *s, Respons
 static bool confirm(Server *srv, const Request *req, const json_t *body, StoreUser *u,
                     Response *res)
 {
-    if (!need_user(srv, req, u, res))
+    if (!api_account_need_user(srv, req, u, res))
         return false;
     char account[LIMIT_KEY], addr[LIMIT_KEY];
     limit_keys(req, u->name, account, addr);
@@ -378,7 +360,7 @@ void api_account_export(Server *srv, const Request *req, Session *s, Response *r
 {
     (void)s;
     StoreUser u;
-    if (!need_user(srv, req, &u, res))
+    if (!api_account_need_user(srv, req, &u, res))
         return;
     int n = 0;
     StoreUserSeat *seats = user_seats(srv, u.id, &n);
@@ -436,7 +418,8 @@ void api_account_claim(Server *srv, const Request *req, Session *s, Response *re
     (void)s;
     json_t *body = parse_body(req, res);
     StoreUser u;
-    if (body == NULL || !only_fields(body, FIELDS, res) || !need_user(srv, req, &u, res)) {
+    if (body == NULL || !only_fields(body, FIELDS, res) ||
+        !api_account_need_user(srv, req, &u, res)) {
         json_decref(body);
         return;
     }

@@ -21,6 +21,8 @@ typedef struct Session Session;
 
 /* The signed-in account of a request (its session cookie), or false with none. */
 bool api_account_user(Server *srv, const Request *req, StoreUser *out);
+/* The same, or false with res set to a 401 that says to sign in. */
+bool api_account_need_user(Server *srv, const Request *req, StoreUser *out, Response *res);
 
 typedef struct NewGame NewGame;
 

@@ -132,14 +132,18 @@ Status store_user_delete(Store *st, int64_t user, ErrBuf *err)
     char u[24];
     num(u, sizeof u, user);
     const char *p[] = {u};
-    // The row stays for its seats; what said who the player was goes.
+    // The row stays for its seats; what said who the player was goes: the e-mail
+    // address, its tokens' hashes and its mails not sent yet with it (store_mail.h).
     const StoreStmt m[] = {
         {"DELETE FROM user_sessions WHERE user_id=$1", 1, p, NULL},
         {"DELETE FROM ratings WHERE user_id=$1", 1, p, NULL},
+        {"DELETE FROM mail_queue WHERE user_id=$1 AND state=0", 1, p, NULL},
+        {"DELETE FROM mail_tokens WHERE user_id=$1", 1, p, NULL},
+        {"DELETE FROM user_emails WHERE user_id=$1", 1, p, NULL},
         {"UPDATE users SET name=NULL, name_key=NULL, hash='', deleted=1 WHERE id=$1"
          " AND deleted=0", 1, p, "no such player"},
     };
-    return store_run(st, m, 3, NULL, err);
+    return store_run(st, m, 6, NULL, err);
 }
 
 Status store_user_seat(Store *st, int64_t user, const char *game_id, int seat, ErrBuf *err)

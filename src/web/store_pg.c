@@ -80,6 +80,21 @@ static const char *const MIGRATIONS[] = {
      " updated BIGINT NOT NULL DEFAULT 0, PRIMARY KEY(user_id, game));"
      "ALTER TABLE seats ADD COLUMN user_id BIGINT REFERENCES users(id);"
      "CREATE INDEX seats_user ON seats(user_id) WHERE user_id IS NOT NULL;"),
+    // 9: e-mail, as in SQLite's step 9.
+    ("CREATE TABLE user_emails(user_id BIGINT PRIMARY KEY REFERENCES users(id),"
+     " address TEXT NOT NULL, verified INTEGER NOT NULL DEFAULT 0,"
+     " moves INTEGER NOT NULL DEFAULT 0, challenges INTEGER NOT NULL DEFAULT 0,"
+     " timeouts INTEGER NOT NULL DEFAULT 0);"
+     "CREATE TABLE mail_tokens(hash TEXT PRIMARY KEY,"
+     " user_id BIGINT NOT NULL REFERENCES users(id), kind TEXT NOT NULL,"
+     " what TEXT NOT NULL DEFAULT '', expires BIGINT NOT NULL);"
+     "CREATE INDEX mail_tokens_user ON mail_tokens(user_id);"
+     "CREATE TABLE mail_queue(id BIGSERIAL PRIMARY KEY, dedupe TEXT UNIQUE,"
+     " user_id BIGINT REFERENCES users(id), address TEXT NOT NULL, subject TEXT NOT NULL,"
+     " body TEXT NOT NULL, unsubscribe TEXT NOT NULL DEFAULT '', created BIGINT NOT NULL,"
+     " next_try BIGINT NOT NULL, tries INTEGER NOT NULL DEFAULT 0,"
+     " state INTEGER NOT NULL DEFAULT 0, lease_until BIGINT NOT NULL DEFAULT 0);"
+     "CREATE INDEX mail_queue_due ON mail_queue(state, next_try);"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
