@@ -7,16 +7,19 @@
 #include "web/mail.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "web/context.h"
 #include "web/credential.h"
+#include "web/gameclock.h"
 #include "web/mailer.h"
+#include "web/meta.h"
 #include "web/session.h"
 #include "web/store_mail.h"
 
-enum { BASE_CAP = 256, URL_CAP = STORE_MAIL_URL_MAX, BODY_CAP = 2048 };
+enum { BASE_CAP = 256, URL_CAP = STORE_MAIL_URL_MAX, BODY_CAP = 2048, FLAGGING_CAP = 100 };
 
 bool mail_on(const Server *srv)
 {
@@ -182,6 +185,74 @@ void mail_turn(Server *srv, Session *s, int seat)
              base, path);
     StoreMail m = {key, to, subject, body, ""};
     queue(srv, &m, user, MAIL_MOVES, &err); // a mail lost to a busy store is only a mail
+}
+
+/* The name of another account seated in m than seat's, or "". */
+static const char *opponent(const GameMeta *m, int players, int seat)
+{
+    for (int i = 0; i < players && i < MAX_PLAYERS; i++)
+        if (i != seat && m->account[i][0])
+            return m->account[i];
+    return "";
+}
+
+/* The mail of one game that may be about to run out of time. */
+static void mail_timeout(Server *srv, const StoreFlagging *g, int64_t now_ms)
+{
+    GameMeta m;
+    ErrBuf err;
+    meta_init(&m);
+    if (meta_parse(g->meta, g->players, &m, &err) != STATUS_OK || m.clock.days <= 0 ||
+        m.end != PLAY_END_NONE || g->flag_at - now_ms > m.clock.per_move_ms / 4)
+        return;
+    const int seat = m.clock.running;
+    if (seat < 0 || seat >= g->players || m.account[seat][0] == '\0' ||
+        strcmp(m.account[seat], META_DELETED_PLAYER) == 0)
+        return;
+    int64_t user = 0;
+    char to[STORE_MAIL_ADDRESS_MAX + 1], token[SECRET_TOKEN_LEN + 1], base[BASE_CAP];
+    char subject[STORE_MAIL_SUBJECT_MAX], body[BODY_CAP], key[96];
+    if (store_mail_recipient(srv->store, m.account[seat], MAIL_TIMEOUTS, &user, to, &err) !=
+            STATUS_OK ||
+        store_seat_token(srv->store, g->id, seat, token, &err) != STATUS_OK)
+        return;
+    const char *other = opponent(&m, g->players, seat);
+    const long minutes = (long)((g->flag_at - now_ms) / 60000);
+    base_url(srv, base, sizeof base);
+    snprintf(key, sizeof key, "timeout:%.*s:%lld", SECRET_ID_LEN, g->id, (long long)g->flag_at);
+    snprintf(subject, sizeof subject, "crown: your time is running out%s%s",
+             other[0] ? " against " : "", other);
+    snprintf(body, sizeof body,
+             "Hello %s,\n\nyour move%s%s has %ld h %02ld min left before you lose on time.\n\n"
+             "Play it here:\n%s/g/%.*s#token=%s\n",
+             m.account[seat], other[0] ? " against " : "", other, minutes / 60, minutes % 60,
+             base, SECRET_ID_LEN, g->id, token);
+    StoreMail mail = {key, to, subject, body, ""};
+    queue(srv, &mail, user, MAIL_TIMEOUTS, &err);
+}
+
+int64_t mail_timeouts_period_ms(const Server *srv)
+{
+    const int64_t ms = (int64_t)srv->cfg.day_s * 1000 / 1440;
+    return ms < 200 ? 200 : ms;
+}
+
+void mail_timeouts(Server *srv)
+{
+    if (!mail_on(srv))
+        return;
+    // A quarter of the longest time per move (30 days) bounds how far ahead to look.
+    const int64_t now = gameclock_now();
+    const int64_t ahead = (int64_t)GAMECLOCK_MAX_DAYS * srv->cfg.day_s * 1000 / 4;
+    StoreFlagging games[FLAGGING_CAP];
+    int n = 0;
+    ErrBuf err;
+    if (store_games_flagging(srv->store, now + ahead, games, FLAGGING_CAP, &n, &err) != STATUS_OK)
+        return;
+    for (int i = 0; i < n; i++) {
+        mail_timeout(srv, &games[i], now);
+        free(games[i].meta);
+    }
 }
 
 Status mail_challenge(Server *srv, const char *to_name, const char *from, const char *game,

@@ -42,6 +42,14 @@ Status mail_reset(Server *srv, const char *who, ErrBuf *err);
  * is the game and the actions played when the turn came, so a turn taken back and
  * played again is not mailed twice). Takes s->mu; the caller does not hold it. */
 void mail_turn(Server *srv, Session *s, int seat);
+/* "About to run out of time": for each game of days per move whose running clock has a
+ * quarter of its time per move left or less, a mail to the account to move when it
+ * asked for it, once per turn (the key is the game and when the flag would fall). The
+ * housekeeping calls it; every process may, the key keeps it to one mail. */
+void mail_timeouts(Server *srv);
+/* How often mail_timeouts is worth calling: a minute of a day of --day-seconds, at
+ * least 200 ms. */
+int64_t mail_timeouts_period_ms(const Server *srv);
 /* A challenge to the account named `to` from `from` in `game` (its title), with the link
  * that answers it, when that account asked for challenges' mails; at most once per key. */
 Status mail_challenge(Server *srv, const char *to, const char *from, const char *game,

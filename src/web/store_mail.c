@@ -256,6 +256,54 @@ Status store_mail_queue(Store *st, const StoreMail *m, int64_t now, int64_t user
     return r;
 }
 
+Status store_games_flagging(Store *st, int64_t before_ms, StoreFlagging *out, int cap, int *n,
+                            ErrBuf *err)
+{
+    *n = 0;
+    char at[24], c[16];
+    num(at, sizeof at, before_ms);
+    num(c, sizeof c, cap);
+    const char *p[] = {at, c};
+    const StoreStmt m = {"SELECT id, players, flag_at, meta FROM games WHERE flag_at>0"
+                         " AND flag_at<=$1 AND finished=0 ORDER BY flag_at LIMIT $2",
+                         2, p, NULL};
+    StoreRows r;
+    const Status s = store_run(st, &m, 1, &r, err);
+    if (s != STATUS_OK)
+        return s;
+    for (int i = 0; i < r.rows && *n < cap; i++) {
+        const char *id = store_cell(&r, i, 0), *players = store_cell(&r, i, 1);
+        const char *flag = store_cell(&r, i, 2), *meta = store_cell(&r, i, 3);
+        StoreFlagging *o = &out[*n];
+        snprintf(o->id, sizeof o->id, "%s", id ? id : "");
+        o->players = players ? atoi(players) : 0;
+        o->flag_at = flag ? strtoll(flag, NULL, 10) : 0;
+        o->meta = strdup(meta ? meta : "{}");
+        if (o->meta != NULL)
+            (*n)++;
+    }
+    store_rows_free(&r);
+    return STATUS_OK;
+}
+
+Status store_seat_token(Store *st, const char *game_id, int seat,
+                        char token[SECRET_TOKEN_LEN + 1], ErrBuf *err)
+{
+    char k[16];
+    num(k, sizeof k, seat);
+    const char *p[] = {game_id, k};
+    const StoreStmt m = {"SELECT token FROM seats WHERE game_id=$1 AND seat=$2", 2, p,
+                         "no such seat"};
+    StoreRows r;
+    const Status s = store_run(st, &m, 1, &r, err);
+    if (s != STATUS_OK)
+        return s;
+    const char *t = store_cell(&r, 0, 0);
+    snprintf(token, SECRET_TOKEN_LEN + 1, "%s", t ? t : "");
+    store_rows_free(&r);
+    return STATUS_OK;
+}
+
 static char *dup_cell(const StoreRows *r, int c)
 {
     const char *v = store_cell(r, 0, c);

@@ -69,6 +69,21 @@ Status store_reset_use(Store *st, const char *token_hash, const char *hash, int6
  * until it expires); STATUS_NOT_FOUND when the token is unknown or expired. */
 Status store_unsubscribe(Store *st, const char *token_hash, int64_t now, ErrBuf *err);
 
+/* A game whose running clock runs out by a time (for "about to run out of time"). */
+typedef struct StoreFlagging {
+    char id[SECRET_ID_LEN + 1];
+    int players;
+    int64_t flag_at; /* ms since 1970 (StoreStamp.flag_at) */
+    char *meta;      /* malloc'd */
+} StoreFlagging;
+/* The unfinished games whose clock runs out by before_ms, soonest first, up to cap;
+ * free each meta. */
+Status store_games_flagging(Store *st, int64_t before_ms, StoreFlagging *out, int cap, int *n,
+                            ErrBuf *err);
+/* The token of a game's seat; STATUS_NOT_FOUND when there is none. */
+Status store_seat_token(Store *st, const char *game_id, int seat,
+                        char token[SECRET_TOKEN_LEN + 1], ErrBuf *err);
+
 /* A mail to queue. */
 typedef struct StoreMail {
     const char *dedupe; /* at most one mail per key ever (a game's turn), or NULL */

@@ -4,42 +4,22 @@
 // mailed once per turn, with a one-click unsubscribe link that works without signing
 // in; a password reset whose link works once and expires, asked for with the same
 // answer for a name or address nobody has; a refused mail tried again; the address,
-// tokens and unsent mails erased with the account; and a server without --smtp that
+// tokens and unsent mails erased with the account; a game about to run out of time
+// mailed once; and a server without --smtp that
 // says it sends none. On SQLite, then on PostgreSQL with two processes sending from the
 // one queue (every count of mails below is exact: none is sent twice). Part of the api
 // suite of tools/run-web-tests.sh.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { startPostgres } from './cluster.mjs';
 import { api, startServer } from './server.mjs';
+import { startSink } from './smtp.mjs';
 
-// Debian's python3, where python3-aiosmtpd is (a python3 earlier in PATH may lack it).
-const PYTHON = process.env.CROWN_TEST_PYTHON || '/usr/bin/python3';
-const WAIT_MS = 15000;
-
-let sink; // { port, mails: [{ from, to, data }], proc }
+let sink; // smtp.mjs's sink of the suite running
 let srv;
 let off; // a server without --smtp
-
-// The sink refuses its first message (451), so the first mail is one tried again.
-function startSink() {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(PYTHON, [new URL('./smtp-sink.py', import.meta.url).pathname, '1'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const s = { proc, mails: [], port: 0, err: '' };
-    let buf = '';
-    proc.stderr.on('data', (d) => { s.err += d; });
-    proc.stdout.on('data', (d) => {
-      buf += d;
-      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        if (line.startsWith('port ')) { s.port = Number(line.slice(5)); resolve(s); } else if (line) s.mails.push(JSON.parse(line));
-      }
-    });
-    proc.on('exit', (code) => reject(new Error(`the SMTP sink exited (${code}): ${s.err}`)));
-  });
-}
+let brief; // on SQLite, a server whose days are 8 s, for a clock that runs low
 
 async function call(method, path, { body, cookie, server = srv, token } = {}) {
   const headers = cookie ? { cookie: `crown_session=${cookie}` } : {};
@@ -57,39 +37,36 @@ async function signup(server = srv) {
   return { name, password, cookie: r.cookie };
 }
 
-// The mails to `to` received so far.
-const mailsTo = (to) => sink.mails.filter((m) => m.to.includes(to));
+const mailsTo = (to) => sink.to(to);
 
-// Waits for the n-th mail to `to` (1-based) and returns it.
+// The n-th mail to `to`, with the server's log when it does not come.
 async function mail(to, n = 1) {
-  const end = Date.now() + WAIT_MS;
-  while (Date.now() < end) {
-    const got = mailsTo(to);
-    if (got.length >= n) return got[n - 1];
-    await new Promise((r) => setTimeout(r, 50));
+  try {
+    return await sink.mail(to, n);
+  } catch (e) {
+    throw new Error(`${e.message}\n${srv.stderr()}`);
   }
-  throw new Error(`no mail ${n} to ${to}: ${JSON.stringify(sink.mails.map((m) => m.to))}\n${srv.stderr()}`);
 }
 
 // The token of the link to `path` in a mail, checking the link's base is the server's.
-function link(m, path) {
-  const re = new RegExp(`${srv.url.replace(/[.:/]/g, '\\$&')}${path.replace('?', '\\?')}=([0-9a-f]{64})`);
+function link(m, path, server = srv) {
+  const re = new RegExp(`${server.url.replace(/[.:/]/g, '\\$&')}${path.replace('?', '\\?')}=([0-9a-f]{64})`);
   const found = m.data.match(re);
   assert.ok(found, `no link ${path} in ${m.data}`);
   return found[1];
 }
 
 // An account with a verified address, through its verification mail.
-async function verified(address) {
-  const a = await signup();
-  const r = await call('POST', '/api/account/email', { body: { address }, cookie: a.cookie });
+async function verified(address, server = srv) {
+  const a = await signup(server);
+  const r = await call('POST', '/api/account/email', { body: { address }, cookie: a.cookie, server });
   assert.equal(r.status, 202, JSON.stringify(r.body));
   assert.deepEqual(r.body, { mail: true, address, verified: false, notify: { moves: false, challenges: false, timeouts: false } });
   const m = await mail(address);
   assert.match(m.data, /^Subject: crown: confirm your e-mail address$/m);
   assert.match(m.data, /^From: crown <crown@example.org>$/m);
-  const token = link(m, '/account?verify');
-  assert.equal((await call('POST', '/api/email/verify', { body: { token } })).status, 200);
+  const token = link(m, '/account?verify', server);
+  assert.equal((await call('POST', '/api/email/verify', { body: { token }, server })).status, 200);
   return { ...a, address, token };
 }
 
@@ -99,12 +76,16 @@ describe(store, () => {
   let others = []; // on PostgreSQL, a second process sending from the same queue
 
   before(async () => {
-    sink = await startSink();
+    sink = await startSink(1); // the first message refused: that mail is tried again
+    // --day-seconds 96: the links last long enough for a loaded machine (a reset link
+    // 4 s), and a refused mail is tried again after a second.
     const mailArgs = ['--password-cost', 'low', '--day-seconds', '96', '--smtp', `smtp://127.0.0.1:${sink.port}`, '--smtp-from', 'crown@example.org'];
-    // --day-seconds 96: a reset link (an hour of a day) lasts 4 s, for its expiry;
-    // long enough for the mail to arrive on a loaded machine.
     if (store === 'sqlite') {
-      [srv, off] = await Promise.all([startServer({ args: mailArgs }), startServer({ args: ['--password-cost', 'low'] })]);
+      [srv, off, brief] = await Promise.all([
+        startServer({ args: mailArgs }),
+        startServer({ args: ['--password-cost', 'low'] }),
+        startServer({ args: [...mailArgs.slice(0, 2), '--day-seconds', '8', ...mailArgs.slice(4)] }),
+      ]);
     } else {
       pg = await startPostgres();
       srv = await startServer({ db: pg.url, args: mailArgs });
@@ -113,13 +94,13 @@ describe(store, () => {
   });
 
   after(async () => {
-    for (const s of [srv, ...others, ...(store === 'sqlite' ? [off] : [])]) {
+    for (const s of [srv, ...others, ...(store === 'sqlite' ? [off, brief] : [])]) {
       if (!s) continue;
       const { code } = await s.stop();
       assert.equal(code, 0, s.stderr());
     }
     if (pg) pg.stop();
-    if (sink) { sink.proc.removeAllListeners('exit'); sink.proc.stdin.end(); }
+    if (sink) sink.stop();
   });
 
   test('an address is verified by the link mailed to it, once; a refused mail is tried again', async () => {
@@ -209,14 +190,40 @@ describe(store, () => {
     assert.deepEqual((await call('GET', '/api/me', { cookie: a.cookie })).body, { signed_in: false, name: null });
     assert.equal((await call('POST', '/api/login', { body: { name: a.name, password } })).status, 200);
     for (const token of [first, second]) assert.equal((await call('POST', '/api/password/reset', { body: { token, password: 'another-one-2' } })).status, 404);
-    // A link lasts an hour of a day: here 4 s (tested once, on SQLite: it takes time).
+    // A link lasts an hour of a day: a second (the least) where a day is 8 s. Tested once.
     if (store !== 'sqlite') return;
-    assert.equal((await call('POST', '/api/password/forgot', { body: { name: a.name } })).status, 202);
-    const late = link(await mail(a.address, 4), '/login?reset');
-    await new Promise((res) => setTimeout(res, 5100));
-    const expired = await call('POST', '/api/password/reset', { body: { token: late, password: 'too-late-3' } });
+    const c = await verified('expiry@example.org', brief);
+    assert.equal((await call('POST', '/api/password/forgot', { body: { name: c.name }, server: brief })).status, 202);
+    const late = link(await mail(c.address, 2), '/login?reset', brief);
+    await new Promise((res) => setTimeout(res, 2100));
+    const expired = await call('POST', '/api/password/reset', { body: { token: late, password: 'too-late-3' }, server: brief });
     assert.equal(expired.status, 404);
     assert.match(expired.body.error, /used or expired/);
+  });
+
+  test('a game about to run out of time is mailed once, to the account to move that asked', async () => {
+    if (store !== 'sqlite') return; // days of 8 s need a server of their own: once
+    const a = await signup(brief);
+    const b = await verified('late@example.org', brief);
+    const on = await call('POST', '/api/account/email/notify', { body: { timeouts: true }, cookie: b.cookie, server: brief });
+    assert.deepEqual(on.body.notify, { moves: false, challenges: false, timeouts: true });
+    const made = await call('POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'open'], clock: { days: 1 } }, cookie: a.cookie, server: brief });
+    const id = made.body.id;
+    const token = (await call('POST', `/api/games/${id}/join`, { body: {}, cookie: b.cookie, server: brief })).body.token;
+    const st = made.body.state;
+    assert.equal((await call('POST', `/api/games/${id}/moves`, { body: { move: st.legal[0].text }, token: made.body.seats[0].token, server: brief })).status, 200);
+    // A day is 8 s here: with 2 s of the second player's move left, the mail; then the flag.
+    const m = await mail('late@example.org', 2);
+    assert.match(m.data, new RegExp(`^Subject: crown: your time is running out against ${a.name}$`, 'm'));
+    assert.match(m.data, new RegExp(`/g/${id}#token=${token}`));
+    assert.match(m.data, /has 0 h 00 min left before you lose on time/);
+    assert.match(m.data, /unsubscribe=[0-9a-f]{64}/);
+    const end = Date.now() + 15000;
+    while ((await call('GET', `/api/games/${id}`, { server: brief })).body.status !== 'over') {
+      assert.ok(Date.now() < end, 'the flag did not fall');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.equal(mailsTo('late@example.org').length, 2); // one, though looked at every 200 ms
   });
 
   test('deleting the account erases its address and tokens; a server without --smtp sends none', async () => {
