@@ -98,3 +98,11 @@ export const changePassword = (password, newPassword) => call('POST', '/api/acco
 export const deleteAccount = (password) => call('POST', '/api/account/delete', { body: { password } });
 export const exportAccount = () => call('GET', '/api/account/export');
 export const claimGames = (games) => call('POST', '/api/account/claim', { body: { games } });
+export const emailSettings = () => call('GET', '/api/account/email');
+export const setEmail = (address) => call('POST', '/api/account/email', { body: { address } });
+export const removeEmail = () => call('POST', '/api/account/email/delete', { body: {} });
+export const setMailNotify = (choices) => call('POST', '/api/account/email/notify', { body: choices });
+export const verifyEmail = (token) => call('POST', '/api/email/verify', { body: { token } });
+export const unsubscribe = (token) => call('POST', '/api/email/unsubscribe', { body: { token } });
+export const forgotPassword = (name) => call('POST', '/api/password/forgot', { body: { name } });
+export const resetPassword = (token, password) => call('POST', '/api/password/reset', { body: { token, password } });
