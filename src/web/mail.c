@@ -66,6 +66,16 @@ static int64_t expires(const Server *srv, double days)
     return (int64_t)time(NULL) + (s < 1 ? 1 : (int64_t)s);
 }
 
+enum { PACE_S = 60 }; /* an account's verification or reset mails: one a minute */
+
+/* A paced mail's key and the pattern of its kind's keys ("reset:USER:..."): a page or a
+ * script asking again and again cannot fill someone's mailbox. */
+static void paced_key(char *key, char *pace, size_t cap, const char *what, int64_t user)
+{
+    snprintf(pace, cap, "%s:%lld:%%", what, (long long)user);
+    snprintf(key, cap, "%s:%lld:%lld", what, (long long)user, (long long)time(NULL));
+}
+
 /* A new token and its hash; false without randomness. */
 static bool new_token(char token[CREDENTIAL_ID_LEN + 1], char hash[CREDENTIAL_ID_LEN + 1])
 {
@@ -116,21 +126,23 @@ Status mail_verification(Server *srv, int64_t user, const char *name, const char
              "If you did not ask for this, ignore this mail: nothing is sent to this\n"
              "address until it is confirmed.\n",
              name, name, base, token);
-    StoreMail m = {NULL, address, "crown: confirm your e-mail address", body, ""};
+    char key[64], pace[64];
+    paced_key(key, pace, sizeof key, "verify", user);
+    StoreMail m = {key, address, "crown: confirm your e-mail address", body, "", pace, PACE_S};
     return queue(srv, &m, user, -1, err);
 }
 
 Status mail_reset(Server *srv, const char *who, ErrBuf *err)
 {
     char token[CREDENTIAL_ID_LEN + 1], hash[CREDENTIAL_ID_LEN + 1], base[BASE_CAP];
-    char key[CREDENTIAL_NAME_MAX + 1], to[STORE_MAIL_ADDRESS_MAX + 1], body[BODY_CAP];
+    char name_key[CREDENTIAL_NAME_MAX + 1], to[STORE_MAIL_ADDRESS_MAX + 1], body[BODY_CAP];
     if (!new_token(token, hash))
         return err_set(err, STATUS_IO, "no randomness for a token");
     const bool name = strchr(who, '@') == NULL;
     if (name)
-        credential_name_key(who, key, sizeof key);
+        credential_name_key(who, name_key, sizeof name_key);
     int64_t user = 0;
-    Status s = store_reset_open(srv->store, name ? key : NULL, name ? NULL : who, hash,
+    Status s = store_reset_open(srv->store, name ? name_key : NULL, name ? NULL : who, hash,
                                 expires(srv, MAIL_RESET_DAYS), &user, to, err);
     if (s == STATUS_NOT_FOUND)
         return STATUS_OK;
@@ -143,7 +155,9 @@ Status mail_reset(Server *srv, const char *who, ErrBuf *err)
              "once:\n\n%s/login?reset=%s\n\n"
              "If it was not you, ignore this mail: the password stays as it is.\n",
              base, token);
-    StoreMail m = {NULL, to, "crown: reset your password", body, ""};
+    char key[64], pace[64];
+    paced_key(key, pace, sizeof key, "reset", user);
+    StoreMail m = {key, to, "crown: reset your password", body, "", pace, PACE_S};
     return queue(srv, &m, user, -1, err);
 }
 
@@ -183,7 +197,7 @@ void mail_turn(Server *srv, Session *s, int seat)
              "Play it here:\n%s%s\n",
              name, title, other[0] ? " against " : "", other, days, days == 1 ? "" : "s",
              base, path);
-    StoreMail m = {key, to, subject, body, ""};
+    StoreMail m = {key, to, subject, body, "", NULL, 0};
     queue(srv, &m, user, MAIL_MOVES, &err); // a mail lost to a busy store is only a mail
 }
 
@@ -227,7 +241,7 @@ static void mail_timeout(Server *srv, const StoreFlagging *g, int64_t now_ms)
              "Play it here:\n%s/g/%.*s#token=%s\n",
              m.account[seat], other[0] ? " against " : "", other, minutes / 60, minutes % 60,
              base, SECRET_ID_LEN, g->id, token);
-    StoreMail mail = {key, to, subject, body, ""};
+    StoreMail mail = {key, to, subject, body, "", NULL, 0};
     queue(srv, &mail, user, MAIL_TIMEOUTS, &err);
 }
 
@@ -273,6 +287,6 @@ Status mail_challenge(Server *srv, const char *to_name, const char *from, const 
     snprintf(body, sizeof body,
              "Hello %s,\n\n%s challenges you to a game of %s.\n\nAccept or decline it here:\n"
              "%s%s\n", to_name, from, game, base, path);
-    StoreMail m = {key, to, subject, body, ""};
+    StoreMail m = {key, to, subject, body, "", NULL, 0};
     return queue(srv, &m, user, MAIL_CHALLENGES, err);
 }

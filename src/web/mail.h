@@ -30,7 +30,8 @@ bool mail_on(const Server *srv);
  * mail's headers), or NULL. */
 const char *mail_address_refusal(const char *address);
 /* Sets the account's address (unverified) and queues the mail with its verification
- * link. */
+ * link: one a minute at most, like the reset links, so that nobody's mailbox can be
+ * filled by asking again and again. */
 Status mail_verification(Server *srv, int64_t user, const char *name, const char *address,
                          ErrBuf *err);
 /* Queues a password reset link to the verified address of the account named `who` or

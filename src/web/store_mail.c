@@ -234,18 +234,21 @@ Status store_mail_queue(Store *st, const StoreMail *m, int64_t now, int64_t user
                         bool *queued, ErrBuf *err)
 {
     *queued = false;
-    char at[24], u[24], until[24];
+    char at[24], u[24], until[24], since[24];
     num(at, sizeof at, now);
     num(u, sizeof u, user);
     num(until, sizeof until, token_expires);
+    num(since, sizeof since, now - m->pace_s);
     const char *q[] = {m->dedupe, user > 0 ? u : NULL, m->to, m->subject, m->body,
-                       m->unsubscribe ? m->unsubscribe : "", at};
+                       m->unsubscribe ? m->unsubscribe : "", at, m->pace ? m->pace : "", since};
     const char *t[] = {token_hash, u, mail_kind_name(kind), until};
-    // The mail first: a key queued before leaves the whole call undone, token and all.
+    // The mail first: a key queued before, or a pace not yet run out, leaves the whole
+    // call undone, token and all.
     const StoreStmt s[] = {
         {"INSERT INTO mail_queue(dedupe, user_id, address, subject, body, unsubscribe,"
-         " created, next_try) VALUES($1, $2, $3, $4, $5, $6, $7, $7)"
-         " ON CONFLICT(dedupe) DO NOTHING RETURNING id", 7, q, "queued before"},
+         " created, next_try) SELECT $1, $2, $3, $4, $5, $6, $7, $7 WHERE NOT EXISTS"
+         " (SELECT 1 FROM mail_queue WHERE $8<>'' AND user_id=$2 AND dedupe LIKE $8"
+         " AND created>$9) ON CONFLICT(dedupe) DO NOTHING RETURNING id", 9, q, "queued before"},
         {"INSERT INTO mail_tokens(hash, user_id, kind, what, expires)"
          " VALUES($1, $2, 'unsub', $3, $4)", 4, t, NULL},
     };

@@ -89,6 +89,10 @@ typedef struct StoreMail {
     const char *dedupe; /* at most one mail per key ever (a game's turn), or NULL */
     const char *to, *subject, *body;
     const char *unsubscribe; /* its unsubscribe link for List-Unsubscribe, or "" */
+    /* With pace (a LIKE pattern of dedupe keys, NULL for none): not queued when a mail
+     * of the same user with such a key was queued in the last pace_s seconds. */
+    const char *pace;
+    int pace_s;
 } StoreMail;
 
 /* The verified address of the account named `name` (any case) when it asked for `kind`:
@@ -96,8 +100,8 @@ typedef struct StoreMail {
 Status store_mail_recipient(Store *st, const char *name, MailKind kind, int64_t *user,
                             char to[STORE_MAIL_ADDRESS_MAX + 1], ErrBuf *err);
 /* Queues a mail with its unsubscribe token (for user's `kind`; NULL token_hash: none);
- * *queued false when its dedupe key was queued before (nothing is written then but the
- * token, which then only expires). */
+ * *queued false (and nothing written) when its dedupe key was queued before or its pace
+ * holds it back. */
 Status store_mail_queue(Store *st, const StoreMail *m, int64_t now, int64_t user,
                         MailKind kind, const char *token_hash, int64_t token_expires,
                         bool *queued, ErrBuf *err);

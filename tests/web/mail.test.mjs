@@ -180,16 +180,18 @@ describe(store, () => {
       answers.push(r.body);
     }
     assert.equal(new Set(answers.map((x) => JSON.stringify(x))).size, 1);
+    // Four asks, two of them for this account: one mail, since an account gets one reset
+    // mail a minute at most (nobody's mailbox is filled by asking again and again).
     const first = link(await mail(a.address, 2), '/login?reset');
-    const second = link(await mail(a.address, 3), '/login?reset'); // asked by the address, any case
+    await verified('barrier-reset@example.org');
+    assert.equal(mailsTo(a.address).length, 2);
     const password = 'a-new-password-1';
     const r = await call('POST', '/api/password/reset', { body: { token: first, password } });
     assert.equal(r.status, 200, JSON.stringify(r.body));
-    // The old sessions ended, the new password signs in, and no link of that time works
-    // again: the one used, and the other asked before it.
+    // The old sessions ended, the new password signs in, and the link works once.
     assert.deepEqual((await call('GET', '/api/me', { cookie: a.cookie })).body, { signed_in: false, name: null });
     assert.equal((await call('POST', '/api/login', { body: { name: a.name, password } })).status, 200);
-    for (const token of [first, second]) assert.equal((await call('POST', '/api/password/reset', { body: { token, password: 'another-one-2' } })).status, 404);
+    assert.equal((await call('POST', '/api/password/reset', { body: { token: first, password: 'another-one-2' } })).status, 404);
     // A link lasts an hour of a day: a second (the least) where a day is 8 s. Tested once.
     if (store !== 'sqlite') return;
     const c = await verified('expiry@example.org', brief);
