@@ -172,7 +172,10 @@ test('a browser notification tells of the turn while the tab is hidden, once ask
   await page.waitForSelector('#board svg', WAIT);
   assert.equal(await page.isChecked('#notify-toggle'), false);
   await page.check('#notify-toggle');
-  await audit(page, ['.notify']);
+  for (const vp of [PHONE, WIDE]) {
+    await page.setViewportSize(vp);
+    await audit(page, ['.notify']);
+  }
   // A turn that comes while the page is looked at is told by the page alone.
   const move = async (seat) => {
     const token = g.seats[seat].token;
