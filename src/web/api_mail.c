@@ -38,20 +38,11 @@ static bool token_hash(const json_t *body, char hash[CREDENTIAL_ID_LEN + 1], con
 
 static void answer_email(Server *srv, Response *res, int status, int64_t user)
 {
-    StoreEmail e;
-    ErrBuf err;
-    if (store_email_get(srv->store, user, &e, &err) != STATUS_OK) {
+    json_t *o = mail_settings_json(srv, user);
+    if (o == NULL)
         response_error(res, 503, "cannot read the address now: try again");
-        return;
-    }
-    json_t *o = json_object(), *wants = json_object();
-    json_object_set_new(o, "mail", json_boolean(mail_on(srv)));
-    json_object_set_new(o, "address", e.address[0] ? json_string(e.address) : json_null());
-    json_object_set_new(o, "verified", json_boolean(e.verified));
-    for (int k = 0; k < MAIL_KINDS; k++)
-        json_object_set_new(wants, mail_kind_name((MailKind)k), json_boolean(e.wants[k]));
-    json_object_set_new(o, "notify", wants);
-    api_answer_json(res, status, o);
+    else
+        api_answer_json(res, status, o);
 }
 
 void api_mail_get(Server *srv, const Request *req, Session *s, Response *res)

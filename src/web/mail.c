@@ -26,6 +26,22 @@ bool mail_on(const Server *srv)
     return srv->cfg.smtp_url != NULL;
 }
 
+json_t *mail_settings_json(Server *srv, int64_t user)
+{
+    StoreEmail e;
+    ErrBuf err;
+    if (store_email_get(srv->store, user, &e, &err) != STATUS_OK)
+        return NULL;
+    json_t *o = json_object(), *wants = json_object();
+    json_object_set_new(o, "mail", json_boolean(mail_on(srv)));
+    json_object_set_new(o, "address", e.address[0] ? json_string(e.address) : json_null());
+    json_object_set_new(o, "verified", json_boolean(e.verified));
+    for (int k = 0; k < MAIL_KINDS; k++)
+        json_object_set_new(wants, mail_kind_name((MailKind)k), json_boolean(e.wants[k]));
+    json_object_set_new(o, "notify", wants);
+    return o;
+}
+
 const char *mail_address_refusal(const char *address)
 {
     const size_t n = strlen(address);

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "core/status.h"
 
 typedef struct Server Server;
@@ -26,6 +28,10 @@ typedef struct Session Session;
 
 /* Whether the server sends mail (--smtp given). */
 bool mail_on(const Server *srv);
+/* The account's mail settings as the API shows them: {"mail": whether the server sends
+ * any, "address": A or null, "verified", "notify": {"moves", "challenges", "timeouts"}};
+ * NULL when the store cannot say. */
+json_t *mail_settings_json(Server *srv, int64_t user);
 /* Why `address` is not one we send to (length, shape, characters that would break a
  * mail's headers), or NULL. */
 const char *mail_address_refusal(const char *address);

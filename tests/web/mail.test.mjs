@@ -116,6 +116,9 @@ describe(store, () => {
     assert.equal((await call('POST', '/api/email/verify', { body: { token: 'nonsense' } })).status, 404);
     const got = await call('GET', '/api/account/email', { cookie: a.cookie });
     assert.equal(got.body.verified, true);
+    // The address is the account's data: its export has it.
+    const exported = (await call('GET', '/api/account/export', { cookie: a.cookie })).body;
+    assert.deepEqual(exported.email, got.body);
     // Addresses that would break a mail are refused.
     for (const address of ['no-at-sign', 'a@b', 'x@example.org\r\nBcc: y@example.org', 'a b@example.org', '<a@example.org>']) {
       const r = await call('POST', '/api/account/email', { body: { address }, cookie: a.cookie });
