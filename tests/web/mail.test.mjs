@@ -98,6 +98,7 @@ describe(store, () => {
       if (!s) continue;
       const { code } = await s.stop();
       assert.equal(code, 0, s.stderr());
+      assert.doesNotMatch(s.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
     }
     if (pg) pg.stop();
     if (sink) sink.stop();
