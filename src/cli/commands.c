@@ -182,8 +182,9 @@ static const CliCommand COMMANDS[] = {
      "      --delete-finished-after S  the same for finished games [0, never]\n"
      "      MAIL: --smtp smtp://HOST:PORT (or smtps://) --smtp-from ADDRESS: mail for\n"
      "      accounts (address verification, password reset, and the mails a player asks\n"
-     "      for: his move in a days-per-move game, challenges), queued in the database\n"
-     "      and sent by a background thread, tried again later when the server refuses;\n"
+     "      for: his move in a days-per-move game, its time running low, challenges),\n"
+     "      queued in the database and sent by a background thread, tried again later\n"
+     "      when the server refuses;\n"
      "      --smtp-credentials FILE: one line USER:PASSWORD for the SMTP server, sent\n"
      "      only over TLS and never logged. Without --smtp, no mail (docs/DEPLOY.md)."},
     {"help", cmd_help, "crown help [--man] [COMMAND]",
