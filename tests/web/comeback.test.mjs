@@ -386,6 +386,7 @@ test('e-mail on the account page: an address confirmed by its link, a mail asked
     await page.setViewportSize(WIDE);
     // Signed out, "forgot your password?" mails a link to the confirmed address.
     await page.click('.account-menu .account-signout');
+    await page.waitForSelector('.account-menu .account-signin', WAIT); // signed out, home
     await page.goto(`${mailer.url}/login`);
     await page.fill('.forgot-form input[name=who]', 'Mailreader');
     await page.click('.forgot-form button');
