@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include <jansson.h>
@@ -65,10 +66,15 @@ void api_mail_set(Server *srv, const Request *req, Session *s, Response *res)
     }
     const char *why = mail_address_refusal(text(body, "address"));
     ErrBuf err;
+    StoreEmail now;
     if (!mail_on(srv))
         response_error(res, 503, "%s", NO_MAIL);
     else if (why != NULL)
         response_error(res, 400, "%s", why);
+    else if (store_email_get(srv->store, u.id, &now, &err) != STATUS_OK)
+        response_error(res, 503, "cannot keep the address now: try again");
+    else if (now.verified && strcasecmp(now.address, text(body, "address")) == 0)
+        answer_email(srv, res, 200, u.id); // saved again as it is: kept, choices and all
     else if (mail_verification(srv, u.id, u.name, text(body, "address"), &err) != STATUS_OK)
         response_error(res, 503, "cannot keep the address now: try again");
     else

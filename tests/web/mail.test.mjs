@@ -117,6 +117,10 @@ describe(store, () => {
     assert.equal((await call('POST', '/api/email/verify', { body: { token: 'nonsense' } })).status, 404);
     const got = await call('GET', '/api/account/email', { cookie: a.cookie });
     assert.equal(got.body.verified, true);
+    // Saved again as it is, the verified address stays verified (and no mail goes).
+    const same = await call('POST', '/api/account/email', { body: { address: a.address.toUpperCase() }, cookie: a.cookie });
+    assert.equal(same.status, 200);
+    assert.deepEqual(same.body, got.body);
     // The address is the account's data: its export has it.
     const exported = (await call('GET', '/api/account/export', { cookie: a.cookie })).body;
     assert.deepEqual(exported.email, got.body);

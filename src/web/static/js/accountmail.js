@@ -80,7 +80,8 @@ export async function emailSection() {
       return t('mail.removed');
     }
     show(await api.setEmail(String(data.get('address'))));
-    return t('mail.sent', { address: s.address });
+    // The confirmed address saved again stays as it was: no link was mailed.
+    return s.verified ? t('mail.notify-saved') : t('mail.sent', { address: s.address });
   });
   const notifyForm = accountForm('mail-notify-form', [
     h('fieldset', {}, h('legend', {}, t('mail.notify')),
