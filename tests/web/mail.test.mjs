@@ -5,15 +5,16 @@
 // in; a password reset whose link works once and expires, asked for with the same
 // answer for a name or address nobody has; a refused mail tried again; the address,
 // tokens and unsent mails erased with the account; a game about to run out of time
-// mailed once; and a server without --smtp that
+// mailed once; a mail queued while the SMTP server is down sent after a restart; and a server without --smtp that
 // says it sends none. On SQLite, then on PostgreSQL with two processes sending from the
 // one queue (every count of mails below is exact: none is sent twice). Part of the api
 // suite of tools/run-web-tests.sh.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { startPostgres } from './cluster.mjs';
-import { api, startServer } from './server.mjs';
+import { join } from 'node:path';
+import { freePort, startPostgres } from './cluster.mjs';
+import { api, startServer, tempDir } from './server.mjs';
 import { startSink } from './smtp.mjs';
 
 let sink; // smtp.mjs's sink of the suite running
@@ -234,6 +235,29 @@ describe(store, () => {
       await new Promise((r) => setTimeout(r, 200));
     }
     assert.equal(mailsTo('late@example.org').length, 2); // one, though looked at every 200 ms
+  });
+
+  test('a mail queued while the SMTP server is down is sent after a restart', async () => {
+    if (store !== 'sqlite') return; // the queue is the same table on both
+    const db = join(tempDir(), 'crown.db');
+    const args = (port) => ['--password-cost', 'low', '--day-seconds', '96', '--smtp', `smtp://127.0.0.1:${port}`, '--smtp-from', 'crown@example.org'];
+    const down = await startServer({ db, args: args(await freePort()) });
+    const a = await signup(down);
+    assert.equal((await call('POST', '/api/account/email', { body: { address: 'patient@example.org' }, cookie: a.cookie, server: down })).status, 202);
+    const end = Date.now() + 15000;
+    while (!/mail 1 not sent \(try 1 of 8\)/.test(down.stderr())) {
+      assert.ok(Date.now() < end, `no failed try: ${down.stderr()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal((await down.stop()).code, 0);
+    // The same database, now with a server that answers: the mail was kept, and goes.
+    const up = await startServer({ db, args: args(sink.port) });
+    try {
+      const m = await mail('patient@example.org');
+      assert.match(m.data, /^Subject: crown: confirm your e-mail address$/m);
+    } finally {
+      assert.equal((await up.stop()).code, 0);
+    }
   });
 
   test('deleting the account erases its address and tokens; a server without --smtp sends none', async () => {
