@@ -93,7 +93,7 @@ WEB_STATIC := $(shell find src/web/static -type f 2>/dev/null) $(shell find src/
 WEB_GEN := $(OUT)/gen/web_assets_data.c
 # Passkeys (src/web/webauthn.c): libfido2 checks the signatures, libcbor reads the CBOR.
 FIDO_LIBS := $(shell pkg-config --libs libfido2 libcbor 2>/dev/null || echo -lfido2 -lcbor)
-WEB_LIBS := -lmicrohttpd -lsqlite3 -ljansson -lpq -lsodium $(FIDO_LIBS)
+WEB_LIBS := -lmicrohttpd -lsqlite3 -ljansson -lpq -lsodium -lcurl $(FIDO_LIBS)
 # libpq's header lives in its own folder (Debian's libpq-dev); a system header, so that
 # the strict warnings stay on our code.
 PQ_CFLAGS := $(patsubst -I%,-isystem %,$(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql))

@@ -2,7 +2,7 @@
 # Installs the Debian packages crown needs, only those missing.
 #   tools/install-deps.sh build   compiler, make and the libraries of the web server and
 #                                 the lab: enough to build and play (libmicrohttpd, SQLite,
-#                                 jansson, libpq, libcsv, libsodium, libfido2, libcbor), and gnuplot for crown lab's plots
+#                                 jansson, libpq, libcsv, libsodium, libfido2, libcbor, libcurl), and gnuplot for crown lab's plots
 #   tools/install-deps.sh play    build + npm and the front end's npm packages
 #                                 (src/web/vendor: uPlot, the review's graph), which the
 #                                 build embeds: what ./play and make play need
@@ -11,7 +11,8 @@
 #                                 and the front end's (src/web/vendor: uPlot)
 #   tools/install-deps.sh test    build + web + cmocka, clang and its libFuzzer, Python's
 #                                 headers, numpy, pytest, pip, venv and build, the sqlite3
-#                                 shell, and PostgreSQL and HAProxy for the multi-process
+#                                 shell, PostgreSQL and HAProxy for the multi-process tests, and
+#                                 aiosmtpd (a local SMTP server) for the mail
 #                                 tests, for `make test`
 #   tools/install-deps.sh deb     build + debhelper, lintian, Python's headers and
 #                                 debootstrap: `make deb` and `make deb-test`
@@ -20,13 +21,13 @@
 set -eu
 cd "$(dirname "$0")/.."
 set_name=${1:-build}
-want=(gcc make libmicrohttpd-dev libsqlite3-dev libjansson-dev libpq-dev libcsv-dev libsodium-dev libfido2-dev libcbor-dev gnuplot-nox)
+want=(gcc make libmicrohttpd-dev libsqlite3-dev libjansson-dev libpq-dev libcsv-dev libsodium-dev libfido2-dev libcbor-dev libcurl4-openssl-dev gnuplot-nox)
 web=false vendor=false
 case $set_name in
 build) ;;
 play) vendor=true ;;
 web) web=true vendor=true ;;
-test) web=true vendor=true; want+=(libcmocka-dev clang libclang-rt-dev python3-dev python3-numpy python3-pytest sqlite3 postgresql haproxy cppcheck) ;; # libFuzzer: clang only recommends it
+test) web=true vendor=true; want+=(libcmocka-dev clang libclang-rt-dev python3-dev python3-numpy python3-pytest python3-aiosmtpd sqlite3 postgresql haproxy cppcheck) ;; # libFuzzer: clang only recommends it
 deb) want+=(debhelper dpkg-dev fakeroot lintian pkgconf python3-dev debootstrap) ;;
 *) echo "install-deps: unknown set '$set_name' (build, play, web, test, deb)" >&2; exit 2 ;;
 esac

@@ -16,7 +16,7 @@ for suite in "$@"; do
     api)
         # Files that time the server's answers (a read while an AI thinks, lock-outs,
         # slow clients, clocks, offers expiring) run alone; the others two at a time.
-        serial+=(tests/web/api.test.mjs tests/web/accounts.test.mjs tests/web/passkeys-api.test.mjs tests/web/offers.test.mjs tests/web/limits.test.mjs tests/web/slowloris.test.mjs tests/web/clock.test.mjs)
+        serial+=(tests/web/api.test.mjs tests/web/accounts.test.mjs tests/web/passkeys-api.test.mjs tests/web/offers.test.mjs tests/web/mail.test.mjs tests/web/limits.test.mjs tests/web/slowloris.test.mjs tests/web/clock.test.mjs)
         paired+=(tests/web/review-api.test.mjs tests/web/analysis-api.test.mjs tests/web/import-api.test.mjs tests/web/finish.test.mjs
                  tests/web/lab-api.test.mjs tests/web/bench.test.mjs tests/web/i18n.test.mjs
                  tests/web/tournaments.test.mjs tests/web/puzzle-ratings.test.mjs)

@@ -22,6 +22,8 @@ void cli_usage(FILE *f)
     for (int i = 0; i < cli_command_count(); i++) {
         const CliCommand *c = cli_command_at(i);
         fprintf(f, "  %s\n      %s\n", c->usage, c->help);
+        if (c->more)
+            fprintf(f, "%s\n", c->more);
     }
     fprintf(f, "\n`crown help COMMAND` (or `crown COMMAND --help`) describes one command; `crown\n"
                "help --man COMMAND` writes its manual page; `crown games` lists the games;\n"
@@ -32,6 +34,8 @@ void cli_usage(FILE *f)
 void cli_command_help(const CliCommand *c, FILE *f)
 {
     fprintf(f, "usage: %s\n  %s\n", c->usage, c->help);
+    if (c->more)
+        fprintf(f, "%s\n", c->more);
 }
 
 /* One line of text as roff: backslashes escaped, hyphens as minus signs (so that options
@@ -86,6 +90,8 @@ static void manual_page(const CliCommand *c, FILE *f)
     roff_text(c->usage, 0, f);
     fputs(".fi\n.SH DESCRIPTION\n.nf\n", f);
     roff_text(c->help, 6, f);
+    if (c->more)
+        roff_text(c->more, 6, f);
     fputs(".fi\n.SH SEE ALSO\n.BR crown (1),\n.BR crown\\-games (1)\n", f);
 }
 

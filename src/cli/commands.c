@@ -8,16 +8,16 @@
 #include "cli/cli.h"
 
 static const CliCommand COMMANDS[] = {
-    {"games", cmd_games, "crown games", "list every game with its rule options"},
+    {"games", cmd_games, "crown games", "list every game with its rule options", NULL},
     {"play", cmd_play,
      "crown play GAME [--players SPEC,SPEC] [--rule NAME=VALUE]... [--seed S] [--position TEXT]\n"
      "           [--depth N] [--nodes N] [--movetime MS] [--engine-option [K:]NAME=VALUE]...",
      "play on the terminal; SPEC is human or ai[:LEVEL] (also ab, mcts, random), or an\n"
-     "      outside engine uci:COMMAND or ugi:COMMAND (docs/PROTOCOLS.md)"},
+     "      outside engine uci:COMMAND or ugi:COMMAND (docs/PROTOCOLS.md)", NULL},
     {"analyze", cmd_analyze,
      "crown analyze GAME [--position TEXT] [--rule NAME=VALUE]... [--agent SPEC]\n"
      "           [--depth N] [--nodes N] [--movetime MS] [--seed S]",
-     "search one position; prints bestmove, score and principal variation"},
+     "search one position; prints bestmove, score and principal variation", NULL},
     {"solve", cmd_solve,
      "crown solve kings-valley [--rule NAME=VALUE]... [--out FILE] [--threads N]\n"
      "           [--check N [--depth H] [--seed S]] [--report [--tablebase FILE]]\n"
@@ -27,7 +27,7 @@ static const CliCommand COMMANDS[] = {
      "      beside crown.db); a killed solve resumes from FILE.part when run again;\n"
      "      --check N: N random positions of the table against alpha-beta H plies deep;\n"
      "      --report: the starts' values, first moves, perfect games, counts, longest win;\n"
-     "      --soldiers N: a reduced game with N soldiers a side (for tests)"},
+     "      --soldiers N: a reduced game with N soldiers a side (for tests)", NULL},
     {"prove", cmd_prove,
      "crown prove GAME [--position TEXT] [--rule NAME=VALUE]... [--hours H] [--memory GB]\n"
      "           [--nodes N] [--out FILE] [--checkpoint DIR] | crown prove --verify FILE",
@@ -36,7 +36,7 @@ static const CliCommand COMMANDS[] = {
      "      (default 0.25); --hours, --nodes: the budget of this run; --out: write the\n"
      "      winning strategy; --checkpoint: keep the table in DIR every 5 minutes, at the\n"
      "      budget and on SIGINT or SIGTERM, and resume from it when run again on the same\n"
-     "      game, rules and position; --verify: re-check a strategy by the rules alone"},
+     "      game, rules and position; --verify: re-check a strategy by the rules alone", NULL},
     {"puzzles", cmd_puzzles,
      "crown puzzles GAME --count N [--seed S] [--min-plies A --max-plies B] [--out FILE]\n"
      "           [--depth D] [--rule NAME=VALUE]... [--tablebase FILE] [--position TEXT]\n"
@@ -44,12 +44,12 @@ static const CliCommand COMMANDS[] = {
      "find puzzles (one move that alone keeps the win, and the line on) and print one a\n"
      "      line as JSON: proven from the solved table for kings-valley and\n"
      "      retrieve-the-king, searched at depths D and D+4 (D 2) for the other games;\n"
-     "      --verify: check a written set against the table, or by search (docs/PUZZLES.md)"},
+     "      --verify: check a written set against the table, or by search (docs/PUZZLES.md)", NULL},
     {"perft", cmd_perft,
      "crown perft GAME DEPTH [--position TEXT] [--rule NAME=VALUE]... [--movetime MS]\n"
      "           [--generic]",
      "count the move tree to each depth (--generic: the interface's slow loop; --movetime:\n"
-     "      start no deeper depth once that many milliseconds are spent)"},
+     "      start no deeper depth once that many milliseconds are spent)", NULL},
     {"match", cmd_match,
      "crown match GAME --players SPEC,SPEC --games N [--seed S] [--out FILE] [--jobs J]\n"
      "           [--openings FILE] [--rule NAME=VALUE]... [--depth N] [--nodes N]\n"
@@ -58,13 +58,13 @@ static const CliCommand COMMANDS[] = {
      "      players) or each player's wins, mean rank, mean score and mean rank by seat.\n"
      "      A SPEC may be an outside engine, uci:COMMAND or ugi:COMMAND; --engine-option\n"
      "      sets an option of every outside engine, or of --players entry K only; --tc\n"
-     "      gives each seat a clock of BASE seconds plus INC a move (docs/PROTOCOLS.md)"},
+     "      gives each seat a clock of BASE seconds plus INC a move (docs/PROTOCOLS.md)", NULL},
     {"sprt", cmd_sprt,
      "crown sprt GAME --base SPEC --test SPEC --elo0 E0 --elo1 E1 [--alpha A] [--beta B]\n"
      "           [--movetime MS] [--depth N] [--nodes N] [--games-max N] [--seed S]\n"
      "           [--jobs J] [--openings FILE] [--rule NAME=VALUE]...",
      "play pairs of games (seats swapped) until the sequential probability ratio test\n"
-     "      accepts H0 (test is elo0 stronger) or H1 (elo1); prints W/D/L, LLR and Elo"},
+     "      accepts H0 (test is elo0 stronger) or H1 (elo1); prints W/D/L, LLR and Elo", NULL},
     {"tournament", cmd_tournament,
      "crown tournament GAME --players SPEC,SPEC,... [--format round-robin|gauntlet]\n"
      "           [--games N] [--rounds R] [--concurrency N] [--seed S] [--openings FILE]\n"
@@ -76,7 +76,7 @@ static const CliCommand COMMANDS[] = {
      "      times (1; 2 for a double round-robin), --concurrency games at once (1); prints\n"
      "      each game on stderr as it ends, then the standings (points, Elo against the\n"
      "      field with its 95% margin, Sonneborn-Berger) and the crosstable; --out writes\n"
-     "      every game's record (docs/TOURNAMENTS.md)"},
+     "      every game's record (docs/TOURNAMENTS.md)", NULL},
     {"tune", cmd_tune,
      "crown tune GAME [--generate N --out FILE [--players A,B] [--depth N] [--nodes N]\n"
      "           [--random-plies N] [--skip-plies N] [--per-game N] [--seed S] [--jobs J]]\n"
@@ -91,42 +91,43 @@ static const CliCommand COMMANDS[] = {
      "      mean squared error of sigmoid(K eval) against the results, and prints them\n"
      "      (--only: just the weights whose names start so, value_ say, the rest kept);\n"
      "      --write writes the fitted (or, alone, the current) weights as the game's C table.\n"
-     "      Without these: the weights and their values (docs/STRENGTH.md)"},
+     "      Without these: the weights and their values (docs/STRENGTH.md)", NULL},
     {"nnue", cmd_nnue,
      "crown nnue GAME (--features DATA --out FILE | --eval DATA [--net FILE]\n"
      "           [--kernel portable|avx2]) [--rule NAME=VALUE]...",
      "evaluation networks (docs/TRAINING.md): --features writes the positions of a crown\n"
      "      tune file as the net's input features for the trainer; --eval prints each\n"
-     "      position's value by the net (built in, or --net FILE) and by the hand evaluation"},
+     "      position's value by the net (built in, or --net FILE) and by the hand evaluation", NULL},
     {"lab", cmd_lab,
      "crown lab GAME --players SPEC,SPEC... --games N --out DIR [--compare NAME=VALUE,...]...\n"
      "           [--ladder L,L...] [--rule NAME=VALUE]... [--jobs J] [--seed S] [--shard I/N]\n"
      "           [--depth N] [--nodes N] [--movetime MS]; crown lab merge DIR... --out DIR",
      "a self-play study: win, draw and loss rates by seat with 95% intervals, why games\n"
      "      ended, lengths, rule sets compared, Elo ladders; writes DIR/results.csv,\n"
-     "      DIR/summary.json and DIR/report.html (docs/LAB.md)"},
+     "      DIR/summary.json and DIR/report.html (docs/LAB.md)", NULL},
     {"playouts", cmd_playouts,
      "crown playouts GAME [--games N] [--movetime MS] [--seed S] [--position TEXT]\n"
      "           [--rule NAME=VALUE]...",
-     "random games to the end: speed, and how often each player wins under random play"},
+     "random games to the end: speed, and how often each player wins under random play", NULL},
     {"uci", cmd_uci, "crown uci",
      "a UCI chess engine on stdin/stdout: King Down with the chess rules (classic set-up,\n"
      "      castling, en passant, Q R B N promotion), for chess GUIs and matches against\n"
-     "      other engines (docs/PROTOCOLS.md)"},
+     "      other engines (docs/PROTOCOLS.md)", NULL},
     {"ugi", cmd_ugi, "crown ugi GAME [--rule NAME=VALUE]...",
      "a UGI engine (the Universal Game Interface of cutegames) on stdin/stdout for any\n"
      "      two-player game but King of the Valley; every rule option is a setoption\n"
-     "      (docs/PROTOCOLS.md)"},
+     "      (docs/PROTOCOLS.md)", NULL},
     {"bench", cmd_bench, "crown bench [GAME] [--eval classic|nnue]",
      "fixed-depth searches over fixed positions; prints a node-count signature and, per\n"
      "      game, the evaluation it searched with (--eval nnue: the game's network, where it\n"
-     "      has one; the signature is made with the default, classic)"},
+     "      has one; the signature is made with the default, classic)", NULL},
     {"serve", cmd_serve,
      "crown serve [--port P] [--bind ADDR] [--db FILE|URL] [--ai-threads N] [--rate N] [--quiet]\n"
      "      [--max-connections N] [--max-per-ip N] [--heads-per-ip N] [--head-timeout S]\n"
      "      [--public-url URL] [--allow-origin ORIGIN[,ORIGIN]] [--trusted-proxy ADDR[,ADDR]]\n"
      "      [--tablebase FILE] [--limits auto|home|public] [LIMITS]\n"
-     "      [--lab DIR [--lab-max-games N] [--lab-keep N] [--lab-starts-per-hour N]]",
+     "      [--lab DIR [--lab-max-games N] [--lab-keep N] [--lab-starts-per-hour N]]\n"
+     "      [--smtp URL --smtp-from ADDRESS [--smtp-credentials FILE]]",
      "the web server: play every game in a browser against the AI or with friends (default\n"
      "      127.0.0.1:8080; --port 0 picks a free port; --db defaults to\n"
      "      $XDG_DATA_HOME/crown/crown.db or ~/.local/share/crown/crown.db; a\n"
@@ -173,20 +174,28 @@ static const CliCommand COMMANDS[] = {
      "      --dead-after S         on PostgreSQL, a process silent this long is taken for\n"
      "                             dead: its streams and hints stop counting [30]\n"
      "      --idle S               a game untouched this long leaves memory [300]\n"
-     "      --day-seconds S        a day of days-per-move clocks, for tests [86400]\n"
+     "      --day-seconds S        a day of days-per-move clocks and mail links, for tests\n"
+     "                             [86400]\n"
      "      --login-tries N        failed sign-ins of an account before it waits, doubling;\n"
      "                             an address has four times as many [5]\n"
-     "      --password-cost normal|low  argon2id's cost for passwords; low for tests only\n"
+     "      --password-cost normal|low  argon2id's cost for passwords; low for tests only",
      "      --abandon-after S      an unfinished game unchanged this long is deleted; 0 never\n"
      "                             [2592000, 30 days]\n"
-     "      --delete-finished-after S  the same for finished games [0, never]"},
+     "      --delete-finished-after S  the same for finished games [0, never]\n"
+     "      MAIL: --smtp smtp://HOST:PORT (or smtps://) --smtp-from ADDRESS: mail for\n"
+     "      accounts (address verification, password reset, and the mails a player asks\n"
+     "      for: his move in a days-per-move game, its time running low, challenges),\n"
+     "      queued in the database and sent by a background thread, tried again later\n"
+     "      when the server refuses;\n"
+     "      --smtp-credentials FILE: one line USER:PASSWORD for the SMTP server, sent\n"
+     "      only over TLS and never logged. Without --smtp, no mail (docs/DEPLOY.md)."},
     {"help", cmd_help, "crown help [--man] [COMMAND]",
      "the list of commands, or one command's help as --help gives it; --man: its manual\n"
-     "      page (roff), for `man -l -` or to install as crown-COMMAND(1)"},
+     "      page (roff), for `man -l -` or to install as crown-COMMAND(1)", NULL},
     {"completion", cmd_completion, "crown completion bash",
      "the bash completion of crown's commands, their flags, game names and rule options:\n"
      "      eval \"$(crown completion bash)\" (make install puts it where bash-completion\n"
-     "      finds it)"},
+     "      finds it)", NULL},
 };
 enum { N_COMMANDS = sizeof COMMANDS / sizeof COMMANDS[0] };
 

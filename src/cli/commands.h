@@ -13,6 +13,9 @@ typedef struct CliCommand {
     int (*run)(int argc, char **argv);
     const char *usage; /* "crown NAME ...", lines after the first indented */
     const char *help;  /* what it does, lines after the first indented by six spaces */
+    /* the help's next lines, or NULL: one string literal holds at most 4095 characters
+     * in C17, which serve's help outgrew */
+    const char *more;
 } CliCommand;
 
 int cli_command_count(void);

@@ -59,6 +59,22 @@ json_t *parse_body(const Request *req, Response *res)
     return j;
 }
 
+json_t *string_body(const Request *req, const char *const *fields, Response *res)
+{
+    json_t *body = parse_body(req, res);
+    if (body == NULL || !only_fields(body, fields, res)) {
+        json_decref(body);
+        return NULL;
+    }
+    for (const char *const *f = fields; *f; f++)
+        if (!json_is_string(json_object_get(body, *f))) {
+            response_error(res, 400, "'%s' must be a string", *f);
+            json_decref(body);
+            return NULL;
+        }
+    return body;
+}
+
 /* Refuses fields other than those listed (NULL-terminated). */
 bool only_fields(json_t *o, const char *const *allowed, Response *res)
 {

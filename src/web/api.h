@@ -26,6 +26,9 @@ json_t *parse_body(const Request *req, Response *res);
 /* Whether o has no fields but those of `allowed` (NULL-terminated); false with res set to
  * a 400 naming them. */
 bool only_fields(json_t *o, const char *const *allowed, Response *res);
+/* The request's JSON body with only `fields` (NULL-terminated), each a string; NULL with
+ * res set to a 400 saying why. */
+json_t *string_body(const Request *req, const char *const *fields, Response *res);
 /* The seat of the request's token, -1 for none (when not needed), or -2 with res set to
  * a 403. */
 int seat_of_request(const Request *req, Session *s, bool needed, Response *res);

@@ -18,6 +18,7 @@
 #include "web/credential.h"
 #include "web/loginlimit.h"
 #include "web/meta.h"
+#include "web/mail.h"
 #include "web/session.h"
 
 enum {
@@ -417,6 +418,9 @@ void api_account_export(Server *srv, const Request *req, Session *s, Response *r
     json_object_set_new(o, "created", json_integer(u.created));
     json_object_set_new(o, "games", games);
     json_object_set_new(o, "ratings", ratings_json(srv, u.id));
+    // The e-mail address and the mails asked for are the account's data too.
+    json_t *mail = mail_settings_json(srv, u.id);
+    json_object_set_new(o, "email", mail ? mail : json_null());
     api_answer_json(res, 200, o);
 }
 

@@ -17,6 +17,7 @@
 #include "web/api_state.h"
 #include "web/api_view.h"
 #include "web/context.h"
+#include "web/mail.h"
 #include "web/session.h"
 
 static void state_response(Response *res, Session *s, int viewer, int status)
@@ -63,10 +64,12 @@ void api_game_move(Server *srv, const Request *req, Session *s, Response *res)
         ErrBuf err;
         const Status st = session_play(srv, s, seat, json_string_value(move),
                                        ply ? (int)json_integer_value(ply) : -1, &err);
-        if (st == STATUS_OK)
+        if (st == STATUS_OK) {
             state_response(res, s, seat, 200);
-        else
+            mail_turn(srv, s, seat); // "your move" by mail, in a game of days per move
+        } else {
             response_error(res, http_status_of(st), "%s", err.msg);
+        }
     }
     json_decref(body);
 }

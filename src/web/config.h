@@ -51,7 +51,8 @@ typedef struct ServeConfig {
      * its streams and hints no longer count (store_live_beat). */
     int dead_after_s;
     int idle_s;            /* a game nobody touched for this long leaves memory */
-    int day_s;             /* a day of a days-per-move clock: 86400 but in tests */
+    int day_s;             /* a day of a days-per-move clock and of mail links (mail.h):
+                            * 86400 but in tests */
     int login_tries;       /* failed sign-ins of an account before it waits (an
                             * address has four times as many; loginlimit.h) */
     bool password_low;     /* --password-cost low: the cheapest argon2id, for tests */
@@ -69,6 +70,11 @@ typedef struct ServeConfig {
     const char *share_host;
     const char *tablebase; /* a solved table for ai:10 and hints; NULL: the default places */
     const char *lab_dir;   /* --lab: studies from the browser kept here; NULL: the lab is off */
+    /* Mail (mailer.h): the SMTP server's URL (smtp:// or smtps://; NULL: mail is off),
+     * the sender's address, and a file holding "USER:PASSWORD" for the server, or NULL. */
+    const char *smtp_url;
+    const char *smtp_from;
+    const char *smtp_credentials;
     bool quiet;            /* --quiet: no summaries of the library's routine lines */
     int lab_max_games;     /* games of one such study, every rule set; of one address's */
     int lab_keep;          /* study folders kept in lab_dir */

@@ -26,6 +26,7 @@ typedef struct Janitor Janitor;
 typedef struct LabServer LabServer;
 typedef struct LanguagePages LanguagePages;
 typedef struct LoginLimit LoginLimit;
+typedef struct Mailer Mailer;
 typedef struct Perfect Perfect;
 typedef struct Quota Quota;
 typedef struct RateLimiter RateLimiter;
@@ -53,6 +54,7 @@ struct Server {
     LoginLimit *address_logins; /* ... per client address */
     TrustedProxies *proxies; /* --trusted-proxy; NULL: every client is its TCP peer */
     Janitor *janitor;
+    Mailer *mailer;       /* the mail queue's sender (mailer.h), or NULL without --smtp */
     struct MHD_Daemon *daemon;
     SseHub *sse;         /* the event streams' keep-alives and hang-ups */
     atomic_long open_streams; /* event streams open now: counted by sse.c */

@@ -12,7 +12,6 @@
 enum {
     MAX_INITIAL_S = 3 * 3600,  /* three hours each */
     MAX_INCREMENT_S = 600,
-    MAX_DAYS = 30,
 };
 
 int64_t gameclock_now(void)
@@ -58,9 +57,9 @@ Status gameclock_from_request(const json_t *j, int players, int64_t day_ms, Play
         return err_set(err, STATUS_PARSE, "a clock is either minutes and an increment or "
                        "days per move, not both");
     if (has_days) {
-        if (!whole(j, "days", 1, MAX_DAYS, 0, &days))
+        if (!whole(j, "days", 1, GAMECLOCK_MAX_DAYS, 0, &days))
             return err_set(err, STATUS_PARSE, "'days' must be a whole number from 1 to %d",
-                           MAX_DAYS);
+                           GAMECLOCK_MAX_DAYS);
         c.per_move_ms = (int64_t)days * day_ms;
         c.days = (int)days;
     } else {
@@ -133,7 +132,7 @@ Status gameclock_parse_store(const json_t *j, int players, PlayClock *out, ErrBu
     // Clocks stored before "days" was kept had days of 86400 s.
     const json_t *days = json_object_get(j, "days");
     c.days = json_is_integer(days) && json_integer_value(days) > 0 &&
-                     json_integer_value(days) <= MAX_DAYS
+                     json_integer_value(days) <= GAMECLOCK_MAX_DAYS
                  ? (int)json_integer_value(days)
                  : (int)(c.per_move_ms / 86400000);
     *out = c;

@@ -18,6 +18,9 @@
 #include "core/status.h"
 #include "play/clock.h"
 
+/* The most days per move a game may have. */
+enum { GAMECLOCK_MAX_DAYS = 30 };
+
 /* The wall clock in milliseconds. */
 int64_t gameclock_now(void);
 

@@ -6,7 +6,8 @@
  * looks at the running clocks every CLOCK_TICK_MS, so a flag falls on time even when
  * nobody moves; at every sweep it asks the store for the flags of games out of memory
  * (days per move), which fall within a sweep's period, and clears expired sign-in
- * sessions. On a shared store it also beats for this process (store_live_beat) four
+ * sessions; every minute of a day (mail.h) it mails those whose clock runs low. On a
+ * shared store it also beats for this process (store_live_beat) four
  * times per --dead-after, at most every 5 s, so that a live process's streams and hints
  * always count and a dead one's soon do not. Every second it lets the tournaments with
  * work due take their next step (tournament.h).
@@ -19,6 +20,7 @@
 #include <time.h>
 
 #include "web/context.h"
+#include "web/mail.h"
 #include "web/session.h"
 #include "web/store_account.h"
 #include "web/tournament.h"
@@ -54,7 +56,8 @@ static void *janitor_main(void *arg)
     const int64_t beat = (int64_t)c->dead_after_s * 1000 / 4 < BEAT_MAX_MS
                              ? (int64_t)c->dead_after_s * 1000 / 4
                              : BEAT_MAX_MS;
-    int64_t since_sweep = 0, since_beat = 0, since_tournaments = 0;
+    int64_t since_sweep = 0, since_beat = 0, since_tournaments = 0, since_mail = 0;
+    const int64_t mail_period = mail_timeouts_period_ms(srv);
     int64_t expired_at = 0; /* when expired sign-in sessions were last cleared (s) */
     pthread_mutex_lock(&j->mu);
     while (!j->stop) {
@@ -75,6 +78,10 @@ static void *janitor_main(void *arg)
         if ((since_tournaments += wait) >= TOURNAMENT_TICK_MS) {
             since_tournaments = 0;
             tournaments_tick(srv);
+        }
+        if ((since_mail += wait) >= mail_period) {
+            since_mail = 0;
+            mail_timeouts(srv);
         }
         if ((since_sweep += wait) < period) {
             pthread_mutex_lock(&j->mu);

@@ -24,6 +24,7 @@
 #include "web/api_import.h"
 #include "web/api_lobby.h"
 #include "web/api_offer.h"
+#include "web/api_mail.h"
 #include "web/api_observe.h"
 #include "web/api_puzzle.h"
 #include "web/api_solution.h"
@@ -106,6 +107,14 @@ static const Route ROUTES[] = {
     {"POST", "/api/passkeys/delete", api_passkey_delete, NULL, false},
     {"POST", "/api/passkeys/login-options", api_passkey_login_options, NULL, false},
     {"POST", "/api/passkeys/login", api_passkey_login, NULL, false},
+    {"GET", "/api/account/email", api_mail_get, NULL, false},
+    {"POST", "/api/account/email", api_mail_set, NULL, false},
+    {"POST", "/api/account/email/delete", api_mail_remove, NULL, false},
+    {"POST", "/api/account/email/notify", api_mail_notify, NULL, false},
+    {"POST", "/api/email/verify", api_mail_verify, NULL, false},
+    {"POST", "/api/email/unsubscribe", api_mail_unsubscribe, NULL, false},
+    {"POST", "/api/password/forgot", api_mail_forgot, NULL, false},
+    {"POST", "/api/password/reset", api_mail_reset, NULL, false},
     {"GET", GAME_PATH, api_game_state, NULL, false},
     {"POST", GAME_PATH "/moves", api_game_move, NULL, false},
     {"POST", GAME_PATH "/undo", api_game_undo, NULL, false},

@@ -17,6 +17,7 @@
 
 #include "core/strbuf.h"
 #include "play/perfect.h"
+#include "web/mail.h"
 #include "web/netaddr.h"
 #include "web/serve.h"
 #include "web/server.h"
@@ -177,6 +178,17 @@ int cmd_serve(int argc, char **argv)
                 return serve_error("--public-url wants the URL players open, such as "
                                    "https://crown.example.org, not '%s'", v), 2;
             cfg.public_url = v;
+        } else if (strcmp(a, "--smtp") == 0) {
+            if (strncmp(v, "smtp://", 7) != 0 && strncmp(v, "smtps://", 8) != 0)
+                return serve_error("--smtp wants smtp://HOST:PORT or smtps://HOST:PORT, not "
+                                   "'%s'", v), 2;
+            cfg.smtp_url = v;
+        } else if (strcmp(a, "--smtp-from") == 0) {
+            if (mail_address_refusal(v) != NULL)
+                return serve_error("--smtp-from: %s", mail_address_refusal(v)), 2;
+            cfg.smtp_from = v;
+        } else if (strcmp(a, "--smtp-credentials") == 0) {
+            cfg.smtp_credentials = v;
         } else if (strcmp(a, "--allow-origin") == 0) {
             cfg.allow_origins = v;
         } else if (strcmp(a, "--trusted-proxy") == 0) {
@@ -195,6 +207,10 @@ int cmd_serve(int argc, char **argv)
         }
         i++;
     }
+    if ((cfg.smtp_url == NULL) != (cfg.smtp_from == NULL) ||
+        (cfg.smtp_credentials != NULL && cfg.smtp_url == NULL))
+        return serve_error("mail needs both --smtp URL and --smtp-from ADDRESS "
+                           "(--smtp-credentials FILE only with them)"), 2;
     char db[PATH_CAP];
     if (cfg.db_path == NULL) {
         if (!default_db(db, sizeof db))

@@ -5,7 +5,8 @@
  * (which evicts and deletes games), then the store's listener (whose callbacks reach
  * sessions and AI workers), then the AI workers (which answer waiting hint requests),
  * then a wake-up for every event stream, and only then the HTTP daemon, which joins the
- * connection threads; what they used is freed last.
+ * connection threads; then the mail sender (which requests wake), and what they used is
+ * freed last.
  */
 #include "web/server.h"
 
@@ -22,6 +23,7 @@
 #include "web/language.h"
 #include "web/lab_api.h"
 #include "web/loginlimit.h"
+#include "web/mailer.h"
 #include "web/quota.h"
 #include "web/ratelimit.h"
 #include "web/realip.h"
@@ -113,6 +115,7 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     }
     const LabLimits lab = {cfg->lab_max_games, cfg->lab_keep, cfg->lab_starts};
     if ((st = janitor_start(srv, &srv->janitor, err)) != STATUS_OK ||
+        (st = mailer_start(srv, &srv->mailer, err)) != STATUS_OK ||
         (st = lab_server_open(cfg->lab_dir, &lab, &srv->lab, err)) != STATUS_OK) {
         server_stop(srv);
         return st;
@@ -138,6 +141,8 @@ void server_stop(Server *srv)
     if (srv->sessions)
         sessions_wake_all(srv->sessions);
     http_stop(srv);
+    mailer_stop(srv->mailer); // after the requests, which wake it; before the store
+    srv->mailer = NULL;
     ai_pool_free(srv->ai);
     sessions_free(srv->sessions);
     store_close(srv->store);

@@ -127,8 +127,9 @@ Status store_user_delete(Store *st, int64_t user, ErrBuf *err)
     char u[24];
     store_num(u, sizeof u, user);
     const char *p[] = {u};
-    // The row stays for its seats; what said who the player was goes, his seeks and
-    // challenges (which name him) too.
+    // The row stays for its seats; what said who the player was goes: his passkeys, seeks
+    // and challenges (which name him), puzzle ratings, and the e-mail address, its tokens'
+    // hashes and its mails not sent yet with it (store_mail.h).
     const StoreStmt m[] = {
         {"DELETE FROM user_sessions WHERE user_id=$1", 1, p, NULL},
         {"DELETE FROM ratings WHERE user_id=$1", 1, p, NULL},
@@ -136,6 +137,9 @@ Status store_user_delete(Store *st, int64_t user, ErrBuf *err)
         {"DELETE FROM offers WHERE from_user=$1 OR to_user=$1", 1, p, NULL},
         {"DELETE FROM puzzle_ratings WHERE user_id=$1", 1, p, NULL},
         {"DELETE FROM puzzle_attempts WHERE user_id=$1", 1, p, NULL},
+        {"DELETE FROM mail_queue WHERE user_id=$1 AND state=0", 1, p, NULL},
+        {"DELETE FROM mail_tokens WHERE user_id=$1", 1, p, NULL},
+        {"DELETE FROM user_emails WHERE user_id=$1", 1, p, NULL},
         {"UPDATE users SET name=NULL, name_key=NULL, hash='', deleted=1 WHERE id=$1"
          " AND deleted=0", 1, p, "no such player"},
     };

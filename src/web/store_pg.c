@@ -19,109 +19,11 @@
  * connections, one per call.
  */
 #include "web/store_pg_internal.h"
-#include "web/store_offer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* The schema, one step per version (the same versions as SQLite's; ai_work only here,
- * where several processes share the games). */
-static const char *const MIGRATIONS[] = {
-    "CREATE TABLE IF NOT EXISTS games("
-    " id TEXT PRIMARY KEY, game TEXT NOT NULL, players INTEGER NOT NULL,"
-    " rules TEXT NOT NULL, start TEXT NOT NULL, seed BIGINT NOT NULL,"
-    " created BIGINT NOT NULL, version BIGINT NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS seats("
-    " game_id TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,"
-    " player TEXT NOT NULL, token TEXT NOT NULL, PRIMARY KEY(game_id, seat));"
-    "CREATE TABLE IF NOT EXISTS moves("
-    " game_id TEXT NOT NULL REFERENCES games(id), ply INTEGER NOT NULL,"
-    " text TEXT NOT NULL, PRIMARY KEY(game_id, ply));",
-    "ALTER TABLE games ADD COLUMN updated BIGINT NOT NULL DEFAULT 0;"
-    "UPDATE games SET updated=created;"
-    "CREATE TABLE ai_work("
-    " game_id TEXT PRIMARY KEY REFERENCES games(id), version BIGINT NOT NULL,"
-    " owner TEXT NOT NULL, lease_until TIMESTAMPTZ NOT NULL);"
-    "CREATE INDEX ai_work_lease ON ai_work(lease_until);"
-    "CREATE INDEX ai_work_owner ON ai_work(owner);",
-    // 3: whether a game is known to be over (the retention's sweeps), indexed for them.
-    ("ALTER TABLE games ADD COLUMN finished INTEGER NOT NULL DEFAULT 0;"
-     "CREATE INDEX games_stale ON games(finished, updated);"),
-    // 4: what a game is beyond its moves, as one JSON object (web/meta.h).
-    "ALTER TABLE games ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';",
-    // 5: per-address limits across processes: games created (the last hour's), and the
-    // holds of games with an AI (see pg_hold_take).
-    ("CREATE TABLE address_creates(addr TEXT NOT NULL, at BIGINT NOT NULL);"
-     "CREATE INDEX address_creates_addr ON address_creates(addr, at);"
-     "CREATE TABLE address_holds(game_id TEXT PRIMARY KEY, addr TEXT NOT NULL,"
-     " kind INTEGER NOT NULL, at BIGINT NOT NULL);"
-     "CREATE INDEX address_holds_addr ON address_holds(addr, kind);"),
-    // 6: when a running clock runs out (ms since 1970, 0: none), for the flags of games
-    // no process holds (pg_claim_flags).
-    ("ALTER TABLE games ADD COLUMN flag_at BIGINT NOT NULL DEFAULT 0;"
-     "CREATE INDEX games_flag ON games(flag_at) WHERE flag_at>0;"),
-    // 7: the processes sharing the database and their last beat, and the holds that live
-    // with a process (open event streams, hints waiting; see pg_live_take).
-    ("CREATE TABLE processes(owner TEXT PRIMARY KEY, beat TIMESTAMPTZ NOT NULL);"
-     "CREATE TABLE live_holds(owner TEXT NOT NULL, id BIGINT NOT NULL, addr TEXT NOT NULL,"
-     " game_id TEXT, kind INTEGER NOT NULL, PRIMARY KEY(owner, id));"
-     "CREATE INDEX live_holds_addr ON live_holds(addr, kind);"
-     "CREATE INDEX live_holds_game ON live_holds(game_id, kind) WHERE game_id IS NOT NULL;"),
-    // 8: accounts, as in SQLite's step 8.
-    ("CREATE TABLE users(id BIGSERIAL PRIMARY KEY, name TEXT, name_key TEXT UNIQUE,"
-     " hash TEXT NOT NULL, created BIGINT NOT NULL, deleted INTEGER NOT NULL DEFAULT 0);"
-     "CREATE TABLE user_sessions(hash TEXT PRIMARY KEY,"
-     " user_id BIGINT NOT NULL REFERENCES users(id), created BIGINT NOT NULL);"
-     "CREATE INDEX user_sessions_user ON user_sessions(user_id);"
-     "CREATE TABLE ratings(user_id BIGINT NOT NULL REFERENCES users(id), game TEXT NOT NULL,"
-     " rating DOUBLE PRECISION NOT NULL DEFAULT 1500, rd DOUBLE PRECISION NOT NULL DEFAULT 350,"
-     " volatility DOUBLE PRECISION NOT NULL DEFAULT 0.06, games INTEGER NOT NULL DEFAULT 0,"
-     " updated BIGINT NOT NULL DEFAULT 0, PRIMARY KEY(user_id, game));"
-     "ALTER TABLE seats ADD COLUMN user_id BIGINT REFERENCES users(id);"
-     "CREATE INDEX seats_user ON seats(user_id) WHERE user_id IS NOT NULL;"),
-    // 9: passkeys and their challenges, as in SQLite's step 9.
-    ("CREATE TABLE passkeys(id TEXT PRIMARY KEY,"
-     " user_id BIGINT NOT NULL REFERENCES users(id), cose TEXT NOT NULL,"
-     " sign_count BIGINT NOT NULL, name TEXT NOT NULL, created BIGINT NOT NULL,"
-     " last_used BIGINT NOT NULL DEFAULT 0);"
-     "CREATE INDEX passkeys_user ON passkeys(user_id);"
-     "CREATE TABLE passkey_challenges(challenge TEXT PRIMARY KEY, purpose TEXT NOT NULL,"
-     " user_id BIGINT NOT NULL, bound TEXT NOT NULL, expires BIGINT NOT NULL);"
-     "CREATE INDEX passkey_challenges_expires ON passkey_challenges(expires);"),
-    // 10: offers of a game, seeks and challenges (store_offer.h).
-    STORE_OFFER_SCHEMA,
-    // 11: tournaments, as in SQLite's step 11.
-    ("CREATE TABLE tournaments(id TEXT PRIMARY KEY, name TEXT NOT NULL, game TEXT NOT NULL,"
-     " rules TEXT NOT NULL, clock TEXT NOT NULL, format TEXT NOT NULL,"
-     " rounds INTEGER NOT NULL, max_players INTEGER NOT NULL, starts BIGINT NOT NULL,"
-     " created BIGINT NOT NULL, state TEXT NOT NULL, round INTEGER NOT NULL,"
-     " creator TEXT NOT NULL, creator_user BIGINT REFERENCES users(id),"
-     " lease BIGINT NOT NULL);"
-     "CREATE INDEX tournaments_state ON tournaments(state, starts);"
-     "CREATE TABLE tournament_players(tournament_id TEXT NOT NULL REFERENCES tournaments(id),"
-     " entry INTEGER NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL, token TEXT NOT NULL,"
-     " user_id BIGINT REFERENCES users(id), PRIMARY KEY(tournament_id, entry));"
-     "CREATE TABLE tournament_games(tournament_id TEXT NOT NULL REFERENCES tournaments(id),"
-     " round INTEGER NOT NULL, board INTEGER NOT NULL, white INTEGER NOT NULL,"
-     " black INTEGER NOT NULL, game_id TEXT, result DOUBLE PRECISION,"
-     " PRIMARY KEY(tournament_id, round, board));"
-     // ... and puzzle ratings (store_puzzle.h): a signed-in player's per game, each
-     // puzzle's own, and the puzzles each player was rated on (his first try only).
-     "CREATE TABLE puzzle_ratings(user_id BIGINT NOT NULL REFERENCES users(id),"
-     " game TEXT NOT NULL, rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL,"
-     " volatility DOUBLE PRECISION NOT NULL, puzzles INTEGER NOT NULL, updated BIGINT NOT NULL,"
-     " PRIMARY KEY(user_id, game));"
-     "CREATE TABLE puzzle_stats(game TEXT NOT NULL, puzzle TEXT NOT NULL,"
-     " rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL,"
-     " attempts INTEGER NOT NULL, PRIMARY KEY(game, puzzle));"
-     "CREATE TABLE puzzle_attempts(user_id BIGINT NOT NULL REFERENCES users(id),"
-     " game TEXT NOT NULL, puzzle TEXT NOT NULL, at BIGINT NOT NULL,"
-     " PRIMARY KEY(user_id, game, puzzle));"),
-};
-_Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
-               "one migration per schema version");
 
 /* libpq's messages end with a newline: trimmed for ours. */
 static Status pg_error(ErrBuf *err, const char *what, const char *msg)
@@ -352,7 +254,7 @@ Status store_pg_open(const char *url, Store **out, ErrBuf *err)
             s = pg_run(tx.c, "SELECT pg_advisory_xact_lock(7265636)", 0, NULL, PGRES_TUPLES_OK,
                        NULL, err);
         if (s == STATUS_OK)
-            s = store_migrate(tx.c, migrate_exec, query_long, MIGRATIONS, STORE_SCHEMA_VERSION,
+            s = store_migrate(tx.c, migrate_exec, query_long, PG_MIGRATIONS, STORE_SCHEMA_VERSION,
                               err);
         s = pg_end(&tx, s, err);
     }

@@ -94,4 +94,8 @@ Status pg_live_beat(Store *base, int dead_s, ErrBuf *err);
 Status pg_watch(Store *base, const StoreWatch *w, ErrBuf *err);
 void pg_unwatch(Store *base);
 
+/* The schema's steps, PG_MIGRATIONS[v - 1] bringing version v - 1 to v
+ * (store_pg_schema.c); there are STORE_SCHEMA_VERSION of them. */
+extern const char *const PG_MIGRATIONS[];
+
 #endif

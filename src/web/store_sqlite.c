@@ -110,6 +110,24 @@ static const char *const MIGRATIONS[] = {
      "CREATE TABLE puzzle_attempts(user_id INTEGER NOT NULL REFERENCES users(id),"
      " game TEXT NOT NULL, puzzle TEXT NOT NULL, at INTEGER NOT NULL,"
      " PRIMARY KEY(user_id, game, puzzle));"),
+    // 12: e-mail (store_mail.h): each account's address, verified or not, and the mails
+    // it asked for; the tokens mails carry, by their hash, with an expiry; and the queue
+    // of mails to send, leased by the sender, each sent mail's key kept (at most one
+    // mail per game's turn) with its address and text dropped.
+    ("CREATE TABLE user_emails(user_id INTEGER PRIMARY KEY REFERENCES users(id),"
+     " address TEXT NOT NULL, verified INTEGER NOT NULL DEFAULT 0,"
+     " moves INTEGER NOT NULL DEFAULT 0, challenges INTEGER NOT NULL DEFAULT 0,"
+     " timeouts INTEGER NOT NULL DEFAULT 0);"
+     "CREATE TABLE mail_tokens(hash TEXT PRIMARY KEY,"
+     " user_id INTEGER NOT NULL REFERENCES users(id), kind TEXT NOT NULL,"
+     " what TEXT NOT NULL DEFAULT '', expires INTEGER NOT NULL);"
+     "CREATE INDEX mail_tokens_user ON mail_tokens(user_id);"
+     "CREATE TABLE mail_queue(id INTEGER PRIMARY KEY, dedupe TEXT UNIQUE,"
+     " user_id INTEGER REFERENCES users(id), address TEXT NOT NULL, subject TEXT NOT NULL,"
+     " body TEXT NOT NULL, unsubscribe TEXT NOT NULL DEFAULT '', created INTEGER NOT NULL,"
+     " next_try INTEGER NOT NULL, tries INTEGER NOT NULL DEFAULT 0,"
+     " state INTEGER NOT NULL DEFAULT 0, lease_until INTEGER NOT NULL DEFAULT 0);"
+     "CREATE INDEX mail_queue_due ON mail_queue(state, next_try);"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

@@ -1,9 +1,12 @@
 // comeback.test.mjs - coming back to games, in headless Chromium against a real crown
 // serve: a clock counting down on the page until its flag falls, the tab title on your
-// turn, the sound on the opponent's move, the home page's list of this browser's games,
+// turn (and the home page's, counting the games that wait), the sound on the opponent's
+// move, a browser notification while the tab is hidden, the home page's list of this browser's games,
 // taking an open seat from the home page, the spectator link, what the copy buttons copy,
 // a takeback asked on one page and answered on the other; an account made at /login
-// and this browser's games claimed on /account;
+// and this browser's games claimed on /account, its pages in German, a mail's links
+// landing there; the e-mail section against a local SMTP server (smtp.mjs): an address
+// confirmed by its link, a mail asked for, a password reset by mail;
 // screenshots at 1280x800 and 390x844, no sideways scroll at 390 px, and an axe-core
 // audit of what these pages add. Every wait is on a condition of the page, bounded; none is a sleep.
 import assert from 'node:assert/strict';
@@ -11,7 +14,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { browserSuite } from './browser.mjs';
-import { api } from './server.mjs';
+import { api, startServer } from './server.mjs';
+import { startSink } from './smtp.mjs';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
 const WAIT = { timeout: 15000 };
@@ -145,6 +149,57 @@ test('a takeback between two people: asked, declined, asked again and accepted o
   await second.context().close();
 });
 
+// The Notification API stubbed as granted, and the tab's visibility in the test's hands:
+// headless Chromium shows no notification, and a page under test is never hidden.
+function stubNotifications() {
+  window.notes = [];
+  window.tabHidden = false;
+  window.Notification = class {
+    // The browser remembers its leave across loads, as a real one does.
+    static get permission() { return localStorage.getItem('test.granted') ? 'granted' : 'default'; }
+    static requestPermission() { localStorage.setItem('test.granted', '1'); return Promise.resolve('granted'); }
+    constructor(title, options) { window.notes.push({ title, ...options }); }
+    close() {}
+  };
+  Object.defineProperty(document, 'visibilityState', { get: () => (window.tabHidden ? 'hidden' : 'visible') });
+}
+
+test('a browser notification tells of the turn while the tab is hidden, once asked for', async () => {
+  const g = await create({ game: 'kings-valley', seats: ['human', 'human'] });
+  const page = await newPage();
+  await page.addInitScript(stubNotifications);
+  await page.goto(`${srv.url}${g.seats[1].url}`);
+  await page.waitForSelector('#board svg', WAIT);
+  assert.equal(await page.isChecked('#notify-toggle'), false);
+  await page.check('#notify-toggle');
+  for (const vp of [PHONE, WIDE]) {
+    await page.setViewportSize(vp);
+    await audit(page, ['.notify']);
+  }
+  // A turn that comes while the page is looked at is told by the page alone.
+  const move = async (seat) => {
+    const token = g.seats[seat].token;
+    const st = (await api(srv, 'GET', `/api/games/${g.id}`, { token })).body;
+    const r = await api(srv, 'POST', `/api/games/${g.id}/moves`, { token, body: { move: st.legal[0].text } });
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+  };
+  await move(0);
+  await page.waitForFunction(() => document.title === '● Your turn - crown', null, WAIT);
+  assert.equal(await page.evaluate(() => window.notes.length), 0);
+  await page.evaluate(() => { window.tabHidden = true; });
+  await move(1);
+  await page.waitForFunction(() => document.title === 'crown', null, WAIT);
+  await move(0);
+  await page.waitForFunction(() => document.body.dataset.notified === '1', null, WAIT);
+  assert.deepEqual(await page.evaluate(() => window.notes), [{ title: 'Your turn in crown', body: 'King\'s Valley', tag: `crown-${g.id}` }]);
+  // The choice is remembered: a reload finds it on.
+  await page.reload();
+  await page.waitForSelector('#board svg', WAIT);
+  assert.equal(await page.isChecked('#notify-toggle'), true);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('the home page lists this browser\'s games, your turn first', async () => {
   const page = await newPage();
   const waiting = await create({ game: 'kings-guard', seats: ['human', 'human'] });
@@ -164,6 +219,7 @@ test('the home page lists this browser\'s games, your turn first', async () => {
   assert.ok(rows[0].mine && /Your turn/.test(rows[0].text));
   assert.match(rows[1].text, /second player to move/);
   assert.match(rows[1].text, /vs second: human · last move just now/);
+  assert.equal(await page.title(), '(1) Your turn - crown');
   await page.waitForSelector('#open-games[data-loaded]', WAIT);
   await shoot(page, 'home', '#lobby');
   await audit(page, ['#lobby']);
@@ -267,9 +323,29 @@ test('an account: signed up at /login, the games this browser holds claimed in o
   assert.equal(await page.textContent('.account-menu .account-name'), 'Newcomer');
   await page.click('.claim-form button');
   await page.waitForFunction(() => /2 games added/.test(document.querySelector('.claim-form .status').textContent), null, WAIT);
+  // This server sends no mail: the e-mail section says so.
+  assert.match(await page.textContent('.mail-section .mail-off'), /sends no e-mail/);
   await shoot(page, 'account');
   await auditBoth(page);
   for (const g of [g1, g2]) assert.equal((await api(srv, 'GET', `/api/games/${g.id}`)).body.accounts[0], 'Newcomer');
+  // A mail's links land on these pages, signed in or not: the token leaves the address
+  // bar, and the server's answer shows (here a link that is no longer good).
+  await page.goto(`${srv.url}/account?unsubscribe=${'f'.repeat(64)}`);
+  await page.waitForSelector('.mail-landing', WAIT);
+  assert.match(await page.textContent('.mail-landing'), /unknown or expired/);
+  assert.equal(new URL(page.url()).search, '');
+  await page.goto(`${srv.url}/login?reset=${'e'.repeat(64)}`);
+  await page.fill('.reset-form input[name=password]', 'another-password');
+  await page.click('.reset-form button');
+  await page.waitForFunction(() => /used or expired/.test(document.querySelector('.reset-form .status').textContent), null, WAIT);
+  await auditBoth(page);
+  // The pages speak the chosen language.
+  await page.evaluate(() => localStorage.setItem('crown.lang', 'de'));
+  await page.goto(`${srv.url}/account`);
+  await page.waitForSelector('.mail-section h2', WAIT);
+  assert.equal(await page.textContent('.mail-section h2'), 'E-Mail');
+  assert.equal(await page.textContent('.account-menu .account-signout'), 'Abmelden');
+  await page.evaluate(() => localStorage.setItem('crown.lang', 'en'));
   // The game's page names the seat by its account.
   await page.goto(`${srv.url}${g2.seats[0].url}`);
   await page.waitForSelector('.seat.p0 .seat-account:text("Newcomer")', WAIT);
@@ -278,4 +354,53 @@ test('an account: signed up at /login, the games this browser holds claimed in o
   assert.deepEqual(page.errors, []);
   await page.context().close();
   console.log(`# account browser test: ${Date.now() - t0} ms`);
+});
+
+test('e-mail on the account page: an address confirmed by its link, a mail asked for', async () => {
+  const sink = await startSink();
+  const mailer = await startServer({ args: ['--password-cost', 'low', '--smtp', `smtp://127.0.0.1:${sink.port}`, '--smtp-from', 'crown@example.org'] });
+  const page = await newPage();
+  try {
+    await page.goto(`${mailer.url}/login`);
+    await page.fill('.login-form input[name=name]', 'Mailreader');
+    await page.fill('.login-form input[name=password]', 'a-mail-password');
+    await page.click('.login-form .account-create');
+    await page.waitForSelector('.mail-form', WAIT);
+    assert.equal(await page.isDisabled('#mail-moves'), true); // until the address is confirmed
+    await page.fill('.mail-form input[name=address]', 'reader@example.org');
+    await page.click('.mail-form button[value=save]');
+    await page.waitForFunction(() => /was mailed to reader@example.org/.test(document.querySelector('.mail-form .status').textContent), null, WAIT);
+    const verify = (await sink.mail('reader@example.org')).data.match(/(http:\S+\/account\?verify=[0-9a-f]{64})/)[1];
+    await page.goto(verify);
+    await page.waitForSelector('.mail-landing', WAIT);
+    assert.equal(await page.textContent('.mail-landing'), 'Your e-mail address is confirmed.');
+    assert.match(await page.textContent('.mail-state'), /Confirmed: reader@example.org/);
+    await page.check('#mail-moves');
+    await page.click('.mail-notify-form button');
+    await page.waitForFunction(() => document.querySelector('.mail-notify-form .status').textContent === 'Saved.', null, WAIT);
+    await shoot(page, 'account-mail');
+    for (const vp of [WIDE, PHONE]) {
+      await page.setViewportSize(vp);
+      await audit(page, ['.account-page']);
+    }
+    await page.setViewportSize(WIDE);
+    // Signed out, "forgot your password?" mails a link to the confirmed address.
+    await page.click('.account-menu .account-signout');
+    await page.waitForSelector('.account-menu .account-signin', WAIT); // signed out, home
+    await page.goto(`${mailer.url}/login`);
+    await page.fill('.forgot-form input[name=who]', 'Mailreader');
+    await page.click('.forgot-form button');
+    await page.waitForFunction(() => /a link is on its way/.test(document.querySelector('.forgot-form .status').textContent), null, WAIT);
+    const reset = (await sink.mail('reader@example.org', 2)).data.match(/(http:\S+\/login\?reset=[0-9a-f]{64})/)[1];
+    await page.goto(reset);
+    await page.fill('.reset-form input[name=password]', 'the-new-password');
+    await page.click('.reset-form button');
+    await page.waitForFunction(() => /Password set/.test(document.querySelector('.reset-form .status').textContent), null, WAIT);
+    assert.equal((await api(mailer, 'POST', '/api/login', { body: { name: 'Mailreader', password: 'the-new-password' } })).status, 200);
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await page.context().close();
+    assert.equal((await mailer.stop()).code, 0);
+    sink.stop();
+  }
 });

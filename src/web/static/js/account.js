@@ -1,37 +1,17 @@
 // account.js - accounts in the web app, all optional: the header's account menu (the
 // name and Sign out, or Sign in), the sign-in page at /login (sign in or create an
-// account), and the account page at /account: the games this browser holds put in the
+// account, or reset a forgotten password by mail), and the account page at /account:
+// the e-mail address and the mails asked for, the games this browser holds put in the
 // account in one click, the password, signing out everywhere, the account's data as a
-// JSON file, and deleting the account. Passkeys' parts of both pages are passkeys.js's.
+// JSON file, and deleting the account. Passkeys' parts of both pages are passkeys.js's;
+// a mail's links land here too (accountmail.js).
 import * as api from './api.js';
 import { h } from './dom.js';
+import { t } from './i18n.js';
 import { myGames } from './mygames.js';
+import { accountForm as form, field, passwordInput } from './accountform.js';
+import { emailSection, forgotSection, linkToken, mailLanding, resetSection } from './accountmail.js';
 import { passkeySection, passkeySignIn } from './passkeys.js';
-
-function field(label, input) {
-  return h('label', { class: 'field' }, h('span', { class: 'name' }, label), input);
-}
-
-function passwordInput(name, autocomplete) {
-  return h('input', { type: 'password', name, autocomplete, required: true, minlength: 8, maxlength: 128 });
-}
-
-// A form whose submit runs act() and shows its outcome (or the server's refusal) in a
-// status line of its own.
-function form(cls, children, act) {
-  const status = h('p', { class: 'status', role: 'status' });
-  const f = h('form', { class: `account-form ${cls}` }, ...children, status);
-  f.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    status.textContent = '';
-    try {
-      status.textContent = (await act(new FormData(f), e.submitter)) || '';
-    } catch (err) {
-      status.textContent = err.message;
-    }
-  });
-  return f;
-}
 
 // The header: who is signed in, or a way to sign in.
 export async function showAccountMenu(nav) {
@@ -43,10 +23,10 @@ export async function showAccountMenu(nav) {
     return;
   }
   if (!who.signed_in) {
-    nav.replaceChildren(h('a', { href: '/login', class: 'account-signin' }, 'Sign in'));
+    nav.replaceChildren(h('a', { href: '/login', class: 'account-signin' }, t('account.sign-in')));
     return;
   }
-  const out = h('button', { type: 'button', class: 'account-signout' }, 'Sign out');
+  const out = h('button', { type: 'button', class: 'account-signout' }, t('account.sign-out'));
   out.addEventListener('click', async () => {
     await api.logout().catch(() => {});
     location.assign('/');
@@ -55,66 +35,71 @@ export async function showAccountMenu(nav) {
 }
 
 export function showLogin(root) {
+  const reset = linkToken('reset');
+  if (reset) {
+    root.replaceChildren(h('section', { class: 'account-page' }, h('h1', {}, t('account.sign-in')),
+      resetSection(reset), h('p', {}, h('a', { href: '/login' }, t('account.to-sign-in')))));
+    return;
+  }
   const name = h('input', { type: 'text', name: 'name', autocomplete: 'username', required: true, minlength: 3, maxlength: 20, pattern: '[A-Za-z0-9_\\-]+' });
   const f = form('login-form', [
-    field('Name', name),
-    field('Password', passwordInput('password', 'current-password')),
+    field(t('account.name'), name),
+    field(t('account.password'), passwordInput('password', 'current-password')),
     h('div', { class: 'account-buttons' },
-      h('button', { type: 'submit', value: 'login' }, 'Sign in'),
-      h('button', { type: 'submit', value: 'signup', class: 'account-create' }, 'Create account')),
+      h('button', { type: 'submit', value: 'login' }, t('account.sign-in')),
+      h('button', { type: 'submit', value: 'signup', class: 'account-create' }, t('account.create'))),
   ], async (data, submitter) => {
     const create = submitter && submitter.value === 'signup';
     const user = String(data.get('name')), pass = String(data.get('password'));
     await (create ? api.signup(user, pass) : api.login(user, pass));
     location.assign('/account');
-    return create ? 'Account created.' : 'Signed in.';
+    return t(create ? 'account.created' : 'account.signed-in');
   });
   root.replaceChildren(h('section', { class: 'account-page' },
-    h('h1', {}, 'Sign in'),
-    h('p', {}, 'An account is optional: it puts your name beside the board, keeps your games on every browser you sign in from, and lets you play rated games. ',
-      'A new name has 3 to 20 letters, digits, _ or -; a password at least 8 characters.'),
-    f, passkeySignIn()));
+    h('h1', {}, t('account.sign-in')),
+    h('p', {}, t('account.why'), ' ', t('account.rules')),
+    f, forgotSection(), passkeySignIn()));
   name.focus();
 }
 
 function claimSection() {
   const held = myGames();
-  const button = h('button', { type: 'submit', disabled: held.length === 0 },
-    held.length === 1 ? 'Add this browser\'s game to my account' : `Add this browser's ${held.length} games to my account`);
-  return h('section', {}, h('h2', {}, 'Games in this browser'),
+  const button = h('button', { type: 'submit', disabled: held.length === 0 }, t('account.claim', { count: held.length }));
+  return h('section', {}, h('h2', {}, t('account.games')),
     form('claim-form', [
-      h('p', {}, held.length ? `This browser holds ${held.length} game${held.length === 1 ? '' : 's'} you play.` : 'This browser holds no games of yours.'),
+      h('p', {}, held.length ? t('account.held', { count: held.length }) : t('account.held-none')),
       button,
     ], async () => {
       const r = await api.claimGames(held.map(({ id, token }) => ({ id, token })));
-      return `${r.claimed.length} game${r.claimed.length === 1 ? '' : 's'} added to your account` +
-        (r.refused.length ? `; ${r.refused.length} not (${r.refused[0].error})` : '') + '.';
+      return r.refused.length
+        ? t('account.claimed-some', { count: r.claimed.length, refused: r.refused.length, why: r.refused[0].error })
+        : t('account.claimed', { count: r.claimed.length });
     }));
 }
 
 function passwordSection() {
-  return h('section', {}, h('h2', {}, 'Password'),
+  return h('section', {}, h('h2', {}, t('account.password')),
     form('password-form', [
-      field('Current password', passwordInput('password', 'current-password')),
-      field('New password', passwordInput('new_password', 'new-password')),
-      h('button', { type: 'submit' }, 'Change password'),
+      field(t('account.current-password'), passwordInput('password', 'current-password')),
+      field(t('account.new-password'), passwordInput('new_password', 'new-password')),
+      h('button', { type: 'submit' }, t('account.change-password')),
     ], async (data) => {
       await api.changePassword(String(data.get('password')), String(data.get('new_password')));
-      return 'Password changed; your other sessions are signed out.';
+      return t('account.password-changed');
     }));
 }
 
 function sessionsSection() {
-  return h('section', {}, h('h2', {}, 'Sessions and data'),
+  return h('section', {}, h('h2', {}, t('account.sessions')),
     form('sessions-form', [
       h('div', { class: 'account-buttons' },
-        h('button', { type: 'submit', value: 'export' }, 'Download my data'),
-        h('button', { type: 'submit', value: 'everywhere' }, 'Sign out everywhere')),
+        h('button', { type: 'submit', value: 'export' }, t('account.export')),
+        h('button', { type: 'submit', value: 'everywhere' }, t('account.everywhere'))),
     ], async (data, submitter) => {
       if (submitter && submitter.value === 'everywhere') {
         await api.logoutAll();
         location.assign('/');
-        return 'Signed out everywhere.';
+        return t('account.signed-out-everywhere');
       }
       const mine = await api.exportAccount();
       const url = URL.createObjectURL(new Blob([JSON.stringify(mine, null, 2)], { type: 'application/json' }));
@@ -123,31 +108,34 @@ function sessionsSection() {
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 1000);
-      return 'Your data was downloaded.';
+      return t('account.exported');
     }));
 }
 
 function deleteSection() {
-  return h('section', {}, h('h2', {}, 'Delete the account'),
+  return h('section', {}, h('h2', {}, t('account.delete-title')),
     form('delete-form', [
-      h('p', {}, 'Your name, password and ratings are erased; your games stay, shown as a deleted player\'s.'),
-      field('Password', passwordInput('password', 'current-password')),
-      h('button', { type: 'submit', class: 'account-delete' }, 'Delete my account'),
+      h('p', {}, t('account.delete-help')),
+      field(t('account.password'), passwordInput('password', 'current-password')),
+      h('button', { type: 'submit', class: 'account-delete' }, t('account.delete')),
     ], async (data) => {
       await api.deleteAccount(String(data.get('password')));
       location.assign('/');
-      return 'Account deleted.';
+      return t('account.deleted');
     }));
 }
 
 export async function showAccount(root) {
+  // A mail's link works in any browser, signed in or not: its outcome first.
+  const landing = await mailLanding();
   const who = await api.me().catch(() => ({ signed_in: false }));
   if (!who.signed_in) {
-    location.replace('/login');
+    if (landing) root.replaceChildren(h('section', { class: 'account-page' }, h('h1', {}, t('mail.title')), landing));
+    else location.replace('/login');
     return;
   }
   root.replaceChildren(h('section', { class: 'account-page' },
-    h('h1', {}, who.name),
-    h('p', {}, h('a', { href: `/api/users/${encodeURIComponent(who.name)}` }, 'Your public page (JSON)')),
-    claimSection(), passwordSection(), passkeySection(), sessionsSection(), deleteSection()));
+    h('h1', {}, who.name), landing,
+    h('p', {}, h('a', { href: `/api/users/${encodeURIComponent(who.name)}` }, t('account.public'))),
+    await emailSection(), claimSection(), passwordSection(), passkeySection(), sessionsSection(), deleteSection()));
 }

@@ -123,3 +123,12 @@ export const cancelSeek = (id, token) => call('POST', `/api/seeks/${id}/cancel`,
 export const challenges = () => call('GET', '/api/challenges');
 export const challenge = (spec) => call('POST', '/api/challenges', { body: spec });
 export const answerChallenge = (id, answer) => call('POST', `/api/challenges/${id}/${answer}`);
+
+export const emailSettings = () => call('GET', '/api/account/email');
+export const setEmail = (address) => call('POST', '/api/account/email', { body: { address } });
+export const removeEmail = () => call('POST', '/api/account/email/delete', { body: {} });
+export const setMailNotify = (choices) => call('POST', '/api/account/email/notify', { body: choices });
+export const verifyEmail = (token) => call('POST', '/api/email/verify', { body: { token } });
+export const unsubscribe = (token) => call('POST', '/api/email/unsubscribe', { body: { token } });
+export const forgotPassword = (name) => call('POST', '/api/password/forgot', { body: { name } });
+export const resetPassword = (token, password) => call('POST', '/api/password/reset', { body: { token, password } });

@@ -10,7 +10,7 @@ import { serverWords } from './serverwords.js';
 import { resultText } from './finish.js';
 import { gameName, seatName } from './words.js';
 import { forgetGame, myGames, rememberGame } from './mygames.js';
-import { yourTurn } from './notify.js';
+import { waitingTitle, yourTurn } from './notify.js';
 
 export function ago(ms, now = Date.now()) {
   if (!ms) return t('ago.never');
@@ -95,6 +95,8 @@ export async function showLobby(root) {
   rows.sort((a, b) => b.classList.contains('your-turn') - a.classList.contains('your-turn'));
   mine.replaceChildren(...(rows.length ? rows : [h('li', { class: 'empty' }, t('lobby.mine-empty'))]));
   mine.dataset.loaded = 'true';
+  // The tab says how many games wait for this player, like each game's page says its own.
+  document.title = waitingTitle(rows.filter((r) => r.classList.contains('your-turn')).length);
 
   try {
     const games = (await (await fetch('/api/open')).json()).games || [];
