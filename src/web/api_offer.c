@@ -20,6 +20,7 @@
 #include "web/api_games.h"
 #include "web/api_lobby.h"
 #include "web/context.h"
+#include "web/mail.h"
 #include "web/session.h"
 #include "web/store_offer.h"
 
@@ -280,6 +281,16 @@ static void offer(Server *srv, const Request *req, bool challenge, Response *res
     if (st != STATUS_OK) {
         response_error(res, http_status_of(st), "%s", err.msg);
         return;
+    }
+    if (challenge) {
+        // The one challenged is mailed when he asked for challenges' mails (mail.h); the
+        // challenge stands whether or not the mail could be queued.
+        const GameOps *ops = registry_find(o.game);
+        char key[sizeof o.id + 16];
+        snprintf(key, sizeof key, "challenge:%s", o.id);
+        ErrBuf mail_err;
+        (void)mail_challenge(srv, o.to_name, o.from_name, ops ? ops->title : o.game, "/", key,
+                             &mail_err);
     }
     json_t *j = json_object();
     json_object_set_new(j, challenge ? "challenge" : "seek", offer_json(&o));

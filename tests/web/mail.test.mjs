@@ -180,6 +180,22 @@ describe(store, () => {
     assert.equal(mailsTo(b.address).length, 3);
   });
 
+  test('a challenge is mailed to the one challenged when he asked, once', async () => {
+    const a = await signup();
+    const b = await verified('challenged@example.org');
+    const quiet = await verified('quiet@example.org');
+    assert.equal((await call('POST', '/api/account/email/notify', { body: { challenges: true }, cookie: b.cookie })).body.notify.challenges, true);
+    for (const to of [b, quiet]) {
+      const r = await call('POST', '/api/challenges', { body: { to: to.name, game: 'kings-valley', clock: { days: 3 } }, cookie: a.cookie });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+    }
+    const m = await mail(b.address, 2); // the first was the verification
+    assert.match(m.data, new RegExp(`^Subject: crown: ${a.name} challenges you to King's Valley`, 'm'));
+    // quiet did not ask: a mail queued after the challenge comes after anything it queued.
+    await verified('barrier3@example.org');
+    assert.equal(mailsTo(quiet.address).length, 1);
+  });
+
   test('a password reset: the same answer for anyone, a link that works once and expires', async () => {
     const a = await verified('reset@example.org');
     const answers = [];
