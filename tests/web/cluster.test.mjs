@@ -267,6 +267,8 @@ describe('several processes on PostgreSQL', () => {
     assert.equal((await call(a, '/api/passkeys/login', key.get(login.body, origin))).status, 401);
     const again = await call(a, '/api/passkeys/login', key.get((await call(b, '/api/passkeys/login-options', {})).body, origin, { counter: 1 }));
     assert.match(again.body.error, /counter went back/);
+  });
+
   test('seeks and challenges are shared: posted on one process, accepted on the other', async () => {
     const cookieOf = (r) => (r.headers.getSetCookie()[0].match(/^crown_session=([0-9a-f]*)/) || [])[1];
     const as = (c) => ({ cookie: `crown_session=${c}` });

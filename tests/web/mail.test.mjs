@@ -192,7 +192,7 @@ describe(store, () => {
     const m = await mail(b.address, 2); // the first was the verification
     assert.match(m.data, new RegExp(`^Subject: crown: ${a.name} challenges you to King's Valley`, 'm'));
     // quiet did not ask: a mail queued after the challenge comes after anything it queued.
-    await verified('barrier3@example.org');
+    await verified('barrier-challenge@example.org');
     assert.equal(mailsTo(quiet.address).length, 1);
   });
 
