@@ -2,13 +2,15 @@
 // whole: every language has exactly English's keys, each plural message its "other"
 // form, each translation the same {placeholders} as the English; every key is used by
 // the front end and every key it uses exists; and the language a browser asks for is
-// the one chosen. Reads files only: no server, no browser.
+// the one chosen; every game's rule options (GET /api/games of a real `crown serve`)
+// have their name, help and choices in the catalogue. No browser.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { LANGUAGES, preferredLanguage } from '../../src/web/static/js/i18n.js';
 import { PAGES, TUTORIALS } from '../../src/web/static/js/learn-pages.js';
+import { api, startServer } from './server.mjs';
 
 const STATIC = new URL('../../src/web/static/', import.meta.url).pathname;
 const read = (lang) => JSON.parse(readFileSync(join(STATIC, 'i18n', `${lang}.json`), 'utf8'));
@@ -93,5 +95,26 @@ test('i18n: the rules pages and tutorials whole in every language, and no transl
     for (const game of Object.keys(PAGES)) {
       assert.deepEqual(rulesTexts(game).filter((k) => !(k in map)), [], `rules/${f} lacks texts of ${game}'s page`);
     }
+  }
+});
+
+// The new-game form says each option by opt.FAMILY.NAME and its help by ….help, each
+// choice by value.VALUE (newgame.js): a game's new option fails here until translated.
+// A choice that is a number or one letter (a board file) reads the same everywhere.
+test('i18n: every rule option of every game has its name, help and choices in the catalogue', async () => {
+  const srv = await startServer();
+  try {
+    const r = await api(srv, 'GET', '/api/games');
+    assert.equal(r.status, 200);
+    const missing = new Set();
+    for (const g of r.body.games) {
+      for (const o of g.options) {
+        for (const k of [`opt.${g.family}.${o.name}`, `opt.${g.family}.${o.name}.help`]) if (!(k in english)) missing.add(k);
+        for (const c of o.choices ?? []) if (!/^([0-9]+|[a-z])$/.test(c) && !(`value.${c}` in english)) missing.add(`value.${c}`);
+      }
+    }
+    assert.deepEqual([...missing], [], 'rule options the catalogue does not translate');
+  } finally {
+    await srv.stop();
   }
 });
