@@ -324,7 +324,7 @@ function drawInfo(svg, model, state) {
   if (model.pending.length) {
     const what = model.pending.map(({ code, n }) => (code === 'J' ? t('kotv.pending.jester', { count: n })
       : code === 'Z' ? t('kotv.pending.swap', { count: n }) : t('kotv.pending.tax', { count: n, code })));
-    line(t('kotv.to-resolve', { what: what.join(t('kotv.list-sep')) }), { class: 'label kotv-info kotv-pending' });
+    line(t('kotv.to-resolve', { what: what.join(t('list.sep')) }), { class: 'label kotv-info kotv-pending' });
   }
   y += 4;
   line(t('kotv.piles'), { 'font-weight': 700 });
