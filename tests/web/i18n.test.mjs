@@ -3,16 +3,20 @@
 // form, each translation the same {placeholders} as the English; every key is used by
 // the front end and every key it uses exists; and the language a browser asks for is
 // the one chosen; every game's rule options (GET /api/games of a real `crown serve`)
-// have their name, help and choices in the catalogue. No browser.
+// have their name, help and choices in the catalogue; a game's explanations of an
+// illegal move (illegal.NAME) are the C sources' own sentences, and a real server's
+// answers to illegal moves are recognised. No browser.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { LANGUAGES, preferredLanguage } from '../../src/web/static/js/i18n.js';
 import { PAGES, TUTORIALS } from '../../src/web/static/js/learn-pages.js';
+import { explanation } from '../../src/web/static/js/serverwords.js';
 import { api, startServer } from './server.mjs';
 
 const STATIC = new URL('../../src/web/static/', import.meta.url).pathname;
+const SRC = new URL('../../src/', import.meta.url).pathname;
 const read = (lang) => JSON.parse(readFileSync(join(STATIC, 'i18n', `${lang}.json`), 'utf8'));
 const english = read('en');
 
@@ -114,6 +118,64 @@ test('i18n: every rule option of every game has its name, help and choices in th
       }
     }
     assert.deepEqual([...missing], [], 'rule options the catalogue does not translate');
+  } finally {
+    await srv.stop();
+  }
+});
+
+// Every C string literal of src/, adjacent literals joined as the compiler joins them.
+function cStrings() {
+  const out = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.c')) {
+        const text = readFileSync(p, 'utf8');
+        for (const m of text.matchAll(/"(?:[^"\\\n]|\\.)*"(?:\s*"(?:[^"\\\n]|\\.)*")*/g)) {
+          out.push([...m[0].matchAll(/"((?:[^"\\\n]|\\.)*)"/g)].map((x) => x[1]).join('').replace(/\\(.)/g, '$1'));
+        }
+      }
+    }
+  };
+  walk(SRC);
+  return out;
+}
+
+// The browser knows an explanation by its English message (serverwords.js): a sentence
+// the C code no longer writes would never match, so each must still be in the sources,
+// its {placeholders} where the format has conversions (%s, %.30s, %c%d). A sentence
+// the C code puts together from two ("%s %s" of a square and "holds none of your
+// men") passes when one of its parts is a literal of the sources and the rest a format.
+test('i18n: every illegal-move explanation the catalogue translates is one the C code writes', () => {
+  const strings = cStrings();
+  const conv = '%[-+ #0-9.*]*[a-z]+';
+  const written = (msg) => {
+    const source = msg.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(`${conv}(?:${conv})*`);
+    const re = new RegExp(`^${source}$`);
+    return strings.some((s) => re.test(s));
+  };
+  const parts = strings.filter((s) => s.length >= 5 && !s.includes('%'));
+  const stale = Object.entries(english).filter(([k]) => k.startsWith('illegal.')).filter(([, msg]) =>
+    !written(msg) && !parts.some((part) => msg.includes(part) && written(msg.replace(part, '{part}')))).map(([k]) => k);
+  assert.deepEqual(stale, [], 'explanations no C format string makes');
+});
+
+test('i18n: a real server\'s explanations of illegal moves are known to the catalogue', async () => {
+  const srv = await startServer();
+  try {
+    const tries = [['kings-valley', ['c1-c3', 'zz', 'b1-b9', 'a1-a1', 'b1-d3']], ['king-down', ['e2e5', 'e7e5', 'e3e4', 'zz9']],
+      ['kings-guard', ['end', 'e1']]];
+    const unknown = [];
+    for (const [game, moves] of tries) {
+      const made = (await api(srv, 'POST', '/api/games', { body: { game, seats: ['human', 'human'], rules: game === 'king-down' ? { setup: 'classic' } : {} } })).body;
+      assert.ok(made.id, JSON.stringify(made));
+      for (const move of moves) {
+        const r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { body: { move }, token: made.seats[0].token });
+        if (r.status !== 200 && !explanation(r.body.error, english)) unknown.push(`${game} ${move}: ${r.body.error}`);
+      }
+    }
+    assert.deepEqual(unknown, [], 'explanations the browser would show in English');
   } finally {
     await srv.stop();
   }
