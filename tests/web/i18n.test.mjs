@@ -69,6 +69,58 @@ test('i18n: every message is used by the front end, and every one it asks for ex
   assert.deepEqual(unknown, [], 'messages the pages ask for that English lacks');
 });
 
+// Words shown to players are said with t(); an English literal left in the front end
+// shows English in every language. A literal counts as English words when it has two
+// words one of which is a common English word, or starts "Capital word ...", or is one
+// capitalised word. Not scanned: learn-pages.js (its texts are the rules catalogue's
+// msgids, rules/LANG.json), account.js (the accounts pages, translated on their own),
+// serverwords.js (the server's English sentences it recognises), an Error's message
+// (the console's, or already through serverWords), and t()'s keys.
+const NOT_SCANNED = /(^|\/)(learn-pages|account|serverwords)\.js$/;
+// Identifiers that look like words: King Down's army and power names (the action kinds'
+// labels, said through act.king-down.*), key names, the languages' own names.
+const NOT_WORDS = new Set(['Frost', 'Flame', 'Stratus', 'Mud', 'Spirit', 'Shadow', 'Freeze', 'Ice Wall', 'Strike', 'Haste',
+  'Flight', 'Sacrifice', 'March', 'Leap', 'Holy Light', 'Mercy', 'Death Touch', 'Darkness', 'Escape', 'Enter',
+  'English', 'Nederlands', 'Deutsch', 'Français', 'Español']);
+const COMMON = /(^| )(the|a|an|of|to|is|are|your|you|and|or|in|on|for|with|no|not|from|by|at|it|this|be|can|cannot|has|was|its|than|as|need|move|moves|player|empty)( |$)/i;
+
+function englishLiterals(file, text) {
+  const found = [];
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+  code.split('\n').forEach((line, i) => {
+    if (/new Error\(|console\./.test(line)) return;
+    for (const m of line.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g)) {
+      if (/\b(t|hasMessage)\(\s*$/.test(line.slice(0, m.index))) continue;
+      const s = (m[1] ?? m[2] ?? m[3]).replace(/\$\{[^}]*\}/g, '{}');
+      if (NOT_WORDS.has(s)) continue;
+      const twoWords = /[A-Za-z]{2,}[,:;.!?']? +[A-Za-z(]{2,}/.test(s);
+      if ((twoWords && (COMMON.test(s) || /^[A-Z][a-z]+ /.test(s))) || /^[A-Z][a-z]{2,}[.!?]?$/.test(s)) found.push(`${file}:${i + 1}: ${s}`);
+    }
+  });
+  return found;
+}
+
+test('i18n: no English words shown to players outside the catalogue', () => {
+  const found = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.js') && !NOT_SCANNED.test(p)) found.push(...englishLiterals(p.slice(STATIC.length), readFileSync(p, 'utf8')));
+    }
+  };
+  walk(join(STATIC, 'js'));
+  // The page's own words: every element with text of its own says it by data-i18n, but
+  // the name crown and <noscript>, which shows where no script can translate it.
+  const html = readFileSync(join(STATIC, 'index.html'), 'utf8').replace(/<!--[\s\S]*?-->/g, '').replace(/<(script|style)[\s\S]*?<\/\1>/g, '');
+  for (const m of html.matchAll(/<([a-z0-9]+)([^>]*)>([^<]*[A-Za-z][^<]*)</g)) {
+    if (!/data-i18n=/.test(m[2]) && m[1] !== 'noscript' && !/^\s*(&#\d+;\s*)?crown\s*$/.test(m[3])) found.push(`index.html: <${m[1]}> ${m[3].trim()}`);
+  }
+  assert.deepEqual(found, [], 'English words outside t(): give each a message in the catalogues');
+  // The scan itself sees what it should.
+  assert.equal(englishLiterals('x.js', "h('p', {}, 'Your move now');\nconst k = t('game.play');").length, 1);
+});
+
 test('i18n: the switch\'s choice first, then the browser\'s languages, then English', () => {
   assert.equal(preferredLanguage(null, ['ja-JP', 'en']), 'ja');
   assert.equal(preferredLanguage(null, ['pt-BR', 'NL-be', 'de']), 'nl');
