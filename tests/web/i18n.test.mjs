@@ -20,19 +20,17 @@ const SRC = new URL('../../src/', import.meta.url).pathname;
 const read = (lang) => JSON.parse(readFileSync(join(STATIC, 'i18n', `${lang}.json`), 'utf8'));
 const english = read('en');
 
-// Every front-end file's text: the JavaScript modules and the page.
-function sources() {
-  const out = [];
-  const walk = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/\.(js|html)$/.test(e.name)) out.push(readFileSync(p, 'utf8'));
-    }
-  };
-  walk(STATIC);
-  return out.join('\n');
+// The files below dir whose names match `re`, each path in full.
+function filesUnder(dir, re) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return filesUnder(p, re);
+    return re.test(e.name) ? [p] : [];
+  });
 }
+
+// Every front-end file's text: the JavaScript modules and the page.
+const sources = () => filesUnder(STATIC, /\.(js|html)$/).map((p) => readFileSync(p, 'utf8')).join('\n');
 
 const forms = (msg) => (typeof msg === 'string' ? [msg] : Object.values(msg));
 const placeholders = (msg) => [...new Set(forms(msg).flatMap((f) => [...f.matchAll(/\{(\w+)\}/g)].map((m) => m[1])))].sort();
@@ -101,15 +99,8 @@ function englishLiterals(file, text) {
 }
 
 test('i18n: no English words shown to players outside the catalogue', () => {
-  const found = [];
-  const walk = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.js') && !NOT_SCANNED.test(p)) found.push(...englishLiterals(p.slice(STATIC.length), readFileSync(p, 'utf8')));
-    }
-  };
-  walk(join(STATIC, 'js'));
+  const found = filesUnder(join(STATIC, 'js'), /\.js$/).filter((p) => !NOT_SCANNED.test(p))
+    .flatMap((p) => englishLiterals(p.slice(STATIC.length), readFileSync(p, 'utf8')));
   // The page's own words: every element with text of its own says it by data-i18n, but
   // the name crown and <noscript>, which shows where no script can translate it.
   const html = readFileSync(join(STATIC, 'index.html'), 'utf8').replace(/<!--[\s\S]*?-->/g, '').replace(/<(script|style)[\s\S]*?<\/\1>/g, '');
@@ -177,21 +168,8 @@ test('i18n: every rule option of every game has its name, help and choices in th
 
 // Every C string literal of src/, adjacent literals joined as the compiler joins them.
 function cStrings() {
-  const out = [];
-  const walk = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.c')) {
-        const text = readFileSync(p, 'utf8');
-        for (const m of text.matchAll(/"(?:[^"\\\n]|\\.)*"(?:\s*"(?:[^"\\\n]|\\.)*")*/g)) {
-          out.push([...m[0].matchAll(/"((?:[^"\\\n]|\\.)*)"/g)].map((x) => x[1]).join('').replace(/\\(.)/g, '$1'));
-        }
-      }
-    }
-  };
-  walk(SRC);
-  return out;
+  return filesUnder(SRC, /\.c$/).flatMap((p) => [...readFileSync(p, 'utf8').matchAll(/"(?:[^"\\\n]|\\.)*"(?:\s*"(?:[^"\\\n]|\\.)*")*/g)]
+    .map((m) => [...m[0].matchAll(/"((?:[^"\\\n]|\\.)*)"/g)].map((x) => x[1]).join('').replace(/\\(.)/g, '$1')));
 }
 
 // The browser knows an explanation by its English message (serverwords.js): a sentence
