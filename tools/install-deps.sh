@@ -14,7 +14,7 @@
 #                                 shell, PostgreSQL and HAProxy for the multi-process tests, and
 #                                 aiosmtpd (a local SMTP server) for the mail
 #                                 tests, for `make test`
-#   tools/install-deps.sh deb     build + debhelper, lintian, Python's headers and
+#   tools/install-deps.sh deb     build + debhelper and dh-python, lintian, Python's headers and
 #                                 debootstrap: `make deb` and `make deb-test`
 # With --list after the set it installs nothing and prints what the set holds, one a line:
 # Debian packages as they are, npm folders as npm:FOLDER.
@@ -28,7 +28,7 @@ build) ;;
 play) vendor=true ;;
 web) web=true vendor=true ;;
 test) web=true vendor=true; want+=(libcmocka-dev clang libclang-rt-dev python3-dev python3-numpy python3-pytest python3-aiosmtpd sqlite3 postgresql haproxy cppcheck) ;; # libFuzzer: clang only recommends it
-deb) want+=(debhelper dpkg-dev fakeroot lintian pkgconf python3-dev debootstrap) ;;
+deb) want+=(debhelper dh-python dpkg-dev fakeroot lintian pkgconf python3-dev debootstrap) ;;
 *) echo "install-deps: unknown set '$set_name' (build, play, web, test, deb)" >&2; exit 2 ;;
 esac
 # The packaging test installs the Python module with pip into a virtual environment and

@@ -2,31 +2,35 @@
 // whole: every language has exactly English's keys, each plural message its "other"
 // form, each translation the same {placeholders} as the English; every key is used by
 // the front end and every key it uses exists; and the language a browser asks for is
-// the one chosen. Reads files only: no server, no browser.
+// the one chosen; every game's rule options (GET /api/games of a real `crown serve`)
+// have their name, help and choices in the catalogue; a game's explanations of an
+// illegal move (illegal.NAME) are the C sources' own sentences, and a real server's
+// answers to illegal moves are recognised. No browser.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { LANGUAGES, preferredLanguage } from '../../src/web/static/js/i18n.js';
 import { PAGES, TUTORIALS } from '../../src/web/static/js/learn-pages.js';
+import { explanation } from '../../src/web/static/js/serverwords.js';
+import { api, startServer } from './server.mjs';
 
 const STATIC = new URL('../../src/web/static/', import.meta.url).pathname;
+const SRC = new URL('../../src/', import.meta.url).pathname;
 const read = (lang) => JSON.parse(readFileSync(join(STATIC, 'i18n', `${lang}.json`), 'utf8'));
 const english = read('en');
 
-// Every front-end file's text: the JavaScript modules and the page.
-function sources() {
-  const out = [];
-  const walk = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (/\.(js|html)$/.test(e.name)) out.push(readFileSync(p, 'utf8'));
-    }
-  };
-  walk(STATIC);
-  return out.join('\n');
+// The files below dir whose names match `re`, each path in full.
+function filesUnder(dir, re) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return filesUnder(p, re);
+    return re.test(e.name) ? [p] : [];
+  });
 }
+
+// Every front-end file's text: the JavaScript modules and the page.
+const sources = () => filesUnder(STATIC, /\.(js|html)$/).map((p) => readFileSync(p, 'utf8')).join('\n');
 
 const forms = (msg) => (typeof msg === 'string' ? [msg] : Object.values(msg));
 const placeholders = (msg) => [...new Set(forms(msg).flatMap((f) => [...f.matchAll(/\{(\w+)\}/g)].map((m) => m[1])))].sort();
@@ -63,6 +67,51 @@ test('i18n: every message is used by the front end, and every one it asks for ex
   assert.deepEqual(unknown, [], 'messages the pages ask for that English lacks');
 });
 
+// Words shown to players are said with t(); an English literal left in the front end
+// shows English in every language. A literal counts as English words when it has two
+// words one of which is a common English word, or starts "Capital word ...", or is one
+// capitalised word. Not scanned: learn-pages.js (its texts are the rules catalogue's
+// msgids, rules/LANG.json), account.js (the accounts pages, translated on their own),
+// serverwords.js (the server's English sentences it recognises), an Error's message
+// (the console's, or already through serverWords), and t()'s keys.
+const NOT_SCANNED = /(^|\/)(learn-pages|account|serverwords)\.js$/;
+// Identifiers that look like words: King Down's army and power names (the action kinds'
+// labels, said through act.king-down.*), key names, the languages' own names.
+const NOT_WORDS = new Set(['Frost', 'Flame', 'Stratus', 'Mud', 'Spirit', 'Shadow', 'Freeze', 'Ice Wall', 'Strike', 'Haste',
+  'Flight', 'Sacrifice', 'March', 'Leap', 'Holy Light', 'Mercy', 'Death Touch', 'Darkness', 'Escape', 'Enter',
+  'English', 'Nederlands', 'Deutsch', 'Français', 'Español']);
+const COMMON = /(^| )(the|a|an|of|to|is|are|your|you|and|or|in|on|for|with|no|not|from|by|at|it|this|be|can|cannot|has|was|its|than|as|need|move|moves|player|empty)( |$)/i;
+
+function englishLiterals(file, text) {
+  const found = [];
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+  code.split('\n').forEach((line, i) => {
+    if (/new Error\(|console\./.test(line)) return;
+    for (const m of line.matchAll(/'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|`((?:[^`\\]|\\.)*)`/g)) {
+      if (/\b(t|hasMessage)\(\s*$/.test(line.slice(0, m.index))) continue;
+      const s = (m[1] ?? m[2] ?? m[3]).replace(/\$\{[^}]*\}/g, '{}');
+      if (NOT_WORDS.has(s)) continue;
+      const twoWords = /[A-Za-z]{2,}[,:;.!?']? +[A-Za-z(]{2,}/.test(s);
+      if ((twoWords && (COMMON.test(s) || /^[A-Z][a-z]+ /.test(s))) || /^[A-Z][a-z]{2,}[.!?]?$/.test(s)) found.push(`${file}:${i + 1}: ${s}`);
+    }
+  });
+  return found;
+}
+
+test('i18n: no English words shown to players outside the catalogue', () => {
+  const found = filesUnder(join(STATIC, 'js'), /\.js$/).filter((p) => !NOT_SCANNED.test(p))
+    .flatMap((p) => englishLiterals(p.slice(STATIC.length), readFileSync(p, 'utf8')));
+  // The page's own words: every element with text of its own says it by data-i18n, but
+  // the name crown and <noscript>, which shows where no script can translate it.
+  const html = readFileSync(join(STATIC, 'index.html'), 'utf8').replace(/<!--[\s\S]*?-->/g, '').replace(/<(script|style)[\s\S]*?<\/\1>/g, '');
+  for (const m of html.matchAll(/<([a-z0-9]+)([^>]*)>([^<]*[A-Za-z][^<]*)</g)) {
+    if (!/data-i18n=/.test(m[2]) && m[1] !== 'noscript' && !/^\s*(&#\d+;\s*)?crown\s*$/.test(m[3])) found.push(`index.html: <${m[1]}> ${m[3].trim()}`);
+  }
+  assert.deepEqual(found, [], 'English words outside t(): give each a message in the catalogues');
+  // The scan itself sees what it should.
+  assert.equal(englishLiterals('x.js', "h('p', {}, 'Your move now');\nconst k = t('game.play');").length, 1);
+});
+
 test('i18n: the switch\'s choice first, then the browser\'s languages, then English', () => {
   assert.equal(preferredLanguage(null, ['ja-JP', 'en']), 'ja');
   assert.equal(preferredLanguage(null, ['pt-BR', 'NL-be', 'de']), 'nl');
@@ -93,5 +142,71 @@ test('i18n: the rules pages and tutorials whole in every language, and no transl
     for (const game of Object.keys(PAGES)) {
       assert.deepEqual(rulesTexts(game).filter((k) => !(k in map)), [], `rules/${f} lacks texts of ${game}'s page`);
     }
+  }
+});
+
+// The new-game form says each option by opt.FAMILY.NAME and its help by ….help, each
+// choice by value.VALUE (newgame.js): a game's new option fails here until translated.
+// A choice that is a number or one letter (a board file) reads the same everywhere.
+test('i18n: every rule option of every game has its name, help and choices in the catalogue', async () => {
+  const srv = await startServer();
+  try {
+    const r = await api(srv, 'GET', '/api/games');
+    assert.equal(r.status, 200);
+    const missing = new Set();
+    for (const g of r.body.games) {
+      for (const o of g.options) {
+        for (const k of [`opt.${g.family}.${o.name}`, `opt.${g.family}.${o.name}.help`]) if (!(k in english)) missing.add(k);
+        for (const c of o.choices ?? []) if (!/^([0-9]+|[a-z])$/.test(c) && !(`value.${c}` in english)) missing.add(`value.${c}`);
+      }
+    }
+    assert.deepEqual([...missing], [], 'rule options the catalogue does not translate');
+  } finally {
+    await srv.stop();
+  }
+});
+
+// Every C string literal of src/, adjacent literals joined as the compiler joins them.
+function cStrings() {
+  return filesUnder(SRC, /\.c$/).flatMap((p) => [...readFileSync(p, 'utf8').matchAll(/"(?:[^"\\\n]|\\.)*"(?:\s*"(?:[^"\\\n]|\\.)*")*/g)]
+    .map((m) => [...m[0].matchAll(/"((?:[^"\\\n]|\\.)*)"/g)].map((x) => x[1]).join('').replace(/\\(.)/g, '$1')));
+}
+
+// The browser knows an explanation by its English message (serverwords.js): a sentence
+// the C code no longer writes would never match, so each must still be in the sources,
+// its {placeholders} where the format has conversions (%s, %.30s, %c%d). A sentence
+// the C code puts together from two ("%s %s" of a square and "holds none of your
+// men") passes when one of its parts is a literal of the sources and the rest a format.
+test('i18n: every illegal-move explanation the catalogue translates is one the C code writes', () => {
+  const strings = cStrings();
+  const conv = '%[-+ #0-9.*]*[a-z]+';
+  const written = (msg) => {
+    const source = msg.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(`${conv}(?:${conv})*`);
+    const re = new RegExp(`^${source}$`);
+    return strings.some((s) => re.test(s));
+  };
+  const parts = strings.filter((s) => s.length >= 5 && !s.includes('%'));
+  const stale = Object.entries(english).filter(([k]) => k.startsWith('illegal.')).filter(([, msg]) =>
+    !written(msg) && !parts.some((part) => msg.includes(part) && written(msg.replace(part, '{part}')))).map(([k]) => k);
+  assert.deepEqual(stale, [], 'explanations no C format string makes');
+});
+
+test('i18n: a real server\'s explanations of illegal moves are known to the catalogue', async () => {
+  const srv = await startServer();
+  try {
+    const tries = [['kings-valley', ['c1-c3', 'zz', 'b1-b9', 'a1-a1', 'b1-d3']], ['king-down', ['e2e5', 'e7e5', 'e3e4', 'zz9']],
+      ['kings-guard', ['end', 'e1']]];
+    const unknown = [];
+    for (const [game, moves] of tries) {
+      const made = (await api(srv, 'POST', '/api/games', { body: { game, seats: ['human', 'human'], rules: game === 'king-down' ? { setup: 'classic' } : {} } })).body;
+      assert.ok(made.id, JSON.stringify(made));
+      for (const move of moves) {
+        const r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { body: { move }, token: made.seats[0].token });
+        if (r.status !== 200 && !explanation(r.body.error, english)) unknown.push(`${game} ${move}: ${r.body.error}`);
+      }
+    }
+    assert.deepEqual(unknown, [], 'explanations the browser would show in English');
+  } finally {
+    await srv.stop();
   }
 });

@@ -3,11 +3,12 @@
 // in Japanese with <html lang="ja">; the header's switch changes the language and the
 // choice is remembered across loads, the rules pages included; and a game page with a clock and a standing draw
 // offer, on a phone (390 px wide), has no text cut off or overflowing in any language
-// and no sideways scrolling. A screenshot of each goes to the test's own temporary
-// folder, removed at the end. One page for the file, and one context without scripts.
-// The server chooses the first paint's language itself (src/web/language.c): the
-// cookie the switch writes, else Accept-Language by its q-values, else English; the
-// page comes with <html lang>, its header's words and its catalogue in that language.
+// and no sideways scrolling; so do the new-game form with King Down's advanced options
+// open, a puzzle and a King of the Valley table. A screenshot of each goes to the test's
+// own temporary folder, removed at the end. One page for the file, and one context without
+// scripts. The server chooses the first paint's language itself (src/web/language.c): the
+// cookie the switch writes, else Accept-Language by its q-values, else English; the page
+// comes with <html lang>, its header's words and its catalogue in that language.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -178,4 +179,53 @@ test('a Japanese browser\'s first paint is Japanese: without scripts, and with n
   } finally {
     await live.close();
   }
+});
+
+// In each language: the new-game form with every advanced option of King Down shown, a
+// puzzle, and King of the Valley's table, each on a phone, translated and whole.
+test('the new-game form\'s advanced options, a puzzle and King of the Valley in every language on a phone', async () => {
+  const kotv = (await api(srv, 'POST', '/api/games', { body: { game: 'king-of-the-valley', seats: ['human', 'human'] } })).body;
+  assert.ok(kotv.id, JSON.stringify(kotv));
+  // A puzzle of a set that ships (King's Valley's needs the solved table).
+  let puzzle = null;
+  for (const game of ['kings-valley', 'kings-valley-7x7', 'kings-guard', 'king-down']) {
+    const r = await fetch(`${srv.url}/data/puzzles/${game}.jsonl`);
+    if (r.ok) { puzzle = JSON.parse((await r.text()).split('\n')[0]); break; }
+  }
+  assert.ok(puzzle, 'no puzzle set ships with this server');
+  // A few words per page and language that show the page is in it.
+  const SAID = {
+    en: { castling: 'Castling', solution: 'Show the solution', phase: 'Set-up: place the king' },
+    ja: { castling: 'キャスリング', solution: '答えを見る', phase: '準備：王を置く' },
+    nl: { castling: 'Rokade', solution: 'Toon de oplossing', phase: 'Opstelling: zet de koning' },
+    de: { castling: 'Rochade', solution: 'Lösung zeigen', phase: 'Aufbau: den König setzen' },
+    fr: { castling: 'Roque', solution: 'Voir la solution', phase: 'Mise en place : poser le roi' },
+    es: { castling: 'Enroque', solution: 'Ver la solución', phase: 'Preparación: colocar el rey' },
+  };
+  for (const [lang, said] of Object.entries(SAID)) {
+    await page.evaluate((l) => localStorage.setItem('crown.lang', l), lang);
+
+    await page.goto(`${srv.url}/?game=king-down`);
+    await page.waitForSelector('#advanced [data-rule="castling"]', { ...WAIT, state: 'attached' });
+    await page.evaluate(() => { document.querySelector('#advanced').open = true; });
+    assert.equal(await page.textContent('[data-rule="castling"] .name'), said.castling, lang);
+    let bad = await page.evaluate(overflows);
+    await page.screenshot({ path: join(SHOTS, `new-game-${lang}-390.png`), fullPage: true });
+    assert.deepEqual(bad, [], `${lang}: the new-game form's text cut off or overflowing at 390 px`);
+
+    await page.goto(`${srv.url}/puzzles/${puzzle.game}/${puzzle.id}`);
+    await page.waitForSelector('#app[data-ready="puzzle"] #puzzle-board svg', WAIT);
+    assert.equal(await page.textContent('#puzzle-solution'), said.solution, lang);
+    bad = await page.evaluate(overflows);
+    await page.screenshot({ path: join(SHOTS, `puzzle-${lang}-390.png`), fullPage: true });
+    assert.deepEqual(bad, [], `${lang}: the puzzle's text cut off or overflowing at 390 px`);
+
+    await page.goto(srv.url + kotv.seats[0].url);
+    await page.waitForSelector('#board svg.kotv', WAIT);
+    assert.equal(await page.textContent('#board .kotv-phase'), said.phase, lang);
+    bad = await page.evaluate(overflows);
+    await page.screenshot({ path: join(SHOTS, `king-of-the-valley-${lang}-390.png`), fullPage: true });
+    assert.deepEqual(bad, [], `${lang}: King of the Valley's text cut off or overflowing at 390 px`);
+  }
+  assert.deepEqual(page.errors, []);
 });

@@ -9,12 +9,22 @@
 import * as api from './api.js';
 import { h, seatWords } from './dom.js';
 import { hasMessage, t } from './i18n.js';
+import { serverWords } from './serverwords.js';
+import { seatName } from './words.js';
 
 // For each end a game gives as its reason, the words for the winner and for the loser
 // are the messages reason.win.REASON and reason.lose.REASON, and a draw's
-// reason.draw.REASON; a reason without them (a score) is said with the server's own
-// words (result.why). A loss on time is said in one phrase, as players say it.
+// reason.draw.REASON; a spectator, and a player whose reason has none of those, reads
+// the neutral ended.REASON ("a king reached the Valley"), else a draw's words, else the
+// server's own (result.why, through serverwords.js). A loss on time is said in one
+// phrase, as players say it.
 const reasonWords = (kind, reason) => (hasMessage(`reason.${kind}.${reason}`) ? t(`reason.${kind}.${reason}`) : null);
+
+function neutralWhy(st) {
+  const r = st.result;
+  if (r.reason && hasMessage(`ended.${r.reason}`)) return t(`ended.${r.reason}`, { seat: seatName(st.game, r.seat) });
+  return reasonWords('draw', r.reason) ?? serverWords(r.why || '');
+}
 
 const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
@@ -22,9 +32,15 @@ const capital = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 export function resultText(st) {
   const r = st.result;
   if (!r) return '';
-  const why = r.why || '';
   const winners = r.winners || [];
-  if (st.you === null || st.you === undefined || !winners.length) return capital(r.text);
+  if (!winners.length) return capital(serverWords(r.text));
+  const why = neutralWhy(st);
+  if (st.you === null || st.you === undefined) {
+    if (winners.length === st.players) return why ? t('result.draw-why', { why }) : t('result.draw');
+    const seat = seatName(st.game, winners[0]);
+    if (winners.length > 1) return why ? t('result.shared-win-why', { why }) : t('result.shared-win');
+    return capital(why ? t('result.seat-wins-why', { seat, why }) : t('result.seat-wins', { seat }));
+  }
   if (winners.length === st.players) {
     const said = reasonWords('draw', r.reason) ?? why;
     return said ? t('result.draw-why', { why: said }) : t('result.draw');

@@ -58,6 +58,9 @@ export async function loadMessages() {
 
 export const currentLanguage = () => state.lang;
 
+// The English catalogue: the server's own words, which serverwords.js reads patterns from.
+export const englishMessages = () => state.english;
+
 // Whether the catalogue has a message (for words that only some games have).
 export const hasMessage = (key) => key in state.messages || key in state.english;
 

@@ -14,21 +14,16 @@ import { drawerFor } from './boards/index.js';
 import * as textBoard from './boards/text.js';
 import { h } from './dom.js';
 import { FRESH, rate } from './glicko.js';
-import { t } from './i18n.js';
+import { hasMessage, t } from './i18n.js';
 import { gameName, seatName } from './words.js';
 
 // The games with puzzle sets, solved ones first.
 export const PUZZLE_GAMES = ['kings-valley', 'retrieve-the-king', 'kings-valley-7x7', 'kings-valley-labyrinth',
   'kings-guard', 'kings-guard-8x8', 'kings-castle', 'king-down'];
 
-// The themes in players' words (play/puzzle.c names them).
-const THEMES = {
-  'one-move': 'one move', 'two-moves': 'two moves', long: 'a long line', advantage: 'win the advantage',
-  'king-to-the-valley': 'king to the Valley', 'blocked-king': 'a blocked king', 'no-move-left': 'no move left',
-  'king-buried': 'the king buried', 'no-turn-left': 'no turn left', 'throne-held': 'the Throne held',
-  checkmate: 'checkmate', 'king-taken': 'the king taken', 'archers-shot': "an archer's shot", capture: 'a capture',
-  'stack-taken': 'a stack taken in a turn', check: 'check', 'trap-squeeze': 'a trap-rule squeeze', 'quiet-move': 'a quiet move',
-};
+// A theme in players' words (play/puzzle.c names them; puzzle.theme.NAME); a theme
+// the catalogue does not know yet, by its name.
+const themeWords = (name) => (hasMessage(`puzzle.theme.${name}`) ? t(`puzzle.theme.${name}`) : name);
 
 const STORE = 'crown-puzzles';
 const sets = new Map();
@@ -77,23 +72,24 @@ export function dailyBox() {
   const box = h('section', { class: 'daily-puzzle', id: 'daily-puzzle', hidden: true, 'aria-labelledby': 'daily-title' });
   dailyPuzzle().then((p) => {
     if (!p) return;
-    box.replaceChildren(h('h2', { id: 'daily-title' }, 'Puzzle of the day'),
-      h('p', {}, `${gameName(p.game)}: find the move (rated ${p.rating}). `,
-        h('a', { href: puzzleHref(p), id: 'daily-link' }, 'Solve it'), ' · ', h('a', { href: '/puzzles' }, 'more puzzles')));
+    box.replaceChildren(h('h2', { id: 'daily-title' }, t('puzzle.daily')),
+      h('p', {}, `${t('puzzle.daily-text', { game: gameName(p.game), rating: p.rating })} `,
+        h('a', { href: puzzleHref(p), id: 'daily-link' }, t('puzzle.solve-it')), ' · ', h('a', { href: '/puzzles' }, t('puzzle.more'))));
     box.hidden = false;
   });
   return box;
 }
 
 function showIndex(root) {
-  document.title = 'Puzzles · crown';
+  document.title = t('puzzle.index-doc-title');
   root.replaceChildren(h('section', { class: 'puzzles-index' },
-    h('h1', {}, 'Puzzles'),
-    h('p', {}, 'Find the one move that wins. King’s Valley and Retrieve the King puzzles are proven by the solved game; the others are checked by the AI at two depths.'),
+    h('h1', {}, t('chrome.puzzles')),
+    h('p', {}, t('puzzle.intro')),
     h('ul', { class: 'puzzle-games' }, PUZZLE_GAMES.map((g) => {
       const rec = record(g);
       return h('li', {}, h('a', { href: `/puzzles/${g}` }, gameName(g)),
-        h('span', { class: 'meta' }, ` your rating ${Math.round(rec.r)}${rec.streak ? `, streak ${rec.streak}` : ''}`));
+        h('span', { class: 'meta' }, ` ${rec.streak ? t('puzzle.your-rating-streak', { rating: Math.round(rec.r), streak: rec.streak })
+          : t('puzzle.your-rating', { rating: Math.round(rec.r) })}`));
     }))));
   root.dataset.ready = 'puzzles';
 }
@@ -107,19 +103,19 @@ function pick(set, rec) {
 
 export async function showPuzzles(root, game, id) {
   if (!game) { showIndex(root); return; }
-  document.title = `Puzzles: ${gameName(game)} · crown`;
+  document.title = t('puzzle.doc-title', { game: gameName(game) });
   const set = await loadSet(game);
   if (!set || !set.length) {
-    root.replaceChildren(h('p', { class: 'message', role: 'alert', id: 'puzzle-message' }, `This server has no puzzles for ${gameName(game)}. `),
-      h('a', { href: '/puzzles' }, 'All puzzles'));
+    root.replaceChildren(h('p', { class: 'message', role: 'alert', id: 'puzzle-message' }, `${t('puzzle.none', { game: gameName(game) })} `),
+      h('a', { href: '/puzzles' }, t('puzzle.all')));
     root.dataset.ready = 'puzzle';
     return;
   }
   let rec = record(game);
   const p = id ? set.find((q) => q.id === id) : pick(set, rec);
   if (!p) {
-    root.replaceChildren(h('p', { class: 'message', role: 'alert', id: 'puzzle-message' }, 'There is no such puzzle. '),
-      h('a', { href: `/puzzles/${game}` }, `Another ${gameName(game)} puzzle`));
+    root.replaceChildren(h('p', { class: 'message', role: 'alert', id: 'puzzle-message' }, `${t('puzzle.no-such')} `),
+      h('a', { href: `/puzzles/${game}` }, t('puzzle.another', { game: gameName(game) })));
     root.dataset.ready = 'puzzle';
     return;
   }
@@ -137,24 +133,24 @@ export async function showPuzzles(root, game, id) {
   const mine = h('p', { id: 'puzzle-rating', class: 'puzzle-rating' });
   const onServer = h('p', { id: 'puzzle-server-rating', class: 'puzzle-rating', hidden: true });
   const lineEl = h('p', { id: 'puzzle-line', class: 'puzzle-line' });
-  const hintBtn = h('button', { type: 'button', id: 'puzzle-hint' }, 'Hint');
-  const solBtn = h('button', { type: 'button', id: 'puzzle-solution' }, 'Show the solution');
-  const nextBtn = h('a', { href: `/puzzles/${game}`, id: 'puzzle-next', class: 'button' }, 'Next puzzle');
-  const link = h('input', { id: 'puzzle-link', class: 'share-url', readonly: true, 'aria-label': 'link to this puzzle', value: new URL(puzzleHref(p), location.href).href });
-  const themes = (p.themes || []).map((t) => THEMES[t] || t).join(', ');
+  const hintBtn = h('button', { type: 'button', id: 'puzzle-hint' }, t('game.hint'));
+  const solBtn = h('button', { type: 'button', id: 'puzzle-solution' }, t('puzzle.show-solution'));
+  const nextBtn = h('a', { href: `/puzzles/${game}`, id: 'puzzle-next', class: 'button' }, t('puzzle.next'));
+  const link = h('input', { id: 'puzzle-link', class: 'share-url', readonly: true, 'aria-label': t('puzzle.link-label'), value: new URL(puzzleHref(p), location.href).href });
+  const themes = (p.themes || []).map(themeWords).join(t('list.sep'));
   const section = h('section', { id: 'puzzle', class: 'game puzzle', 'data-id': p.id },
     h('div', { class: 'board-area' }, board, chooser, actions),
     h('aside', { class: 'panel' },
-      h('h1', { class: 'game-title' }, `Puzzle: ${gameName(game)}`),
+      h('h1', { class: 'game-title' }, t('puzzle.title', { game: gameName(game) })),
       prompt, message,
       h('p', { class: 'buttons' }, hintBtn, solBtn, nextBtn),
       lineEl,
-      h('h2', {}, 'This puzzle'),
-      h('p', { class: 'puzzle-about' }, `Rated ${p.rating}; ${themes}. `,
-        p.proven ? 'Proven by the solved game: every other move lets the win go.' : 'Found by the AI at two depths: every other move gives the advantage away.'),
+      h('h2', {}, t('puzzle.this')),
+      h('p', { class: 'puzzle-about' }, `${t('puzzle.about', { rating: p.rating, themes })} `,
+        t(p.proven ? 'puzzle.proven' : 'puzzle.searched')),
       h('p', { class: 'share-row' }, link),
-      h('h2', {}, 'You'), mine, onServer,
-      h('p', {}, h('a', { href: '/puzzles' }, 'All puzzles'))));
+      h('h2', {}, t('puzzle.you')), mine, onServer,
+      h('p', {}, h('a', { href: '/puzzles' }, t('puzzle.all')))));
   root.replaceChildren(section);
 
   const line = () => p.solution.slice(0, ui.step);
@@ -164,7 +160,7 @@ export async function showPuzzles(root, game, id) {
   }
 
   function showRating() {
-    mine.textContent = `Your ${gameName(game)} puzzle rating: ${Math.round(rec.r)} ± ${Math.round(rec.rd * 2)}. Streak ${rec.streak} (best ${rec.best}).`;
+    mine.textContent = t('puzzle.rating', { game: gameName(game), rating: Math.round(rec.r), rd: Math.round(rec.rd * 2), streak: rec.streak, best: rec.best });
   }
 
   // The result counts once per visit of a puzzle: the first that settles it.
@@ -218,9 +214,9 @@ export async function showPuzzles(root, game, id) {
     actions.replaceChildren(...(playing ? obs.legal.filter((x) => !x.cells.length) : []).map((x) =>
       h('button', { type: 'button', class: 'action', 'data-move': x.text, onclick: () => tryMove(x.text) }, x.text)));
     Object.assign(board.dataset, { step: ui.step, selected: ui.selected ?? '', position: obs.position });
-    lineEl.textContent = ui.step ? `Played: ${line().join(' ')}` : '';
-    if (ui.step >= p.plies) prompt.textContent = ui.result === 1 ? 'Solved!' : 'That is the whole line.';
-    else prompt.textContent = `Find the move for ${seatName(game, ui.solver)}.`;
+    lineEl.textContent = ui.step ? t('puzzle.played', { line: line().join(' ') }) : '';
+    if (ui.step >= p.plies) prompt.textContent = t(ui.result === 1 ? 'puzzle.solved' : 'puzzle.whole-line');
+    else prompt.textContent = t('puzzle.find', { seat: seatName(game, ui.solver) });
     root.dataset.ready = 'puzzle';
     section.dataset.state = ui.step >= p.plies ? 'done' : 'play';
   }
@@ -244,13 +240,13 @@ export async function showPuzzles(root, game, id) {
     chooser.hidden = true;
     if (text === p.solution[ui.step]) {
       ui.busy = true;
-      message.textContent = ui.step + 1 < p.plies ? 'Right! Keep going.' : '';
+      message.textContent = ui.step + 1 < p.plies ? t('puzzle.right') : '';
       ui.step++;
       ui.hint = false;
       await replies();
       ui.busy = false;
     } else {
-      message.textContent = `${text} is not the move: the win slips away. Try again, or ask for a hint.`;
+      message.textContent = t('puzzle.wrong', { move: text });
       section.dataset.wrong = text;
       settle(0);
       await draw();
@@ -258,9 +254,9 @@ export async function showPuzzles(root, game, id) {
   }
 
   function choose(options) {
-    chooser.replaceChildren(h('span', {}, 'Which move? '),
+    chooser.replaceChildren(h('span', {}, `${t('game.which')} `),
       ...options.map((m) => h('button', { type: 'button', class: 'choice', 'data-move': m.text, onclick: () => tryMove(m.text) }, m.text)),
-      h('button', { type: 'button', class: 'cancel', onclick: () => { chooser.hidden = true; } }, 'Cancel'));
+      h('button', { type: 'button', class: 'cancel', onclick: () => { chooser.hidden = true; } }, t('game.cancel')));
     chooser.hidden = false;
   }
 
@@ -276,14 +272,14 @@ export async function showPuzzles(root, game, id) {
   });
   hintBtn.addEventListener('click', () => {
     ui.hint = true;
-    message.textContent = 'The piece to move is marked.';
+    message.textContent = t('puzzle.marked');
     draw();
   });
   solBtn.addEventListener('click', async () => {
     if (ui.busy) return;
     ui.busy = true;
     settle(0);
-    message.textContent = `The solution: ${p.solution.join(' ')}`;
+    message.textContent = t('puzzle.solution', { line: p.solution.join(' ') });
     while (ui.step < p.plies) {
       ui.step++;
       await draw();
@@ -294,7 +290,7 @@ export async function showPuzzles(root, game, id) {
   try {
     await draw();
   } catch (e) {
-    message.textContent = `This puzzle cannot be shown: ${e.message}`;
+    message.textContent = t('puzzle.broken', { error: e.message });
     root.dataset.ready = 'puzzle';
   }
 }

@@ -1,14 +1,17 @@
 // serverwords.js - the server's words that reach players (errors, a hint's win chance,
 // a draw's reason) in the page's language. The server speaks English, each message
 // made from a fixed pattern; the known patterns are matched here and said with a
-// message of the catalogue, their numbers and names carried over. A message not known
-// here (an engine's explanation of why a move is illegal, say) is shown as the server
-// wrote it.
-import { currentLanguage, t } from './i18n.js';
+// message of the catalogue, their numbers and names carried over. A game's
+// explanations of why a move is not legal are the English messages illegal.NAME
+// themselves, each read as a pattern (explanation()). A message not known here is
+// shown as the server wrote it.
+import { currentLanguage, englishMessages, t } from './i18n.js';
 import { seatWords } from './dom.js';
 
 const ORDINALS = ['first', 'second', 'third', 'fourth'];
 const seat = (word) => (ORDINALS.includes(word) ? seatWords(ORDINALS.indexOf(word)) : word);
+
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 // [pattern, key, the params from the match]
 const KNOWN = [
@@ -43,8 +46,38 @@ const KNOWN = [
     ['Summon: click your king, then the tile it stops on (and takes), or beyond two or three identical tiles it passes.', 'turn.kotv-summon'],
     ['Kingdom bonus: turn a full court face down for 5 gold and a kingdom token, or pass.', 'turn.kotv-kingdom'],
     ['Refill: choose the hill column whose bottom tiles fill the valley.', 'turn.kotv-refill'],
-  ].map(([text, key]) => [new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`), key, () => ({})]),
+  ].map(([text, key]) => [new RegExp(`^${escapeRe(text)}$`), key, () => ({})]),
 ];
+
+// An English message as a pattern: each {placeholder} a group, a square or a number
+// one word, a move (which may have spaces: "tax Q:NA") or a nested reason any text.
+const WIDE = new Set(['move', 'why']);
+function patternOf(message) {
+  const names = [];
+  const source = message.split(/\{(\w+)\}/).map((part, i) => {
+    if (i % 2 === 0) return escapeRe(part);
+    names.push(part);
+    return WIDE.has(part) ? '(.+?)' : '(\\S+?)';
+  }).join('');
+  return { re: new RegExp(`^${source}$`), names };
+}
+
+const compiled = new WeakMap();
+
+// The explanation `text` is, among the English catalogue's illegal.NAME messages (the
+// first that matches, in the catalogue's order): { name, params }, else null.
+export function explanation(text, english) {
+  if (!compiled.has(english)) {
+    compiled.set(english, Object.entries(english)
+      .filter(([k, m]) => k.startsWith('illegal.') && typeof m === 'string')
+      .map(([k, m]) => ({ name: k.slice('illegal.'.length), ...patternOf(m) })));
+  }
+  for (const { name, re, names } of compiled.get(english)) {
+    const m = re.exec(text);
+    if (m) return { name, params: Object.fromEntries(names.map((n, i) => [n, m[i + 1]])) };
+  }
+  return null;
+}
 
 // English is the server's own: said as it wrote it, details and all.
 export function serverWords(text) {
@@ -54,5 +87,10 @@ export function serverWords(text) {
     const m = re.exec(s);
     if (m) return t(key, params(m));
   }
-  return s;
+  const found = explanation(s, englishMessages());
+  if (!found) return s;
+  // A nested reason ("'e2e4' is not legal here: your king would be left in check") is
+  // said in the language too.
+  const { why } = found.params;
+  return t(`illegal.${found.name}`, why === undefined ? found.params : { ...found.params, why: serverWords(why) });
 }

@@ -52,19 +52,25 @@ function emblem(kind, cx, cy, ink) {
   }
 }
 
-// The title of a piece: its kind, and for a king its army and power once chosen.
-function title(p, counters) {
+// An army's or a power's name in the page's words: its action kind's label (act.king-down.*).
+const kindKey = (name) => name.toLowerCase().replace(/ /g, '-');
+const armyWords = (game, army) => actionWords(game, kindKey(ARMIES[army]), ARMIES[army]).label;
+const powerWords = (game, power) => actionWords(game, kindKey(POWERS[power]), POWERS[power]).label;
+
+// The title of a piece: its kind (kd.name.KIND), and for a king its army and power once
+// chosen.
+function title(game, p, counters) {
   const army = counters.army ? counters.army[p.owner] : 0;
-  if (p.kind !== 'king' || !army) return p.kind;
+  const name = hasMessage(`kd.name.${p.kind}`) ? t(`kd.name.${p.kind}`) : p.kind;
+  if (p.kind !== 'king' || !army) return name;
   const power = counters.power[p.owner];
-  if (!power) return `king ${ARMIES[army]}`;
-  const tokens = counters.tokens[p.owner];
-  return `king ${ARMIES[army]}: ${POWERS[power]}${tokens ? `, ${tokens} token${tokens > 1 ? 's' : ''}` : ''}`;
+  return t('kd.king-of', { army: armyWords(game, army) })
+    + (power ? t('kd.power', { power: powerWords(game, power), count: counters.tokens[p.owner] }) : '');
 }
 
-function piece(p, terrain, counters, cx, cy) {
+function piece(game, p, terrain, counters, cx, cy) {
   const who = p.owner;
-  const g = el('g', { class: `piece p${who}`, 'data-piece': `${who}${p.kind}` }, el('title', {}, title(p, counters)));
+  const g = el('g', { class: `piece p${who}`, 'data-piece': `${who}${p.kind}` }, el('title', {}, title(game, p, counters)));
   if (FIGURE[p.kind]) {
     g.append(el('text', {
       x: cx, y: cy + 2, class: 'label', 'font-size': CELL * 0.74,
@@ -88,7 +94,7 @@ export function draw(state, marks) {
   const { counters } = observationOf(state);
   return observedSquareBoard(state, marks, {
     cellClass: (cell, f, r) => `${checkered(f, r)}${cell.terrain.includes('check') ? ' check' : ''}`,
-    piece: (cell, cx, cy) => (cell.pieces.length ? piece(cell.pieces[0], cell.terrain, counters, cx, cy) : null),
+    piece: (cell, cx, cy) => (cell.pieces.length ? piece(state.game, cell.pieces[0], cell.terrain, counters, cx, cy) : null),
   });
 }
 
@@ -104,7 +110,7 @@ export function choiceFace(state, move) {
   const svg = svgRoot(CELL, CELL, kind);
   svg.classList.add('choice-picture');
   svg.setAttribute('aria-hidden', 'true');
-  svg.append(piece({ kind, owner: state.you }, [], {}, CELL / 2, CELL / 2));
+  svg.append(piece(state.game, { kind, owner: state.you }, [], {}, CELL / 2, CELL / 2));
   return { picture: svg, label: hasMessage(`kd.piece.${kind}`) ? t(`kd.piece.${kind}`) : kind };
 }
 
@@ -114,16 +120,15 @@ export function choiceFace(state, move) {
 export function beside(state) {
   const { counters } = observationOf(state);
   if (!counters.army || !counters.army.some((a) => a)) return null;
-  const key = (name) => name.toLowerCase().replace(/ /g, '-');
   return h('ul', { class: 'sides' }, ...counters.army.map((army, seat) => {
     const power = counters.power[seat];
     const tokens = counters.tokens[seat];
-    const help = power ? actionKind(state.game, key(POWERS[power])) : null;
+    const help = power ? actionKind(state.game, kindKey(POWERS[power])) : null;
     return h('li', { class: `side p${seat}`, 'data-seat': seat },
       h('span', { class: 'swatch' }), ' ',
       h('strong', {}, `${seat === state.you ? t('seat.you', { seat: seatName(state.game, seat) }) : seatName(state.game, seat)}:`), ' ',
-      army ? t('kd.king-of', { army: actionWords(state.game, key(ARMIES[army]), ARMIES[army]).label }) : t('kd.no-king'),
-      power ? t('kd.power', { power: actionWords(state.game, key(POWERS[power]), POWERS[power]).label, count: tokens }) : (army ? t('kd.no-power') : ''),
+      army ? t('kd.king-of', { army: armyWords(state.game, army) }) : t('kd.no-king'),
+      power ? t('kd.power', { power: powerWords(state.game, power), count: tokens }) : (army ? t('kd.no-power') : ''),
       help ? h('span', { class: 'side-help' }, ` (${actionWords(state.game, help.key, help.label, help.help).help.replace(/^power: /, '')})`) : null);
   }));
 }

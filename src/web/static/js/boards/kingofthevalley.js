@@ -14,6 +14,7 @@
 // tile (giveTile). On a phone (narrow) the parts stand one under the other, so that
 // the tiles keep a readable size.
 import { crown, el, markClasses, PLAYER_FILL, PLAYER_INK, PLAYER_STROKE, svgRoot } from '../svg.js';
+import { t } from '../i18n.js';
 
 const W = 1000;
 const TILE = 62; // a valley tile; squares are TILE + GAP apart
@@ -46,23 +47,16 @@ const CHARS = {
   T: { name: 'tax', fill: '#f3ead2', ink: '#7a5a0c', special: true },
 };
 const ORDER_FILL = { A: '#c0392b', B: '#2471a3', C: '#229954', D: '#b7950b' };
-const PHASES = {
-  place: 'Set-up: place the king',
-  recruit: 'Phase 1: recruit from the hill',
-  summon: 'Phase 2: summon from the valley',
-  kingdom: 'Phase 3: kingdom bonus',
-  refill: 'Phase 4: replenish the valley',
-  draw: 'Phase 4: the hill is refilled',
-  over: 'The game is over',
-};
+// The phases the observation names, said by kotv.phase.NAME.
+const PHASES = ['place', 'recruit', 'summon', 'kingdom', 'refill', 'draw', 'over'];
 
 const squareName = (f, r) => String.fromCharCode(97 + f) + (r + 1);
 
 // What a tile code says: character letter, knight order, tax need and gold, and for a
 // subject its influence from `influence` (code -> value, the configured table).
 export function tileInfo(code, influence) {
-  const t = code.match(/^T(\d+):(\d+)$/);
-  if (t) return { ch: 'T', need: Number(t[1]), gold: Number(t[2]), ...CHARS.T };
+  const tax = code.match(/^T(\d+):(\d+)$/);
+  if (tax) return { ch: 'T', need: Number(tax[1]), gold: Number(tax[2]), ...CHARS.T };
   const ch = code[0];
   const info = CHARS[ch];
   if (!info) throw new Error(`unknown tile '${code}'`);
@@ -162,23 +156,24 @@ const text = (x, y, s, attrs = {}) => el('text', { x, y, class: 'label', ...attr
 // A tile face at (x, y), s wide: colour and letter of its character, its name, its
 // influence (a shield) or, for a tax collector, its need and gold.
 function tileFace(code, x, y, s, influence) {
-  const t = tileInfo(code, influence);
+  const tile = tileInfo(code, influence);
   const k = s / TILE;
-  const g = el('g', { class: `tile ch-${t.ch}`, 'data-tile': code });
+  const g = el('g', { class: `tile ch-${tile.ch}`, 'data-tile': code });
   g.append(el('rect', {
-    x: x + 1, y: y + 1, width: s - 2, height: s - 2, rx: 7 * k, fill: t.fill,
-    stroke: t.special ? '#8c8c8c' : '#00000055', 'stroke-width': t.special ? 4 * k : 1.5,
+    x: x + 1, y: y + 1, width: s - 2, height: s - 2, rx: 7 * k, fill: tile.fill,
+    stroke: tile.special ? '#8c8c8c' : '#00000055', 'stroke-width': tile.special ? 4 * k : 1.5,
   }));
-  if (t.order) {
-    g.append(el('rect', { x: x + 5 * k, y: y + 5 * k, width: s - 10 * k, height: 6 * k, rx: 3 * k, fill: ORDER_FILL[t.order] || '#999' }));
+  if (tile.order) {
+    g.append(el('rect', { x: x + 5 * k, y: y + 5 * k, width: s - 10 * k, height: 6 * k, rx: 3 * k, fill: ORDER_FILL[tile.order] || '#999' }));
   }
-  const letter = t.ch === 'N' ? `N${t.order || ''}` : t.ch;
-  g.append(text(x + s / 2, y + s * 0.34, letter, { 'font-size': 22 * k, 'font-weight': 700, fill: t.ink }));
-  const sub = t.ch === 'T' ? (t.need ? `${t.need} alike` : 'no need') : t.ch === 'N' ? `knight ${t.order || ''}` : t.name;
+  const letter = tile.ch === 'N' ? `N${tile.order || ''}` : tile.ch;
+  g.append(text(x + s / 2, y + s * 0.34, letter, { 'font-size': 22 * k, 'font-weight': 700, fill: tile.ink }));
+  const sub = tile.ch === 'T' ? (tile.need ? t('kotv.alike', { count: tile.need }) : t('kotv.no-need'))
+    : tile.ch === 'N' ? t('kotv.knight', { order: tile.order || '' }) : charName(tile.name);
   // The name on a line of its own above the shield and the coin, so that neither hides
   // a letter of it ("countess", not "untess", on a phone too).
-  g.append(text(x + s / 2, y + s * 0.58, sub, { class: 'label kotv-name', 'font-size': 9.5 * k, fill: t.ink }));
-  if (t.inf !== undefined) {
+  g.append(text(x + s / 2, y + s * 0.58, sub, { class: 'label kotv-name', 'font-size': 9.5 * k, fill: tile.ink }));
+  if (tile.inf !== undefined) {
     // The shield with the influence, bottom left as on the printed tiles.
     const sx = x + 10 * k;
     const sy = y + s - 10 * k;
@@ -187,21 +182,27 @@ function tileFace(code, x, y, s, influence) {
       d: `M${sx - r},${sy - r} h${2 * r} v${r} q0,${r} ${-r},${1.4 * r} q${-r},${-0.4 * r} ${-r},${-1.4 * r} z`,
       class: 'kotv-shield', fill: '#fff', stroke: '#00000088', 'stroke-width': 1,
     }));
-    g.append(text(sx, sy + 0.1 * r, t.inf, { 'font-size': 10 * k, 'font-weight': 700, fill: '#222' }));
-  } else if (t.ch === 'T') {
-    g.append(coin(x + s - 10 * k, y + s - 10 * k, 7.5 * k, `${t.gold}`));
+    g.append(text(sx, sy + 0.1 * r, tile.inf, { 'font-size': 10 * k, 'font-weight': 700, fill: '#222' }));
+  } else if (tile.ch === 'T') {
+    g.append(coin(x + s - 10 * k, y + s - 10 * k, 7.5 * k, `${tile.gold}`));
   }
   g.append(el('title', {}, describe(code, influence)));
   return g;
 }
 
+// A character's name on a tile (kotv.char.NAME).
+const charName = (name) => t(`kotv.char.${name}`);
+
+// About how wide a bold label is drawn, in px: a wide (CJK) character takes the font's
+// size, another about two thirds of it.
+const textWidth = (s, size) => [...s].reduce((w, ch) => w + (ch.codePointAt(0) >= 0x2e80 ? size : 0.65 * size), 0);
+
 function describe(code, influence) {
-  const t = tileInfo(code, influence);
-  if (t.ch === 'T') return `tax collector: ${t.gold} gold${t.need ? ` for ${t.need} identical subjects` : ', no need'}`;
-  const inf = t.inf === undefined ? '' : `, influence ${t.inf}`;
-  if (t.ch === 'N') return `knight of order ${t.order}${inf}`;
-  if (t.special) return t.ch === 'P' ? 'priest: pay 1 gold, change direction' : 'wizard: swap a castle subject with the hill';
-  return `${t.name}${inf}`;
+  const tile = tileInfo(code, influence);
+  if (tile.ch === 'T') return tile.need ? t('kotv.tax-need', { gold: tile.gold, count: tile.need }) : t('kotv.tax-free', { gold: tile.gold });
+  if (tile.special) return t(tile.ch === 'P' ? 'kotv.priest-help' : 'kotv.wizard-help');
+  const name = tile.ch === 'N' ? t('kotv.knight-of', { order: tile.order }) : charName(tile.name);
+  return tile.inf === undefined ? name : t('kotv.with-influence', { tile: name, inf: tile.inf });
 }
 
 function coin(cx, cy, r, label) {
@@ -233,7 +234,7 @@ function drawValley(svg, model, marks) {
   const xOf = (f) => VX + f * (TILE + GAP);
   const yOf = (r) => VY + (4 - r) * (TILE + GAP);
   svg.append(el('rect', { x: VX - 10, y: VY - 10, width: 5 * (TILE + GAP) + 14, height: 5 * (TILE + GAP) + 14, rx: 10, class: 'kotv-valley' }));
-  svg.append(text(VX + 2.5 * (TILE + GAP) - GAP / 2, 22, 'The valley', { class: 'label kotv-title' }));
+  svg.append(text(VX + 2.5 * (TILE + GAP) - GAP / 2, 22, t('kotv.valley'), { class: 'label kotv-title' }));
   const kingsAt = new Map();
   model.players.forEach((p, i) => { if (p.king) kingsAt.set(p.king, [...(kingsAt.get(p.king) || []), i]); });
   for (let r = 0; r < 5; r++) {
@@ -246,7 +247,7 @@ function drawValley(svg, model, marks) {
       const g = el('g', { class: `cell kotv-sq ${markClasses(name, marks)}${hole ? ' hole' : ''}`, 'data-cell': name, 'data-tile': sq.code || '' });
       g.append(el('rect', { x, y, width: TILE, height: TILE, rx: 8, class: 'ground' }));
       if (sq.code) g.append(tileFace(sq.code, x, y, TILE, model.influence));
-      else g.append(text(x + TILE / 2, y + TILE / 2, 'empty', { 'font-size': 10, fill: '#00000066' }));
+      else g.append(text(x + TILE / 2, y + TILE / 2, t('kotv.empty'), { 'font-size': 10, fill: '#00000066' }));
       if (sq.coins) g.append(coin(x + TILE - 10, y + TILE - 10, 8, `${sq.coins}`));
       const kings = kingsAt.get(name) || [];
       kings.forEach((p, k) => g.append(king(p, x + TILE - 12 - k * 16, y + 13, 11)));
@@ -263,7 +264,7 @@ function drawValley(svg, model, marks) {
 function drawHill(svg, model, state) {
   const priceX = HX + HT + 28;
   const rightX = HX + HT + 56;
-  svg.append(text(priceX, 22, 'The hill', { class: 'label kotv-title' }));
+  svg.append(text(priceX, 22, t('kotv.hill'), { class: 'label kotv-title' }));
   const top = VY;
   svg.append(el('path', {
     d: `M${HX - 10},${top + 6 * HPITCH + 6} L${HX + 8},${top - 12} L${rightX + HT - 8},${top - 12} L${rightX + HT + 10},${top + 6 * HPITCH + 6} Z`,
@@ -294,9 +295,9 @@ function drawHill(svg, model, state) {
     svg.append(el('g', { 'data-hill-column': col, ...a, class: `kotv-slot kotv-col ${a.class || ''}` },
       el('rect', { x, y, width: HT, height: 22, rx: 5, class: 'ground' }),
       el('rect', { x: x - 2, y: y - 2, width: HT + 4, height: 26, rx: 6, class: 'mark' }),
-      text(x + HT / 2, y + 11, c ? 'right' : 'left', { 'font-size': 12, fill: '#f3e6cc' })));
+      text(x + HT / 2, y + 11, t(c ? 'kotv.right' : 'kotv.left'), { 'font-size': 12, fill: '#f3e6cc' })));
   });
-  svg.append(text(priceX, y + 11, 'gold', { 'font-size': 11, fill: '#f3e6cc' }));
+  svg.append(text(priceX, y + 11, t('kotv.gold'), { 'font-size': 11, fill: '#f3e6cc' }));
 }
 
 function pileIcon(x, y, label, count) {
@@ -311,31 +312,32 @@ function drawInfo(svg, model, state) {
   const x = INFO_X;
   let y = 22;
   const line = (s, attrs = {}) => { svg.append(text(x, y, s, { class: 'label kotv-info', ...attrs })); y += 21; };
-  const round = model.phase === 'place' ? 'Set-up' : `Round ${model.round}${model.end ? ' (the last)' : ''}`;
+  const round = model.phase === 'place' ? t('kotv.setup') : t(model.end ? 'kotv.last-round' : 'kotv.round', { round: model.round });
   line(round, { 'font-weight': 700, 'font-size': 17 });
-  line(PHASES[model.phase] || model.phase, { class: 'label kotv-info kotv-phase', 'data-phase': model.phase });
+  line(PHASES.includes(model.phase) ? t(`kotv.phase.${model.phase}`) : model.phase, { class: 'label kotv-info kotv-phase', 'data-phase': model.phase });
   if (model.phase !== 'over' && model.phase !== 'draw') {
     const p = model.turn;
     svg.append(king(p, x + 10, y - 1, 10));
-    svg.append(text(x + 26, y, `Player ${p + 1}${p === state.you ? ' (you)' : ''} to act`, { class: 'label kotv-info kotv-turn', 'data-turn': p }));
+    svg.append(text(x + 26, y, t(p === state.you ? 'kotv.you-to-act' : 'kotv.to-act', { n: p + 1 }), { class: 'label kotv-info kotv-turn', 'data-turn': p }));
     y += 23;
   }
   if (model.pending.length) {
-    const what = model.pending.map(({ code, n }) => `${n > 1 ? `${n} ` : ''}${code === 'J' ? 'jester' : code === 'Z' ? 'wizard swap' : `tax ${code}`}${n > 1 ? 's' : ''}`);
-    line(`To resolve: ${what.join(', ')}`, { class: 'label kotv-info kotv-pending' });
+    const what = model.pending.map(({ code, n }) => (code === 'J' ? t('kotv.pending.jester', { count: n })
+      : code === 'Z' ? t('kotv.pending.swap', { count: n }) : t('kotv.pending.tax', { count: n, code })));
+    line(t('kotv.to-resolve', { what: what.join(t('list.sep')) }), { class: 'label kotv-info kotv-pending' });
   }
   y += 4;
-  line('Piles (face down)', { 'font-weight': 700 });
+  line(t('kotv.piles'), { 'font-weight': 700 });
   ['I', 'II', 'III'].forEach((label, i) => {
     const count = model.piles[i];
     svg.append(pileIcon(x + i * 58, y - 8, label, count));
   });
   y += 62;
   if (model.tokensLeft) {
-    line(`Supply: ${model.tokensLeft[0]} kingdom, ${model.tokensLeft[1]} tax tokens`);
+    line(t('kotv.supply', { kingdom: model.tokensLeft[0], tax: model.tokensLeft[1] }));
   }
   y += 6;
-  line('Tiles', { 'font-weight': 700 });
+  line(t('kotv.tiles'), { 'font-weight': 700 });
   const legend = ['Q', 'D', 'C', 'NA', 'F', 'W', 'J', 'P', 'Z', 'T3:5'];
   legend.forEach((code, i) => {
     const lx = x + (i % 5) * 72;
@@ -343,7 +345,7 @@ function drawInfo(svg, model, state) {
     svg.append(tileFace(code, lx, ly, 40, model.influence));
   });
   y += 96;
-  svg.append(text(x, y, 'Shield: influence. Grey border: specialist.', { class: 'label kotv-info', 'font-size': 11 }));
+  svg.append(text(x, y, t('kotv.legend'), { class: 'label kotv-info', 'font-size': 11 }));
 }
 
 // A tax or kingdom action: the castle columns it turns tiles face down in and the tiles
@@ -402,14 +404,15 @@ function pickTile(e, svg, choices, code) {
 // One chip of a castle column: a kind, face up or down, and how many.
 function chip(x, y, w, code, n, down, influence) {
   const jesterIn = code.length === 2 && code[0] === 'J' ? code[1] : null;
-  const t = tileInfo(jesterIn ? 'J' : code, influence);
+  const tile = tileInfo(jesterIn ? 'J' : code, influence);
   const g = el('g', { class: `kotv-chip${down ? ' down' : ''}`, 'data-tile': code, 'data-face': down ? 'down' : 'up', 'data-count': n });
-  g.append(el('rect', { x, y, width: w, height: 20, rx: 4, fill: down ? '#4a423b' : t.fill, stroke: down ? '#00000088' : '#00000044', 'stroke-dasharray': down ? '3 2' : null }));
-  if (t.order) g.append(el('rect', { x: x + 2, y: y + 2, width: 5, height: 16, rx: 2, fill: ORDER_FILL[t.order] }));
-  const label = jesterIn ? 'jester' : t.ch === 'N' ? `N${t.order}` : t.ch;
-  g.append(text(x + w / 2 - 6, y + 10.5, label, { 'font-size': 11, 'font-weight': 700, fill: down ? '#d5cabc' : t.ink }));
-  g.append(text(x + w - 12, y + 10.5, `${n}`, { 'font-size': 11, fill: down ? '#d5cabc' : t.ink }));
-  g.append(el('title', {}, `${n} ${jesterIn ? `jester${n > 1 ? 's' : ''} in the ${CHARS[jesterIn].name} column` : describe(code, influence)}, face ${down ? 'down' : 'up'}`));
+  g.append(el('rect', { x, y, width: w, height: 20, rx: 4, fill: down ? '#4a423b' : tile.fill, stroke: down ? '#00000088' : '#00000044', 'stroke-dasharray': down ? '3 2' : null }));
+  if (tile.order) g.append(el('rect', { x: x + 2, y: y + 2, width: 5, height: 16, rx: 2, fill: ORDER_FILL[tile.order] }));
+  const label = jesterIn ? charName('jester') : tile.ch === 'N' ? `N${tile.order}` : tile.ch;
+  g.append(text(x + w / 2 - 6, y + 10.5, label, { 'font-size': 11, 'font-weight': 700, fill: down ? '#d5cabc' : tile.ink }));
+  g.append(text(x + w - 12, y + 10.5, `${n}`, { 'font-size': 11, fill: down ? '#d5cabc' : tile.ink }));
+  const what = jesterIn ? t('kotv.jester-in', { column: charName(CHARS[jesterIn].name) }) : describe(code, influence);
+  g.append(el('title', {}, t(down ? 'kotv.chip-down' : 'kotv.chip-up', { count: n, what })));
   return g;
 }
 
@@ -441,21 +444,22 @@ function drawCastle(svg, model, state, p, x, y, w, h, narrow) {
   const g = el('g', { class: `kotv-castle p${p}${active ? ' active' : ''}`, 'data-castle': p });
   g.append(el('rect', { x, y, width: w, height: h, rx: 10, class: 'kotv-castle-bg' }));
   g.append(king(p, x + 18, y + 18, 11));
-  const who = `Player ${p + 1}${p === state.you ? ' (you)' : ''}${p === model.first ? ', starting player' : ''}`;
+  const player = t(p === state.you ? 'kotv.player-you' : 'kotv.player', { n: p + 1 });
+  const who = p === model.first ? t('kotv.starting', { player }) : player;
   g.append(text(x + 36, y + 18, who, { class: 'label kotv-info', 'font-weight': 700 }));
   g.append(coin(hx + w - 178, hy + 18, 11, `${pl.gold}`));
-  g.append(text(hx + w - 163, hy + 18, 'gold', { class: 'label kotv-info', 'font-size': 12 }));
+  g.append(text(hx + w - 163, hy + 18, t('kotv.gold'), { class: 'label kotv-info', 'font-size': 12 }));
   // Kingdom tokens: a crown and how many.
   g.append(crown(hx + w - 108, hy + 18, 18, '#f0c419', '#8a6d1a'));
-  g.append(text(hx + w - 95, hy + 18, `${pl.crowns} kingdom`, { class: 'label kotv-info', 'font-size': 12, 'data-crowns': pl.crowns }));
+  g.append(text(hx + w - 95, hy + 18, t('kotv.crowns', { count: pl.crowns }), { class: 'label kotv-info', 'font-size': 12, 'data-crowns': pl.crowns }));
   if (pl.reputation !== undefined) {
     // The reputation and its parts; the kingdom tokens are what the others leave.
     const kingdom = pl.reputation - pl.influence - pl.orders - pl.couples - pl.gold;
     const parts = [['influence', pl.influence], ['kingdom', kingdom], ['orders', pl.orders], ['couples', pl.couples], ['gold', pl.gold]]
-      .filter(([, v]) => v).map(([k, v]) => `${k} ${v}`);
+      .filter(([, v]) => v).map(([k, v]) => t(`kotv.score.${k}`, { n: v }));
     const sum = parts.length ? `= ${parts.join(' + ')}` : '';
     // Narrow: the parts on a line of their own, so that they stay inside the castle.
-    g.append(text(x + 36, y + (narrow ? 20 : 0) + 38, `reputation ${pl.reputation}${sum && !narrow ? ` ${sum}` : ''}`, { class: 'label kotv-info', 'font-size': 12, 'data-reputation': pl.reputation }));
+    g.append(text(x + 36, y + (narrow ? 20 : 0) + 38, `${t('kotv.reputation', { n: pl.reputation })}${sum && !narrow ? ` ${sum}` : ''}`, { class: 'label kotv-info', 'font-size': 12, 'data-reputation': pl.reputation }));
     if (sum && narrow) g.append(text(x + 36, y + 74, sum, { class: 'label kotv-info', 'font-size': 12 }));
   }
   const cw = (w - 20) / 6;
@@ -473,7 +477,12 @@ function drawCastle(svg, model, state, p, x, y, w, h, narrow) {
     col.append(el('rect', { x: cx + 1, y: y + 50, width: cw - 2, height: h - 56, rx: 6, class: 'ground' }));
     col.append(el('rect', { x: cx - 1, y: y + 48, width: cw + 2, height: h - 52, rx: 7, class: 'mark' }));
     const taxed = pl.taxed.includes(c);
-    col.append(text(cx + cw / 2 - (taxed ? 8 : 0), y + 62, `${c} ${CHARS[c].name}`, { 'font-size': 11, 'font-weight': 700, fill: CHARS[c].fill }));
+    // A name longer than its column (chevalier, fermière on a phone) is squeezed to fit
+    // rather than run into the next column's.
+    const head = `${c} ${charName(CHARS[c].name)}`;
+    const room = cw - 6 - (taxed ? 16 : 0);
+    const squeeze = textWidth(head, 11) > room ? { textLength: room, lengthAdjust: 'spacingAndGlyphs' } : {};
+    col.append(text(cx + cw / 2 - (taxed ? 8 : 0), y + 62, head, { 'font-size': 11, 'font-weight': 700, fill: CHARS[c].fill, ...squeeze }));
     if (taxed) {
       // A tax token: this column can never be taxed again by this player.
       col.append(el('g', { class: 'kotv-taxed', 'data-taxed': c },
@@ -543,7 +552,7 @@ export function draw(state, marks) {
   const castleY = narrow ? infoY + infoH + 12 : top;
   const width = narrow ? NARROW : W;
   const H = castleY + rows * (ch + 12) + 8;
-  const svg = svgRoot(width, H, 'king-of-the-valley table');
+  const svg = svgRoot(width, H, t('kotv.table'));
   svg.classList.add('kotv');
   if (narrow) svg.classList.add('narrow');
   svg.append(el('rect', { x: 0, y: 0, width, height: H, class: 'frame', rx: 8 }));

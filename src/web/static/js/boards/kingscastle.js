@@ -8,6 +8,8 @@
 // to read.
 import { crown, el, markClasses, PLAYER_FILL, PLAYER_INK, PLAYER_STROKE, svgRoot } from '../svg.js';
 import { observationOf } from './square.js';
+import { t } from '../i18n.js';
+import { gameName } from '../words.js';
 
 const SIZE = 30; // hexagon radius
 const SQ3 = Math.sqrt(3);
@@ -23,7 +25,7 @@ export function draw(state, marks) {
   // A narrow frame: on a phone every pixel of width goes to the 11 cells across.
   const W = SIZE * SQ3 * zone.cols + 16;
   const H = SIZE * 1.5 * (zone.rows - 1) + SIZE * 2 + 16;
-  const svg = svgRoot(W, H, 'kings-castle board');
+  const svg = svgRoot(W, H, t('board.label', { game: gameName(state.game) }));
   const root = el('g', { transform: `translate(${W / 2} ${H / 2})` });
   svg.append(el('rect', { x: 0, y: 0, width: W, height: H, class: 'frame', rx: 8 }), root);
   const corners = (cx, cy, s) => Array.from({ length: 6 }, (_, k) => {

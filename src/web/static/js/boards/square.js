@@ -5,6 +5,8 @@
 // gives the cell colours and draws the pieces, reading the state's structured
 // observation (docs/API.md) through observedSquareBoard.
 import { el, markClasses, svgRoot } from '../svg.js';
+import { t } from '../i18n.js';
+import { gameName } from '../words.js';
 
 export const CELL = 60;
 const MARGIN = 26;
@@ -41,9 +43,9 @@ export function squareBoard(opts) {
     }
   }
   for (let f = 0; f < files; f++) {
-    const t = String.fromCharCode(97 + f);
-    svg.append(el('text', { x: xOf(f) + CELL / 2, y: H - 8, class: 'coord' }, t));
-    svg.append(el('text', { x: xOf(f) + CELL / 2, y: 18, class: 'coord' }, t));
+    const letter = String.fromCharCode(97 + f);
+    svg.append(el('text', { x: xOf(f) + CELL / 2, y: H - 8, class: 'coord' }, letter));
+    svg.append(el('text', { x: xOf(f) + CELL / 2, y: 18, class: 'coord' }, letter));
   }
   for (let r = 0; r < ranks; r++) {
     svg.append(el('text', { x: 13, y: yOf(r) + CELL / 2 + 5, class: 'coord' }, String(r + 1)));
@@ -75,7 +77,7 @@ export function observedSquareBoard(state, marks, { cellClass, piece }) {
   return squareBoard({
     files: board.cols,
     ranks: board.rows,
-    label: `${state.game} board`,
+    label: t('board.label', { game: gameName(state.game) }),
     flip: state.you === 1,
     marks,
     cellClass: (f, r) => cellClass(board.at(f, r), f, r),
