@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 serial=() browser=()
 for suite in "$@"; do
     case $suite in
-    api) serial+=(tests/web/api.test.mjs tests/web/accounts.test.mjs tests/web/limits.test.mjs tests/web/slowloris.test.mjs tests/web/review-api.test.mjs tests/web/analysis-api.test.mjs tests/web/import-api.test.mjs tests/web/finish.test.mjs tests/web/clock.test.mjs
+    api) serial+=(tests/web/api.test.mjs tests/web/accounts.test.mjs tests/web/ratings.test.mjs tests/web/limits.test.mjs tests/web/slowloris.test.mjs tests/web/review-api.test.mjs tests/web/analysis-api.test.mjs tests/web/import-api.test.mjs tests/web/finish.test.mjs tests/web/clock.test.mjs
                   tests/web/lab-api.test.mjs tests/web/bench.test.mjs tests/web/i18n.test.mjs) ;;
     e2e)
         browser+=(tests/web/e2e.test.mjs tests/web/analysis.test.mjs tests/web/review.test.mjs tests/web/learn.test.mjs tests/web/comeback.test.mjs tests/web/lab.test.mjs tests/web/solution.test.mjs tests/web/fixes.test.mjs tests/web/reconnect.test.mjs tests/web/words.test.mjs

@@ -14,6 +14,7 @@
 
 #include "core/clock.h"
 #include "web/api.h"
+#include "web/api_rating.h"
 #include "web/context.h"
 #include "web/credential.h"
 #include "web/loginlimit.h"
@@ -23,7 +24,6 @@
 enum {
     CLAIM_CAP = 200,    /* games claimed in one request */
     EXPORT_CAP = 5000,  /* seats an export lists */
-    RATINGS_CAP = 32,   /* games an account is rated in */
     LIMIT_KEY = 96,
 };
 
@@ -354,26 +354,6 @@ void api_account_delete(Server *srv, const Request *req, Session *s, Response *r
     api_answer_json(res, 200, o);
 }
 
-/* The account's ratings as {"GAME": {"rating", "rd", "volatility", "games"}}. */
-static json_t *ratings_json(Server *srv, int64_t user)
-{
-    StoreRating r[RATINGS_CAP];
-    int n = 0;
-    ErrBuf err;
-    json_t *o = json_object();
-    if (store_user_ratings(srv->store, user, r, RATINGS_CAP, &n, &err) != STATUS_OK)
-        return o;
-    for (int i = 0; i < n; i++) {
-        json_t *g = json_object();
-        json_object_set_new(g, "rating", json_real(r[i].rating));
-        json_object_set_new(g, "rd", json_real(r[i].rd));
-        json_object_set_new(g, "volatility", json_real(r[i].volatility));
-        json_object_set_new(g, "games", json_integer(r[i].games));
-        json_object_set_new(o, r[i].game, g);
-    }
-    return o;
-}
-
 void api_account_export(Server *srv, const Request *req, Session *s, Response *res)
 {
     (void)s;
@@ -404,7 +384,7 @@ void api_account_export(Server *srv, const Request *req, Session *s, Response *r
     json_object_set_new(o, "name", json_string(u.name));
     json_object_set_new(o, "created", json_integer(u.created));
     json_object_set_new(o, "games", games);
-    json_object_set_new(o, "ratings", ratings_json(srv, u.id));
+    json_object_set_new(o, "ratings", api_rating_json(srv, u.id));
     api_answer_json(res, 200, o);
 }
 
@@ -501,7 +481,8 @@ bool api_account_users(Server *srv, const Request *req, Response *res)
         json_t *o = json_object();
         json_object_set_new(o, "name", json_string(u.name));
         json_object_set_new(o, "created", json_integer(u.created));
-        json_object_set_new(o, "ratings", ratings_json(srv, u.id));
+        json_object_set_new(o, "ratings", api_rating_json(srv, u.id));
+        api_rating_profile(srv, u.id, o);
         api_answer_json(res, 200, o);
     }
     return true;

@@ -16,6 +16,7 @@
 #include "core/strbuf.h"
 #include "web/api.h"
 #include "web/api_account.h"
+#include "web/api_rating.h"
 #include "web/api_analysis.h"
 #include "web/api_games.h"
 #include "web/api_finish.h"
@@ -247,6 +248,8 @@ void api_handle(Server *srv, const Request *req, Response *res)
     if (api_lobby_handle(srv, req, req->path, res)) /* /api/info, /api/open */
         return;
     if (api_account_users(srv, req, res)) /* /api/users/NAME */
+        return;
+    if (api_rating_leaderboard(srv, req, res)) /* /api/leaderboard/GAME */
         return;
     if (strncmp(req->path, "/api/games/", 11) == 0) {
         game_route(srv, req, res);

@@ -67,6 +67,12 @@ char *session_cells_of(const Game *g, const GameState *st, Move m);
 /* A malloc'd copy of t, or NULL. */
 char *session_strdup(const char *t);
 
+/* session_rating.c */
+/* Rates s when it is a rated game that is over and not rated yet: the store takes the
+ * result once (store_rating_write), and the meta records it. A game whose rating cannot
+ * be written now (the store) is rated the next time it is loaded. */
+void session_rate_locked(Server *srv, Session *s);
+
 /* session_create.c */
 /* Sets up s->rec from a configured game and its start, taking ownership of g. */
 Status session_init_record(Session *s, Game *g, const GameState *start, ErrBuf *err);

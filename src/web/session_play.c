@@ -216,8 +216,10 @@ Status session_commit_actions(Server *srv, Session *s, const Move *acts, int n, 
             session_changed_locked(s);
             session_schedule_ai_locked(srv, s);
             // A finished game no longer counts against its creator's AI games.
-            if (game_is_over(g, s->rec.current))
+            if (game_is_over(g, s->rec.current)) {
                 session_release_quota_locked(srv, s);
+                session_rate_locked(srv, s);
+            }
         }
     }
     for (int i = 0; texts && cells && i < COMMIT_CAP; i++) {
@@ -279,6 +281,8 @@ Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBu
         session_release_quota_locked(srv, s);
     }
     session_changed_locked(s);
+    if (ends)
+        session_rate_locked(srv, s); // once: its own meta write finds it rated
     return STATUS_OK;
 }
 

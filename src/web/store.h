@@ -29,7 +29,7 @@ typedef struct Store Store;
 
 enum {
     STORE_PLAYER_LEN = 32,
-    STORE_SCHEMA_VERSION = 8, /* what store_open brings every database to */
+    STORE_SCHEMA_VERSION = 9, /* what store_open brings every database to */
 };
 
 /* A game as stored: enough to rebuild it exactly. */

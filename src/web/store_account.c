@@ -136,10 +136,11 @@ Status store_user_delete(Store *st, int64_t user, ErrBuf *err)
     const StoreStmt m[] = {
         {"DELETE FROM user_sessions WHERE user_id=$1", 1, p, NULL},
         {"DELETE FROM ratings WHERE user_id=$1", 1, p, NULL},
+        {"DELETE FROM rating_history WHERE user_id=$1", 1, p, NULL},
         {"UPDATE users SET name=NULL, name_key=NULL, hash='', deleted=1 WHERE id=$1"
          " AND deleted=0", 1, p, "no such player"},
     };
-    return store_run(st, m, 3, NULL, err);
+    return store_run(st, m, 4, NULL, err);
 }
 
 Status store_user_seat(Store *st, int64_t user, const char *game_id, int seat, ErrBuf *err)
@@ -176,32 +177,6 @@ Status store_user_seats(Store *st, int64_t user, StoreUserSeat *out, int cap, in
         snprintf(o->game, sizeof o->game, "%s", store_cell(&r, i, 2) ? store_cell(&r, i, 2) : "");
         snprintf(o->token, sizeof o->token, "%s", store_cell(&r, i, 3) ? store_cell(&r, i, 3) : "");
         o->created = created ? strtoll(created, NULL, 10) : 0;
-    }
-    store_rows_free(&r);
-    return STATUS_OK;
-}
-
-Status store_user_ratings(Store *st, int64_t user, StoreRating *out, int cap, int *n,
-                          ErrBuf *err)
-{
-    *n = 0;
-    char u[24];
-    num(u, sizeof u, user);
-    const char *p[] = {u};
-    const StoreStmt m = {"SELECT game, rating, rd, volatility, games FROM ratings"
-                         " WHERE user_id=$1 ORDER BY game", 1, p, NULL};
-    StoreRows r;
-    const Status s = store_run(st, &m, 1, &r, err);
-    if (s != STATUS_OK)
-        return s;
-    for (int i = 0; i < r.rows && i < cap; i++) {
-        StoreRating *o = &out[(*n)++];
-        const char *g = store_cell(&r, i, 0);
-        snprintf(o->game, sizeof o->game, "%s", g ? g : "");
-        o->rating = store_cell(&r, i, 1) ? strtod(store_cell(&r, i, 1), NULL) : 1500.0;
-        o->rd = store_cell(&r, i, 2) ? strtod(store_cell(&r, i, 2), NULL) : 350.0;
-        o->volatility = store_cell(&r, i, 3) ? strtod(store_cell(&r, i, 3), NULL) : 0.06;
-        o->games = store_cell(&r, i, 4) ? atoi(store_cell(&r, i, 4)) : 0;
     }
     store_rows_free(&r);
     return STATUS_OK;

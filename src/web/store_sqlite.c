@@ -68,6 +68,17 @@ static const char *const MIGRATIONS[] = {
      " updated INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(user_id, game));"
      "ALTER TABLE seats ADD COLUMN user_id INTEGER REFERENCES users(id);"
      "CREATE INDEX seats_user ON seats(user_id) WHERE user_id IS NOT NULL;"),
+    // 9: ratings' history (store_rating.h): a row per account and rated game, with the
+    // rating after it, written once in the transaction that rates the game (its primary
+    // key is the guard against rating a game twice); the leaderboard's index.
+    ("CREATE TABLE rating_history(user_id INTEGER NOT NULL REFERENCES users(id),"
+     " game_id TEXT NOT NULL, game TEXT NOT NULL, opponent_id INTEGER REFERENCES users(id),"
+     " score REAL NOT NULL, rating_before REAL NOT NULL, rating REAL NOT NULL,"
+     " rd REAL NOT NULL, volatility REAL NOT NULL, at INTEGER NOT NULL, games INTEGER NOT NULL,"
+     " PRIMARY KEY(user_id, game_id));"
+     "CREATE INDEX rating_history_game ON rating_history(game_id);"
+     "CREATE INDEX rating_history_user ON rating_history(user_id, games);"
+     "CREATE INDEX ratings_game ON ratings(game, rating);"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

@@ -10,9 +10,11 @@
 // its AI work. First, the per-address limits counted in the database: games created and
 // AI games, event streams per address and per game (a closed stream's slot free at
 // once, a SIGKILLed process's streams no longer counted after --dead-after), and hints
-// waiting. Accounts too: their sessions, names and rated seats are the database's.
+// waiting. Accounts too: their sessions, names and rated seats are the database's, and
+// a rated game ended through one process is rated once, alike on both.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { FRESH, rateGame } from './glicko2.mjs';
 import { api, events, openStream, request, startServer, waitState } from './server.mjs';
 import { startPostgres, startProxy } from './cluster.mjs';
 
@@ -231,6 +233,29 @@ describe('several processes on PostgreSQL', () => {
     // Signed out everywhere through B: A's session ends too.
     assert.equal((await api(b, 'POST', '/api/logout-all', { body: {}, headers: as(onA) })).status, 200);
     assert.equal((await api(a, 'GET', '/api/me', { headers: as(onA) })).body.signed_in, false);
+  });
+
+  test('a rated game ended through one process is rated once, seen alike by both', async () => {
+    const cookieOf = (r) => (r.headers.getSetCookie()[0].match(/^crown_session=([0-9a-f]*)/) || [])[1];
+    const as = (c) => ({ cookie: `crown_session=${c}` });
+    const x = await api(a, 'POST', '/api/signup', { body: { name: 'RatedX', password: 'rated-across-1' } });
+    const y = await api(b, 'POST', '/api/signup', { body: { name: 'RatedY', password: 'rated-across-2' } });
+    const g = await api(a, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'open'], rated: true }, headers: as(cookieOf(x)) });
+    const j = await api(b, 'POST', `/api/games/${g.body.id}/join`, { body: {}, headers: as(cookieOf(y)) });
+    assert.equal(j.status, 200, JSON.stringify(j.body));
+    const id = g.body.id;
+    assert.equal((await api(a, 'POST', `/api/games/${id}/moves`, { token: g.body.seats[0].token, body: { move: first(g.body.state) } })).status, 200);
+    // Both processes hold the game when it ends; the one that ends it rates it.
+    await waitState(b, id, (s) => s.moves.length === 1);
+    assert.equal((await api(b, 'POST', `/api/games/${id}/resign`, { token: j.body.token, body: {} })).status, 200);
+    const [rx, ry] = rateGame(FRESH, FRESH, 1);
+    for (const s of [a, b]) {
+      const st = await waitState(s, id, (v) => v.rating_change !== null);
+      assert.ok(Math.abs(st.rating_after[0] - rx.r) < 0.02 && Math.abs(st.rating_after[1] - ry.r) < 0.02, JSON.stringify(st.rating_after));
+      const page = (await api(s, 'GET', '/api/users/RatedY')).body;
+      assert.equal(page.ratings['kings-valley'].games, 1);
+      assert.deepEqual(page.record, { wins: 0, draws: 0, losses: 1 });
+    }
   });
 
   test('a game played across both processes, its events crossing', async () => {
