@@ -17,7 +17,7 @@ for suite in "$@"; do
                   tests/web/lab-api.test.mjs tests/web/bench.test.mjs tests/web/i18n.test.mjs) ;;
     e2e)
         browser+=(tests/web/e2e.test.mjs tests/web/analysis.test.mjs tests/web/review.test.mjs tests/web/learn.test.mjs tests/web/comeback.test.mjs tests/web/lab.test.mjs tests/web/solution.test.mjs tests/web/fixes.test.mjs tests/web/reconnect.test.mjs tests/web/words.test.mjs
-                 tests/web/home.test.mjs tests/web/puzzles.test.mjs tests/web/languages.test.mjs)
+                 tests/web/home.test.mjs tests/web/puzzles.test.mjs tests/web/languages.test.mjs tests/web/ratings-page.test.mjs)
         tools/install-deps.sh web || exit 1
         ;;
     cluster) serial+=(tests/web/cluster.test.mjs) ;;

@@ -1,10 +1,11 @@
 // account.js - accounts in the web app, all optional: the header's account menu (the
-// name and Sign out, or Sign in), the sign-in page at /login (sign in or create an
+// name, a link to the player's ratings and Sign out, or Sign in), the sign-in page at /login (sign in or create an
 // account), and the account page at /account: the games this browser holds put in the
 // account in one click, the password, signing out everywhere, the account's data as a
 // JSON file, and deleting the account.
 import * as api from './api.js';
 import { h } from './dom.js';
+import { t } from './i18n.js';
 import { myGames } from './mygames.js';
 
 function field(label, input) {
@@ -50,7 +51,9 @@ export async function showAccountMenu(nav) {
     await api.logout().catch(() => {});
     location.assign('/');
   });
-  nav.replaceChildren(h('a', { href: '/account', class: 'account-name' }, who.name), out);
+  // The player's own ratings (profile.js) beside the account's page.
+  nav.replaceChildren(h('a', { href: '/account', class: 'account-name' }, who.name),
+    h('a', { href: `/u/${encodeURIComponent(who.name)}`, class: 'account-profile' }, t('account.ratings')), out);
 }
 
 export function showLogin(root) {

@@ -21,6 +21,9 @@ export async function loadCatalog() {
 // The catalog's entry of a game, or null for a game this server does not know.
 export const gameInfo = (name) => games.get(name) || null;
 
+// Every game's registry name, in the server's order.
+export const catalogNames = () => [...games.keys()];
+
 // The kind `key` of a game's special actions ({key, label, help}), or null.
 export function actionKind(game, key) {
   const g = games.get(game);
