@@ -17,6 +17,7 @@
 #include "web/api_rating.h"
 #include "web/context.h"
 #include "web/credential.h"
+#include "web/gameclock.h"
 #include "web/loginlimit.h"
 #include "web/meta.h"
 #include "web/session.h"
@@ -150,12 +151,35 @@ static void limit_keys(const Request *req, const char *name, char *account, char
     snprintf(addr, LIMIT_KEY, "a:%.60s", req->addr);
 }
 
+/* The seconds `key` waits: by this process's count, and with a shared store by the
+ * count of every process sharing it (the longer; the store failing, this one's). */
+static int wait_s(Server *srv, LoginLimit *l, const char *key)
+{
+    int w = loginlimit_wait(l, key, clock_ms());
+    int64_t until = 0;
+    ErrBuf err;
+    if (store_shared(srv->store) && store_login_until(srv->store, key, &until, &err) == STATUS_OK) {
+        const int64_t now = gameclock_now();
+        const int shared = until > now ? (int)((until - now + 999) / 1000) : 0;
+        w = shared > w ? shared : w;
+    }
+    return w;
+}
+
+/* Counts a failed sign-in of `key`, here and in a shared store. */
+static void count_failure(Server *srv, LoginLimit *l, int free_tries, const char *key)
+{
+    loginlimit_fail(l, key, clock_ms());
+    ErrBuf err;
+    if (store_shared(srv->store))
+        store_login_fail(srv->store, key, free_tries, gameclock_now(), &err);
+}
+
 /* A 429 when either key waits: true with res set. */
 static bool limited(Server *srv, const char *account, const char *addr, Response *res)
 {
-    const int64_t now = clock_ms();
-    const int a = loginlimit_wait(srv->logins, account, now);
-    const int b = loginlimit_wait(srv->address_logins, addr, now);
+    const int a = wait_s(srv, srv->logins, account);
+    const int b = wait_s(srv, srv->address_logins, addr);
     const int wait = a > b ? a : b;
     if (wait == 0)
         return false;
@@ -180,11 +204,13 @@ static bool check_password(Server *srv, const char *account, const char *addr,
                        store_user_by_name(srv->store, name, u, &err) == STATUS_OK;
     const bool ok = credential_verify(srv->cred, found ? u->hash : NULL, password);
     if (!ok) {
-        const int64_t now = clock_ms();
-        loginlimit_fail(srv->logins, account, now);
-        loginlimit_fail(srv->address_logins, addr, now);
+        // The address is allowed four times the account's failures (server.c).
+        count_failure(srv, srv->logins, srv->cfg.login_tries, account);
+        count_failure(srv, srv->address_logins, 4 * srv->cfg.login_tries, addr);
     } else {
         loginlimit_clear(srv->logins, account);
+        if (store_shared(srv->store))
+            store_login_clear(srv->store, account, &err);
     }
     return ok;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "web/loginlimit.h"
 #include "web/store_backend.h"
 
 /* Reads a user row (id, name, hash, created) into *out. */
@@ -180,4 +181,59 @@ Status store_user_seats(Store *st, int64_t user, StoreUserSeat *out, int cap, in
     }
     store_rows_free(&r);
     return STATUS_OK;
+}
+
+Status store_login_until(Store *st, const char *key, int64_t *until_ms, ErrBuf *err)
+{
+    *until_ms = 0;
+    const char *p[] = {key};
+    const StoreStmt m = {"SELECT until_ms FROM login_failures WHERE key=$1", 1, p, NULL};
+    StoreRows r;
+    const Status s = store_run(st, &m, 1, &r, err);
+    if (s == STATUS_OK && store_cell(&r, 0, 0) != NULL)
+        *until_ms = strtoll(store_cell(&r, 0, 0), NULL, 10);
+    if (s == STATUS_OK)
+        store_rows_free(&r);
+    return s;
+}
+
+Status store_login_fail(Store *st, const char *key, int free_tries, int64_t now_ms,
+                        ErrBuf *err)
+{
+    char now[24], stale[24];
+    num(now, sizeof now, now_ms);
+    num(stale, sizeof stale, now_ms - LOGINLIMIT_FORGET_MS);
+    const char *d[] = {stale, now};
+    const char *p[] = {key, now};
+    // The count goes up in the database, so that two processes' failures both count;
+    // the lock-out follows from the count (a second write: a race between the two
+    // only ever keeps the longer lock).
+    const StoreStmt m[] = {
+        {"DELETE FROM login_failures WHERE last_ms<$1 AND until_ms<=$2", 2, d, NULL},
+        {"INSERT INTO login_failures(key, fails, last_ms, until_ms) VALUES($1, 1, $2, 0)"
+         " ON CONFLICT(key) DO UPDATE SET fails=login_failures.fails+1, last_ms=excluded.last_ms"
+         " RETURNING fails", 2, p, NULL},
+    };
+    StoreRows r;
+    Status s = store_run(st, m, 2, &r, err);
+    if (s != STATUS_OK)
+        return s;
+    const int fails = store_cell(&r, 0, 0) ? atoi(store_cell(&r, 0, 0)) : 1;
+    store_rows_free(&r);
+    const int64_t lock = loginlimit_lock_ms(fails, free_tries);
+    if (lock == 0)
+        return STATUS_OK;
+    char until[24];
+    num(until, sizeof until, now_ms + lock);
+    const char *q[] = {key, until};
+    const StoreStmt u = {"UPDATE login_failures SET until_ms=$2 WHERE key=$1 AND until_ms<$2",
+                         2, q, NULL};
+    return store_run(st, &u, 1, NULL, err);
+}
+
+Status store_login_clear(Store *st, const char *key, ErrBuf *err)
+{
+    const char *p[] = {key};
+    const StoreStmt m = {"DELETE FROM login_failures WHERE key=$1", 1, p, NULL};
+    return store_run(st, &m, 1, NULL, err);
 }

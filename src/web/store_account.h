@@ -62,4 +62,15 @@ Status store_user_seat(Store *st, int64_t user, const char *game_id, int seat, E
 Status store_user_seats(Store *st, int64_t user, StoreUserSeat *out, int cap, int *n,
                         ErrBuf *err);
 
+/* Failed sign-ins counted across the processes sharing a store (a store one process
+ * uses needs none: that process's loginlimit.h table is the whole truth). `key` is
+ * locked out until *until_ms (wall-clock ms, 0: never failed lately). */
+Status store_login_until(Store *st, const char *key, int64_t *until_ms, ErrBuf *err);
+/* Counts a failure of `key` at now_ms and locks it out by loginlimit_lock_ms; keys
+ * without a failure for LOGINLIMIT_FORGET_MS and not locked out are forgotten. */
+Status store_login_fail(Store *st, const char *key, int free_tries, int64_t now_ms,
+                        ErrBuf *err);
+/* Forgets `key` (its owner signed in). */
+Status store_login_clear(Store *st, const char *key, ErrBuf *err);
+
 #endif

@@ -80,7 +80,8 @@ static const char *const MIGRATIONS[] = {
      " updated BIGINT NOT NULL DEFAULT 0, PRIMARY KEY(user_id, game));"
      "ALTER TABLE seats ADD COLUMN user_id BIGINT REFERENCES users(id);"
      "CREATE INDEX seats_user ON seats(user_id) WHERE user_id IS NOT NULL;"),
-    // 9: ratings' history and the leaderboard's index, as in SQLite's step 9.
+    // 9: ratings' history, the leaderboard's index and failed sign-ins counted across
+    // processes, as in SQLite's step 9.
     ("CREATE TABLE rating_history(user_id BIGINT NOT NULL REFERENCES users(id),"
      " game_id TEXT NOT NULL, game TEXT NOT NULL, opponent_id BIGINT REFERENCES users(id),"
      " score DOUBLE PRECISION NOT NULL, rating_before DOUBLE PRECISION NOT NULL,"
@@ -89,7 +90,10 @@ static const char *const MIGRATIONS[] = {
      " PRIMARY KEY(user_id, game_id));"
      "CREATE INDEX rating_history_game ON rating_history(game_id);"
      "CREATE INDEX rating_history_user ON rating_history(user_id, games);"
-     "CREATE INDEX ratings_game ON ratings(game, rating);"),
+     "CREATE INDEX ratings_game ON ratings(game, rating);"
+     "CREATE TABLE login_failures(key TEXT PRIMARY KEY, fails INTEGER NOT NULL,"
+     " last_ms BIGINT NOT NULL, until_ms BIGINT NOT NULL);"
+     "CREATE INDEX login_failures_last ON login_failures(last_ms);"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

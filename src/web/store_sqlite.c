@@ -70,7 +70,8 @@ static const char *const MIGRATIONS[] = {
      "CREATE INDEX seats_user ON seats(user_id) WHERE user_id IS NOT NULL;"),
     // 9: ratings' history (store_rating.h): a row per account and rated game, with the
     // rating after it, written once in the transaction that rates the game (its primary
-    // key is the guard against rating a game twice); the leaderboard's index.
+    // key is the guard against rating a game twice); the leaderboard's index; failed
+    // sign-ins, which only processes sharing PostgreSQL count here (store_account.h).
     ("CREATE TABLE rating_history(user_id INTEGER NOT NULL REFERENCES users(id),"
      " game_id TEXT NOT NULL, game TEXT NOT NULL, opponent_id INTEGER REFERENCES users(id),"
      " score REAL NOT NULL, rating_before REAL NOT NULL, rating REAL NOT NULL,"
@@ -78,7 +79,10 @@ static const char *const MIGRATIONS[] = {
      " PRIMARY KEY(user_id, game_id));"
      "CREATE INDEX rating_history_game ON rating_history(game_id);"
      "CREATE INDEX rating_history_user ON rating_history(user_id, games);"
-     "CREATE INDEX ratings_game ON ratings(game, rating);"),
+     "CREATE INDEX ratings_game ON ratings(game, rating);"
+     "CREATE TABLE login_failures(key TEXT PRIMARY KEY, fails INTEGER NOT NULL,"
+     " last_ms INTEGER NOT NULL, until_ms INTEGER NOT NULL);"
+     "CREATE INDEX login_failures_last ON login_failures(last_ms);"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

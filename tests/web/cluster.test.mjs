@@ -10,8 +10,8 @@
 // its AI work. First, the per-address limits counted in the database: games created and
 // AI games, event streams per address and per game (a closed stream's slot free at
 // once, a SIGKILLed process's streams no longer counted after --dead-after), and hints
-// waiting. Accounts too: their sessions, names and rated seats are the database's, and
-// a rated game ended through one process is rated once, alike on both.
+// waiting. Accounts too: their sessions, names, rated seats and failed sign-ins are the
+// database's, and a rated game ended through one process is rated once, alike on both.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FRESH, rateGame } from './glicko2.mjs';
@@ -233,6 +233,21 @@ describe('several processes on PostgreSQL', () => {
     // Signed out everywhere through B: A's session ends too.
     assert.equal((await api(b, 'POST', '/api/logout-all', { body: {}, headers: as(onA) })).status, 200);
     assert.equal((await api(a, 'GET', '/api/me', { headers: as(onA) })).body.signed_in, false);
+  });
+
+  test('failed sign-ins count across processes: five spread over both lock the name out on both', async () => {
+    assert.equal((await api(a, 'POST', '/api/signup', { body: { name: 'Guessed', password: 'the-right-one' } })).status, 201);
+    // --login-tries is 5: three failures through A and two through B are five.
+    for (let i = 0; i < 5; i++) {
+      const r = await api(i % 2 ? b : a, 'POST', '/api/login', { body: { name: 'Guessed', password: `wrong-guess-${i}` } });
+      assert.equal(r.status, 401, JSON.stringify(r.body));
+    }
+    // Locked out for a second from the fifth failure, on both, the right password too.
+    for (const s of [b, a]) {
+      const r = await api(s, 'POST', '/api/login', { body: { name: 'Guessed', password: 'the-right-one' } });
+      assert.equal(r.status, 429, JSON.stringify(r.body));
+      assert.match(r.body.error, /for this name/);
+    }
   });
 
   test('a rated game ended through one process is rated once, seen alike by both', async () => {
