@@ -1,10 +1,11 @@
 // ratings.test.mjs - rated games through the JSON API (docs/API.md, "Ratings"): a game
 // ended by a resignation and its rated rematch (colours swapped) played out to a win,
-// each player's new Glicko-2 rating checked against the tests' own Glicko-2 (glicko2.mjs,
-// written from Glickman's paper apart from src/play/glicko2.c); the state's
-// rating_change, the player's page (ratings, history, recent games, wins/draws/losses), the leaderboard of
-// players whose RD fell under 110; and a sign-in session past its 30 days refused. Part
-// of the api suite of tools/run-web-tests.sh.
+// and one abandoned (its day per move run out), each player's new Glicko-2 rating
+// checked against the tests' own Glicko-2 (glicko2.mjs, written from Glickman's paper
+// apart from src/play/glicko2.c); the state's rating_change, the player's page (ratings,
+// history, recent games, wins/draws/losses), the leaderboard of players whose RD fell
+// under 110; and a sign-in session past its 30 days refused. Part of the api suite of
+// tools/run-web-tests.sh.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
@@ -23,7 +24,8 @@ test('the tests\' Glicko-2 gives the paper\'s worked example', () => {
 
 // --- the server ---------------------------------------------------------------------------
 let srv;
-before(async () => { srv = await startServer({ args: ['--password-cost', 'low'] }); });
+// A day of days-per-move clocks lasts a second here, so that a game is abandoned soon.
+before(async () => { srv = await startServer({ args: ['--password-cost', 'low', '--day-seconds', '1'] }); });
 after(async () => {
   if (!srv) return;
   const { code } = await srv.stop();
@@ -117,6 +119,26 @@ test('a resigned rated game and its rematch played out: both ratings as Glicko-2
   assert.deepEqual(page.recent.map((x) => [x.id, x.opponent, x.result]), [[rid, bob.name, 'win'], [g.id, bob.name, 'loss']]);
   assert.deepEqual(page.record, { wins: 1, draws: 0, losses: 1 });
   a1 = a2; b1 = b2;
+});
+
+test('an abandoned rated game (a day per move left to run out) rates both players', async () => {
+  const c = await signup('ca');
+  const d = await signup('da');
+  const r = await call('POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'open'], rated: true, clock: { days: 1 } }, cookie: c.cookie });
+  assert.equal(r.status, 201, JSON.stringify(r.body));
+  const j = await call('POST', `/api/games/${r.body.id}/join`, { body: {}, cookie: d.cookie });
+  assert.equal(j.status, 200, JSON.stringify(j.body));
+  assert.equal((await call('POST', `/api/games/${r.body.id}/moves`, { token: r.body.seats[0].token, body: { move: 'b1-b4' } })).status, 200);
+  // d never moves: his day runs out, the server ends the game on time and rates it.
+  let st;
+  for (const end = Date.now() + 15000; !(st && st.rating_change); await new Promise((res) => setTimeout(res, 100))) {
+    assert.ok(Date.now() < end, `not rated in time: ${JSON.stringify(st && st.result)}`);
+    st = (await call('GET', `/api/games/${r.body.id}`)).body;
+  }
+  assert.equal(st.result.reason, 'time');
+  const [rc, rd] = rateGame(FRESH, FRESH, 1);
+  near(st.rating_after[0], rc.r, 'the one who stayed');
+  near(st.rating_after[1], rd.r, 'the one who left');
 });
 
 test('the leaderboard lists the players whose RD fell under 110, best first', async () => {
