@@ -68,9 +68,16 @@ char *session_cells_of(const Game *g, const GameState *st, Move m);
 char *session_strdup(const char *t);
 
 /* session_rating.c */
-/* Rates s when it is a rated game that is over and not rated yet: the store takes the
- * result once (store_rating_write), and the meta records it. A game whose rating cannot
- * be written now (the store) is rated the next time it is loaded. */
+typedef struct StoreRatingWrite StoreRatingWrite;
+/* Before the write that ends rated game s with the seats' returns `ret`: the ratings the
+ * result gives, in m's rating fields, and in *w the store's writes of them to go with
+ * the end (store_rating_stamp; the caller frees *w after the write). *w is NULL, m
+ * unchanged, when the game is not rated or its ratings cannot be read now. */
+void session_rating_prepare_locked(Server *srv, const Session *s, const double ret[MAX_PLAYERS],
+                                   GameMeta *m, StoreRatingWrite **w);
+/* Rates s when it is a rated game that is over and not rated yet (its end was written
+ * without its ratings): the store takes the result once (store_rating_write), and the
+ * meta records it. One whose rating cannot be written now is rated when next loaded. */
 void session_rate_locked(Server *srv, Session *s);
 
 /* session_create.c */

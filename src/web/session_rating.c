@@ -1,12 +1,14 @@
 /*
  * session_rating.c - a rated game's end turned into both players' new Glicko-2 ratings
- * (each game its own rating period, play/glicko2.h), written once to the store whoever
- * ends it and however (a move, a resignation, an agreed draw, a flag), then shown in the
- * game's meta (GameMeta.rating_*) so that every process's state says what changed. Both
- * ratings are read, grown by the time each player was idle, updated as one rating period
- * of one game and written back only if nobody rated the game or moved either rating
- * meanwhile; else they are read again. A game rated already (by another process, or before a crash that lost the
- * meta's write) has its result read back from the history instead.
+ * (each game its own rating period, play/glicko2.h), whoever ends it and however (a
+ * move, a resignation, an agreed draw, a flag). Both ratings are read, grown by the
+ * time each player was idle and updated as one rating period of one game; the new
+ * ratings and their history rows go with the game's end in its own write (StoreStamp.
+ * also), the result in its meta (GameMeta.rating_*), so that the game ends rated or not
+ * at all, once, whatever the processes; a rating moved meanwhile refuses the end as a
+ * conflict, and the end is judged again. A game whose ratings could not be read then is
+ * rated afterwards in a transaction of its own (session_rate_locked), or its result read
+ * back from the history when another writer came first.
  */
 #include "web/session.h"
 #include "web/session_internal.h"
@@ -22,22 +24,25 @@ enum { ATTEMPTS = 4 };
 
 static const double DAY_S = 86400.0;
 
-/* Seat 0's score against seat 1 (1, 0.5 or 0) in a finished two-player game. */
-static double first_score(const Session *s)
+/* Seat 0's score against seat 1 (1, 0.5 or 0) from the seats' returns. */
+static double first_score(const double ret[MAX_PLAYERS])
 {
-    double ret[MAX_PLAYERS];
+    return ret[0] > ret[1] ? 1.0 : ret[0] < ret[1] ? 0.0 : 0.5;
+}
+
+/* The returns of s, a finished game, by its end outside the rules or by its rules. */
+static void returns_of(const Session *s, double ret[MAX_PLAYERS])
+{
     if (s->meta.end != PLAY_END_NONE)
         play_end_returns(s->game, s->meta.end, s->meta.end_seat, ret);
     else
         s->game->ops->returns(s->game, s->rec.current, ret);
-    return ret[0] > ret[1] ? 1.0 : ret[0] < ret[1] ? 0.0 : 0.5;
 }
 
-/* One attempt at rating: STATUS_NOT_FOUND when another writer came first (try again). */
-static Status rate_once(Server *srv, const Session *s, const StoreRated before[2],
-                        double score0, StoreRated after[2], ErrBuf *err)
+/* Both players' ratings after one game, seat 0 scoring score0, at `now`. */
+static Status new_ratings(const StoreRated before[2], double score0, int64_t now,
+                          StoreRated after[2], ErrBuf *err)
 {
-    const int64_t now = (int64_t)time(NULL);
     Glicko2 r[2], out[2];
     for (int i = 0; i < 2; i++) {
         r[i] = (Glicko2){before[i].rating, before[i].rd, before[i].volatility};
@@ -46,12 +51,53 @@ static Status rate_once(Server *srv, const Session *s, const StoreRated before[2
         if (before[i].games > 0 && before[i].updated > 0)
             glicko2_idle(&r[i], (double)(now - before[i].updated) / DAY_S);
     }
-    Status st = glicko2_game(&r[0], &r[1], score0, GLICKO2_TAU, &out[0], &out[1], err);
-    if (st != STATUS_OK)
-        return st;
-    for (int i = 0; i < 2; i++)
+    const Status st = glicko2_game(&r[0], &r[1], score0, GLICKO2_TAU, &out[0], &out[1], err);
+    for (int i = 0; st == STATUS_OK && i < 2; i++)
         after[i] = (StoreRated){before[i].user, out[i].rating, out[i].rd, out[i].volatility,
                                 before[i].games + 1, now};
+    return st;
+}
+
+/* The result in the meta: each seat's rating after the game and its change. */
+static void note_result(GameMeta *m, const double before[2], const StoreRated after[2])
+{
+    m->rating_done = true;
+    for (int i = 0; i < 2; i++) {
+        m->rating_after[i] = after[i].rating;
+        m->rating_change[i] = after[i].rating - before[i];
+    }
+}
+
+void session_rating_prepare_locked(Server *srv, const Session *s, const double ret[MAX_PLAYERS],
+                                   GameMeta *m, StoreRatingWrite **w)
+{
+    *w = NULL;
+    if (!m->rated || m->rating_done || s->game->players != 2)
+        return;
+    const char *names[2] = {m->account[0], m->account[1]};
+    const int64_t now = (int64_t)time(NULL);
+    const double score0 = first_score(ret);
+    StoreRated before[2], after[2];
+    ErrBuf err;
+    // Ratings that cannot be read leave the end to be written alone, and rated later.
+    if (store_rating_pair(srv->store, s->game->ops->name, names, before, &err) != STATUS_OK ||
+        new_ratings(before, score0, now, after, &err) != STATUS_OK)
+        return;
+    const double score[2] = {score0, 1.0 - score0};
+    *w = store_rating_prepare(s->id, s->game->ops->name, before, after, score, now);
+    if (*w != NULL)
+        note_result(m, (const double[2]){before[0].rating, before[1].rating}, after);
+}
+
+/* One attempt at rating a game that ended unrated: STATUS_NOT_FOUND when another writer
+ * came first (try again). */
+static Status rate_once(Server *srv, const Session *s, const StoreRated before[2],
+                        double score0, StoreRated after[2], ErrBuf *err)
+{
+    const int64_t now = (int64_t)time(NULL);
+    Status st = new_ratings(before, score0, now, after, err);
+    if (st != STATUS_OK)
+        return st;
     const double score[2] = {score0, 1.0 - score0};
     return store_rating_write(srv->store, s->id, s->game->ops->name, before, after, score, now,
                               err);
@@ -100,7 +146,9 @@ void session_rate_locked(Server *srv, Session *s)
             done = true;
             break;
         }
-        const Status st = rate_once(srv, s, pair, first_score(s), after, &err);
+        double ret[MAX_PLAYERS];
+        returns_of(s, ret);
+        const Status st = rate_once(srv, s, pair, first_score(ret), after, &err);
         if (st == STATUS_OK) {
             before[0] = pair[0].rating;
             before[1] = pair[1].rating;
@@ -112,10 +160,6 @@ void session_rate_locked(Server *srv, Session *s)
     if (!done)
         return;
     GameMeta m = s->meta;
-    m.rating_done = true;
-    for (int i = 0; i < 2; i++) {
-        m.rating_after[i] = after[i].rating;
-        m.rating_change[i] = after[i].rating - before[i];
-    }
+    note_result(&m, before, after);
     session_set_meta_locked(srv, s, &m, &err);
 }

@@ -121,23 +121,33 @@ static void side_text(SideText *t, const StoreRated *before, const StoreRated *a
     num(t->old_games, sizeof t->old_games, before->games);
 }
 
-Status store_rating_write(Store *st, const char *game_id, const char *game,
-                          const StoreRated before[2], const StoreRated after[2],
-                          const double score[2], int64_t at, ErrBuf *err)
-{
+struct StoreRatingWrite {
     SideText t[2];
-    side_text(&t[0], &before[0], &after[0], &after[1], score[0]);
-    side_text(&t[1], &before[1], &after[1], &after[0], score[1]);
-    char when[24];
-    num(when, sizeof when, at);
+    char when[24], game_id[SECRET_ID_LEN + 1], game[64];
     const char *h[2][11], *r[2][8];
+    StoreStmt m[4];
+};
+
+StoreRatingWrite *store_rating_prepare(const char *game_id, const char *game,
+                                       const StoreRated before[2], const StoreRated after[2],
+                                       const double score[2], int64_t at)
+{
+    StoreRatingWrite *w = calloc(1, sizeof *w);
+    if (w == NULL)
+        return NULL;
+    side_text(&w->t[0], &before[0], &after[0], &after[1], score[0]);
+    side_text(&w->t[1], &before[1], &after[1], &after[0], score[1]);
+    num(w->when, sizeof w->when, at);
+    snprintf(w->game_id, sizeof w->game_id, "%s", game_id);
+    snprintf(w->game, sizeof w->game, "%s", game);
     for (int i = 0; i < 2; i++) {
-        const char *hv[] = {t[i].user, game_id, game, t[i].opponent, t[i].score, t[i].before,
-                            t[i].rating, t[i].rd, t[i].vol, when, t[i].games};
-        const char *rv[] = {t[i].user, game, t[i].rating, t[i].rd, t[i].vol, t[i].games, when,
-                            t[i].old_games};
-        memcpy(h[i], hv, sizeof hv);
-        memcpy(r[i], rv, sizeof rv);
+        const SideText *t = &w->t[i];
+        const char *hv[] = {t->user, w->game_id, w->game, t->opponent, t->score, t->before,
+                            t->rating, t->rd, t->vol, w->when, t->games};
+        const char *rv[] = {t->user, w->game, t->rating, t->rd, t->vol, t->games, w->when,
+                            t->old_games};
+        memcpy(w->h[i], hv, sizeof hv);
+        memcpy(w->r[i], rv, sizeof rv);
     }
     // The history rows first: the second writer of a game stops at its primary key.
     static const char HISTORY[] =
@@ -151,13 +161,34 @@ Status store_rating_write(Store *st, const char *game_id, const char *game,
         " rating=excluded.rating, rd=excluded.rd, volatility=excluded.volatility,"
         " games=excluded.games, updated=excluded.updated WHERE ratings.games=$8"
         " RETURNING user_id";
-    const StoreStmt m[] = {
-        {HISTORY, 11, h[0], "the game is rated already"},
-        {HISTORY, 11, h[1], "the game is rated already"},
-        {RATING, 8, r[0], "the rating changed meanwhile"},
-        {RATING, 8, r[1], "the rating changed meanwhile"},
-    };
-    return store_run(st, m, 4, NULL, err);
+    for (int i = 0; i < 2; i++) {
+        w->m[i] = (StoreStmt){HISTORY, 11, w->h[i], "the game is rated already"};
+        w->m[2 + i] = (StoreStmt){RATING, 8, w->r[i], "the rating changed meanwhile"};
+    }
+    return w;
+}
+
+void store_rating_stamp(const StoreRatingWrite *w, StoreStamp *stamp)
+{
+    stamp->also = w->m;
+    stamp->n_also = 4;
+}
+
+void store_rating_free(StoreRatingWrite *w)
+{
+    free(w);
+}
+
+Status store_rating_write(Store *st, const char *game_id, const char *game,
+                          const StoreRated before[2], const StoreRated after[2],
+                          const double score[2], int64_t at, ErrBuf *err)
+{
+    StoreRatingWrite *w = store_rating_prepare(game_id, game, before, after, score, at);
+    if (w == NULL)
+        return err_set(err, STATUS_NOMEM, "out of memory");
+    const Status s = store_run(st, w->m, 4, NULL, err);
+    free(w);
+    return s;
 }
 
 /* Reads rows of (user, game_id, game, opponent, score, before, rating, rd, at). */

@@ -45,6 +45,17 @@ Status store_rating_write(Store *st, const char *game_id, const char *game,
                           const StoreRated before[2], const StoreRated after[2],
                           const double score[2], int64_t at, ErrBuf *err);
 
+/* The same writes, made to go with the game's end in the game's own write
+ * (StoreStamp.also), so that a game ends and is rated in one transaction: prepared
+ * (malloc'd; NULL when out of memory), put on the stamp, freed after the write. A
+ * refusal then refuses the end with STATUS_CONFLICT. */
+typedef struct StoreRatingWrite StoreRatingWrite;
+StoreRatingWrite *store_rating_prepare(const char *game_id, const char *game,
+                                       const StoreRated before[2], const StoreRated after[2],
+                                       const double score[2], int64_t at);
+void store_rating_stamp(const StoreRatingWrite *w, StoreStamp *stamp);
+void store_rating_free(StoreRatingWrite *w);
+
 /* A rated game of an account as its history shows it. */
 typedef struct StoreRatedGame {
     int64_t user;

@@ -316,7 +316,10 @@ static Status sqlite_insert_game(Store *base, const StoredGame *g, bool ai_next,
     return end_write(st, s, begun, err);
 }
 
-/* The meta that goes with a write to the moves (StoreStamp.meta), when there is one. */
+static Status run_one(SqliteStore *st, const StoreStmt *m, StoreRows *rows, ErrBuf *err);
+
+/* The meta that goes with a write to the moves (StoreStamp.meta), when there is one, and
+ * the rows that go with it (StoreStamp.also). */
 static Status stamp_meta(SqliteStore *st, const char *id, const StoreStamp *stamp,
                          ErrBuf *err)
 {
@@ -329,6 +332,13 @@ static Status stamp_meta(SqliteStore *st, const char *id, const StoreStamp *stam
         sqlite3_bind_text(q, 2, stamp->meta, -1, SQLITE_STATIC);
         sqlite3_bind_int64(q, 3, (sqlite3_int64)stamp->flag_at);
         s = step_done(st, q, err, "update meta");
+    }
+    for (int i = 0; i < stamp->n_also && s == STATUS_OK; i++) {
+        StoreRows rows = {0, 0, NULL};
+        s = run_one(st, &stamp->also[i], &rows, err);
+        store_rows_free(&rows);
+        if (s == STATUS_NOT_FOUND)
+            s = STATUS_CONFLICT;
     }
     return s;
 }

@@ -66,9 +66,13 @@ test('a resigned rated game and its rematch played out: both ratings as Glicko-2
   const bob = await signup('bo');
   // Game 1: alice (seat 0) resigns after one move; bob wins.
   const g = await ratedGame(alice, bob);
-  assert.equal((await call('POST', `/api/games/${g.id}/moves`, { token: g.tokens[0], body: { move: 'b1-b4' } })).status, 200);
+  const moved = await call('POST', `/api/games/${g.id}/moves`, { token: g.tokens[0], body: { move: 'b1-b4' } });
+  assert.equal(moved.status, 200);
   const ended = await call('POST', `/api/games/${g.id}/resign`, { token: g.tokens[0], body: {} });
   assert.equal(ended.status, 200, JSON.stringify(ended.body));
+  // Rated in the write that ended it: one version on, the ratings' change already in it.
+  assert.equal(ended.body.version, moved.body.version + 1);
+  assert.notEqual(ended.body.rating_change, null);
   let [a1, b1] = rateGame(FRESH, FRESH, 0);
   const st1 = (await call('GET', `/api/games/${g.id}`)).body;
   assert.equal(st1.status, 'over');
@@ -103,6 +107,7 @@ test('a resigned rated game and its rematch played out: both ratings as Glicko-2
   }
   assert.equal(st.status, 'over');
   assert.deepEqual(st.result.winners, [1]);
+  assert.notEqual(st.rating_change, null); // the winning move's own answer says it
   st = (await call('GET', `/api/games/${rid}`)).body;
   const [b2, a2] = rateGame(b1, a1, 0);
   near(st.rating_after[0], b2.r, 'bob after game 2');
