@@ -1,11 +1,11 @@
 // ratings.test.mjs - rated games through the JSON API (docs/API.md, "Ratings"): a game
 // ended by a resignation and its rated rematch (colours swapped) played out to a win,
-// and one abandoned (its day per move run out), each player's new Glicko-2 rating
-// checked against the tests' own Glicko-2 (glicko2.mjs, written from Glickman's paper
-// apart from src/play/glicko2.c); the state's rating_change, the player's page (ratings,
-// history, recent games, wins/draws/losses), the leaderboard of players whose RD fell
-// under 110; and a sign-in session past its 30 days refused. Part of the api suite of
-// tools/run-web-tests.sh.
+// one drawn by agreement and one abandoned (its day per move run out), each player's
+// new Glicko-2 rating checked against the tests' own Glicko-2 (glicko2.mjs, written from
+// Glickman's paper apart from src/play/glicko2.c); the state's rating_change, the
+// player's page (ratings, history, recent games, wins/draws/losses), the leaderboard of
+// players whose RD fell under 110; and a sign-in session past its 30 days refused. Part
+// of the api suite of tools/run-web-tests.sh.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
@@ -124,6 +124,24 @@ test('a resigned rated game and its rematch played out: both ratings as Glicko-2
   assert.deepEqual(page.recent.map((x) => [x.id, x.opponent, x.result]), [[rid, bob.name, 'win'], [g.id, bob.name, 'loss']]);
   assert.deepEqual(page.record, { wins: 1, draws: 0, losses: 1 });
   a1 = a2; b1 = b2;
+});
+
+test('a rated game drawn by agreement: half a point each', async () => {
+  const e = await signup('ea');
+  const f = await signup('fa');
+  const g = await ratedGame(e, f);
+  assert.equal((await call('POST', `/api/games/${g.id}/moves`, { token: g.tokens[0], body: { move: 'b1-b4' } })).status, 200);
+  assert.equal((await call('POST', `/api/games/${g.id}/offer-draw`, { token: g.tokens[1], body: {} })).status, 200);
+  const r = await call('POST', `/api/games/${g.id}/accept-draw`, { token: g.tokens[0], body: {} });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const [re, rf] = rateGame(FRESH, FRESH, 0.5);
+  const st = (await call('GET', `/api/games/${g.id}`)).body;
+  near(st.rating_after[0], re.r, 'e after the draw');
+  near(st.rating_after[1], rf.r, 'f after the draw');
+  const page = (await call('GET', `/api/users/${e.name}`)).body;
+  near(page.ratings['kings-valley'].rd, re.rd, 'e\'s RD after the draw');
+  assert.deepEqual(page.record, { wins: 0, draws: 1, losses: 0 });
+  assert.equal(page.recent[0].result, 'draw');
 });
 
 test('an abandoned rated game (a day per move left to run out) rates both players', async () => {
