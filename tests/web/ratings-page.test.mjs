@@ -36,6 +36,8 @@ async function player(name) {
   await page.fill('.login-form input[name=password]', `pw-of-${name}`);
   await page.click('.login-form .account-create');
   await page.waitForURL(/\/account$/, WAIT);
+  // The account's page links to the player's own public page.
+  await page.waitForSelector(`.account-public[href="/u/${name}"]`, WAIT);
   return page;
 }
 

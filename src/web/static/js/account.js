@@ -150,6 +150,6 @@ export async function showAccount(root) {
   }
   root.replaceChildren(h('section', { class: 'account-page' },
     h('h1', {}, who.name),
-    h('p', {}, h('a', { href: `/api/users/${encodeURIComponent(who.name)}` }, 'Your public page (JSON)')),
+    h('p', {}, h('a', { href: `/u/${encodeURIComponent(who.name)}`, class: 'account-public' }, t('account.public-page'))),
     claimSection(), passwordSection(), sessionsSection(), deleteSection()));
 }
