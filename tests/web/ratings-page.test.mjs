@@ -1,11 +1,12 @@
 // ratings-page.test.mjs - ratings in the browser, in headless Chromium against a real
-// crown serve: two browser contexts sign up at /login, one makes a rated game and the
-// other takes its seat from the home page, both names with "1500?" beside the board,
-// a resignation that moves both ratings (the change shown on both pages), both players'
-// pages (/u/NAME, reached from the account menu) with the new rating, the history graph
-// and the game in their recent games, and the leaderboards (/leaderboard,
-// /leaderboard/GAME, two players established through the API first); axe-core clean and no sideways scroll at 1280 and 390 px, with
-// screenshots. Every wait is on a condition of the page, bounded; none is a sleep.
+// crown serve: two browser contexts sign up at /login, one makes a rated game on the
+// new-game form and the other takes its seat from the home page, both names with
+// "1500?" beside the board, a resignation that moves both ratings (the change shown on
+// both pages), both players' pages (/u/NAME, reached from the account menu) with the
+// new rating, the history graph and the game in their recent games, and the leaderboards
+// (/leaderboard, /leaderboard/GAME, two players established through the API first);
+// axe-core clean and no sideways scroll at 1280 and 390 px, with screenshots. Every wait
+// is on a condition of the page, bounded; none is a sleep.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -75,11 +76,15 @@ test('a rated game between two browsers: ratings beside the board, moved by its 
   const t0 = Date.now();
   const run = Math.random().toString(36).slice(2, 6);
   const [a, b] = await Promise.all([player(`Ann${run}`), player(`Ben${run}`), established(run)]);
-  // Ann makes a rated game (its form's part is the lobby's; the API takes her cookie).
-  const made = await a.context().request.post(`${srv.url}/api/games`, { data: { game: 'kings-valley', seats: ['human', 'open'], rated: true } });
-  assert.equal(made.status(), 201);
-  const g = await made.json();
-  await a.goto(`${srv.url}${g.seats[0].url}`);
+  // Ann makes a rated game on the new-game form: her seat, and one open for an account.
+  await a.goto(`${srv.url}/`);
+  await a.selectOption('#game-select', 'kings-valley');
+  await a.selectOption('#seat-1', 'open');
+  await a.check('#rated', WAIT);
+  await a.click('#start');
+  await a.waitForURL(/\/g\/[0-9a-f]{24}#token=/, WAIT);
+  const g = { id: a.url().match(/\/g\/([0-9a-f]{24})/)[1] };
+  assert.equal((await api(srv, 'GET', `/api/games/${g.id}`)).body.rated, true);
   // Ben takes the open seat from his home page.
   await b.goto(`${srv.url}/`);
   await b.click(`.open-game[data-id="${g.id}"] .take`, WAIT);
