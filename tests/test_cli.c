@@ -716,6 +716,22 @@ static void test_engine_session(void **state)
     assert_contains(&r, "Move Overhead takes 0 to 5000 (ms), not '-1'");
     assert_contains(&r, "option name Move Overhead type spin default 30 min 0 max 5000\n");
 
+    // Eval: King Down has a network, so the option is offered; choosing it makes a new
+    // agent that searches with the net (another node count), and back again the first.
+    run(&r, "uci", "uci\nposition startpos\ngo depth 4\nsetoption name Eval value nnue\n"
+                   "go depth 4\nsetoption name Eval value classic\nucinewgame\n"
+                   "position startpos\ngo depth 4\nsetoption name Eval value deep\n");
+    assert_contains(&r, "option name Eval type combo default classic var classic var nnue\n");
+    assert_int_equal(nodes_of(&r, nodes, 8), 3);
+    assert_true(nodes[1] != nodes[0]);
+    assert_int_equal(nodes[2], nodes[0]);
+    assert_int_equal(count_of(r.out, "info string error: "), 1);
+    assert_contains(&r, "Eval takes classic or nnue, not 'deep'");
+    // A game without a network has no Eval option.
+    run(&r, "ugi kings-guard-8x8", "ugi\nsetoption name Eval value nnue\n");
+    assert_lacks(&r, "option name Eval");
+    assert_contains(&r, "no option 'Eval'");
+
     // Each answer on a 200 ms clock with 10 ms a move comes before the flag would fall,
     // counted as a match runner counts it: from `go` sent to `bestmove` read.
     Session s;
@@ -1332,6 +1348,17 @@ static void test_bench_signature(void **state)
         assert_int_equal(r.status, 0);
         bench_lines(r.out, true, got, sizeof got);
         assert_string_equal(got, expected);
+        // --eval nnue: King Down searched with its net says so; a game without one is an error.
+        run(&r, "bench king-down --eval nnue", NULL);
+        assert_int_equal(r.status, 0);
+        assert_contains(&r, "king-down total ");
+        assert_contains(&r, " (nnue evaluation)\n");
+        run(&r, "bench kings-guard --eval nnue", NULL);
+        assert_int_equal(r.status, 1);
+        assert_contains(&r, "kings-guard has no evaluation network");
+        run(&r, "bench --eval deep", NULL);
+        assert_int_equal(r.status, 2);
+        assert_contains(&r, "--eval takes classic or nnue, not 'deep'");
         return;
     }
     // One game of each search: alpha-beta on a small board, MCTS on the tile game.

@@ -32,6 +32,7 @@
 #include "support/diagram.h"
 #include "support/kd_reference.h"
 #include "support/perft_pair.h"
+#include "support/slow_build.h"
 
 enum { MAX_SETTINGS = 12 };
 
@@ -454,7 +455,7 @@ static void test_random_positions(void **state)
     (void)state;
     PairActions *acts = malloc(sizeof *acts);
     assert_non_null(acts);
-    const int per_rules = 1500;
+    const int per_rules = SLOW_BUILD_SHARE(1500);
     long accepted = 0, rejected = 0, perfts = 0, sans = 0;
     Rng rng;
     rng_seed(&rng, 0x6B64F00D);
@@ -513,7 +514,7 @@ static void test_random_positions(void **state)
     print_message("random positions: %ld compared, %ld rejected alike, %ld perft checks, "
                   "%ld SAN checks\n",
                   accepted, rejected, perfts, sans);
-    assert_true(accepted >= 1000);
+    assert_true(accepted >= SLOW_BUILD_SHARE(1000));
     free(acts);
 }
 
@@ -579,7 +580,7 @@ static long compare_random(const char *const rules[2][2], RandomFen make, uint64
         assert_true(kdref_rules(rules[r], 2, &ref_rules, rerr, sizeof rerr));
         GameState *s = game_state_new(g);
         assert_non_null(s);
-        for (int i = 0; i < 1500; i++) {
+        for (int i = 0; i < SLOW_BUILD_SHARE(1500); i++) {
             char fen[KDREF_TEXT];
             make(&rng, fen, sizeof fen);
             ErrBuf err;
@@ -617,7 +618,7 @@ static void test_random_haste(void **state)
     long perfts = 0;
     const long accepted = compare_random(RULES, random_haste_fen, 0x4A57E, &perfts);
     print_message("random Haste positions: %ld compared, %ld perft checks\n", accepted, perfts);
-    assert_true(accepted >= 1000);
+    assert_true(accepted >= SLOW_BUILD_SHARE(1000));
 }
 
 /* A random position whose side to move holds Freeze or Ice Wall: at the start of a turn,
@@ -665,7 +666,7 @@ static void test_random_tokens(void **state)
     const long accepted = compare_random(RULES, random_frost_fen, 0x70CE5, &perfts);
     print_message("random Freeze / Ice Wall positions: %ld compared, %ld perft checks\n",
                   accepted, perfts);
-    assert_true(accepted >= 1000);
+    assert_true(accepted >= SLOW_BUILD_SHARE(1000));
 }
 
 /* An optional argument runs only the tests whose names match it (cmocka pattern). */

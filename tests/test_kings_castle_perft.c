@@ -26,6 +26,7 @@
 #include "core/rng.h"
 #include "support/kc_reference.h"
 #include "support/perft_pair.h"
+#include "support/slow_build.h"
 
 _Static_assert((int)KCREF_MAX_MOVES <= (int)PERFT_PAIR_MAX_REF_ACTIONS,
                "the harness holds every move the reference lists");
@@ -391,7 +392,7 @@ static void test_random_positions(void **state)
     for (size_t c = 0; c < sizeof POS_CASES / sizeof POS_CASES[0]; c++) {
         Rng rng;
         rng_seed(&rng, 0x9051710Eu + 1000 * c);
-        for (int k = 0; k < POS_CASES[c].games; k++) {
+        for (int k = 0; k < SLOW_BUILD_SHARE(POS_CASES[c].games); k++) {
             char text[KCREF_POSITION_TEXT];
             random_position(&rng, text, sizeof text);
             PerftPair p;
@@ -407,9 +408,11 @@ static void test_random_positions(void **state)
                   ev.positions, ev.perfts, ev.throws, ev.throws_across_door, ev.captures,
                   ev.splits, ev.castle_entries, ev.throne_taken, ev.throne_lost,
                   ev.throne_wins, ev.repetitions);
-    assert_true(ev.throws > 50 && ev.throws_across_door > 10 && ev.captures > 50);
-    assert_true(ev.splits > 50 && ev.castle_entries > 10);
-    assert_true(ev.throne_taken > 20 && ev.throne_lost > 5 && ev.throne_wins > 5);
+    assert_true(ev.throws > SLOW_BUILD_SHARE(50) && ev.throws_across_door > SLOW_BUILD_SHARE(10) &&
+                ev.captures > SLOW_BUILD_SHARE(50));
+    assert_true(ev.splits > SLOW_BUILD_SHARE(50) && ev.castle_entries > SLOW_BUILD_SHARE(10));
+    assert_true(ev.throne_taken > SLOW_BUILD_SHARE(20) && ev.throne_lost > SLOW_BUILD_SHARE(5) &&
+                ev.throne_wins > SLOW_BUILD_SHARE(5));
 }
 
 /* An optional argument runs only the tests whose names match it (cmocka pattern). */

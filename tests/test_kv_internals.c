@@ -21,6 +21,7 @@
 #include "play/registry.h"
 #include "games/kingsvalley/kv_internal.h"
 #include "support/search_pair.h"
+#include "support/slow_build.h"
 
 static Game *make_game(const char *name, const char *rule)
 {
@@ -45,7 +46,7 @@ static void test_reach_matches_plain_search(void **state)
     MoveList ml;
     KvUndo u;
     int checked = 0, reachable = 0;
-    for (int game = 0; game < 40; game++) {
+    for (int game = 0; game < SLOW_BUILD_SHARE(40); game++) {
         g->ops->new_game(g, (GameState *)s, 0);
         while (!game_is_over(g, (GameState *)s)) {
             for (int p = 0; p < 2; p++) {
@@ -67,7 +68,7 @@ static void test_reach_matches_plain_search(void **state)
             kv_make(c, s, ml.moves[rng_below(&rng, (uint32_t)ml.count)], &u);
         }
     }
-    assert_true(checked > 10000);
+    assert_true(checked > SLOW_BUILD_SHARE(10000));
     print_message("reach checked %d times, %d reachable\n", checked, reachable);
     assert_true(reachable > checked / 20 && reachable < checked);
     free(s);
@@ -144,7 +145,7 @@ static void test_trap_filter_matches_plain(void **state)
     MoveList ml;
     KvUndo u;
     int positions = 0, unreachable = 0, removed = 0, lazy_checked = 0;
-    for (int game = 0; game < 24; game++) {
+    for (int game = 0; game < SLOW_BUILD_SHARE(24); game++) {
         // Odd games follow the rule itself.
         const Game *play = game % 2 ? both : free_play;
         free_play->ops->new_game(free_play, (GameState *)s, 0);
@@ -181,7 +182,8 @@ static void test_trap_filter_matches_plain(void **state)
     print_message("trap filter checked at %d positions: %d unreachable kings, %d moves removed;"
                   " lazy test at %d\n",
                   positions, unreachable, removed, lazy_checked);
-    assert_true(positions > 100 && unreachable > 0 && removed > 0 && lazy_checked > 3000);
+    assert_true(positions > SLOW_BUILD_SHARE(100) && unreachable > 0 && removed > 0 &&
+                lazy_checked > SLOW_BUILD_SHARE(3000));
     free(memo[0]);
     free(memo[1]);
     free(s);
@@ -287,14 +289,14 @@ static void test_lazy_search_is_the_same_search(void **state)
     void *undo = game_undo_new(g);
     int searched = 0;
     for (int ply = 0; ply < 60 && !game_is_over(g, s); ply++) {
-        if (ply % 10 == 0) {
+        if (ply % 10 == 0 && searched < SLOW_BUILD_SHARE(6)) {
             search_pair_expect_same(g, &plain, s, 4, 1u << 20);
             searched++;
         }
         g->ops->gen_moves(g, s, &ml);
         g->ops->make(g, s, ml.moves[rng_below(&rng, (uint32_t)ml.count)], undo);
     }
-    assert_true(searched >= 5);
+    assert_true(searched >= SLOW_BUILD_SHARE(5));
     free(undo);
     free(s);
     game_destroy(g);
@@ -374,7 +376,7 @@ static void test_evaluation_is_colour_symmetric(void **state)
         rng_seed(&rng, 3);
         MoveList ml;
         KvUndo u;
-        for (int game = 0; game < 30; game++) {
+        for (int game = 0; game < SLOW_BUILD_SHARE(30); game++) {
             g->ops->new_game(g, (GameState *)s, 0);
             while (!game_is_over(g, (GameState *)s)) {
                 memset(m, 0, sizeof *m);

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 make=${MAKE:-make}
 # Builds compile one file a job on every core; the test runners share the cores out too.
 jobs=$(nproc 2>/dev/null || echo 1)
-fuzz_seconds=${1:-36}
+fuzz_seconds=${1:-30}
 run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/crown-test-XXXXXX")
 # Parts running as root hand folders to nobody (PostgreSQL); nobody must pass through.
 chmod 711 "$run_tmp"
@@ -72,10 +72,11 @@ part python "$make" -j"$jobs" --no-print-directory BUILD=release python-check
 # The sanitizer build is clang's (the Makefile's default for BUILD=asan), the release
 # build gcc's: each compiler compiles everything once, with warnings as errors.
 part asan-check "$make" -j"$jobs" --no-print-directory BUILD=asan check
-# The web parts wait on pages, clocks and servers more than they compute, so the builds of
-# the parts after them are compiled meanwhile, at the lowest priority so as not to slow a
-# timed answer. A part whose build is not done, or failed, builds it itself (and shows
-# the errors): the prebuild only warms the folders, and is waited for before they are used.
+# The web parts wait on pages, clocks and servers more than they compute (the browser
+# tests keep about half a core busy), so the builds of the parts after them are compiled
+# meanwhile, at the lowest priority so as not to slow a timed answer. A part whose build is
+# not done, or failed, builds it itself (and shows the errors): the prebuild only warms
+# the folders, and is waited for before they are used.
 prebuild() {
     nice -n 19 "$make" -j"$jobs" --no-print-directory BUILD=debug \
         build/debug/tests/test_search build/debug/tests/test_contract &&
@@ -85,14 +86,28 @@ prebuild() {
 prebuild >"$logdir/prebuild.log" 2>&1 &
 prebuild_pid=$!
 part asan-web "$make" -j"$jobs" --no-print-directory BUILD=asan web-check WEB_TESTS="api cluster"
-part release-web "$make" -j"$jobs" --no-print-directory BUILD=release web-check
+part release-web "$make" -j"$jobs" --no-print-directory BUILD=release web-check \
+    WEB_TESTS="api cluster"
+# The browser tests wait on their pages, each within a generous bound, and time no
+# server's answer: the checked search and the fuzzers run beside them at the lowest
+# priority, taking the cores the pages leave (the fuzzers are owed their seconds of wall
+# time, as on any machine).
 wait "$prebuild_pid"
+(run_part no debug-invariants nice -n 19 "$make" -j"$jobs" --no-print-directory \
+    BUILD=debug check-invariants
+    run_part no fuzz nice -n 19 "$make" -j"$jobs" --no-print-directory fuzz \
+        FUZZ_SECONDS="$fuzz_seconds") &
+beside_pid=$!
+part release-e2e "$make" -j"$jobs" --no-print-directory BUILD=release web-check WEB_TESTS=e2e
+wait "$beside_pid"
+for name in debug-invariants fuzz; do
+    cat "$logdir/$name.log"
+    collect "$name"
+done
 # The ThreadSanitizer API tests time the server's answers, slowed several times over by
 # the sanitizer: they run alone. (The fuzzers and the checked search beside them at nice
 # 19 saved about 60 s, but a keep-alive test then failed on a move that took 600 ms.)
-part debug-invariants "$make" -j"$jobs" --no-print-directory BUILD=debug check-invariants
 part tsan-web "$make" -j"$jobs" --no-print-directory BUILD=tsan web-check WEB_TESTS=api
-part fuzz "$make" -j"$jobs" --no-print-directory fuzz FUZZ_SECONDS="$fuzz_seconds"
 
 left=$(find "$run_tmp" -mindepth 1 -maxdepth 1)
 if [ -n "$left" ]; then

@@ -10,14 +10,19 @@ out=${1:?usage: tools/run-web-tests.sh BUILD_DIR [api] [e2e] [cluster]}
 shift
 cd "$(dirname "$0")/.."
 [ $# -eq 0 ] && set -- api e2e cluster
-serial=() browser=()
+serial=() paired=() browser=()
 for suite in "$@"; do
     case $suite in
-    api) serial+=(tests/web/api.test.mjs tests/web/accounts.test.mjs tests/web/ratings.test.mjs tests/web/limits.test.mjs tests/web/slowloris.test.mjs tests/web/review-api.test.mjs tests/web/analysis-api.test.mjs tests/web/import-api.test.mjs tests/web/finish.test.mjs tests/web/clock.test.mjs
-                  tests/web/lab-api.test.mjs tests/web/bench.test.mjs tests/web/i18n.test.mjs) ;;
+    api)
+        # Files that time the server's answers (a read while an AI thinks, lock-outs,
+        # slow clients, clocks) run alone; the others two at a time.
+        serial+=(tests/web/api.test.mjs tests/web/accounts.test.mjs tests/web/passkeys-api.test.mjs tests/web/limits.test.mjs tests/web/slowloris.test.mjs tests/web/clock.test.mjs)
+        paired+=(tests/web/review-api.test.mjs tests/web/analysis-api.test.mjs tests/web/import-api.test.mjs tests/web/finish.test.mjs
+                 tests/web/lab-api.test.mjs tests/web/bench.test.mjs tests/web/i18n.test.mjs tests/web/ratings.test.mjs)
+        ;;
     e2e)
         browser+=(tests/web/e2e.test.mjs tests/web/analysis.test.mjs tests/web/review.test.mjs tests/web/learn.test.mjs tests/web/comeback.test.mjs tests/web/lab.test.mjs tests/web/solution.test.mjs tests/web/fixes.test.mjs tests/web/reconnect.test.mjs tests/web/words.test.mjs
-                 tests/web/home.test.mjs tests/web/puzzles.test.mjs tests/web/languages.test.mjs tests/web/ratings-page.test.mjs)
+                 tests/web/home.test.mjs tests/web/puzzles.test.mjs tests/web/languages.test.mjs tests/web/passkeys.test.mjs tests/web/ratings-page.test.mjs)
         tools/install-deps.sh web || exit 1
         ;;
     cluster) serial+=(tests/web/cluster.test.mjs) ;;
@@ -32,10 +37,12 @@ export SCREENSHOT_DIR="${SCREENSHOT_DIR:-$PWD/build/web-screenshots}"
 [ -x "$CROWN_BIN" ] || { echo "run-web-tests: $CROWN_BIN is not built" >&2; exit 1; }
 log=$(mktemp)
 start=$(date +%s%N)
-# The API and cluster files one after the other: they time the server's answers (a read
-# while an AI thinks, a flag's fall, a stop) on two cores. The browser files
-# CROWN_WEB_JOBS at a time (default 2): each waits on its pages and its server about half
-# of its time, and every wait is on a condition of the page, bounded by a timeout.
+# The timed API files and the cluster files one after the other: they time the server's
+# answers (a read while an AI thinks, a flag's fall, a stop) on two cores. The other API
+# files two at a time, then the browser files
+# CROWN_WEB_JOBS at a time (default 4): each keeps about a quarter of a core busy, waiting
+# on its pages and its server the rest of the time, and every wait is on a condition of
+# the page, bounded by a timeout (four at once passed on a machine at load 30).
 status=0
 run_files() {
     local jobs=$1; shift
@@ -51,7 +58,8 @@ run_files() {
 }
 passed=0 failed=0
 run_files 1 "${serial[@]}"
-run_files "${CROWN_WEB_JOBS:-2}" "${browser[@]}"
+run_files 2 "${paired[@]}"
+run_files "${CROWN_WEB_JOBS:-4}" "${browser[@]}"
 ms=$((($(date +%s%N) - start) / 1000000))
 rm -f "$log"
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then

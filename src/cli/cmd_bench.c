@@ -78,7 +78,7 @@ static void random_walk(const Game *g, GameState *s, int plies, uint64_t seed)
     free(undo);
 }
 
-static bool bench_game(const GameOps *ops, const CliOptions *o, uint64_t *total)
+static bool bench_game(const GameOps *ops, const CliOptions *o, bool nnue, uint64_t *total)
 {
     Game *g;
     ErrBuf err;
@@ -86,6 +86,7 @@ static bool bench_game(const GameOps *ops, const CliOptions *o, uint64_t *total)
         return cli_error("%s: %s", ops->name, err.msg), false;
     uint64_t game_nodes = 0;
     bool ok = true;
+    const char *evaluation = "none";
     const BenchWork work = bench_work(ops);
     for (int i = 0; i < BENCH_WALKS && ok; i++) {
         GameState *s = game_state_new(g);
@@ -93,6 +94,7 @@ static bool bench_game(const GameOps *ops, const CliOptions *o, uint64_t *total)
         random_walk(g, s, BENCH_WALK_PLIES[i], 0xBE4C4ULL + (uint64_t)i);
         AgentSpec spec;
         agent_spec_parse("ai:10", &spec, &err);
+        spec.nnue = nnue;
         // Alpha-beta reads the depth (no node cap: 0), MCTS the iterations.
         spec.limits.depth = o->limits.depth ? o->limits.depth : work.depth;
         spec.limits.nodes = o->limits.nodes ? o->limits.nodes : work.iterations;
@@ -115,6 +117,7 @@ static bool bench_game(const GameOps *ops, const CliOptions *o, uint64_t *total)
             printf("%s %d [%s] bestmove %s score %s nodes %" PRIu64 "\n", ops->name, i + 1,
                    sb_str(&pos), sb_str(&mv), sb_str(&score), r.nodes);
             game_nodes += r.nodes;
+            evaluation = agent_evaluation(a);
         }
         fflush(stdout);
         sb_free(&pos);
@@ -123,19 +126,36 @@ static bool bench_game(const GameOps *ops, const CliOptions *o, uint64_t *total)
         agent_free(a);
         free(s);
     }
-    printf("%s total %" PRIu64 "\n", ops->name, game_nodes);
+    // Which evaluation the signature was made with: a net changing the default shows here.
+    printf("%s total %" PRIu64 " (%s evaluation)\n", ops->name, game_nodes, evaluation);
     *total += game_nodes;
     game_destroy(g);
     return ok;
 }
 
+/* --eval classic|nnue: the evaluation alpha-beta's games search with. */
+static bool take_eval(void *ctx, int which, const char *flag, const char *value)
+{
+    (void)which;
+    bool *nnue = ctx;
+    if (strcmp(value, "classic") == 0 || strcmp(value, "nnue") == 0) {
+        *nnue = strcmp(value, "nnue") == 0;
+        return true;
+    }
+    return cli_error("%s takes classic or nnue, not '%s'", flag, value), false;
+}
+
 int cmd_bench(int argc, char **argv)
 {
+    static const char *const own[] = {"--eval"};
+    bool nnue = false;
     CliOptions o;
-    if (!cli_parse_options(argc, argv, 2, &o))
-        return 2;
+    const int parsed = cli_parse_own_options(argc, argv, own, 1, take_eval, &nnue, &o);
+    if (parsed != 0)
+        return parsed;
     if (o.n_positional > 1)
-        return cli_error("usage: crown bench [GAME] [--depth N] [--nodes N]"), 2;
+        return cli_error("usage: crown bench [GAME] [--depth N] [--nodes N] [--eval classic|nnue]"),
+               2;
     if (o.n_positional == 1 && registry_find(o.positional[0]) == NULL)
         return cli_error("no game called '%s'", o.positional[0]), 2;
     uint64_t total = 0;
@@ -145,7 +165,7 @@ int cmd_bench(int argc, char **argv)
         const GameOps *ops = registry_at(i);
         if (o.n_positional == 1 && strcmp(ops->name, o.positional[0]) != 0)
             continue;
-        ok = bench_game(ops, &o, &total);
+        ok = bench_game(ops, &o, nnue, &total);
     }
     const int64_t us = clock_us() - t0;
     printf("Bench: %" PRIu64 "\n", total);

@@ -117,8 +117,10 @@ static const CliCommand COMMANDS[] = {
      "a UGI engine (the Universal Game Interface of cutegames) on stdin/stdout for any\n"
      "      two-player game but King of the Valley; every rule option is a setoption\n"
      "      (docs/PROTOCOLS.md)"},
-    {"bench", cmd_bench, "crown bench [GAME]",
-     "fixed-depth searches over fixed positions; prints a node-count signature"},
+    {"bench", cmd_bench, "crown bench [GAME] [--eval classic|nnue]",
+     "fixed-depth searches over fixed positions; prints a node-count signature and, per\n"
+     "      game, the evaluation it searched with (--eval nnue: the game's network, where it\n"
+     "      has one; the signature is made with the default, classic)"},
     {"serve", cmd_serve,
      "crown serve [--port P] [--bind ADDR] [--db FILE|URL] [--ai-threads N] [--rate N] [--quiet]\n"
      "      [--max-connections N] [--max-per-ip N] [--heads-per-ip N] [--head-timeout S]\n"

@@ -21,6 +21,7 @@
 #include "core/game_api.h"
 #include "play/turn.h"
 #include "search/agent.h"
+#include "search/nnue.h"
 #include "search/timeman.h"
 
 enum {
@@ -37,6 +38,7 @@ typedef struct Engine {
     Game *game; /* replaced by a rule setoption; never while a search runs */
     GameState *pos;
     int level;
+    bool nnue; /* Eval: the game's network instead of its hand-written evaluation */
     long hash_mb;
     long overhead_ms; /* Move Overhead: what a move costs beyond the search */
     /* Made at the first `isready` or `go`, told a new game by `ucinewgame`, dropped (and
@@ -250,6 +252,7 @@ static Agent *session_agent(Engine *e)
     AgentSpec spec;
     agent_spec_default(&spec);
     spec.level = e->level;
+    spec.nnue = e->nnue && nnue_has_builtin(e->game);
     ErrBuf err;
     if (agent_new(e->game, &spec, &e->agent, &err) != STATUS_OK) {
         say(e, "info string error: %s", err.msg);
@@ -559,6 +562,14 @@ static void cmd_setoption(Engine *e, char **tok, int n)
         } else
             say(e, "info string error: Level takes %d to %d, not '%s'", AGENT_LEVEL_MIN,
                 AGENT_LEVEL_MAX, value);
+    } else if (strcasecmp(sb_str(&name), "Eval") == 0 && nnue_has_builtin(e->game)) {
+        if (strcmp(value, "classic") == 0 || strcmp(value, "nnue") == 0) {
+            const bool nnue = strcmp(value, "nnue") == 0;
+            if (nnue != e->nnue)
+                drop_agent(e);
+            e->nnue = nnue;
+        } else
+            say(e, "info string error: Eval takes classic or nnue, not '%s'", value);
     } else if (strcasecmp(sb_str(&name), "Move Overhead") == 0) {
         if (read_long(value, 0, OVERHEAD_MS_MAX, &v))
             e->overhead_ms = v;
@@ -568,8 +579,9 @@ static void cmd_setoption(Engine *e, char **tok, int n)
     } else if (rule_option(e, sb_str(&name)) >= 0) {
         set_rule(e, rule_option(e, sb_str(&name)), value);
     } else {
-        say(e, "info string error: no option '%s' (Hash, Threads, Level, Move Overhead%s)",
-            sb_str(&name), e->d->rule_options ? " or a rule option of the game" : "");
+        say(e, "info string error: no option '%s' (Hash, Threads, Level, %sMove Overhead%s)",
+            sb_str(&name), nnue_has_builtin(e->game) ? "Eval, " : "",
+            e->d->rule_options ? " or a rule option of the game" : "");
     }
     sb_free(&name);
 }
@@ -582,6 +594,8 @@ static void cmd_hello(Engine *e)
     say(e, "option name Threads type spin default 1 min 1 max 1");
     say(e, "option name Level type spin default %d min %d max %d", LEVEL_DEFAULT,
         AGENT_LEVEL_MIN, AGENT_LEVEL_MAX);
+    if (nnue_has_builtin(e->game))
+        say(e, "option name Eval type combo default classic var classic var nnue");
     say(e, "option name Move Overhead type spin default %d min 0 max %d", TIME_OVERHEAD_MS,
         OVERHEAD_MS_MAX);
     const GameOps *ops = e->game->ops;

@@ -403,6 +403,18 @@ SearchLimits agent_limits(const Agent *a)
     return a->limits;
 }
 
+const char *agent_evaluation(const Agent *a)
+{
+    switch (a->kind) {
+    case AGENT_ALPHABETA:
+        return a->net != NULL ? "nnue" : "classic";
+    case AGENT_MCTS:
+        return "playouts";
+    default:
+        return "none";
+    }
+}
+
 void agent_describe(const Agent *a, StrBuf *out)
 {
     sb_printf(out, "%s", agent_kind_name(a->kind));

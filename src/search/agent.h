@@ -161,6 +161,9 @@ AgentKind agent_kind(const Agent *a);
 SearchLimits agent_limits(const Agent *a);
 /* Appends e.g. "alphabeta level 5 (depth 6, 1000 ms)". */
 void agent_describe(const Agent *a, StrBuf *out);
+/* What scores the agent's positions: "nnue" (a network), "classic" (the game's hand-written
+ * evaluation), "playouts" (MCTS) or "none" (random and greedy play). */
+const char *agent_evaluation(const Agent *a);
 
 /* Appends the score of a result: "cp 35", "win in 3", "loss in 4" (in actions) when
  * the search gives a score, else "value 0.412" (MCTS mean return). */

@@ -312,6 +312,14 @@ Status nnue_load_file(const Game *g, const char *path, const Mem *mem, Nnue **ou
     return st;
 }
 
+bool nnue_has_builtin(const Game *g)
+{
+    for (int i = 0; i < nnue_blob_count; i++)
+        if (strcmp(nnue_blobs[i].game, g->ops->name) == 0)
+            return true;
+    return false;
+}
+
 Status nnue_load_builtin(const Game *g, const Mem *mem, Nnue **out, ErrBuf *err)
 {
     *out = NULL;

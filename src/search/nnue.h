@@ -58,6 +58,8 @@ Status nnue_load_file(const Game *g, const char *path, const Mem *mem, Nnue **ou
 /* The net built into crown for g, if there is one (nets/GAME.nnue); STATUS_NOT_FOUND
  * with a message naming the games that have one otherwise. */
 Status nnue_load_builtin(const Game *g, const Mem *mem, Nnue **out, ErrBuf *err);
+/* Whether the build carries a network for this game (what nnue_load_builtin would load). */
+bool nnue_has_builtin(const Game *g);
 void nnue_free(Nnue *net);
 
 /* STATUS_UNSUPPORTED when the processor cannot run `k`; else the net uses it. */

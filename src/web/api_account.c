@@ -47,8 +47,7 @@ bool api_account_user(Server *srv, const Request *req, StoreUser *out)
                STATUS_OK;
 }
 
-/* The account of the request, or false with res set to a 401. */
-static bool need_user(Server *srv, const Request *req, StoreUser *u, Response *res)
+bool api_account_need_user(Server *srv, const Request *req, StoreUser *u, Response *res)
 {
     if (api_account_user(srv, req, u))
         return true;
@@ -56,8 +55,7 @@ static bool need_user(Server *srv, const Request *req, StoreUser *u, Response *r
     return false;
 }
 
-/* The request's JSON body with only `fields`, each a string; NULL with res set. */
-static json_t *string_body(const Request *req, const char *const *fields, Response *res)
+json_t *api_account_strings(const Request *req, const char *const *fields, Response *res)
 {
     json_t *body = parse_body(req, res);
     if (body == NULL || !only_fields(body, fields, res)) {
@@ -78,8 +76,7 @@ static const char *field(const json_t *body, const char *name)
     return json_string_value(json_object_get(body, name));
 }
 
-/* Opens a new session for u in the browser of req: the old one, if any, is closed. */
-static bool open_session(Server *srv, const Request *req, const StoreUser *u, Response *res)
+bool api_account_open_session(Server *srv, const Request *req, const StoreUser *u, Response *res)
 {
     char id[CREDENTIAL_ID_LEN + 1], hash[CREDENTIAL_ID_LEN + 1], old[CREDENTIAL_ID_LEN + 1];
     ErrBuf err;
@@ -106,7 +103,7 @@ static json_t *name_password(const Request *req, const char **name, const char *
                              Response *res)
 {
     static const char *const FIELDS[] = {"name", "password", NULL};
-    json_t *body = string_body(req, FIELDS, res);
+    json_t *body = api_account_strings(req, FIELDS, res);
     if (body != NULL) {
         *name = field(body, "name");
         *password = field(body, "password");
@@ -136,7 +133,7 @@ void api_account_signup(Server *srv, const Request *req, Session *s, Response *r
         response_error(res, st == STATUS_CONFLICT ? 409 : 503, "%s",
                        st == STATUS_CONFLICT ? "that name is taken: choose another"
                                              : "cannot make the account now: try again");
-    else if (open_session(srv, req, &u, res))
+    else if (api_account_open_session(srv, req, &u, res))
         answer_name(res, 201, u.name);
     json_decref(body);
 }
@@ -194,6 +191,22 @@ static bool limited(Server *srv, const char *account, const char *addr, Response
     return true;
 }
 
+bool api_account_address_limited(Server *srv, const Request *req, Response *res)
+{
+    char account[LIMIT_KEY], addr[LIMIT_KEY];
+    limit_keys(req, "", account, addr);
+    // The account's key is nobody's (names have 3 characters or more): only the
+    // address counts.
+    return limited(srv, account, addr, res);
+}
+
+void api_account_address_failed(Server *srv, const Request *req)
+{
+    char account[LIMIT_KEY], addr[LIMIT_KEY];
+    limit_keys(req, "", account, addr);
+    loginlimit_fail(srv->address_logins, addr, clock_ms());
+}
+
 /* Checks `password` for the account called `name` (a missing one at the same cost),
  * counting a failure against both limits; *u is the account when it matches. */
 static bool check_password(Server *srv, const char *account, const char *addr,
@@ -230,7 +243,7 @@ void api_account_login(Server *srv, const Request *req, Session *s, Response *re
     } else if (strlen(password) > CREDENTIAL_PASSWORD_MAX ||
                !check_password(srv, account, addr, name, password, &u)) {
         response_error(res, 401, "wrong name or password");
-    } else if (open_session(srv, req, &u, res)) {
+    } else if (api_account_open_session(srv, req, &u, res)) {
         answer_name(res, 200, u.name);
     }
     json_decref(body);
@@ -243,8 +256,7 @@ static void answer_ok(Response *res)
     api_answer_json(res, 200, o);
 }
 
-/* An empty JSON object as the body of a POST that needs nothing else. */
-static bool empty_body(const Request *req, Response *res)
+bool api_account_empty_body(const Request *req, Response *res)
 {
     static const char *const NONE[] = {NULL};
     if (req->body_len == 0)
@@ -258,7 +270,7 @@ static bool empty_body(const Request *req, Response *res)
 void api_account_logout(Server *srv, const Request *req, Session *s, Response *res)
 {
     (void)s;
-    if (!empty_body(req, res))
+    if (!api_account_empty_body(req, res))
         return;
     char hash[CREDENTIAL_ID_LEN + 1];
     ErrBuf err;
@@ -276,7 +288,7 @@ void api_account_logout_all(Server *srv, const Request *req, Session *s, Respons
     (void)s;
     StoreUser u;
     ErrBuf err;
-    if (!empty_body(req, res) || !need_user(srv, req, &u, res))
+    if (!api_account_empty_body(req, res) || !api_account_need_user(srv, req, &u, res))
         return;
     if (store_sessions_close_all(srv->store, u.id, NULL, &err) != STATUS_OK) {
         response_error(res, 503, "cannot sign out now: try again");
@@ -291,7 +303,7 @@ void api_account_logout_all(Server *srv, const Request *req, Session *s, Respons
 static bool confirm(Server *srv, const Request *req, const json_t *body, StoreUser *u,
                     Response *res)
 {
-    if (!need_user(srv, req, u, res))
+    if (!api_account_need_user(srv, req, u, res))
         return false;
     char account[LIMIT_KEY], addr[LIMIT_KEY];
     limit_keys(req, u->name, account, addr);
@@ -311,7 +323,7 @@ void api_account_password(Server *srv, const Request *req, Session *s, Response 
 {
     static const char *const FIELDS[] = {"password", "new_password", NULL};
     (void)s;
-    json_t *body = string_body(req, FIELDS, res);
+    json_t *body = api_account_strings(req, FIELDS, res);
     StoreUser u;
     if (body == NULL || !confirm(srv, req, body, &u, res)) {
         json_decref(body);
@@ -348,7 +360,7 @@ void api_account_delete(Server *srv, const Request *req, Session *s, Response *r
 {
     static const char *const FIELDS[] = {"password", NULL};
     (void)s;
-    json_t *body = string_body(req, FIELDS, res);
+    json_t *body = api_account_strings(req, FIELDS, res);
     StoreUser u;
     if (body == NULL || !confirm(srv, req, body, &u, res)) {
         json_decref(body);
@@ -384,7 +396,7 @@ void api_account_export(Server *srv, const Request *req, Session *s, Response *r
 {
     (void)s;
     StoreUser u;
-    if (!need_user(srv, req, &u, res))
+    if (!api_account_need_user(srv, req, &u, res))
         return;
     int n = 0;
     StoreUserSeat *seats = user_seats(srv, u.id, &n);
@@ -442,7 +454,8 @@ void api_account_claim(Server *srv, const Request *req, Session *s, Response *re
     (void)s;
     json_t *body = parse_body(req, res);
     StoreUser u;
-    if (body == NULL || !only_fields(body, FIELDS, res) || !need_user(srv, req, &u, res)) {
+    if (body == NULL || !only_fields(body, FIELDS, res) ||
+        !api_account_need_user(srv, req, &u, res)) {
         json_decref(body);
         return;
     }

@@ -21,6 +21,23 @@ typedef struct Session Session;
 
 /* The signed-in account of a request (its session cookie), or false with none. */
 bool api_account_user(Server *srv, const Request *req, StoreUser *out);
+/* The account of the request, or false with res set to a 401. */
+bool api_account_need_user(Server *srv, const Request *req, StoreUser *u, Response *res);
+/* Signs u in, in the browser of req: a new session and its cookie; the one the browser
+ * brought, if any, is closed (no fixation). False with res set to a 503. */
+bool api_account_open_session(Server *srv, const Request *req, const StoreUser *u,
+                              Response *res);
+/* Whether failed sign-ins from the request's address lock it out now: true with res
+ * set to the 429. A sign-in that names no account (a passkey's) counts only there. */
+bool api_account_address_limited(Server *srv, const Request *req, Response *res);
+/* The request's JSON body with only `fields` (NULL-ended), each there and a string;
+ * NULL with res set to a 400. */
+json_t *api_account_strings(const Request *req, const char *const *fields, Response *res);
+/* Whether the body is none or an empty JSON object, as a POST that needs nothing else
+ * takes; false with res set to a 400. */
+bool api_account_empty_body(const Request *req, Response *res);
+/* Counts a failed sign-in of the request's address. */
+void api_account_address_failed(Server *srv, const Request *req);
 
 typedef struct NewGame NewGame;
 

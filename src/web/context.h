@@ -24,6 +24,7 @@ typedef struct Gate Gate;
 typedef struct HttpWorkers HttpWorkers;
 typedef struct Janitor Janitor;
 typedef struct LabServer LabServer;
+typedef struct LanguagePages LanguagePages;
 typedef struct LoginLimit LoginLimit;
 typedef struct Perfect Perfect;
 typedef struct Quota Quota;
@@ -62,6 +63,7 @@ struct Server {
     LabServer *lab;      /* the Lab page's studies (web/lab_api.h), or NULL when off */
     char *games_json;    /* GET /api/games: fixed for the life of the server */
     size_t games_json_len;
+    LanguagePages *pages; /* the app's page in each language (language.h), built at start */
 };
 
 #endif

@@ -30,6 +30,7 @@
 #include "web/routes.h"
 #include "web/assets.h"
 #include "web/gate.h"
+#include "web/language.h"
 #include "web/message.h"
 #include "web/origin.h"
 #include "web/quota.h"
@@ -141,7 +142,7 @@ static enum MHD_Result send_error(struct MHD_Connection *c, int status, const ch
 /* The built-in front end: "/", every "/g/ID" page, "/import", the rules pages ("/learn",
  * "/learn/GAME"), "/lab", the analysis board ("/analysis") and the puzzles ("/puzzles",
  * "/puzzles/GAME", "/puzzles/GAME/ID") are the one page of the app. */
-static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *path)
+static enum MHD_Result serve_asset(Server *srv, struct MHD_Connection *c, const char *path)
 {
     if (strcmp(path, "/") == 0 || strncmp(path, "/g/", 3) == 0 || strcmp(path, "/learn") == 0 ||
         strncmp(path, "/learn/", 7) == 0 || strcmp(path, "/lab") == 0 ||
@@ -159,14 +160,29 @@ static enum MHD_Result serve_asset(struct MHD_Connection *c, const char *path)
     const WebAsset *a = assets_find(path);
     if (a == NULL)
         return send_error(c, 404, "no such page", NULL, 0);
+    const void *data = a->data;
+    size_t size = a->size;
+    const char *etag = a->etag;
+    int lang = -1;
+    if (strcmp(path, "/index.html") == 0 && srv->pages) {
+        // The app's page in the player's language from its first paint (language.h).
+        lang = language_choose(MHD_lookup_connection_value(c, MHD_COOKIE_KIND, LANGUAGE_COOKIE),
+                               MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                           MHD_HTTP_HEADER_ACCEPT_LANGUAGE));
+        data = language_page(srv->pages, lang, &size, &etag);
+    }
     const char *inm = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-None-Match");
-    const bool fresh = inm && strcmp(inm, a->etag) == 0;
+    const bool fresh = inm && strcmp(inm, etag) == 0;
     struct MHD_Response *mr = MHD_create_response_from_buffer(
-        fresh ? 0 : a->size, fresh ? (void *)"" : (void *)a->data, MHD_RESPMEM_PERSISTENT);
+        fresh ? 0 : size, fresh ? (void *)"" : (void *)data, MHD_RESPMEM_PERSISTENT);
     if (mr == NULL)
         return MHD_NO;
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_TYPE, a->mime);
-    MHD_add_response_header(mr, MHD_HTTP_HEADER_ETAG, a->etag);
+    MHD_add_response_header(mr, MHD_HTTP_HEADER_ETAG, etag);
+    if (lang >= 0) {
+        MHD_add_response_header(mr, MHD_HTTP_HEADER_CONTENT_LANGUAGE, language_code(lang));
+        MHD_add_response_header(mr, MHD_HTTP_HEADER_VARY, "Accept-Language, Cookie");
+    }
     // Revalidate every time: a new build of the server must never meet old scripts.
     MHD_add_response_header(mr, MHD_HTTP_HEADER_CACHE_CONTROL, "no-cache");
     add_security_headers(mr, true);
@@ -552,7 +568,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (strncmp(url, "/api/", 5) != 0 && strcmp(url, "/api") != 0) {
         if (!is_get)
             return send_error(c, 405, "pages are read with GET", "GET", 0);
-        return serve_asset(c, url);
+        return serve_asset(srv, c, url);
     }
     char id[64];
     if (events_path(url, id, sizeof id)) {
@@ -569,6 +585,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         .token = request_token(c),
         .addr = cx->addr,
         .session = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, HTTP_SESSION_COOKIE),
+        .passkey = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, HTTP_PASSKEY_COOKIE),
+        .origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"),
         .https = origin_https(srv, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                                "X-Forwarded-Proto"),
                               peer ? peer->client_addr : NULL),

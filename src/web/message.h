@@ -18,6 +18,9 @@ struct MHD_Connection;
 
 /* The cookie that holds a signed-in player's session id (credential.h). */
 #define HTTP_SESSION_COOKIE "crown_session"
+/* The cookie that binds a passkey sign-in's challenge to the browser that asked for it
+ * (api_passkey.c): a random id, sent only to /api/passkeys. */
+#define HTTP_PASSKEY_COOKIE "crown_passkey"
 
 /* A header line every answer carries. */
 typedef struct HttpHeader {
@@ -36,6 +39,9 @@ typedef struct Request {
     const char *token;  /* the seat token offered, or NULL */
     const char *addr;   /* the client's address as text ("" when unknown) */
     const char *session; /* the session cookie's value, or NULL */
+    const char *passkey; /* the passkey sign-in cookie's value, or NULL */
+    const char *origin; /* the Origin header (checked: this server's or a configured
+                         * site's), or NULL; a passkey's client data must name it */
     bool https;         /* the browser reached the server over https (--public-url, or a
                          * trusted proxy saying so): cookies are then Secure */
     struct MHD_Connection *conn; /* for request_arg; NULL: no query */

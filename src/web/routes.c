@@ -16,6 +16,7 @@
 #include "core/strbuf.h"
 #include "web/api.h"
 #include "web/api_account.h"
+#include "web/api_passkey.h"
 #include "web/api_rating.h"
 #include "web/api_analysis.h"
 #include "web/api_games.h"
@@ -96,6 +97,13 @@ static const Route ROUTES[] = {
     {"POST", "/api/account/delete", api_account_delete, NULL, false},
     {"GET", "/api/account/export", api_account_export, NULL, false},
     {"POST", "/api/account/claim", api_account_claim, NULL, false},
+    {"GET", "/api/passkeys", api_passkey_list, NULL, false},
+    {"POST", "/api/passkeys/register-options", api_passkey_register_options, NULL, false},
+    {"POST", "/api/passkeys/register", api_passkey_register, NULL, false},
+    {"POST", "/api/passkeys/rename", api_passkey_rename, NULL, false},
+    {"POST", "/api/passkeys/delete", api_passkey_delete, NULL, false},
+    {"POST", "/api/passkeys/login-options", api_passkey_login_options, NULL, false},
+    {"POST", "/api/passkeys/login", api_passkey_login, NULL, false},
     {"GET", GAME_PATH, api_game_state, NULL, false},
     {"POST", GAME_PATH "/moves", api_game_move, NULL, false},
     {"POST", GAME_PATH "/undo", api_game_undo, NULL, false},

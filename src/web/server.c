@@ -19,6 +19,7 @@
 #include "web/credential.h"
 #include "web/http.h"
 #include "web/janitor.h"
+#include "web/language.h"
 #include "web/lab_api.h"
 #include "web/loginlimit.h"
 #include "web/quota.h"
@@ -68,7 +69,8 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     if (st != STATUS_OK)
         return st;
     if ((st = perfect_open(cfg->tablebase, &srv->perfect, err)) != STATUS_OK ||
-        (st = credentials_new(cfg->password_low, &srv->cred, err)) != STATUS_OK) {
+        (st = credentials_new(cfg->password_low, &srv->cred, err)) != STATUS_OK ||
+        (st = language_pages_new(&srv->pages, err)) != STATUS_OK) {
         server_stop(srv);
         return st;
     }
@@ -151,6 +153,8 @@ void server_stop(Server *srv)
     lab_server_close(srv->lab);
     srv->lab = NULL;
     free(srv->games_json);
+    language_pages_free(srv->pages);
+    srv->pages = NULL;
     perfect_free(srv->perfect);
     srv->perfect = NULL;
     srv->ai = NULL;

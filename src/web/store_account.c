@@ -137,11 +137,12 @@ Status store_user_delete(Store *st, int64_t user, ErrBuf *err)
     const StoreStmt m[] = {
         {"DELETE FROM user_sessions WHERE user_id=$1", 1, p, NULL},
         {"DELETE FROM ratings WHERE user_id=$1", 1, p, NULL},
+        {"DELETE FROM passkeys WHERE user_id=$1", 1, p, NULL},
         {"DELETE FROM rating_history WHERE user_id=$1", 1, p, NULL},
         {"UPDATE users SET name=NULL, name_key=NULL, hash='', deleted=1 WHERE id=$1"
          " AND deleted=0", 1, p, "no such player"},
     };
-    return store_run(st, m, 4, NULL, err);
+    return store_run(st, m, (int)(sizeof m / sizeof m[0]), NULL, err);
 }
 
 Status store_user_seat(Store *st, int64_t user, const char *game_id, int seat, ErrBuf *err)

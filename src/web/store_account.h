@@ -53,8 +53,8 @@ Status store_sessions_close_all(Store *st, int64_t user, const char *keep, ErrBu
 /* A new password hash; every other session of the account ends with the old password. */
 Status store_user_set_hash(Store *st, int64_t user, const char *hash, const char *keep,
                            ErrBuf *err);
-/* Deletes an account: its name, hash, sessions, ratings and their history go; its row
- * stays, nameless, for the seats of its games ("deleted player"). */
+/* Deletes an account: its name, hash, sessions, ratings and their history and passkeys
+ * go; its row stays, nameless, for the seats of its games ("deleted player"). */
 Status store_user_delete(Store *st, int64_t user, ErrBuf *err);
 /* Seats `user` in game_id's `seat` (a claim, a join). */
 Status store_user_seat(Store *st, int64_t user, const char *game_id, int seat, ErrBuf *err);

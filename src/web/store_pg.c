@@ -80,8 +80,17 @@ static const char *const MIGRATIONS[] = {
      " updated BIGINT NOT NULL DEFAULT 0, PRIMARY KEY(user_id, game));"
      "ALTER TABLE seats ADD COLUMN user_id BIGINT REFERENCES users(id);"
      "CREATE INDEX seats_user ON seats(user_id) WHERE user_id IS NOT NULL;"),
-    // 9: ratings' history, the leaderboard's index and failed sign-ins counted across
-    // processes, as in SQLite's step 9.
+    // 9: passkeys and their challenges, as in SQLite's step 9.
+    ("CREATE TABLE passkeys(id TEXT PRIMARY KEY,"
+     " user_id BIGINT NOT NULL REFERENCES users(id), cose TEXT NOT NULL,"
+     " sign_count BIGINT NOT NULL, name TEXT NOT NULL, created BIGINT NOT NULL,"
+     " last_used BIGINT NOT NULL DEFAULT 0);"
+     "CREATE INDEX passkeys_user ON passkeys(user_id);"
+     "CREATE TABLE passkey_challenges(challenge TEXT PRIMARY KEY, purpose TEXT NOT NULL,"
+     " user_id BIGINT NOT NULL, bound TEXT NOT NULL, expires BIGINT NOT NULL);"
+     "CREATE INDEX passkey_challenges_expires ON passkey_challenges(expires);"),
+    // 10: ratings' history, the leaderboard's index and failed sign-ins counted across
+    // processes, as in SQLite's step 10.
     ("CREATE TABLE rating_history(user_id BIGINT NOT NULL REFERENCES users(id),"
      " game_id TEXT NOT NULL, game TEXT NOT NULL, opponent_id BIGINT REFERENCES users(id),"
      " score DOUBLE PRECISION NOT NULL, rating_before DOUBLE PRECISION NOT NULL,"

@@ -68,7 +68,18 @@ static const char *const MIGRATIONS[] = {
      " updated INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(user_id, game));"
      "ALTER TABLE seats ADD COLUMN user_id INTEGER REFERENCES users(id);"
      "CREATE INDEX seats_user ON seats(user_id) WHERE user_id IS NOT NULL;"),
-    // 9: ratings' history (store_rating.h): a row per account and rated game, with the
+    // 9: passkeys (store_passkey.h): each account's credentials, their COSE public key
+    // (base64url) and last sign count, and the challenges given out, each used once by
+    // the session or browser it is bound to.
+    ("CREATE TABLE passkeys(id TEXT PRIMARY KEY,"
+     " user_id INTEGER NOT NULL REFERENCES users(id), cose TEXT NOT NULL,"
+     " sign_count INTEGER NOT NULL, name TEXT NOT NULL, created INTEGER NOT NULL,"
+     " last_used INTEGER NOT NULL DEFAULT 0);"
+     "CREATE INDEX passkeys_user ON passkeys(user_id);"
+     "CREATE TABLE passkey_challenges(challenge TEXT PRIMARY KEY, purpose TEXT NOT NULL,"
+     " user_id INTEGER NOT NULL, bound TEXT NOT NULL, expires INTEGER NOT NULL);"
+     "CREATE INDEX passkey_challenges_expires ON passkey_challenges(expires);"),
+    // 10: ratings' history (store_rating.h): a row per account and rated game, with the
     // rating after it, written once in the transaction that rates the game (its primary
     // key is the guard against rating a game twice); the leaderboard's index; failed
     // sign-ins, which only processes sharing PostgreSQL count here (store_account.h).

@@ -3,11 +3,13 @@
  * api_handle without a socket (server_open starts everything but the HTTP daemon).
  *
  * Input: requests separated by lines "===". Each is a line "METHOD PATH", header lines
- * (only "Authorization: Bearer TOKEN" matters to the API), an empty line, and the body.
+ * (only "Authorization: Bearer TOKEN" and "Origin: URL", which passkeys need, matter to
+ * the API), an empty line, and the body.
  * In the path and the token, "{id}" and "{token}" stand for the id and the first seat
  * token of the last game created, so that inputs reach moves, undo and records; the
  * session cookie an answer sets goes with the next requests, so that they reach the
- * account's routes. Every
+ * account's routes. An "Accept-Language:" or "Cookie: crown_lang=" line is given to the
+ * page's language choice (language.h), which must name one of its languages. Every
  * answer must be a status from 200 to 599 with a body; the sanitizers do the rest.
  * Each input gets a fresh server over a fresh database in /dev/shm, so inputs replay
  * alone.
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include "fuzz_support.h"
+#include "web/language.h"
 #include "web/routes.h"
 #include "web/server.h"
 
@@ -71,15 +74,25 @@ static void one_request(Server *srv, char *text, char *id, char *token, char *se
         return;
     *sp = '\0';
     const char *method = line;
-    char path[512], auth[256];
+    char path[512], auth[256], origin[256];
     substitute(sp + 1, id, token, path, sizeof path);
     auth[0] = '\0';
+    origin[0] = '\0';
     bool has_token = false;
     for (char *h = fuzz_line(&text); h[0] != '\0'; h = fuzz_line(&text)) {
         if (strncmp(h, "Authorization: Bearer ", 22) == 0) {
             substitute(h + 22, id, token, auth, sizeof auth);
             has_token = true;
         }
+        static const char ACCEPT[] = "Accept-Language: ";
+        static const char COOKIE[] = "Cookie: " LANGUAGE_COOKIE "=";
+        const char *accept = strncmp(h, ACCEPT, sizeof ACCEPT - 1) == 0 ? h + sizeof ACCEPT - 1 : NULL;
+        const char *cookie = strncmp(h, COOKIE, sizeof COOKIE - 1) == 0 ? h + sizeof COOKIE - 1 : NULL;
+        if ((accept || cookie) && (language_choose(cookie, accept) < 0 ||
+                                   language_choose(cookie, accept) >= LANGUAGE_COUNT))
+            fuzz_fail("the page's language is none of ours", h);
+        if (strncmp(h, "Origin: ", 8) == 0)
+            snprintf(origin, sizeof origin, "%s", h + 8);
         if (text[0] == '\0')
             break;
     }
@@ -91,6 +104,7 @@ static void one_request(Server *srv, char *text, char *id, char *token, char *se
         .token = has_token ? auth : NULL,
         .addr = "127.0.0.1",
         .session = session[0] ? session : NULL,
+        .origin = origin[0] ? origin : NULL,
     };
     Response res;
     memset(&res, 0, sizeof res);

@@ -176,13 +176,145 @@ test('the position editor of every game', async () => {
     await page.waitForSelector('#editor[data-valid="yes"], #editor[data-valid="no"]', WAIT);
     assert.match(await page.textContent('#editor-status'), /The game (accepts|does not accept) this position/, game);
   }
-  // King of the Valley is set up in its text, checked as it is typed.
+  // King of the Valley's text can be typed too, checked as it is typed.
   await opened(page, `${srv.url}/analysis?game=king-of-the-valley`);
   await page.click('#analysis-edit');
   await editorValid(page, 'yes');
-  assert.equal(await page.isVisible('#editor-palette'), false);
   await page.fill('#editor-text', 'players=2 nonsense');
   await editorValid(page, 'no');
   assert.match(await page.textContent('#editor-status'), /does not accept this position: ./);
   assert.deepEqual(page.errors, []);
 });
+
+// The editor's text once it differs from `before`, and the game's verdict on it.
+async function edited(page, before) {
+  await page.waitForFunction((b) => document.querySelector('#editor-text').value !== b, before, WAIT);
+  await page.waitForSelector('#editor[data-valid="yes"], #editor[data-valid="no"]', WAIT);
+  return page.inputValue('#editor-text');
+}
+
+async function clickEdit(page, selector, opts) {
+  const before = await page.inputValue('#editor-text');
+  await page.click(selector, opts);
+  return edited(page, before);
+}
+
+async function analysed(page) {
+  await page.click('#editor-analyse');
+  await page.waitForSelector('#app[data-ready="analysis"] #analysis-board svg', WAIT);
+  await page.waitForSelector('#analysis-line .line-move', WAIT);
+}
+
+// King's Guard, both boards: a stack built by clicks a piece at a time, shown in order,
+// taken down from the top by the palette's tool and by an Alt-click, and a stack the
+// game refuses (a second king) explained in its words.
+for (const [size, name, game, cell] of [[DESKTOP, 'desktop', 'kings-guard', 'a5'], [PHONE, 'phone', 'kings-guard-8x8', 'a4']]) {
+  test(`the position editor builds King's Guard stacks by clicks (${game}, ${name})`, async () => {
+    const page = await newPage(size);
+    await opened(page, `${srv.url}/analysis?game=${game}`);
+    await page.click('#analysis-edit');
+    await editorValid(page, 'yes');
+    const at = `#editor-board [data-cell="${cell}"]`;
+    await page.click('#editor-palette [data-token="G"]');
+    await clickEdit(page, at);
+    await page.click('#editor-palette [data-token="g"]');
+    assert.ok((await clickEdit(page, at)).includes('(Gg)'), 'the second guard goes on top');
+    await editorValid(page, 'yes');
+    assert.equal(await page.textContent('#editor-stack'), `${cell}, from the bottom up: first player's guard, second player's guard`);
+    assert.equal(await page.getAttribute(`${at} .stack`, 'data-stack'), '0guard 1guard');
+    await page.click('#editor-palette [data-tool="pop"]');
+    await clickEdit(page, at);
+    assert.equal(await page.textContent('#editor-stack'), `${cell}, from the bottom up: first player's guard`);
+    await page.click('#editor-palette [data-token="K"]');
+    await clickEdit(page, at);
+    await editorValid(page, 'no');
+    assert.match(await page.textContent('#editor-status'), /does not accept this position: the first player needs exactly one king, not 2/);
+    assert.equal(await page.getAttribute(`${at} .stack`, 'data-stack'), '0guard 0king', 'a refused stack is drawn');
+    await clickEdit(page, at, { modifiers: ['Alt'] });
+    await editorValid(page, 'yes');
+    assert.equal(await page.textContent('#editor-stack'), `${cell}, from the bottom up: first player's guard`);
+    await assertNoSideways(page, `the King's Guard editor (${name})`);
+    await assertAccessible(page, `the King's Guard editor (${name})`);
+    await page.screenshot({ path: join(SHOTS, `analysis-editor-${game}-${name}.png`), fullPage: true });
+    const position = await page.inputValue('#editor-text');
+    await analysed(page);
+    assert.equal(await page.getAttribute('#analysis-board', 'data-position'), position);
+    assert.deepEqual(page.errors, []);
+  });
+}
+
+// King of the Valley: kings, tiles by their names on the valley, the hill and a castle
+// face up and face down, gold, the phase, removal, the player to act, the keyboard; a
+// king placed out of turn is refused in the game's words.
+for (const [size, name] of [[DESKTOP, 'desktop'], [PHONE, 'phone']]) {
+  test(`the position editor sets up a King of the Valley table by clicks (${name})`, async () => {
+    const page = await newPage(size);
+    await opened(page, `${srv.url}/analysis?game=king-of-the-valley`);
+    await page.click('#analysis-edit');
+    await editorValid(page, 'yes');
+    const field = (text, key) => text.split(' ').find((f) => f.startsWith(`${key}=`)).slice(key.length + 1);
+    const start = await page.inputValue('#editor-text');
+    const first = Number(field(start, 'first')) - 1;
+    assert.match(await page.textContent('#editor-palette'), /Queen \(Q\).*Knight of order A \(NA\).*Tax collector: 3 alike, 5 gold \(T3:5\)/);
+    // The king of the player who places first, while he is to act: one king too many.
+    await page.click(`#editor-palette [data-tool="king:${1 - first}"]`);
+    let text = await clickEdit(page, '#editor-board [data-cell="c3"]');
+    assert.equal(field(text, 'kings').split(',')[1 - first], 'c3');
+    await editorValid(page, 'no');
+    assert.match(await page.textContent('#editor-status'), /does not accept this position: 1 kings placed, but 0 should be at this point/);
+    assert.ok(await page.$('#editor-board [data-cell="c3"] [data-king]'), 'the refused king is drawn');
+    await page.selectOption('#editor-side', String(2 - first));
+    await editorValid(page, 'yes');
+    // A queen on b2, taken from the piles.
+    const queens = (t) => (t.match(/(^|[=,/])(\d*)Q(?=[,+/ ]|$)/g) || []).reduce((n, m) => n + (Number(m.replace(/\D/g, '')) || 1), 0);
+    await page.click('#editor-palette [data-tool="tile:Q"]');
+    text = await clickEdit(page, '#editor-board [data-cell="b2"]');
+    assert.equal(await page.getAttribute('#editor-board [data-cell="b2"]', 'data-tile'), 'Q');
+    assert.equal(queens(text), queens(start), 'the queen came out of a pile');
+    // A farmer into the first player's castle face up, a wife face down.
+    await page.click('#editor-palette [data-tool="tile:F"]');
+    text = await clickEdit(page, '#editor-board [data-cell="1F"]');
+    assert.equal(field(text, 'up1'), 'F');
+    await page.check('#editor-face-down');
+    await page.click('#editor-palette [data-tool="tile:W"]');
+    text = await clickEdit(page, '#editor-board [data-cell="1W"]');
+    assert.equal(field(text, 'down1'), 'W');
+    await editorValid(page, 'yes');
+    assert.ok(await page.$('#editor-board [data-castle="0"] .kotv-chip.down[data-tile="W"]'), 'the face-down wife is drawn');
+    // Gold typed per player.
+    const gold = field(text, 'gold').split(',');
+    gold[1] = '7';
+    await page.fill('#editor-gold [data-seat="1"]', '7');
+    text = await edited(page, text);
+    assert.equal(field(text, 'gold'), gold.join(','));
+    // The other king, which the set-up has not placed yet; then a table in play.
+    await page.click(`#editor-palette [data-tool="king:${first}"]`);
+    text = await clickEdit(page, '#editor-board [data-cell="e5"]');
+    await editorValid(page, 'no');
+    assert.match(await page.textContent('#editor-status'), /2 kings placed, but 1 should be at this point/);
+    await page.selectOption('#editor-phase', 'summon');
+    text = await edited(page, text);
+    assert.equal(field(text, 'phase'), 'summon');
+    await editorValid(page, 'yes');
+    // Removal: the hill's bottom left tile (the column slides down) and the castle's wife.
+    const hill = field(text, 'hill');
+    await page.click('#editor-palette [data-tool="remove"]');
+    text = await clickEdit(page, '#editor-board [data-cell="L1"]');
+    assert.equal(field(text, 'hill'), hill.replace(/^[^,/]+,?/, '') || '-');
+    text = await clickEdit(page, '#editor-board [data-cell="1W-W"]');
+    assert.equal(field(text, 'down1'), '-');
+    // The keyboard: the board is one Tab stop; Enter clicks the square it is on.
+    await page.focus('#editor-board [tabindex="0"]');
+    const before = await page.inputValue('#editor-text');
+    await page.click('#editor-palette [data-tool="tile:F"]');
+    await page.focus('#editor-board [tabindex="0"]');
+    await page.keyboard.press('Enter');
+    assert.notEqual(await edited(page, before), before);
+    await editorValid(page, 'yes');
+    await assertNoSideways(page, `the King of the Valley editor (${name})`);
+    await assertAccessible(page, `the King of the Valley editor (${name})`);
+    await page.screenshot({ path: join(SHOTS, `analysis-editor-kotv-${name}.png`), fullPage: true });
+    await analysed(page);
+    assert.deepEqual(page.errors, []);
+  });
+}

@@ -35,8 +35,10 @@ async function daysPerMoveFlag() {
     const g = await create(s, { game: 'kings-valley', seats: ['human', 'human'], clock: { days: 1 } });
     const slow = await create(s, { game: 'kings-valley', seats: ['human', 'human'], clock: { days: 30 } });
     assert.equal(g.state.clock.days, 1); // the days asked for, however short a test's day
-    assert.equal((await move(s, g, 0, g.state.legal[0].text)).status, 200);
+    // The clock starts when the server takes the move, after this moment and before its
+    // answer comes back (slow on a loaded machine): the flag falls no earlier than this.
     const flagAt = Date.now() + 2000;
+    assert.equal((await move(s, g, 0, g.state.legal[0].text)).status, 200);
     assert.equal((await move(s, slow, 0, slow.state.legal[0].text)).status, 200);
     const stats = async () => (await api(s, 'GET', '/api/stats')).body;
     const until = async (pred, what) => {

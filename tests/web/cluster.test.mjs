@@ -11,11 +11,13 @@
 // AI games, event streams per address and per game (a closed stream's slot free at
 // once, a SIGKILLed process's streams no longer counted after --dead-after), and hints
 // waiting. Accounts too: their sessions, names, rated seats and failed sign-ins are the
-// database's, and a rated game ended through one process is rated once, alike on both.
+// database's, passkeys with their challenges and counters, and a rated game ended
+// through one process is rated once, alike on both.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FRESH, rateGame } from './glicko2.mjs';
 import { api, events, openStream, request, startServer, waitState } from './server.mjs';
+import { Passkey } from './authenticator.mjs';
 import { startPostgres, startProxy } from './cluster.mjs';
 
 let pg;
@@ -273,6 +275,40 @@ describe('several processes on PostgreSQL', () => {
     }
   });
 
+  test('passkeys are shared: registered through one process, a sign-in\'s challenge given by the other', async () => {
+    // As a page of one site would call: both processes named "localhost" (WebAuthn's
+    // relying party), the page's origin the same whichever process answers.
+    const host = 'localhost:8080';
+    const origin = `http://${host}`;
+    // One browser's cookies: its session and its passkey sign-in's, whichever process set them.
+    const jar = {};
+    const call = async (srv, path, body) => {
+      const cookie = Object.entries(jar).map(([k, v]) => `${k}=${v}`).join('; ');
+      const r = await request(srv, 'POST', path, { body, headers: { host, origin, ...(cookie ? { cookie } : {}) } });
+      for (const c of r.headers['set-cookie'] || []) {
+        const [, k, v] = c.match(/^(crown_\w+)=([0-9a-f]*)/) || [];
+        if (k) jar[k] = v;
+      }
+      return r;
+    };
+    const up = await call(a, '/api/signup', { name: 'Keyed', password: 'a-passkey-holder' });
+    assert.equal(up.status, 201, JSON.stringify(up.body));
+    const key = new Passkey();
+    const opts = await call(b, '/api/passkeys/register-options', {});
+    const reg = await call(a, '/api/passkeys/register', key.create(opts.body, origin));
+    assert.equal(reg.status, 201, JSON.stringify(reg.body));
+    assert.equal((await call(a, '/api/logout', {})).status, 200);
+    delete jar.crown_session;
+    const login = await call(a, '/api/passkeys/login-options', {});
+    const inn = await call(b, '/api/passkeys/login', key.get(login.body, origin));
+    assert.equal(inn.status, 200, JSON.stringify(inn.body));
+    assert.equal((await api(a, 'GET', '/api/me', { headers: { cookie: `crown_session=${jar.crown_session}` } })).body.name, 'Keyed');
+    // Used through B, the challenge is gone for A too; the counter is the database's.
+    assert.equal((await call(a, '/api/passkeys/login', key.get(login.body, origin))).status, 401);
+    const again = await call(a, '/api/passkeys/login', key.get((await call(b, '/api/passkeys/login-options', {})).body, origin, { counter: 1 }));
+    assert.match(again.body.error, /counter went back/);
+  });
+
   test('a game played across both processes, its events crossing', async () => {
     const made = (await api(proxy, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'human'], seed: 5 } })).body;
     const seenA = [];
@@ -374,9 +410,9 @@ describe('several processes on PostgreSQL', () => {
   });
 
   test('a third process evicts, ignores notices of games it does not hold, and retires', async () => {
-    // C leaves games after a second and deletes those unchanged for two; it stops before
+    // C leaves games after a second and deletes those unchanged for three; it stops before
     // the next test, whose games would soon look abandoned to it.
-    const c = await startServer({ db: pg.url, args: ['--idle', '1', '--abandon-after', '2'] });
+    const c = await startServer({ db: pg.url, args: ['--idle', '1', '--abandon-after', '3'] });
     const stats = async () => (await api(c, 'GET', '/api/stats')).body;
     const until = async (pred, what) => {
       for (const end = Date.now() + 15000; Date.now() < end; await new Promise((r) => setTimeout(r, 50)))

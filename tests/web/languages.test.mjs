@@ -4,14 +4,17 @@
 // choice is remembered across loads, the rules pages included; and a game page with a clock and a standing draw
 // offer, on a phone (390 px wide), has no text cut off or overflowing in any language
 // and no sideways scrolling. A screenshot of each goes to the test's own temporary
-// folder, removed at the end. One page for the file.
+// folder, removed at the end. One page for the file, and one context without scripts.
+// The server chooses the first paint's language itself (src/web/language.c): the
+// cookie the switch writes, else Accept-Language by its q-values, else English; the
+// page comes with <html lang>, its header's words and its catalogue in that language.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { browserSuite, openPage } from './browser.mjs';
-import { api } from './server.mjs';
+import { api, request } from './server.mjs';
 
 const WAIT = { timeout: 30000 };
 const PHONE = { width: 390, height: 844 };
@@ -19,11 +22,13 @@ const SHOTS = mkdtempSync(join(tmpdir(), 'crown-languages-'));
 
 let srv;
 let page;
+let browser;
 
 browserSuite({
   before, after, shots: SHOTS,
   async ready(s) {
     srv = s.srv;
+    browser = s.browser;
     const context = await s.browser.newContext({ locale: 'ja-JP', viewport: PHONE });
     page = await openPage(context, PHONE);
   },
@@ -96,4 +101,81 @@ test('the browser\'s language first, the switch on every page, remembered; no te
   assert.equal(await page.textContent('.learn-index li .summary'),
     'Desliza tu rey hasta el Valle, en el centro de un tablero de 5 por 5, antes que tu rival.');
   assert.deepEqual(page.errors, []);
+});
+
+// The app's page as the server answers it for these request headers.
+async function served(path, headers) {
+  const r = await request(srv, 'GET', path, { headers });
+  assert.equal(r.status, 200);
+  const lang = /<html lang="([a-z]+)">/.exec(r.body);
+  const block = /<script type="application\/json" id="i18n-messages" data-lang="([a-z]+)">(.*?)<\/script>/s.exec(r.body);
+  assert.ok(lang && block, 'the page has its language and its catalogue');
+  assert.equal(block[1], lang[1]);
+  assert.equal(r.headers['content-language'], lang[1]);
+  assert.match(r.headers.vary, /Accept-Language/);
+  return { lang: lang[1], messages: JSON.parse(block[2]), body: r.body, etag: r.headers.etag };
+}
+
+test('the server chooses the page\'s language: the cookie, then Accept-Language by q-value, then English', async () => {
+  const cases = [
+    [{}, 'en'],
+    [{ 'accept-language': 'ja-JP,ja;q=0.9,en-US;q=0.8,en;q=0.7' }, 'ja'],
+    [{ 'accept-language': 'fr;q=0.5, de;q=0.9, en;q=0.1' }, 'de'],
+    [{ 'accept-language': 'pt-BR, es;q=0.3' }, 'es'],
+    [{ 'accept-language': 'pt-BR, zh' }, 'en'],
+    [{ 'accept-language': 'ja;q=0, NL-be' }, 'nl'],
+    [{ 'accept-language': 'fr;q=1.5, es;q=0.2' }, 'es'],
+    [{ 'accept-language': '*' }, 'en'],
+    [{ 'accept-language': 'ja', cookie: 'crown_lang=fr' }, 'fr'],
+    [{ 'accept-language': 'ja', cookie: 'other=1; crown_lang=xx' }, 'ja'],
+  ];
+  for (const [headers, want] of cases) {
+    assert.equal((await served('/', headers)).lang, want, JSON.stringify(headers));
+  }
+  // Every page of the app, in the language's words from its first byte.
+  const ja = await served('/g/anything', { 'accept-language': 'ja' });
+  const catalogue = (await api(srv, 'GET', '/i18n/ja.json')).body;
+  assert.deepEqual(ja.messages, catalogue);
+  assert.ok(ja.body.includes(`data-i18n="chrome.tagline">${catalogue['chrome.tagline']}<`), 'the header in Japanese');
+  // A page revalidated in its own language only.
+  const en = await served('/', {});
+  assert.notEqual(ja.etag, en.etag);
+  const again = await request(srv, 'GET', '/', { headers: { 'accept-language': 'ja', 'if-none-match': ja.etag } });
+  assert.equal(again.status, 304);
+  assert.equal((await request(srv, 'GET', '/', { headers: { 'if-none-match': ja.etag } })).status, 200);
+});
+
+test('a Japanese browser\'s first paint is Japanese: without scripts, and with no catalogue fetched', async () => {
+  const still = await browser.newContext({ locale: 'ja-JP', viewport: PHONE, javaScriptEnabled: false });
+  try {
+    const p = await still.newPage();
+    await p.goto(`${srv.url}/`);
+    assert.equal(await p.evaluate(() => document.documentElement.lang), 'ja');
+    assert.equal(await p.textContent('.tagline'), '王様のボードゲーム');
+    assert.doesNotMatch(await p.textContent('header'), /board games about kings|Puzzles/);
+    assert.doesNotMatch(await p.textContent('main'), /Loading/);
+    assert.equal(await p.textContent('noscript p'), '盤面を描くには JavaScript が必要です。');
+  } finally {
+    await still.close();
+  }
+  const live = await browser.newContext({ locale: 'ja-JP', viewport: PHONE });
+  try {
+    const p = await openPage(live, PHONE);
+    const fetched = [];
+    p.on('request', (r) => { if (r.url().includes('/i18n/')) fetched.push(new URL(r.url()).pathname); });
+    await p.goto(`${srv.url}/`);
+    await p.waitForSelector('#language', WAIT);
+    assert.equal(await p.inputValue('#language'), 'ja');
+    assert.deepEqual(fetched, ['/i18n/en.json'], 'only the English fallback is fetched');
+    // The switch's choice goes to the cookie, so that the server draws the next page in it.
+    await p.selectOption('#language', 'nl');
+    await p.waitForFunction(() => document.documentElement.lang === 'nl', null, WAIT);
+    const cookie = (await live.cookies()).find((c) => c.name === 'crown_lang');
+    assert.equal(cookie && cookie.value, 'nl');
+    const r = await p.request.get(`${srv.url}/learn`);
+    assert.match(await r.text(), /<html lang="nl">/);
+    assert.deepEqual(p.errors, []);
+  } finally {
+    await live.close();
+  }
 });

@@ -2,11 +2,12 @@
 // name, a link to the player's ratings and Sign out, or Sign in), the sign-in page at /login (sign in or create an
 // account), and the account page at /account: the games this browser holds put in the
 // account in one click, the password, signing out everywhere, the account's data as a
-// JSON file, and deleting the account.
+// JSON file, and deleting the account. Passkeys' parts of both pages are passkeys.js's.
 import * as api from './api.js';
 import { h } from './dom.js';
 import { t } from './i18n.js';
 import { myGames } from './mygames.js';
+import { passkeySection, passkeySignIn } from './passkeys.js';
 
 function field(label, input) {
   return h('label', { class: 'field' }, h('span', { class: 'name' }, label), input);
@@ -75,7 +76,7 @@ export function showLogin(root) {
     h('h1', {}, 'Sign in'),
     h('p', {}, 'An account is optional: it puts your name beside the board, keeps your games on every browser you sign in from, and lets you play rated games. ',
       'A new name has 3 to 20 letters, digits, _ or -; a password at least 8 characters.'),
-    f));
+    f, passkeySignIn()));
   name.focus();
 }
 
@@ -151,5 +152,5 @@ export async function showAccount(root) {
   root.replaceChildren(h('section', { class: 'account-page' },
     h('h1', {}, who.name),
     h('p', {}, h('a', { href: `/u/${encodeURIComponent(who.name)}`, class: 'account-public' }, t('account.public-page'))),
-    claimSection(), passwordSection(), sessionsSection(), deleteSection()));
+    claimSection(), passwordSection(), passkeySection(), sessionsSection(), deleteSection()));
 }

@@ -101,3 +101,11 @@ export const changePassword = (password, newPassword) => call('POST', '/api/acco
 export const deleteAccount = (password) => call('POST', '/api/account/delete', { body: { password } });
 export const exportAccount = () => call('GET', '/api/account/export');
 export const claimGames = (games) => call('POST', '/api/account/claim', { body: { games } });
+// Passkeys (passkeys.js): the options for the browser's WebAuthn calls, and their answers.
+export const passkeys = () => call('GET', '/api/passkeys');
+export const passkeyRegisterOptions = () => call('POST', '/api/passkeys/register-options', { body: {} });
+export const passkeyRegister = (body) => call('POST', '/api/passkeys/register', { body });
+export const passkeyRename = (id, name) => call('POST', '/api/passkeys/rename', { body: { id, name } });
+export const passkeyDelete = (id) => call('POST', '/api/passkeys/delete', { body: { id } });
+export const passkeyLoginOptions = () => call('POST', '/api/passkeys/login-options', { body: {} });
+export const passkeyLogin = (body) => call('POST', '/api/passkeys/login', { body });

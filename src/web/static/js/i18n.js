@@ -1,11 +1,13 @@
 // i18n.js - the page's words in the player's language: one message catalogue per
 // language (i18n/LANG.json, English the source), loaded once before any page is drawn,
-// then read synchronously with t(key, params). The language is the one chosen with the
-// switch in the header (kept in localStorage), else the browser's first language we
-// have, else English; <html lang> says it. A message is a string with {name}
-// placeholders, or, where it counts something, an object of Intl.PluralRules categories
-// ({one, other, ...}) chosen by params.count. docs/I18N.md tells how to add a message or
-// a language.
+// then read synchronously with t(key, params). The server chooses the language of the
+// first paint (src/web/language.c: the crown_lang cookie, else Accept-Language) and
+// sends its catalogue inside the page with <html lang> already set; a choice this
+// browser kept only in localStorage still wins, and is written to the cookie for the
+// next page. Without the server's choice: the switch's, else the browser's first
+// language we have, else English. A message is a string with {name} placeholders, or,
+// where it counts something, an object of Intl.PluralRules categories ({one, other,
+// ...}) chosen by params.count. docs/I18N.md tells how to add a message or a language.
 
 // The languages with a catalogue, each named in its own words for the switch.
 export const LANGUAGES = { en: 'English', ja: '日本語', nl: 'Nederlands', de: 'Deutsch', fr: 'Français', es: 'Español' };
@@ -34,10 +36,16 @@ async function fetchCatalogue(lang) {
 export async function loadMessages() {
   let stored = null;
   try { stored = localStorage.getItem(KEY); } catch { /* storage off: not remembered */ }
-  const lang = preferredLanguage(stored, navigator.languages || [navigator.language]);
-  const own = lang === 'en' ? Promise.resolve(null) : fetchCatalogue(lang).catch((e) => { console.error(e); return null; });
+  if (!Object.hasOwn(LANGUAGES, stored ?? '')) stored = null;
+  const sent = served();
+  // A choice kept before the server read the cookie wins, and the cookie learns it.
+  if (stored && sent && stored !== sent.lang) remember(stored);
+  const lang = stored || (sent ? sent.lang : preferredLanguage(null, navigator.languages || [navigator.language]));
+  const inPage = sent && sent.lang === lang ? sent.messages : null;
+  const load = (l) => (l === lang && inPage ? Promise.resolve(inPage) : fetchCatalogue(l));
+  const own = lang === 'en' ? Promise.resolve(null) : load(lang).catch((e) => { console.error(e); return null; });
   try {
-    state.english = await fetchCatalogue('en');
+    state.english = await load('en');
   } catch (e) {
     console.error(e); // the keys show where the words would be
   }
@@ -68,9 +76,27 @@ export function t(key, params = {}) {
 // A number in the page's language's digits and separators.
 export const formatNumber = (n, opts) => new Intl.NumberFormat(state.lang, opts).format(n);
 
+// The language the server drew the page in and its catalogue, from the page itself
+// (a JSON data block, never run), or null.
+function served() {
+  const block = typeof document !== 'undefined' && document.getElementById('i18n-messages');
+  if (!block || !Object.hasOwn(LANGUAGES, block.dataset.lang ?? '')) return null;
+  try {
+    return { lang: block.dataset.lang, messages: JSON.parse(block.textContent) };
+  } catch {
+    return null;
+  }
+}
+
+// The choice kept where the server reads it (a year; the page's own path and below).
+function remember(lang) {
+  document.cookie = `crown_lang=${lang}; Path=/; Max-Age=31536000; SameSite=Lax`;
+}
+
 // Choosing a language: remembered, then the page is drawn again in it.
 export function setLanguage(lang) {
   try { localStorage.setItem(KEY, lang); } catch { /* storage off: this page only */ }
+  remember(lang);
   location.reload();
 }
 

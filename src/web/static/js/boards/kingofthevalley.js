@@ -525,6 +525,9 @@ function giveTile(e, svg, gives, code) {
 // Phones: the valley, then the hill, the panel and each castle one under the other,
 // NARROW units wide, so that a 390 px screen shows them at nearly full size.
 const NARROW = 420;
+// The position editor changes this table's fields by clicks (kotvedit.js), not ranks.
+export const editTable = true;
+
 const narrowScreen = () => typeof matchMedia === 'function' && matchMedia('(max-width: 600px)').matches;
 
 export function draw(state, marks) {

@@ -39,6 +39,9 @@ export const cellSize = CELL;
 // commits nothing.
 export const composeTurns = true;
 
+// Pieces stack: the position editor builds a square's stack a piece at a time.
+export const stacks = true;
+
 
 // A turn's actions (the state's moves of one seat in a row) as a player tells them, one
 // text per action: "two pieces from a1", "one to b1", "one to c1" ("another to c1" for a
