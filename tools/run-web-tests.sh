@@ -19,12 +19,12 @@ for suite in "$@"; do
         serial+=(tests/web/api.test.mjs tests/web/accounts.test.mjs tests/web/passkeys-api.test.mjs tests/web/offers.test.mjs tests/web/mail.test.mjs tests/web/limits.test.mjs tests/web/slowloris.test.mjs tests/web/clock.test.mjs)
         paired+=(tests/web/review-api.test.mjs tests/web/analysis-api.test.mjs tests/web/import-api.test.mjs tests/web/finish.test.mjs
                  tests/web/lab-api.test.mjs tests/web/bench.test.mjs tests/web/i18n.test.mjs
-                 tests/web/tournaments.test.mjs tests/web/puzzle-ratings.test.mjs)
+                 tests/web/tournaments.test.mjs tests/web/puzzle-ratings.test.mjs tests/web/ratings.test.mjs)
         ;;
     e2e)
         browser+=(tests/web/e2e.test.mjs tests/web/seeks.test.mjs tests/web/analysis.test.mjs tests/web/review.test.mjs tests/web/learn.test.mjs tests/web/comeback.test.mjs tests/web/lab.test.mjs tests/web/solution.test.mjs tests/web/fixes.test.mjs tests/web/reconnect.test.mjs tests/web/words.test.mjs
                  tests/web/home.test.mjs tests/web/puzzles.test.mjs tests/web/languages.test.mjs tests/web/passkeys.test.mjs
-                 tests/web/tournaments-page.test.mjs)
+                 tests/web/tournaments-page.test.mjs tests/web/ratings-page.test.mjs)
         tools/install-deps.sh web || exit 1
         ;;
     cluster) serial+=(tests/web/cluster.test.mjs) ;;

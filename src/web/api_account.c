@@ -14,8 +14,10 @@
 
 #include "core/clock.h"
 #include "web/api.h"
+#include "web/api_rating.h"
 #include "web/context.h"
 #include "web/credential.h"
+#include "web/gameclock.h"
 #include "web/loginlimit.h"
 #include "web/meta.h"
 #include "web/mail.h"
@@ -24,7 +26,6 @@
 enum {
     CLAIM_CAP = 200,    /* games claimed in one request */
     EXPORT_CAP = 5000,  /* seats an export lists */
-    RATINGS_CAP = 32,   /* games an account is rated in */
     LIMIT_KEY = 96,
 };
 
@@ -148,12 +149,35 @@ static void limit_keys(const Request *req, const char *name, char *account, char
     snprintf(addr, LIMIT_KEY, "a:%.60s", req->addr);
 }
 
+/* The seconds `key` waits: by this process's count, and with a shared store by the
+ * count of every process sharing it (the longer; the store failing, this one's). */
+static int wait_s(Server *srv, LoginLimit *l, const char *key)
+{
+    int w = loginlimit_wait(l, key, clock_ms());
+    int64_t until = 0;
+    ErrBuf err;
+    if (store_shared(srv->store) && store_login_until(srv->store, key, &until, &err) == STATUS_OK) {
+        const int64_t now = gameclock_now();
+        const int shared = until > now ? (int)((until - now + 999) / 1000) : 0;
+        w = shared > w ? shared : w;
+    }
+    return w;
+}
+
+/* Counts a failed sign-in of `key`, here and in a shared store. */
+static void count_failure(Server *srv, LoginLimit *l, int free_tries, const char *key)
+{
+    loginlimit_fail(l, key, clock_ms());
+    ErrBuf err;
+    if (store_shared(srv->store))
+        store_login_fail(srv->store, key, free_tries, gameclock_now(), &err);
+}
+
 /* A 429 when either key waits: true with res set. */
 static bool limited(Server *srv, const char *account, const char *addr, Response *res)
 {
-    const int64_t now = clock_ms();
-    const int a = loginlimit_wait(srv->logins, account, now);
-    const int b = loginlimit_wait(srv->address_logins, addr, now);
+    const int a = wait_s(srv, srv->logins, account);
+    const int b = wait_s(srv, srv->address_logins, addr);
     const int wait = a > b ? a : b;
     if (wait == 0)
         return false;
@@ -194,11 +218,13 @@ static bool check_password(Server *srv, const char *account, const char *addr,
                        store_user_by_name(srv->store, name, u, &err) == STATUS_OK;
     const bool ok = credential_verify(srv->cred, found ? u->hash : NULL, password);
     if (!ok) {
-        const int64_t now = clock_ms();
-        loginlimit_fail(srv->logins, account, now);
-        loginlimit_fail(srv->address_logins, addr, now);
+        // The address is allowed four times the account's failures (server.c).
+        count_failure(srv, srv->logins, srv->cfg.login_tries, account);
+        count_failure(srv, srv->address_logins, 4 * srv->cfg.login_tries, addr);
     } else {
         loginlimit_clear(srv->logins, account);
+        if (store_shared(srv->store))
+            store_login_clear(srv->store, account, &err);
     }
     return ok;
 }
@@ -367,26 +393,6 @@ void api_account_delete(Server *srv, const Request *req, Session *s, Response *r
     api_answer_json(res, 200, o);
 }
 
-/* The account's ratings as {"GAME": {"rating", "rd", "volatility", "games"}}. */
-static json_t *ratings_json(Server *srv, int64_t user)
-{
-    StoreRating r[RATINGS_CAP];
-    int n = 0;
-    ErrBuf err;
-    json_t *o = json_object();
-    if (store_user_ratings(srv->store, user, r, RATINGS_CAP, &n, &err) != STATUS_OK)
-        return o;
-    for (int i = 0; i < n; i++) {
-        json_t *g = json_object();
-        json_object_set_new(g, "rating", json_real(r[i].rating));
-        json_object_set_new(g, "rd", json_real(r[i].rd));
-        json_object_set_new(g, "volatility", json_real(r[i].volatility));
-        json_object_set_new(g, "games", json_integer(r[i].games));
-        json_object_set_new(o, r[i].game, g);
-    }
-    return o;
-}
-
 void api_account_export(Server *srv, const Request *req, Session *s, Response *res)
 {
     (void)s;
@@ -417,7 +423,7 @@ void api_account_export(Server *srv, const Request *req, Session *s, Response *r
     json_object_set_new(o, "name", json_string(u.name));
     json_object_set_new(o, "created", json_integer(u.created));
     json_object_set_new(o, "games", games);
-    json_object_set_new(o, "ratings", ratings_json(srv, u.id));
+    json_object_set_new(o, "ratings", api_rating_json(srv, u.id));
     // The e-mail address and the mails asked for are the account's data too.
     json_t *mail = mail_settings_json(srv, u.id);
     json_object_set_new(o, "email", mail ? mail : json_null());
@@ -518,7 +524,8 @@ bool api_account_users(Server *srv, const Request *req, Response *res)
         json_t *o = json_object();
         json_object_set_new(o, "name", json_string(u.name));
         json_object_set_new(o, "created", json_integer(u.created));
-        json_object_set_new(o, "ratings", ratings_json(srv, u.id));
+        json_object_set_new(o, "ratings", api_rating_json(srv, u.id));
+        api_rating_profile(srv, u.id, o);
         api_answer_json(res, 200, o);
     }
     return true;

@@ -22,6 +22,7 @@
 #include "web/api_state.h"
 #include "web/api_view.h"
 #include "web/context.h"
+#include "web/store_account.h"
 #include "web/session.h"
 
 void api_finish_answer(Response *res, Session *s, int seat, const char *answer)
@@ -121,6 +122,19 @@ static void change(Server *srv, Session *s, int seat, const char *action, Respon
     pthread_mutex_unlock(&s->mu);
 }
 
+/* Lists a rated rematch among its accounts' games (store_user_seat): the account that
+ * sat in seat i sits in seat i + 1. A failure leaves only the lists short of it. */
+static void seat_accounts(Server *srv, const Session *made, char (*accounts)[META_ACCOUNT_LEN],
+                          int players)
+{
+    for (int i = 0; i < players && i < MAX_PLAYERS; i++) {
+        StoreUser u;
+        ErrBuf err;
+        if (store_user_by_name(srv->store, accounts[i], &u, &err) == STATUS_OK)
+            store_user_seat(srv->store, u.id, made->id, (i + 1) % players, &err);
+    }
+}
+
 /* The rematch: the same game, rules and players, each one seat further on (the two seats
  * swapped in a two-player game), a new game linked from the old. The first player to
  * ask creates it; everyone else gets his own link to it. */
@@ -137,6 +151,13 @@ static void rematch(Server *srv, const Request *req, Session *s, int seat, Respo
     // another process's change through the store, may rewrite the meta meanwhile.
     const bool hints = s->meta.hints;
     const PlayClock clock = play_clock_fresh(&s->meta.clock, s->game->players);
+    // A rated game's rematch is rated too, between the same two accounts; one of them
+    // deleted since, it is casual.
+    char accounts[MAX_PLAYERS][META_ACCOUNT_LEN];
+    memcpy(accounts, s->meta.account, sizeof accounts);
+    bool rated = s->meta.rated;
+    for (int i = 0; i < s->game->players && i < MAX_PLAYERS; i++)
+        rated = rated && accounts[i][0] != '\0' && strcmp(accounts[i], META_DELETED_PLAYER) != 0;
     pthread_mutex_unlock(&s->mu);
     if (seat < 0 || !s->seats.seat[seat].human) {
         response_error(res, 409, "only a player's own seat may ask for a rematch: send the "
@@ -176,10 +197,15 @@ static void rematch(Server *srv, const Request *req, Session *s, int seat, Respo
         ng.hints = hints;
         ng.clock = clock; // the same time control
         ng.rematch_of = s->id;
+        ng.rated = rated;
+        for (int i = 0; rated && i < g->players; i++)
+            ng.accounts[(i + 1) % g->players] = accounts[i];
         Session *made = api_create_session(srv, req, &ng, humans, res);
         sb_free(&start);
         if (made == NULL)
             return;
+        if (rated)
+            seat_accounts(srv, made, accounts, g->players);
         pthread_mutex_lock(&s->mu);
         ErrBuf err;
         Status st = STATUS_OK;

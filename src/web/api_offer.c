@@ -23,6 +23,7 @@
 #include "web/mail.h"
 #include "web/session.h"
 #include "web/store_offer.h"
+#include "web/store_rating.h"
 
 enum {
     LIST_CAP = 100,     /* seeks in the lobby, challenges of an account */

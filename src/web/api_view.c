@@ -144,6 +144,18 @@ void api_view_state(const Session *s, json_t *o)
                                                          : json_null());
     json_object_set_new(o, "rematch_of", s->meta.rematch_of[0] ? json_string(s->meta.rematch_of)
                                                                : json_null());
+    // A rated game's result once rated (session_rating.c): each seat's new rating and change.
+    json_t *after = json_null(), *change = json_null();
+    if (s->meta.rating_done) {
+        after = json_array();
+        change = json_array();
+        for (int i = 0; i < s->game->players; i++) {
+            json_array_append_new(after, json_real(s->meta.rating_after[i]));
+            json_array_append_new(change, json_real(s->meta.rating_change[i]));
+        }
+    }
+    json_object_set_new(o, "rating_after", after);
+    json_object_set_new(o, "rating_change", change);
 }
 
 int api_view_viewer_fields(const Session *s, int viewer, char *buf, size_t len)

@@ -155,6 +155,10 @@ static enum MHD_Result serve_asset(Server *srv, struct MHD_Connection *c, const 
         path = "/index.html";
     if (strcmp(path, "/login") == 0 || strcmp(path, "/account") == 0) // js/account.js
         path = "/index.html";
+    // A player's page and the leaderboards (js/profile.js).
+    if (strncmp(path, "/u/", 3) == 0 || strcmp(path, "/leaderboard") == 0 ||
+        strncmp(path, "/leaderboard/", 13) == 0)
+        path = "/index.html";
     const WebAsset *a = assets_find(path);
     if (a == NULL)
         return send_error(c, 404, "no such page", NULL, 0);

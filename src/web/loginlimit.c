@@ -15,7 +15,6 @@ enum {
     LOGIN_KEYS = 4096,
     LOGIN_KEY_LEN = 72,
     LOGIN_MAX_LOCK_S = 900,
-    LOGIN_FORGET_MS = 3600 * 1000,
 };
 
 typedef struct Entry {
@@ -54,7 +53,7 @@ static Entry *find(LoginLimit *l, const char *key, int64_t now_ms)
 {
     for (int i = 0; i < LOGIN_KEYS; i++) {
         Entry *e = &l->e[i];
-        if (e->key[0] && now_ms - e->last_ms > LOGIN_FORGET_MS && now_ms >= e->until_ms)
+        if (e->key[0] && now_ms - e->last_ms > LOGINLIMIT_FORGET_MS && now_ms >= e->until_ms)
             e->key[0] = '\0';
         if (e->key[0] && strncmp(e->key, key, LOGIN_KEY_LEN - 1) == 0)
             return e;
@@ -85,12 +84,19 @@ void loginlimit_fail(LoginLimit *l, const char *key, int64_t now_ms)
     }
     e->fails++;
     e->last_ms = now_ms;
-    const int over = e->fails - l->free_tries;
-    if (over >= 0) {
-        const int64_t lock_s = over >= 10 ? LOGIN_MAX_LOCK_S : (int64_t)1 << over;
-        e->until_ms = now_ms + (lock_s < LOGIN_MAX_LOCK_S ? lock_s : LOGIN_MAX_LOCK_S) * 1000;
-    }
+    const int64_t lock = loginlimit_lock_ms(e->fails, l->free_tries);
+    if (lock > 0)
+        e->until_ms = now_ms + lock;
     pthread_mutex_unlock(&l->mu);
+}
+
+int64_t loginlimit_lock_ms(int fails, int free_tries)
+{
+    const int over = fails - (free_tries > 0 ? free_tries : 1);
+    if (over < 0)
+        return 0;
+    const int64_t lock_s = over >= 10 ? LOGIN_MAX_LOCK_S : (int64_t)1 << over;
+    return (lock_s < LOGIN_MAX_LOCK_S ? lock_s : LOGIN_MAX_LOCK_S) * 1000;
 }
 
 void loginlimit_clear(LoginLimit *l, const char *key)

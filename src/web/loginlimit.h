@@ -22,4 +22,10 @@ void loginlimit_fail(LoginLimit *l, const char *key, int64_t now_ms);
 /* Forgets `key` (its owner signed in). */
 void loginlimit_clear(LoginLimit *l, const char *key);
 
+/* The rule itself, for counts kept elsewhere (a shared store, store_account.h): how
+ * long a key with `fails` failures is locked out after the last (ms, 0: not at all),
+ * and how long a key without failures is remembered. */
+int64_t loginlimit_lock_ms(int fails, int free_tries);
+#define LOGINLIMIT_FORGET_MS ((int64_t)3600 * 1000)
+
 #endif

@@ -100,6 +100,21 @@ Status meta_parse(const char *text, int players, GameMeta *out, ErrBuf *err)
         if (ok)
             snprintf(m.account[i], sizeof m.account[i], "%s", name);
     }
+    const json_t *rating = json_object_get(o, "rating");
+    if (ok && rating != NULL) {
+        const json_t *after = json_object_get(rating, "after");
+        const json_t *change = json_object_get(rating, "change");
+        for (int i = 0; ok && i < players; i++) {
+            const json_t *a = json_array_get(after, (size_t)i);
+            const json_t *c = json_array_get(change, (size_t)i);
+            ok = json_is_number(a) && json_is_number(c);
+            if (ok) {
+                m.rating_after[i] = json_number_value(a);
+                m.rating_change[i] = json_number_value(c);
+            }
+        }
+        m.rating_done = ok;
+    }
     json_decref(o);
     if (!ok)
         return err_set(err, STATUS_CORRUPT, "the game's meta has a field out of range");
@@ -159,6 +174,16 @@ char *meta_format(const GameMeta *m, int players)
         for (int i = 0; i < players; i++)
             json_array_append_new(a, json_string(m->account[i]));
         json_object_set_new(o, "accounts", a);
+    }
+    if (m->rating_done) {
+        json_t *r = json_object(), *after = json_array(), *change = json_array();
+        for (int i = 0; i < players; i++) {
+            json_array_append_new(after, json_real(m->rating_after[i]));
+            json_array_append_new(change, json_real(m->rating_change[i]));
+        }
+        json_object_set_new(r, "after", after);
+        json_object_set_new(r, "change", change);
+        json_object_set_new(o, "rating", r);
     }
     char *text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(o);

@@ -48,6 +48,11 @@ typedef struct GameMeta {
     /* The name of the account sitting in each seat, "" for none (a player without an
      * account, or an AI): the names beside the board. */
     char account[MAX_PLAYERS][META_ACCOUNT_LEN];
+    /* A rated game once its result is rated (session_rating.c): each seat's rating after the
+     * game and what the game changed it by. */
+    bool rating_done;
+    double rating_after[MAX_PLAYERS];
+    double rating_change[MAX_PLAYERS];
 } GameMeta;
 
 void meta_init(GameMeta *m);

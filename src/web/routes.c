@@ -17,6 +17,7 @@
 #include "web/api.h"
 #include "web/api_account.h"
 #include "web/api_passkey.h"
+#include "web/api_rating.h"
 #include "web/api_analysis.h"
 #include "web/api_games.h"
 #include "web/api_finish.h"
@@ -273,6 +274,8 @@ void api_handle(Server *srv, const Request *req, Response *res)
     if (api_tournament_handle(srv, req, res)) /* /api/tournaments... */
         return;
     if (api_puzzle_handle(srv, req, res)) /* /api/puzzles/... */
+        return;
+    if (api_rating_leaderboard(srv, req, res)) /* /api/leaderboard/GAME */
         return;
     if (strncmp(req->path, "/api/games/", 11) == 0) {
         game_route(srv, req, res);

@@ -446,6 +446,9 @@ Status session_find(Server *srv, const char *id, Session **out, ErrBuf *err)
                 // says so already.
                 pthread_mutex_lock(&s->mu);
                 session_flag_locked(srv, s, gameclock_now());
+                // A rated game that ended while its rating could not be written (the
+                // store, a process killed between the two) is rated now.
+                session_rate_locked(srv, s);
                 session_schedule_ai_locked(srv, s);
                 pthread_mutex_unlock(&s->mu);
             }

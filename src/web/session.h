@@ -146,6 +146,8 @@ typedef struct NewGame {
     bool rated;           /* a rated game between two accounts (GameMeta.rated) */
     const char *account;  /* the creator's account name for seat account_seat, or NULL */
     int account_seat;
+    /* Other seats' accounts, by seat (NULL: none): a rated game's rematch seats both. */
+    const char *accounts[MAX_PLAYERS];
     char id[SECRET_ID_LEN + 1]; /* the id chosen beforehand (a shared store's hold names
                                  * it), or "" for a new one */
     /* An imported game: its actions, chance draws included, are played from `position`

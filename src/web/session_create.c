@@ -136,6 +136,9 @@ Status session_create(Server *srv, const NewGame *ng, Session **out, ErrBuf *err
     if (ng->account != NULL && ng->account_seat >= 0 && ng->account_seat < ng->players)
         snprintf(s->meta.account[ng->account_seat], sizeof s->meta.account[0], "%s",
                  ng->account);
+    for (int i = 0; i < ng->players; i++)
+        if (ng->accounts[i] != NULL)
+            snprintf(s->meta.account[i], sizeof s->meta.account[0], "%s", ng->accounts[i]);
     s->meta.moved_ms = gameclock_now();
 
     // The record first, with an import's actions, so that they go to the store with the

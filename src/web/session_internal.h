@@ -67,6 +67,19 @@ char *session_cells_of(const Game *g, const GameState *st, Move m);
 /* A malloc'd copy of t, or NULL. */
 char *session_strdup(const char *t);
 
+/* session_rating.c */
+typedef struct StoreRatingWrite StoreRatingWrite;
+/* Before the write that ends rated game s with the seats' returns `ret`: the ratings the
+ * result gives, in m's rating fields, and in *w the store's writes of them to go with
+ * the end (store_rating_stamp; the caller frees *w after the write). *w is NULL, m
+ * unchanged, when the game is not rated or its ratings cannot be read now. */
+void session_rating_prepare_locked(Server *srv, const Session *s, const double ret[MAX_PLAYERS],
+                                   GameMeta *m, StoreRatingWrite **w);
+/* Rates s when it is a rated game that is over and not rated yet (its end was written
+ * without its ratings): the store takes the result once (store_rating_write), and the
+ * meta records it. One whose rating cannot be written now is rated when next loaded. */
+void session_rate_locked(Server *srv, Session *s);
+
 /* session_create.c */
 /* Sets up s->rec from a configured game and its start, taking ownership of g. */
 Status session_init_record(Session *s, Game *g, const GameState *start, ErrBuf *err);

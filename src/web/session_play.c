@@ -28,6 +28,7 @@
 #include "play/undo.h"
 #include "play/words.h"
 #include "web/context.h"
+#include "web/store_rating.h"
 
 /* --- seats and actions ----------------------------------------------------------------- */
 
@@ -169,6 +170,7 @@ Status session_commit_actions(Server *srv, Session *s, const Move *acts, int n, 
     // The clock and the time of the last move go with the moves, in one transaction.
     GameMeta meta = s->meta;
     char *meta_text = NULL;
+    StoreRatingWrite *rating = NULL;
     if (st == STATUS_OK && total > 0) {
         const int64_t now = gameclock_now();
         const int next = g->ops->to_move(g, scratch);
@@ -176,13 +178,22 @@ Status session_commit_actions(Server *srv, Session *s, const Move *acts, int n, 
         if (n > 0 && meta.open == 0)
             play_clock_turn(&meta.clock, actors[0], next >= 0 ? next : -1, now);
         meta.moved_ms = now;
+        // A rated game that these actions end is rated in the same write.
+        if (game_is_over(g, scratch)) {
+            double ret[MAX_PLAYERS];
+            g->ops->returns(g, scratch, ret);
+            session_rating_prepare_locked(srv, s, ret, &meta, &rating);
+        }
         if ((meta_text = meta_format(&meta, g->players)) == NULL)
             st = err_set(err, STATUS_NOMEM, "out of memory");
     }
     if (st == STATUS_OK && total > 0) {
-        const StoreStamp stamp = {s->stored_version, version, session_ai_to_move(s, g, scratch),
-                                  meta_text, meta_flag_at(&meta)};
-        // STATUS_CONFLICT: another process changed the game first (the caller re-reads).
+        StoreStamp stamp = {s->stored_version, version, session_ai_to_move(s, g, scratch),
+                            meta_text, meta_flag_at(&meta), NULL, 0};
+        if (rating != NULL)
+            store_rating_stamp(rating, &stamp);
+        // STATUS_CONFLICT: another process changed the game first, or a player's rating
+        // moved since it was read (the caller re-reads and judges the move again).
         st = store_append(srv->store, s->id, s->rec.count, (const char *const *)texts, total,
                           &stamp, err);
         if (st != STATUS_OK && st != STATUS_CONFLICT)
@@ -196,7 +207,7 @@ Status session_commit_actions(Server *srv, Session *s, const Move *acts, int n, 
             if (record_push(&s->rec, all[i], err) != STATUS_OK) {
                 // Memory and store must agree: take the stored actions back as well.
                 ErrBuf e2;
-                const StoreStamp back = {version, version + 1, false, NULL, 0};
+                const StoreStamp back = {version, version + 1, false, NULL, 0, NULL, 0};
                 if (store_truncate(srv->store, s->id, before, &back, &e2) == STATUS_OK)
                     s->stored_version = s->version = version + 1;
                 session_texts_truncate(s, before);
@@ -216,8 +227,10 @@ Status session_commit_actions(Server *srv, Session *s, const Move *acts, int n, 
             session_changed_locked(s);
             session_schedule_ai_locked(srv, s);
             // A finished game no longer counts against its creator's AI games.
-            if (game_is_over(g, s->rec.current))
+            if (game_is_over(g, s->rec.current)) {
                 session_release_quota_locked(srv, s);
+                session_rate_locked(srv, s);
+            }
         }
     }
     for (int i = 0; texts && cells && i < COMMIT_CAP; i++) {
@@ -227,6 +240,7 @@ Status session_commit_actions(Server *srv, Session *s, const Move *acts, int n, 
     free(texts);
     free(cells);
     free(meta_text);
+    store_rating_free(rating);
     free(all);
     free(undo);
     free(scratch);
@@ -260,17 +274,32 @@ void session_returns_locked(const Session *s, double out[MAX_PLAYERS])
         s->game->ops->returns(s->game, s->rec.current, out);
 }
 
-Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBuf *err)
+Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m_in, ErrBuf *err)
 {
+    const bool ends = m_in->end != PLAY_END_NONE;
+    // A rated game that this change ends (a resignation, an agreed draw, a flag) is
+    // rated in the same write; a later change of a finished game rates nothing.
+    GameMeta with = *m_in;
+    const GameMeta *m = &with;
+    StoreRatingWrite *rating = NULL;
+    if (ends && !session_over_locked(s)) {
+        double ret[MAX_PLAYERS];
+        play_end_returns(s->game, with.end, with.end_seat, ret);
+        session_rating_prepare_locked(srv, s, ret, &with, &rating);
+    }
     char *text = meta_format(m, s->game->players);
-    if (text == NULL)
+    if (text == NULL) {
+        store_rating_free(rating);
         return err_set(err, STATUS_NOMEM, "out of memory");
-    const bool ends = m->end != PLAY_END_NONE;
-    const StoreStamp stamp = {s->stored_version, s->version + 1,
-                              !ends && session_ai_to_move(s, s->game, s->rec.current), NULL,
-                              meta_flag_at(m)};
+    }
+    StoreStamp stamp = {s->stored_version, s->version + 1,
+                        !ends && session_ai_to_move(s, s->game, s->rec.current), NULL,
+                        meta_flag_at(m), NULL, 0};
+    if (rating != NULL)
+        store_rating_stamp(rating, &stamp);
     Status st = store_set_meta(srv->store, s->id, text, &stamp, err);
     free(text);
+    store_rating_free(rating);
     if (st == STATUS_CONFLICT) {
         ErrBuf e2;
         session_sync_locked(srv, s, &e2); // shows what changed; the player tries again
@@ -287,6 +316,8 @@ Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBu
         session_release_quota_locked(srv, s);
     }
     session_changed_locked(s);
+    if (ends)
+        session_rate_locked(srv, s); // once: its own meta write finds it rated
     return STATUS_OK;
 }
 
@@ -464,7 +495,7 @@ Status session_take_back_locked(Server *srv, Session *s, int seat, const GameMet
     if (st == STATUS_OK) {
         // The move goes back to this human seat, so no AI move is left pending.
         const StoreStamp stamp = {s->stored_version, s->version + 1, false, meta_text,
-                                  m != NULL ? meta_flag_at(m) : 0};
+                                  m != NULL ? meta_flag_at(m) : 0, NULL, 0};
         st = store_truncate(srv->store, s->id, keep, &stamp, err);
         ErrBuf e2;
         if (st == STATUS_CONFLICT)

@@ -26,10 +26,11 @@
 #include "web/secret.h"
 
 typedef struct Store Store;
+typedef struct StoreStmt StoreStmt; /* store_backend.h: the store's files make them */
 
 enum {
     STORE_PLAYER_LEN = 32,
-    STORE_SCHEMA_VERSION = 12, /* what store_open brings every database to */
+    STORE_SCHEMA_VERSION = 13, /* what store_open brings every database to */
 };
 
 /* A game as stored: enough to rebuild it exactly. */
@@ -65,6 +66,11 @@ typedef struct StoreStamp {
     /* With meta: when its clock's running time runs out (milliseconds since 1970), 0 when
      * no clock runs, so that store_claim_flags finds the game without loading it. */
     int64_t flag_at;
+    /* Rows beside the game written in the same transaction (a rated game's ratings with
+     * its end: store_rating_stamp); one of them refused (it changes no row) refuses the
+     * whole write with STATUS_CONFLICT, as a stale version does. NULL: none. */
+    const StoreStmt *also;
+    int n_also;
 } StoreStamp;
 
 /* Opens (creating when missing) the database named by `db` (a file path, or a

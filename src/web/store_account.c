@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "web/loginlimit.h"
 #include "web/store_backend.h"
 
 /* Reads a user row (id, name, hash, created) into *out. */
@@ -140,6 +141,7 @@ Status store_user_delete(Store *st, int64_t user, ErrBuf *err)
         {"DELETE FROM mail_queue WHERE user_id=$1 AND state=0", 1, p, NULL},
         {"DELETE FROM mail_tokens WHERE user_id=$1", 1, p, NULL},
         {"DELETE FROM user_emails WHERE user_id=$1", 1, p, NULL},
+        {"DELETE FROM rating_history WHERE user_id=$1", 1, p, NULL},
         {"UPDATE users SET name=NULL, name_key=NULL, hash='', deleted=1 WHERE id=$1"
          " AND deleted=0", 1, p, "no such player"},
     };
@@ -185,28 +187,57 @@ Status store_user_seats(Store *st, int64_t user, StoreUserSeat *out, int cap, in
     return STATUS_OK;
 }
 
-Status store_user_ratings(Store *st, int64_t user, StoreRating *out, int cap, int *n,
-                          ErrBuf *err)
+Status store_login_until(Store *st, const char *key, int64_t *until_ms, ErrBuf *err)
 {
-    *n = 0;
-    char u[24];
-    store_num(u, sizeof u, user);
-    const char *p[] = {u};
-    const StoreStmt m = {"SELECT game, rating, rd, volatility, games FROM ratings"
-                         " WHERE user_id=$1 ORDER BY game", 1, p, NULL};
+    *until_ms = 0;
+    const char *p[] = {key};
+    const StoreStmt m = {"SELECT until_ms FROM login_failures WHERE key=$1", 1, p, NULL};
     StoreRows r;
     const Status s = store_run(st, &m, 1, &r, err);
+    if (s == STATUS_OK && store_cell(&r, 0, 0) != NULL)
+        *until_ms = strtoll(store_cell(&r, 0, 0), NULL, 10);
+    if (s == STATUS_OK)
+        store_rows_free(&r);
+    return s;
+}
+
+Status store_login_fail(Store *st, const char *key, int free_tries, int64_t now_ms,
+                        ErrBuf *err)
+{
+    char now[24], stale[24];
+    store_num(now, sizeof now, now_ms);
+    store_num(stale, sizeof stale, now_ms - LOGINLIMIT_FORGET_MS);
+    const char *d[] = {stale, now};
+    const char *p[] = {key, now};
+    // The count goes up in the database, so that two processes' failures both count;
+    // the lock-out follows from the count (a second write: a race between the two
+    // only ever keeps the longer lock).
+    const StoreStmt m[] = {
+        {"DELETE FROM login_failures WHERE last_ms<$1 AND until_ms<=$2", 2, d, NULL},
+        {"INSERT INTO login_failures(key, fails, last_ms, until_ms) VALUES($1, 1, $2, 0)"
+         " ON CONFLICT(key) DO UPDATE SET fails=login_failures.fails+1, last_ms=excluded.last_ms"
+         " RETURNING fails", 2, p, NULL},
+    };
+    StoreRows r;
+    Status s = store_run(st, m, 2, &r, err);
     if (s != STATUS_OK)
         return s;
-    for (int i = 0; i < r.rows && i < cap; i++) {
-        StoreRating *o = &out[(*n)++];
-        const char *g = store_cell(&r, i, 0);
-        snprintf(o->game, sizeof o->game, "%s", g ? g : "");
-        o->rating = store_cell(&r, i, 1) ? strtod(store_cell(&r, i, 1), NULL) : STORE_RATING_DEFAULT;
-        o->rd = store_cell(&r, i, 2) ? strtod(store_cell(&r, i, 2), NULL) : STORE_RD_DEFAULT;
-        o->volatility = store_cell(&r, i, 3) ? strtod(store_cell(&r, i, 3), NULL) : 0.06;
-        o->games = store_cell(&r, i, 4) ? atoi(store_cell(&r, i, 4)) : 0;
-    }
+    const int fails = store_cell(&r, 0, 0) ? atoi(store_cell(&r, 0, 0)) : 1;
     store_rows_free(&r);
-    return STATUS_OK;
+    const int64_t lock = loginlimit_lock_ms(fails, free_tries);
+    if (lock == 0)
+        return STATUS_OK;
+    char until[24];
+    store_num(until, sizeof until, now_ms + lock);
+    const char *q[] = {key, until};
+    const StoreStmt u = {"UPDATE login_failures SET until_ms=$2 WHERE key=$1 AND until_ms<$2",
+                         2, q, NULL};
+    return store_run(st, &u, 1, NULL, err);
+}
+
+Status store_login_clear(Store *st, const char *key, ErrBuf *err)
+{
+    const char *p[] = {key};
+    const StoreStmt m = {"DELETE FROM login_failures WHERE key=$1", 1, p, NULL};
+    return store_run(st, &m, 1, NULL, err);
 }

@@ -1,10 +1,9 @@
 /*
  * store_account.h - accounts in the store, beside the games (store.h): players' names
  * and password hashes, their sign-in sessions (kept as the hash of the cookie's id,
- * credential.h), the seats they sit in, and a rating per game (the ratings table, at
- * its defaults until rated games fill it). Each call is one transaction of the store's
- * generic runner (store_run), in SQL both backends read, so the accounts of several
- * processes sharing PostgreSQL are one.
+ * credential.h) and the seats they sit in; their ratings are store_rating.h's. Each call
+ * is one transaction of the store's generic runner (store_run), in SQL both backends
+ * read, so the accounts of several processes sharing PostgreSQL are one.
  */
 #ifndef CROWN_WEB_STORE_ACCOUNT_H
 #define CROWN_WEB_STORE_ACCOUNT_H
@@ -54,9 +53,9 @@ Status store_sessions_close_all(Store *st, int64_t user, const char *keep, ErrBu
 /* A new password hash; every other session of the account ends with the old password. */
 Status store_user_set_hash(Store *st, int64_t user, const char *hash, const char *keep,
                            ErrBuf *err);
-/* Deletes an account: its name, hash, sessions, ratings, passkeys, seeks and challenges,
- * and e-mail (its address, tokens and unsent mails) go; its row stays, nameless, for the
- * seats of its games ("deleted player"). */
+/* Deletes an account: its name, hash, sessions, ratings and their history, passkeys,
+ * seeks and challenges, and e-mail (its address, tokens and unsent mails) go; its row
+ * stays, nameless, for the seats of its games ("deleted player"). */
 Status store_user_delete(Store *st, int64_t user, ErrBuf *err);
 /* Seats `user` in game_id's `seat` (a claim, a join). */
 Status store_user_seat(Store *st, int64_t user, const char *game_id, int seat, ErrBuf *err);
@@ -68,14 +67,16 @@ Status store_user_seats(Store *st, int64_t user, StoreUserSeat *out, int cap, in
 #define STORE_RATING_DEFAULT 1500.0
 #define STORE_RD_DEFAULT 350.0
 
-/* One game's rating of an account. */
-typedef struct StoreRating {
-    char game[64];
-    double rating, rd, volatility;
-    int games;
-} StoreRating;
-/* The account's ratings, one per game it has played rated, up to cap. */
-Status store_user_ratings(Store *st, int64_t user, StoreRating *out, int cap, int *n,
-                          ErrBuf *err);
+
+/* Failed sign-ins counted across the processes sharing a store (a store one process
+ * uses needs none: that process's loginlimit.h table is the whole truth). `key` is
+ * locked out until *until_ms (wall-clock ms, 0: never failed lately). */
+Status store_login_until(Store *st, const char *key, int64_t *until_ms, ErrBuf *err);
+/* Counts a failure of `key` at now_ms and locks it out by loginlimit_lock_ms; keys
+ * without a failure for LOGINLIMIT_FORGET_MS and not locked out are forgotten. */
+Status store_login_fail(Store *st, const char *key, int free_tries, int64_t now_ms,
+                        ErrBuf *err);
+/* Forgets `key` (its owner signed in). */
+Status store_login_clear(Store *st, const char *key, ErrBuf *err);
 
 #endif

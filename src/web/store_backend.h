@@ -12,14 +12,14 @@
 /* One statement of store_run, in SQL both backends read: parameters $1, $2, ... in
  * order of first use, each a text (NULL: SQL NULL) that the database converts to its
  * column's type. */
-typedef struct StoreStmt {
+struct StoreStmt {
     const char *sql;
     int n;
     const char *const *params;
     /* When the statement returns no row (one that returns none: changes no row), the
      * call fails with STATUS_NOT_FOUND and this message; NULL when that is fine. */
     const char *none;
-} StoreStmt;
+};
 
 /* The most columns a row of store_run brings back (the rest are cut). */
 enum { STORE_ROW_CAP = 24 };

@@ -321,9 +321,20 @@ static Status begin_write(PgStore *st, const char *id, const StoreStamp *stamp, 
     return s;
 }
 
+static Status run_one(PGconn *c, const StoreStmt *m, StoreRows *rows, ErrBuf *err);
+
+/* The end of a write: the rows that go with it (StoreStamp.also), then the AI work and
+ * the notice. */
 static Status end_write(PgTx *tx, const char *id, const StoreStamp *stamp, Status s,
                         ErrBuf *err)
 {
+    for (int i = 0; i < stamp->n_also && s == STATUS_OK; i++) {
+        StoreRows rows = {0, 0, NULL};
+        s = run_one(tx->c, &stamp->also[i], &rows, err);
+        store_rows_free(&rows);
+        if (s == STATUS_NOT_FOUND)
+            s = STATUS_CONFLICT;
+    }
     if (s == STATUS_OK)
         s = after_write(tx->st, tx->c, id, stamp->version, stamp->ai_next, err);
     return pg_end(tx, s, err);

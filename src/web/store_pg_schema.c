@@ -114,6 +114,20 @@ const char *const PG_MIGRATIONS[] = {
      " next_try BIGINT NOT NULL, tries INTEGER NOT NULL DEFAULT 0,"
      " state INTEGER NOT NULL DEFAULT 0, lease_until BIGINT NOT NULL DEFAULT 0);"
      "CREATE INDEX mail_queue_due ON mail_queue(state, next_try);"),
+    // 13: ratings' history, the leaderboard's index and failed sign-ins counted across
+    // processes, as in SQLite's step 13.
+    ("CREATE TABLE rating_history(user_id BIGINT NOT NULL REFERENCES users(id),"
+     " game_id TEXT NOT NULL, game TEXT NOT NULL, opponent_id BIGINT REFERENCES users(id),"
+     " score DOUBLE PRECISION NOT NULL, rating_before DOUBLE PRECISION NOT NULL,"
+     " rating DOUBLE PRECISION NOT NULL, rd DOUBLE PRECISION NOT NULL,"
+     " volatility DOUBLE PRECISION NOT NULL, at BIGINT NOT NULL, games INTEGER NOT NULL,"
+     " PRIMARY KEY(user_id, game_id));"
+     "CREATE INDEX rating_history_game ON rating_history(game_id);"
+     "CREATE INDEX rating_history_user ON rating_history(user_id, games);"
+     "CREATE INDEX ratings_game ON ratings(game, rating);"
+     "CREATE TABLE login_failures(key TEXT PRIMARY KEY, fails INTEGER NOT NULL,"
+     " last_ms BIGINT NOT NULL, until_ms BIGINT NOT NULL);"
+     "CREATE INDEX login_failures_last ON login_failures(last_ms);"),
 };
 _Static_assert(sizeof PG_MIGRATIONS / sizeof PG_MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

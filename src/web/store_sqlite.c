@@ -128,6 +128,21 @@ static const char *const MIGRATIONS[] = {
      " next_try INTEGER NOT NULL, tries INTEGER NOT NULL DEFAULT 0,"
      " state INTEGER NOT NULL DEFAULT 0, lease_until INTEGER NOT NULL DEFAULT 0);"
      "CREATE INDEX mail_queue_due ON mail_queue(state, next_try);"),
+    // 13: ratings' history (store_rating.h): a row per account and rated game, with the
+    // rating after it, written once in the transaction that rates the game (its primary
+    // key is the guard against rating a game twice); the leaderboard's index; failed
+    // sign-ins, which only processes sharing PostgreSQL count here (store_account.h).
+    ("CREATE TABLE rating_history(user_id INTEGER NOT NULL REFERENCES users(id),"
+     " game_id TEXT NOT NULL, game TEXT NOT NULL, opponent_id INTEGER REFERENCES users(id),"
+     " score REAL NOT NULL, rating_before REAL NOT NULL, rating REAL NOT NULL,"
+     " rd REAL NOT NULL, volatility REAL NOT NULL, at INTEGER NOT NULL, games INTEGER NOT NULL,"
+     " PRIMARY KEY(user_id, game_id));"
+     "CREATE INDEX rating_history_game ON rating_history(game_id);"
+     "CREATE INDEX rating_history_user ON rating_history(user_id, games);"
+     "CREATE INDEX ratings_game ON ratings(game, rating);"
+     "CREATE TABLE login_failures(key TEXT PRIMARY KEY, fails INTEGER NOT NULL,"
+     " last_ms INTEGER NOT NULL, until_ms INTEGER NOT NULL);"
+     "CREATE INDEX login_failures_last ON login_failures(last_ms);"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");
@@ -361,7 +376,10 @@ static Status sqlite_insert_game(Store *base, const StoredGame *g, bool ai_next,
     return end_write(st, s, begun, err);
 }
 
-/* The meta that goes with a write to the moves (StoreStamp.meta), when there is one. */
+static Status run_one(SqliteStore *st, const StoreStmt *m, StoreRows *rows, ErrBuf *err);
+
+/* The meta that goes with a write to the moves (StoreStamp.meta), when there is one, and
+ * the rows that go with it (StoreStamp.also). */
 static Status stamp_meta(SqliteStore *st, const char *id, const StoreStamp *stamp,
                          ErrBuf *err)
 {
@@ -374,6 +392,13 @@ static Status stamp_meta(SqliteStore *st, const char *id, const StoreStamp *stam
         sqlite3_bind_text(q, 2, stamp->meta, -1, SQLITE_STATIC);
         sqlite3_bind_int64(q, 3, (sqlite3_int64)stamp->flag_at);
         s = step_done(st, q, err, "update meta");
+    }
+    for (int i = 0; i < stamp->n_also && s == STATUS_OK; i++) {
+        StoreRows rows = {0, 0, NULL};
+        s = run_one(st, &stamp->also[i], &rows, err);
+        store_rows_free(&rows);
+        if (s == STATUS_NOT_FOUND)
+            s = STATUS_CONFLICT;
     }
     return s;
 }

@@ -10,10 +10,12 @@
 // its AI work. First, the per-address limits counted in the database: games created and
 // AI games, event streams per address and per game (a closed stream's slot free at
 // once, a SIGKILLed process's streams no longer counted after --dead-after), and hints
-// waiting. Accounts too: their sessions, names and rated seats are the database's, and
-// passkeys with their challenges and counters, and seeks and challenges.
+// waiting. Accounts too: their sessions, names, rated seats and failed sign-ins are the
+// database's, passkeys with their challenges and counters, seeks and challenges, and a
+// rated game ended through one process is rated once, alike on both.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { FRESH, rateGame } from './glicko2.mjs';
 import { api, events, openStream, request, startServer, waitState } from './server.mjs';
 import { Passkey } from './authenticator.mjs';
 import { startPostgres, startProxy } from './cluster.mjs';
@@ -233,6 +235,44 @@ describe('several processes on PostgreSQL', () => {
     // Signed out everywhere through B: A's session ends too.
     assert.equal((await api(b, 'POST', '/api/logout-all', { body: {}, headers: as(onA) })).status, 200);
     assert.equal((await api(a, 'GET', '/api/me', { headers: as(onA) })).body.signed_in, false);
+  });
+
+  test('failed sign-ins count across processes: five spread over both lock the name out on both', async () => {
+    assert.equal((await api(a, 'POST', '/api/signup', { body: { name: 'Guessed', password: 'the-right-one' } })).status, 201);
+    // --login-tries is 5: three failures through A and two through B are five.
+    for (let i = 0; i < 5; i++) {
+      const r = await api(i % 2 ? b : a, 'POST', '/api/login', { body: { name: 'Guessed', password: `wrong-guess-${i}` } });
+      assert.equal(r.status, 401, JSON.stringify(r.body));
+    }
+    // Locked out for a second from the fifth failure, on both, the right password too.
+    for (const s of [b, a]) {
+      const r = await api(s, 'POST', '/api/login', { body: { name: 'Guessed', password: 'the-right-one' } });
+      assert.equal(r.status, 429, JSON.stringify(r.body));
+      assert.match(r.body.error, /for this name/);
+    }
+  });
+
+  test('a rated game ended through one process is rated once, seen alike by both', async () => {
+    const cookieOf = (r) => (r.headers.getSetCookie()[0].match(/^crown_session=([0-9a-f]*)/) || [])[1];
+    const as = (c) => ({ cookie: `crown_session=${c}` });
+    const x = await api(a, 'POST', '/api/signup', { body: { name: 'RatedX', password: 'rated-across-1' } });
+    const y = await api(b, 'POST', '/api/signup', { body: { name: 'RatedY', password: 'rated-across-2' } });
+    const g = await api(a, 'POST', '/api/games', { body: { game: 'kings-valley', seats: ['human', 'open'], rated: true }, headers: as(cookieOf(x)) });
+    const j = await api(b, 'POST', `/api/games/${g.body.id}/join`, { body: {}, headers: as(cookieOf(y)) });
+    assert.equal(j.status, 200, JSON.stringify(j.body));
+    const id = g.body.id;
+    assert.equal((await api(a, 'POST', `/api/games/${id}/moves`, { token: g.body.seats[0].token, body: { move: first(g.body.state) } })).status, 200);
+    // Both processes hold the game when it ends; the one that ends it rates it.
+    await waitState(b, id, (s) => s.moves.length === 1);
+    assert.equal((await api(b, 'POST', `/api/games/${id}/resign`, { token: j.body.token, body: {} })).status, 200);
+    const [rx, ry] = rateGame(FRESH, FRESH, 1);
+    for (const s of [a, b]) {
+      const st = await waitState(s, id, (v) => v.rating_change !== null);
+      assert.ok(Math.abs(st.rating_after[0] - rx.r) < 0.02 && Math.abs(st.rating_after[1] - ry.r) < 0.02, JSON.stringify(st.rating_after));
+      const page = (await api(s, 'GET', '/api/users/RatedY')).body;
+      assert.equal(page.ratings['kings-valley'].games, 1);
+      assert.deepEqual(page.record, { wins: 0, draws: 0, losses: 1 });
+    }
   });
 
   test('passkeys are shared: registered through one process, a sign-in\'s challenge given by the other', async () => {

@@ -1,7 +1,7 @@
 // account.js - accounts in the web app, all optional: the header's account menu (the
-// name and Sign out, or Sign in), the sign-in page at /login (sign in or create an
-// account, or reset a forgotten password by mail), and the account page at /account:
-// the e-mail address and the mails asked for, the games this browser holds put in the
+// name, a link to the player's ratings and Sign out, or Sign in), the sign-in page at
+// /login (sign in or create an account, or reset a forgotten password by mail), and the
+// account page at /account: the e-mail address and the mails asked for, the games this browser holds put in the
 // account in one click, the password, signing out everywhere, the account's data as a
 // JSON file, and deleting the account. Passkeys' parts of both pages are passkeys.js's;
 // a mail's links land here too (accountmail.js).
@@ -31,7 +31,9 @@ export async function showAccountMenu(nav) {
     await api.logout().catch(() => {});
     location.assign('/');
   });
-  nav.replaceChildren(h('a', { href: '/account', class: 'account-name' }, who.name), out);
+  // The player's own ratings (profile.js) beside the account's page.
+  nav.replaceChildren(h('a', { href: '/account', class: 'account-name' }, who.name),
+    h('a', { href: `/u/${encodeURIComponent(who.name)}`, class: 'account-profile' }, t('account.ratings')), out);
 }
 
 export function showLogin(root) {
@@ -136,6 +138,6 @@ export async function showAccount(root) {
   }
   root.replaceChildren(h('section', { class: 'account-page' },
     h('h1', {}, who.name), landing,
-    h('p', {}, h('a', { href: `/api/users/${encodeURIComponent(who.name)}` }, t('account.public'))),
+    h('p', {}, h('a', { href: `/u/${encodeURIComponent(who.name)}`, class: 'account-public' }, t('account.public-page'))),
     await emailSection(), claimSection(), passwordSection(), passkeySection(), sessionsSection(), deleteSection()));
 }

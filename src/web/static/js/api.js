@@ -97,6 +97,9 @@ export const stopStudy = (id, token) => call('POST', `/api/lab/${id}/stop`, { bo
 
 // Accounts (account.js): the session is an HttpOnly cookie the browser sends itself.
 export const me = () => call('GET', '/api/me');
+// Ratings: a player's page (ratings, history, recent rated games) and a game's leaderboard.
+export const user = (name) => call('GET', `/api/users/${encodeURIComponent(name)}`);
+export const leaderboard = (game) => call('GET', `/api/leaderboard/${encodeURIComponent(game)}`);
 export const signup = (name, password) => call('POST', '/api/signup', { body: { name, password } });
 export const login = (name, password) => call('POST', '/api/login', { body: { name, password } });
 export const logout = () => call('POST', '/api/logout', { body: {} });

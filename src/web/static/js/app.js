@@ -3,7 +3,8 @@
 // path, so it never reaches server logs or Referer headers); a record to review is
 // imported at /import; the rules pages are /learn and /learn/GAME; studies run from
 // the Lab page at /lab; any position is explored on the analysis board at /analysis;
-// accounts sign in at /login and are kept at /account;
+// accounts sign in at /login and are kept at /account; a player's ratings are at
+// /u/NAME and the leaderboards at /leaderboard and /leaderboard/GAME;
 // puzzles are at /puzzles, /puzzles/GAME and /puzzles/GAME/ID; tournaments at
 // /tournaments and /tournaments/ID.
 import { showNewGame } from './newgame.js';
@@ -22,6 +23,7 @@ import { showTournament, showTournaments } from './tournaments.js';
 import { serverInfo } from './api.js';
 import { languageSwitch, loadMessages, t, translateStatic } from './i18n.js';
 import { showAccount, showAccountMenu, showLogin } from './account.js';
+import { showLeaderboard, showProfile } from './profile.js';
 
 // Every page reads its words from the messages of the page's language and the games'
 // names from the catalog: they come first.
@@ -55,6 +57,10 @@ if (path === '/' || path === '/index.html') {
   showLogin(root);
 } else if (path === '/account') {
   showAccount(root);
+} else if (/^\/u\/[A-Za-z0-9_-]{1,40}\/?$/.test(path)) {
+  showProfile(root, path.split('/')[2]);
+} else if (/^\/leaderboard(\/[a-z0-9-]+)?\/?$/.test(path)) {
+  showLeaderboard(root, path.split('/')[2] || '');
 } else if (path === '/analysis') {
   showAnalysis(root, location.search);
 } else if (/^\/puzzles(\/[a-z0-9-]+(\/[0-9a-f]+)?)?\/?$/.test(path)) {

@@ -26,6 +26,9 @@ export const gameInfo = (name) => games.get(name) || null;
 // Every game's entry, in the server's order.
 export const allGames = () => [...games.values()];
 
+// Every game's registry name, in the server's order.
+export const catalogNames = () => [...games.keys()];
+
 // The kind `key` of a game's special actions ({key, label, help}), or null.
 export function actionKind(game, key) {
   const g = games.get(game);

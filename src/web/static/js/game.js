@@ -20,6 +20,7 @@ import { actionLabel, rulesHref } from './learn.js';
 import { createComeback } from './comeback.js';
 import { createSolution } from './solution.js';
 import { drawMoves } from './movelist.js';
+import { ratingBeside } from './profile.js';
 
 export function showGame(root, id, token) {
   const ui = {
@@ -210,15 +211,31 @@ export function showGame(root, id, token) {
     solution.decorate(st, moves, board);
   }
 
+  let ratingsRead = false; // the players' ratings read again after the game's end
   function renderSeats() {
     const st = ui.state;
     // The links to hand out are in the share box (share.js). A seat an account sits in
     // is named by it (api_lobby.c's "accounts").
     const names = st.accounts || [];
-    seats.replaceChildren(...st.seats.map((s) => h('p', { class: `seat p${s.seat}` }, h('span', { class: 'swatch' }),
-      ` ${seatTitle(st.game, s.seat, true)}: `,
-      names[s.seat] ? h('span', { class: 'seat-account' }, s.seat === st.you ? t('seat.you', { seat: names[s.seat] }) : names[s.seat])
-        : s.seat === st.you ? t('seat.you', { seat: describePlayer(s.player) }) : describePlayer(s.player))));
+    // In a rated game each account's rating in this game follows its name (profile.js),
+    // read again once the game's result has moved it.
+    const fresh = st.rating_change !== null && st.rating_change !== undefined && !ratingsRead;
+    if (fresh) ratingsRead = true;
+    seats.replaceChildren(...st.seats.map((s) => {
+      const name = names[s.seat];
+      const account = name && name !== 'deleted player';
+      const p = h('p', { class: `seat p${s.seat}` }, h('span', { class: 'swatch' }),
+        ` ${seatTitle(st.game, s.seat, true)}: `,
+        name ? h(account ? 'a' : 'span', account ? { class: 'seat-account', href: `/u/${encodeURIComponent(name)}` } : { class: 'seat-account' },
+          s.seat === st.you ? t('seat.you', { seat: name }) : name)
+          : s.seat === st.you ? t('seat.you', { seat: describePlayer(s.player) }) : describePlayer(s.player));
+      if (st.rated && account) {
+        const slot = h('span', { class: 'seat-rating' });
+        p.append(slot);
+        ratingBeside(name, st.game, st.rating_change ? st.rating_change[s.seat] : null, fresh).then((el) => slot.replaceWith(el));
+      }
+      return p;
+    }));
   }
 
   // --- state updates --------------------------------------------------------------------

@@ -74,6 +74,11 @@ export async function showNewGame(root) {
   const summary = h('p', { id: 'game-summary', class: 'summary' });
   const howTo = h('a', { id: 'game-rules', href: '/learn' }, t('form.how-to'));
   const allowHints = h('input', { id: 'allow-hints', type: 'checkbox', name: 'hints' });
+  // A rated game, for a signed-in player: between two accounts, his seat and one left
+  // open for another account to take (the server checks the seats; docs/API.md).
+  const rated = h('input', { id: 'rated', type: 'checkbox', name: 'rated' });
+  const ratedField = h('label', { class: 'check', hidden: true }, rated, ` ${t('form.rated')}`);
+  api.me().then((who) => { ratedField.hidden = !who.signed_in; }, () => {});
   const players = h('select', { id: 'players', name: 'players' });
   const playersField = h('label', { class: 'field' }, h('span', { class: 'name' }, t('form.players')), players);
   const rules = h('fieldset', { id: 'rules' });
@@ -90,6 +95,7 @@ export async function showNewGame(root) {
     h('h2', {}, t('form.players')), seats, clock,
     h('h2', {}, t('form.rules')), rules,
     h('label', { class: 'check' }, allowHints, ` ${t('form.allow-hints')}`),
+    ratedField,
     h('details', { id: 'advanced', class: 'advanced' },
       h('summary', {}, t('form.advanced')),
       advancedRules,
@@ -140,6 +146,7 @@ export async function showNewGame(root) {
     if (seed.value !== '') spec.seed = Number(seed.value);
     if (readTimeControl(clock)) spec.clock = readTimeControl(clock);
     if (allowHints.checked) spec.hints = true;
+    if (rated.checked && !ratedField.hidden) spec.rated = true;
     start.disabled = true;
     message.textContent = '';
     try {
