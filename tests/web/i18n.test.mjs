@@ -71,15 +71,15 @@ test('i18n: every message is used by the front end, and every one it asks for ex
 // shows English in every language. A literal counts as English words when it has two
 // words one of which is a common English word, or starts "Capital word ...", or is one
 // capitalised word. Not scanned: learn-pages.js (its texts are the rules catalogue's
-// msgids, rules/LANG.json), account.js (the accounts pages, translated on their own),
-// serverwords.js (the server's English sentences it recognises), an Error's message
+// msgids, rules/LANG.json), serverwords.js (the server's English sentences it recognises), an Error's message
 // (the console's, or already through serverWords), and t()'s keys.
-const NOT_SCANNED = /(^|\/)(learn-pages|account|serverwords)\.js$/;
+const NOT_SCANNED = /(^|\/)(learn-pages|serverwords)\.js$/;
 // Identifiers that look like words: King Down's army and power names (the action kinds'
-// labels, said through act.king-down.*), key names, the languages' own names.
+// labels, said through act.king-down.*), key names, the languages' own names, and the
+// name the API gives a deleted account's seat (compared, then shown as profile.deleted).
 const NOT_WORDS = new Set(['Frost', 'Flame', 'Stratus', 'Mud', 'Spirit', 'Shadow', 'Freeze', 'Ice Wall', 'Strike', 'Haste',
   'Flight', 'Sacrifice', 'March', 'Leap', 'Holy Light', 'Mercy', 'Death Touch', 'Darkness', 'Escape', 'Enter',
-  'English', 'Nederlands', 'Deutsch', 'Français', 'Español']);
+  'English', 'Nederlands', 'Deutsch', 'Français', 'Español', 'deleted player']);
 const COMMON = /(^| )(the|a|an|of|to|is|are|your|you|and|or|in|on|for|with|no|not|from|by|at|it|this|be|can|cannot|has|was|its|than|as|need|move|moves|player|empty)( |$)/i;
 
 function englishLiterals(file, text) {

@@ -23,8 +23,6 @@ export const allGames = () => [...games.values()];
 
 // The catalog's entry of a game, or null for a game this server does not know.
 export const gameInfo = (name) => games.get(name) || null;
-// Every game's entry, in the server's order.
-export const allGames = () => [...games.values()];
 
 // Every game's registry name, in the server's order.
 export const catalogNames = () => [...games.keys()];

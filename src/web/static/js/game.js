@@ -227,7 +227,7 @@ export function showGame(root, id, token) {
       const p = h('p', { class: `seat p${s.seat}` }, h('span', { class: 'swatch' }),
         ` ${seatTitle(st.game, s.seat, true)}: `,
         name ? h(account ? 'a' : 'span', account ? { class: 'seat-account', href: `/u/${encodeURIComponent(name)}` } : { class: 'seat-account' },
-          s.seat === st.you ? t('seat.you', { seat: name }) : name)
+          s.seat === st.you ? t('seat.you', { seat: account ? name : t('profile.deleted') }) : account ? name : t('profile.deleted'))
           : s.seat === st.you ? t('seat.you', { seat: describePlayer(s.player) }) : describePlayer(s.player));
       if (st.rated && account) {
         const slot = h('span', { class: 'seat-rating' });
