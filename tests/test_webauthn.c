@@ -285,6 +285,16 @@ static void test_cose_keys(void **state)
     WebauthnCredential c;
     assert_int_equal(webauthn_register(&ex, cd.b, cd.n, huge_map, sizeof huge_map, &c, &err),
                      STATUS_PARSE);
+    // The same head as a sign-in's extensions (flag ED), which libfido2 would read with an
+    // unbounded cbor_load (found by fuzz_webauthn): refused before libfido2 sees them.
+    unsigned char ad[37 + sizeof huge_map] = {0};
+    ad[32] = WEBAUTHN_FLAG_UP | WEBAUTHN_FLAG_ED;
+    memcpy(ad + 37, huge_map, sizeof huge_map);
+    WebauthnAuthData parsed;
+    assert_int_equal(webauthn_auth_data(ad, sizeof ad, &parsed, &err), STATUS_PARSE);
+    assert_non_null(strstr(err.msg, "extensions"));
+    ad[37] = 0xa0; // an empty map of extensions is well formed
+    assert_int_equal(webauthn_auth_data(ad, 38, &parsed, &err), STATUS_OK);
 }
 
 /* Every prefix and every single flipped bit of an attestation object and of a

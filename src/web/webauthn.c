@@ -132,6 +132,22 @@ Status webauthn_client_data(const unsigned char *json, size_t len, const char *t
     return s;
 }
 
+/* With the ED flag, the rest of the authenticator data from `at` is one CBOR map of
+ * extensions. libfido2 reads it with cbor_load, which trusts a container's claimed size:
+ * it is read here first, bounded, and refused when it is not CBOR. */
+static Status check_extensions(const unsigned char *data, size_t len, size_t at, int flags,
+                               ErrBuf *err)
+{
+    if (!(flags & WEBAUTHN_FLAG_ED))
+        return STATUS_OK;
+    struct cbor_load_result r;
+    cbor_item_t *ext = at < len ? cbor_load_bounded(data + at, len - at, &r) : NULL;
+    if (ext == NULL)
+        return err_set(err, STATUS_PARSE, "the authenticator data's extensions are not CBOR");
+    cbor_decref(&ext);
+    return STATUS_OK;
+}
+
 Status webauthn_auth_data(const unsigned char *data, size_t len, WebauthnAuthData *out,
                           ErrBuf *err)
 {
@@ -143,7 +159,7 @@ Status webauthn_auth_data(const unsigned char *data, size_t len, WebauthnAuthDat
     out->sign_count = (uint32_t)data[33] << 24 | (uint32_t)data[34] << 16 |
                       (uint32_t)data[35] << 8 | data[36];
     if (!(out->flags & WEBAUTHN_FLAG_AT))
-        return STATUS_OK;
+        return check_extensions(data, len, AD_HEAD, out->flags, err);
     size_t at = AD_HEAD + AD_AAGUID;
     if (len < at + 2)
         return err_set(err, STATUS_PARSE, "the authenticator data's credential is cut short");
@@ -164,7 +180,7 @@ Status webauthn_auth_data(const unsigned char *data, size_t len, WebauthnAuthDat
     cbor_decref(&key);
     out->cose = data + at;
     out->cose_len = r.read;
-    return STATUS_OK;
+    return check_extensions(data, len, at + r.read, out->flags, err);
 }
 
 /* The integer a CBOR item holds, false when it holds none (or one out of int's range). */

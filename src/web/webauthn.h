@@ -33,6 +33,7 @@ enum {
     WEBAUTHN_FLAG_UP = 0x01,     /* the user was present */
     WEBAUTHN_FLAG_UV = 0x04,     /* the user was verified (PIN, biometrics) */
     WEBAUTHN_FLAG_AT = 0x40,     /* attested credential data follows */
+    WEBAUTHN_FLAG_ED = 0x80,     /* extensions follow */
 };
 
 /* What a ceremony must match: the page's origin (the request's checked Origin), the
