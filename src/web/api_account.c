@@ -22,10 +22,14 @@
 #include "web/meta.h"
 #include "web/mail.h"
 #include "web/session.h"
+#include "web/store_passkey.h"
+#include "web/store_puzzle.h"
 
 enum {
     CLAIM_CAP = 200,    /* games claimed in one request */
     EXPORT_CAP = 5000,  /* seats an export lists */
+    EXPORT_KEYS = 64,   /* passkeys an export lists (an account may have 20) */
+    EXPORT_GAMES = 64,  /* games of puzzle ratings an export lists */
     LIMIT_KEY = 96,
 };
 
@@ -54,22 +58,6 @@ bool api_account_need_user(Server *srv, const Request *req, StoreUser *u, Respon
         return true;
     response_error(res, 401, "sign in first (POST /api/login)");
     return false;
-}
-
-json_t *api_account_strings(const Request *req, const char *const *fields, Response *res)
-{
-    json_t *body = parse_body(req, res);
-    if (body == NULL || !only_fields(body, fields, res)) {
-        json_decref(body);
-        return NULL;
-    }
-    for (const char *const *f = fields; *f; f++)
-        if (!json_is_string(json_object_get(body, *f))) {
-            response_error(res, 400, "'%s' must be a string", *f);
-            json_decref(body);
-            return NULL;
-        }
-    return body;
 }
 
 static const char *field(const json_t *body, const char *name)
@@ -104,7 +92,7 @@ static json_t *name_password(const Request *req, const char **name, const char *
                              Response *res)
 {
     static const char *const FIELDS[] = {"name", "password", NULL};
-    json_t *body = api_account_strings(req, FIELDS, res);
+    json_t *body = string_body(req, FIELDS, res);
     if (body != NULL) {
         *name = field(body, "name");
         *password = field(body, "password");
@@ -324,7 +312,7 @@ void api_account_password(Server *srv, const Request *req, Session *s, Response 
 {
     static const char *const FIELDS[] = {"password", "new_password", NULL};
     (void)s;
-    json_t *body = api_account_strings(req, FIELDS, res);
+    json_t *body = string_body(req, FIELDS, res);
     StoreUser u;
     if (body == NULL || !confirm(srv, req, body, &u, res)) {
         json_decref(body);
@@ -361,7 +349,7 @@ void api_account_delete(Server *srv, const Request *req, Session *s, Response *r
 {
     static const char *const FIELDS[] = {"password", NULL};
     (void)s;
-    json_t *body = api_account_strings(req, FIELDS, res);
+    json_t *body = string_body(req, FIELDS, res);
     StoreUser u;
     if (body == NULL || !confirm(srv, req, body, &u, res)) {
         json_decref(body);
@@ -391,6 +379,45 @@ void api_account_delete(Server *srv, const Request *req, Session *s, Response *r
     json_t *o = json_object();
     json_object_set_new(o, "deleted", json_true());
     api_answer_json(res, 200, o);
+}
+
+/* The account's passkeys as its export lists them: their names and dates, not the keys
+ * (a public key says nothing of the player). NULL when the store cannot say. */
+static json_t *export_passkeys(Server *srv, int64_t user)
+{
+    StorePasskey *keys = calloc(EXPORT_KEYS, sizeof *keys);
+    int n = 0;
+    ErrBuf err;
+    if (keys == NULL ||
+        store_passkeys_of(srv->store, user, keys, EXPORT_KEYS, &n, &err) != STATUS_OK) {
+        free(keys);
+        return NULL;
+    }
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_pack("{s:s, s:I, s:I}", "name", keys[i].name, "created",
+                                           (json_int_t)keys[i].created, "last_used",
+                                           (json_int_t)keys[i].last_used));
+    free(keys);
+    return a;
+}
+
+/* The account's puzzle ratings, one per game ({"rating", "rd", "volatility",
+ * "puzzles"}); NULL when the store cannot say. */
+static json_t *export_puzzle_ratings(Server *srv, int64_t user)
+{
+    StorePuzzleRating r[EXPORT_GAMES];
+    int n = 0;
+    ErrBuf err;
+    if (store_puzzle_ratings(srv->store, user, r, EXPORT_GAMES, &n, &err) != STATUS_OK)
+        return NULL;
+    json_t *o = json_object();
+    for (int i = 0; i < n; i++)
+        json_object_set_new(o, r[i].game,
+                            json_pack("{s:f, s:f, s:f, s:i}", "rating", r[i].r.rating, "rd",
+                                      r[i].r.rd, "volatility", r[i].r.volatility, "puzzles",
+                                      r[i].count));
+    return o;
 }
 
 void api_account_export(Server *srv, const Request *req, Session *s, Response *res)
@@ -427,6 +454,16 @@ void api_account_export(Server *srv, const Request *req, Session *s, Response *r
     // The e-mail address and the mails asked for are the account's data too.
     json_t *mail = mail_settings_json(srv, u.id);
     json_object_set_new(o, "email", mail ? mail : json_null());
+    json_t *keys = export_passkeys(srv, u.id), *puzzles = export_puzzle_ratings(srv, u.id);
+    if (keys == NULL || puzzles == NULL) {
+        json_decref(keys);
+        json_decref(puzzles);
+        json_decref(o);
+        response_error(res, 503, "cannot read the account's data now: try again");
+        return;
+    }
+    json_object_set_new(o, "passkeys", keys);
+    json_object_set_new(o, "puzzle_ratings", puzzles);
     api_answer_json(res, 200, o);
 }
 

@@ -30,9 +30,6 @@ bool api_account_open_session(Server *srv, const Request *req, const StoreUser *
 /* Whether failed sign-ins from the request's address lock it out now: true with res
  * set to the 429. A sign-in that names no account (a passkey's) counts only there. */
 bool api_account_address_limited(Server *srv, const Request *req, Response *res);
-/* The request's JSON body with only `fields` (NULL-ended), each there and a string;
- * NULL with res set to a 400. */
-json_t *api_account_strings(const Request *req, const char *const *fields, Response *res);
 /* Whether the body is none or an empty JSON object, as a POST that needs nothing else
  * takes; false with res set to a 400. */
 bool api_account_empty_body(const Request *req, Response *res);

@@ -227,7 +227,7 @@ void api_passkey_register(Server *srv, const Request *req, Session *s, Response 
     StoreUser u;
     char rp[RP_CAP], challenge[WEBAUTHN_B64_CAP];
     WebauthnExpect ex;
-    json_t *body = api_account_strings(req, FIELDS, res);
+    json_t *body = string_body(req, FIELDS, res);
     unsigned char *cd = NULL, *ao = NULL;
     size_t cd_len = 0, ao_len = 0;
     const char *why = NULL;
@@ -281,7 +281,7 @@ static void change(Server *srv, const Request *req, bool rename, Response *res)
 {
     static const char *const RENAME[] = {"id", "name", NULL}, *const REMOVE[] = {"id", NULL};
     StoreUser u;
-    json_t *body = api_account_strings(req, rename ? RENAME : REMOVE, res);
+    json_t *body = string_body(req, rename ? RENAME : REMOVE, res);
     if (body == NULL || !api_account_need_user(srv, req, &u, res)) {
         json_decref(body);
         return;
@@ -391,7 +391,7 @@ void api_passkey_login(Server *srv, const Request *req, Session *s, Response *re
     (void)s;
     char rp[RP_CAP], msg[ERRBUF_LEN + 40];
     WebauthnExpect ex;
-    json_t *body = api_account_strings(req, FIELDS, res);
+    json_t *body = string_body(req, FIELDS, res);
     unsigned char *cd = NULL, *ad = NULL, *sig = NULL;
     size_t cd_len = 0, ad_len = 0, sig_len = 0;
     if (body == NULL || !expect_of(req, rp, &ex, res) ||

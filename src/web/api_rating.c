@@ -8,11 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "play/glicko2.h"
 #include "play/registry.h"
 #include "web/api.h"
 #include "web/context.h"
+#include "web/session.h"
 #include "web/store_rating.h"
 
 enum {
@@ -20,6 +22,7 @@ enum {
     HISTORY_CAP = 500, /* rated games a player's page draws */
     RECENT_CAP = 20,   /* rated games it lists */
     BOARD_CAP = 100,   /* players a leaderboard may list */
+    BOARD_READ = 400,  /* rows read for it: some have grown provisional while idle */
     BOARD_DEFAULT = 50,
 };
 
@@ -137,22 +140,29 @@ bool api_rating_leaderboard(Server *srv, const Request *req, Response *res)
         response_error(res, 400, "'n' must be a number from 1 to %d", BOARD_CAP);
         return true;
     }
-    StoreLeader *l = malloc(sizeof *l * BOARD_CAP);
+    // A stored deviation under the bar is needed, not enough: it has grown since the
+    // player's last rated game. More are read than shown, for those it drops.
+    StoreLeader *l = malloc(sizeof *l * BOARD_READ);
     int n = 0;
     ErrBuf err;
-    if (l == NULL || store_leaderboard(srv->store, game, GLICKO2_PROVISIONAL_RD, l, (int)cap, &n,
-                                       &err) != STATUS_OK) {
+    if (l == NULL || store_leaderboard(srv->store, game, GLICKO2_PROVISIONAL_RD, l, BOARD_READ,
+                                       &n, &err) != STATUS_OK) {
         free(l);
         response_error(res, 503, "cannot read the leaderboard now: try again");
         return true;
     }
     json_t *players = json_array();
-    for (int i = 0; i < n; i++) {
+    const int64_t now = (int64_t)time(NULL);
+    for (int i = 0, rank = 0; i < n && rank < cap; i++) {
+        const Glicko2 g = session_rating_now(l[i].rating, l[i].rd, l[i].volatility,
+                                             l[i].updated, now);
+        if (g.rd >= GLICKO2_PROVISIONAL_RD)
+            continue;
         json_t *p = json_object();
-        json_object_set_new(p, "rank", json_integer(i + 1));
+        json_object_set_new(p, "rank", json_integer(++rank));
         json_object_set_new(p, "name", json_string(l[i].name));
         json_object_set_new(p, "rating", json_real(l[i].rating));
-        json_object_set_new(p, "rd", json_real(l[i].rd));
+        json_object_set_new(p, "rd", json_real(g.rd));
         json_object_set_new(p, "games", json_integer(l[i].games));
         json_array_append_new(players, p);
     }

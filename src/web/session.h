@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "core/record.h"
+#include "play/glicko2.h"
 #include "play/seats.h"
 #include "search/agent.h"
 #include "web/meta.h"
@@ -246,6 +247,10 @@ bool session_over_locked(const Session *s);
 /* What each seat got from a game that is over (session_over_locked): by the end outside
  * the rules when there is one, else by the rules; the caller holds s->mu. */
 void session_returns_locked(const Session *s, double out[MAX_PLAYERS]);
+/* A stored rating as it stands at `now` (seconds): its deviation grown with the days since
+ * `updated`, the end of its last rated game (0: none yet, nothing grows). */
+Glicko2 session_rating_now(double rating, double rd, double volatility, int64_t updated,
+                           int64_t now);
 /* Commits a new meta (meta.h) for s and shows it; an end in it stops the AI. The caller
  * holds s->mu and has checked that the change is allowed. */
 Status session_set_meta_locked(Server *srv, Session *s, const GameMeta *m, ErrBuf *err);

@@ -30,13 +30,15 @@ static double first_score(const double ret[MAX_PLAYERS])
     return ret[0] > ret[1] ? 1.0 : ret[0] < ret[1] ? 0.0 : 0.5;
 }
 
-/* The returns of s, a finished game, by its end outside the rules or by its rules. */
-static void returns_of(const Session *s, double ret[MAX_PLAYERS])
+Glicko2 session_rating_now(double rating, double rd, double volatility, int64_t updated,
+                           int64_t now)
 {
-    if (s->meta.end != PLAY_END_NONE)
-        play_end_returns(s->game, s->meta.end, s->meta.end_seat, ret);
-    else
-        s->game->ops->returns(s->game, s->rec.current, ret);
+    Glicko2 r = {rating, rd, volatility};
+    // Each game is its own rating period; the time since the player's last one counts in
+    // days, so a rating left alone for a year becomes uncertain again.
+    if (updated > 0 && now > updated)
+        glicko2_idle(&r, (double)(now - updated) / DAY_S);
+    return r;
 }
 
 /* Both players' ratings after one game, seat 0 scoring score0, at `now`. */
@@ -44,13 +46,9 @@ static Status new_ratings(const StoreRated before[2], double score0, int64_t now
                           StoreRated after[2], ErrBuf *err)
 {
     Glicko2 r[2], out[2];
-    for (int i = 0; i < 2; i++) {
-        r[i] = (Glicko2){before[i].rating, before[i].rd, before[i].volatility};
-        // Each game is its own rating period; the time since the player's last one
-        // counts in days, so a rating left alone for a year becomes uncertain again.
-        if (before[i].games > 0 && before[i].updated > 0)
-            glicko2_idle(&r[i], (double)(now - before[i].updated) / DAY_S);
-    }
+    for (int i = 0; i < 2; i++)
+        r[i] = session_rating_now(before[i].rating, before[i].rd, before[i].volatility,
+                                  before[i].games > 0 ? before[i].updated : 0, now);
     const Status st = glicko2_game(&r[0], &r[1], score0, GLICKO2_TAU, &out[0], &out[1], err);
     for (int i = 0; st == STATUS_OK && i < 2; i++)
         after[i] = (StoreRated){before[i].user, out[i].rating, out[i].rd, out[i].volatility,
@@ -147,7 +145,7 @@ void session_rate_locked(Server *srv, Session *s)
             break;
         }
         double ret[MAX_PLAYERS];
-        returns_of(s, ret);
+        session_returns_locked(s, ret);
         const Status st = rate_once(srv, s, pair, first_score(ret), after, &err);
         if (st == STATUS_OK) {
             before[0] = pair[0].rating;

@@ -299,7 +299,8 @@ Status store_leaderboard(Store *st, const char *game, double max_rd, StoreLeader
     real(rd, sizeof rd, max_rd);
     num(c, sizeof c, cap);
     const char *p[] = {game, rd, c};
-    const StoreStmt m = {"SELECT u.name, r.rating, r.rd, r.games FROM ratings r"
+    const StoreStmt m = {"SELECT u.name, r.rating, r.rd, r.games, r.volatility, r.updated"
+                         " FROM ratings r"
                          " JOIN users u ON u.id=r.user_id"
                          " WHERE r.game=$1 AND r.rd<$2 AND r.games>0 AND u.deleted=0"
                          " ORDER BY r.rating DESC, u.name_key LIMIT $3", 3, p, NULL};
@@ -313,6 +314,8 @@ Status store_leaderboard(Store *st, const char *game, double max_rd, StoreLeader
         o->rating = cell_real(&r, i, 1, 1500.0);
         o->rd = cell_real(&r, i, 2, 350.0);
         o->games = (int)cell_int(&r, i, 3);
+        o->volatility = cell_real(&r, i, 4, 0.06);
+        o->updated = cell_int(&r, i, 5);
     }
     store_rows_free(&r);
     return STATUS_OK;

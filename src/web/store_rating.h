@@ -88,11 +88,13 @@ Status store_rating_records(Store *st, int64_t user, StoreRecord *out, int cap, 
 /* One line of a leaderboard. */
 typedef struct StoreLeader {
     char name[CREDENTIAL_NAME_MAX + 1];
-    double rating, rd;
+    double rating, rd, volatility;
     int games;
+    int64_t updated; /* when its last rated game ended (seconds since 1970) */
 } StoreLeader;
 
-/* The accounts rated in `game` with a deviation under max_rd, best first, up to cap. */
+/* The accounts rated in `game` with a stored deviation under max_rd, best first, up to
+ * cap (the deviation grows while a player is idle: the caller judges it at its time). */
 Status store_leaderboard(Store *st, const char *game, double max_rd, StoreLeader *out,
                          int cap, int *n, ErrBuf *err);
 

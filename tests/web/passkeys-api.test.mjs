@@ -103,6 +103,11 @@ test('register, list, rename and remove passkeys; sign in with one after signing
   assert.deepEqual((await call('GET', '/api/me', { cookie: inn.cookie })).body, { signed_in: true, name: a.name });
   list = (await call('GET', '/api/passkeys', { cookie: inn.cookie })).body.passkeys;
   assert.ok(list[0].last_used > 0);
+  // The account's export lists it by name and dates, never its key; no puzzle rated yet.
+  const exp = (await call('GET', '/api/account/export', { cookie: inn.cookie })).body;
+  assert.deepEqual(exp.passkeys.map((p) => [p.name, p.last_used > 0, p.created > 0]), [['Téléphone', true, true]]);
+  assert.equal(JSON.stringify(exp).includes(phone.id), false);
+  assert.deepEqual(exp.puzzle_ratings, {});
   // The removed passkey signs nobody in.
   const gone = await call('POST', '/api/passkeys/login', { body: key.get(await loginOptions(), origin) });
   assert.equal(gone.status, 401);

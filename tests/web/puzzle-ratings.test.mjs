@@ -64,6 +64,10 @@ test('a solve and a miss move the player and the puzzles; a second try is not co
   assert.equal(list[0].puzzles, 2);
   assert.equal(list[0].rating, miss.rating.rating);
   assert.equal(list[0].provisional, true);
+  // The account's export has them too.
+  const exp = (await call('GET', '/api/account/export', { cookie })).body;
+  assert.equal(exp.puzzle_ratings['kings-guard'].puzzles, 2);
+  assert.ok(Math.abs(exp.puzzle_ratings['kings-guard'].rating - miss.rating.rating) < 0.01);
 });
 
 test('refusals: no account, no such puzzle, a bad body, a wrong method', async () => {

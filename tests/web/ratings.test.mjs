@@ -193,6 +193,14 @@ test('the leaderboard lists the players whose RD fell under 110, best first', as
   assert.equal((await call('POST', '/api/leaderboard/kings-valley', { body: {} })).status, 405);
   // Provisional players are left out: the first test's two have RD over 110.
   assert.ok(board.body.players.every((p) => !p.name.startsWith('al')));
+  // A player idle for 200 days has grown provisional again (his RD with the days since
+  // his last rated game): off the board until he plays.
+  // (The server holds its database alone: stopped, the store changed, started again.)
+  assert.equal((await srv.stop()).code, 0);
+  execFileSync('sqlite3', [srv.db, `UPDATE ratings SET updated = updated - 200 * 86400 WHERE user_id = (SELECT id FROM users WHERE name = '${y.name}')`]);
+  srv = await startServer({ db: srv.db, args: ['--password-cost', 'low', '--day-seconds', '1'] });
+  const later = (await call('GET', '/api/leaderboard/kings-valley?n=100')).body.players;
+  assert.deepEqual(later.filter((p) => p.name === x.name || p.name === y.name).map((p) => p.name), [x.name]);
 });
 
 test('a sign-in session older than 30 days is refused', async () => {
