@@ -161,6 +161,9 @@ describe('learn', () => {
         await page.waitForSelector(`#tutorial[data-step="${i}"] #tutorial-feedback:not(.right)`, WAIT);
         const tut = page.locator('#tutorial .learn-board');
         await tut.locator(`[data-cell="${step.from}"]`).click();
+        // The piece's moves are shown before the second click (on a busy machine the page
+        // may still be drawing them when the click comes).
+        await page.waitForSelector(`#tutorial .learn-board[data-selected="${step.from}"]`, WAIT);
         // A step without a square to reach takes any move of the piece.
         const to = step.to || (await tut.getAttribute('data-targets')).split(' ')[0];
         assert.ok(to, `${game} step ${i + 1}: ${step.from} has no move`);
