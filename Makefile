@@ -105,9 +105,8 @@ TEST_SRC := $(wildcard tests/test_*.c)
 FUZZ_SUPPORT_SRC := tests/fuzz/fuzz_support.c
 FUZZ_SRC := $(filter-out $(FUZZ_SUPPORT_SRC),$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_SECONDS ?= 30
-# Seconds per fuzz target in make test: six targets in three minutes of wall time on two
-# cores, beside the browser tests, which leave each about a third of its seconds in CPU.
-FUZZ_TEST_SECONDS ?= 60
+# Seconds per fuzz target in make test: six targets, three minutes of CPU in all.
+FUZZ_TEST_SECONDS ?= 30
 
 # The evaluation networks (nets/GAME.nnue), compiled into the library by
 # tools/embed-nets.sh; the folder is a prerequisite too, so that a removed net regenerates.
