@@ -41,11 +41,14 @@ json_t *api_rating_json(Server *srv, int64_t user)
     if (store_user_ratings(srv->store, user, r, RATINGS_CAP, &n, &err) != STATUS_OK ||
         store_rating_records(srv->store, user, rec, RATINGS_CAP, &nrec, &err) != STATUS_OK)
         return o;
+    const int64_t now = (int64_t)time(NULL);
     for (int i = 0; i < n; i++) {
-        const Glicko2 g2 = {r[i].rating, r[i].rd, r[i].volatility};
+        // The deviation as it stands today: grown with the days since the last rated game.
+        const Glicko2 g2 =
+            session_rating_now(r[i].rating, r[i].rd, r[i].volatility, r[i].updated, now);
         json_t *g = json_object();
         json_object_set_new(g, "rating", json_real(r[i].rating));
-        json_object_set_new(g, "rd", json_real(r[i].rd));
+        json_object_set_new(g, "rd", json_real(g2.rd));
         json_object_set_new(g, "volatility", json_real(r[i].volatility));
         json_object_set_new(g, "games", json_integer(r[i].games));
         json_object_set_new(g, "provisional", json_boolean(glicko2_provisional(&g2)));

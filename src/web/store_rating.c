@@ -47,7 +47,7 @@ Status store_user_ratings(Store *st, int64_t user, StoreRating *out, int cap, in
     char u[24];
     num(u, sizeof u, user);
     const char *p[] = {u};
-    const StoreStmt m = {"SELECT game, rating, rd, volatility, games FROM ratings"
+    const StoreStmt m = {"SELECT game, rating, rd, volatility, games, updated FROM ratings"
                          " WHERE user_id=$1 ORDER BY game", 1, p, NULL};
     StoreRows r;
     const Status s = store_run(st, &m, 1, &r, err);
@@ -60,6 +60,7 @@ Status store_user_ratings(Store *st, int64_t user, StoreRating *out, int cap, in
         o->rd = cell_real(&r, i, 2, 350.0);
         o->volatility = cell_real(&r, i, 3, 0.06);
         o->games = (int)cell_int(&r, i, 4);
+        o->updated = cell_int(&r, i, 5);
     }
     store_rows_free(&r);
     return STATUS_OK;

@@ -22,11 +22,12 @@ typedef struct StoreRated {
     int64_t updated; /* when its last rated game ended (seconds since 1970), 0: never */
 } StoreRated;
 
-/* One game's rating of an account. */
+/* One game's rating of an account, as stored at its last rated game. */
 typedef struct StoreRating {
     char game[64];
     double rating, rd, volatility;
     int games;
+    int64_t updated; /* when that game ended (seconds since 1970), 0: never */
 } StoreRating;
 /* The account's ratings, one per game it has played rated, up to cap. */
 Status store_user_ratings(Store *st, int64_t user, StoreRating *out, int cap, int *n,

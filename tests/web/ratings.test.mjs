@@ -201,6 +201,9 @@ test('the leaderboard lists the players whose RD fell under 110, best first', as
   srv = await startServer({ db: srv.db, args: ['--password-cost', 'low', '--day-seconds', '1'] });
   const later = (await call('GET', '/api/leaderboard/kings-valley?n=100')).body.players;
   assert.deepEqual(later.filter((p) => p.name === x.name || p.name === y.name).map((p) => p.name), [x.name]);
+  // His page says so too: the deviation as it stands today, provisional again.
+  const idle = (await call('GET', `/api/users/${y.name}`)).body.ratings['kings-valley'];
+  assert.ok(idle.rd >= 110 && idle.provisional, JSON.stringify(idle));
 });
 
 test('a sign-in session older than 30 days is refused', async () => {
