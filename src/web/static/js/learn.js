@@ -100,13 +100,11 @@ async function tutorial(game, say) {
   let at = 0;
   async function show() {
     const step = steps[at];
-    box.dataset.step = String(at);
-    prompt.textContent = t('learn.step', { at: at + 1, n: steps.length, prompt: say(step.prompt) });
-    feedback.textContent = t('learn.click');
-    feedback.className = 'tutorial-feedback';
-    next.hidden = true;
-    slot.replaceChildren(await liveBoard(game, { position: step.position, rules: step.rules }, (move, from, to) => {
-      if (!next.hidden) return;
+    const mine = at;
+    // The step's words change with its board, once the board is drawn: a click on the
+    // old board while the new one loads is never judged against the new step.
+    const board = await liveBoard(game, { position: step.position, rules: step.rules }, (move, from, to) => {
+      if (!next.hidden || at !== mine) return;
       const right = move && from === step.from && (!step.to || to === step.to);
       if (right) {
         feedback.textContent = t('learn.right', { why: say(step.right) });
@@ -117,7 +115,14 @@ async function tutorial(game, say) {
         feedback.textContent = move ? t('learn.legal-not-it', { move: move.text }) : t('learn.cannot');
         feedback.className = 'tutorial-feedback wrong';
       }
-    }));
+    });
+    if (at !== mine) return; // "Next" was clicked again meanwhile: that step shows
+    box.dataset.step = String(at);
+    prompt.textContent = t('learn.step', { at: at + 1, n: steps.length, prompt: say(step.prompt) });
+    feedback.textContent = t('learn.click');
+    feedback.className = 'tutorial-feedback';
+    next.hidden = true;
+    slot.replaceChildren(board);
   }
   next.addEventListener('click', () => { at = (at + 1) % steps.length; show(); });
   await show();
