@@ -266,3 +266,8 @@ void store_num(char *buf, size_t cap, int64_t v)
 {
     snprintf(buf, cap, "%lld", (long long)v);
 }
+
+void store_real(char *buf, size_t cap, double v)
+{
+    snprintf(buf, cap, "%.17g", v);
+}

@@ -88,6 +88,8 @@ const char *store_cell(const StoreRows *rows, int r, int c);
 void store_rows_free(StoreRows *rows);
 /* A whole number as a statement's parameter text. */
 void store_num(char *buf, size_t cap, int64_t v);
+/* A real number as a statement's parameter text, to the last digit. */
+void store_real(char *buf, size_t cap, double v);
 
 Status store_sqlite_open(const char *path, Store **out, ErrBuf *err);
 Status store_pg_open(const char *url, Store **out, ErrBuf *err);

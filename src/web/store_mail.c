@@ -27,11 +27,6 @@ int mail_kind_of(const char *name)
     return -1;
 }
 
-static void num(char *buf, size_t cap, int64_t v)
-{
-    snprintf(buf, cap, "%lld", (long long)v);
-}
-
 static bool truthy(const char *cell)
 {
     return cell != NULL && strcmp(cell, "0") != 0 && strcmp(cell, "f") != 0 &&
@@ -57,7 +52,7 @@ Status store_email_get(Store *st, int64_t user, StoreEmail *out, ErrBuf *err)
 {
     memset(out, 0, sizeof *out);
     char u[24];
-    num(u, sizeof u, user);
+    store_num(u, sizeof u, user);
     const char *p[] = {u};
     const StoreStmt m = {"SELECT address, verified, moves, challenges, timeouts FROM user_emails"
                          " WHERE user_id=$1", 1, p, NULL};
@@ -80,8 +75,8 @@ Status store_email_set(Store *st, int64_t user, const char *address, const char 
                        int64_t expires, ErrBuf *err)
 {
     char u[24], until[24];
-    num(u, sizeof u, user);
-    num(until, sizeof until, expires);
+    store_num(u, sizeof u, user);
+    store_num(until, sizeof until, expires);
     const char *p[] = {u};
     const char *a[] = {u, address};
     const char *t[] = {token_hash, u, address, until};
@@ -100,7 +95,7 @@ Status store_email_set(Store *st, int64_t user, const char *address, const char 
 Status store_email_verify(Store *st, const char *token_hash, int64_t now, ErrBuf *err)
 {
     char at[24];
-    num(at, sizeof at, now);
+    store_num(at, sizeof at, now);
     const char *p[] = {token_hash, at};
     const char *q[] = {token_hash};
     const StoreStmt m[] = {
@@ -115,7 +110,7 @@ Status store_email_verify(Store *st, const char *token_hash, int64_t now, ErrBuf
 Status store_email_remove(Store *st, int64_t user, ErrBuf *err)
 {
     char u[24];
-    num(u, sizeof u, user);
+    store_num(u, sizeof u, user);
     const char *p[] = {u};
     const StoreStmt m[] = {
         {"DELETE FROM mail_queue WHERE user_id=$1 AND state=0", 1, p, NULL},
@@ -135,7 +130,7 @@ Status store_email_want(Store *st, int64_t user, MailKind kind, bool on, ErrBuf 
     if (kind < 0 || kind >= MAIL_KINDS)
         return err_set(err, STATUS_PARSE, "no such kind of mail");
     char u[24];
-    num(u, sizeof u, user);
+    store_num(u, sizeof u, user);
     const char *p[] = {u, on ? "1" : "0"};
     const StoreStmt m = {SQL[kind], 2, p, "add an e-mail address first"};
     return store_run(st, &m, 1, NULL, err);
@@ -146,7 +141,7 @@ Status store_reset_open(Store *st, const char *name_key, const char *address,
                         char to[STORE_MAIL_ADDRESS_MAX + 1], ErrBuf *err)
 {
     char until[24];
-    num(until, sizeof until, expires);
+    store_num(until, sizeof until, expires);
     const char *p[] = {token_hash, until, name_key, address};
     // The token row keeps the address it goes to (`what`), which the caller mails.
     const StoreStmt m = {"INSERT INTO mail_tokens(hash, user_id, kind, what, expires)"
@@ -163,7 +158,7 @@ Status store_reset_use(Store *st, const char *token_hash, const char *hash, int6
                        ErrBuf *err)
 {
     char at[24];
-    num(at, sizeof at, now);
+    store_num(at, sizeof at, now);
     const char *p[] = {token_hash, at, hash};
     const char *q[] = {token_hash, at};
     const char *d[] = {token_hash};
@@ -192,7 +187,7 @@ Status store_unsubscribe(Store *st, const char *token_hash, int64_t now, ErrBuf 
         " WHERE hash=$1 AND kind='unsub' AND what='timeouts' AND expires>=$2)",
     };
     char at[24];
-    num(at, sizeof at, now);
+    store_num(at, sizeof at, now);
     const char *p[] = {token_hash, at};
     const StoreStmt find = {"SELECT what FROM mail_tokens WHERE hash=$1 AND kind='unsub'"
                             " AND expires>=$2", 2, p, "the link is unknown or expired"};
@@ -235,10 +230,10 @@ Status store_mail_queue(Store *st, const StoreMail *m, int64_t now, int64_t user
 {
     *queued = false;
     char at[24], u[24], until[24], since[24];
-    num(at, sizeof at, now);
-    num(u, sizeof u, user);
-    num(until, sizeof until, token_expires);
-    num(since, sizeof since, now - m->pace_s);
+    store_num(at, sizeof at, now);
+    store_num(u, sizeof u, user);
+    store_num(until, sizeof until, token_expires);
+    store_num(since, sizeof since, now - m->pace_s);
     const char *q[] = {m->dedupe, user > 0 ? u : NULL, m->to, m->subject, m->body,
                        m->unsubscribe ? m->unsubscribe : "", at, m->pace ? m->pace : "", since};
     const char *t[] = {token_hash, u, mail_kind_name(kind), until};
@@ -264,8 +259,8 @@ Status store_games_flagging(Store *st, int64_t before_ms, StoreFlagging *out, in
 {
     *n = 0;
     char at[24], c[16];
-    num(at, sizeof at, before_ms);
-    num(c, sizeof c, cap);
+    store_num(at, sizeof at, before_ms);
+    store_num(c, sizeof c, cap);
     const char *p[] = {at, c};
     const StoreStmt m = {"SELECT id, players, flag_at, meta FROM games WHERE flag_at>0"
                          " AND flag_at<=$1 AND finished=0 ORDER BY flag_at LIMIT $2",
@@ -293,7 +288,7 @@ Status store_seat_token(Store *st, const char *game_id, int seat,
                         char token[SECRET_TOKEN_LEN + 1], ErrBuf *err)
 {
     char k[16];
-    num(k, sizeof k, seat);
+    store_num(k, sizeof k, seat);
     const char *p[] = {game_id, k};
     const StoreStmt m = {"SELECT token FROM seats WHERE game_id=$1 AND seat=$2", 2, p,
                          "no such seat"};
@@ -317,8 +312,8 @@ Status store_mail_claim(Store *st, int64_t now, int lease_s, StoreMailClaim *out
 {
     memset(out, 0, sizeof *out);
     char at[24], until[24];
-    num(at, sizeof at, now);
-    num(until, sizeof until, now + lease_s);
+    store_num(at, sizeof at, now);
+    store_num(until, sizeof until, now + lease_s);
     const char *p[] = {at, until};
     // The lease is checked again on the row itself, so two processes that picked the
     // same mail do not both send it: the second's update finds it leased.
@@ -358,7 +353,7 @@ void store_mail_claimed_free(StoreMailClaim *c)
 Status store_mail_sent(Store *st, int64_t id, ErrBuf *err)
 {
     char i[24];
-    num(i, sizeof i, id);
+    store_num(i, sizeof i, id);
     const char *p[] = {i};
     const StoreStmt m = {"UPDATE mail_queue SET state=1, address='', body='', unsubscribe=''"
                          " WHERE id=$1", 1, p, NULL};
@@ -368,9 +363,9 @@ Status store_mail_sent(Store *st, int64_t id, ErrBuf *err)
 Status store_mail_failed(Store *st, int64_t id, int64_t next_try, int max_tries, ErrBuf *err)
 {
     char i[24], at[24], most[16];
-    num(i, sizeof i, id);
-    num(at, sizeof at, next_try);
-    num(most, sizeof most, max_tries);
+    store_num(i, sizeof i, id);
+    store_num(at, sizeof at, next_try);
+    store_num(most, sizeof most, max_tries);
     const char *p[] = {i, at, most};
     const StoreStmt m = {"UPDATE mail_queue SET next_try=$2, lease_until=0,"
                          " state=CASE WHEN tries>=$3 THEN 2 ELSE 0 END WHERE id=$1",
@@ -381,7 +376,7 @@ Status store_mail_failed(Store *st, int64_t id, int64_t next_try, int max_tries,
 Status store_mail_purge(Store *st, int64_t before, ErrBuf *err)
 {
     char at[24];
-    num(at, sizeof at, before);
+    store_num(at, sizeof at, before);
     const char *p[] = {at};
     const StoreStmt m[] = {
         {"DELETE FROM mail_queue WHERE state<>0 AND created<$1", 1, p, NULL},

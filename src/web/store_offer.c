@@ -22,11 +22,6 @@
 /* The poster's rating in the offer's game, for those who choose among offers. */
 #define OFFER_RATING " LEFT JOIN ratings r ON r.user_id=o.from_user AND r.game=o.game"
 
-static void num(char *buf, size_t cap, int64_t v)
-{
-    snprintf(buf, cap, "%lld", (long long)v);
-}
-
 static void text(char *out, size_t cap, const char *v)
 {
     snprintf(out, cap, "%s", v ? v : "");
@@ -71,10 +66,10 @@ static void read_offer(const StoreRows *r, int row, StoreOffer *o)
  * `seen` then says when they closed, as store_offer_move's does), long-closed ones go. */
 static void expiry(const OfferAges *ages, char (*p)[24], const char **params, StoreStmt *m)
 {
-    num(p[0], 24, ages->live_before);
-    num(p[1], 24, ages->corr_before);
-    num(p[2], 24, ages->now);
-    num(p[3], 24, ages->purge_before);
+    store_num(p[0], 24, ages->live_before);
+    store_num(p[1], 24, ages->corr_before);
+    store_num(p[2], 24, ages->now);
+    store_num(p[3], 24, ages->purge_before);
     for (int i = 0; i < 4; i++)
         params[i] = p[i];
     m[0] = (StoreStmt){"UPDATE offers SET state='expired', seen=$3 WHERE state='open' AND"
@@ -88,16 +83,16 @@ Status store_offer_add(Store *st, const StoreOffer *o, const OfferAges *ages, in
 {
     char from[24], to[24], players[16], rated[4], colour[16], lo[16], hi[16], days[16],
         at[24], most[16];
-    num(from, sizeof from, o->from_user);
-    num(to, sizeof to, o->to_user);
-    num(players, sizeof players, o->players);
-    num(rated, sizeof rated, o->rated);
-    num(colour, sizeof colour, o->colour);
-    num(lo, sizeof lo, o->rating_min);
-    num(hi, sizeof hi, o->rating_max);
-    num(days, sizeof days, o->days);
-    num(at, sizeof at, o->created);
-    num(most, sizeof most, cap);
+    store_num(from, sizeof from, o->from_user);
+    store_num(to, sizeof to, o->to_user);
+    store_num(players, sizeof players, o->players);
+    store_num(rated, sizeof rated, o->rated);
+    store_num(colour, sizeof colour, o->colour);
+    store_num(lo, sizeof lo, o->rating_min);
+    store_num(hi, sizeof hi, o->rating_max);
+    store_num(days, sizeof days, o->days);
+    store_num(at, sizeof at, o->created);
+    store_num(most, sizeof most, cap);
     char cut[4][24];
     const char *cp[4];
     StoreStmt m[4];
@@ -147,8 +142,8 @@ Status store_offer_list(Store *st, int64_t user, const OfferAges *ages, StoreOff
     const char *cp[4];
     StoreStmt m[3];
     expiry(ages, cut, cp, m);
-    num(u, sizeof u, user);
-    num(c, sizeof c, cap);
+    store_num(u, sizeof u, user);
+    store_num(c, sizeof c, cap);
     const char *seeks[] = {c}, *mine[] = {u, c};
     // An open seek has no game: no seat joins it.
     m[2] = user == 0 ? (StoreStmt){"SELECT " OFFER_COLUMNS " FROM offers o" OFFER_RATING " LEFT JOIN seats s"
@@ -173,8 +168,8 @@ Status store_offer_list(Store *st, int64_t user, const OfferAges *ages, StoreOff
 Status store_offer_seen(Store *st, const char *id, int64_t user, int64_t now, ErrBuf *err)
 {
     char u[24], at[24];
-    num(u, sizeof u, user);
-    num(at, sizeof at, now);
+    store_num(u, sizeof u, user);
+    store_num(at, sizeof at, now);
     const char *p[] = {id ? id : "", at, u};
     const StoreStmt m = {id ? "UPDATE offers SET seen=$2 WHERE id=$1 AND state='open'"
                             : "UPDATE offers SET seen=$2 WHERE from_user=$3 AND state='open'"
@@ -187,7 +182,7 @@ Status store_offer_move(Store *st, const char *id, const char *from, const char 
                         int64_t now, ErrBuf *err)
 {
     char at[24];
-    num(at, sizeof at, now);
+    store_num(at, sizeof at, now);
     const char *p[] = {id, from, to, at};
     const StoreStmt m = {"UPDATE offers SET state=$3, seen=$4 WHERE id=$1 AND state=$2"
                          " RETURNING id", 4, p, "the seek or challenge is no longer open"};
@@ -199,7 +194,7 @@ Status store_offer_started(Store *st, const char *id, const char *game_id, int f
                            ErrBuf *err)
 {
     char seat[16];
-    num(seat, sizeof seat, from_seat);
+    store_num(seat, sizeof seat, from_seat);
     const char *p[] = {id, game_id, seat};
     const StoreStmt m = {"UPDATE offers SET game_id=$2, from_seat=$3 WHERE id=$1", 3, p, NULL};
     return store_run(st, &m, 1, NULL, err);

@@ -10,11 +10,6 @@
 
 #include "web/store_backend.h"
 
-static void num(char *buf, size_t cap, int64_t v)
-{
-    snprintf(buf, cap, "%lld", (long long)v);
-}
-
 static const char *text(const char *cell)
 {
     return cell ? cell : "";
@@ -38,9 +33,9 @@ static void read_passkey(const StoreRows *rows, int r, StorePasskey *out)
 Status store_passkey_add(Store *st, const StorePasskey *p, ErrBuf *err)
 {
     char u[24], count[24], at[24];
-    num(u, sizeof u, p->user);
-    num(count, sizeof count, p->sign_count);
-    num(at, sizeof at, p->created);
+    store_num(u, sizeof u, p->user);
+    store_num(count, sizeof count, p->sign_count);
+    store_num(at, sizeof at, p->created);
     const char *v[] = {p->id, u, p->cose, count, p->name, at};
     const StoreStmt m = {"INSERT INTO passkeys(id, user_id, cose, sign_count, name, created,"
                          " last_used) VALUES($1, $2, $3, $4, $5, $6, 0)"
@@ -77,8 +72,8 @@ Status store_passkeys_of(Store *st, int64_t user, StorePasskey *out, int cap, in
 {
     *n = 0;
     char u[24], c[16];
-    num(u, sizeof u, user);
-    num(c, sizeof c, cap);
+    store_num(u, sizeof u, user);
+    store_num(c, sizeof c, cap);
     const char *v[] = {u, c};
     const StoreStmt m = {"SELECT " PASSKEY_COLUMNS " FROM passkeys p WHERE p.user_id=$1"
                          " ORDER BY p.created, p.id LIMIT $2", 2, v, NULL};
@@ -96,7 +91,7 @@ Status store_passkey_rename(Store *st, int64_t user, const char *id, const char 
                             ErrBuf *err)
 {
     char u[24];
-    num(u, sizeof u, user);
+    store_num(u, sizeof u, user);
     const char *v[] = {id, u, name};
     const StoreStmt m = {"UPDATE passkeys SET name=$3 WHERE id=$1 AND user_id=$2", 3, v,
                          "you have no such passkey"};
@@ -106,7 +101,7 @@ Status store_passkey_rename(Store *st, int64_t user, const char *id, const char 
 Status store_passkey_delete(Store *st, int64_t user, const char *id, ErrBuf *err)
 {
     char u[24];
-    num(u, sizeof u, user);
+    store_num(u, sizeof u, user);
     const char *v[] = {id, u};
     const StoreStmt m = {"DELETE FROM passkeys WHERE id=$1 AND user_id=$2", 2, v,
                          "you have no such passkey"};
@@ -117,9 +112,9 @@ Status store_passkey_used(Store *st, const char *id, uint32_t was, uint32_t now_
                           int64_t now, ErrBuf *err)
 {
     char w[24], c[24], at[24];
-    num(w, sizeof w, was);
-    num(c, sizeof c, now_count);
-    num(at, sizeof at, now);
+    store_num(w, sizeof w, was);
+    store_num(c, sizeof c, now_count);
+    store_num(at, sizeof at, now);
     const char *v[] = {id, c, at, w};
     // The counter read before the check must still be the stored one: two sign-ins
     // with one counter (a clone's, a replay's) cannot both pass.
@@ -140,9 +135,9 @@ Status store_challenge_put(Store *st, const char *challenge, StoreChallengeUse u
                            ErrBuf *err)
 {
     char u[24], at[24], until[24];
-    num(u, sizeof u, user);
-    num(at, sizeof at, now);
-    num(until, sizeof until, expires);
+    store_num(u, sizeof u, user);
+    store_num(at, sizeof at, now);
+    store_num(until, sizeof until, expires);
     const char *old[] = {at};
     const char *v[] = {challenge, use_name(use), u, bound, until};
     const StoreStmt m[] = {
@@ -157,8 +152,8 @@ Status store_challenge_take(Store *st, const char *challenge, StoreChallengeUse 
                             int64_t user, const char *bound, int64_t now, ErrBuf *err)
 {
     char u[24], at[24];
-    num(u, sizeof u, user);
-    num(at, sizeof at, now);
+    store_num(u, sizeof u, user);
+    store_num(at, sizeof at, now);
     const char *v[] = {challenge, use_name(use), u, at, bound};
     const StoreStmt m = {"DELETE FROM passkey_challenges WHERE challenge=$1 AND purpose=$2"
                          " AND user_id=$3 AND expires>=$4 AND bound=$5 RETURNING challenge", 5, v,

@@ -10,11 +10,6 @@
 
 #include "web/store_backend.h"
 
-static void real(char *buf, size_t cap, double v)
-{
-    snprintf(buf, cap, "%.17g", v);
-}
-
 /* Reads row i (game, rating, rd, volatility, count) into *o. */
 static void read_rating(const StoreRows *r, int i, StorePuzzleRating *o)
 {
@@ -99,12 +94,12 @@ Status store_puzzle_rate(Store *st, int64_t user, const char *game, const char *
     store_num(at, sizeof at, now);
     store_num(pc, sizeof pc, player->count);
     store_num(qc, sizeof qc, puz->count);
-    real(pr[0], sizeof pr[0], player_after->rating);
-    real(pr[1], sizeof pr[1], player_after->rd);
-    real(pr[2], sizeof pr[2], player_after->volatility);
-    real(qr[0], sizeof qr[0], puzzle_after->rating);
-    real(qr[1], sizeof qr[1], puzzle_after->rd);
-    real(qr[2], sizeof qr[2], puzzle_after->volatility);
+    store_real(pr[0], sizeof pr[0], player_after->rating);
+    store_real(pr[1], sizeof pr[1], player_after->rd);
+    store_real(pr[2], sizeof pr[2], player_after->volatility);
+    store_real(qr[0], sizeof qr[0], puzzle_after->rating);
+    store_real(qr[1], sizeof qr[1], puzzle_after->rd);
+    store_real(qr[2], sizeof qr[2], puzzle_after->volatility);
     const char *a[] = {u, game, puzzle, at};
     const char *p[] = {u, game, pr[0], pr[1], pr[2], at, pc};
     const char *q[] = {game, puzzle, qr[0], qr[1], qr[2], qc};

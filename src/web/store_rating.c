@@ -12,16 +12,6 @@
 
 #include "web/store_backend.h"
 
-static void num(char *buf, size_t cap, int64_t v)
-{
-    snprintf(buf, cap, "%lld", (long long)v);
-}
-
-static void real(char *buf, size_t cap, double v)
-{
-    snprintf(buf, cap, "%.17g", v);
-}
-
 static double cell_real(const StoreRows *r, int row, int col, double dflt)
 {
     const char *c = store_cell(r, row, col);
@@ -45,7 +35,7 @@ Status store_user_ratings(Store *st, int64_t user, StoreRating *out, int cap, in
 {
     *n = 0;
     char u[24];
-    num(u, sizeof u, user);
+    store_num(u, sizeof u, user);
     const char *p[] = {u};
     const StoreStmt m = {"SELECT game, rating, rd, volatility, games, updated FROM ratings"
                          " WHERE user_id=$1 ORDER BY game", 1, p, NULL};
@@ -111,15 +101,15 @@ typedef struct SideText {
 static void side_text(SideText *t, const StoreRated *before, const StoreRated *after,
                       const StoreRated *opponent, double score)
 {
-    num(t->user, sizeof t->user, after->user);
-    num(t->opponent, sizeof t->opponent, opponent->user);
-    real(t->score, sizeof t->score, score);
-    real(t->before, sizeof t->before, before->rating);
-    real(t->rating, sizeof t->rating, after->rating);
-    real(t->rd, sizeof t->rd, after->rd);
-    real(t->vol, sizeof t->vol, after->volatility);
-    num(t->games, sizeof t->games, after->games);
-    num(t->old_games, sizeof t->old_games, before->games);
+    store_num(t->user, sizeof t->user, after->user);
+    store_num(t->opponent, sizeof t->opponent, opponent->user);
+    store_real(t->score, sizeof t->score, score);
+    store_real(t->before, sizeof t->before, before->rating);
+    store_real(t->rating, sizeof t->rating, after->rating);
+    store_real(t->rd, sizeof t->rd, after->rd);
+    store_real(t->vol, sizeof t->vol, after->volatility);
+    store_num(t->games, sizeof t->games, after->games);
+    store_num(t->old_games, sizeof t->old_games, before->games);
 }
 
 struct StoreRatingWrite {
@@ -138,7 +128,7 @@ StoreRatingWrite *store_rating_prepare(const char *game_id, const char *game,
         return NULL;
     side_text(&w->t[0], &before[0], &after[0], &after[1], score[0]);
     side_text(&w->t[1], &before[1], &after[1], &after[0], score[1]);
-    num(w->when, sizeof w->when, at);
+    store_num(w->when, sizeof w->when, at);
     snprintf(w->game_id, sizeof w->game_id, "%s", game_id);
     snprintf(w->game, sizeof w->game, "%s", game);
     for (int i = 0; i < 2; i++) {
@@ -239,8 +229,8 @@ Status store_rating_history(Store *st, int64_t user, StoreRatedGame *out, int ca
                             ErrBuf *err)
 {
     char u[24], c[16];
-    num(u, sizeof u, user);
-    num(c, sizeof c, cap);
+    store_num(u, sizeof u, user);
+    store_num(c, sizeof c, cap);
     const char *p[] = {u, c};
     const StoreStmt m = {GAME_COLUMNS " WHERE h.user_id=$1 ORDER BY h.games DESC LIMIT $2", 2,
                          p, NULL};
@@ -266,7 +256,7 @@ Status store_rating_records(Store *st, int64_t user, StoreRecord *out, int cap, 
 {
     *n = 0;
     char u[24];
-    num(u, sizeof u, user);
+    store_num(u, sizeof u, user);
     const char *p[] = {u};
     const StoreStmt m = {"SELECT game, score, COUNT(*) FROM rating_history WHERE user_id=$1"
                          " GROUP BY game, score ORDER BY game", 1, p, NULL};
@@ -297,8 +287,8 @@ Status store_leaderboard(Store *st, const char *game, double max_rd, StoreLeader
 {
     *n = 0;
     char rd[32], c[16];
-    real(rd, sizeof rd, max_rd);
-    num(c, sizeof c, cap);
+    store_real(rd, sizeof rd, max_rd);
+    store_num(c, sizeof c, cap);
     const char *p[] = {game, rd, c};
     const StoreStmt m = {"SELECT u.name, r.rating, r.rd, r.games, r.volatility, r.updated"
                          " FROM ratings r"
