@@ -496,6 +496,41 @@ static void test_command_line_checkpoint(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* `crown prove --check`: the command's own sampling against one-soldier tables written
+ * by `crown solve`, both games and both locked-king-loses settings; a table of other
+ * rules and a missing one refused with what to do. */
+static void test_command_line_check(void **state)
+{
+    (void)state;
+    if (!getenv("CROWN_BIN"))
+        skip();
+    char table[2][512], args[2048], out[8192];
+    const char *lkl[2] = {"on", "off"};
+    for (int k = 0; k < 2; k++) {
+        temp_path(table[k], sizeof table[k], k ? "crown-check-off.kvt" : "crown-check-on.kvt");
+        snprintf(args, sizeof args,
+                 "solve kings-valley --soldiers 1 --rule locked-king-loses=%s --out '%s'", lkl[k],
+                 table[k]);
+        assert_int_equal(crown(args, out, sizeof out), 0);
+    }
+    for (int k = 0; k < 2; k++) {
+        snprintf(args, sizeof args,
+                 "prove %s --check 40 --seed %d --rule locked-king-loses=%s --tablebase '%s'",
+                 k ? "retrieve-the-king" : "kings-valley", k + 2, lkl[k], table[k]);
+        assert_int_equal(crown(args, out, sizeof out), 0);
+        assert_non_null(strstr(out, "checked 40 positions ("));
+        assert_non_null(strstr(out, "0 wrong, 0 unknown"));
+    }
+    snprintf(args, sizeof args, "prove kings-valley --check 5 --tablebase '%s'", table[1]);
+    assert_int_equal(crown(args, out, sizeof out), 1);
+    assert_non_null(strstr(out, "--check:"));
+    for (int k = 0; k < 2; k++)
+        unlink(table[k]);
+    snprintf(args, sizeof args, "prove kings-valley --check 5 --tablebase '%s'", table[0]);
+    assert_int_equal(crown(args, out, sizeof out), 1);
+    assert_non_null(strstr(out, "crown solve kings-valley"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -507,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_checkpoint_refused),
         cmocka_unit_test(test_command_line),
         cmocka_unit_test(test_command_line_checkpoint),
+        cmocka_unit_test(test_command_line_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,6 +4,8 @@
  * --out, and `crown prove --verify FILE`, which re-checks such a file by the rules alone
  * (solve/proof_check.h). With --checkpoint DIR the prover's table is kept in DIR and
  * taken up by the next run, and SIGINT or SIGTERM stop it with a last checkpoint.
+ * With --check N it is held against the solved King's Valley table instead: N random
+ * positions the table decides within 15 plies, each proven afresh.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -15,16 +17,23 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "core/clock.h"
 #include "core/game_api.h"
 #include "solve/dfpn.h"
+#include "solve/kvs_table.h"
 #include "solve/proof_check.h"
 
-enum { PROVE_MAX_ARGS = 128 };
+enum {
+    PROVE_MAX_ARGS = 128,
+    /* --check: positions the table decides within this many plies (issue 34's bound) */
+    PROVE_CHECK_PLIES = 15,
+};
 
 /* The flags only prove reads, taken out before the shared parser sees the rest. */
 typedef struct ProveFlags {
     double hours;
     double memory_gb;
+    bool memory_set;
     const char *verify;
     const char *checkpoint; /* a folder */
 } ProveFlags;
@@ -89,7 +98,8 @@ static bool read_real(const char *flag, const char *text, double min, double max
 
 static bool take_flags(int argc, char **argv, ProveFlags *f, char **rest, int *n_rest)
 {
-    *f = (ProveFlags){.hours = 0, .memory_gb = 0.25, .verify = NULL, .checkpoint = NULL};
+    *f = (ProveFlags){.hours = 0, .memory_gb = 0.25, .memory_set = false, .verify = NULL,
+                      .checkpoint = NULL};
     *n_rest = 0;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -104,6 +114,7 @@ static bool take_flags(int argc, char **argv, ProveFlags *f, char **rest, int *n
         if (i + 1 >= argc)
             return cli_error("%s needs a value", a), false;
         const char *v = argv[++i];
+        f->memory_set |= strcmp(a, "--memory") == 0;
         if (strcmp(a, "--checkpoint") == 0)
             f->checkpoint = v;
         else if (strcmp(a, "--verify") == 0)
@@ -195,6 +206,96 @@ static int verify(const char *path)
     return rc;
 }
 
+/* --check: `count` random positions of the solved table (the --tablebase file or the
+ * rules' default one) that it decides within PROVE_CHECK_PLIES plies, either side to
+ * move, each proven from an empty prover table; every value must be the table's. */
+static int check_against_table(const CliOptions *o, const Game *g, const ProveFlags *f)
+{
+    ErrBuf err;
+    KvsRules rules;
+    char path[4096];
+    if (kvs_rules_of_game(g, &rules, &err) != STATUS_OK)
+        return cli_error("--check: %s", err.msg);
+    if (o->tablebase != NULL)
+        snprintf(path, sizeof path, "%s", o->tablebase);
+    else if (kvs_default_path(&rules, path, sizeof path, &err) != STATUS_OK)
+        return cli_error("--check: %s", err.msg);
+    KvsTable *t;
+    if (kvs_table_open(path, g, &t, &err) != STATUS_OK)
+        return cli_error("--check: %s (make the table with `crown solve kings-valley`)",
+                         err.msg);
+    const KvsIndex *ix = kvs_table_index(t);
+    GameState *s = game_state_new(g);
+    if (s == NULL) {
+        kvs_table_close(t);
+        return cli_error("out of memory");
+    }
+    // Each position is proven from an empty table: a small one (unless --memory says
+    // otherwise), since clearing the default quarter gigabyte would cost more than the
+    // proof of a 15-ply position.
+    const double gb = f->memory_set ? f->memory_gb : 4.0 / 1024.0;
+    const DfpnOptions opt = {.tt_bytes = (uint64_t)(gb * 1073741824.0),
+                             .seconds = f->hours * 3600.0,
+                             .max_nodes = o->limits.nodes == UINT64_MAX ? 0 : o->limits.nodes};
+    Rng rng;
+    rng_seed(&rng, o->seed_set ? o->seed : 1);
+    long checked = 0, wins = 0, wrong = 0, unknown = 0;
+    uint64_t nodes = 0;
+    const int64_t start = clock_ms();
+    int64_t shown = start;
+    int rc = 0;
+    printf("checking %ld positions of %s decided within %d plies\n", o->check, path,
+           PROVE_CHECK_PLIES);
+    while (checked < o->check && rc == 0) {
+        const uint64_t i = rng_next(&rng) % ix->size;
+        const uint8_t v = kvs_table_entry(t, i);
+        if (v == 0 || v - 1 > PROVE_CHECK_PLIES || !kvs_index_canonical(ix, i))
+            continue;
+        const KvsPos p = kvs_index_position(ix, i);
+        char text[KVS_TEXT_CAP];
+        kvs_pos_text(&p, (int)rng_below(&rng, 2), 1, text);
+        if (g->ops->parse_position(g, s, text, &err) != STATUS_OK) {
+            rc = cli_error("--check: %s: %s", text, err.msg);
+            break;
+        }
+        if (game_is_over(g, s))
+            continue; // a locked king: lost before any search
+        DfpnValue got;
+        DfpnStats st;
+        if (dfpn_value(g, s, &opt, &got, &st, &err) != STATUS_OK) {
+            rc = cli_error("--check: %s: %s", text, err.msg);
+            break;
+        }
+        const DfpnValue want = ((v - 1) & 1) ? DFPN_WIN : DFPN_LOSS;
+        checked++;
+        nodes += st.nodes;
+        wins += want == DFPN_WIN;
+        if (got == DFPN_UNKNOWN) {
+            unknown++;
+        } else if (got != want && ++wrong <= 10) {
+            printf("mismatch %s: prover %s, table %s in %d plies\n", text,
+                   got == DFPN_WIN ? "win" : got == DFPN_LOSS ? "loss" : "draw",
+                   want == DFPN_WIN ? "win" : "loss", v - 1);
+        }
+        const int64_t now = clock_ms();
+        if (now - shown >= 10000 || checked == o->check) {
+            shown = now;
+            fprintf(stderr, "checked %ld of %ld, %ld wrong, %ld unknown, %.0f s\n", checked,
+                    o->check, wrong, unknown, (double)(now - start) / 1000.0);
+        }
+    }
+    if (rc == 0) {
+        const double secs = (double)(clock_ms() - start) / 1000.0;
+        printf("checked %ld positions (%ld won, %ld lost for the side to move): %ld wrong, "
+               "%ld unknown at the budget; %llu nodes, %.1f s\n",
+               checked, wins, checked - wins, wrong, unknown, (unsigned long long)nodes, secs);
+        rc = wrong == 0 && unknown == 0 ? 0 : 1;
+    }
+    free(s);
+    kvs_table_close(t);
+    return rc;
+}
+
 int cmd_prove(int argc, char **argv)
 {
     ProveFlags f;
@@ -210,7 +311,8 @@ int cmd_prove(int argc, char **argv)
     static const char usage[] =
         "usage: crown prove GAME [--position TEXT] [--rule NAME=VALUE]... "
         "[--hours H] [--memory GB] [--nodes N] [--out FILE] "
-        "[--checkpoint DIR]";
+        "[--checkpoint DIR] | crown prove kings-valley --check N [--seed S] "
+        "[--tablebase FILE]";
     CliOptions o;
     if (!cli_parse_game_options(n_rest, rest, usage, &o))
         return 2;
@@ -221,6 +323,12 @@ int cmd_prove(int argc, char **argv)
     GameState *s;
     if (!cli_make_game(&o, &g, &s))
         return 1;
+    if (o.check > 0) {
+        const int rc = check_against_table(&o, g, &f);
+        free(s);
+        game_destroy(g);
+        return rc;
+    }
     StopSignals sig;
     DfpnOptions opt = {.tt_bytes = (uint64_t)(f.memory_gb * 1073741824.0),
                        .seconds = f.hours * 3600.0,
