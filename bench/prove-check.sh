@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Holds the proof-number prover against the solved King's Valley tables (issue 34, part
+# 3): for kings-valley and retrieve-the-king under both locked-king-loses settings, N
+# random positions (default 10,000 each) that the table decides within 15 plies, each
+# proven from an empty prover table; every value must be the table's. Needs both full
+# tables in the data directory (`crown solve kings-valley`, with and without
+# --rule locked-king-loses=off). Not part of `make test`: tests/test_prove.c runs the
+# same command on one-soldier tables. docs/SOLVED.md gives the figures.
+#   bench/prove-check.sh [N [SEED]]
+set -eu
+cd "$(dirname "$0")/.."
+. bench/lib.sh
+crown=build/release/crown
+need_crown
+n=${1:-10000}
+seed=${2:-1}
+status=0
+for lkl in on off; do
+    for game in kings-valley retrieve-the-king; do
+        echo "== $game, locked-king-loses=$lkl"
+        /usr/bin/time -f "%e s wall, %U s user" nice -n 5 $crown prove "$game" --check "$n" \
+            --seed "$seed" --rule "locked-king-loses=$lkl" || status=1
+    done
+done
+exit $status
