@@ -20,6 +20,7 @@
 #include "web/ratelimit.h"
 #include "web/secret.h"
 #include "web/session.h"
+#include "web/store.h"
 #include "web/store_account.h"
 #include "web/tournament.h"
 
@@ -152,6 +153,34 @@ static json_t *rules_text(const json_t *rules, Response *res)
     return out;
 }
 
+/* Counts a tournament created from the request's address, as games created are counted
+ * (api_create_session): this process's window, then on a shared store the database's, so
+ * that the servers sharing it, and their restarts, keep one limit. The database counts
+ * under its own key, so tournaments and games do not eat each other's budget. False with
+ * res set (429 with Retry-After: when the oldest of the hour's creates leaves the hour). */
+static bool count_create(Server *srv, const Request *req, Response *res)
+{
+    const int per_hour = tournament_creates_per_hour(&srv->cfg);
+    int retry = 0;
+    bool ok = ratelimit_take(srv->tournament_creates, req->addr, &retry);
+    if (ok && store_shared(srv->store)) {
+        char key[96];
+        snprintf(key, sizeof key, "tournament %s", req->addr);
+        ErrBuf err;
+        const Status st = store_count_create(srv->store, key, per_hour, &ok, &retry, &err);
+        if (st != STATUS_OK) {
+            response_error(res, http_status_of(st), "%s", err.msg);
+            return false;
+        }
+    }
+    if (!ok) {
+        res->retry_after = retry;
+        response_error(res, 429, "too many tournaments created from your address: at most %d "
+                       "an hour; try again in %d s", per_hour, retry);
+    }
+    return ok;
+}
+
 /* POST /api/tournaments */
 static void create(Server *srv, const Request *req, Response *res)
 {
@@ -226,13 +255,8 @@ static void create(Server *srv, const Request *req, Response *res)
     json_decref(body);
     if (!ok)
         return;
-    int retry = 0;
-    if (!ratelimit_take(srv->tournament_creates, req->addr, &retry)) {
-        res->retry_after = retry;
-        response_error(res, 429, "too many tournaments created from your address: try again "
-                       "in %d s", retry);
+    if (!count_create(srv, req, res))
         return;
-    }
     StoreUser u;
     t.creator_user = account_of(srv, req, &u);
     t.created = (int64_t)time(NULL);

@@ -30,6 +30,7 @@
 #include "web/session.h"
 #include "web/sse.h"
 #include "web/store.h"
+#include "web/tournament.h"
 #include "web/weblog.h"
 
 static void watch_changed(void *ctx, const char *id, uint64_t version)
@@ -80,9 +81,7 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     srv->rate = ratelimit_new(cfg->write_rate, cfg->write_burst);
     srv->creates = ratelimit_new_window(cfg->creates_per_hour, 3600);
     srv->creates_home = ratelimit_new_window(cfg->home_creates_per_hour, 3600);
-    // A tournament makes many games: a tenth of the games an address may create.
-    srv->tournament_creates = ratelimit_new_window(
-        cfg->creates_per_hour / 10 > 0 ? cfg->creates_per_hour / 10 : 1, 3600);
+    srv->tournament_creates = ratelimit_new_window(tournament_creates_per_hour(cfg), 3600);
     // Pages of positions: 4 a second after 40 at once, about an eighth of a core for the
     // biggest pages (a page of King Down is some 35 ms), so one address cannot slow
     // the moves of others much, while a review steps through pages as it likes.

@@ -41,6 +41,11 @@ static Status rules_of(const json_t *rules, RuleSetting *out, int *n, ErrBuf *er
     return STATUS_OK;
 }
 
+int tournament_creates_per_hour(const ServeConfig *cfg)
+{
+    return cfg->creates_per_hour / 10 > 0 ? cfg->creates_per_hour / 10 : 1;
+}
+
 Status tournament_check(const StoreTour *t, const json_t *clock, ErrBuf *err)
 {
     const GameOps *ops = registry_find(t->game);

@@ -16,6 +16,7 @@
 
 #include "play/arena.h"
 #include "play/standings.h"
+#include "web/config.h"
 #include "web/store_tournament.h"
 
 typedef struct Server Server;
@@ -27,6 +28,10 @@ enum {
     TOURNAMENT_MIN_ARENA_S = 10,
     TOURNAMENT_MAX_ARENA_S = 3 * 3600,
 };
+
+/* Tournaments an address may create an hour: a tournament makes many games, so a tenth
+ * of the games it may create (--creates-per-hour), at least one. */
+int tournament_creates_per_hour(const ServeConfig *cfg);
 
 /* Checks a new tournament's game, rules (a JSON object of strings), clock (a request's
  * form, or NULL) and format, as its games will be made; the message says what is wrong. */

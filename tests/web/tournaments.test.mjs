@@ -211,12 +211,37 @@ test('refusals and a tournament kept across a restart', async () => {
   assert.ok(game.clock);
 });
 
+// The 429 of the creation limit, the same on both stores: the limit and when to retry.
+function checkLimited(r) {
+  assert.equal(r.status, 429, JSON.stringify(r.body));
+  assert.match(r.body.error, /^too many tournaments created from your address: at most 1 an hour; try again in (\d+) s$/);
+  const retry = Number(r.body.error.match(/in (\d+) s/)[1]);
+  assert.ok(retry > 3500 && retry <= 3600, r.body.error);
+  assert.equal(r.headers.get('retry-after'), String(retry));
+}
+
+test('an address creates a tenth of --creates-per-hour tournaments an hour', async () => {
+  const one = await startServer({ args: ['--creates-per-hour', '10'] });
+  try {
+    const body = { name: 'First', game: 'kings-valley' };
+    assert.equal((await api(one, 'POST', '/api/tournaments', { body })).status, 201);
+    checkLimited(await api(one, 'POST', '/api/tournaments', { body }));
+  } finally {
+    const { code } = await one.stop();
+    assert.equal(code, 0, one.stderr());
+  }
+});
+
 test('two servers sharing PostgreSQL run one Swiss, each round paired once', async () => {
   const pg = await startPostgres();
-  const a = await startServer({ db: pg.url });
-  const b = await startServer({ db: pg.url });
+  // One tournament an hour per address (a tenth of --creates-per-hour), counted by the
+  // database: the second server refuses the next one.
+  const a = await startServer({ db: pg.url, args: ['--creates-per-hour', '10'] });
+  const b = await startServer({ db: pg.url, args: ['--creates-per-hour', '10'] });
   try {
     const t = (await api(a, 'POST', '/api/tournaments', { body: { name: 'Shared', game: 'kings-valley', format: 'swiss', rounds: 2, starts_in: 3600 } })).body;
+    const more = await api(b, 'POST', '/api/tournaments', { body: { name: 'More', game: 'kings-valley' } });
+    checkLimited(more);
     for (const l of [1, 1, 1, 1]) {
       const r = await api(b, 'POST', `/api/tournaments/${t.id}/join`, { token: t.token, body: { player: `ai:${l}` } });
       assert.equal(r.status, 200, JSON.stringify(r.body));
