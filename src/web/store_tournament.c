@@ -72,17 +72,18 @@ Status store_tour_get(Store *st, const char *id, StoreTour *out, ErrBuf *err)
     return STATUS_OK;
 }
 
-Status store_tour_list(Store *st, StoreTour *out, int cap, int *n, ErrBuf *err)
+Status store_tour_list(Store *st, int offset, StoreTour *out, int cap, int *n, ErrBuf *err)
 {
     *n = 0;
-    char c[16];
+    char c[16], o[16];
     store_num(c, sizeof c, cap);
-    const char *p[] = {c};
+    store_num(o, sizeof o, offset);
+    const char *p[] = {c, o};
     // The ones still to play first, soonest start first; then the latest ended.
     const StoreStmt m = {"SELECT " TOUR_COLUMNS " FROM tournaments t ORDER BY"
                          " CASE WHEN t.state IN ('open', 'running') THEN 0 ELSE 1 END,"
                          " CASE WHEN t.state IN ('open', 'running') THEN t.starts"
-                         " ELSE -t.starts END, t.id LIMIT $1", 1, p, NULL};
+                         " ELSE -t.starts END, t.id LIMIT $1 OFFSET $2", 2, p, NULL};
     StoreRows r;
     const Status s = store_run(st, &m, 1, &r, err);
     if (s != STATUS_OK)
@@ -333,4 +334,37 @@ Status store_tour_end(Store *st, const char *id, const char *state, ErrBuf *err)
     const char *p[] = {id, state};
     const StoreStmt m = {"UPDATE tournaments SET state=$2 WHERE id=$1", 2, p, NULL};
     return store_run(st, &m, 1, NULL, err);
+}
+
+Status store_tour_cancel(Store *st, const char *id, int64_t now, ErrBuf *err)
+{
+    char a[24];
+    store_num(a, sizeof a, now);
+    const char *p[] = {id, a};
+    // Its start becomes the moment it was cancelled (if that is sooner), from which the
+    // sweep counts the hour its entrants have to see it.
+    const StoreStmt m = {"UPDATE tournaments SET state='cancelled', starts=CASE WHEN"
+                         " starts>$2 THEN $2 ELSE starts END WHERE id=$1 AND state='open'"
+                         " RETURNING id", 2, p, "the tournament is no longer open: it has"
+                         " started, or was cancelled"};
+    StoreRows r;
+    const Status s = store_run(st, &m, 1, &r, err);
+    if (s == STATUS_OK)
+        store_rows_free(&r);
+    return s;
+}
+
+Status store_tour_sweep(Store *st, int64_t before, ErrBuf *err)
+{
+    char b[24];
+    store_num(b, sizeof b, before);
+    const char *p[] = {b};
+#define TOUR_GONE "(SELECT id FROM tournaments WHERE state='cancelled' AND starts<$1)"
+    const StoreStmt m[] = {
+        {"DELETE FROM tournament_games WHERE tournament_id IN " TOUR_GONE, 1, p, NULL},
+        {"DELETE FROM tournament_players WHERE tournament_id IN " TOUR_GONE, 1, p, NULL},
+        {"DELETE FROM tournaments WHERE id IN " TOUR_GONE, 1, p, NULL},
+    };
+#undef TOUR_GONE
+    return store_run(st, m, 3, NULL, err);
 }

@@ -23,8 +23,8 @@ enum {
 };
 
 /* A tournament's row. state: "open" (taking entrants), "running", "finished" or
- * "cancelled" (nobody to play when it was due); round: the last round paired (0-based),
- * -1 before the first. */
+ * "cancelled" (by its creator, or too few to play when it was due); round: the last
+ * round paired (0-based), -1 before the first. */
 typedef struct StoreTour {
     char id[SECRET_ID_LEN + 1];
     char name[STORE_TOUR_NAME_CAP];
@@ -64,8 +64,9 @@ typedef struct StoreTourGame {
 Status store_tour_create(Store *st, const StoreTour *t, ErrBuf *err);
 /* The tournament id; STATUS_NOT_FOUND "no such tournament" when unknown. */
 Status store_tour_get(Store *st, const char *id, StoreTour *out, ErrBuf *err);
-/* Up to cap tournaments, the unfinished first (by start), then the latest finished. */
-Status store_tour_list(Store *st, StoreTour *out, int cap, int *n, ErrBuf *err);
+/* Up to cap tournaments after the first `offset` in the list's order: the unfinished
+ * first (by start), then the latest ended. */
+Status store_tour_list(Store *st, int offset, StoreTour *out, int cap, int *n, ErrBuf *err);
 /* The entrants in order of entry (malloc'd into *out, *n of them). */
 Status store_tour_entrants(Store *st, const char *id, StoreEntrant **out, int *n, ErrBuf *err);
 /* The boards of every round paired, by round then board (malloc'd). */
@@ -97,6 +98,12 @@ Status store_tour_pair(Store *st, const char *id, int round, const StoreTourGame
 /* A board's result (white's points). */
 Status store_tour_result(Store *st, const char *id, int round, int board, double white_points,
                          ErrBuf *err);
+/* Cancels the tournament while it is open (its creator's call), its start moved to `now`
+ * if later; STATUS_NOT_FOUND once it has started. */
+Status store_tour_cancel(Store *st, const char *id, int64_t now, ErrBuf *err);
+/* Deletes the cancelled tournaments (by their creator, or with too few entrants at their
+ * start) whose start is before `before`, with their entrants. */
+Status store_tour_sweep(Store *st, int64_t before, ErrBuf *err);
 /* Ends the tournament: state "finished" or "cancelled". */
 Status store_tour_end(Store *st, const char *id, const char *state, ErrBuf *err);
 

@@ -430,3 +430,9 @@ void tournaments_tick(Server *srv)
     for (int i = 0; i < n && !atomic_load(&srv->stopping); i++)
         tournament_advance(srv, ids[i], &err); // a step that failed is tried again next tick
 }
+
+void tournaments_sweep(Server *srv)
+{
+    ErrBuf err; // a sweep that failed is made up at the next
+    store_tour_sweep(srv->store, (int64_t)time(NULL) - TOURNAMENT_KEEP_CANCELLED_S, &err);
+}

@@ -27,6 +27,7 @@ enum {
     TOURNAMENT_LEASE_MS = 30000, /* a pairing takes far less; a killed holder's runs out */
     TOURNAMENT_MIN_ARENA_S = 10,
     TOURNAMENT_MAX_ARENA_S = 3 * 3600,
+    TOURNAMENT_KEEP_CANCELLED_S = 3600,
 };
 
 /* Tournaments an address may create an hour: a tournament makes many games, so a tenth
@@ -44,6 +45,11 @@ Status tournament_check(const StoreTour *t, const json_t *clock, ErrBuf *err);
 Status tournament_advance(Server *srv, const char *id, ErrBuf *err);
 /* tournament_advance for every tournament with work due (the housekeeping's call). */
 void tournaments_tick(Server *srv);
+
+/* Deletes the tournaments cancelled (by their creator, or for too few entrants at their
+ * start) TOURNAMENT_KEEP_CANCELLED_S ago or more: long enough for their entrants to see
+ * them cancelled. Finished ones stay, for review. */
+void tournaments_sweep(Server *srv);
 
 /* The rounds a tournament of `players` entrants plays (an arena: those paired so far). */
 int tournament_rounds(const StoreTour *t, int players);

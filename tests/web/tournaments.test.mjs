@@ -1,12 +1,16 @@
 // tournaments.test.mjs - tournaments in the JSON API (docs/API.md, "Tournaments"): a
 // round-robin of four AI seats and a Swiss of five for three rounds played to their
 // ends by the server's AI workers, with the standings and the pairings checked (no
-// rematch, one bye a round, nobody two byes), the state kept across a restart, and the
-// an arena of four AI seats for ten seconds, re-paired as they finish, never against the
-// opponent just played, scored with its streaks; refusals: a bad game or format, a stranger adding AI seats or starting it, a join
-// after the start; and a Swiss run by two servers sharing PostgreSQL, each round paired
-// once. King's Valley at ai:1 keeps each game to a fraction of a second.
+// rematch, one bye a round, nobody two byes), the state kept across a restart, and an
+// arena of four AI seats for ten seconds, re-paired as they finish, never against the
+// opponent just played, scored with its streaks; refusals: a bad game or format, a
+// stranger adding AI seats or starting it, a join after the start; the creator's cancel
+// and the housekeeping's removal an hour on; the list's pages; the per-address creation
+// limit; and a Swiss run by two servers sharing PostgreSQL, each round paired once and
+// the creation limit counted by the database. King's Valley at ai:1 keeps each game to
+// a fraction of a second.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { startPostgres } from './cluster.mjs';
 import { api, startServer } from './server.mjs';
@@ -211,6 +215,50 @@ test('refusals and a tournament kept across a restart', async () => {
   assert.ok(game.clock);
 });
 
+test('the creator cancels before the start, the housekeeping removes it later, the list pages', async () => {
+  const t = await create({ name: 'Called off', game: 'kings-valley' });
+  const ann = (await api(srv, 'POST', `/api/tournaments/${t.id}/join`, { body: { name: 'Ann' } })).body;
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/cancel`, { body: {} })).status, 403);
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/cancel`, { token: ann.token, body: {} })).status, 403);
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/cancel`, { token: t.token, body: {} })).status, 200);
+  // Its entrant sees it cancelled; it takes nobody more, never starts, is cancelled once.
+  const seen = (await api(srv, 'GET', `/api/tournaments/${t.id}`, { token: ann.token })).body;
+  assert.equal(seen.state, 'cancelled');
+  assert.ok(seen.starts <= Date.now() / 1000 + 1);
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/join`, { body: { name: 'Bob' } })).status, 409);
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/start`, { token: t.token, body: {} })).status, 409);
+  const again = await api(srv, 'POST', `/api/tournaments/${t.id}/cancel`, { token: t.token, body: {} });
+  assert.equal(again.status, 409);
+  assert.match(again.body.error, /no longer open/);
+  // The list, a page at a time, is the whole list in the same order.
+  for (const name of ['Page one', 'Page two']) await create({ name, game: 'kings-valley' });
+  const whole = (await api(srv, 'GET', '/api/tournaments')).body;
+  assert.equal(whole.next, null);
+  assert.ok(whole.tournaments.length >= 3);
+  const paged = [];
+  for (let offset = 0; offset !== null;) {
+    const page = (await api(srv, 'GET', `/api/tournaments?limit=2&offset=${offset}`)).body;
+    assert.ok(page.tournaments.length <= 2);
+    paged.push(...page.tournaments.map((x) => x.id));
+    offset = page.next;
+  }
+  assert.deepEqual(paged, whole.tournaments.map((x) => x.id));
+  for (const q of ['limit=0', 'limit=51', 'offset=-1', 'limit=x']) {
+    assert.equal((await api(srv, 'GET', `/api/tournaments?${q}`)).status, 400, q);
+  }
+  // An hour after it was cancelled the housekeeping deletes it, with its entrants. (The
+  // server holds its database alone: stopped, the hour passed in the store, started.)
+  assert.equal((await srv.stop()).code, 0, srv.stderr());
+  execFileSync('sqlite3', [srv.db, `UPDATE tournaments SET starts = starts - 3601 WHERE id = '${t.id}'`]);
+  srv = await startServer({ db: srv.db });
+  assert.equal((await api(srv, 'GET', `/api/tournaments/${t.id}`)).status, 200);
+  const end = Date.now() + 15000;
+  while ((await api(srv, 'GET', `/api/tournaments/${t.id}`)).status !== 404) {
+    assert.ok(Date.now() < end, 'the cancelled tournament was not removed');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+});
+
 // The 429 of the creation limit, the same on both stores: the limit and when to retry.
 function checkLimited(r) {
   assert.equal(r.status, 429, JSON.stringify(r.body));
@@ -259,6 +307,11 @@ test('two servers sharing PostgreSQL run one Swiss, each round paired once', asy
     checkStandings(done, 'buchholz');
     // Both servers see the same tournament.
     assert.deepEqual((await api(b, 'GET', `/api/tournaments/${t.id}`)).body.standings, done.standings);
+    // The list's page and a cancel too late read the same in PostgreSQL.
+    const page = (await api(b, 'GET', '/api/tournaments?limit=1&offset=0')).body;
+    assert.deepEqual([page.tournaments.map((x) => x.id), page.next], [[t.id], null]);
+    assert.equal((await api(b, 'GET', '/api/tournaments?limit=1&offset=1')).body.tournaments.length, 0);
+    assert.equal((await api(a, 'POST', `/api/tournaments/${t.id}/cancel`, { token: t.token, body: {} })).status, 409);
   } finally {
     for (const s of [a, b]) {
       const { code } = await s.stop();

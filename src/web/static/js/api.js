@@ -50,8 +50,9 @@ export const solution = (id, token) => call('GET', `/api/games/${id}/solution`, 
 export const preview = (id, move) => call('POST', `/api/games/${id}/preview`, { body: { move } });
 // A signed-in player's try at a shipped puzzle, rated on the server (puzzles.js).
 export const puzzleResult = (game, id, solved) => call('POST', `/api/puzzles/${game}/${id}/result`, { body: { solved } });
-// Tournaments (tournaments.js): action is join, leave or start.
-export const listTournaments = () => call('GET', '/api/tournaments');
+// Tournaments (tournaments.js): action is join, leave, start or cancel. The list comes
+// a page at a time: `next` is the offset of the page after, null at the end.
+export const listTournaments = (offset = 0) => call('GET', `/api/tournaments?offset=${offset}`);
 export const createTournament = (spec) => call('POST', '/api/tournaments', { body: spec });
 export const getTournament = (id, token) => call('GET', `/api/tournaments/${id}`, { token });
 export const tournamentAction = (id, token, action, body = {}) => call('POST', `/api/tournaments/${id}/${action}`, { token, body });

@@ -1,9 +1,10 @@
-// tournaments.js - the tournaments at /tournaments (the list and the form that creates
-// one) and /tournaments/ID (its players, joining and leaving, the creator's AI seats and
-// start, the rounds with links to watch and play, the standings and a round-robin's
-// crosstable). The page polls the server while the tournament goes on, every two seconds,
-// backing off to thirty when the server does not answer. The creator's and the entrant's
-// secret tokens stay in this browser's localStorage.
+// tournaments.js - the tournaments at /tournaments (the list, a page at a time, and the
+// form that creates one) and /tournaments/ID (its players, joining and leaving, the
+// creator's AI seats, start and cancelling, the rounds with links to watch and play, the
+// standings and a round-robin's crosstable). The page polls the server while the
+// tournament goes on, every two seconds, backing off to thirty when the server does not
+// answer. The creator's and the entrant's secret tokens stay in this browser's
+// localStorage.
 import * as api from './api.js';
 import { allGames } from './catalog.js';
 import { describePlayer, h } from './dom.js';
@@ -93,9 +94,26 @@ export async function showTournaments(root) {
   const status = h('p', { class: 'tour-status', role: 'status' });
   const list = h('div', { class: 'tour-list' });
   root.replaceChildren(h('h1', {}, t('tour.title')), list, status, createForm((msg) => { status.textContent = msg; }));
+  const row = (x) => h('tr', {},
+    h('td', {}, h('a', { href: `/tournaments/${x.id}` }, x.name)), h('td', {}, gameName(x.game)),
+    h('td', {}, formatName(x.format)), h('td', {}, `${x.players}/${x.max_players}`),
+    h('td', {}, stateName(x.state)), h('td', {}, startTime(x.starts)));
+  const rows = h('tbody');
+  // The finished ones stay for review: the list comes a page at a time.
+  const more = h('button', { type: 'button', id: 'tour-more', hidden: '' }, t('tour.more'));
+  let next = 0;
+  const page = async () => {
+    const got = await api.listTournaments(next);
+    rows.append(...got.tournaments.map(row));
+    next = got.next;
+    more.hidden = next === null;
+    return got.tournaments.length;
+  };
+  more.addEventListener('click', async () => {
+    try { await page(); } catch (e) { status.textContent = e.message; }
+  });
   try {
-    const { tournaments } = await api.listTournaments();
-    if (!tournaments.length) {
+    if (!(await page())) {
       list.replaceChildren(h('p', {}, t('tour.none')));
       root.dataset.ready = 'tournaments';
       return;
@@ -103,10 +121,7 @@ export async function showTournaments(root) {
     root.dataset.ready = 'tournaments';
     list.replaceChildren(scroller(t('tour.title'), h('table', { class: 'tour-table' },
       h('thead', {}, h('tr', {}, ...['name', 'game', 'format', 'players', 'state', 'starts'].map((k) => h('th', { scope: 'col' }, t(`tour.col.${k}`))))),
-      h('tbody', {}, ...tournaments.map((x) => h('tr', {},
-        h('td', {}, h('a', { href: `/tournaments/${x.id}` }, x.name)), h('td', {}, gameName(x.game)),
-        h('td', {}, formatName(x.format)), h('td', {}, `${x.players}/${x.max_players}`),
-        h('td', {}, stateName(x.state)), h('td', {}, startTime(x.starts))))))));
+      rows)), more);
   } catch (e) {
     status.textContent = e.message;
   }
@@ -154,7 +169,9 @@ function playersSection(tour, mine, act) {
     });
     const start = h('button', { type: 'button', id: 'tour-start' }, t('tour.start'));
     start.addEventListener('click', () => act(() => api.tournamentAction(tour.id, mine.creator, 'start')));
-    box.append(add, start);
+    const cancel = h('button', { type: 'button', id: 'tour-cancel' }, t('tour.cancel'));
+    cancel.addEventListener('click', () => act(() => api.tournamentAction(tour.id, mine.creator, 'cancel')));
+    box.append(add, start, cancel);
   }
   return box;
 }
@@ -220,7 +237,9 @@ export async function showTournament(root, id) {
     if (tour.state === 'open') line.push(t('tour.starts-at', { time: startTime(tour.starts) }));
     if (tour.state === 'running' && tour.format === 'arena') line.push(t('tour.ends-at', { time: startTime(tour.ends) }));
     else if (tour.state === 'running') line.push(t('tour.round', { round: tour.round, rounds: tour.rounds }));
-    const parts = [h('h1', {}, tour.name), h('p', { class: 'tour-line' }, line.join(' · ')), playersSection(tour, mine, act)];
+    const parts = [h('h1', {}, tour.name), h('p', { class: 'tour-line' }, line.join(' · '))];
+    if (tour.state === 'cancelled') parts.push(h('p', { class: 'tour-cancelled' }, t('tour.cancelled-note')));
+    parts.push(playersSection(tour, mine, act));
     if (tour.you && tour.you.games.some((g) => !g.done)) {
       parts.push(h('p', { class: 'tour-mine' }, ...tour.you.games.filter((g) => !g.done).map((g) => h('a', { href: g.url }, t('tour.play')))));
     }
