@@ -17,12 +17,14 @@
 #include "play/seats.h"
 #include "web/api.h"
 #include "web/api_account.h"
+#include "web/api_games.h"
 #include "web/context.h"
 #include "web/ratelimit.h"
 #include "web/secret.h"
 #include "web/session.h"
 #include "web/store.h"
 #include "web/store_account.h"
+#include "web/tour_live.h"
 #include "web/tournament.h"
 
 enum { LIST_CAP = 50, MAX_START_S = 7 * 86400, START_TRIES = 40, START_PAUSE_MS = 50 };
@@ -84,6 +86,7 @@ static json_t *summary(const StoreTour *t)
     json_object_set_new(o, "players", json_integer(t->players));
     json_object_set_new(o, "starts", json_integer(t->starts));
     json_object_set_new(o, "state", json_string(t->state));
+    json_object_set_new(o, "version", json_integer((json_int_t)t->version));
     json_object_set_new(o, "rules", rules ? rules : json_object());
     json_object_set_new(o, "clock", clock ? clock : json_null());
     return o;
@@ -180,34 +183,6 @@ static json_t *rules_text(const json_t *rules, Response *res)
     return out;
 }
 
-/* Counts a tournament created from the request's address, as games created are counted
- * (api_create_session): this process's window, then on a shared store the database's, so
- * that the servers sharing it, and their restarts, keep one limit. The database counts
- * under its own key, so tournaments and games do not eat each other's budget. False with
- * res set (429 with Retry-After: when the oldest of the hour's creates leaves the hour). */
-static bool count_create(Server *srv, const Request *req, Response *res)
-{
-    const int per_hour = tournament_creates_per_hour(&srv->cfg);
-    int retry = 0;
-    bool ok = ratelimit_take(srv->tournament_creates, req->addr, &retry);
-    if (ok && store_shared(srv->store)) {
-        char key[96];
-        snprintf(key, sizeof key, "tournament %s", req->addr);
-        ErrBuf err;
-        const Status st = store_count_create(srv->store, key, per_hour, &ok, &retry, &err);
-        if (st != STATUS_OK) {
-            response_error(res, http_status_of(st), "%s", err.msg);
-            return false;
-        }
-    }
-    if (!ok) {
-        res->retry_after = retry;
-        response_error(res, 429, "too many tournaments created from your address: at most %d "
-                       "an hour; try again in %d s", per_hour, retry);
-    }
-    return ok;
-}
-
 /* POST /api/tournaments */
 static void create(Server *srv, const Request *req, Response *res)
 {
@@ -282,7 +257,11 @@ static void create(Server *srv, const Request *req, Response *res)
     json_decref(body);
     if (!ok)
         return;
-    if (!count_create(srv, req, res))
+    // A tournament makes many games: its own budget, under its own key in the database.
+    char key[96];
+    snprintf(key, sizeof key, "tournament %s", req->addr);
+    if (!api_count_create(srv, req->addr, srv->tournament_creates, key,
+                          tournament_creates_per_hour(&srv->cfg), "tournaments", res))
         return;
     StoreUser u;
     t.creator_user = account_of(srv, req, &u);
@@ -542,6 +521,7 @@ static void join(Server *srv, const Request *req, const StoreTour *t, const Stor
         response_error(res, st == STATUS_NOT_FOUND ? 409 : http_status_of(st), "%s", err.msg);
         return;
     }
+    tour_live_changed(srv, t->id);
     json_t *o = json_object();
     json_object_set_new(o, "entry", json_integer(entry));
     json_object_set_new(o, "token", json_string(ne.token));
@@ -585,49 +565,50 @@ static void leave(Server *srv, const Request *req, const StoreTour *t, const Sto
         response_error(res, st == STATUS_NOT_FOUND ? 409 : http_status_of(st), "%s", err.msg);
         return;
     }
+    tour_live_changed(srv, t->id);
     api_answer_json(res, 200, json_pack("{s:b}", "ok", 1));
+}
+
+/* A creator's call with an empty body ({}): false with res set when the body is not
+ * that, or the asker is not the creator ("only the tournament's creator DOES"). */
+static bool creator_call(Server *srv, const Request *req, const StoreTour *t, const char *does,
+                         Response *res)
+{
+    json_t *body = parse_body(req, res);
+    static const char *const NONE[] = {NULL};
+    const bool ok = body != NULL && only_fields(body, NONE, res);
+    json_decref(body);
+    if (!ok)
+        return false;
+    StoreUser u;
+    if (!is_creator(t, req, account_of(srv, req, &u))) {
+        response_error(res, 403, "only the tournament's creator %s", does);
+        return false;
+    }
+    return true;
 }
 
 /* POST .../cancel: the creator calls it off before its start; its entrants see it
  * cancelled until the housekeeping deletes it (tournaments_sweep). */
 static void cancel(Server *srv, const Request *req, const StoreTour *t, Response *res)
 {
-    json_t *body = parse_body(req, res);
-    static const char *const NONE[] = {NULL};
-    if (body == NULL || !only_fields(body, NONE, res)) {
-        json_decref(body);
+    if (!creator_call(srv, req, t, "cancels it", res))
         return;
-    }
-    json_decref(body);
-    StoreUser u;
-    if (!is_creator(t, req, account_of(srv, req, &u))) {
-        response_error(res, 403, "only the tournament's creator cancels it");
-        return;
-    }
     ErrBuf err;
     const Status st = store_tour_cancel(srv->store, t->id, (int64_t)time(NULL), &err);
     if (st != STATUS_OK) {
         response_error(res, st == STATUS_NOT_FOUND ? 409 : http_status_of(st), "%s", err.msg);
         return;
     }
+    tour_live_changed(srv, t->id);
     api_answer_json(res, 200, json_pack("{s:b}", "ok", 1));
 }
 
 /* POST .../start: the creator starts it now rather than at its time. */
 static void start(Server *srv, const Request *req, const StoreTour *t, Response *res)
 {
-    json_t *body = parse_body(req, res);
-    static const char *const NONE[] = {NULL};
-    if (body == NULL || !only_fields(body, NONE, res)) {
-        json_decref(body);
+    if (!creator_call(srv, req, t, "starts it", res))
         return;
-    }
-    json_decref(body);
-    StoreUser u;
-    if (!is_creator(t, req, account_of(srv, req, &u))) {
-        response_error(res, 403, "only the tournament's creator starts it");
-        return;
-    }
     if (t->players < 2) {
         response_error(res, 409, "a tournament needs two players at least");
         return;
@@ -651,6 +632,7 @@ static void start(Server *srv, const Request *req, const StoreTour *t, Response 
         response_error(res, st == STATUS_NOT_FOUND ? 409 : http_status_of(st), "%s", err.msg);
         return;
     }
+    tour_live_changed(srv, t->id); // the start moved, whoever paired the first round
     api_answer_json(res, 200, json_pack("{s:b}", "ok", 1));
 }
 

@@ -9,8 +9,9 @@
  * sessions; every minute of a day (mail.h) it mails those whose clock runs low. On a
  * shared store it also beats for this process (store_live_beat) four
  * times per --dead-after, at most every 5 s, so that a live process's streams and hints
- * always count and a dead one's soon do not. Every second it lets the tournaments with
- * work due take their next step, and every few seconds it deletes those cancelled an hour
+ * always count and a dead one's soon do not. Every 0.4 s it lets the tournaments with
+ * work due take their next step (and sends their event streams' keep-alives), and
+ * every few seconds it deletes those cancelled an hour
  * ago (tournament.h).
  */
 #include "web/janitor.h"
@@ -24,13 +25,14 @@
 #include "web/mail.h"
 #include "web/session.h"
 #include "web/store_account.h"
+#include "web/tour_live.h"
 #include "web/tournament.h"
 #include "web/waits.h"
 
 enum {
     CLOCK_TICK_MS = 200,
     BEAT_MAX_MS = 5000,
-    TOURNAMENT_TICK_MS = 1000,
+    TOURNAMENT_TICK_MS = 400,
     TOURNAMENT_SWEEP_MS = 5000,
 };
 
@@ -81,10 +83,13 @@ static void *janitor_main(void *arg)
             ErrBuf e; // a beat missed is made up at the next; holds lapse only after four
             store_live_beat(srv->store, c->dead_after_s, &e);
         }
-        // Tournaments pair their next round within a second of the last game's end.
+        // A tournament records a game's result, tells its pages and pairs its next round
+        // within half a second of the game's end; a step with nothing to do is a few
+        // reads and its lease's two writes.
         if ((since_tournaments += wait) >= TOURNAMENT_TICK_MS) {
             since_tournaments = 0;
             tournaments_tick(srv);
+            tour_live_tick(srv);
         }
         // Cancelled tournaments go an hour after; a few seconds late is nothing.
         if ((since_tour_sweep += wait) >= TOURNAMENT_SWEEP_MS) {

@@ -30,6 +30,7 @@
 #include "web/session.h"
 #include "web/sse.h"
 #include "web/store.h"
+#include "web/tour_live.h"
 #include "web/tournament.h"
 #include "web/weblog.h"
 
@@ -53,6 +54,12 @@ static void watch_orphaned(void *ctx, const char *id)
 static void watch_missed(void *ctx)
 {
     session_store_missed(ctx);
+    tour_live_missed(ctx);
+}
+
+static void watch_tournament(void *ctx, const char *id, uint64_t version)
+{
+    tour_live_remote(ctx, id, version);
 }
 
 static void queue_move(void *ai, Session *s)
@@ -73,7 +80,8 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
         return st;
     if ((st = perfect_open(cfg->tablebase, &srv->perfect, err)) != STATUS_OK ||
         (st = credentials_new(cfg->password_low, &srv->cred, err)) != STATUS_OK ||
-        (st = language_pages_new(&srv->pages, err)) != STATUS_OK) {
+        (st = language_pages_new(&srv->pages, err)) != STATUS_OK ||
+        (st = tour_live_new(&srv->tour_live, err)) != STATUS_OK) {
         server_stop(srv);
         return st;
     }
@@ -107,7 +115,8 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     const SessionHooks hooks = {sse_wake_locked, sse_events_free, queue_move, srv->ai};
     sessions_set_hooks(srv->sessions, &hooks);
     // Other processes sharing the store: their changes and their orphaned AI moves.
-    const StoreWatch watch = {srv, watch_changed, watch_thinking, watch_orphaned, watch_missed};
+    const StoreWatch watch = {srv,           watch_changed, watch_thinking, watch_orphaned,
+                              watch_missed,  watch_tournament};
     if ((st = store_watch(srv->store, &watch, err)) != STATUS_OK) {
         server_stop(srv);
         return st;
@@ -139,7 +148,10 @@ void server_stop(Server *srv)
     ai_pool_stop(srv->ai);
     if (srv->sessions)
         sessions_wake_all(srv->sessions);
+    tour_live_wake_all(srv->tour_live);
     http_stop(srv);
+    tour_live_free(srv->tour_live); // its streams went with the daemon
+    srv->tour_live = NULL;
     mailer_stop(srv->mailer); // after the requests, which wake it; before the store
     srv->mailer = NULL;
     ai_pool_free(srv->ai);

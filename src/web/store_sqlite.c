@@ -143,6 +143,9 @@ static const char *const MIGRATIONS[] = {
      "CREATE TABLE login_failures(key TEXT PRIMARY KEY, fails INTEGER NOT NULL,"
      " last_ms INTEGER NOT NULL, until_ms INTEGER NOT NULL);"
      "CREATE INDEX login_failures_last ON login_failures(last_ms);"),
+    // 14: a tournament's version, moved on by every change of it (store_tournament.h),
+    // that its event streams send and resume from.
+    ("ALTER TABLE tournaments ADD COLUMN version INTEGER NOT NULL DEFAULT 0;"),
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

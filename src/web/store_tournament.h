@@ -4,7 +4,8 @@
  * and its boards round by round with each board's game and result. Each call is one
  * transaction of the store's generic runner (store_run), in SQL both backends read, so
  * that processes sharing PostgreSQL see one tournament, and a lease on its row lets only
- * one of them pair its rounds (web/tournament.h).
+ * one of them pair its rounds (web/tournament.h). Each change moves the tournament's
+ * version on, for its event streams (web/tour_live.h).
  */
 #ifndef CROWN_WEB_STORE_TOURNAMENT_H
 #define CROWN_WEB_STORE_TOURNAMENT_H
@@ -41,6 +42,7 @@ typedef struct StoreTour {
     char creator[SECRET_TOKEN_LEN + 1]; /* the creator's secret token */
     int64_t creator_user;               /* the creator's account, 0: none */
     int players;                        /* entrants now (reads only) */
+    uint64_t version;                   /* moved on by every change (reads only) */
 } StoreTour;
 
 /* An entrant: seed = place in the order of entry. player: "human" or an AI spec. */
@@ -106,5 +108,10 @@ Status store_tour_cancel(Store *st, const char *id, int64_t now, ErrBuf *err);
 Status store_tour_sweep(Store *st, int64_t before, ErrBuf *err);
 /* Ends the tournament: state "finished" or "cancelled". */
 Status store_tour_end(Store *st, const char *id, const char *state, ErrBuf *err);
+
+/* Every call above that changes a tournament moves its version on. This tells the other
+ * processes sharing the store that tournament id is now at `version` (their StoreWatch's
+ * tournament callback); nothing for a store only one process uses. */
+Status store_tour_notify(Store *st, const char *id, uint64_t version, ErrBuf *err);
 
 #endif

@@ -2,7 +2,7 @@
 // `crown serve`: a round-robin created with the form at /tournaments, a person joining
 // and leaving, four AI seats
 // added and the tournament started by its creator on /tournaments/ID, which follows it
-// live to its end; the standings and the crosstable drawn, and both pages axe-core clean
+// live to its end by its event stream, asking nothing while nothing changes; the standings and the crosstable drawn, and both pages axe-core clean
 // and without sideways scrolling at 1280 and 390 px; an arena's table while it plays. Every wait is on a condition of the
 // page.
 import assert from 'node:assert/strict';
@@ -38,6 +38,14 @@ test('a round-robin of AI seats created, started and followed to its end in the 
   await page.click('.tour-form button[type=submit]');
   await page.waitForSelector('#tournament[data-state="open"]', WAIT);
   assert.match(new URL(page.url()).pathname, /^\/tournaments\/[0-9a-f]{24}$/);
+  // Live, not polled: while nothing changes the page asks nothing (it once asked every
+  // two seconds); its event stream says when to.
+  const reads = [];
+  const count = (r) => { if (/\/api\/tournaments\/[0-9a-f]{24}$/.test(new URL(r.url()).pathname)) reads.push(r.url()); };
+  page.on('request', count);
+  await page.waitForTimeout(2500);
+  page.off('request', count);
+  assert.deepEqual(reads, []);
   // A person joins by name and leaves again before the start.
   await page.fill('#tour-your-name', 'Ann');
   await page.click('#tour-join-button');

@@ -6,14 +6,16 @@
 // opponent just played, scored with its streaks; refusals: a bad game or format, a
 // stranger adding AI seats or starting it, a join after the start; the creator's cancel
 // and the housekeeping's removal an hour on; the list's pages; the per-address creation
-// limit; and a Swiss run by two servers sharing PostgreSQL, each round paired once and
-// the creation limit counted by the database. King's Valley at ai:1 keeps each game to
-// a fraction of a second.
+// limit; a tournament's event stream (every change told, a game's result within a
+// second, Last-Event-ID, the per-tournament limit); and a Swiss run by two servers
+// sharing PostgreSQL, each round paired once, the creation limit counted by the
+// database, and a stream on one server told of the other's changes. King's Valley at
+// ai:1 keeps each game to a fraction of a second.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { startPostgres } from './cluster.mjs';
-import { api, startServer } from './server.mjs';
+import { api, events, startServer } from './server.mjs';
 
 let srv;
 
@@ -259,6 +261,55 @@ test('the creator cancels before the start, the housekeeping removes it later, t
   }
 });
 
+test('the event stream tells of every change, a result within a second, and resumes', async () => {
+  const t = await create({ name: 'Live', game: 'kings-valley' });
+  const path = `/api/tournaments/${t.id}/events`;
+  const seen = [];
+  const stream = events(srv, null, null, seen, { path });
+  const get = async (token) => (await api(srv, 'GET', `/api/tournaments/${t.id}`, { token })).body;
+  try {
+    // The version at once, then one event a change.
+    assert.equal((await stream.next()).version, t.version);
+    const ann = (await api(srv, 'POST', `/api/tournaments/${t.id}/join`, { body: { name: 'Ann' } })).body;
+    let v = (await stream.next()).version;
+    assert.equal(v, (await get()).version);
+    await addAi(t, [1]);
+    assert.ok((v = (await stream.next((x) => x.version > v)).version) > t.version);
+    assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/start`, { token: t.token, body: {} })).status, 200);
+    // Ann plays the AI; her resignation ends the game, and the stream says so within a
+    // second (the page reads the tournament then, and sees the result).
+    const view = await get(ann.token);
+    assert.equal(view.state, 'running');
+    await stream.next((x) => x.version >= view.version);
+    const seat = view.you.games[0];
+    const token = seat.url.split('#token=')[1];
+    const resigned = Date.now();
+    assert.equal((await api(srv, 'POST', `/api/games/${seat.game}/resign`, { token, body: {} })).status, 200);
+    await stream.next((x) => x.version > view.version, 5000);
+    const after = Date.now() - resigned;
+    assert.ok(after < 1000, `the result was told ${after} ms after the game's end`);
+    const done = await waitEnd(t.id);
+    assert.equal(done.pairings[0][0].result, seat.seat === 0 ? 0 : 1);
+    const end = Date.now() + 5000;
+    while (seen.at(-1).version !== done.version && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(seen.at(-1).version, done.version);
+    // A browser that reconnects with the last version it saw gets nothing until the next
+    // change; one that saw an older version gets the current one at once.
+    const resumed = events(srv, null, null, null, { path, headers: { 'last-event-id': String(done.version) } });
+    const behind = events(srv, null, null, null, { path, headers: { 'last-event-id': String(done.version - 1) } });
+    try {
+      assert.equal((await behind.next()).version, done.version);
+      await assert.rejects(resumed.next(() => true, 500), /no matching event/);
+    } finally {
+      await resumed.close();
+      await behind.close();
+    }
+  } finally {
+    await stream.close();
+  }
+  assert.equal((await api(srv, 'GET', '/api/tournaments/0123456789abcdef01234567/events')).status, 404);
+});
+
 // The 429 of the creation limit, the same on both stores: the limit and when to retry.
 function checkLimited(r) {
   assert.equal(r.status, 429, JSON.stringify(r.body));
@@ -268,12 +319,25 @@ function checkLimited(r) {
   assert.equal(r.headers.get('retry-after'), String(retry));
 }
 
-test('an address creates a tenth of --creates-per-hour tournaments an hour', async () => {
-  const one = await startServer({ args: ['--creates-per-hour', '10'] });
+test('an address creates a tenth of --creates-per-hour tournaments an hour; streams a tournament may have', async () => {
+  const one = await startServer({ args: ['--creates-per-hour', '10', '--streams-per-game', '1'] });
   try {
     const body = { name: 'First', game: 'kings-valley' };
-    assert.equal((await api(one, 'POST', '/api/tournaments', { body })).status, 201);
+    const made = await api(one, 'POST', '/api/tournaments', { body });
+    assert.equal(made.status, 201);
     checkLimited(await api(one, 'POST', '/api/tournaments', { body }));
+    // A tournament's streams count as a game's: the second is refused, 429 with a wait.
+    const path = `/api/tournaments/${made.body.id}/events`;
+    const first = events(one, null, null, null, { path });
+    try {
+      await first.next();
+      const second = await api(one, 'GET', path);
+      assert.equal(second.status, 429);
+      assert.match(second.body.error, /this tournament has 1 event streams open/);
+      assert.ok(Number(second.headers.get('retry-after')) > 0);
+    } finally {
+      await first.close();
+    }
   } finally {
     const { code } = await one.stop();
     assert.equal(code, 0, one.stderr());
@@ -290,10 +354,16 @@ test('two servers sharing PostgreSQL run one Swiss, each round paired once', asy
     const t = (await api(a, 'POST', '/api/tournaments', { body: { name: 'Shared', game: 'kings-valley', format: 'swiss', rounds: 2, starts_in: 3600 } })).body;
     const more = await api(b, 'POST', '/api/tournaments', { body: { name: 'More', game: 'kings-valley' } });
     checkLimited(more);
+    // A stream on the other server hears of every change, whichever server made it: the
+    // entrants joining through the first server reach it by the database's notices.
+    const stream = events(b, null, null, null, { path: `/api/tournaments/${t.id}/events` });
+    assert.equal((await stream.next()).version, t.version);
     for (const l of [1, 1, 1, 1]) {
-      const r = await api(b, 'POST', `/api/tournaments/${t.id}/join`, { token: t.token, body: { player: `ai:${l}` } });
+      const r = await api(a, 'POST', `/api/tournaments/${t.id}/join`, { token: t.token, body: { player: `ai:${l}` } });
       assert.equal(r.status, 200, JSON.stringify(r.body));
     }
+    const joined = (await api(a, 'GET', `/api/tournaments/${t.id}`)).body.version;
+    await stream.next((x) => x.version === joined, 2000);
     assert.equal((await api(b, 'POST', `/api/tournaments/${t.id}/start`, { token: t.token, body: {} })).status, 200);
     let done;
     const end = Date.now() + 60000;
@@ -312,6 +382,8 @@ test('two servers sharing PostgreSQL run one Swiss, each round paired once', asy
     assert.deepEqual([page.tournaments.map((x) => x.id), page.next], [[t.id], null]);
     assert.equal((await api(b, 'GET', '/api/tournaments?limit=1&offset=1')).body.tournaments.length, 0);
     assert.equal((await api(a, 'POST', `/api/tournaments/${t.id}/cancel`, { token: t.token, body: {} })).status, 409);
+    await stream.next((x) => x.version === done.version, 5000);
+    await stream.close();
   } finally {
     for (const s of [a, b]) {
       const { code } = await s.stop();
