@@ -27,7 +27,7 @@ after(async () => {
   if (srv) {
     const { code } = await srv.stop();
     assert.equal(code, 0, srv.stderr());
-    assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer/);
+    assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
   }
 });
 
@@ -341,6 +341,7 @@ test('an address creates a tenth of --creates-per-hour tournaments an hour; stre
   } finally {
     const { code } = await one.stop();
     assert.equal(code, 0, one.stderr());
+    assert.doesNotMatch(one.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
   }
 });
 
@@ -388,7 +389,7 @@ test('two servers sharing PostgreSQL run one Swiss, each round paired once', asy
     for (const s of [a, b]) {
       const { code } = await s.stop();
       assert.equal(code, 0, s.stderr());
-      assert.doesNotMatch(s.stderr(), /AddressSanitizer|runtime error|LeakSanitizer/);
+      assert.doesNotMatch(s.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
     }
     pg.stop();
   }
