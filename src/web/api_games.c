@@ -196,12 +196,10 @@ bool api_count_create(Server *srv, const char *addr, RateLimiter *window, const 
 {
     int retry = 0;
     bool ok = ratelimit_take(window, addr, &retry);
-    // Processes sharing a store count in the database too, so that an address gets no
-    // more by spreading its requests over them.
+    // The database counts too: processes sharing it, and restarts, keep one limit.
     ErrBuf err;
-    const Status st = ok && store_shared(srv->store)
-                          ? store_count_create(srv->store, key, per_hour, &ok, &retry, &err)
-                          : STATUS_OK;
+    const Status st = ok ? store_count_create(srv->store, key, per_hour, &ok, &retry, &err)
+                         : STATUS_OK;
     if (st != STATUS_OK) {
         response_error(res, http_status_of(st), "%s", err.msg);
         return false;

@@ -36,8 +36,8 @@ void api_health(Server *srv, const Request *req, Session *s, Response *res);
 void api_stats(Server *srv, const Request *req, Session *s, Response *res);
 
 /* Counts a creation of `what` ("games", "tournaments") from addr against per_hour an hour:
- * in `window`, this process's, and on a shared store in the database under `key` (so
- * that the servers sharing it, and their restarts, keep one limit). False with the
+ * in `window`, this process's, and in the database under `key` (so that the servers
+ * sharing it, and their restarts, keep one limit). False with the
  * refusal in res: 429 "too many WHAT created from your address: at most N an hour; try
  * again in S s" with Retry-After S, when the oldest of the hour's leaves the hour. */
 bool api_count_create(Server *srv, const char *addr, RateLimiter *window, const char *key,

@@ -131,10 +131,12 @@ Status store_ai_claim(Store *st, const char *id, bool *mine, ErrBuf *err);
 
 /* Per-address limits that hold across the processes sharing a store: the database
  * counts them (one transaction per check, under a lock per address). A store only one
- * process uses counts nothing here (*ok is always true): the server's own counts
- * (ratelimit.c, quota.c) are the whole truth there. */
-/* Counts a game created from addr, unless addr created per_hour of them in the last
- * hour: then *ok is false, nothing is counted and *retry_s says when one more may be. */
+ * process uses counts nothing in the two hold calls below (*ok is always true): the
+ * server's own counts (quota.c) are the whole truth there. */
+/* Counts a creation from addr (a game; a key of the caller's for other things), unless
+ * addr created per_hour of them in the last hour: then *ok is false, nothing is counted
+ * and *retry_s says when one more may be. Both stores keep the count, so that a restart
+ * does not forget it. */
 Status store_count_create(Store *st, const char *addr, int per_hour, bool *ok, int *retry_s,
                           ErrBuf *err);
 /* Takes a hold of `kind` (a QuotaKind) for game `id`, about to be stored, unless addr

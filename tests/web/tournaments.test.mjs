@@ -6,11 +6,11 @@
 // opponent just played, scored with its streaks; refusals: a bad game or format, a
 // stranger adding AI seats or starting it, a join after the start; the creator's cancel
 // and the housekeeping's removal an hour on; the list's pages; the per-address creation
-// limit; a tournament's event stream (every change told, a game's result within a
-// second, Last-Event-ID, the per-tournament limit); and a Swiss run by two servers
-// sharing PostgreSQL, each round paired once, the creation limit counted by the
-// database, and a stream on one server told of the other's changes. King's Valley at
-// ai:1 keeps each game to a fraction of a second.
+// limit, kept across a restart; a tournament's event stream (every change told, a
+// game's result within a second, Last-Event-ID, the per-tournament limit); and a Swiss
+// run by two servers sharing PostgreSQL, each round paired once, the creation limit
+// counted by the database, and a stream on one server told of the other's changes.
+// King's Valley at ai:1 keeps each game to a fraction of a second.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
@@ -319,8 +319,8 @@ function checkLimited(r) {
   assert.equal(r.headers.get('retry-after'), String(retry));
 }
 
-test('an address creates a tenth of --creates-per-hour tournaments an hour; streams a tournament may have', async () => {
-  const one = await startServer({ args: ['--creates-per-hour', '10', '--streams-per-game', '1'] });
+test('an address creates a tenth of --creates-per-hour tournaments an hour, restarts or not; streams a tournament may have', async () => {
+  let one = await startServer({ args: ['--creates-per-hour', '10', '--streams-per-game', '1'] });
   try {
     const body = { name: 'First', game: 'kings-valley' };
     const made = await api(one, 'POST', '/api/tournaments', { body });
@@ -338,6 +338,10 @@ test('an address creates a tenth of --creates-per-hour tournaments an hour; stre
     } finally {
       await first.close();
     }
+    // The store keeps the count: a restart does not forget it.
+    assert.equal((await one.stop()).code, 0, one.stderr());
+    one = await startServer({ db: one.db, args: ['--creates-per-hour', '10'] });
+    checkLimited(await api(one, 'POST', '/api/tournaments', { body }));
   } finally {
     const { code } = await one.stop();
     assert.equal(code, 0, one.stderr());
