@@ -288,11 +288,11 @@ export async function showTournament(root, id) {
   const follow = () => {
     close = api.watchTournament(id, (version) => { if (version !== shown) load(); },
       () => {
-        // Live again: the slow poll stops, and what changed meanwhile is read.
+        // Live again: the slow poll stops. What changed meanwhile comes as the stream's
+        // first event (a new stream sends the version at once; a resumed one, if newer).
         clearInterval(poll);
         poll = null;
         live.textContent = '';
-        load();
       },
       (ms) => {
         live.textContent = t('tour.live-down', { seconds: Math.ceil(ms / 1000) });
