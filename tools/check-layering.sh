@@ -48,7 +48,8 @@ web_layer() {
     assets | config | credential | gameclock | lab_folder | language | loginlimit | message | meta | \
         netaddr | quota | homelimits | ratelimit | realip | secret | waits | webauthn | weblog) echo 1 ;;
     store | store_*) echo 2 ;;
-    context | session | session_* | streams | ai | janitor | catalog | tournament | mail | mailer) echo 3 ;;
+    context | session | session_* | streams | ai | janitor | catalog | tournament | tour_live | mail | \
+        mailer) echo 3 ;;
     api | api_* | lab_api | preview | review) echo 4 ;;
     routes) echo 5 ;;
     http | gate | sse | sse_* | origin) echo 6 ;;

@@ -191,37 +191,46 @@ void api_games_create(Server *srv, const Request *req, Session *s, Response *res
         api_created_response(res, created);
 }
 
+bool api_count_create(Server *srv, const char *addr, RateLimiter *window, const char *key,
+                      int per_hour, const char *what, Response *res)
+{
+    int retry = 0;
+    bool ok = ratelimit_take(window, addr, &retry);
+    // The database counts too: processes sharing it, and restarts, keep one limit.
+    ErrBuf err;
+    const Status st = ok ? store_count_create(srv->store, key, per_hour, &ok, &retry, &err)
+                         : STATUS_OK;
+    if (st != STATUS_OK) {
+        response_error(res, http_status_of(st), "%s", err.msg);
+        return false;
+    }
+    if (!ok) {
+        res->retry_after = retry;
+        response_error(res, 429, "too many %s created from your address: at most %d an "
+                       "hour; try again in %d s", what, per_hour, retry);
+    }
+    return ok;
+}
+
 Session *api_create_session(Server *srv, const Request *req, NewGame *ng, int humans,
                             Response *res)
 {
     const int n_seats = ng->players;
     ng->owner = req->addr;
     ng->quota_kind = humans == n_seats ? -1 : humans == 0 ? QUOTA_AIAI_GAMES : QUOTA_AI_GAMES;
-    int retry = 0;
-    // Processes sharing a store count in the database too, so that an address gets no
-    // more by spreading its requests over them (store_count_create, store_hold_take).
+    // Processes sharing a store count in the database too (store_hold_take below).
     const bool shared = store_shared(srv->store);
     const bool home = homelimits_applies(&srv->cfg, req->addr);
-    const int creates = homelimits_creates(&srv->cfg, req->addr);
-    bool ok = ratelimit_take(home ? srv->creates_home : srv->creates, req->addr, &retry);
+    if (!api_count_create(srv, req->addr, home ? srv->creates_home : srv->creates,
+                          req->addr, homelimits_creates(&srv->cfg, req->addr), "games", res))
+        return NULL;
     ErrBuf serr;
     Status sst = STATUS_OK;
-    if (ok && shared && (sst = store_count_create(srv->store, req->addr, creates, &ok,
-                                                  &retry, &serr)) != STATUS_OK) {
-        response_error(res, http_status_of(sst), "%s", serr.msg);
-        return NULL;
-    }
-    if (!ok) {
-        res->retry_after = retry;
-        response_error(res, 429, "too many games created from your address: at most %d an "
-                       "hour; try again in %d s", creates, retry);
-        return NULL;
-    }
     const int held = ng->quota_kind < 0 ? 0
                                         : homelimits_games(&srv->cfg, req->addr,
                                                            (QuotaKind)ng->quota_kind);
-    ok = ng->quota_kind < 0 ||
-         quota_take(srv->quota, req->addr, (QuotaKind)ng->quota_kind, held);
+    bool ok = ng->quota_kind < 0 ||
+              quota_take(srv->quota, req->addr, (QuotaKind)ng->quota_kind, held);
     // At the limit, the games the address left for this one (nobody moved in them for
     // --idle seconds) stop counting: a tab left open on one must not hold it for ever.
     if (!ok && sessions_release_left(srv, req->addr, ng->quota_kind,

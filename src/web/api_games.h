@@ -1,6 +1,7 @@
 /*
  * api_games.h - the server's collection of games (GET and POST /api/games), its health
- * and counts, and the one way every handler makes a new game.
+ * and counts, and the one way every handler makes a new game and counts what an address
+ * creates.
  */
 #ifndef CROWN_WEB_API_GAMES_H
 #define CROWN_WEB_API_GAMES_H
@@ -11,6 +12,7 @@
 #include "core/game.h"
 #include "web/message.h"
 
+typedef struct RateLimiter RateLimiter;
 typedef struct Server Server;
 typedef struct Session Session;
 typedef struct NewGame NewGame;
@@ -32,6 +34,14 @@ bool api_games_read(Server *srv, const json_t *body, NewGame *ng, NewGameText *t
 void api_health(Server *srv, const Request *req, Session *s, Response *res);
 /* GET /api/stats: counts of games in memory, evicted, deleted and flagged. */
 void api_stats(Server *srv, const Request *req, Session *s, Response *res);
+
+/* Counts a creation of `what` ("games", "tournaments") from addr against per_hour an hour:
+ * in `window`, this process's, and in the database under `key` (so that the servers
+ * sharing it, and their restarts, keep one limit). False with the
+ * refusal in res: 429 "too many WHAT created from your address: at most N an hour; try
+ * again in S s" with Retry-After S, when the oldest of the hour's leaves the hour. */
+bool api_count_create(Server *srv, const char *addr, RateLimiter *window, const char *key,
+                      int per_hour, const char *what, Response *res);
 
 /* Creates the game ng (players, rules and seats checked; `humans` of its seats people)
  * within the requester's limits: the new session with a reference, or NULL with the

@@ -4,7 +4,8 @@
  * and crosstable at /api/tournaments/ID, and joining, leaving and starting it. Anyone
  * may create one (within a per-address budget an hour); its creator holds a secret token
  * (or is the signed-in account) and alone adds AI seats and starts it early; a person
- * joins with a token of his own, which also shows him his games' seat links.
+ * joins with a token of his own, which also shows him his games' seat links. The
+ * creator may cancel it before it starts.
  */
 #include "web/api_tournament.h"
 
@@ -16,11 +17,14 @@
 #include "play/seats.h"
 #include "web/api.h"
 #include "web/api_account.h"
+#include "web/api_games.h"
 #include "web/context.h"
 #include "web/ratelimit.h"
 #include "web/secret.h"
 #include "web/session.h"
+#include "web/store.h"
 #include "web/store_account.h"
+#include "web/tour_live.h"
 #include "web/tournament.h"
 
 enum { LIST_CAP = 50, MAX_START_S = 7 * 86400, START_TRIES = 40, START_PAUSE_MS = 50 };
@@ -82,33 +86,60 @@ static json_t *summary(const StoreTour *t)
     json_object_set_new(o, "players", json_integer(t->players));
     json_object_set_new(o, "starts", json_integer(t->starts));
     json_object_set_new(o, "state", json_string(t->state));
+    json_object_set_new(o, "version", json_integer((json_int_t)t->version));
     json_object_set_new(o, "rules", rules ? rules : json_object());
     json_object_set_new(o, "clock", clock ? clock : json_null());
     return o;
 }
 
-/* GET /api/tournaments */
-static void list(Server *srv, Response *res)
+/* A query argument that is a whole number in [lo, hi], or `fallback` when absent; false
+ * with res set. */
+static bool int_arg(const Request *req, const char *name, long lo, long hi, long fallback,
+                    long *out, Response *res)
 {
-    StoreTour *t = calloc(LIST_CAP, sizeof *t);
+    const char *v = request_arg(req, name);
+    char *end = NULL;
+    *out = fallback;
+    if (v == NULL)
+        return true;
+    *out = strtol(v, &end, 10);
+    if (v[0] == '\0' || *end != '\0' || *out < lo || *out > hi) {
+        response_error(res, 400, "'%s' must be a whole number from %ld to %ld", name, lo, hi);
+        return false;
+    }
+    return true;
+}
+
+/* GET /api/tournaments[?limit=N&offset=M]: a page of the list; `next` is the offset of
+ * the page after it, null at the end, so that the finished ones, which stay for review,
+ * never make one answer grow. */
+static void list(Server *srv, const Request *req, Response *res)
+{
+    long limit = 0, offset = 0;
+    if (!int_arg(req, "limit", 1, LIST_CAP, LIST_CAP, &limit, res) ||
+        !int_arg(req, "offset", 0, 1000000000L, 0, &offset, res))
+        return;
+    // One more than the page, to know whether there is a next one.
+    StoreTour *t = calloc((size_t)limit + 1, sizeof *t);
     if (t == NULL) {
         response_error(res, 503, "out of memory");
         return;
     }
     int n = 0;
     ErrBuf err;
-    const Status st = store_tour_list(srv->store, t, LIST_CAP, &n, &err);
+    const Status st = store_tour_list(srv->store, (int)offset, t, (int)limit + 1, &n, &err);
     if (st != STATUS_OK) {
         free(t);
         response_error(res, http_status_of(st), "%s", err.msg);
         return;
     }
     json_t *arr = json_array();
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n && i < limit; i++)
         json_array_append_new(arr, summary(&t[i]));
     free(t);
     json_t *o = json_object();
     json_object_set_new(o, "tournaments", arr);
+    json_object_set_new(o, "next", n > limit ? json_integer(offset + limit) : json_null());
     api_answer_json(res, 200, o);
 }
 
@@ -226,13 +257,12 @@ static void create(Server *srv, const Request *req, Response *res)
     json_decref(body);
     if (!ok)
         return;
-    int retry = 0;
-    if (!ratelimit_take(srv->tournament_creates, req->addr, &retry)) {
-        res->retry_after = retry;
-        response_error(res, 429, "too many tournaments created from your address: try again "
-                       "in %d s", retry);
+    // A tournament makes many games: its own budget, under its own key in the database.
+    char key[96];
+    snprintf(key, sizeof key, "tournament %s", req->addr);
+    if (!api_count_create(srv, req->addr, srv->tournament_creates, key,
+                          tournament_creates_per_hour(&srv->cfg), "tournaments", res))
         return;
-    }
     StoreUser u;
     t.creator_user = account_of(srv, req, &u);
     t.created = (int64_t)time(NULL);
@@ -491,6 +521,7 @@ static void join(Server *srv, const Request *req, const StoreTour *t, const Stor
         response_error(res, st == STATUS_NOT_FOUND ? 409 : http_status_of(st), "%s", err.msg);
         return;
     }
+    tour_live_changed(srv, t->id);
     json_t *o = json_object();
     json_object_set_new(o, "entry", json_integer(entry));
     json_object_set_new(o, "token", json_string(ne.token));
@@ -534,24 +565,50 @@ static void leave(Server *srv, const Request *req, const StoreTour *t, const Sto
         response_error(res, st == STATUS_NOT_FOUND ? 409 : http_status_of(st), "%s", err.msg);
         return;
     }
+    tour_live_changed(srv, t->id);
+    api_answer_json(res, 200, json_pack("{s:b}", "ok", 1));
+}
+
+/* A creator's call with an empty body ({}): false with res set when the body is not
+ * that, or the asker is not the creator ("only the tournament's creator DOES"). */
+static bool creator_call(Server *srv, const Request *req, const StoreTour *t, const char *does,
+                         Response *res)
+{
+    json_t *body = parse_body(req, res);
+    static const char *const NONE[] = {NULL};
+    const bool ok = body != NULL && only_fields(body, NONE, res);
+    json_decref(body);
+    if (!ok)
+        return false;
+    StoreUser u;
+    if (!is_creator(t, req, account_of(srv, req, &u))) {
+        response_error(res, 403, "only the tournament's creator %s", does);
+        return false;
+    }
+    return true;
+}
+
+/* POST .../cancel: the creator calls it off before its start; its entrants see it
+ * cancelled until the housekeeping deletes it (tournaments_sweep). */
+static void cancel(Server *srv, const Request *req, const StoreTour *t, Response *res)
+{
+    if (!creator_call(srv, req, t, "cancels it", res))
+        return;
+    ErrBuf err;
+    const Status st = store_tour_cancel(srv->store, t->id, (int64_t)time(NULL), &err);
+    if (st != STATUS_OK) {
+        response_error(res, st == STATUS_NOT_FOUND ? 409 : http_status_of(st), "%s", err.msg);
+        return;
+    }
+    tour_live_changed(srv, t->id);
     api_answer_json(res, 200, json_pack("{s:b}", "ok", 1));
 }
 
 /* POST .../start: the creator starts it now rather than at its time. */
 static void start(Server *srv, const Request *req, const StoreTour *t, Response *res)
 {
-    json_t *body = parse_body(req, res);
-    static const char *const NONE[] = {NULL};
-    if (body == NULL || !only_fields(body, NONE, res)) {
-        json_decref(body);
+    if (!creator_call(srv, req, t, "starts it", res))
         return;
-    }
-    json_decref(body);
-    StoreUser u;
-    if (!is_creator(t, req, account_of(srv, req, &u))) {
-        response_error(res, 403, "only the tournament's creator starts it");
-        return;
-    }
     if (t->players < 2) {
         response_error(res, 409, "a tournament needs two players at least");
         return;
@@ -575,6 +632,7 @@ static void start(Server *srv, const Request *req, const StoreTour *t, Response 
         response_error(res, st == STATUS_NOT_FOUND ? 409 : http_status_of(st), "%s", err.msg);
         return;
     }
+    tour_live_changed(srv, t->id); // the start moved, whoever paired the first round
     api_answer_json(res, 200, json_pack("{s:b}", "ok", 1));
 }
 
@@ -588,7 +646,7 @@ bool api_tournament_handle(Server *srv, const Request *req, Response *res)
     const char *rest = req->path[root] ? req->path + root + 1 : "";
     if (rest[0] == '\0') {
         if (get)
-            list(srv, res);
+            list(srv, req, res);
         else if (post)
             create(srv, req, res);
         else
@@ -610,9 +668,11 @@ bool api_tournament_handle(Server *srv, const Request *req, Response *res)
         return true;
     }
     const bool known = action[0] == '\0' || strcmp(action, "join") == 0 ||
-                       strcmp(action, "leave") == 0 || strcmp(action, "start") == 0;
+                       strcmp(action, "leave") == 0 || strcmp(action, "start") == 0 ||
+                       strcmp(action, "cancel") == 0;
     if (!known) {
-        response_error(res, 404, "no such API path: a tournament has join, leave and start");
+        response_error(res, 404, "no such API path: a tournament has join, leave, start "
+                       "and cancel");
         return true;
     }
     if (action[0] == '\0' ? !get : !post) {
@@ -637,6 +697,8 @@ bool api_tournament_handle(Server *srv, const Request *req, Response *res)
         join(srv, req, &t, e, players, res);
     else if (strcmp(action, "leave") == 0)
         leave(srv, req, &t, e, players, res);
+    else if (strcmp(action, "cancel") == 0)
+        cancel(srv, req, &t, res);
     else
         start(srv, req, &t, res);
     free(e);

@@ -33,6 +33,7 @@ typedef struct RateLimiter RateLimiter;
 typedef struct Server Server;
 typedef struct SessionTable SessionTable;
 typedef struct SseHub SseHub;
+typedef struct TourLive TourLive;
 typedef struct Store Store;
 typedef struct TrustedProxies TrustedProxies;
 typedef struct WebLog WebLog;
@@ -58,6 +59,7 @@ struct Server {
     struct MHD_Daemon *daemon;
     SseHub *sse;         /* the event streams' keep-alives and hang-ups */
     atomic_long open_streams; /* event streams open now: counted by sse.c */
+    TourLive *tour_live; /* tournaments' event streams (tour_live.h) */
     Gate *gate;          /* the listening socket and the first heads' check */
     HttpWorkers *http_workers; /* the threads for requests that may block */
     atomic_bool stopping;

@@ -40,6 +40,7 @@
 #include "web/context.h"
 #include "web/session.h"
 #include "web/sse.h"
+#include "web/tour_live.h"
 #include "web/streams.h"
 
 /* What one request collects between the calls libmicrohttpd makes for it. */
@@ -250,12 +251,12 @@ static const char *request_token(struct MHD_Connection *c)
     return MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
 }
 
-/* "/api/games/ID/events" -> ID in id (false if the path is not that). */
-static bool events_path(const char *path, char *id, size_t cap)
+/* PREFIX "ID/events" -> ID in id (false if the path is not that): a game's or a
+ * tournament's event stream. */
+static bool events_path(const char *path, const char *prefix, char *id, size_t cap)
 {
-    static const char PREFIX[] = "/api/games/";
-    const size_t plen = sizeof PREFIX - 1;
-    if (strncmp(path, PREFIX, plen) != 0)
+    const size_t plen = strlen(prefix);
+    if (strncmp(path, prefix, plen) != 0)
         return false;
     const char *slash = strchr(path + plen, '/');
     if (slash == NULL || strcmp(slash, "/events") != 0)
@@ -424,6 +425,24 @@ static enum MHD_Result serve_events(Server *srv, struct MHD_Connection *c, const
     return ret;
 }
 
+/* A tournament's event stream (tour_live.h), resumed from the Last-Event-ID its browser
+ * sends when it reconnects. */
+static enum MHD_Result serve_tour_events(Server *srv, struct MHD_Connection *c, const char *id,
+                                         const char *addr)
+{
+    int code = 0, retry = 0;
+    char msg[ERRBUF_LEN];
+    const char *last = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Last-Event-ID");
+    struct MHD_Response *mr =
+        tour_live_open(srv, c, id, addr, last, &code, &retry, msg, sizeof msg);
+    if (mr == NULL)
+        return send_error(c, code, msg, NULL, retry);
+    add_security_headers(mr, false);
+    const enum MHD_Result ret = MHD_queue_response(c, 200, mr);
+    MHD_destroy_response(mr);
+    return ret;
+}
+
 typedef struct HeadSize {
     size_t headers, query;
 } HeadSize;
@@ -573,10 +592,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return serve_asset(srv, c, url);
     }
     char id[64];
-    if (events_path(url, id, sizeof id)) {
+    const bool tour = events_path(url, "/api/tournaments/", id, sizeof id);
+    if (tour || events_path(url, "/api/games/", id, sizeof id)) {
         if (!is_get)
             return send_error(c, 405, "event streams are read with GET", "GET", 0);
-        return serve_events(srv, c, id, addr);
+        return tour ? serve_tour_events(srv, c, id, addr) : serve_events(srv, c, id, addr);
     }
     snprintf(cx->addr, sizeof cx->addr, "%s", addr);
     cx->req = (Request){

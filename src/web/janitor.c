@@ -9,8 +9,10 @@
  * sessions; every minute of a day (mail.h) it mails those whose clock runs low. On a
  * shared store it also beats for this process (store_live_beat) four
  * times per --dead-after, at most every 5 s, so that a live process's streams and hints
- * always count and a dead one's soon do not. Every second it lets the tournaments with
- * work due take their next step (tournament.h).
+ * always count and a dead one's soon do not. Every 0.4 s it lets the tournaments with
+ * work due take their next step (and sends their event streams' keep-alives), and
+ * every few seconds it deletes those cancelled an hour
+ * ago (tournament.h).
  */
 #include "web/janitor.h"
 
@@ -23,10 +25,16 @@
 #include "web/mail.h"
 #include "web/session.h"
 #include "web/store_account.h"
+#include "web/tour_live.h"
 #include "web/tournament.h"
 #include "web/waits.h"
 
-enum { CLOCK_TICK_MS = 200, BEAT_MAX_MS = 5000, TOURNAMENT_TICK_MS = 1000 };
+enum {
+    CLOCK_TICK_MS = 200,
+    BEAT_MAX_MS = 5000,
+    TOURNAMENT_TICK_MS = 400,
+    TOURNAMENT_SWEEP_MS = 5000,
+};
 
 struct Janitor {
     Server *srv;
@@ -57,6 +65,7 @@ static void *janitor_main(void *arg)
                              ? (int64_t)c->dead_after_s * 1000 / 4
                              : BEAT_MAX_MS;
     int64_t since_sweep = 0, since_beat = 0, since_tournaments = 0, since_mail = 0;
+    int64_t since_tour_sweep = 0;
     const int64_t mail_period = mail_timeouts_period_ms(srv);
     int64_t expired_at = 0; /* when expired sign-in sessions were last cleared (s) */
     pthread_mutex_lock(&j->mu);
@@ -74,10 +83,18 @@ static void *janitor_main(void *arg)
             ErrBuf e; // a beat missed is made up at the next; holds lapse only after four
             store_live_beat(srv->store, c->dead_after_s, &e);
         }
-        // Tournaments pair their next round within a second of the last game's end.
+        // A tournament records a game's result, tells its pages and pairs its next round
+        // within half a second of the game's end; a step with nothing to do is a few
+        // reads and its lease's two writes.
         if ((since_tournaments += wait) >= TOURNAMENT_TICK_MS) {
             since_tournaments = 0;
             tournaments_tick(srv);
+            tour_live_tick(srv);
+        }
+        // Cancelled tournaments go an hour after; a few seconds late is nothing.
+        if ((since_tour_sweep += wait) >= TOURNAMENT_SWEEP_MS) {
+            since_tour_sweep = 0;
+            tournaments_sweep(srv);
         }
         if ((since_mail += wait) >= mail_period) {
             since_mail = 0;

@@ -30,6 +30,8 @@
 #include "web/session.h"
 #include "web/sse.h"
 #include "web/store.h"
+#include "web/tour_live.h"
+#include "web/tournament.h"
 #include "web/weblog.h"
 
 static void watch_changed(void *ctx, const char *id, uint64_t version)
@@ -52,6 +54,12 @@ static void watch_orphaned(void *ctx, const char *id)
 static void watch_missed(void *ctx)
 {
     session_store_missed(ctx);
+    tour_live_missed(ctx);
+}
+
+static void watch_tournament(void *ctx, const char *id, uint64_t version)
+{
+    tour_live_remote(ctx, id, version);
 }
 
 static void queue_move(void *ai, Session *s)
@@ -72,7 +80,8 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
         return st;
     if ((st = perfect_open(cfg->tablebase, &srv->perfect, err)) != STATUS_OK ||
         (st = credentials_new(cfg->password_low, &srv->cred, err)) != STATUS_OK ||
-        (st = language_pages_new(&srv->pages, err)) != STATUS_OK) {
+        (st = language_pages_new(&srv->pages, err)) != STATUS_OK ||
+        (st = tour_live_new(&srv->tour_live, err)) != STATUS_OK) {
         server_stop(srv);
         return st;
     }
@@ -80,9 +89,7 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     srv->rate = ratelimit_new(cfg->write_rate, cfg->write_burst);
     srv->creates = ratelimit_new_window(cfg->creates_per_hour, 3600);
     srv->creates_home = ratelimit_new_window(cfg->home_creates_per_hour, 3600);
-    // A tournament makes many games: a tenth of the games an address may create.
-    srv->tournament_creates = ratelimit_new_window(
-        cfg->creates_per_hour / 10 > 0 ? cfg->creates_per_hour / 10 : 1, 3600);
+    srv->tournament_creates = ratelimit_new_window(tournament_creates_per_hour(cfg), 3600);
     // Pages of positions: 4 a second after 40 at once, about an eighth of a core for the
     // biggest pages (a page of King Down is some 35 ms), so one address cannot slow
     // the moves of others much, while a review steps through pages as it likes.
@@ -108,7 +115,8 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     const SessionHooks hooks = {sse_wake_locked, sse_events_free, queue_move, srv->ai};
     sessions_set_hooks(srv->sessions, &hooks);
     // Other processes sharing the store: their changes and their orphaned AI moves.
-    const StoreWatch watch = {srv, watch_changed, watch_thinking, watch_orphaned, watch_missed};
+    const StoreWatch watch = {srv,           watch_changed, watch_thinking, watch_orphaned,
+                              watch_missed,  watch_tournament};
     if ((st = store_watch(srv->store, &watch, err)) != STATUS_OK) {
         server_stop(srv);
         return st;
@@ -140,7 +148,10 @@ void server_stop(Server *srv)
     ai_pool_stop(srv->ai);
     if (srv->sessions)
         sessions_wake_all(srv->sessions);
+    tour_live_wake_all(srv->tour_live);
     http_stop(srv);
+    tour_live_free(srv->tour_live); // its streams went with the daemon
+    srv->tour_live = NULL;
     mailer_stop(srv->mailer); // after the requests, which wake it; before the store
     srv->mailer = NULL;
     ai_pool_free(srv->ai);

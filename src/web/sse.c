@@ -519,16 +519,6 @@ static ssize_t read_stream(void *cls, uint64_t pos, char *buf, size_t max)
     return (ssize_t)n;
 }
 
-/* Gives back a stream's address quota and its hold in a shared store. A stopping server
- * gives back all its holds at once when it closes the store. */
-static void give_back(Server *srv, const char *addr, int64_t hold)
-{
-    quota_give(srv->quota, addr, QUOTA_STREAMS);
-    ErrBuf e; // a hold not given back stops counting with this process's beats
-    if (hold != 0 && !atomic_load(&srv->stopping))
-        store_live_give(srv->store, hold, &e);
-}
-
 static void free_stream(void *cls)
 {
     SseStream *st = cls;
@@ -548,7 +538,7 @@ static void free_stream(void *cls)
     st->suspended = false;
     pthread_mutex_unlock(&s->mu);
     streams_count_close(s, st->viewer);
-    give_back(st->srv, st->addr, st->hold);
+    streams_give_back(st->srv, st->addr, st->hold);
     event_release(st->ev);
     st->ev = NULL;
     atomic_fetch_sub(&st->srv->open_streams, 1);
@@ -563,7 +553,7 @@ static void never_opened(Server *srv, Session *s, int viewer, const char *addr,
                          int64_t hold)
 {
     streams_count_close(s, viewer);
-    give_back(srv, addr, hold);
+    streams_give_back(srv, addr, hold);
     session_release(s);
 }
 

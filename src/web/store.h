@@ -30,7 +30,7 @@ typedef struct StoreStmt StoreStmt; /* store_backend.h: the store's files make t
 
 enum {
     STORE_PLAYER_LEN = 32,
-    STORE_SCHEMA_VERSION = 13, /* what store_open brings every database to */
+    STORE_SCHEMA_VERSION = 14, /* what store_open brings every database to */
 };
 
 /* A game as stored: enough to rebuild it exactly. */
@@ -131,10 +131,12 @@ Status store_ai_claim(Store *st, const char *id, bool *mine, ErrBuf *err);
 
 /* Per-address limits that hold across the processes sharing a store: the database
  * counts them (one transaction per check, under a lock per address). A store only one
- * process uses counts nothing here (*ok is always true): the server's own counts
- * (ratelimit.c, quota.c) are the whole truth there. */
-/* Counts a game created from addr, unless addr created per_hour of them in the last
- * hour: then *ok is false, nothing is counted and *retry_s says when one more may be. */
+ * process uses counts nothing in the two hold calls below (*ok is always true): the
+ * server's own counts (quota.c) are the whole truth there. */
+/* Counts a creation from addr (a game; a key of the caller's for other things), unless
+ * addr created per_hour of them in the last hour: then *ok is false, nothing is counted
+ * and *retry_s says when one more may be. Both stores keep the count, so that a restart
+ * does not forget it. */
 Status store_count_create(Store *st, const char *addr, int per_hour, bool *ok, int *retry_s,
                           ErrBuf *err);
 /* Takes a hold of `kind` (a QuotaKind) for game `id`, about to be stored, unless addr
@@ -168,7 +170,7 @@ Status store_live_give(Store *st, int64_t hold, ErrBuf *err);
 Status store_live_beat(Store *st, int dead_s, ErrBuf *err);
 
 /* What a shared store reports from its listener thread: another process committed a
- * change to game `id` (now at `version`); a process claimed game `id`'s AI move to think
+ * change to game `id` (now at `version`), or to tournament `id`; a process claimed game `id`'s AI move to think
  * it (store_ai_claim); an AI move whose holder stopped renewing its claim (killed, say)
  * is now claimed by this process and should be played; the listener lost its connection
  * and may have missed changes of any game (after reconnecting). */
@@ -178,6 +180,8 @@ typedef struct StoreWatch {
     void (*thinking)(void *ctx, const char *id);
     void (*orphaned)(void *ctx, const char *id);
     void (*missed)(void *ctx);
+    /* another process changed tournament `id`, now at `version` (store_tour_notify) */
+    void (*tournament)(void *ctx, const char *id, uint64_t version);
 } StoreWatch;
 /* Starts reporting (shared stores; nothing for SQLite). The callbacks run on the store's
  * own thread until store_unwatch, which returns once they have stopped. */

@@ -67,6 +67,8 @@ typedef struct StoreOps {
                         StoreRefusal *refused, ErrBuf *err);
     Status (*live_give)(Store *st, int64_t hold, ErrBuf *err);
     Status (*live_beat)(Store *st, int dead_s, ErrBuf *err);
+    /* NULL for a store only one process uses: tells the others of a tournament's change. */
+    Status (*tour_notify)(Store *st, const char *id, uint64_t version, ErrBuf *err);
     /* NULL when there is nothing to watch. */
     Status (*watch)(Store *st, const StoreWatch *w, ErrBuf *err);
     void (*unwatch)(Store *st);

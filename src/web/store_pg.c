@@ -708,6 +708,7 @@ static const StoreOps PG_OPS = {
     .live_take = pg_live_take,
     .live_give = pg_live_give,
     .live_beat = pg_live_beat,
+    .tour_notify = pg_tour_notify,
     .watch = pg_watch,
     .unwatch = pg_unwatch,
 };

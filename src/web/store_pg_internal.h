@@ -91,6 +91,7 @@ Status pg_live_take(Store *base, const char *addr, const char *game, int kind, i
                     ErrBuf *err);
 Status pg_live_give(Store *base, int64_t hold, ErrBuf *err);
 Status pg_live_beat(Store *base, int dead_s, ErrBuf *err);
+Status pg_tour_notify(Store *base, const char *id, uint64_t version, ErrBuf *err);
 Status pg_watch(Store *base, const StoreWatch *w, ErrBuf *err);
 void pg_unwatch(Store *base);
 

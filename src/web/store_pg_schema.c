@@ -128,6 +128,9 @@ const char *const PG_MIGRATIONS[] = {
      "CREATE TABLE login_failures(key TEXT PRIMARY KEY, fails INTEGER NOT NULL,"
      " last_ms BIGINT NOT NULL, until_ms BIGINT NOT NULL);"
      "CREATE INDEX login_failures_last ON login_failures(last_ms);"),
+    // 14: a tournament's version, as in SQLite's step 14 (whose address_creates this
+    // database has had since step 5).
+    ("ALTER TABLE tournaments ADD COLUMN version BIGINT NOT NULL DEFAULT 0;"),
 };
 _Static_assert(sizeof PG_MIGRATIONS / sizeof PG_MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

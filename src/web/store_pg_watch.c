@@ -1,7 +1,8 @@
 /*
  * store_pg_watch.c - the listener thread of a PostgreSQL store (see store_pg.c): on its
  * own connection, it passes the notices of channel crown_games ("ID VERSION" for every
- * commit, "ID think" for every AI claim) on to the server, renews this process's leases
+ * commit, "ID think" for every AI claim, "ID tour VERSION" for a tournament's change, sent
+ * by pg_tour_notify) on to the server, renews this process's leases
  * on AI moves and takes over the orphaned ones, once a tick. A lost connection is
  * replaced, and the server told that it may have missed changes.
  */
@@ -55,8 +56,20 @@ static void drain(PgStore *st, PGconn *c)
             st->watch.changed(st->watch.ctx, id, (uint64_t)version);
         else if (sscanf(n->extra, "%24s %7s", id, what) == 2 && strcmp(what, "think") == 0)
             st->watch.thinking(st->watch.ctx, id);
+        else if (sscanf(n->extra, "%24s %7s %llu", id, what, &version) == 3 &&
+                 strcmp(what, "tour") == 0)
+            st->watch.tournament(st->watch.ctx, id, (uint64_t)version);
         PQfreemem(n);
     }
+}
+
+Status pg_tour_notify(Store *base, const char *id, uint64_t version, ErrBuf *err)
+{
+    char v[24];
+    snprintf(v, sizeof v, "%llu", (unsigned long long)version);
+    const char *p[] = {id, v};
+    return pg_call(pg(base), "SELECT pg_notify('crown_games', $1::text || ' tour ' || $2::text)",
+                   2, p, PGRES_TUPLES_OK, NULL, err);
 }
 
 static void *listen_main(void *arg)

@@ -16,10 +16,20 @@ static const char *cell(const StoreRows *r, int row, int col)
     return c ? c : "";
 }
 
+/* Runs m[0..n), whose last returns a row when it changed one (its `none` otherwise). */
+static Status run_changed(Store *st, const StoreStmt *m, int n, ErrBuf *err)
+{
+    StoreRows r;
+    const Status s = store_run(st, m, n, &r, err);
+    if (s == STATUS_OK)
+        store_rows_free(&r);
+    return s;
+}
+
 #define TOUR_COLUMNS                                                                       \
     "t.id, t.name, t.game, t.rules, t.clock, t.format, t.rounds, t.max_players, t.starts," \
     " t.created, t.state, t.round, t.creator, t.creator_user,"                             \
-    " (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id=t.id)"
+    " (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id=t.id), t.version"
 
 static void read_tour(const StoreRows *r, int i, StoreTour *o)
 {
@@ -39,6 +49,7 @@ static void read_tour(const StoreRows *r, int i, StoreTour *o)
     snprintf(o->creator, sizeof o->creator, "%s", cell(r, i, 12));
     o->creator_user = strtoll(cell(r, i, 13), NULL, 10);
     o->players = atoi(cell(r, i, 14));
+    o->version = strtoull(cell(r, i, 15), NULL, 10);
 }
 
 Status store_tour_create(Store *st, const StoreTour *t, ErrBuf *err)
@@ -72,17 +83,18 @@ Status store_tour_get(Store *st, const char *id, StoreTour *out, ErrBuf *err)
     return STATUS_OK;
 }
 
-Status store_tour_list(Store *st, StoreTour *out, int cap, int *n, ErrBuf *err)
+Status store_tour_list(Store *st, int offset, StoreTour *out, int cap, int *n, ErrBuf *err)
 {
     *n = 0;
-    char c[16];
+    char c[16], o[16];
     store_num(c, sizeof c, cap);
-    const char *p[] = {c};
+    store_num(o, sizeof o, offset);
+    const char *p[] = {c, o};
     // The ones still to play first, soonest start first; then the latest ended.
     const StoreStmt m = {"SELECT " TOUR_COLUMNS " FROM tournaments t ORDER BY"
                          " CASE WHEN t.state IN ('open', 'running') THEN 0 ELSE 1 END,"
                          " CASE WHEN t.state IN ('open', 'running') THEN t.starts"
-                         " ELSE -t.starts END, t.id LIMIT $1", 1, p, NULL};
+                         " ELSE -t.starts END, t.id LIMIT $1 OFFSET $2", 2, p, NULL};
     StoreRows r;
     const Status s = store_run(st, &m, 1, &r, err);
     if (s != STATUS_OK)
@@ -165,7 +177,7 @@ Status store_tour_join(Store *st, const char *id, const StoreEntrant *e, int *en
     // The row's update first: it locks the tournament in PostgreSQL, so two joins at
     // once are counted one after the other against the limit.
     const StoreStmt m[] = {
-        {"UPDATE tournaments SET lease=lease WHERE id=$1 AND state='open' AND"
+        {"UPDATE tournaments SET version=version+1 WHERE id=$1 AND state='open' AND"
          " (SELECT COUNT(*) FROM tournament_players p WHERE p.tournament_id=$1) < max_players"
          " RETURNING id", 1, lock, "the tournament has started or is full"},
         {"SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM tournament_players WHERE"
@@ -190,14 +202,13 @@ Status store_tour_leave(Store *st, const char *id, int entry, ErrBuf *err)
     char k[16];
     store_num(k, sizeof k, entry);
     const char *p[] = {id, k};
-    const StoreStmt m = {"DELETE FROM tournament_players WHERE tournament_id=$1 AND entry=$2"
-                         " AND EXISTS (SELECT 1 FROM tournaments WHERE id=$1 AND state='open')"
-                         " RETURNING entry", 2, p, "the tournament has started, or no such entrant"};
-    StoreRows r;
-    const Status s = store_run(st, &m, 1, &r, err);
-    if (s == STATUS_OK)
-        store_rows_free(&r);
-    return s;
+    const StoreStmt m[] = {
+        {"DELETE FROM tournament_players WHERE tournament_id=$1 AND entry=$2"
+         " AND EXISTS (SELECT 1 FROM tournaments WHERE id=$1 AND state='open')"
+         " RETURNING entry", 2, p, "the tournament has started, or no such entrant"},
+        {"UPDATE tournaments SET version=version+1 WHERE id=$1 RETURNING id", 1, p, NULL},
+    };
+    return run_changed(st, m, 2, err);
 }
 
 Status store_tour_set_start(Store *st, const char *id, int64_t at, ErrBuf *err)
@@ -205,13 +216,9 @@ Status store_tour_set_start(Store *st, const char *id, int64_t at, ErrBuf *err)
     char a[24];
     store_num(a, sizeof a, at);
     const char *p[] = {id, a};
-    const StoreStmt m = {"UPDATE tournaments SET starts=$2 WHERE id=$1 AND state='open'"
-                         " RETURNING id", 2, p, "the tournament has started already"};
-    StoreRows r;
-    const Status s = store_run(st, &m, 1, &r, err);
-    if (s == STATUS_OK)
-        store_rows_free(&r);
-    return s;
+    const StoreStmt m = {"UPDATE tournaments SET starts=$2, version=version+1 WHERE id=$1 AND"
+                         " state='open' RETURNING id", 2, p, "the tournament has started already"};
+    return run_changed(st, &m, 1, err);
 }
 
 Status store_tour_due(Store *st, int64_t now, int64_t now_ms, char (*ids)[SECRET_ID_LEN + 1],
@@ -282,8 +289,8 @@ Status store_tour_pair(Store *st, const char *id, int round, const StoreTourGame
     head[0] = id;
     head[1] = text[n][0];
     head[2] = text[n][1];
-    m[0] = (StoreStmt){"UPDATE tournaments SET round=$2, state='running' WHERE id=$1 AND"
-                       " round=$3 RETURNING id", 3, head, "paired already"};
+    m[0] = (StoreStmt){"UPDATE tournaments SET round=$2, state='running', version=version+1"
+                       " WHERE id=$1 AND round=$3 RETURNING id", 3, head, "paired already"};
     for (int i = 0; i < n; i++) {
         const StoreTourGame *b = &boards[i];
         const char **q = &params[(size_t)i * 7];
@@ -323,14 +330,52 @@ Status store_tour_result(Store *st, const char *id, int round, int board, double
     store_num(b, sizeof b, board);
     snprintf(w, sizeof w, "%g", white_points);
     const char *p[] = {id, r, b, w};
-    const StoreStmt m = {"UPDATE tournament_games SET result=$4 WHERE tournament_id=$1 AND"
-                         " round=$2 AND board=$3", 4, p, NULL};
-    return store_run(st, &m, 1, NULL, err);
+    const StoreStmt m[] = {
+        {"UPDATE tournament_games SET result=$4 WHERE tournament_id=$1 AND round=$2 AND"
+         " board=$3", 4, p, NULL},
+        {"UPDATE tournaments SET version=version+1 WHERE id=$1", 1, p, NULL},
+    };
+    return store_run(st, m, 2, NULL, err);
 }
 
 Status store_tour_end(Store *st, const char *id, const char *state, ErrBuf *err)
 {
     const char *p[] = {id, state};
-    const StoreStmt m = {"UPDATE tournaments SET state=$2 WHERE id=$1", 2, p, NULL};
+    const StoreStmt m = {"UPDATE tournaments SET state=$2, version=version+1 WHERE id=$1", 2,
+                         p, NULL};
     return store_run(st, &m, 1, NULL, err);
+}
+
+Status store_tour_cancel(Store *st, const char *id, int64_t now, ErrBuf *err)
+{
+    char a[24];
+    store_num(a, sizeof a, now);
+    const char *p[] = {id, a};
+    // Its start becomes the moment it was cancelled (if that is sooner), from which the
+    // sweep counts the hour its entrants have to see it.
+    const StoreStmt m = {"UPDATE tournaments SET state='cancelled', version=version+1,"
+                         " starts=CASE WHEN starts>$2 THEN $2 ELSE starts END WHERE id=$1 AND"
+                         " state='open' RETURNING id", 2, p, "the tournament is no longer open: it has"
+                         " started, or was cancelled"};
+    return run_changed(st, &m, 1, err);
+}
+
+Status store_tour_sweep(Store *st, int64_t before, ErrBuf *err)
+{
+    char b[24];
+    store_num(b, sizeof b, before);
+    const char *p[] = {b};
+#define TOUR_GONE "(SELECT id FROM tournaments WHERE state='cancelled' AND starts<$1)"
+    const StoreStmt m[] = {
+        {"DELETE FROM tournament_games WHERE tournament_id IN " TOUR_GONE, 1, p, NULL},
+        {"DELETE FROM tournament_players WHERE tournament_id IN " TOUR_GONE, 1, p, NULL},
+        {"DELETE FROM tournaments WHERE id IN " TOUR_GONE, 1, p, NULL},
+    };
+#undef TOUR_GONE
+    return store_run(st, m, 3, NULL, err);
+}
+
+Status store_tour_notify(Store *st, const char *id, uint64_t version, ErrBuf *err)
+{
+    return st->ops->tour_notify ? st->ops->tour_notify(st, id, version, err) : STATUS_OK;
 }

@@ -4,7 +4,8 @@
  * and its boards round by round with each board's game and result. Each call is one
  * transaction of the store's generic runner (store_run), in SQL both backends read, so
  * that processes sharing PostgreSQL see one tournament, and a lease on its row lets only
- * one of them pair its rounds (web/tournament.h).
+ * one of them pair its rounds (web/tournament.h). Each change moves the tournament's
+ * version on, for its event streams (web/tour_live.h).
  */
 #ifndef CROWN_WEB_STORE_TOURNAMENT_H
 #define CROWN_WEB_STORE_TOURNAMENT_H
@@ -23,8 +24,8 @@ enum {
 };
 
 /* A tournament's row. state: "open" (taking entrants), "running", "finished" or
- * "cancelled" (nobody to play when it was due); round: the last round paired (0-based),
- * -1 before the first. */
+ * "cancelled" (by its creator, or too few to play when it was due); round: the last
+ * round paired (0-based), -1 before the first. */
 typedef struct StoreTour {
     char id[SECRET_ID_LEN + 1];
     char name[STORE_TOUR_NAME_CAP];
@@ -41,6 +42,7 @@ typedef struct StoreTour {
     char creator[SECRET_TOKEN_LEN + 1]; /* the creator's secret token */
     int64_t creator_user;               /* the creator's account, 0: none */
     int players;                        /* entrants now (reads only) */
+    uint64_t version;                   /* moved on by every change (reads only) */
 } StoreTour;
 
 /* An entrant: seed = place in the order of entry. player: "human" or an AI spec. */
@@ -64,8 +66,9 @@ typedef struct StoreTourGame {
 Status store_tour_create(Store *st, const StoreTour *t, ErrBuf *err);
 /* The tournament id; STATUS_NOT_FOUND "no such tournament" when unknown. */
 Status store_tour_get(Store *st, const char *id, StoreTour *out, ErrBuf *err);
-/* Up to cap tournaments, the unfinished first (by start), then the latest finished. */
-Status store_tour_list(Store *st, StoreTour *out, int cap, int *n, ErrBuf *err);
+/* Up to cap tournaments after the first `offset` in the list's order: the unfinished
+ * first (by start), then the latest ended. */
+Status store_tour_list(Store *st, int offset, StoreTour *out, int cap, int *n, ErrBuf *err);
 /* The entrants in order of entry (malloc'd into *out, *n of them). */
 Status store_tour_entrants(Store *st, const char *id, StoreEntrant **out, int *n, ErrBuf *err);
 /* The boards of every round paired, by round then board (malloc'd). */
@@ -97,7 +100,18 @@ Status store_tour_pair(Store *st, const char *id, int round, const StoreTourGame
 /* A board's result (white's points). */
 Status store_tour_result(Store *st, const char *id, int round, int board, double white_points,
                          ErrBuf *err);
+/* Cancels the tournament while it is open (its creator's call), its start moved to `now`
+ * if later; STATUS_NOT_FOUND once it has started. */
+Status store_tour_cancel(Store *st, const char *id, int64_t now, ErrBuf *err);
+/* Deletes the cancelled tournaments (by their creator, or with too few entrants at their
+ * start) whose start is before `before`, with their entrants. */
+Status store_tour_sweep(Store *st, int64_t before, ErrBuf *err);
 /* Ends the tournament: state "finished" or "cancelled". */
 Status store_tour_end(Store *st, const char *id, const char *state, ErrBuf *err);
+
+/* Every call above that changes a tournament moves its version on. This tells the other
+ * processes sharing the store that tournament id is now at `version` (their StoreWatch's
+ * tournament callback); nothing for a store only one process uses. */
+Status store_tour_notify(Store *st, const char *id, uint64_t version, ErrBuf *err);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * streams.c - how many event streams one game may have open (streams.h), counted on its
- * session: the rule that keeps watchers from cutting the players off their own updates.
+ * session: the rule that keeps watchers from cutting the players off their own updates;
+ * and what every event stream (a game's, a tournament's) gives back when it closes.
  */
 #include "web/streams.h"
 
@@ -8,7 +9,9 @@
 #include <stdio.h>
 
 #include "web/context.h"
+#include "web/quota.h"
 #include "web/session.h"
+#include "web/store.h"
 
 bool streams_count_open(const Server *srv, Session *s, int viewer, char *msg, size_t n)
 {
@@ -31,6 +34,14 @@ bool streams_count_open(const Server *srv, Session *s, int viewer, char *msg, si
     }
     pthread_mutex_unlock(&s->mu);
     return ok;
+}
+
+void streams_give_back(Server *srv, const char *addr, int64_t hold)
+{
+    quota_give(srv->quota, addr, QUOTA_STREAMS);
+    ErrBuf e; // a hold not given back stops counting with this process's beats
+    if (hold != 0 && !atomic_load(&srv->stopping))
+        store_live_give(srv->store, hold, &e);
 }
 
 void streams_count_close(Session *s, int viewer)

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct Server Server;
 typedef struct Session Session;
@@ -20,5 +21,9 @@ enum { STREAMS_PER_SEAT = 4 };
 bool streams_count_open(const Server *srv, Session *s, int viewer, char *msg, size_t n);
 /* Gives back what streams_count_open counted. */
 void streams_count_close(Session *s, int viewer);
+/* Gives back what any event stream held: its place in addr's stream quota and its hold
+ * in a shared store (store_live_take; 0: none). A stopping server gives back all its
+ * holds at once when it closes the store. */
+void streams_give_back(Server *srv, const char *addr, int64_t hold);
 
 #endif

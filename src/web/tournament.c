@@ -21,6 +21,7 @@
 #include "web/gameclock.h"
 #include "web/session.h"
 #include "web/store_account.h"
+#include "web/tour_live.h"
 
 /* The tournament's rules (a JSON object of strings) as settings pointing into it. */
 static Status rules_of(const json_t *rules, RuleSetting *out, int *n, ErrBuf *err)
@@ -39,6 +40,11 @@ static Status rules_of(const json_t *rules, RuleSetting *out, int *n, ErrBuf *er
         out[(*n)++].value = json_string_value(v);
     }
     return STATUS_OK;
+}
+
+int tournament_creates_per_hour(const ServeConfig *cfg)
+{
+    return cfg->creates_per_hour / 10 > 0 ? cfg->creates_per_hour / 10 : 1;
 }
 
 Status tournament_check(const StoreTour *t, const json_t *clock, ErrBuf *err)
@@ -326,9 +332,9 @@ static Status arena_round(int players, const StoreTourGame *games, int n_games,
 }
 
 /* Records the results of the games of `round` (every round: -1) that ended; *over
- * whether all of them have. */
+ * whether all of them have; *changed set when one was recorded. */
 static Status collect(Server *srv, const char *id, StoreTourGame *games, int n_games,
-                      int round, bool *over, ErrBuf *err)
+                      int round, bool *over, bool *changed, ErrBuf *err)
 {
     *over = true;
     Status st = STATUS_OK;
@@ -340,6 +346,7 @@ static Status collect(Server *srv, const char *id, StoreTourGame *games, int n_g
         if (g->game_id[0] && game_result(srv, g->game_id, &white)) {
             st = store_tour_result(srv->store, id, g->round, g->board, white, err);
             g->done = st == STATUS_OK;
+            *changed = *changed || g->done;
             g->result = white;
         }
         *over = *over && g->done;
@@ -347,8 +354,9 @@ static Status collect(Server *srv, const char *id, StoreTourGame *games, int n_g
     return st;
 }
 
-/* One step of a tournament whose lease this process holds. */
-static Status advance_held(Server *srv, const char *id, ErrBuf *err)
+/* One step of a tournament whose lease this process holds; *changed set when it
+ * changed the tournament. */
+static Status advance_held(Server *srv, const char *id, bool *changed, ErrBuf *err)
 {
     StoreTour t;
     Status st = store_tour_get(srv->store, id, &t, err);
@@ -368,13 +376,13 @@ static Status advance_held(Server *srv, const char *id, ErrBuf *err)
     Pairing *pairs = st == STATUS_OK ? calloc((size_t)players / 2 + 2, sizeof *pairs) : NULL;
     if (st == STATUS_OK && pairs == NULL)
         st = err_set(err, STATUS_NOMEM, "out of memory");
-    bool over = true, paired = false, cancelled = false;
+    bool over = true, paired = false, cancelled = false, finished = false;
     int count = 0;
     if (st == STATUS_OK && open && players < 2) {
         st = store_tour_end(srv->store, id, "cancelled", err);
         cancelled = true;
     } else if (st == STATUS_OK && !open) {
-        st = collect(srv, id, games, n_games, arena ? -1 : t.round, &over, err);
+        st = collect(srv, id, games, n_games, arena ? -1 : t.round, &over, changed, err);
     }
     if (st != STATUS_OK || cancelled) {
         // nothing more this step
@@ -386,14 +394,19 @@ static Status advance_held(Server *srv, const char *id, ErrBuf *err)
             st = store_round(srv, &t, e, pairs, count, t.round + 1, &paired, err);
     } else if (arena && over) {
         st = store_tour_end(srv->store, id, "finished", err);
+        finished = st == STATUS_OK;
     } else if (!arena && over) {
         if (t.round + 1 < tournament_rounds(&t, players))
             st = next_round(&t, players, games, n_games, t.round + 1, pairs, &count, err);
         if (st == STATUS_OK && count > 0)
             st = store_round(srv, &t, e, pairs, count, t.round + 1, &paired, err);
-        if (st == STATUS_OK && !paired)
+        if (st == STATUS_OK && !paired) {
             st = store_tour_end(srv->store, id, "finished", err);
+            finished = st == STATUS_OK;
+        }
     }
+    // Whatever was written moved the version on (a round paired, the end, a cancel).
+    *changed = *changed || paired || cancelled || finished;
     free(pairs);
     free(e);
     free(games);
@@ -407,9 +420,12 @@ Status tournament_advance(Server *srv, const char *id, ErrBuf *err)
     Status st = store_tour_claim(srv->store, id, now, TOURNAMENT_LEASE_MS, &mine, err);
     if (st != STATUS_OK || !mine)
         return st;
-    st = advance_held(srv, id, err);
+    bool changed = false;
+    st = advance_held(srv, id, &changed, err);
     ErrBuf e2; // an unreleased lease runs out by itself
     store_tour_release(srv->store, id, &e2);
+    if (changed)
+        tour_live_changed(srv, id); // its pages read it again
     return st;
 }
 
@@ -424,4 +440,10 @@ void tournaments_tick(Server *srv)
         return;
     for (int i = 0; i < n && !atomic_load(&srv->stopping); i++)
         tournament_advance(srv, ids[i], &err); // a step that failed is tried again next tick
+}
+
+void tournaments_sweep(Server *srv)
+{
+    ErrBuf err; // a sweep that failed is made up at the next
+    store_tour_sweep(srv->store, (int64_t)time(NULL) - TOURNAMENT_KEEP_CANCELLED_S, &err);
 }

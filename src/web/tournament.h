@@ -16,6 +16,7 @@
 
 #include "play/arena.h"
 #include "play/standings.h"
+#include "web/config.h"
 #include "web/store_tournament.h"
 
 typedef struct Server Server;
@@ -26,7 +27,12 @@ enum {
     TOURNAMENT_LEASE_MS = 30000, /* a pairing takes far less; a killed holder's runs out */
     TOURNAMENT_MIN_ARENA_S = 10,
     TOURNAMENT_MAX_ARENA_S = 3 * 3600,
+    TOURNAMENT_KEEP_CANCELLED_S = 3600,
 };
+
+/* Tournaments an address may create an hour: a tournament makes many games, so a tenth
+ * of the games it may create (--creates-per-hour), at least one. */
+int tournament_creates_per_hour(const ServeConfig *cfg);
 
 /* Checks a new tournament's game, rules (a JSON object of strings), clock (a request's
  * form, or NULL) and format, as its games will be made; the message says what is wrong. */
@@ -39,6 +45,11 @@ Status tournament_check(const StoreTour *t, const json_t *clock, ErrBuf *err);
 Status tournament_advance(Server *srv, const char *id, ErrBuf *err);
 /* tournament_advance for every tournament with work due (the housekeeping's call). */
 void tournaments_tick(Server *srv);
+
+/* Deletes the tournaments cancelled (by their creator, or for too few entrants at their
+ * start) TOURNAMENT_KEEP_CANCELLED_S ago or more: long enough for their entrants to see
+ * them cancelled. Finished ones stay, for review. */
+void tournaments_sweep(Server *srv);
 
 /* The rounds a tournament of `players` entrants plays (an arena: those paired so far). */
 int tournament_rounds(const StoreTour *t, int players);

@@ -100,18 +100,19 @@ export async function waitState(server, id, pred, { token, timeoutMs = 30000 } =
   throw new Error(`timed out waiting for game ${id}; last state: ${JSON.stringify(last).slice(0, 400)}`);
 }
 
-// Opens the event stream of a game; next(pred) resolves to the first state event for
-// which pred holds, close() ends the stream. Every state received is also pushed onto
-// `seen` when given.
-export function events(server, id, token, seen) {
+// Opens the event stream of a game (or another's at `path`, with `headers` such as
+// Last-Event-ID); next(pred) resolves to the first event's data for which pred holds,
+// close() ends the stream. Every event received is also pushed onto `seen` when given.
+export function events(server, id, token, seen, { path, headers } = {}) {
   const ctl = new AbortController();
   const q = token ? `?token=${token}` : '';
+  const url = server.url + (path || `/api/games/${id}/events${q}`);
   const queue = [];
   const waiters = [];
   let failed = null;
   const done = (async () => {
     try {
-      const res = await fetch(`${server.url}/api/games/${id}/events${q}`, { signal: ctl.signal });
+      const res = await fetch(url, { signal: ctl.signal, headers });
       if (res.status !== 200) throw new Error(`event stream answered ${res.status}`);
       const dec = new TextDecoder();
       let buf = '';

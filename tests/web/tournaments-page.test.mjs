@@ -1,10 +1,11 @@
 // tournaments-page.test.mjs - the tournament pages in headless Chromium against a real
 // `crown serve`: a round-robin created with the form at /tournaments, a person joining
-// and leaving, four AI seats
-// added and the tournament started by its creator on /tournaments/ID, which follows it
-// live to its end; the standings and the crosstable drawn, and both pages axe-core clean
-// and without sideways scrolling at 1280 and 390 px; an arena's table while it plays. Every wait is on a condition of the
-// page.
+// and leaving, four AI seats added and the tournament started by its creator on
+// /tournaments/ID, which follows it live to its end by its event stream, asking nothing
+// while nothing changes; the standings and the crosstable drawn, and both pages axe-core
+// clean and without sideways scrolling at 1280 and 390 px; an arena's table while it
+// plays; a tournament cancelled by its creator from its page. Every wait is on a
+// condition of the page.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { assertAccessible } from './a11y.mjs';
@@ -38,6 +39,14 @@ test('a round-robin of AI seats created, started and followed to its end in the 
   await page.click('.tour-form button[type=submit]');
   await page.waitForSelector('#tournament[data-state="open"]', WAIT);
   assert.match(new URL(page.url()).pathname, /^\/tournaments\/[0-9a-f]{24}$/);
+  // Live, not polled: while nothing changes the page asks nothing (it once asked every
+  // two seconds); its event stream says when to.
+  const reads = [];
+  const count = (r) => { if (/\/api\/tournaments\/[0-9a-f]{24}$/.test(new URL(r.url()).pathname)) reads.push(r.url()); };
+  page.on('request', count);
+  await page.waitForTimeout(2500);
+  page.off('request', count);
+  assert.deepEqual(reads, []);
   // A person joins by name and leaves again before the start.
   await page.fill('#tour-your-name', 'Ann');
   await page.click('#tour-join-button');
@@ -83,5 +92,21 @@ test('an arena under way: its end time and its table of scores', async () => {
   assert.equal(await page.locator('.tour-standings thead th').count(), 5);
   assert.ok(await noSideways(page));
   await assertAccessible(page, 'an arena on a phone');
+  assert.deepEqual(page.errors, []);
+});
+
+test('the creator cancels a tournament from its page, which then says so', async () => {
+  const page = await newPage(PHONE);
+  await page.goto(`${srv.url}/tournaments`);
+  await page.waitForSelector('#app[data-ready="tournaments"]', WAIT);
+  await page.fill('input[name=name]', 'Called off');
+  await page.fill('input[name=starts]', '60');
+  await page.click('.tour-form button[type=submit]');
+  await page.waitForSelector('#tournament[data-state="open"] #tour-cancel', WAIT);
+  await page.click('#tour-cancel');
+  await page.waitForSelector('#tournament[data-state="cancelled"] .tour-cancelled', WAIT);
+  assert.equal(await page.locator('#tour-cancel, #tour-join-button').count(), 0);
+  assert.ok(await noSideways(page));
+  await assertAccessible(page, 'a cancelled tournament on a phone');
   assert.deepEqual(page.errors, []);
 });

@@ -1,15 +1,21 @@
 // tournaments.test.mjs - tournaments in the JSON API (docs/API.md, "Tournaments"): a
 // round-robin of four AI seats and a Swiss of five for three rounds played to their
 // ends by the server's AI workers, with the standings and the pairings checked (no
-// rematch, one bye a round, nobody two byes), the state kept across a restart, and the
-// an arena of four AI seats for ten seconds, re-paired as they finish, never against the
-// opponent just played, scored with its streaks; refusals: a bad game or format, a stranger adding AI seats or starting it, a join
-// after the start; and a Swiss run by two servers sharing PostgreSQL, each round paired
-// once. King's Valley at ai:1 keeps each game to a fraction of a second.
+// rematch, one bye a round, nobody two byes), the state kept across a restart, and an
+// arena of four AI seats for ten seconds, re-paired as they finish, never against the
+// opponent just played, scored with its streaks; refusals: a bad game or format, a
+// stranger adding AI seats or starting it, a join after the start; the creator's cancel
+// and the housekeeping's removal an hour on; the list's pages; the per-address creation
+// limit, kept across a restart; a tournament's event stream (every change told, a
+// game's result within a second, Last-Event-ID, the per-tournament limit); and a Swiss
+// run by two servers sharing PostgreSQL, each round paired once, the creation limit
+// counted by the database, and a stream on one server told of the other's changes.
+// King's Valley at ai:1 keeps each game to a fraction of a second.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { startPostgres } from './cluster.mjs';
-import { api, startServer } from './server.mjs';
+import { api, events, startServer } from './server.mjs';
 
 let srv;
 
@@ -21,7 +27,7 @@ after(async () => {
   if (srv) {
     const { code } = await srv.stop();
     assert.equal(code, 0, srv.stderr());
-    assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer/);
+    assert.doesNotMatch(srv.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
   }
 });
 
@@ -211,16 +217,158 @@ test('refusals and a tournament kept across a restart', async () => {
   assert.ok(game.clock);
 });
 
+test('the creator cancels before the start, the housekeeping removes it later, the list pages', async () => {
+  const t = await create({ name: 'Called off', game: 'kings-valley' });
+  const ann = (await api(srv, 'POST', `/api/tournaments/${t.id}/join`, { body: { name: 'Ann' } })).body;
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/cancel`, { body: {} })).status, 403);
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/cancel`, { token: ann.token, body: {} })).status, 403);
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/cancel`, { token: t.token, body: {} })).status, 200);
+  // Its entrant sees it cancelled; it takes nobody more, never starts, is cancelled once.
+  const seen = (await api(srv, 'GET', `/api/tournaments/${t.id}`, { token: ann.token })).body;
+  assert.equal(seen.state, 'cancelled');
+  assert.ok(seen.starts <= Date.now() / 1000 + 1);
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/join`, { body: { name: 'Bob' } })).status, 409);
+  assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/start`, { token: t.token, body: {} })).status, 409);
+  const again = await api(srv, 'POST', `/api/tournaments/${t.id}/cancel`, { token: t.token, body: {} });
+  assert.equal(again.status, 409);
+  assert.match(again.body.error, /no longer open/);
+  // The list, a page at a time, is the whole list in the same order.
+  for (const name of ['Page one', 'Page two']) await create({ name, game: 'kings-valley' });
+  const whole = (await api(srv, 'GET', '/api/tournaments')).body;
+  assert.equal(whole.next, null);
+  assert.ok(whole.tournaments.length >= 3);
+  const paged = [];
+  for (let offset = 0; offset !== null;) {
+    const page = (await api(srv, 'GET', `/api/tournaments?limit=2&offset=${offset}`)).body;
+    assert.ok(page.tournaments.length <= 2);
+    paged.push(...page.tournaments.map((x) => x.id));
+    offset = page.next;
+  }
+  assert.deepEqual(paged, whole.tournaments.map((x) => x.id));
+  for (const q of ['limit=0', 'limit=51', 'offset=-1', 'limit=x']) {
+    assert.equal((await api(srv, 'GET', `/api/tournaments?${q}`)).status, 400, q);
+  }
+  // An hour after it was cancelled the housekeeping deletes it, with its entrants. (The
+  // server holds its database alone: stopped, the hour passed in the store, started.)
+  assert.equal((await srv.stop()).code, 0, srv.stderr());
+  execFileSync('sqlite3', [srv.db, `UPDATE tournaments SET starts = starts - 3601 WHERE id = '${t.id}'`]);
+  srv = await startServer({ db: srv.db });
+  assert.equal((await api(srv, 'GET', `/api/tournaments/${t.id}`)).status, 200);
+  const end = Date.now() + 15000;
+  while ((await api(srv, 'GET', `/api/tournaments/${t.id}`)).status !== 404) {
+    assert.ok(Date.now() < end, 'the cancelled tournament was not removed');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+});
+
+test('the event stream tells of every change, a result within a second, and resumes', async () => {
+  const t = await create({ name: 'Live', game: 'kings-valley' });
+  const path = `/api/tournaments/${t.id}/events`;
+  const seen = [];
+  const stream = events(srv, null, null, seen, { path });
+  const get = async (token) => (await api(srv, 'GET', `/api/tournaments/${t.id}`, { token })).body;
+  try {
+    // The version at once, then one event a change.
+    assert.equal((await stream.next()).version, t.version);
+    const ann = (await api(srv, 'POST', `/api/tournaments/${t.id}/join`, { body: { name: 'Ann' } })).body;
+    let v = (await stream.next()).version;
+    assert.equal(v, (await get()).version);
+    await addAi(t, [1]);
+    assert.ok((v = (await stream.next((x) => x.version > v)).version) > t.version);
+    assert.equal((await api(srv, 'POST', `/api/tournaments/${t.id}/start`, { token: t.token, body: {} })).status, 200);
+    // Ann plays the AI; her resignation ends the game, and the stream says so within a
+    // second (the page reads the tournament then, and sees the result).
+    const view = await get(ann.token);
+    assert.equal(view.state, 'running');
+    await stream.next((x) => x.version >= view.version);
+    const seat = view.you.games[0];
+    const token = seat.url.split('#token=')[1];
+    const resigned = Date.now();
+    assert.equal((await api(srv, 'POST', `/api/games/${seat.game}/resign`, { token, body: {} })).status, 200);
+    await stream.next((x) => x.version > view.version, 5000);
+    const after = Date.now() - resigned;
+    assert.ok(after < 1000, `the result was told ${after} ms after the game's end`);
+    const done = await waitEnd(t.id);
+    assert.equal(done.pairings[0][0].result, seat.seat === 0 ? 0 : 1);
+    const end = Date.now() + 5000;
+    while (seen.at(-1).version !== done.version && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(seen.at(-1).version, done.version);
+    // A browser that reconnects with the last version it saw gets nothing until the next
+    // change; one that saw an older version gets the current one at once.
+    const resumed = events(srv, null, null, null, { path, headers: { 'last-event-id': String(done.version) } });
+    const behind = events(srv, null, null, null, { path, headers: { 'last-event-id': String(done.version - 1) } });
+    try {
+      assert.equal((await behind.next()).version, done.version);
+      await assert.rejects(resumed.next(() => true, 500), /no matching event/);
+    } finally {
+      await resumed.close();
+      await behind.close();
+    }
+  } finally {
+    await stream.close();
+  }
+  assert.equal((await api(srv, 'GET', '/api/tournaments/0123456789abcdef01234567/events')).status, 404);
+});
+
+// The 429 of the creation limit, the same on both stores: the limit and when to retry.
+function checkLimited(r) {
+  assert.equal(r.status, 429, JSON.stringify(r.body));
+  assert.match(r.body.error, /^too many tournaments created from your address: at most 1 an hour; try again in (\d+) s$/);
+  const retry = Number(r.body.error.match(/in (\d+) s/)[1]);
+  assert.ok(retry > 3500 && retry <= 3600, r.body.error);
+  assert.equal(r.headers.get('retry-after'), String(retry));
+}
+
+test('an address creates a tenth of --creates-per-hour tournaments an hour, restarts or not; streams a tournament may have', async () => {
+  let one = await startServer({ args: ['--creates-per-hour', '10', '--streams-per-game', '1'] });
+  try {
+    const body = { name: 'First', game: 'kings-valley' };
+    const made = await api(one, 'POST', '/api/tournaments', { body });
+    assert.equal(made.status, 201);
+    checkLimited(await api(one, 'POST', '/api/tournaments', { body }));
+    // A tournament's streams count as a game's: the second is refused, 429 with a wait.
+    const path = `/api/tournaments/${made.body.id}/events`;
+    const first = events(one, null, null, null, { path });
+    try {
+      await first.next();
+      const second = await api(one, 'GET', path);
+      assert.equal(second.status, 429);
+      assert.match(second.body.error, /this tournament has 1 event streams open/);
+      assert.ok(Number(second.headers.get('retry-after')) > 0);
+    } finally {
+      await first.close();
+    }
+    // The store keeps the count: a restart does not forget it.
+    assert.equal((await one.stop()).code, 0, one.stderr());
+    one = await startServer({ db: one.db, args: ['--creates-per-hour', '10'] });
+    checkLimited(await api(one, 'POST', '/api/tournaments', { body }));
+  } finally {
+    const { code } = await one.stop();
+    assert.equal(code, 0, one.stderr());
+    assert.doesNotMatch(one.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
+  }
+});
+
 test('two servers sharing PostgreSQL run one Swiss, each round paired once', async () => {
   const pg = await startPostgres();
-  const a = await startServer({ db: pg.url });
-  const b = await startServer({ db: pg.url });
+  // One tournament an hour per address (a tenth of --creates-per-hour), counted by the
+  // database: the second server refuses the next one.
+  const a = await startServer({ db: pg.url, args: ['--creates-per-hour', '10'] });
+  const b = await startServer({ db: pg.url, args: ['--creates-per-hour', '10'] });
   try {
     const t = (await api(a, 'POST', '/api/tournaments', { body: { name: 'Shared', game: 'kings-valley', format: 'swiss', rounds: 2, starts_in: 3600 } })).body;
+    const more = await api(b, 'POST', '/api/tournaments', { body: { name: 'More', game: 'kings-valley' } });
+    checkLimited(more);
+    // A stream on the other server hears of every change, whichever server made it: the
+    // entrants joining through the first server reach it by the database's notices.
+    const stream = events(b, null, null, null, { path: `/api/tournaments/${t.id}/events` });
+    assert.equal((await stream.next()).version, t.version);
     for (const l of [1, 1, 1, 1]) {
-      const r = await api(b, 'POST', `/api/tournaments/${t.id}/join`, { token: t.token, body: { player: `ai:${l}` } });
+      const r = await api(a, 'POST', `/api/tournaments/${t.id}/join`, { token: t.token, body: { player: `ai:${l}` } });
       assert.equal(r.status, 200, JSON.stringify(r.body));
     }
+    const joined = (await api(a, 'GET', `/api/tournaments/${t.id}`)).body.version;
+    await stream.next((x) => x.version === joined, 2000);
     assert.equal((await api(b, 'POST', `/api/tournaments/${t.id}/start`, { token: t.token, body: {} })).status, 200);
     let done;
     const end = Date.now() + 60000;
@@ -234,11 +382,18 @@ test('two servers sharing PostgreSQL run one Swiss, each round paired once', asy
     checkStandings(done, 'buchholz');
     // Both servers see the same tournament.
     assert.deepEqual((await api(b, 'GET', `/api/tournaments/${t.id}`)).body.standings, done.standings);
+    // The list's page and a cancel too late read the same in PostgreSQL.
+    const page = (await api(b, 'GET', '/api/tournaments?limit=1&offset=0')).body;
+    assert.deepEqual([page.tournaments.map((x) => x.id), page.next], [[t.id], null]);
+    assert.equal((await api(b, 'GET', '/api/tournaments?limit=1&offset=1')).body.tournaments.length, 0);
+    assert.equal((await api(a, 'POST', `/api/tournaments/${t.id}/cancel`, { token: t.token, body: {} })).status, 409);
+    await stream.next((x) => x.version === done.version, 5000);
+    await stream.close();
   } finally {
     for (const s of [a, b]) {
       const { code } = await s.stop();
       assert.equal(code, 0, s.stderr());
-      assert.doesNotMatch(s.stderr(), /AddressSanitizer|runtime error|LeakSanitizer/);
+      assert.doesNotMatch(s.stderr(), /AddressSanitizer|runtime error|LeakSanitizer|ThreadSanitizer/);
     }
     pg.stop();
   }

@@ -1,5 +1,5 @@
 // api.js - the JSON API of crown serve (docs/API.md) as small async functions, and the
-// event stream of a game. Every failure becomes an Error whose message is the server's
+// event streams of a game and of a tournament. Every failure becomes an Error whose message is the server's
 // own explanation, in the page's language where serverwords.js knows it.
 import { serverWords } from './serverwords.js';
 
@@ -50,27 +50,28 @@ export const solution = (id, token) => call('GET', `/api/games/${id}/solution`, 
 export const preview = (id, move) => call('POST', `/api/games/${id}/preview`, { body: { move } });
 // A signed-in player's try at a shipped puzzle, rated on the server (puzzles.js).
 export const puzzleResult = (game, id, solved) => call('POST', `/api/puzzles/${game}/${id}/result`, { body: { solved } });
-// Tournaments (tournaments.js): action is join, leave or start.
-export const listTournaments = () => call('GET', '/api/tournaments');
+// Tournaments (tournaments.js): action is join, leave, start or cancel. The list comes
+// a page at a time: `next` is the offset of the page after, null at the end.
+export const listTournaments = (offset = 0) => call('GET', `/api/tournaments?offset=${offset}`);
 export const createTournament = (spec) => call('POST', '/api/tournaments', { body: spec });
 export const getTournament = (id, token) => call('GET', `/api/tournaments/${id}`, { token });
 export const tournamentAction = (id, token, action, body = {}) => call('POST', `/api/tournaments/${id}/${action}`, { token, body });
 
-// Calls onState(state) with every state the server sends; onOpen() whenever the stream
-// (re)connects; onDown(ms) when it is down and the next try is ms away. The browser
-// reconnects by itself after a network hiccup, but gives up for good on an answer that
-// is not a stream (a 429 when the game's or the address's streams are full, a 503): then
-// a new stream is tried after a back-off, 1 s doubling to 30 s with jitter so that a
-// refused crowd does not come back at once. Returns a function that closes the stream.
-export function watch(id, token, onState, onOpen, onDown) {
-  const q = token ? `?token=${encodeURIComponent(token)}` : '';
+// An event stream at url: handlers[name](data) for each event of that name (its data
+// parsed); onOpen() whenever the stream (re)connects; onDown(ms) when it is down and the
+// next try is ms away. The browser reconnects by itself after a network hiccup (sending
+// the last event's id, Last-Event-ID), but gives up for good on an answer that is not a
+// stream (a 429 when the streams of the game, the tournament or the address are full, a
+// 503): then a new stream is tried after a back-off, 1 s doubling to 30 s with jitter so
+// that a refused crowd does not come back at once. Returns a function that closes it.
+function stream(url, handlers, onOpen, onDown) {
   let es = null;
   let timer = null;
   let delay = 1000;
   const connect = () => {
     timer = null;
-    es = new EventSource(`/api/games/${id}/events${q}`);
-    es.addEventListener('state', (ev) => onState(JSON.parse(ev.data)));
+    es = new EventSource(url);
+    for (const [name, fn] of Object.entries(handlers)) es.addEventListener(name, (ev) => fn(JSON.parse(ev.data)));
     es.addEventListener('open', () => { delay = 1000; if (onOpen) onOpen(); });
     es.addEventListener('error', () => {
       if (es.readyState !== EventSource.CLOSED) return; // the browser retries itself
@@ -87,6 +88,17 @@ export function watch(id, token, onState, onOpen, onDown) {
     timer = null;
     es.close();
   };
+}
+
+// A game's states as the server sends them (onState(state)), as seen by the token's seat.
+export function watch(id, token, onState, onOpen, onDown) {
+  const q = token ? `?token=${encodeURIComponent(token)}` : '';
+  return stream(`/api/games/${id}/events${q}`, { state: onState }, onOpen, onDown);
+}
+
+// A tournament's changes: onChange(version) each time it moves on (docs/API.md).
+export function watchTournament(id, onChange, onOpen, onDown) {
+  return stream(`/api/tournaments/${id}/events`, { change: (d) => onChange(d.version) }, onOpen, onDown);
 }
 
 // The Lab page (js/lab.js): the studies of a server started with --lab DIR.

@@ -1,9 +1,11 @@
-// tournaments.js - the tournaments at /tournaments (the list and the form that creates
-// one) and /tournaments/ID (its players, joining and leaving, the creator's AI seats and
-// start, the rounds with links to watch and play, the standings and a round-robin's
-// crosstable). The page polls the server while the tournament goes on, every two seconds,
-// backing off to thirty when the server does not answer. The creator's and the entrant's
-// secret tokens stay in this browser's localStorage.
+// tournaments.js - the tournaments at /tournaments (the list, a page at a time, and the
+// form that creates one) and /tournaments/ID (its players, joining and leaving, the
+// creator's AI seats, start and cancelling, the rounds with links to watch and play, the
+// standings and a round-robin's crosstable). The page follows the tournament live: its
+// event stream says when it changed (an entrant, a pairing, a result, its state) and the
+// page reads it again then; only while the stream is down (refused, or the server gone)
+// does it ask every thirty seconds, until the stream is back. The creator's and the
+// entrant's secret tokens stay in this browser's localStorage.
 import * as api from './api.js';
 import { allGames } from './catalog.js';
 import { describePlayer, h } from './dom.js';
@@ -11,8 +13,8 @@ import { formatNumber, t } from './i18n.js';
 import { gameName } from './words.js';
 
 const STORE = 'crown-tournaments';
-const POLL_MS = 2000;
-const POLL_MAX_MS = 30000;
+// How often the page asks while its event stream is down.
+const SLOW_POLL_MS = 30000;
 
 function tokens() {
   try { return JSON.parse(localStorage.getItem(STORE)) || {}; } catch (e) { return {}; }
@@ -93,9 +95,26 @@ export async function showTournaments(root) {
   const status = h('p', { class: 'tour-status', role: 'status' });
   const list = h('div', { class: 'tour-list' });
   root.replaceChildren(h('h1', {}, t('tour.title')), list, status, createForm((msg) => { status.textContent = msg; }));
+  const row = (x) => h('tr', {},
+    h('td', {}, h('a', { href: `/tournaments/${x.id}` }, x.name)), h('td', {}, gameName(x.game)),
+    h('td', {}, formatName(x.format)), h('td', {}, `${x.players}/${x.max_players}`),
+    h('td', {}, stateName(x.state)), h('td', {}, startTime(x.starts)));
+  const rows = h('tbody');
+  // The finished ones stay for review: the list comes a page at a time.
+  const more = h('button', { type: 'button', id: 'tour-more', hidden: '' }, t('tour.more'));
+  let next = 0;
+  const page = async () => {
+    const got = await api.listTournaments(next);
+    rows.append(...got.tournaments.map(row));
+    next = got.next;
+    more.hidden = next === null;
+    return got.tournaments.length;
+  };
+  more.addEventListener('click', async () => {
+    try { await page(); } catch (e) { status.textContent = e.message; }
+  });
   try {
-    const { tournaments } = await api.listTournaments();
-    if (!tournaments.length) {
+    if (!(await page())) {
       list.replaceChildren(h('p', {}, t('tour.none')));
       root.dataset.ready = 'tournaments';
       return;
@@ -103,10 +122,7 @@ export async function showTournaments(root) {
     root.dataset.ready = 'tournaments';
     list.replaceChildren(scroller(t('tour.title'), h('table', { class: 'tour-table' },
       h('thead', {}, h('tr', {}, ...['name', 'game', 'format', 'players', 'state', 'starts'].map((k) => h('th', { scope: 'col' }, t(`tour.col.${k}`))))),
-      h('tbody', {}, ...tournaments.map((x) => h('tr', {},
-        h('td', {}, h('a', { href: `/tournaments/${x.id}` }, x.name)), h('td', {}, gameName(x.game)),
-        h('td', {}, formatName(x.format)), h('td', {}, `${x.players}/${x.max_players}`),
-        h('td', {}, stateName(x.state)), h('td', {}, startTime(x.starts))))))));
+      rows)), more);
   } catch (e) {
     status.textContent = e.message;
   }
@@ -154,7 +170,9 @@ function playersSection(tour, mine, act) {
     });
     const start = h('button', { type: 'button', id: 'tour-start' }, t('tour.start'));
     start.addEventListener('click', () => act(() => api.tournamentAction(tour.id, mine.creator, 'start')));
-    box.append(add, start);
+    const cancel = h('button', { type: 'button', id: 'tour-cancel' }, t('tour.cancel'));
+    cancel.addEventListener('click', () => act(() => api.tournamentAction(tour.id, mine.creator, 'cancel')));
+    box.append(add, start, cancel);
   }
   return box;
 }
@@ -209,10 +227,14 @@ function crosstableSection(tour) {
 // /tournaments/ID
 export async function showTournament(root, id) {
   const status = h('p', { class: 'tour-status', role: 'status' });
+  const live = h('p', { class: 'tour-live', 'aria-live': 'polite' });
   const body = h('div');
-  root.replaceChildren(body, status);
-  let wait = POLL_MS;
-  let timer = null;
+  root.replaceChildren(body, live, status);
+  let shown = -1; // the version drawn
+  let poll = null; // the slow poll, while the stream is down
+  let close = null; // the stream's
+  let loading = null;
+  let again = false;
   const draw = (tour) => {
     const mine = tokens()[id] || {};
     document.title = `${tour.name} · crown`;
@@ -220,7 +242,9 @@ export async function showTournament(root, id) {
     if (tour.state === 'open') line.push(t('tour.starts-at', { time: startTime(tour.starts) }));
     if (tour.state === 'running' && tour.format === 'arena') line.push(t('tour.ends-at', { time: startTime(tour.ends) }));
     else if (tour.state === 'running') line.push(t('tour.round', { round: tour.round, rounds: tour.rounds }));
-    const parts = [h('h1', {}, tour.name), h('p', { class: 'tour-line' }, line.join(' · ')), playersSection(tour, mine, act)];
+    const parts = [h('h1', {}, tour.name), h('p', { class: 'tour-line' }, line.join(' · '))];
+    if (tour.state === 'cancelled') parts.push(h('p', { class: 'tour-cancelled' }, t('tour.cancelled-note')));
+    parts.push(playersSection(tour, mine, act));
     if (tour.you && tour.you.games.some((g) => !g.done)) {
       parts.push(h('p', { class: 'tour-mine' }, ...tour.you.games.filter((g) => !g.done).map((g) => h('a', { href: g.url }, t('tour.play')))));
     }
@@ -230,20 +254,50 @@ export async function showTournament(root, id) {
     body.id = 'tournament';
     body.dataset.state = tour.state;
     body.dataset.entrants = String(tour.entrants.length);
+    body.dataset.version = String(tour.version);
   };
+  const stop = () => {
+    if (close) close();
+    close = null;
+    clearInterval(poll);
+    poll = null;
+  };
+  // Reads the tournament and draws it; a call while one is under way reads once more
+  // after it, so that the last change is never missed.
   const load = async () => {
-    const mine = tokens()[id] || {};
-    try {
-      const tour = await api.getTournament(id, mine.entrant || mine.creator);
-      draw(tour);
-      status.textContent = '';
-      wait = POLL_MS;
-      if (tour.state === 'finished' || tour.state === 'cancelled') return;
-    } catch (e) {
-      status.textContent = e.message;
-      wait = Math.min(wait * 2, POLL_MAX_MS);
-    }
-    timer = setTimeout(load, wait);
+    if (loading) { again = true; return loading; }
+    loading = (async () => {
+      do {
+        again = false;
+        const mine = tokens()[id] || {};
+        try {
+          const tour = await api.getTournament(id, mine.entrant || mine.creator);
+          shown = tour.version;
+          draw(tour);
+          status.textContent = '';
+          // Over: nothing more will change.
+          if (tour.state === 'finished' || tour.state === 'cancelled') stop();
+        } catch (e) {
+          status.textContent = e.message;
+        }
+      } while (again);
+      loading = null;
+    })();
+    return loading;
+  };
+  const follow = () => {
+    close = api.watchTournament(id, (version) => { if (version !== shown) load(); },
+      () => {
+        // Live again: the slow poll stops. What changed meanwhile comes as the stream's
+        // first event (a new stream sends the version at once; a resumed one, if newer).
+        clearInterval(poll);
+        poll = null;
+        live.textContent = '';
+      },
+      (ms) => {
+        live.textContent = t('tour.live-down', { seconds: Math.ceil(ms / 1000) });
+        if (poll === null) poll = setInterval(load, SLOW_POLL_MS);
+      });
   };
   // A button's request, then the page drawn again at once.
   async function act(fn) {
@@ -253,8 +307,9 @@ export async function showTournament(root, id) {
     } catch (e) {
       status.textContent = e.message;
     }
-    clearTimeout(timer);
     await load();
   }
   await load();
+  const state = body.dataset.state;
+  if (state !== 'finished' && state !== 'cancelled') follow();
 }
