@@ -133,6 +133,22 @@ def api(host, port, method, path, body=None, token=None):
     return json.loads(body), first
 
 
+def runnable(samples=5):
+    """The machine's runnable threads other than this one (procs_running of /proc/stat),
+    sampled a few times 5 ms apart: the load of other processes just before a move, when
+    the server and the stream holders are idle, which the 1-minute average follows only
+    slowly."""
+    got = []
+    for _ in range(samples):
+        with open("/proc/stat", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("procs_running "):
+                    got.append(int(line.split()[1]) - 1)
+                    break
+        time.sleep(0.005)
+    return got
+
+
 def pct(xs, p):
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
@@ -148,6 +164,8 @@ def main():
     ap.add_argument("--gap", type=float, default=1.0, help="seconds between moves")
     ap.add_argument("--batch", type=int, default=100, help="connections opened at once")
     ap.add_argument("--hold", type=float, default=0, help="seconds to hold before moving")
+    ap.add_argument("--per-move", action="store_true",
+                    help="also a line per move: its first, median and last arrival")
     a = ap.parse_args()
     g, _ = api(a.host, a.port, "POST", "/api/games",
                {"game": "kings-valley", "seats": ["human", "human"],
@@ -171,12 +189,14 @@ def main():
     acks, sends = {}, {}
     pick = random.Random(1)
     state = g["state"]
+    others = []
     for _ in range(a.moves):
         seat = state["to_move"]
         legal = state["legal"]
         if state["status"] != "playing" or not legal:
             break
         move = pick.choice(legal)["text"]
+        others += runnable()
         state, t_ack = api(a.host, a.port, "POST", f"/api/games/{gid}/moves",
                            {"move": move, "ply": state["ply"]}, tokens[seat])
         acks[state["ply"]] = t_ack
@@ -188,6 +208,7 @@ def main():
         for c in pipes:
             c.recv()
         time.sleep(max(0.0, a.gap / 2 - (time.monotonic() - t)))
+    print(f"played: {len(acks)} moves", flush=True)
     for c in pipes:
         c.send("stop")
     lat, from_sent, missing = [], [], 0
@@ -195,22 +216,24 @@ def main():
     for p in procs:
         p.join()
     for ply, t_ack in acks.items():
-        n = 0
-        for times in got:
-            for t in times.get(ply, []):
-                lat.append(max(0.0, t - t_ack) * 1000)
-                from_sent.append((t - sends[ply]) * 1000)
-                n += 1
-        missing += held - n
+        mine = [(t - t_ack) * 1000 for times in got for t in times.get(ply, [])]
+        lat += [max(0.0, x) for x in mine]
+        from_sent += [(t - sends[ply]) * 1000 for times in got for t in times.get(ply, [])]
+        missing += held - len(mine)
+        if a.per_move and mine:
+            print(f"ply {ply}: first {min(mine):.1f} p50 {pct(mine, 50):.1f} "
+                  f"p99 {pct(mine, 99):.1f} last {max(mine):.1f} ms from the ack")
     print(f"moves: {len(acks)}; events: {len(lat)}; missing: {missing}")
     if lat:
         # The load beside the figure: on a shared machine the tail follows the load of
         # other processes, so a figure without it cannot be compared with another.
         with open("/proc/loadavg", encoding="ascii") as f:
             load = f.read().split()[0]
+        rn = others or [0]
         print(f"broadcast ms: p50 {pct(lat, 50):.1f} p99 {pct(lat, 99):.1f} "
               f"max {max(lat):.1f} mean {statistics.mean(lat):.1f} at load {load} "
-              f"on {os.cpu_count()} cores")
+              f"on {os.cpu_count()} cores (other runnable threads before the moves: mean "
+              f"{statistics.mean(rn):.1f}, median {statistics.median(rn):.0f})")
         # From the move's request instead: what a watcher waits in all, whether the
         # server answers the mover before or after it wakes the streams.
         print(f"from the move's request ms: p50 {pct(from_sent, 50):.1f} "
