@@ -101,9 +101,16 @@ typedef struct SendJob {
     int n;
 } SendJob;
 
-/* Threads that send a broadcast: the hub's and these. More than the machine's two cores,
- * so that a broadcast keeps its share of a machine busy with other work. */
-enum { SSE_HELPERS = 3 };
+/* Threads that send a broadcast: the hub's and up to these. Far more than the cores: a
+ * broadcast's work is the kernel's (a send per stream, about 10 ms of CPU per thousand
+ * streams whatever the load), and the scheduler shares a busy machine among runnable
+ * threads, so against 4 busy processes a broadcast on 4 threads got half of what it gets
+ * on 16 (its median arrival 2-3 times later; docs/DEPLOY.md). They sleep between
+ * broadcasts, on small stacks (the send path is shallow). */
+enum { SSE_HELPERS = 15, HELPER_STACK = 256 * 1024 };
+/* A broadcast wakes one helper per this many streams beyond the first such share: a
+ * game with a few watchers is sent by the hub's thread alone. */
+enum { SENDER_SHARE = 64 };
 
 typedef struct Helper {
     SseHub *h;
@@ -130,11 +137,12 @@ struct SseHub {
     Helper helpers[SSE_HELPERS];
     int nhelpers;
     pthread_mutex_t hmu;
-    pthread_cond_t hcv;
+    pthread_cond_t hcv;  /* helpers wait here for a job's slots */
+    pthread_cond_t dcv;  /* the hub's thread waits here for the helpers to finish */
     SendJob job;  /* guarded by hmu, as the three below */
     atomic_int next; /* the job's first stream no thread has taken yet */
-    long job_gen;
-    int job_left; /* helpers still sending */
+    int slots;    /* helpers the job may still take; taken back when the hub is done */
+    int active;   /* helpers sending the job */
     bool helper_stop;
     /* Freed streams wait here until the hub thread is past any epoll event naming them:
      * an event read before a stream was freed must not reach freed memory. */
@@ -275,8 +283,10 @@ static void send_one(SseStream *st, SseEvent *e)
     }
 }
 
-/* Streams a thread takes from a job at a time. */
-enum { SEND_CHUNK = 64 };
+/* Streams a thread takes from a job at a time: few, as a thread descheduled in the
+ * middle of its chunk holds back the rest of it; the count they share costs one atomic
+ * add per chunk, against a send's microseconds each. */
+enum { SEND_CHUNK = 4 };
 
 /* Sends j's streams their events, chunk by chunk, until none is left: a thread that gets
  * more of the machine sends more, so one descheduled thread holds back one chunk only. */
@@ -296,45 +306,50 @@ static void *helper_main(void *arg)
 {
     Helper *me = arg;
     SseHub *h = me->h;
-    long seen = 0;
     pthread_mutex_lock(&h->hmu);
     for (;;) {
-        while (h->job_gen == seen && !h->helper_stop)
+        while (h->slots == 0 && !h->helper_stop)
             pthread_cond_wait(&h->hcv, &h->hmu);
         if (h->helper_stop)
             break;
-        seen = h->job_gen;
+        h->slots--;
+        h->active++;
         const SendJob j = h->job;
         pthread_mutex_unlock(&h->hmu);
         send_chunks(h, &j);
         pthread_mutex_lock(&h->hmu);
-        if (--h->job_left == 0)
-            pthread_cond_broadcast(&h->hcv);
+        if (--h->active == 0)
+            pthread_cond_signal(&h->dcv);
     }
     pthread_mutex_unlock(&h->hmu);
     return NULL;
 }
 
-/* Sends streams[0..n) their events, the hub's thread and the helpers taking chunks;
- * a broadcast of one chunk or less is not worth waking the helpers. */
+/* Sends streams[0..n) their events, the hub's thread and as many helpers as the
+ * broadcast is worth taking chunks. A helper woken only after the hub's thread has sent
+ * the rest finds its slot taken back: the hub waits for the helpers still sending, not
+ * for the wake-ups of a busy machine. */
 static void send_all(SseHub *h, SseStream **streams, SseEvent **evs, int n)
 {
     const SendJob j = {streams, evs, n};
-    const bool shared = n > SEND_CHUNK && h->nhelpers > 0;
+    int wake = (n - 1) / SENDER_SHARE;
+    if (wake > h->nhelpers)
+        wake = h->nhelpers;
     atomic_store(&h->next, 0);
-    if (shared) {
+    if (wake > 0) {
         pthread_mutex_lock(&h->hmu);
         h->job = j;
-        h->job_left = h->nhelpers;
-        h->job_gen++;
-        pthread_cond_broadcast(&h->hcv);
+        h->slots = wake;
+        for (int i = 0; i < wake; i++)
+            pthread_cond_signal(&h->hcv);
         pthread_mutex_unlock(&h->hmu);
     }
     send_chunks(h, &j);
-    if (shared) {
+    if (wake > 0) {
         pthread_mutex_lock(&h->hmu);
-        while (h->job_left > 0)
-            pthread_cond_wait(&h->hcv, &h->hmu);
+        h->slots = 0;
+        while (h->active > 0)
+            pthread_cond_wait(&h->dcv, &h->hmu);
         pthread_mutex_unlock(&h->hmu);
     }
 }
@@ -676,6 +691,7 @@ static void stop_helpers(SseHub *h)
         pthread_join(h->helpers[i].thread, NULL);
     pthread_mutex_destroy(&h->hmu);
     pthread_cond_destroy(&h->hcv);
+    pthread_cond_destroy(&h->dcv);
     pthread_mutex_destroy(&h->bmu);
     pthread_mutex_destroy(&h->mu);
 }
@@ -700,14 +716,22 @@ Status sse_hub_start(Server *srv, SseHub **out, ErrBuf *err)
     pthread_mutex_init(&h->bmu, NULL);
     pthread_mutex_init(&h->hmu, NULL);
     pthread_cond_init(&h->hcv, NULL);
+    pthread_cond_init(&h->dcv, NULL);
     // The helpers first, so the hub's thread finds nhelpers set; without them, the hub's
     // thread sends everything itself.
+    pthread_attr_t attr;
+    const bool small = pthread_attr_init(&attr) == 0;
+    if (small && pthread_attr_setstacksize(&attr, HELPER_STACK) != 0) {
+        // The default stack then, which only costs address space.
+    }
     for (; h->nhelpers < SSE_HELPERS; h->nhelpers++) {
         Helper *hp = &h->helpers[h->nhelpers];
         hp->h = h;
-        if (pthread_create(&hp->thread, NULL, helper_main, hp) != 0)
+        if (pthread_create(&hp->thread, small ? &attr : NULL, helper_main, hp) != 0)
             break;
     }
+    if (small)
+        pthread_attr_destroy(&attr);
     h->ep = epoll_create1(EPOLL_CLOEXEC);
     h->stopfd = eventfd(0, EFD_CLOEXEC);
     h->kickfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

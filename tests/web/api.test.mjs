@@ -556,6 +556,13 @@ describe('many event streams', () => {
       while (streams.some((s) => !s.plies.includes(1)) && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 20));
       assert.equal(streams.filter((s) => s.plies.includes(1)).length, 600);
+      // A second broadcast through the same sending threads: each stream sees the plies
+      // in order, once each.
+      const again = await api(server, 'POST', `/api/games/${made.id}/moves`, { token: made.seats[1].token, body: { move: moved.body.legal[0].text } });
+      assert.equal(again.status, 200);
+      while (streams.some((s) => !s.plies.includes(2)) && Date.now() < deadline + 10000)
+        await new Promise((r) => setTimeout(r, 20));
+      assert.equal(streams.filter((s) => s.plies.join() === '0,1,2').length, 600);
       // A stream closed by its client leaves at once, not at the next keep-alive.
       streams.pop().sock.destroy();
       const t = Date.now();
