@@ -31,6 +31,10 @@ function filesUnder(dir, re) {
 
 // Every front-end file's text: the JavaScript modules and the page.
 const sources = () => filesUnder(STATIC, /\.(js|html)$/).map((p) => readFileSync(p, 'utf8')).join('\n');
+// The C files whose words the server says from the catalogues (web/messages.h): the
+// Lab's report marks them with their keys (report.*), the mails say them (mail.*).
+const SERVER_SAYS = { report: 'lab/lab_report.c', mail: 'web/mail.c' };
+const serverSources = () => Object.values(SERVER_SAYS).map((f) => readFileSync(join(SRC, f), 'utf8')).join('\n');
 
 const forms = (msg) => (typeof msg === 'string' ? [msg] : Object.values(msg));
 const placeholders = (msg) => [...new Set(forms(msg).flatMap((f) => [...f.matchAll(/\{(\w+)\}/g)].map((m) => m[1])))].sort();
@@ -54,8 +58,8 @@ for (const lang of Object.keys(LANGUAGES).filter((l) => l !== 'en')) {
   });
 }
 
-test('i18n: every message is used by the front end, and every one it asks for exists', () => {
-  const text = sources();
+test('i18n: every message is used by the front end or the server, and every one they ask for exists', () => {
+  const text = `${sources()}\n${serverSources()}`;
   // A key is used when it appears as a quoted string, or when a template builds it from
   // a fixed prefix (t(`game.${name}`)).
   const literals = new Set([...text.matchAll(/['"]([a-z][a-z0-9-]*(?:\.[a-zA-Z0-9-]+)+)['"]/g)].map((m) => m[1]));
@@ -65,6 +69,8 @@ test('i18n: every message is used by the front end, and every one it asks for ex
   const asked = [...text.matchAll(/\bt\(\s*'([^']+)'/g), ...text.matchAll(/data-i18n="([^"]+)"/g)].map((m) => m[1]);
   const unknown = [...new Set(asked.filter((k) => !(k in english)))];
   assert.deepEqual(unknown, [], 'messages the pages ask for that English lacks');
+  const said = [...serverSources().matchAll(new RegExp(`"((?:${Object.keys(SERVER_SAYS).join('|')})\\.[a-z0-9.-]+)"`, 'g'))].map((m) => m[1]);
+  assert.deepEqual([...new Set(said.filter((k) => !(k in english)))], [], 'messages the server says that English lacks');
 });
 
 // Words shown to players are said with t(); an English literal left in the front end
