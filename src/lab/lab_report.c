@@ -66,21 +66,6 @@ static void gp_text(StrBuf *out, const char *s)
     sb_putc(out, '"');
 }
 
-/* A JSON text inside a single-quoted attribute. */
-static void attr_json(StrBuf *out, const json_t *args)
-{
-    char *text = json_dumps(args, JSON_COMPACT | JSON_SORT_KEYS);
-    for (const char *s = text ? text : "{}"; *s; s++)
-        switch (*s) {
-        case '\'': sb_puts(out, "&#39;"); break;
-        case '<': sb_puts(out, "&lt;"); break;
-        case '>': sb_puts(out, "&gt;"); break;
-        case '&': sb_puts(out, "&amp;"); break;
-        default: sb_putc(out, *s);
-        }
-    free(text);
-}
-
 /* The attributes that mark words as message KEY of the web app's catalogues
  * (data-i18n, and data-i18n-args with its placeholders' values): the web lab says them
  * in its reader's language (docs/I18N.md), a report read from disk stays English.
@@ -89,9 +74,11 @@ static void mark(StrBuf *out, const char *key, json_t *args)
 {
     sb_printf(out, " data-i18n=\"%s\"", key);
     if (args) {
-        sb_puts(out, " data-i18n-args='");
-        attr_json(out, args);
-        sb_putc(out, '\'');
+        char *text = json_dumps(args, JSON_COMPACT | JSON_SORT_KEYS);
+        sb_puts(out, " data-i18n-args=\"");
+        html_text(out, text ? text : "{}");
+        sb_putc(out, '"');
+        free(text);
         json_decref(args);
     }
 }

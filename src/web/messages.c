@@ -166,7 +166,7 @@ void messages_apply(const Messages *m, int lang, const char *html, StrBuf *out)
 {
     static const char LANG_ATTR[] = "<html lang=\"en\">";
     static const char KEY_ATTR[] = "data-i18n=\"";
-    static const char ARGS_ATTR[] = " data-i18n-args='";
+    static const char ARGS_ATTR[] = " data-i18n-args=\"";
     const char *p = html;
     for (;;) {
         const char *at_lang = strstr(p, LANG_ATTR);
@@ -182,13 +182,13 @@ void messages_apply(const Messages *m, int lang, const char *html, StrBuf *out)
             p = next + strlen(LANG_ATTR);
             continue;
         }
-        // data-i18n="KEY"[ data-i18n-args='JSON'] ...>WORDS<: the words replaced.
+        // data-i18n="KEY"[ data-i18n-args="JSON"] ...>WORDS<: the words replaced.
         const char *key = next + strlen(KEY_ATTR);
         const char *quote = strchr(key, '"');
         const char *args = NULL, *args_end = NULL;
         if (quote && strncmp(quote + 1, ARGS_ATTR, strlen(ARGS_ATTR)) == 0) {
             args = quote + 1 + strlen(ARGS_ATTR);
-            args_end = strchr(args, '\'');
+            args_end = strchr(args, '"');
         }
         const char *gt = quote ? strchr(args_end ? args_end : quote, '>') : NULL;
         const char *lt = gt ? strchr(gt, '<') : NULL;

@@ -2,8 +2,8 @@
  * messages.h - the web app's message catalogues (src/web/static/i18n/LANG.json, embedded)
  * as the server itself uses them: loaded once at start, a message said in a language
  * with its {placeholders} filled and its plural form chosen, and an HTML text whose
- * marked elements (data-i18n="KEY", with data-i18n-args='{"name": value}' where the
- * message has placeholders) are put in a language. The app's page (language.h), the
+ * marked elements (data-i18n="KEY", with data-i18n-args="{&quot;name&quot;: value}" where
+ * the message has placeholders) are put in a language. The app's page (language.h), the
  * Lab's reports and the mails say their words through it (docs/I18N.md).
  */
 #ifndef CROWN_WEB_MESSAGES_H

@@ -80,10 +80,10 @@ test('a study runs, is watched to the end and read back', async () => {
       const page = (await api(srv, 'GET', `/api/lab/${id}/report`, { headers })).body;
       assert.match(page, new RegExp(`<html lang="${lang}">`));
       const cat = JSON.parse(readFileSync(new URL(`../../src/web/static/i18n/${lang}.json`, import.meta.url), 'utf8'));
-      const marked = [...page.matchAll(/data-i18n="([^"]+)"(?: data-i18n-args='([^']*)')?[^>]*>([^<]*)</g)];
+      const marked = [...page.matchAll(/data-i18n="([^"]+)"(?: data-i18n-args="([^"]*)")?[^>]*>([^<]*)</g)];
       assert.ok(marked.length > 40, `${marked.length} marked words`);
       for (const [, key, args, text] of marked) {
-        const params = args ? JSON.parse(args.replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')) : {};
+        const params = args ? JSON.parse(args.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')) : {};
         let msg = cat[key];
         assert.ok(msg, `${lang} lacks ${key}`);
         if (typeof msg === 'object') msg = msg[new Intl.PluralRules(lang).select(params.count)] ?? msg.other;
