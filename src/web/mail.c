@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "core/strbuf.h"
+#include "play/registry.h"
 #include "web/context.h"
 #include "web/credential.h"
 #include "web/gameclock.h"
@@ -98,6 +99,19 @@ static void say(const Server *srv, int lang, const char *key, json_t *params, ch
     memcpy(out, sb_str(&sb), n);
     out[n] = '\0';
     sb_free(&sb);
+}
+
+/* A game's name in lang: the catalogue's name.GAME (the page's words for it), else its
+ * title, else the registry name itself. */
+static void game_words(const Server *srv, int lang, const char *game, char *out, size_t cap)
+{
+    char key[96];
+    snprintf(key, sizeof key, "name.%s", game);
+    const GameOps *ops = registry_find(game);
+    if (messages_has(srv->messages, key))
+        say(srv, lang, key, NULL, out, cap);
+    else
+        snprintf(out, cap, "%s", ops ? ops->title : game);
 }
 
 /* The links' base, without a trailing slash. */
@@ -223,7 +237,7 @@ void mail_turn(Server *srv, Session *s, int seat)
         return;
     char name[META_ACCOUNT_LEN] = "", other[META_ACCOUNT_LEN] = "", path[160] = "";
     char key[96];
-    const char *title = s->game->ops->title;
+    const char *game = s->game->ops->name;
     pthread_mutex_lock(&s->mu);
     const int p = session_over_locked(s) ? -1 : s->game->ops->to_move(s->game, s->rec.current);
     if (p >= 0 && p != seat && s->meta.clock.days > 0 && s->seats.seat[p].human &&
@@ -250,6 +264,8 @@ void mail_turn(Server *srv, Session *s, int seat)
     snprintf(url, sizeof url, "%s%s", base, path);
     const int lang = language_of(srv, user);
     const bool against = other[0] != '\0';
+    char title[128];
+    game_words(srv, lang, game, title, sizeof title);
     say(srv, lang, against ? "mail.move.subject-against" : "mail.move.subject",
         json_pack("{s:s, s:s}", "game", title, "other", other), subject, sizeof subject);
     say(srv, lang, against ? "mail.move.body-against" : "mail.move.body",
@@ -349,10 +365,13 @@ Status mail_challenge(Server *srv, const char *to_name, const char *from, const 
     char url[URL_CAP];
     snprintf(url, sizeof url, "%s%s", base, path);
     const int lang = language_of(srv, user);
-    say(srv, lang, "mail.challenge.subject", json_pack("{s:s, s:s}", "from", from, "game", game),
+    char title[128];
+    game_words(srv, lang, game, title, sizeof title);
+    say(srv, lang, "mail.challenge.subject", json_pack("{s:s, s:s}", "from", from, "game", title),
         subject, sizeof subject);
     say(srv, lang, "mail.challenge.body",
-        json_pack("{s:s, s:s, s:s, s:s}", "name", to_name, "from", from, "game", game, "link", url),
+        json_pack("{s:s, s:s, s:s, s:s}", "name", to_name, "from", from, "game", title, "link",
+                  url),
         body, sizeof body);
     StoreMail m = {key, to, subject, body, "", NULL, 0};
     return queue(srv, &m, user, MAIL_CHALLENGES, lang, err);

@@ -62,7 +62,8 @@ void mail_timeouts(Server *srv);
 /* How often mail_timeouts is worth calling: a minute of a day of --day-seconds, at
  * least 200 ms. */
 int64_t mail_timeouts_period_ms(const Server *srv);
-/* A challenge to the account named `to` from `from` in `game` (its title), with the link
+/* A challenge to the account named `to` from `from` in `game` (its registry name; the
+ * mail says it in the recipient's language), with the link
  * that answers it, when that account asked for challenges' mails; at most once per key. */
 Status mail_challenge(Server *srv, const char *to, const char *from, const char *game,
                       const char *path, const char *key, ErrBuf *err);

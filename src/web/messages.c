@@ -52,6 +52,11 @@ const json_t *messages_catalogue(const Messages *m, int lang)
     return m->cat[lang >= 0 && lang < LANGUAGE_COUNT ? lang : 0];
 }
 
+bool messages_has(const Messages *m, const char *key)
+{
+    return json_object_get(m->cat[0], key) != NULL;
+}
+
 /* The plural category of a whole number n in the language (CLDR's rules for integers,
  * which Intl.PluralRules applies in the browser). */
 static const char *plural_category(const char *code, long long n)

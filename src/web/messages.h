@@ -25,6 +25,9 @@ void messages_free(Messages *m);
 /* The catalogue of `lang` as its JSON object (borrowed). */
 const json_t *messages_catalogue(const Messages *m, int lang);
 
+/* Whether English (and so every language) has message `key`. */
+bool messages_has(const Messages *m, const char *key);
+
 /* Appends message `key` in `lang` (in English when that language lacks it; the key
  * itself when English does too): each {name} the value params has for it (a string as
  * it is, an integer in digits), a plural message's form chosen by params' "count" by the

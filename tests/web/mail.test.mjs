@@ -235,7 +235,7 @@ describe(store, () => {
     assert.equal((await call('POST', '/api/account/email/notify', { body: { challenges: true }, cookie: ja.cookie })).status, 200);
     assert.equal((await call('POST', '/api/challenges', { body: { to: ja.name, game: 'kings-valley', clock: { days: 3 } }, cookie: de.cookie })).status, 201);
     const mc = await mail('ja@example.org', 2);
-    assert.equal(subjectOf(mc), `crown：${de.name} さんから King's Valley の対局の申し込み`);
+    assert.equal(subjectOf(mc), `crown：${de.name} さんから キングスバレー の対局の申し込み`);
     assert.match(mc.data, /^このメールの配信停止はワンクリックで：$/m);
     link(mc, '/account?unsubscribe');
     // The language is the account's data: its export says it.
