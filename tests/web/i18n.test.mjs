@@ -205,14 +205,15 @@ test('i18n: every explanation (illegal.*) and parse error (parse.*) the catalogu
 });
 
 // The reasons the games' parsers give for a position text (the analysis board, the
-// editors, /api/observe, imports) or a King of the Valley tiles file that does not
-// read: each err_set format of the parser and of the file's static functions it calls,
+// editors, /api/observe, imports), a record (imports), a game's rule settings or a King
+// of the Valley tiles file that does not read: each err_set format of the parser and of the file's static functions it calls,
 // however deep, must be a message of the catalogue, so a new or reworded reason fails
 // here until it is translated. Out of memory is not the player's to read.
 const PARSERS = [['games/kingsvalley/kv_notation.c', 'kv_parse_position'], ['games/kingscastle/kc_notation.c', 'kc_parse_position'],
   ['games/kingsguard/kg_notation.c', 'kg_parse_position'], ['games/kingdown/kd_notation.c', 'kd_parse_fen'],
   ['games/kingdown/kd_setup.c', 'kd_parse_setup'], ['games/kingofthevalley/kotv_position_text.c', 'kotv_parse_position'],
-  ['games/kingofthevalley/kotv_tiles.c', 'kotv_tiles_parse']];
+  ['games/kingofthevalley/kotv_tiles.c', 'kotv_tiles_parse'], ['core/game_api.c', 'game_parse_plies'],
+  ['core/game_api.c', 'game_create'], ['core/record.c', 'record_parse']];
 
 function parserFormats(file, fn) {
   const text = readFileSync(join(SRC, file), 'utf8');
@@ -290,6 +291,14 @@ test('i18n: a real server\'s explanations of illegal moves and of positions that
     const positions = [['kings-valley', ['xyz', 'SSKSS/5/5/5/sskss 3 0', 'SSKSS/5/5/5 1 0', 'SSQSS/5/5/5/sskss 1 0']],
       ['king-down', ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 foo:1']],
       ['kings-castle', ['zz']], ['kings-guard', ['zz']], ['king-of-the-valley', ['foo=1', 'players=9']]];
+    // Records that do not read (imports): "the record: REASON", a line's reason too.
+    for (const record of ['hello', 'crown-record 1\ngame nosuch\nstart -', 'crown-record 1\ngame kings-valley\nrule max-plies=x\nstart -']) {
+      const r = await api(srv, 'POST', '/api/import', { body: { record } });
+      assert.equal(r.status, 400, `'${record}' reads`);
+      const found = explanation(r.body.error, english);
+      const inner = found && found.params.why !== undefined ? explanation(found.params.why, english) : found;
+      if (!inner || (inner.params.why !== undefined && !explanation(inner.params.why, english))) unknown.push(`import: ${r.body.error}`);
+    }
     for (const [game, texts] of positions) {
       for (const position of texts) {
         const r = await api(srv, 'POST', '/api/observe', { body: { game, position } });

@@ -52,8 +52,8 @@ const KNOWN = [
 
 // An English message as a pattern: each {placeholder} a group, a square or a number
 // one word; a move (which may have spaces: "tax Q:NA"), a nested reason, a player's
-// text quoted back, an example or a file's name any text.
-const WIDE = new Set(['move', 'why', 'text', 'example', 'file']);
+// text quoted back, an example, a file's name or a rule's choices any text.
+const WIDE = new Set(['move', 'why', 'text', 'example', 'file', 'choices']);
 // The messages read as patterns.
 const PATTERNED = /^(illegal|parse)\./;
 function patternOf(message) {
