@@ -50,6 +50,9 @@ const KNOWN = [
   ].map(([text, key]) => [new RegExp(`^${escapeRe(text)}$`), key, () => ({})]),
 ];
 
+// Whether `text` is one of the fixed messages above (the catalogue test asks).
+export const isKnown = (text) => KNOWN.some(([re]) => re.test(text));
+
 // An English message as a pattern: each {placeholder} a group, a square or a number
 // one word; a move (which may have spaces: "tax Q:NA"), a nested reason, a player's
 // text quoted back, an example, a file's name or a rule's choices any text.
