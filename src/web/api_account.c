@@ -79,7 +79,7 @@ bool api_account_open_session(Server *srv, const Request *req, const StoreUser *
     }
     set_cookie(res, req, id);
     // The language its mails are written in: the page's, as it signs in.
-    mail_remember_language(srv, u->id, req->lang, req->accept_language);
+    mail_remember_language(srv, u->id, u->lang, req->lang, req->accept_language);
     return true;
 }
 
@@ -545,7 +545,7 @@ void api_account_me(Server *srv, const Request *req, Session *s, Response *res)
     const bool in = api_account_user(srv, req, &u);
     // A language chosen with the page's switch (its cookie) is the mails' from now on.
     if (in && req->lang)
-        mail_remember_language(srv, u.id, req->lang, NULL);
+        mail_remember_language(srv, u.id, u.lang, req->lang, NULL);
     json_object_set_new(o, "signed_in", json_boolean(in));
     json_object_set_new(o, "name", in ? json_string(u.name) : json_null());
     api_answer_json(res, 200, o);

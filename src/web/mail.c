@@ -63,15 +63,17 @@ const char *mail_address_refusal(const char *address)
     return NULL;
 }
 
-void mail_remember_language(Server *srv, int64_t user, const char *cookie,
+void mail_remember_language(Server *srv, int64_t user, const char *known, const char *cookie,
                             const char *accept_language)
 {
     if (cookie == NULL && accept_language == NULL)
         return;
+    const char *code = language_code(language_choose(cookie, accept_language));
+    if (strcmp(code, known) == 0)
+        return; // every page asks who is signed in: no write when nothing changes
     ErrBuf err;
     // A remembered language is only for mails: a busy store loses nothing else.
-    store_mail_set_lang(srv->store, user, language_code(language_choose(cookie, accept_language)),
-                        &err);
+    store_mail_set_lang(srv->store, user, code, &err);
 }
 
 /* The language of the account's mails: the one it last read the app in, else English. */

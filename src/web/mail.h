@@ -28,8 +28,9 @@ typedef struct Session Session;
 #define MAIL_UNSUBSCRIBE_DAYS 365.0
 
 /* Remembers the language of a request (its crown_lang cookie, else its Accept-Language;
- * language.h) as the one user's mails are written in; nothing when it says neither. */
-void mail_remember_language(Server *srv, int64_t user, const char *cookie,
+ * language.h) as the one user's mails are written in; nothing when it says neither or
+ * when it is `known`, the one the store has (StoreUser.lang). */
+void mail_remember_language(Server *srv, int64_t user, const char *known, const char *cookie,
                             const char *accept_language);
 /* Whether the server sends mail (--smtp given). */
 bool mail_on(const Server *srv);
