@@ -45,7 +45,8 @@ while IFS= read -r hit; do bad "the Python module includes more than crown.h: $h
 # (NAME_backend.h, NAME_internal.h); a new file must be given a layer here.
 web_layer() {
     case $1 in
-    assets | config | credential | gameclock | lab_folder | language | loginlimit | message | meta | \
+    assets | config | credential | gameclock | lab_folder | language | langpages | loginlimit | \
+        message | messages | meta | \
         netaddr | quota | homelimits | ratelimit | realip | secret | waits | webauthn | weblog) echo 1 ;;
     store | store_*) echo 2 ;;
     context | session | session_* | streams | ai | janitor | catalog | tournament | tour_live | mail | \

@@ -9,6 +9,7 @@
 #include "lab/lab_report.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,54 @@ static void gp_text(StrBuf *out, const char *s)
     sb_putc(out, '"');
 }
 
+/* The attributes that mark words as message KEY of the web app's catalogues
+ * (data-i18n, and data-i18n-args with its placeholders' values): the web lab says them
+ * in its reader's language (docs/I18N.md), a report read from disk stays English.
+ * Takes args (may be NULL). */
+static void mark(StrBuf *out, const char *key, json_t *args)
+{
+    sb_printf(out, " data-i18n=\"%s\"", key);
+    if (args) {
+        char *text = json_dumps(args, JSON_COMPACT | JSON_SORT_KEYS);
+        sb_puts(out, " data-i18n-args=\"");
+        html_text(out, text ? text : "{}");
+        sb_putc(out, '"');
+        free(text);
+        json_decref(args);
+    }
+}
+
+/* <TAG marked as KEY>English words</TAG>; takes args. */
+static void say(StrBuf *out, const char *tag, const char *key, json_t *args, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void say(StrBuf *out, const char *tag, const char *key, json_t *args, const char *fmt, ...)
+{
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    sb_printf(out, "<%s", tag);
+    mark(out, key, args);
+    sb_putc(out, '>');
+    html_text(out, text);
+    sb_printf(out, "</%s>", tag);
+}
+
+/* A table's header row: each column's key and English name, or a symbol said the same
+ * in every language (a NULL key). */
+static void header_row(StrBuf *out, const char *const *cols, int n)
+{
+    sb_puts(out, "<table><tr>");
+    for (int i = 0; i < n; i++) {
+        if (cols[2 * i])
+            say(out, "th", cols[2 * i], NULL, "%s", cols[2 * i + 1]);
+        else
+            sb_printf(out, "<th>%s</th>", cols[2 * i + 1]);
+    }
+    sb_puts(out, "</tr>\n");
+}
+
 static void rate_cell(StrBuf *out, const json_t *rate)
 {
     sb_printf(out, "<td>%.1f%% <small>(%.1f&ndash;%.1f)</small></td>", 100 * jnum(rate, "rate"),
@@ -73,9 +122,13 @@ static void rate_cell(StrBuf *out, const json_t *rate)
 
 static void tally_rows(StrBuf *out, const json_t *list, const char *key)
 {
-    sb_printf(out, "<table><tr><th>%s</th><th>games</th><th>win</th><th>draw</th>"
-                   "<th>shared win</th><th>loss</th><th>mean rank</th><th>mean score</th></tr>\n",
-              key);
+    const char *const cols[] = {strcmp(key, "seat") == 0 ? "report.col.seat" : "report.col.player",
+                                key,
+                                "report.col.games", "games", "report.col.win", "win",
+                                "report.col.draw", "draw", "report.col.shared-win", "shared win",
+                                "report.col.loss", "loss", "report.col.mean-rank", "mean rank",
+                                "report.col.mean-score", "mean score"};
+    header_row(out, cols, 8);
     size_t i;
     json_t *t;
     json_array_foreach(list, i, t) {
@@ -99,23 +152,72 @@ static void tally_rows(StrBuf *out, const json_t *list, const char *key)
     sb_puts(out, "</table>\n");
 }
 
+static void metrics_table(StrBuf *out, const json_t *metrics)
+{
+    say(out, "h3", "report.figures", NULL, "The game's own figures");
+    const char *const cols[] = {"report.col.figure", "figure", "report.col.mean-game",
+                                "mean a game", "report.col.games-with", "games with any",
+                                "report.col.seats-with", "seats with any",
+                                "report.col.mean-by-seat", "mean by seat", "report.col.win-with",
+                                "win rate of a seat with / without"};
+    header_row(out, cols, 6);
+    size_t i;
+    json_t *r;
+    json_array_foreach(metrics, i, r) {
+        sb_puts(out, "<tr><td>");
+        html_text(out, jstr(r, "metric"));
+        sb_printf(out, "</td><td>%.2f</td>", jnum(r, "mean"));
+        rate_cell(out, json_object_get(r, "games_with_rate"));
+        if (json_is_true(json_object_get(r, "per_player"))) {
+            size_t k;
+            json_t *v;
+            rate_cell(out, json_object_get(r, "seats_with"));
+            sb_puts(out, "<td>");
+            json_array_foreach(json_object_get(r, "mean_by_seat"), k, v)
+                sb_printf(out, "%s%.2f", k ? " / " : "", json_number_value(v));
+            sb_puts(out, "</td>");
+            const json_t *w = json_object_get(r, "win_when_used");
+            const json_t *wo = json_object_get(r, "win_when_unused");
+            sb_printf(out, "<td>%.1f%% / %.1f%%</td></tr>\n", 100 * jnum(w, "rate"),
+                      100 * jnum(wo, "rate"));
+        } else {
+            sb_puts(out, "<td>&ndash;</td><td>&ndash;</td><td>&ndash;</td></tr>\n");
+        }
+    }
+    sb_puts(out, "</table>\n");
+}
+
 static void set_section(StrBuf *out, const json_t *set, int bin)
 {
-    sb_printf(out, "<h2>Set %lld: ", (long long)json_integer_value(json_object_get(set, "set")));
-    html_text(out, jstr(set, "label"));
-    sb_puts(out, "</h2>\n<p>rules: <code>");
-    html_text(out, jstr(set, "rules")[0] ? jstr(set, "rules") : "(defaults)");
-    sb_puts(out, "</code>, players: <code>");
-    html_text(out, jstr(set, "players"));
-    sb_printf(out, "</code>; %lld games played, %lld failed.</p>\n",
-              (long long)json_integer_value(json_object_get(set, "games")),
-              (long long)json_integer_value(json_object_get(set, "failed")));
-    sb_puts(out, "<h3>By seat</h3>\n");
+    const long long n = (long long)json_integer_value(json_object_get(set, "set"));
+    const long long games = (long long)json_integer_value(json_object_get(set, "games"));
+    const long long failed = (long long)json_integer_value(json_object_get(set, "failed"));
+    say(out, "h2", "report.set.title", json_pack("{s:I, s:s}", "n", (json_int_t)n, "label",
+                                                  jstr(set, "label")),
+        "Set %lld: %s", n, jstr(set, "label"));
+    sb_puts(out, "\n");
+    if (jstr(set, "rules")[0])
+        say(out, "p", "report.set.about",
+            json_pack("{s:s, s:s, s:I, s:I}", "rules", jstr(set, "rules"), "players",
+                      jstr(set, "players"), "games", (json_int_t)games, "failed",
+                      (json_int_t)failed),
+            "rules: %s, players: %s; %lld games played, %lld failed.", jstr(set, "rules"),
+            jstr(set, "players"), games, failed);
+    else
+        say(out, "p", "report.set.about-defaults",
+            json_pack("{s:s, s:I, s:I}", "players", jstr(set, "players"), "games",
+                      (json_int_t)games, "failed", (json_int_t)failed),
+            "rules: the defaults, players: %s; %lld games played, %lld failed.",
+            jstr(set, "players"), games, failed);
+    sb_puts(out, "\n");
+    say(out, "h3", "report.by-seat", NULL, "By seat");
     tally_rows(out, json_object_get(set, "seats"), "seat");
-    sb_puts(out, "<h3>By player</h3>\n");
+    say(out, "h3", "report.by-player", NULL, "By player");
     tally_rows(out, json_object_get(set, "by_player"), "player");
-    sb_puts(out, "<h3>Why games ended</h3>\n<table><tr><th>reason</th><th>games</th>"
-                 "<th>rate</th></tr>\n");
+    say(out, "h3", "report.why-ended", NULL, "Why games ended");
+    const char *const why_cols[] = {"report.col.reason", "reason", "report.col.games", "games",
+                                    "report.col.rate", "rate"};
+    header_row(out, why_cols, 3);
     size_t i;
     json_t *r;
     json_array_foreach(json_object_get(set, "end_reasons"), i, r) {
@@ -126,36 +228,14 @@ static void set_section(StrBuf *out, const json_t *set, int bin)
         sb_puts(out, "</tr>\n");
     }
     sb_puts(out, "</table>\n");
-    if (json_array_size(json_object_get(set, "metrics")) > 0) {
-        sb_puts(out, "<h3>The game's own figures</h3>\n<table><tr><th>figure</th><th>mean a "
-                     "game</th><th>games with any</th><th>seats with any</th><th>mean by "
-                     "seat</th><th>win rate of a seat with / without</th></tr>\n");
-        json_array_foreach(json_object_get(set, "metrics"), i, r) {
-            sb_puts(out, "<tr><td>");
-            html_text(out, jstr(r, "metric"));
-            sb_printf(out, "</td><td>%.2f</td>", jnum(r, "mean"));
-            rate_cell(out, json_object_get(r, "games_with_rate"));
-            if (json_is_true(json_object_get(r, "per_player"))) {
-                size_t k;
-                json_t *v;
-                rate_cell(out, json_object_get(r, "seats_with"));
-                sb_puts(out, "<td>");
-                json_array_foreach(json_object_get(r, "mean_by_seat"), k, v)
-                    sb_printf(out, "%s%.2f", k ? " / " : "", json_number_value(v));
-                sb_puts(out, "</td>");
-                const json_t *w = json_object_get(r, "win_when_used");
-                const json_t *wo = json_object_get(r, "win_when_unused");
-                sb_printf(out, "<td>%.1f%% / %.1f%%</td></tr>\n", 100 * jnum(w, "rate"),
-                          100 * jnum(wo, "rate"));
-            } else {
-                sb_puts(out, "<td>&ndash;</td><td>&ndash;</td><td>&ndash;</td></tr>\n");
-            }
-        }
-        sb_puts(out, "</table>\n");
-    }
+    if (json_array_size(json_object_get(set, "metrics")) > 0)
+        metrics_table(out, json_object_get(set, "metrics"));
     if (json_array_size(json_object_get(set, "setup_families")) > 0) {
-        sb_puts(out, "<h3>By set-up family</h3>\n<table><tr><th>family</th><th>games</th>"
-                     "<th>first seat wins</th><th>draws</th></tr>\n");
+        say(out, "h3", "report.by-family", NULL, "By set-up family");
+        const char *const cols[] = {"report.col.family", "family", "report.col.games", "games",
+                                    "report.first-seat-wins", "first seat wins", "report.draws",
+                                    "draws"};
+        header_row(out, cols, 4);
         json_array_foreach(json_object_get(set, "setup_families"), i, r) {
             sb_puts(out, "<tr><td>");
             html_text(out, jstr(r, "family"));
@@ -169,9 +249,13 @@ static void set_section(StrBuf *out, const json_t *set, int bin)
     }
     const json_t *len = json_object_get(set, "length");
     if (json_object_get(len, "mean")) {
-        sb_printf(out, "<h3>Length (actions)</h3>\n<table><tr><th>mean</th><th>sd</th>"
-                       "<th>min</th><th>10%%</th><th>25%%</th><th>median</th><th>75%%</th>"
-                       "<th>90%%</th><th>max</th><th>bin</th></tr>\n<tr>");
+        say(out, "h3", "report.length", NULL, "Length (actions)");
+        const char *const cols[] = {"report.col.mean", "mean", "report.col.sd", "sd",
+                                    "report.col.min", "min", NULL, "10%", NULL, "25%",
+                                    "report.col.median", "median", NULL, "75%", NULL, "90%",
+                                    "report.col.max", "max", "report.col.bin", "bin"};
+        header_row(out, cols, 10);
+        sb_puts(out, "<tr>");
         static const char *const keys[] = {"mean", "sd", "min", "p10", "p25", "median", "p75",
                                            "p90", "max"};
         for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
@@ -180,45 +264,49 @@ static void set_section(StrBuf *out, const json_t *set, int bin)
     }
 }
 
+/* A comparison's row: the set, what is measured (marked as key, its English words), the
+ * figures. Takes args. */
+static void comparison_row(StrBuf *out, const json_t *c, const char *key, json_t *args,
+                           const char *words, const json_t *d, double f)
+{
+    sb_puts(out, "<tr><td>");
+    html_text(out, jstr(c, "label"));
+    sb_puts(out, "</td>");
+    say(out, "td", key, args, "%s", words);
+    sb_printf(out, "<td>%.1f</td><td>%.1f</td><td>%+.1f</td><td>%.3g</td></tr>\n",
+              f * jnum(d, "baseline"), f * jnum(d, "this"), f * jnum(d, "difference"),
+              jnum(d, "p"));
+}
+
 static void comparisons_section(StrBuf *out, const json_t *list)
 {
     if (json_array_size(list) == 0)
         return;
-    sb_puts(out, "<h2>Against the baseline</h2>\n<p>Differences from set 1 with two-sided "
-                 "p-values: two-proportion z-tests for rates, Welch's z for the mean length. "
-                 "With many rows, expect a few p-values under 0.05 by chance alone.</p>\n"
-                 "<table><tr><th>set</th><th>measure</th><th>baseline</th><th>this set</th>"
-                 "<th>difference</th><th>p</th></tr>\n");
+    say(out, "h2", "report.baseline.title", NULL, "Against the baseline");
+    say(out, "p", "report.baseline.about", NULL,
+        "Differences from set 1 with two-sided p-values: two-proportion z-tests for rates, "
+        "Welch's z for the mean length. With many rows, expect a few p-values under 0.05 by "
+        "chance alone.");
+    const char *const cols[] = {"report.col.set", "set", "report.col.measure", "measure",
+                                "report.col.baseline", "baseline", "report.col.this", "this set",
+                                "report.col.difference", "difference", NULL, "p"};
+    header_row(out, cols, 6);
     size_t i, j;
     json_t *c, *r;
     json_array_foreach(list, i, c) {
-        struct {
-            const char *name;
-            const json_t *d;
-            bool percent;
-        } rows[3] = {{"first seat wins", json_object_get(c, "first_seat_win"), true},
-                     {"draws", json_object_get(c, "draw"), true},
-                     {"mean length", json_object_get(c, "mean_length"), false}};
-        for (int k = 0; k < 3; k++) {
-            const double f = rows[k].percent ? 100 : 1;
-            sb_puts(out, "<tr><td>");
-            html_text(out, jstr(c, "label"));
-            sb_printf(out, "</td><td>%s</td><td>%.1f</td><td>%.1f</td><td>%+.1f</td>"
-                           "<td>%.3g</td></tr>\n",
-                      rows[k].name, f * jnum(rows[k].d, "baseline"), f * jnum(rows[k].d, "this"),
-                      f * jnum(rows[k].d, "difference"), jnum(rows[k].d, "p"));
-        }
+        comparison_row(out, c, "report.first-seat-wins", NULL, "first seat wins",
+                       json_object_get(c, "first_seat_win"), 100);
+        comparison_row(out, c, "report.draws", NULL, "draws", json_object_get(c, "draw"), 100);
+        comparison_row(out, c, "report.mean-length", NULL, "mean length",
+                       json_object_get(c, "mean_length"), 1);
         json_array_foreach(json_object_get(c, "end_reasons"), j, r) {
             const json_t *d = json_object_get(r, "rate");
             if (jnum(d, "baseline") == 0 && jnum(d, "this") == 0)
                 continue;
-            sb_puts(out, "<tr><td>");
-            html_text(out, jstr(c, "label"));
-            sb_puts(out, "</td><td>ends by ");
-            html_text(out, jstr(r, "reason"));
-            sb_printf(out, " (%%)</td><td>%.1f</td><td>%.1f</td><td>%+.1f</td><td>%.3g</td></tr>\n",
-                      100 * jnum(d, "baseline"), 100 * jnum(d, "this"),
-                      100 * jnum(d, "difference"), jnum(d, "p"));
+            char words[256];
+            snprintf(words, sizeof words, "ends by %s (%%)", jstr(r, "reason"));
+            comparison_row(out, c, "report.ends-by", json_pack("{s:s}", "reason", jstr(r, "reason")),
+                           words, d, 100);
         }
     }
     sb_puts(out, "</table>\n");
@@ -229,12 +317,17 @@ static void ladder_section(StrBuf *out, const json_t *ladders)
     size_t i, j;
     json_t *l, *v;
     json_array_foreach(ladders, i, l) {
-        sb_printf(out, "<h2>Elo ladder, %lld players</h2>\n",
-                  (long long)json_integer_value(json_object_get(l, "players")));
+        const long long players = (long long)json_integer_value(json_object_get(l, "players"));
+        say(out, "h2", "report.ladder.title", json_pack("{s:I}", "count", (json_int_t)players),
+            "Elo ladder, %lld players", players);
+        sb_puts(out, "\n");
         if (!json_is_true(json_object_get(l, "fitted")))
-            sb_puts(out, "<p>The levels did not all meet, so no ladder could be fitted.</p>\n");
-        sb_puts(out, "<table><tr><th>level</th><th>Elo</th><th>95% margin</th>"
-                     "<th>pairings</th><th>score</th></tr>\n");
+            say(out, "p", "report.ladder.unfitted", NULL,
+                "The levels did not all meet, so no ladder could be fitted.");
+        const char *const cols[] = {"report.col.level", "level", NULL, "Elo",
+                                    "report.col.margin", "95% margin", "report.col.pairings",
+                                    "pairings", "report.col.score", "score"};
+        header_row(out, cols, 5);
         json_array_foreach(json_object_get(l, "levels"), j, v)
             sb_printf(out, "<tr><td>ai:%lld</td><td>%+.0f</td><td>&plusmn;%.0f</td><td>%lld</td>"
                            "<td>%.1f%%</td></tr>\n",
@@ -434,7 +527,42 @@ static bool run_gnuplot(const char *script)
     return rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
 }
 
-/* Appends the <svg> element of DIR/plots/NAME.svg; false when there is none. */
+/* The plots' own words (their titles, axes and keys, as the scripts above write them)
+ * and their messages. */
+static const char *const PLOT_WORDS[][2] = {
+    {"Win rate by seat, 95% intervals", "report.plot.win-rates"},
+    {"Game length (actions)", "report.plot.lengths"},
+    {"share of games", "report.plot.share"},
+    {"Why games ended", "report.why-ended"},
+    {"Elo by level, 95% margins (first level at 0)", "report.plot.ladder"},
+    {"level", "report.col.level"},
+    {"Mean points by source, per player", "report.plot.points"},
+    {"points", "report.plot.points-axis"},
+};
+
+/* Marks a plot's text (gnuplot's <tspan ...>TEXT</tspan>) that is one of the plots' own
+ * words; a set's label or a figure's name is left as it is. */
+static void mark_plot_text(StrBuf *out, const char *text, size_t n)
+{
+    char t[128];
+    if (n >= sizeof t)
+        return;
+    memcpy(t, text, n);
+    t[n] = '\0';
+    for (size_t i = 0; i < sizeof PLOT_WORDS / sizeof PLOT_WORDS[0]; i++)
+        if (strcmp(t, PLOT_WORDS[i][0]) == 0) {
+            mark(out, PLOT_WORDS[i][1], NULL);
+            return;
+        }
+    int k = 0, end = 0;
+    if (sscanf(t, "seat %d%n", &k, &end) == 1 && t[end] == '\0')
+        mark(out, "report.plot.seat", json_pack("{s:i}", "n", k));
+    else if (sscanf(t, "%d players%n", &k, &end) == 1 && t[end] == '\0')
+        mark(out, "report.plot.players", json_pack("{s:i}", "count", k));
+}
+
+/* Appends the <svg> element of DIR/plots/NAME.svg, its own words marked; false when
+ * there is none. */
 static bool embed_svg(StrBuf *out, const char *dir, const char *name)
 {
     char path[4096];
@@ -451,11 +579,25 @@ static bool embed_svg(StrBuf *out, const char *dir, const char *name)
         sb_puts(&svg, buf);
     }
     fclose(f);
-    const char *start = strstr(sb_str(&svg), "<svg");
-    if (start)
-        sb_printf(out, "<figure>%s</figure>\n", start);
+    const char *p = strstr(sb_str(&svg), "<svg");
+    if (p) {
+        sb_puts(out, "<figure>");
+        for (;;) {
+            const char *tag = strstr(p, "<tspan");
+            const char *gt = tag ? strchr(tag, '>') : NULL;
+            const char *close = gt ? strstr(gt, "</tspan>") : NULL;
+            if (close == NULL) {
+                sb_puts(out, p);
+                break;
+            }
+            sb_printf(out, "%.*s", (int)(gt - p), p);
+            mark_plot_text(out, gt + 1, (size_t)(close - gt - 1));
+            p = gt;
+        }
+        sb_puts(out, "</figure>\n");
+    }
     sb_free(&svg);
-    return start != NULL;
+    return p != NULL;
 }
 
 static const char STYLE[] =
@@ -492,25 +634,37 @@ Status lab_report_write(const json_t *summary, const char *dir, bool *plotted, E
     }
     StrBuf h;
     sb_init(&h);
-    sb_puts(&h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
-    html_text(&h, jstr(summary, "game"));
-    sb_printf(&h, " study</title>\n<style>%s</style></head><body>\n<h1>", STYLE);
-    html_text(&h, jstr(summary, "game"));
-    sb_printf(&h, ": a self-play study</h1>\n<p>%zu rule set%s, %lld games each (%lld in the "
-                  "study); %lld games in these results, %lld played to the end. Seed %s. "
-                  "Intervals are 95%% Wilson score intervals.</p>\n",
-              json_array_size(sets), json_array_size(sets) == 1 ? "" : "s",
-              (long long)json_integer_value(json_object_get(summary, "games_per_set")),
-              (long long)json_integer_value(json_object_get(summary, "study_games")),
-              (long long)json_integer_value(json_object_get(summary, "rows")),
-              (long long)json_integer_value(json_object_get(summary, "played")),
-              jstr(summary, "seed"));
+    const char *game = jstr(summary, "game");
+    sb_puts(&h, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
+    say(&h, "title", "report.title", json_pack("{s:s}", "game", game), "%s study", game);
+    sb_printf(&h, "\n<style>%s</style></head><body>\n", STYLE);
+    say(&h, "h1", "report.heading", json_pack("{s:s}", "game", game), "%s: a self-play study",
+        game);
+    const size_t n_sets = json_array_size(sets);
+    const json_int_t each = json_integer_value(json_object_get(summary, "games_per_set"));
+    const json_int_t study = json_integer_value(json_object_get(summary, "study_games"));
+    const json_int_t rows = json_integer_value(json_object_get(summary, "rows"));
+    const json_int_t played = json_integer_value(json_object_get(summary, "played"));
+    sb_puts(&h, "\n<p>");
+    say(&h, "span", "report.intro",
+        json_pack("{s:I, s:I, s:I, s:I, s:I}", "count", (json_int_t)n_sets, "each", each,
+                  "study", study, "rows", rows, "played", played),
+        "%zu rule set%s, %lld games each (%lld in the study); %lld games in these results, "
+        "%lld played to the end.",
+        n_sets, n_sets == 1 ? "" : "s", (long long)each, (long long)study, (long long)rows,
+        (long long)played);
+    sb_puts(&h, " ");
+    say(&h, "span", "report.seed", json_pack("{s:s}", "seed", jstr(summary, "seed")),
+        "Seed %s. Intervals are 95%% Wilson score intervals.", jstr(summary, "seed"));
+    sb_puts(&h, "</p>\n");
     if (*plotted) {
         for (int p = 0; p < N_PLOTS; p++)
             embed_svg(&h, dir, PLOTS[p]);
     } else {
-        sb_puts(&h, "<p><em>No plots: gnuplot could not be run (Debian package "
-                    "gnuplot-nox).</em></p>\n");
+        sb_puts(&h, "<p><em");
+        mark(&h, "report.no-plots", NULL);
+        sb_puts(&h, ">No plots: gnuplot could not be run (Debian package gnuplot-nox).</em>"
+                    "</p>\n");
     }
     comparisons_section(&h, json_object_get(summary, "comparisons"));
     ladder_section(&h, ladders);

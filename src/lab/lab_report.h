@@ -1,7 +1,9 @@
 /*
  * lab_report.h - DIR/report.html: a study's summary as a page that opens from disk
  * without a network, its plots drawn by gnuplot (Debian's gnuplot-nox) as SVG and
- * embedded in the page.
+ * embedded in the page. Its words are English, each marked with its message of the web
+ * app's catalogues (data-i18n="report.KEY", data-i18n-args with the numbers and names),
+ * which the web lab says in its reader's language (web/messages.h).
  */
 #ifndef CROWN_LAB_REPORT_H
 #define CROWN_LAB_REPORT_H

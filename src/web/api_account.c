@@ -22,6 +22,7 @@
 #include "web/meta.h"
 #include "web/mail.h"
 #include "web/session.h"
+#include "web/store_mail.h"
 #include "web/store_passkey.h"
 #include "web/store_puzzle.h"
 
@@ -77,6 +78,8 @@ bool api_account_open_session(Server *srv, const Request *req, const StoreUser *
         return false;
     }
     set_cookie(res, req, id);
+    // The language its mails are written in: the page's, as it signs in.
+    mail_remember_language(srv, u->id, u->lang, req->lang, req->accept_language);
     return true;
 }
 
@@ -454,6 +457,11 @@ void api_account_export(Server *srv, const Request *req, Session *s, Response *r
     // The e-mail address and the mails asked for are the account's data too.
     json_t *mail = mail_settings_json(srv, u.id);
     json_object_set_new(o, "email", mail ? mail : json_null());
+    // So is the language its mails are written in, or null when it never said one.
+    char lang[STORE_MAIL_LANG_MAX] = "";
+    ErrBuf err;
+    store_mail_lang(srv->store, u.id, lang, &err);
+    json_object_set_new(o, "language", lang[0] ? json_string(lang) : json_null());
     json_t *keys = export_passkeys(srv, u.id), *puzzles = export_puzzle_ratings(srv, u.id);
     if (keys == NULL || puzzles == NULL) {
         json_decref(keys);
@@ -535,6 +543,9 @@ void api_account_me(Server *srv, const Request *req, Session *s, Response *res)
     StoreUser u;
     json_t *o = json_object();
     const bool in = api_account_user(srv, req, &u);
+    // A language chosen with the page's switch (its cookie) is the mails' from now on.
+    if (in && req->lang)
+        mail_remember_language(srv, u.id, u.lang, req->lang, NULL);
     json_object_set_new(o, "signed_in", json_boolean(in));
     json_object_set_new(o, "name", in ? json_string(u.name) : json_null());
     api_answer_json(res, 200, o);

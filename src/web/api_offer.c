@@ -286,12 +286,10 @@ static void offer(Server *srv, const Request *req, bool challenge, Response *res
     if (challenge) {
         // The one challenged is mailed when he asked for challenges' mails (mail.h); the
         // challenge stands whether or not the mail could be queued.
-        const GameOps *ops = registry_find(o.game);
         char key[sizeof o.id + 16];
         snprintf(key, sizeof key, "challenge:%s", o.id);
         ErrBuf mail_err;
-        (void)mail_challenge(srv, o.to_name, o.from_name, ops ? ops->title : o.game, "/", key,
-                             &mail_err);
+        (void)mail_challenge(srv, o.to_name, o.from_name, o.game, "/", key, &mail_err);
     }
     json_t *j = json_object();
     json_object_set_new(j, challenge ? "challenge" : "seek", offer_json(&o));

@@ -25,6 +25,7 @@ typedef struct HttpWorkers HttpWorkers;
 typedef struct Janitor Janitor;
 typedef struct LabServer LabServer;
 typedef struct LanguagePages LanguagePages;
+typedef struct Messages Messages;
 typedef struct LoginLimit LoginLimit;
 typedef struct Mailer Mailer;
 typedef struct Perfect Perfect;
@@ -68,6 +69,7 @@ struct Server {
     LabServer *lab;      /* the Lab page's studies (web/lab_api.h), or NULL when off */
     char *games_json;    /* GET /api/games: fixed for the life of the server */
     size_t games_json_len;
+    Messages *messages;   /* the message catalogues (messages.h), loaded at start */
     LanguagePages *pages; /* the app's page in each language (language.h), built at start */
 };
 

@@ -30,6 +30,7 @@
 #include "web/routes.h"
 #include "web/assets.h"
 #include "web/gate.h"
+#include "web/langpages.h"
 #include "web/language.h"
 #include "web/message.h"
 #include "web/origin.h"
@@ -609,6 +610,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         .session = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, HTTP_SESSION_COOKIE),
         .passkey = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, HTTP_PASSKEY_COOKIE),
         .origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin"),
+        .lang = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, LANGUAGE_COOKIE),
+        .accept_language = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+                                                       MHD_HTTP_HEADER_ACCEPT_LANGUAGE),
         .https = origin_https(srv, MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                                "X-Forwarded-Proto"),
                               peer ? peer->client_addr : NULL),

@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "core/game_api.h"
+#include "core/strbuf.h"
 #include "lab/lab_report.h"
 #include "lab/lab_results.h"
 #include "lab/lab_run.h"
@@ -30,6 +31,8 @@
 #include "play/registry.h"
 #include "web/api.h"
 #include "web/lab_folder.h"
+#include "web/language.h"
+#include "web/messages.h"
 #include "web/config.h"
 #include "web/ratelimit.h"
 #include "web/secret.h"
@@ -69,6 +72,7 @@ struct LabServer {
     int queued;
     long done, total; /* the running study's progress */
     unsigned seq;
+    const Messages *messages; /* the reports' words in each language */
 };
 
 /* The place of study ID in the queue (1: next to run), or 0. The caller holds mu. */
@@ -199,7 +203,8 @@ static void *worker(void *arg)
     return NULL;
 }
 
-Status lab_server_open(const char *dir, const LabLimits *limits, LabServer **out, ErrBuf *err)
+Status lab_server_open(const char *dir, const LabLimits *limits, const Messages *messages,
+                       LabServer **out, ErrBuf *err)
 {
     *out = NULL;
     if (dir == NULL)
@@ -214,6 +219,7 @@ Status lab_server_open(const char *dir, const LabLimits *limits, LabServer **out
     if (lab == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
     snprintf(lab->dir, sizeof lab->dir, "%s", dir);
+    lab->messages = messages;
     lab->lim.max_games = limits && limits->max_games > 0 ? limits->max_games
                                                          : LAB_DEFAULT_MAX_GAMES;
     lab->lim.keep = limits && limits->keep > 0 ? limits->keep : LAB_DEFAULT_KEEP;
@@ -596,8 +602,26 @@ static void stop_study(LabServer *lab, const char *id, const Request *req, Respo
         reply(res, status, j);
 }
 
+/* A report in the reader's language: crown lab marks its words with their messages
+ * (lab_report.h), said here from the catalogues, the numbers carried over. */
+static void report_in_language(const LabServer *lab, const Request *req, Response *res)
+{
+    StrBuf page;
+    sb_init(&page);
+    messages_apply(lab->messages, language_choose(req->lang, req->accept_language), res->body,
+                   &page);
+    char *body = sb_failed(&page) ? NULL : strdup(sb_str(&page));
+    if (body) {
+        free(res->body);
+        res->len = page.len;
+        res->body = body;
+    }
+    sb_free(&page);
+}
+
 /* GET /api/lab/ID/summary or /report: a file of a study that is done. */
-static void study_file(LabServer *lab, const char *id, const char *name, Response *res)
+static void study_file(LabServer *lab, const Request *req, const char *id, const char *name,
+                       Response *res)
 {
     char path[LAB_PATH + 64];
     snprintf(path, sizeof path, "%s/%s/%s", lab->dir, id, name);
@@ -618,6 +642,8 @@ static void study_file(LabServer *lab, const char *id, const char *name, Respons
             res->content_type = "text/html; charset=utf-8";
             res->csp = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; "
                        "frame-ancestors 'none'; sandbox";
+            if (lab->messages)
+                report_in_language(lab, req, res);
         }
     } else {
         free(text);
@@ -677,7 +703,7 @@ bool lab_api_handle(LabServer *lab, const Request *req, Response *res)
         pthread_mutex_unlock(&lab->mu);
         reply(res, 200, j);
     } else if (strcmp(what, "summary") == 0 || strcmp(what, "report") == 0) {
-        study_file(lab, id, what[0] == 's' ? "summary.json" : "report.html", res);
+        study_file(lab, req, id, what[0] == 's' ? "summary.json" : "report.html", res);
     } else {
         response_error(res, 404, "a study has summary and report, not '%.40s'", what);
     }

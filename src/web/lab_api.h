@@ -32,9 +32,13 @@ typedef struct LabLimits {
     int starts_per_hour; /* studies one address may start in an hour */
 } LabLimits;
 
+typedef struct Messages Messages;
+
 /* Opens the lab over DIR (made when missing) and starts its thread; dir NULL leaves *out
- * NULL: the lab is off. */
-Status lab_server_open(const char *dir, const LabLimits *limits, LabServer **out, ErrBuf *err);
+ * NULL: the lab is off. Its reports are said in each reader's language from messages
+ * (kept, not owned; NULL: as crown lab wrote them). */
+Status lab_server_open(const char *dir, const LabLimits *limits, const Messages *messages,
+                       LabServer **out, ErrBuf *err);
 /* Starts no queued study and no more games of the running one, waits for the move in
  * play, frees the lab. */
 void lab_server_close(LabServer *lab);

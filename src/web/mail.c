@@ -1,7 +1,8 @@
 /*
  * mail.c - the server's mails (mail.h): their words, their links and their tokens. The
- * words are English, like the server's other messages; the links go to the web app's
- * pages (/account, /login), which do the rest through the API. A link's base is
+ * words are the catalogues' mail.* messages (messages.h) in the recipient's language,
+ * the one the store keeps for the account; the links go to the web app's pages
+ * (/account, /login), which do the rest through the API. A link's base is
  * --public-url, else the address the server listens on.
  */
 #include "web/mail.h"
@@ -11,10 +12,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/strbuf.h"
+#include "play/registry.h"
 #include "web/context.h"
 #include "web/credential.h"
 #include "web/gameclock.h"
+#include "web/language.h"
 #include "web/mailer.h"
+#include "web/messages.h"
 #include "web/meta.h"
 #include "web/session.h"
 #include "web/store_mail.h"
@@ -58,6 +63,59 @@ const char *mail_address_refusal(const char *address)
     return NULL;
 }
 
+void mail_remember_language(Server *srv, int64_t user, const char *known, const char *cookie,
+                            const char *accept_language)
+{
+    if (cookie == NULL && accept_language == NULL)
+        return;
+    const char *code = language_code(language_choose(cookie, accept_language));
+    if (strcmp(code, known) == 0)
+        return; // every page asks who is signed in: no write when nothing changes
+    ErrBuf err;
+    // A remembered language is only for mails: a busy store loses nothing else.
+    store_mail_set_lang(srv->store, user, code, &err);
+}
+
+/* The language of the account's mails: the one it last read the app in, else English. */
+static int language_of(Server *srv, int64_t user)
+{
+    char lang[STORE_MAIL_LANG_MAX];
+    ErrBuf err;
+    if (store_mail_lang(srv->store, user, lang, &err) != STATUS_OK || lang[0] == '\0')
+        return 0;
+    return language_choose(lang, NULL);
+}
+
+/* Message key in lang with params (taken), into out: cut at cap on a character's
+ * boundary, as a mail's subject and body have bounds. */
+static void say(const Server *srv, int lang, const char *key, json_t *params, char *out,
+                size_t cap)
+{
+    StrBuf sb;
+    sb_init(&sb);
+    messages_format(srv->messages, lang, key, params, false, &sb);
+    json_decref(params);
+    size_t n = sb.len < cap ? sb.len : cap - 1;
+    while (n > 0 && n < sb.len && ((unsigned char)sb_str(&sb)[n] & 0xC0) == 0x80)
+        n--; // not inside a UTF-8 sequence
+    memcpy(out, sb_str(&sb), n);
+    out[n] = '\0';
+    sb_free(&sb);
+}
+
+/* A game's name in lang: the catalogue's name.GAME (the page's words for it), else its
+ * title, else the registry name itself. */
+static void game_words(const Server *srv, int lang, const char *game, char *out, size_t cap)
+{
+    char key[96];
+    snprintf(key, sizeof key, "name.%s", game);
+    const GameOps *ops = registry_find(game);
+    if (messages_has(srv->messages, key))
+        say(srv, lang, key, NULL, out, cap);
+    else
+        snprintf(out, cap, "%s", ops ? ops->title : game);
+}
+
 /* The links' base, without a trailing slash. */
 static void base_url(const Server *srv, char *out, size_t cap)
 {
@@ -99,19 +157,19 @@ static bool new_token(char token[CREDENTIAL_ID_LEN + 1], char hash[CREDENTIAL_ID
 }
 
 /* Queues m; with kind >= 0, an unsubscribe token for user's kind goes with it and the
- * body ends with its link. */
-static Status queue(Server *srv, StoreMail *m, int64_t user, int kind, ErrBuf *err)
+ * body ends with its link, said in lang. */
+static Status queue(Server *srv, StoreMail *m, int64_t user, int kind, int lang, ErrBuf *err)
 {
     char token[CREDENTIAL_ID_LEN + 1], hash[CREDENTIAL_ID_LEN + 1], base[BASE_CAP];
-    char unsubscribe[URL_CAP] = "", body[BODY_CAP];
+    char unsubscribe[URL_CAP] = "", body[BODY_CAP], footer[256];
     const int64_t now = (int64_t)time(NULL);
     if (kind >= 0) {
         if (!new_token(token, hash))
             return err_set(err, STATUS_IO, "no randomness for a token");
         base_url(srv, base, sizeof base);
         snprintf(unsubscribe, sizeof unsubscribe, "%s/account?unsubscribe=%s", base, token);
-        snprintf(body, sizeof body, "%s\n-- \nNo more of these mails, in one click:\n%s\n",
-                 m->body, unsubscribe);
+        say(srv, lang, "mail.unsubscribe", NULL, footer, sizeof footer);
+        snprintf(body, sizeof body, "%s\n-- \n%s\n%s\n", m->body, footer, unsubscribe);
         m->body = body;
         m->unsubscribe = unsubscribe;
     }
@@ -128,7 +186,7 @@ Status mail_verification(Server *srv, int64_t user, const char *name, const char
                          ErrBuf *err)
 {
     char token[CREDENTIAL_ID_LEN + 1], hash[CREDENTIAL_ID_LEN + 1], base[BASE_CAP];
-    char body[BODY_CAP];
+    char body[BODY_CAP], subject[STORE_MAIL_SUBJECT_MAX], url[URL_CAP];
     if (!new_token(token, hash))
         return err_set(err, STATUS_IO, "no randomness for a token");
     Status s = store_email_set(srv->store, user, address, hash,
@@ -136,22 +194,22 @@ Status mail_verification(Server *srv, int64_t user, const char *name, const char
     if (s != STATUS_OK)
         return s;
     base_url(srv, base, sizeof base);
-    snprintf(body, sizeof body,
-             "Hello %s,\n\nthis address was given for the crown account %s. To confirm it,\n"
-             "open this link within a day:\n\n%s/account?verify=%s\n\n"
-             "If you did not ask for this, ignore this mail: nothing is sent to this\n"
-             "address until it is confirmed.\n",
-             name, name, base, token);
+    snprintf(url, sizeof url, "%s/account?verify=%s", base, token);
+    const int lang = language_of(srv, user);
+    say(srv, lang, "mail.verify.subject", NULL, subject, sizeof subject);
+    say(srv, lang, "mail.verify.body", json_pack("{s:s, s:s}", "name", name, "link", url), body,
+        sizeof body);
     char key[64], pace[64];
     paced_key(key, pace, sizeof key, "verify", user);
-    StoreMail m = {key, address, "crown: confirm your e-mail address", body, "", pace, PACE_S};
-    return queue(srv, &m, user, -1, err);
+    StoreMail m = {key, address, subject, body, "", pace, PACE_S};
+    return queue(srv, &m, user, -1, lang, err);
 }
 
 Status mail_reset(Server *srv, const char *who, ErrBuf *err)
 {
     char token[CREDENTIAL_ID_LEN + 1], hash[CREDENTIAL_ID_LEN + 1], base[BASE_CAP];
     char name_key[CREDENTIAL_NAME_MAX + 1], to[STORE_MAIL_ADDRESS_MAX + 1], body[BODY_CAP];
+    char subject[STORE_MAIL_SUBJECT_MAX], url[URL_CAP];
     if (!new_token(token, hash))
         return err_set(err, STATUS_IO, "no randomness for a token");
     const bool name = strchr(who, '@') == NULL;
@@ -165,16 +223,14 @@ Status mail_reset(Server *srv, const char *who, ErrBuf *err)
     if (s != STATUS_OK)
         return s;
     base_url(srv, base, sizeof base);
-    snprintf(body, sizeof body,
-             "Hello,\n\nsomeone asked to reset the password of the crown account with this\n"
-             "address. To choose a new password, open this link within an hour; it works\n"
-             "once:\n\n%s/login?reset=%s\n\n"
-             "If it was not you, ignore this mail: the password stays as it is.\n",
-             base, token);
+    snprintf(url, sizeof url, "%s/login?reset=%s", base, token);
+    const int lang = language_of(srv, user);
+    say(srv, lang, "mail.reset.subject", NULL, subject, sizeof subject);
+    say(srv, lang, "mail.reset.body", json_pack("{s:s}", "link", url), body, sizeof body);
     char key[64], pace[64];
     paced_key(key, pace, sizeof key, "reset", user);
-    StoreMail m = {key, to, "crown: reset your password", body, "", pace, PACE_S};
-    return queue(srv, &m, user, -1, err);
+    StoreMail m = {key, to, subject, body, "", pace, PACE_S};
+    return queue(srv, &m, user, -1, lang, err);
 }
 
 void mail_turn(Server *srv, Session *s, int seat)
@@ -183,7 +239,7 @@ void mail_turn(Server *srv, Session *s, int seat)
         return;
     char name[META_ACCOUNT_LEN] = "", other[META_ACCOUNT_LEN] = "", path[160] = "";
     char key[96];
-    const char *title = s->game->ops->title;
+    const char *game = s->game->ops->name;
     pthread_mutex_lock(&s->mu);
     const int p = session_over_locked(s) ? -1 : s->game->ops->to_move(s->game, s->rec.current);
     if (p >= 0 && p != seat && s->meta.clock.days > 0 && s->seats.seat[p].human &&
@@ -206,15 +262,20 @@ void mail_turn(Server *srv, Session *s, int seat)
     if (store_mail_recipient(srv->store, name, MAIL_MOVES, &user, to, &err) != STATUS_OK)
         return; // no address, not verified, or not asked for: no mail
     base_url(srv, base, sizeof base);
-    snprintf(subject, sizeof subject, "crown: your move in %s%s%s", title,
-             other[0] ? " against " : "", other);
-    snprintf(body, sizeof body,
-             "Hello %s,\n\nit is your move in %s%s%s (%d day%s per move).\n\n"
-             "Play it here:\n%s%s\n",
-             name, title, other[0] ? " against " : "", other, days, days == 1 ? "" : "s",
-             base, path);
+    char url[URL_CAP];
+    snprintf(url, sizeof url, "%s%s", base, path);
+    const int lang = language_of(srv, user);
+    const bool against = other[0] != '\0';
+    char title[128];
+    game_words(srv, lang, game, title, sizeof title);
+    say(srv, lang, against ? "mail.move.subject-against" : "mail.move.subject",
+        json_pack("{s:s, s:s}", "game", title, "other", other), subject, sizeof subject);
+    say(srv, lang, against ? "mail.move.body-against" : "mail.move.body",
+        json_pack("{s:s, s:s, s:s, s:i, s:s}", "name", name, "game", title, "other", other,
+                  "count", days, "link", url),
+        body, sizeof body);
     StoreMail m = {key, to, subject, body, "", NULL, 0};
-    queue(srv, &m, user, MAIL_MOVES, &err); // a mail lost to a busy store is only a mail
+    queue(srv, &m, user, MAIL_MOVES, lang, &err); // a mail lost to a busy store is only a mail
 }
 
 /* The name of another account seated in m than seat's, or "". */
@@ -250,15 +311,19 @@ static void mail_timeout(Server *srv, const StoreFlagging *g, int64_t now_ms)
     const long minutes = (long)((g->flag_at - now_ms) / 60000);
     base_url(srv, base, sizeof base);
     snprintf(key, sizeof key, "timeout:%.*s:%lld", SECRET_ID_LEN, g->id, (long long)g->flag_at);
-    snprintf(subject, sizeof subject, "crown: your time is running out%s%s",
-             other[0] ? " against " : "", other);
-    snprintf(body, sizeof body,
-             "Hello %s,\n\nyour move%s%s has %ld h %02ld min left before you lose on time.\n\n"
-             "Play it here:\n%s/g/%.*s#token=%s\n",
-             m.account[seat], other[0] ? " against " : "", other, minutes / 60, minutes % 60,
-             base, SECRET_ID_LEN, g->id, token);
+    char url[URL_CAP], left[16];
+    snprintf(url, sizeof url, "%s/g/%.*s#token=%s", base, SECRET_ID_LEN, g->id, token);
+    snprintf(left, sizeof left, "%02ld", minutes % 60);
+    const int lang = language_of(srv, user);
+    const bool against = other[0] != '\0';
+    say(srv, lang, against ? "mail.timeout.subject-against" : "mail.timeout.subject",
+        json_pack("{s:s}", "other", other), subject, sizeof subject);
+    say(srv, lang, against ? "mail.timeout.body-against" : "mail.timeout.body",
+        json_pack("{s:s, s:s, s:I, s:s, s:s}", "name", m.account[seat], "other", other, "hours",
+                  (json_int_t)(minutes / 60), "minutes", left, "link", url),
+        body, sizeof body);
     StoreMail mail = {key, to, subject, body, "", NULL, 0};
-    queue(srv, &mail, user, MAIL_TIMEOUTS, &err);
+    queue(srv, &mail, user, MAIL_TIMEOUTS, lang, &err);
 }
 
 int64_t mail_timeouts_period_ms(const Server *srv)
@@ -299,10 +364,17 @@ Status mail_challenge(Server *srv, const char *to_name, const char *from, const 
     if (s != STATUS_OK)
         return s;
     base_url(srv, base, sizeof base);
-    snprintf(subject, sizeof subject, "crown: %s challenges you to %s", from, game);
-    snprintf(body, sizeof body,
-             "Hello %s,\n\n%s challenges you to a game of %s.\n\nAccept or decline it here:\n"
-             "%s%s\n", to_name, from, game, base, path);
+    char url[URL_CAP];
+    snprintf(url, sizeof url, "%s%s", base, path);
+    const int lang = language_of(srv, user);
+    char title[128];
+    game_words(srv, lang, game, title, sizeof title);
+    say(srv, lang, "mail.challenge.subject", json_pack("{s:s, s:s}", "from", from, "game", title),
+        subject, sizeof subject);
+    say(srv, lang, "mail.challenge.body",
+        json_pack("{s:s, s:s, s:s, s:s}", "name", to_name, "from", from, "game", title, "link",
+                  url),
+        body, sizeof body);
     StoreMail m = {key, to, subject, body, "", NULL, 0};
-    return queue(srv, &m, user, MAIL_CHALLENGES, err);
+    return queue(srv, &m, user, MAIL_CHALLENGES, lang, err);
 }

@@ -2,8 +2,9 @@
  * mail.h - what the server mails, and when: the link that verifies an address, the link
  * that resets a password, and the mails an account asked for ("your move" in a
  * correspondence game, a challenge, a game about to run out of time), each of those with
- * a one-click unsubscribe link. Each is queued in the store (store_mail.h) for the
- * sender (mailer.h), so a request never waits for an SMTP server. The links carry
+ * a one-click unsubscribe link; each in the language the account last read the app in.
+ * Each is queued in the store (store_mail.h) for the sender (mailer.h), so a request
+ * never waits for an SMTP server. The links carry
  * single-use random tokens the store keeps only as hashes, with an expiry. Without
  * --smtp, nothing is queued and mail_on says so.
  */
@@ -26,6 +27,11 @@ typedef struct Session Session;
 #define MAIL_RESET_DAYS (1.0 / 24)
 #define MAIL_UNSUBSCRIBE_DAYS 365.0
 
+/* Remembers the language of a request (its crown_lang cookie, else its Accept-Language;
+ * language.h) as the one user's mails are written in; nothing when it says neither or
+ * when it is `known`, the one the store has (StoreUser.lang). */
+void mail_remember_language(Server *srv, int64_t user, const char *known, const char *cookie,
+                            const char *accept_language);
 /* Whether the server sends mail (--smtp given). */
 bool mail_on(const Server *srv);
 /* The account's mail settings as the API shows them: {"mail": whether the server sends
@@ -57,7 +63,8 @@ void mail_timeouts(Server *srv);
 /* How often mail_timeouts is worth calling: a minute of a day of --day-seconds, at
  * least 200 ms. */
 int64_t mail_timeouts_period_ms(const Server *srv);
-/* A challenge to the account named `to` from `from` in `game` (its title), with the link
+/* A challenge to the account named `to` from `from` in `game` (its registry name; the
+ * mail says it in the recipient's language), with the link
  * that answers it, when that account asked for challenges' mails; at most once per key. */
 Status mail_challenge(Server *srv, const char *to, const char *from, const char *game,
                       const char *path, const char *key, ErrBuf *err);

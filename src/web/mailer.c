@@ -96,6 +96,31 @@ static void append_crlf(StrBuf *b, const char *text)
     }
 }
 
+/* A Subject header's text: ASCII as it is, else RFC 2047 encoded words of UTF-8 in
+ * base64 (a Japanese subject), each of whole characters and under 76 bytes, folded. */
+static void put_subject(StrBuf *b, const char *subject)
+{
+    bool ascii = true;
+    for (const char *p = subject; *p; p++)
+        ascii = ascii && (unsigned char)*p < 0x80;
+    if (ascii) {
+        sb_puts(b, subject);
+        return;
+    }
+    enum { CHUNK = 45 }; /* 60 bytes of base64 in each word */
+    const size_t n = strlen(subject);
+    for (size_t at = 0; at < n;) {
+        size_t len = n - at < CHUNK ? n - at : CHUNK;
+        while (len > 1 && at + len < n && ((unsigned char)subject[at + len] & 0xC0) == 0x80)
+            len--;
+        char word[sodium_base64_ENCODED_LEN(CHUNK, sodium_base64_VARIANT_ORIGINAL)];
+        sodium_bin2base64(word, sizeof word, (const unsigned char *)subject + at, len,
+                          sodium_base64_VARIANT_ORIGINAL);
+        sb_printf(b, "%s=?UTF-8?B?%s?=", at ? "\r\n " : "", word);
+        at += len;
+    }
+}
+
 /* The whole message: headers, a blank line, the body. The queue holds only what a
  * request wrote (mail.c checked the address and made the subject); From is ours. */
 static void compose(const Server *srv, const StoreMailClaim *c, StrBuf *b)
@@ -108,8 +133,10 @@ static void compose(const Server *srv, const StoreMailClaim *c, StrBuf *b)
     if (!credential_session_id(id))
         snprintf(id, sizeof id, "%lld", (long long)c->id);
     const char *domain = strrchr(srv->cfg.smtp_from, '@');
-    sb_printf(b, "Date: %s\r\nFrom: crown <%s>\r\nTo: <%s>\r\nSubject: %s\r\n", date,
-               srv->cfg.smtp_from, c->to, c->subject);
+    sb_printf(b, "Date: %s\r\nFrom: crown <%s>\r\nTo: <%s>\r\nSubject: ", date,
+               srv->cfg.smtp_from, c->to);
+    put_subject(b, c->subject);
+    sb_puts(b, "\r\n");
     sb_printf(b, "Message-ID: <%s@%s>\r\nMIME-Version: 1.0\r\n", id,
                domain ? domain + 1 : "crown.invalid");
     sb_puts(b, "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n"

@@ -42,6 +42,8 @@ typedef struct Request {
     const char *passkey; /* the passkey sign-in cookie's value, or NULL */
     const char *origin; /* the Origin header (checked: this server's or a configured
                          * site's), or NULL; a passkey's client data must name it */
+    const char *lang;   /* the crown_lang cookie (language.h), or NULL */
+    const char *accept_language; /* the Accept-Language header, or NULL */
     bool https;         /* the browser reached the server over https (--public-url, or a
                          * trusted proxy saying so): cookies are then Secure */
     struct MHD_Connection *conn; /* for request_arg; NULL: no query */

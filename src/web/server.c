@@ -20,7 +20,9 @@
 #include "web/credential.h"
 #include "web/http.h"
 #include "web/janitor.h"
+#include "web/langpages.h"
 #include "web/language.h"
+#include "web/messages.h"
 #include "web/lab_api.h"
 #include "web/loginlimit.h"
 #include "web/mailer.h"
@@ -80,7 +82,8 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
         return st;
     if ((st = perfect_open(cfg->tablebase, &srv->perfect, err)) != STATUS_OK ||
         (st = credentials_new(cfg->password_low, &srv->cred, err)) != STATUS_OK ||
-        (st = language_pages_new(&srv->pages, err)) != STATUS_OK ||
+        (st = messages_new(&srv->messages, err)) != STATUS_OK ||
+        (st = language_pages_new(&srv->pages, srv->messages, err)) != STATUS_OK ||
         (st = tour_live_new(&srv->tour_live, err)) != STATUS_OK) {
         server_stop(srv);
         return st;
@@ -124,7 +127,7 @@ Status server_open(Server *srv, const ServeConfig *cfg, ErrBuf *err)
     const LabLimits lab = {cfg->lab_max_games, cfg->lab_keep, cfg->lab_starts};
     if ((st = janitor_start(srv, &srv->janitor, err)) != STATUS_OK ||
         (st = mailer_start(srv, &srv->mailer, err)) != STATUS_OK ||
-        (st = lab_server_open(cfg->lab_dir, &lab, &srv->lab, err)) != STATUS_OK) {
+        (st = lab_server_open(cfg->lab_dir, &lab, srv->messages, &srv->lab, err)) != STATUS_OK) {
         server_stop(srv);
         return st;
     }
@@ -175,6 +178,8 @@ void server_stop(Server *srv)
     free(srv->games_json);
     language_pages_free(srv->pages);
     srv->pages = NULL;
+    messages_free(srv->messages);
+    srv->messages = NULL;
     perfect_free(srv->perfect);
     srv->perfect = NULL;
     srv->ai = NULL;

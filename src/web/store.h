@@ -30,7 +30,7 @@ typedef struct StoreStmt StoreStmt; /* store_backend.h: the store's files make t
 
 enum {
     STORE_PLAYER_LEN = 32,
-    STORE_SCHEMA_VERSION = 14, /* what store_open brings every database to */
+    STORE_SCHEMA_VERSION = 15, /* what store_open brings every database to */
 };
 
 /* A game as stored: enough to rebuild it exactly. */

@@ -11,7 +11,7 @@
 #include "web/loginlimit.h"
 #include "web/store_backend.h"
 
-/* Reads a user row (id, name, hash, created) into *out. */
+/* Reads a user row (id, name, hash, created, lang) into *out. */
 static void read_user(const StoreRows *r, StoreUser *out)
 {
     memset(out, 0, sizeof *out);
@@ -21,6 +21,8 @@ static void read_user(const StoreRows *r, StoreUser *out)
     snprintf(out->name, sizeof out->name, "%s", name ? name : "");
     snprintf(out->hash, sizeof out->hash, "%s", hash ? hash : "");
     out->created = created ? strtoll(created, NULL, 10) : 0;
+    const char *lang = r->cols > 4 ? store_cell(r, 0, 4) : NULL;
+    snprintf(out->lang, sizeof out->lang, "%s", lang ? lang : "");
 }
 
 /* Runs stmts and reads the last one's first row as a user. */
@@ -43,7 +45,7 @@ Status store_user_create(Store *st, const char *name, const char *hash, int64_t 
     store_num(at, sizeof at, now);
     const char *p[] = {name, key, hash, at};
     const StoreStmt m = {"INSERT INTO users(name, name_key, hash, created) VALUES($1, $2, $3, $4)"
-                         " ON CONFLICT(name_key) DO NOTHING RETURNING id, name, hash, created",
+                         " ON CONFLICT(name_key) DO NOTHING RETURNING id, name, hash, created, lang",
                          4, p, "that name is taken: choose another"};
     const Status s = run_user(st, &m, 1, out, err);
     return s == STATUS_NOT_FOUND ? STATUS_CONFLICT : s;
@@ -54,7 +56,7 @@ Status store_user_by_name(Store *st, const char *name, StoreUser *out, ErrBuf *e
     char key[CREDENTIAL_NAME_MAX + 1];
     credential_name_key(name, key, sizeof key);
     const char *p[] = {key};
-    const StoreStmt m = {"SELECT id, name, hash, created FROM users WHERE name_key=$1"
+    const StoreStmt m = {"SELECT id, name, hash, created, lang FROM users WHERE name_key=$1"
                          " AND deleted=0", 1, p, "no such player"};
     return run_user(st, &m, 1, out, err);
 }
@@ -77,7 +79,7 @@ Status store_session_user(Store *st, const char *session_hash, int64_t since, St
     char at[24];
     store_num(at, sizeof at, since);
     const char *p[] = {session_hash, at};
-    const StoreStmt m = {"SELECT u.id, u.name, u.hash, u.created FROM user_sessions s"
+    const StoreStmt m = {"SELECT u.id, u.name, u.hash, u.created, u.lang FROM user_sessions s"
                          " JOIN users u ON u.id=s.user_id"
                          " WHERE s.hash=$1 AND s.created>=$2 AND u.deleted=0",
                          2, p, "not signed in"};

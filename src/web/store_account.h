@@ -21,6 +21,7 @@ typedef struct StoreUser {
     char name[CREDENTIAL_NAME_MAX + 1];
     char hash[CREDENTIAL_HASH_CAP];
     int64_t created;
+    char lang[8]; /* the language of its mails (store_mail.h), "" when not read or unsaid */
 } StoreUser;
 
 /* A seat an account sits in. */

@@ -71,6 +71,33 @@ Status store_email_get(Store *st, int64_t user, StoreEmail *out, ErrBuf *err)
     return STATUS_OK;
 }
 
+Status store_mail_lang(Store *st, int64_t user, char lang[STORE_MAIL_LANG_MAX], ErrBuf *err)
+{
+    char u[24];
+    store_num(u, sizeof u, user);
+    const char *p[] = {u};
+    const StoreStmt m = {"SELECT lang FROM users WHERE id=$1", 1, p, NULL};
+    StoreRows r;
+    lang[0] = '\0';
+    const Status s = store_run(st, &m, 1, &r, err);
+    if (s != STATUS_OK)
+        return s;
+    const char *l = r.rows > 0 ? store_cell(&r, 0, 0) : NULL;
+    snprintf(lang, STORE_MAIL_LANG_MAX, "%s", l ? l : "");
+    store_rows_free(&r);
+    return STATUS_OK;
+}
+
+Status store_mail_set_lang(Store *st, int64_t user, const char *lang, ErrBuf *err)
+{
+    char u[24];
+    store_num(u, sizeof u, user);
+    const char *p[] = {u, lang};
+    // Written only when it changes: a page's every visit asks.
+    const StoreStmt m = {"UPDATE users SET lang=$2 WHERE id=$1 AND lang<>$2", 2, p, NULL};
+    return store_run(st, &m, 1, NULL, err);
+}
+
 Status store_email_set(Store *st, int64_t user, const char *address, const char *token_hash,
                        int64_t expires, ErrBuf *err)
 {

@@ -84,6 +84,14 @@ Status store_games_flagging(Store *st, int64_t before_ms, StoreFlagging *out, in
 Status store_seat_token(Store *st, const char *game_id, int seat,
                         char token[SECRET_TOKEN_LEN + 1], ErrBuf *err);
 
+enum { STORE_MAIL_LANG_MAX = 8 };
+
+/* The language the account's mails are written in ("ja"; "" when it never said, read as
+ * English), and setting it (a code of language.h, from its page's language when it signs
+ * in or chooses one). */
+Status store_mail_lang(Store *st, int64_t user, char lang[STORE_MAIL_LANG_MAX], ErrBuf *err);
+Status store_mail_set_lang(Store *st, int64_t user, const char *lang, ErrBuf *err);
+
 /* A mail to queue. */
 typedef struct StoreMail {
     const char *dedupe; /* at most one mail per key ever (a game's turn), or NULL */

@@ -131,6 +131,8 @@ const char *const PG_MIGRATIONS[] = {
     // 14: a tournament's version, as in SQLite's step 14 (whose address_creates this
     // database has had since step 5).
     ("ALTER TABLE tournaments ADD COLUMN version BIGINT NOT NULL DEFAULT 0;"),
+    // 15: the language of an account's mails, as in SQLite's step 15.
+    "ALTER TABLE users ADD COLUMN lang TEXT NOT NULL DEFAULT '';",
 };
 _Static_assert(sizeof PG_MIGRATIONS / sizeof PG_MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

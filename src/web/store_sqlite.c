@@ -149,6 +149,9 @@ static const char *const MIGRATIONS[] = {
     ("ALTER TABLE tournaments ADD COLUMN version INTEGER NOT NULL DEFAULT 0;"
      "CREATE TABLE address_creates(addr TEXT NOT NULL, at INTEGER NOT NULL);"
      "CREATE INDEX address_creates_addr ON address_creates(addr, at);"),
+    // 15: the language an account's mails are written in (store_mail.h): its page's
+    // language when it last signed in or chose one, "" until then (English).
+    "ALTER TABLE users ADD COLUMN lang TEXT NOT NULL DEFAULT '';",
 };
 _Static_assert(sizeof MIGRATIONS / sizeof MIGRATIONS[0] == STORE_SCHEMA_VERSION,
                "one migration per schema version");

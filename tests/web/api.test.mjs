@@ -785,7 +785,7 @@ describe('schema versions', () => {
       assert.equal((await s.stop()).code, 0);
     }
     // Upgraded: the version recorded, the new columns there and set.
-    assert.equal(execFileSync('sqlite3', [db, 'SELECT version FROM schema_version']).toString().trim(), '14');
+    assert.equal(execFileSync('sqlite3', [db, 'SELECT version FROM schema_version']).toString().trim(), '15');
     const [created, updated, finished] = execFileSync('sqlite3', [db, `SELECT created, updated, finished FROM games WHERE id = '${id}'`]).toString().trim().split('|').map(Number);
     assert.ok(updated > created, `updated ${updated} after the move, created ${created}`);
     assert.equal(finished, 0);

@@ -4,15 +4,18 @@
 // the front end and every key it uses exists; and the language a browser asks for is
 // the one chosen; every game's rule options (GET /api/games of a real `crown serve`)
 // have their name, help and choices in the catalogue; a game's explanations of an
-// illegal move (illegal.NAME) are the C sources' own sentences, and a real server's
-// answers to illegal moves are recognised. No browser.
+// illegal move (illegal.NAME) and its parsers' reasons (parse.NAME) are the C sources'
+// own sentences, every reason of the position and tiles parsers is translated, the
+// server's words come out in Japanese as a page says them, and a real server's answers
+// to illegal moves and to positions that do not read are recognised. No browser.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { LANGUAGES, preferredLanguage } from '../../src/web/static/js/i18n.js';
 import { PAGES, TUTORIALS } from '../../src/web/static/js/learn-pages.js';
-import { explanation } from '../../src/web/static/js/serverwords.js';
+import { explanation, isKnown, serverWords } from '../../src/web/static/js/serverwords.js';
+import { loadMessages } from '../../src/web/static/js/i18n.js';
 import { api, startServer } from './server.mjs';
 
 const STATIC = new URL('../../src/web/static/', import.meta.url).pathname;
@@ -31,6 +34,10 @@ function filesUnder(dir, re) {
 
 // Every front-end file's text: the JavaScript modules and the page.
 const sources = () => filesUnder(STATIC, /\.(js|html)$/).map((p) => readFileSync(p, 'utf8')).join('\n');
+// The C files whose words the server says from the catalogues (web/messages.h): the
+// Lab's report marks them with their keys (report.*), the mails say them (mail.*).
+const SERVER_SAYS = { report: 'lab/lab_report.c', mail: 'web/mail.c' };
+const serverSources = () => Object.values(SERVER_SAYS).map((f) => readFileSync(join(SRC, f), 'utf8')).join('\n');
 
 const forms = (msg) => (typeof msg === 'string' ? [msg] : Object.values(msg));
 const placeholders = (msg) => [...new Set(forms(msg).flatMap((f) => [...f.matchAll(/\{(\w+)\}/g)].map((m) => m[1])))].sort();
@@ -54,8 +61,8 @@ for (const lang of Object.keys(LANGUAGES).filter((l) => l !== 'en')) {
   });
 }
 
-test('i18n: every message is used by the front end, and every one it asks for exists', () => {
-  const text = sources();
+test('i18n: every message is used by the front end or the server, and every one they ask for exists', () => {
+  const text = `${sources()}\n${serverSources()}`;
   // A key is used when it appears as a quoted string, or when a template builds it from
   // a fixed prefix (t(`game.${name}`)).
   const literals = new Set([...text.matchAll(/['"]([a-z][a-z0-9-]*(?:\.[a-zA-Z0-9-]+)+)['"]/g)].map((m) => m[1]));
@@ -65,6 +72,8 @@ test('i18n: every message is used by the front end, and every one it asks for ex
   const asked = [...text.matchAll(/\bt\(\s*'([^']+)'/g), ...text.matchAll(/data-i18n="([^"]+)"/g)].map((m) => m[1]);
   const unknown = [...new Set(asked.filter((k) => !(k in english)))];
   assert.deepEqual(unknown, [], 'messages the pages ask for that English lacks');
+  const said = [...serverSources().matchAll(new RegExp(`"((?:${Object.keys(SERVER_SAYS).join('|')})\\.[a-z0-9.-]+)"`, 'g'))].map((m) => m[1]);
+  assert.deepEqual([...new Set(said.filter((k) => !(k in english)))], [], 'messages the server says that English lacks');
 });
 
 // Words shown to players are said with t(); an English literal left in the front end
@@ -172,26 +181,102 @@ function cStrings() {
     .map((m) => [...m[0].matchAll(/"((?:[^"\\\n]|\\.)*)"/g)].map((x) => x[1]).join('').replace(/\\(.)/g, '$1')));
 }
 
+// A catalogue message as a pattern over C format strings: each {placeholder} where the
+// format has conversions (%s, %.30s, %c%d).
+const CONV = '%[-+ #0-9.*]*[a-z]+';
+const formatPattern = (msg) => new RegExp(`^${msg.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(`${CONV}(?:${CONV})*`)}$`);
+const PATTERNED = /^(illegal|parse)\./;
+
 // The browser knows an explanation by its English message (serverwords.js): a sentence
 // the C code no longer writes would never match, so each must still be in the sources,
-// its {placeholders} where the format has conversions (%s, %.30s, %c%d). A sentence
-// the C code puts together from two ("%s %s" of a square and "holds none of your
-// men") passes when one of its parts is a literal of the sources and the rest a format.
-test('i18n: every illegal-move explanation the catalogue translates is one the C code writes', () => {
+// its {placeholders} where the format has conversions. A sentence the C code puts
+// together from two ("%s %s" of a square and "holds none of your men") passes when one
+// of its parts is a literal of the sources and the rest a format.
+test('i18n: every explanation (illegal.*) and parse error (parse.*) the catalogue translates is one the C code writes', () => {
   const strings = cStrings();
-  const conv = '%[-+ #0-9.*]*[a-z]+';
   const written = (msg) => {
-    const source = msg.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join(`${conv}(?:${conv})*`);
-    const re = new RegExp(`^${source}$`);
+    const re = formatPattern(msg);
     return strings.some((s) => re.test(s));
   };
   const parts = strings.filter((s) => s.length >= 5 && !s.includes('%'));
-  const stale = Object.entries(english).filter(([k]) => k.startsWith('illegal.')).filter(([, msg]) =>
+  const stale = Object.entries(english).filter(([k]) => PATTERNED.test(k)).filter(([, msg]) =>
     !written(msg) && !parts.some((part) => msg.includes(part) && written(msg.replace(part, '{part}')))).map(([k]) => k);
   assert.deepEqual(stale, [], 'explanations no C format string makes');
 });
 
-test('i18n: a real server\'s explanations of illegal moves are known to the catalogue', async () => {
+// The reasons the games' parsers give for a position text (the analysis board, the
+// editors, /api/observe, imports), a record (imports), a game's rule settings, players,
+// clock and turn, or a King of the Valley tiles file that does not read: each err_set
+// format of the parser and of the file's static functions it calls, however deep, must
+// be a message of the catalogue (or one of serverwords.js's fixed messages), so a new
+// or reworded reason fails here until it is translated. Out of memory is not the
+// player's to read.
+const PARSERS = [['games/kingsvalley/kv_notation.c', 'kv_parse_position'], ['games/kingscastle/kc_notation.c', 'kc_parse_position'],
+  ['games/kingsguard/kg_notation.c', 'kg_parse_position'], ['games/kingdown/kd_notation.c', 'kd_parse_fen'],
+  ['games/kingdown/kd_setup.c', 'kd_parse_setup'], ['games/kingofthevalley/kotv_position_text.c', 'kotv_parse_position'],
+  ['games/kingofthevalley/kotv_tiles.c', 'kotv_tiles_parse'], ['core/game_api.c', 'game_parse_plies'],
+  ['core/game_api.c', 'game_create'], ['core/record.c', 'record_parse'], ['play/seats.c', 'seats_parse'],
+  ['play/clock.c', 'play_clock_parse'], ['play/turn.c', 'play_parse_turn'], ['play/turn.c', 'play_parse_action'],
+  ['play/turn.c', 'play_parse_next']];
+
+function parserFormats(file, fn) {
+  const text = readFileSync(join(SRC, file), 'utf8');
+  // A function's definition (not a prototype) to its closing brace in column 0.
+  const bodyOf = (name) => {
+    const m = new RegExp(`^[A-Za-z][^;{]*\\b${name}\\([^;{]*\\)\\s*\\{`, 'm').exec(text);
+    return m ? text.slice(m.index, text.indexOf('\n}\n', m.index)) : null;
+  };
+  const statics = new Set([...text.matchAll(/^static [^;{=]*?\b([a-z_][a-z0-9_]*)\(/gm)].map((m) => m[1]));
+  const seen = new Set();
+  const todo = [fn];
+  while (todo.length) {
+    const name = todo.pop();
+    const body = seen.has(name) ? null : bodyOf(name);
+    if (!body) continue;
+    seen.add(name);
+    for (const m of body.matchAll(/\b([a-z_][a-z0-9_]*)\(/g)) if (statics.has(m[1])) todo.push(m[1]);
+  }
+  assert.ok(seen.has(fn), `${file}: no function ${fn}`);
+  return [...seen].flatMap((name) => [...bodyOf(name).matchAll(/err_set\(err, (STATUS_\w+),\s*((?:"(?:[^"\\]|\\.)*"\s*)+)/g)]
+    .filter((m) => m[1] !== 'STATUS_NOMEM')
+    .map((m) => [...m[2].matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((x) => x[1]).join('').replace(/\\(.)/g, '$1')));
+}
+
+test('i18n: every reason a game\'s parser gives for a position text or a tiles file is in the catalogue', () => {
+  const patterns = Object.entries(english).filter(([k, m]) => PATTERNED.test(k) && typeof m === 'string').map(([, m]) => formatPattern(m));
+  const formats = PARSERS.flatMap(([file, fn]) => parserFormats(file, fn));
+  assert.ok(formats.length > 100, `${formats.length} reasons found`);
+  const missing = [...new Set(formats.filter((f) => !patterns.some((re) => re.test(f)) && !isKnown(f)))];
+  assert.deepEqual(missing, [], 'parse errors the catalogue does not translate (add parse.* messages)');
+});
+
+// What a Japanese page shows for the server's words: i18n.js loaded as the page loads it
+// (the server's catalogue in the page, English fetched), with the browser's globals
+// stood in for the while.
+test('i18n: the server\'s reasons said in Japanese, nested reasons and seats too', async () => {
+  const ja = readFileSync(join(STATIC, 'i18n', 'ja.json'), 'utf8');
+  const realFetch = globalThis.fetch;
+  Object.assign(globalThis, {
+    localStorage: { getItem: () => 'ja', setItem: () => {} },
+    document: { getElementById: () => ({ dataset: { lang: 'ja' }, textContent: ja }), documentElement: {}, cookie: '' },
+    fetch: async (url) => ({ ok: true, json: async () => JSON.parse(readFileSync(join(STATIC, url), 'utf8')) }),
+  });
+  try {
+    await loadMessages();
+  } finally {
+    delete globalThis.localStorage;
+    delete globalThis.document;
+    globalThis.fetch = realFetch;
+  }
+  assert.equal(serverWords('bad position: the first player needs exactly one king, not 0'),
+    '局面が正しくありません：先手の王はちょうど 1 つでなければなりません（0 個あります）');
+  assert.equal(serverWords("tiles file 'my tiles.txt': line 3: unknown tile 'XX' (tiles: Q D C NA NB NC ND F W J P Z, T<need>:<gold> with need 0-9 and gold 0-99)"),
+    'タイルファイル「my tiles.txt」：3 行目：不明なタイル「XX」（タイル：Q D C NA NB NC ND F W J P Z、T<need>:<gold> で need は 0-9、gold は 0-99）');
+  assert.equal(serverWords('the record: rank 9 describes 6 squares, not 5'), '棋譜：9 段目は 6 マス分あります（5 マスのはずです）');
+  assert.equal(serverWords('no such thing the server says'), 'no such thing the server says');
+});
+
+test('i18n: a real server\'s explanations of illegal moves and of positions that do not read are known to the catalogue', async () => {
   const srv = await startServer();
   try {
     const tries = [['kings-valley', ['c1-c3', 'zz', 'b1-b9', 'a1-a1', 'b1-d3']], ['king-down', ['e2e5', 'e7e5', 'e3e4', 'zz9']],
@@ -203,6 +288,27 @@ test('i18n: a real server\'s explanations of illegal moves are known to the cata
       for (const move of moves) {
         const r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { body: { move }, token: made.seats[0].token });
         if (r.status !== 200 && !explanation(r.body.error, english)) unknown.push(`${game} ${move}: ${r.body.error}`);
+      }
+    }
+    // Position texts that do not read (the analysis board, the editors): "bad position:
+    // REASON", the reason itself a message too.
+    const positions = [['kings-valley', ['xyz', 'SSKSS/5/5/5/sskss 3 0', 'SSKSS/5/5/5 1 0', 'SSQSS/5/5/5/sskss 1 0']],
+      ['king-down', ['rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 foo:1']],
+      ['kings-castle', ['zz']], ['kings-guard', ['zz']], ['king-of-the-valley', ['foo=1', 'players=9']]];
+    // Records that do not read (imports): "the record: REASON", a line's reason too.
+    for (const record of ['hello', 'crown-record 1\ngame nosuch\nstart -', 'crown-record 1\ngame kings-valley\nrule max-plies=x\nstart -']) {
+      const r = await api(srv, 'POST', '/api/import', { body: { record } });
+      assert.equal(r.status, 400, `'${record}' reads`);
+      const found = explanation(r.body.error, english);
+      const inner = found && found.params.why !== undefined ? explanation(found.params.why, english) : found;
+      if (!inner || (inner.params.why !== undefined && !explanation(inner.params.why, english))) unknown.push(`import: ${r.body.error}`);
+    }
+    for (const [game, texts] of positions) {
+      for (const position of texts) {
+        const r = await api(srv, 'POST', '/api/observe', { body: { game, position } });
+        assert.equal(r.status, 400, `${game} '${position}' reads`);
+        const found = explanation(r.body.error, english);
+        if (!found || (found.params.why !== undefined && !explanation(found.params.why, english))) unknown.push(`${game} '${position}': ${r.body.error}`);
       }
     }
     assert.deepEqual(unknown, [], 'explanations the browser would show in English');

@@ -1,6 +1,6 @@
 // lab-api.test.mjs - the Lab page's API (crown serve --lab DIR): off without --lab (a
 // JSON 403 saying how to turn it on); a tiny study of random players started, watched
-// to the end and its summary and report read back; one study at a time; bad studies
+// to the end and its summary and report read back, the report in the reader's language; one study at a time; bad studies
 // refused with what is wrong (unknown game, too many games, outside engines, a rule
 // naming a server file, malformed bodies); no path leaves the lab's folder; a study the
 // server stopped stays stopped; only its owner (the owner_token its start answered)
@@ -72,6 +72,25 @@ test('a study runs, is watched to the end and read back', async () => {
     assert.match(csp, /style-src 'unsafe-inline'/);
     assert.match(csp, /sandbox/);
     assert.doesNotMatch(csp, /script-src/);
+    // In English the words are the ones crown lab wrote on disk (en.json says them alike).
+    assert.equal(rep.body, readFileSync(join(dir, id, 'report.html'), 'utf8'));
+    // In the reader's language: the cookie's, else Accept-Language's; every marked word
+    // is its message, placeholders and plural forms as the browser's t() would have them.
+    for (const [headers, lang] of [[{ 'accept-language': 'ja-JP,en;q=0.5' }, 'ja'], [{ 'accept-language': 'ja', cookie: 'crown_lang=de' }, 'de'], [{ 'accept-language': 'fr' }, 'fr']]) {
+      const page = (await api(srv, 'GET', `/api/lab/${id}/report`, { headers })).body;
+      assert.match(page, new RegExp(`<html lang="${lang}">`));
+      const cat = JSON.parse(readFileSync(new URL(`../../src/web/static/i18n/${lang}.json`, import.meta.url), 'utf8'));
+      const marked = [...page.matchAll(/data-i18n="([^"]+)"(?: data-i18n-args="([^"]*)")?[^>]*>([^<]*)</g)];
+      assert.ok(marked.length > 40, `${marked.length} marked words`);
+      for (const [, key, args, text] of marked) {
+        const params = args ? JSON.parse(args.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')) : {};
+        let msg = cat[key];
+        assert.ok(msg, `${lang} lacks ${key}`);
+        if (typeof msg === 'object') msg = msg[new Intl.PluralRules(lang).select(params.count)] ?? msg.other;
+        const want = msg.replace(/\{(\w+)\}/g, (m, n) => (n in params ? String(params[n]) : m)).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+        assert.equal(text, want, `${lang} ${key}`);
+      }
+    }
     assert.ok(existsSync(join(dir, id, 'results.csv')));
     r = await api(srv, 'GET', '/api/lab');
     assert.equal(r.body.studies.length, 1);

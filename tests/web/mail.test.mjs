@@ -5,7 +5,8 @@
 // in; a password reset whose link works once and expires, asked for with the same
 // answer for a name or address nobody has; a refused mail tried again; the address,
 // tokens and unsent mails erased with the account; a game about to run out of time
-// mailed once; a mail queued while the SMTP server is down sent after a restart; and a server without --smtp that
+// mailed once; a mail queued while the SMTP server is down sent after a restart; mails
+// in the account's language (its sign-up's, its switch's, else English); and a server without --smtp that
 // says it sends none. On SQLite, then on PostgreSQL with two processes sending from the
 // one queue (every count of mails below is exact: none is sent twice). Part of the api
 // suite of tools/run-web-tests.sh.
@@ -194,6 +195,52 @@ describe(store, () => {
     // quiet did not ask: a mail queued after the challenge comes after anything it queued.
     await verified('barrier-challenge@example.org');
     assert.equal(mailsTo(quiet.address).length, 1);
+  });
+
+  test('mails in the account\'s language: its sign-up\'s, its switch\'s, else English', async () => {
+    // The subject, its RFC 2047 encoded words (UTF-8, base64, folded) decoded.
+    const subjectOf = (m) => {
+      const lines = m.data.split(/\r?\n/);
+      const i = lines.findIndex((l) => l.startsWith('Subject: '));
+      let text = lines[i].slice('Subject: '.length);
+      for (let j = i + 1; /^[ \t]/.test(lines[j]); j++) text += lines[j];
+      return text.replace(/\?=\s+=\?/g, '?==?').replace(/=\?UTF-8\?B\?([^?]*)\?=/g, (x, b) => Buffer.from(b, 'base64').toString('utf8'));
+    };
+    const account = async (headers) => {
+      const name = `mailer${++names}`;
+      const r = await api(srv, 'POST', '/api/signup', { body: { name, password: `pw-${name}-long` }, headers });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      return { name, cookie: r.headers.getSetCookie()[0].match(/^crown_session=([0-9a-f]*)/)[1] };
+    };
+    const ja = await account({ 'accept-language': 'ja-JP,ja;q=0.9,en;q=0.5' });
+    const de = await account({ 'accept-language': 'en' });
+    // German chosen with the page's switch after signing up: the page asks who is in.
+    await api(srv, 'GET', '/api/me', { headers: { cookie: `crown_session=${de.cookie}; crown_lang=de` } });
+    const en = await account({});
+    for (const [a, address] of [[ja, 'ja@example.org'], [de, 'de@example.org'], [en, 'en@example.org']]) {
+      assert.equal((await call('POST', '/api/account/email', { body: { address }, cookie: a.cookie })).status, 202);
+    }
+    const mj = await mail('ja@example.org');
+    assert.equal(subjectOf(mj), 'crown：メールアドレスの確認');
+    assert.match(mj.data, new RegExp(`^${ja.name} さん$`, 'm'));
+    assert.match(mj.data, /1日以内に次のリンクを開いてください/);
+    assert.equal((await call('POST', '/api/email/verify', { body: { token: link(mj, '/account?verify') } })).status, 200);
+    const md = await mail('de@example.org');
+    assert.equal(subjectOf(md), 'crown: bestätige deine E-Mail-Adresse');
+    assert.match(md.data, new RegExp(`^Hallo ${de.name},$`, 'm'));
+    const me = await mail('en@example.org');
+    assert.equal(subjectOf(me), 'crown: confirm your e-mail address');
+    assert.match(me.data, /open this link within a day/);
+    // A challenge to the Japanese account, its one-click unsubscribe line in Japanese.
+    assert.equal((await call('POST', '/api/account/email/notify', { body: { challenges: true }, cookie: ja.cookie })).status, 200);
+    assert.equal((await call('POST', '/api/challenges', { body: { to: ja.name, game: 'kings-valley', clock: { days: 3 } }, cookie: de.cookie })).status, 201);
+    const mc = await mail('ja@example.org', 2);
+    assert.equal(subjectOf(mc), `crown：${de.name} さんから キングスバレー の対局の申し込み`);
+    assert.match(mc.data, /^このメールの配信停止はワンクリックで：$/m);
+    link(mc, '/account?unsubscribe');
+    // The language is the account's data: its export says it.
+    assert.equal((await call('GET', '/api/account/export', { cookie: ja.cookie })).body.language, 'ja');
+    assert.equal((await call('GET', '/api/account/export', { cookie: de.cookie })).body.language, 'de');
   });
 
   test('a password reset: the same answer for anyone, a link that works once and expires', async () => {

@@ -2,7 +2,8 @@
 // a draw's reason) in the page's language. The server speaks English, each message
 // made from a fixed pattern; the known patterns are matched here and said with a
 // message of the catalogue, their numbers and names carried over. A game's
-// explanations of why a move is not legal are the English messages illegal.NAME
+// explanations of why a move is not legal (illegal.NAME) and its parsers' reasons why a
+// position text or a tiles file does not read (parse.NAME) are the English messages
 // themselves, each read as a pattern (explanation()). A message not known here is
 // shown as the server wrote it.
 import { currentLanguage, englishMessages, t } from './i18n.js';
@@ -49,9 +50,15 @@ const KNOWN = [
   ].map(([text, key]) => [new RegExp(`^${escapeRe(text)}$`), key, () => ({})]),
 ];
 
+// Whether `text` is one of the fixed messages above (the catalogue test asks).
+export const isKnown = (text) => KNOWN.some(([re]) => re.test(text));
+
 // An English message as a pattern: each {placeholder} a group, a square or a number
-// one word, a move (which may have spaces: "tax Q:NA") or a nested reason any text.
-const WIDE = new Set(['move', 'why']);
+// one word; a move (which may have spaces: "tax Q:NA"), a nested reason, a player's
+// text quoted back, an example, a file's name or a rule's choices any text.
+const WIDE = new Set(['move', 'why', 'text', 'example', 'file', 'choices']);
+// The messages read as patterns.
+const PATTERNED = /^(illegal|parse)\./;
 function patternOf(message) {
   const names = [];
   const source = message.split(/\{(\w+)\}/).map((part, i) => {
@@ -64,17 +71,18 @@ function patternOf(message) {
 
 const compiled = new WeakMap();
 
-// The explanation `text` is, among the English catalogue's illegal.NAME messages (the
-// first that matches, in the catalogue's order): { name, params }, else null.
+// The explanation `text` is, among the English catalogue's illegal.NAME and parse.NAME
+// messages (the first that matches, in the catalogue's order): { key, params }, else
+// null.
 export function explanation(text, english) {
   if (!compiled.has(english)) {
     compiled.set(english, Object.entries(english)
-      .filter(([k, m]) => k.startsWith('illegal.') && typeof m === 'string')
-      .map(([k, m]) => ({ name: k.slice('illegal.'.length), ...patternOf(m) })));
+      .filter(([k, m]) => PATTERNED.test(k) && typeof m === 'string')
+      .map(([k, m]) => ({ key: k, ...patternOf(m) })));
   }
-  for (const { name, re, names } of compiled.get(english)) {
+  for (const { key, re, names } of compiled.get(english)) {
     const m = re.exec(text);
-    if (m) return { name, params: Object.fromEntries(names.map((n, i) => [n, m[i + 1]])) };
+    if (m) return { key, params: Object.fromEntries(names.map((n, i) => [n, m[i + 1]])) };
   }
   return null;
 }
@@ -89,8 +97,13 @@ export function serverWords(text) {
   }
   const found = explanation(s, englishMessages());
   if (!found) return s;
-  // A nested reason ("'e2e4' is not legal here: your king would be left in check") is
-  // said in the language too.
-  const { why } = found.params;
-  return t(`illegal.${found.name}`, why === undefined ? found.params : { ...found.params, why: serverWords(why) });
+  // A nested reason ("'e2e4' is not legal here: your king would be left in check",
+  // "bad position: rank 9 ...") is said in the language too, and a seat ("the first
+  // player") by the catalogue's seat words.
+  const params = { ...found.params };
+  if (params.why !== undefined) params.why = serverWords(params.why);
+  if (params.seat !== undefined) params.seat = seat(params.seat);
+  // Each family's keys spelled from a fixed prefix, as the catalogue test finds them.
+  const name = found.key.slice(found.key.indexOf('.') + 1);
+  return found.key.startsWith('illegal.') ? t(`illegal.${name}`, params) : t(`parse.${name}`, params);
 }
