@@ -5,9 +5,9 @@
 // the one chosen; every game's rule options (GET /api/games of a real `crown serve`)
 // have their name, help and choices in the catalogue; a game's explanations of an
 // illegal move (illegal.NAME) and its parsers' reasons (parse.NAME) are the C sources'
-// own sentences, every reason of the position and tiles parsers is translated, the
+// own sentences, every reason of the position, tiles and move parsers is translated, the
 // server's words come out in Japanese as a page says them, and a real server's answers
-// to illegal moves and to positions that do not read are recognised. No browser.
+// to illegal moves, typed moves and positions that do not read are recognised. No browser.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -175,9 +175,10 @@ test('i18n: every rule option of every game has its name, help and choices in th
   }
 });
 
-// Every C string literal of src/, adjacent literals joined as the compiler joins them.
+// Every C string literal of src/, adjacent literals joined as the compiler joins them
+// and string macros written out.
 function cStrings() {
-  return filesUnder(SRC, /\.c$/).flatMap((p) => [...readFileSync(p, 'utf8').matchAll(/"(?:[^"\\\n]|\\.)*"(?:\s*"(?:[^"\\\n]|\\.)*")*/g)]
+  return filesUnder(SRC, /\.c$/).flatMap((p) => [...expandStrings(readFileSync(p, 'utf8')).matchAll(/"(?:[^"\\\n]|\\.)*"(?:\s*"(?:[^"\\\n]|\\.)*")*/g)]
     .map((m) => [...m[0].matchAll(/"((?:[^"\\\n]|\\.)*)"/g)].map((x) => x[1]).join('').replace(/\\(.)/g, '$1')));
 }
 
@@ -206,54 +207,95 @@ test('i18n: every explanation (illegal.*) and parse error (parse.*) the catalogu
 
 // The reasons the games' parsers give for a position text (the analysis board, the
 // editors, /api/observe, imports), a record (imports), a game's rule settings, players,
-// clock and turn, or a King of the Valley tiles file that does not read: each err_set
-// format of the parser and of the file's static functions it calls, however deep, must
-// be a message of the catalogue (or one of serverwords.js's fixed messages), so a new
-// or reworded reason fails here until it is translated. Out of memory is not the
-// player's to read.
+// clock and turn, a King of the Valley tiles file, or a typed move (the game page's move
+// box, the analysis board) that does not read: each err_set format of the parser and of
+// the functions it calls, however deep (a static one of its file, or one defined in
+// another file of its directory), must be a message of the catalogue (or one of
+// serverwords.js's fixed messages), so a new or reworded reason fails here until it is
+// translated. Out of memory is not the player's to read.
 const PARSERS = [['games/kingsvalley/kv_notation.c', 'kv_parse_position'], ['games/kingscastle/kc_notation.c', 'kc_parse_position'],
   ['games/kingsguard/kg_notation.c', 'kg_parse_position'], ['games/kingdown/kd_notation.c', 'kd_parse_fen'],
   ['games/kingdown/kd_setup.c', 'kd_parse_setup'], ['games/kingofthevalley/kotv_position_text.c', 'kotv_parse_position'],
   ['games/kingofthevalley/kotv_tiles.c', 'kotv_tiles_parse'], ['core/game_api.c', 'game_parse_plies'],
   ['core/game_api.c', 'game_create'], ['core/record.c', 'record_parse'], ['play/seats.c', 'seats_parse'],
   ['play/clock.c', 'play_clock_parse'], ['play/turn.c', 'play_parse_turn'], ['play/turn.c', 'play_parse_action'],
-  ['play/turn.c', 'play_parse_next']];
+  ['play/turn.c', 'play_parse_next'], ['core/game_api.c', 'game_parse_action'],
+  // The move parsers (each game's ops_parse_move and parse_actions).
+  ...['kingsvalley/kv', 'kingscastle/kc', 'kingsguard/kg', 'kingdown/kd', 'kingofthevalley/kotv']
+    .map((g) => [`games/${g}_ops.c`, 'ops_parse_move']), ['games/kingsguard/kg_ops.c', 'ops_parse_actions']];
+
+// The functions whose phrases a parser's reason carries as its %s.
+const PHRASES = [['games/kingofthevalley/kotv_action_text.c', 'kotv_decision_name']];
+
+// A function's definition (not a prototype) in a C text, to its closing brace in column 0.
+function definition(text, name) {
+  const m = new RegExp(`^[A-Za-z][^;{]*\\b${name}\\([^;{]*\\)\\s*\\{`, 'm').exec(text);
+  return m ? text.slice(m.index, text.indexOf('\n}\n', m.index)) : null;
+}
+
+// A C text with each string macro (#define NAME "..." "...") written out where it is
+// used, so that a message made with one ("empty move: " MOVE_FORMS) reads whole.
+function expandStrings(text) {
+  let out = text;
+  for (const m of text.matchAll(/^#define (\w+)((?:[ \t]|\\\n)*(?:"(?:[^"\\\n]|\\.)*"(?:[ \t]|\\\n)*)+)$/gm)) {
+    const literal = [...m[2].matchAll(/"(?:[^"\\\n]|\\.)*"/g)].map((x) => x[0]).join(' ');
+    const at = out.indexOf(m[0]) + m[0].length;
+    out = out.slice(0, at) + out.slice(at).replace(new RegExp(`\\b${m[1]}\\b`, 'g'), literal);
+  }
+  return out;
+}
 
 function parserFormats(file, fn) {
-  const text = readFileSync(join(SRC, file), 'utf8');
-  // A function's definition (not a prototype) to its closing brace in column 0.
-  const bodyOf = (name) => {
-    const m = new RegExp(`^[A-Za-z][^;{]*\\b${name}\\([^;{]*\\)\\s*\\{`, 'm').exec(text);
-    return m ? text.slice(m.index, text.indexOf('\n}\n', m.index)) : null;
+  const dir = join(SRC, file, '..');
+  const texts = new Map(readdirSync(dir).filter((f) => f.endsWith('.c')).map((f) => [f, expandStrings(readFileSync(join(dir, f), 'utf8'))]));
+  // A name called from a file: that file's own definition (its static functions are its
+  // own), else a non-static one of another file of the directory.
+  const find = (from, name) => {
+    const own = definition(texts.get(from), name);
+    if (own) return [from, own];
+    for (const [f, text] of texts) {
+      const body = f === from ? null : definition(text, name);
+      if (body && !body.startsWith('static')) return [f, body];
+    }
+    return null;
   };
-  const statics = new Set([...text.matchAll(/^static [^;{=]*?\b([a-z_][a-z0-9_]*)\(/gm)].map((m) => m[1]));
-  const seen = new Set();
-  const todo = [fn];
+  const seen = new Map();
+  const todo = [[file.split('/').pop(), fn]];
   while (todo.length) {
-    const name = todo.pop();
-    const body = seen.has(name) ? null : bodyOf(name);
-    if (!body) continue;
-    seen.add(name);
-    for (const m of body.matchAll(/\b([a-z_][a-z0-9_]*)\(/g)) if (statics.has(m[1])) todo.push(m[1]);
+    const [from, name] = todo.pop();
+    const found = find(from, name);
+    if (!found || seen.has(found.join(':'))) continue;
+    seen.set(found.join(':'), found[1]);
+    for (const m of found[1].matchAll(/\b([a-z_][a-z0-9_]*)\(/g)) todo.push([found[0], m[1]]);
   }
-  assert.ok(seen.has(fn), `${file}: no function ${fn}`);
-  return [...seen].flatMap((name) => [...bodyOf(name).matchAll(/err_set\(err, (STATUS_\w+),\s*((?:"(?:[^"\\]|\\.)*"\s*)+)/g)]
+  assert.ok(seen.size > 0, `${file}: no function ${fn}`);
+  return [...seen.values()].flatMap((body) => [...body.matchAll(/err_set\(err, (STATUS_\w+),\s*((?:"(?:[^"\\]|\\.)*"\s*)+)/g)]
     .filter((m) => m[1] !== 'STATUS_NOMEM')
     .map((m) => [...m[2].matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((x) => x[1]).join('').replace(/\\(.)/g, '$1')));
 }
 
-test('i18n: every reason a game\'s parser gives for a position text or a tiles file is in the catalogue', () => {
+test('i18n: every reason a game\'s parser gives for a position text, a tiles file or a typed move is in the catalogue', () => {
   const patterns = Object.entries(english).filter(([k, m]) => PATTERNED.test(k) && typeof m === 'string').map(([, m]) => formatPattern(m));
   const formats = PARSERS.flatMap(([file, fn]) => parserFormats(file, fn));
   assert.ok(formats.length > 100, `${formats.length} reasons found`);
   const missing = [...new Set(formats.filter((f) => !patterns.some((re) => re.test(f)) && !isKnown(f)))];
   assert.deepEqual(missing, [], 'parse errors the catalogue does not translate (add parse.* messages)');
+  // The words a reason takes from a function of fixed phrases (King of the Valley's
+  // decision at hand: "'x' is not an action: phase 1: recruit ...") are messages too,
+  // said in the language as a nested {why}.
+  for (const [file, fn] of PHRASES) {
+    const body = definition(readFileSync(join(SRC, file), 'utf8'), fn);
+    assert.ok(body, `${file}: no function ${fn}`);
+    const phrases = [...body.matchAll(/return "((?:[^"\\]|\\.)*)"/g)].map((m) => m[1].replace(/\\(.)/g, '$1'));
+    assert.ok(phrases.length > 0, `${fn}: no phrases`);
+    assert.deepEqual(phrases.filter((f) => !patterns.some((re) => re.test(f))), [], `${fn}'s phrases the catalogue lacks`);
+  }
 });
 
 // What a Japanese page shows for the server's words: i18n.js loaded as the page loads it
 // (the server's catalogue in the page, English fetched), with the browser's globals
 // stood in for the while.
-test('i18n: the server\'s reasons said in Japanese, nested reasons and seats too', async () => {
+test('i18n: the server\'s reasons said in Japanese, nested reasons, seats and typed moves too', async () => {
   const ja = readFileSync(join(STATIC, 'i18n', 'ja.json'), 'utf8');
   const realFetch = globalThis.fetch;
   Object.assign(globalThis, {
@@ -273,21 +315,32 @@ test('i18n: the server\'s reasons said in Japanese, nested reasons and seats too
   assert.equal(serverWords("tiles file 'my tiles.txt': line 3: unknown tile 'XX' (tiles: Q D C NA NB NC ND F W J P Z, T<need>:<gold> with need 0-9 and gold 0-99)"),
     'タイルファイル「my tiles.txt」：3 行目：不明なタイル「XX」（タイル：Q D C NA NB NC ND F W J P Z、T<need>:<gold> で need は 0-9、gold は 0-99）');
   assert.equal(serverWords('the record: rank 9 describes 6 squares, not 5'), '棋譜：9 段目は 6 マス分あります（5 マスのはずです）');
+  // A typed move that does not read (the move box): King of the Valley's decision at
+  // hand and King's Castle's reasons, as a real server words them (the test below).
+  assert.equal(serverWords("'zz' is not an action: placing the king (place c3)"), "'zz' はアクションではありません：王の配置（place c3）");
+  assert.equal(serverWords("'d4-': the cell after '-' is missing"), "'d4-'：'-' の後のマスがありません");
+  assert.equal(serverWords('c4:e4 is not a line of your men (it has an empty cell)'), 'c4:e4 は自分の兵の列ではありません（空きマスがあります）');
   assert.equal(serverWords('no such thing the server says'), 'no such thing the server says');
 });
 
 test('i18n: a real server\'s explanations of illegal moves and of positions that do not read are known to the catalogue', async () => {
   const srv = await startServer();
   try {
-    const tries = [['kings-valley', ['c1-c3', 'zz', 'b1-b9', 'a1-a1', 'b1-d3']], ['king-down', ['e2e5', 'e7e5', 'e3e4', 'zz9']],
-      ['kings-guard', ['end', 'e1']]];
+    // Typed moves that do not read, each game's move box's (King of the Valley's opening
+    // decision is its king's placing, a {why} said in the language too).
+    const tries = [['kings-valley', ['c1-c3', 'zz', 'b1-b9', 'a1-a1', 'b1-d3']], ['king-down', ['e2e5', 'e7e5', 'e3e4', 'zz9', 'e2e4e2e4e2e4e2e4e2e4e2e4']],
+      ['kings-guard', ['end', 'e1', 'zz', 'c3-zz']], ['kings-castle', ['zz', 'd4-', 'd4-z99', 'c4:', 'c4:e5-g4', 'z99', 'c4:e4-g4']],
+      ['king-of-the-valley', ['zz', 'place c3 d4', 'pass x', 'c3-e5', 'draw']]];
     const unknown = [];
     for (const [game, moves] of tries) {
       const made = (await api(srv, 'POST', '/api/games', { body: { game, seats: ['human', 'human'], rules: game === 'king-down' ? { setup: 'classic' } : {} } })).body;
       assert.ok(made.id, JSON.stringify(made));
       for (const move of moves) {
-        const r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { body: { move }, token: made.seats[0].token });
-        if (r.status !== 200 && !explanation(r.body.error, english)) unknown.push(`${game} ${move}: ${r.body.error}`);
+        // By the seat to move (King of the Valley's first player is drawn by lot).
+        let r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { body: { move }, token: made.seats[0].token });
+        if (/^it is not your turn/.test(r.body.error)) r = await api(srv, 'POST', `/api/games/${made.id}/moves`, { body: { move }, token: made.seats[1].token });
+        const found = r.status === 200 || explanation(r.body.error, english);
+        if (!found || (found.params?.why !== undefined && !explanation(found.params.why, english))) unknown.push(`${game} ${move}: ${r.body.error}`);
       }
     }
     // Position texts that do not read (the analysis board, the editors): "bad position:

@@ -201,16 +201,22 @@ static Status explain_leg(const KotvConfig *c, const KotvState *s, int d, int di
             return err_set(err, STATUS_ILLEGAL, "%s: a priest can only be summoned by stopping on "
                            "him", text);
         if (first_kind >= 0 && !kotv_alike(c, first_kind, kind))
-            return err_set(err, STATUS_ILLEGAL, "%s: the tiles taken in passing must %s", text,
-                           c->identical_tiles ? "be the same tile (identical=tile: knights of one "
-                           "order, tax collectors of one need and gold)" : "show the same character");
+            return c->identical_tiles
+                       ? err_set(err, STATUS_ILLEGAL, "%s: the tiles taken in passing must be the "
+                                 "same tile (identical=tile: knights of one order, tax collectors "
+                                 "of one need and gold)", text)
+                       : err_set(err, STATUS_ILLEGAL, "%s: the tiles taken in passing must show "
+                                 "the same character", text);
         first_ch = ch;
         first_kind = kind;
     }
     if (first_ch == KCH_PRIEST)
-        return err_set(err, STATUS_ILLEGAL, "%s: the priest wants one gold and you have none%s",
-                       text, c->priest_pay_first && s->coins[to] ? " (his coins are yours "
-                       "only once he is paid: priest-coins=after)" : "");
+        return c->priest_pay_first && s->coins[to]
+                   ? err_set(err, STATUS_ILLEGAL, "%s: the priest wants one gold and you have none "
+                             "(his coins are yours only once he is paid: priest-coins=after)",
+                             text)
+                   : err_set(err, STATUS_ILLEGAL, "%s: the priest wants one gold and you have none",
+                             text);
     if (first_ch == KCH_WIZARD)
         return err_set(err, STATUS_ILLEGAL, "%s: a wizard needs a face-up subject in your castle "
                        "and a subject on the hill", text);
@@ -523,9 +529,12 @@ Status kotv_parse_move(const KotvConfig *c, const KotvState *s, const char *text
         const size_t clen = colon ? (size_t)(colon - arg) : strlen(arg);
         col = !two && clen == 1 ? kotv_column_of_letter(arg[0]) : -1;
         if (col < 0 || (colon && word[0] == 'j'))
-            return err_set(err, STATUS_PARSE, "'%.30s': %s takes a castle column: Q D C N F W%s",
-                           text, word, word[0] == 'j' ? "" : ", then optionally ':' and the "
-                           "face-up tiles turned face down, e.g. N:NA,NB,JN");
+            return word[0] == 'j'
+                       ? err_set(err, STATUS_PARSE,
+                                 "'%.30s': %s takes a castle column: Q D C N F W", text, word)
+                       : err_set(err, STATUS_PARSE, "'%.30s': %s takes a castle column: Q D C N F "
+                                 "W, then optionally ':' and the face-up tiles turned face down, "
+                                 "e.g. N:NA,NB,JN", text, word);
         if (word[0] != 'j')
             return parse_turn_down(c, s, word[0] == 't' ? KMV_TAX : KMV_KINGDOM, col,
                                    colon ? colon + 1 : NULL, text, out, err);

@@ -150,8 +150,10 @@ static Status explain_single(const KcConfig *c, const KcState *s, int from, int 
     char a[16], b[16];
     const Bb128 own = kc_men(s, s->turn), opp = kc_men(s, 1 - s->turn);
     if (!bb128_has(own, from))
-        return err_set(err, STATUS_ILLEGAL, "%s holds %s", cell_name(from, a),
-                       bb128_has(opp, from) ? "your opponent's man" : "none of your men");
+        return bb128_has(opp, from)
+                   ? err_set(err, STATUS_ILLEGAL, "%s holds your opponent's man",
+                             cell_name(from, a))
+                   : err_set(err, STATUS_ILLEGAL, "%s holds none of your men", cell_name(from, a));
     const int f = friendly_neighbour(c, own, from);
     if (f >= 0)
         return err_set(err, STATUS_ILLEGAL,
@@ -193,12 +195,19 @@ static Status explain_phalanx(const KcConfig *c, const KcState *s, int rear, int
     const Bb128 own = kc_men(s, s->turn), opp = kc_men(s, 1 - s->turn);
     int x = rear;
     for (int i = 0; i < k; i++) {
-        if (!bb128_has(own, x) || x == KC_THRONE)
-            return err_set(err, STATUS_ILLEGAL, "%s:%s is not a line of your men (%s)",
-                           cell_name(rear, a), cell_name(front, b),
-                           x == KC_THRONE ? "the Throne man never moves"
-                           : bb128_has(opp, x) ? "your opponent holds a cell of it"
-                                            : "it has an empty cell");
+        /* One whole sentence each, so that the web app can translate it. */
+        if (x == KC_THRONE)
+            return err_set(err, STATUS_ILLEGAL,
+                           "%s:%s is not a line of your men (the Throne man never moves)",
+                           cell_name(rear, a), cell_name(front, b));
+        if (bb128_has(opp, x))
+            return err_set(err, STATUS_ILLEGAL,
+                           "%s:%s is not a line of your men (your opponent holds a cell of it)",
+                           cell_name(rear, a), cell_name(front, b));
+        if (!bb128_has(own, x))
+            return err_set(err, STATUS_ILLEGAL,
+                           "%s:%s is not a line of your men (it has an empty cell)",
+                           cell_name(rear, a), cell_name(front, b));
         if (i + 1 < k && c->wall[x][d])
             return err_set(err, STATUS_ILLEGAL,
                            "a wall of the Castle splits %s:%s; men across a wall are not a "
@@ -243,17 +252,21 @@ static Status explain_phalanx(const KcConfig *c, const KcState *s, int rear, int
     return err_set(err, STATUS_ILLEGAL, "that phalanx move is not legal here");
 }
 
+/* The forms of a move, said whole in each message that names them (a message is one
+ * sentence, for the web app's translations). */
+#define MOVE_FORMS                                                                             \
+    "a move is a placement (d4), swap, a single move (d4-d7) or a phalanx move rear:front-to " \
+    "(c4:e4-g4)"
+
 Status kc_parse_move(const KcConfig *c, const KcState *s, const char *text, Move *out,
                      ErrBuf *err)
 {
-    static const char FORMS[] = "a move is a placement (d4), swap, a single move (d4-d7) or a "
-                                "phalanx move rear:front-to (c4:e4-g4)";
     size_t len;
     const char *p = text_trim(text, &len);
     if (len == 0)
-        return err_set(err, STATUS_PARSE, "empty move: %s", FORMS);
+        return err_set(err, STATUS_PARSE, "empty move: " MOVE_FORMS);
     if (len > 32)
-        return err_set(err, STATUS_PARSE, "'%.20s...' is too long: %s", p, FORMS);
+        return err_set(err, STATUS_PARSE, "'%.20s...' is too long: " MOVE_FORMS, p);
     char t[40];
     memcpy(t, p, len);
     t[len] = '\0';
@@ -268,14 +281,17 @@ Status kc_parse_move(const KcConfig *c, const KcState *s, const char *text, Move
         if (first == -2)
             return err_set(err, STATUS_PARSE, "'%s' names a cell off the board", t);
         if (first < 0)
-            return err_set(err, STATUS_PARSE, "'%s' is not a move: %s", t, FORMS);
+            return err_set(err, STATUS_PARSE, "'%s' is not a move: " MOVE_FORMS, t);
         rear = front = first;
         if (*q == ':') {
             q++;
             front = read_cell(&q);
+            if (front == -2)
+                return err_set(err, STATUS_PARSE, "'%s': after ':' comes the front cell of the "
+                               "phalanx, which is off the board", t);
             if (front < 0)
                 return err_set(err, STATUS_PARSE, "'%s': after ':' comes the front cell of the "
-                               "phalanx, %s", t, front == -2 ? "which is off the board" : "missing");
+                               "phalanx, missing", t);
             if (*q != '-' && *q != 'x')
                 return err_set(err, STATUS_PARSE,
                                "'%s': a phalanx move is rear:front-to, like c4:e4-g4", t);
@@ -283,12 +299,13 @@ Status kc_parse_move(const KcConfig *c, const KcState *s, const char *text, Move
         if (*q == '-' || *q == 'x') {
             q++;
             to = read_cell(&q);
+            if (to == -2)
+                return err_set(err, STATUS_PARSE, "'%s': the cell after '-' is off the board", t);
             if (to < 0)
-                return err_set(err, STATUS_PARSE, "'%s': the cell after '-' is %s", t,
-                               to == -2 ? "off the board" : "missing");
+                return err_set(err, STATUS_PARSE, "'%s': the cell after '-' is missing", t);
         }
         if (*q != '\0')
-            return err_set(err, STATUS_PARSE, "'%s' is not a move: %s", t, FORMS);
+            return err_set(err, STATUS_PARSE, "'%s' is not a move: " MOVE_FORMS, t);
         if (to < 0) {
             m = kc_place(first);
         } else {
@@ -296,17 +313,18 @@ Status kc_parse_move(const KcConfig *c, const KcState *s, const char *text, Move
                 int steps;
                 if (!line_between(c, rear, front, &d, &steps))
                     return err_set(err, STATUS_PARSE,
-                                   "'%s': %s is not on a straight line with its rear", t,
-                                   "the front");
+                                   "'%s': the front is not on a straight line with its rear",
+                                   t);
                 k = steps + 1;
                 if (k > KC_MAX_LINE)
                     return err_set(err, STATUS_ILLEGAL, "'%s': no phalanx is that long", t);
             }
             int dd;
             if (!line_between(c, front, to, &dd, &dist))
-                return err_set(err, STATUS_PARSE,
-                               "'%s': the destination is not on a straight line from %s", t,
-                               k > 1 ? "the front" : "the man");
+                return k > 1 ? err_set(err, STATUS_PARSE, "'%s': the destination is not on a "
+                                       "straight line from the front", t)
+                             : err_set(err, STATUS_PARSE, "'%s': the destination is not on a "
+                                       "straight line from the man", t);
             if (k > 1 && dd != d)
                 return err_set(err, STATUS_PARSE,
                                "'%s': a phalanx moves along its own line, away from its rear; "

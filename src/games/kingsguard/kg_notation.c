@@ -403,15 +403,21 @@ static Status explain_place(const KgConfig *c, const KgCore *k, int to, ErrBuf *
         err_set(err, STATUS_ILLEGAL, "no piece may be placed on your own king (%s)", sb_str(&b));
     } else {
         const int steps = path_length(c, k, from, to);
-        const char *how = c->steps_all ? "steps in all 8 directions" : "orthogonal steps";
-        if (steps < 0)
-            err_set(err, STATUS_ILLEGAL, "no path of empty squares leads from %s to %s (%s)",
-                    sb_str(&a), sb_str(&b), how);
+        /* One whole sentence each, so that the web app can translate it. */
+        if (steps < 0 && c->steps_all)
+            err_set(err, STATUS_ILLEGAL, "no path of empty squares leads from %s to %s (steps "
+                    "in all 8 directions)", sb_str(&a), sb_str(&b));
+        else if (steps < 0)
+            err_set(err, STATUS_ILLEGAL, "no path of empty squares leads from %s to %s "
+                    "(orthogonal steps)", sb_str(&a), sb_str(&b));
+        else if (c->steps_all)
+            err_set(err, STATUS_ILLEGAL, "%s is %d steps from %s over empty squares, but the "
+                    "piece on top there goes at most %d (its height in the stack)",
+                    sb_str(&b), steps, sb_str(&a), range);
         else
-            err_set(err, STATUS_ILLEGAL, "%s is %d %s from %s over empty squares, but the piece "
-                    "on top there goes at most %d (its height in the stack)",
-                    sb_str(&b), steps, c->steps_all ? "steps" : "orthogonal steps", sb_str(&a),
-                    range);
+            err_set(err, STATUS_ILLEGAL, "%s is %d orthogonal steps from %s over empty squares, "
+                    "but the piece on top there goes at most %d (its height in the stack)",
+                    sb_str(&b), steps, sb_str(&a), range);
     }
     sb_free(&a);
     sb_free(&b);
@@ -439,9 +445,13 @@ static Status check_pick(const KgConfig *c, const KgCore *k, int sq, Move *out, 
         StrBuf a;
         sb_init(&a);
         kg_format_square(c, k->origin, &a);
-        err_set(err, STATUS_ILLEGAL, "this turn carries the pieces of %s: say where the next "
-                "one goes (%s-c5, say)%s",
-                sb_str(&a), sb_str(&a), k->placed ? ", or end to leave the rest there" : "");
+        if (k->placed)
+            err_set(err, STATUS_ILLEGAL, "this turn carries the pieces of %s: say where the next "
+                    "one goes (%s-c5, say), or end to leave the rest there", sb_str(&a),
+                    sb_str(&a));
+        else
+            err_set(err, STATUS_ILLEGAL, "this turn carries the pieces of %s: say where the next "
+                    "one goes (%s-c5, say)", sb_str(&a), sb_str(&a));
         sb_free(&a);
         return STATUS_ILLEGAL;
     }
