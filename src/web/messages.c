@@ -139,6 +139,23 @@ void messages_format(const Messages *m, int lang, const char *key, const json_t 
     }
 }
 
+/* A "game" placeholder's registry name (kings-valley) said as the game's name in `lang`
+ * (name.kings-valley), as the pages name a game; a name without one stays as it is. */
+static void name_game(const Messages *m, int lang, json_t *params)
+{
+    const char *game = json_string_value(json_object_get(params, "game"));
+    char key[96];
+    if (game == NULL || (size_t)snprintf(key, sizeof key, "name.%s", game) >= sizeof key ||
+        !messages_has(m, key))
+        return;
+    StrBuf name;
+    sb_init(&name);
+    messages_format(m, lang, key, NULL, false, &name);
+    if (!sb_failed(&name))
+        json_object_set_new(params, "game", json_string(sb_str(&name)));
+    sb_free(&name);
+}
+
 /* An attribute value's text with the entities an escaped JSON text uses undone. */
 static char *unescape_attr(const char *s, size_t n)
 {
@@ -209,6 +226,8 @@ void messages_apply(const Messages *m, int lang, const char *html, StrBuf *out)
             json_error_t jerr;
             params = text ? json_loads(text, 0, &jerr) : NULL;
             free(text);
+            if (json_is_object(params))
+                name_game(m, lang, params);
         }
         sb_printf(out, "%.*s", (int)(gt + 1 - next), next);
         messages_format(m, lang, name, params, true, out);

@@ -38,7 +38,8 @@ void messages_format(const Messages *m, int lang, const char *key, const json_t 
 
 /* Appends `html` with `<html lang="en">` made `lang`'s and each element marked
  * data-i18n="KEY" (its words up to the next tag) given message KEY in `lang`, filled
- * from its data-i18n-args. */
+ * from its data-i18n-args; a "game" argument (a registry name, kings-valley) is said as
+ * the game's name.GAME message. */
 void messages_apply(const Messages *m, int lang, const char *html, StrBuf *out);
 
 #endif

@@ -72,10 +72,16 @@ test('a study runs, is watched to the end and read back', async () => {
     assert.match(csp, /style-src 'unsafe-inline'/);
     assert.match(csp, /sandbox/);
     assert.doesNotMatch(csp, /script-src/);
-    // In English the words are the ones crown lab wrote on disk (en.json says them alike).
-    assert.equal(rep.body, readFileSync(join(dir, id, 'report.html'), 'utf8'));
+    // In English the words are the ones crown lab wrote on disk (en.json says them alike),
+    // but for the game, named as the pages name it (name.GAME) where the file has its
+    // registry name.
+    const disk = readFileSync(join(dir, id, 'report.html'), 'utf8');
+    assert.match(disk, />kings-valley: a self-play study</);
+    assert.equal(rep.body, disk.replace('>kings-valley study<', ">King's Valley study<")
+      .replace('>kings-valley: a self-play study<', ">King's Valley: a self-play study<"));
     // In the reader's language: the cookie's, else Accept-Language's; every marked word
-    // is its message, placeholders and plural forms as the browser's t() would have them.
+    // is its message, placeholders and plural forms as the browser's t() would have them,
+    // the game by its name in the language.
     for (const [headers, lang] of [[{ 'accept-language': 'ja-JP,en;q=0.5' }, 'ja'], [{ 'accept-language': 'ja', cookie: 'crown_lang=de' }, 'de'], [{ 'accept-language': 'fr' }, 'fr']]) {
       const page = (await api(srv, 'GET', `/api/lab/${id}/report`, { headers })).body;
       assert.match(page, new RegExp(`<html lang="${lang}">`));
@@ -84,6 +90,7 @@ test('a study runs, is watched to the end and read back', async () => {
       assert.ok(marked.length > 40, `${marked.length} marked words`);
       for (const [, key, args, text] of marked) {
         const params = args ? JSON.parse(args.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')) : {};
+        if (params.game) params.game = cat[`name.${params.game}`];
         let msg = cat[key];
         assert.ok(msg, `${lang} lacks ${key}`);
         if (typeof msg === 'object') msg = msg[new Intl.PluralRules(lang).select(params.count)] ?? msg.other;
