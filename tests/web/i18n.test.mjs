@@ -320,6 +320,11 @@ test('i18n: the server\'s reasons said in Japanese, nested reasons, seats and ty
   assert.equal(serverWords("'zz' is not an action: placing the king (place c3)"), "'zz' はアクションではありません：王の配置（place c3）");
   assert.equal(serverWords("'d4-': the cell after '-' is missing"), "'d4-'：'-' の後のマスがありません");
   assert.equal(serverWords('c4:e4 is not a line of your men (it has an empty cell)'), 'c4:e4 は自分の兵の列ではありません（空きマスがあります）');
+  // The server's own refusals to a player (accounts, the lobby, tournaments), a game's
+  // registry name said as its name.
+  assert.equal(serverWords('wrong name or password'), '名前かパスワードが違います');
+  assert.equal(serverWords("your kings-valley rating, 1700, is outside this seek's range 1200-1500"),
+    'あなたのキングスバレーのレーティング 1700 は、この対局募集の範囲 1200-1500 の外です');
   assert.equal(serverWords('no such thing the server says'), 'no such thing the server says');
 });
 

@@ -6,11 +6,14 @@
 // position text or a tiles file does not read (parse.NAME) are the English messages
 // themselves, each read as a pattern (explanation()). A message not known here is
 // shown as the server wrote it.
-import { currentLanguage, englishMessages, t } from './i18n.js';
+import { currentLanguage, englishMessages, hasMessage, t } from './i18n.js';
 import { seatWords } from './dom.js';
 
 const ORDINALS = ['first', 'second', 'third', 'fourth'];
 const seat = (word) => (ORDINALS.includes(word) ? seatWords(ORDINALS.indexOf(word)) : word);
+
+// A game's registry name (kings-valley) as the pages name it, where the catalogue has it.
+const gameName = (name) => (hasMessage(`name.${name}`) ? t(`name.${name}`) : name);
 
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -34,6 +37,25 @@ const KNOWN = [
   [/^the open games cannot be read now$/, 'error.open-games', () => ({})],
   [/^too many games created from your address: at most (\d+) an/, 'error.too-many-games', (m) => ({ count: Number(m[1]) })],
   [/^your address has (\d+) games against the AI in play/, 'error.too-many-ai', (m) => ({ count: Number(m[1]) })],
+  // Accounts, the lobby's seeks and challenges, tournaments and puzzles.
+  [/^wrong name or password$/, 'error.wrong-login', () => ({})],
+  [/^the password is wrong$/, 'error.password-wrong', () => ({})],
+  [/^that name is taken: choose another$/, 'error.name-taken', () => ({})],
+  [/^(?:there is )?no player called '(.*)'$/, 'error.no-player', (m) => ({ name: m[1] })],
+  [/^confirm an e-mail address first: its mail has the link$/, 'error.confirm-mail', () => ({})],
+  [/^an account has at most (\d+) passkeys: remove one first$/, 'error.passkeys-cap', (m) => ({ count: Number(m[1]) })],
+  [/^you are in this tournament already$/, 'error.in-tournament', () => ({})],
+  [/^you are not in this tournament$/, 'error.not-in-tournament', () => ({})],
+  [/^a tournament needs two players at least$/, 'error.tournament-two', () => ({})],
+  [/^you cannot challenge yourself$/, 'error.challenge-self', () => ({})],
+  [/^this is your own seek: others accept it$/, 'error.own-seek', () => ({})],
+  [/^your (\S+) rating, (-?\d+), is outside this seek's range (-?\d+)-(-?\d+)$/, 'error.seek-range',
+    (m) => ({ game: gameName(m[1]), rating: m[2], min: m[3], max: m[4] })],
+  [/^no such puzzle$/, 'error.no-puzzle', () => ({})],
+  [/^no such tournament$/, 'error.no-tournament', () => ({})],
+  [/^no such seek or challenge$/, 'error.no-offer', () => ({})],
+  [/^the store is busy: try again$/, 'error.store-busy', () => ({})],
+  [/^try again later$/, 'error.try-later', () => ({})],
   [/^the server cannot be reached$/, 'error.unreachable', () => ({})],
   [/^the server answered (\d+)$/, 'error.status', (m) => ({ status: m[1] })],
   // What a turn asks for (a game's turn_help), one fixed sentence each.
