@@ -361,6 +361,14 @@ test('i18n: a real server\'s explanations of illegal moves and of positions that
       const inner = found && found.params.why !== undefined ? explanation(found.params.why, english) : found;
       if (!inner || (inner.params.why !== undefined && !explanation(inner.params.why, english))) unknown.push(`import: ${r.body.error}`);
     }
+    // A line of the analysis board with a typed move that does not read: "action N of
+    // 'moves' (TEXT): REASON", the reason a message too.
+    for (const [game, moves] of [['kings-castle', ['d4', 'zz']], ['king-of-the-valley', ['place']]]) {
+      const r = await api(srv, 'POST', '/api/observe', { body: { game, moves } });
+      assert.equal(r.status, 400, `${game} ${moves} reads`);
+      const found = explanation(r.body.error, english);
+      if (!found || found.key !== 'parse.observe-action' || !explanation(found.params.why, english)) unknown.push(`${game} ${moves}: ${r.body.error}`);
+    }
     for (const [game, texts] of positions) {
       for (const position of texts) {
         const r = await api(srv, 'POST', '/api/observe', { body: { game, position } });
