@@ -6,6 +6,8 @@
 // have their name, help and choices in the catalogue; a game's explanations of an
 // illegal move (illegal.NAME) and its parsers' reasons (parse.NAME) are the C sources'
 // own sentences, every reason of the position, tiles and move parsers is translated, the
+// server's refusals serverwords.js knows (error.*) are sentences src/ writes and none of
+// the shapes a page meets goes unknown, the
 // server's words come out in Japanese as a page says them, and a real server's answers
 // to illegal moves, typed moves and positions that do not read are recognised. No browser.
 import assert from 'node:assert/strict';
@@ -14,7 +16,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { LANGUAGES, preferredLanguage } from '../../src/web/static/js/i18n.js';
 import { PAGES, TUTORIALS } from '../../src/web/static/js/learn-pages.js';
-import { explanation, isKnown, serverWords } from '../../src/web/static/js/serverwords.js';
+import { explanation, isKnown, knownRefusals, serverWords } from '../../src/web/static/js/serverwords.js';
 import { loadMessages } from '../../src/web/static/js/i18n.js';
 import { api, startServer } from './server.mjs';
 
@@ -175,10 +177,10 @@ test('i18n: every rule option of every game has its name, help and choices in th
   }
 });
 
-// Every C string literal of src/, adjacent literals joined as the compiler joins them
-// and string macros written out.
-function cStrings() {
-  return filesUnder(SRC, /\.c$/).flatMap((p) => [...expandStrings(readFileSync(p, 'utf8')).matchAll(/"(?:[^"\\\n]|\\.)*"(?:\s*"(?:[^"\\\n]|\\.)*")*/g)]
+// Every C string literal below dir (src/), adjacent literals joined as the compiler
+// joins them and string macros written out.
+function cStrings(dir = SRC) {
+  return filesUnder(dir, /\.c$/).flatMap((p) => [...expandStrings(readFileSync(p, 'utf8')).matchAll(/"(?:[^"\\\n]|\\.)*"(?:\s*"(?:[^"\\\n]|\\.)*")*/g)]
     .map((m) => [...m[0].matchAll(/"((?:[^"\\\n]|\\.)*)"/g)].map((x) => x[1]).join('').replace(/\\(.)/g, '$1')));
 }
 
@@ -203,6 +205,34 @@ test('i18n: every explanation (illegal.*) and parse error (parse.*) the catalogu
   const stale = Object.entries(english).filter(([k]) => PATTERNED.test(k)).filter(([, msg]) =>
     !written(msg) && !parts.some((part) => msg.includes(part) && written(msg.replace(part, '{part}')))).map(([k]) => k);
   assert.deepEqual(stale, [], 'explanations no C format string makes');
+});
+
+// The server's refusals serverwords.js knows by a fixed pattern (error.*): each must
+// still match a sentence src/ writes (its conversions stood in for by a word or a
+// number), so a reworded C sentence fails here until its pattern follows; and each
+// sentence of src/web of the shapes a page meets (a store failing, a rate limit, the
+// Lab's refusals, a passkey refused, sign in first, the tournament's creator only) must
+// be known. The browser's own words (the server not reached, a bare status) have no C,
+// nor has a bare "try again later" today.
+const CLIENT_ONLY = new Set(['error.unreachable', 'error.status', 'error.try-later']);
+const COVERED = [/^cannot .* now: try again$/, / cannot be read now$/, /^too many .* from your address/,
+  /^your address('s)? has /, /^your address's studies/, /^sign in to /, /^only the (tournament|study)'s /,
+  /^the passkey is refused: /, /^the authenticator did not /, /^the client data's (challenge|origin)/,
+  /^this (game|tournament) has \S+ event streams/, /^the AI workers were all busy/, /^the lab('s)? /, /^(no )?study '/, /^a study (here|from)/, /^the server is stopping: no study/];
+// A format's sentences with its conversions stood in for: a number, and for a %s each of
+// a few words it is given (a seat, a thing counted).
+const WORDS = ['first', 'first player', 'games', 'tournaments'];
+function sampled(format) {
+  const n = format.replace(/%l{0,2}[dui]|%zu/g, '12').replace(/%c/g, 'a');
+  return WORDS.map((w) => n.replace(/%(\.\d+)?s/g, w));
+}
+test('i18n: every server refusal serverwords.js knows is a sentence of src/, and every covered one of src/web is known', () => {
+  const all = cStrings().flatMap(sampled);
+  const stale = knownRefusals().filter(({ re, key }) => !CLIENT_ONLY.has(key) && !all.some((s) => re.test(s))).map(({ key }) => key);
+  assert.deepEqual([...new Set(stale)], [], 'refusals no C sentence makes any more (reworded? follow it in serverwords.js and the catalogues)');
+  const web = cStrings(join(SRC, 'web'));
+  const unknown = [...new Set(web.filter((f) => COVERED.some((re) => re.test(f))).filter((f) => !sampled(f).some(isKnown)))];
+  assert.deepEqual(unknown, [], 'refusals a page meets that serverwords.js does not know (add error.* messages)');
 });
 
 // The reasons the games' parsers give for a position text (the analysis board, the
@@ -325,6 +355,15 @@ test('i18n: the server\'s reasons said in Japanese, nested reasons, seats and ty
   assert.equal(serverWords('wrong name or password'), '名前かパスワードが違います');
   assert.equal(serverWords("your kings-valley rating, 1700, is outside this seek's range 1200-1500"),
     'あなたのキングスバレーのレーティング 1700 は、この対局募集の範囲 1200-1500 の外です');
+  // A store failing, a rate limit, a passkey refused (its reason said where it is one of
+  // webauthn.c's fixed ones, else as written), sign in first.
+  assert.equal(serverWords('cannot keep the passkey now: try again'), 'いまはこれを行えません：もう一度お試しください');
+  assert.equal(serverWords('too many tournaments created from your address: at most 3 an hour; try again in 120 s'),
+    'このアドレスから作られたトーナメントが多すぎます。1時間に最大 3 件です。120 秒後にもう一度お試しください');
+  assert.equal(serverWords('the passkey is refused: the authenticator did not verify the user'),
+    'パスキーは受け付けられません：認証器が利用者を確認しませんでした');
+  assert.equal(serverWords('the passkey is refused: the signature is empty'), 'パスキーは受け付けられません：the signature is empty');
+  assert.equal(serverWords('sign in to challenge a player (POST /api/login)'), '先にログインしてください：これにはアカウントが必要です');
   assert.equal(serverWords('no such thing the server says'), 'no such thing the server says');
 });
 

@@ -18,6 +18,8 @@ async function call(method, path, { body, token } = {}) {
   if (!res.ok) {
     const err = new Error(serverWords((data && data.error) || `the server answered ${res.status}`));
     err.status = res.status;
+    // The server's own English, for a page that reads what it says (not shown).
+    err.serverText = (data && data.error) || '';
     // A 429 or 503 says when to come back (seconds), or 0 when it does not.
     err.retryAfter = Number(res.headers.get('retry-after')) || 0;
     throw err;

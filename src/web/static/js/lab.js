@@ -40,9 +40,10 @@ function studyRow(s, stop) {
     h('td', {}, ...links));
 }
 
-// A refusal in the server's words, with when to come back if it said and the words do not.
+// A refusal in the server's words, with when to come back if it said and the words do not
+// (the server's English read, as the translation's words differ).
 function refusal(e) {
-  if (e.retryAfter && !/try again in/i.test(e.message)) return t('lab.retry', { error: e.message, s: e.retryAfter });
+  if (e.retryAfter && !/try again in/i.test(e.serverText || e.message)) return t('lab.retry', { error: e.message, s: e.retryAfter });
   return e.message;
 }
 

@@ -56,6 +56,58 @@ const KNOWN = [
   [/^no such seek or challenge$/, 'error.no-offer', () => ({})],
   [/^the store is busy: try again$/, 'error.store-busy', () => ({})],
   [/^try again later$/, 'error.try-later', () => ({})],
+  // The rate limits a page meets (tournaments, seeks and challenges, the Lab's studies).
+  [/^too many tournaments created from your address: at most (\d+) an hour; try again in (\d+) s$/, 'error.too-many-tournaments',
+    (m) => ({ count: Number(m[1]), seconds: m[2] })],
+  [/^your address has (\d+) seeks and challenges waiting, the most it may/, 'error.too-many-offers', (m) => ({ count: Number(m[1]) })],
+  [/^too many studies started from your address: at most (\d+) an hour; try again in (\d+) s$/, 'error.too-many-studies',
+    (m) => ({ count: Number(m[1]), seconds: m[2] })],
+  [/^your address has (\d+) studies running or queued, the most it may have at once/, 'error.lab-studies-cap', (m) => ({ count: Number(m[1]) })],
+  [/^your address's studies running or queued have (\d+) games; with this one's (\d+) that is more than the (\d+) it may have at once/,
+    'error.lab-games-cap', (m) => ({ games: m[1], more: m[2], max: m[3] })],
+  [/^the lab's queue is full \((\d+) studies running or queued\): try again later$/, 'error.lab-queue-full', (m) => ({ count: Number(m[1]) })],
+  [/^too many failed sign-ins .+: try again in (\d+) s$/, 'error.too-many-sign-ins', (m) => ({ seconds: m[1] })],
+  [/^too many requests from your address: try again in (\d+) s$/, 'error.too-many-requests', (m) => ({ seconds: m[1] })],
+  [/^too many pages of positions read from your address; try again in (\d+) s$/, 'error.too-many-reads', (m) => ({ seconds: m[1] })],
+  [/^too many hints from your address wait for the AI (?:on this site's servers )?\(at most (\d+)\): try again when they are answered$/,
+    'error.too-many-hints', (m) => ({ count: Number(m[1]) })],
+  [/^your address has (\d+) AI-against-AI games in play, the most this server runs at once: wait until one ends$/,
+    'error.too-many-ai-vs-ai', (m) => ({ count: Number(m[1]) })],
+  [/^your address has (\d+) connections open, the most it may have: close some$/, 'error.too-many-connections', (m) => ({ count: Number(m[1]) })],
+  [/^your address has (\d+) event streams open(?: on this site's servers)?, the most it may have: close some$/, 'error.too-many-streams',
+    (m) => ({ count: Number(m[1]) })],
+  [/^this (game|tournament) has (\d+) event streams open(?: on this site's servers)?, the most it may have: try again later$/,
+    'error.watchers-full', (m) => ({ count: Number(m[2]) })],
+  [/^the AI workers were all busy for (\d+) s: no hint now, try again later$/, 'error.hint-busy', (m) => ({ seconds: m[1] })],
+  // The Lab's other refusals a player meets in the Lab page.
+  [/^the server is stopping: no study starts now$/, 'error.lab-stopping', () => ({})],
+  [/^the lab is off on this server/, 'error.lab-off', () => ({})],
+  [/^a study here plays 1 to (\d+) games in all/, 'error.lab-games-range', (m) => ({ max: m[1] })],
+  [/^a study from the browser is played by crown's own players/, 'error.lab-own-players', () => ({})],
+  [/^study '(.*)' is not running or queued$/, 'error.lab-not-running', (m) => ({ id: m[1] })],
+  [/^only the study's owner may stop it/, 'error.lab-owner', () => ({})],
+  [/^no study '(.*)'$/, 'error.lab-no-study', (m) => ({ id: m[1] })],
+  [/^study '(.*)' has no (\S+) \(yet\)$/, 'error.lab-not-yet', (m) => ({ id: m[1], name: m[2] })],
+  // A browser's passkey that does not verify: the reason said too where it is one of
+  // webauthn.c's fixed ones a player's device can cause, else as the server wrote it.
+  [/^the passkey is refused: (.+)$/, 'error.passkey-refused', (m) => ({ why: serverWords(m[1]) })],
+  [/^the authenticator did not see the user present$/, 'error.passkey-presence', () => ({})],
+  [/^the authenticator did not verify the user$/, 'error.passkey-user', () => ({})],
+  [/^the client data's challenge is not the one given$/, 'error.passkey-challenge', () => ({})],
+  [/^the client data's origin is not this page's$/, 'error.passkey-origin', () => ({})],
+  [/^a passkey is not used from another site's frame$/, 'error.passkey-frame', () => ({})],
+  [/^the passkey was made for another site than (\S+)$/, 'error.passkey-site', (m) => ({ site: m[1] })],
+  [/^the passkey's signature does not verify/, 'error.passkey-signature', () => ({})],
+  // What only a player signed in, or a tournament's creator, may do: the pages offer it
+  // to them alone, so the action itself goes without saying.
+  [/^sign in to .+ \(POST \/api\/login\)$/, 'error.sign-in', () => ({})],
+  [/^only the tournament's creator /, 'error.creator-only', () => ({})],
+  // A store failing (one sentence per store operation): what failed is what the player
+  // just asked for, so the translation says "this".
+  [/^cannot .+ now: try again$/, 'error.store-now', () => ({})],
+  [/^the passkey was used at the same time elsewhere: try again$/, 'error.store-now', () => ({})],
+  [/^the rating is busy: try again$/, 'error.store-busy', () => ({})],
+  [/^the \S+(?: \S+)? cannot be read now$/, 'error.store-read', () => ({})],
   [/^the server cannot be reached$/, 'error.unreachable', () => ({})],
   [/^the server answered (\d+)$/, 'error.status', (m) => ({ status: m[1] })],
   // What a turn asks for (a game's turn_help), one fixed sentence each.
@@ -74,6 +126,9 @@ const KNOWN = [
 
 // Whether `text` is one of the fixed messages above (the catalogue test asks).
 export const isKnown = (text) => KNOWN.some(([re]) => re.test(text));
+// The server's refusals known above, each { re, key } (the catalogue test holds them to
+// the C sources' sentences).
+export const knownRefusals = () => KNOWN.filter(([, key]) => key.startsWith('error.')).map(([re, key]) => ({ re, key }));
 
 // An English message as a pattern: each {placeholder} a group, a square or a number
 // one word; a move (which may have spaces: "tax Q:NA"), a nested reason, a player's
