@@ -42,9 +42,10 @@ static int64_t cpu_us(void)
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* Microseconds a probe over `count` random entries; `spread` entries wide from a random
- * start (the whole table: cold-ish, every probe a block not in the cache; a few blocks:
- * warm). The sum of the values keeps the reads from being optimised away. */
+/* CPU microseconds a probe (wall ones in *wall) over `count` random entries, `spread`
+ * entries wide from a random start (the whole table: cold-ish, nearly every probe a
+ * block not in the cache; four blocks: warm). The sum keeps the reads from being
+ * optimised away. */
 static double time_probes(const KvsTable *t, uint64_t count, uint64_t spread, uint64_t seed,
                           uint64_t *sum, double *wall)
 {
@@ -116,7 +117,7 @@ int solve_pack(const CliOptions *o, const Game *g, const char *full, const char 
         uint64_t sum = 0;
         double wall[3];
         const double cold = time_probes(dst, n, UINT64_MAX, o->seed, &sum, &wall[0]);
-        const double warm = time_probes(dst, n, 4 * 4096, o->seed + 1, &sum, &wall[1]);
+        const double warm = time_probes(dst, n, 4 * 1024, o->seed + 1, &sum, &wall[1]);
         const double plain = time_probes(src, n, UINT64_MAX, o->seed, &sum, &wall[2]);
         printf("probes of %llu random entries, CPU (wall) microseconds each: over the whole "
                "table %.2f (%.2f), within 4 blocks %.3f (%.3f); the full table %.3f (%.3f) "

@@ -3,7 +3,7 @@
  * from the distance, in zstd-compressed blocks with an index of blocks, read through a
  * small cache of decompressed blocks.
  *
- * A block holds KVS_PACK_BLOCK consecutive entries as two zstd frames: the outcome of
+ * A block holds 1024 consecutive entries (by default) as two zstd frames: the outcome of
  * each entry in two bits (0 draw or unused, 1 win, 2 loss, four to a byte), then one byte
  * for each entry that is not a draw, the distance in moves (plies / 2; the parity
  * follows from the outcome). Both frames are compressed with a dictionary of their kind
