@@ -6,9 +6,9 @@
  * A block holds 1024 consecutive entries (by default) as two zstd frames: the outcome of
  * each entry in two bits (0 draw or unused, 1 win, 2 loss, four to a byte), then one byte
  * for each entry that is not a draw, the distance in moves (plies / 2; the parity
- * follows from the outcome). Both frames are compressed with a dictionary of their kind
- * trained on sample blocks, which is what makes blocks this small compress well. The
- * file layout is in docs/SOLVED.md.
+ * follows from the outcome), the wins' in order, then the losses'. Both frames are
+ * compressed with a dictionary of their kind trained on sample blocks, which is what
+ * makes blocks this small compress well. The file layout is in docs/SOLVED.md.
  */
 #ifndef CROWN_SOLVE_KVS_PACK_H
 #define CROWN_SOLVE_KVS_PACK_H
