@@ -77,7 +77,10 @@ endif
 
 CFLAGS_ALL := $(BASE) $(OPT) $(WARN) $(CFLAGS)
 LDFLAGS_ALL := $(OPT) -pthread $(LDFLAGS)
-LDLIBS_ALL := -lm $(LDLIBS)
+# The solver's packed tables (src/solve/kvs_pack*.c) are zstd blocks: libzstd, linked
+# wherever the engine is.
+ZSTD_LIBS := $(shell pkg-config --libs libzstd 2>/dev/null || echo -lzstd)
+LDLIBS_ALL := -lm $(ZSTD_LIBS) $(LDLIBS)
 
 LIB_SRC := $(wildcard src/core/*.c src/games/*/*.c src/search/*.c src/solve/*.c src/play/*.c src/api/*.c)
 CLI_SRC := $(wildcard src/cli/*.c)

@@ -75,7 +75,7 @@ cp tests/install/perft.c tests/install/clash.c "$tmp/"
 cd "$tmp"
 # shellcheck disable=SC2086 # san is words
 "$cc" $san -std=c99 -Wall -Wextra -Wpedantic -Werror -I"$prefix/include" -o clash clash.c \
-    "$prefix/lib/libcrown.a" -lm -pthread || fail "a program with a game_create of its own does not link libcrown.a"
+    "$prefix/lib/libcrown.a" -lm -lzstd -pthread || fail "a program with a game_create of its own does not link libcrown.a"
 ./clash || fail "the program linked with libcrown.a failed"
 flags=$(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs crown)
 # shellcheck disable=SC2086 # flags are words

@@ -2,7 +2,8 @@
 # Installs the Debian packages crown needs, only those missing.
 #   tools/install-deps.sh build   compiler, make and the libraries of the web server and
 #                                 the lab: enough to build and play (libmicrohttpd, SQLite,
-#                                 jansson, libpq, libcsv, libsodium, libfido2, libcbor, libcurl), and gnuplot for crown lab's plots
+#                                 jansson, libpq, libcsv, libsodium, libfido2, libcbor, libcurl,
+#                                 zstd for the packed solved tables), and gnuplot for crown lab's plots
 #   tools/install-deps.sh play    build + npm and the front end's npm packages
 #                                 (src/web/vendor: uPlot, the review's graph), which the
 #                                 build embeds: what ./play and make play need
@@ -21,7 +22,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 set_name=${1:-build}
-want=(gcc make libmicrohttpd-dev libsqlite3-dev libjansson-dev libpq-dev libcsv-dev libsodium-dev libfido2-dev libcbor-dev libcurl4-openssl-dev gnuplot-nox)
+want=(gcc make libmicrohttpd-dev libsqlite3-dev libjansson-dev libpq-dev libcsv-dev libsodium-dev libfido2-dev libcbor-dev libcurl4-openssl-dev libzstd-dev gnuplot-nox)
 web=false vendor=false
 case $set_name in
 build) ;;

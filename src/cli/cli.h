@@ -52,6 +52,8 @@ typedef struct CliOptions {
     long jobs;
     bool generic;
     bool report; /* --report: crown solve prints what a table says */
+    bool compress; /* --compress: crown solve packs a table for sharing */
+    long level;    /* --level N: zstd's level for --compress, 0 when not given */
     bool help;
     const char *positional[CLI_MAX_POSITIONAL];
     int n_positional;

@@ -105,6 +105,10 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
             o->report = true;
             continue;
         }
+        if (strcmp(a, "--compress") == 0) {
+            o->compress = true;
+            continue;
+        }
         if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
             if (o->n_positional == CLI_MAX_POSITIONAL) {
                 cli_error("too many arguments ('%s')", a);
@@ -167,6 +171,9 @@ bool cli_parse_options(int argc, char **argv, int first, CliOptions *o)
             o->soldiers_set = true;
         } else if (strcmp(flag, "--threads") == 0) {
             if (!cli_read_number(flag, value, 1, 64, &o->threads))
+                return false;
+        } else if (strcmp(flag, "--level") == 0) {
+            if (!cli_read_number(flag, value, 1, 22, &o->level))
                 return false;
         } else if (strcmp(flag, "--seed") == 0) {
             char *end;

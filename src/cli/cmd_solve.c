@@ -2,7 +2,8 @@
  * cmd_solve.c - `crown solve kings-valley`: runs the retrograde solver for the rules
  * asked and writes the table where analyze, the AI and the server look for it; with
  * --check, compares a written table with alpha-beta on random positions; with --report,
- * prints its results (solve_report.h) for both games' starts.
+ * prints its results (solve_report.h) for both games' starts; with --compress, packs it
+ * for sharing (solve_pack.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/solve_pack.h"
 #include "cli/solve_report.h"
 #include "core/clock.h"
 #include "core/game_api.h"
@@ -171,7 +173,7 @@ int cmd_solve(int argc, char **argv)
     static const char usage[] =
         "usage: crown solve kings-valley [--rule NAME=VALUE]... [--out FILE] "
         "[--soldiers N] [--threads N] [--check N [--depth H] [--seed S]] "
-        "[--report [--tablebase FILE]]";
+        "[--report [--tablebase FILE]] [--compress [--tablebase FILE] [--out FILE] [--level L]]";
     CliOptions o;
     if (!cli_parse_game_options(argc, argv, usage, &o))
         return 2;
@@ -187,6 +189,21 @@ int cmd_solve(int argc, char **argv)
         (o.out == NULL && kvs_default_path(&rules, path, sizeof path, &err) != STATUS_OK)) {
         game_destroy(g);
         return cli_error("%s", err.msg);
+    }
+    if (o.compress) {
+        // The full table (--tablebase, else the default) packed to --out, else beside it.
+        char full[4096], packed[4200];
+        snprintf(full, sizeof full, "%s", o.tablebase ? o.tablebase : path);
+        const size_t n = strlen(full);
+        if (o.out != NULL)
+            snprintf(packed, sizeof packed, "%s", o.out);
+        else if (n > 4 && strcmp(full + n - 4, ".kvt") == 0)
+            snprintf(packed, sizeof packed, "%.*s.kvz", (int)(n - 4), full);
+        else
+            snprintf(packed, sizeof packed, "%s.kvz", full);
+        const int rc = solve_pack(&o, g, full, packed);
+        game_destroy(g);
+        return rc;
     }
     if (o.out != NULL)
         snprintf(path, sizeof path, "%s", o.out);

@@ -21,12 +21,17 @@ static const CliCommand COMMANDS[] = {
     {"solve", cmd_solve,
      "crown solve kings-valley [--rule NAME=VALUE]... [--out FILE] [--threads N]\n"
      "           [--check N [--depth H] [--seed S]] [--report [--tablebase FILE]]\n"
+     "           [--compress [--tablebase FILE] [--out FILE] [--level L] [--check N]]\n"
      "           [--soldiers N --out FILE]",
      "solve 5x5 King's Valley (and so Retrieve the King) by retrograde analysis: every\n"
      "      position's value into one table (about 1.7 GB; default in the data directory\n"
      "      beside crown.db); a killed solve resumes from FILE.part when run again;\n"
      "      --check N: N random positions of the table against alpha-beta H plies deep;\n"
      "      --report: the starts' values, first moves, perfect games, counts, longest win;\n"
+     "      --compress: pack the table (outcomes and distances in zstd blocks, FILE.kvz\n"
+     "      beside it; read by every command like the full one), compare every entry\n"
+     "      with the full table and time N random probes (default 1000000); --level:\n"
+     "      zstd's, 1 to 22 (default 19: smallest; 3 packs about ten times faster);\n"
      "      --soldiers N: a reduced game with N soldiers a side (for tests)", NULL},
     {"prove", cmd_prove,
      "crown prove GAME [--position TEXT] [--rule NAME=VALUE]... [--hours H] [--memory GB]\n"

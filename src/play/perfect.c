@@ -38,7 +38,7 @@ Status perfect_open(const char *path, Perfect **out, ErrBuf *err)
     for (int i = 0; i < PERFECT_MAX; i++) {
         char file[4096];
         ErrBuf e2;
-        if (kvs_default_path(&variants[i], file, sizeof file, &e2) == STATUS_OK &&
+        if (kvs_find_path(&variants[i], file, sizeof file, &e2) == STATUS_OK &&
             kvs_table_load(file, &p->table[p->count], &e2) == STATUS_OK)
             p->count++;
     }

@@ -37,6 +37,9 @@ void kvs_index_init(KvsIndex *ix, int soldiers)
             ix->pair_king[pairs][0] = (uint8_t)king_reps[r];
             ix->pair_king[pairs][1] = (uint8_t)k;
             ix->pair_of[king_reps[r]][k] = (int8_t)pairs;
+            uint32_t free = kvs_free_squares(king_reps[r], k);
+            for (int f = 0; f < KVS_FREE; f++, free &= free - 1)
+                ix->pair_free[pairs][f] = (uint8_t)__builtin_ctz(free);
             pairs++;
         }
     }
@@ -90,21 +93,22 @@ uint64_t kvs_index_of(const KvsIndex *ix, const KvsPos *p, int *stab)
     return best;
 }
 
-/* The combination of rank r (of `k` elements) as a mask of compact positions. */
-static uint32_t unrank_set(const KvsIndex *ix, uint64_t r, int k, int n)
+/* The combination of rank r (of `k` elements out of n) as its compact positions, in
+ * ascending order. */
+static void unrank_set(const KvsIndex *ix, uint64_t r, int k, int n, int *out)
 {
-    uint32_t out = 0;
     int c = n - 1;
     for (int i = k; i >= 1; i--) {
         while (ix->binom[c][i] > r)
             c--;
         r -= ix->binom[c][i];
-        out |= 1u << c;
-        c--;
+        out[i - 1] = c--;
     }
-    return out;
 }
 
+/* Squares come straight from the pair's list of free squares: the rank's compact
+ * positions index it, the other side's after skipping the mover's (this is the solver's
+ * hottest path: every entry of every pass is unranked). */
 KvsPos kvs_index_position(const KvsIndex *ix, uint64_t i)
 {
     const uint64_t other = i % ix->n_other;
@@ -113,10 +117,21 @@ KvsPos kvs_index_position(const KvsIndex *ix, uint64_t i)
     KvsPos p;
     p.king[0] = ix->pair_king[pair][0];
     p.king[1] = ix->pair_king[pair][1];
-    const uint32_t free = kvs_free_squares(p.king[0], p.king[1]);
     const int n = ix->soldiers;
-    p.soldiers[0] = kvs_deposit(unrank_set(ix, mover, n, KVS_FREE), free);
-    p.soldiers[1] = kvs_deposit(unrank_set(ix, other, n, KVS_FREE - n), free & ~p.soldiers[0]);
+    const uint8_t *sq = ix->pair_free[pair];
+    int m[KVS_MAX_SOLDIERS], o[KVS_MAX_SOLDIERS];
+    unrank_set(ix, mover, n, KVS_FREE, m);
+    unrank_set(ix, other, n, KVS_FREE - n, o);
+    p.soldiers[0] = 0;
+    p.soldiers[1] = 0;
+    for (int k = 0; k < n; k++)
+        p.soldiers[0] |= 1u << sq[m[k]];
+    for (int k = 0; k < n; k++) {
+        int c = o[k];
+        for (int j = 0; j < n; j++)
+            c += m[j] <= c; // m ascending: each mover square at or below shifts it up
+        p.soldiers[1] |= 1u << sq[c];
+    }
     return p;
 }
 

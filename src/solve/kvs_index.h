@@ -28,6 +28,7 @@ typedef struct KvsIndex {
     uint64_t per_pair; /* n_mover * n_other */
     uint64_t size;     /* entries: 75 * per_pair */
     uint8_t pair_king[KVS_PAIRS][2];
+    uint8_t pair_free[KVS_PAIRS][KVS_FREE]; /* the squares left for soldiers, ascending */
     int8_t pair_of[KVS_CELLS][KVS_CELLS]; /* the pair of a canonical placement, or -1 */
     uint8_t canon_count[KVS_CELLS][KVS_CELLS]; /* symmetries that make the kings canonical */
     uint8_t canon_sym[KVS_CELLS][KVS_CELLS][2];
@@ -54,21 +55,6 @@ uint64_t kvs_index_raw(const KvsIndex *ix, int pair, const KvsPos *p);
 static inline uint32_t kvs_free_squares(int k0, int k1)
 {
     return ((1u << KVS_CELLS) - 1) & ~(1u << KVS_VALLEY) & ~(1u << k0) & ~(1u << k1);
-}
-
-/* Spreads the low bits of `compact` over the set bits of `mask`, lowest first. */
-static inline uint32_t kvs_deposit(uint32_t compact, uint32_t mask)
-{
-    uint32_t out = 0;
-    while (compact) {
-        const int i = __builtin_ctz(compact);
-        compact &= compact - 1;
-        uint32_t m = mask;
-        for (int k = 0; k < i; k++)
-            m &= m - 1;
-        out |= m & -m;
-    }
-    return out;
 }
 
 #endif

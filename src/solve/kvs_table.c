@@ -1,5 +1,7 @@
 /*
- * kvs_table.c - writing, mapping, checking and probing the solved King's Valley table.
+ * kvs_table.c - writing, mapping, checking and probing the solved King's Valley table,
+ * in either form: the full one (a byte an entry, read straight from the map) or the
+ * packed one (kvs_pack.h), told apart by the header's first line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +14,7 @@
 
 #include "core/game_api.h"
 #include "solve/kvs_file.h"
+#include "solve/kvs_pack.h"
 #include "solve/kvs_table.h"
 
 #define KVS_MAGIC "crown-kvs-table 1\n"
@@ -21,7 +24,8 @@ struct KvsTable {
     KvsRules rules;
     const uint8_t *map;
     size_t map_len;
-    const uint8_t *values;
+    const uint8_t *values; /* the full form's bytes, or NULL */
+    KvsPacked *packed;     /* the packed form's reader, or NULL */
     uint64_t checksum;
     char path[1024];
     char header[KVS_HEADER];
@@ -29,17 +33,7 @@ struct KvsTable {
 
 static uint64_t checksum(const uint8_t *p, uint64_t n)
 {
-    uint64_t h = 0x6372776E6B767374ULL ^ n;
-    uint64_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * 0x9E3779B97F4A7C15ULL;
-        h ^= h >> 29;
-    }
-    for (; i < n; i++)
-        h = (h ^ p[i]) * 0x100000001B3ULL;
-    return h;
+    return kvs_checksum_add(kvs_checksum_start(n), p, n);
 }
 
 Status kvs_rules_of_game(const Game *g, KvsRules *out, ErrBuf *err)
@@ -88,6 +82,20 @@ Status kvs_default_path(const KvsRules *rules, char *out, size_t cap, ErrBuf *er
     return STATUS_OK;
 }
 
+Status kvs_find_path(const KvsRules *rules, char *out, size_t cap, ErrBuf *err)
+{
+    const Status st = kvs_default_path(rules, out, cap, err);
+    if (st != STATUS_OK || access(out, F_OK) == 0)
+        return st;
+    const size_t n = strlen(out);
+    if (n < 4 || n >= cap)
+        return STATUS_OK;
+    memcpy(out + n - 4, ".kvz", 5);
+    if (access(out, F_OK) != 0)
+        memcpy(out + n - 4, ".kvt", 5);
+    return STATUS_OK;
+}
+
 Status kvs_table_write(const char *path, const KvsIndex *ix, const KvsRules *rules,
                        const uint8_t *values, const KvsSolveStats *stats, ErrBuf *err)
 {
@@ -103,15 +111,6 @@ Status kvs_table_write(const char *path, const KvsIndex *ix, const KvsRules *rul
              (unsigned long long)stats->lost, (unsigned long long)stats->drawn, stats->longest,
              (unsigned long long)stats->longest_index);
     return kvs_file_write(path, head, sizeof head, values, ix->size, err);
-}
-
-static const char *header_field(const char *head, const char *name)
-{
-    const size_t n = strlen(name);
-    for (const char *line = head; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
-        if (strncmp(line, name, n) == 0 && line[n] == ' ')
-            return line + n + 1;
-    return NULL;
 }
 
 Status kvs_table_load(const char *path, KvsTable **out, ErrBuf *err)
@@ -140,11 +139,13 @@ Status kvs_table_load(const char *path, KvsTable **out, ErrBuf *err)
     snprintf(t->path, sizeof t->path, "%s", path);
     memcpy(t->header, map, KVS_HEADER);
     t->header[KVS_HEADER - 1] = '\0';
-    const char *rules = header_field(t->header, "rules");
-    const char *sold = header_field(t->header, "soldiers");
-    const char *entries = header_field(t->header, "entries");
-    const char *sum = header_field(t->header, "checksum");
-    if (strncmp(t->header, KVS_MAGIC, strlen(KVS_MAGIC)) != 0 || !rules || !sold || !entries || !sum) {
+    const char *rules = kvs_file_header_field(t->header, "rules");
+    const char *sold = kvs_file_header_field(t->header, "soldiers");
+    const char *entries = kvs_file_header_field(t->header, "entries");
+    const char *sum = kvs_file_header_field(t->header, "checksum");
+    const bool packed = strncmp(t->header, KVS_PACK_MAGIC, strlen(KVS_PACK_MAGIC)) == 0;
+    if ((!packed && strncmp(t->header, KVS_MAGIC, strlen(KVS_MAGIC)) != 0) || !rules || !sold ||
+        !entries || !sum) {
         kvs_table_close(t);
         return err_set(err, STATUS_CORRUPT, "%s is not a King's Valley table of this version", path);
     }
@@ -157,6 +158,20 @@ Status kvs_table_load(const char *path, KvsTable **out, ErrBuf *err)
         return err_set(err, STATUS_CORRUPT, "%s: bad soldier count", path);
     }
     kvs_index_init(&t->ix, t->rules.soldiers);
+    if (packed) {
+        const Status st = strtoull(entries, NULL, 10) != t->ix.size
+                              ? err_set(err, STATUS_CORRUPT, "the table's entries do not match its soldiers")
+                              : kvs_packed_open(t->header, t->map + KVS_HEADER, t->map_len - KVS_HEADER,
+                                                t->ix.size, &t->packed, err);
+        if (st != STATUS_OK) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            kvs_table_close(t);
+            return err_set(err, st, "%s: %s", path, msg);
+        }
+        *out = t;
+        return STATUS_OK;
+    }
     if (strtoull(entries, NULL, 10) != t->ix.size || t->map_len != KVS_HEADER + t->ix.size) {
         const size_t have = t->map_len;
         const unsigned long long need = KVS_HEADER + t->ix.size;
@@ -214,13 +229,34 @@ void kvs_table_close(KvsTable *t)
 {
     if (t == NULL)
         return;
+    kvs_packed_close(t->packed);
     munmap((void *)t->map, t->map_len);
     free(t);
 }
 
 Status kvs_table_verify(const KvsTable *t, ErrBuf *err)
 {
-    const uint64_t got = checksum(t->values, t->ix.size);
+    uint64_t got;
+    if (t->packed == NULL) {
+        got = checksum(t->values, t->ix.size);
+    } else {
+        // Unpacked a slice at a time: every slice but the last a multiple of 8 bytes.
+        enum { SLICE = 1 << 22 };
+        uint8_t *buf = malloc(SLICE);
+        if (buf == NULL)
+            return err_set(err, STATUS_NOMEM, "out of memory");
+        got = kvs_checksum_start(t->ix.size);
+        for (uint64_t at = 0; at < t->ix.size; at += SLICE) {
+            const uint64_t n = t->ix.size - at < SLICE ? t->ix.size - at : SLICE;
+            const Status st = kvs_packed_range(t->packed, at, n, buf, err);
+            if (st != STATUS_OK) {
+                free(buf);
+                return st;
+            }
+            got = kvs_checksum_add(got, buf, n);
+        }
+        free(buf);
+    }
     if (got != t->checksum)
         return err_set(err, STATUS_CORRUPT, "the table's checksum is %016llx, the header says %016llx",
                        (unsigned long long)got, (unsigned long long)t->checksum);
@@ -237,15 +273,73 @@ const KvsIndex *kvs_table_index(const KvsTable *t)
     return &t->ix;
 }
 
+bool kvs_table_is_packed(const KvsTable *t)
+{
+    return t->packed != NULL;
+}
+
+/* Entry i in either form. */
+static Status entry_at(const KvsTable *t, uint64_t i, uint8_t *out, ErrBuf *err)
+{
+    if (t->packed != NULL)
+        return kvs_packed_entry(t->packed, i, out, err);
+    *out = t->values[i];
+    return STATUS_OK;
+}
+
 uint8_t kvs_table_entry(const KvsTable *t, uint64_t i)
 {
-    return t->values[i];
+    uint8_t v = 0;
+    ErrBuf err;
+    return entry_at(t, i, &v, &err) == STATUS_OK ? v : 0;
+}
+
+Status kvs_table_read(const KvsTable *t, uint64_t start, uint64_t n, uint8_t *out, ErrBuf *err)
+{
+    if (start > t->ix.size || n > t->ix.size - start)
+        return err_set(err, STATUS_UNSUPPORTED, "the range is past the table");
+    if (t->packed != NULL)
+        return kvs_packed_range(t->packed, start, n, out, err);
+    memcpy(out, t->values + start, n);
+    return STATUS_OK;
+}
+
+static uint64_t header_count(const KvsTable *t, const char *name)
+{
+    const char *v = kvs_file_header_field(t->header, name);
+    return v ? strtoull(v, NULL, 10) : 0;
 }
 
 void kvs_table_counts(const KvsTable *t, KvsSolveStats *out)
 {
     memset(out, 0, sizeof *out);
-    kvs_table_stats(&t->ix, t->values, out);
+    if (t->packed == NULL) {
+        kvs_table_stats(&t->ix, t->values, out);
+        return;
+    }
+    // The packed form repeats the full table's counts (verified by the checksum).
+    out->won = header_count(t, "won");
+    out->lost = header_count(t, "lost");
+    out->drawn = header_count(t, "drawn");
+    out->unused = header_count(t, "unused");
+    const char *longest = kvs_file_header_field(t->header, "longest");
+    out->longest = longest ? atoi(longest) : -1;
+    out->longest_index = header_count(t, "longest-entry");
+}
+
+Status kvs_table_pack(const KvsTable *t, const char *path, const KvsPackOptions *opt,
+                      KvsPackStats *stats, ErrBuf *err)
+{
+    if (t->packed != NULL)
+        return err_set(err, STATUS_UNSUPPORTED, "%s is packed already", t->path);
+    KvsSolveStats c;
+    kvs_table_counts(t, &c);
+    // The full header after its first line, with the one count it lacks.
+    char head[KVS_HEADER];
+    const char *rest = strchr(t->header, '\n');
+    snprintf(head, sizeof head, "%sunused %llu\n", rest ? rest + 1 : "",
+             (unsigned long long)c.unused);
+    return kvs_pack_write(path, &t->ix, t->values, head, opt, stats, err);
 }
 
 Status kvs_pos_from_text(const char *text, KvsPos *out, int *turn, int *soldiers, ErrBuf *err)
@@ -355,8 +449,11 @@ static Status lookup(const KvsTable *t, const Game *g, const GameState *s, KvsVa
                        "the table holds positions with %d soldiers a side, not this one",
                        t->rules.soldiers);
     int stab;
-    *out = value_of_byte(t->values[kvs_index_of(&t->ix, &p, &stab)]);
-    return STATUS_OK;
+    uint8_t v;
+    st = entry_at(t, kvs_index_of(&t->ix, &p, &stab), &v, err);
+    if (st == STATUS_OK)
+        *out = value_of_byte(v);
+    return st;
 }
 
 Status kvs_probe_after(const KvsTable *t, const Game *g, const GameState *child, int mover,

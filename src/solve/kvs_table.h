@@ -2,7 +2,8 @@
  * kvs_table.h - the solved table of 5x5 King's Valley on disk, and its probes.
  *
  * The file is a text header of KVS_HEADER bytes (format, rules, entries, checksum, the
- * solve's figures) followed by one byte per kvs_index entry (kvs_retro.h's values). One
+ * solve's figures) followed by one byte per kvs_index entry (kvs_retro.h's values), or,
+ * packed for sharing, by zstd blocks (kvs_pack.h); every function here reads both. One
  * table serves kings-valley and retrieve-the-king, which differ only in their start;
  * locked-king-loses on and off (and, when off, no-move) each need their own. Probes go
  * through the game's interface (position text, legal moves), so a table answers for
@@ -16,9 +17,8 @@
 
 #include "core/game.h"
 #include "core/rng.h"
+#include "solve/kvs_pack.h"
 #include "solve/kvs_retro.h"
-
-enum { KVS_HEADER = 4096 };
 
 /* A value for the side to move: outcome 1 win, 0 draw, -1 loss, in `plies` plies. */
 typedef struct KvsValue {
@@ -38,6 +38,10 @@ void kvs_rules_name(const KvsRules *r, char *out, size_t cap);
 /* Where the table for these rules lives by default: $XDG_DATA_HOME/crown/ or
  * ~/.local/share/crown/, then kings-valley-<rules>.kvt. */
 Status kvs_default_path(const KvsRules *rules, char *out, size_t cap, ErrBuf *err);
+/* The table to open for these rules: the default full table if it is there, else its
+ * packed form beside it (the same name ending .kvz) if that is there, else the full
+ * table's path (which opening then reports missing). */
+Status kvs_find_path(const KvsRules *rules, char *out, size_t cap, ErrBuf *err);
 
 /* Writes a finished table (kvs_solve's) to path, through a temporary file. */
 Status kvs_table_write(const char *path, const KvsIndex *ix, const KvsRules *rules,
@@ -59,10 +63,18 @@ Status kvs_table_verify(const KvsTable *t, ErrBuf *err);
 /* The header's text, for display. */
 const char *kvs_table_header(const KvsTable *t);
 const KvsIndex *kvs_table_index(const KvsTable *t);
-/* The stored value of entry i (kvs_retro.h), for tests and tools. */
+/* The stored value of entry i (kvs_retro.h), for tests and tools; 0 for an entry of a
+ * damaged packed block (kvs_table_verify finds those). */
 uint8_t kvs_table_entry(const KvsTable *t, uint64_t i);
-/* Counts the whole table's values (kvs_table_stats): won, lost, drawn, the longest. */
+/* Entries [start, start + n) into out, in bulk. */
+Status kvs_table_read(const KvsTable *t, uint64_t start, uint64_t n, uint8_t *out, ErrBuf *err);
+/* Counts the whole table's values (kvs_table_stats): won, lost, drawn, the longest; a
+ * packed table's come from its header. */
 void kvs_table_counts(const KvsTable *t, KvsSolveStats *out);
+bool kvs_table_is_packed(const KvsTable *t);
+/* Writes the packed form of a full table to path. */
+Status kvs_table_pack(const KvsTable *t, const char *path, const KvsPackOptions *opt,
+                      KvsPackStats *stats, ErrBuf *err);
 
 /* The value of s for the player to move. On the very first ply under first-move-soldier
  * it is the best over the moves that rule allows. STATUS_ILLEGAL if the game is over,

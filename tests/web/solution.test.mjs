@@ -3,8 +3,9 @@
 // may ask when) and the game page marking the move that gave the win away, in the list
 // and on the board, and its review doing the same in its turns. The server loads a
 // reduced table (one soldier a side, solved by `crown solve --soldiers 1` in a fraction
-// of a second), which answers positions with one soldier a side; other rules have no
-// table and get the no-table answer.
+// of a second) in its packed form (`--compress`: what is shared, read like the full
+// one), which answers positions with one soldier a side; other rules have no table and
+// get the no-table answer.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -23,9 +24,13 @@ let browser;
 browserSuite({
   before, after, shots: SHOTS,
   args() {
-    const table = join(tempDir('crown-solution-'), 'one-soldier.kvt');
+    const dir = tempDir('crown-solution-');
+    const table = join(dir, 'one-soldier.kvt');
+    const packed = join(dir, 'one-soldier.kvz');
     execFileSync(CROWN, ['solve', 'kings-valley', '--soldiers', '1', '--out', table], { stdio: 'ignore' });
-    return ['--tablebase', table];
+    execFileSync(CROWN, ['solve', 'kings-valley', '--soldiers', '1', '--compress', '--tablebase', table,
+      '--out', packed, '--check', '1000'], { stdio: 'ignore' });
+    return ['--tablebase', packed];
   },
   ready(s) {
     ({ srv, browser } = s);
