@@ -13,6 +13,11 @@ run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/crown-test-XXXXXX")
 # Parts running as root hand folders to nobody (PostgreSQL); nobody must pass through.
 chmod 711 "$run_tmp"
 export TMPDIR="$run_tmp"
+# What a user keeps in the data directory (a solved King's Valley table, crown.db) must
+# not change what a test sees: every part looks in an empty one (a test that wants a
+# table makes its own). Outside TMPDIR, whose emptiness is checked below.
+data_home=$(mktemp -d "${run_tmp%/*}/crown-data-XXXXXX")
+export XDG_DATA_HOME="$data_home"
 logdir=build/test-logs
 mkdir -p "$logdir"
 run_start=$(date +%s%N)
@@ -113,7 +118,7 @@ if [ -n "$left" ]; then
     echo "$left"
     total_failed=$((total_failed + 1))
 fi
-rm -rf "$run_tmp"
+rm -rf "$run_tmp" "$data_home"
 
 echo
 secs() { printf '%d.%d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
