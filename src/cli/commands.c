@@ -31,7 +31,7 @@ static const CliCommand COMMANDS[] = {
      "      --compress: pack the table (outcomes and distances in zstd blocks, FILE.kvz\n"
      "      beside it; read by every command like the full one), compare every entry\n"
      "      with the full table and time N random probes (default 1000000); --level:\n"
-     "      zstd's, 1 to 22 (default 19: smallest; 3 packs about ten times faster);\n"
+     "      zstd's, 1 to 22 (default 3; 19 packs about 4 % smaller, ten times slower);\n"
      "      --soldiers N: a reduced game with N soldiers a side (for tests)", NULL},
     {"prove", cmd_prove,
      "crown prove GAME [--position TEXT] [--rule NAME=VALUE]... [--hours H] [--memory GB]\n"
