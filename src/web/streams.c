@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "web/context.h"
 #include "web/quota.h"
@@ -51,4 +52,14 @@ void streams_count_close(Session *s, int viewer)
     if (viewer >= 0 && viewer < MAX_PLAYERS)
         s->seat_streams[viewer]--;
     pthread_mutex_unlock(&s->mu);
+}
+
+size_t streams_copy_out(const char *out, size_t len, size_t *off, char *buf, size_t max)
+{
+    size_t n = len - *off;
+    if (n > max)
+        n = max;
+    memcpy(buf, out + *off, n);
+    *off += n;
+    return n;
 }

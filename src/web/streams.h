@@ -25,5 +25,8 @@ void streams_count_close(Session *s, int viewer);
  * in a shared store (store_live_take; 0: none). A stopping server gives back all its
  * holds at once when it closes the store. */
 void streams_give_back(Server *srv, const char *addr, int64_t hold);
+/* A stream's reader callback hands out what is left of out[*off..len), at most max
+ * bytes into buf, and moves *off on: the count to return to libmicrohttpd. */
+size_t streams_copy_out(const char *out, size_t len, size_t *off, char *buf, size_t max);
 
 #endif

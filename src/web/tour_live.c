@@ -155,12 +155,7 @@ static ssize_t read_stream(void *cls, uint64_t pos, char *buf, size_t max)
         if (st->len == 0)
             return MHD_CONTENT_READER_END_WITH_ERROR;
     }
-    size_t n = st->len - st->off;
-    if (n > max)
-        n = max;
-    memcpy(buf, st->out + st->off, n);
-    st->off += n;
-    return (ssize_t)n;
+    return (ssize_t)streams_copy_out(st->out, st->len, &st->off, buf, max);
 }
 
 static void free_stream(void *cls)
