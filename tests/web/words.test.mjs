@@ -51,6 +51,19 @@ async function assertOnScreen(page, selector, what) {
   assert.ok(box.left >= 0 && box.top >= 0 && box.right <= w && box.bottom <= h, `${what} is on screen: ${JSON.stringify(box)} in ${w}x${h}`);
 }
 
+// The page draws the parts beside the board again on a resize or a new event,
+// so an element handle may go stale between scrolling and measuring: scroll
+// and measure in one step in the page until the layout holds.
+async function scrollOnScreen(page, selector) {
+  await page.waitForFunction((sel) => {
+    const e = document.querySelector(sel);
+    if (!e) return false;
+    e.scrollIntoView({ block: 'nearest' });
+    const r = e.getBoundingClientRect();
+    return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  }, selector, WAIT).catch(() => {});
+}
+
 test('King Down with armies: kings, powers and tokens beside the board, moves in words', async () => {
   const made = await create({ game: 'king-down', seats: ['human', 'human'], rules: { armies: 'on', setup: 'classic' } });
   for (const [seat, move] of [[0, 'stratus'], [1, 'frost'], [0, 'flight'], [1, 'freeze'], [0, 'e2e4'], [1, 'g8f6']]) await play(made, seat, move);
@@ -77,7 +90,7 @@ test('King Down with armies: kings, powers and tokens beside the board, moves in
   await page.screenshot({ path: join(SHOTS, 'words-king-down-armies-1280x800.png'), fullPage: true });
   await page.setViewportSize(PHONE);
   // On a phone the sides are under the board, before the panel.
-  await page.locator('#beside .sides').scrollIntoViewIfNeeded();
+  await scrollOnScreen(page, '#beside .sides');
   await assertOnScreen(page, '#beside .sides', 'the armies on a phone');
   await page.screenshot({ path: join(SHOTS, 'words-king-down-armies-390x844.png'), fullPage: true });
   // The review reads the same: SAN, the powers' names, the seats' names.
@@ -143,7 +156,7 @@ test('the Labyrinth has a legend; the guard diagram says the king is in check', 
   await open(page, made, 0);
   await page.waitForSelector('#beside .legend', WAIT);
   assert.match(await page.textContent('#beside .legend'), /Pillar: never moves/);
-  await page.locator('#beside .legend').scrollIntoViewIfNeeded();
+  await scrollOnScreen(page, '#beside .legend');
   await assertOnScreen(page, '#beside .legend', 'the legend on a phone');
   await page.goto(`${srv.url}/learn/king-down`);
   await page.waitForFunction(() => [...document.querySelectorAll('figcaption, .caption, p')].some((e) => /guard cannot take the rook/.test(e.textContent)), null, WAIT);
