@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 make=${MAKE:-make}
 # Builds compile one file a job on every core; the test runners share the cores out too.
 jobs=$(nproc 2>/dev/null || echo 1)
-fuzz_seconds=${1:-30}
+fuzz_seconds=${1:-20}
 run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/crown-test-XXXXXX")
 # Parts running as root hand folders to nobody (PostgreSQL); nobody must pass through.
 chmod 711 "$run_tmp"

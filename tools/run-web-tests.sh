@@ -15,15 +15,18 @@ for suite in "$@"; do
     case $suite in
     api)
         # Files that time the server's answers (a read while an AI thinks, lock-outs,
-        # slow clients, clocks, offers expiring) run alone; the others two at a time.
-        serial+=(tests/web/api.test.mjs tests/web/accounts.test.mjs tests/web/passkeys-api.test.mjs tests/web/offers.test.mjs tests/web/mail.test.mjs tests/web/limits.test.mjs tests/web/slowloris.test.mjs tests/web/clock.test.mjs)
-        paired+=(tests/web/review-api.test.mjs tests/web/analysis-api.test.mjs tests/web/import-api.test.mjs tests/web/finish.test.mjs
+        # slow clients, clocks, offers expiring) run alone; the others two at a time, the
+        # longest first. The mail file mostly waits on its retries and a flag (timed in
+        # seconds of --day-seconds, not in milliseconds): it runs beside the others.
+        serial+=(tests/web/api.test.mjs tests/web/accounts.test.mjs tests/web/passkeys-api.test.mjs tests/web/offers.test.mjs tests/web/limits.test.mjs tests/web/slowloris.test.mjs tests/web/clock.test.mjs)
+        paired+=(tests/web/mail.test.mjs tests/web/tournaments.test.mjs tests/web/review-api.test.mjs tests/web/analysis-api.test.mjs tests/web/import-api.test.mjs tests/web/finish.test.mjs
                  tests/web/lab-api.test.mjs tests/web/bench.test.mjs tests/web/i18n.test.mjs
-                 tests/web/tournaments.test.mjs tests/web/puzzle-ratings.test.mjs tests/web/ratings.test.mjs)
+                 tests/web/puzzle-ratings.test.mjs tests/web/ratings.test.mjs)
         ;;
     e2e)
-        browser+=(tests/web/e2e.test.mjs tests/web/seeks.test.mjs tests/web/analysis.test.mjs tests/web/review.test.mjs tests/web/learn.test.mjs tests/web/comeback.test.mjs tests/web/lab.test.mjs tests/web/solution.test.mjs tests/web/fixes.test.mjs tests/web/reconnect.test.mjs tests/web/words.test.mjs
-                 tests/web/home.test.mjs tests/web/puzzles.test.mjs tests/web/languages.test.mjs tests/web/passkeys.test.mjs
+        # The longest files first, so that none starts late and runs alone at the end.
+        browser+=(tests/web/e2e.test.mjs tests/web/learn.test.mjs tests/web/comeback.test.mjs tests/web/analysis.test.mjs tests/web/review.test.mjs tests/web/languages.test.mjs tests/web/seeks.test.mjs tests/web/lab.test.mjs tests/web/solution.test.mjs tests/web/fixes.test.mjs tests/web/reconnect.test.mjs tests/web/words.test.mjs
+                 tests/web/home.test.mjs tests/web/puzzles.test.mjs tests/web/passkeys.test.mjs
                  tests/web/tournaments-page.test.mjs tests/web/ratings-page.test.mjs)
         tools/install-deps.sh web || exit 1
         ;;
