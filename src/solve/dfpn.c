@@ -52,6 +52,7 @@ typedef struct Prover {
     Frame **frames;
     void **undo;
     int frame_cap;
+    MoveList scratch; /* the moves of a position met for the first time (fresh) */
     const DfpnOptions *o;
     int64_t start_ms, deadline_ms, next_progress_ms;
     uint64_t nodes, node_limit;
@@ -87,21 +88,25 @@ static int kind(Num pn, Num dn)
 }
 
 /* The numbers of a position at `depth`: a proof or disproof the table holds that applies
- * there, else its open numbers, else 1 and 1. */
-static Res tt_lookup(Prover *p, uint64_t key, int depth)
+ * there, else its open numbers; *found is false when the table knows nothing of it. */
+static Res tt_lookup(Prover *p, uint64_t key, int depth, bool *found)
 {
     Res r = {1, 1, NO_DEP};
+    *found = false;
     const TtEntry *b = &p->tt[(key & p->tt_mask) * TT_WAYS];
     for (int i = 0; i < TT_WAYS; i++) {
         const TtEntry *e = &b[i];
         if (e->key != key || e->work == 0)
             continue;
         const int k = kind(e->pn, e->dn);
-        if ((k == 1 && depth <= e->depth) || (k == 2 && depth >= e->depth))
+        if ((k == 1 && depth <= e->depth) || (k == 2 && depth >= e->depth)) {
+            *found = true;
             return (Res){e->pn, e->dn, NO_DEP};
+        }
         if (k == 0) {
             r.pn = e->pn;
             r.dn = e->dn;
+            *found = true;
         }
     }
     return r;
@@ -215,8 +220,26 @@ static void check_budget(Prover *p)
         write_checkpoint(p);
 }
 
+/* The numbers of a position that the search meets for the first time: its mover's
+ * number of moves. One good move proves an OR node, but each of an AND node's replies
+ * must be answered (the mobility initialisation of df-pn+), so the search goes first
+ * where the defender has few moves. Counted by the game's bulk perft where it has one,
+ * which does not list the moves. Against the plain 1 and 1, on 90 King's Valley
+ * positions of `crown prove --check 90`: 8.2M nodes instead of 29.5M, 22.7 s instead of
+ * 35.0 s. (A one-ply win check on top, making every move of the leaf, cut the nodes to
+ * 7.6M but cost 60 s.) */
+static Res fresh(Prover *p)
+{
+    const Game *g = p->g;
+    uint64_t leaves = 0;
+    if (!g->ops->perft_leaves || !g->ops->perft_leaves(g, p->s, 1, &leaves))
+        leaves = (uint64_t)g->ops->gen_moves(g, p->s, &p->scratch);
+    const Num k = leaves > 1 ? (leaves < INF / 2 ? (Num)leaves : INF / 2) : 1;
+    return g->ops->to_move(g, p->s) == p->attacker ? (Res){1, k, NO_DEP} : (Res){k, 1, NO_DEP};
+}
+
 /* The numbers of the position just reached at `depth` without expanding it: a finished
- * game, a repetition of the path, or what the table knows. */
+ * game, a repetition of the path, what the table knows, or a first count (fresh). */
 static Res leaf(Prover *p, int depth)
 {
     const Game *g = p->g;
@@ -229,7 +252,9 @@ static Res leaf(Prover *p, int depth)
     for (int j = depth - 1; j >= 0; j--)
         if (p->frames[j]->hash == h)
             return (Res){INF, 0, j};
-    return tt_lookup(p, h, depth);
+    bool found;
+    const Res r = tt_lookup(p, h, depth, &found);
+    return found ? r : fresh(p);
 }
 
 static Res combine(const Frame *f, int n, bool or_node, int *best, Num *second)
