@@ -4,7 +4,8 @@
 # en-passant=on promotion=classic) against Debian's stockfish limited with
 # UCI_LimitStrength=true and UCI_Elo 1500, 2000 and 2500, then against fairy-stockfish
 # on plain chess (UCI_Variant=chess, its own UCI_Elo 2000). GAMES per level (default
-# 100), TC as crown match --tc BASE+INC (default 10+0.1), seats alternating, starts from
+# 100), TC as crown match --tc BASE+INC (default 10+0.1) or a fixed time a move for
+# both engines written NNNms (crown match --movetime), seats alternating, starts from
 # bench/openings-chess.txt. Prints per level the score, W/D/L and crown's Elo (the
 # level plus crown match's Elo difference) with its 95% margin, then one estimate from
 # every stockfish level together (the maximum-likelihood Elo of the logistic model, with
@@ -14,8 +15,13 @@
 #
 # Environment: CROWN (default build/release/crown), JOBS (crown match --jobs, default
 # 1: each game runs two engines that think in turn), LEVELS (default "1500 2000 2500"),
-# FAIRY_ELO (default 2000; empty skips fairy-stockfish), MOVE_OVERHEAD (stockfish's, ms,
-# default 100), OUT (a folder for the games).
+# FAIRY_ELO (default 2000; empty skips fairy-stockfish), MOVE_OVERHEAD (stockfish's, ms;
+# unset: stockfish's own default, 10 ms), OUT (a folder for the games).
+#
+# Fair conditions (issue 33): the same time for both and each engine's defaults. The
+# first anchor raised stockfish's Move Overhead to 100 ms at 3 s + 30 ms a game, which
+# left it almost no time a move; the defaults are now a fixed 100 ms a move
+# (`bench/elo-anchor.sh 200 100ms`) and 10 s + 0.1 s with stockfish's own overhead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-100}
@@ -26,10 +32,17 @@ jobs=${JOBS:-1}
 levels=${LEVELS:-1500 2000 2500}
 fairy_elo=${FAIRY_ELO-2000}
 book=bench/openings-chess.txt
-# The runner's clock counts the pipes and the scheduling too: stockfish keeps back more
-# than its default 10 ms a move, so that a busy machine does not flag it.
-overhead="Move Overhead=${MOVE_OVERHEAD:-100}"
+overhead=()
+[[ -n ${MOVE_OVERHEAD:-} ]] && overhead=(--engine-option "Move Overhead=$MOVE_OVERHEAD")
+if [[ $tc =~ ^([0-9]+)ms$ ]]; then
+    limit=(--movetime "${BASH_REMATCH[1]}")
+else
+    limit=(--tc "$tc")
+fi
 [ -x "$crown" ] || make -j2 BUILD=release >/dev/null
+# A missing engine would only show as forfeits: say so at once.
+[ -x /usr/games/stockfish ] ||
+    { echo "elo-anchor: /usr/games/stockfish is missing (apt-get install stockfish)" >&2; exit 1; }
 chess=(--rule setup=classic --rule castling=on --rule en-passant=on --rule promotion=classic)
 openings=()
 if "$crown" match --help 2>&1 | grep -q -- --openings; then
@@ -44,7 +57,7 @@ anchor() {
     shift 3
     local out
     out=$("$crown" match king-down "${chess[@]}" --players "$spec,$engine" \
-        --games "$games" --tc "$tc" --jobs "$jobs" "${openings[@]}" "$@" \
+        --games "$games" "${limit[@]}" --jobs "$jobs" "${openings[@]}" "$@" \
         ${OUT:+--out "$OUT/elo-anchor-$label.txt"} 2>&1) || true
     local wdl score diff
     wdl=$(printf '%s\n' "$out" | sed -n 's/.*: \([0-9]*\) games, \([0-9]*\) wins, \([0-9]*\) draws, \([0-9]*\) losses.*/\2\/\3\/\4 of \1/p' | tail -1)
@@ -71,18 +84,20 @@ anchor() {
 }
 
 fit=""
-echo "crown $spec on chess rules, $games games a level, --tc $tc, book $book"
+said_overhead="its default Move Overhead"
+[[ -n ${MOVE_OVERHEAD:-} ]] && said_overhead="Move Overhead $MOVE_OVERHEAD ms"
+echo "crown $spec on chess rules, $games games a level, ${limit[*]}, stockfish with $said_overhead, book $book"
 printf '%-26s %8s  %-16s %-18s\n' "opponent" "score" "W/D/L" "crown Elo (95%)"
 for level in $levels; do
     anchor "stockfish-elo-$level" "$level" "uci:/usr/games/stockfish" \
         --engine-option UCI_LimitStrength=true --engine-option "UCI_Elo=$level" \
-        --engine-option Threads=1 --engine-option Hash=16 --engine-option "$overhead"
+        --engine-option Threads=1 --engine-option Hash=16 ${overhead[@]+"${overhead[@]}"}
 done
 if [[ -n $fairy_elo ]] && [[ -x /usr/games/fairy-stockfish ]]; then
     anchor "fairy-stockfish-elo-$fairy_elo" "$fairy_elo" "uci:/usr/games/fairy-stockfish" \
         --engine-option UCI_Variant=chess --engine-option UCI_LimitStrength=true \
         --engine-option "UCI_Elo=$fairy_elo" --engine-option Threads=1 --engine-option Hash=16 \
-        --engine-option "$overhead"
+        ${overhead[@]+"${overhead[@]}"}
 fi
 
 # One Elo for every stockfish level together: the maximum of the logistic likelihood
@@ -94,6 +109,12 @@ if [[ -n $fit ]]; then
         for (i = 1; i <= NF; i += 2) {
             split($(i + 1), w, "/")
             lv[n] = $i; sc[n] = w[1] + w[2] / 2; gm[n] = w[1] + w[2] + w[3]; n++
+        }
+        all = 0; total = 0
+        for (i = 0; i < n; i++) { all += sc[i]; total += gm[i] }
+        if (all == 0 || all == total) {
+            print "crown Elo on this scale: no finite estimate (every game went one way)"
+            exit
         }
         k = log(10) / 400; e = 0
         for (i = 0; i < n; i++) e += lv[i] / n
