@@ -4,7 +4,7 @@
  * perspective sees it, king or soldier, its square from that side), four blocks of one
  * feature per cell: own king, own soldiers, the other king, the other soldiers.
  *
- * Why this is enough: nothing is ever captured, so the men are always all there and
+ * Why this encoding: nothing is ever captured, so the men are always all there and
  * only where they stand matters; a move slides one man, which changes exactly two
  * features of each perspective. The Valley is the centre cell, the same from both
  * sides, so it needs no input of its own: the weights of the cells around it learn it
@@ -16,7 +16,9 @@
  * cells - 1 - i) and one set of weights serves both. Whose turn it is reaches the net by
  * the order of its two accumulators (the mover's first); what a king can slide to, and
  * a king shut in, are for the hidden layers to learn from where the men stand, as a
- * chess net learns attacks, and the search sees a locked king's loss itself.
+ * chess net learns attacks, and the search sees a locked king's loss itself. (On 7x7,
+ * whose trap rule turns on just such relations, the first net has not learnt them well
+ * enough: docs/STRENGTH.md.)
  *
  * Indices ascend as written: the blocks go in index order, and a bitboard's cells come
  * out lowest first, or, turned, highest first.
