@@ -3,8 +3,8 @@
  * message for every fault of its header or weights, and read otherwise; the portable and
  * AVX2 kernels give the same values; a search's accumulators, brought from position to
  * position by the features that changed, give exactly the values computed from scratch
- * along random lines made and unmade; agents take /nnue and /classic, refuse them where
- * they mean nothing, and play King Down with the built-in net.
+ * along random lines made and unmade, in every game with features; agents take /nnue and
+ * /classic, refuse them where they mean nothing, and play King Down with the built-in net.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -260,22 +260,27 @@ static void walk_from(void *ctx, const GameState *s)
 static void test_incremental_is_exact(void **state)
 {
     (void)state;
-    Game *g = king_down();
-    Nnue *net = load_random(g, 3);
-    WalkCtx w = {.g = g, .net = net};
-    rng_seed(&w.r, 5);
-    ErrBuf err;
-    assert_int_equal(nnue_stack_new(g, net, NULL, &w.st, &err), STATUS_OK);
-    random_positions(g, 13, 40, walk_from, &w);
-    assert_int_equal(w.bad, 0);
-    uint64_t refreshes, evaluations;
-    nnue_stack_counts(w.st, &refreshes, &evaluations);
-    // Most accumulators came from a neighbour's, not from scratch.
-    assert_true(evaluations > 1000);
-    assert_true(refreshes * 4 < evaluations);
-    nnue_stack_free(w.st);
-    nnue_free(net);
-    game_destroy(g);
+    // Every game with features: their encodings differ, the stack must not care.
+    const char *games[] = {"king-down", "kings-valley-7x7", "kings-valley-labyrinth"};
+    for (size_t gi = 0; gi < sizeof games / sizeof games[0]; gi++) {
+        Game *g;
+        ErrBuf err;
+        assert_int_equal(game_create(registry_find(games[gi]), 0, NULL, 0, &g, &err), STATUS_OK);
+        Nnue *net = load_random(g, 3);
+        WalkCtx w = {.g = g, .net = net};
+        rng_seed(&w.r, 5);
+        assert_int_equal(nnue_stack_new(g, net, NULL, &w.st, &err), STATUS_OK);
+        random_positions(g, 13, 40, walk_from, &w);
+        assert_int_equal(w.bad, 0);
+        uint64_t refreshes, evaluations;
+        nnue_stack_counts(w.st, &refreshes, &evaluations);
+        // Most accumulators came from a neighbour's, not from scratch.
+        assert_true(evaluations > 1000);
+        assert_true(refreshes * 4 < evaluations);
+        nnue_stack_free(w.st);
+        nnue_free(net);
+        game_destroy(g);
+    }
 }
 
 static void test_agent_specs(void **state)

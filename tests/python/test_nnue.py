@@ -53,8 +53,8 @@ def positions():
         yield tmp, data, rows, set_line
 
 
-def c_values(data, net, kernel):
-    args = ["nnue", "king-down", "--eval", data] + (["--net", net] if net else [])
+def c_values(data, net, kernel, game="king-down"):
+    args = ["nnue", game, "--eval", data] + (["--net", net] if net else [])
     args += ["--kernel", kernel] if kernel else []
     lines = [l for l in crown(*args).splitlines() if not l.startswith("#")]
     return [int(l.split("\t")[0]) for l in lines]
@@ -97,3 +97,27 @@ def test_bad_net_refused(positions):
     out = subprocess.run([CROWN_BIN, "nnue", "king-down", "--eval", data, "--net", path],
                          capture_output=True, text=True)
     assert out.returncode != 0 and "cut short" in out.stderr
+
+
+# --- every net built into crown, each on its own game's positions ------------------------
+
+BUILTIN_NETS = sorted(f[:-len(".nnue")] for f in os.listdir(os.path.join(ROOT, "nets"))
+                      if f.endswith(".nnue"))
+
+
+@pytest.mark.parametrize("game", BUILTIN_NETS)
+def test_every_builtin_net_bit_exact(game):
+    net = q.unpack(open(os.path.join(ROOT, "nets", game + ".nnue"), "rb").read())
+    assert net["game"] == game
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "data.txt")
+        feats = os.path.join(tmp, "feats.txt")
+        # --score-nodes: a game without Texel weights generates only scored positions.
+        crown("tune", game, "--generate", "8", "--depth", "2", "--per-game", "0",
+              "--score-nodes", "100", "--seed", "7", "--out", data)
+        crown("nnue", game, "--features", data, "--out", feats)
+        rows = q.read_features(feats)
+        assert len(rows) > 20
+        want = [q.evaluate_row(net, r) for r in rows]
+        for kernel in ("portable", None):
+            assert c_values(data, None, kernel, game) == want

@@ -249,6 +249,12 @@ void kv_observe(const KvConfig *c, const KvState *s, int observer, Observation *
 /* kv_eval.c */
 int kv_evaluate(const KvConfig *c, const KvState *s);
 
+/* kv_features.c: the 7x7 games' network inputs. Four blocks of one feature per cell:
+ * the perspective's king, its soldiers, the other king, the other soldiers. */
+#define KV_NNUE_BLOCK(c, rel, soldier) (((rel) * 2 + (soldier)) * (c)->cells)
+#define KV_NNUE_FEATURES(cells) (4 * (cells))
+int kv_nnue_features(const KvConfig *c, const KvState *s, int perspective, uint16_t *out, int cap);
+
 /* kv_fast.c: perft and playouts without the interface's indirections. */
 bool kv_perft_leaves(const KvConfig *c, KvState *s, int depth, uint64_t *count);
 void kv_playout(const KvConfig *c, KvState *s, Rng *rng);
