@@ -97,3 +97,32 @@ def test_bad_net_refused(positions):
     out = subprocess.run([CROWN_BIN, "nnue", "king-down", "--eval", data, "--net", path],
                          capture_output=True, text=True)
     assert out.returncode != 0 and "cut short" in out.stderr
+
+
+# --- every built-in net, whatever its game ------------------------------------------------
+
+BUILTIN = sorted(f[:-len(".nnue")] for f in os.listdir(os.path.join(ROOT, "nets"))
+                 if f.endswith(".nnue"))
+
+
+@pytest.mark.parametrize("game", BUILTIN)
+def test_every_builtin_net_bit_exact(game):
+    """The net built into crown for each game against numpy's pass on the positions of
+    two short self-play games of that game, with the portable kernel and the one crown
+    picks (AVX2 where the processor has it)."""
+    net = q.unpack(open(os.path.join(ROOT, "nets", game + ".nnue"), "rb").read())
+    assert net["game"] == game
+    with tempfile.TemporaryDirectory() as tmp:
+        data, feats = os.path.join(tmp, "data.txt"), os.path.join(tmp, "feats.txt")
+        # --score-nodes: a game without Texel weights writes positions only with scores.
+        crown("tune", game, "--generate", "2", "--depth", "1", "--per-game", "0",
+              "--score-nodes", "100", "--seed", "7", "--out", data)
+        crown("nnue", game, "--features", data, "--out", feats)
+        rows = q.read_features(feats)
+        assert len(rows) > 10
+        want = [q.evaluate_row(net, r) for r in rows]
+        for kernel in ("portable", None):
+            args = ["nnue", game, "--eval", data] + (["--kernel", kernel] if kernel else [])
+            got = [int(l.split("\t")[0]) for l in crown(*args).splitlines()
+                   if not l.startswith("#")]
+            assert got == want
