@@ -728,7 +728,7 @@ static void test_engine_session(void **state)
     assert_int_equal(count_of(r.out, "info string error: "), 1);
     assert_contains(&r, "Eval takes classic or nnue, not 'deep'");
     // A game without a network has no Eval option.
-    run(&r, "ugi kings-guard-8x8", "ugi\nsetoption name Eval value nnue\n");
+    run(&r, "ugi kings-valley", "ugi\nsetoption name Eval value nnue\n");
     assert_lacks(&r, "option name Eval");
     assert_contains(&r, "no option 'Eval'");
 
@@ -1353,9 +1353,9 @@ static void test_bench_signature(void **state)
         assert_int_equal(r.status, 0);
         assert_contains(&r, "king-down total ");
         assert_contains(&r, " (nnue evaluation)\n");
-        run(&r, "bench kings-guard --eval nnue", NULL);
+        run(&r, "bench kings-valley --eval nnue", NULL);
         assert_int_equal(r.status, 1);
-        assert_contains(&r, "kings-guard has no evaluation network");
+        assert_contains(&r, "kings-valley has no evaluation network");
         run(&r, "bench --eval deep", NULL);
         assert_int_equal(r.status, 2);
         assert_contains(&r, "--eval takes classic or nnue, not 'deep'");

@@ -3,9 +3,12 @@
  * message for every fault of its header or weights, and read otherwise; the portable and
  * AVX2 kernels give the same values; a search's accumulators, brought from position to
  * position by the features that changed, give exactly the values computed from scratch
- * along random lines made and unmade, in every game with features; agents take /nnue and
- * /classic, refuse them where they mean nothing, and play King Down with the built-in net.
+ * along random lines made and unmade, in every game with features; King's Castle's and
+ * King's Guard's features, drawn from small diagrams and seen from both seats alike;
+ * agents take /nnue and /classic, refuse them where they mean nothing, and play King
+ * Down with the built-in net.
  */
+#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +21,7 @@
 
 #include "core/game_api.h"
 #include "core/rng.h"
+#include "core/strbuf.h"
 #include "play/registry.h"
 #include "search/agent.h"
 #include "search/nnue.h"
@@ -101,13 +105,24 @@ static Bytes random_net(const Game *g, uint64_t seed, int version, const char *g
     return b;
 }
 
-static Game *king_down(void)
+static Game *new_game(const char *name)
 {
     Game *g;
     ErrBuf err;
-    assert_int_equal(game_create(registry_find("king-down"), 0, NULL, 0, &g, &err), STATUS_OK);
+    assert_int_equal(game_create(registry_find(name), 0, NULL, 0, &g, &err), STATUS_OK);
     return g;
 }
+
+static Game *king_down(void)
+{
+    return new_game("king-down");
+}
+
+/* The games with input features, whose accumulators the search keeps. */
+static const char *const FEATURE_GAMES[] = {"king-down",       "kings-castle",
+                                            "kings-guard",     "kings-guard-8x8",
+                                            "kings-valley-7x7", "kings-valley-labyrinth"};
+enum { FEATURE_GAME_COUNT = (int)(sizeof FEATURE_GAMES / sizeof FEATURE_GAMES[0]) };
 
 static Nnue *load_random(const Game *g, uint64_t seed)
 {
@@ -144,21 +159,22 @@ static void test_refusals(void **state)
     expect_refused(g, old.p, old.n, "network version");
     Bytes other = random_net(g, 1, NNUE_VERSION, "kings-guard", set);
     expect_refused(g, other.p, other.n, "for kings-guard, not king-down");
+    Bytes tiles = random_net(g, 1, NNUE_VERSION, "king-of-the-valley", set);
     Bytes wrong_set = random_net(g, 1, NNUE_VERSION, "king-down", "kd-something-else");
     expect_refused(g, wrong_set.p, wrong_set.n, "reads features kd-something-else");
     // A game without features cannot have a net at all.
-    Game *kg;
+    Game *kotv = new_game("king-of-the-valley");
     ErrBuf err;
-    assert_int_equal(game_create(registry_find("kings-guard"), 0, NULL, 0, &kg, &err), STATUS_OK);
-    expect_refused(kg, other.p, other.n, "no input features");
+    expect_refused(kotv, tiles.p, tiles.n, "no input features");
     Nnue *net;
-    assert_int_equal(nnue_load_builtin(kg, NULL, &net, &err), STATUS_NOT_FOUND);
+    assert_int_equal(nnue_load_builtin(kotv, NULL, &net, &err), STATUS_NOT_FOUND);
     assert_non_null(strstr(err.msg, "king-down"));
     assert_int_equal(nnue_load_file(g, "/nonexistent/net.nnue", NULL, &net, &err), STATUS_IO);
-    game_destroy(kg);
+    game_destroy(kotv);
     free(good.p);
     free(old.p);
     free(other.p);
+    free(tiles.p);
     free(wrong_set.p);
     game_destroy(g);
 }
@@ -260,26 +276,181 @@ static void walk_from(void *ctx, const GameState *s)
 static void test_incremental_is_exact(void **state)
 {
     (void)state;
-    // Every game with features: their encodings differ, the stack must not care.
-    const char *games[] = {"king-down", "kings-valley-7x7", "kings-valley-labyrinth"};
-    for (size_t gi = 0; gi < sizeof games / sizeof games[0]; gi++) {
-        Game *g;
-        ErrBuf err;
-        assert_int_equal(game_create(registry_find(games[gi]), 0, NULL, 0, &g, &err), STATUS_OK);
+    for (int i = 0; i < FEATURE_GAME_COUNT; i++) {
+        Game *g = new_game(FEATURE_GAMES[i]);
         Nnue *net = load_random(g, 3);
         WalkCtx w = {.g = g, .net = net};
         rng_seed(&w.r, 5);
+        ErrBuf err;
         assert_int_equal(nnue_stack_new(g, net, NULL, &w.st, &err), STATUS_OK);
         random_positions(g, 13, 40, walk_from, &w);
-        assert_int_equal(w.bad, 0);
+        if (w.bad != 0)
+            fail_msg("%s: %d accumulators differ from fresh ones", FEATURE_GAMES[i], w.bad);
         uint64_t refreshes, evaluations;
         nnue_stack_counts(w.st, &refreshes, &evaluations);
         // Most accumulators came from a neighbour's, not from scratch.
         assert_true(evaluations > 1000);
-        assert_true(refreshes * 4 < evaluations);
+        if (refreshes * 4 >= evaluations)
+            fail_msg("%s: %llu refreshes of %llu", FEATURE_GAMES[i],
+                     (unsigned long long)refreshes, (unsigned long long)evaluations);
         nnue_stack_free(w.st);
         nnue_free(net);
         game_destroy(g);
+    }
+}
+
+/* --- the features of King's Castle and King's Guard -------------------------------------- */
+
+static int features_of(const Game *g, const char *position, int perspective, uint16_t *out)
+{
+    GameState *s = malloc(g->state_size);
+    ErrBuf err;
+    if (g->ops->parse_position(g, s, position, &err) != STATUS_OK)
+        fail_msg("%s: %s", position, err.msg);
+    const int n = g->ops->nnue_features(g, s, perspective, out, NNUE_MAX_ACTIVE);
+    free(s);
+    return n;
+}
+
+static void expect_features(const Game *g, const char *position, int perspective,
+                            const uint16_t *want, int n_want)
+{
+    uint16_t got[NNUE_MAX_ACTIVE];
+    const int n = features_of(g, position, perspective, got);
+    assert_int_equal(n, n_want);
+    for (int i = 0; i < n; i++)
+        if (got[i] != want[i])
+            fail_msg("%s as seat %d: feature %d is %d, not %d", position, perspective, i,
+                     got[i], want[i]);
+}
+
+static void test_feature_diagrams(void **state)
+{
+    (void)state;
+    // King's Castle: a man is (own 0 or the opponent's 121) + his grid cell, the grid
+    // numbered from the top row, 11 a row. White on the top row's first cell (5) and
+    // left of the Throne (59), Black on the bottom row's last cell (115).
+    Game *kc = new_game("kings-castle");
+    const char *castle = "W5/7/8/9/10/4W6/10/9/8/7/5B w 10";
+    expect_features(kc, castle, 0, (const uint16_t[]){5, 59, 121 + 115}, 3);
+    expect_features(kc, castle, 1, (const uint16_t[]){115, 121 + 5, 121 + 59}, 3);
+    game_destroy(kc);
+
+    // King's Guard 8x8: a piece is ((kind * 4 + level) * 64 + square), the kinds own
+    // guard, own king, enemy guard, enemy king; the second seat sees the ranks mirrored.
+    // On a1 a second player's guard under a first player's, the kings on e1 and e8.
+    Game *kg = new_game("kings-guard-8x8");
+    const char *guard = "4k3/8/8/8/8/8/8/(gG)3K3 1 5";
+    expect_features(kg, guard, 0,
+                    (const uint16_t[]){(0 * 4 + 1) * 64 + 0, (1 * 4 + 0) * 64 + 4,
+                                       (2 * 4 + 0) * 64 + 0, (3 * 4 + 0) * 64 + 60},
+                    4);
+    expect_features(kg, guard, 1,
+                    (const uint16_t[]){(0 * 4 + 0) * 64 + 56, (1 * 4 + 0) * 64 + 4,
+                                       (2 * 4 + 1) * 64 + 56, (3 * 4 + 0) * 64 + 60},
+                    4);
+    game_destroy(kg);
+    // On 9x10 towers reach 5: a king on a tower of five on e5, the top (level 4).
+    Game *big = new_game("kings-guard");
+    const char *tower = "4k4/9/9/9/9/4(GgGgK)4/9/9/9/9 2 7";
+    const int e5 = 4 * 9 + 4, e6 = 5 * 9 + 4, e10 = 9 * 9 + 4; // e5 the second seat's e6
+    expect_features(big, tower, 0,
+                    (const uint16_t[]){(0 * 5 + 0) * 90 + e5, (0 * 5 + 2) * 90 + e5,
+                                       (1 * 5 + 4) * 90 + e5, (2 * 5 + 1) * 90 + e5,
+                                       (2 * 5 + 3) * 90 + e5, (3 * 5 + 0) * 90 + e10},
+                    6);
+    expect_features(big, tower, 1,
+                    (const uint16_t[]){(0 * 5 + 1) * 90 + e6, (0 * 5 + 3) * 90 + e6,
+                                       (1 * 5 + 0) * 90 + 4, (2 * 5 + 0) * 90 + e6,
+                                       (2 * 5 + 2) * 90 + e6, (3 * 5 + 4) * 90 + e6},
+                    6);
+    game_destroy(big);
+}
+
+/* The position text with the sides exchanged: King's Castle's colours (W/B, w/b), or
+ * King's Guard's owners (case) with the ranks in reverse order and the other player to
+ * move. NULL for a King's Guard turn in progress, whose start square would need turning
+ * too. */
+static char *exchanged(const Game *g, const char *text)
+{
+    char *out = malloc(strlen(text) + 1);
+    const char *space = strchr(text, ' ');
+    assert_non_null(space);
+    if (strcmp(g->ops->name, "kings-castle") == 0) {
+        static const char from[] = "WBwb", to[] = "BWbw";
+        for (size_t i = 0; text[i]; i++) {
+            const char *c = strchr(from, text[i]);
+            out[i] = c != NULL ? to[c - from] : text[i];
+        }
+        out[strlen(text)] = '\0';
+        return out;
+    }
+    int turn, ply;
+    char rest[8];
+    if (sscanf(space, " %d %d%7s", &turn, &ply, rest) != 2) {
+        free(out);
+        return NULL;
+    }
+    // Ranks in reverse order, each piece's owner exchanged by its case.
+    size_t n = 0;
+    const char *end = space;
+    while (end > text) {
+        const char *start = end;
+        while (start > text && start[-1] != '/')
+            start--;
+        for (const char *c = start; c < end; c++)
+            out[n++] = islower((unsigned char)*c)   ? (char)toupper((unsigned char)*c)
+                       : isupper((unsigned char)*c) ? (char)tolower((unsigned char)*c)
+                                                    : *c;
+        end = start > text ? start - 1 : text;
+        if (start > text)
+            out[n++] = '/';
+    }
+    snprintf(out + n, strlen(text) + 1 - n, " %d %d", 3 - turn, ply);
+    return out;
+}
+
+typedef struct SymmetryCtx {
+    const Game *g;
+    int checked;
+} SymmetryCtx;
+
+static void compare_seats(void *ctx, const GameState *s)
+{
+    SymmetryCtx *y = ctx;
+    const Game *g = y->g;
+    StrBuf text;
+    sb_init(&text);
+    g->ops->format_position(g, s, &text);
+    char *other = exchanged(g, sb_str(&text));
+    if (other != NULL) {
+        for (int p = 0; p < 2; p++) {
+            uint16_t a[NNUE_MAX_ACTIVE], b[NNUE_MAX_ACTIVE];
+            const int na = g->ops->nnue_features(g, s, p, a, NNUE_MAX_ACTIVE);
+            const int nb = features_of(g, other, 1 - p, b);
+            if (na != nb || memcmp(a, b, (size_t)na * sizeof a[0]) != 0)
+                fail_msg("%s as seat %d and %s as seat %d differ", sb_str(&text), p, other,
+                         1 - p);
+            for (int i = 0; i < na; i++) {
+                assert_true(a[i] < g->ops->nnue_feature_count);
+                assert_true(i == 0 || a[i - 1] < a[i]);
+            }
+        }
+        y->checked++;
+    }
+    free(other);
+    sb_free(&text);
+}
+
+static void test_seats_alike(void **state)
+{
+    (void)state;
+    static const char *const games[] = {"kings-castle", "kings-guard", "kings-guard-8x8"};
+    for (int i = 0; i < 3; i++) {
+        SymmetryCtx y = {.g = new_game(games[i])};
+        random_positions(y.g, 17, 300, compare_seats, &y);
+        assert_true(y.checked >= 50);
+        game_destroy((Game *)y.g);
     }
 }
 
@@ -303,7 +474,7 @@ static void test_agent_specs(void **state)
 
     // A game with no net refuses /nnue in words; King Down plays with its own.
     Game *kg;
-    assert_int_equal(game_create(registry_find("kings-guard-8x8"), 0, NULL, 0, &kg, &err),
+    assert_int_equal(game_create(registry_find("kings-valley"), 0, NULL, 0, &kg, &err),
                      STATUS_OK);
     Agent *a;
     assert_int_equal(agent_spec_parse("ab:2/nnue", &spec, &err), STATUS_OK);
@@ -338,6 +509,8 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_kernels_agree),
         cmocka_unit_test(test_incremental_is_exact),
+        cmocka_unit_test(test_feature_diagrams),
+        cmocka_unit_test(test_seats_alike),
         cmocka_unit_test(test_agent_specs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

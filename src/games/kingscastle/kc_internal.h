@@ -238,6 +238,11 @@ void kc_observe(const KcConfig *c, const KcState *s, int observer, Observation *
 /* kc_eval.c */
 int kc_evaluate(const KcConfig *c, const KcState *s);
 
+/* kc_features.c: an evaluation network's inputs (GameOps.nnue_features): a man of
+ * each side (0: the perspective's own) on each grid cell. */
+enum { KC_NNUE_FEATURES = 2 * KC_GRID };
+int kc_nnue_features(const KcState *s, int perspective, uint16_t *out, int cap);
+
 /* kc_search.c: the moves quiescence plays out (GameOps.noisy). */
 int kc_noisy(const KcConfig *c, const KcState *s, Move m);
 

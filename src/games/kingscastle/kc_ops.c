@@ -226,6 +226,13 @@ static int ops_evaluate(const Game *g, const GameState *s)
     return kc_evaluate(kc_cfg(g), (const KcState *)s);
 }
 
+static int ops_nnue_features(const Game *g, const GameState *s, int perspective, uint16_t *out,
+                             int cap)
+{
+    (void)g;
+    return kc_nnue_features((const KcState *)s, perspective, out, cap);
+}
+
 static int ops_noisy(const Game *g, const GameState *s, Move m)
 {
     return kc_noisy(kc_cfg(g), (const KcState *)s, m);
@@ -334,4 +341,7 @@ const GameOps kc_ops = {
     .measure = kc_measure,
     .metrics = kc_metrics,
     .metric_count = KC_METRIC_COUNT,
+    .nnue_feature_set = "kc-man-cell-1",
+    .nnue_feature_count = KC_NNUE_FEATURES,
+    .nnue_features = ops_nnue_features,
 };

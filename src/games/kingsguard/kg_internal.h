@@ -226,6 +226,17 @@ void kg_observe(const KgConfig *c, const KgState *s, int observer, Observation *
 /* kg_eval.c */
 int kg_evaluate(const KgConfig *c, const KgState *s);
 
+/* kg_features.c: an evaluation network's inputs (GameOps.nnue_features): every piece
+ * as its kind (own guard, own king, enemy guard, enemy king), its square as the
+ * perspective sees it and its level: kinds x tower limit x squares inputs. */
+enum {
+    KG_NNUE_KINDS = 4,
+    KG_NNUE_FEATURES_9X10 = 9 * 10 * 5 * KG_NNUE_KINDS,
+    KG_NNUE_FEATURES_8X8 = 8 * 8 * 4 * KG_NNUE_KINDS,
+};
+int kg_nnue_features(const KgConfig *c, const KgCore *k, int perspective, uint16_t *out,
+                     int cap);
+
 /* kg_search.c: alpha-beta's search hints (game.h). */
 int kg_noisy(const KgConfig *c, const KgState *s, Move m);
 bool kg_in_check(const KgConfig *c, const KgState *s);

@@ -367,6 +367,12 @@ static int ops_evaluate(const Game *g, const GameState *s)
     return kg_evaluate(kg_cfg(g), (const KgState *)s);
 }
 
+static int ops_nnue_features(const Game *g, const GameState *s, int perspective, uint16_t *out,
+                             int cap)
+{
+    return kg_nnue_features(kg_cfg(g), &((const KgState *)s)->k, perspective, out, cap);
+}
+
 static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS])
 {
     kg_playout(kg_cfg(g), (KgState *)s, rng);
@@ -415,7 +421,7 @@ static int ops_action_kind(const Game *g, const GameState *s, Move m, StrBuf *la
  * (kg_eval.c's mobility, 3 a square), far below a piece (100). */
 #define KG_VARIETY_MARGIN 5
 
-#define KG_OPS(NAME, TITLE, SUMMARY, OPTIONS, SCALE)                                           \
+#define KG_OPS(NAME, TITLE, SUMMARY, OPTIONS, SCALE, FEATURE_SET, FEATURES)                    \
     {                                                                                          \
         .name = NAME, .summary = SUMMARY, .title = TITLE, .family = "kings-guard",             \
         .min_players = 2, .max_players = 2,                                                    \
@@ -432,12 +438,14 @@ static int ops_action_kind(const Game *g, const GameState *s, Move m, StrBuf *la
         .measure = kg_measure, .metrics = kg_metrics, .metric_count = KG_METRIC_COUNT,         \
         .bench_depth = 10, .chance_scale = SCALE, .action_kind = ops_action_kind,              \
         .action_kinds = kg_action_kinds, .action_kind_count = 1,                               \
+        .nnue_feature_set = FEATURE_SET, .nnue_feature_count = FEATURES,                       \
+        .nnue_features = ops_nnue_features,                                                    \
     }
 
 const GameOps kg_standard_ops =
     KG_OPS("kings-guard", "King's Guard",
            "King's Guard on 9x10: move stacks, bury the enemy king under any piece", kg_options,
-           1356.0);
+           1356.0, "kg-piece-level-9x10-1", KG_NNUE_FEATURES_9X10);
 const GameOps kg_8x8_ops =
     KG_OPS("kings-guard-8x8", "King's Guard 8x8", "King's Guard on a checkerboard: 8 guards a side, towers of 4",
-           kg_8x8_options, 827.0);
+           kg_8x8_options, 827.0, "kg-piece-level-8x8-1", KG_NNUE_FEATURES_8X8);
