@@ -473,15 +473,13 @@ static void test_agent_specs(void **state)
     assert_non_null(strstr(err.msg, "bad suffix '/fast'"));
 
     // A game with no net refuses /nnue in words; King Down plays with its own.
-    Game *kg;
-    assert_int_equal(game_create(registry_find("kings-valley"), 0, NULL, 0, &kg, &err),
-                     STATUS_OK);
+    Game *plain = new_game("kings-valley");
     Agent *a;
     assert_int_equal(agent_spec_parse("ab:2/nnue", &spec, &err), STATUS_OK);
-    assert_int_equal(agent_new(kg, &spec, &a, &err), STATUS_NOT_FOUND);
+    assert_int_equal(agent_new(plain, &spec, &a, &err), STATUS_NOT_FOUND);
     assert_null(a);
     assert_non_null(strstr(err.msg, "no evaluation network"));
-    game_destroy(kg);
+    game_destroy(plain);
 
     Game *g = king_down();
     assert_int_equal(agent_spec_parse("ab:10/nnue", &spec, &err), STATUS_OK);

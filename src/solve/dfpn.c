@@ -234,7 +234,7 @@ static Res fresh(Prover *p)
     uint64_t leaves = 0;
     if (!g->ops->perft_leaves || !g->ops->perft_leaves(g, p->s, 1, &leaves))
         leaves = (uint64_t)g->ops->gen_moves(g, p->s, &p->scratch);
-    const Num k = leaves > 1 ? (leaves < INF / 2 ? (Num)leaves : INF / 2) : 1;
+    const Num k = leaves > 1 ? (Num)leaves : 1; // at most MOVELIST_CAP
     return g->ops->to_move(g, p->s) == p->attacker ? (Res){1, k, NO_DEP} : (Res){k, 1, NO_DEP};
 }
 
