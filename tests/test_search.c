@@ -1438,6 +1438,14 @@ static int64_t timed_turn(const Game *g, Agent *a, GameState *s, int *actions)
     return clock_ms() - start;
 }
 
+/* Whether wall-clock bounds hold in this run: `make check-invariants` runs the debug
+ * build at nice 19 beside the browser tests, where a starved process overruns any
+ * deadline, and sets CROWN_TEST_UNTIMED; the release and sanitizer runs check them. */
+static bool wall_clock_checked(void)
+{
+    return getenv("CROWN_TEST_UNTIMED") == NULL;
+}
+
 /* A move time is one budget per turn: a turn of several actions takes about the move
  * time in all, not the move time per action (MCTS, which spends all it is given, on the
  * two-action toy; the alpha-beta AI on King's Guard, where a stack is picked, then moved). */
@@ -1452,7 +1460,8 @@ static void test_movetime_per_turn(void **state)
     int64_t ms = timed_turn(g, a, s, &actions);
     assert_int_equal(actions, 2);
     assert_true(ms >= MOVETIME * 8 / 10);
-    assert_true(ms <= MOVETIME * 16 / 10); // the old way took twice the move time
+    if (wall_clock_checked())
+        assert_true(ms <= MOVETIME * 16 / 10); // the old way took twice the move time
     agent_free(a);
     free(s);
     game_destroy(g);
@@ -1463,7 +1472,8 @@ static void test_movetime_per_turn(void **state)
     for (int turn = 0; turn < 2; turn++) {
         ms = timed_turn(kg, a, s, &actions);
         assert_true(actions >= 2);
-        assert_true(ms <= MOVETIME * 16 / 10); // the old way took twice the move time
+        if (wall_clock_checked())
+            assert_true(ms <= MOVETIME * 16 / 10); // the old way took twice the move time
     }
     agent_free(a);
     free(s);
