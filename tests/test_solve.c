@@ -189,6 +189,46 @@ static void test_index_folds_symmetry(void **state)
     }
 }
 
+/* kvs_index_near gives kvs_index_of's index and stabiliser for the positions a move
+ * away from its base, both ways (as the solver asks), and for unrelated positions,
+ * with the processor's bit extraction and with the portable ranks; an entry maps back
+ * to its position through the table of combinations. */
+static void test_index_near_matches(void **state)
+{
+    (void)state;
+    for (int n = 1; n <= 4; n++) {
+        KvsIndex *ix = malloc(sizeof *ix);
+        kvs_index_init(ix, n);
+        Rng rng;
+        rng_seed(&rng, (uint64_t)n + 11);
+        for (int pass = 0; pass < 2; pass++) {
+            (void)kvs_index_use_bmi2(ix, pass == 0);
+            for (int iter = 0; iter < RANDOM_POSITIONS / 4; iter++) {
+                const KvsPos p = random_pos(ix, &rng);
+                KvsPos near[KVS_MAX_PRED + KVS_MAX_SUCC + 1];
+                bool valley;
+                int count = kvs_predecessors(&ix->board, &p, near);
+                count += kvs_successors(&ix->board, &p, near + count, &valley);
+                near[count++] = random_pos(ix, &rng);
+                KvsImages im;
+                kvs_images_init(&im, p.soldiers[1], p.soldiers[0]);
+                for (int k = 0; k < count; k++) {
+                    int s1, s2;
+                    assert_int_equal(kvs_index_near(ix, &im, &near[k], &s1),
+                                     kvs_index_of(ix, &near[k], &s2));
+                    assert_int_equal(s1, s2);
+                }
+                const uint64_t i = rng_next(&rng) % ix->size;
+                const KvsPos q = kvs_index_position(ix, i);
+                int stab;
+                assert_int_equal(kvs_index_raw(ix, (int)(i / ix->per_pair), &q), i);
+                assert_true(kvs_index_of(ix, &q, &stab) <= i);
+            }
+        }
+        free(ix);
+    }
+}
+
 /* The plain solver: every position of the reduced game with either side to move, no
  * symmetry, values by a forward fixed point over successor lists built with the game's
  * own interface. Indexed by turn, kings and the soldier squares (25 = none). */
@@ -829,6 +869,7 @@ int main(void)
         cmocka_unit_test(test_successors_match_game),
         cmocka_unit_test(test_predecessors_invert_successors),
         cmocka_unit_test(test_index_folds_symmetry),
+        cmocka_unit_test(test_index_near_matches),
         cmocka_unit_test(test_kings_only_matches_reference),
         cmocka_unit_test(test_one_soldier_matches_reference),
         cmocka_unit_test(test_table_file_and_probes),

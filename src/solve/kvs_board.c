@@ -107,34 +107,41 @@ int kvs_successors(const KvsBoard *b, const KvsPos *p, KvsPos *out, bool *valley
     return n;
 }
 
+/* The empty squares a man on s passes going direction d before the first taken one. */
+static inline uint32_t open_run(const KvsBoard *b, int s, int d, uint32_t occ)
+{
+    const uint32_t ray = b->ray[d][s];
+    const uint32_t blockers = ray & occ;
+    if (blockers == 0)
+        return ray;
+    const int first = b->delta[d] > 0 ? __builtin_ctz(blockers) : 31 - __builtin_clz(blockers);
+    return ray & ~(b->ray[d][first] | (1u << first));
+}
+
 int kvs_predecessors(const KvsBoard *b, const KvsPos *p, KvsPos *out)
 {
     const uint32_t occ = kvs_occupied(p);
     int n = 0;
-    // The man that just moved belongs to the side not to move now (index 1).
-    for (int piece = 0; piece < 5; piece++) {
-        int s;
-        if (piece == 0) {
-            s = p->king[1];
-        } else {
-            uint32_t rest = p->soldiers[1];
-            for (int i = 1; i < piece && rest; i++)
-                rest &= rest - 1;
-            if (rest == 0)
-                break;
-            s = __builtin_ctz(rest);
-        }
-        for (int d = 0; d < KVS_DIRS; d++) {
-            const int beyond = b->step[d][s];
-            if (beyond >= 0 && !(occ & (1u << beyond)))
-                continue; // it would have slid on
-            const int back = (d + 4) % KVS_DIRS;
-            for (int t = b->step[back][s]; t >= 0 && !(occ & (1u << t)); t = b->step[back][t]) {
-                if (t == KVS_VALLEY)
-                    continue; // passed over, never a start
+    // The man that just moved belongs to the side not to move now (index 1): the king
+    // first, then each soldier. It stopped on s going d only if the square past s is
+    // taken or off the board, and it came from any empty square behind s.
+    uint32_t men = p->soldiers[1];
+    for (int s = p->king[1]; s >= 0; s = men ? __builtin_ctz(men) : -1) {
+        const bool king = s == p->king[1] && men == p->soldiers[1];
+        if (!king)
+            men &= men - 1;
+        uint32_t stopped = 0; // directions whose next square stops a slide
+        for (int d = 0; d < KVS_DIRS; d++)
+            stopped |= (uint32_t)(b->step[d][s] < 0 || (occ >> b->step[d][s]) & 1) << d;
+        for (; stopped; stopped &= stopped - 1) {
+            const int back = (__builtin_ctz(stopped) + 4) % KVS_DIRS;
+            // The Valley is passed over, never a start.
+            for (uint32_t from = open_run(b, s, back, occ) & ~(1u << KVS_VALLEY); from;
+                 from &= from - 1) {
+                const int t = __builtin_ctz(from);
                 out[n].soldiers[0] = p->soldiers[1];
                 out[n].king[0] = p->king[1];
-                if (piece == 0)
+                if (king)
                     out[n].king[0] = (uint8_t)t;
                 else
                     out[n].soldiers[0] ^= (1u << s) ^ (1u << t);
@@ -151,9 +158,7 @@ KvsPos kvs_transform(const KvsBoard *b, const KvsPos *p, int t)
 {
     KvsPos q;
     for (int side = 0; side < 2; side++) {
-        const uint32_t m = p->soldiers[side];
-        q.soldiers[side] = b->sym_mask[t][0][m & 127] | b->sym_mask[t][1][(m >> 7) & 127] |
-                           b->sym_mask[t][2][(m >> 14) & 127] | b->sym_mask[t][3][(m >> 21) & 127];
+        q.soldiers[side] = kvs_image_mask(b, t, p->soldiers[side]);
         q.king[side] = b->sym[t][p->king[side]];
     }
     return q;

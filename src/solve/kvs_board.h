@@ -64,6 +64,13 @@ int kvs_successors(const KvsBoard *b, const KvsPos *p, KvsPos *out, bool *valley
  * too; the caller knows their values. */
 int kvs_predecessors(const KvsBoard *b, const KvsPos *p, KvsPos *out);
 
+/* The image of a mask of squares under symmetry t, seven squares a lookup. */
+static inline uint32_t kvs_image_mask(const KvsBoard *b, int t, uint32_t m)
+{
+    return b->sym_mask[t][0][m & 127] | b->sym_mask[t][1][(m >> 7) & 127] |
+           b->sym_mask[t][2][(m >> 14) & 127] | b->sym_mask[t][3][(m >> 21) & 127];
+}
+
 /* The image of p under symmetry t. */
 KvsPos kvs_transform(const KvsBoard *b, const KvsPos *p, int t);
 

@@ -3,6 +3,16 @@
  */
 #include "solve/kvs_index.h"
 
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define KVS_HAVE_BMI2_PATH 1
+#endif
+
+static void unrank_set(const KvsIndex *ix, uint64_t r, int k, int n, int *out);
+static void build_rank_tables(KvsIndex *ix);
+
 /* The five squares the mover's king is turned onto: a1, b1, c1, b2, c2. */
 static const int king_reps[5] = {0, 1, 2, 6, 7};
 
@@ -54,6 +64,46 @@ void kvs_index_init(KvsIndex *ix, int soldiers)
                     ix->canon_sym[a][c][ix->canon_count[a][c]++] = (uint8_t)t;
         }
     }
+    build_rank_tables(ix);
+    (void)kvs_index_use_bmi2(ix, true);
+}
+
+static void build_rank_tables(KvsIndex *ix)
+{
+    memset(ix->combo, 0, sizeof ix->combo);
+    for (uint64_t r = 0; r < ix->n_mover; r++) {
+        int m[KVS_MAX_SOLDIERS];
+        unrank_set(ix, r, ix->soldiers, KVS_FREE, m);
+        for (int k = 0; k < ix->soldiers; k++)
+            ix->combo[r][k] = (uint8_t)m[k];
+    }
+    // Masks of more squares than a side has soldiers are never ranked; their sums are
+    // cut to 16 bits harmlessly.
+    for (uint32_t x = 0; x < (1u << KVS_RANK_SPLIT); x++) {
+        uint64_t r = 0;
+        int i = 1;
+        for (uint32_t m = x; m && i <= KVS_MAX_SOLDIERS; m &= m - 1)
+            r += ix->binom[__builtin_ctz(m)][i++];
+        ix->rank_low[x] = (uint16_t)r;
+        for (int below = 0; below <= KVS_MAX_SOLDIERS; below++) {
+            uint64_t h = 0;
+            int j = below + 1;
+            for (uint32_t m = x; m && j <= KVS_MAX_SOLDIERS; m &= m - 1)
+                h += ix->binom[KVS_RANK_SPLIT + __builtin_ctz(m)][j++];
+            ix->rank_high[below][x] = (uint16_t)h;
+        }
+    }
+}
+
+bool kvs_index_use_bmi2(KvsIndex *ix, bool want)
+{
+#ifdef KVS_HAVE_BMI2_PATH
+    ix->bmi2 = want && __builtin_cpu_supports("bmi2");
+#else
+    (void)want;
+    ix->bmi2 = false;
+#endif
+    return ix->bmi2;
 }
 
 static uint64_t rank_set(const KvsIndex *ix, uint32_t set, uint32_t free)
@@ -93,6 +143,103 @@ uint64_t kvs_index_of(const KvsIndex *ix, const KvsPos *p, int *stab)
     return best;
 }
 
+/* The image of a mask of a few squares, one lookup a square. */
+static uint32_t image_of_few(const KvsBoard *b, int t, uint32_t m)
+{
+    uint32_t img = 0;
+    for (; m; m &= m - 1)
+        img |= 1u << b->sym[t][__builtin_ctz(m)];
+    return img;
+}
+
+/* The soldier masks of q turned by symmetry t, from im's images of its bases. */
+static inline void near_masks(const KvsIndex *ix, KvsImages *im, const KvsPos *q, int t,
+                              uint32_t *m0, uint32_t *m1)
+{
+    const KvsBoard *b = &ix->board;
+    *m0 = q->soldiers[0];
+    *m1 = q->soldiers[1];
+    if (t == 0)
+        return;
+    if (!(im->have & (1u << t))) {
+        im->image[t][0] = kvs_image_mask(b, t, im->base[0]);
+        im->image[t][1] = kvs_image_mask(b, t, im->base[1]);
+        im->have |= 1u << t;
+    }
+    *m0 = im->image[t][0] ^ image_of_few(b, t, q->soldiers[0] ^ im->base[0]);
+    *m1 = im->image[t][1] ^ image_of_few(b, t, q->soldiers[1] ^ im->base[1]);
+}
+
+/* Keeps the smallest of a position's raw indexes; equal ones mean a mirror fixes it. */
+static inline void keep_least(uint64_t i, uint64_t *best, int *stab)
+{
+    if (i == *best)
+        *stab = 2;
+    else if (i < *best)
+        *best = i;
+}
+
+static uint64_t near_portable(const KvsIndex *ix, KvsImages *im, const KvsPos *q, int *stab)
+{
+    const int a = q->king[0], c = q->king[1];
+    uint64_t best = UINT64_MAX;
+    *stab = 1;
+    for (int j = 0; j < ix->canon_count[a][c]; j++) {
+        const int t = ix->canon_sym[a][c][j];
+        uint32_t m0, m1;
+        near_masks(ix, im, q, t, &m0, &m1);
+        const int k0 = ix->board.sym[t][a], k1 = ix->board.sym[t][c];
+        const uint32_t free = kvs_free_squares(k0, k1);
+        keep_least(((uint64_t)ix->pair_of[k0][k1] * ix->n_mover + rank_set(ix, m0, free)) *
+                           ix->n_other +
+                       rank_set(ix, m1, free & ~m0),
+                   &best, stab);
+    }
+    return best;
+}
+
+#ifdef KVS_HAVE_BMI2_PATH
+/* The rank of a compact mask of at most four squares. */
+static inline uint64_t rank_compact(const KvsIndex *ix, uint32_t x)
+{
+    const uint32_t low = x & ((1u << KVS_RANK_SPLIT) - 1);
+    return (uint64_t)ix->rank_low[low] +
+           ix->rank_high[__builtin_popcount(low)][x >> KVS_RANK_SPLIT];
+}
+
+/* The same as near_portable, the squares below counted by extracting the free ones. */
+__attribute__((target("bmi2,popcnt"))) static uint64_t near_bmi2(const KvsIndex *ix,
+                                                                 KvsImages *im,
+                                                                 const KvsPos *q, int *stab)
+{
+    const int a = q->king[0], c = q->king[1];
+    uint64_t best = UINT64_MAX;
+    *stab = 1;
+    for (int j = 0; j < ix->canon_count[a][c]; j++) {
+        const int t = ix->canon_sym[a][c][j];
+        uint32_t m0, m1;
+        near_masks(ix, im, q, t, &m0, &m1);
+        const int k0 = ix->board.sym[t][a], k1 = ix->board.sym[t][c];
+        const uint32_t free = kvs_free_squares(k0, k1);
+        keep_least(((uint64_t)ix->pair_of[k0][k1] * ix->n_mover +
+                    rank_compact(ix, _pext_u32(m0, free))) *
+                           ix->n_other +
+                       rank_compact(ix, _pext_u32(m1, free & ~m0)),
+                   &best, stab);
+    }
+    return best;
+}
+#endif
+
+uint64_t kvs_index_near(const KvsIndex *ix, KvsImages *im, const KvsPos *q, int *stab)
+{
+#ifdef KVS_HAVE_BMI2_PATH
+    if (ix->bmi2)
+        return near_bmi2(ix, im, q, stab);
+#endif
+    return near_portable(ix, im, q, stab);
+}
+
 /* The combination of rank r (of `k` elements out of n) as its compact positions, in
  * ascending order. */
 static void unrank_set(const KvsIndex *ix, uint64_t r, int k, int n, int *out)
@@ -119,9 +266,7 @@ KvsPos kvs_index_position(const KvsIndex *ix, uint64_t i)
     p.king[1] = ix->pair_king[pair][1];
     const int n = ix->soldiers;
     const uint8_t *sq = ix->pair_free[pair];
-    int m[KVS_MAX_SOLDIERS], o[KVS_MAX_SOLDIERS];
-    unrank_set(ix, mover, n, KVS_FREE, m);
-    unrank_set(ix, other, n, KVS_FREE - n, o);
+    const uint8_t *m = ix->combo[mover], *o = ix->combo[other];
     p.soldiers[0] = 0;
     p.soldiers[1] = 0;
     for (int k = 0; k < n; k++)

@@ -18,7 +18,12 @@
 
 #include "solve/kvs_board.h"
 
-enum { KVS_PAIRS = 75, KVS_FREE = 22 };
+enum {
+    KVS_PAIRS = 75,
+    KVS_FREE = 22,
+    KVS_MAX_COMBOS = 7315, /* C(22, 4): the most ranks a side's soldiers have */
+    KVS_RANK_SPLIT = 11,   /* compact masks are ranked in two halves of 11 squares */
+};
 
 typedef struct KvsIndex {
     KvsBoard board;
@@ -33,14 +38,49 @@ typedef struct KvsIndex {
     uint8_t canon_count[KVS_CELLS][KVS_CELLS]; /* symmetries that make the kings canonical */
     uint8_t canon_sym[KVS_CELLS][KVS_CELLS][2];
     uint64_t binom[KVS_CELLS + 1][KVS_MAX_SOLDIERS + 1];
+    /* The combination of each rank as ascending compact positions: unranking is a
+     * lookup. A rank of fewer squares (the other side's 18) has the same combination,
+     * since the combinatorial number system lists the lower squares' combinations first. */
+    uint8_t combo[KVS_MAX_COMBOS][KVS_MAX_SOLDIERS];
+    /* The rank of a compact mask: rank_low[low half] + rank_high[soldiers in the low
+     * half][high half]; used where the processor extracts bits in one instruction. */
+    uint16_t rank_low[1 << KVS_RANK_SPLIT];
+    uint16_t rank_high[KVS_MAX_SOLDIERS + 1][1 << KVS_RANK_SPLIT];
+    bool bmi2; /* the processor has pext: ranks by rank_low and rank_high */
 } KvsIndex;
 
 /* Builds the tables for N soldiers a side (0..4). */
 void kvs_index_init(KvsIndex *ix, int soldiers);
 
+/* Whether ranks use the processor's bit extraction (the default where it has it) or the
+ * portable count of squares below; the tests compare the two. Returns the setting. */
+bool kvs_index_use_bmi2(KvsIndex *ix, bool want);
+
 /* The index of p (kings off the Valley, N soldiers each, nothing on the Valley), and in
  * *stab 2 when a mirror maps p onto itself, else 1. */
 uint64_t kvs_index_of(const KvsIndex *ix, const KvsPos *p, int *stab);
+
+/* The images of two soldier masks under the eight symmetries, made as they are asked
+ * for. The positions one move away from a position share all but two squares of these
+ * masks, and an image is linear over exclusive or (the image of a ^ b is the images'),
+ * so each of them is turned by two square lookups instead of a whole mask transform. */
+typedef struct KvsImages {
+    uint32_t base[2];
+    uint32_t image[KVS_SYMS][2];
+    uint32_t have; /* bit t: image[t] is made */
+} KvsImages;
+
+/* Images of the masks side 0 and side 1 of the positions to come will be near to. */
+static inline void kvs_images_init(KvsImages *im, uint32_t side0, uint32_t side1)
+{
+    im->base[0] = side0;
+    im->base[1] = side1;
+    im->have = 0;
+}
+
+/* kvs_index_of for a position whose soldier masks differ little from im's bases: the
+ * same index and *stab, for any q, faster the fewer squares differ. */
+uint64_t kvs_index_near(const KvsIndex *ix, KvsImages *im, const KvsPos *q, int *stab);
 
 /* The position stored at index i (its kings already canonical). */
 KvsPos kvs_index_position(const KvsIndex *ix, uint64_t i);

@@ -81,7 +81,9 @@ static void init_entry(Job *j, uint64_t i)
     const KvsIndex *ix = j->ix;
     const KvsPos p = kvs_index_position(ix, i);
     int stab;
-    if (ix->canon_count[p.king[0]][p.king[1]] == 2 && kvs_index_of(ix, &p, &stab) != i) {
+    KvsImages self;
+    kvs_images_init(&self, p.soldiers[0], p.soldiers[1]);
+    if (ix->canon_count[p.king[0]][p.king[1]] == 2 && kvs_index_near(ix, &self, &p, &stab) != i) {
         j->w[i] = W_UNUSED;
         return;
     }
@@ -105,10 +107,12 @@ static void init_entry(Job *j, uint64_t i)
         return;
     }
     int weight = 0;
+    KvsImages im;
+    kvs_images_init(&im, p.soldiers[1], p.soldiers[0]);
     for (int k = 0; k < n; k++) {
         int s = 1;
         if (ix->canon_count[succ[k].king[0]][succ[k].king[1]] == 2)
-            (void)kvs_index_of(ix, &succ[k], &s);
+            (void)kvs_index_near(ix, &im, &succ[k], &s);
         weight += s;
     }
     j->w[i] = (uint8_t)weight;
@@ -155,9 +159,12 @@ static void expand_entry(Job *j, uint64_t i)
     uint64_t at[KVS_MAX_PRED];
     int weight[KVS_MAX_PRED];
     const int n = kvs_predecessors(&ix->board, &p, pred);
-    // Index everything first and prefetch, so that the cache misses overlap.
+    // Every predecessor swaps the sides of p and moves one man back: its masks are near
+    // p's. Index everything first and prefetch, so that the cache misses overlap.
+    KvsImages im;
+    kvs_images_init(&im, p.soldiers[1], p.soldiers[0]);
     for (int k = 0; k < n; k++) {
-        at[k] = kvs_index_of(ix, &pred[k], &weight[k]);
+        at[k] = kvs_index_near(ix, &im, &pred[k], &weight[k]);
         __builtin_prefetch(&j->w[at[k]], 1);
     }
     const int plies = j->pass + 1;
