@@ -201,6 +201,63 @@ static void test_proof_round_trip(void **state)
     game_destroy(g);
 }
 
+/* King's Valley 7x7, whose trap rule the prover tests lazily with the game's memo:
+ * positions of seeded random games that the prover decides within a small budget get
+ * a strategy for the winner that the independent check (which lists moves by
+ * gen_moves alone) accepts. */
+static void test_trap_rule_proofs(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-valley-7x7", "on", NULL);
+    GameState *s = game_state_new(g);
+    Rng rng;
+    rng_seed(&rng, 7);
+    const DfpnOptions small = {.tt_bytes = 4u << 20, .max_nodes = 3000};
+    void *undo = malloc(g->undo_size);
+    assert_non_null(undo);
+    int proven = 0;
+    for (int game = 0; game < 40 && proven < 3; game++) {
+        g->ops->new_game(g, s, 0);
+        const int plies = 16 + (int)rng_below(&rng, 24);
+        MoveList ml;
+        for (int ply = 0; ply < plies && !game_is_over(g, s); ply++) {
+            const int n = g->ops->gen_moves(g, s, &ml);
+            g->ops->make(g, s, ml.moves[rng_below(&rng, (uint32_t)n)], undo);
+        }
+        if (game_is_over(g, s))
+            continue;
+        DfpnValue v;
+        DfpnStats st;
+        ErrBuf err;
+        assert_int_equal(dfpn_value(g, s, &small, &v, &st, &err), STATUS_OK);
+        if (v != DFPN_WIN && v != DFPN_LOSS)
+            continue;
+        const int mover = g->ops->to_move(g, s);
+        const int winner = v == DFPN_WIN ? mover : 1 - mover;
+        char path[512];
+        temp_path(path, sizeof path, "crown-proof-7x7.txt");
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        bool proved;
+        const DfpnOptions big = {.tt_bytes = 16u << 20, .max_nodes = 200000};
+        assert_int_equal(dfpn_write_proof(g, s, winner, &big, f, &proved, &st, &err), STATUS_OK);
+        assert_true(proved);
+        assert_int_equal(fclose(f), 0);
+        f = fopen(path, "r");
+        ProofHeader h;
+        assert_int_equal(proof_read_header(f, &h, &err), STATUS_OK);
+        ProofCheckStats cs;
+        assert_int_equal(proof_check_tree(g, s, winner, f, &cs, &err), STATUS_OK);
+        fclose(f);
+        unlink(path);
+        proven++;
+    }
+    assert_int_equal(proven, 3);
+    free(undo);
+    free(s);
+    game_destroy(g);
+}
+
 /* A finished game, and games the prover cannot handle, are errors with a message. */
 static void test_refuses_bad_input(void **state)
 {
@@ -537,6 +594,7 @@ int main(void)
         cmocka_unit_test(test_sample_matches_table),
         cmocka_unit_test(test_start_proven),
         cmocka_unit_test(test_proof_round_trip),
+        cmocka_unit_test(test_trap_rule_proofs),
         cmocka_unit_test(test_refuses_bad_input),
         cmocka_unit_test(test_checkpoint_resume),
         cmocka_unit_test(test_checkpoint_refused),

@@ -53,6 +53,9 @@ typedef struct Prover {
     void **undo;
     int frame_cap;
     MoveList scratch; /* the moves of a position met for the first time (fresh) */
+    /* The game's memo where it tests legality lazily and keeps work between positions
+     * (the 7x7 trap rule), else NULL: moves come from legal_moves either way. */
+    void *legal_memo;
     const DfpnOptions *o;
     int64_t start_ms, deadline_ms, next_progress_ms;
     uint64_t nodes, node_limit;
@@ -220,6 +223,25 @@ static void check_budget(Prover *p)
         write_checkpoint(p);
 }
 
+/* The legal moves of the prover's position in gen_moves order: where the game has a
+ * memo for lazy legality (King's Valley 7x7's trap rule, whose reach searches it keeps),
+ * the candidates that pass, or the game's own answer when none does, as game.h asks. */
+static int legal_moves(Prover *p, MoveList *out)
+{
+    const GameOps *ops = p->g->ops;
+    if (p->legal_memo == NULL)
+        return ops->gen_moves(p->g, p->s, out);
+    const int n = ops->gen_candidates(p->g, p->s, out);
+    int kept = 0;
+    for (int i = 0; i < n; i++)
+        if (ops->candidate_legal(p->g, p->s, out->moves[i], p->legal_memo))
+            out->moves[kept++] = out->moves[i];
+    if (kept == 0 && n > 0)
+        return ops->gen_moves(p->g, p->s, out);
+    out->count = kept;
+    return kept;
+}
+
 /* The numbers of a position that the search meets for the first time: its mover's
  * number of moves. One good move proves an OR node, but each of an AND node's replies
  * must be answered (the mobility initialisation of df-pn+), so the search goes first
@@ -232,7 +254,12 @@ static Res fresh(Prover *p)
 {
     const Game *g = p->g;
     uint64_t leaves = 0;
-    if (!g->ops->perft_leaves || !g->ops->perft_leaves(g, p->s, 1, &leaves))
+    // The count only orders the search, so where legality is lazy and costly the
+    // candidates stand in for the moves: the trap rule's reach tests of every reply of
+    // every child made 7x7's nodes cost a hundred times Labyrinth's.
+    if (p->legal_memo)
+        leaves = (uint64_t)g->ops->gen_candidates(g, p->s, &p->scratch);
+    else if (!g->ops->perft_leaves || !g->ops->perft_leaves(g, p->s, 1, &leaves))
         leaves = (uint64_t)g->ops->gen_moves(g, p->s, &p->scratch);
     const Num k = leaves > 1 ? (Num)leaves : 1; // at most MOVELIST_CAP
     return g->ops->to_move(g, p->s) == p->attacker ? (Res){1, k, NO_DEP} : (Res){k, 1, NO_DEP};
@@ -303,7 +330,7 @@ static Res mid(Prover *p, int depth, Num thpn, Num thdn)
         return (Res){1, 1, NO_DEP};
     f->hash = g->ops->hash(g, p->s);
     const bool or_node = g->ops->to_move(g, p->s) == p->attacker;
-    const int n = g->ops->gen_moves(g, p->s, &f->moves);
+    const int n = legal_moves(p, &f->moves);
     void *undo = p->undo[depth];
     for (int i = 0; i < n; i++) {
         g->ops->make(g, p->s, f->moves.moves[i], undo);
@@ -366,9 +393,13 @@ static Status prover_init(Prover *p, const Game *g, const GameState *s, const Df
         buckets *= 2;
     p->tt = calloc(buckets * TT_WAYS, sizeof(TtEntry));
     p->s = game_state_clone(g, s);
-    if (!p->tt || !p->s) {
+    const bool lazy = g->ops->gen_candidates && g->ops->candidate_legal && g->legal_memo_size > 0;
+    if (lazy)
+        p->legal_memo = calloc(1, g->legal_memo_size);
+    if (!p->tt || !p->s || (lazy && !p->legal_memo)) {
         free(p->tt);
         free(p->s);
+        free(p->legal_memo);
         return err_set(err, STATUS_NOMEM, "no memory for a table of %llu bytes",
                        (unsigned long long)bytes);
     }
@@ -394,6 +425,7 @@ static void prover_free(Prover *p)
     free(p->undo);
     free(p->tt);
     free(p->s);
+    free(p->legal_memo);
     sb_free(&p->question);
 }
 
@@ -546,7 +578,7 @@ static bool write_tree(Prover *p, int depth, FILE *out, StrBuf *sb)
         return false;
     f->hash = g->ops->hash(g, p->s);
     const bool or_node = g->ops->to_move(g, p->s) == p->attacker;
-    const int n = g->ops->gen_moves(g, p->s, &f->moves);
+    const int n = legal_moves(p, &f->moves);
     void *undo = p->undo[depth];
     // At the attacker's nodes a child already proven in the table is taken first; only
     // when the table lost them all is each child searched again.
