@@ -577,6 +577,17 @@ static void test_command_line_check(void **state)
         assert_int_equal(crown(args, out, sizeof out), 0);
         assert_non_null(strstr(out, "checked 40 positions ("));
         assert_non_null(strstr(out, "0 wrong, 0 unknown"));
+        // Two threads prove the same positions to the same counts and nodes.
+        char one[512], two[512];
+        const char *summary = strstr(out, "checked 40 positions (");
+        snprintf(one, sizeof one, "%.*s", (int)(strstr(summary, " nodes") - summary), summary);
+        strcat(args, " --jobs 2");
+        assert_int_equal(crown(args, out, sizeof out), 0);
+        assert_non_null(strstr(out, "on 2 threads"));
+        summary = strstr(out, "checked 40 positions (");
+        assert_non_null(summary);
+        snprintf(two, sizeof two, "%.*s", (int)(strstr(summary, " nodes") - summary), summary);
+        assert_string_equal(one, two);
     }
     snprintf(args, sizeof args, "prove kings-valley --check 5 --tablebase '%s'", table[1]);
     assert_int_equal(crown(args, out, sizeof out), 1);

@@ -206,9 +206,110 @@ static int verify(const char *path)
     return rc;
 }
 
+/* One position of --check: drawn by the main thread, proven by any. */
+typedef struct CheckItem {
+    char text[KVS_TEXT_CAP];
+    DfpnValue want, got;
+    int plies;
+    uint64_t nodes;
+    Status status;
+    ErrBuf err;
+} CheckItem;
+
+/* The positions and what the threads share: the next to take and the running counts
+ * (atomic), for the progress line. */
+typedef struct CheckRun {
+    const Game *g;
+    const DfpnOptions *opt;
+    CheckItem *items;
+    long count;
+    long next, done, wrong, unknown, failed;
+    int64_t start_ms;
+} CheckRun;
+
+/* Proves positions until none is left; the main thread prints the progress between
+ * them, at most every 10 seconds. */
+static void check_work(CheckRun *r, bool show)
+{
+    GameState *s = game_state_new(r->g);
+    int64_t shown = r->start_ms;
+    for (;;) {
+        const long k = __atomic_fetch_add(&r->next, 1, __ATOMIC_RELAXED);
+        if (k >= r->count || __atomic_load_n(&r->failed, __ATOMIC_RELAXED))
+            break;
+        CheckItem *it = &r->items[k];
+        DfpnStats st = {0};
+        it->status = s == NULL ? err_set(&it->err, STATUS_NOMEM, "out of memory")
+                               : r->g->ops->parse_position(r->g, s, it->text, &it->err);
+        if (it->status == STATUS_OK)
+            it->status = dfpn_value(r->g, s, r->opt, &it->got, &st, &it->err);
+        if (it->status != STATUS_OK) {
+            __atomic_store_n(&r->failed, 1, __ATOMIC_RELAXED);
+            break;
+        }
+        it->nodes = st.nodes;
+        if (it->got == DFPN_UNKNOWN)
+            __atomic_fetch_add(&r->unknown, 1, __ATOMIC_RELAXED);
+        else if (it->got != it->want)
+            __atomic_fetch_add(&r->wrong, 1, __ATOMIC_RELAXED);
+        const long done = __atomic_add_fetch(&r->done, 1, __ATOMIC_RELAXED);
+        const int64_t now = clock_ms();
+        if (show && (now - shown >= 10000 || done == r->count)) {
+            shown = now;
+            fprintf(stderr, "checked %ld of %ld, %ld wrong, %ld unknown, %.0f s\n", done,
+                    r->count, __atomic_load_n(&r->wrong, __ATOMIC_RELAXED),
+                    __atomic_load_n(&r->unknown, __ATOMIC_RELAXED),
+                    (double)(now - r->start_ms) / 1000.0);
+        }
+    }
+    free(s);
+}
+
+static void *check_worker(void *arg)
+{
+    check_work(arg, false);
+    return NULL;
+}
+
+/* Draws `count` random entries of the table that it decides within PROVE_CHECK_PLIES
+ * plies, either side to move, skipping positions already over (a locked king). */
+static int check_sample(const Game *g, const KvsTable *t, uint64_t seed, CheckItem *items,
+                        long count)
+{
+    const KvsIndex *ix = kvs_table_index(t);
+    GameState *s = game_state_new(g);
+    if (s == NULL)
+        return cli_error("out of memory");
+    Rng rng;
+    rng_seed(&rng, seed);
+    ErrBuf err;
+    for (long n = 0; n < count;) {
+        const uint64_t i = rng_next(&rng) % ix->size;
+        const uint8_t v = kvs_table_entry(t, i);
+        if (v == 0 || v - 1 > PROVE_CHECK_PLIES || !kvs_index_canonical(ix, i))
+            continue;
+        const KvsPos p = kvs_index_position(ix, i);
+        CheckItem *it = &items[n];
+        kvs_pos_text(&p, (int)rng_below(&rng, 2), 1, it->text);
+        if (g->ops->parse_position(g, s, it->text, &err) != STATUS_OK) {
+            free(s);
+            return cli_error("--check: %s: %s", it->text, err.msg);
+        }
+        if (game_is_over(g, s))
+            continue; // a locked king: lost before any search
+        it->plies = v - 1;
+        it->want = ((v - 1) & 1) ? DFPN_WIN : DFPN_LOSS;
+        n++;
+    }
+    free(s);
+    return 0;
+}
+
 /* --check: `count` random positions of the solved table (the --tablebase file or the
  * rules' default one) that it decides within PROVE_CHECK_PLIES plies, either side to
- * move, each proven from an empty prover table; every value must be the table's. */
+ * move, each proven from an empty prover table on one of --jobs threads; every value
+ * must be the table's. The positions are drawn first, so the result does not depend on
+ * the threads. */
 static int check_against_table(const CliOptions *o, const Game *g, const ProveFlags *f)
 {
     ErrBuf err;
@@ -224,11 +325,16 @@ static int check_against_table(const CliOptions *o, const Game *g, const ProveFl
     if (kvs_table_open(path, g, &t, &err) != STATUS_OK)
         return cli_error("--check: %s (make the table with `crown solve kings-valley`)",
                          err.msg);
-    const KvsIndex *ix = kvs_table_index(t);
-    GameState *s = game_state_new(g);
-    if (s == NULL) {
+    CheckItem *items = calloc((size_t)o->check, sizeof *items);
+    if (items == NULL) {
         kvs_table_close(t);
         return cli_error("out of memory");
+    }
+    int rc = check_sample(g, t, o->seed_set ? o->seed : 1, items, o->check);
+    kvs_table_close(t);
+    if (rc != 0) {
+        free(items);
+        return rc;
     }
     // Each position is proven from an empty table: a small one (unless --memory says
     // otherwise), since clearing the default quarter gigabyte would cost more than the
@@ -237,62 +343,42 @@ static int check_against_table(const CliOptions *o, const Game *g, const ProveFl
     const DfpnOptions opt = {.tt_bytes = (uint64_t)(gb * 1073741824.0),
                              .seconds = f->hours * 3600.0,
                              .max_nodes = o->limits.nodes == UINT64_MAX ? 0 : o->limits.nodes};
-    Rng rng;
-    rng_seed(&rng, o->seed_set ? o->seed : 1);
-    long checked = 0, wins = 0, wrong = 0, unknown = 0;
+    printf("checking %ld positions of %s decided within %d plies on %ld thread%s\n", o->check,
+           path, PROVE_CHECK_PLIES, o->jobs, o->jobs == 1 ? "" : "s");
+    fflush(stdout);
+    CheckRun run = {.g = g, .opt = &opt, .items = items, .count = o->check,
+                    .start_ms = clock_ms()};
+    enum { MAX_JOBS = 64 };
+    pthread_t th[MAX_JOBS];
+    int started = 0;
+    for (long j = 1; j < o->jobs && j < MAX_JOBS; j++)
+        if (pthread_create(&th[started], NULL, check_worker, &run) == 0)
+            started++;
+    check_work(&run, true);
+    for (int j = 0; j < started; j++)
+        pthread_join(th[j], NULL);
+    long wins = 0, shown = 0;
     uint64_t nodes = 0;
-    const int64_t start = clock_ms();
-    int64_t shown = start;
-    int rc = 0;
-    printf("checking %ld positions of %s decided within %d plies\n", o->check, path,
-           PROVE_CHECK_PLIES);
-    while (checked < o->check && rc == 0) {
-        const uint64_t i = rng_next(&rng) % ix->size;
-        const uint8_t v = kvs_table_entry(t, i);
-        if (v == 0 || v - 1 > PROVE_CHECK_PLIES || !kvs_index_canonical(ix, i))
-            continue;
-        const KvsPos p = kvs_index_position(ix, i);
-        char text[KVS_TEXT_CAP];
-        kvs_pos_text(&p, (int)rng_below(&rng, 2), 1, text);
-        if (g->ops->parse_position(g, s, text, &err) != STATUS_OK) {
-            rc = cli_error("--check: %s: %s", text, err.msg);
-            break;
-        }
-        if (game_is_over(g, s))
-            continue; // a locked king: lost before any search
-        DfpnValue got;
-        DfpnStats st;
-        if (dfpn_value(g, s, &opt, &got, &st, &err) != STATUS_OK) {
-            rc = cli_error("--check: %s: %s", text, err.msg);
-            break;
-        }
-        const DfpnValue want = ((v - 1) & 1) ? DFPN_WIN : DFPN_LOSS;
-        checked++;
-        nodes += st.nodes;
-        wins += want == DFPN_WIN;
-        if (got == DFPN_UNKNOWN) {
-            unknown++;
-        } else if (got != want && ++wrong <= 10) {
-            printf("mismatch %s: prover %s, table %s in %d plies\n", text,
-                   got == DFPN_WIN ? "win" : got == DFPN_LOSS ? "loss" : "draw",
-                   want == DFPN_WIN ? "win" : "loss", v - 1);
-        }
-        const int64_t now = clock_ms();
-        if (now - shown >= 10000 || checked == o->check) {
-            shown = now;
-            fprintf(stderr, "checked %ld of %ld, %ld wrong, %ld unknown, %.0f s\n", checked,
-                    o->check, wrong, unknown, (double)(now - start) / 1000.0);
-        }
+    for (long k = 0; k < run.count && rc == 0; k++) {
+        const CheckItem *it = &items[k];
+        if (run.failed && it->status != STATUS_OK && it->err.msg[0] != '\0')
+            rc = cli_error("--check: %s: %s", it->text, it->err.msg);
+        wins += it->want == DFPN_WIN;
+        nodes += it->nodes;
+        if (it->got != DFPN_UNKNOWN && it->got != it->want && ++shown <= 10)
+            printf("mismatch %s: prover %s, table %s in %d plies\n", it->text,
+                   it->got == DFPN_WIN ? "win" : it->got == DFPN_LOSS ? "loss" : "draw",
+                   it->want == DFPN_WIN ? "win" : "loss", it->plies);
     }
     if (rc == 0) {
-        const double secs = (double)(clock_ms() - start) / 1000.0;
+        const double secs = (double)(clock_ms() - run.start_ms) / 1000.0;
         printf("checked %ld positions (%ld won, %ld lost for the side to move): %ld wrong, "
                "%ld unknown at the budget; %llu nodes, %.1f s\n",
-               checked, wins, checked - wins, wrong, unknown, (unsigned long long)nodes, secs);
-        rc = wrong == 0 && unknown == 0 ? 0 : 1;
+               run.done, wins, run.done - wins, run.wrong, run.unknown,
+               (unsigned long long)nodes, secs);
+        rc = run.wrong == 0 && run.unknown == 0 ? 0 : 1;
     }
-    free(s);
-    kvs_table_close(t);
+    free(items);
     return rc;
 }
 
@@ -312,7 +398,7 @@ int cmd_prove(int argc, char **argv)
         "usage: crown prove GAME [--position TEXT] [--rule NAME=VALUE]... "
         "[--hours H] [--memory GB] [--nodes N] [--out FILE] "
         "[--checkpoint DIR] | crown prove kings-valley --check N [--seed S] "
-        "[--tablebase FILE]";
+        "[--jobs J] [--tablebase FILE]";
     CliOptions o;
     if (!cli_parse_game_options(n_rest, rest, usage, &o))
         return 2;

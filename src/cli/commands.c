@@ -36,7 +36,7 @@ static const CliCommand COMMANDS[] = {
     {"prove", cmd_prove,
      "crown prove GAME [--position TEXT] [--rule NAME=VALUE]... [--hours H] [--memory GB]\n"
      "           [--nodes N] [--out FILE] [--checkpoint DIR] | crown prove --verify FILE\n"
-     "           | crown prove kings-valley --check N [--seed S] [--tablebase FILE]",
+     "           | crown prove kings-valley --check N [--seed S] [--jobs J] [--tablebase FILE]",
      "prove the value of a position (first player wins, second wins, draw, or unknown\n"
      "      at the budget) by depth-first proof-number search; --memory: the table in GB\n"
      "      (default 0.25); --hours, --nodes: the budget of this run; --out: write the\n"
@@ -45,7 +45,8 @@ static const CliCommand COMMANDS[] = {
      "      game, rules and position; --verify: re-check a strategy by the rules alone;\n"
      "      --check N: prove N random positions the solved table decides within 15\n"
      "      plies (kings-valley, retrieve-the-king; memory 4 MB each unless --memory)\n"
-     "      and fail on any value that differs from the table's", NULL},
+     "      on J threads (default 1; the same positions and result for any J) and fail\n"
+     "      on any value that differs from the table's", NULL},
     {"puzzles", cmd_puzzles,
      "crown puzzles GAME --count N [--seed S] [--min-plies A --max-plies B] [--out FILE]\n"
      "           [--depth D] [--rule NAME=VALUE]... [--tablebase FILE] [--position TEXT]\n"
