@@ -327,6 +327,53 @@ static void test_command_line(void **state)
     assert_non_null(strstr(out, "--memory must be a number"));
     assert_int_equal(crown("prove kings-valley --nodes 1000", out, sizeof out), 0);
     assert_non_null(strstr(out, "value: unknown"));
+    assert_non_null(strstr(out, "most-proving line of \"player 1 wins\""));
+}
+
+/* A search stopped by its budget says where it stood: a line of legal moves from the
+ * root, the attacker's least proof number and the defender's least disproof number at
+ * each step; a decided value has none. */
+static void test_open_line(void **state)
+{
+    (void)state;
+    const char *games[2] = {"kings-valley", "kings-valley-7x7"};
+    for (int k = 0; k < 2; k++) {
+        Game *g = make_game(games[k], "on", NULL);
+        GameState *s = game_state_new(g);
+        g->ops->new_game(g, s, 0);
+        const DfpnOptions o = {.tt_bytes = 4u << 20, .max_nodes = 2000};
+        DfpnValue v;
+        DfpnStats st;
+        ErrBuf err;
+        assert_int_equal(dfpn_value(g, s, &o, &v, &st, &err), STATUS_OK);
+        assert_int_equal(v, DFPN_UNKNOWN);
+        assert_int_equal(st.line_attacker, 0);
+        assert_true(st.line_len >= 2 && st.line_len <= DFPN_LINE_MAX);
+        void *undo = game_undo_new(g);
+        for (int i = 0; i < st.line_len; i++) {
+            MoveList ml;
+            const int n = g->ops->gen_moves(g, s, &ml);
+            bool legal = false;
+            for (int j = 0; j < n; j++)
+                legal |= ml.moves[j] == st.line[i];
+            assert_true(legal);
+            g->ops->make(g, s, st.line[i], undo);
+        }
+        free(undo);
+        free(s);
+        game_destroy(g);
+    }
+    Game *g = make_game("kings-valley", "on", NULL);
+    GameState *s = game_state_new(g);
+    ErrBuf err;
+    assert_int_equal(g->ops->parse_position(g, s, "sskss/5/1S3/2K2/S2SS 1 0", &err), STATUS_OK);
+    DfpnValue v;
+    DfpnStats st;
+    assert_int_equal(dfpn_value(g, s, &OPT, &v, &st, &err), STATUS_OK);
+    assert_int_not_equal(v, DFPN_UNKNOWN);
+    assert_int_equal(st.line_len, 0);
+    free(s);
+    game_destroy(g);
 }
 
 /* The whole file, for the tests that damage it. */
@@ -606,6 +653,7 @@ int main(void)
         cmocka_unit_test(test_start_proven),
         cmocka_unit_test(test_proof_round_trip),
         cmocka_unit_test(test_trap_rule_proofs),
+        cmocka_unit_test(test_open_line),
         cmocka_unit_test(test_refuses_bad_input),
         cmocka_unit_test(test_checkpoint_resume),
         cmocka_unit_test(test_checkpoint_refused),

@@ -140,6 +140,28 @@ static const char *value_words(DfpnValue v, int mover, bool interrupted)
     }
 }
 
+/* The most-proving line of an open answer, in the game's move text. */
+static void print_line(const Game *g, const GameState *root, const DfpnStats *st)
+{
+    if (st->line_len == 0)
+        return;
+    GameState *s = game_state_clone(g, root);
+    void *undo = game_undo_new(g);
+    StrBuf sb;
+    sb_init(&sb);
+    for (int i = 0; s && undo && i < st->line_len; i++) {
+        sb_puts(&sb, i ? " " : "");
+        g->ops->format_move(g, s, st->line[i], &sb);
+        g->ops->make(g, s, st->line[i], undo);
+    }
+    if (s && undo && !sb_failed(&sb))
+        printf("most-proving line of \"player %d wins\" (%d plies): %s\n",
+               st->line_attacker + 1, st->line_len, sb_str(&sb));
+    sb_free(&sb);
+    free(undo);
+    free(s);
+}
+
 static void print_stats(const DfpnStats *st)
 {
     for (int p = 0; p < 2; p++) {
@@ -438,6 +460,7 @@ int cmd_prove(int argc, char **argv)
     } else {
         printf("value: %s\n", value_words(v, mover, st.interrupted));
         print_stats(&st);
+        print_line(g, s, &st);
         if (st.checkpoint_error[0])
             rc = cli_error("--checkpoint: %s", st.checkpoint_error);
         // The proof is searched with a table of its own: the checkpoint keeps the value's.

@@ -43,6 +43,11 @@ typedef struct Frame {
     uint64_t hash;
 } Frame;
 
+typedef struct Res {
+    Num pn, dn;
+    int dep;
+} Res;
+
 typedef struct Prover {
     const Game *g;
     GameState *s;
@@ -61,6 +66,7 @@ typedef struct Prover {
     uint64_t nodes, node_limit;
     bool stop, nomem, interrupted;
     const char *phase;
+    Res root_now; /* the root's numbers when its children last changed, for progress */
     /* With a checkpoint (dfpn_value only): the question, the runs begun, the work of the
      * earlier sessions, and when to write next. */
     const char *ckpt_path;
@@ -71,11 +77,6 @@ typedef struct Prover {
     int64_t next_ckpt_ms;
     char ckpt_error[ERRBUF_LEN];
 } Prover;
-
-typedef struct Res {
-    Num pn, dn;
-    int dep;
-} Res;
 
 static Num add(Num a, Num b)
 {
@@ -212,9 +213,9 @@ static void check_budget(Prover *p)
         p->stop = true;
     if (p->o->progress && now >= p->next_progress_ms) {
         const double sec = (double)(now - p->start_ms) / 1000.0;
-        fprintf(p->o->progress, "prove: %s, %llu nodes, %.0f s, %.0f nodes/s\n", p->phase,
-                (unsigned long long)(p->base_nodes + p->nodes), total_seconds(p, now),
-                sec > 0 ? (double)p->nodes / sec : 0.0);
+        fprintf(p->o->progress, "prove: %s, %llu nodes, %.0f s, %.0f nodes/s, root %u / %u\n",
+                p->phase, (unsigned long long)(p->base_nodes + p->nodes), total_seconds(p, now),
+                sec > 0 ? (double)p->nodes / sec : 0.0, p->root_now.pn, p->root_now.dn);
         fflush(p->o->progress);
         p->next_progress_ms = now + (int64_t)(p->o->progress_seconds * 1000.0);
     }
@@ -345,6 +346,8 @@ static Res mid(Prover *p, int depth, Num thpn, Num thdn)
         int best;
         Num second;
         r = combine(f, n, or_node, &best, &second);
+        if (depth == 0)
+            p->root_now = r;
         if (r.pn >= thpn || r.dn >= thdn || r.pn == 0 || r.dn == 0 || p->stop)
             break;
         // 1+epsilon: stay in the best child until it is clearly worse than the second.
@@ -508,6 +511,49 @@ static Res answer_run(Prover *p, int k, int attacker, const DfpnCkptInfo *loaded
     return run(p, k, attacker, k == loaded->n_runs - 1);
 }
 
+/* The most-proving line of the last run, read from the table: at the attacker's nodes
+ * the child of least proof number, at the defender's the child of least disproof
+ * number (the path the search would take next). It ends where no child is known to the
+ * table, at a finished game, or at `cap` plies; the state is the root again after. */
+static int principal_line(Prover *p, Move *line, int cap)
+{
+    const Game *g = p->g;
+    int depth = 0;
+    while (depth < cap && !game_is_over(g, p->s)) {
+        Frame *f = frame_at(p, depth);
+        if (!f || !frame_at(p, depth + 1))
+            break;
+        f->hash = g->ops->hash(g, p->s);
+        const bool or_node = g->ops->to_move(g, p->s) == p->attacker;
+        const int n = legal_moves(p, &f->moves);
+        int best = -1;
+        Num best_num = INF;
+        for (int i = 0; i < n; i++) {
+            g->ops->make(g, p->s, f->moves.moves[i], p->undo[depth]);
+            bool found = game_is_over(g, p->s);
+            Res r = {0, 0, NO_DEP};
+            if (found)
+                r = leaf(p, depth + 1);
+            else
+                r = tt_lookup(p, g->ops->hash(g, p->s), depth + 1, &found);
+            g->ops->unmake(g, p->s, f->moves.moves[i], p->undo[depth]);
+            const Num num = or_node ? r.pn : r.dn;
+            if (found && (best < 0 || num < best_num)) {
+                best = i;
+                best_num = num;
+            }
+        }
+        if (best < 0)
+            break;
+        line[depth] = f->moves.moves[best];
+        g->ops->make(g, p->s, line[depth], p->undo[depth]);
+        depth++;
+    }
+    for (int d = depth - 1; d >= 0; d--)
+        g->ops->unmake(g, p->s, line[d], p->undo[d]);
+    return depth;
+}
+
 Status dfpn_value(const Game *g, const GameState *s, const DfpnOptions *o, DfpnValue *value,
                   DfpnStats *stats, ErrBuf *err)
 {
@@ -538,6 +584,10 @@ Status dfpn_value(const Game *g, const GameState *s, const DfpnOptions *o, DfpnV
             *value = DFPN_LOSS;
         else if (b.dn == 0)
             *value = DFPN_DRAW;
+    }
+    if (*value == DFPN_UNKNOWN && !p.nomem) {
+        stats->line_attacker = p.attacker;
+        stats->line_len = principal_line(&p, stats->line, DFPN_LINE_MAX);
     }
     // Once more at the end, budget or answer: a decided checkpoint answers at once.
     if (p.ckpt_path && !p.nomem && (p.nodes > 0 || !resumed))

@@ -37,6 +37,8 @@ typedef struct DfpnOptions {
     void *interrupt_ctx;
 } DfpnOptions;
 
+enum { DFPN_LINE_MAX = 40 };
+
 typedef struct DfpnStats {
     uint64_t nodes;      /* positions expanded (both runs) */
     double seconds;
@@ -47,10 +49,17 @@ typedef struct DfpnStats {
     bool resumed;          /* a checkpoint was taken up; nodes and seconds include it */
     uint64_t resumed_nodes; /* the nodes of the earlier calls */
     char checkpoint_error[ERRBUF_LEN]; /* why the last checkpoint write failed, or "" */
+    /* The most-proving line of the last run searched (see dfpn_value), from the root:
+     * line_attacker's question, line_len moves. */
+    Move line[DFPN_LINE_MAX];
+    int line_len;
+    int line_attacker;
 } DfpnStats;
 
 /* The value of s for the player to move: proves "mover wins", then "opponent wins".
- * UNKNOWN when a budget ran out first. Refuses games with chance, hidden information
+ * UNKNOWN when a budget ran out first; stats->line then says where the search stood:
+ * from the root, at the attacker's turns the move of least proof number, at the
+ * defender's the reply of least disproof number, as far as the table knows them. Refuses games with chance, hidden information
  * or other than two players, and finished positions. */
 Status dfpn_value(const Game *g, const GameState *s, const DfpnOptions *o, DfpnValue *value,
                   DfpnStats *stats, ErrBuf *err);
