@@ -179,23 +179,12 @@ static inline void keep_least(uint64_t i, uint64_t *best, int *stab)
         *best = i;
 }
 
-static uint64_t near_portable(const KvsIndex *ix, KvsImages *im, const KvsPos *q, int *stab)
+/* The ranks of both sides' soldiers as one number (mover * n_other + other), counting
+ * the free squares below each soldier. */
+static inline uint64_t ranks_portable(const KvsIndex *ix, uint32_t m0, uint32_t m1,
+                                      uint32_t free)
 {
-    const int a = q->king[0], c = q->king[1];
-    uint64_t best = UINT64_MAX;
-    *stab = 1;
-    for (int j = 0; j < ix->canon_count[a][c]; j++) {
-        const int t = ix->canon_sym[a][c][j];
-        uint32_t m0, m1;
-        near_masks(ix, im, q, t, &m0, &m1);
-        const int k0 = ix->board.sym[t][a], k1 = ix->board.sym[t][c];
-        const uint32_t free = kvs_free_squares(k0, k1);
-        keep_least(((uint64_t)ix->pair_of[k0][k1] * ix->n_mover + rank_set(ix, m0, free)) *
-                           ix->n_other +
-                       rank_set(ix, m1, free & ~m0),
-                   &best, stab);
-    }
-    return best;
+    return rank_set(ix, m0, free) * ix->n_other + rank_set(ix, m1, free & ~m0);
 }
 
 #ifdef KVS_HAVE_BMI2_PATH
@@ -207,10 +196,18 @@ static inline uint64_t rank_compact(const KvsIndex *ix, uint32_t x)
            ix->rank_high[__builtin_popcount(low)][x >> KVS_RANK_SPLIT];
 }
 
-/* The same as near_portable, the squares below counted by extracting the free ones. */
-__attribute__((target("bmi2,popcnt"))) static uint64_t near_bmi2(const KvsIndex *ix,
-                                                                 KvsImages *im,
-                                                                 const KvsPos *q, int *stab)
+/* The same, the soldiers squeezed onto the free squares by one instruction each. */
+__attribute__((target("bmi2,popcnt"))) static inline uint64_t
+ranks_bmi2(const KvsIndex *ix, uint32_t m0, uint32_t m1, uint32_t free)
+{
+    return rank_compact(ix, _pext_u32(m0, free)) * ix->n_other +
+           rank_compact(ix, _pext_u32(m1, free & ~m0));
+}
+#endif
+
+/* kvs_index_near's loop, made twice so that each way of ranking is inlined in it. */
+__attribute__((always_inline)) static inline uint64_t
+near_loop(const KvsIndex *ix, KvsImages *im, const KvsPos *q, int *stab, bool bmi2)
 {
     const int a = q->king[0], c = q->king[1];
     uint64_t best = UINT64_MAX;
@@ -221,13 +218,30 @@ __attribute__((target("bmi2,popcnt"))) static uint64_t near_bmi2(const KvsIndex 
         near_masks(ix, im, q, t, &m0, &m1);
         const int k0 = ix->board.sym[t][a], k1 = ix->board.sym[t][c];
         const uint32_t free = kvs_free_squares(k0, k1);
-        keep_least(((uint64_t)ix->pair_of[k0][k1] * ix->n_mover +
-                    rank_compact(ix, _pext_u32(m0, free))) *
-                           ix->n_other +
-                       rank_compact(ix, _pext_u32(m1, free & ~m0)),
-                   &best, stab);
+        uint64_t ranks = 0;
+#ifdef KVS_HAVE_BMI2_PATH
+        if (bmi2)
+            ranks = ranks_bmi2(ix, m0, m1, free);
+        else
+#endif
+            ranks = ranks_portable(ix, m0, m1, free);
+        keep_least((uint64_t)ix->pair_of[k0][k1] * ix->per_pair + ranks, &best, stab);
     }
+    (void)bmi2;
     return best;
+}
+
+static uint64_t near_portable(const KvsIndex *ix, KvsImages *im, const KvsPos *q, int *stab)
+{
+    return near_loop(ix, im, q, stab, false);
+}
+
+#ifdef KVS_HAVE_BMI2_PATH
+__attribute__((target("bmi2,popcnt"))) static uint64_t near_bmi2(const KvsIndex *ix,
+                                                                 KvsImages *im,
+                                                                 const KvsPos *q, int *stab)
+{
+    return near_loop(ix, im, q, stab, true);
 }
 #endif
 
