@@ -514,7 +514,8 @@ static Res answer_run(Prover *p, int k, int attacker, const DfpnCkptInfo *loaded
 /* The most-proving line of the last run, read from the table: at the attacker's nodes
  * the child of least proof number, at the defender's the child of least disproof
  * number (the path the search would take next). It ends where no child is known to the
- * table, at a finished game, or at `cap` plies; the state is the root again after. */
+ * table, at a finished game, on a repetition of the line (which the prover counts as no
+ * win), or at `cap` plies; the state is the root again after. */
 static int principal_line(Prover *p, Move *line, int cap)
 {
     const Game *g = p->g;
@@ -528,19 +529,21 @@ static int principal_line(Prover *p, Move *line, int cap)
         const int n = legal_moves(p, &f->moves);
         int best = -1;
         Num best_num = INF;
+        bool best_repeats = false;
         for (int i = 0; i < n; i++) {
             g->ops->make(g, p->s, f->moves.moves[i], p->undo[depth]);
-            bool found = game_is_over(g, p->s);
-            Res r = {0, 0, NO_DEP};
-            if (found)
-                r = leaf(p, depth + 1);
-            else
+            // A finished game or a repetition of the line: leaf's numbers, final.
+            Res r = leaf(p, depth + 1);
+            bool found = game_is_over(g, p->s) || r.dep != NO_DEP;
+            const bool repeats = r.dep != NO_DEP;
+            if (!found)
                 r = tt_lookup(p, g->ops->hash(g, p->s), depth + 1, &found);
             g->ops->unmake(g, p->s, f->moves.moves[i], p->undo[depth]);
             const Num num = or_node ? r.pn : r.dn;
             if (found && (best < 0 || num < best_num)) {
                 best = i;
                 best_num = num;
+                best_repeats = repeats;
             }
         }
         if (best < 0)
@@ -548,6 +551,8 @@ static int principal_line(Prover *p, Move *line, int cap)
         line[depth] = f->moves.moves[best];
         g->ops->make(g, p->s, line[depth], p->undo[depth]);
         depth++;
+        if (best_repeats)
+            break; // the defender goes round: the line ends on the repetition
     }
     for (int d = depth - 1; d >= 0; d--)
         g->ops->unmake(g, p->s, line[d], p->undo[d]);
