@@ -266,11 +266,13 @@ static Res fresh(Prover *p)
     return g->ops->to_move(g, p->s) == p->attacker ? (Res){1, k, NO_DEP} : (Res){k, 1, NO_DEP};
 }
 
-/* The numbers of the position just reached at `depth` without expanding it: a finished
- * game, a repetition of the path, what the table knows, or a first count (fresh). */
-static Res leaf(Prover *p, int depth)
+/* What is known of the position just reached at `depth`: a finished game, a repetition
+ * of the path (its dep the ancestor met), or what the table holds; *found is false when
+ * none of these says anything. */
+static Res leaf_known(Prover *p, int depth, bool *found)
 {
     const Game *g = p->g;
+    *found = true;
     if (game_is_over(g, p->s)) {
         double ret[MAX_PLAYERS];
         g->ops->returns(g, p->s, ret);
@@ -280,8 +282,15 @@ static Res leaf(Prover *p, int depth)
     for (int j = depth - 1; j >= 0; j--)
         if (p->frames[j]->hash == h)
             return (Res){INF, 0, j};
+    return tt_lookup(p, h, depth, found);
+}
+
+/* The numbers of the position just reached at `depth` without expanding it: what is
+ * known of it, or a first count (fresh). */
+static Res leaf(Prover *p, int depth)
+{
     bool found;
-    const Res r = tt_lookup(p, h, depth, &found);
+    const Res r = leaf_known(p, depth, &found);
     return found ? r : fresh(p);
 }
 
@@ -532,12 +541,9 @@ static int principal_line(Prover *p, Move *line, int cap)
         bool best_repeats = false;
         for (int i = 0; i < n; i++) {
             g->ops->make(g, p->s, f->moves.moves[i], p->undo[depth]);
-            // A finished game or a repetition of the line: leaf's numbers, final.
-            Res r = leaf(p, depth + 1);
-            bool found = game_is_over(g, p->s) || r.dep != NO_DEP;
+            bool found;
+            const Res r = leaf_known(p, depth + 1, &found);
             const bool repeats = r.dep != NO_DEP;
-            if (!found)
-                r = tt_lookup(p, g->ops->hash(g, p->s), depth + 1, &found);
             g->ops->unmake(g, p->s, f->moves.moves[i], p->undo[depth]);
             const Num num = or_node ? r.pn : r.dn;
             if (found && (best < 0 || num < best_num)) {

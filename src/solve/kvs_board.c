@@ -127,7 +127,7 @@ int kvs_predecessors(const KvsBoard *b, const KvsPos *p, KvsPos *out)
     // taken or off the board, and it came from any empty square behind s.
     uint32_t men = p->soldiers[1];
     for (int s = p->king[1]; s >= 0; s = men ? __builtin_ctz(men) : -1) {
-        const bool king = s == p->king[1] && men == p->soldiers[1];
+        const bool king = s == p->king[1]; // no soldier stands on a king's square
         if (!king)
             men &= men - 1;
         uint32_t stopped = 0; // directions whose next square stops a slide

@@ -125,24 +125,6 @@ uint64_t kvs_index_raw(const KvsIndex *ix, int pair, const KvsPos *p)
            rank_set(ix, p->soldiers[1], free & ~p->soldiers[0]);
 }
 
-uint64_t kvs_index_of(const KvsIndex *ix, const KvsPos *p, int *stab)
-{
-    const int a = p->king[0], c = p->king[1];
-    const int count = ix->canon_count[a][c];
-    uint64_t best = UINT64_MAX;
-    *stab = 1;
-    for (int j = 0; j < count; j++) {
-        const int t = ix->canon_sym[a][c][j];
-        const KvsPos q = t == 0 ? *p : kvs_transform(&ix->board, p, t);
-        const uint64_t i = kvs_index_raw(ix, ix->pair_of[q.king[0]][q.king[1]], &q);
-        if (i == best)
-            *stab = 2;
-        else if (i < best)
-            best = i;
-    }
-    return best;
-}
-
 /* The image of a mask of a few squares, one lookup a square. */
 static uint32_t image_of_few(const KvsBoard *b, int t, uint32_t m)
 {
@@ -292,6 +274,15 @@ KvsPos kvs_index_position(const KvsIndex *ix, uint64_t i)
         p.soldiers[1] |= 1u << sq[c];
     }
     return p;
+}
+
+/* A position is near itself: its own masks are the bases, and each symmetry asked for
+ * turns them once. */
+uint64_t kvs_index_of(const KvsIndex *ix, const KvsPos *p, int *stab)
+{
+    KvsImages im;
+    kvs_images_init(&im, p->soldiers[0], p->soldiers[1]);
+    return kvs_index_near(ix, &im, p, stab);
 }
 
 bool kvs_index_canonical(const KvsIndex *ix, uint64_t i)

@@ -81,9 +81,7 @@ static void init_entry(Job *j, uint64_t i)
     const KvsIndex *ix = j->ix;
     const KvsPos p = kvs_index_position(ix, i);
     int stab;
-    KvsImages self;
-    kvs_images_init(&self, p.soldiers[0], p.soldiers[1]);
-    if (ix->canon_count[p.king[0]][p.king[1]] == 2 && kvs_index_near(ix, &self, &p, &stab) != i) {
+    if (ix->canon_count[p.king[0]][p.king[1]] == 2 && kvs_index_of(ix, &p, &stab) != i) {
         j->w[i] = W_UNUSED;
         return;
     }
