@@ -1,8 +1,9 @@
 /*
  * test_kvs_pack.c - the packed form of the solved King's Valley table against the full
  * one it came from, on the one-soldier game: every entry, the counts, the probes of
- * positions, the checksum; damaged and cut files refused; the packed file found where
- * the full one is missing.
+ * positions, the checksum; the rule sets coded against each other; damaged and cut
+ * files, missing or wrong bases and the first format refused; the packed file found
+ * where the full one is missing.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -71,7 +72,7 @@ static void pack(Fixture *f, int block)
     assert_int_equal(kvs_table_open(f->full, f->g, &t, &err), STATUS_OK);
     KvsPackOptions opt = {.block = block, .level = 3, .threads = 2};
     KvsPackStats ps;
-    assert_int_equal(kvs_table_pack(t, f->packed, &opt, &ps, &err), STATUS_OK);
+    assert_int_equal(kvs_table_pack(t, NULL, f->packed, &opt, &ps, &err), STATUS_OK);
     assert_true(ps.bytes < f->ix.size);
     kvs_table_close(t);
 }
@@ -148,7 +149,7 @@ static void test_packed_equals_full(void **state)
         expect_same(a, b, f.g);
         KvsPackOptions opt = {0};
         KvsPackStats ps;
-        assert_int_equal(kvs_table_pack(b, f.packed, &opt, &ps, &err), STATUS_UNSUPPORTED);
+        assert_int_equal(kvs_table_pack(b, NULL, f.packed, &opt, &ps, &err), STATUS_UNSUPPORTED);
         kvs_table_close(a);
         kvs_table_close(b);
     }
@@ -207,6 +208,105 @@ static void test_damaged_packed_refused(void **state)
     teardown(&f);
 }
 
+/* The one-soldier table of these rules, full, as kings-valley-<rules>.kvt in dir. */
+static void solve_into(const char *dir, KvsRules rules, char *path, size_t cap)
+{
+    KvsIndex ix;
+    kvs_index_init(&ix, rules.soldiers);
+    KvsSolveOptions opt = {.rules = rules, .threads = 2};
+    uint8_t *values;
+    KvsSolveStats st;
+    ErrBuf err;
+    char dummy[200];
+    snprintf(dummy, sizeof dummy, "%s/x", dir);
+    assert_int_equal(kvs_sibling_path(dummy, &rules, ".kvt", path, cap, &err), STATUS_OK);
+    assert_int_equal(kvs_solve(&ix, &opt, &values, &st, &err), STATUS_OK);
+    assert_int_equal(kvs_table_write(path, &ix, &opt.rules, values, &st, &err), STATUS_OK);
+    free(values);
+}
+
+/* Packs full (against base, if not NULL) into packed; the packed size. */
+static uint64_t pack_against(const char *full, const char *base, const char *packed)
+{
+    KvsTable *t, *b = NULL;
+    ErrBuf err;
+    assert_int_equal(kvs_table_load(full, &t, &err), STATUS_OK);
+    if (base != NULL)
+        assert_int_equal(kvs_table_load(base, &b, &err), STATUS_OK);
+    KvsPackOptions opt = {.block = 256, .level = 3, .threads = 2};
+    KvsPackStats ps;
+    assert_int_equal(kvs_table_pack(t, b, packed, &opt, &ps, &err), STATUS_OK);
+    kvs_table_close(t);
+    kvs_table_close(b);
+    return ps.bytes;
+}
+
+/* Locked-king-loses off packed against on, and no-move=draw against that (a base two
+ * deep, read from its packed form): each equal to its full table; then the bases
+ * missing, wrong, and the first format, each refused with a message that says so. */
+static void test_packed_against_base(void **state)
+{
+    (void)state;
+    char dir[100], full[3][300], packed[3][300], alone[300], moved[300];
+    temp_path(dir, sizeof dir, "crown-test-pack-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    const KvsRules rules[3] = {{1, true, false}, {1, false, false}, {1, false, true}};
+    ErrBuf err;
+    for (int k = 0; k < 3; k++) {
+        solve_into(dir, rules[k], full[k], sizeof full[k]);
+        assert_int_equal(kvs_sibling_path(full[k], &rules[k], ".kvz", packed[k], sizeof packed[k],
+                                          &err), STATUS_OK);
+        KvsRules base;
+        assert_int_equal(kvs_pack_base_rules(&rules[k], &base), k > 0);
+        if (k > 0)
+            assert_true(base.locked_king_loses == (k == 1) && !base.no_move_draws);
+    }
+    snprintf(alone, sizeof alone, "%s/alone.kvz", dir);
+    pack_against(full[0], NULL, packed[0]);
+    const uint64_t by_itself = pack_against(full[1], NULL, alone);
+    const uint64_t coded = pack_against(full[1], full[0], packed[1]);
+    pack_against(full[2], packed[1], packed[2]);
+    assert_true(coded < by_itself);
+    Game *g = make_game();
+    for (int k = 0; k < 3; k++) {
+        KvsTable *a, *b;
+        assert_int_equal(kvs_table_load(full[k], &a, &err), STATUS_OK);
+        assert_int_equal(kvs_table_load(packed[k], &b, &err), STATUS_OK);
+        assert_int_equal(kvs_table_verify(b, &err), STATUS_OK);
+        expect_same(a, b, g);
+        kvs_table_close(a);
+        kvs_table_close(b);
+    }
+    // The base's packed form gone: the message names it.
+    KvsTable *t = NULL;
+    snprintf(moved, sizeof moved, "%s/moved.kvz", dir);
+    assert_int_equal(rename(packed[0], moved), 0);
+    assert_int_not_equal(kvs_table_load(packed[2], &t, &err), STATUS_OK);
+    assert_null(t);
+    assert_non_null(strstr(err.msg, "coded against"));
+    assert_non_null(strstr(err.msg, "locked-king-loses-on.kvz"));
+    // Another table in its place (of other rules): refused.
+    assert_int_equal(rename(alone, packed[0]), 0);
+    assert_int_equal(kvs_table_load(packed[1], &t, &err), STATUS_CORRUPT);
+    assert_non_null(strstr(err.msg, "was coded against"));
+    // A file of the first packed format: told to pack again.
+    FILE *old = fopen(alone, "wb");
+    assert_non_null(old);
+    char head[KVS_HEADER] = KVS_PACK_MAGIC_1 "rules locked-king-loses-on\nsoldiers 1\n";
+    assert_int_equal(fwrite(head, 1, sizeof head, old), sizeof head);
+    fclose(old);
+    assert_int_equal(kvs_table_load(alone, &t, &err), STATUS_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "older crown"));
+    game_destroy(g);
+    for (int k = 0; k < 3; k++) {
+        remove(full[k]);
+        remove(packed[k]);
+    }
+    remove(alone);
+    remove(moved);
+    rmdir(dir);
+}
+
 /* With only the packed table in the data folder, it is the one found. */
 static void test_packed_found_by_default(void **state)
 {
@@ -246,6 +346,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_packed_equals_full),
         cmocka_unit_test(test_damaged_packed_refused),
+        cmocka_unit_test(test_packed_against_base),
         cmocka_unit_test(test_packed_found_by_default),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

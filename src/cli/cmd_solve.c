@@ -186,7 +186,7 @@ int cmd_solve(int argc, char **argv)
     KvsRules rules;
     char path[4096];
     if (kvs_rules_of_game(g, &rules, &err) != STATUS_OK ||
-        (o.out == NULL && kvs_default_path(&rules, path, sizeof path, &err) != STATUS_OK)) {
+        ((o.out == NULL || o.compress) && kvs_default_path(&rules, path, sizeof path, &err) != STATUS_OK)) {
         game_destroy(g);
         return cli_error("%s", err.msg);
     }

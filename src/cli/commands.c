@@ -28,10 +28,12 @@ static const CliCommand COMMANDS[] = {
      "      beside crown.db); a killed solve resumes from FILE.part when run again;\n"
      "      --check N: N random positions of the table against alpha-beta H plies deep;\n"
      "      --report: the starts' values, first moves, perfect games, counts, longest win;\n"
-     "      --compress: pack the table (outcomes and distances in zstd blocks, FILE.kvz\n"
-     "      beside it; read by every command like the full one), compare every entry\n"
-     "      with the full table and time N random probes (default 1000000); --level:\n"
-     "      zstd's, 1 to 22 (default 3; 19 packs about 4 % smaller, ten times slower);\n"
+     "      --compress: pack the table (outcomes and losses' distances in zstd blocks,\n"
+     "      FILE.kvz beside it, coded against the packed table of locked-king-loses on\n"
+     "      (or off, for no-move=draw) when that is beside it; read by every command\n"
+     "      like the full one), compare every entry with the full table and time N\n"
+     "      random probes (default 1000000); --level: zstd's, 1 to 22 (default 19;\n"
+     "      3 packs ten times faster, 11 % bigger);\n"
      "      --soldiers N: a reduced game with N soldiers a side (for tests)", NULL},
     {"prove", cmd_prove,
      "crown prove GAME [--position TEXT] [--rule NAME=VALUE]... [--hours H] [--memory GB]\n"

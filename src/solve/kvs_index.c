@@ -287,6 +287,10 @@ uint64_t kvs_index_of(const KvsIndex *ix, const KvsPos *p, int *stab)
 
 bool kvs_index_canonical(const KvsIndex *ix, uint64_t i)
 {
+    // Only kings on a line of symmetry leave two placements of the soldiers one entry.
+    const uint8_t *kings = ix->pair_king[i / ix->per_pair];
+    if (ix->canon_count[kings[0]][kings[1]] != 2)
+        return true;
     const KvsPos p = kvs_index_position(ix, i);
     int stab;
     return kvs_index_of(ix, &p, &stab) == i;

@@ -1,8 +1,8 @@
 /*
  * kvs_pack.c - writing and reading the packed King's Valley table (kvs_pack.h): blocks
- * split into outcomes and distances, zstd with trained dictionaries, compressed on
- * threads; read through a lock-guarded cache of decompressed blocks that lives in the
- * table's own context.
+ * split into outcomes and the losses' distances, each coded against a base table when
+ * there is one, zstd with trained dictionaries, compressed on threads; read through a
+ * lock-guarded cache of decompressed blocks that lives in the table's own context.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -15,12 +15,14 @@
 #include "solve/kvs_pack.h"
 
 enum {
-    DEFAULT_BLOCK = 1024, /* a cold probe decompresses about 1.3 KB: a few microseconds */
-    DEFAULT_LEVEL = 3, /* 19 packs about 4 % smaller, ten times slower (docs/SOLVED.md) */
+    DEFAULT_BLOCK = 2048, /* a cold probe decompresses 0.5 to 1.5 KB a table: a few us */
+    DEFAULT_LEVEL = 19, /* 11 % smaller than 3, ten times slower to pack, as fast to read */
     DICT_CAP = 110 * 1024,  /* zstd's usual dictionary size */
     DICT_SAMPLES = 4000,    /* blocks the dictionaries learn from */
     CACHE_SLOTS = 64,
     MAX_THREADS = 64,
+    MAX_BLOCK = 16384, /* so that every frame is under 64 KB: its length fits 16 bits */
+    GROUP = 256,       /* blocks between two full offsets in the index */
 };
 
 static void put64(uint8_t *p, uint64_t v)
@@ -37,6 +39,24 @@ static uint64_t get64(const uint8_t *p)
     return v;
 }
 
+static unsigned get16(const uint8_t *p)
+{
+    return (unsigned)p[0] | (unsigned)p[1] << 8;
+}
+
+/* The index of blocks: the offset of every GROUP-th block's first frame (and of the
+ * end), 64 bits each, then the lengths of both frames of every block, 16 bits each:
+ * about 4 bytes a block instead of 16 for two full offsets. */
+static uint64_t groups_of(uint64_t blocks)
+{
+    return (blocks + GROUP - 1) / GROUP;
+}
+
+static uint64_t index_bytes(uint64_t blocks)
+{
+    return 8 * (groups_of(blocks) + 1) + 4 * blocks;
+}
+
 /* Entries of block b: the last one may be short. */
 static int block_len(uint64_t entries, int block, uint64_t b)
 {
@@ -44,20 +64,40 @@ static int block_len(uint64_t entries, int block, uint64_t b)
     return (int)(entries - lo < (uint64_t)block ? entries - lo : (uint64_t)block);
 }
 
-/* Splits n value bytes into outcome codes (n / 4 bytes, rounded up) and the distances
- * of the decided ones, the wins' first, then the losses' (two runs of their own
- * distributions pack 6 % smaller than one mixed); returns how many distances. */
-static int encode(const uint8_t *v, int n, uint8_t *codes, uint8_t *dist)
+/* The outcome code of a value byte: 0 draw or unused, 1 win, 2 loss. */
+static int code_of(uint8_t v)
+{
+    return v == 0 ? 0 : ((v - 1) & 1) ? 1 : 2;
+}
+
+/* The code stored for an unused entry (a placement a symmetry folds onto another
+ * entry), which no probe asks for: the stored code before it, so that it joins the run
+ * around it, but a win after a loss, so that it never has a distance. */
+static int unused_code(int before)
+{
+    return before == 2 ? 1 : before;
+}
+
+/* Splits the n value bytes of entries [lo, lo + n) into outcome codes (n / 4 bytes,
+ * rounded up), each exclusive-ored with the base's stored code of the same entry, and
+ * the distances of the losses, each less the base's where the base loses too (modulo
+ * 256); returns how many distances. Where the rule sets agree, both come out 0. base
+ * may be NULL. Both tables' unused entries are stored by the same rule from their own
+ * values, so a table's decoded codes never depend on its base's. */
+static int encode(const KvsIndex *ix, uint64_t lo, const uint8_t *v, const uint8_t *base, int n,
+                  uint8_t *codes, uint8_t *dist)
 {
     memset(codes, 0, (size_t)(n + 3) / 4);
-    int nd = 0;
-    for (int pass = 1; pass <= 2; pass++) {
-        for (int k = 0; k < n; k++) {
-            if (v[k] == 0 || ((v[k] - 1) & 1) != (pass == 1))
-                continue;
-            codes[k >> 2] |= (uint8_t)(pass << ((k & 3) * 2));
-            dist[nd++] = (uint8_t)((v[k] - 1) >> 1);
-        }
+    int nd = 0, before = 1, base_before = 1;
+    for (int k = 0; k < n; k++) {
+        const bool unused = v[k] == 0 && !kvs_index_canonical(ix, lo + (uint64_t)k);
+        const int c = unused ? unused_code(before) : code_of(v[k]);
+        const int bc = !base ? 0 : unused ? unused_code(base_before) : code_of(base[k]);
+        before = c;
+        base_before = bc;
+        codes[k >> 2] |= (uint8_t)((c ^ bc) << ((k & 3) * 2));
+        if (c == 2)
+            dist[nd++] = (uint8_t)(((v[k] - 1) >> 1) - (bc == 2 ? (base[k] - 1) >> 1 : 0));
     }
     return nd;
 }
@@ -77,17 +117,16 @@ static int count_before(const uint8_t *codes, int k, int code)
     return count;
 }
 
-/* Where entry k's distance is in its block's distances: after the earlier wins, or
- * after all the wins and the earlier losses. */
-static int distance_at(const uint8_t *codes, int block, int k, int code)
-{
-    return code == 1 ? count_before(codes, k, 1)
-                     : count_before(codes, block, 1) + count_before(codes, k, 2);
-}
-
+/* The value byte of an entry with this code and, for a loss, distance. */
 static uint8_t value_of(int code, uint8_t d)
 {
-    return code == 1 ? (uint8_t)(2 * d + 2) : (uint8_t)(2 * d + 1);
+    return code == 0 ? 0 : code == 1 ? KVS_PACK_WON : (uint8_t)(2 * d + 1);
+}
+
+/* The losses' mask of 32 codes: bit 2k set where entry k's code is 2. */
+static uint64_t loss_mask(uint64_t w)
+{
+    return (w >> 1) & ~w & 0x5555555555555555ULL;
 }
 
 /* ---- writing ---- */
@@ -113,7 +152,9 @@ static bool buf_reserve(Buf *b, uint64_t more)
 }
 
 typedef struct PackJob {
+    const KvsIndex *ix;
     const uint8_t *values;
+    const uint8_t *base; /* the base table's values, or NULL */
     uint64_t entries;
     int block;
     int level;
@@ -128,8 +169,11 @@ static bool compress_frame(ZSTD_CCtx *cc, const ZSTD_CDict *dict, int level, con
                            size_t n, Buf *out, uint64_t *len)
 {
     *len = 0;
-    if (n == 0)
-        return true; // an empty frame is no bytes at all
+    size_t zero = 0;
+    while (zero < n && src[zero] == 0)
+        zero++;
+    if (zero == n)
+        return true; // no bytes at all for a frame of zeros (where the rule sets agree)
     const size_t cap = ZSTD_compressBound(n);
     if (!buf_reserve(out, cap))
         return false;
@@ -157,7 +201,9 @@ static void *pack_worker(void *arg)
     j->failed = cc == NULL || codes == NULL || dist == NULL;
     for (uint64_t b = j->first; b < j->last && !j->failed; b++) {
         const int n = block_len(j->entries, j->block, b);
-        const int nd = encode(j->values + b * (uint64_t)j->block, n, codes, dist);
+        const uint64_t lo = b * (uint64_t)j->block;
+        const int nd = encode(j->ix, lo, j->values + lo, j->base ? j->base + lo : NULL, n, codes,
+                              dist);
         j->failed = !compress_frame(cc, j->dict[0], j->level, codes, (size_t)(n + 3) / 4, &j->out,
                                     &j->frame_len[2 * b]) ||
                     !compress_frame(cc, j->dict[1], j->level, dist, (size_t)nd, &j->out,
@@ -171,8 +217,8 @@ static void *pack_worker(void *arg)
 
 /* Trains the two dictionaries on blocks spread over the table; a table too small to
  * learn from gets none (size 0), and its blocks are compressed plainly. */
-static void train(const uint8_t *values, uint64_t entries, int block, uint64_t blocks,
-                  Buf dict[2])
+static void train(const KvsIndex *ix, const uint8_t *values, const uint8_t *base,
+                  uint64_t entries, int block, uint64_t blocks, Buf dict[2])
 {
     const uint64_t samples = blocks < DICT_SAMPLES ? blocks : DICT_SAMPLES;
     Buf sample[2] = {{0}, {0}};
@@ -182,7 +228,8 @@ static void train(const uint8_t *values, uint64_t entries, int block, uint64_t b
     for (uint64_t s = 0; ok && s < samples; s++) {
         const uint64_t b = s * blocks / samples;
         const int n = block_len(entries, block, b);
-        const int nd = encode(values + b * (uint64_t)block, n, codes, dist);
+        const uint64_t lo = b * (uint64_t)block;
+        const int nd = encode(ix, lo, values + lo, base ? base + lo : NULL, n, codes, dist);
         const size_t len[2] = {(size_t)(n + 3) / 4, (size_t)nd};
         const uint8_t *src[2] = {codes, dist};
         for (int k = 0; k < 2 && ok; k++) {
@@ -213,19 +260,19 @@ static void train(const uint8_t *values, uint64_t entries, int block, uint64_t b
 }
 
 Status kvs_pack_write(const char *path, const KvsIndex *ix, const uint8_t *values,
-                      const char *head, const KvsPackOptions *opt, KvsPackStats *stats,
-                      ErrBuf *err)
+                      const uint8_t *base, const char *head, const KvsPackOptions *opt,
+                      KvsPackStats *stats, ErrBuf *err)
 {
     memset(stats, 0, sizeof *stats);
     const int block = opt->block > 0 ? opt->block : DEFAULT_BLOCK;
     const int level = opt->level != 0 ? opt->level : DEFAULT_LEVEL;
-    if (block % 64 != 0 || block > (1 << 20))
-        return err_set(err, STATUS_UNSUPPORTED, "a block is a multiple of 64 entries up to 2^20, not %d",
-                       block);
+    if (block % 64 != 0 || block > MAX_BLOCK)
+        return err_set(err, STATUS_UNSUPPORTED, "a block is a multiple of 64 entries up to %d, not %d",
+                       MAX_BLOCK, block);
     const uint64_t entries = ix->size;
     const uint64_t blocks = (entries + (uint64_t)block - 1) / (uint64_t)block;
     Buf dict[2];
-    train(values, entries, block, blocks, dict);
+    train(ix, values, base, entries, block, blocks, dict);
     ZSTD_CDict *cd[2] = {NULL, NULL};
     for (int k = 0; k < 2; k++)
         if (dict[k].len > 0)
@@ -237,7 +284,7 @@ Status kvs_pack_write(const char *path, const KvsIndex *ix, const uint8_t *value
     bool failed = frame_len == NULL;
     int started = 0;
     for (int t = 0; t < threads && !failed; t++) {
-        job[t] = (PackJob){.values = values, .entries = entries, .block = block, .level = level,
+        job[t] = (PackJob){.ix = ix, .values = values, .base = base, .entries = entries, .block = block, .level = level,
                            .dict = {cd[0], cd[1]}, .frame_len = frame_len,
                            .first = blocks * (uint64_t)t / (uint64_t)threads,
                            .last = blocks * (uint64_t)(t + 1) / (uint64_t)threads};
@@ -251,19 +298,23 @@ Status kvs_pack_write(const char *path, const KvsIndex *ix, const uint8_t *value
         pthread_join(th[t], NULL);
         failed |= job[t].failed;
     }
-    const uint64_t index_len = 8 * (2 * blocks + 1);
+    const uint64_t index_len = index_bytes(blocks), groups = groups_of(blocks);
     uint8_t *index = failed ? NULL : malloc(index_len);
     Status st = STATUS_OK;
     if (index == NULL) {
         st = err_set(err, STATUS_NOMEM, "cannot compress the table (out of memory)");
     } else {
         uint64_t at = 0;
+        uint8_t *lens = index + 8 * (groups + 1);
         for (uint64_t f = 0; f < 2 * blocks; f++) {
-            put64(index + 8 * f, at);
+            if (f % (2 * GROUP) == 0)
+                put64(index + 8 * (f / (2 * GROUP)), at);
+            lens[2 * f] = (uint8_t)frame_len[f];
+            lens[2 * f + 1] = (uint8_t)(frame_len[f] >> 8);
             at += frame_len[f];
             (f & 1 ? &stats->distance_bytes : &stats->outcome_bytes)[0] += frame_len[f];
         }
-        put64(index + 8 * 2 * blocks, at);
+        put64(index + 8 * groups, at);
         char text[KVS_HEADER];
         memset(text, 0, sizeof text);
         snprintf(text, sizeof text,
@@ -295,12 +346,15 @@ Status kvs_pack_write(const char *path, const KvsIndex *ix, const uint8_t *value
 
 typedef struct Slot {
     uint64_t block; /* UINT64_MAX: empty */
+    bool losses;    /* dist is decoded too (a probe of a win or a draw needs only codes) */
     uint8_t *codes;
     uint8_t *dist;
 } Slot;
 
 struct KvsPacked {
-    const uint8_t *index; /* 2 * blocks + 1 offsets into data */
+    const KvsPacked *base; /* the table this one is coded against, or NULL */
+    const uint8_t *index;  /* group offsets into data, then lens */
+    const uint8_t *lens;   /* two 16-bit frame lengths a block */
     const uint8_t *data;
     uint64_t entries, blocks;
     int block;
@@ -319,7 +373,7 @@ static uint64_t field(const char *header, const char *name, bool *ok)
 }
 
 Status kvs_packed_open(const char *header, const uint8_t *body, uint64_t len, uint64_t entries,
-                       KvsPacked **out, ErrBuf *err)
+                       const KvsPacked *base, KvsPacked **out, ErrBuf *err)
 {
     *out = NULL;
     bool ok = true;
@@ -327,23 +381,36 @@ Status kvs_packed_open(const char *header, const uint8_t *body, uint64_t len, ui
     const uint64_t d0 = field(header, "outcome-dictionary", &ok);
     const uint64_t d1 = field(header, "distance-dictionary", &ok);
     const uint64_t data = field(header, "data", &ok);
-    ok = ok && block >= 64 && block % 64 == 0 && block <= (1 << 20) &&
+    ok = ok && block >= 64 && block % 64 == 0 && block <= MAX_BLOCK &&
          blocks == (entries + block - 1) / block && blocks < (1ULL << 40) && d0 < len && d1 < len &&
-         data < len && 8 * (2 * blocks + 1) + d0 + d1 + data == len;
+         data < len && index_bytes(blocks) + d0 + d1 + data == len;
+    // Every group's frames add up to the distance to the next group's offset.
     const uint8_t *index = body;
-    for (uint64_t f = 0; ok && f < 2 * blocks; f++)
-        ok = get64(index + 8 * f) <= get64(index + 8 * (f + 1));
-    ok = ok && get64(index) == 0 && get64(index + 8 * 2 * blocks) == data;
+    const uint64_t groups = ok ? groups_of(blocks) : 0;
+    const uint8_t *lens = index + 8 * (groups + 1);
+    ok = ok && get64(index) == 0 && get64(index + 8 * groups) == data;
+    for (uint64_t g = 0, f = 0; ok && g < groups; g++) {
+        uint64_t sum = 0;
+        for (; f < 2 * blocks && f < 2 * GROUP * (g + 1); f++)
+            sum += get16(lens + 2 * f);
+        ok = get64(index + 8 * g) + sum == get64(index + 8 * (g + 1));
+    }
     if (!ok)
         return err_set(err, STATUS_CORRUPT, "the packed table's index of blocks is damaged");
+    if ((kvs_file_header_field(header, "base") != NULL) != (base != NULL))
+        return err_set(err, STATUS_CORRUPT, base ? "the packed table has no base" : "the packed table's base is missing");
+    if (base && (base->entries != entries || base->block != (int)block))
+        return err_set(err, STATUS_CORRUPT, "the packed table and its base differ in size or blocks");
     KvsPacked *pk = calloc(1, sizeof *pk);
     if (pk == NULL)
         return err_set(err, STATUS_NOMEM, "out of memory");
+    pk->base = base;
     pk->index = index;
     pk->entries = entries;
     pk->blocks = blocks;
     pk->block = (int)block;
-    const uint8_t *dict = index + 8 * (2 * blocks + 1);
+    pk->lens = lens;
+    const uint8_t *dict = index + index_bytes(blocks);
     pk->data = dict + d0 + d1;
     pthread_mutex_init(&pk->lock, NULL);
     bool mem = (pk->dctx = ZSTD_createDCtx()) != NULL;
@@ -382,35 +449,108 @@ void kvs_packed_close(KvsPacked *pk)
 static bool decompress(ZSTD_DCtx *dc, const ZSTD_DDict *dict, const uint8_t *src, uint64_t len,
                        uint8_t *dst, size_t want)
 {
-    if (len == 0)
-        return want == 0;
+    if (len == 0) {
+        memset(dst, 0, want);
+        return true;
+    }
     const size_t r = dict ? ZSTD_decompress_usingDDict(dc, dst, want, src, len, dict)
                           : ZSTD_decompressDCtx(dc, dst, want, src, len);
     return !ZSTD_isError(r) && r == want;
 }
 
-/* Block b's codes and distances, checked: as many distances as decided codes, and no
- * code 3. */
-static Status decode_block(const KvsPacked *pk, ZSTD_DCtx *dc, uint64_t b, uint8_t *codes,
-                           uint8_t *dist, ErrBuf *err)
+/* Adds the base's distances to the losses that are losses in the base too, 32 entries
+ * a word: a loss's place among the distances is the count of losses before it. */
+static void add_base_distances(const uint8_t *codes, uint8_t *dist, const uint8_t *bcodes,
+                               const uint8_t *bdist, int block)
+{
+    int own = 0, theirs = 0;
+    for (int at = 0; at < block; at += 32) {
+        uint64_t w, bw;
+        memcpy(&w, codes + at / 4, 8);
+        memcpy(&bw, bcodes + at / 4, 8);
+        const uint64_t mine = loss_mask(w), base = loss_mask(bw);
+        for (uint64_t both = mine & base; both; both &= both - 1) {
+            const uint64_t below = (both & -both) - 1;
+            dist[own + __builtin_popcountll(mine & below)] +=
+                bdist[theirs + __builtin_popcountll(base & below)];
+        }
+        own += __builtin_popcountll(mine);
+        theirs += __builtin_popcountll(base);
+    }
+}
+
+/* Where block b's frames are in the data: outcomes [o[0], o[1]), losses [o[1], o[2]). */
+static void frames_of(const KvsPacked *pk, uint64_t b, uint64_t o[3])
+{
+    uint64_t at = get64(pk->index + 8 * (b / GROUP));
+    for (uint64_t f = 2 * (b - b % GROUP); f < 2 * b; f++)
+        at += get16(pk->lens + 2 * f);
+    o[0] = at;
+    o[1] = o[0] + get16(pk->lens + 4 * b);
+    o[2] = o[1] + get16(pk->lens + 4 * b + 2);
+}
+
+static Status damaged(uint64_t b, ErrBuf *err)
+{
+    return err_set(err, STATUS_CORRUPT, "block %llu of the packed table is damaged",
+                   (unsigned long long)b);
+}
+
+/* Block b's outcome codes, whole (exclusive-ored back with the base's), checked: no
+ * code 3; codes past the end of a short block are 0. */
+static Status decode_codes(const KvsPacked *pk, ZSTD_DCtx *dc, uint64_t b, uint8_t *codes,
+                           ErrBuf *err)
 {
     const int n = block_len(pk->entries, pk->block, b);
-    const uint8_t *ix = pk->index + 16 * b;
-    const uint64_t o0 = get64(ix), o1 = get64(ix + 8), o2 = get64(ix + 16);
-    const size_t ncodes = (size_t)(n + 3) / 4;
-    bool ok = decompress(dc, pk->dict[0], pk->data + o0, o1 - o0, codes, ncodes);
-    if (ok) {
-        // Codes past the end of a short block are 0; the whole bytes are counted.
-        memset(codes + ncodes, 0, (size_t)pk->block / 4 - ncodes);
-        int three = 0;
-        for (size_t k = 0; k < ncodes; k++)
-            three |= codes[k] & (codes[k] >> 1) & 0x55;
-        const int nd = count_before(codes, pk->block, 1) + count_before(codes, pk->block, 2);
-        ok = three == 0 && decompress(dc, pk->dict[1], pk->data + o1, o2 - o1, dist, (size_t)nd);
+    uint64_t o[3];
+    frames_of(pk, b, o);
+    const size_t ncodes = (size_t)(n + 3) / 4, nbytes = (size_t)pk->block / 4;
+    uint8_t *bcodes = NULL;
+    Status st = STATUS_OK;
+    if (pk->base != NULL) {
+        bcodes = malloc(nbytes);
+        st = bcodes ? decode_codes(pk->base, dc, b, bcodes, err)
+                    : err_set(err, STATUS_NOMEM, "out of memory");
     }
-    return ok ? STATUS_OK
-              : err_set(err, STATUS_CORRUPT, "block %llu of the packed table is damaged",
-                        (unsigned long long)b);
+    if (st == STATUS_OK && !decompress(dc, pk->dict[0], pk->data + o[0], o[1] - o[0], codes, ncodes))
+        st = damaged(b, err);
+    if (st == STATUS_OK) {
+        memset(codes + ncodes, 0, nbytes - ncodes);
+        int three = 0;
+        for (size_t k = 0; k < nbytes; k++) {
+            if (bcodes)
+                codes[k] ^= bcodes[k];
+            three |= codes[k] & (codes[k] >> 1) & 0x55;
+        }
+        if (three != 0)
+            st = damaged(b, err);
+    }
+    free(bcodes);
+    return st;
+}
+
+/* The distances of block b's losses, whole (the base's added back), given the block's
+ * codes: as many as the codes have losses. */
+static Status decode_losses(const KvsPacked *pk, ZSTD_DCtx *dc, uint64_t b, const uint8_t *codes,
+                            uint8_t *dist, ErrBuf *err)
+{
+    uint64_t o[3];
+    frames_of(pk, b, o);
+    const int nd = count_before(codes, pk->block, 2);
+    if (!decompress(dc, pk->dict[1], pk->data + o[1], o[2] - o[1], dist, (size_t)nd))
+        return damaged(b, err);
+    if (pk->base == NULL)
+        return STATUS_OK;
+    uint8_t *bcodes = malloc((size_t)pk->block / 4), *bdist = malloc((size_t)pk->block);
+    Status st = bcodes && bdist ? decode_codes(pk->base, dc, b, bcodes, err)
+                                : err_set(err, STATUS_NOMEM, "out of memory");
+    if (st == STATUS_OK)
+        st = decode_losses(pk->base, dc, b, bcodes, bdist, err);
+    if (st == STATUS_OK)
+        add_base_distances(codes, dist, bcodes, bdist, pk->block);
+    free(bcodes);
+    free(bdist);
+    return st;
 }
 
 Status kvs_packed_entry(const KvsPacked *pk, uint64_t i, uint8_t *out, ErrBuf *err)
@@ -428,14 +568,21 @@ Status kvs_packed_entry(const KvsPacked *pk, uint64_t i, uint8_t *out, ErrBuf *e
     pthread_mutex_lock(&m->lock);
     if (s->block != b) {
         s->block = UINT64_MAX;
-        st = decode_block(pk, m->dctx, b, s->codes, s->dist, err);
-        if (st == STATUS_OK)
+        st = decode_codes(pk, m->dctx, b, s->codes, err);
+        if (st == STATUS_OK) {
             s->block = b;
+            s->losses = false;
+        }
     }
-    if (st == STATUS_OK) {
-        const int code = (s->codes[k >> 2] >> ((k & 3) * 2)) & 3;
-        *out = code == 0 ? 0 : value_of(code, s->dist[distance_at(s->codes, pk->block, k, code)]);
+    const int code = st == STATUS_OK ? (s->codes[k >> 2] >> ((k & 3) * 2)) & 3 : 0;
+    if (code == 2 && !s->losses) {
+        st = decode_losses(pk, m->dctx, b, s->codes, s->dist, err);
+        s->losses = st == STATUS_OK;
+        if (st != STATUS_OK)
+            s->block = UINT64_MAX;
     }
+    if (st == STATUS_OK)
+        *out = value_of(code, code == 2 ? s->dist[count_before(s->codes, k, 2)] : 0);
     pthread_mutex_unlock(&m->lock);
     return st;
 }
@@ -451,14 +598,15 @@ Status kvs_packed_range(const KvsPacked *pk, uint64_t start, uint64_t n, uint8_t
     for (uint64_t i = start; st == STATUS_OK && i < start + n;) {
         const uint64_t b = i / (uint64_t)pk->block;
         const uint64_t lo = b * (uint64_t)pk->block;
-        st = decode_block(pk, dc, b, codes, dist, err);
+        st = decode_codes(pk, dc, b, codes, err);
+        if (st == STATUS_OK)
+            st = decode_losses(pk, dc, b, codes, dist, err);
         const uint64_t end = lo + (uint64_t)block_len(pk->entries, pk->block, b);
-        int next[3] = {0, distance_at(codes, pk->block, (int)(i - lo), 1),
-                       distance_at(codes, pk->block, (int)(i - lo), 2)};
+        int next = st == STATUS_OK ? count_before(codes, (int)(i - lo), 2) : 0;
         for (; st == STATUS_OK && i < end && i < start + n; i++) {
             const int k = (int)(i - lo);
             const int code = (codes[k >> 2] >> ((k & 3) * 2)) & 3;
-            out[i - start] = code == 0 ? 0 : value_of(code, dist[next[code]++]);
+            out[i - start] = value_of(code, code == 2 ? dist[next++] : 0);
         }
     }
     ZSTD_freeDCtx(dc);

@@ -1,10 +1,13 @@
 /*
  * kvs_table.c - writing, mapping, checking and probing the solved King's Valley table,
  * in either form: the full one (a byte an entry, read straight from the map) or the
- * packed one (kvs_pack.h), told apart by the header's first line.
+ * packed one (kvs_pack.h), told apart by the header's first line. The packed form
+ * leaves out the wins' distances: a win's value is read from its successors' (one ply
+ * deeper), and a whole-table read unpacks the table once into memory.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,9 @@ struct KvsTable {
     size_t map_len;
     const uint8_t *values; /* the full form's bytes, or NULL */
     KvsPacked *packed;     /* the packed form's reader, or NULL */
+    KvsTable *base;        /* the packed table this one is coded against, or NULL */
+    pthread_mutex_t lock;  /* guards unpacked */
+    uint8_t *unpacked;     /* a packed table's whole values, once a bulk read asked */
     uint64_t checksum;
     char path[1024];
     char header[KVS_HEADER];
@@ -62,6 +68,29 @@ static bool same_rules(const KvsRules *a, const KvsRules *b)
 {
     return a->soldiers == b->soldiers && a->locked_king_loses == b->locked_king_loses &&
            (a->locked_king_loses || a->no_move_draws == b->no_move_draws);
+}
+
+bool kvs_pack_base_rules(const KvsRules *rules, KvsRules *base)
+{
+    if (rules->locked_king_loses)
+        return false;
+    // Thirteen positions tell no-move draw from loss; the rule off from on, 2 %.
+    *base = *rules;
+    base->locked_king_loses = !rules->no_move_draws;
+    base->no_move_draws = false;
+    return true;
+}
+
+Status kvs_sibling_path(const char *path, const KvsRules *rules, const char *ext, char *out,
+                        size_t cap, ErrBuf *err)
+{
+    const char *slash = strrchr(path, '/');
+    const int dir = slash ? (int)(slash - path + 1) : 0;
+    char rn[64];
+    kvs_rules_name(rules, rn, sizeof rn);
+    const int n = snprintf(out, cap, "%.*skings-valley-%s%s", dir, path, rn, ext);
+    return n < 0 || (size_t)n >= cap ? err_set(err, STATUS_IO, "the path %s is too long", path)
+                                     : STATUS_OK;
 }
 
 Status kvs_default_path(const KvsRules *rules, char *out, size_t cap, ErrBuf *err)
@@ -113,7 +142,11 @@ Status kvs_table_write(const char *path, const KvsIndex *ix, const KvsRules *rul
     return kvs_file_write(path, head, sizeof head, values, ix->size, err);
 }
 
-Status kvs_table_load(const char *path, KvsTable **out, ErrBuf *err)
+/* Opens the base a packed table's header names, beside it (at most `depth` deep); its
+ * failure's message is whole (names both files) and sets *named. */
+static Status load_base(KvsTable *t, int depth, bool *named, ErrBuf *err);
+
+static Status load_at(const char *path, int depth, bool *named, KvsTable **out, ErrBuf *err)
 {
     *out = NULL;
     const int fd = open(path, O_RDONLY);
@@ -134,6 +167,7 @@ Status kvs_table_load(const char *path, KvsTable **out, ErrBuf *err)
         munmap(map, (size_t)sbuf.st_size);
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
+    pthread_mutex_init(&t->lock, NULL);
     t->map = map;
     t->map_len = (size_t)sbuf.st_size;
     snprintf(t->path, sizeof t->path, "%s", path);
@@ -144,6 +178,11 @@ Status kvs_table_load(const char *path, KvsTable **out, ErrBuf *err)
     const char *entries = kvs_file_header_field(t->header, "entries");
     const char *sum = kvs_file_header_field(t->header, "checksum");
     const bool packed = strncmp(t->header, KVS_PACK_MAGIC, strlen(KVS_PACK_MAGIC)) == 0;
+    if (strncmp(t->header, KVS_PACK_MAGIC_1, strlen(KVS_PACK_MAGIC_1)) == 0) {
+        kvs_table_close(t);
+        return err_set(err, STATUS_UNSUPPORTED, "%s was packed by an older crown: pack it again "
+                       "from the full table (crown solve --compress)", path);
+    }
     if ((!packed && strncmp(t->header, KVS_MAGIC, strlen(KVS_MAGIC)) != 0) || !rules || !sold ||
         !entries || !sum) {
         kvs_table_close(t);
@@ -159,15 +198,22 @@ Status kvs_table_load(const char *path, KvsTable **out, ErrBuf *err)
     }
     kvs_index_init(&t->ix, t->rules.soldiers);
     if (packed) {
-        const Status st = strtoull(entries, NULL, 10) != t->ix.size
-                              ? err_set(err, STATUS_CORRUPT, "the table's entries do not match its soldiers")
-                              : kvs_packed_open(t->header, t->map + KVS_HEADER, t->map_len - KVS_HEADER,
-                                                t->ix.size, &t->packed, err);
+#ifdef MADV_POPULATE_READ
+        // A packed table is small and probed at random: its page tables filled now save
+        // a page fault on most cold probes (a full table is left to fault in as read).
+        (void)madvise((void *)t->map, t->map_len, MADV_POPULATE_READ);
+#endif
+        Status st = strtoull(entries, NULL, 10) != t->ix.size
+                        ? err_set(err, STATUS_CORRUPT, "the table's entries do not match its soldiers")
+                        : load_base(t, depth, named, err);
+        if (st == STATUS_OK)
+            st = kvs_packed_open(t->header, t->map + KVS_HEADER, t->map_len - KVS_HEADER,
+                                 t->ix.size, t->base ? t->base->packed : NULL, &t->packed, err);
         if (st != STATUS_OK) {
             char msg[sizeof err->msg];
             snprintf(msg, sizeof msg, "%s", err->msg);
             kvs_table_close(t);
-            return err_set(err, st, "%s: %s", path, msg);
+            return *named ? st : err_set(err, st, "%s: %s", path, msg);
         }
         *out = t;
         return STATUS_OK;
@@ -182,6 +228,52 @@ Status kvs_table_load(const char *path, KvsTable **out, ErrBuf *err)
     t->values = t->map + KVS_HEADER;
     *out = t;
     return STATUS_OK;
+}
+
+static const char *file_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+static Status load_base(KvsTable *t, int depth, bool *named, ErrBuf *err)
+{
+    const char *name = kvs_file_header_field(t->header, "base");
+    if (name == NULL)
+        return STATUS_OK;
+    const char *sum = kvs_file_header_field(t->header, "base-checksum");
+    KvsRules want;
+    if (depth <= 0 || sum == NULL || !kvs_pack_base_rules(&t->rules, &want))
+        return err_set(err, STATUS_CORRUPT, "its base is not one this version reads");
+    char path[1100];
+    Status st = kvs_sibling_path(t->path, &want, ".kvz", path, sizeof path, err);
+    if (st != STATUS_OK)
+        return st;
+    bool deeper = false;
+    *named = true;
+    if ((st = load_at(path, depth - 1, &deeper, &t->base, err)) != STATUS_OK) {
+        // The deepest missing base is the one to fetch: its message stands.
+        if (deeper)
+            return st;
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        return err_set(err, st, "%s is coded against %s, which does not open: %s",
+                       file_name(t->path), file_name(path), msg);
+    }
+    want.soldiers = t->rules.soldiers;
+    if (t->base->packed == NULL || !same_rules(&want, &t->base->rules) ||
+        t->base->checksum != strtoull(sum, NULL, 16))
+        return err_set(err, STATUS_CORRUPT, "%s is not the table %s was coded against", path,
+                       file_name(t->path));
+    *named = false;
+    return STATUS_OK;
+}
+
+Status kvs_table_load(const char *path, KvsTable **out, ErrBuf *err)
+{
+    // Off with no-move=draw against off against on: two bases deep at most.
+    bool named = false;
+    return load_at(path, 2, &named, out, err);
 }
 
 Status kvs_table_fits(const KvsTable *t, const Game *g, ErrBuf *err)
@@ -230,33 +322,134 @@ void kvs_table_close(KvsTable *t)
     if (t == NULL)
         return;
     kvs_packed_close(t->packed);
+    kvs_table_close(t->base);
     munmap((void *)t->map, t->map_len);
+    pthread_mutex_destroy(&t->lock);
+    free(t->unpacked);
     free(t);
+}
+
+/* ---- a packed table's wins ---- */
+
+/* The value of the win at entry i of a packed table: the valley at once, else one ply
+ * past its shortest losing successor. `values` is the whole table being unpacked (read
+ * with relaxed atomics: other threads fill in wins, and only losses are read), or NULL
+ * to probe through the cache. */
+static Status derive_win(const KvsTable *t, const uint8_t *values, uint64_t i, uint8_t *out,
+                         ErrBuf *err)
+{
+    const KvsIndex *ix = &t->ix;
+    const KvsPos p = kvs_index_position(ix, i);
+    KvsPos succ[KVS_MAX_SUCC];
+    bool valley;
+    const int n = kvs_successors(&ix->board, &p, succ, &valley);
+    if (valley) {
+        *out = 2;
+        return STATUS_OK;
+    }
+    KvsImages im;
+    kvs_images_init(&im, p.soldiers[1], p.soldiers[0]);
+    int best = 256;
+    for (int k = 0; k < n; k++) {
+        int stab;
+        const uint64_t j = kvs_index_near(ix, &im, &succ[k], &stab);
+        uint8_t v;
+        if (values != NULL) {
+            v = __atomic_load_n(&values[j], __ATOMIC_RELAXED);
+        } else {
+            const Status st = kvs_packed_entry(t->packed, j, &v, err);
+            if (st != STATUS_OK)
+                return st;
+        }
+        if ((v & 1) && v + 1 < best)
+            best = v + 1;
+    }
+    if (best > KVS_PACK_WON - 2)
+        return err_set(err, STATUS_CORRUPT, "entry %llu of the packed table is a win with no "
+                       "losing reply", (unsigned long long)i);
+    *out = (uint8_t)best;
+    return STATUS_OK;
+}
+
+typedef struct UnpackJob {
+    const KvsTable *t;
+    uint8_t *values;
+    uint64_t first, last;
+    Status st;
+    ErrBuf err;
+} UnpackJob;
+
+static void *unpack_worker(void *arg)
+{
+    UnpackJob *j = arg;
+    err_clear(&j->err);
+    j->st = STATUS_OK;
+    for (uint64_t i = j->first; i < j->last && j->st == STATUS_OK; i++) {
+        if (j->values[i] == 0)
+            continue;
+        uint8_t v = 0;
+        if (!kvs_index_canonical(&j->t->ix, i)) // stored to suit the compressor
+            __atomic_store_n(&j->values[i], 0, __ATOMIC_RELAXED);
+        else if (j->values[i] == KVS_PACK_WON) {
+            j->st = derive_win(j->t, j->values, i, &v, &j->err);
+            __atomic_store_n(&j->values[i], v, __ATOMIC_RELAXED);
+        }
+    }
+    return NULL;
+}
+
+enum { UNPACK_THREADS = 8 };
+
+/* Unpacks a packed table whole into t->unpacked, once: the outcomes and losses from the
+ * blocks, then every win from its successors, on threads. */
+static Status unpack(const KvsTable *t, ErrBuf *err)
+{
+    KvsTable *m = (KvsTable *)t; // the unpacked copy is a cache of the table's own
+    pthread_mutex_lock(&m->lock);
+    Status st = STATUS_OK;
+    if (m->unpacked == NULL) {
+        uint8_t *values = malloc(t->ix.size ? t->ix.size : 1);
+        st = values ? kvs_packed_range(t->packed, 0, t->ix.size, values, err)
+                    : err_set(err, STATUS_NOMEM, "out of memory unpacking the table");
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        const int threads = cpus < 1 ? 1 : cpus > UNPACK_THREADS ? UNPACK_THREADS : (int)cpus;
+        UnpackJob job[UNPACK_THREADS];
+        pthread_t th[UNPACK_THREADS];
+        int started = 0;
+        for (int k = 0; k < threads && st == STATUS_OK; k++) {
+            job[k] = (UnpackJob){.t = t, .values = values,
+                                 .first = t->ix.size * (uint64_t)k / (uint64_t)threads,
+                                 .last = t->ix.size * (uint64_t)(k + 1) / (uint64_t)threads};
+            if (pthread_create(&th[k], NULL, unpack_worker, &job[k]) != 0) {
+                unpack_worker(&job[k]); // this thread does the part itself
+                continue;
+            }
+            started |= 1 << k;
+        }
+        for (int k = 0; k < threads && st == STATUS_OK; k++) {
+            if (started & (1 << k))
+                pthread_join(th[k], NULL);
+        }
+        for (int k = 0; k < threads && st == STATUS_OK; k++)
+            if (job[k].st != STATUS_OK)
+                st = err_set(err, job[k].st, "%s", job[k].err.msg);
+        if (st == STATUS_OK)
+            m->unpacked = values;
+        else
+            free(values);
+    }
+    pthread_mutex_unlock(&m->lock);
+    return st;
 }
 
 Status kvs_table_verify(const KvsTable *t, ErrBuf *err)
 {
-    uint64_t got;
-    if (t->packed == NULL) {
-        got = checksum(t->values, t->ix.size);
-    } else {
-        // Unpacked a slice at a time: every slice but the last a multiple of 8 bytes.
-        enum { SLICE = 1 << 22 };
-        uint8_t *buf = malloc(SLICE);
-        if (buf == NULL)
-            return err_set(err, STATUS_NOMEM, "out of memory");
-        got = kvs_checksum_start(t->ix.size);
-        for (uint64_t at = 0; at < t->ix.size; at += SLICE) {
-            const uint64_t n = t->ix.size - at < SLICE ? t->ix.size - at : SLICE;
-            const Status st = kvs_packed_range(t->packed, at, n, buf, err);
-            if (st != STATUS_OK) {
-                free(buf);
-                return st;
-            }
-            got = kvs_checksum_add(got, buf, n);
-        }
-        free(buf);
+    if (t->packed != NULL) {
+        const Status st = unpack(t, err);
+        if (st != STATUS_OK)
+            return st;
     }
+    const uint64_t got = checksum(t->packed ? t->unpacked : t->values, t->ix.size);
     if (got != t->checksum)
         return err_set(err, STATUS_CORRUPT, "the table's checksum is %016llx, the header says %016llx",
                        (unsigned long long)got, (unsigned long long)t->checksum);
@@ -281,10 +474,25 @@ bool kvs_table_is_packed(const KvsTable *t)
 /* Entry i in either form. */
 static Status entry_at(const KvsTable *t, uint64_t i, uint8_t *out, ErrBuf *err)
 {
-    if (t->packed != NULL)
-        return kvs_packed_entry(t->packed, i, out, err);
-    *out = t->values[i];
-    return STATUS_OK;
+    if (t->packed == NULL) {
+        *out = t->values[i];
+        return STATUS_OK;
+    }
+    const Status st = kvs_packed_entry(t->packed, i, out, err);
+    if (st == STATUS_OK && *out != 0 && !kvs_index_canonical(&t->ix, i))
+        *out = 0; // an unused entry, stored to suit the compressor
+    return st == STATUS_OK && *out == KVS_PACK_WON ? derive_win(t, NULL, i, out, err) : st;
+}
+
+uint8_t kvs_table_outcome(const KvsTable *t, uint64_t i)
+{
+    if (t->packed == NULL)
+        return t->values[i];
+    uint8_t v = 0;
+    ErrBuf err;
+    return kvs_packed_entry(t->packed, i, &v, &err) == STATUS_OK && kvs_index_canonical(&t->ix, i)
+               ? v
+               : 0;
 }
 
 uint8_t kvs_table_entry(const KvsTable *t, uint64_t i)
@@ -298,9 +506,12 @@ Status kvs_table_read(const KvsTable *t, uint64_t start, uint64_t n, uint8_t *ou
 {
     if (start > t->ix.size || n > t->ix.size - start)
         return err_set(err, STATUS_UNSUPPORTED, "the range is past the table");
-    if (t->packed != NULL)
-        return kvs_packed_range(t->packed, start, n, out, err);
-    memcpy(out, t->values + start, n);
+    if (t->packed != NULL) {
+        const Status st = unpack(t, err);
+        if (st != STATUS_OK)
+            return st;
+    }
+    memcpy(out, (t->packed ? t->unpacked : t->values) + start, n);
     return STATUS_OK;
 }
 
@@ -327,19 +538,41 @@ void kvs_table_counts(const KvsTable *t, KvsSolveStats *out)
     out->longest_index = header_count(t, "longest-entry");
 }
 
-Status kvs_table_pack(const KvsTable *t, const char *path, const KvsPackOptions *opt,
-                      KvsPackStats *stats, ErrBuf *err)
+Status kvs_table_pack(const KvsTable *t, const KvsTable *base, const char *path,
+                      const KvsPackOptions *opt, KvsPackStats *stats, ErrBuf *err)
 {
     if (t->packed != NULL)
         return err_set(err, STATUS_UNSUPPORTED, "%s is packed already", t->path);
+    KvsRules want;
+    if (base != NULL) {
+        if (!kvs_pack_base_rules(&t->rules, &want) ||
+            (want.soldiers = t->rules.soldiers, !same_rules(&want, &base->rules))) {
+            char a[64];
+            kvs_rules_name(&base->rules, a, sizeof a);
+            return err_set(err, STATUS_UNSUPPORTED, "the table for %s is not this one's base", a);
+        }
+        if (base->packed != NULL) {
+            const Status st = unpack(base, err);
+            if (st != STATUS_OK)
+                return st;
+        }
+    }
     KvsSolveStats c;
     kvs_table_counts(t, &c);
-    // The full header after its first line, with the one count it lacks.
-    char head[KVS_HEADER];
+    // The full header after its first line, with the one count it lacks, and the base.
+    char head[KVS_HEADER], named[200] = "";
+    if (base != NULL) {
+        char rn[64];
+        kvs_rules_name(&base->rules, rn, sizeof rn);
+        snprintf(named, sizeof named, "base %s\nbase-checksum %016llx\n", rn,
+                 (unsigned long long)base->checksum);
+    }
     const char *rest = strchr(t->header, '\n');
-    snprintf(head, sizeof head, "%sunused %llu\n", rest ? rest + 1 : "",
-             (unsigned long long)c.unused);
-    return kvs_pack_write(path, &t->ix, t->values, head, opt, stats, err);
+    snprintf(head, sizeof head, "%sunused %llu\n%s", rest ? rest + 1 : "",
+             (unsigned long long)c.unused, named);
+    return kvs_pack_write(path, &t->ix, t->values,
+                          base ? (base->packed ? base->unpacked : base->values) : NULL, head,
+                          opt, stats, err);
 }
 
 Status kvs_pos_from_text(const char *text, KvsPos *out, int *turn, int *soldiers, ErrBuf *err)

@@ -35,6 +35,14 @@ Status kvs_rules_of_game(const Game *g, KvsRules *out, ErrBuf *err);
 /* The name of the rules in file names and headers: "locked-king-loses-on", ... */
 void kvs_rules_name(const KvsRules *r, char *out, size_t cap);
 
+/* The rules whose packed table a packed table of `rules` is coded against (kvs_pack.h):
+ * locked-king-loses off with no-move=loss against on, off with no-move=draw against off
+ * with no-move=loss; false for on, which stands alone. */
+bool kvs_pack_base_rules(const KvsRules *rules, KvsRules *base);
+/* The path of the table for `rules` in the folder of `path`: kings-valley-<rules><ext>. */
+Status kvs_sibling_path(const char *path, const KvsRules *rules, const char *ext, char *out,
+                        size_t cap, ErrBuf *err);
+
 /* Where the table for these rules lives by default: $XDG_DATA_HOME/crown/ or
  * ~/.local/share/crown/, then kings-valley-<rules>.kvt. */
 Status kvs_default_path(const KvsRules *rules, char *out, size_t cap, ErrBuf *err);
@@ -53,28 +61,37 @@ Status kvs_table_write(const char *path, const KvsIndex *ix, const KvsRules *rul
 Status kvs_table_open(const char *path, const Game *g, KvsTable **out, ErrBuf *err);
 void kvs_table_close(KvsTable *t);
 /* kvs_table_open in two steps: map a table and check the file alone, then whether it
- * answers for game g (STATUS_UNSUPPORTED with the reason if not). */
+ * answers for game g (STATUS_UNSUPPORTED with the reason if not). A packed table coded
+ * against a base opens its base too, from beside it. */
 Status kvs_table_load(const char *path, KvsTable **out, ErrBuf *err);
 Status kvs_table_fits(const KvsTable *t, const Game *g, ErrBuf *err);
 const char *kvs_table_path(const KvsTable *t);
 const KvsRules *kvs_table_rules(const KvsTable *t);
-/* Reads every byte and compares the checksum of the header. */
+/* Reads every byte and compares the checksum of the header. A packed table is unpacked
+ * into memory for it (and for kvs_table_read), once: a byte an entry, and its wins'
+ * distances from their successors, about three minutes on two cores for the game's. */
 Status kvs_table_verify(const KvsTable *t, ErrBuf *err);
 /* The header's text, for display. */
 const char *kvs_table_header(const KvsTable *t);
 const KvsIndex *kvs_table_index(const KvsTable *t);
 /* The stored value of entry i (kvs_retro.h), for tests and tools; 0 for an entry of a
- * damaged packed block (kvs_table_verify finds those). */
+ * damaged packed block (kvs_table_verify finds those). A packed table's win is read from
+ * its successors. */
 uint8_t kvs_table_entry(const KvsTable *t, uint64_t i);
+/* Entry i without a packed table's wins' distances (KVS_PACK_WON for a win): one block's
+ * probe. */
+uint8_t kvs_table_outcome(const KvsTable *t, uint64_t i);
 /* Entries [start, start + n) into out, in bulk. */
 Status kvs_table_read(const KvsTable *t, uint64_t start, uint64_t n, uint8_t *out, ErrBuf *err);
 /* Counts the whole table's values (kvs_table_stats): won, lost, drawn, the longest; a
  * packed table's come from its header. */
 void kvs_table_counts(const KvsTable *t, KvsSolveStats *out);
 bool kvs_table_is_packed(const KvsTable *t);
-/* Writes the packed form of a full table to path. */
-Status kvs_table_pack(const KvsTable *t, const char *path, const KvsPackOptions *opt,
-                      KvsPackStats *stats, ErrBuf *err);
+/* Writes the packed form of a full table to path, coded against base (either form; the
+ * table of kvs_pack_base_rules, whose packed form must then lie beside path for the
+ * result to open) or alone if base is NULL. */
+Status kvs_table_pack(const KvsTable *t, const KvsTable *base, const char *path,
+                      const KvsPackOptions *opt, KvsPackStats *stats, ErrBuf *err);
 
 /* The value of s for the player to move. On the very first ply under first-move-soldier
  * it is the best over the moves that rule allows. STATUS_ILLEGAL if the game is over,
