@@ -348,13 +348,16 @@ typedef struct Slot {
     uint64_t block; /* UINT64_MAX: empty */
     bool losses;    /* dist is decoded too (a probe of a win or a draw needs only codes) */
     uint8_t *codes;
-    uint8_t *dist;
+    uint8_t *bcodes; /* the base's codes of the block (its losses' distances need them) */
+    uint8_t *dist;   /* the losses' distances as stored (less the base's, with a base) */
+    uint8_t *bdist;  /* the base's losses' distances, whole */
 } Slot;
 
 struct KvsPacked {
     const KvsPacked *base; /* the table this one is coded against, or NULL */
     const uint8_t *index;  /* group offsets into data, then lens */
     const uint8_t *lens;   /* two 16-bit frame lengths a block */
+    uint64_t *start;       /* where each block's frames start in data, and the end */
     const uint8_t *data;
     uint64_t entries, blocks;
     int block;
@@ -410,10 +413,20 @@ Status kvs_packed_open(const char *header, const uint8_t *body, uint64_t len, ui
     pk->blocks = blocks;
     pk->block = (int)block;
     pk->lens = lens;
+    // The blocks' offsets summed once: a probe then reads its frames' places directly.
+    pk->start = malloc(sizeof(uint64_t) * (blocks + 1));
+    if (pk->start != NULL) {
+        uint64_t at = 0;
+        for (uint64_t c = 0; c < blocks; c++) {
+            pk->start[c] = at;
+            at += get16(lens + 4 * c) + get16(lens + 4 * c + 2);
+        }
+        pk->start[blocks] = at;
+    }
     const uint8_t *dict = index + index_bytes(blocks);
     pk->data = dict + d0 + d1;
     pthread_mutex_init(&pk->lock, NULL);
-    bool mem = (pk->dctx = ZSTD_createDCtx()) != NULL;
+    bool mem = pk->start != NULL && (pk->dctx = ZSTD_createDCtx()) != NULL;
     if (d0 > 0)
         mem = mem && (pk->dict[0] = ZSTD_createDDict(dict, d0)) != NULL;
     if (d1 > 0)
@@ -421,7 +434,9 @@ Status kvs_packed_open(const char *header, const uint8_t *body, uint64_t len, ui
     for (int s = 0; s < CACHE_SLOTS && mem; s++) {
         pk->slot[s].block = UINT64_MAX;
         mem = (pk->slot[s].codes = malloc(block / 4)) != NULL &&
-              (pk->slot[s].dist = malloc(block)) != NULL;
+              (pk->slot[s].dist = malloc(block)) != NULL &&
+              (!base || ((pk->slot[s].bcodes = malloc(block / 4)) != NULL &&
+                         (pk->slot[s].bdist = malloc(block)) != NULL));
     }
     if (!mem) {
         kvs_packed_close(pk);
@@ -437,11 +452,14 @@ void kvs_packed_close(KvsPacked *pk)
         return;
     for (int s = 0; s < CACHE_SLOTS; s++) {
         free(pk->slot[s].codes);
+        free(pk->slot[s].bcodes);
         free(pk->slot[s].dist);
+        free(pk->slot[s].bdist);
     }
     ZSTD_freeDDict(pk->dict[0]);
     ZSTD_freeDDict(pk->dict[1]);
     ZSTD_freeDCtx(pk->dctx);
+    free(pk->start);
     pthread_mutex_destroy(&pk->lock);
     free(pk);
 }
@@ -482,12 +500,9 @@ static void add_base_distances(const uint8_t *codes, uint8_t *dist, const uint8_
 /* Where block b's frames are in the data: outcomes [o[0], o[1]), losses [o[1], o[2]). */
 static void frames_of(const KvsPacked *pk, uint64_t b, uint64_t o[3])
 {
-    uint64_t at = get64(pk->index + 8 * (b / GROUP));
-    for (uint64_t f = 2 * (b - b % GROUP); f < 2 * b; f++)
-        at += get16(pk->lens + 2 * f);
-    o[0] = at;
+    o[0] = pk->start[b];
     o[1] = o[0] + get16(pk->lens + 4 * b);
-    o[2] = o[1] + get16(pk->lens + 4 * b + 2);
+    o[2] = pk->start[b + 1];
 }
 
 static Status damaged(uint64_t b, ErrBuf *err)
@@ -496,10 +511,11 @@ static Status damaged(uint64_t b, ErrBuf *err)
                    (unsigned long long)b);
 }
 
-/* Block b's outcome codes, whole (exclusive-ored back with the base's), checked: no
- * code 3; codes past the end of a short block are 0. */
+/* Block b's outcome codes, whole (exclusive-ored back with the base's, which go to
+ * bcodes if it is not NULL), checked: no code 3; codes past the end of a short block
+ * are 0. */
 static Status decode_codes(const KvsPacked *pk, ZSTD_DCtx *dc, uint64_t b, uint8_t *codes,
-                           ErrBuf *err)
+                           uint8_t *base_codes, ErrBuf *err)
 {
     const int n = block_len(pk->entries, pk->block, b);
     uint64_t o[3];
@@ -508,8 +524,8 @@ static Status decode_codes(const KvsPacked *pk, ZSTD_DCtx *dc, uint64_t b, uint8
     uint8_t *bcodes = NULL;
     Status st = STATUS_OK;
     if (pk->base != NULL) {
-        bcodes = malloc(nbytes);
-        st = bcodes ? decode_codes(pk->base, dc, b, bcodes, err)
+        bcodes = base_codes ? base_codes : malloc(nbytes);
+        st = bcodes ? decode_codes(pk->base, dc, b, bcodes, NULL, err)
                     : err_set(err, STATUS_NOMEM, "out of memory");
     }
     if (st == STATUS_OK && !decompress(dc, pk->dict[0], pk->data + o[0], o[1] - o[0], codes, ncodes))
@@ -525,30 +541,41 @@ static Status decode_codes(const KvsPacked *pk, ZSTD_DCtx *dc, uint64_t b, uint8
         if (three != 0)
             st = damaged(b, err);
     }
-    free(bcodes);
+    if (bcodes != base_codes)
+        free(bcodes);
     return st;
 }
 
 /* The distances of block b's losses, whole (the base's added back), given the block's
- * codes: as many as the codes have losses. */
-static Status decode_losses(const KvsPacked *pk, ZSTD_DCtx *dc, uint64_t b, const uint8_t *codes,
+ * codes (and the base's, if at hand: else NULL): as many as the codes have losses. */
+static Status stored_losses(const KvsPacked *pk, ZSTD_DCtx *dc, uint64_t b, const uint8_t *codes,
                             uint8_t *dist, ErrBuf *err)
 {
     uint64_t o[3];
     frames_of(pk, b, o);
     const int nd = count_before(codes, pk->block, 2);
-    if (!decompress(dc, pk->dict[1], pk->data + o[1], o[2] - o[1], dist, (size_t)nd))
-        return damaged(b, err);
-    if (pk->base == NULL)
-        return STATUS_OK;
-    uint8_t *bcodes = malloc((size_t)pk->block / 4), *bdist = malloc((size_t)pk->block);
-    Status st = bcodes && bdist ? decode_codes(pk->base, dc, b, bcodes, err)
-                                : err_set(err, STATUS_NOMEM, "out of memory");
+    return decompress(dc, pk->dict[1], pk->data + o[1], o[2] - o[1], dist, (size_t)nd)
+               ? STATUS_OK
+               : damaged(b, err);
+}
+
+static Status decode_losses(const KvsPacked *pk, ZSTD_DCtx *dc, uint64_t b, const uint8_t *codes,
+                            const uint8_t *base_codes, uint8_t *dist, ErrBuf *err)
+{
+    const Status got = stored_losses(pk, dc, b, codes, dist, err);
+    if (got != STATUS_OK || pk->base == NULL)
+        return got;
+    uint8_t *own = base_codes ? NULL : malloc((size_t)pk->block / 4);
+    const uint8_t *bcodes = base_codes ? base_codes : own;
+    uint8_t *bdist = malloc((size_t)pk->block);
+    Status st = bcodes && bdist ? STATUS_OK : err_set(err, STATUS_NOMEM, "out of memory");
+    if (st == STATUS_OK && own != NULL)
+        st = decode_codes(pk->base, dc, b, own, NULL, err);
     if (st == STATUS_OK)
-        st = decode_losses(pk->base, dc, b, bcodes, bdist, err);
+        st = decode_losses(pk->base, dc, b, bcodes, NULL, bdist, err);
     if (st == STATUS_OK)
         add_base_distances(codes, dist, bcodes, bdist, pk->block);
-    free(bcodes);
+    free(own);
     free(bdist);
     return st;
 }
@@ -568,7 +595,7 @@ Status kvs_packed_entry(const KvsPacked *pk, uint64_t i, uint8_t *out, ErrBuf *e
     pthread_mutex_lock(&m->lock);
     if (s->block != b) {
         s->block = UINT64_MAX;
-        st = decode_codes(pk, m->dctx, b, s->codes, err);
+        st = decode_codes(pk, m->dctx, b, s->codes, s->bcodes, err);
         if (st == STATUS_OK) {
             s->block = b;
             s->losses = false;
@@ -576,13 +603,21 @@ Status kvs_packed_entry(const KvsPacked *pk, uint64_t i, uint8_t *out, ErrBuf *e
     }
     const int code = st == STATUS_OK ? (s->codes[k >> 2] >> ((k & 3) * 2)) & 3 : 0;
     if (code == 2 && !s->losses) {
-        st = decode_losses(pk, m->dctx, b, s->codes, s->dist, err);
+        // The stored distances, and the base's whole: the base's is added for the one
+        // entry asked, not for the block (a random probe rarely asks twice).
+        st = stored_losses(pk, m->dctx, b, s->codes, s->dist, err);
+        if (st == STATUS_OK && pk->base != NULL)
+            st = decode_losses(pk->base, m->dctx, b, s->bcodes, NULL, s->bdist, err);
         s->losses = st == STATUS_OK;
         if (st != STATUS_OK)
             s->block = UINT64_MAX;
     }
-    if (st == STATUS_OK)
-        *out = value_of(code, code == 2 ? s->dist[count_before(s->codes, k, 2)] : 0);
+    if (st == STATUS_OK) {
+        uint8_t d = code == 2 ? s->dist[count_before(s->codes, k, 2)] : 0;
+        if (code == 2 && pk->base != NULL && ((s->bcodes[k >> 2] >> ((k & 3) * 2)) & 3) == 2)
+            d = (uint8_t)(d + s->bdist[count_before(s->bcodes, k, 2)]);
+        *out = value_of(code, d);
+    }
     pthread_mutex_unlock(&m->lock);
     return st;
 }
@@ -598,9 +633,9 @@ Status kvs_packed_range(const KvsPacked *pk, uint64_t start, uint64_t n, uint8_t
     for (uint64_t i = start; st == STATUS_OK && i < start + n;) {
         const uint64_t b = i / (uint64_t)pk->block;
         const uint64_t lo = b * (uint64_t)pk->block;
-        st = decode_codes(pk, dc, b, codes, err);
+        st = decode_codes(pk, dc, b, codes, NULL, err);
         if (st == STATUS_OK)
-            st = decode_losses(pk, dc, b, codes, dist, err);
+            st = decode_losses(pk, dc, b, codes, NULL, dist, err);
         const uint64_t end = lo + (uint64_t)block_len(pk->entries, pk->block, b);
         int next = st == STATUS_OK ? count_before(codes, (int)(i - lo), 2) : 0;
         for (; st == STATUS_OK && i < end && i < start + n; i++) {

@@ -335,10 +335,9 @@ static int read_checkpoint(Job *j)
     return pass;
 }
 
-/* The working bytes, on huge pages where the system gives them: every un-move touches a
- * random entry of 1.68 GB, and with 4 KB pages nearly each of those misses the TLB too.
- * Freed with free(). */
-static uint8_t *working_bytes(uint64_t size)
+/* Every un-move touches a random entry of 1.68 GB, and with 4 KB pages nearly each of
+ * those misses the TLB too. */
+uint8_t *kvs_table_bytes(uint64_t size)
 {
     enum { HUGE = 2 << 20 };
     const uint64_t len = (size + HUGE - 1) / HUGE * HUGE;
@@ -359,7 +358,7 @@ Status kvs_solve(const KvsIndex *ix, const KvsSolveOptions *opt, uint8_t **table
                        ix->soldiers, opt->rules.soldiers);
     // A weight of 1 is always undecided, even in a game where no position has moves.
     Job j = {.ix = ix, .opt = opt, .solve_start_ms = clock_ms(), .count_max = 1};
-    j.w = working_bytes(ix->size);
+    j.w = kvs_table_bytes(ix->size);
     if (j.w == NULL)
         return err_set(err, STATUS_NOMEM, "cannot allocate the %llu-byte table",
                        (unsigned long long)ix->size);

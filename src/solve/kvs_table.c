@@ -198,11 +198,6 @@ static Status load_at(const char *path, int depth, bool *named, KvsTable **out, 
     }
     kvs_index_init(&t->ix, t->rules.soldiers);
     if (packed) {
-#ifdef MADV_POPULATE_READ
-        // A packed table is small and probed at random: its page tables filled now save
-        // a page fault on most cold probes (a full table is left to fault in as read).
-        (void)madvise((void *)t->map, t->map_len, MADV_POPULATE_READ);
-#endif
         Status st = strtoull(entries, NULL, 10) != t->ix.size
                         ? err_set(err, STATUS_CORRUPT, "the table's entries do not match its soldiers")
                         : load_base(t, depth, named, err);
@@ -408,7 +403,7 @@ static Status unpack(const KvsTable *t, ErrBuf *err)
     pthread_mutex_lock(&m->lock);
     Status st = STATUS_OK;
     if (m->unpacked == NULL) {
-        uint8_t *values = malloc(t->ix.size ? t->ix.size : 1);
+        uint8_t *values = kvs_table_bytes(t->ix.size ? t->ix.size : 1);
         st = values ? kvs_packed_range(t->packed, 0, t->ix.size, values, err)
                     : err_set(err, STATUS_NOMEM, "out of memory unpacking the table");
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
