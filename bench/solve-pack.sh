@@ -3,10 +3,13 @@
 # full table: for every table given, `crown solve --compress` writes TABLE.kvz (left as
 # it is if it is already there), checks its checksum, compares every one of its entries
 # with the full table's, and times random probes (CPU and wall microseconds, over the
-# whole table and within four blocks); then the total size of the packed files.
-# The full tables are 1.68 GB each; packing one takes minutes at --level 3 and about
-# ten times longer at the default level 19. Not part of `make test` (test_kvs_pack does
-# the same on the one-soldier table).
+# whole table and within four blocks, and of whole values with the wins' distances);
+# then the total size of the packed files. Give the tables in base order (on, then off
+# with no-move=loss, then no-move=draw): each is coded against the one before it when
+# that one's packed form is beside it. The full tables are 1.68 GB each; packing one
+# takes about four minutes at the default level 19 (30 s at --level 3), and the check
+# unpacks it whole (7 to 15 minutes on two cores). Not part of `make test`
+# (test_kvs_pack does the same on the one-soldier tables).
 #   bench/solve-pack.sh [--level L] [--probes N] TABLE[:RULE=VALUE,...]...
 #   e.g. bench/solve-pack.sh ~/.local/share/crown/kings-valley-locked-king-loses-on.kvt \
 #        ~/.local/share/crown/kings-valley-locked-king-loses-off-no-move-loss.kvt:locked-king-loses=off

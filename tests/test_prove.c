@@ -646,6 +646,59 @@ static void test_command_line_check(void **state)
     assert_non_null(strstr(out, "crown solve kings-valley"));
 }
 
+/* The packed tables from the command line, as they are shared: `crown solve --compress`
+ * of the data folder's tables (no --tablebase: the default one), the off table coded
+ * against the on one, each compared whole with its full table; then `crown prove
+ * --check` against the packed off table. */
+static void test_command_line_packed(void **state)
+{
+    (void)state;
+    if (!getenv("CROWN_BIN"))
+        skip();
+    char dir[256], sub[300], full[2][400], packed[2][400], args[2048], out[8192];
+    temp_path(dir, sizeof dir, "crown-packed-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(sub, sizeof sub, "%s/crown", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    const char *old = getenv("XDG_DATA_HOME");
+    char *saved = old ? strdup(old) : NULL;
+    setenv("XDG_DATA_HOME", dir, 1);
+    const char *names[2] = {"on", "off-no-move-loss"}, *lkl[2] = {"on", "off"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(full[k], sizeof full[k], "%s/kings-valley-locked-king-loses-%s.kvt", sub, names[k]);
+        snprintf(packed[k], sizeof packed[k], "%s/kings-valley-locked-king-loses-%s.kvz", sub,
+                 names[k]);
+        snprintf(args, sizeof args,
+                 "solve kings-valley --soldiers 1 --rule locked-king-loses=%s --out '%s'", lkl[k],
+                 full[k]);
+        assert_int_equal(crown(args, out, sizeof out), 0);
+    }
+    snprintf(args, sizeof args, "solve kings-valley --compress --out '%s' --check 1000", packed[0]);
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, ": 0 differ"));
+    assert_int_equal(crown("solve kings-valley --rule locked-king-loses=off --compress --check 1000",
+                           out, sizeof out), 0);
+    assert_non_null(strstr(out, "coded against"));
+    assert_non_null(strstr(out, ": 0 differ"));
+    snprintf(args, sizeof args,
+             "prove kings-valley --check 20 --rule locked-king-loses=off --tablebase '%s'",
+             packed[1]);
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "0 wrong, 0 unknown"));
+    if (saved) {
+        setenv("XDG_DATA_HOME", saved, 1);
+        free(saved);
+    } else {
+        unsetenv("XDG_DATA_HOME");
+    }
+    for (int k = 0; k < 2; k++) {
+        unlink(full[k]);
+        unlink(packed[k]);
+    }
+    assert_int_equal(rmdir(sub), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -660,6 +713,7 @@ int main(void)
         cmocka_unit_test(test_command_line),
         cmocka_unit_test(test_command_line_checkpoint),
         cmocka_unit_test(test_command_line_check),
+        cmocka_unit_test(test_command_line_packed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
