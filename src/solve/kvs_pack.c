@@ -102,18 +102,23 @@ static int encode(const KvsIndex *ix, uint64_t lo, const uint8_t *v, const uint8
     return nd;
 }
 
-/* Entries with code `code` (1 or 2) among the first k of a block's codes. */
-static int count_before(const uint8_t *codes, int k, int code)
+/* The losses' mask of 32 codes: bit 2k set where entry k's code is 2. */
+static uint64_t loss_mask(uint64_t w)
+{
+    return (w >> 1) & ~w & 0x5555555555555555ULL;
+}
+
+/* Losses among the first k entries of a block's codes: where a loss's distance is. */
+static int losses_before(const uint8_t *codes, int k)
 {
     int count = 0, at = 0;
     for (; at + 32 <= k; at += 32) {
         uint64_t w;
         memcpy(&w, codes + at / 4, 8);
-        const uint64_t hit = code == 1 ? w & ~(w >> 1) : (w >> 1) & ~w;
-        count += __builtin_popcountll(hit & 0x5555555555555555ULL);
+        count += __builtin_popcountll(loss_mask(w));
     }
     for (; at < k; at++)
-        count += ((codes[at >> 2] >> ((at & 3) * 2)) & 3) == code;
+        count += ((codes[at >> 2] >> ((at & 3) * 2)) & 3) == 2;
     return count;
 }
 
@@ -123,11 +128,6 @@ static uint8_t value_of(int code, uint8_t d)
     return code == 0 ? 0 : code == 1 ? KVS_PACK_WON : (uint8_t)(2 * d + 1);
 }
 
-/* The losses' mask of 32 codes: bit 2k set where entry k's code is 2. */
-static uint64_t loss_mask(uint64_t w)
-{
-    return (w >> 1) & ~w & 0x5555555555555555ULL;
-}
 
 /* ---- writing ---- */
 
@@ -553,7 +553,7 @@ static Status stored_losses(const KvsPacked *pk, ZSTD_DCtx *dc, uint64_t b, cons
 {
     uint64_t o[3];
     frames_of(pk, b, o);
-    const int nd = count_before(codes, pk->block, 2);
+    const int nd = losses_before(codes, pk->block);
     return decompress(dc, pk->dict[1], pk->data + o[1], o[2] - o[1], dist, (size_t)nd)
                ? STATUS_OK
                : damaged(b, err);
@@ -613,9 +613,9 @@ Status kvs_packed_entry(const KvsPacked *pk, uint64_t i, uint8_t *out, ErrBuf *e
             s->block = UINT64_MAX;
     }
     if (st == STATUS_OK) {
-        uint8_t d = code == 2 ? s->dist[count_before(s->codes, k, 2)] : 0;
+        uint8_t d = code == 2 ? s->dist[losses_before(s->codes, k)] : 0;
         if (code == 2 && pk->base != NULL && ((s->bcodes[k >> 2] >> ((k & 3) * 2)) & 3) == 2)
-            d = (uint8_t)(d + s->bdist[count_before(s->bcodes, k, 2)]);
+            d = (uint8_t)(d + s->bdist[losses_before(s->bcodes, k)]);
         *out = value_of(code, d);
     }
     pthread_mutex_unlock(&m->lock);
@@ -637,7 +637,7 @@ Status kvs_packed_range(const KvsPacked *pk, uint64_t start, uint64_t n, uint8_t
         if (st == STATUS_OK)
             st = decode_losses(pk, dc, b, codes, NULL, dist, err);
         const uint64_t end = lo + (uint64_t)block_len(pk->entries, pk->block, b);
-        int next = st == STATUS_OK ? count_before(codes, (int)(i - lo), 2) : 0;
+        int next = st == STATUS_OK ? losses_before(codes, (int)(i - lo)) : 0;
         for (; st == STATUS_OK && i < end && i < start + n; i++) {
             const int k = (int)(i - lo);
             const int code = (codes[k >> 2] >> ((k & 3) * 2)) & 3;
