@@ -311,34 +311,22 @@ static void test_packed_against_base(void **state)
 static void test_packed_found_by_default(void **state)
 {
     (void)state;
-    char dir[100], sub[160], path[300];
-    temp_path(dir, sizeof dir, "crown-test-pack-XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    snprintf(sub, sizeof sub, "%s/crown", dir);
-    assert_int_equal(mkdir(sub, 0700), 0);
-    const char *old = getenv("XDG_DATA_HOME");
-    char *saved = old ? strdup(old) : NULL;
-    setenv("XDG_DATA_HOME", dir, 1);
+    char path[300];
+    TempDataHome home;
+    temp_data_home(&home, "crown-test-pack-XXXXXX");
     const KvsRules rules = {4, true, false};
     ErrBuf err;
     assert_int_equal(kvs_find_path(&rules, path, sizeof path, &err), STATUS_OK);
     assert_non_null(strstr(path, "kings-valley-locked-king-loses-on.kvt"));
-    char packed[300];
-    snprintf(packed, sizeof packed, "%s/kings-valley-locked-king-loses-on.kvz", sub);
+    char packed[400];
+    snprintf(packed, sizeof packed, "%s/kings-valley-locked-king-loses-on.kvz", home.sub);
     FILE *f = fopen(packed, "wb");
     assert_non_null(f);
     fclose(f);
     assert_int_equal(kvs_find_path(&rules, path, sizeof path, &err), STATUS_OK);
     assert_string_equal(path, packed);
-    if (saved) {
-        setenv("XDG_DATA_HOME", saved, 1);
-        free(saved);
-    } else {
-        unsetenv("XDG_DATA_HOME");
-    }
     remove(packed);
-    rmdir(sub);
-    rmdir(dir);
+    assert_true(temp_data_home_end(&home));
 }
 
 int main(void)

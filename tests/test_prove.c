@@ -655,14 +655,10 @@ static void test_command_line_packed(void **state)
     (void)state;
     if (!getenv("CROWN_BIN"))
         skip();
-    char dir[256], sub[300], full[2][400], packed[2][400], args[2048], out[8192];
-    temp_path(dir, sizeof dir, "crown-packed-XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    snprintf(sub, sizeof sub, "%s/crown", dir);
-    assert_int_equal(mkdir(sub, 0700), 0);
-    const char *old = getenv("XDG_DATA_HOME");
-    char *saved = old ? strdup(old) : NULL;
-    setenv("XDG_DATA_HOME", dir, 1);
+    char full[2][400], packed[2][400], args[2048], out[8192];
+    TempDataHome home;
+    temp_data_home(&home, "crown-packed-XXXXXX");
+    const char *sub = home.sub;
     const char *names[2] = {"on", "off-no-move-loss"}, *lkl[2] = {"on", "off"};
     for (int k = 0; k < 2; k++) {
         snprintf(full[k], sizeof full[k], "%s/kings-valley-locked-king-loses-%s.kvt", sub, names[k]);
@@ -685,18 +681,11 @@ static void test_command_line_packed(void **state)
              packed[1]);
     assert_int_equal(crown(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "0 wrong, 0 unknown"));
-    if (saved) {
-        setenv("XDG_DATA_HOME", saved, 1);
-        free(saved);
-    } else {
-        unsetenv("XDG_DATA_HOME");
-    }
     for (int k = 0; k < 2; k++) {
         unlink(full[k]);
         unlink(packed[k]);
     }
-    assert_int_equal(rmdir(sub), 0);
-    assert_int_equal(rmdir(dir), 0);
+    assert_true(temp_data_home_end(&home));
 }
 
 int main(void)

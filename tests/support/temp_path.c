@@ -3,6 +3,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 char *temp_path(char *out, size_t out_size, const char *name) {
     const char *dir = getenv("TMPDIR");
@@ -30,4 +33,27 @@ char *temp_read(const char *path, size_t *size) {
     text[n] = '\0';
     if (size != NULL) *size = (size_t)n;
     return text;
+}
+
+void temp_data_home(TempDataHome *h, const char *pattern) {
+    temp_path(h->dir, sizeof h->dir, pattern);
+    const int n = mkdtemp(h->dir) ? snprintf(h->sub, sizeof h->sub, "%s/crown", h->dir) : -1;
+    if (n < 0 || (size_t)n >= sizeof h->sub || mkdir(h->sub, 0700) != 0) {
+        fprintf(stderr, "temp_data_home: cannot make a data folder at %s\n", h->dir);
+        abort();
+    }
+    const char *old = getenv("XDG_DATA_HOME");
+    h->saved = old ? strdup(old) : NULL;
+    setenv("XDG_DATA_HOME", h->dir, 1);
+}
+
+bool temp_data_home_end(TempDataHome *h) {
+    if (h->saved) {
+        setenv("XDG_DATA_HOME", h->saved, 1);
+        free(h->saved);
+        h->saved = NULL;
+    } else {
+        unsetenv("XDG_DATA_HOME");
+    }
+    return rmdir(h->sub) == 0 && rmdir(h->dir) == 0;
 }

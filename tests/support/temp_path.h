@@ -6,6 +6,7 @@
 #ifndef CROWN_TEST_TEMP_PATH_H
 #define CROWN_TEST_TEMP_PATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Writes "<TMPDIR>/<name>" into out (out_size bytes); name may end in XXXXXX for mkstemp
@@ -15,5 +16,18 @@ char *temp_path(char *out, size_t out_size, const char *name);
 /* The whole of the file a test wrote at path, NUL-terminated (free with free()), its size
  * in *size when size is not NULL; NULL when it cannot be read whole. */
 char *temp_read(const char *path, size_t *size);
+
+/* A data folder of its own for a test: <TMPDIR>/<pattern> made (pattern ends in XXXXXX),
+ * its crown/ folder (where the tables go, `sub`) made, and XDG_DATA_HOME pointed at it;
+ * temp_data_home_end puts XDG_DATA_HOME back and removes both folders, which the test has
+ * emptied. A folder that cannot be made fails the test. */
+typedef struct TempDataHome {
+    char dir[256], sub[300];
+    char *saved; /* XDG_DATA_HOME before, or NULL */
+} TempDataHome;
+
+void temp_data_home(TempDataHome *h, const char *pattern);
+/* false if a folder was left non-empty. */
+bool temp_data_home_end(TempDataHome *h);
 
 #endif
