@@ -6,6 +6,8 @@
 # tables in the data directory (`crown solve kings-valley`, with and without
 # --rule locked-king-loses=off). Not part of `make test`: tests/test_prove.c runs the
 # same command on one-soldier tables. docs/SOLVED.md gives the figures.
+# Each check logs its positions in $CROWN_CHECK_DIR/GAME-lkl-SETTING (default under
+# ~/.cache/crown/prove-check), so that a stopped run takes up where it was.
 #   bench/prove-check.sh [N [SEED [JOBS]]]   (JOBS threads a check, default 2)
 set -eu
 cd "$(dirname "$0")/.."
@@ -15,12 +17,15 @@ need_crown
 n=${1:-10000}
 seed=${2:-1}
 jobs=${3:-2}
+logs=${CROWN_CHECK_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/crown/prove-check}
+mkdir -p "$logs"
 status=0
 for lkl in on off; do
     for game in kings-valley retrieve-the-king; do
         echo "== $game, locked-king-loses=$lkl"
         /usr/bin/time -f "%e s wall, %U s user" nice -n 5 $crown prove "$game" --check "$n" \
-            --seed "$seed" --jobs "$jobs" --rule "locked-king-loses=$lkl" || status=1
+            --seed "$seed" --jobs "$jobs" --rule "locked-king-loses=$lkl" \
+            --checkpoint "$logs/$game-lkl-$lkl-$n-seed-$seed" || status=1
     done
 done
 exit $status

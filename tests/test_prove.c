@@ -646,6 +646,100 @@ static void test_command_line_check(void **state)
     assert_non_null(strstr(out, "crown solve kings-valley"));
 }
 
+/* The first line of out that starts with `prefix`, up to " nodes" (the time differs). */
+static void summary_of(const char *out, const char *prefix, char *line, size_t cap)
+{
+    const char *at = strstr(out, prefix);
+    assert_non_null(at);
+    const char *end = strstr(at, " nodes");
+    assert_non_null(end);
+    snprintf(line, cap, "%.*s", (int)(end - at), at);
+}
+
+/* `crown prove --check --checkpoint DIR`: every finished position logged; a run stopped
+ * part way (a log cut short, its last line torn) taken up to the same counts and nodes as
+ * a run from the start; a log of another check and a damaged one refused, nothing
+ * written to them. */
+static void test_command_line_check_log(void **state)
+{
+    (void)state;
+    if (!getenv("CROWN_BIN"))
+        skip();
+    char table[512], dir[512], log[600], args[2048], out[8192], fresh[512], taken[512];
+    temp_path(table, sizeof table, "crown-check-log.kvt");
+    temp_path(dir, sizeof dir, "crown-check-log-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(log, sizeof log, "%s/check.log", dir);
+    snprintf(args, sizeof args, "solve kings-valley --soldiers 1 --out '%s'", table);
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    const int n = snprintf(args, sizeof args,
+                           "prove kings-valley --check 30 --seed 5 --tablebase '%s'", table);
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    summary_of(out, "checked 30 positions (", fresh, sizeof fresh);
+
+    snprintf(args + n, sizeof args - (size_t)n, " --checkpoint '%s'", dir);
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    summary_of(out, "checked 30 positions (", taken, sizeof taken);
+    assert_string_equal(fresh, taken);
+    size_t size;
+    char *text = temp_read(log, &size);
+    assert_non_null(text);
+    int lines = 0;
+    for (const char *c = text; *c; c++)
+        lines += *c == '\n';
+    assert_int_equal(lines, 31); // the question and one line a position
+    assert_non_null(strstr(text, "seed 5, count 30"));
+
+    // Cut after the question and ten positions, and half of the eleventh.
+    const char *cut = text;
+    for (int k = 0; k < 11; k++)
+        cut = strchr(cut, '\n') + 1;
+    const size_t keep = (size_t)(cut - text) + 7;
+    FILE *f = fopen(log, "w");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, keep, f), keep);
+    assert_int_equal(fclose(f), 0);
+    strcat(args, " --jobs 2");
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "10 checked, 0 wrong, 0 unknown"));
+    assert_non_null(strstr(out, "10 of them were checked by earlier runs"));
+    summary_of(out, "checked 30 positions (", taken, sizeof taken);
+    assert_string_equal(fresh, taken);
+    char *again = temp_read(log, &size);
+    assert_non_null(again);
+    lines = 0;
+    for (const char *c = again; *c; c++)
+        lines += *c == '\n';
+    assert_int_equal(lines, 31); // the torn line dropped, every position once
+
+    // Another seed: refused, the log left as it was.
+    snprintf(args, sizeof args,
+             "prove kings-valley --check 30 --seed 6 --tablebase '%s' --checkpoint '%s'", table,
+             dir);
+    assert_int_equal(crown(args, out, sizeof out), 1);
+    assert_non_null(strstr(out, "is the log of another check"));
+    char *after = temp_read(log, &size);
+    assert_non_null(after);
+    assert_string_equal(after, again);
+    free(after);
+    free(again);
+    // A damaged line: refused with its number.
+    f = fopen(log, "w");
+    assert_non_null(f);
+    fwrite(text, 1, (size_t)(strchr(text, '\n') + 1 - text), f);
+    fputs("0 X 12 nonsense\n", f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(args, sizeof args,
+             "prove kings-valley --check 30 --seed 5 --tablebase '%s' --checkpoint '%s'", table,
+             dir);
+    assert_int_equal(crown(args, out, sizeof out), 1);
+    assert_non_null(strstr(out, "line 2 of"));
+    free(text);
+    unlink(log);
+    unlink(table);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 /* The packed tables from the command line, as they are shared: `crown solve --compress`
  * of the data folder's tables (no --tablebase: the default one), the off table coded
  * against the on one, each compared whole with its full table; then `crown prove
@@ -702,6 +796,7 @@ int main(void)
         cmocka_unit_test(test_command_line),
         cmocka_unit_test(test_command_line_checkpoint),
         cmocka_unit_test(test_command_line_check),
+        cmocka_unit_test(test_command_line_check_log),
         cmocka_unit_test(test_command_line_packed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

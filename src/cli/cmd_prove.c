@@ -4,8 +4,8 @@
  * --out, and `crown prove --verify FILE`, which re-checks such a file by the rules alone
  * (solve/proof_check.h). With --checkpoint DIR the prover's table is kept in DIR and
  * taken up by the next run, and SIGINT or SIGTERM stop it with a last checkpoint.
- * With --check N it is held against the solved King's Valley table instead: N random
- * positions the table decides within 15 plies, each proven afresh.
+ * With --check N it is held against the solved King's Valley table instead
+ * (cli/prove_check.h).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -17,17 +17,13 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/prove_check.h"
 #include "core/clock.h"
 #include "core/game_api.h"
 #include "solve/dfpn.h"
-#include "solve/kvs_table.h"
 #include "solve/proof_check.h"
 
-enum {
-    PROVE_MAX_ARGS = 128,
-    /* --check: positions the table decides within this many plies (issue 34's bound) */
-    PROVE_CHECK_PLIES = 15,
-};
+enum { PROVE_MAX_ARGS = 128 };
 
 /* The flags only prove reads, taken out before the shared parser sees the rest. */
 typedef struct ProveFlags {
@@ -228,182 +224,6 @@ static int verify(const char *path)
     return rc;
 }
 
-/* One position of --check: drawn by the main thread, proven by any. */
-typedef struct CheckItem {
-    char text[KVS_TEXT_CAP];
-    DfpnValue want, got;
-    int plies;
-    uint64_t nodes;
-    Status status;
-    ErrBuf err;
-} CheckItem;
-
-/* The positions and what the threads share: the next to take and the running counts
- * (atomic), for the progress line. */
-typedef struct CheckRun {
-    const Game *g;
-    const DfpnOptions *opt;
-    CheckItem *items;
-    long count;
-    long next, done, wrong, unknown, failed;
-    int64_t start_ms;
-} CheckRun;
-
-/* Proves positions until none is left; the main thread prints the progress between
- * them, at most every 10 seconds. */
-static void check_work(CheckRun *r, bool show)
-{
-    GameState *s = game_state_new(r->g);
-    int64_t shown = r->start_ms;
-    for (;;) {
-        const long k = __atomic_fetch_add(&r->next, 1, __ATOMIC_RELAXED);
-        if (k >= r->count || __atomic_load_n(&r->failed, __ATOMIC_RELAXED))
-            break;
-        CheckItem *it = &r->items[k];
-        DfpnStats st = {0};
-        it->status = s == NULL ? err_set(&it->err, STATUS_NOMEM, "out of memory")
-                               : r->g->ops->parse_position(r->g, s, it->text, &it->err);
-        if (it->status == STATUS_OK)
-            it->status = dfpn_value(r->g, s, r->opt, &it->got, &st, &it->err);
-        if (it->status != STATUS_OK) {
-            __atomic_store_n(&r->failed, 1, __ATOMIC_RELAXED);
-            break;
-        }
-        it->nodes = st.nodes;
-        if (it->got == DFPN_UNKNOWN)
-            __atomic_fetch_add(&r->unknown, 1, __ATOMIC_RELAXED);
-        else if (it->got != it->want)
-            __atomic_fetch_add(&r->wrong, 1, __ATOMIC_RELAXED);
-        const long done = __atomic_add_fetch(&r->done, 1, __ATOMIC_RELAXED);
-        const int64_t now = clock_ms();
-        if (show && (now - shown >= 10000 || done == r->count)) {
-            shown = now;
-            fprintf(stderr, "checked %ld of %ld, %ld wrong, %ld unknown, %.0f s\n", done,
-                    r->count, __atomic_load_n(&r->wrong, __ATOMIC_RELAXED),
-                    __atomic_load_n(&r->unknown, __ATOMIC_RELAXED),
-                    (double)(now - r->start_ms) / 1000.0);
-        }
-    }
-    free(s);
-}
-
-static void *check_worker(void *arg)
-{
-    check_work(arg, false);
-    return NULL;
-}
-
-/* Draws `count` random entries of the table that it decides within PROVE_CHECK_PLIES
- * plies, either side to move, skipping positions already over (a locked king). */
-static int check_sample(const Game *g, const KvsTable *t, uint64_t seed, CheckItem *items,
-                        long count)
-{
-    const KvsIndex *ix = kvs_table_index(t);
-    GameState *s = game_state_new(g);
-    if (s == NULL)
-        return cli_error("out of memory");
-    Rng rng;
-    rng_seed(&rng, seed);
-    ErrBuf err;
-    for (long n = 0; n < count;) {
-        const uint64_t i = rng_next(&rng) % ix->size;
-        const uint8_t v = kvs_table_entry(t, i);
-        if (v == 0 || v - 1 > PROVE_CHECK_PLIES || !kvs_index_canonical(ix, i))
-            continue;
-        const KvsPos p = kvs_index_position(ix, i);
-        CheckItem *it = &items[n];
-        kvs_pos_text(&p, (int)rng_below(&rng, 2), 1, it->text);
-        if (g->ops->parse_position(g, s, it->text, &err) != STATUS_OK) {
-            free(s);
-            return cli_error("--check: %s: %s", it->text, err.msg);
-        }
-        if (game_is_over(g, s))
-            continue; // a locked king: lost before any search
-        it->plies = v - 1;
-        it->want = ((v - 1) & 1) ? DFPN_WIN : DFPN_LOSS;
-        n++;
-    }
-    free(s);
-    return 0;
-}
-
-/* --check: `count` random positions of the solved table (the --tablebase file or the
- * rules' default one) that it decides within PROVE_CHECK_PLIES plies, either side to
- * move, each proven from an empty prover table on one of --jobs threads; every value
- * must be the table's. The positions are drawn first, so the result does not depend on
- * the threads. */
-static int check_against_table(const CliOptions *o, const Game *g, const ProveFlags *f)
-{
-    ErrBuf err;
-    KvsRules rules;
-    char path[4096];
-    if (kvs_rules_of_game(g, &rules, &err) != STATUS_OK)
-        return cli_error("--check: %s", err.msg);
-    if (o->tablebase != NULL)
-        snprintf(path, sizeof path, "%s", o->tablebase);
-    else if (kvs_default_path(&rules, path, sizeof path, &err) != STATUS_OK)
-        return cli_error("--check: %s", err.msg);
-    KvsTable *t;
-    if (kvs_table_open(path, g, &t, &err) != STATUS_OK)
-        return cli_error("--check: %s (make the table with `crown solve kings-valley`)",
-                         err.msg);
-    CheckItem *items = calloc((size_t)o->check, sizeof *items);
-    if (items == NULL) {
-        kvs_table_close(t);
-        return cli_error("out of memory");
-    }
-    int rc = check_sample(g, t, o->seed_set ? o->seed : 1, items, o->check);
-    kvs_table_close(t);
-    if (rc != 0) {
-        free(items);
-        return rc;
-    }
-    // Each position is proven from an empty table: a small one (unless --memory says
-    // otherwise), since clearing the default quarter gigabyte would cost more than the
-    // proof of a 15-ply position.
-    const double gb = f->memory_set ? f->memory_gb : 4.0 / 1024.0;
-    const DfpnOptions opt = {.tt_bytes = (uint64_t)(gb * 1073741824.0),
-                             .seconds = f->hours * 3600.0,
-                             .max_nodes = o->limits.nodes == UINT64_MAX ? 0 : o->limits.nodes};
-    printf("checking %ld positions of %s decided within %d plies on %ld thread%s\n", o->check,
-           path, PROVE_CHECK_PLIES, o->jobs, o->jobs == 1 ? "" : "s");
-    fflush(stdout);
-    CheckRun run = {.g = g, .opt = &opt, .items = items, .count = o->check,
-                    .start_ms = clock_ms()};
-    enum { MAX_JOBS = 64 };
-    pthread_t th[MAX_JOBS];
-    int started = 0;
-    for (long j = 1; j < o->jobs && j < MAX_JOBS; j++)
-        if (pthread_create(&th[started], NULL, check_worker, &run) == 0)
-            started++;
-    check_work(&run, true);
-    for (int j = 0; j < started; j++)
-        pthread_join(th[j], NULL);
-    long wins = 0, shown = 0;
-    uint64_t nodes = 0;
-    for (long k = 0; k < run.count && rc == 0; k++) {
-        const CheckItem *it = &items[k];
-        if (run.failed && it->status != STATUS_OK && it->err.msg[0] != '\0')
-            rc = cli_error("--check: %s: %s", it->text, it->err.msg);
-        wins += it->want == DFPN_WIN;
-        nodes += it->nodes;
-        if (it->got != DFPN_UNKNOWN && it->got != it->want && ++shown <= 10)
-            printf("mismatch %s: prover %s, table %s in %d plies\n", it->text,
-                   it->got == DFPN_WIN ? "win" : it->got == DFPN_LOSS ? "loss" : "draw",
-                   it->want == DFPN_WIN ? "win" : "loss", it->plies);
-    }
-    if (rc == 0) {
-        const double secs = (double)(clock_ms() - run.start_ms) / 1000.0;
-        printf("checked %ld positions (%ld won, %ld lost for the side to move): %ld wrong, "
-               "%ld unknown at the budget; %llu nodes, %.1f s\n",
-               run.done, wins, run.done - wins, run.wrong, run.unknown,
-               (unsigned long long)nodes, secs);
-        rc = run.wrong == 0 && run.unknown == 0 ? 0 : 1;
-    }
-    free(items);
-    return rc;
-}
-
 int cmd_prove(int argc, char **argv)
 {
     ProveFlags f;
@@ -420,7 +240,7 @@ int cmd_prove(int argc, char **argv)
         "usage: crown prove GAME [--position TEXT] [--rule NAME=VALUE]... "
         "[--hours H] [--memory GB] [--nodes N] [--out FILE] "
         "[--checkpoint DIR] | crown prove kings-valley --check N [--seed S] "
-        "[--jobs J] [--tablebase FILE]";
+        "[--jobs J] [--tablebase FILE] [--checkpoint DIR]";
     CliOptions o;
     if (!cli_parse_game_options(n_rest, rest, usage, &o))
         return 2;
@@ -432,7 +252,9 @@ int cmd_prove(int argc, char **argv)
     if (!cli_make_game(&o, &g, &s))
         return 1;
     if (o.check > 0) {
-        const int rc = check_against_table(&o, g, &f);
+        const ProveCheckSetup setup = {.memory_gb = f.memory_gb, .memory_set = f.memory_set,
+                                       .hours = f.hours, .log_dir = f.checkpoint};
+        const int rc = prove_check(&o, g, &setup);
         free(s);
         game_destroy(g);
         return rc;
