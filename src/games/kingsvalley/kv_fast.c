@@ -79,18 +79,21 @@ static inline uint64_t count_moves_raw(const KvConfig *c, const uint64_t men[2],
     return n - (uint64_t)valley_stops(c, men[p], king, occ);
 }
 
+/* Whether perft to `depth` must take the plain generator. A repetition only ends a
+ * position below the first ply (the moves of a position are its moves whatever their
+ * children repeat, and its own end is in its result already), and a third occurrence
+ * needs at least eight plies since set-up. */
 static bool needs_plain_path(const KvConfig *c, const KvState *s, int depth)
 {
-    // A third occurrence needs at least eight plies since set-up.
     return c->trap != KV_TRAP_OFF || (c->first_move_soldier && s->ply == 0) ||
-           s->hist.len + depth > 8;
+           (depth >= 2 && s->hist.len + depth > 8);
 }
 
 static uint64_t count_moves(const KvConfig *c, const KvState *s)
 {
     if (s->result != KV_PLAYING)
         return 0;
-    if (needs_plain_path(c, s, 0)) {
+    if (needs_plain_path(c, s, 1)) {
         Move moves[KV_MAX_CELLS * KV_DIRS];
         return (uint64_t)kv_gen_legal(c, s, moves);
     }
