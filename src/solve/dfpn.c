@@ -27,7 +27,7 @@
 #include "solve/dfpn_checkpoint.h"
 
 typedef uint32_t Num;
-enum { TT_WAYS = 4, NO_DEP = INT_MAX, BUDGET_EVERY = 1024 };
+enum { TT_WAYS = 4, NO_DEP = INT_MAX, BUDGET_EVERY = 1024, PATH_FILTER_BITS = 12 };
 static const Num INF = UINT32_MAX;
 
 /* The entry is the checkpoint's, so that a checkpoint is the table's used slots as they
@@ -41,6 +41,7 @@ typedef struct Frame {
     Num cpn[MOVELIST_CAP], cdn[MOVELIST_CAP];
     int cdep[MOVELIST_CAP];
     uint64_t hash;
+    bool hashed; /* hash is counted in the path filter */
 } Frame;
 
 typedef struct Res {
@@ -57,6 +58,11 @@ typedef struct Prover {
     Frame **frames;
     void **undo;
     int frame_cap;
+    /* How many frames hold a hash of each bucket (the hash's top bits). Every child's
+     * look for a repetition of the path would scan the frames above it, which is most of
+     * a leaf's cost on a long path; a bucket no frame holds rules the scan out. The
+     * frames below the current depth keep stale hashes, which only cost a scan. */
+    uint32_t path_count[1u << PATH_FILTER_BITS];
     MoveList scratch; /* the moves of a position met for the first time (fresh) */
     /* The game's memo where it tests legality lazily and keeps work between positions
      * (the 7x7 trap rule), else NULL: moves come from legal_moves either way. */
@@ -158,6 +164,8 @@ static Frame *frame_at(Prover *p, int depth)
     }
     if (!p->frames[depth]) {
         p->frames[depth] = malloc(sizeof(Frame));
+        if (p->frames[depth])
+            p->frames[depth]->hashed = false;
         p->undo[depth] = game_undo_new(p->g);
         if (!p->frames[depth] || !p->undo[depth]) {
             p->nomem = p->stop = true;
@@ -165,6 +173,21 @@ static Frame *frame_at(Prover *p, int depth)
         }
     }
     return p->frames[depth];
+}
+
+static unsigned path_bucket(uint64_t hash)
+{
+    return (unsigned)(hash >> (64 - PATH_FILTER_BITS));
+}
+
+/* Makes the prover's position the one of frame f on the path. */
+static void frame_enter(Prover *p, Frame *f)
+{
+    if (f->hashed)
+        p->path_count[path_bucket(f->hash)]--;
+    f->hash = p->g->ops->hash(p->g, p->s);
+    f->hashed = true;
+    p->path_count[path_bucket(f->hash)]++;
 }
 
 static double total_seconds(const Prover *p, int64_t now)
@@ -279,9 +302,10 @@ static Res leaf_known(Prover *p, int depth, bool *found)
         return ret[p->attacker] > 0 ? (Res){0, INF, NO_DEP} : (Res){INF, 0, NO_DEP};
     }
     const uint64_t h = g->ops->hash(g, p->s);
-    for (int j = depth - 1; j >= 0; j--)
-        if (p->frames[j]->hash == h)
-            return (Res){INF, 0, j};
+    if (p->path_count[path_bucket(h)] != 0)
+        for (int j = depth - 1; j >= 0; j--)
+            if (p->frames[j]->hash == h)
+                return (Res){INF, 0, j};
     return tt_lookup(p, h, depth, found);
 }
 
@@ -338,7 +362,7 @@ static Res mid(Prover *p, int depth, Num thpn, Num thdn)
     Frame *f = frame_at(p, depth);
     if (!f || !frame_at(p, depth + 1))
         return (Res){1, 1, NO_DEP};
-    f->hash = g->ops->hash(g, p->s);
+    frame_enter(p, f);
     const bool or_node = g->ops->to_move(g, p->s) == p->attacker;
     const int n = legal_moves(p, &f->moves);
     void *undo = p->undo[depth];
@@ -533,7 +557,7 @@ static int principal_line(Prover *p, Move *line, int cap)
         Frame *f = frame_at(p, depth);
         if (!f || !frame_at(p, depth + 1))
             break;
-        f->hash = g->ops->hash(g, p->s);
+        frame_enter(p, f);
         const bool or_node = g->ops->to_move(g, p->s) == p->attacker;
         const int n = legal_moves(p, &f->moves);
         int best = -1;
@@ -637,7 +661,7 @@ static bool write_tree(Prover *p, int depth, FILE *out, StrBuf *sb)
     Frame *f = frame_at(p, depth);
     if (!f || !frame_at(p, depth + 1))
         return false;
-    f->hash = g->ops->hash(g, p->s);
+    frame_enter(p, f);
     const bool or_node = g->ops->to_move(g, p->s) == p->attacker;
     const int n = legal_moves(p, &f->moves);
     void *undo = p->undo[depth];
