@@ -147,7 +147,9 @@ static inline bool rep_history_threefold(const RepHistory *h, const uint64_t *wo
     if (h->len == 0)
         return false;
     const uint64_t last = words[h->len - 1];
-    if (h->filtered && (words[rep_count_word(h, last)] / rep_count_one(last) & 0xffffu) < 3)
+    if (h->filtered &&
+        (words[rep_count_word(h, last)] >> (rep_bucket(last) % REP_COUNTS_PER_WORD * 16) &
+         0xffffu) < 3)
         return false;
     return rep_history_earlier(h, words) >= 2;
 }

@@ -127,7 +127,7 @@ Status kv_parse_position(const KvConfig *c, KvState *out, const char *text, ErrB
     t.ply = (uint16_t)ply;
     t.hash = kv_compute_hash(c, &t);
     *out = t;
-    rep_history_init(&out->hist, out->history, c->hist_cap, false);
+    rep_history_init(&out->hist, out->history, c->hist_cap, c->repetition);
     rep_history_push(&out->hist, out->history, out->hash);
     kv_settle_result(c, out);
     return STATUS_OK;

@@ -143,7 +143,10 @@ static Status kv_configure(Game *g, ErrBuf *err)
     g->config = c;
     g->observation = &c->obs;
     c->hist_cap = c->max_plies + 1;
-    g->state_size = sizeof(KvState) + rep_history_bytes(c->hist_cap, false);
+    // With the repetition rule, every make asks whether its position is a third
+    // occurrence: the history's filter answers most without a scan of the whole game
+    // (a long line of the prover or a search made that scan a sixth of its time).
+    g->state_size = sizeof(KvState) + rep_history_bytes(c->hist_cap, c->repetition);
     g->undo_size = sizeof(KvUndo);
     g->move_index_count = c->cells * c->cells;
     g->max_game_length = c->max_plies;
@@ -294,7 +297,8 @@ static bool ops_is_ok(const Game *g, const GameState *gs, ErrBuf *err)
         return err_set(err, STATUS_ILLEGAL, "bad player to move"), false;
     if (s->hash != kv_compute_hash(c, s))
         return err_set(err, STATUS_ILLEGAL, "incremental hash differs from a fresh one"), false;
-    if (!rep_history_is_ok(&s->hist, s->history, c->hist_cap, false, true, s->hash, err))
+    if (!rep_history_is_ok(&s->hist, s->history, c->hist_cap, c->repetition, true, s->hash,
+                           err))
         return false;
     KvState *fresh = (KvState *)game_state_clone(g, gs);
     if (fresh == NULL)

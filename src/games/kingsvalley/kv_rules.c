@@ -77,7 +77,7 @@ void kv_settle_hinted(const KvConfig *c, KvState *s, bool may_repeat)
         s->reason = KV_REASON_LOCKED;
         return;
     }
-    if (may_repeat && c->repetition && rep_history_earlier(&s->hist, s->history) >= 2) {
+    if (may_repeat && c->repetition && rep_history_threefold(&s->hist, s->history)) {
         s->result = KV_DRAW;
         s->reason = KV_REASON_REPETITION;
         return;
