@@ -57,9 +57,13 @@ static inline unsigned rep_bucket(uint64_t hash)
 {
     return (unsigned)(hash >> 54);
 }
+static inline unsigned rep_count_shift(uint64_t hash)
+{
+    return rep_bucket(hash) % REP_COUNTS_PER_WORD * 16;
+}
 static inline uint64_t rep_count_one(uint64_t hash)
 {
-    return 1ULL << (rep_bucket(hash) % REP_COUNTS_PER_WORD * 16);
+    return 1ULL << rep_count_shift(hash);
 }
 static inline size_t rep_count_word(const RepHistory *h, uint64_t hash)
 {
@@ -147,9 +151,7 @@ static inline bool rep_history_threefold(const RepHistory *h, const uint64_t *wo
     if (h->len == 0)
         return false;
     const uint64_t last = words[h->len - 1];
-    if (h->filtered &&
-        (words[rep_count_word(h, last)] >> (rep_bucket(last) % REP_COUNTS_PER_WORD * 16) &
-         0xffffu) < 3)
+    if (h->filtered && (words[rep_count_word(h, last)] >> rep_count_shift(last) & 0xffffu) < 3)
         return false;
     return rep_history_earlier(h, words) >= 2;
 }

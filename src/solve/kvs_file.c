@@ -54,6 +54,13 @@ const char *kvs_file_header_field(const char *head, const char *name)
     return NULL;
 }
 
+bool kvs_file_header_is(const char *value, const char *want)
+{
+    const size_t n = strlen(want);
+    return value != NULL && strncmp(value, want, n) == 0 &&
+           (value[n] == '\n' || value[n] == '\0');
+}
+
 uint64_t kvs_checksum_start(uint64_t n)
 {
     return 0x6372776E6B767374ULL ^ n;

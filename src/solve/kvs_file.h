@@ -6,6 +6,7 @@
 #ifndef CROWN_SOLVE_KVS_FILE_H
 #define CROWN_SOLVE_KVS_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,8 @@ Status kvs_file_write_parts(const char *path, const KvsFilePart *parts, int n, E
 
 /* The value of the line "NAME VALUE" in a text header, or NULL. */
 const char *kvs_file_header_field(const char *head, const char *name);
+/* Whether a value kvs_file_header_field found (NULL: none) is `want`, whole. */
+bool kvs_file_header_is(const char *value, const char *want);
 
 /* The checksum of a table's n value bytes, taken in pieces: start with
  * kvs_checksum_start(n), add the bytes in order with every piece but the last a multiple

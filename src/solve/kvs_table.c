@@ -242,9 +242,7 @@ static Status load_base(KvsTable *t, int depth, bool *named, ErrBuf *err)
     const bool has = kvs_pack_base_rules(&t->rules, &want);
     if (has)
         kvs_rules_name(&want, rn, sizeof rn);
-    const size_t rl = strlen(rn);
-    if (depth <= 0 || sum == NULL || !has || strncmp(name, rn, rl) != 0 ||
-        (name[rl] != '\n' && name[rl] != '\0'))
+    if (depth <= 0 || sum == NULL || !has || !kvs_file_header_is(name, rn))
         return err_set(err, STATUS_CORRUPT, "its base is not one this version reads");
     char path[1100];
     Status st = kvs_sibling_path(t->path, &want, ".kvz", path, sizeof path, err);
