@@ -319,6 +319,15 @@ static void test_command_line(void **state)
     snprintf(args, sizeof args, "prove --verify '%s'", proof);
     assert_int_equal(crown(args, out, sizeof out), 0);
     assert_non_null(strstr(out, "proof verified: player 1 wins"));
+    // A budget spent leaves the earlier proof of that name as it was.
+    snprintf(args, sizeof args, "prove kings-valley --memory 0.01 --nodes 100 --out '%s'", proof);
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "no proof written: the value is unknown"));
+    snprintf(args, sizeof args, "prove --verify '%s'", proof);
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    char part[600];
+    snprintf(part, sizeof part, "%s.part", proof);
+    assert_int_equal(access(part, F_OK), -1);
     unlink(proof);
     assert_int_equal(crown(args, out, sizeof out), 1);
     assert_non_null(strstr(out, "cannot open"));
@@ -402,6 +411,89 @@ static bool stop_after_three(void *ctx)
 /* Stops at a node budget with checkpoints on the way, resumes into a table of another
  * size, and reaches the fresh run's value with fewer new nodes; a decided checkpoint
  * answers at once; an interrupt stops with a checkpoint. */
+/* The proof file f (rewound here) is a strategy for `winner` from s that the
+ * independent check accepts. */
+static void expect_proof(const Game *g, const GameState *s, int winner, FILE *f)
+{
+    rewind(f);
+    ProofHeader h;
+    ErrBuf err;
+    assert_int_equal(proof_read_header(f, &h, &err), STATUS_OK);
+    assert_int_equal(h.winner, winner);
+    ProofCheckStats cs;
+    if (proof_check_tree(g, s, winner, f, &cs, &err) != STATUS_OK)
+        fail_msg("proof rejected: %s", err.msg);
+    assert_true(cs.wins > 0);
+}
+
+/* dfpn_value writes the winner's strategy from its own table: a loss for the player to
+ * move (the winner is the other player, from the second run) as well as a win, also
+ * with a table too small for the whole proof, whose lost entries the writer searches
+ * again; nothing is written for an unknown value. */
+static void test_value_writes_proof(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-valley", "on", "first-move-soldier=off");
+    GameState *s = game_state_new(g);
+    ErrBuf err;
+    assert_int_equal(g->ops->parse_position(g, s, CKPT_POSITION, &err), STATUS_OK);
+    DfpnOptions o = OPT;
+    o.proof = tmpfile();
+    assert_non_null(o.proof);
+    DfpnValue v;
+    DfpnStats st;
+    assert_int_equal(dfpn_value(g, s, &o, &v, &st, &err), STATUS_OK);
+    assert_int_equal(v, DFPN_WIN);
+    assert_true(st.proof_written);
+    expect_proof(g, s, 0, o.proof);
+
+    // The winning move of the proof, then the mover loses.
+    rewind(o.proof);
+    char line[PROOF_LINE_CAP];
+    const char *play = NULL;
+    while (!play && fgets(line, sizeof line, o.proof))
+        if (strncmp(line, "play ", 5) == 0)
+            line[strcspn(line, "\n")] = '\0', play = line + 5;
+    assert_non_null(play);
+    Move m;
+    assert_int_equal(g->ops->parse_move(g, s, play, &m, &err), STATUS_OK);
+    void *undo = game_undo_new(g);
+    assert_non_null(undo);
+    g->ops->make(g, s, m, undo);
+    fclose(o.proof);
+    o.proof = tmpfile();
+    assert_int_equal(dfpn_value(g, s, &o, &v, &st, &err), STATUS_OK);
+    assert_int_equal(v, DFPN_LOSS);
+    assert_true(st.proof_written);
+    expect_proof(g, s, 0, o.proof);
+    fclose(o.proof);
+
+#ifndef SLOW_BUILD
+    // A proof of about 920,000 nodes in the smallest table, 1 MB (43,000 entries): the
+    // writer searches again what the table lost.
+    assert_int_equal(g->ops->parse_position(g, s, "s1kss/3S1/5/4s/SS1KS 2 3", &err), STATUS_OK);
+    o.tt_bytes = 1;
+    o.proof = tmpfile();
+    assert_int_equal(dfpn_value(g, s, &o, &v, &st, &err), STATUS_OK);
+    assert_int_equal(v, DFPN_WIN);
+    assert_true(st.proof_written && st.proof_nodes > 0);
+    expect_proof(g, s, 1, o.proof);
+    fclose(o.proof);
+#endif
+
+    o = OPT;
+    o.max_nodes = 100;
+    o.proof = tmpfile();
+    assert_int_equal(dfpn_value(g, s, &o, &v, &st, &err), STATUS_OK);
+    assert_int_equal(v, DFPN_UNKNOWN);
+    assert_false(st.proof_written);
+    assert_int_equal(ftell(o.proof), 0);
+    fclose(o.proof);
+    free(undo);
+    free(s);
+    game_destroy(g);
+}
+
 static void test_checkpoint_resume(void **state)
 {
     (void)state;
@@ -448,10 +540,20 @@ static void test_checkpoint_resume(void **state)
     if (!(total - before < fresh.nodes))
         fail_msg("resumed with %llu new nodes, a fresh run needs %llu",
                  (unsigned long long)(total - before), (unsigned long long)fresh.nodes);
-    // Decided: the next call answers from the file alone.
+    // Decided: the next call answers from the file alone, and writes the proof from the
+    // checkpoint's table.
+    o.proof = tmpfile();
+    assert_non_null(o.proof);
     assert_int_equal(dfpn_value(g, s, &o, &v, &st, &err), STATUS_OK);
     assert_int_equal(v, DFPN_WIN);
     assert_true(st.resumed && st.nodes == total && st.resumed_nodes == total);
+    assert_true(st.proof_written);
+    if (!(st.proof_nodes < fresh.nodes))
+        fail_msg("the proof from the checkpoint searched %llu nodes, a fresh proof %llu",
+                 (unsigned long long)st.proof_nodes, (unsigned long long)fresh.nodes);
+    expect_proof(g, s, 0, o.proof);
+    fclose(o.proof);
+    o.proof = NULL;
 
     // An interrupt stops the search, and the stop leaves a checkpoint.
     unlink(path);
@@ -791,6 +893,7 @@ int main(void)
         cmocka_unit_test(test_trap_rule_proofs),
         cmocka_unit_test(test_open_line),
         cmocka_unit_test(test_refuses_bad_input),
+        cmocka_unit_test(test_value_writes_proof),
         cmocka_unit_test(test_checkpoint_resume),
         cmocka_unit_test(test_checkpoint_refused),
         cmocka_unit_test(test_command_line),

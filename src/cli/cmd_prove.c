@@ -272,12 +272,29 @@ int cmd_prove(int argc, char **argv)
         opt.interrupt_ctx = &sig;
         stop_signals_block(&sig);
     }
+    // The proof goes to a file beside --out, renamed over it once whole: a budget spent
+    // or a signal leaves an earlier file of that name as it was.
+    char part[4200];
+    FILE *proof = NULL;
+    if (o.out) {
+        snprintf(part, sizeof part, "%s.part", o.out);
+        if (!(proof = fopen(part, "w"))) {
+            const int e = errno;
+            if (f.checkpoint)
+                stop_signals_restore(&sig);
+            free(s);
+            game_destroy(g);
+            return cli_error("--out: cannot write %s: %s", part, strerror(e));
+        }
+        opt.proof = proof;
+    }
     ErrBuf err;
     DfpnValue v;
     DfpnStats st;
     int rc = 0;
     const int mover = g->ops->to_move(g, s);
-    if (dfpn_value(g, s, &opt, &v, &st, &err) != STATUS_OK) {
+    const bool valued = dfpn_value(g, s, &opt, &v, &st, &err) == STATUS_OK;
+    if (!valued) {
         rc = cli_error("%s", err.msg);
     } else {
         printf("value: %s\n", value_words(v, mover, st.interrupted));
@@ -285,27 +302,24 @@ int cmd_prove(int argc, char **argv)
         print_line(g, s, &st);
         if (st.checkpoint_error[0])
             rc = cli_error("--checkpoint: %s", st.checkpoint_error);
-        // The proof is searched with a table of its own: the checkpoint keeps the value's.
-        opt.checkpoint = NULL;
-        if (o.out && (v == DFPN_WIN || v == DFPN_LOSS)) {
-            FILE *out = fopen(o.out, "w");
-            bool proved = false;
-            Status ws = STATUS_OK;
-            if (!out) {
-                rc = cli_error("--out: cannot write %s: %s", o.out, strerror(errno));
-            } else if ((ws = dfpn_write_proof(g, s, v == DFPN_WIN ? mover : 1 - mover, &opt,
-                                              out, &proved, &st, &err)) != STATUS_OK ||
-                       !proved) {
-                fclose(out);
-                remove(o.out);
-                rc = cli_error("--out: %s", ws != STATUS_OK ? err.msg
-                                            : st.interrupted ? "stopped by a signal"
-                                                             : "budget spent writing the proof");
-            } else if (fclose(out) != 0) {
-                rc = cli_error("--out: cannot write %s", o.out);
-            } else {
-                printf("proof written to %s\n", o.out);
-            }
+    }
+    if (proof) {
+        const bool decided = valued && (v == DFPN_WIN || v == DFPN_LOSS);
+        const bool closed = fclose(proof) == 0;
+        if (decided && st.proof_written && closed && rename(part, o.out) == 0) {
+            printf("proof written to %s (%llu nodes searched again to write it)\n", o.out,
+                   (unsigned long long)st.proof_nodes);
+        } else {
+            const int e = errno;
+            remove(part);
+            if (decided && !st.proof_written)
+                rc = cli_error("--out: %s", st.interrupted ? "stopped by a signal"
+                                                           : "budget spent writing the proof");
+            else if (decided)
+                rc = cli_error("--out: cannot write %s: %s", o.out, strerror(e));
+            else if (valued)
+                fprintf(stderr, "crown: --out: no proof written: %s\n",
+                        v == DFPN_DRAW ? "a draw has no winning strategy" : "the value is unknown");
         }
     }
     if (f.checkpoint)

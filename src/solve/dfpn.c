@@ -21,6 +21,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/clock.h"
 #include "core/game_api.h"
@@ -71,6 +72,12 @@ typedef struct Prover {
     int64_t start_ms, deadline_ms, next_progress_ms;
     uint64_t nodes, node_limit;
     bool stop, nomem, interrupted;
+    bool keep_proofs; /* writing the proof: the table keeps proofs before open entries */
+    FILE *proof_out;  /* writing the proof: the file, for progress */
+    /* Writing the proof: how much deeper on the path the search is than the depth its
+     * table entries are read and stored at (see write_tree); 0 otherwise. */
+    int tt_shift;
+    uint64_t proof_base_nodes; /* the nodes when the writing began */
     const char *phase;
     Res root_now; /* the root's numbers when its children last changed, for progress */
     /* With a checkpoint (dfpn_value only): the question, the runs begun, the work of the
@@ -122,6 +129,19 @@ static Res tt_lookup(Prover *p, uint64_t key, int depth, bool *found)
     return r;
 }
 
+/* Whether a is the better entry to give up than b: the one of less work, but while the
+ * proof is being written any open entry before a proof, since the writer would have to
+ * search a lost proof again and its searches must not push out the proofs it reads. */
+static bool evict_before(const Prover *p, const TtEntry *a, const TtEntry *b)
+{
+    if (p->keep_proofs) {
+        const bool a_proof = a->work != 0 && a->pn == 0, b_proof = b->work != 0 && b->pn == 0;
+        if (a_proof != b_proof)
+            return b_proof;
+    }
+    return a->work < b->work;
+}
+
 static void tt_store(Prover *p, uint64_t key, int depth, Res r, uint64_t work)
 {
     TtEntry *b = &p->tt[(key & p->tt_mask) * TT_WAYS];
@@ -133,7 +153,7 @@ static void tt_store(Prover *p, uint64_t key, int depth, Res r, uint64_t work)
     if (!e) {
         e = &b[0];
         for (int i = 1; i < TT_WAYS; i++)
-            if (b[i].work < e->work)
+            if (evict_before(p, &b[i], e))
                 e = &b[i];
     }
     e->key = key;
@@ -236,9 +256,15 @@ static void check_budget(Prover *p)
         p->stop = true;
     if (p->o->progress && now >= p->next_progress_ms) {
         const double sec = (double)(now - p->start_ms) / 1000.0;
-        fprintf(p->o->progress, "prove: %s, %llu nodes, %.0f s, %.0f nodes/s, root %u / %u\n",
-                p->phase, (unsigned long long)(p->base_nodes + p->nodes), total_seconds(p, now),
-                sec > 0 ? (double)p->nodes / sec : 0.0, p->root_now.pn, p->root_now.dn);
+        if (p->proof_out)
+            fprintf(p->o->progress, "prove: writing the proof, %.1f MB written, %llu nodes "
+                    "searched again, %.0f s\n", (double)ftell(p->proof_out) / 1e6,
+                    (unsigned long long)(p->nodes - p->proof_base_nodes), total_seconds(p, now));
+        else
+            fprintf(p->o->progress, "prove: %s, %llu nodes, %.0f s, %.0f nodes/s, root %u / %u\n",
+                    p->phase, (unsigned long long)(p->base_nodes + p->nodes),
+                    total_seconds(p, now), sec > 0 ? (double)p->nodes / sec : 0.0,
+                    p->root_now.pn, p->root_now.dn);
         fflush(p->o->progress);
         p->next_progress_ms = now + (int64_t)(p->o->progress_seconds * 1000.0);
     }
@@ -306,7 +332,7 @@ static Res leaf_known(Prover *p, int depth, bool *found)
         for (int j = depth - 1; j >= 0; j--)
             if (p->frames[j]->hash == h)
                 return (Res){INF, 0, j};
-    return tt_lookup(p, h, depth, found);
+    return tt_lookup(p, h, depth - p->tt_shift, found);
 }
 
 /* The numbers of the position just reached at `depth` without expanding it: what is
@@ -407,7 +433,7 @@ static Res mid(Prover *p, int depth, Num thpn, Num thdn)
     if (r.dep >= depth)
         r.dep = NO_DEP;
     if (depth > 0 && r.dep == NO_DEP)
-        tt_store(p, f->hash, depth, r, p->nodes - nodes0);
+        tt_store(p, f->hash, depth - p->tt_shift, r, p->nodes - nodes0);
     return r;
 }
 
@@ -589,6 +615,221 @@ static int principal_line(Prover *p, Move *line, int cap)
     return depth;
 }
 
+/* Proves the node at `depth` on the path (the prover's state) by a new search, its
+ * table read and written as for a node of depth `at` (see write_tree); false when it is
+ * no win there or the search cannot tell (budget, memory). */
+static bool search_here(Prover *p, int depth, int at)
+{
+    if (game_is_over(p->g, p->s)) {
+        double ret[MAX_PLAYERS];
+        p->g->ops->returns(p->g, p->s, ret);
+        return ret[p->attacker] > 0;
+    }
+    p->tt_shift = depth - at;
+    Res r = {1, 1, NO_DEP};
+    while (!p->stop && r.pn != 0 && r.dn != 0)
+        r = mid(p, depth, INF, INF);
+    p->tt_shift = 0;
+    return r.pn == 0;
+}
+
+typedef enum TreeResult { TREE_WRITTEN, TREE_FAILED, TREE_STOPPED } TreeResult;
+
+/* The work of the least costly proof the table holds of the position just reached, at
+ * `depth` on the path, read as a node of depth `at`: 0 for a finished game won,
+ * UINT64_MAX for none (also for a repetition of the path, which the writer avoids). */
+static uint64_t proof_work(Prover *p, int depth, int at)
+{
+    const Game *g = p->g;
+    if (game_is_over(g, p->s)) {
+        double ret[MAX_PLAYERS];
+        g->ops->returns(g, p->s, ret);
+        return ret[p->attacker] > 0 ? 0 : UINT64_MAX;
+    }
+    const uint64_t h = g->ops->hash(g, p->s);
+    if (p->path_count[path_bucket(h)] != 0)
+        for (int j = depth - 1; j >= 0; j--)
+            if (p->frames[j]->hash == h)
+                return UINT64_MAX;
+    uint64_t least = UINT64_MAX;
+    const TtEntry *b = &p->tt[(h & p->tt_mask) * TT_WAYS];
+    for (int i = 0; i < TT_WAYS; i++)
+        if (b[i].key == h && b[i].work != 0 && b[i].pn == 0 && at <= b[i].depth &&
+            b[i].work < least)
+            least = b[i].work;
+    return least;
+}
+
+static TreeResult write_tree(Prover *p, int depth, int at, FILE *out, StrBuf *sb);
+
+/* Writes "WORD m" and the tree below m (of depth `at`), from the position before m at
+ * `depth`. A failed tree is taken back: the file goes back to where the line began, and
+ * what follows overwrites it (write_strategy cuts the file at its end). */
+static TreeResult write_move(Prover *p, int depth, int at, Move m, const char *word,
+                             FILE *out, StrBuf *sb)
+{
+    const Game *g = p->g;
+    const long start = ftell(out);
+    sb_clear(sb);
+    g->ops->format_move(g, p->s, m, sb);
+    fprintf(out, "%s %s\n", word, sb_str(sb));
+    g->ops->make(g, p->s, m, p->undo[depth]);
+    const TreeResult r = write_tree(p, depth + 1, at, out, sb);
+    g->ops->unmake(g, p->s, m, p->undo[depth]);
+    if (r == TREE_FAILED && fseek(out, start, SEEK_SET) != 0)
+        return TREE_STOPPED;
+    return r;
+}
+
+/* Proves the child m of the node at `depth` by a new search, read as a node of depth
+ * `at`; TREE_FAILED when it is no win there. */
+static TreeResult prove_child(Prover *p, int depth, int at, Move m)
+{
+    p->g->ops->make(p->g, p->s, m, p->undo[depth]);
+    const bool ok = search_here(p, depth + 1, at);
+    p->g->ops->unmake(p->g, p->s, m, p->undo[depth]);
+    return ok ? TREE_WRITTEN : p->stop ? TREE_STOPPED : TREE_FAILED;
+}
+
+/* The defender's node at `depth`, read as one of depth `at`: every move, each answered
+ * by the tree below it, proved again where the table does not hold its proof. */
+static TreeResult write_replies(Prover *p, int depth, int at, Frame *f, int n, FILE *out,
+                                StrBuf *sb)
+{
+    for (int i = 0; i < n; i++) {
+        const Move m = f->moves.moves[i];
+        TreeResult r = write_move(p, depth, at + 1, m, "reply", out, sb);
+        for (int real = 0; real < 2 && r == TREE_FAILED; real++) {
+            const int child_at = real ? depth + 1 : at + 1;
+            if (real && at == depth)
+                break;
+            if ((r = prove_child(p, depth, child_at, m)) == TREE_WRITTEN)
+                r = write_move(p, depth, child_at, m, "reply", out, sb);
+        }
+        if (r != TREE_WRITTEN)
+            return r;
+        f = p->frames[depth]; // frame_at may have moved the array, never the frame
+    }
+    return TREE_WRITTEN;
+}
+
+/* The attacker's node at `depth`, read as one of depth `at`: the children the table
+ * proves for that depth, the least costly proof first (the smaller tree); else the node
+ * proved again at `at` and then at its real depth (df-pn picks the child, not the order
+ * of the moves); last, should the table have lost those proofs too, each child proved
+ * again in turn. */
+static TreeResult write_play(Prover *p, int depth, int at, Frame *f, int n, FILE *out,
+                             StrBuf *sb)
+{
+    const Game *g = p->g;
+    uint64_t work[MOVELIST_CAP];
+    for (int tier = 0; tier < 3; tier++) {
+        const int node_at = tier == 2 ? depth : at;
+        if (tier == 2 && at == depth)
+            break;
+        if (tier > 0 && !search_here(p, depth, node_at)) {
+            if (p->stop)
+                return TREE_STOPPED;
+            continue;
+        }
+        f = p->frames[depth]; // frame_at may have moved the array, never the frame
+        for (int i = 0; i < n; i++) {
+            g->ops->make(g, p->s, f->moves.moves[i], p->undo[depth]);
+            work[i] = proof_work(p, depth + 1, node_at + 1);
+            g->ops->unmake(g, p->s, f->moves.moves[i], p->undo[depth]);
+        }
+        for (;;) {
+            int best = -1;
+            for (int i = 0; i < n; i++)
+                if (work[i] != UINT64_MAX && (best < 0 || work[i] < work[best]))
+                    best = i;
+            if (best < 0)
+                break;
+            work[best] = UINT64_MAX;
+            const TreeResult r = write_move(p, depth, node_at + 1, f->moves.moves[best], "play",
+                                            out, sb);
+            if (r != TREE_FAILED)
+                return r;
+            f = p->frames[depth];
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        const Move m = f->moves.moves[i];
+        TreeResult r = prove_child(p, depth, depth + 1, m);
+        if (r == TREE_WRITTEN)
+            r = write_move(p, depth, depth + 1, m, "play", out, sb);
+        if (r != TREE_FAILED)
+            return r;
+        f = p->frames[depth];
+    }
+    return TREE_FAILED;
+}
+
+/* Writes the strategy below the node at `depth` on the path (see proof_check.h): at the
+ * attacker's nodes one move, at the defender's every move in gen_moves order.
+ *
+ * It follows the search's own proof. The table's entries hold at the depth they were
+ * found at or shallower, and a position the search proved by one line may be met here
+ * by a longer one, where its proof would not hold by its depth and the whole tree below
+ * would be searched again. So the node is read as one of depth `at` (at most `depth`):
+ * the depth of the proof followed, one more at each ply. That leaves more plies to the
+ * turn limit than the real depth does, so the writer walks every line to its end and
+ * checks the win itself; where a line fails, or the table lost a proof, it proves the
+ * node again, at `at` and then at its real depth. TREE_FAILED: the attacker does not win
+ * from here by what the writer found. */
+static TreeResult write_tree(Prover *p, int depth, int at, FILE *out, StrBuf *sb)
+{
+    const Game *g = p->g;
+    if (game_is_over(g, p->s)) {
+        double ret[MAX_PLAYERS];
+        g->ops->returns(g, p->s, ret);
+        return ret[p->attacker] > 0 ? TREE_WRITTEN : TREE_FAILED;
+    }
+    Frame *f = frame_at(p, depth);
+    if (!f || !frame_at(p, depth + 1))
+        return TREE_STOPPED;
+    frame_enter(p, f);
+    const int n = legal_moves(p, &f->moves);
+    return g->ops->to_move(g, p->s) == p->attacker ? write_play(p, depth, at, f, n, out, sb)
+                                                   : write_replies(p, depth, at, f, n, out, sb);
+}
+
+/* Writes the proof file of "p->attacker wins from the prover's state" (proven already)
+ * from the table as the search left it: the header and the tree. *written is false when
+ * the budget, a signal or memory ran out (STATUS_OK then, or STATUS_NOMEM), or with an
+ * error when the file could not be written or the proof could not be found again. */
+static Status write_strategy(Prover *p, FILE *out, bool *written, ErrBuf *err)
+{
+    const Game *g = p->g;
+    *written = false;
+    if (ftell(out) < 0)
+        return err_set(err, STATUS_IO, "the proof needs a file it can seek in");
+    StrBuf sb;
+    sb_init(&sb);
+    fprintf(out, "crown-proof 1\ngame %s\n", g->ops->name);
+    for (int i = 0; i < g->ops->option_count; i++)
+        fprintf(out, "rule %s=%s\n", g->ops->options[i].name, g->values[i]);
+    g->ops->format_position(g, p->s, &sb);
+    fprintf(out, "position %s\nwinner %d\n", sb_str(&sb), p->attacker);
+    p->proof_out = out;
+    p->proof_base_nodes = p->nodes;
+    p->keep_proofs = true;
+    const TreeResult r = write_tree(p, 0, 0, out, &sb);
+    p->keep_proofs = false;
+    p->proof_out = NULL;
+    fprintf(out, "end\n");
+    sb_free(&sb);
+    if (p->nomem)
+        return err_set(err, STATUS_NOMEM, "out of memory in the search");
+    if (r == TREE_FAILED)
+        return err_set(err, STATUS_CONFLICT, "internal error: a proven node lost its proof");
+    // A tree taken back may have left longer text beyond the end.
+    if (fflush(out) != 0 || ferror(out) || ftruncate(fileno(out), ftell(out)) != 0)
+        return err_set(err, STATUS_IO, "cannot write the proof file");
+    *written = r == TREE_WRITTEN;
+    return STATUS_OK;
+}
+
 Status dfpn_value(const Game *g, const GameState *s, const DfpnOptions *o, DfpnValue *value,
                   DfpnStats *stats, ErrBuf *err)
 {
@@ -629,79 +870,23 @@ Status dfpn_value(const Game *g, const GameState *s, const DfpnOptions *o, DfpnV
         write_checkpoint(&p);
     stats->nodes = p.base_nodes + p.nodes;
     stats->seconds = total_seconds(&p, clock_ms());
+    Status written_st = STATUS_OK;
+    if (o->proof && (*value == DFPN_WIN || *value == DFPN_LOSS) && !p.nomem) {
+        // The table holds the deciding run's proof; the checkpoint keeps it as it was.
+        p.ckpt_path = NULL;
+        p.attacker = *value == DFPN_WIN ? mover : 1 - mover;
+        written_st = write_strategy(&p, o->proof, &stats->proof_written, err);
+        stats->proof_nodes = p.nodes - p.proof_base_nodes;
+    }
     stats->resumed = resumed;
     stats->resumed_nodes = p.base_nodes;
     stats->interrupted = p.interrupted;
     snprintf(stats->checkpoint_error, sizeof stats->checkpoint_error, "%s", p.ckpt_error);
-    st = p.nomem ? err_set(err, STATUS_NOMEM, "out of memory in the search") : STATUS_OK;
+    st = written_st != STATUS_OK ? written_st
+         : p.nomem ? err_set(err, STATUS_NOMEM, "out of memory in the search")
+                   : STATUS_OK;
     prover_free(&p);
     return st;
-}
-
-/* Brings the node at `depth` (the prover's state) to a proof, from the table or by a new
- * search; false when it cannot (budget, memory). */
-static bool prove_here(Prover *p, int depth)
-{
-    const Res t = leaf(p, depth);
-    if (t.pn == 0)
-        return true;
-    Res r = {1, 1, NO_DEP};
-    while (!p->stop && r.pn != 0 && r.dn != 0)
-        r = mid(p, depth, INF, INF);
-    return r.pn == 0;
-}
-
-/* Writes the strategy below the proven node at `depth` (see proof_check.h): at the
- * attacker's nodes one proven move, at the defender's every move, in gen_moves order. */
-static bool write_tree(Prover *p, int depth, FILE *out, StrBuf *sb)
-{
-    const Game *g = p->g;
-    if (game_is_over(g, p->s))
-        return true;
-    Frame *f = frame_at(p, depth);
-    if (!f || !frame_at(p, depth + 1))
-        return false;
-    frame_enter(p, f);
-    const bool or_node = g->ops->to_move(g, p->s) == p->attacker;
-    const int n = legal_moves(p, &f->moves);
-    void *undo = p->undo[depth];
-    // At the attacker's nodes a child already proven in the table is taken first; only
-    // when the table lost them all is each child searched again.
-    int pick = -1;
-    for (int i = 0; or_node && i < n && pick < 0; i++) {
-        g->ops->make(g, p->s, f->moves.moves[i], undo);
-        if (leaf(p, depth + 1).pn == 0)
-            pick = i;
-        g->ops->unmake(g, p->s, f->moves.moves[i], undo);
-    }
-    for (int i = pick < 0 ? 0 : pick; i < n; i++) {
-        const Move m = f->moves.moves[i];
-        g->ops->make(g, p->s, m, undo);
-        const bool ok = prove_here(p, depth + 1);
-        if (or_node && !ok) {
-            g->ops->unmake(g, p->s, m, undo);
-            if (p->stop)
-                return false;
-            continue;
-        }
-        if (!ok) {
-            g->ops->unmake(g, p->s, m, undo);
-            return false;
-        }
-        g->ops->unmake(g, p->s, m, undo);
-        sb_clear(sb);
-        g->ops->format_move(g, p->s, m, sb);
-        fprintf(out, "%s %s\n", or_node ? "play" : "reply", sb_str(sb));
-        g->ops->make(g, p->s, m, undo);
-        const bool written = write_tree(p, depth + 1, out, sb);
-        g->ops->unmake(g, p->s, m, undo);
-        if (!written)
-            return false;
-        if (or_node)
-            return true;
-        f = p->frames[depth]; // frame_at may have moved the array, never the frame
-    }
-    return !or_node;
 }
 
 Status dfpn_write_proof(const Game *g, const GameState *s, int attacker, const DfpnOptions *o,
@@ -716,25 +901,12 @@ Status dfpn_write_proof(const Game *g, const GameState *s, int attacker, const D
     const Res r = run(&p, 0, attacker, false);
     note(stats, attacker, r);
     *proved = false;
-    if (r.pn == 0) {
-        StrBuf sb;
-        sb_init(&sb);
-        fprintf(out, "crown-proof 1\ngame %s\n", g->ops->name);
-        for (int i = 0; i < g->ops->option_count; i++)
-            fprintf(out, "rule %s=%s\n", g->ops->options[i].name, g->values[i]);
-        g->ops->format_position(g, s, &sb);
-        fprintf(out, "position %s\nwinner %d\n", sb_str(&sb), attacker);
-        p.phase = "writing the proof";
-        *proved = write_tree(&p, 0, out, &sb);
-        fprintf(out, "end\n");
-        sb_free(&sb);
-        if (!*proved && !p.stop && !p.nomem)
-            st = err_set(err, STATUS_CONFLICT, "internal error: a proven node lost its proof");
-    }
+    if (r.pn == 0)
+        st = write_strategy(&p, out, proved, err);
     stats->nodes = p.nodes;
     stats->seconds = (double)(clock_ms() - p.start_ms) / 1000.0;
     stats->interrupted = p.interrupted;
-    if (p.nomem)
+    if (p.nomem && st == STATUS_OK)
         st = err_set(err, STATUS_NOMEM, "out of memory in the search");
     prover_free(&p);
     return st;

@@ -35,6 +35,11 @@ typedef struct DfpnOptions {
      * does, so a caller can turn SIGINT into a clean stop and a last checkpoint. */
     bool (*interrupted)(void *ctx);
     void *interrupt_ctx;
+    /* dfpn_value only, or NULL: when the value is a win or a loss, the winner's strategy
+     * is written here (proof_check.h's format) from the search's own table, the
+     * checkpoint's included, so that the writer re-proves only what the table lost.
+     * DfpnStats.proof_written says whether it was; nothing is written otherwise. */
+    FILE *proof;
 } DfpnOptions;
 
 enum { DFPN_LINE_MAX = 40 };
@@ -54,6 +59,11 @@ typedef struct DfpnStats {
     Move line[DFPN_LINE_MAX];
     int line_len;
     int line_attacker;
+    /* With DfpnOptions.proof: whether the strategy was written (false when the budget,
+     * a signal or memory ran out while writing), and the nodes the writer searched again
+     * where the table had lost a proof (not in `nodes`, which are the value's). */
+    bool proof_written;
+    uint64_t proof_nodes;
 } DfpnStats;
 
 /* The value of s for the player to move: proves "mover wins", then "opponent wins".
@@ -64,8 +74,8 @@ typedef struct DfpnStats {
 Status dfpn_value(const Game *g, const GameState *s, const DfpnOptions *o, DfpnValue *value,
                   DfpnStats *stats, ErrBuf *err);
 
-/* Proves that `attacker` wins from s and writes the strategy to `out` in the format
- * proof_check.h reads: STATUS_OK with *proved true and the file written, or *proved
+/* Proves that `attacker` wins from s with a fresh table and writes the strategy to `out`
+ * in the format proof_check.h reads: STATUS_OK with *proved true and the file written, or *proved
  * false when the win is disproved or the budget ran out (nothing written then). */
 Status dfpn_write_proof(const Game *g, const GameState *s, int attacker, const DfpnOptions *o,
                         FILE *out, bool *proved, DfpnStats *stats, ErrBuf *err);
