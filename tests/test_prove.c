@@ -150,12 +150,12 @@ static void test_proof_round_trip(void **state)
     temp_path(path, sizeof path, "crown-proof-test.txt");
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    bool proved;
     DfpnStats st;
-    // Room for the whole search: proofs the table drops are searched again to write them.
-    const DfpnOptions big = {.tt_bytes = 64u << 20, .max_nodes = 20000000};
-    assert_int_equal(dfpn_write_proof(g, s, 0, &big, f, &proved, &st, &err), STATUS_OK);
-    assert_true(proved);
+    const DfpnOptions big = {.tt_bytes = 64u << 20, .max_nodes = 20000000, .proof = f};
+    DfpnValue v;
+    assert_int_equal(dfpn_value(g, s, &big, &v, &st, &err), STATUS_OK);
+    assert_int_equal(v, DFPN_WIN);
+    assert_true(st.proof_written);
     assert_int_equal(fclose(f), 0);
 
     f = fopen(path, "r");
@@ -238,10 +238,9 @@ static void test_trap_rule_proofs(void **state)
         temp_path(path, sizeof path, "crown-proof-7x7.txt");
         FILE *f = fopen(path, "w");
         assert_non_null(f);
-        bool proved;
-        const DfpnOptions big = {.tt_bytes = 16u << 20, .max_nodes = 200000};
-        assert_int_equal(dfpn_write_proof(g, s, winner, &big, f, &proved, &st, &err), STATUS_OK);
-        assert_true(proved);
+        const DfpnOptions big = {.tt_bytes = 16u << 20, .max_nodes = 200000, .proof = f};
+        assert_int_equal(dfpn_value(g, s, &big, &v, &st, &err), STATUS_OK);
+        assert_true(st.proof_written);
         assert_int_equal(fclose(f), 0);
         f = fopen(path, "r");
         ProofHeader h;

@@ -888,26 +888,3 @@ Status dfpn_value(const Game *g, const GameState *s, const DfpnOptions *o, DfpnV
     prover_free(&p);
     return st;
 }
-
-Status dfpn_write_proof(const Game *g, const GameState *s, int attacker, const DfpnOptions *o,
-                        FILE *out, bool *proved, DfpnStats *stats, ErrBuf *err)
-{
-    Prover p;
-    Status st = prover_init(&p, g, s, o, err);
-    if (st != STATUS_OK)
-        return st;
-    memset(stats, 0, sizeof *stats);
-    p.phase = "proving the win";
-    const Res r = run(&p, 0, attacker, false);
-    note(stats, attacker, r);
-    *proved = false;
-    if (r.pn == 0)
-        st = write_strategy(&p, out, proved, err);
-    stats->nodes = p.nodes;
-    stats->seconds = (double)(clock_ms() - p.start_ms) / 1000.0;
-    stats->interrupted = p.interrupted;
-    if (p.nomem && st == STATUS_OK)
-        st = err_set(err, STATUS_NOMEM, "out of memory in the search");
-    prover_free(&p);
-    return st;
-}

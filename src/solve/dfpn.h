@@ -74,10 +74,4 @@ typedef struct DfpnStats {
 Status dfpn_value(const Game *g, const GameState *s, const DfpnOptions *o, DfpnValue *value,
                   DfpnStats *stats, ErrBuf *err);
 
-/* Proves that `attacker` wins from s with a fresh table and writes the strategy to `out`
- * in the format proof_check.h reads: STATUS_OK with *proved true and the file written, or *proved
- * false when the win is disproved or the budget ran out (nothing written then). */
-Status dfpn_write_proof(const Game *g, const GameState *s, int attacker, const DfpnOptions *o,
-                        FILE *out, bool *proved, DfpnStats *stats, ErrBuf *err);
-
 #endif
