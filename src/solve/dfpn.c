@@ -315,6 +315,24 @@ static Res fresh(Prover *p)
     return g->ops->to_move(g, p->s) == p->attacker ? (Res){1, k, NO_DEP} : (Res){k, 1, NO_DEP};
 }
 
+/* The depth of the nearest position on the path above `depth` with hash h, or -1. */
+static int path_ancestor(const Prover *p, int depth, uint64_t h)
+{
+    if (p->path_count[path_bucket(h)] != 0)
+        for (int j = depth - 1; j >= 0; j--)
+            if (p->frames[j]->hash == h)
+                return j;
+    return -1;
+}
+
+/* Whether the finished game of the prover's state is the attacker's win. */
+static bool attacker_won(const Prover *p)
+{
+    double ret[MAX_PLAYERS];
+    p->g->ops->returns(p->g, p->s, ret);
+    return ret[p->attacker] > 0;
+}
+
 /* What is known of the position just reached at `depth`: a finished game, a repetition
  * of the path (its dep the ancestor met), or what the table holds; *found is false when
  * none of these says anything. */
@@ -322,16 +340,12 @@ static Res leaf_known(Prover *p, int depth, bool *found)
 {
     const Game *g = p->g;
     *found = true;
-    if (game_is_over(g, p->s)) {
-        double ret[MAX_PLAYERS];
-        g->ops->returns(g, p->s, ret);
-        return ret[p->attacker] > 0 ? (Res){0, INF, NO_DEP} : (Res){INF, 0, NO_DEP};
-    }
+    if (game_is_over(g, p->s))
+        return attacker_won(p) ? (Res){0, INF, NO_DEP} : (Res){INF, 0, NO_DEP};
     const uint64_t h = g->ops->hash(g, p->s);
-    if (p->path_count[path_bucket(h)] != 0)
-        for (int j = depth - 1; j >= 0; j--)
-            if (p->frames[j]->hash == h)
-                return (Res){INF, 0, j};
+    const int ancestor = path_ancestor(p, depth, h);
+    if (ancestor >= 0)
+        return (Res){INF, 0, ancestor};
     return tt_lookup(p, h, depth - p->tt_shift, found);
 }
 
@@ -620,11 +634,8 @@ static int principal_line(Prover *p, Move *line, int cap)
  * no win there or the search cannot tell (budget, memory). */
 static bool search_here(Prover *p, int depth, int at)
 {
-    if (game_is_over(p->g, p->s)) {
-        double ret[MAX_PLAYERS];
-        p->g->ops->returns(p->g, p->s, ret);
-        return ret[p->attacker] > 0;
-    }
+    if (game_is_over(p->g, p->s))
+        return attacker_won(p);
     p->tt_shift = depth - at;
     Res r = {1, 1, NO_DEP};
     while (!p->stop && r.pn != 0 && r.dn != 0)
@@ -641,16 +652,11 @@ typedef enum TreeResult { TREE_WRITTEN, TREE_FAILED, TREE_STOPPED } TreeResult;
 static uint64_t proof_work(Prover *p, int depth, int at)
 {
     const Game *g = p->g;
-    if (game_is_over(g, p->s)) {
-        double ret[MAX_PLAYERS];
-        g->ops->returns(g, p->s, ret);
-        return ret[p->attacker] > 0 ? 0 : UINT64_MAX;
-    }
+    if (game_is_over(g, p->s))
+        return attacker_won(p) ? 0 : UINT64_MAX;
     const uint64_t h = g->ops->hash(g, p->s);
-    if (p->path_count[path_bucket(h)] != 0)
-        for (int j = depth - 1; j >= 0; j--)
-            if (p->frames[j]->hash == h)
-                return UINT64_MAX;
+    if (path_ancestor(p, depth, h) >= 0)
+        return UINT64_MAX;
     uint64_t least = UINT64_MAX;
     const TtEntry *b = &p->tt[(h & p->tt_mask) * TT_WAYS];
     for (int i = 0; i < TT_WAYS; i++)
@@ -780,11 +786,8 @@ static TreeResult write_play(Prover *p, int depth, int at, Frame *f, int n, FILE
 static TreeResult write_tree(Prover *p, int depth, int at, FILE *out, StrBuf *sb)
 {
     const Game *g = p->g;
-    if (game_is_over(g, p->s)) {
-        double ret[MAX_PLAYERS];
-        g->ops->returns(g, p->s, ret);
-        return ret[p->attacker] > 0 ? TREE_WRITTEN : TREE_FAILED;
-    }
+    if (game_is_over(g, p->s))
+        return attacker_won(p) ? TREE_WRITTEN : TREE_FAILED;
     Frame *f = frame_at(p, depth);
     if (!f || !frame_at(p, depth + 1))
         return TREE_STOPPED;
