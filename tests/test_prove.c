@@ -271,6 +271,17 @@ static void test_refuses_bad_input(void **state)
     DfpnStats st;
     assert_int_equal(dfpn_value(g, s, &OPT, &v, &st, &err), STATUS_CONFLICT);
     assert_non_null(strstr(err.msg, "over"));
+    // A proof to a pipe is refused before any search: the writer needs to seek.
+    g->ops->new_game(g, s, 0);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    DfpnOptions o = OPT;
+    o.proof = fdopen(fds[1], "w");
+    assert_non_null(o.proof);
+    assert_int_equal(dfpn_value(g, s, &o, &v, &st, &err), STATUS_IO);
+    assert_non_null(strstr(err.msg, "seek"));
+    fclose(o.proof);
+    close(fds[0]);
     free(s);
     game_destroy(g);
     Game *kotv;

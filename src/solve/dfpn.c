@@ -805,8 +805,6 @@ static Status write_strategy(Prover *p, FILE *out, bool *written, ErrBuf *err)
 {
     const Game *g = p->g;
     *written = false;
-    if (ftell(out) < 0)
-        return err_set(err, STATUS_IO, "the proof needs a file it can seek in");
     StrBuf sb;
     sb_init(&sb);
     fprintf(out, "crown-proof 1\ngame %s\n", g->ops->name);
@@ -836,6 +834,9 @@ static Status write_strategy(Prover *p, FILE *out, bool *written, ErrBuf *err)
 Status dfpn_value(const Game *g, const GameState *s, const DfpnOptions *o, DfpnValue *value,
                   DfpnStats *stats, ErrBuf *err)
 {
+    // Before hours of search, not after: the writer takes back failed lines by seeking.
+    if (o->proof && ftell(o->proof) < 0)
+        return err_set(err, STATUS_IO, "the proof needs a file it can seek in, not a pipe");
     Prover p;
     Status st = prover_init(&p, g, s, o, err);
     if (st != STATUS_OK)

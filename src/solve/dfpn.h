@@ -37,8 +37,11 @@ typedef struct DfpnOptions {
     void *interrupt_ctx;
     /* dfpn_value only, or NULL: when the value is a win or a loss, the winner's strategy
      * is written here (proof_check.h's format) from the search's own table, the
-     * checkpoint's included, so that the writer re-proves only what the table lost.
-     * DfpnStats.proof_written says whether it was; nothing is written otherwise. */
+     * checkpoint's included, so that the writer re-proves only what the table lost. A
+     * file it can seek in (it takes back lines that fail), refused at the start if not.
+     * DfpnStats.proof_written says whether the strategy was written whole; if not
+     * (budget, signal), what the file holds is to be thrown away. Nothing is written
+     * for an unknown value or a draw. */
     FILE *proof;
 } DfpnOptions;
 
