@@ -62,13 +62,34 @@ export function browserSuite({ before, after, shots, ready, args = [] }) {
   });
 }
 
+// What a page says to its user where it says it (game, analysis, lab, puzzle and
+// account pages): the first lines a failed wait reports.
+const SAID = '#message, #analysis-message, #lab-message, #puzzle-message, [role="status"], [role="alert"]';
+
 // A page of `target` (the browser or a context) at `viewport` that collects the page's
-// uncaught script errors in page.errors.
+// uncaught script errors in page.errors. A wait that runs out says where the page was
+// and what it said then, since a log is all a failed run elsewhere leaves.
 export async function openPage(target, viewport) {
   const page = await target.newPage({ viewport });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.errors = errors;
+  for (const name of ['waitForFunction', 'waitForSelector']) {
+    const wait = page[name].bind(page);
+    page[name] = async (...args) => {
+      try {
+        return await wait(...args);
+      } catch (e) {
+        if (e.name === 'TimeoutError' && !page.isClosed()) {
+          const said = await page.$$eval(SAID, (es) => es.map((x) => `${x.id || x.getAttribute('role')}: ${x.textContent.trim()}`)
+            .filter((l) => !/: $/.test(l))).catch(() => []);
+          e.message += `\n  at ${page.url()}\n  the page said: ${said.join(' | ') || '(nothing)'}` +
+            `${errors.length ? `\n  script errors: ${errors.join(' | ')}` : ''}`;
+        }
+        throw e;
+      }
+    };
+  }
   return page;
 }
 
