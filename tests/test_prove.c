@@ -299,10 +299,14 @@ static void test_refuses_bad_input(void **state)
  * usage errors. Skipped without CROWN_BIN (run-tests.sh sets it). */
 static int crown(const char *args, char *out, size_t cap)
 {
-    char log[512], cmd[2048];
+    char log[512];
     temp_path(log, sizeof log, "crown-prove-cli.log");
-    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>&1", getenv("CROWN_BIN"), args, log);
+    const size_t cmd_cap = strlen(getenv("CROWN_BIN")) + strlen(args) + sizeof log + 16;
+    char *cmd = malloc(cmd_cap);
+    assert_non_null(cmd);
+    snprintf(cmd, cmd_cap, "'%s' %s >'%s' 2>&1", getenv("CROWN_BIN"), args, log);
     const int rc = system(cmd);
+    free(cmd);
     FILE *f = fopen(log, "r");
     assert_non_null(f);
     const size_t n = fread(out, 1, cap - 1, f);
@@ -342,6 +346,13 @@ static void test_command_line(void **state)
     assert_int_equal(crown(args, out, sizeof out), 1);
     assert_non_null(strstr(out, "cannot open"));
     assert_int_equal(crown("prove", out, sizeof out), 2);
+    // A name too long for its ".part" is refused before the search.
+    char long_out[4300 + 32];
+    memset(long_out, 'x', sizeof long_out);
+    memcpy(long_out, "prove kings-valley --out ", 25);
+    long_out[sizeof long_out - 1] = '\0';
+    assert_int_equal(crown(long_out, out, sizeof out), 1);
+    assert_non_null(strstr(out, "--out: the file name is too long"));
     assert_int_equal(crown("prove kings-valley --memory lots", out, sizeof out), 2);
     assert_non_null(strstr(out, "--memory must be a number"));
     assert_int_equal(crown("prove kings-valley --nodes 1000", out, sizeof out), 0);

@@ -277,13 +277,16 @@ int cmd_prove(int argc, char **argv)
     char part[4200];
     FILE *proof = NULL;
     if (o.out) {
-        snprintf(part, sizeof part, "%s.part", o.out);
-        if (!(proof = fopen(part, "w"))) {
+        const bool fits = snprintf(part, sizeof part, "%s.part", o.out) < (int)sizeof part;
+        if (!fits || !(proof = fopen(part, "w"))) {
             const int e = errno;
             if (f.checkpoint)
                 stop_signals_restore(&sig);
             free(s);
             game_destroy(g);
+            if (!fits)
+                return cli_error("--out: the file name is too long (%zu characters; at most "
+                                 "%zu)", strlen(o.out), sizeof part - sizeof ".part");
             return cli_error("--out: cannot write %s: %s", part, strerror(e));
         }
         opt.proof = proof;
