@@ -3,12 +3,14 @@
  * alignment only, so an aligned block from it is over-allocated and the start of the
  * raw block kept just below the aligned one.
  */
+#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
 #include "core/mem.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static bool mem_is_libc(const Mem *m)
 {
@@ -71,4 +73,18 @@ void mem_aligned_free(const Mem *m, void *ptr)
     void *raw;
     memcpy(&raw, (unsigned char *)ptr - sizeof(void *), sizeof raw);
     m->release(m->ud, raw);
+}
+
+void *mem_huge_alloc(size_t size)
+{
+    enum { HUGE = 2 << 20 };
+    if (size > SIZE_MAX - HUGE)
+        return NULL;
+    const size_t len = (size + HUGE - 1) / HUGE * HUGE;
+    void *w = aligned_alloc(HUGE, len ? len : HUGE);
+#ifdef MADV_HUGEPAGE
+    if (w != NULL)
+        (void)madvise(w, len, MADV_HUGEPAGE); // only advice: without it, small pages
+#endif
+    return w;
 }

@@ -29,4 +29,10 @@ void mem_free(const Mem *m, void *ptr);
 void *mem_aligned_alloc(const Mem *m, size_t align, size_t size);
 void mem_aligned_free(const Mem *m, void *ptr);
 
+/* At least size bytes from the C library for a table read at random (a solved table,
+ * the prover's), on huge pages where the system gives them, since with 4 KB pages
+ * nearly every read of a table of gigabytes misses the TLB too; not zero-filled; NULL
+ * when memory is short. Freed with free(). */
+void *mem_huge_alloc(size_t size);
+
 #endif

@@ -20,14 +20,13 @@
  * order in which a ply expands its positions does not change any result, so the table
  * is byte for byte the one a full scan gives.
  */
-#define _DEFAULT_SOURCE /* madvise's MADV_HUGEPAGE */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "core/clock.h"
+#include "core/mem.h"
 #include "solve/kvs_file.h"
 #include "solve/kvs_retro.h"
 
@@ -335,20 +334,6 @@ static int read_checkpoint(Job *j)
     return pass;
 }
 
-/* Every un-move touches a random entry of 1.68 GB, and with 4 KB pages nearly each of
- * those misses the TLB too. */
-uint8_t *kvs_table_bytes(uint64_t size)
-{
-    enum { HUGE = 2 << 20 };
-    const uint64_t len = (size + HUGE - 1) / HUGE * HUGE;
-    uint8_t *w = aligned_alloc(HUGE, len);
-#ifdef MADV_HUGEPAGE
-    if (w != NULL)
-        (void)madvise(w, len, MADV_HUGEPAGE); // only advice: without it, small pages
-#endif
-    return w;
-}
-
 Status kvs_solve(const KvsIndex *ix, const KvsSolveOptions *opt, uint8_t **table,
                  KvsSolveStats *stats, ErrBuf *err)
 {
@@ -358,7 +343,7 @@ Status kvs_solve(const KvsIndex *ix, const KvsSolveOptions *opt, uint8_t **table
                        ix->soldiers, opt->rules.soldiers);
     // A weight of 1 is always undecided, even in a game where no position has moves.
     Job j = {.ix = ix, .opt = opt, .solve_start_ms = clock_ms(), .count_max = 1};
-    j.w = kvs_table_bytes(ix->size);
+    j.w = mem_huge_alloc(ix->size); // every un-move reads a random entry of 1.68 GB
     if (j.w == NULL)
         return err_set(err, STATUS_NOMEM, "cannot allocate the %llu-byte table",
                        (unsigned long long)ix->size);

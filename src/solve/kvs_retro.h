@@ -58,9 +58,4 @@ Status kvs_solve(const KvsIndex *ix, const KvsSolveOptions *opt, uint8_t **table
 /* Counts the values of a finished table into stats (all but seconds and passes). */
 void kvs_table_stats(const KvsIndex *ix, const uint8_t *table, KvsSolveStats *stats);
 
-/* size bytes for a whole table, on huge pages where the system gives them (random access
- * over the table then misses the TLB far less); NULL when memory is short. Freed with
- * free(). */
-uint8_t *kvs_table_bytes(uint64_t size);
-
 #endif

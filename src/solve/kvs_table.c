@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "core/game_api.h"
+#include "core/mem.h"
 #include "solve/kvs_file.h"
 #include "solve/kvs_pack.h"
 #include "solve/kvs_table.h"
@@ -407,7 +408,7 @@ static Status unpack(const KvsTable *t, ErrBuf *err)
     pthread_mutex_lock(&m->lock);
     Status st = STATUS_OK;
     if (m->unpacked == NULL) {
-        uint8_t *values = kvs_table_bytes(t->ix.size ? t->ix.size : 1);
+        uint8_t *values = mem_huge_alloc(t->ix.size);
         st = values ? kvs_packed_range(t->packed, 0, t->ix.size, values, err)
                     : err_set(err, STATUS_NOMEM, "out of memory unpacking the table");
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
