@@ -65,9 +65,10 @@ static Game *make_game(const char *name, const char *lkl, const char *extra)
 }
 
 /* SAMPLE random positions of the one-soldier table decided within 15 plies, each side to
- * move: the prover's value is the table's. */
+ * move: the prover's value is the table's, with summed numbers and with weak ones. */
 static void check_sample(const char *lkl, uint64_t seed)
 {
+    uint64_t nodes[2] = {0, 0};
     KvsIndex *ix = malloc(sizeof *ix);
     assert_non_null(ix);
     kvs_index_init(ix, 1);
@@ -92,17 +93,24 @@ static void check_sample(const char *lkl, uint64_t seed)
         assert_int_equal(g->ops->parse_position(g, s, text, &err), STATUS_OK);
         if (game_is_over(g, s))
             continue;
-        DfpnValue got;
-        DfpnStats st;
-        assert_int_equal(dfpn_value(g, s, &OPT, &got, &st, &err), STATUS_OK);
         const DfpnValue want = ((v - 1) & 1) ? DFPN_WIN : DFPN_LOSS;
-        if (got != want)
-            fail_msg("%s (locked-king-loses=%s): prover %d, table %d plies", text, lkl, got,
-                     v - 1);
+        for (int weak = 0; weak < 2; weak++) {
+            DfpnOptions o = OPT;
+            o.weak = weak;
+            DfpnValue got;
+            DfpnStats st;
+            assert_int_equal(dfpn_value(g, s, &o, &got, &st, &err), STATUS_OK);
+            if (got != want)
+                fail_msg("%s (locked-king-loses=%s%s): prover %d, table %d plies", text, lkl,
+                         weak ? ", weak" : "", got, v - 1);
+            nodes[weak] += st.nodes;
+        }
         checked++;
         wins += want == DFPN_WIN;
     }
     assert_true(wins > 0 && wins < checked);
+    printf("# locked-king-loses=%s, %d positions: %llu nodes summed, %llu weak\n", lkl,
+           checked, (unsigned long long)nodes[0], (unsigned long long)nodes[1]);
     free(s);
     game_destroy(g);
     free(table);
@@ -355,6 +363,11 @@ static void test_command_line(void **state)
     assert_non_null(strstr(out, "--out: the file name is too long"));
     assert_int_equal(crown("prove kings-valley --memory lots", out, sizeof out), 2);
     assert_non_null(strstr(out, "--memory must be a number"));
+    assert_int_equal(crown("prove kings-valley --numbers most", out, sizeof out), 2);
+    assert_non_null(strstr(out, "--numbers must be sum or weak"));
+    assert_int_equal(crown("prove kings-valley --rule first-move-soldier=off --numbers weak "
+                           "--position '1skss/s4/5/S4/1SKSS 1 2'", out, sizeof out), 0);
+    assert_non_null(strstr(out, "value: first player wins"));
     assert_int_equal(crown("prove kings-valley --nodes 1000", out, sizeof out), 0);
     assert_non_null(strstr(out, "value: unknown"));
     assert_non_null(strstr(out, "most-proving line of \"player 1 wins\""));
@@ -488,6 +501,15 @@ static void test_value_writes_proof(void **state)
     assert_true(st.proof_written);
     expect_proof(g, s, 0, o.proof);
     fclose(o.proof);
+    // Weak numbers find and write a proof the check accepts as well.
+    o.weak = true;
+    o.proof = tmpfile();
+    assert_int_equal(dfpn_value(g, s, &o, &v, &st, &err), STATUS_OK);
+    assert_int_equal(v, DFPN_LOSS);
+    assert_true(st.proof_written);
+    expect_proof(g, s, 0, o.proof);
+    fclose(o.proof);
+    o.weak = false;
 
 #ifndef SLOW_BUILD
     // A proof of about 920,000 nodes in the smallest table, 1 MB (43,000 entries): the
@@ -621,6 +643,11 @@ static void test_checkpoint_refused(void **state)
     assert_non_null(strstr(err.msg, "first-move-soldier"));
     free(s2);
     game_destroy(g2);
+    // Summed and weak numbers are not mixed in one table.
+    DfpnOptions weak = o;
+    weak.weak = true;
+    assert_int_equal(dfpn_value(g, s, &weak, &v, &st, &err), STATUS_CONFLICT);
+    assert_non_null(strstr(err.msg, "numbers weak"));
 
     size_t n;
     char *good = slurp(path, &n);
@@ -845,6 +872,16 @@ static void test_command_line_check_log(void **state)
     assert_non_null(after);
     assert_string_equal(after, again);
     free(after);
+    // Weak numbers: the same values, and another check's log.
+    snprintf(args, sizeof args,
+             "prove kings-valley --check 30 --seed 5 --tablebase '%s' --numbers weak", table);
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "0 wrong, 0 unknown"));
+    strcat(args, " --checkpoint '");
+    strcat(args, dir);
+    strcat(args, "'");
+    assert_int_equal(crown(args, out, sizeof out), 1);
+    assert_non_null(strstr(out, ", numbers weak"));
     free(again);
     // A damaged line: refused with its number.
     f = fopen(log, "w");

@@ -32,6 +32,7 @@ typedef struct ProveFlags {
     bool memory_set;
     const char *verify;
     const char *checkpoint; /* a folder */
+    bool weak;              /* --numbers weak */
 } ProveFlags;
 
 /* SIGINT and SIGTERM while proving with a checkpoint: blocked, and taken by the search's
@@ -100,7 +101,8 @@ static bool take_flags(int argc, char **argv, ProveFlags *f, char **rest, int *n
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const bool ours = strcmp(a, "--hours") == 0 || strcmp(a, "--memory") == 0 ||
-                          strcmp(a, "--verify") == 0 || strcmp(a, "--checkpoint") == 0;
+                          strcmp(a, "--verify") == 0 || strcmp(a, "--checkpoint") == 0 ||
+                          strcmp(a, "--numbers") == 0;
         if (!ours) {
             if (*n_rest == PROVE_MAX_ARGS)
                 return cli_error("too many arguments"), false;
@@ -113,6 +115,10 @@ static bool take_flags(int argc, char **argv, ProveFlags *f, char **rest, int *n
         f->memory_set |= strcmp(a, "--memory") == 0;
         if (strcmp(a, "--checkpoint") == 0)
             f->checkpoint = v;
+        else if (strcmp(a, "--numbers") == 0 && strcmp(v, "sum") != 0 && strcmp(v, "weak") != 0)
+            return cli_error("--numbers must be sum or weak, not '%s'", v), false;
+        else if (strcmp(a, "--numbers") == 0)
+            f->weak = strcmp(v, "weak") == 0;
         else if (strcmp(a, "--verify") == 0)
             f->verify = v;
         else if (!read_real(a, v, 0.0001, strcmp(a, "--hours") == 0 ? 10000 : 1024,
@@ -238,7 +244,7 @@ int cmd_prove(int argc, char **argv)
     }
     static const char usage[] =
         "usage: crown prove GAME [--position TEXT] [--rule NAME=VALUE]... "
-        "[--hours H] [--memory GB] [--nodes N] [--out FILE] "
+        "[--hours H] [--memory GB] [--nodes N] [--numbers sum|weak] [--out FILE] "
         "[--checkpoint DIR] | crown prove kings-valley --check N [--seed S] "
         "[--jobs J] [--tablebase FILE] [--checkpoint DIR]";
     CliOptions o;
@@ -253,7 +259,8 @@ int cmd_prove(int argc, char **argv)
         return 1;
     if (o.check > 0) {
         const ProveCheckSetup setup = {.memory_gb = f.memory_gb, .memory_set = f.memory_set,
-                                       .hours = f.hours, .log_dir = f.checkpoint};
+                                       .hours = f.hours, .log_dir = f.checkpoint,
+                                       .weak = f.weak};
         const int rc = prove_check(&o, g, &setup);
         free(s);
         game_destroy(g);
@@ -264,7 +271,8 @@ int cmd_prove(int argc, char **argv)
                        .seconds = f.hours * 3600.0,
                        .max_nodes = o.limits.nodes == UINT64_MAX ? 0 : o.limits.nodes,
                        .progress = stderr,
-                       .progress_seconds = 10};
+                       .progress_seconds = 10,
+                       .weak = f.weak};
     if (f.checkpoint) {
         opt.checkpoint = ckpt;
         opt.checkpoint_seconds = 300;

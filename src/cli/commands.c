@@ -37,7 +37,8 @@ static const CliCommand COMMANDS[] = {
      "      --soldiers N: a reduced game with N soldiers a side (for tests)", NULL},
     {"prove", cmd_prove,
      "crown prove GAME [--position TEXT] [--rule NAME=VALUE]... [--hours H] [--memory GB]\n"
-     "           [--nodes N] [--out FILE] [--checkpoint DIR] | crown prove --verify FILE\n"
+     "           [--nodes N] [--numbers sum|weak] [--out FILE] [--checkpoint DIR]\n"
+     "           | crown prove --verify FILE\n"
      "           | crown prove kings-valley --check N [--seed S] [--jobs J] [--tablebase FILE]",
      "prove the value of a position (first player wins, second wins, draw, or unknown\n"
      "      at the budget) by depth-first proof-number search; --memory: the table in GB\n"
@@ -46,11 +47,15 @@ static const CliCommand COMMANDS[] = {
      "      position's strategy without proving it again), to FILE.part renamed once\n"
      "      whole; --checkpoint: keep the table in DIR every 5 minutes, at the\n"
      "      budget and on SIGINT or SIGTERM, and resume from it when run again on the same\n"
-     "      game, rules and position; --verify: re-check a strategy by the rules alone;\n"
-     "      --check N: prove N random positions the solved table decides within 15\n"
-     "      plies (kings-valley, retrieve-the-king; memory 4 MB each unless --memory)\n"
-     "      on J threads (default 1; the same positions and result for any J) and fail\n"
-     "      on any value that differs from the table's", NULL},
+     "      game, rules and position; --numbers weak: a node's sum over its children\n"
+     "      becomes the largest plus one for each other open child (weak proof-number\n"
+     "      search: positions many lines reach are not counted once for each; fewer\n"
+     "      nodes on most King's Valley positions; default sum); --verify: re-check a\n"
+     "      strategy by the rules alone; --check N: prove N random positions the\n"
+     "      solved table decides within 15 plies (kings-valley, retrieve-the-king;\n"
+     "      memory 4 MB each unless --memory) on J threads (default 1; the same\n"
+     "      positions and result for any J) and fail on any value that differs from\n"
+     "      the table's", NULL},
     {"puzzles", cmd_puzzles,
      "crown puzzles GAME --count N [--seed S] [--min-plies A --max-plies B] [--out FILE]\n"
      "           [--depth D] [--rule NAME=VALUE]... [--tablebase FILE] [--position TEXT]\n"

@@ -181,11 +181,11 @@ static void question_line(const CliOptions *o, const Game *g, const char *table,
     const char *base = strrchr(table, '/');
     snprintf(out, cap,
              "crown prove --check 1: game %s, table %s, seed %llu, count %ld, plies %d, "
-             "memory %llu, nodes %llu, seconds %g\n",
+             "memory %llu, nodes %llu, seconds %g%s\n",
              g->ops->name, base ? base + 1 : table,
              (unsigned long long)(o->seed_set ? o->seed : 1), o->check, PROVE_CHECK_PLIES,
              (unsigned long long)opt->tt_bytes, (unsigned long long)opt->max_nodes,
-             opt->seconds);
+             opt->seconds, opt->weak ? ", numbers weak" : "");
 }
 
 /* Takes the results of an earlier run from the log at `path`, when there is one, and
@@ -334,7 +334,8 @@ int prove_check(const CliOptions *o, const Game *g, const ProveCheckSetup *setup
     const double gb = setup->memory_set ? setup->memory_gb : 4.0 / 1024.0;
     const DfpnOptions opt = {.tt_bytes = (uint64_t)(gb * 1073741824.0),
                              .seconds = setup->hours * 3600.0,
-                             .max_nodes = o->limits.nodes == UINT64_MAX ? 0 : o->limits.nodes};
+                             .max_nodes = o->limits.nodes == UINT64_MAX ? 0 : o->limits.nodes,
+                             .weak = setup->weak};
     CheckRun run = {.g = g, .opt = &opt, .items = items, .count = o->check};
     char log_path[4200] = "";
     long resumed = 0;

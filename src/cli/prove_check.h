@@ -22,6 +22,7 @@ typedef struct ProveCheckSetup {
     bool memory_set;      /* false: a small table of 4 MB */
     double hours;         /* a position's time budget, 0 for none */
     const char *log_dir;  /* --checkpoint DIR, made already; NULL for no log */
+    bool weak;            /* --numbers weak (DfpnOptions.weak) */
 } ProveCheckSetup;
 
 /* Runs the check; returns the command's exit status (0 when every value was proven and

@@ -368,12 +368,14 @@ static Res leaf(Prover *p, int depth)
     return found ? r : fresh(p);
 }
 
-static Res combine(const Frame *f, int n, bool or_node, int *best, Num *second)
+static Res combine(const Frame *f, int n, bool or_node, bool weak, int *best, Num *second)
 {
     Res r = {or_node ? INF : 0, or_node ? 0 : INF, NO_DEP};
     *best = 0;
     *second = INF;
     int dep_all = NO_DEP, dep_one = -1;
+    Num largest = 0; // weak: the largest open child's number that is summed, and their count
+    Num open = 0;
     for (int i = 0; i < n; i++) {
         const Num mine = or_node ? f->cpn[i] : f->cdn[i];
         const Num other = or_node ? f->cdn[i] : f->cpn[i];
@@ -391,12 +393,20 @@ static Res combine(const Frame *f, int n, bool or_node, int *best, Num *second)
             r.dn = add(r.dn, other);
         else
             r.pn = add(r.pn, other);
+        if (other != 0 && other != INF) {
+            open++;
+            largest = other > largest ? other : largest;
+        }
         if (f->cdep[i] < dep_all)
             dep_all = f->cdep[i];
         // A disproved child of an AND node: the least path-bound one decides.
         if (!or_node && f->cdn[i] == 0 && f->cdep[i] > dep_one)
             dep_one = f->cdep[i];
     }
+    // A solved child (0 or INF in the sum) decides as it does in the sum.
+    Num *summed = or_node ? &r.dn : &r.pn;
+    if (weak && open > 0 && *summed != INF)
+        *summed = add(largest, open - 1);
     if (or_node && r.dn == 0)
         r.dep = dep_all;
     if (!or_node && r.dn == 0)
@@ -436,7 +446,7 @@ static Res mid(Prover *p, int depth, Num thpn, Num thdn)
     for (;;) {
         int best;
         Num second;
-        r = combine(f, n, or_node, &best, &second);
+        r = combine(f, n, or_node, p->o->weak, &best, &second);
         if (depth == 0)
             p->root_now = r;
         if (r.pn >= thpn || r.dn >= thdn || r.pn == 0 || r.dn == 0 || p->stop)
@@ -485,10 +495,13 @@ static Status prover_init(Prover *p, const Game *g, const GameState *s, const Df
     uint64_t buckets = 1;
     while (buckets * 2 * TT_WAYS * sizeof(TtEntry) <= bytes)
         buckets *= 2;
-    // Every node reads its children's buckets at random over the whole table.
-    p->tt = mem_huge_alloc(buckets * TT_WAYS * sizeof(TtEntry));
-    if (p->tt)
-        memset(p->tt, 0, buckets * TT_WAYS * sizeof(TtEntry));
+    // Every node reads its children's buckets at random over the whole table: a large one
+    // goes on huge pages. A small one (a position of `crown prove --check`) stays in the
+    // caches, and calloc leaves the pages a short proof never touches unmade.
+    const size_t tt_size = buckets * TT_WAYS * sizeof(TtEntry);
+    p->tt = tt_size < (64u << 20) ? calloc(1, tt_size) : mem_huge_alloc(tt_size);
+    if (p->tt && tt_size >= (64u << 20))
+        memset(p->tt, 0, tt_size);
     p->s = game_state_clone(g, s);
     const bool lazy = g->ops->gen_candidates && g->ops->candidate_legal && g->legal_memo_size > 0;
     if (lazy)
@@ -564,6 +577,8 @@ static Status resume(Prover *p, const Game *g, const GameState *s, bool *resumed
 {
     *resumed = false;
     dfpn_ckpt_question(g, s, &p->question);
+    if (p->o->weak)
+        sb_printf(&p->question, "numbers weak\n");
     if (sb_failed(&p->question))
         return err_set(err, STATUS_NOMEM, "no memory for the checkpoint's question");
     DfpnCkptInfo info;

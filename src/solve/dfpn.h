@@ -43,6 +43,14 @@ typedef struct DfpnOptions {
      * (budget, signal), what the file holds is to be thrown away. Nothing is written
      * for an unknown value or a draw. */
     FILE *proof;
+    /* Weak proof-number search (Ueda, Hashimoto, Hashimoto and Iida, 2008): where a
+     * node's number is the sum of its children's (the proof number of the defender's
+     * nodes, the disproof number of the attacker's), it is the largest of them plus one
+     * for each other open child instead. The sum counts a position met by several lines
+     * once for each; the weak number does not, which in games of many transpositions
+     * points the search better. Proofs and disproofs are the same either way; a
+     * checkpoint is of one kind and refused by the other. */
+    bool weak;
 } DfpnOptions;
 
 enum { DFPN_LINE_MAX = 40 };
