@@ -105,8 +105,6 @@ static int kind(Num pn, Num dn)
     return pn == 0 ? 1 : dn == 0 ? 2 : 0;
 }
 
-/* The numbers of a position at `depth`: a proof or disproof the table holds that applies
- * there, else its open numbers; *found is false when the table knows nothing of it. */
 /* Asks the memory for the bucket of `key` ahead of its lookup (both of its cache lines:
  * a bucket of 96 bytes starts anywhere within a line). */
 static void tt_prefetch(const Prover *p, uint64_t key)
@@ -116,6 +114,8 @@ static void tt_prefetch(const Prover *p, uint64_t key)
     __builtin_prefetch(b + TT_WAYS * sizeof(TtEntry) - 1);
 }
 
+/* The numbers of a position at `depth`: a proof or disproof the table holds that applies
+ * there, else its open numbers; *found is false when the table knows nothing of it. */
 static Res tt_lookup(Prover *p, uint64_t key, int depth, bool *found)
 {
     Res r = {1, 1, NO_DEP};
