@@ -8,6 +8,9 @@
 # same command on one-soldier tables. docs/SOLVED.md gives the figures.
 # Each check logs its positions in $CROWN_CHECK_DIR/GAME-lkl-SETTING (default under
 # ~/.cache/crown/prove-check), so that a stopped run takes up where it was.
+# CROWN_PROVE_ARGS adds options to every check (the retrieve-the-king figure under
+# locked-king-loses=off in docs/SOLVED.md was taken with "--numbers weak --memory 0.0625");
+# its checks log in folders of their own, named after them.
 #   bench/prove-check.sh [N [SEED [JOBS]]]   (JOBS threads a check, default 2)
 set -eu
 cd "$(dirname "$0")/.."
@@ -17,6 +20,8 @@ need_crown
 n=${1:-10000}
 seed=${2:-1}
 jobs=${3:-2}
+extra=${CROWN_PROVE_ARGS:-}
+suffix=$(printf '%s' "$extra" | tr -cs 'a-z0-9.' '-' | sed 's/^-*//; s/-*$//')
 logs=${CROWN_CHECK_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/crown/prove-check}
 mkdir -p "$logs"
 status=0
@@ -29,7 +34,7 @@ for lkl in on off; do
         [ "$game" = retrieve-the-king ] && s=$((seed + 1))
         /usr/bin/time -f "%e s wall, %U s user" nice -n 5 $crown prove "$game" --check "$n" \
             --seed "$s" --jobs "$jobs" --rule "locked-king-loses=$lkl" \
-            --checkpoint "$logs/$game-lkl-$lkl-$n-seed-$s" || status=1
+            --checkpoint "$logs/$game-lkl-$lkl-$n-seed-$s${suffix:+-$suffix}" $extra || status=1
     done
 done
 exit $status

@@ -49,13 +49,12 @@ static const CliCommand COMMANDS[] = {
      "      budget and on SIGINT or SIGTERM, and resume from it when run again on the same\n"
      "      game, rules and position; --numbers weak: a node's sum over its children\n"
      "      becomes the largest plus one for each other open child (weak proof-number\n"
-     "      search: positions many lines reach are not counted once for each; fewer\n"
-     "      nodes on most King's Valley positions; default sum); --verify: re-check a\n"
-     "      strategy by the rules alone; --check N: prove N random positions the\n"
-     "      solved table decides within 15 plies (kings-valley, retrieve-the-king;\n"
-     "      memory 4 MB each unless --memory) on J threads (default 1; the same\n"
-     "      positions and result for any J) and fail on any value that differs from\n"
-     "      the table's", NULL},
+     "      search: a position many lines reach is not counted once for each line;\n"
+     "      default sum); --verify: re-check a strategy by the rules alone; --check N:\n"
+     "      prove N random positions the solved table decides within 15 plies\n"
+     "      (kings-valley, retrieve-the-king; memory 4 MB each unless --memory) on J\n"
+     "      threads (default 1; the same positions and result for any J) and fail on\n"
+     "      any value that differs from the table's", NULL},
     {"puzzles", cmd_puzzles,
      "crown puzzles GAME --count N [--seed S] [--min-plies A --max-plies B] [--out FILE]\n"
      "           [--depth D] [--rule NAME=VALUE]... [--tablebase FILE] [--position TEXT]\n"
