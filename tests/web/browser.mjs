@@ -62,9 +62,11 @@ export function browserSuite({ before, after, shots, ready, args = [] }) {
   });
 }
 
-// What a page says to its user where it says it (game, analysis, lab, puzzle and
-// account pages): the first lines a failed wait reports.
-const SAID = '#message, #analysis-message, #lab-message, #puzzle-message, [role="status"], [role="alert"]';
+// Where the pages say things to their user (the game, analysis, puzzle, import, lobby
+// and seek pages, the position editor, and any status or alert region): what a failed
+// wait reports.
+const SAID = ['#message', '#analysis-message', '#puzzle-message', '#import-message', '#lobby-message',
+  '#seek-message', '#editor-status', '[role="status"]', '[role="alert"]'].join(', ');
 
 // A page of `target` (the browser or a context) at `viewport` that collects the page's
 // uncaught script errors in page.errors. A wait that runs out says where the page was
