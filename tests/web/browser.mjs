@@ -76,6 +76,25 @@ export async function openPage(target, viewport) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.errors = errors;
+  // The requests still out and the last that failed, so that a wait on an answer that
+  // never came names the request that holds it (the page's or the server's side).
+  const inFlight = new Map();
+  const failed = [];
+  page.on('request', (r) => inFlight.set(r, { at: Date.now(), status: null }));
+  page.on('response', (r) => { const o = inFlight.get(r.request()); if (o) o.status = r.status(); });
+  page.on('requestfinished', (r) => inFlight.delete(r));
+  page.on('requestfailed', (r) => {
+    inFlight.delete(r);
+    failed.push(`${r.method()} ${r.url()} (${r.failure()?.errorText ?? 'failed'})`);
+    if (failed.length > 5) failed.shift();
+  });
+  const consoleErrors = [];
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    consoleErrors.push(m.text());
+    if (consoleErrors.length > 5) consoleErrors.shift();
+  });
+  page.forgetReports = () => { errors.length = 0; failed.length = 0; consoleErrors.length = 0; };
   for (const name of ['waitForFunction', 'waitForSelector']) {
     const wait = page[name].bind(page);
     page[name] = async (...args) => {
@@ -86,7 +105,11 @@ export async function openPage(target, viewport) {
           const said = await page.$$eval(SAID, (es) => es.map((x) => `${x.id || x.getAttribute('role')}: ${x.textContent.trim()}`)
             .filter((l) => !/: $/.test(l))).catch(() => []);
           e.message += `\n  at ${page.url()}\n  the page said: ${said.join(' | ') || '(nothing)'}` +
-            `${errors.length ? `\n  script errors: ${errors.join(' | ')}` : ''}`;
+            `${errors.length ? `\n  script errors: ${errors.join(' | ')}` : ''}` +
+            `${inFlight.size ? `\n  requests still out: ${[...inFlight].map(([r, o]) =>
+              `${r.method()} ${r.url()} (${Date.now() - o.at} ms, ${o.status ? `answered ${o.status}, body not read yet` : 'no answer'})`).join(' | ')}` : ''}` +
+            `${failed.length ? `\n  requests that failed: ${failed.join(' | ')}` : ''}` +
+            `${consoleErrors.length ? `\n  console errors: ${consoleErrors.join(' | ')}` : ''}`;
         }
         throw e;
       }
@@ -106,7 +129,7 @@ export function pageReuser(target, viewport) {
       page = await openPage(await (typeof target === 'function' ? target() : target), size);
     } else {
       await page.setViewportSize(size);
-      page.errors.length = 0;
+      page.forgetReports();
     }
     return page;
   };
