@@ -115,10 +115,11 @@ static bool take_flags(int argc, char **argv, ProveFlags *f, char **rest, int *n
         f->memory_set |= strcmp(a, "--memory") == 0;
         if (strcmp(a, "--checkpoint") == 0)
             f->checkpoint = v;
-        else if (strcmp(a, "--numbers") == 0 && strcmp(v, "sum") != 0 && strcmp(v, "weak") != 0)
-            return cli_error("--numbers must be sum or weak, not '%s'", v), false;
-        else if (strcmp(a, "--numbers") == 0)
+        else if (strcmp(a, "--numbers") == 0) {
+            if (strcmp(v, "sum") != 0 && strcmp(v, "weak") != 0)
+                return cli_error("--numbers must be sum or weak, not '%s'", v), false;
             f->weak = strcmp(v, "weak") == 0;
+        }
         else if (strcmp(a, "--verify") == 0)
             f->verify = v;
         else if (!read_real(a, v, 0.0001, strcmp(a, "--hours") == 0 ? 10000 : 1024,

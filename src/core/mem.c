@@ -81,10 +81,11 @@ void *mem_huge_alloc(size_t size)
     if (size > SIZE_MAX - HUGE)
         return NULL;
     const size_t len = (size + HUGE - 1) / HUGE * HUGE;
-    void *w = aligned_alloc(HUGE, len ? len : HUGE);
+    const size_t bytes = len ? len : HUGE;
+    void *w = aligned_alloc(HUGE, bytes);
 #ifdef MADV_HUGEPAGE
     if (w != NULL)
-        (void)madvise(w, len, MADV_HUGEPAGE); // only advice: without it, small pages
+        (void)madvise(w, bytes, MADV_HUGEPAGE); // only advice: without it, small pages
 #endif
     return w;
 }

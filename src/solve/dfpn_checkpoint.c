@@ -168,8 +168,9 @@ static void first_difference(const char *a, const char *b, char *la, char *lb, s
         a += na + (a[na] == '\n');
         b += nb + (b[nb] == '\n');
     }
-    snprintf(la, cap, "%.*s", (int)strcspn(a, "\n"), a);
-    snprintf(lb, cap, "%.*s", (int)strcspn(b, "\n"), b);
+    // A question that ends first (a summed one beside a weak one) says so.
+    snprintf(la, cap, "%.*s", *a ? (int)strcspn(a, "\n") : 9, *a ? a : "(no line)");
+    snprintf(lb, cap, "%.*s", *b ? (int)strcspn(b, "\n") : 9, *b ? b : "(no line)");
 }
 
 static Status read_head(FILE *f, const char *path, const char *question, DfpnCkptInfo *info,
