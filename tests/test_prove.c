@@ -608,6 +608,121 @@ static void test_checkpoint_resume(void **state)
     game_destroy(g);
 }
 
+static void collect_entry(void *ctx, const DfpnEntry *e)
+{
+    DfpnEntry **at = ctx;
+    *(*at)++ = *e;
+}
+
+/* Reads every entry of the checkpoint at path (of `question`) into a new array. */
+static DfpnEntry *read_entries(const char *path, const char *question, DfpnCkptInfo *info)
+{
+    ErrBuf err;
+    DfpnEntry *all = malloc(1u << 24), *at = all;
+    assert_non_null(all);
+    assert_int_equal(dfpn_ckpt_read(path, question, info, collect_entry, &at, &err), STATUS_OK);
+    assert_true(info->entries <= (1u << 24) / sizeof *all);
+    return all;
+}
+
+/* A shrunk checkpoint keeps the entries of most work, in key order, with the head as it
+ * was; it resumes the search to the same value; the same file and count give the same
+ * bytes; a damaged file is refused and nothing is written. */
+static void test_checkpoint_shrink(void **state)
+{
+    (void)state;
+    Game *g = make_game("kings-valley", "on", "first-move-soldier=off");
+    GameState *s = game_state_new(g);
+    ErrBuf err;
+    assert_int_equal(g->ops->parse_position(g, s, CKPT_POSITION, &err), STATUS_OK);
+    char path[512], small[600], again[600];
+    temp_path(path, sizeof path, "crown-prove-shrink.checkpoint");
+    snprintf(small, sizeof small, "%s.small", path);
+    snprintf(again, sizeof again, "%s.again", path);
+    DfpnOptions o = {.tt_bytes = 4u << 20, .max_nodes = 2000, .checkpoint = path};
+    DfpnValue v;
+    DfpnStats st;
+    assert_int_equal(dfpn_value(g, s, &o, &v, &st, &err), STATUS_OK);
+    assert_int_equal(v, DFPN_UNKNOWN);
+    const uint64_t before = st.nodes;
+
+    StrBuf q;
+    sb_init(&q);
+    dfpn_ckpt_question(g, s, &q);
+    DfpnCkptInfo full, kept;
+    DfpnEntry *all = read_entries(path, sb_str(&q), &full);
+    const uint64_t keep = full.entries / 10;
+    assert_true(keep > 10);
+    DfpnShrinkStats ss;
+    assert_int_equal(dfpn_ckpt_shrink(path, small, keep, &ss, &err), STATUS_OK);
+    assert_int_equal(ss.entries, keep);
+    assert_int_equal(ss.entries_before, full.entries);
+    DfpnEntry *few = read_entries(small, sb_str(&q), &kept);
+    assert_int_equal(kept.entries, keep);
+    assert_int_equal(kept.nodes, full.nodes);
+    assert_int_equal(kept.n_runs, full.n_runs);
+    assert_int_equal(kept.runs[0].pn, full.runs[0].pn);
+    // Every kept entry is one of the file's, in key order, and none left out has more work.
+    uint64_t more = 0;
+    for (uint64_t i = 0; i < full.entries; i++)
+        more += all[i].work > ss.least_work;
+    assert_true(more <= keep);
+    for (uint64_t i = 0; i < keep; i++) {
+        assert_true(few[i].work >= ss.least_work);
+        assert_true(i == 0 || few[i - 1].key <= few[i].key);
+        bool found = false;
+        for (uint64_t j = 0; j < full.entries && !found; j++)
+            found = memcmp(&all[j], &few[i], sizeof few[i]) == 0;
+        assert_true(found);
+    }
+    assert_int_equal(dfpn_ckpt_shrink(path, again, keep, &ss, &err), STATUS_OK);
+    size_t n1, n2;
+    char *a = slurp(small, &n1), *b = slurp(again, &n2);
+    assert_true(n1 == n2 && memcmp(a, b, n1) == 0);
+    free(b);
+    // More than there are: all of them.
+    assert_int_equal(dfpn_ckpt_shrink(path, again, full.entries + 5, &ss, &err), STATUS_OK);
+    assert_int_equal(ss.entries, full.entries);
+    unlink(again);
+
+    // A damaged file is refused, and nothing is written.
+    size_t n;
+    char *good = slurp(path, &n);
+    good[n - 20] ^= 0x10;
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(good, 1, n, f), n);
+    fclose(f);
+    assert_int_equal(dfpn_ckpt_shrink(path, again, keep, &ss, &err), STATUS_CORRUPT);
+    assert_non_null(strstr(err.msg, "checksum"));
+    assert_int_equal(access(again, F_OK), -1);
+    unlink(path);
+
+    // The small file resumes the search, which proves the win.
+    o = (DfpnOptions){.tt_bytes = 4u << 20, .max_nodes = 20000000, .checkpoint = small};
+    assert_int_equal(dfpn_value(g, s, &o, &v, &st, &err), STATUS_OK);
+    assert_int_equal(v, DFPN_WIN);
+    assert_true(st.resumed);
+    assert_int_equal(st.resumed_nodes, before);
+    unlink(small);
+    free(good);
+    free(a);
+    free(few);
+    free(all);
+    sb_free(&q);
+    free(s);
+    game_destroy(g);
+}
+
+/* `crown ARGS` fails and its output says `says`. */
+static void expect_refused(const char *args, const char *says)
+{
+    char out[8192];
+    assert_int_not_equal(crown(args, out, sizeof out), 0);
+    if (!strstr(out, says))
+        fail_msg("crown %s said: %s", args, out);
+}
+
 /* A checkpoint of another position or other rules is refused and names what differs; a
  * damaged, cut or foreign file is refused as damaged; nothing is searched then. */
 static void test_checkpoint_refused(void **state)
@@ -707,6 +822,37 @@ static void test_command_line_checkpoint(void **state)
     snprintf(args, sizeof args, "%s --checkpoint '%s'", common, dir);
     assert_int_equal(crown(args, out, sizeof out), 1);
     assert_non_null(strstr(out, "another question"));
+    unlink(file);
+
+    // A run's checkpoint shrunk to 50 entries resumes to the proof.
+    char small[600], small_file[700];
+    snprintf(small, sizeof small, "%s/small", dir);
+    snprintf(small_file, sizeof small_file, "%s/prove.checkpoint", small);
+    snprintf(args, sizeof args, "%s --rule first-move-soldier=off --nodes 3000 --checkpoint '%s'",
+             common, dir);
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    snprintf(args, sizeof args, "prove --shrink 50 --checkpoint '%s' --to '%s'", dir, small);
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "kept 50 of "));
+    snprintf(args, sizeof args, "%s --rule first-move-soldier=off --checkpoint '%s'", common,
+             small);
+    assert_int_equal(crown(args, out, sizeof out), 0);
+    assert_non_null(strstr(out, "resumed from"));
+    assert_non_null(strstr(out, "value: first player wins"));
+    // Each refused with what is wrong.
+    snprintf(args, sizeof args, "prove --shrink 0 --checkpoint '%s' --to '%s'", dir, small);
+    expect_refused(args, "from 1 to");
+    snprintf(args, sizeof args, "prove --shrink many --checkpoint '%s' --to '%s'", dir, small);
+    expect_refused(args, "not 'many'");
+    snprintf(args, sizeof args, "prove --shrink 5 --checkpoint '%s'", dir);
+    expect_refused(args, "usage: crown prove --shrink");
+    snprintf(args, sizeof args, "prove kings-valley --shrink 5 --checkpoint '%s' --to '%s'", dir,
+             small);
+    expect_refused(args, "usage: crown prove --shrink");
+    snprintf(args, sizeof args, "prove --shrink 5 --checkpoint '%s/none' --to '%s'", dir, small);
+    expect_refused(args, "no checkpoint at");
+    unlink(small_file);
+    assert_int_equal(rmdir(small), 0);
     unlink(file);
 
     // SIGINT in a proof far longer than the wait: a clean stop with a checkpoint.
@@ -950,6 +1096,7 @@ int main(void)
         cmocka_unit_test(test_value_writes_proof),
         cmocka_unit_test(test_checkpoint_resume),
         cmocka_unit_test(test_checkpoint_refused),
+        cmocka_unit_test(test_checkpoint_shrink),
         cmocka_unit_test(test_command_line),
         cmocka_unit_test(test_command_line_checkpoint),
         cmocka_unit_test(test_command_line_check),

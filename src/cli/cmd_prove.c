@@ -21,9 +21,12 @@
 #include "core/clock.h"
 #include "core/game_api.h"
 #include "solve/dfpn.h"
+#include "solve/dfpn_checkpoint.h"
 #include "solve/proof_check.h"
 
+/* --shrink keeps its entries in memory while it reads: 24 bytes each, so 6 GB at most. */
 enum { PROVE_MAX_ARGS = 128 };
+#define SHRINK_MAX (1ULL << 28)
 
 /* The flags only prove reads, taken out before the shared parser sees the rest. */
 typedef struct ProveFlags {
@@ -33,6 +36,8 @@ typedef struct ProveFlags {
     const char *verify;
     const char *checkpoint; /* a folder */
     bool weak;              /* --numbers weak */
+    uint64_t shrink;        /* --shrink N: entries to keep, 0 when not asked */
+    const char *to;         /* --to DIR, where --shrink writes */
 } ProveFlags;
 
 /* SIGINT and SIGTERM while proving with a checkpoint: blocked, and taken by the search's
@@ -102,7 +107,8 @@ static bool take_flags(int argc, char **argv, ProveFlags *f, char **rest, int *n
         const char *a = argv[i];
         const bool ours = strcmp(a, "--hours") == 0 || strcmp(a, "--memory") == 0 ||
                           strcmp(a, "--verify") == 0 || strcmp(a, "--checkpoint") == 0 ||
-                          strcmp(a, "--numbers") == 0;
+                          strcmp(a, "--numbers") == 0 || strcmp(a, "--shrink") == 0 ||
+                          strcmp(a, "--to") == 0;
         if (!ours) {
             if (*n_rest == PROVE_MAX_ARGS)
                 return cli_error("too many arguments"), false;
@@ -122,11 +128,49 @@ static bool take_flags(int argc, char **argv, ProveFlags *f, char **rest, int *n
         }
         else if (strcmp(a, "--verify") == 0)
             f->verify = v;
+        else if (strcmp(a, "--to") == 0)
+            f->to = v;
+        else if (strcmp(a, "--shrink") == 0) {
+            char *end;
+            errno = 0;
+            const unsigned long long n = strtoull(v, &end, 10);
+            if (errno || *end || end == v || *v == '-' || n < 1 || n > SHRINK_MAX)
+                return cli_error("--shrink must be a count of entries from 1 to %llu, not "
+                                 "'%s'", (unsigned long long)SHRINK_MAX, v), false;
+            f->shrink = n;
+        }
         else if (!read_real(a, v, 0.0001, strcmp(a, "--hours") == 0 ? 10000 : 1024,
                             strcmp(a, "--hours") == 0 ? &f->hours : &f->memory_gb))
             return false;
     }
     return true;
+}
+
+/* `crown prove --shrink N --checkpoint DIR --to DIR2`. */
+static int shrink(const ProveFlags *f)
+{
+    char from[4096], to[4096];
+    if (!f->checkpoint || !f->to)
+        return cli_error("usage: crown prove --shrink N --checkpoint DIR --to DIR2"), 2;
+    // The folder read from is not made when missing: the read says there is none.
+    if (snprintf(from, sizeof from, "%s/prove.checkpoint", f->checkpoint) >= (int)sizeof from)
+        return cli_error("--checkpoint: the folder's name is too long"), 2;
+    struct stat sb;
+    if (stat(from, &sb) != 0)
+        return cli_error("--shrink: no checkpoint at %s: %s", from, strerror(errno));
+    if (!checkpoint_path(f->to, to, sizeof to))
+        return 1;
+    if (strcmp(from, to) == 0)
+        return cli_error("--shrink: --to must be another folder than --checkpoint"), 2;
+    ErrBuf err;
+    DfpnShrinkStats st;
+    if (dfpn_ckpt_shrink(from, to, f->shrink, &st, &err) != STATUS_OK)
+        return cli_error("--shrink: %s", err.msg);
+    printf("kept %llu of %llu entries (those with most work, %lu nodes or more each) in %s, "
+           "%.1f MB\n",
+           (unsigned long long)st.entries, (unsigned long long)st.entries_before,
+           (unsigned long)st.least_work, to, (double)st.bytes / 1e6);
+    return 0;
 }
 
 static const char *value_words(DfpnValue v, int mover, bool interrupted)
@@ -243,10 +287,16 @@ int cmd_prove(int argc, char **argv)
             return cli_error("usage: crown prove --verify FILE"), 2;
         return verify(f.verify);
     }
+    if (f.shrink || f.to) {
+        if (!f.shrink || n_rest != 2)
+            return cli_error("usage: crown prove --shrink N --checkpoint DIR --to DIR2"), 2;
+        return shrink(&f);
+    }
     static const char usage[] =
         "usage: crown prove GAME [--position TEXT] [--rule NAME=VALUE]... "
         "[--hours H] [--memory GB] [--nodes N] [--numbers sum|weak] [--out FILE] "
-        "[--checkpoint DIR] | crown prove kings-valley --check N [--seed S] "
+        "[--checkpoint DIR] | crown prove --verify FILE | crown prove --shrink N "
+        "--checkpoint DIR --to DIR2 | crown prove kings-valley --check N [--seed S] "
         "[--jobs J] [--tablebase FILE] [--checkpoint DIR]";
     CliOptions o;
     if (!cli_parse_game_options(n_rest, rest, usage, &o))

@@ -38,7 +38,7 @@ static const CliCommand COMMANDS[] = {
     {"prove", cmd_prove,
      "crown prove GAME [--position TEXT] [--rule NAME=VALUE]... [--hours H] [--memory GB]\n"
      "           [--nodes N] [--numbers sum|weak] [--out FILE] [--checkpoint DIR]\n"
-     "           | crown prove --verify FILE\n"
+     "           | crown prove --verify FILE | crown prove --shrink N --checkpoint DIR --to DIR2\n"
      "           | crown prove kings-valley --check N [--seed S] [--jobs J] [--tablebase FILE]",
      "prove the value of a position (first player wins, second wins, draw, or unknown\n"
      "      at the budget) by depth-first proof-number search; --memory: the table in GB\n"
@@ -50,7 +50,9 @@ static const CliCommand COMMANDS[] = {
      "      game, rules and position; --numbers weak: a node's sum over its children\n"
      "      becomes the largest plus one for each other open child (weak proof-number\n"
      "      search: a position many lines reach is not counted once for each line;\n"
-     "      default sum); --verify: re-check a strategy by the rules alone; --check N:\n"
+     "      default sum); --verify: re-check a strategy by the rules alone; --shrink N:\n"
+     "      copy DIR's checkpoint to DIR2 with only its N entries of most work, a file\n"
+     "      small enough to keep or share that resumes the search; --check N:\n"
      "      prove N random positions the solved table decides within 15 plies\n"
      "      (kings-valley, retrieve-the-king; memory 4 MB each unless --memory) on J\n"
      "      threads (default 1; the same positions and result for any J) and fail on\n"

@@ -173,8 +173,10 @@ static void first_difference(const char *a, const char *b, char *la, char *lb, s
     snprintf(lb, cap, "%.*s", *b ? (int)strcspn(b, "\n") : 9, *b ? b : "(no line)");
 }
 
-static Status read_head(FILE *f, const char *path, const char *question, DfpnCkptInfo *info,
-                        uint64_t *h, char *line, ErrBuf *err)
+/* The head up to the entries. With question NULL any question is taken, and put into
+ * `asked` when that is not NULL. */
+static Status read_head(FILE *f, const char *path, const char *question, StrBuf *asked,
+                        DfpnCkptInfo *info, uint64_t *h, char *line, ErrBuf *err)
 {
     const Status bad = STATUS_CORRUPT;
     if (!head_line(f, line, h) || strncmp(line, MAGIC, sizeof MAGIC - 1) != 0 ||
@@ -189,7 +191,11 @@ static Status read_head(FILE *f, const char *path, const char *question, DfpnCkp
     bool ok;
     while ((ok = head_line(f, line, h)) && strncmp(line, "run ", 4) != 0)
         sb_printf(&q, "%s\n", line);
-    if (ok && !sb_failed(&q) && strcmp(sb_str(&q), question) != 0) {
+    if (ok && sb_failed(&q)) {
+        sb_free(&q);
+        return err_set(err, STATUS_NOMEM, "no memory to read the checkpoint %s", path);
+    }
+    if (ok && question && strcmp(sb_str(&q), question) != 0) {
         char mine[80], theirs[80];
         first_difference(sb_str(&q), question, theirs, mine, sizeof mine);
         sb_free(&q);
@@ -197,6 +203,8 @@ static Status read_head(FILE *f, const char *path, const char *question, DfpnCkp
                        "%s is for another question: it has '%s' where this one has '%s'",
                        path, theirs, mine);
     }
+    if (ok && asked)
+        sb_puts(asked, sb_str(&q));
     sb_free(&q);
     if (!ok)
         return err_set(err, bad, "%s is damaged: its head is cut short", path);
@@ -221,8 +229,8 @@ static Status read_head(FILE *f, const char *path, const char *question, DfpnCkp
     return STATUS_OK;
 }
 
-Status dfpn_ckpt_read(const char *path, const char *question, DfpnCkptInfo *info,
-                      DfpnCkptInsert insert, void *ctx, ErrBuf *err)
+static Status read_file(const char *path, const char *question, StrBuf *asked,
+                        DfpnCkptInfo *info, DfpnCkptInsert insert, void *ctx, ErrBuf *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -239,7 +247,7 @@ Status dfpn_ckpt_read(const char *path, const char *question, DfpnCkptInfo *info
         return err_set(err, STATUS_NOMEM, "no memory to read the checkpoint %s", path);
     }
     uint64_t h = FNV_BASIS;
-    Status st = read_head(f, path, question, info, &h, line, err);
+    Status st = read_head(f, path, question, asked, info, &h, line, err);
     for (uint64_t at = 0; st == STATUS_OK && at < info->entries;) {
         const size_t n = (size_t)(info->entries - at < BATCH ? info->entries - at : BATCH);
         if (fread(buf, REC, n, f) != n) {
@@ -270,5 +278,107 @@ Status dfpn_ckpt_read(const char *path, const char *question, DfpnCkptInfo *info
     fclose(f);
     free(line);
     free(buf);
+    return st;
+}
+
+Status dfpn_ckpt_read(const char *path, const char *question, DfpnCkptInfo *info,
+                      DfpnCkptInsert insert, void *ctx, ErrBuf *err)
+{
+    return read_file(path, question, NULL, info, insert, ctx, err);
+}
+
+/* The entries kept so far, a min-heap on (work, key): its top is the first to give way
+ * to an entry of more work. */
+typedef struct Shrink {
+    DfpnEntry *heap;
+    uint64_t count, cap;
+} Shrink;
+
+static bool less_work(const DfpnEntry *a, const DfpnEntry *b)
+{
+    return a->work != b->work ? a->work < b->work : a->key > b->key;
+}
+
+static void sift_down(DfpnEntry *heap, uint64_t n, uint64_t i)
+{
+    for (;;) {
+        uint64_t least = i;
+        const uint64_t l = 2 * i + 1, r = l + 1;
+        if (l < n && less_work(&heap[l], &heap[least]))
+            least = l;
+        if (r < n && less_work(&heap[r], &heap[least]))
+            least = r;
+        if (least == i)
+            return;
+        const DfpnEntry t = heap[i];
+        heap[i] = heap[least];
+        heap[least] = t;
+        i = least;
+    }
+}
+
+static void shrink_take(void *ctx, const DfpnEntry *e)
+{
+    Shrink *k = ctx;
+    if (k->count < k->cap) {
+        uint64_t i = k->count++;
+        k->heap[i] = *e;
+        while (i > 0 && less_work(&k->heap[i], &k->heap[(i - 1) / 2])) {
+            const DfpnEntry t = k->heap[i];
+            k->heap[i] = k->heap[(i - 1) / 2];
+            k->heap[(i - 1) / 2] = t;
+            i = (i - 1) / 2;
+        }
+    } else if (k->cap > 0 && less_work(&k->heap[0], e)) {
+        k->heap[0] = *e;
+        sift_down(k->heap, k->count, 0);
+    }
+}
+
+/* Key order; a position's proof, disproof and open numbers are separate entries of one
+ * key, ordered by their numbers. */
+static int by_key(const void *pa, const void *pb)
+{
+    const DfpnEntry *a = pa, *b = pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    if (a->pn != b->pn)
+        return a->pn < b->pn ? -1 : 1;
+    if (a->dn != b->dn)
+        return a->dn < b->dn ? -1 : 1;
+    return (a->depth > b->depth) - (a->depth < b->depth);
+}
+
+Status dfpn_ckpt_shrink(const char *from, const char *to, uint64_t keep, DfpnShrinkStats *stats,
+                        ErrBuf *err)
+{
+    *stats = (DfpnShrinkStats){0};
+    Shrink k = {.heap = malloc((size_t)(keep ? keep : 1) * sizeof(DfpnEntry)), .cap = keep};
+    StrBuf question;
+    sb_init(&question);
+    if (!k.heap) {
+        sb_free(&question);
+        return err_set(err, STATUS_NOMEM, "no memory to keep %" PRIu64 " entries", keep);
+    }
+    DfpnCkptInfo info;
+    Status st = read_file(from, NULL, &question, &info, shrink_take, &k, err);
+    if (st == STATUS_OK && sb_failed(&question))
+        st = err_set(err, STATUS_NOMEM, "no memory to read the checkpoint %s", from);
+    if (st == STATUS_OK) {
+        // In key order, so that the same file and count give the same bytes.
+        qsort(k.heap, (size_t)k.count, sizeof *k.heap, by_key);
+        stats->entries_before = info.entries;
+        stats->entries = k.count;
+        stats->least_work = UINT32_MAX;
+        for (uint64_t i = 0; i < k.count; i++)
+            if (k.heap[i].work < stats->least_work)
+                stats->least_work = k.heap[i].work;
+        if (k.count == 0)
+            stats->least_work = 0;
+        info.entries = k.count;
+        st = dfpn_ckpt_write(to, sb_str(&question), &info, k.heap, k.count, &stats->bytes, err);
+    }
+    sb_free(&question);
+    free(k.heap);
     return st;
 }

@@ -63,4 +63,18 @@ typedef void (*DfpnCkptInsert)(void *ctx, const DfpnEntry *e);
 Status dfpn_ckpt_read(const char *path, const char *question, DfpnCkptInfo *info,
                       DfpnCkptInsert insert, void *ctx, ErrBuf *err);
 
+typedef struct DfpnShrinkStats {
+    uint64_t entries_before, entries; /* in the checkpoint read, in the one written */
+    uint32_t least_work;              /* of the entries kept */
+    uint64_t bytes;                   /* of the file written */
+} DfpnShrinkStats;
+
+/* Writes to `to` a copy of the checkpoint at `from`, of any question, that keeps only
+ * its `keep` entries of most work (ties to the lower key), in key order, and its head
+ * as it is: a file small enough to keep or share that resumes the search with the
+ * numbers of the nodes it worked on most, the cheap ones found again when needed.
+ * `from`'s errors as dfpn_ckpt_read's. */
+Status dfpn_ckpt_shrink(const char *from, const char *to, uint64_t keep, DfpnShrinkStats *stats,
+                        ErrBuf *err);
+
 #endif
