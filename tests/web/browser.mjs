@@ -72,7 +72,7 @@ const SAID = ['#message', '#analysis-message', '#puzzle-message', '#import-messa
 // uncaught script errors in page.errors. A wait that runs out says where the page was
 // and what it said then, since a log is all a failed run elsewhere leaves.
 export async function openPage(target, viewport) {
-  const page = await target.newPage({ viewport });
+  const page = await target.newPage(viewport ? { viewport } : undefined);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.errors = errors;

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { browserSuite } from './browser.mjs';
+import { browserSuite, openPage } from './browser.mjs';
 import { api, startServer } from './server.mjs';
 import { startSink } from './smtp.mjs';
 
@@ -37,10 +37,7 @@ browserSuite({
 // script policy is bypassed for this test's own script only.
 async function newPage(viewport = WIDE) {
   const context = await browser.newContext({ viewport, bypassCSP: true });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  return page;
+  return openPage(context);
 }
 
 async function create(body) {

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { assertAccessible } from './a11y.mjs';
-import { launch } from './browser.mjs';
+import { launch, openPage } from './browser.mjs';
 import { api, tempDir, withServer } from './server.mjs';
 
 const WAIT = { timeout: 15000 };
@@ -20,9 +20,8 @@ after(async () => { if (browser) await browser.close(); });
 
 test('a study set up, watched and its report opened from the Lab page', async () => {
   await withServer(['--lab', join(tempDir('crown-lab-'), 'lab')], async (srv) => {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const page = await openPage(browser);
+    const errors = page.errors;
     await page.goto(`${srv.url}/`);
     // The header links to the Lab on a server that runs it (home.test.mjs: not otherwise).
     await page.waitForSelector('a.lab-link', { state: 'visible', ...WAIT });
@@ -56,9 +55,8 @@ test('a study queued behind another shows its place, is removed, and a 429 is ex
     // A long study of King Down at ai:4, whose moves are quick, started beside the page.
     const long = await api(srv, 'POST', '/api/lab', { body: { game: 'king-down', players: 'ai:4,ai:4', games: 200, seed: 1 } });
     assert.equal(long.status, 201, JSON.stringify(long.body));
-    const page = await browser.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
+    const page = await openPage(browser);
+    const errors = page.errors;
     await page.goto(`${srv.url}/lab`);
     await page.fill('#lab-games', '2');
     await page.click('#lab-run');

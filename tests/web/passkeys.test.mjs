@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { assertAccessible } from './a11y.mjs';
-import { browserSuite } from './browser.mjs';
+import { browserSuite, openPage } from './browser.mjs';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
 const WAIT = { timeout: 15000 };
@@ -44,9 +44,8 @@ async function check(page, name) {
 
 test('a passkey added on /account signs in alone after signing out, then is removed', async () => {
   const context = await browser.newContext({ viewport: WIDE });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const page = await openPage(context);
+  const errors = page.errors;
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {

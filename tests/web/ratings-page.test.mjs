@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { assertAccessible } from './a11y.mjs';
-import { browserSuite } from './browser.mjs';
+import { browserSuite, openPage } from './browser.mjs';
 import { api } from './server.mjs';
 
 const SHOTS = process.env.SCREENSHOT_DIR || 'build/web-screenshots';
@@ -29,9 +29,7 @@ browserSuite({
 // A player in a browser context of his own, signed up through the sign-in page.
 async function player(name) {
   const context = await browser.newContext({ viewport: WIDE, bypassCSP: true });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
+  const page = await openPage(context);
   await page.goto(`${srv.url}/login`);
   await page.fill('.login-form input[name=name]', name);
   await page.fill('.login-form input[name=password]', `pw-of-${name}`);

@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { browserSuite } from './browser.mjs';
+import { browserSuite, openPage } from './browser.mjs';
 import { api, CROWN, tempDir } from './server.mjs';
 
 // The first player wins in 3; d4-d3 gives that away (the second king then slides
@@ -76,9 +76,8 @@ test('the solution API: values, the change of hands, and who may ask when', asyn
 test('the game page and its review mark where the result changed hands', { timeout: 20000 }, async () => {
   const g = await playedGame();
   await api(srv, 'POST', `/api/games/${g.id}/moves`, { token: g.seats[1].token, body: { move: 'b3-c3' } });
-  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const page = await openPage(browser, { width: 1200, height: 900 });
+  const errors = page.errors;
   await page.goto(`${srv.url}${g.seats[0].url}`);
   await page.waitForSelector('#moves li.turning', { timeout: 10000 });
   assert.equal(await page.getAttribute('#moves li.turning', 'data-ply'), '1');
