@@ -24,8 +24,8 @@
 #include "solve/dfpn_checkpoint.h"
 #include "solve/proof_check.h"
 
-/* --shrink keeps its entries in memory while it reads: 24 bytes each, so 6 GB at most. */
 enum { PROVE_MAX_ARGS = 128 };
+/* --shrink keeps its entries in memory while it reads: 24 bytes each, so 6 GB at most. */
 #define SHRINK_MAX (1ULL << 28)
 
 /* The flags only prove reads, taken out before the shared parser sees the rest. */
