@@ -32,9 +32,11 @@ log=$dir/run-$(date -u +%Y%m%d-%H%M%S).log
 echo "prover log: $log (its progress: tail -f)"
 # The prover stops at the budget or on SIGINT/SIGTERM (a Ctrl-C reaches it), writing its
 # table either way and leaving with status 0, so the script goes on to keep it.
+status=0
 /usr/bin/time -f "%e s wall, %U s user" -a -o "$log" $crown prove "$game" --memory "$memory" \
-    --hours "$hours" --checkpoint "$dir" >>"$log" 2>&1
-grep -v '^prove: does' "$log"
+    --hours "$hours" --checkpoint "$dir" >>"$log" 2>&1 || status=$?
+grep -v '^prove: does' "$log" || true
+[ "$status" -eq 0 ] || { echo "prove-run: crown prove failed (status $status), see $log" >&2; exit "$status"; }
 $crown prove --shrink "$keep" --checkpoint "$dir" --to "$dir/shrunk"
 zstd -19 -q -f "$dir/shrunk/prove.checkpoint" -o "$kept"
 rm -r "$dir/shrunk"
