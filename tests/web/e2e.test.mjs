@@ -449,10 +449,16 @@ test('the AI\'s thinking shows while it searches', async () => {
   const page = await newPage();
   // Level 10 thinks its whole five seconds (the lower levels stop at a node count, a few
   // milliseconds on an idle machine, too soon to be seen).
+  // Its first search may be over before a loaded machine has drawn the page and opened
+  // its stream (a CI run missed it so), so the indicator is watched on its second, which
+  // begins with the page live: after our first move.
   await startFromForm(page, 'kings-castle', ['ai:10', 'human']);
+  await page.waitForSelector('#moves li.p0', WAIT);
+  await until(page, () => document.querySelector('#board').dataset.toMove === '1', null, 'our turn');
+  assert.ok(await playTurnByClicking(page) >= 1);
   await page.waitForSelector('#thinking:not([hidden])', WAIT);
   assert.match(await page.textContent('#thinking'), /thinking/);
-  await page.waitForSelector('#moves li.p0', WAIT);
+  await page.waitForFunction(() => document.querySelectorAll('#moves li.p0').length === 2, null, WAIT);
   await page.waitForFunction(() => document.querySelector('#thinking').hidden, null, WAIT);
   assert.equal((await boardData(page)).toMove, '1');
   await page.locator('#board').screenshot({ path: join(SHOTS, 'kings-castle-second-seat.png') });
