@@ -64,6 +64,15 @@ static Game *make_game(const char *name, const char *lkl, const char *extra)
     return g;
 }
 
+/* A new state of G at CKPT_POSITION, the checkpoint tests' question. */
+static GameState *at_checkpoint_position(const Game *g)
+{
+    GameState *s = game_state_new(g);
+    ErrBuf err;
+    assert_int_equal(g->ops->parse_position(g, s, CKPT_POSITION, &err), STATUS_OK);
+    return s;
+}
+
 /* SAMPLE random positions of the one-soldier table decided within 15 plies, each side to
  * move: the prover's value is the table's, with summed numbers and with weak ones. */
 static void check_sample(const char *lkl, uint64_t seed)
@@ -468,9 +477,8 @@ static void test_value_writes_proof(void **state)
 {
     (void)state;
     Game *g = make_game("kings-valley", "on", "first-move-soldier=off");
-    GameState *s = game_state_new(g);
+    GameState *s = at_checkpoint_position(g);
     ErrBuf err;
-    assert_int_equal(g->ops->parse_position(g, s, CKPT_POSITION, &err), STATUS_OK);
     DfpnOptions o = OPT;
     o.proof = tmpfile();
     assert_non_null(o.proof);
@@ -537,9 +545,8 @@ static void test_checkpoint_resume(void **state)
 {
     (void)state;
     Game *g = make_game("kings-valley", "on", "first-move-soldier=off");
-    GameState *s = game_state_new(g);
+    GameState *s = at_checkpoint_position(g);
     ErrBuf err;
-    assert_int_equal(g->ops->parse_position(g, s, CKPT_POSITION, &err), STATUS_OK);
     DfpnValue v;
     DfpnStats fresh, st;
     assert_int_equal(dfpn_value(g, s, &OPT, &v, &fresh, &err), STATUS_OK);
@@ -632,9 +639,8 @@ static void test_checkpoint_shrink(void **state)
 {
     (void)state;
     Game *g = make_game("kings-valley", "on", "first-move-soldier=off");
-    GameState *s = game_state_new(g);
+    GameState *s = at_checkpoint_position(g);
     ErrBuf err;
-    assert_int_equal(g->ops->parse_position(g, s, CKPT_POSITION, &err), STATUS_OK);
     char path[512], small[600], again[600];
     temp_path(path, sizeof path, "crown-prove-shrink.checkpoint");
     snprintf(small, sizeof small, "%s.small", path);
@@ -729,9 +735,8 @@ static void test_checkpoint_refused(void **state)
 {
     (void)state;
     Game *g = make_game("kings-valley", "on", "first-move-soldier=off");
-    GameState *s = game_state_new(g);
+    GameState *s = at_checkpoint_position(g);
     ErrBuf err;
-    assert_int_equal(g->ops->parse_position(g, s, CKPT_POSITION, &err), STATUS_OK);
     char path[512];
     temp_path(path, sizeof path, "crown-prove-refused.checkpoint");
     unlink(path);
@@ -748,8 +753,7 @@ static void test_checkpoint_refused(void **state)
     assert_non_null(strstr(err.msg, "position"));
     free(other);
     Game *g2 = make_game("kings-valley", "on", "first-move-soldier=on");
-    GameState *s2 = game_state_new(g2);
-    assert_int_equal(g2->ops->parse_position(g2, s2, CKPT_POSITION, &err), STATUS_OK);
+    GameState *s2 = at_checkpoint_position(g2);
     assert_int_equal(dfpn_value(g2, s2, &o, &v, &st, &err), STATUS_CONFLICT);
     assert_non_null(strstr(err.msg, "first-move-soldier"));
     free(s2);

@@ -365,16 +365,12 @@ Status dfpn_ckpt_shrink(const char *from, const char *to, uint64_t keep, DfpnShr
     if (st == STATUS_OK && sb_failed(&question))
         st = err_set(err, STATUS_NOMEM, "no memory to read the checkpoint %s", from);
     if (st == STATUS_OK) {
+        // The heap's top is the least work kept; read it before the sort undoes the heap.
+        stats->least_work = k.count ? k.heap[0].work : 0;
         // In key order, so that the same file and count give the same bytes.
         qsort(k.heap, (size_t)k.count, sizeof *k.heap, by_key);
         stats->entries_before = info.entries;
         stats->entries = k.count;
-        stats->least_work = UINT32_MAX;
-        for (uint64_t i = 0; i < k.count; i++)
-            if (k.heap[i].work < stats->least_work)
-                stats->least_work = k.heap[i].work;
-        if (k.count == 0)
-            stats->least_work = 0;
         info.entries = k.count;
         st = dfpn_ckpt_write(to, sb_str(&question), &info, k.heap, k.count, &stats->bytes, err);
     }
