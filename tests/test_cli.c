@@ -1262,6 +1262,33 @@ static void test_tune(void **state)
     run(&r, "tune king-down --generate 2", NULL);
     assert_int_equal(r.status, 2);
     assert_contains(&r, "--generate needs --out FILE");
+
+    // SIGTERM ends a long run after a whole game: status 0, and the file is what
+    // --generate N writes for the N it reports.
+    const char *gen =
+        "tune kings-valley-labyrinth --depth 1 --per-game 0 --score-nodes 100 --seed 3 --jobs 2";
+    char cmd[1024], stopped[240], file[240];
+    snprintf(stopped, sizeof stopped, "%s.stopped", data);
+    snprintf(file, sizeof file, "%s.whole", data);
+    snprintf(cmd, sizeof cmd,
+             "'%s' %s --generate 100000 --out %s 2>&1 & p=$!; sleep 1; kill -TERM $p; "
+             "wait $p; echo status $?",
+             getenv("CROWN_BIN"), gen, stopped);
+    run_shell(&r, cmd);
+    assert_contains(&r, "status 0");
+    const char *said = strstr(r.out, "stopped: the first ");
+    if (said == NULL)
+        fail_msg("no stop reported: %s", r.out);
+    const long games = strtol(said + strlen("stopped: the first "), NULL, 10);
+    assert_true(games > 0 && games < 100000);
+    snprintf(args, sizeof args, "%s --generate %ld --out %s", gen, games, file);
+    run(&r, args, NULL);
+    assert_int_equal(r.status, 0);
+    snprintf(cmd, sizeof cmd, "cmp %s %s && echo same", stopped, file);
+    run_shell(&r, cmd);
+    assert_contains(&r, "same");
+    unlink(stopped);
+    unlink(file);
     unlink(data);
     unlink(table);
 }

@@ -8,16 +8,14 @@
  * (cli/prove_check.h).
  */
 #include <errno.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "cli/cli.h"
 #include "cli/prove_check.h"
+#include "cli/stop_signals.h"
 #include "core/clock.h"
 #include "core/game_api.h"
 #include "solve/dfpn.h"
@@ -39,37 +37,6 @@ typedef struct ProveFlags {
     uint64_t shrink;        /* --shrink N: entries to keep, 0 when not asked */
     const char *to;         /* --to DIR, where --shrink writes */
 } ProveFlags;
-
-/* SIGINT and SIGTERM while proving with a checkpoint: blocked, and taken by the search's
- * polling (sigtimedwait with no wait), so that a stop ends in a clean last checkpoint
- * with no signal handler and no flag at file scope. */
-typedef struct StopSignals {
-    sigset_t set, old;
-} StopSignals;
-
-static bool stop_signalled(void *ctx)
-{
-    const StopSignals *sig = ctx;
-    const struct timespec now = {0, 0};
-    return sigtimedwait(&sig->set, NULL, &now) > 0;
-}
-
-static void stop_signals_block(StopSignals *sig)
-{
-    sigemptyset(&sig->set);
-    sigaddset(&sig->set, SIGINT);
-    sigaddset(&sig->set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &sig->set, &sig->old);
-}
-
-/* Takes any stop that came after the last poll first: the work is over, and unblocked
- * it would kill the process before it reports. */
-static void stop_signals_restore(StopSignals *sig)
-{
-    while (stop_signalled(sig))
-        ;
-    pthread_sigmask(SIG_SETMASK, &sig->old, NULL);
-}
 
 /* DIR/prove.checkpoint into path, DIR made when missing. */
 static bool checkpoint_path(const char *dir, char *path, size_t cap)

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/stop_signals.h"
 #include "core/game_api.h"
 #include "play/chances.h"
 #include "play/tune_data.h"
@@ -38,7 +39,8 @@ typedef struct Writer {
     FILE *f;
     const char *path;
     long games, failed, positions, total;
-    bool io_error;
+    bool io_error, stopped;
+    StopSignals *stop;
 } Writer;
 
 static bool game_done(void *ctx, long index, const char *lines, int positions,
@@ -57,6 +59,12 @@ static bool game_done(void *ctx, long index, const char *lines, int positions,
     if (w->games % 50 == 0 || w->games == w->total) {
         printf("games %ld/%ld, positions %ld\n", w->games, w->total, w->positions);
         fflush(stdout);
+    }
+    // Polled after a whole game, in the games' order: a stopped file holds games 1..N,
+    // what --generate N writes.
+    if (stop_signalled(w->stop)) {
+        w->stopped = true;
+        return false;
     }
     return true;
 }
@@ -78,17 +86,24 @@ static int generate(const CliOptions *o, const TuneArgs *a, const Game *g)
     tune_data_header(g, &head);
     fputs(sb_str(&head), f);
     sb_free(&head);
-    Writer w = {.f = f, .path = o->out, .total = a->generate};
+    StopSignals stop;
+    Writer w = {.f = f, .path = o->out, .total = a->generate, .stop = &stop};
     const TuneGames t = {.game = g, .games = a->generate, .seed = o->seed, .players = players,
                          .limits = cli_search_limits(o), .random_plies = (int)a->random_plies,
                          .skip_plies = (int)a->skip_plies, .per_game = (int)a->per_game,
                          .jobs = (int)o->jobs,
                          .score_limits = {.nodes = (uint64_t)a->score_nodes},
                          .game_done = game_done, .ctx = &w};
+    // A Ctrl-C or SIGTERM ends the run after a whole game, the file kept (a long data
+    // run is stopped so, and its file is then --generate N's for the N it says).
+    stop_signals_block(&stop);
     tune_games_run(&t);
+    stop_signals_restore(&stop);
     const bool closed = fclose(f) == 0;
     if (w.io_error || !closed)
         return cli_error("cannot write '%s': %s", o->out, strerror(errno));
+    if (w.stopped)
+        printf("stopped: the first %ld games, as --generate %ld writes them\n", w.games, w.games);
     printf("%ld positions of %ld games (%ld failed) written to %s\n", w.positions, w.games,
            w.failed, o->out);
     return w.failed == w.games && w.games > 0 ? 1 : 0;

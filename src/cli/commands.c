@@ -99,14 +99,17 @@ static const CliCommand COMMANDS[] = {
      "      every game's record (docs/TOURNAMENTS.md)", NULL},
     {"tune", cmd_tune,
      "crown tune GAME [--generate N --out FILE [--players A,B] [--depth N] [--nodes N]\n"
-     "           [--random-plies N] [--skip-plies N] [--per-game N] [--seed S] [--jobs J]]\n"
-     "           [--fit FILE [--only PREFIX,...] [--step N] [--passes N] [--jobs J]]\n"
-     "           [--write TABLE] [--rule NAME=VALUE]...",
+     "           [--random-plies N] [--skip-plies N] [--per-game N] [--seed S] [--jobs J]\n"
+     "           [--score-nodes N]] [--fit FILE [--only PREFIX,...] [--step N] [--passes N]\n"
+     "           [--jobs J]] [--write TABLE] [--rule NAME=VALUE]...",
      "Texel tuning of the evaluation's weights: --generate plays N self-play games (each from\n"
      "      its own set-up and --random-plies random actions, 4) and writes their quiet\n"
      "      positions (not in check, no capture played, after --skip-plies actions, 8; at\n"
      "      most --per-game of them drawn from each game, 40, 0 = all) with the result to\n"
-     "      FILE; --fit fits the scale K, then the weights by coordinate\n"
+     "      FILE, and with --score-nodes each position's score by a search of that many\n"
+     "      nodes (the data of evaluation networks, docs/TRAINING.md). A Ctrl-C or SIGTERM\n"
+     "      stops --generate after a whole game, the file then what --generate N writes\n"
+     "      for the N it says. --fit fits the scale K, then the weights by coordinate\n"
      "      descent (steps from --step, 8, down to 1; at most --passes passes, 30) on the\n"
      "      mean squared error of sigmoid(K eval) against the results, and prints them\n"
      "      (--only: just the weights whose names start so, value_ say, the rest kept);\n"
