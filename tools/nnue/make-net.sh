@@ -28,7 +28,7 @@ king-down)
     games=800 depth=2 score=5000 seed=1
     set_=kd-piece-square-power-1 scale=459 lam=0.7 epochs=12 fac=64:1408 ;;
 kings-castle)
-    games=6000 depth=2 score=10000 seed=21
+    games=8550 depth=2 score=10000 seed=21
     set_=kc-man-cell-1 scale=195 lam=1.0 epochs=12 fac=121:242 ;;
 kings-guard)
     games=5000 depth=2 score=5000 seed=1
@@ -40,7 +40,7 @@ kings-valley-7x7)
     games=2000 depth=2 score=5000 seed=1
     set_=kv-7x7-man-square-1 scale=42 lam=1.0 epochs=12 fac= ;;
 kings-valley-labyrinth)
-    games=24000 depth=4 score=20000 seed=21
+    games=26450 depth=4 score=20000 seed=21
     set_=kv-labyrinth-man-square-1 scale=32 lam=1.0 epochs=12 fac= ;;
 *)
     echo "make-net: no recipe for '$game' (king-down, kings-castle, kings-guard," \
