@@ -113,8 +113,9 @@ FUZZ_SECONDS ?= 30
 FUZZ_TEST_SECONDS ?= 20
 
 # The evaluation networks (nets/GAME.nnue), compiled into the library by
-# tools/embed-nets.sh; the folder is a prerequisite too, so that a removed net regenerates.
-NETS := $(wildcard nets/*.nnue) $(wildcard nets)
+# tools/embed-nets.sh with their records' "default nnue" lines (nets/GAME.txt); the folder
+# is a prerequisite too, so that a removed net regenerates.
+NETS := $(wildcard nets/*.nnue) $(wildcard nets/*.txt) $(wildcard nets)
 NETS_GEN := $(OUT)/gen/nnue_nets_data.c
 LIB_OBJ := $(LIB_SRC:%.c=$(OUT)/obj/%.o) $(OUT)/obj/gen/nnue_nets_data.o
 CLI_OBJ := $(CLI_SRC:%.c=$(OUT)/obj/%.o) $(LAB_SRC:%.c=$(OUT)/obj/%.o)
@@ -300,7 +301,7 @@ python: $(PY_MOD)
 python-sources:
 	@echo Makefile python/crownmodule.c include/crown.h $(LIB_SRC) \
 	    $(wildcard $(addsuffix *.h,$(sort $(dir $(LIB_SRC))))) \
-	    tools/embed-nets.sh $(wildcard nets/*.nnue)
+	    tools/embed-nets.sh $(wildcard nets/*.nnue) $(wildcard nets/*.txt)
 
 # Where make install puts the module: the folder Debian's python3 searches for PREFIX
 # /usr (/usr/lib/python3/dist-packages) and /usr/local (/usr/local/lib/python3.X/

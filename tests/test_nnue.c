@@ -460,11 +460,13 @@ static void test_agent_specs(void **state)
     AgentSpec spec;
     ErrBuf err;
     assert_int_equal(agent_spec_parse("ai:10/nnue", &spec, &err), STATUS_OK);
-    assert_true(spec.nnue);
+    assert_int_equal(spec.eval, AGENT_EVAL_NNUE);
     assert_int_equal(agent_spec_parse("ab:3/novariety/nnue", &spec, &err), STATUS_OK);
-    assert_true(spec.nnue && spec.no_variety);
+    assert_true(spec.eval == AGENT_EVAL_NNUE && spec.no_variety);
     assert_int_equal(agent_spec_parse("ai/classic", &spec, &err), STATUS_OK);
-    assert_false(spec.nnue);
+    assert_int_equal(spec.eval, AGENT_EVAL_CLASSIC);
+    assert_int_equal(agent_spec_parse("ai:4", &spec, &err), STATUS_OK);
+    assert_int_equal(spec.eval, AGENT_EVAL_DEFAULT);
     assert_int_equal(agent_spec_parse("ai/nnue/classic", &spec, &err), STATUS_PARSE);
     assert_int_equal(agent_spec_parse("ai/nnue/nnue", &spec, &err), STATUS_PARSE);
     assert_int_equal(agent_spec_parse("mcts/nnue", &spec, &err), STATUS_PARSE);
@@ -501,6 +503,42 @@ static void test_agent_specs(void **state)
     game_destroy(g);
 }
 
+/* Which evaluation an agent scores with when none is named: the game's net where its
+ * record makes it the default (nets/kings-castle.txt), else the hand-written one. */
+static const char *default_evaluation(const char *game, const char *agent)
+{
+    Game *g = new_game(game);
+    AgentSpec spec;
+    ErrBuf err;
+    Agent *a = NULL;
+    assert_int_equal(agent_spec_parse(agent, &spec, &err), STATUS_OK);
+    assert_int_equal(agent_new(g, &spec, &a, &err), STATUS_OK);
+    const char *evaluation = agent_evaluation(a);
+    agent_free(a);
+    game_destroy(g);
+    return evaluation;
+}
+
+static void test_default_evaluations(void **state)
+{
+    (void)state;
+    Game *kc = new_game("kings-castle");
+    Game *kd = king_down();
+    assert_true(nnue_is_default(kc));
+    assert_false(nnue_is_default(kd));
+    game_destroy(kc);
+    game_destroy(kd);
+    assert_string_equal(default_evaluation("kings-castle", "ai:10"), "nnue");
+    assert_string_equal(default_evaluation("kings-castle", "ab:3"), "nnue");
+    assert_string_equal(default_evaluation("kings-castle", "ai:10/classic"), "classic");
+    assert_string_equal(default_evaluation("kings-castle", "mcts:2"), "playouts");
+    assert_string_equal(default_evaluation("king-down", "ai:10"), "classic");
+    assert_string_equal(default_evaluation("king-down", "ai:10/nnue"), "nnue");
+    assert_string_equal(default_evaluation("kings-valley-labyrinth", "ai:10"), "classic");
+    // A game without a net keeps its own evaluation, and asks for nothing it lacks.
+    assert_string_equal(default_evaluation("kings-valley", "ai:10"), "classic");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -510,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_feature_diagrams),
         cmocka_unit_test(test_seats_alike),
         cmocka_unit_test(test_agent_specs),
+        cmocka_unit_test(test_default_evaluations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

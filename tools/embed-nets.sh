@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Writes to stdout a C file holding every evaluation network nets/GAME.nnue as a byte
-# array named by its game, for src/search/nnue.c (nnue_nets.h). Run by the Makefile;
-# needs only coreutils (od) and awk.
+# array named by its game, for src/search/nnue.c (nnue_nets.h), and whether the net is
+# its game's default evaluation: a line "default nnue" in its record nets/GAME.txt.
+# Run by the Makefile; needs only coreutils (od), grep and awk.
 #   tools/embed-nets.sh nets > build/release/gen/nnue_nets_data.c
 set -eu
 dir=${1:?usage: tools/embed-nets.sh DIR}
@@ -20,9 +21,12 @@ done
 echo "const NnueBlob nnue_blobs[] = {"
 i=0
 for f in "${files[@]}"; do
-    echo "    {\"$(basename "$f" .nnue)\", net_$i, sizeof net_$i},"
+    record=${f%.nnue}.txt
+    is_default=0
+    [ -f "$record" ] && grep -qx 'default nnue' "$record" && is_default=1
+    echo "    {\"$(basename "$f" .nnue)\", net_$i, sizeof net_$i, $is_default},"
     i=$((i + 1))
 done
-[ ${#files[@]} -eq 0 ] && echo '    {"", (const unsigned char *)"", 0},'
+[ ${#files[@]} -eq 0 ] && echo '    {"", (const unsigned char *)"", 0, 0},'
 echo "};"
 echo "const int nnue_blob_count = ${#files[@]};"

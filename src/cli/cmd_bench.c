@@ -78,7 +78,7 @@ static void random_walk(const Game *g, GameState *s, int plies, uint64_t seed)
     free(undo);
 }
 
-static bool bench_game(const GameOps *ops, const CliOptions *o, bool nnue, uint64_t *total)
+static bool bench_game(const GameOps *ops, const CliOptions *o, AgentEval eval, uint64_t *total)
 {
     Game *g;
     ErrBuf err;
@@ -94,7 +94,7 @@ static bool bench_game(const GameOps *ops, const CliOptions *o, bool nnue, uint6
         random_walk(g, s, BENCH_WALK_PLIES[i], 0xBE4C4ULL + (uint64_t)i);
         AgentSpec spec;
         agent_spec_parse("ai:10", &spec, &err);
-        spec.nnue = nnue;
+        spec.eval = eval;
         // Alpha-beta reads the depth (no node cap: 0), MCTS the iterations.
         spec.limits.depth = o->limits.depth ? o->limits.depth : work.depth;
         spec.limits.nodes = o->limits.nodes ? o->limits.nodes : work.iterations;
@@ -133,13 +133,14 @@ static bool bench_game(const GameOps *ops, const CliOptions *o, bool nnue, uint6
     return ok;
 }
 
-/* --eval classic|nnue: the evaluation alpha-beta's games search with. */
+/* --eval classic|nnue: the evaluation alpha-beta's games search with (without it, each
+ * game's default). */
 static bool take_eval(void *ctx, int which, const char *flag, const char *value)
 {
     (void)which;
-    bool *nnue = ctx;
+    AgentEval *eval = ctx;
     if (strcmp(value, "classic") == 0 || strcmp(value, "nnue") == 0) {
-        *nnue = strcmp(value, "nnue") == 0;
+        *eval = strcmp(value, "nnue") == 0 ? AGENT_EVAL_NNUE : AGENT_EVAL_CLASSIC;
         return true;
     }
     return cli_error("%s takes classic or nnue, not '%s'", flag, value), false;
@@ -148,9 +149,9 @@ static bool take_eval(void *ctx, int which, const char *flag, const char *value)
 int cmd_bench(int argc, char **argv)
 {
     static const char *const own[] = {"--eval"};
-    bool nnue = false;
+    AgentEval eval = AGENT_EVAL_DEFAULT;
     CliOptions o;
-    const int parsed = cli_parse_own_options(argc, argv, own, 1, take_eval, &nnue, &o);
+    const int parsed = cli_parse_own_options(argc, argv, own, 1, take_eval, &eval, &o);
     if (parsed != 0)
         return parsed;
     if (o.n_positional > 1)
@@ -165,7 +166,7 @@ int cmd_bench(int argc, char **argv)
         const GameOps *ops = registry_at(i);
         if (o.n_positional == 1 && strcmp(ops->name, o.positional[0]) != 0)
             continue;
-        ok = bench_game(ops, &o, nnue, &total);
+        ok = bench_game(ops, &o, eval, &total);
     }
     const int64_t us = clock_us() - t0;
     printf("Bench: %" PRIu64 "\n", total);

@@ -8,6 +8,8 @@
  *   crown tune GAME --generate N --out FILE --score-nodes M
  *                                                the same, each position with a hint's score
  *   crown tune GAME --fit-scale FILE             the win chances' scale for those scores
+ *   ... --generate N --eval classic|nnue         both, with that evaluation (default: the
+ *                                                game's)
  *
  * The work is the play layer's (play/tune_games.h, tune_data.h, tune_fit.h); this file
  * reads the options, writes the files and prints the progress.
@@ -33,6 +35,7 @@ typedef struct TuneArgs {
     const char *only; /* --only: comma-separated name prefixes of the weights to tune */
     long random_plies, skip_plies, per_game, step, passes;
     long score_nodes; /* --score-nodes: a hint's search of each kept position, 0 = none */
+    AgentEval eval;   /* --eval: the default players' and the scores' evaluation */
 } TuneArgs;
 
 typedef struct Writer {
@@ -76,8 +79,13 @@ static int generate(const CliOptions *o, const TuneArgs *a, const Game *g)
     if (g->players != 2)
         return cli_error("tuning needs a two-player game; %s is played by %d", g->ops->name,
                          g->players);
+    // --eval names the evaluation of the default players and of the scores: a net's data
+    // are remade as they were made, whatever the game's default has become since.
+    const char *ai = a->eval == AGENT_EVAL_CLASSIC ? "ai/classic,ai/classic"
+                     : a->eval == AGENT_EVAL_NNUE  ? "ai/nnue,ai/nnue"
+                                                   : "ai,ai";
     char players[128];
-    snprintf(players, sizeof players, "%s", o->players ? o->players : "ai,ai");
+    snprintf(players, sizeof players, "%s", o->players ? o->players : ai);
     FILE *f = fopen(o->out, "w");
     if (f == NULL)
         return cli_error("cannot write '%s': %s", o->out, strerror(errno));
@@ -93,6 +101,7 @@ static int generate(const CliOptions *o, const TuneArgs *a, const Game *g)
                          .skip_plies = (int)a->skip_plies, .per_game = (int)a->per_game,
                          .jobs = (int)o->jobs,
                          .score_limits = {.nodes = (uint64_t)a->score_nodes},
+                         .score_eval = a->eval,
                          .game_done = game_done, .ctx = &w};
     // A Ctrl-C or SIGTERM ends the run after a whole game, the file kept (a long data
     // run is stopped so, and its file is then --generate N's for the N it says).
@@ -287,8 +296,12 @@ static bool take_flag(void *ctx, int which, const char *flag, const char *value)
         a->only = value;
     else if (which == 9)
         a->fit_scale = value;
-    else
+    else if (which == 10)
         return cli_read_number(flag, value, 1, 1000000000, &a->score_nodes);
+    else if (strcmp(value, "classic") == 0 || strcmp(value, "nnue") == 0)
+        a->eval = strcmp(value, "nnue") == 0 ? AGENT_EVAL_NNUE : AGENT_EVAL_CLASSIC;
+    else
+        return cli_error("%s takes classic or nnue, not '%s'", flag, value), false;
     return true;
 }
 
@@ -297,12 +310,13 @@ int cmd_tune(int argc, char **argv)
     static const char usage[] =
         "usage: crown tune GAME [--generate N --out FILE [--players A,B] [--depth N | --nodes N "
         "| --movetime MS] [--random-plies N] [--skip-plies N] [--per-game N] [--seed S] "
-        "[--jobs J] [--score-nodes N]] [--fit-scale FILE] "
+        "[--jobs J] [--score-nodes N] [--eval classic|nnue]] [--fit-scale FILE] "
         "[--fit FILE [--only PREFIX,...] [--step N] [--passes N] [--jobs J]] [--write TABLE] [--rule NAME=VALUE]...";
     TuneArgs a = {.random_plies = 4, .skip_plies = 8, .per_game = 40, .step = 8, .passes = 30};
     static const char *const own[] = {"--generate",   "--fit",      "--write",  "--random-plies",
                                       "--skip-plies", "--step",     "--passes", "--per-game",
-                                      "--only",       "--fit-scale", "--score-nodes"};
+                                      "--only",       "--fit-scale", "--score-nodes",
+                                      "--eval"};
     CliOptions o;
     const int parsed = cli_parse_own_options(argc, argv, own, (int)(sizeof own / sizeof own[0]),
                                              take_flag, &a, &o);
@@ -314,6 +328,8 @@ int cmd_tune(int argc, char **argv)
         return cli_error("--generate, --fit and --fit-scale are separate steps: give one"), 2;
     if (a.score_nodes > 0 && a.generate == 0)
         return cli_error("--score-nodes goes with --generate"), 2;
+    if (a.eval != AGENT_EVAL_DEFAULT && a.generate == 0)
+        return cli_error("--eval goes with --generate"), 2;
     Game *g;
     GameState *s;
     if (!cli_make_game(&o, &g, &s))

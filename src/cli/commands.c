@@ -100,14 +100,16 @@ static const CliCommand COMMANDS[] = {
     {"tune", cmd_tune,
      "crown tune GAME [--generate N --out FILE [--players A,B] [--depth N] [--nodes N]\n"
      "           [--random-plies N] [--skip-plies N] [--per-game N] [--seed S] [--jobs J]\n"
-     "           [--score-nodes N]] [--fit FILE [--only PREFIX,...] [--step N] [--passes N]\n"
+     "           [--score-nodes N] [--eval classic|nnue]] [--fit FILE [--only PREFIX,...]\n"
+     "           [--step N] [--passes N]\n"
      "           [--jobs J]] [--write TABLE] [--rule NAME=VALUE]...",
      "Texel tuning of the evaluation's weights: --generate plays N self-play games (each from\n"
      "      its own set-up and --random-plies random actions, 4) and writes their quiet\n"
      "      positions (not in check, no capture played, after --skip-plies actions, 8; at\n"
      "      most --per-game of them drawn from each game, 40, 0 = all) with the result to\n"
      "      FILE, and with --score-nodes each position's score by a search of that many\n"
-     "      nodes (the data of evaluation networks, docs/TRAINING.md). A Ctrl-C or SIGTERM\n"
+     "      nodes (the data of evaluation networks, docs/TRAINING.md); --eval: the players'\n"
+     "      and the scores' evaluation (default: the game's). A Ctrl-C or SIGTERM\n"
      "      stops --generate after a whole game, the file then what --generate N writes\n"
      "      for the N it says. --fit fits the scale K, then the weights by coordinate\n"
      "      descent (steps from --step, 8, down to 1; at most --passes passes, 30) on the\n"
@@ -142,8 +144,9 @@ static const CliCommand COMMANDS[] = {
      "      (docs/PROTOCOLS.md)", NULL},
     {"bench", cmd_bench, "crown bench [GAME] [--eval classic|nnue]",
      "fixed-depth searches over fixed positions; prints a node-count signature and, per\n"
-     "      game, the evaluation it searched with (--eval nnue: the game's network, where it\n"
-     "      has one; the signature is made with the default, classic)", NULL},
+     "      game, the evaluation it searched with (the signature is made with each game's\n"
+     "      default; --eval nnue: the game's network where it has one, --eval classic: the\n"
+     "      hand-written evaluation)", NULL},
     {"serve", cmd_serve,
      "crown serve [--port P] [--bind ADDR] [--db FILE|URL] [--ai-threads N] [--rate N] [--quiet]\n"
      "      [--max-connections N] [--max-per-ip N] [--heads-per-ip N] [--head-timeout S]\n"

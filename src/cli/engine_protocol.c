@@ -38,7 +38,9 @@ typedef struct Engine {
     Game *game; /* replaced by a rule setoption; never while a search runs */
     GameState *pos;
     int level;
-    bool nnue; /* Eval: the game's network instead of its hand-written evaluation */
+    /* Eval: the game's network or its hand-written evaluation; until set, the game's
+     * default (nnue_is_default) */
+    AgentEval eval;
     long hash_mb;
     long overhead_ms; /* Move Overhead: what a move costs beyond the search */
     /* Made at the first `isready` or `go`, told a new game by `ucinewgame`, dropped (and
@@ -252,7 +254,7 @@ static Agent *session_agent(Engine *e)
     AgentSpec spec;
     agent_spec_default(&spec);
     spec.level = e->level;
-    spec.nnue = e->nnue && nnue_has_builtin(e->game);
+    spec.eval = nnue_has_builtin(e->game) ? e->eval : AGENT_EVAL_DEFAULT;
     ErrBuf err;
     if (agent_new(e->game, &spec, &e->agent, &err) != STATUS_OK) {
         say(e, "info string error: %s", err.msg);
@@ -564,10 +566,11 @@ static void cmd_setoption(Engine *e, char **tok, int n)
                 AGENT_LEVEL_MAX, value);
     } else if (strcasecmp(sb_str(&name), "Eval") == 0 && nnue_has_builtin(e->game)) {
         if (strcmp(value, "classic") == 0 || strcmp(value, "nnue") == 0) {
-            const bool nnue = strcmp(value, "nnue") == 0;
-            if (nnue != e->nnue)
+            const AgentEval eval = strcmp(value, "nnue") == 0 ? AGENT_EVAL_NNUE
+                                                              : AGENT_EVAL_CLASSIC;
+            if (eval != e->eval)
                 drop_agent(e);
-            e->nnue = nnue;
+            e->eval = eval;
         } else
             say(e, "info string error: Eval takes classic or nnue, not '%s'", value);
     } else if (strcasecmp(sb_str(&name), "Move Overhead") == 0) {
@@ -595,7 +598,8 @@ static void cmd_hello(Engine *e)
     say(e, "option name Level type spin default %d min %d max %d", LEVEL_DEFAULT,
         AGENT_LEVEL_MIN, AGENT_LEVEL_MAX);
     if (nnue_has_builtin(e->game))
-        say(e, "option name Eval type combo default classic var classic var nnue");
+        say(e, "option name Eval type combo default %s var classic var nnue",
+            nnue_is_default(e->game) ? "nnue" : "classic");
     say(e, "option name Move Overhead type spin default %d min 0 max %d", TIME_OVERHEAD_MS,
         OVERHEAD_MS_MAX);
     const GameOps *ops = e->game->ops;

@@ -73,7 +73,8 @@ Status puzzle_find(const PuzzleJudge *j, const Game *g, const PuzzleFindOptions 
                                                    : err_set(err, STATUS_NOMEM, "out of memory");
     if (st == STATUS_OK && o->table == NULL) {
         AgentSpec spec;
-        if ((st = agent_spec_parse("ai:3", &spec, err)) == STATUS_OK) {
+        // The games that find candidates play as they did when the sets were made.
+        if ((st = agent_spec_parse("ai:3/classic", &spec, err)) == STATUS_OK) {
             spec.seed = rng_next(&rng);
             st = agent_new(g, &spec, &player, err);
         }

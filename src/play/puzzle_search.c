@@ -28,8 +28,11 @@ enum {
 
 static Status make_agent(const Game *g, int depth, Agent **out, ErrBuf *err)
 {
+    // The hand-written evaluation, whatever the game's default: the shipped sets were
+    // made and are checked with it, and a puzzle's "only good move" is judged by its
+    // margins (a net as default would reopen every set; docs/PUZZLES.md).
     AgentSpec spec;
-    Status st = agent_spec_parse("ab:10/novariety", &spec, err);
+    Status st = agent_spec_parse("ab:10/novariety/classic", &spec, err);
     if (st != STATUS_OK)
         return st;
     spec.limits.depth = depth;

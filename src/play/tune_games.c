@@ -53,12 +53,13 @@ static bool scoring(const TuneGames *t)
 }
 
 /* The hint's agent for g with deterministic limits: no time limit of the level's. */
-static Status score_agent(const Game *g, const SearchLimits *limits, uint64_t seed,
-                          Agent **out, ErrBuf *err)
+static Status score_agent(const Game *g, const SearchLimits *limits, AgentEval eval,
+                          uint64_t seed, Agent **out, ErrBuf *err)
 {
     AgentSpec spec;
     play_hint_agent(&spec, seed);
     spec.limits = *limits;
+    spec.eval = eval;
     spec.limits.movetime_ms = SEARCH_UNLIMITED;
     Status st = agent_new(g, &spec, out, err);
     const AgentKind kind = st == STATUS_OK ? agent_kind(*out) : AGENT_ALPHABETA;
@@ -77,7 +78,7 @@ Status tune_scores_check(const Game *g, ErrBuf *err)
 {
     Agent *a;
     const SearchLimits lim = {.depth = 1};
-    const Status st = score_agent(g, &lim, 0, &a, err);
+    const Status st = score_agent(g, &lim, AGENT_EVAL_DEFAULT, 0, &a, err);
     agent_free(a);
     return st;
 }
@@ -156,7 +157,7 @@ static Status keep_positions(const TuneGames *t, const GameRecord *rec, int firs
         game_state_copy(g, s, rec->start);
     Agent *agent = NULL;
     if (st == STATUS_OK && scoring(t))
-        st = score_agent(g, &t->score_limits, rng_next(rng), &agent, err);
+        st = score_agent(g, &t->score_limits, t->score_eval, rng_next(rng), &agent, err);
     for (int i = 0; st == STATUS_OK && i < rec->count; i++) {
         if (keep[i] && agent != NULL) {
             // A fresh search each time, as every hint is.

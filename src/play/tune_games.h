@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/game.h"
+#include "search/agent.h"
 #include "search/limits.h"
 
 typedef struct TuneGames {
@@ -28,6 +29,7 @@ typedef struct TuneGames {
      * agent of play_hint_agent, fresh for each) within these limits, its score stored
      * and positions with a forced result dropped (no curve is fitted to them). */
     SearchLimits score_limits;
+    AgentEval score_eval; /* that search's evaluation (the game's default: AGENT_EVAL_DEFAULT) */
     /* Sees each game in the order of the games (game 0 first), under a lock: `lines` its
      * kept positions (`positions` of them) in tune_data.h's line format, `error` NULL or
      * why the game could not be played (then no lines). False stops the run. */

@@ -37,7 +37,7 @@ struct Agent {
     Rng rng;
     atomic_bool stop;
     AlphaBeta *ab;
-    Nnue *net; /* the network alpha-beta evaluates with (spec.nnue), or NULL */
+    Nnue *net; /* the network alpha-beta evaluates with (spec.eval), or NULL */
     Mcts *mcts;
     Greedy *greedy;
     MoveList list; /* for the random agent and the turn clock */
@@ -145,7 +145,7 @@ Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err)
     out->kind = names[found].kind;
     out->level = level;
     out->no_variety = no_variety;
-    out->nnue = nnue;
+    out->eval = nnue ? AGENT_EVAL_NNUE : classic ? AGENT_EVAL_CLASSIC : AGENT_EVAL_DEFAULT;
     return STATUS_OK;
 }
 
@@ -236,12 +236,17 @@ Status agent_new(const Game *g, const AgentSpec *spec, Agent **out, ErrBuf *err)
         return err_set(err, STATUS_NOMEM, "out of memory");
     }
     Status st = STATUS_OK;
-    if (spec->nnue && kind != AGENT_ALPHABETA) {
+    if (spec->eval == AGENT_EVAL_NNUE && kind != AGENT_ALPHABETA) {
         agent_free(a);
         return err_set(err, STATUS_NOT_FOUND, "%s is played by MCTS, which evaluates by "
                        "playing out: it has no network", g->ops->name);
     }
-    if (spec->nnue && (st = nnue_load_builtin(g, spec->mem, &a->net, err)) != STATUS_OK) {
+    // A game's default is its net only where the net's record says so: one that has
+    // beaten the hand-written evaluation (docs/STRENGTH.md).
+    const bool use_net = kind == AGENT_ALPHABETA &&
+                         (spec->eval == AGENT_EVAL_NNUE ||
+                          (spec->eval == AGENT_EVAL_DEFAULT && nnue_is_default(g)));
+    if (use_net && (st = nnue_load_builtin(g, spec->mem, &a->net, err)) != STATUS_OK) {
         agent_free(a);
         return st;
     }

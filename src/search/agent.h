@@ -36,6 +36,13 @@ enum {
     SEARCH_UNLIMITED = -1,
 };
 
+/* Which evaluation alpha-beta scores with (AgentSpec.eval). */
+typedef enum AgentEval {
+    AGENT_EVAL_DEFAULT, /* the game's: its network if nnue_is_default, else classic */
+    AGENT_EVAL_CLASSIC, /* the game's hand-written evaluation */
+    AGENT_EVAL_NNUE     /* the network built in for the game (search/nnue.h) */
+} AgentEval;
+
 typedef struct AgentSpec {
     /* AGENT_AI = the best algorithm for the game: alpha-beta for two-player zero-sum
      * perfect-information games without chance that have ops->evaluate, else MCTS
@@ -47,10 +54,10 @@ typedef struct AgentSpec {
     /* Always the first of equally good moves (the old agents' play, for comparisons):
      * no variety (alphabeta.h) and no random tie-break. Written "ai:10/novariety". */
     bool no_variety;
-    /* Alpha-beta's evaluation: the game's own, hand-written (the default), or the
-     * network built in for the game (search/nnue.h), written "ai:10/nnue"
-     * ("ai:10/classic" says the default). */
-    bool nnue;
+    /* Alpha-beta's evaluation: the game's default (AGENT_EVAL_DEFAULT: its network
+     * where the net's record makes it the default, nnue_is_default, else the
+     * hand-written one), or one named: "ai:10/nnue", "ai:10/classic". */
+    AgentEval eval;
     /* Where the agent and its search tables take memory (NULL: the C library); it
      * must outlive the agent. */
     const Mem *mem;
@@ -64,7 +71,7 @@ void agent_spec_default(AgentSpec *spec);
 /* Reads "ai", "ai:7", "ab", "ab:3", "alphabeta", "mcts", "mcts:4", "uct", "random",
  * "greedy" (case-sensitive; every name but random and greedy takes ":LEVEL" with LEVEL
  * 1..10), each but random optionally followed by "/novariety" (AgentSpec.no_variety),
- * and "ai" and "ab" by "/nnue" or "/classic" (AgentSpec.nnue), in either order.
+ * and "ai" and "ab" by "/nnue" or "/classic" (AgentSpec.eval), in either order.
  * "mcts" and "uct" are the same plain UCT. "greedy" needs a game with a score
  * hook; a nonzero limits.nodes caps the states it looks at per decision. On success *out is a default spec of that kind and
  * level; on error (STATUS_PARSE, with a message listing what is allowed) it is
@@ -75,7 +82,7 @@ Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err);
  * STATUS_UNSUPPORTED and a clear message: alpha-beta for a game without GAME_ZERO_SUM
  * or GAME_PERFECT_INFO, with GAME_HAS_CHANCE, without evaluate, or with players != 2;
  * a level outside 1..10; STATUS_NOT_FOUND for "/nnue" where the game has no network
- * or MCTS would play. Allocates everything the searches need (STATUS_NOMEM if it
+ * or MCTS would play (the default evaluation falls back to the hand-written one there). Allocates everything the searches need (STATUS_NOMEM if it
  * cannot). On error *out is NULL.
  *
  * Levels set the limits below; a nonzero field of spec->limits replaces the level's

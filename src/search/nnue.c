@@ -320,6 +320,14 @@ bool nnue_has_builtin(const Game *g)
     return false;
 }
 
+bool nnue_is_default(const Game *g)
+{
+    for (int i = 0; i < nnue_blob_count; i++)
+        if (strcmp(nnue_blobs[i].game, g->ops->name) == 0)
+            return nnue_blobs[i].is_default && nnue_game_has_features(g);
+    return false;
+}
+
 Status nnue_load_builtin(const Game *g, const Mem *mem, Nnue **out, ErrBuf *err)
 {
     *out = NULL;

@@ -60,6 +60,9 @@ Status nnue_load_file(const Game *g, const char *path, const Mem *mem, Nnue **ou
 Status nnue_load_builtin(const Game *g, const Mem *mem, Nnue **out, ErrBuf *err);
 /* Whether the build carries a network for this game (what nnue_load_builtin would load). */
 bool nnue_has_builtin(const Game *g);
+/* Whether that network is also the game's default evaluation (its record's "default
+ * nnue" line): what alpha-beta scores with unless told "classic" (AGENT_EVAL_DEFAULT). */
+bool nnue_is_default(const Game *g);
 void nnue_free(Nnue *net);
 
 /* STATUS_UNSUPPORTED when the processor cannot run `k`; else the net uses it. */

@@ -12,6 +12,9 @@ typedef struct NnueBlob {
     const char *game; /* the registry name of the game the net evaluates */
     const unsigned char *bytes;
     size_t size;
+    /* whether the net is the game's default evaluation: its record (nets/GAME.txt)
+     * says "default nnue", written there once the net has beaten the hand-written one */
+    int is_default;
 } NnueBlob;
 
 extern const NnueBlob nnue_blobs[];

@@ -70,8 +70,10 @@ case $minutes in *[!0-9]*) echo "make-net: --minutes wants a number, not '$minut
     { echo "make-net: /usr/bin/python3 has no torch: apt-get install python3-torch" >&2; exit 1; }
 
 mkdir -p "$data"
+# Every net's data so far were played and scored with the hand evaluation: --eval classic
+# keeps them so once a net is its game's default.
 gen_args=(tune "$game" --generate "$games" --depth "$depth" --per-game 0 --score-nodes "$score"
-    --seed "$seed")
+    --seed "$seed" --eval classic)
 asked="crown ${gen_args[*]}${minutes:+, stopped after $minutes minutes}"
 if [ -f "$data/data.txt" ] && [ "$(head -1 "$data/recipe" 2>/dev/null)" = "$asked" ]; then
     echo "make-net: taking up the data of '$asked' in $data"
