@@ -1264,16 +1264,19 @@ static void test_tune(void **state)
     assert_contains(&r, "--generate needs --out FILE");
 
     // SIGTERM ends a long run after a whole game: status 0, and the file is what
-    // --generate N writes for the N it reports.
+    // --generate N writes for the N it reports. The signal goes once the file has its
+    // first buffer (its header and whole games: a game's lines are written together),
+    // so that some game is done however slow the build (at most 30 s).
     const char *gen =
         "tune kings-valley-labyrinth --depth 1 --per-game 0 --score-nodes 100 --seed 3 --jobs 2";
     char cmd[1024], stopped[240], file[240];
     snprintf(stopped, sizeof stopped, "%s.stopped", data);
     snprintf(file, sizeof file, "%s.whole", data);
     snprintf(cmd, sizeof cmd,
-             "'%s' %s --generate 100000 --out %s 2>&1 & p=$!; sleep 1; kill -TERM $p; "
+             "'%s' %s --generate 100000 --out %s 2>&1 & p=$!; "
+             "for i in $(seq 600); do [ -s %s ] && break; sleep 0.05; done; kill -TERM $p; "
              "wait $p; echo status $?",
-             getenv("CROWN_BIN"), gen, stopped);
+             getenv("CROWN_BIN"), gen, stopped, stopped);
     run_shell(&r, cmd);
     assert_contains(&r, "status 0");
     const char *said = strstr(r.out, "stopped: the first ");
