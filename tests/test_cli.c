@@ -727,6 +727,9 @@ static void test_engine_session(void **state)
     assert_int_equal(nodes[2], nodes[0]);
     assert_int_equal(count_of(r.out, "info string error: "), 1);
     assert_contains(&r, "Eval takes classic or nnue, not 'deep'");
+    // King's Castle's net is its default (nets/kings-castle.txt): the option says so.
+    run(&r, "ugi kings-castle", "ugi\n");
+    assert_contains(&r, "option name Eval type combo default nnue var classic var nnue\n");
     // A game without a network has no Eval option.
     run(&r, "ugi kings-valley", "ugi\nsetoption name Eval value nnue\n");
     assert_lacks(&r, "option name Eval");
@@ -1262,6 +1265,12 @@ static void test_tune(void **state)
     run(&r, "tune king-down --generate 2", NULL);
     assert_int_equal(r.status, 2);
     assert_contains(&r, "--generate needs --out FILE");
+    run(&r, "tune king-down --generate 2 --eval deep", NULL);
+    assert_int_equal(r.status, 2);
+    assert_contains(&r, "--eval takes classic or nnue, not 'deep'");
+    run(&r, "tune king-down --eval classic", NULL);
+    assert_int_equal(r.status, 2);
+    assert_contains(&r, "--eval goes with --generate");
 
     // SIGTERM ends a long run after a whole game: status 0, and the file is what
     // --generate N writes for the N it reports. The signal goes once the file has its

@@ -82,8 +82,9 @@ Status agent_spec_parse(const char *text, AgentSpec *out, ErrBuf *err);
  * STATUS_UNSUPPORTED and a clear message: alpha-beta for a game without GAME_ZERO_SUM
  * or GAME_PERFECT_INFO, with GAME_HAS_CHANCE, without evaluate, or with players != 2;
  * a level outside 1..10; STATUS_NOT_FOUND for "/nnue" where the game has no network
- * or MCTS would play (the default evaluation falls back to the hand-written one there). Allocates everything the searches need (STATUS_NOMEM if it
- * cannot). On error *out is NULL.
+ * or MCTS would play (the default evaluation falls back to the hand-written one there).
+ * Allocates everything the searches need (STATUS_NOMEM if it cannot). On error *out is
+ * NULL.
  *
  * Levels set the limits below; a nonzero field of spec->limits replaces the level's
  * limit of that kind (SEARCH_UNLIMITED / UINT64_MAX: none at all). Alpha-beta stops at
