@@ -138,11 +138,8 @@ static bool bench_game(const GameOps *ops, const CliOptions *o, AgentEval eval, 
 static bool take_eval(void *ctx, int which, const char *flag, const char *value)
 {
     (void)which;
-    AgentEval *eval = ctx;
-    if (strcmp(value, "classic") == 0 || strcmp(value, "nnue") == 0) {
-        *eval = strcmp(value, "nnue") == 0 ? AGENT_EVAL_NNUE : AGENT_EVAL_CLASSIC;
+    if (agent_eval_parse(value, ctx))
         return true;
-    }
     return cli_error("%s takes classic or nnue, not '%s'", flag, value), false;
 }
 

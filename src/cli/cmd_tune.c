@@ -81,11 +81,14 @@ static int generate(const CliOptions *o, const TuneArgs *a, const Game *g)
                          g->players);
     // --eval names the evaluation of the default players and of the scores: a net's data
     // are remade as they were made, whatever the game's default has become since.
-    const char *ai = a->eval == AGENT_EVAL_CLASSIC ? "ai/classic,ai/classic"
-                     : a->eval == AGENT_EVAL_NNUE  ? "ai/nnue,ai/nnue"
-                                                   : "ai,ai";
     char players[128];
-    snprintf(players, sizeof players, "%s", o->players ? o->players : ai);
+    if (o->players != NULL)
+        snprintf(players, sizeof players, "%s", o->players);
+    else if (a->eval == AGENT_EVAL_DEFAULT)
+        snprintf(players, sizeof players, "ai,ai");
+    else
+        snprintf(players, sizeof players, "ai/%s,ai/%s", agent_eval_name(a->eval),
+                 agent_eval_name(a->eval));
     FILE *f = fopen(o->out, "w");
     if (f == NULL)
         return cli_error("cannot write '%s': %s", o->out, strerror(errno));
@@ -298,9 +301,7 @@ static bool take_flag(void *ctx, int which, const char *flag, const char *value)
         a->fit_scale = value;
     else if (which == 10)
         return cli_read_number(flag, value, 1, 1000000000, &a->score_nodes);
-    else if (strcmp(value, "classic") == 0 || strcmp(value, "nnue") == 0)
-        a->eval = strcmp(value, "nnue") == 0 ? AGENT_EVAL_NNUE : AGENT_EVAL_CLASSIC;
-    else
+    else if (!agent_eval_parse(value, &a->eval))
         return cli_error("%s takes classic or nnue, not '%s'", flag, value), false;
     return true;
 }

@@ -565,9 +565,8 @@ static void cmd_setoption(Engine *e, char **tok, int n)
             say(e, "info string error: Level takes %d to %d, not '%s'", AGENT_LEVEL_MIN,
                 AGENT_LEVEL_MAX, value);
     } else if (strcasecmp(sb_str(&name), "Eval") == 0 && nnue_has_builtin(e->game)) {
-        if (strcmp(value, "classic") == 0 || strcmp(value, "nnue") == 0) {
-            const AgentEval eval = strcmp(value, "nnue") == 0 ? AGENT_EVAL_NNUE
-                                                              : AGENT_EVAL_CLASSIC;
+        AgentEval eval;
+        if (agent_eval_parse(value, &eval)) {
             if (eval != e->eval)
                 drop_agent(e);
             e->eval = eval;

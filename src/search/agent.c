@@ -54,6 +54,22 @@ void agent_spec_default(AgentSpec *spec)
     spec->level = AGENT_LEVEL_DEFAULT;
 }
 
+bool agent_eval_parse(const char *text, AgentEval *out)
+{
+    if (strcmp(text, "classic") == 0)
+        *out = AGENT_EVAL_CLASSIC;
+    else if (strcmp(text, "nnue") == 0)
+        *out = AGENT_EVAL_NNUE;
+    else
+        return false;
+    return true;
+}
+
+const char *agent_eval_name(AgentEval e)
+{
+    return e == AGENT_EVAL_CLASSIC ? "classic" : e == AGENT_EVAL_NNUE ? "nnue" : "default";
+}
+
 const char *agent_kind_name(AgentKind k)
 {
     switch (k) {

@@ -179,5 +179,10 @@ void search_format_score(const SearchResult *r, StrBuf *out);
 
 /* "ai", "alphabeta", "mcts", "random", "greedy". */
 const char *agent_kind_name(AgentKind k);
+/* Reads an evaluation's name, "classic" or "nnue", into *out; false (and *out unchanged)
+ * for anything else: the callers say so in their own terms (a flag, an option). */
+bool agent_eval_parse(const char *text, AgentEval *out);
+/* "classic" or "nnue", the suffix that names it ("default" for AGENT_EVAL_DEFAULT). */
+const char *agent_eval_name(AgentEval e);
 
 #endif

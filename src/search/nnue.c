@@ -312,28 +312,32 @@ Status nnue_load_file(const Game *g, const char *path, const Mem *mem, Nnue **ou
     return st;
 }
 
-bool nnue_has_builtin(const Game *g)
+/* The net built in for g, or NULL. */
+static const NnueBlob *builtin_blob(const Game *g)
 {
     for (int i = 0; i < nnue_blob_count; i++)
         if (strcmp(nnue_blobs[i].game, g->ops->name) == 0)
-            return true;
-    return false;
+            return &nnue_blobs[i];
+    return NULL;
+}
+
+bool nnue_has_builtin(const Game *g)
+{
+    return builtin_blob(g) != NULL;
 }
 
 bool nnue_is_default(const Game *g)
 {
-    for (int i = 0; i < nnue_blob_count; i++)
-        if (strcmp(nnue_blobs[i].game, g->ops->name) == 0)
-            return nnue_blobs[i].is_default && nnue_game_has_features(g);
-    return false;
+    const NnueBlob *blob = builtin_blob(g);
+    return blob != NULL && blob->is_default && nnue_game_has_features(g);
 }
 
 Status nnue_load_builtin(const Game *g, const Mem *mem, Nnue **out, ErrBuf *err)
 {
     *out = NULL;
-    for (int i = 0; i < nnue_blob_count; i++)
-        if (strcmp(nnue_blobs[i].game, g->ops->name) == 0)
-            return nnue_load(g, nnue_blobs[i].bytes, nnue_blobs[i].size, mem, out, err);
+    const NnueBlob *blob = builtin_blob(g);
+    if (blob != NULL)
+        return nnue_load(g, blob->bytes, blob->size, mem, out, err);
     char names[256] = "";
     for (int i = 0; i < nnue_blob_count; i++)
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
