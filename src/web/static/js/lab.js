@@ -79,6 +79,9 @@ export async function showLab(root) {
   let watched = null; // the study started here last, whose turns the status line announces
   let watchedState = null;
   const owned = new Map(); // id -> owner token of the studies started from this page
+  // Counts the studies started here: a list asked for before the last start may not hold
+  // it yet, and must not announce that it left the queue.
+  let starts = 0;
   function announce(s) {
     if (s.state === watchedState) return;
     watchedState = s.state;
@@ -97,7 +100,9 @@ export async function showLab(root) {
     }
   }
   async function refresh() {
+    const asked = starts;
     const now = await api.labStudies();
+    if (asked !== starts) return; // stale: the refresh after the start draws the page
     table.replaceChildren(...now.studies.map((s) =>
       studyRow(s, owned.has(s.id) && (s.state === 'queued' || s.state === 'running') ? () => stop(s.id) : null)));
     const mine = watched && now.studies.find((s) => s.id === watched);
@@ -121,6 +126,7 @@ export async function showLab(root) {
     if (sets.length) spec.compare = sets;
     try {
       const s = await api.startStudy(spec);
+      starts++;
       owned.set(s.id, s.owner_token);
       watched = s.id;
       watchedState = null;
