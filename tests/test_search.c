@@ -501,6 +501,63 @@ static void test_levels_and_overrides(void **state)
     game_destroy(g);
 }
 
+/* A level's table fits its node cap (a level-1 move cleared 16 MiB before it searched
+ * 300 nodes), grows when a later cap needs more, and leaves what agent_set_memory chose
+ * alone. Fitted or not, it holds a capped search at half load: the same search results
+ * as the default 16 MiB table, position for position. */
+static void test_table_fits_node_cap(void **state)
+{
+    (void)state;
+    Game *g = new_game(registry_find("kings-castle"), 2, NULL);
+    Agent *a = new_agent(g, AGENT_ALPHABETA, 1, 0, 0, 0, 0);
+    assert_int_equal(agent_table_bytes(a), 64 << 10);
+    SearchLimits more = {.nodes = 100000};
+    agent_set_limits(a, &more);
+    assert_int_equal(agent_table_bytes(a), 4 << 20); // 100,000 nodes: 3.2 MB at 32 bytes
+    SearchLimits none = {.nodes = UINT64_MAX};
+    agent_set_limits(a, &none);
+    assert_int_equal(agent_table_bytes(a), ALPHABETA_DEFAULT_TT_BYTES);
+    agent_free(a);
+
+    a = new_agent(g, AGENT_ALPHABETA, 10, 0, 0, 0, 0);
+    assert_int_equal(agent_table_bytes(a), ALPHABETA_DEFAULT_TT_BYTES);
+    agent_free(a);
+
+    ErrBuf err;
+    a = new_agent(g, AGENT_ALPHABETA, 3, 0, 0, 0, 0);
+    assert_int_equal(agent_set_memory(a, 1 << 20, &err), STATUS_OK);
+    agent_set_limits(a, &none);
+    assert_int_equal(agent_table_bytes(a), 1 << 20);
+    agent_free(a);
+    Agent *mcts = new_agent(g, AGENT_MCTS, 1, 0, 0, 0, 0);
+    assert_int_equal(agent_table_bytes(mcts), 0);
+    agent_free(mcts);
+
+    // Each capped level from a few plies into a seeded game, with its fitted table and
+    // with the default one: the same move, score and node count.
+    GameState *s = game_state_new(g);
+    g->ops->new_game(g, s, 7);
+    void *undo = game_undo_new(g);
+    MoveList list;
+    for (int level = 1; level <= 9; level++) {
+        Agent *fitted = new_agent(g, AGENT_ALPHABETA, level, 0, 0, SEARCH_UNLIMITED, 3);
+        Agent *full = new_agent(g, AGENT_ALPHABETA, level, 0, 0, SEARCH_UNLIMITED, 3);
+        assert_int_equal(agent_set_memory(full, 0, &err), STATUS_OK);
+        assert_true(agent_table_bytes(fitted) <= agent_table_bytes(full));
+        const SearchResult rf = think(fitted, s), rd = think(full, s);
+        assert_int_equal(rf.best, rd.best);
+        assert_int_equal(rf.score, rd.score);
+        assert_int_equal(rf.nodes, rd.nodes);
+        agent_free(fitted);
+        agent_free(full);
+        const int n = g->ops->gen_moves(g, s, &list);
+        g->ops->make(g, s, list.moves[(level * 7) % n], undo);
+    }
+    free(undo);
+    free(s);
+    game_destroy(g);
+}
+
 /* Levels are amounts of search, not of time: below 10 the depth and node caps grow with
  * the level whatever the move time, level 10 has none, and a capped, noisy level still
  * plays the same move from the same seed. */
@@ -1571,6 +1628,7 @@ int main(void)
         cmocka_unit_test(test_think_refuses_finished_games_and_chance),
         cmocka_unit_test(test_format_score),
         cmocka_unit_test(test_levels_and_overrides),
+        cmocka_unit_test(test_table_fits_node_cap),
         cmocka_unit_test(test_levels_scale),
         cmocka_unit_test(test_alphabeta_nim_mate_scores),
         cmocka_unit_test(test_alphabeta_multi_action_turns),

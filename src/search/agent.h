@@ -167,6 +167,9 @@ void agent_set_movetime(Agent *a, int64_t movetime_ms);
 AgentKind agent_kind(const Agent *a);
 /* The limits its searches use, levels and overrides applied (0 = none). */
 SearchLimits agent_limits(const Agent *a);
+/* The bytes of the agent's transposition table: fitted to its node cap unless
+ * agent_set_memory chose them; 0 for an agent without one (MCTS, greedy, random). */
+size_t agent_table_bytes(const Agent *a);
 /* Appends e.g. "alphabeta level 5 (depth 6, 1000 ms)". */
 void agent_describe(const Agent *a, StrBuf *out);
 /* What scores the agent's positions: "nnue" (a network), "classic" (the game's hand-written

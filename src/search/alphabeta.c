@@ -201,6 +201,11 @@ void alphabeta_clear(AlphaBeta *ab)
         ab->ply[i].killer[0] = ab->ply[i].killer[1] = MOVE_NONE;
 }
 
+size_t alphabeta_tt_bytes(const AlphaBeta *ab)
+{
+    return tt_bytes(&ab->tt);
+}
+
 Status alphabeta_resize_tt(AlphaBeta *ab, size_t bytes, ErrBuf *err)
 {
     TTable fresh;

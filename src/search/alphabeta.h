@@ -60,6 +60,9 @@ void alphabeta_free(AlphaBeta *ab);
  * like one of a new searcher with the same configuration. */
 void alphabeta_clear(AlphaBeta *ab);
 
+/* The transposition table's size in bytes. */
+size_t alphabeta_tt_bytes(const AlphaBeta *ab);
+
 /* Replaces the transposition table by one of `bytes` (which also clears it). On error
  * the old table is kept. */
 Status alphabeta_resize_tt(AlphaBeta *ab, size_t bytes, ErrBuf *err);

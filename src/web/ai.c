@@ -233,12 +233,8 @@ static void run_move(AiPool *p, int worker, Job *job)
     if (ok) {
         // No think longer than the game's AI time left.
         const SearchLimits lim = agent_limits(a);
-        if (lim.movetime_ms == 0 || lim.movetime_ms > claim.budget_ms) {
-            claim.spec.limits.movetime_ms = claim.budget_ms;
-            agent_free(a);
-            a = NULL;
-            ok = agent_new(s->game, &claim.spec, &a, &err) == STATUS_OK;
-        }
+        if (lim.movetime_ms == 0 || lim.movetime_ms > claim.budget_ms)
+            agent_set_movetime(a, claim.budget_ms);
     }
     const int64_t t0 = clock_ms();
     bool dropped = false;
