@@ -304,11 +304,15 @@ describe('limits per address', { concurrency: true }, () => {
         assert.ok(pings(quiet) >= 1, `the idle stream got no keep-alive in 3 s: ${JSON.stringify(quiet.received().slice(-80))}`);
         // The busy stream may get one only after a second without events: a move slowed
         // past 0.6 s (a sanitizer build on a loaded machine) leaves such a gap, rightly.
+        // The gap is timed here, as the chunks arrive: an event read 316 ms late by a
+        // loaded test process made a server-side second look like 684 ms (a CI run), so
+        // the bound is half a second, which a keep-alive sent beside the events (in the
+        // 400 ms between them) would still fail.
         const chunks = lively.chunks();
         for (let i = 1; i < chunks.length; i++) {
           if (!chunks[i].text.includes(': keep-alive')) continue;
           const gap = chunks[i].at - chunks[i - 1].at;
-          assert.ok(gap >= 800, `a stream sent an event ${gap} ms before got a keep-alive too`);
+          assert.ok(gap >= 500, `a stream sent an event ${gap} ms before got a keep-alive too`);
         }
         assert.equal(lively.received().split('event: state').length - 1, 9);
       } finally {
