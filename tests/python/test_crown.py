@@ -479,7 +479,8 @@ def test_gil_released_during_perft_and_search():
     expected = 67433120  # kings-valley perft 7 from the start: about 0.3 s
     count, nodes = progress_while(lambda: state.perft(7))
     assert nodes == expected and count > 1000
-    count, action = progress_while(lambda: crown.Agent("ab", movetime_ms=150).step(state))
+    # No depth or node cap: the search thinks its whole 150 ms (level 5 alone is a few ms).
+    count, action = progress_while(lambda: crown.Agent("ab", depth=-1, nodes=-1, movetime_ms=150).step(state))
     assert action in state.legal_actions() and count > 1000
 
     # The state may be used meanwhile: perft and step work on a copy.
