@@ -71,21 +71,6 @@ part layering tools/check-layering.sh
 part architecture tools/check-architecture.sh
 part docs tools/check-docs.sh
 part release-check "$make" -j"$jobs" --no-print-directory BUILD=release check
-# Three short parts that keep about one core busy each (cppcheck, which works one file
-# at a time; a copy of the tree, which only reads build/release, built again for one
-# game; the Python module's tests): beside each other they take the time of the longest
-# (alone: 37, 25 and 19 s). Their logs are shown whole, in this order, when all are done.
-(run_part no lint "$make" -j"$jobs" --no-print-directory lint) &
-lint_pid=$!
-(run_part no new-game tests/new-game.sh build/release) &
-new_game_pid=$!
-(run_part no python "$make" -j"$jobs" --no-print-directory BUILD=release python-check) &
-python_pid=$!
-wait "$lint_pid" "$new_game_pid" "$python_pid"
-for name in lint new-game python; do
-    cat "$logdir/$name.log"
-    collect "$name"
-done
 # The sanitizer build is clang's (the Makefile's default for BUILD=asan), the release
 # build gcc's: each compiler compiles everything once, with warnings as errors.
 part asan-check "$make" -j"$jobs" --no-print-directory BUILD=asan check
@@ -107,24 +92,40 @@ prebuild_pid=$!
 # the browser tests drive, and the sanitizers see more than a second run would (that
 # second run took 115 s of the test command's 23 minutes).
 part asan-web "$make" -j"$jobs" --no-print-directory BUILD=asan web-check WEB_TESTS="api cluster"
-# The browser tests wait on their pages, each within a generous bound, and time no
-# server's answer: the checked search runs beside them at the lowest priority. The
-# fuzzers do not: they are owed their seconds of wall time, and beside four browser
-# files they got a quarter of the inputs they get alone (measured: 45,114 inputs of
-# fuzz_move in 183 s there, 202,485 in 92 s beside idle pages), so they run after them.
+# The browser tests keep both cores busy (Chromium, four files at a time): they run
+# alone. The fuzzers are owed their seconds of wall time, and beside four browser files
+# they got a quarter of the inputs they get alone (measured: 45,114 inputs of fuzz_move
+# in 183 s there, 202,485 in 92 s beside idle pages), so they run after them.
 wait "$prebuild_pid"
+part release-e2e "$make" -j"$jobs" --no-print-directory BUILD=release web-check WEB_TESTS=e2e
+# The Python module's tests (about one core, half of it building the module) beside the
+# fuzzers, which take their seconds of wall time whatever their share of the cores.
+(run_part no python "$make" -j"$jobs" --no-print-directory BUILD=release python-check) &
+python_pid=$!
+part fuzz "$make" -j"$jobs" --no-print-directory fuzz FUZZ_SECONDS="$fuzz_seconds"
+wait "$python_pid"
+cat "$logdir/python.log"
+collect python
+# The ThreadSanitizer API tests time the server's answers: they keep about one core
+# busy (measured: 165 s of CPU in 144 s), so three parts that time nothing use the other
+# at the lowest priority: cppcheck (one file at a time), a copy of the tree built again
+# for one game, and the search and contract tests in the debug build with every state
+# checked (without the search tests' wall-clock bounds). Their logs are shown whole, in
+# this order, when all are done. (The fuzzers there once slowed a move past a
+# keep-alive's second, when every AI move still cleared a 16 MiB table.)
+(run_part no lint nice -n 19 "$make" -j"$jobs" --no-print-directory lint) &
+lint_pid=$!
+(run_part no new-game nice -n 19 tests/new-game.sh build/release) &
+new_game_pid=$!
 (run_part no debug-invariants nice -n 19 "$make" -j"$jobs" --no-print-directory \
     BUILD=debug check-invariants) &
 invariants_pid=$!
-part release-e2e "$make" -j"$jobs" --no-print-directory BUILD=release web-check WEB_TESTS=e2e
-wait "$invariants_pid"
-cat "$logdir/debug-invariants.log"
-collect debug-invariants
-part fuzz "$make" -j"$jobs" --no-print-directory fuzz FUZZ_SECONDS="$fuzz_seconds"
-# The ThreadSanitizer API tests time the server's answers, slowed several times over by
-# the sanitizer: they run alone. (The fuzzers and the checked search beside them at nice
-# 19 saved about 60 s, but a keep-alive test then failed on a move that took 600 ms.)
 part tsan-web "$make" -j"$jobs" --no-print-directory BUILD=tsan web-check WEB_TESTS=api
+wait "$lint_pid" "$new_game_pid" "$invariants_pid"
+for name in lint new-game debug-invariants; do
+    cat "$logdir/$name.log"
+    collect "$name"
+done
 
 left=$(find "$run_tmp" -mindepth 1 -maxdepth 1)
 if [ -n "$left" ]; then
