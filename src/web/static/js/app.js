@@ -7,23 +7,14 @@
 // /u/NAME and the leaderboards at /leaderboard and /leaderboard/GAME;
 // puzzles are at /puzzles, /puzzles/GAME and /puzzles/GAME/ID; tournaments at
 // /tournaments and /tournaments/ID.
-import { showNewGame } from './newgame.js';
-import { showGame } from './game.js';
-import { showImport } from './import.js';
+// Only what every page needs is imported here; each page's own module (and what it
+// imports) is fetched when its path is shown, so that a page loads none of the others'
+// scripts.
 import { h } from './dom.js';
-import { showLobby } from './lobby.js';
-import { showSeeks } from './seeks.js';
-import { rememberGame } from './mygames.js';
-import { showLearn } from './learn.js';
-import { showLab } from './lab.js';
-import { showAnalysis } from './analysis.js';
-import { dailyBox, showPuzzles } from './puzzles.js';
 import { loadCatalog } from './catalog.js';
-import { showTournament, showTournaments } from './tournaments.js';
 import { serverInfo } from './api.js';
 import { languageSwitch, loadMessages, t, translateStatic } from './i18n.js';
-import { showAccount, showAccountMenu, showLogin } from './account.js';
-import { showLeaderboard, showProfile } from './profile.js';
+import { showAccountMenu } from './account.js';
 
 // Every page reads its words from the messages of the page's language and the games'
 // names from the catalog: they come first.
@@ -43,34 +34,37 @@ if (path === '/' || path === '/index.html') {
   const lobby = h('div', { class: 'lobby-box' });
   const seeks = h('div', { class: 'seeks-box' });
   const form = h('div');
+  const [{ showLobby }, { showSeeks }, { dailyBox }, { showNewGame }] = await Promise.all([
+    import('./lobby.js'), import('./seeks.js'), import('./puzzles.js'), import('./newgame.js')]);
   root.replaceChildren(lobby, seeks, dailyBox(), form);
   showLobby(lobby);
   showSeeks(seeks);
   showNewGame(form);
 } else if (path === '/import') {
-  showImport(root);
+  (await import('./import.js')).showImport(root);
 } else if (/^\/learn(\/[a-z0-9-]*)?\/?$/.test(path)) {
-  showLearn(root, path.split('/')[2] || '');
+  (await import('./learn.js')).showLearn(root, path.split('/')[2] || '');
 } else if (path === '/lab') {
-  showLab(root);
+  (await import('./lab.js')).showLab(root);
 } else if (path === '/login') {
-  showLogin(root);
+  (await import('./account.js')).showLogin(root);
 } else if (path === '/account') {
-  showAccount(root);
+  (await import('./account.js')).showAccount(root);
 } else if (/^\/u\/[A-Za-z0-9_-]{1,40}\/?$/.test(path)) {
-  showProfile(root, path.split('/')[2]);
+  (await import('./profile.js')).showProfile(root, path.split('/')[2]);
 } else if (/^\/leaderboard(\/[a-z0-9-]+)?\/?$/.test(path)) {
-  showLeaderboard(root, path.split('/')[2] || '');
+  (await import('./profile.js')).showLeaderboard(root, path.split('/')[2] || '');
 } else if (path === '/analysis') {
-  showAnalysis(root, location.search);
+  (await import('./analysis.js')).showAnalysis(root, location.search);
 } else if (/^\/puzzles(\/[a-z0-9-]+(\/[0-9a-f]+)?)?\/?$/.test(path)) {
-  showPuzzles(root, path.split('/')[2] || '', path.split('/')[3] || '');
+  (await import('./puzzles.js')).showPuzzles(root, path.split('/')[2] || '', path.split('/')[3] || '');
 } else if (/^\/tournaments\/?$/.test(path)) {
-  showTournaments(root);
+  (await import('./tournaments.js')).showTournaments(root);
 } else if (/^\/tournaments\/[0-9a-f]{24}\/?$/.test(path)) {
-  showTournament(root, path.split('/')[2]);
+  (await import('./tournaments.js')).showTournament(root, path.split('/')[2]);
 } else if (m) {
   const params = new URLSearchParams(location.hash.slice(1));
+  const [{ rememberGame }, { showGame }] = await Promise.all([import('./mygames.js'), import('./game.js')]);
   rememberGame(m[1], params.get('token'));
   showGame(root, m[1], params.get('token'));
 } else {
