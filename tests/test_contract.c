@@ -25,6 +25,7 @@
 #include "play/registry.h"
 #include "core/rng.h"
 #include "support/rule_text.h"
+#include "support/slow_build.h"
 
 enum {
     MAX_COMBOS = 40,       /* rule settings tried per game */
@@ -844,7 +845,7 @@ static void test_random_games(void **state)
         long positions = 0;
         for (int c = 0; c < nc; c++) {
             Game *g = create_game(ops, &combos[c]);
-            int games = c == 0 ? DEFAULT_GAMES : COMBO_GAMES;
+            int games = SLOW_BUILD_SHARE(c == 0 ? DEFAULT_GAMES : COMBO_GAMES);
             for (int k = 0; k < games; k++)
                 positions +=
                     play_checked_game(g, 0x5eed0000u + (uint64_t)(i * 1000 + c * 10 + k), &gb);

@@ -24,6 +24,7 @@
 #include "play/registry.h"
 #include "solve/kvs_retro.h"
 #include "solve/kvs_table.h"
+#include "support/slow_build.h"
 #include "support/temp_path.h"
 
 /* One-soldier starts the games wander from (the table holds only such positions). */
@@ -342,10 +343,11 @@ static void test_shipped_sample_holds(void **state)
         if (access(path, R_OK) != 0)
             continue;
         // The proven sets are checked whole against the table when they are made; here a
-        // search that never sees the table confirms a sample of them (two seconds for 50),
-        // and one puzzle of each searched set, whose checks cost seconds each.
+        // search that never sees the table confirms a sample of them (two seconds for 50;
+        // a quarter of them in a sanitizer build), and one puzzle of each searched set,
+        // whose checks cost seconds each.
         snprintf(args, sizeof args, "puzzles %s --verify %s --sample %d", GAMES[i], path,
-                 i < 2 ? 50 : 1);
+                 i < 2 ? SLOW_BUILD_SHARE(50) : 1);
         if (run_crown(args, text, 1 << 16) != 0)
             fail_msg("%s: %s", GAMES[i], text);
         assert_non_null(strstr(text, "by search: 0 wrong"));
