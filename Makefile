@@ -12,6 +12,7 @@
 #                        web API tests (sanitizer and release builds) and browser tests,
 #                        the search and contract tests in the debug build, the web API
 #                        tests under ThreadSanitizer, and each fuzz target briefly
+#                        (make fuzz-smoke: linked with the sanitizer build's objects)
 #   make web-check       the web tests of one build (WEB_TESTS="api e2e cluster" by default)
 #   make play            installs build dependencies (and the review graph's library)
 #                        if missing, builds, plays the AI
@@ -166,11 +167,16 @@ COMPLETIONDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 MAN_COMMANDS = $$($(CROWN) completion words 1 crown "" | grep -v '^-')
 
 .PHONY: all tests check test play bench deps deps-test clean lint web-check \
-        install uninstall fuzz fuzz-targets check-invariants python python-check python-sources \
+        install uninstall fuzz fuzz-smoke fuzz-targets check-invariants python python-check python-sources \
         bench-python deb deb-test
 all: $(CROWN) $(LIB) $(SHLIB)
 
 $(patsubst %.c,$(OUT)/obj/%.o,$(wildcard src/web/store_pg*.c)): CFLAGS_ALL += $(PQ_CFLAGS)
+# In the clang sanitizer build the fuzz targets' own files carry libFuzzer's coverage
+# (make fuzz-smoke), which it needs to run at all; the library's objects do not.
+ifeq ($(BUILD)$(findstring clang,$(notdir $(CC))),asanclang)
+$(OUT)/obj/tests/fuzz/%.o: CFLAGS_ALL += -fsanitize=fuzzer-no-link
+endif
 $(OUT)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
@@ -325,6 +331,14 @@ python-check: python $(CROWN) $(SHLIB)
 fuzz:
 	@$(MAKE) --no-print-directory BUILD=fuzz fuzz-targets
 	@tools/run-fuzz.sh build/fuzz $(FUZZ_SECONDS)
+
+# make test's short run of every fuzz target: linked with the sanitizer build's objects,
+# which have no coverage instrumentation, so it replays each seed corpus under ASan and
+# UBSan and tries unguided inputs for FUZZ_SECONDS. It spares make test a whole build of
+# its own (build/fuzz: the same objects with coverage, for the searching runs above).
+fuzz-smoke:
+	@$(MAKE) --no-print-directory BUILD=asan CC=clang fuzz-targets
+	@tools/run-fuzz.sh build/asan-clang $(FUZZ_SECONDS)
 
 # Runs every test binary and the command-line transcripts of one build.
 check: tests

@@ -83,7 +83,7 @@ prebuild() {
     nice -n 19 "$make" -j"$jobs" --no-print-directory BUILD=debug \
         build/debug/tests/test_search build/debug/tests/test_contract &&
         nice -n 19 "$make" -j"$jobs" --no-print-directory BUILD=tsan build/tsan/crown &&
-        nice -n 19 "$make" -j"$jobs" --no-print-directory BUILD=fuzz fuzz-targets
+        nice -n 19 "$make" -j"$jobs" --no-print-directory BUILD=asan CC=clang fuzz-targets
 }
 prebuild >"$logdir/prebuild.log" 2>&1 &
 prebuild_pid=$!
@@ -102,7 +102,7 @@ part release-e2e "$make" -j"$jobs" --no-print-directory BUILD=release web-check 
 # fuzzers, which take their seconds of wall time whatever their share of the cores.
 (run_part no python "$make" -j"$jobs" --no-print-directory BUILD=release python-check) &
 python_pid=$!
-part fuzz "$make" -j"$jobs" --no-print-directory fuzz FUZZ_SECONDS="$fuzz_seconds"
+part fuzz "$make" -j"$jobs" --no-print-directory fuzz-smoke FUZZ_SECONDS="$fuzz_seconds"
 wait "$python_pid"
 cat "$logdir/python.log"
 collect python
