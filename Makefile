@@ -9,7 +9,7 @@
 #   make CC=clang ...    any of the above with clang
 #   make test            installs test dependencies if missing, then runs every test in
 #                        the release (gcc) and sanitizer (clang) builds, then the
-#                        web API tests (sanitizer and release builds) and browser tests,
+#                        web API tests (sanitizer build) and browser tests (release),
 #                        the search and contract tests in the debug build, the web API
 #                        tests under ThreadSanitizer, and each fuzz target briefly
 #                        (make fuzz-smoke: linked with the sanitizer build's objects)
@@ -334,8 +334,9 @@ fuzz:
 
 # make test's short run of every fuzz target: linked with the sanitizer build's objects,
 # which have no coverage instrumentation, so it replays each seed corpus under ASan and
-# UBSan and tries unguided inputs for FUZZ_SECONDS. It spares make test a whole build of
-# its own (build/fuzz: the same objects with coverage, for the searching runs above).
+# UBSan and tries inputs guided by the targets' own code only, for FUZZ_SECONDS. It
+# spares make test a whole build of its own (build/fuzz: the same objects with coverage,
+# for the searching runs above).
 fuzz-smoke:
 	@$(MAKE) --no-print-directory BUILD=asan CC=clang fuzz-targets
 	@tools/run-fuzz.sh build/asan-clang $(FUZZ_SECONDS)
