@@ -235,41 +235,56 @@ static void test_kernels_agree(void **state)
     game_destroy(g);
 }
 
-/* A depth-first walk as a search makes it: every position on the way evaluated at its
- * ply through the stack, against the value from scratch. */
-static int walk(const Game *g, GameState *s, NnueStack *st, const Nnue *net, Rng *r, int ply,
-                int depth)
-{
-    int bad = nnue_stack_evaluate(st, s, ply) != nnue_evaluate(net, g, s);
-    if (depth == 0 || g->ops->to_move(g, s) < 0)
-        return bad;
-    MoveList list;
-    const int n = g->ops->gen_moves(g, s, &list);
-    unsigned char undo[4096];
-    assert_true(g->undo_size <= sizeof undo);
-    for (int i = 0; i < 3 && i < n; i++) {
-        const Move m = list.moves[rng_below(r, (uint32_t)n)];
-        g->ops->make(g, s, m, undo);
-        bad += walk(g, s, st, net, r, ply + 1, depth - 1);
-        g->ops->unmake(g, s, m, undo);
-    }
-    return bad;
-}
-
+/* A depth-first walk as a search makes it, every action pushed before it is made:
+ * the positions evaluated at their ply through the stack (every one, or as a fixed-depth
+ * search does, the leaves only, with a pass now and then where the game has one),
+ * against the value from scratch. */
 typedef struct WalkCtx {
     const Game *g;
     const Nnue *net;
     NnueStack *st;
     Rng r;
+    bool leaves_only;
     int bad;
 } WalkCtx;
+
+static void walk(WalkCtx *w, GameState *s, int ply, int depth)
+{
+    const Game *g = w->g;
+    const bool leaf = depth == 0 || g->ops->to_move(g, s) < 0;
+    if (leaf || !w->leaves_only)
+        w->bad += nnue_stack_evaluate(w->st, s, ply) != nnue_evaluate(w->net, g, s);
+    if (leaf)
+        return;
+    MoveList list;
+    const int n = g->ops->gen_moves(g, s, &list);
+    unsigned char undo[4096];
+    assert_true(g->undo_size <= sizeof undo);
+    if (w->leaves_only && g->ops->make_null != NULL && rng_below(&w->r, 3) == 0) {
+        nnue_stack_push(w->st, s, ply + 1);
+        if (g->ops->make_null(g, s, undo)) {
+            walk(w, s, ply + 1, depth - 1);
+            g->ops->unmake_null(g, s, undo);
+        }
+    }
+    for (int i = 0; i < 3 && i < n; i++) {
+        const Move m = list.moves[rng_below(&w->r, (uint32_t)n)];
+        nnue_stack_push(w->st, s, ply + 1);
+        g->ops->make(g, s, m, undo);
+        walk(w, s, ply + 1, depth - 1);
+        g->ops->unmake(g, s, m, undo);
+    }
+}
 
 static void walk_from(void *ctx, const GameState *s)
 {
     WalkCtx *w = ctx;
     GameState *copy = malloc(w->g->state_size);
     memcpy(copy, s, w->g->state_size);
-    w->bad += walk(w->g, copy, w->st, w->net, &w->r, 0, 3);
+    nnue_stack_reset(w->st); // a new root
+    // Deeper and deeper from the same root, as iterative deepening does.
+    for (int depth = w->leaves_only ? 1 : 3; depth <= 3; depth++)
+        walk(w, copy, 0, depth);
     free(copy);
 }
 
@@ -277,24 +292,122 @@ static void test_incremental_is_exact(void **state)
 {
     (void)state;
     for (int i = 0; i < FEATURE_GAME_COUNT; i++) {
+        for (int leaves_only = 0; leaves_only < 2; leaves_only++) {
+            Game *g = new_game(FEATURE_GAMES[i]);
+            Nnue *net = load_random(g, 3);
+            WalkCtx w = {.g = g, .net = net, .leaves_only = leaves_only};
+            rng_seed(&w.r, 5);
+            ErrBuf err;
+            assert_int_equal(nnue_stack_new(g, net, NULL, &w.st, &err), STATUS_OK);
+            random_positions(g, 13, 40, walk_from, &w);
+            if (w.bad != 0)
+                fail_msg("%s: %d accumulators differ from fresh ones", FEATURE_GAMES[i], w.bad);
+            uint64_t refreshes, evaluations;
+            nnue_stack_counts(w.st, &refreshes, &evaluations);
+            // Accumulators come down the line, one refresh a root.
+            assert_true(evaluations > 1000);
+            if (refreshes > 2 * 40)
+                fail_msg("%s: %llu refreshes of %llu", FEATURE_GAMES[i],
+                         (unsigned long long)refreshes, (unsigned long long)evaluations);
+            nnue_stack_free(w.st);
+            nnue_free(net);
+            game_destroy(g);
+        }
+    }
+}
+
+/* The delta hooks' contract (game.h): what nnue_delta lists between the snapshots of
+ * a position and of each position one action (or a pass) away is exactly what the
+ * features of the two differ by. */
+typedef struct DeltaCtx {
+    const Game *g;
+    int16_t *count; /* per input: a scratch tally, zero between checks */
+    int checked, wrong;
+} DeltaCtx;
+
+static void tally(DeltaCtx *d, const uint16_t *f, int n, int by)
+{
+    for (int i = 0; i < n; i++)
+        d->count[f[i]] = (int16_t)(d->count[f[i]] + by);
+}
+
+static bool tally_clear(DeltaCtx *d, const uint16_t *f, int n)
+{
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        ok = ok && d->count[f[i]] == 0;
+        d->count[f[i]] = 0;
+    }
+    return ok;
+}
+
+static void check_delta(DeltaCtx *d, const void *before, const GameState *s_before,
+                        const GameState *s_after, bool pass)
+{
+    const Game *g = d->g;
+    unsigned char after[4096];
+    assert_true((size_t)g->ops->nnue_snapshot_size <= sizeof after);
+    g->ops->nnue_snapshot(g, s_after, after);
+    for (int p = 0; p < 2; p++) {
+        uint16_t was[NNUE_MAX_ACTIVE], is[NNUE_MAX_ACTIVE], add[NNUE_MAX_ACTIVE],
+            sub[NNUE_MAX_ACTIVE];
+        const int n_was = g->ops->nnue_features(g, s_before, p, was, NNUE_MAX_ACTIVE);
+        const int n_is = g->ops->nnue_features(g, s_after, p, is, NNUE_MAX_ACTIVE);
+        int n_add = -1, n_sub = -1;
+        g->ops->nnue_delta(g, before, after, p, add, &n_add, sub, &n_sub);
+        bool ok = n_add >= 0 && n_sub >= 0 && n_add <= NNUE_MAX_ACTIVE &&
+                  n_sub <= NNUE_MAX_ACTIVE && (!pass || n_add + n_sub == 0);
+        if (ok) {
+            tally(d, was, n_was, 1);
+            tally(d, sub, n_sub, -1);
+            tally(d, add, n_add, 1);
+            tally(d, is, n_is, -1);
+            // Every list cleared, whatever the first one found.
+            const bool ok_was = tally_clear(d, was, n_was), ok_sub = tally_clear(d, sub, n_sub);
+            const bool ok_add = tally_clear(d, add, n_add), ok_is = tally_clear(d, is, n_is);
+            ok = ok_was && ok_sub && ok_add && ok_is;
+        }
+        d->checked++;
+        d->wrong += !ok;
+    }
+}
+
+static void deltas_from(void *ctx, const GameState *s)
+{
+    DeltaCtx *d = ctx;
+    const Game *g = d->g;
+    GameState *t = malloc(g->state_size);
+    memcpy(t, s, g->state_size);
+    unsigned char before[4096], undo[4096];
+    assert_true(g->undo_size <= sizeof undo);
+    g->ops->nnue_snapshot(g, t, before);
+    MoveList list;
+    const int n = g->ops->gen_moves(g, t, &list);
+    for (int i = 0; i < n; i++) {
+        g->ops->make(g, t, list.moves[i], undo);
+        check_delta(d, before, s, t, false);
+        g->ops->unmake(g, t, list.moves[i], undo);
+    }
+    if (g->ops->make_null != NULL && g->ops->make_null(g, t, undo)) {
+        check_delta(d, before, s, t, true);
+        g->ops->unmake_null(g, t, undo);
+    }
+    free(t);
+}
+
+static void test_delta_hooks(void **state)
+{
+    (void)state;
+    for (int i = 0; i < FEATURE_GAME_COUNT; i++) {
         Game *g = new_game(FEATURE_GAMES[i]);
-        Nnue *net = load_random(g, 3);
-        WalkCtx w = {.g = g, .net = net};
-        rng_seed(&w.r, 5);
-        ErrBuf err;
-        assert_int_equal(nnue_stack_new(g, net, NULL, &w.st, &err), STATUS_OK);
-        random_positions(g, 13, 40, walk_from, &w);
-        if (w.bad != 0)
-            fail_msg("%s: %d accumulators differ from fresh ones", FEATURE_GAMES[i], w.bad);
-        uint64_t refreshes, evaluations;
-        nnue_stack_counts(w.st, &refreshes, &evaluations);
-        // Most accumulators came from a neighbour's, not from scratch.
-        assert_true(evaluations > 1000);
-        if (refreshes * 4 >= evaluations)
-            fail_msg("%s: %llu refreshes of %llu", FEATURE_GAMES[i],
-                     (unsigned long long)refreshes, (unsigned long long)evaluations);
-        nnue_stack_free(w.st);
-        nnue_free(net);
+        // Every game with features follows moves by deltas (nnue_stack.h).
+        assert_non_null(g->ops->nnue_snapshot);
+        assert_non_null(g->ops->nnue_delta);
+        DeltaCtx d = {.g = g, .count = calloc((size_t)g->ops->nnue_feature_count, 2)};
+        random_positions(g, 17, 30, deltas_from, &d);
+        if (d.wrong != 0 || d.checked < 200)
+            fail_msg("%s: %d of %d deltas wrong", FEATURE_GAMES[i], d.wrong, d.checked);
+        free(d.count);
         game_destroy(g);
     }
 }
@@ -545,6 +658,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_kernels_agree),
         cmocka_unit_test(test_incremental_is_exact),
+        cmocka_unit_test(test_delta_hooks),
         cmocka_unit_test(test_feature_diagrams),
         cmocka_unit_test(test_seats_alike),
         cmocka_unit_test(test_agent_specs),

@@ -421,6 +421,21 @@ struct GameOps {
     int nnue_feature_count;
     int (*nnue_features)(const Game *g, const GameState *s, int perspective, uint16_t *out,
                          int cap);
+    /* Optional, both or neither, with the features: what keeps a search's first layer
+     * up to date move by move instead of summing every feature at every node (the
+     * search's stack, search/nnue_stack.h). nnue_snapshot copies into `out`
+     * (nnue_snapshot_size bytes) the part of s its features depend on, the pieces'
+     * bitboards, say; nnue_delta writes the features of `perspective` active after and
+     * not before (add) and those active before and not after (sub), from two such
+     * snapshots, in any order, and returns their counts: exactly what the difference of
+     * nnue_features of the two positions would be, which the contract tests check. Each
+     * list holds at most a position's count of features. Features may not depend on
+     * whose turn it is (a pass changes none). Without them the first layer is summed
+     * afresh at every evaluation. */
+    int nnue_snapshot_size;
+    void (*nnue_snapshot)(const Game *g, const GameState *s, void *out);
+    void (*nnue_delta)(const Game *g, const void *before, const void *after, int perspective,
+                       uint16_t *add, int *n_add, uint16_t *sub, int *n_sub);
 };
 
 /* The hooks every game fills, each *_ops.c naming its adapters ops_<hook>: one list, so

@@ -240,6 +240,23 @@ static inline bool enter_node(AlphaBeta *ab, int ply)
     return true;
 }
 
+/* Every action the search makes goes through here, so that the network's accumulators
+ * (nnue_stack.h) know the line: child_ply is where the action's result is searched. */
+static inline void make_move(AlphaBeta *ab, Move m, void *undo, int child_ply)
+{
+    if (ab->nnue != NULL)
+        nnue_stack_push(ab->nnue, ab->pos, child_ply);
+    ab->ops->make(ab->g, ab->pos, m, undo);
+}
+
+/* The same for a pass, which the game may refuse (false, nothing made). */
+static inline bool make_null(AlphaBeta *ab, void *undo, int child_ply)
+{
+    if (ab->nnue != NULL)
+        nnue_stack_push(ab->nnue, ab->pos, child_ply);
+    return ab->ops->make_null(ab->g, ab->pos, undo);
+}
+
 /* The evaluation for the player to move, plus the configured noise, kept clear of the
  * decisive range. The noise is a hash of the position, so a position keeps its value
  * within a search and the TT stays consistent. */
@@ -500,7 +517,7 @@ static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply
     Move best_move = MOVE_NONE;
     for (int i = 0; i < kept; i++) {
         const Move m = pick_move(p, i, kept);
-        ops->make(g, ab->pos, m, undo);
+        make_move(ab, m, undo, ply + 1);
         GAME_CHECK(g, ab->pos);
         const int score = quiesce_child(ab, us, alpha, beta, ply + 1, qply + 1);
         ops->unmake(g, ab->pos, m, undo);
@@ -613,7 +630,7 @@ static int search(AlphaBeta *ab, int us, int alpha, int beta, int depth, int ply
     // where a pass says nothing (nor when the game refuses the pass: zugzwang).
     void *undo = ab->undo + (size_t)ply * ab->undo_stride;
     if (!pv_node && !in_check && ops->make_null != NULL && depth >= AB_NULL_MIN_DEPTH &&
-        !score_is_decisive(beta) && evaluate(ab, ply) >= beta && ops->make_null(g, ab->pos, undo)) {
+        !score_is_decisive(beta) && evaluate(ab, ply) >= beta && make_null(ab, undo, ply + 1)) {
         const int r = 3 + depth / 4;
         ab->ply[ply + 1].noisy_in = false;
         const int them = ops->to_move(g, ab->pos);
@@ -663,7 +680,7 @@ generate:
         if (m == MOVE_NONE)
             break;
         ab->ply[ply + 1].noisy_in = leads_noisy(ab, p->order[i], m);
-        ops->make(g, ab->pos, m, undo);
+        make_move(ab, m, undo, ply + 1);
         GAME_CHECK(g, ab->pos);
         int score;
         if (i == 0) {
@@ -752,7 +769,7 @@ static int search_root(AlphaBeta *ab, int us, int alpha, int beta, int depth)
             deadline_elapsed_ms(&ab->clock) >= 1000)
             progress->root_move(progress->ctx, m, i + 1, depth);
         ab->ply[1].noisy_in = leads_noisy(ab, ORDER_TT, m);
-        ops->make(g, ab->pos, m, undo);
+        make_move(ab, m, undo, 1);
         GAME_CHECK(g, ab->pos);
         int score;
         if (i == 0) {
@@ -803,7 +820,7 @@ static void collect_ties(AlphaBeta *ab, int us, int best, Move best_move, int de
         if (m == best_move)
             continue;
         ab->ply[1].noisy_in = leads_noisy(ab, ORDER_TT, m);
-        ops->make(g, ab->pos, m, ab->undo);
+        make_move(ab, m, ab->undo, 1);
         GAME_CHECK(g, ab->pos);
         int score = child_value(ab, us, tie_min - 1, tie_min, depth - 1, 1, false);
         // A pass of the null window may rest on cuts only non-PV nodes take (reductions
@@ -913,6 +930,8 @@ void alphabeta_search(AlphaBeta *ab, const GameState *s, const SearchLimits *lim
     tt_new_search(&ab->tt);
     for (int i = 0; i <= SEARCH_MAX_PLY; i++)
         ab->ply[i].killer[0] = ab->ply[i].killer[1] = MOVE_NONE;
+    if (ab->nnue != NULL)
+        nnue_stack_reset(ab->nnue);
 
     // Step 2. The root moves, TT move first and then by history, so that even a search
     // stopped at once answers with a reasonable legal move.

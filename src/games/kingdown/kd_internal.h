@@ -451,6 +451,15 @@ enum {
 };
 #define KD_NNUE_PIECE_BASE(rel, t) (((rel) * (KD_TYPES - 1) + (t) - 1) * 64)
 int kd_nnue_features(const KdPos *p, int perspective, uint16_t *out, int cap);
+/* What the features depend on (GameOps.nnue_snapshot): each side's pieces by type and
+ * its power; and the features one snapshot has and the other has not (nnue_delta). */
+typedef struct KdNnueSnapshot {
+    uint64_t pieces[2][KD_TYPES];
+    uint8_t power[2];
+} KdNnueSnapshot;
+void kd_nnue_snapshot(const KdPos *p, KdNnueSnapshot *out);
+void kd_nnue_delta(const KdNnueSnapshot *before, const KdNnueSnapshot *after, int perspective,
+                   uint16_t *add, int *n_add, uint16_t *sub, int *n_sub);
 
 /* kd_fast.c */
 bool kd_perft_leaves(const KdConfig *c, KdState *s, int depth, uint64_t *count);

@@ -404,6 +404,19 @@ static int ops_nnue_features(const Game *g, const GameState *s, int perspective,
     return kd_nnue_features(&((const KdState *)s)->pos, perspective, out, cap);
 }
 
+static void ops_nnue_snapshot(const Game *g, const GameState *s, void *out)
+{
+    (void)g;
+    kd_nnue_snapshot(&((const KdState *)s)->pos, out);
+}
+
+static void ops_nnue_delta(const Game *g, const void *before, const void *after, int perspective,
+                           uint16_t *add, int *n_add, uint16_t *sub, int *n_sub)
+{
+    (void)g;
+    kd_nnue_delta(before, after, perspective, add, n_add, sub, n_sub);
+}
+
 static int ops_noisy(const Game *g, const GameState *s, Move m)
 {
     (void)g;
@@ -629,4 +642,7 @@ const GameOps kd_ops = {
     .nnue_feature_set = "kd-piece-square-power-1",
     .nnue_feature_count = KD_NNUE_FEATURES,
     .nnue_features = ops_nnue_features,
+    .nnue_snapshot_size = sizeof(KdNnueSnapshot),
+    .nnue_snapshot = ops_nnue_snapshot,
+    .nnue_delta = ops_nnue_delta,
 };

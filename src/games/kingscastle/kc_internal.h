@@ -242,6 +242,14 @@ int kc_evaluate(const KcConfig *c, const KcState *s);
  * each side (0: the perspective's own) on each grid cell. */
 enum { KC_NNUE_FEATURES = 2 * KC_GRID };
 int kc_nnue_features(const KcState *s, int perspective, uint16_t *out, int cap);
+/* What the features depend on (GameOps.nnue_snapshot): the men; and the features one
+ * snapshot has and the other has not (GameOps.nnue_delta). */
+typedef struct KcNnueSnapshot {
+    uint64_t men[2][2];
+} KcNnueSnapshot;
+void kc_nnue_snapshot(const KcState *s, KcNnueSnapshot *out);
+void kc_nnue_delta(const KcNnueSnapshot *before, const KcNnueSnapshot *after, int perspective,
+                   uint16_t *add, int *n_add, uint16_t *sub, int *n_sub);
 
 /* kc_search.c: the moves quiescence plays out (GameOps.noisy). */
 int kc_noisy(const KcConfig *c, const KcState *s, Move m);

@@ -233,6 +233,19 @@ static int ops_nnue_features(const Game *g, const GameState *s, int perspective,
     return kc_nnue_features((const KcState *)s, perspective, out, cap);
 }
 
+static void ops_nnue_snapshot(const Game *g, const GameState *s, void *out)
+{
+    (void)g;
+    kc_nnue_snapshot((const KcState *)s, out);
+}
+
+static void ops_nnue_delta(const Game *g, const void *before, const void *after, int perspective,
+                           uint16_t *add, int *n_add, uint16_t *sub, int *n_sub)
+{
+    (void)g;
+    kc_nnue_delta(before, after, perspective, add, n_add, sub, n_sub);
+}
+
 static int ops_noisy(const Game *g, const GameState *s, Move m)
 {
     return kc_noisy(kc_cfg(g), (const KcState *)s, m);
@@ -344,4 +357,7 @@ const GameOps kc_ops = {
     .nnue_feature_set = "kc-man-cell-1",
     .nnue_feature_count = KC_NNUE_FEATURES,
     .nnue_features = ops_nnue_features,
+    .nnue_snapshot_size = sizeof(KcNnueSnapshot),
+    .nnue_snapshot = ops_nnue_snapshot,
+    .nnue_delta = ops_nnue_delta,
 };

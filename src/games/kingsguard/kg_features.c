@@ -22,22 +22,30 @@
  */
 #include "games/kingsguard/kg_internal.h"
 
+#include <string.h>
+
+/* The feature of the piece at (sq, level) of k as perspective sees it. */
+static uint16_t feature_of(const KgConfig *c, const KgCore *k, int sq, int level, int perspective)
+{
+    const int cells = c->files * c->ranks, file = sq % c->stride, rank = sq / c->stride;
+    const int cell = (perspective == 0 ? rank : c->ranks - 1 - rank) * c->files + file;
+    const int owner = kg_owner_at(k, sq, level);
+    const bool king = k->king[owner] == sq && k->king_level[owner] == level;
+    const int kind = (owner == perspective ? 0 : 2) + (king ? 1 : 0);
+    return (uint16_t)((kind * c->limit + level) * cells + cell);
+}
+
 int kg_nnue_features(const KgConfig *c, const KgCore *k, int perspective, uint16_t *out,
                      int cap)
 {
-    const int cells = c->files * c->ranks;
     int n = 0;
     for (Bb128 occ = bb128_load(k->occ); occ;) {
-        const int sq = bb128_pop(&occ), file = sq % c->stride, rank = sq / c->stride;
-        const int cell = (perspective == 0 ? rank : c->ranks - 1 - rank) * c->files + file;
+        const int sq = bb128_pop(&occ);
         for (int level = 0; level < k->height[sq] && level < c->limit; level++) {
-            const int owner = kg_owner_at(k, sq, level);
-            const bool king = k->king[owner] == sq && k->king_level[owner] == level;
-            const int kind = (owner == perspective ? 0 : 2) + (king ? 1 : 0);
             if (n == cap)
                 return n;
             // Insertion into the ascending list: 20 pieces at most.
-            const uint16_t feat = (uint16_t)((kind * c->limit + level) * cells + cell);
+            const uint16_t feat = feature_of(c, k, sq, level, perspective);
             int i = n++;
             for (; i > 0 && out[i - 1] > feat; i--)
                 out[i] = out[i - 1];
@@ -45,4 +53,40 @@ int kg_nnue_features(const KgConfig *c, const KgCore *k, int perspective, uint16
         }
     }
     return n;
+}
+
+/* The features of the stack on sq in k. */
+static int put_stack(const KgConfig *c, const KgCore *k, int sq, int perspective, uint16_t *out,
+                     int n)
+{
+    for (int level = 0; level < k->height[sq] && level < c->limit; level++)
+        out[n++] = feature_of(c, k, sq, level, perspective);
+    return n;
+}
+
+static bool king_on(const KgCore *k, int sq)
+{
+    return k->king[0] == sq || k->king[1] == sq;
+}
+
+/* A stack whose height, owners or king changed is taken away whole and put back: an
+ * action changes two stacks, of five pieces at most. */
+void kg_nnue_delta(const KgConfig *c, const KgCore *before, const KgCore *after, int perspective,
+                   uint16_t *add, int *n_add, uint16_t *sub, int *n_sub)
+{
+    int a = 0, s = 0;
+    for (Bb128 occ = bb128_load(before->occ) | bb128_load(after->occ); occ;) {
+        const int sq = bb128_pop(&occ);
+        const bool king_moved = (king_on(before, sq) || king_on(after, sq)) &&
+                                (memcmp(before->king, after->king, sizeof before->king) != 0 ||
+                                 memcmp(before->king_level, after->king_level,
+                                        sizeof before->king_level) != 0);
+        if (before->height[sq] == after->height[sq] && before->owners[sq] == after->owners[sq] &&
+            !king_moved)
+            continue;
+        s = put_stack(c, before, sq, perspective, sub, s);
+        a = put_stack(c, after, sq, perspective, add, a);
+    }
+    *n_add = a;
+    *n_sub = s;
 }

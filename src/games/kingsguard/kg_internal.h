@@ -236,6 +236,10 @@ enum {
 };
 int kg_nnue_features(const KgConfig *c, const KgCore *k, int perspective, uint16_t *out,
                      int cap);
+/* The features one position's core has and another's has not (GameOps.nnue_delta; the
+ * core is the snapshot). */
+void kg_nnue_delta(const KgConfig *c, const KgCore *before, const KgCore *after, int perspective,
+                   uint16_t *add, int *n_add, uint16_t *sub, int *n_sub);
 
 /* kg_search.c: alpha-beta's search hints (game.h). */
 int kg_noisy(const KgConfig *c, const KgState *s, Move m);

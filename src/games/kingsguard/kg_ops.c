@@ -373,6 +373,18 @@ static int ops_nnue_features(const Game *g, const GameState *s, int perspective,
     return kg_nnue_features(kg_cfg(g), &((const KgState *)s)->k, perspective, out, cap);
 }
 
+static void ops_nnue_snapshot(const Game *g, const GameState *s, void *out)
+{
+    (void)g;
+    memcpy(out, &((const KgState *)s)->k, sizeof(KgCore));
+}
+
+static void ops_nnue_delta(const Game *g, const void *before, const void *after, int perspective,
+                           uint16_t *add, int *n_add, uint16_t *sub, int *n_sub)
+{
+    kg_nnue_delta(kg_cfg(g), before, after, perspective, add, n_add, sub, n_sub);
+}
+
 static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS])
 {
     kg_playout(kg_cfg(g), (KgState *)s, rng);
@@ -439,7 +451,8 @@ static int ops_action_kind(const Game *g, const GameState *s, Move m, StrBuf *la
         .bench_depth = 10, .chance_scale = SCALE, .action_kind = ops_action_kind,              \
         .action_kinds = kg_action_kinds, .action_kind_count = 1,                               \
         .nnue_feature_set = FEATURE_SET, .nnue_feature_count = FEATURES,                       \
-        .nnue_features = ops_nnue_features,                                                    \
+        .nnue_features = ops_nnue_features, .nnue_snapshot_size = sizeof(KgCore),              \
+        .nnue_snapshot = ops_nnue_snapshot, .nnue_delta = ops_nnue_delta,                      \
     }
 
 const GameOps kg_standard_ops =

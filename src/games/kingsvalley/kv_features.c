@@ -21,7 +21,8 @@
  * enough: docs/STRENGTH.md.)
  *
  * Indices ascend as written: the blocks go in index order, and a bitboard's cells come
- * out lowest first, or, turned, highest first.
+ * out lowest first, or, turned, highest first. A search's accumulators follow a move
+ * by the cells whose man changed (kv_nnue_delta): a slide changes two of them.
  */
 #include "games/kingsvalley/kv_internal.h"
 
@@ -53,4 +54,41 @@ int kv_nnue_features(const KvConfig *c, const KvState *s, int perspective, uint1
                       n, cap);
     }
     return n;
+}
+
+void kv_nnue_snapshot(const KvState *s, KvNnueSnapshot *out)
+{
+    out->men[0] = s->men[0];
+    out->men[1] = s->men[1];
+    out->king[0] = s->king[0];
+    out->king[1] = s->king[1];
+}
+
+/* The features of the men of `player` on the cells of `cells` in position x. */
+static int put_changed(const KvConfig *c, const KvNnueSnapshot *x, int player, int perspective,
+                       uint64_t cells, uint16_t *out, int n)
+{
+    const int rel = player == perspective ? 0 : 1;
+    for (uint64_t bb = cells & x->men[player]; bb; bb &= bb - 1) {
+        const int sq = bits_lowest(bb);
+        const int cell = perspective == 1 ? c->cells - 1 - sq : sq;
+        out[n++] = (uint16_t)(KV_NNUE_BLOCK(c, rel, sq == x->king[player] ? 0 : 1) + cell);
+    }
+    return n;
+}
+
+void kv_nnue_delta(const KvConfig *c, const KvNnueSnapshot *before, const KvNnueSnapshot *after,
+                   int perspective, uint16_t *add, int *n_add, uint16_t *sub, int *n_sub)
+{
+    int a = 0, s = 0;
+    for (int player = 0; player < 2; player++) {
+        // A cell changed when its man came or went, or its king became a soldier's.
+        uint64_t changed = before->men[player] ^ after->men[player];
+        if (before->king[player] != after->king[player])
+            changed |= 1ULL << before->king[player] | 1ULL << after->king[player];
+        s = put_changed(c, before, player, perspective, changed, sub, s);
+        a = put_changed(c, after, player, perspective, changed, add, a);
+    }
+    *n_add = a;
+    *n_sub = s;
 }

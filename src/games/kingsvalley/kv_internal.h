@@ -254,6 +254,15 @@ int kv_evaluate(const KvConfig *c, const KvState *s);
 #define KV_NNUE_BLOCK(c, rel, soldier) (((rel) * 2 + (soldier)) * (c)->cells)
 #define KV_NNUE_FEATURES(cells) (4 * (cells))
 int kv_nnue_features(const KvConfig *c, const KvState *s, int perspective, uint16_t *out, int cap);
+/* What the features depend on (GameOps.nnue_snapshot), and the features one such
+ * snapshot has and the other has not (GameOps.nnue_delta). */
+typedef struct KvNnueSnapshot {
+    uint64_t men[2];
+    uint8_t king[2];
+} KvNnueSnapshot;
+void kv_nnue_snapshot(const KvState *s, KvNnueSnapshot *out);
+void kv_nnue_delta(const KvConfig *c, const KvNnueSnapshot *before, const KvNnueSnapshot *after,
+                   int perspective, uint16_t *add, int *n_add, uint16_t *sub, int *n_sub);
 
 /* kv_fast.c: perft and playouts without the interface's indirections. */
 bool kv_perft_leaves(const KvConfig *c, KvState *s, int depth, uint64_t *count);

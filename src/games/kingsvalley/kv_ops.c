@@ -352,13 +352,25 @@ static int ops_nnue_features(const Game *g, const GameState *s, int perspective,
     return kv_nnue_features(kv_cfg(g), (const KvState *)s, perspective, out, cap);
 }
 
+static void ops_nnue_snapshot(const Game *g, const GameState *s, void *out)
+{
+    (void)g;
+    kv_nnue_snapshot((const KvState *)s, out);
+}
+
+static void ops_nnue_delta(const Game *g, const void *before, const void *after, int perspective,
+                           uint16_t *add, int *n_add, uint16_t *sub, int *n_sub)
+{
+    kv_nnue_delta(kv_cfg(g), before, after, perspective, add, n_add, sub, n_sub);
+}
+
 /* Root moves within this many centi-units count as equal: less than one free square
  * next to a king (kv_eval.c's smallest term, 6), so the agents' choice among them gives
  * up nothing the evaluation can see. */
 #define KV_VARIETY_MARGIN 5
 
 #define KV_OPS(NAME, TITLE, FLAGS, SUMMARY, OPTIONS, CANDIDATES, CANDIDATE_LEGAL, DEPTH, SCALE, \
-               NNUE_SET, NNUE_COUNT, NNUE_HOOK)                                                \
+               ...)                                                                            \
     {                                                                                          \
         .name = NAME, .summary = SUMMARY, .title = TITLE, .family = "kings-valley",            \
         .min_players = 2, .max_players = 2, .flags = GAME_PERFECT_INFO | GAME_ZERO_SUM | FLAGS, \
@@ -371,22 +383,26 @@ static int ops_nnue_features(const Game *g, const GameState *s, int perspective,
         .end_reasons = kv_end_reasons,                                                         \
         .end_reason_count = (int)(sizeof kv_end_reasons / sizeof kv_end_reasons[0]),           \
         .measure = kv_measure, .metrics = kv_metrics, .metric_count = KV_METRIC_COUNT,         \
-        .bench_depth = DEPTH, .chance_scale = SCALE, .nnue_feature_set = NNUE_SET,             \
-        .nnue_feature_count = NNUE_COUNT, .nnue_features = NNUE_HOOK,                          \
+        .bench_depth = DEPTH, .chance_scale = SCALE, __VA_ARGS__                               \
     }
+
+/* The 7x7 games' network inputs (kv_features.c). */
+#define KV_NNUE_HOOKS(SET)                                                                     \
+    .nnue_feature_set = SET, .nnue_feature_count = KV_NNUE_FEATURES(KV_MAX_CELLS),             \
+    .nnue_features = ops_nnue_features, .nnue_snapshot_size = sizeof(KvNnueSnapshot),         \
+    .nnue_snapshot = ops_nnue_snapshot, .nnue_delta = ops_nnue_delta
 
 const GameOps kv_standard_ops =
     KV_OPS("kings-valley", "King's Valley", GAME_TABLE_SOLVED, "King's Valley on 5x5: slide your king onto the centre square",
-           kv_options, NULL, NULL, 11, 56.0, NULL, 0, NULL);
+           kv_options, NULL, NULL, 11, 56.0, .nnue_features = NULL);
 const GameOps kv_retrieve_ops =
     KV_OPS("retrieve-the-king", "Retrieve the King", GAME_TABLE_SOLVED,
            "King's Valley with each king starting on the opponent's side",
-           kv_options, NULL, NULL, 9, 61.0, NULL, 0, NULL);
+           kv_options, NULL, NULL, 9, 61.0, .nnue_features = NULL);
 const GameOps kv_7x7_ops =
     KV_OPS("kings-valley-7x7", "King's Valley 7x7", 0,
            "King's Valley on 7x7 with six soldiers and the trap-prevention rule", kv_7x7_options,
-           ops_gen_candidates, ops_candidate_legal, 5, 42.0, "kv-7x7-man-square-1",
-           KV_NNUE_FEATURES(KV_MAX_CELLS), ops_nnue_features);
+           ops_gen_candidates, ops_candidate_legal, 5, 42.0, KV_NNUE_HOOKS("kv-7x7-man-square-1"));
 const GameOps kv_labyrinth_ops = KV_OPS(
     "kings-valley-labyrinth", "King's Valley: Labyrinth", 0, "King's Valley on 7x7 with four immovable pillars", kv_options,
-    NULL, NULL, 8, 32.0, "kv-labyrinth-man-square-1", KV_NNUE_FEATURES(KV_MAX_CELLS), ops_nnue_features);
+    NULL, NULL, 8, 32.0, KV_NNUE_HOOKS("kv-labyrinth-man-square-1"));
