@@ -25,8 +25,8 @@ crown=build/release/crown
 # seed) and training (feature set, chance scale, lambda, epochs, shared weights).
 case $game in
 king-down)
-    games=800 depth=2 score=5000 seed=1
-    set_=kd-piece-square-power-1 scale=459 lam=0.7 epochs=12 fac=64:1408 ;;
+    games=4859 depth=2 score=10000 seed=21
+    set_=kd-piece-square-power-1 scale=459 lam=1.0 epochs=12 fac=64:1408 ;;
 kings-castle)
     games=8550 depth=2 score=10000 seed=21
     set_=kc-man-cell-1 scale=195 lam=1.0 epochs=12 fac=121:242 ;;
