@@ -5,6 +5,10 @@
 #include "search/nnue_stack.h"
 
 #include <string.h>
+#ifdef CROWN_CHECK_INVARIANTS
+#include <stdio.h>
+#include <stdlib.h>
+#endif
 
 #include "search/limits.h"
 
@@ -153,5 +157,15 @@ int nnue_stack_evaluate(NnueStack *st, const GameState *s, int ply)
             dst->summed = true;
         }
     }
-    return nnue_forward(st->net, &dst->acc[mover], &dst->acc[1 - mover]);
+    const int value = nnue_forward(st->net, &dst->acc[mover], &dst->acc[1 - mover]);
+#ifdef CROWN_CHECK_INVARIANTS
+    // The debug build checks every value brought down the line against fresh sums: a
+    // game's delta that misses a feature, or a make the search did not push, shows here.
+    if (value != nnue_evaluate(st->net, g, s)) {
+        fprintf(stderr, "%s: the network's accumulators at ply %d differ from fresh sums\n",
+                g->ops->name, ply);
+        abort();
+    }
+#endif
+    return value;
 }
