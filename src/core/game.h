@@ -427,11 +427,11 @@ struct GameOps {
      * (nnue_snapshot_size bytes) the part of s its features depend on, the pieces'
      * bitboards, say; nnue_delta writes the features of `perspective` active after and
      * not before (add) and those active before and not after (sub), from two such
-     * snapshots, in any order, and returns their counts: exactly what the difference of
-     * nnue_features of the two positions would be, which the contract tests check. Each
-     * list holds at most a position's count of features. Features may not depend on
-     * whose turn it is (a pass changes none). Without them the first layer is summed
-     * afresh at every evaluation. */
+     * snapshots, in any order, with their counts in *n_add and *n_sub: exactly what the
+     * difference of nnue_features of the two positions would be (test_nnue checks it
+     * move by move). Neither list is longer than a position's feature list can be.
+     * Features may not depend on whose turn it is (a pass changes none). Without these
+     * hooks the first layer is summed afresh at every evaluation. */
     int nnue_snapshot_size;
     void (*nnue_snapshot)(const Game *g, const GameState *s, void *out);
     void (*nnue_delta)(const Game *g, const void *before, const void *after, int perspective,
