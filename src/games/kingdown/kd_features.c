@@ -25,6 +25,14 @@ static int put_squares(uint64_t bb, int base, uint16_t *out, int n, int cap)
     return n;
 }
 
+/* The feature of a side's power, `rel` as the perspective sees the side, if it has one. */
+static int put_power(int power, int rel, uint16_t *out, int n)
+{
+    if (power != KD_POW_NONE)
+        out[n++] = (uint16_t)(KD_NNUE_POWER_BASE + rel * (KD_POWERS - 1) + power - 1);
+    return n;
+}
+
 int kd_nnue_features(const KdPos *p, int perspective, uint16_t *out, int cap)
 {
     int n = 0;
@@ -39,8 +47,8 @@ int kd_nnue_features(const KdPos *p, int perspective, uint16_t *out, int cap)
     }
     for (int rel = 0; rel < 2; rel++) {
         const int colour = rel == 0 ? perspective : 1 - perspective;
-        if (p->power[colour] != KD_POW_NONE && n < cap)
-            out[n++] = (uint16_t)(KD_NNUE_POWER_BASE + rel * (KD_POWERS - 1) + p->power[colour] - 1);
+        if (n < cap)
+            n = put_power(p->power[colour], rel, out, n);
     }
     return n;
 }
@@ -52,13 +60,6 @@ void kd_nnue_snapshot(const KdPos *p, KdNnueSnapshot *out)
             out->pieces[c][t] = kd_pieces(p, c, t);
         out->power[c] = p->power[c];
     }
-}
-
-static int put_power(int power, int rel, uint16_t *out, int n)
-{
-    if (power != KD_POW_NONE)
-        out[n++] = (uint16_t)(KD_NNUE_POWER_BASE + rel * (KD_POWERS - 1) + power - 1);
-    return n;
 }
 
 void kd_nnue_delta(const KdNnueSnapshot *before, const KdNnueSnapshot *after, int perspective,

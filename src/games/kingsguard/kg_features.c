@@ -75,12 +75,12 @@ void kg_nnue_delta(const KgConfig *c, const KgCore *before, const KgCore *after,
                    uint16_t *add, int *n_add, uint16_t *sub, int *n_sub)
 {
     int a = 0, s = 0;
+    const bool kings_moved =
+        memcmp(before->king, after->king, sizeof before->king) != 0 ||
+        memcmp(before->king_level, after->king_level, sizeof before->king_level) != 0;
     for (Bb128 occ = bb128_load(before->occ) | bb128_load(after->occ); occ;) {
         const int sq = bb128_pop(&occ);
-        const bool king_moved = (king_on(before, sq) || king_on(after, sq)) &&
-                                (memcmp(before->king, after->king, sizeof before->king) != 0 ||
-                                 memcmp(before->king_level, after->king_level,
-                                        sizeof before->king_level) != 0);
+        const bool king_moved = kings_moved && (king_on(before, sq) || king_on(after, sq));
         if (before->height[sq] == after->height[sq] && before->owners[sq] == after->owners[sq] &&
             !king_moved)
             continue;
