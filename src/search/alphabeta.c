@@ -499,13 +499,21 @@ static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply
     }
 
     // The noisy actions (every action in check), the TT's move first, then the game's
-    // order, which puts the best victim first.
-    const int n = ops->gen_moves(g, ab->pos, &p->list);
+    // order, which puts the best victim first. A game with lazy legality lists
+    // candidates, and only the few kept are tested: its full list can cost far more than
+    // the leaf (King's Valley 7x7's trap rule). A legal action the test refuses only
+    // when no candidate is legal (the game's fallback) is then not searched; standing
+    // pat covers it, as for any action quiescence leaves out.
+    const bool lazy = ab->lazy && !in_check;
+    const int n = lazy ? ops->gen_candidates(g, ab->pos, &p->list)
+                       : ops->gen_moves(g, ab->pos, &p->list);
     int kept = 0;
     for (int i = 0; i < n; i++) {
         const Move m = p->list.moves[i];
         const int v = ops->noisy(g, ab->pos, m);
         if (v == 0 && !in_check && m != finish)
+            continue;
+        if (lazy && !ops->candidate_legal(g, ab->pos, m, ab->legal_memo))
             continue;
         p->list.moves[kept] = m;
         p->order[kept++] = m == tt_move ? ORDER_TT : v;
@@ -542,13 +550,14 @@ static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply
 }
 
 /* How many actions shallower the i-th move of a node is first searched (late move
- * reductions), its move made: 0 unless the game gives noisy values (so that quiet moves
- * are known), the move is quiet, late and not a killer, and neither side is in check. */
+ * reductions), its move made: 0 unless reductions are on (AlphaBetaConfig), the game gives
+ * noisy values (so that quiet moves are known), the move is quiet, late and not a
+ * killer, and neither side is in check. */
 static int late_reduction(AlphaBeta *ab, const Ply *p, int i, int depth, bool in_check,
                           bool pv_node)
 {
-    if (ab->ops->noisy == NULL || in_check || depth < AB_LMR_MIN_DEPTH || i < AB_LMR_FIRST ||
-        p->order[i] >= ORDER_KILLER_2)
+    if (ab->cfg.no_reductions || ab->ops->noisy == NULL || in_check ||
+        depth < AB_LMR_MIN_DEPTH || i < AB_LMR_FIRST || p->order[i] >= ORDER_KILLER_2)
         return 0;
     if (ab->ops->in_check != NULL && ab->ops->in_check(ab->g, ab->pos))
         return 0; // the move gives check

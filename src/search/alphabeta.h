@@ -39,6 +39,9 @@ typedef struct AlphaBetaConfig {
      * quiescence: only their noisy actions, standing pat on the static evaluation. This
      * turns it off: evaluate at the horizon, as for every other game. */
     bool no_quiescence;
+    /* Late move reductions off: the search's value then no longer depends on the order
+     * in which equally ranked moves come (tests comparing two move generators). */
+    bool no_reductions;
     /* An evaluation network (search/nnue.h) in place of the game's evaluation, or NULL;
      * it outlives the searcher. */
     const Nnue *net;

@@ -16,7 +16,9 @@
 void search_pair_expect_same(const Game *a, const Game *b, const GameState *s, int depth,
                              size_t tt_bytes)
 {
-    const AlphaBetaConfig cfg = {.tt_bytes = tt_bytes};
+    // Without reductions: they depend on the order of equally ranked moves, which the
+    // two generators may list differently.
+    const AlphaBetaConfig cfg = {.tt_bytes = tt_bytes, .no_reductions = true};
     const SearchLimits limits = {.depth = depth};
     AlphaBeta *ab_a, *ab_b;
     ErrBuf err;

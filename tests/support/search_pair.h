@@ -12,7 +12,7 @@
 #include "core/game.h"
 
 /* Searches s with a fresh alpha-beta of each game to `depth` (a table of tt_bytes, 0 for
- * the default) and fails the test unless the results agree. */
+ * the default; no late move reductions) and fails the test unless the results agree. */
 void search_pair_expect_same(const Game *a, const Game *b, const GameState *s, int depth,
                              size_t tt_bytes);
 

@@ -321,6 +321,14 @@ static int ops_evaluate(const Game *g, const GameState *s)
     return kv_evaluate(kv_cfg(g), (const KvState *)s);
 }
 
+/* A king's slide onto the Valley is the only action that settles a game at once, so it
+ * is the one noisy action: quiescence plays it out past the horizon. */
+static int ops_noisy(const Game *g, const GameState *gs, Move m)
+{
+    const KvState *s = (const KvState *)gs;
+    return kv_from(m) == s->king[s->turn] && kv_to(m) == kv_cfg(g)->valley;
+}
+
 static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS])
 {
     kv_playout(kv_cfg(g), (KvState *)s, rng);
@@ -377,7 +385,8 @@ static void ops_nnue_delta(const Game *g, const void *before, const void *after,
         .options = OPTIONS,                                                                    \
         .option_count = (int)(sizeof OPTIONS / sizeof OPTIONS[0]), .configure = kv_configure,  \
         .release = kv_release, GAME_OPS_COMMON_HOOKS,                                          \
-        .evaluate = ops_evaluate, .variety_margin = KV_VARIETY_MARGIN, .playout = ops_playout, \
+        .evaluate = ops_evaluate, .noisy = ops_noisy, .evaluate_static = ops_evaluate,         \
+        .variety_margin = KV_VARIETY_MARGIN, .playout = ops_playout,                           \
         .perft_leaves = ops_perft_leaves,                                                      \
         .gen_candidates = CANDIDATES, .candidate_legal = CANDIDATE_LEGAL,                      \
         .end_reasons = kv_end_reasons,                                                         \
