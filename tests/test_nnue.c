@@ -647,7 +647,9 @@ static void test_default_evaluations(void **state)
     assert_string_equal(default_evaluation("kings-castle", "mcts:2"), "playouts");
     assert_string_equal(default_evaluation("king-down", "ai:10"), "classic");
     assert_string_equal(default_evaluation("king-down", "ai:10/nnue"), "nnue");
-    assert_string_equal(default_evaluation("kings-valley-labyrinth", "ai:10"), "classic");
+    assert_string_equal(default_evaluation("kings-valley-labyrinth", "ai:10"), "nnue");
+    assert_string_equal(default_evaluation("kings-valley-7x7", "ai:1"), "nnue");
+    assert_string_equal(default_evaluation("kings-guard", "ai:10"), "classic");
     // A game without a net keeps its own evaluation, and asks for nothing it lacks.
     assert_string_equal(default_evaluation("kings-valley", "ai:10"), "classic");
 }
