@@ -4,7 +4,8 @@
  * search of R-KV-16, the whole filter against a plain one, the lazy trap test
  * (candidates tested one by one, the random-move sampler, the search) against the whole
  * filter, the playout hook against the interface's random loop (same distribution of
- * results), and the evaluation's colour symmetry.
+ * results), the evaluation's colour symmetry, and the search hints (the noisy action and
+ * check) against what the rules say they mean.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -403,6 +404,62 @@ static void test_evaluation_is_colour_symmetric(void **state)
     }
 }
 
+/* Random games of every variant: an action is noisy exactly when it is the mover's king
+ * sliding onto the Valley, and such an action wins at once; the player to move is in check
+ * exactly when, were it the opponent's turn, the opponent's king could slide there. */
+static void test_search_hints_mean_what_the_rules_say(void **state)
+{
+    (void)state;
+    const char *games[] = {"kings-valley", "retrieve-the-king", "kings-valley-7x7",
+                           "kings-valley-labyrinth"};
+    for (size_t gi = 0; gi < sizeof games / sizeof games[0]; gi++) {
+        Game *g = make_game(games[gi], NULL);
+        const KvConfig *c = g->config;
+        KvState *s = (KvState *)game_state_new(g), *turned = (KvState *)game_state_new(g);
+        void *undo = game_undo_new(g);
+        Rng rng;
+        rng_seed(&rng, 17);
+        MoveList ml;
+        Move pseudo[MOVELIST_CAP];
+        int noisy = 0, checks = 0;
+        for (int game = 0; game < SLOW_BUILD_SHARE(40); game++) {
+            g->ops->new_game(g, (GameState *)s, 0);
+            while (!game_is_over(g, (GameState *)s)) {
+                memcpy(turned, s, g->state_size);
+                turned->turn = (uint8_t)(1 - s->turn);
+                const int np = kv_gen_pseudo(c, turned, pseudo);
+                bool threat = false;
+                for (int i = 0; i < np; i++)
+                    threat |= kv_from(pseudo[i]) == turned->king[turned->turn] &&
+                              kv_to(pseudo[i]) == c->valley;
+                assert_int_equal(g->ops->in_check(g, (GameState *)s), threat);
+                checks += threat;
+                const int mover = s->turn;
+                const int n = g->ops->gen_moves(g, (GameState *)s, &ml);
+                for (int i = 0; i < n; i++) {
+                    const Move m = ml.moves[i];
+                    const bool slide = kv_from(m) == s->king[mover] && kv_to(m) == c->valley;
+                    assert_int_equal(g->ops->noisy(g, (GameState *)s, m) > 0, slide);
+                    if (!slide)
+                        continue;
+                    noisy++;
+                    g->ops->make(g, (GameState *)s, m, undo);
+                    assert_int_equal(s->result, mover == 0 ? KV_WIN_FIRST : KV_WIN_SECOND);
+                    g->ops->unmake(g, (GameState *)s, m, undo);
+                }
+                g->ops->make(g, (GameState *)s, ml.moves[rng_below(&rng, (uint32_t)n)], undo);
+            }
+        }
+        print_message("%s: %d noisy actions, %d positions in check\n", games[gi], noisy,
+                      checks);
+        assert_true(noisy > 0 && checks > 0);
+        free(undo);
+        free(turned);
+        free(s);
+        game_destroy(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -412,6 +469,7 @@ int main(void)
         cmocka_unit_test(test_lazy_search_is_the_same_search),
         cmocka_unit_test(test_playout_hook_matches_generic_distribution),
         cmocka_unit_test(test_evaluation_is_colour_symmetric),
+        cmocka_unit_test(test_search_hints_mean_what_the_rules_say),
     };
     return cmocka_run_group_tests_name("kv_internals", tests, NULL, NULL);
 }

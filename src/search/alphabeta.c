@@ -503,17 +503,18 @@ static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply
     // candidates, and only the few kept are tested: its full list can cost far more than
     // the leaf (King's Valley 7x7's trap rule). A legal action the test refuses only
     // when no candidate is legal (the game's fallback) is then not searched; standing
-    // pat covers it, as for any action quiescence leaves out.
-    const bool lazy = ab->lazy && !in_check;
-    const int n = lazy ? ops->gen_candidates(g, ab->pos, &p->list)
-                       : ops->gen_moves(g, ab->pos, &p->list);
+    // pat covers it, as for any action quiescence leaves out. In check every candidate
+    // is kept and tested as it is picked, as in the main search, with the same fallback.
+    bool lazy = ab->lazy;
+    int n = lazy ? ops->gen_candidates(g, ab->pos, &p->list)
+                 : ops->gen_moves(g, ab->pos, &p->list);
     int kept = 0;
     for (int i = 0; i < n; i++) {
         const Move m = p->list.moves[i];
         const int v = ops->noisy(g, ab->pos, m);
         if (v == 0 && !in_check && m != finish)
             continue;
-        if (lazy && !ops->candidate_legal(g, ab->pos, m, ab->legal_memo))
+        if (lazy && !in_check && !ops->candidate_legal(g, ab->pos, m, ab->legal_memo))
             continue;
         p->list.moves[kept] = m;
         p->order[kept++] = m == tt_move ? ORDER_TT : v;
@@ -523,8 +524,21 @@ static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply
 
     void *undo = ab->undo + (size_t)ply * ab->undo_stride;
     Move best_move = MOVE_NONE;
+    lazy = lazy && in_check;
     for (int i = 0; i < kept; i++) {
-        const Move m = pick_move(p, i, kept);
+        Move m = lazy ? pick_legal(ab, p, i, &kept) : pick_move(p, i, kept);
+        if (m == MOVE_NONE && i == 0) {
+            // No candidate is legal: the game decides what is (a fallback rule).
+            lazy = false;
+            kept = ops->gen_moves(g, ab->pos, &p->list);
+            for (int j = 0; j < kept; j++)
+                p->order[j] = ops->noisy(g, ab->pos, p->list.moves[j]);
+            if (kept == 0)
+                return 0;
+            m = pick_move(p, 0, kept);
+        }
+        if (m == MOVE_NONE)
+            break;
         make_move(ab, m, undo, ply + 1);
         GAME_CHECK(g, ab->pos);
         const int score = quiesce_child(ab, us, alpha, beta, ply + 1, qply + 1);
@@ -665,13 +679,14 @@ generate:
 
     // Step 6. The first move with the full window, the others with a null window,
     // re-searched with the full one only if they might be better (PVS).
-    // At the frontier of a game with lazy legality, where each child is only evaluated,
-    // a candidate's legality is tested only if its value would count: one that fails low
+    // At the frontier of a game with lazy legality, where each child is evaluated or
+    // searched only by quiescence or a check's extension, a candidate's legality is
+    // tested only if its value would count: one that fails low
     // leaves the node's upper bound true whether it is legal or not (the legal moves are
     // among the candidates, or, when none is, the game's fallback makes all of them
     // legal). An illegal candidate above alpha is dropped, unless no candidate is legal:
     // then the moves are searched again as the game's gen_moves gives them.
-    const bool frontier = lazy && depth == 1 && ops->in_check == NULL;
+    const bool frontier = lazy && depth == 1;
     bool dropped = false, confirmed = false;
     int best = -SCORE_INF;
     Move best_move = MOVE_NONE;

@@ -329,6 +329,20 @@ static int ops_noisy(const Game *g, const GameState *gs, Move m)
     return kv_from(m) == s->king[s->turn] && kv_to(m) == kv_cfg(g)->valley;
 }
 
+/* The player to move is in check when the opponent's king could slide onto the Valley:
+ * he must stop it (or win first), so the search looks one move deeper. */
+static bool ops_in_check(const Game *g, const GameState *gs)
+{
+    const KvConfig *c = kv_cfg(g);
+    const KvState *s = (const KvState *)gs;
+    const int k = s->king[1 - s->turn];
+    const uint64_t occ = kv_occupied(c, s);
+    for (int d = 0; d < KV_DIRS; d++)
+        if (kv_slide(c, k, d, occ) == c->valley)
+            return true;
+    return false;
+}
+
 static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS])
 {
     kv_playout(kv_cfg(g), (KvState *)s, rng);
@@ -386,6 +400,7 @@ static void ops_nnue_delta(const Game *g, const void *before, const void *after,
         .option_count = (int)(sizeof OPTIONS / sizeof OPTIONS[0]), .configure = kv_configure,  \
         .release = kv_release, GAME_OPS_COMMON_HOOKS,                                          \
         .evaluate = ops_evaluate, .noisy = ops_noisy, .evaluate_static = ops_evaluate,         \
+        .in_check = ops_in_check,                                                              \
         .variety_margin = KV_VARIETY_MARGIN, .playout = ops_playout,                           \
         .perft_leaves = ops_perft_leaves,                                                      \
         .gen_candidates = CANDIDATES, .candidate_legal = CANDIDATE_LEGAL,                      \
