@@ -679,8 +679,7 @@ generate:
 
     // Step 6. The first move with the full window, the others with a null window,
     // re-searched with the full one only if they might be better (PVS).
-    // At the frontier of a game with lazy legality, where each child is evaluated or
-    // searched only by quiescence or a check's extension, a candidate's legality is
+    // At the frontier (depth 1) of a game with lazy legality, a candidate's legality is
     // tested only if its value would count: one that fails low
     // leaves the node's upper bound true whether it is legal or not (the legal moves are
     // among the candidates, or, when none is, the game's fallback makes all of them

@@ -321,8 +321,8 @@ static int ops_evaluate(const Game *g, const GameState *s)
     return kv_evaluate(kv_cfg(g), (const KvState *)s);
 }
 
-/* A king's slide onto the Valley is the only action that settles a game at once, so it
- * is the one noisy action: quiescence plays it out past the horizon. */
+/* A king's slide onto the Valley, the game's goal, is its one noisy action: quiescence
+ * plays it out past the horizon, so a search that ends a move short of it still sees it. */
 static int ops_noisy(const Game *g, const GameState *gs, Move m)
 {
     const KvState *s = (const KvState *)gs;
