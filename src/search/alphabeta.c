@@ -505,16 +505,16 @@ static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply
     // when no candidate is legal (the game's fallback) is then not searched; standing
     // pat covers it, as for any action quiescence leaves out. In check every candidate
     // is kept and tested as it is picked, as in the main search, with the same fallback.
-    bool lazy = ab->lazy;
-    int n = lazy ? ops->gen_candidates(g, ab->pos, &p->list)
-                 : ops->gen_moves(g, ab->pos, &p->list);
+    const bool candidates = ab->lazy;
+    const int n = candidates ? ops->gen_candidates(g, ab->pos, &p->list)
+                             : ops->gen_moves(g, ab->pos, &p->list);
     int kept = 0;
     for (int i = 0; i < n; i++) {
         const Move m = p->list.moves[i];
         const int v = ops->noisy(g, ab->pos, m);
         if (v == 0 && !in_check && m != finish)
             continue;
-        if (lazy && !in_check && !ops->candidate_legal(g, ab->pos, m, ab->legal_memo))
+        if (candidates && !in_check && !ops->candidate_legal(g, ab->pos, m, ab->legal_memo))
             continue;
         p->list.moves[kept] = m;
         p->order[kept++] = m == tt_move ? ORDER_TT : v;
@@ -524,12 +524,12 @@ static int quiesce(AlphaBeta *ab, int us, int alpha, int beta, int ply, int qply
 
     void *undo = ab->undo + (size_t)ply * ab->undo_stride;
     Move best_move = MOVE_NONE;
-    lazy = lazy && in_check;
+    bool test_when_picked = candidates && in_check;
     for (int i = 0; i < kept; i++) {
-        Move m = lazy ? pick_legal(ab, p, i, &kept) : pick_move(p, i, kept);
+        Move m = test_when_picked ? pick_legal(ab, p, i, &kept) : pick_move(p, i, kept);
         if (m == MOVE_NONE && i == 0) {
             // No candidate is legal: the game decides what is (a fallback rule).
-            lazy = false;
+            test_when_picked = false;
             kept = ops->gen_moves(g, ab->pos, &p->list);
             for (int j = 0; j < kept; j++)
                 p->order[j] = ops->noisy(g, ab->pos, p->list.moves[j]);

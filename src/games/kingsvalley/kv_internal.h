@@ -162,6 +162,17 @@ static inline uint64_t kv_occupied(const KvConfig *c, const KvState *s)
     return s->men[0] | s->men[1] | c->pillars;
 }
 
+/* Whether a king on k can slide onto the Valley over occupancy `occ`: only along its own
+ * line through the Valley, with the way clear and the square past the Valley taken (or
+ * off the board). */
+static inline bool kv_king_slides_to_valley(const KvConfig *c, int k, uint64_t occ)
+{
+    const int toward = c->toward_valley[k];
+    if (toward < 0 || (occ & (c->between_valley[k] | (1ULL << c->valley))))
+        return false;
+    return c->ray[toward][c->valley] == 0 || (occ & (1ULL << (c->valley + c->delta[toward])));
+}
+
 static inline bool kv_king_locked(const KvConfig *c, const KvState *s, int player)
 {
     return (c->neighbours[s->king[player]] & ~kv_occupied(c, s)) == 0;

@@ -335,12 +335,7 @@ static bool ops_in_check(const Game *g, const GameState *gs)
 {
     const KvConfig *c = kv_cfg(g);
     const KvState *s = (const KvState *)gs;
-    const int k = s->king[1 - s->turn];
-    const uint64_t occ = kv_occupied(c, s);
-    for (int d = 0; d < KV_DIRS; d++)
-        if (kv_slide(c, k, d, occ) == c->valley)
-            return true;
-    return false;
+    return kv_king_slides_to_valley(c, s->king[1 - s->turn], kv_occupied(c, s));
 }
 
 static void ops_playout(const Game *g, GameState *s, Rng *rng, double out[MAX_PLAYERS])

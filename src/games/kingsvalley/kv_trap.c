@@ -27,16 +27,6 @@ static bool plan_push(KvPlan *plan, int from, int dir)
     return true;
 }
 
-/* Only along its own line through the Valley can a king stop there: the way must be clear
- * and the square past the Valley taken (or off the board). */
-static bool king_slides_to_valley(const KvConfig *c, int k, uint64_t occ)
-{
-    const int toward = c->toward_valley[k];
-    if (toward < 0 || (occ & (c->between_valley[k] | (1ULL << c->valley))))
-        return false;
-    return c->ray[toward][c->valley] == 0 || (occ & (1ULL << (c->valley + c->delta[toward])));
-}
-
 /* The soldier, if any, that slides onto the empty square `target`: looking out from the
  * target, the first man met on each line is the only one that could arrive along it, and
  * it stops there when the square past the target is the edge or occupied. */
@@ -235,7 +225,7 @@ static bool reach_in_three(const KvConfig *c, const uint64_t men[2], int k, int 
             if (moved & sup) {
                 const uint64_t next_lanes =
                     (moved & valley_lines) ? kv_lanes_to_valley(c, next_occ & ~kbit) : lanes;
-                found = ((moved & king_way) && king_slides_to_valley(c, k, next_occ)) ||
+                found = ((moved & king_way) && kv_king_slides_to_valley(c, k, next_occ)) ||
                         king_to_lane_in(c, k, next_occ, next_lanes,
                                         (moved & king_lines) ? NULL : slides, plan);
             }
@@ -258,7 +248,7 @@ static bool search_plan(const KvConfig *c, const uint64_t men[2], const uint8_t 
 {
     const uint64_t occ = men[0] | men[1] | c->pillars;
     const int k = king[player];
-    if (king_slides_to_valley(c, k, occ))
+    if (kv_king_slides_to_valley(c, k, occ))
         return true;
     if (moves_left <= 1)
         return false;
@@ -327,7 +317,7 @@ bool kv_plan_works(const KvConfig *c, const uint64_t men_in[2], const uint8_t ki
         if (from == k)
             k = to;
     }
-    return king_slides_to_valley(c, k, men[0] | men[1] | c->pillars);
+    return kv_king_slides_to_valley(c, k, men[0] | men[1] | c->pillars);
 }
 
 /* The footprint of a plan that works for `player` on this board: the squares its replay
@@ -380,7 +370,7 @@ bool kv_can_reach_valley_plain(const KvConfig *c, const uint64_t men[2], const u
 {
     const uint64_t occ = men[0] | men[1] | c->pillars;
     const int k = king[player];
-    if (king_slides_to_valley(c, k, occ))
+    if (kv_king_slides_to_valley(c, k, occ))
         return true;
     if (moves_left <= 1)
         return false;
